@@ -1,0 +1,297 @@
+//! The in-process backend: N locales as groups of threads of one process.
+//!
+//! Remote memory access is a copy into or out of another locale's registered memory (through
+//! the same registration checks and counters as a real message). Active messages are queued to
+//! the target locale's handler threads. Collectives meet at a shared barrier: each locale
+//! leaves its contribution in a slot, waits for the others, then reads theirs. Slots alternate
+//! between two sets by the parity of the collective's sequence number, so a slot is rewritten
+//! only after everyone has passed the next barrier, hence finished reading it.
+//!
+//! A failure of any locale sets a flag that every waiting locale sees within 20 ms; they return
+//! [`Error::LocaleFailed`] instead of waiting forever.
+
+use super::memcopy;
+use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
+use crate::ctx::{Ctx, LocaleState};
+use crate::registration::RegionTable;
+use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Condvar, Mutex, Ordering, Weak};
+use atoll_error::{Error, Result};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+#[derive(Default)]
+enum Slot {
+    #[default]
+    Empty,
+    Data(Vec<u8>),
+    Out(Vec<Vec<u8>>),
+}
+
+/// What the locales of one in-process job share.
+pub(crate) struct LocalWorld {
+    n: usize,
+    bar: Mutex<(usize, u64)>,
+    bar_cv: Condvar,
+    slots: [Vec<Mutex<Slot>>; 2],
+    failed: AtomicBool,
+    failure: Mutex<Option<(usize, Error)>>,
+    locales: OnceLock<Vec<Weak<LocaleState>>>,
+    regions: Vec<Arc<RegionTable>>,
+}
+
+impl LocalWorld {
+    pub(crate) fn new(regions: Vec<Arc<RegionTable>>) -> Arc<Self> {
+        let n = regions.len();
+        Arc::new(LocalWorld {
+            n,
+            bar: Mutex::new((0, 0)),
+            bar_cv: Condvar::new(),
+            slots: [(0..n).map(|_| Mutex::new(Slot::Empty)).collect(), (0..n).map(|_| Mutex::new(Slot::Empty)).collect()],
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            locales: OnceLock::new(),
+            regions,
+        })
+    }
+
+    pub(crate) fn set_locales(&self, locales: Vec<Weak<LocaleState>>) {
+        let _ = self.locales.set(locales);
+    }
+
+    /// The first failure, as the failing locale saw it.
+    pub(crate) fn first_failure(&self) -> Option<Error> {
+        lock(&self.failure).as_ref().map(|(_, e)| e.clone())
+    }
+
+    /// Records that `locale` failed with `e` (the first failure is kept) and wakes every
+    /// waiting locale.
+    pub(crate) fn fail(&self, locale: usize, e: &Error) {
+        {
+            let mut f = lock(&self.failure);
+            if f.is_none() {
+                *f = Some((locale, e.clone()));
+            }
+        }
+        self.failed.store(true, Ordering::SeqCst);
+        let _g = lock(&self.bar);
+        self.bar_cv.notify_all();
+    }
+
+    /// An error if a locale has failed: the others learn which one and why.
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.failed.load(Ordering::SeqCst) {
+            let f = lock(&self.failure).clone();
+            return Err(match f {
+                Some((_, e @ Error::LocaleFailed { .. })) => e,
+                Some((locale, e)) => Error::LocaleFailed { locale, message: e.to_string() },
+                None => Error::LocaleFailed { locale: 0, message: "unknown failure".into() },
+            });
+        }
+        Ok(())
+    }
+
+    fn barrier(&self) -> Result<()> {
+        self.check()?;
+        let mut g = lock(&self.bar);
+        let gen = g.1;
+        g.0 += 1;
+        if g.0 == self.n {
+            g.0 = 0;
+            g.1 += 1;
+            self.bar_cv.notify_all();
+            return Ok(());
+        }
+        while g.1 == gen {
+            if self.failed.load(Ordering::SeqCst) {
+                drop(g);
+                return self.check();
+            }
+            g = self.bar_cv.wait_timeout(g, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        Ok(())
+    }
+}
+
+/// One locale's end of the in-process backend.
+pub(crate) struct LocalComm {
+    me: usize,
+    world: Arc<LocalWorld>,
+    seq: AtomicU64,
+}
+
+impl LocalComm {
+    pub(crate) fn new(me: usize, world: Arc<LocalWorld>) -> Self {
+        LocalComm { me, world, seq: AtomicU64::new(0) }
+    }
+
+    fn parity(&self) -> usize {
+        (self.seq.fetch_add(1, Ordering::Relaxed) & 1) as usize
+    }
+
+    fn put_slot(&self, p: usize, s: Slot) {
+        *lock(&self.world.slots[p][self.me]) = s;
+    }
+
+    fn read_slot(&self, p: usize, from: usize) -> Vec<u8> {
+        match &*lock(&self.world.slots[p][from]) {
+            Slot::Data(d) => d.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Rma for LocalComm {
+    fn get(&self, _target: usize, addr: u64, dst: &mut [u8]) -> Result<()> {
+        // SAFETY: `Ctx` resolved addr..addr+len against the target's registered regions before
+        // calling, and regions stay allocated while registered.
+        unsafe { memcopy::read(addr, dst) };
+        Ok(())
+    }
+
+    fn put(&self, _target: usize, addr: u64, src: &[u8]) -> Result<()> {
+        // SAFETY: as in `get`: the range was resolved as registered memory of the target.
+        unsafe { memcopy::write(addr, src) };
+        Ok(())
+    }
+
+    fn get_strided(&self, _target: usize, addr: u64, shape: &Strided, dst: &mut [u8]) -> Result<()> {
+        // SAFETY: `Ctx` resolved addr..addr+extent as registered and sized `dst` to the shape.
+        unsafe { memcopy::read_strided(addr, shape, dst) };
+        Ok(())
+    }
+
+    fn put_strided(&self, _target: usize, addr: u64, shape: &Strided, src: &[u8]) -> Result<()> {
+        // SAFETY: as in `get_strided`.
+        unsafe { memcopy::write_strided(addr, shape, src) };
+        Ok(())
+    }
+
+    unsafe fn get_nb(&self, _target: usize, addr: u64, dst: *mut u8, len: usize) -> Result<()> {
+        // SAFETY: the caller guarantees dst..dst+len is writable and unaliased until the flush;
+        // the source range was resolved as registered.
+        unsafe { memcopy::read(addr, std::slice::from_raw_parts_mut(dst, len)) };
+        Ok(())
+    }
+
+    unsafe fn put_nb(&self, _target: usize, addr: u64, src: *const u8, len: usize) -> Result<()> {
+        // SAFETY: the caller guarantees src..src+len is readable until the flush; the
+        // destination range was resolved as registered.
+        unsafe { memcopy::write(addr, std::slice::from_raw_parts(src, len)) };
+        Ok(())
+    }
+
+    fn flush(&self, _target: usize) -> Result<()> {
+        Ok(())
+    }
+
+    fn flush_all(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Atomics for LocalComm {
+    fn fetch_add_u64(&self, _target: usize, addr: u64, value: u64) -> Result<u64> {
+        // SAFETY: `Ctx` checked alignment and resolved the word as registered memory.
+        Ok(unsafe { memcopy::atomic(addr) }.fetch_add(value, memcopy::ATOMIC_ORDER))
+    }
+
+    fn compare_exchange_u64(&self, _target: usize, addr: u64, current: u64, new: u64) -> Result<u64> {
+        // SAFETY: as in `fetch_add_u64`.
+        let a = unsafe { memcopy::atomic(addr) };
+        Ok(match a.compare_exchange(current, new, memcopy::ATOMIC_ORDER, memcopy::ATOMIC_ORDER) {
+            Ok(v) | Err(v) => v,
+        })
+    }
+}
+
+impl ActiveMessages for LocalComm {
+    fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
+        self.world.check()?;
+        let st = self
+            .world
+            .locales
+            .get()
+            .and_then(|l| l.get(target))
+            .and_then(Weak::upgrade)
+            .ok_or(Error::LocaleFailed { locale: target, message: "the locale has shut down".into() })?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let tctx = Ctx::from_state(Arc::clone(&st));
+        st.exec.spawn(move || {
+            let _ = tx.send(crate::ctx::run_handler(&tctx, handler, sub, &payload));
+        });
+        let world = Arc::clone(&self.world);
+        Ok(PendingReply::new(rx, Some(Box::new(move || world.check()))))
+    }
+}
+
+impl Collectives for LocalComm {
+    fn barrier(&self) -> Result<()> {
+        self.parity();
+        self.world.barrier()
+    }
+
+    fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
+        let p = self.parity();
+        if self.me == root {
+            self.put_slot(p, Slot::Data(data));
+        }
+        self.world.barrier()?;
+        Ok(self.read_slot(p, root))
+    }
+
+    fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let p = self.parity();
+        self.put_slot(p, Slot::Data(data.to_vec()));
+        self.world.barrier()?;
+        Ok((0..self.world.n).map(|s| self.read_slot(p, s)).collect())
+    }
+
+    fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let p = self.parity();
+        self.put_slot(p, Slot::Data(data.to_vec()));
+        self.world.barrier()?;
+        Ok(if self.me == root { (0..self.world.n).map(|s| self.read_slot(p, s)).collect() } else { Vec::new() })
+    }
+
+    fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
+        let p = self.parity();
+        self.put_slot(p, Slot::Out(out));
+        self.world.barrier()?;
+        Ok((0..self.world.n)
+            .map(|s| match &mut *lock(&self.world.slots[p][s]) {
+                Slot::Out(v) => v.get_mut(self.me).map(std::mem::take).unwrap_or_default(),
+                _ => Vec::new(),
+            })
+            .collect())
+    }
+}
+
+impl Registration for LocalComm {
+    fn attach(&self, _addr: u64, _len: usize) -> Result<()> {
+        Ok(())
+    }
+
+    fn detach(&self, _addr: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>> {
+        Ok(self.world.regions[target].find(addr, len))
+    }
+}
+
+impl Backend for LocalComm {
+    fn name(&self) -> &'static str {
+        "local"
+    }
+
+    fn wake(&self, _target: usize) {}
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn abort(&self, message: &str) {
+        self.world.fail(self.me, &Error::LocaleFailed { locale: self.me, message: message.to_string() });
+    }
+}

@@ -1,0 +1,363 @@
+//! The MPI backend: one locale per rank.
+//!
+//! - **RMA**: one dynamic window (`MPI_Win_create_dynamic`) per job, in a passive-target epoch
+//!   (`MPI_Win_lock_all`) for its whole life; registered regions are attached once
+//!   (`MPI_Win_attach`, through the registration table) and addressed by their absolute
+//!   addresses. Strided transfers are one `MPI_Get`/`MPI_Put` with a nested hvector datatype.
+//! - **Atomics**: `MPI_Fetch_and_op` and `MPI_Compare_and_swap` on 64-bit words.
+//! - **Active messages**: two-sided messages on their own communicator. A **progress thread**
+//!   receives them (`MPI_Improbe` + `MPI_Mrecv`) and hands requests to the locale's handler
+//!   threads; replies are routed to the waiting caller by request id. The same polling also
+//!   drives MPI's progress for RMA that targets this rank (MPICH implements RMA on dynamic
+//!   windows with messages the target must progress). The thread is *hot* (polls, yielding
+//!   the core between polls) for `progress_hot_ms` after any message, and *cold* otherwise
+//!   (sleeps with growing pauses up to 1 ms), so an idle rank costs almost nothing. Origins
+//!   send a tiny wake-up message before a burst of requests to a cold target (at most once per
+//!   half hot period), which keeps the targets of active communication hot.
+//! - **Collectives**: non-blocking MPI collectives on their own communicator, waited for with
+//!   polite polling (no busy core while waiting).
+//! - **Failures**: a failing rank prints its message and calls `MPI_Abort`; `mpiexec` ends the
+//!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
+
+mod raw;
+pub mod baseline;
+
+use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
+use crate::config::Config;
+use crate::ctx::{run_handler, Ctx, LocaleState};
+use crate::handler::{decode, encode, Handler};
+use crate::registration::RegionTable;
+use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Backoff, Mutex, Ordering, Weak};
+use crate::topology::Machine;
+use atoll_error::{Error, Result};
+use std::collections::HashMap;
+use std::sync::mpsc::Sender;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+const TAG_REQ: i32 = 1;
+const TAG_REPLY: i32 = 2;
+const TAG_WAKE: i32 = 3;
+const TAG_FIN: i32 = 4;
+
+/// Built-in handler: which registered region of this locale contains (addr, len)?
+fn lookup_region(ctx: &Ctx, (addr, len): (u64, usize)) -> Result<Option<(u64, usize)>> {
+    Ok(ctx.st.regions.find(addr, len))
+}
+static LOOKUP: Handler<(u64, usize), Option<(u64, usize)>> = Handler::new("atoll::lookup_region", lookup_region);
+
+pub(crate) struct Inner {
+    rank: usize,
+    size: usize,
+    coll: raw::Comm,
+    am: raw::Comm,
+    win: raw::Win,
+    pending: Mutex<HashMap<u64, Sender<Result<Vec<u8>>>>>,
+    next_req: AtomicU64,
+    hot_until: AtomicU64,
+    hot_ms: u64,
+    epoch: Instant,
+    shutdown: AtomicBool,
+    fins: AtomicU64,
+    state: OnceLock<Weak<LocaleState>>,
+}
+
+impl Inner {
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn heat(&self) {
+        self.hot_until.store(self.now_ms() + self.hot_ms, Ordering::Relaxed);
+    }
+}
+
+/// One rank's end of the MPI backend.
+pub(crate) struct MpiComm {
+    inner: Arc<Inner>,
+}
+
+fn progress_loop(inner: Arc<Inner>) {
+    let mut backoff = Backoff::new();
+    loop {
+        match inner.am.try_recv() {
+            Ok(Some((src, tag, buf))) => {
+                backoff.reset();
+                inner.heat();
+                match tag {
+                    TAG_REQ => serve_request(&inner, src, buf),
+                    TAG_REPLY => route_reply(&inner, buf),
+                    TAG_FIN => {
+                        inner.fins.fetch_add(1, Ordering::SeqCst);
+                    }
+                    _ => {}
+                }
+            }
+            Ok(None) => {
+                if inner.shutdown.load(Ordering::SeqCst) && inner.fins.load(Ordering::SeqCst) + 1 >= inner.size as u64 {
+                    return;
+                }
+                if inner.now_ms() < inner.hot_until.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                } else {
+                    backoff.snooze();
+                }
+            }
+            Err(e) => {
+                eprintln!("atoll: locale {} progress thread failed: {e}", inner.rank);
+                raw::abort(1);
+            }
+        }
+    }
+}
+
+fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
+    if buf.len() < 24 {
+        return;
+    }
+    let word = |i: usize| u64::from_le_bytes(buf[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+    let (handler, req, sub) = (word(0), word(1), word(2));
+    let sub = (sub != u64::MAX).then_some(sub as usize);
+    let Some(st) = inner.state.get().and_then(Weak::upgrade) else { return };
+    let me = Arc::clone(inner);
+    let target = Arc::clone(&st);
+    st.exec.spawn(move || {
+        let ctx = Ctx::from_state(target);
+        let result = run_handler(&ctx, handler, sub, &buf[24..]);
+        let mut reply = req.to_le_bytes().to_vec();
+        match encode(&result) {
+            Ok(b) => reply.extend_from_slice(&b),
+            Err(e) => reply.extend_from_slice(&encode(&Err::<Vec<u8>, Error>(e)).unwrap_or_default()),
+        }
+        if let Err(e) = me.am.send(src, TAG_REPLY, &reply) {
+            eprintln!("atoll: locale {} cannot reply to locale {src}: {e}", me.rank);
+            raw::abort(1);
+        }
+    });
+}
+
+fn route_reply(inner: &Inner, buf: Vec<u8>) {
+    if buf.len() < 8 {
+        return;
+    }
+    let req = u64::from_le_bytes(buf[..8].try_into().expect("8 bytes"));
+    let result: Result<Vec<u8>> = decode::<Result<Vec<u8>>>(&buf[8..]).and_then(|r| r);
+    if let Some(tx) = lock(&inner.pending).remove(&req) {
+        let _ = tx.send(result);
+    }
+}
+
+impl Rma for MpiComm {
+    fn get(&self, target: usize, addr: u64, dst: &mut [u8]) -> Result<()> {
+        // SAFETY: `dst` is borrowed until the flush below completes the get; `Ctx` resolved the
+        // target range as registered (attached) on `target`.
+        unsafe { self.inner.win.get_nb(target, addr, dst.as_mut_ptr(), dst.len())? };
+        self.inner.win.flush(target)
+    }
+
+    fn put(&self, target: usize, addr: u64, src: &[u8]) -> Result<()> {
+        // SAFETY: as in `get`, for a put from `src`.
+        unsafe { self.inner.win.put_nb(target, addr, src.as_ptr(), src.len())? };
+        self.inner.win.flush(target)
+    }
+
+    fn get_strided(&self, target: usize, addr: u64, shape: &Strided, dst: &mut [u8]) -> Result<()> {
+        // SAFETY: `Ctx` resolved the extent as registered and sized `dst` to the shape.
+        unsafe { self.inner.win.get_strided(target, addr, shape, dst) }
+    }
+
+    fn put_strided(&self, target: usize, addr: u64, shape: &Strided, src: &[u8]) -> Result<()> {
+        // SAFETY: as in `get_strided`.
+        unsafe { self.inner.win.put_strided(target, addr, shape, src) }
+    }
+
+    unsafe fn get_nb(&self, target: usize, addr: u64, dst: *mut u8, len: usize) -> Result<()> {
+        // SAFETY: forwarded guarantees of the caller (buffer) and of `Ctx` (target range).
+        unsafe { self.inner.win.get_nb(target, addr, dst, len) }
+    }
+
+    unsafe fn put_nb(&self, target: usize, addr: u64, src: *const u8, len: usize) -> Result<()> {
+        // SAFETY: as in `get_nb`.
+        unsafe { self.inner.win.put_nb(target, addr, src, len) }
+    }
+
+    fn flush(&self, target: usize) -> Result<()> {
+        self.inner.win.flush(target)
+    }
+
+    fn flush_all(&self) -> Result<()> {
+        self.inner.win.flush_all()
+    }
+}
+
+impl Atomics for MpiComm {
+    fn fetch_add_u64(&self, target: usize, addr: u64, value: u64) -> Result<u64> {
+        // SAFETY: `Ctx` checked alignment and resolved the word as registered on `target`.
+        unsafe { self.inner.win.fetch_add(target, addr, value) }
+    }
+
+    fn compare_exchange_u64(&self, target: usize, addr: u64, current: u64, new: u64) -> Result<u64> {
+        // SAFETY: as in `fetch_add_u64`.
+        unsafe { self.inner.win.compare_and_swap(target, addr, current, new) }
+    }
+}
+
+impl ActiveMessages for MpiComm {
+    fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
+        let inner = &self.inner;
+        let req = inner.next_req.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = std::sync::mpsc::channel();
+        lock(&inner.pending).insert(req, tx);
+        let mut msg = Vec::with_capacity(24 + payload.len());
+        msg.extend_from_slice(&handler.to_le_bytes());
+        msg.extend_from_slice(&req.to_le_bytes());
+        msg.extend_from_slice(&sub.map(|s| s as u64).unwrap_or(u64::MAX).to_le_bytes());
+        msg.extend_from_slice(&payload);
+        // Our own progress thread must be responsive to receive the reply.
+        inner.heat();
+        if let Err(e) = inner.am.send(target, TAG_REQ, &msg) {
+            lock(&inner.pending).remove(&req);
+            return Err(e);
+        }
+        Ok(PendingReply::new(rx, None))
+    }
+}
+
+impl Collectives for MpiComm {
+    fn barrier(&self) -> Result<()> {
+        self.inner.coll.barrier()
+    }
+
+    fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
+        self.inner.coll.broadcast(root, data)
+    }
+
+    fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.inner.coll.allgather(data)
+    }
+
+    fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.inner.coll.gather(root, data, self.inner.rank)
+    }
+
+    fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
+        self.inner.coll.alltoallv(out)
+    }
+}
+
+impl Registration for MpiComm {
+    fn attach(&self, addr: u64, len: usize) -> Result<()> {
+        // SAFETY: called only by the registration table on behalf of `Ctx::register` (an unsafe
+        // fn whose caller keeps the memory alive until deregistration) or of `Symmetric`, which
+        // owns its memory and deregisters before freeing.
+        unsafe { self.inner.win.attach(addr, len) }
+    }
+
+    fn detach(&self, addr: u64) -> Result<()> {
+        self.inner.win.detach(addr)
+    }
+
+    fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>> {
+        let reply = self.request(target, LOOKUP.id(), None, encode(&(addr, len))?)?.wait()?;
+        decode(&reply)
+    }
+}
+
+impl Backend for MpiComm {
+    fn name(&self) -> &'static str {
+        "mpi"
+    }
+
+    fn wake(&self, target: usize) {
+        // A hint: if it cannot be sent, the request that follows reports the error.
+        let _ = self.inner.am.send(target, TAG_WAKE, &[]);
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn abort(&self, message: &str) {
+        eprintln!("atoll: locale {} failed: {message}", self.inner.rank);
+        raw::abort(1);
+    }
+}
+
+/// A running MPI job on this rank.
+pub(crate) struct MpiJob {
+    pub(crate) ctx: Ctx,
+    inner: Arc<Inner>,
+    progress: Option<std::thread::JoinHandle<()>>,
+}
+
+impl MpiJob {
+    /// Initializes MPI (once per process) and builds this rank's locale. **Collective.**
+    pub(crate) fn start(config: &Config) -> Result<MpiJob> {
+        LOOKUP.register();
+        let (rank, size) = raw::init()?;
+        let coll = raw::Comm::dup_world()?;
+        let am = raw::Comm::dup_world()?;
+        let win = raw::Win::create_dynamic(&coll)?;
+        let (node_rank, node_size) = coll.node_rank_size()?;
+        let inner = Arc::new(Inner {
+            rank,
+            size,
+            coll,
+            am,
+            win,
+            pending: Mutex::new(HashMap::new()),
+            next_req: AtomicU64::new(0),
+            hot_until: AtomicU64::new(0),
+            hot_ms: config.progress_hot_ms,
+            epoch: Instant::now(),
+            shutdown: AtomicBool::new(false),
+            fins: AtomicU64::new(0),
+            state: OnceLock::new(),
+        });
+        let machine = Machine::detect();
+        let cores = machine.share(node_rank, node_size);
+        let st = crate::run::build_locale(
+            rank,
+            size,
+            config,
+            Box::new(MpiComm { inner: Arc::clone(&inner) }),
+            Arc::new(RegionTable::new(rank)),
+            cores.clone(),
+            &machine,
+            true,
+        )?;
+        let _ = inner.state.set(Arc::downgrade(&st));
+        let pin = config.pin;
+        let me = Arc::clone(&inner);
+        let progress = std::thread::Builder::new()
+            .name(format!("atoll-l{rank}-progress"))
+            .spawn(move || {
+                if pin {
+                    let _ = crate::affinity::pin_current_thread(&cores);
+                }
+                progress_loop(me)
+            })
+            .map_err(|e| Error::Io(format!("cannot start the MPI progress thread: {e}")))?;
+        Ok(MpiJob { ctx: Ctx::from_state(st), inner, progress: Some(progress) })
+    }
+
+    /// Ends the job on this rank after every rank has finished. **Collective.**
+    pub(crate) fn finish(mut self) -> Result<()> {
+        let inner = Arc::clone(&self.inner);
+        // Everything any rank sent on the AM communicator before its FIN arrives before it
+        // (MPI's non-overtaking rule), so once all FINs are in, no message is left in flight.
+        for r in 0..inner.size {
+            if r != inner.rank {
+                inner.am.send(r, TAG_FIN, &[])?;
+            }
+        }
+        inner.shutdown.store(true, Ordering::SeqCst);
+        inner.heat();
+        if let Some(p) = self.progress.take() {
+            let _ = p.join();
+        }
+        self.ctx.st.exec.shutdown();
+        inner.coll.barrier()?;
+        inner.win.free()
+    }
+}

@@ -1,0 +1,265 @@
+//! Every knob of the runtime, in one documented struct.
+
+use atoll_error::{Error, Result};
+
+/// Which communication backend places the locales.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    /// N locales as groups of threads in this process (the default; no launcher).
+    Local,
+    /// One locale per MPI rank (`mpiexec -n N prog`); needs the `mpi` cargo feature.
+    Mpi,
+}
+
+/// How each locale is divided into sublocales.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SublocaleMode {
+    /// One sublocale per NUMA domain of the locale's cores (the default).
+    Numa,
+    /// One sublocale per core.
+    Core,
+    /// A single sublocale with all the locale's cores.
+    None,
+}
+
+/// The runtime's configuration. [`Config::from_env`] reads the `ATOLL_*` variables; the
+/// builder methods override them.
+///
+/// | field | variable | default |
+/// |---|---|---|
+/// | `backend` | `ATOLL_BACKEND=local\|mpi` | `mpi` when launched by `mpiexec` and built with MPI, else `local` |
+/// | `locales` | `ATOLL_LOCALES` | 4 (local backend; MPI uses the rank count) |
+/// | `sublocales` | `ATOLL_SUBLOCALES=numa\|core\|none` | `numa` |
+/// | `pin` | `ATOLL_PIN=0\|1` | 1: pin task-pool threads to their sublocale's cores |
+/// | `threads_per_locale` | `ATOLL_THREADS_PER_LOCALE` | the locale's share of the cores |
+/// | `verbose_comm` | `ATOLL_VERBOSE_COMM=0\|1` | 0 |
+/// | `check_collectives` | `ATOLL_CHECK_COLLECTIVES=0\|1` | 1 in debug builds, 0 in release |
+/// | `progress_hot_ms` | `ATOLL_PROGRESS_HOT_MS` | 50: how long an MPI progress thread stays responsive after a request |
+///
+/// ```
+/// use atoll_runtime::{BackendKind, Config};
+/// let c = Config::local(3);
+/// assert_eq!(c.locales, 3);
+/// assert_eq!(c.backend, BackendKind::Local);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The backend.
+    pub backend: BackendKind,
+    /// Number of locales for the local backend.
+    pub locales: usize,
+    /// Sublocale layout.
+    pub sublocales: SublocaleMode,
+    /// Pin task-pool threads to their cores.
+    pub pin: bool,
+    /// Threads per locale (None: the locale's share of the cores).
+    pub threads_per_locale: Option<usize>,
+    /// Print every communication operation with its caller's source location.
+    pub verbose_comm: bool,
+    /// Check that all locales reach the same collectives in the same order.
+    pub check_collectives: bool,
+    /// Milliseconds an MPI progress thread stays responsive after a request.
+    pub progress_hot_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            backend: BackendKind::Local,
+            locales: 4,
+            sublocales: SublocaleMode::Numa,
+            pin: true,
+            threads_per_locale: None,
+            verbose_comm: false,
+            check_collectives: cfg!(debug_assertions),
+            progress_hot_ms: 50,
+        }
+    }
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        _ => Err(config_err(key, v, "expected 0 or 1")),
+    }
+}
+
+fn parse_usize(key: &str, v: &str) -> Result<usize> {
+    v.trim()
+        .parse::<usize>()
+        .map_err(|_| config_err(key, v, "expected a non-negative integer"))
+}
+
+pub(crate) fn config_err(key: &str, value: &str, reason: &str) -> Error {
+    Error::Config { key: key.into(), value: value.into(), reason: reason.into() }
+}
+
+/// True when this process was started by an MPI launcher (Hydra, or another PMI launcher).
+pub fn launched_by_mpiexec() -> bool {
+    ["PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .any(|k| std::env::var_os(k).is_some())
+}
+
+impl Config {
+    /// The defaults, then the `ATOLL_*` environment variables.
+    ///
+    /// Errors name the variable and the bad value.
+    pub fn from_env() -> Result<Self> {
+        Self::from_vars(|k| std::env::var(k).ok())
+    }
+
+    /// Like [`Config::from_env`], reading variables through `get` (for tests).
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let mut c = Config::default();
+        c.backend = if launched_by_mpiexec() && cfg!(feature = "mpi") {
+            BackendKind::Mpi
+        } else {
+            BackendKind::Local
+        };
+        if let Some(v) = get("ATOLL_BACKEND") {
+            c.backend = match v.trim().to_ascii_lowercase().as_str() {
+                "local" => BackendKind::Local,
+                "mpi" => BackendKind::Mpi,
+                _ => return Err(config_err("ATOLL_BACKEND", &v, "expected local or mpi")),
+            };
+        }
+        if let Some(v) = get("ATOLL_LOCALES") {
+            c.locales = parse_usize("ATOLL_LOCALES", &v)?;
+            if c.locales == 0 {
+                return Err(Error::ZeroLocales);
+            }
+        }
+        if let Some(v) = get("ATOLL_SUBLOCALES") {
+            c.sublocales = match v.trim().to_ascii_lowercase().as_str() {
+                "numa" => SublocaleMode::Numa,
+                "core" => SublocaleMode::Core,
+                "none" => SublocaleMode::None,
+                _ => return Err(config_err("ATOLL_SUBLOCALES", &v, "expected numa, core or none")),
+            };
+        }
+        if let Some(v) = get("ATOLL_PIN") {
+            c.pin = parse_bool("ATOLL_PIN", &v)?;
+        }
+        if let Some(v) = get("ATOLL_THREADS_PER_LOCALE") {
+            let t = parse_usize("ATOLL_THREADS_PER_LOCALE", &v)?;
+            if t == 0 {
+                return Err(config_err("ATOLL_THREADS_PER_LOCALE", &v, "must be at least 1"));
+            }
+            c.threads_per_locale = Some(t);
+        }
+        if let Some(v) = get("ATOLL_VERBOSE_COMM") {
+            c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", &v)?;
+        }
+        if let Some(v) = get("ATOLL_CHECK_COLLECTIVES") {
+            c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", &v)?;
+        }
+        if let Some(v) = get("ATOLL_PROGRESS_HOT_MS") {
+            c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", &v)? as u64;
+        }
+        Ok(c)
+    }
+
+    /// The local backend with `n` locales, other fields from the environment (or defaults if
+    /// the environment is invalid).
+    pub fn local(n: usize) -> Self {
+        let mut c = Self::from_env().unwrap_or_default();
+        c.backend = BackendKind::Local;
+        c.locales = n;
+        c
+    }
+
+    /// The MPI backend, other fields from the environment.
+    pub fn mpi() -> Self {
+        let mut c = Self::from_env().unwrap_or_default();
+        c.backend = BackendKind::Mpi;
+        c
+    }
+
+    /// Sets the number of locales (local backend).
+    pub fn with_locales(mut self, n: usize) -> Self {
+        self.locales = n;
+        self
+    }
+
+    /// Sets the sublocale layout.
+    pub fn with_sublocales(mut self, mode: SublocaleMode) -> Self {
+        self.sublocales = mode;
+        self
+    }
+
+    /// Turns thread pinning on or off.
+    pub fn with_pin(mut self, pin: bool) -> Self {
+        self.pin = pin;
+        self
+    }
+
+    /// Sets the number of threads per locale.
+    pub fn with_threads_per_locale(mut self, t: usize) -> Self {
+        self.threads_per_locale = Some(t);
+        self
+    }
+
+    /// Turns collective-order checking on or off.
+    pub fn with_check_collectives(mut self, on: bool) -> Self {
+        self.check_collectives = on;
+        self
+    }
+
+    /// Turns per-operation communication tracing on or off.
+    pub fn with_verbose_comm(mut self, on: bool) -> Self {
+        self.verbose_comm = on;
+        self
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        if self.backend == BackendKind::Local && self.locales == 0 {
+            return Err(Error::ZeroLocales);
+        }
+        if self.threads_per_locale == Some(0) {
+            return Err(config_err("threads_per_locale", "0", "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(list: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| list.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn reads_every_variable() {
+        let c = Config::from_vars(vars(&[
+            ("ATOLL_BACKEND", "local"),
+            ("ATOLL_LOCALES", "3"),
+            ("ATOLL_SUBLOCALES", "core"),
+            ("ATOLL_PIN", "0"),
+            ("ATOLL_THREADS_PER_LOCALE", "2"),
+            ("ATOLL_VERBOSE_COMM", "1"),
+            ("ATOLL_CHECK_COLLECTIVES", "1"),
+            ("ATOLL_PROGRESS_HOT_MS", "7"),
+        ]))
+        .unwrap();
+        assert_eq!(c.locales, 3);
+        assert_eq!(c.sublocales, SublocaleMode::Core);
+        assert!(!c.pin && c.verbose_comm && c.check_collectives);
+        assert_eq!(c.threads_per_locale, Some(2));
+        assert_eq!(c.progress_hot_ms, 7);
+    }
+
+    #[test]
+    fn bad_values_are_typed_errors() {
+        assert_eq!(Config::from_vars(vars(&[("ATOLL_LOCALES", "0")])), Err(Error::ZeroLocales));
+        let e = Config::from_vars(vars(&[("ATOLL_LOCALES", "four")])).unwrap_err();
+        assert!(matches!(e, Error::Config { ref key, .. } if key == "ATOLL_LOCALES"), "{e}");
+        let e = Config::from_vars(vars(&[("ATOLL_SUBLOCALES", "socket")])).unwrap_err();
+        assert!(e.to_string().contains("numa, core or none"), "{e}");
+        let e = Config::from_vars(vars(&[("ATOLL_BACKEND", "shmem")])).unwrap_err();
+        assert!(e.to_string().contains("ATOLL_BACKEND"), "{e}");
+    }
+}

@@ -1,0 +1,219 @@
+//! Per-locale communication counters and tracing (Chapel's `CommDiagnostics`).
+
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::panic::Location;
+
+/// Counts of the communication one locale started.
+///
+/// Operations a locale makes on its own memory are not counted: they are plain memory
+/// accesses, on every backend.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommCounts {
+    /// Contiguous gets.
+    pub gets: u64,
+    /// Contiguous puts.
+    pub puts: u64,
+    /// Strided gets (one per call, whatever the number of elements).
+    pub strided_gets: u64,
+    /// Strided puts.
+    pub strided_puts: u64,
+    /// Remote atomic operations.
+    pub atomics: u64,
+    /// Active messages sent (requests; replies are not counted separately).
+    pub ams: u64,
+    /// Payload bytes moved by the operations above (AM payloads and replies included).
+    pub bytes: u64,
+}
+
+impl CommCounts {
+    /// Every remote operation: gets, puts, strided ones, atomics and active messages.
+    pub fn total_ops(&self) -> u64 {
+        self.gets + self.puts + self.strided_gets + self.strided_puts + self.atomics + self.ams
+    }
+
+    /// The element-wise difference `self - earlier` (for measuring a region of code).
+    pub fn since(&self, earlier: &CommCounts) -> CommCounts {
+        CommCounts {
+            gets: self.gets - earlier.gets,
+            puts: self.puts - earlier.puts,
+            strided_gets: self.strided_gets - earlier.strided_gets,
+            strided_puts: self.strided_puts - earlier.strided_puts,
+            atomics: self.atomics - earlier.atomics,
+            ams: self.ams - earlier.ams,
+            bytes: self.bytes - earlier.bytes,
+        }
+    }
+
+    /// The element-wise sum.
+    pub fn add(&self, o: &CommCounts) -> CommCounts {
+        CommCounts {
+            gets: self.gets + o.gets,
+            puts: self.puts + o.puts,
+            strided_gets: self.strided_gets + o.strided_gets,
+            strided_puts: self.strided_puts + o.strided_puts,
+            atomics: self.atomics + o.atomics,
+            ams: self.ams + o.ams,
+            bytes: self.bytes + o.bytes,
+        }
+    }
+}
+
+/// The kinds of operation counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Get,
+    Put,
+    StridedGet,
+    StridedPut,
+    Atomic,
+    Am,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Get => "get",
+            Op::Put => "put",
+            Op::StridedGet => "strided get",
+            Op::StridedPut => "strided put",
+            Op::Atomic => "atomic",
+            Op::Am => "active message",
+        }
+    }
+}
+
+#[repr(align(128))]
+struct Padded(AtomicU64);
+
+/// The counters of one locale.
+pub(crate) struct Diagnostics {
+    locale: usize,
+    enabled: AtomicBool,
+    verbose: AtomicBool,
+    counters: [Padded; 7],
+}
+
+impl Diagnostics {
+    pub(crate) fn new(locale: usize, verbose: bool) -> Self {
+        Diagnostics {
+            locale,
+            enabled: AtomicBool::new(false),
+            verbose: AtomicBool::new(verbose),
+            counters: std::array::from_fn(|_| Padded(AtomicU64::new(0))),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record(&self, op: Op, target: usize, bytes: usize, at: &Location<'_>) {
+        if self.enabled.load(Ordering::Relaxed) {
+            let i = match op {
+                Op::Get => 0,
+                Op::Put => 1,
+                Op::StridedGet => 2,
+                Op::StridedPut => 3,
+                Op::Atomic => 4,
+                Op::Am => 5,
+            };
+            self.counters[i].0.fetch_add(1, Ordering::Relaxed);
+            self.counters[6].0.fetch_add(bytes as u64, Ordering::Relaxed);
+        }
+        if self.verbose.load(Ordering::Relaxed) {
+            eprintln!(
+                "atoll comm: locale {} {} {} bytes with locale {} at {}:{}",
+                self.locale,
+                op.name(),
+                bytes,
+                target,
+                at.file(),
+                at.line()
+            );
+        }
+    }
+
+    /// Counts reply bytes of an active message (no operation).
+    #[inline]
+    pub(crate) fn record_bytes(&self, bytes: usize) {
+        if self.enabled.load(Ordering::Relaxed) {
+            self.counters[6].0.fetch_add(bytes as u64, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn set_enabled(&self, on: bool) {
+        self.enabled.store(on, Ordering::SeqCst);
+    }
+
+    pub(crate) fn set_verbose(&self, on: bool) {
+        self.verbose.store(on, Ordering::SeqCst);
+    }
+
+    pub(crate) fn reset(&self) {
+        for c in &self.counters {
+            c.0.store(0, Ordering::SeqCst);
+        }
+    }
+
+    pub(crate) fn counts(&self) -> CommCounts {
+        let g = |i: usize| self.counters[i].0.load(Ordering::SeqCst);
+        CommCounts {
+            gets: g(0),
+            puts: g(1),
+            strided_gets: g(2),
+            strided_puts: g(3),
+            atomics: g(4),
+            ams: g(5),
+            bytes: g(6),
+        }
+    }
+}
+
+/// The per-locale table that [`crate::Ctx::print_comm_diagnostics_table`] prints, in the
+/// layout of Chapel's `printCommDiagnosticsTable`: one row per locale, one column per kind of
+/// operation, columns that are zero everywhere left out.
+///
+/// ```
+/// use atoll_runtime::{CommCounts, CommTable};
+/// let rows = vec![CommCounts { gets: 3, bytes: 24, ..Default::default() }, CommCounts::default()];
+/// let t = CommTable(rows).to_string();
+/// assert!(t.contains("locale") && t.contains("get") && !t.contains("put"));
+/// ```
+pub struct CommTable(pub Vec<CommCounts>);
+
+impl fmt::Display for CommTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        type Col = (&'static str, fn(&CommCounts) -> u64);
+        let cols: [Col; 7] = [
+            ("get", |c| c.gets),
+            ("put", |c| c.puts),
+            ("get_strd", |c| c.strided_gets),
+            ("put_strd", |c| c.strided_puts),
+            ("amo", |c| c.atomics),
+            ("am", |c| c.ams),
+            ("bytes", |c| c.bytes),
+        ];
+        let used: Vec<&Col> = cols.iter().filter(|(_, g)| self.0.iter().any(|c| g(c) != 0)).collect();
+        let w = |name: &str, g: &fn(&CommCounts) -> u64| {
+            self.0.iter().map(|c| g(c).to_string().len()).max().unwrap_or(1).max(name.len())
+        };
+        let widths: Vec<usize> = used.iter().map(|(n, g)| w(n, g)).collect();
+        write!(f, "| locale |")?;
+        for ((n, _), wd) in used.iter().zip(&widths) {
+            write!(f, " {n:>wd$} |")?;
+        }
+        writeln!(f)?;
+        write!(f, "| -----: |")?;
+        for wd in &widths {
+            write!(f, " {}: |", "-".repeat(wd - 1))?;
+        }
+        writeln!(f)?;
+        for (l, c) in self.0.iter().enumerate() {
+            write!(f, "| {l:>6} |")?;
+            for ((_, g), wd) in used.iter().zip(&widths) {
+                write!(f, " {:>wd$} |", g(c))?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

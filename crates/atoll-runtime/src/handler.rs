@@ -1,0 +1,146 @@
+//! Active-message handlers: functions identified by a stable id, run on a target locale with
+//! serialized arguments.
+//!
+//! Every process of a job runs the same binary, so a handler is named by a 64-bit hash of its
+//! name (FNV-1a), the same everywhere whatever the order of registration. A handler must be
+//! registered (with [`Handler::register`]) in every process before it is called; a request for
+//! an id the target does not know comes back as [`Error::HandlerNotRegistered`].
+
+use crate::ctx::Ctx;
+use crate::sync::RwLock;
+use atoll_error::{Error, Result};
+use serde::{de::DeserializeOwned, Serialize};
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+/// A function that other locales can run here: `fn(&Ctx, A) -> Result<R>`, with `A` and `R`
+/// serialized on the way.
+///
+/// ```
+/// use atoll_runtime::{run, Config, Ctx, Handler, Result};
+///
+/// fn square(_ctx: &Ctx, x: u64) -> Result<u64> { Ok(x * x) }
+/// static SQUARE: Handler<u64, u64> = Handler::new("doc::square", square);
+///
+/// SQUARE.register();
+/// let r = run(Config::local(2), |ctx| {
+///     // Locale 0 asks locale 1 to square 7.
+///     if ctx.id() == 0 { ctx.on(1, &SQUARE, 7) } else { Ok(0) }
+/// }).unwrap();
+/// assert_eq!(r, 49);
+/// ```
+pub struct Handler<A, R> {
+    name: &'static str,
+    id: u64,
+    f: fn(&Ctx, A) -> Result<R>,
+    _p: PhantomData<fn(A) -> R>,
+}
+
+/// FNV-1a, 64 bits: the stable id of a handler name.
+pub const fn handler_id(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+impl<A, R> Handler<A, R> {
+    /// A handler named `name` (unique in the program; a path such as `"mycrate::op"`).
+    pub const fn new(name: &'static str, f: fn(&Ctx, A) -> Result<R>) -> Self {
+        Handler { name, id: handler_id(name), f, _p: PhantomData }
+    }
+
+    /// The handler's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The handler's stable id (a hash of its name).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub(crate) fn call(&self, ctx: &Ctx, a: A) -> Result<R> {
+        (self.f)(ctx, a)
+    }
+}
+
+impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned + 'static> Handler<A, R> {
+    /// Makes this handler callable in this process (idempotent). Every process of an MPI job
+    /// registers the same handlers, usually at the start of `main`.
+    pub fn register(&'static self) {
+        let f = self.f;
+        let erased: Erased = Box::new(move |ctx: &Ctx, bytes: &[u8]| {
+            let a: A = decode(bytes)?;
+            encode(&f(ctx, a)?)
+        });
+        let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
+        reg.entry(self.id).or_insert((self.name, erased));
+    }
+}
+
+type Erased = Box<dyn Fn(&Ctx, &[u8]) -> Result<Vec<u8>> + Send + Sync>;
+
+fn registry() -> &'static RwLock<HashMap<u64, (&'static str, Erased)>> {
+    static REG: OnceLock<RwLock<HashMap<u64, (&'static str, Erased)>>> = OnceLock::new();
+    REG.get_or_init(|| RwLock::new(HashMap::new()))
+}
+
+/// Whether a handler id is registered in this process.
+pub fn is_registered(id: u64) -> bool {
+    registry().read().unwrap_or_else(|e| e.into_inner()).contains_key(&id)
+}
+
+/// Runs handler `id` with serialized arguments on `ctx` (the target locale), on sublocale
+/// `sub` if given. Called by the backends when a request arrives.
+pub(crate) fn dispatch(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8], name_hint: &str) -> Result<Vec<u8>> {
+    let run = || {
+        let reg = registry().read().unwrap_or_else(|e| e.into_inner());
+        match reg.get(&id) {
+            Some((_, f)) => f(ctx, payload),
+            None => Err(Error::HandlerNotRegistered { name: name_hint.to_string(), id, locale: ctx.id() }),
+        }
+    };
+    match sub {
+        None => run(),
+        Some(s) => ctx.here().child(s)?.run(run),
+    }
+}
+
+/// The name of a registered handler, for error messages.
+pub(crate) fn name_of(id: u64) -> String {
+    registry()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)
+        .map(|(n, _)| n.to_string())
+        .unwrap_or_else(|| format!("{id:#018x}"))
+}
+
+/// Serializes a value for the wire.
+pub(crate) fn encode<T: Serialize + ?Sized>(v: &T) -> Result<Vec<u8>> {
+    postcard::to_allocvec(v).map_err(|e| Error::Serialization(e.to_string()))
+}
+
+/// Deserializes a value from the wire.
+pub(crate) fn decode<T: DeserializeOwned>(b: &[u8]) -> Result<T> {
+    postcard::from_bytes(b).map_err(|e| Error::Serialization(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_stable_hashes() {
+        assert_eq!(handler_id(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(handler_id("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_ne!(handler_id("x::a"), handler_id("x::b"));
+    }
+}

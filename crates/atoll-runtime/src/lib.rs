@@ -1,0 +1,56 @@
+//! Atoll's runtime core: locales and sublocales, task pools, communication backends
+//! (in-process and MPI), active messages, collectives, and communication diagnostics.
+//!
+//! A job runs on N **locales** (units of memory and compute). [`run`] calls a closure once per
+//! locale (SPMD) with that locale's [`Ctx`]; [`Driver`] runs one program on locale 0 that
+//! issues collective commands to all (global view). The `local` backend places N locales as
+//! thread groups of one process; the `mpi` backend (cargo feature `mpi`) places one per MPI
+//! rank.
+//!
+//! ```
+//! use atoll_runtime::{run, Config};
+//!
+//! let n = run(Config::local(4), |ctx| {
+//!     // Every locale runs this. Allocate 8 registered words per locale...
+//!     let mut a = ctx.alloc_symmetric::<u64>(8)?;
+//!     a.local_mut().fill(ctx.id() as u64);
+//!     ctx.barrier()?;
+//!     // ...and read the next locale's first word with a one-sided get.
+//!     let next = (ctx.id() + 1) % ctx.num_locales();
+//!     assert_eq!(ctx.get_value(a.ptr(next))?, next as u64);
+//!     a.free()?;
+//!     Ok(ctx.num_locales())
+//! }).unwrap();
+//! assert_eq!(n, 4);
+//! ```
+//!
+//! Design notes: `README.md` beside this file.
+
+mod affinity;
+pub use affinity::current_cpu;
+mod attribution;
+pub mod comm;
+mod config;
+mod ctx;
+mod diagnostics;
+mod driver;
+mod executor;
+mod handler;
+mod pool;
+mod registration;
+mod run;
+mod sync;
+pub mod topology;
+
+pub use atoll_error::{bail, ensure, Error, Result};
+pub use attribution::thread_locale;
+pub use bytemuck::{Pod, Zeroable};
+pub use comm::Strided;
+pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode};
+pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
+pub use diagnostics::{CommCounts, CommTable};
+pub use driver::{run_driver, Driver};
+pub use handler::{handler_id, is_registered, Handler};
+pub use pool::{Locale, Sublocale};
+pub use registration::RegistrationStats;
+pub use run::run;

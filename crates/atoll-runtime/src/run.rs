@@ -1,0 +1,257 @@
+//! Starting and ending jobs: the SPMD entry point [`run`].
+
+use crate::attribution;
+use crate::comm::local::{LocalComm, LocalWorld};
+use crate::comm::Backend;
+use crate::config::{BackendKind, Config};
+use crate::ctx::{panic_message, Ctx, LocaleInfo, LocaleState};
+use crate::diagnostics::Diagnostics;
+use crate::executor::Executor;
+use crate::pool::{Locale, Sublocale};
+use crate::registration::{RegionTable, RemoteCache};
+use crate::sync::{Arc, AtomicU64};
+use crate::topology::{split_threads, Machine};
+use atoll_error::{Error, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// This machine's host name.
+pub(crate) fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// Builds one locale: its sublocales and their pinned pools, handler threads and tables.
+pub(crate) fn build_locale(
+    id: usize,
+    n: usize,
+    config: &Config,
+    backend: Box<dyn Backend>,
+    regions: Arc<RegionTable>,
+    cores: Vec<usize>,
+    machine: &Machine,
+    needs_wake: bool,
+) -> Result<Arc<LocaleState>> {
+    let groups = machine.sublocales(&cores, config.sublocales);
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let threads = split_threads(config.threads_per_locale.unwrap_or(cores.len()), &sizes);
+    let children = groups
+        .into_iter()
+        .zip(threads)
+        .enumerate()
+        .map(|(i, (c, t))| Sublocale::new(id, i, c, t, config.pin))
+        .collect::<Result<Vec<_>>>()?;
+    let name = format!("locale-{id}@{}", hostname());
+    let pin_cores = cores.clone();
+    let pin = config.pin;
+    let exec = Executor::new(format!("atoll-l{id}-am"), move || {
+        if pin {
+            let _ = crate::affinity::pin_current_thread(&pin_cores);
+        }
+        attribution::set_thread_locale(id);
+    });
+    Ok(Arc::new(LocaleState {
+        id,
+        n,
+        config: config.clone(),
+        backend,
+        diag: Diagnostics::new(id, config.verbose_comm),
+        regions,
+        remote: RemoteCache::new(n),
+        here: Locale::new(id, name, cores, children),
+        exec,
+        coll_seq: AtomicU64::new(0),
+        infos: OnceLock::new(),
+        needs_wake,
+        last_wake: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        epoch: Instant::now(),
+    }))
+}
+
+/// The collective start of every locale: exchanges names and shapes.
+pub(crate) fn startup(ctx: &Ctx) -> Result<()> {
+    let me = LocaleInfo {
+        id: ctx.id(),
+        name: ctx.here().name().to_string(),
+        sublocales: ctx.here().children().len(),
+        threads: ctx.here().num_threads(),
+    };
+    let all = ctx.allgather(&me)?;
+    let _ = ctx.st.infos.set(all);
+    Ok(())
+}
+
+/// How one locale's part of a job ended.
+pub(crate) enum Outcome<R> {
+    Done(R),
+    Failed(Error),
+}
+
+/// Runs `f` on `ctx` between the collective start and end, catching panics.
+pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Outcome<R> {
+    attribution::set_thread_locale(ctx.id());
+    let r = catch_unwind(AssertUnwindSafe(|| -> Result<R> {
+        startup(ctx)?;
+        let v = f(ctx)?;
+        ctx.coll_enter("the end of the job")?;
+        ctx.st.backend.barrier()?;
+        Ok(v)
+    }));
+    match r {
+        Ok(Ok(v)) => Outcome::Done(v),
+        Ok(Err(e)) => Outcome::Failed(e),
+        Err(p) => Outcome::Failed(Error::LocaleFailed { locale: ctx.id(), message: format!("panicked: {}", panic_message(&*p)) }),
+    }
+}
+
+/// Runs `f` once on every locale (SPMD) and returns locale 0's result (under MPI, each
+/// process returns its own rank's result).
+///
+/// With the local backend, `config.locales` locales run as thread groups of this process.
+/// With the MPI backend, each process launched by `mpiexec` is one locale.
+///
+/// If any locale returns an error or panics, the whole job ends: with the local backend the
+/// other locales' pending and later communication fails with [`Error::LocaleFailed`] and `run`
+/// returns the first failure; with MPI, the failing rank prints the message and aborts the job.
+///
+/// ```
+/// use atoll_runtime::{run, Config};
+/// let total = run(Config::local(4), |ctx| {
+///     ctx.allreduce(ctx.id() * 10, |a, b| a + b)
+/// }).unwrap();
+/// assert_eq!(total, 60);
+///
+/// let err = run(Config::local(2), |ctx| {
+///     if ctx.id() == 1 { panic!("boom"); }
+///     ctx.barrier()
+/// }).unwrap_err();
+/// assert!(err.to_string().contains("boom"));
+/// ```
+pub fn run<R, F>(config: Config, f: F) -> Result<R>
+where
+    R: Send,
+    F: Fn(&Ctx) -> Result<R> + Sync,
+{
+    config.validate()?;
+    match config.backend {
+        BackendKind::Local => run_local(config, f),
+        BackendKind::Mpi => run_mpi(config, f),
+    }
+}
+
+/// The locales of an in-process job, built but not yet running.
+pub(crate) struct LocalJob {
+    pub(crate) world: Arc<LocalWorld>,
+    pub(crate) ctxs: Vec<Ctx>,
+}
+
+impl LocalJob {
+    pub(crate) fn new(config: &Config) -> Result<LocalJob> {
+        let n = config.locales;
+        if n == 0 {
+            return Err(Error::ZeroLocales);
+        }
+        let machine = Machine::detect();
+        let regions: Vec<Arc<RegionTable>> = (0..n).map(|i| Arc::new(RegionTable::new(i))).collect();
+        let world = LocalWorld::new(regions.clone());
+        let states = (0..n)
+            .map(|i| {
+                let comm = LocalComm::new(i, Arc::clone(&world));
+                build_locale(i, n, config, Box::new(comm), Arc::clone(&regions[i]), machine.share(i, n), &machine, false)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        world.set_locales(states.iter().map(Arc::downgrade).collect());
+        Ok(LocalJob { world, ctxs: states.into_iter().map(Ctx::from_state).collect() })
+    }
+
+    /// Records a locale's failure (the first one is kept) and wakes every waiting locale.
+    pub(crate) fn fail(&self, locale: usize, e: &Error) {
+        self.world.fail(locale, e);
+    }
+
+    /// Stops the handler threads.
+    pub(crate) fn shutdown(&self) {
+        for c in &self.ctxs {
+            c.st.exec.shutdown();
+        }
+    }
+}
+
+fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> Result<R> {
+    let job = LocalJob::new(&config)?;
+    let f = &f;
+    let outcomes: Vec<Outcome<R>> = std::thread::scope(|s| {
+        let handles = job
+            .ctxs
+            .iter()
+            .map(|ctx| {
+                let job = &job;
+                std::thread::Builder::new()
+                    .name(format!("atoll-l{}-main", ctx.id()))
+                    .spawn_scoped(s, move || {
+                        if ctx.config().pin {
+                            let _ = crate::affinity::pin_current_thread(ctx.here().cores());
+                        }
+                        let o = locale_main(ctx, f);
+                        if let Outcome::Failed(e) = &o {
+                            job.fail(ctx.id(), e);
+                        }
+                        o
+                    })
+            })
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(|e| Error::Io(format!("cannot start a locale thread: {e}")));
+        match handles {
+            Ok(hs) => hs
+                .into_iter()
+                .enumerate()
+                .map(|(l, h)| {
+                    h.join().unwrap_or_else(|p| {
+                        Outcome::Failed(Error::LocaleFailed { locale: l, message: panic_message(&*p) })
+                    })
+                })
+                .collect(),
+            Err(e) => {
+                job.fail(0, &e);
+                vec![Outcome::Failed(e)]
+            }
+        }
+    });
+    job.shutdown();
+    if let Some(e) = job.world.first_failure() {
+        return Err(e);
+    }
+    match outcomes.into_iter().next() {
+        Some(Outcome::Done(v)) => Ok(v),
+        Some(Outcome::Failed(e)) => Err(e),
+        None => Err(Error::ZeroLocales),
+    }
+}
+
+#[cfg(feature = "mpi")]
+fn run_mpi<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> Result<R> {
+    let job = crate::comm::mpi::MpiJob::start(&config)?;
+    match locale_main(&job.ctx, |c| f(c)) {
+        Outcome::Done(v) => {
+            job.finish()?;
+            Ok(v)
+        }
+        Outcome::Failed(e) => {
+            // Ends every rank: the others may be waiting for this one.
+            job.ctx.st.backend.abort(&e.to_string());
+            Err(e)
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_mpi<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(_config: Config, _f: F) -> Result<R> {
+    Err(Error::BackendUnavailable {
+        backend: "mpi".into(),
+        reason: "this build has no MPI support: rebuild with the `mpi` cargo feature (make build)".into(),
+    })
+}

@@ -1,0 +1,286 @@
+//! Scenarios run identically on every backend: by `tests/spmd.rs` on the local backend with
+//! 1-4 locales, and by the `atoll-selftest` program under `mpiexec` (tests/mpi_launch.rs).
+//! Each checks its results against values computed independently here.
+#![allow(dead_code)]
+
+use atoll_runtime::{CommCounts, Ctx, Error, Handler, Result};
+
+fn add_one(_ctx: &Ctx, v: Vec<u64>) -> Result<Vec<u64>> {
+    Ok(v.into_iter().map(|x| x + 1).collect())
+}
+pub static ADD_ONE: Handler<Vec<u64>, Vec<u64>> = Handler::new("scenarios::add_one", add_one);
+
+fn where_am_i(ctx: &Ctx, _: ()) -> Result<(usize, String)> {
+    Ok((ctx.id(), std::thread::current().name().unwrap_or("").to_string()))
+}
+pub static WHERE: Handler<(), (usize, String)> = Handler::new("scenarios::where_am_i", where_am_i);
+
+fn fails(ctx: &Ctx, _: ()) -> Result<()> {
+    Err(Error::InvalidArgument(format!("refused on locale {}", ctx.id())))
+}
+pub static FAILS: Handler<(), ()> = Handler::new("scenarios::fails", fails);
+
+/// Nested: locale L asks locale L+1 to ask locale L+2 ... (a chain through every locale).
+fn chain(ctx: &Ctx, hops: usize) -> Result<Vec<usize>> {
+    if hops == 0 {
+        return Ok(vec![ctx.id()]);
+    }
+    let next = (ctx.id() + 1) % ctx.num_locales();
+    let mut v = ctx.on(next, &CHAIN, hops - 1)?;
+    v.insert(0, ctx.id());
+    Ok(v)
+}
+pub static CHAIN: Handler<usize, Vec<usize>> = Handler::new("scenarios::chain", chain);
+
+/// Registered but deliberately never registered: used to test the error.
+pub static NOT_REGISTERED: Handler<(), ()> = Handler::new("scenarios::never_registered", |_, _| Ok(()));
+
+/// A collective command for driver mode: each locale returns the sum over locales of
+/// (id + x), computed with an allreduce.
+fn collective_sum(ctx: &Ctx, x: u64) -> Result<u64> {
+    ctx.allreduce(ctx.id() as u64 + x, |a, b| a + b)
+}
+pub static COLLECTIVE_SUM: Handler<u64, u64> = Handler::new("scenarios::collective_sum", collective_sum);
+
+pub fn register_all() {
+    ADD_ONE.register();
+    WHERE.register();
+    FAILS.register();
+    CHAIN.register();
+    COLLECTIVE_SUM.register();
+}
+
+fn check(cond: bool, what: impl Into<String>) -> Result<()> {
+    if cond {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!("check failed: {}", what.into())))
+    }
+}
+
+/// Identity, names and every collective.
+pub fn collectives(ctx: &Ctx) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    check(ctx.locales().len() == n, "locales() lists every locale")?;
+    for (i, l) in ctx.locales().iter().enumerate() {
+        check(l.id == i && l.name.starts_with(&format!("locale-{i}@")), format!("name of locale {i}: {}", l.name))?;
+        check(l.sublocales >= 1 && l.threads >= 1, "every locale has a sublocale and a thread")?;
+    }
+    check(!ctx.here().children().is_empty(), "here has children")?;
+    check(matches!(ctx.here().child(999), Err(Error::InvalidSublocale { .. })), "child(999) is an error")?;
+    ctx.barrier()?;
+    let all = ctx.allgather(&(me * 3))?;
+    check(all == (0..n).map(|i| i * 3).collect::<Vec<_>>(), "allgather")?;
+    for root in 0..n {
+        let v = ctx.broadcast(root, (me == root).then(|| format!("hello from {root}")))?;
+        check(v == format!("hello from {root}"), "broadcast")?;
+    }
+    let g = ctx.gather(n - 1, &(me as u32))?;
+    check(if me == n - 1 { g == (0..n as u32).collect::<Vec<_>>() } else { g.is_empty() }, "gather")?;
+    let s = ctx.allreduce(me as u64 + 1, |a, b| a + b)?;
+    check(s == (n * (n + 1) / 2) as u64, "allreduce sum")?;
+    let x = ctx.allreduce((me as f64) * 0.1, |a, b| a + b)?;
+    let want = (0..n).map(|i| i as f64 * 0.1).fold(0.0, |a, b| a + b);
+    check(x.to_bits() == want.to_bits(), "allreduce is bitwise deterministic")?;
+    let e = ctx.exscan(me as u64 + 1, 0, |a, b| a + b)?;
+    check(e == (me * (me + 1) / 2) as u64, "exscan")?;
+    // alltoallv with uneven sizes, including empty buffers.
+    let out: Vec<Vec<u64>> = (0..n).map(|d| (0..(me + d) % 3).map(|k| (me * 1000 + d * 10 + k) as u64).collect()).collect();
+    let got = ctx.alltoallv(out)?;
+    for (src, v) in got.iter().enumerate() {
+        let want: Vec<u64> = (0..(src + me) % 3).map(|k| (src * 1000 + me * 10 + k) as u64).collect();
+        check(v == &want, format!("alltoallv from {src}"))?;
+    }
+    // A large allgather (4 MiB per locale) goes through too.
+    let big = vec![me as u8; 4 << 20];
+    let all = ctx.allgather(&big)?;
+    check(all.iter().enumerate().all(|(i, v)| v.len() == 4 << 20 && v.iter().all(|&b| b == i as u8)), "large allgather")?;
+    check(matches!(ctx.broadcast::<u8>(n, None), Err(Error::InvalidLocale { .. })), "broadcast from a bad root")?;
+    Ok(())
+}
+
+/// One-sided RMA, strided in 1-3 dimensions, non-blocking, and atomics.
+pub fn rma(ctx: &Ctx) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    let len = 4096;
+    let mut a = ctx.alloc_symmetric::<f64>(len)?;
+    for (i, x) in a.local_mut().iter_mut().enumerate() {
+        *x = (me * 100_000 + i) as f64;
+    }
+    ctx.barrier()?;
+    let val = |l: usize, i: usize| (l * 100_000 + i) as f64;
+    for t in 0..n {
+        let mut buf = vec![0.0; 100];
+        ctx.get(a.ptr(t).add(50), &mut buf)?;
+        check(buf.iter().enumerate().all(|(k, &x)| x == val(t, 50 + k)), format!("get from {t}"))?;
+        check(ctx.get_value(a.ptr(t).add(7))? == val(t, 7), "get_value")?;
+        // 1-D strided: 100 elements at stride 4 from offset 3.
+        let mut s = vec![0.0; 100];
+        ctx.get_strided(a.ptr(t).add(3), &[100], &[4], &mut s)?;
+        check(s.iter().enumerate().all(|(k, &x)| x == val(t, 3 + 4 * k)), "strided get 1-D")?;
+        // 2-D: a 5x7 block of a 64x64 row-major matrix at (2, 3).
+        let mut b = vec![0.0; 35];
+        ctx.get_strided(a.ptr(t).add(2 * 64 + 3), &[5, 7], &[64, 1], &mut b)?;
+        check(b.iter().enumerate().all(|(k, &x)| x == val(t, (2 + k / 7) * 64 + 3 + k % 7)), "strided get 2-D")?;
+        // 3-D: 2x3x4 of a 16x16x16 array, every other element along the last dimension.
+        let mut c = vec![0.0; 24];
+        ctx.get_strided(a.ptr(t), &[2, 3, 4], &[256, 16, 2], &mut c)?;
+        let want: Vec<f64> = (0..2).flat_map(|i| (0..3).flat_map(move |j| (0..4).map(move |k| val(t, i * 256 + j * 16 + 2 * k)))).collect();
+        check(c == want, "strided get 3-D")?;
+    }
+    ctx.barrier()?;
+    // Each locale writes its id into its slot of every other locale's array: contiguous puts
+    // at [1000 + me], strided puts at 2000 + me + 8k (k < 10).
+    for t in 0..n {
+        ctx.put(a.ptr(t).add(1000 + me), &[me as f64 + 0.5])?;
+        ctx.put_strided(a.ptr(t).add(2000 + me), &[10], &[8], &vec![-(me as f64); 10])?;
+    }
+    ctx.barrier()?;
+    for src in 0..n {
+        check(a.local()[1000 + src] == src as f64 + 0.5, "put landed")?;
+        check((0..10).all(|k| a.local()[2000 + src + 8 * k] == -(src as f64)), "strided put landed")?;
+    }
+    ctx.barrier()?;
+    // Non-blocking gets of every locale's element 11, completed by the scope.
+    let mut got = vec![[0.0f64]; n];
+    ctx.nonblocking(|nb| {
+        for (t, slot) in got.iter_mut().enumerate() {
+            nb.get(a.ptr(t).add(11), slot)?;
+        }
+        Ok(())
+    })?;
+    check(got.iter().enumerate().all(|(t, v)| v[0] == val(t, 11)), "non-blocking gets")?;
+    // Atomics: everyone adds to a counter on locale 0, 50 times each.
+    let counter = ctx.alloc_symmetric::<u64>(2)?;
+    for _ in 0..50 {
+        ctx.fetch_add(counter.ptr(0), 1)?;
+    }
+    // A compare-exchange that only one locale can win.
+    let prev = ctx.compare_exchange(counter.ptr(0).add(1), 0, me as u64 + 1)?;
+    ctx.barrier()?;
+    let total = ctx.get_value(counter.ptr(0))?;
+    check(total == 50 * n as u64, format!("fetch_add total {total}"))?;
+    let winners = ctx.allreduce(u64::from(prev == 0), |a, b| a + b)?;
+    check(winners == 1, "exactly one compare_exchange wins")?;
+    // Errors: unregistered memory, misalignment, bad locale, bad shape.
+    let stack = [0u64; 4];
+    let bad = atoll_runtime::GlobalPtr::<u64>::new((me + 1) % n, stack.as_ptr() as u64);
+    let mut one = [0u64];
+    check(matches!(ctx.get(bad, &mut one), Err(Error::NotRegistered { .. })), "get from unregistered memory")?;
+    let mis = atoll_runtime::GlobalPtr::<u64>::new(counter.ptr(0).locale(), counter.ptr(0).addr() + 1);
+    check(matches!(ctx.fetch_add(mis, 1), Err(Error::Misaligned { .. })), "misaligned atomic")?;
+    check(matches!(ctx.get(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), &mut one), Err(Error::InvalidLocale { .. })), "bad locale")?;
+    let past_end = a.ptr((me + 1) % n).add(len - 1);
+    let mut two = [0.0; 2];
+    check(matches!(ctx.get(past_end, &mut two), Err(Error::NotRegistered { .. })), "get past the end")?;
+    let mut wrong = vec![0.0; 3];
+    check(matches!(ctx.get_strided(a.ptr(0), &[4], &[2], &mut wrong), Err(Error::ShapeMismatch { .. })), "strided shape mismatch")?;
+    counter.free()?;
+    a.free()
+}
+
+/// Active messages: replies, errors, nesting, sublocales, coforall.
+pub fn active_messages(ctx: &Ctx) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    let t = (me + 1) % n;
+    let r = ctx.on(t, &ADD_ONE, vec![1, 2, 3])?;
+    check(r == vec![2, 3, 4], "on() reply")?;
+    let (id, thread) = ctx.on(t, &WHERE, ())?;
+    check(id == t, "handler ran on the target")?;
+    if t != me {
+        check(thread.starts_with(&format!("atoll-l{t}-am")), format!("handler thread {thread}"))?;
+    }
+    let (id, thread) = ctx.on_sublocale(t, 0, &WHERE, ())?;
+    check(id == t && thread.starts_with(&format!("atoll-l{t}-s0")), format!("sublocale thread {thread}"))?;
+    check(matches!(ctx.on_sublocale(t, 999, &WHERE, ()), Err(Error::InvalidSublocale { .. })), "bad sublocale")?;
+    match ctx.on(t, &FAILS, ()) {
+        Err(Error::InvalidArgument(m)) => check(m == format!("refused on locale {t}"), "handler error text")?,
+        other => check(false, format!("handler error came back: {other:?}"))?,
+    }
+    if t != me {
+        match ctx.on(t, &NOT_REGISTERED, ()) {
+            Err(Error::HandlerNotRegistered { name, locale, .. }) => {
+                check(name == "scenarios::never_registered" && locale == t, "unregistered handler named")?
+            }
+            other => check(false, format!("unregistered handler: {other:?}"))?,
+        }
+    }
+    check(matches!(ctx.on(n, &ADD_ONE, vec![]), Err(Error::InvalidLocale { .. })), "on a bad locale")?;
+    let path = ctx.on(t, &CHAIN, 2 * n)?;
+    check(path == (0..=2 * n).map(|k| (me + 1 + k) % n).collect::<Vec<_>>(), format!("chain {path:?}"))?;
+    let pending: Vec<_> = (0..n).map(|l| ctx.on_async(l, &ADD_ONE, vec![l as u64])).collect::<Result<_>>()?;
+    for (l, p) in pending.into_iter().enumerate() {
+        check(p.wait()? == vec![l as u64 + 1], "on_async")?;
+    }
+    let who = ctx.coforall_locales(&WHERE, ())?;
+    check(who.iter().map(|w| w.0).collect::<Vec<_>>() == (0..n).collect::<Vec<_>>(), "coforall_locales")?;
+    ctx.barrier()
+}
+
+/// Tasks: forall with reductions, coforall over tasks, sublocale pinning.
+pub fn tasks(ctx: &Ctx) -> Result<()> {
+    let n = 100_003;
+    let s = ctx.forall_reduce(0..n, 0u64, |a, i| a + (i as u64 * i as u64) % 97, |a, b| a + b);
+    let want: u64 = (0..n as u64).map(|i| (i * i) % 97).sum();
+    check(s == want, "forall_reduce")?;
+    let hits: Vec<std::sync::atomic::AtomicU8> = (0..n).map(|_| std::sync::atomic::AtomicU8::new(0)).collect();
+    ctx.forall(0..n, |i| {
+        hits[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    check(hits.iter().all(|h| h.load(std::sync::atomic::Ordering::Relaxed) == 1), "forall visits each index once")?;
+    let r = ctx.coforall_tasks(5, |t| t * t);
+    check(r == vec![0, 1, 4, 9, 16], "coforall_tasks")?;
+    // Tasks that wait for each other need real concurrency.
+    let b = std::sync::Barrier::new(4);
+    ctx.coforall_tasks(4, |_| {
+        b.wait();
+    });
+    if ctx.config().pin {
+        for sub in ctx.here().children() {
+            let cpu = sub.run(atoll_runtime::current_cpu);
+            check(cpu.is_none_or(|c| sub.cores().contains(&c)), format!("sublocale {} ran on cpu {cpu:?}, cores {:?}", sub.index(), sub.cores()))?;
+        }
+    }
+    let v = ctx.here().alloc_filled(1000, 7u32);
+    check(v.len() == 1000 && v.iter().all(|&x| x == 7), "alloc_filled")?;
+    Ok(())
+}
+
+/// A fixed communication pattern whose counts must be the same on every backend.
+pub fn fixed_pattern(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    let mut a = ctx.alloc_symmetric::<u64>(1024)?;
+    a.local_mut().iter_mut().enumerate().for_each(|(i, x)| *x = i as u64);
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
+    let t = (me + 1) % n;
+    let mut buf = [0u64; 16];
+    for _ in 0..3 {
+        ctx.get(a.ptr(t), &mut buf)?;
+    }
+    ctx.put(a.ptr(t).add(100), &buf)?;
+    let mut s = [0u64; 10];
+    ctx.get_strided(a.ptr(t), &[10], &[3], &mut s)?;
+    ctx.put_strided(a.ptr(t).add(200), &[10], &[3], &s)?;
+    ctx.fetch_add(a.ptr(t).add(500), 1)?;
+    ctx.compare_exchange(a.ptr(t).add(501), 0, 1)?;
+    ctx.on(t, &ADD_ONE, vec![1, 2])?;
+    // Own-memory access is not communication.
+    ctx.get(a.ptr(me), &mut buf)?;
+    ctx.stop_comm_diagnostics()?;
+    let all = ctx.comm_diagnostics()?;
+    a.free()?;
+    Ok(all)
+}
+
+/// What `fixed_pattern` must count on every locale (with more than one locale).
+pub fn expected_fixed_counts() -> CommCounts {
+    // gets 3x128 B, put 128 B, strided get/put 80 B each, 2 atomics x 8 B, AM payload + reply.
+    let am_bytes = (postcard_len(&vec![1u64, 2]) + postcard_len(&vec![2u64, 3])) as u64;
+    CommCounts { gets: 3, puts: 1, strided_gets: 1, strided_puts: 1, atomics: 2, ams: 1, bytes: 3 * 128 + 128 + 80 + 80 + 16 + am_bytes }
+}
+
+fn postcard_len(v: &Vec<u64>) -> usize {
+    // postcard: varint length, then varint elements (all < 128 here: one byte each).
+    1 + v.len()
+}

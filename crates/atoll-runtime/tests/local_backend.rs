@@ -1,0 +1,155 @@
+//! The scenarios of tests/common on the local backend with 1, 2, 3 and 4 locales, plus the
+//! failure cases of the local backend.
+
+mod common;
+use atoll_runtime::{run, run_driver, CommCounts, Config, Driver, Error};
+use common::scenarios::*;
+use std::time::{Duration, Instant};
+
+fn each_size(f: impl Fn(usize)) {
+    register_all();
+    for n in 1..=4 {
+        f(n);
+    }
+}
+
+#[test]
+fn collectives_on_1_to_4_locales() {
+    each_size(|n| run(Config::local(n), collectives).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+}
+
+#[test]
+fn rma_on_1_to_4_locales() {
+    each_size(|n| run(Config::local(n), rma).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+}
+
+#[test]
+fn active_messages_on_1_to_4_locales() {
+    each_size(|n| run(Config::local(n), active_messages).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+}
+
+#[test]
+fn tasks_on_1_to_4_locales() {
+    each_size(|n| run(Config::local(n), tasks).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+}
+
+#[test]
+fn tasks_with_core_sublocales_and_no_pinning() {
+    register_all();
+    let c = Config::local(2).with_sublocales(atoll_runtime::SublocaleMode::Core).with_threads_per_locale(3);
+    run(c.clone(), tasks).unwrap();
+    run(c.with_pin(false), tasks).unwrap();
+}
+
+#[test]
+fn counts_of_a_fixed_pattern() {
+    each_size(|n| {
+        let all = run(Config::local(n), fixed_pattern).unwrap();
+        let want = if n == 1 { CommCounts::default() } else { expected_fixed_counts() };
+        assert_eq!(all, vec![want; n], "{n} locales");
+    });
+}
+
+#[test]
+fn zero_locales_is_an_error() {
+    assert_eq!(run(Config::local(0), |_| Ok(())).unwrap_err(), Error::ZeroLocales);
+}
+
+#[test]
+fn a_panic_ends_the_job_with_its_message() {
+    let t = Instant::now();
+    let e = run(Config::local(4), |ctx| {
+        if ctx.id() == 2 {
+            std::thread::sleep(Duration::from_millis(50));
+            panic!("locale two gives up");
+        }
+        // The others wait in collectives that can never complete.
+        ctx.barrier()?;
+        ctx.barrier()
+    })
+    .unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(5));
+    match e {
+        Error::LocaleFailed { locale: 2, message } => assert!(message.contains("locale two gives up"), "{message}"),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn an_error_ends_the_job_and_is_returned_as_is() {
+    register_all();
+    let e = run(Config::local(3), |ctx| {
+        if ctx.id() == 1 {
+            return Err(Error::InvalidArgument("bad input on one".into()));
+        }
+        // Waiting for a reply from the failed locale's peers must not hang either.
+        ctx.on((ctx.id() + 1) % 3, &ADD_ONE, vec![1])?;
+        ctx.barrier()
+    })
+    .unwrap_err();
+    assert_eq!(e, Error::InvalidArgument("bad input on one".into()));
+}
+
+#[test]
+fn collectives_in_different_orders_are_detected() {
+    let e = run(Config::local(2).with_check_collectives(true), |ctx| {
+        if ctx.id() == 0 {
+            ctx.barrier()
+        } else {
+            ctx.allgather(&1u8).map(|_| ())
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(e, Error::CollectiveMismatch { .. }), "{e}");
+    assert!(e.to_string().contains("barrier") && e.to_string().contains("allgather"), "{e}");
+}
+
+#[test]
+fn a_locale_that_returns_early_is_detected() {
+    let e = run(Config::local(2).with_check_collectives(true), |ctx| if ctx.id() == 0 { ctx.barrier() } else { Ok(()) })
+        .unwrap_err();
+    assert!(e.to_string().contains("the end of the job"), "{e}");
+}
+
+#[test]
+fn driver_runs_collective_commands() {
+    register_all();
+    for n in 1..=4 {
+        let r = run_driver(Config::local(n), |d| {
+            let a = d.exec(&COLLECTIVE_SUM, 10)?;
+            let b = d.exec(&ADD_ONE, vec![5])?;
+            Ok((a, b))
+        })
+        .unwrap();
+        let want = (0..n as u64).map(|i| i + 10).sum::<u64>();
+        assert_eq!(r.0, vec![want; n]);
+        assert_eq!(r.1, vec![vec![6]; n]);
+    }
+}
+
+#[test]
+fn driver_reports_handler_errors_and_unknown_handlers() {
+    register_all();
+    let d = Driver::start(Config::local(3)).unwrap();
+    match d.exec(&FAILS, ()) {
+        Err(Error::InvalidArgument(m)) => assert_eq!(m, "refused on locale 0"),
+        other => panic!("{other:?}"),
+    }
+    match d.exec(&NOT_REGISTERED, ()) {
+        Err(Error::HandlerNotRegistered { name, .. }) => assert_eq!(name, "scenarios::never_registered"),
+        Err(Error::InvalidArgument(_)) | Ok(_) => {}
+        other => panic!("{other:?}"),
+    }
+    // The job is still usable afterwards.
+    assert_eq!(d.exec(&ADD_ONE, vec![1]).unwrap(), vec![vec![2]; 3]);
+    d.shutdown().unwrap();
+}
+
+#[test]
+fn mpi_backend_without_the_feature_is_a_clear_error() {
+    if cfg!(feature = "mpi") {
+        return;
+    }
+    let e = run(Config::mpi(), |_| Ok(())).unwrap_err();
+    assert!(matches!(e, Error::BackendUnavailable { .. }), "{e}");
+}
