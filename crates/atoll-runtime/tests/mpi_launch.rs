@@ -1,0 +1,119 @@
+//! The MPI suite: launches `atoll-selftest` under `mpiexec -n 2` and `-n 4` (the project
+//! venv's MPICH; `ATOLL_MPIEXEC` names it, set by the Makefile) and checks what it printed.
+#![cfg(feature = "mpi")]
+
+mod common;
+use atoll_runtime::CommCounts;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mpiexec() -> String {
+    std::env::var("ATOLL_MPIEXEC").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
+}
+
+/// Runs the selftest with `n` ranks (or locally with `n` locales when `n_mpi` is None), with a
+/// hard time limit so a hang fails the test instead of blocking the suite.
+fn launch(n: usize, scenario: &str, mpi: bool, limit: Duration) -> (Output, Duration) {
+    let exe = env!("CARGO_BIN_EXE_atoll-selftest");
+    let mut cmd = if mpi {
+        let mut c = Command::new(mpiexec());
+        c.args(["-n", &n.to_string(), exe, scenario]).env("ATOLL_BACKEND", "mpi");
+        c
+    } else {
+        let mut c = Command::new(exe);
+        c.arg(scenario).env("ATOLL_BACKEND", "local").env("ATOLL_LOCALES", n.to_string());
+        c
+    };
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("cannot start mpiexec: run `make venv` first");
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "{scenario} with {n} ranks did not end within {limit:?}\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    (out, start.elapsed())
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+fn ok(n: usize, scenario: &str) -> String {
+    let (out, _) = launch(n, scenario, true, Duration::from_secs(120));
+    let (so, se) = text(&out);
+    assert!(out.status.success(), "{scenario} on {n} ranks failed\nstdout:\n{so}\nstderr:\n{se}");
+    assert!(so.contains(&format!("selftest {scenario} ok")), "{so}\n{se}");
+    so
+}
+
+#[test]
+fn mpi_scenarios_on_2_ranks() {
+    ok(2, "all");
+}
+
+#[test]
+fn mpi_scenarios_on_4_ranks() {
+    ok(4, "all");
+}
+
+#[test]
+fn mpi_driver_mode_on_2_and_4_ranks() {
+    ok(2, "driver");
+    ok(4, "driver");
+}
+
+#[test]
+fn counts_are_identical_on_both_backends() {
+    for n in [2, 4] {
+        let mpi = ok(n, "counts");
+        let (out, _) = launch(n, "counts", false, Duration::from_secs(60));
+        let (local, se) = text(&out);
+        assert!(out.status.success(), "{se}");
+        let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
+        assert_eq!(first(&mpi), first(&local), "{n} locales");
+        let want: Vec<CommCounts> = vec![common::scenarios::expected_fixed_counts(); n];
+        assert_eq!(first(&mpi), format!("{want:?}"));
+    }
+}
+
+fn fails_fast(n: usize, scenario: &str, message: &str) {
+    let (out, took) = launch(n, scenario, true, Duration::from_secs(30));
+    let (so, se) = text(&out);
+    assert!(!out.status.success(), "{scenario} should fail\n{so}\n{se}");
+    assert!(took < Duration::from_secs(10), "{scenario} took {took:?} to end the job");
+    assert!(se.contains(message) || so.contains(message), "{scenario}: no '{message}' in\nstdout:\n{so}\nstderr:\n{se}");
+}
+
+#[test]
+fn a_panicking_rank_ends_the_job_with_its_message() {
+    fails_fast(2, "panic", "the last locale panics on purpose");
+    fails_fast(4, "panic", "the last locale panics on purpose");
+}
+
+#[test]
+fn an_erroring_rank_ends_the_job_with_its_message() {
+    fails_fast(2, "error", "locale 1 returns an error on purpose");
+}
+
+#[test]
+fn a_dying_rank_ends_the_job_within_10_seconds() {
+    fails_fast(2, "die", "");
+    fails_fast(4, "die", "");
+}
+
+#[test]
+fn mismatched_collectives_are_reported_under_mpi() {
+    fails_fast(2, "mismatch", "collective mismatch");
+}

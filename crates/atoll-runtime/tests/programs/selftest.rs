@@ -1,0 +1,96 @@
+//! The MPI test program: runs one scenario of tests/common on the backend chosen by the
+//! environment (`ATOLL_BACKEND`), launched by tests/mpi_launch.rs under `mpiexec`.
+//!
+//! Usage: `atoll-selftest <scenario>`; prints `selftest <scenario> ok` on locale 0 on success.
+
+#[path = "../common/scenarios.rs"]
+mod scenarios;
+
+use atoll_runtime::{run, run_driver, Config, Error, Result};
+use scenarios::*;
+
+fn main() {
+    register_all();
+    let what = std::env::args().nth(1).unwrap_or_default();
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("selftest: {e}");
+            std::process::exit(2);
+        }
+    };
+    let r: Result<String> = match what.as_str() {
+        "all" => run(config, |ctx| {
+            collectives(ctx)?;
+            rma(ctx)?;
+            active_messages(ctx)?;
+            tasks(ctx)?;
+            Ok(String::new())
+        }),
+        "counts" => run(config, |ctx| {
+            let all = fixed_pattern(ctx)?;
+            Ok(format!("{all:?}"))
+        }),
+        "driver" => run_driver(config, |d| {
+            let n = d.num_locales() as u64;
+            let s = d.exec(&COLLECTIVE_SUM, 7)?;
+            if s != vec![(0..n).map(|i| i + 7).sum::<u64>(); n as usize] {
+                return Err(Error::InvalidArgument(format!("driver sum {s:?}")));
+            }
+            let r = d.exec(&ADD_ONE, vec![41])?;
+            if r != vec![vec![42]; n as usize] {
+                return Err(Error::InvalidArgument(format!("driver add_one {r:?}")));
+            }
+            Ok(String::new())
+        }),
+        // Failure scenarios: each must end the whole job, quickly, with a message.
+        "panic" => run(config, |ctx| {
+            if ctx.id() == ctx.num_locales() - 1 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                panic!("selftest: the last locale panics on purpose");
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "error" => run(config, |ctx| {
+            if ctx.id() == 1 {
+                return Err(Error::InvalidArgument("selftest: locale 1 returns an error on purpose".into()));
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "die" => run(config, |ctx| {
+            if ctx.id() == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                // A crash: no unwinding, no message from Atoll.
+                std::process::abort();
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "mismatch" => run(config.with_check_collectives(true), |ctx| {
+            if ctx.id() == 0 {
+                ctx.barrier()?;
+            } else {
+                ctx.allgather(&1u8)?;
+            }
+            Ok(String::new())
+        }),
+        other => {
+            eprintln!("selftest: unknown scenario {other:?}");
+            std::process::exit(2);
+        }
+    };
+    match r {
+        Ok(out) => {
+            if !out.is_empty() {
+                println!("{out}");
+            }
+            println!("selftest {what} ok");
+        }
+        Err(e) => {
+            eprintln!("selftest {what} failed: {e}");
+            std::process::exit(1);
+        }
+    }
+}
