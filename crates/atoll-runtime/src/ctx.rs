@@ -531,7 +531,19 @@ impl Ctx {
         if target == self.st.id {
             return h.call(self, args);
         }
-        self.on_async_at(target, None, h, args, Location::caller())?.wait()
+        self.on_blocking(target, None, h, args, Location::caller())
+    }
+
+    fn on_blocking<A, R>(&self, target: usize, sub: Option<usize>, h: &'static Handler<A, R>, args: A, at: &Location<'_>) -> Result<R>
+    where
+        A: Serialize + DeserializeOwned + Send + 'static,
+        R: Serialize + DeserializeOwned + Send + 'static,
+    {
+        let payload = encode(&args)?;
+        self.st.diag.record(Op::Am, target, payload.len(), at);
+        self.wake(target);
+        let reply = self.st.backend.request_blocking(target, h.id(), sub, payload);
+        self.finish_reply(reply, h.name())
     }
 
     /// Like [`Ctx::on`], returning at once with a reply to wait for. **One-sided.**
@@ -556,7 +568,7 @@ impl Ctx {
         if target == self.st.id {
             return self.here().child(sub)?.run(|| h.call(self, args));
         }
-        self.on_async_at(target, Some(sub), h, args, Location::caller())?.wait()
+        self.on_blocking(target, Some(sub), h, args, Location::caller())
     }
 
     fn on_async_at<A, R>(

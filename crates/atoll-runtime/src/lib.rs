@@ -44,6 +44,7 @@ pub mod topology;
 
 pub use atoll_error::{bail, ensure, Error, Result};
 pub use attribution::thread_locale;
+pub use bytemuck;
 pub use bytemuck::{Pod, Zeroable};
 pub use comm::Strided;
 pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode};

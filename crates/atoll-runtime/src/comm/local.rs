@@ -204,16 +204,29 @@ impl Atomics for LocalComm {
     }
 }
 
-impl ActiveMessages for LocalComm {
-    fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
+impl LocalComm {
+    fn target_state(&self, target: usize) -> Result<Arc<LocaleState>> {
         self.world.check()?;
-        let st = self
-            .world
+        self.world
             .locales
             .get()
             .and_then(|l| l.get(target))
             .and_then(Weak::upgrade)
-            .ok_or(Error::LocaleFailed { locale: target, message: "the locale has shut down".into() })?;
+            .ok_or(Error::LocaleFailed { locale: target, message: "the locale has shut down".into() })
+    }
+}
+
+impl ActiveMessages for LocalComm {
+    /// Runs the handler on the calling thread with the target's context (memory is shared,
+    /// so this is as good a place as the target's own threads, and saves two thread hand-offs);
+    /// work for a sublocale still goes to that sublocale's pool.
+    fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
+        let tctx = Ctx::from_state(self.target_state(target)?);
+        crate::ctx::run_handler(&tctx, handler, sub, &payload)
+    }
+
+    fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
+        let st = self.target_state(target)?;
         let (tx, rx) = std::sync::mpsc::channel();
         let tctx = Ctx::from_state(Arc::clone(&st));
         st.exec.spawn(move || {

@@ -201,6 +201,12 @@ pub trait ActiveMessages {
     /// Sends `payload` to the handler `handler` (optionally to run on sublocale `sub`) on
     /// `target`; returns a pending reply.
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply>;
+
+    /// Sends a request and waits for its reply. Backends whose locales share memory may run
+    /// the handler directly on the calling thread (with the target's context).
+    fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
+        self.request(target, handler, sub, payload)?.wait()
+    }
 }
 
 /// Collective operations over bytes; every locale calls them in the same order.

@@ -185,10 +185,12 @@ pub fn active_messages(ctx: &Ctx) -> Result<()> {
     let t = (me + 1) % n;
     let r = ctx.on(t, &ADD_ONE, vec![1, 2, 3])?;
     check(r == vec![2, 3, 4], "on() reply")?;
-    let (id, thread) = ctx.on(t, &WHERE, ())?;
-    check(id == t, "handler ran on the target")?;
+    let (id, _) = ctx.on(t, &WHERE, ())?;
+    check(id == t, "handler ran with the target's context")?;
+    let (id, thread) = ctx.on_async(t, &WHERE, ())?.wait()?;
+    check(id == t, "async handler ran with the target's context")?;
     if t != me {
-        check(thread.starts_with(&format!("atoll-l{t}-am")), format!("handler thread {thread}"))?;
+        check(thread.starts_with(&format!("atoll-l{t}-am")), format!("async handler thread {thread}"))?;
     }
     let (id, thread) = ctx.on_sublocale(t, 0, &WHERE, ())?;
     check(id == t && thread.starts_with(&format!("atoll-l{t}-s0")), format!("sublocale thread {thread}"))?;

@@ -41,9 +41,29 @@ impl RawMpi<'_> {
         unsafe { self.comm.inner.win.get_strided(target, addr, shape, dst) }
     }
 
-    /// `MPI_Ibarrier` waited for with the same polling as the backend.
+    /// Blocking `MPI_Barrier`. **Collective.**
     pub fn barrier(&self) -> Result<()> {
-        self.comm.inner.coll.barrier()
+        self.comm.inner.coll.blocking_barrier()
+    }
+
+    /// `iters` round trips of a `len`-byte message between this rank and `peer` with blocking
+    /// `MPI_Send`/`MPI_Recv`: the raw equivalent of an active-message round trip. Both ranks
+    /// call it, one with `initiator` true. Point-to-point traffic is matched separately from
+    /// the collectives sharing the communicator.
+    pub fn ping_pong(&self, peer: usize, initiator: bool, iters: usize, len: usize) -> Result<()> {
+        const TAG: i32 = 77;
+        let c = &self.comm.inner.coll;
+        let mut buf = vec![0u8; len];
+        for _ in 0..iters {
+            if initiator {
+                c.blocking_send(peer, TAG, &buf)?;
+                c.blocking_recv(peer, TAG, &mut buf)?;
+            } else {
+                c.blocking_recv(peer, TAG, &mut buf)?;
+                c.blocking_send(peer, TAG, &buf)?;
+            }
+        }
+        Ok(())
     }
 
     fn check(&self, ctx: &Ctx, target: usize, addr: u64, len: usize) -> Result<()> {

@@ -322,6 +322,28 @@ impl Comm {
         Ok(Self::split_flat(rflat, &recv_lens))
     }
 
+    /// Blocking `MPI_Barrier` (busy-polls inside MPI: for baselines only).
+    pub(crate) fn blocking_barrier(&self) -> Result<()> {
+        // SAFETY: live communicator.
+        check("MPI_Barrier", unsafe { ffi::MPI_Barrier(self.raw) })
+    }
+
+    /// Blocking `MPI_Send` (for baselines).
+    pub(crate) fn blocking_send(&self, dest: usize, tag: i32, data: &[u8]) -> Result<()> {
+        // SAFETY: `data` is valid for the duration of the blocking call.
+        check("MPI_Send", unsafe {
+            ffi::MPI_Send_c(data.as_ptr().cast(), count(data.len())?, byte(), dest as c_int, tag, self.raw)
+        })
+    }
+
+    /// Blocking `MPI_Recv` of exactly `buf.len()` bytes from `src` (for baselines).
+    pub(crate) fn blocking_recv(&self, src: usize, tag: i32, buf: &mut [u8]) -> Result<()> {
+        // SAFETY: `buf` is valid and exclusively borrowed for the duration of the blocking call.
+        check("MPI_Recv", unsafe {
+            ffi::MPI_Recv_c(buf.as_mut_ptr().cast(), count(buf.len())?, byte(), src as c_int, tag, self.raw, ffi::RSMPI_STATUS_IGNORE)
+        })
+    }
+
     /// Sends `data` to `dest` with `tag` and waits until the buffer may be reused.
     pub(crate) fn send(&self, dest: usize, tag: i32, data: &[u8]) -> Result<()> {
         // SAFETY: placeholder for the out-parameter.

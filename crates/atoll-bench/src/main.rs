@@ -1,0 +1,86 @@
+//! `atoll-bench`: Atoll's benchmarks. Each prints, with `--json`, one JSON object per line on
+//! locale 0 (DESIGN.md section 5). See docs/BENCHMARKS.md for the commands and results.
+
+mod comm;
+mod report;
+
+use atoll::prelude::*;
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "atoll-bench", about = "Atoll benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    bench: Bench,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Backend {
+    Local,
+    Mpi,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// Communication backend (`mpi` must run under mpiexec).
+    #[arg(long, value_enum, default_value = "local")]
+    backend: Backend,
+    /// Number of locales (local backend; for mpi it must match the rank count if given).
+    #[arg(long)]
+    locales: Option<usize>,
+    /// Print one JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum Bench {
+    /// Communication latency and bandwidth (get8, get64m, strided_get, am_rtt, barrier, reg_cache).
+    Comm {
+        #[command(flatten)]
+        common: Common,
+        /// Iterations of the latency loops.
+        #[arg(long, default_value_t = 100_000)]
+        iters: usize,
+    },
+}
+
+fn config(c: &Common) -> Result<Config> {
+    let mut cfg = Config::from_env()?;
+    match c.backend {
+        Backend::Local => {
+            cfg.backend = BackendKind::Local;
+            cfg.locales = c.locales.unwrap_or(cfg.locales);
+        }
+        Backend::Mpi => cfg.backend = BackendKind::Mpi,
+    }
+    // Benchmarks measure the runtime as shipped: no debug-only checks.
+    cfg.check_collectives = false;
+    Ok(cfg)
+}
+
+fn check_locales(ctx: &Ctx, c: &Common) -> Result<()> {
+    match c.locales {
+        Some(n) if n != ctx.num_locales() => Err(Error::InvalidArgument(format!(
+            "--locales {n} but the job has {} locales (under MPI the rank count decides)",
+            ctx.num_locales()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let r = match &cli.bench {
+        Bench::Comm { common, iters } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                comm::comm(ctx, &comm::CommOpts { json: common.json, iters: *iters })
+            })
+        }),
+    };
+    if let Err(e) = r {
+        eprintln!("atoll-bench: {e}");
+        std::process::exit(1);
+    }
+}
