@@ -153,3 +153,30 @@ fn mpi_backend_without_the_feature_is_a_clear_error() {
     let e = run(Config::mpi(), |_| Ok(())).unwrap_err();
     assert!(matches!(e, Error::BackendUnavailable { .. }), "{e}");
 }
+
+#[test]
+fn one_locale_with_a_sublocale_per_core() {
+    register_all();
+    let cores = atoll_runtime::topology::Machine::detect().cores.len();
+    run(Config::local(1).with_sublocales(atoll_runtime::SublocaleMode::Core), |ctx| {
+        let subs = ctx.here().children();
+        assert_eq!(subs.len(), cores);
+        for (i, s) in subs.iter().enumerate() {
+            assert_eq!(s.cores().len(), 1);
+            // Work started on a sublocale runs on its pinned threads.
+            let name = s.run(|| std::thread::current().name().unwrap_or("").to_string());
+            assert!(name.starts_with(&format!("atoll-l0-s{i}-")), "{name}");
+            if let Some(cpu) = s.run(atoll_runtime::current_cpu) {
+                assert_eq!(cpu, s.cores()[0]);
+            }
+            // `on` a sublocale of this locale runs there too.
+            let (_, thread) = ctx.on_sublocale(0, i, &WHERE, ())?;
+            assert!(thread.starts_with(&format!("atoll-l0-s{i}-")), "{thread}");
+        }
+        // A forall and a first-touch allocation split over the sublocales.
+        let v = ctx.here().alloc_filled(100_001, 3u8);
+        assert!(v.len() == 100_001 && v.iter().all(|&x| x == 3));
+        tasks(ctx)
+    })
+    .unwrap();
+}

@@ -117,3 +117,22 @@ fn a_dying_rank_ends_the_job_within_10_seconds() {
 fn mismatched_collectives_are_reported_under_mpi() {
     fails_fast(2, "mismatch", "collective mismatch");
 }
+
+#[test]
+fn verbose_comm_traces_each_operation_with_its_source_location() {
+    let exe = env!("CARGO_BIN_EXE_atoll-selftest");
+    let out = Command::new(exe)
+        .arg("counts")
+        .env("ATOLL_BACKEND", "local")
+        .env("ATOLL_LOCALES", "2")
+        .env("ATOLL_VERBOSE_COMM", "1")
+        .output()
+        .expect("run selftest");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // fixed_pattern: 3 gets of 16 u64 from the next locale, from scenarios.rs.
+    let gets = err.lines().filter(|l| l.contains("locale 0 get 128 bytes with locale 1 at") && l.contains("scenarios.rs:")).count();
+    assert_eq!(gets, 3, "{err}");
+    assert!(err.contains("locale 1 strided get 80 bytes with locale 0"), "{err}");
+    assert!(err.contains("locale 0 active message"), "{err}");
+}
