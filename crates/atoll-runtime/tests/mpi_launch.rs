@@ -109,8 +109,9 @@ fn an_erroring_rank_ends_the_job_with_its_message() {
 
 #[test]
 fn a_dying_rank_ends_the_job_within_10_seconds() {
-    fails_fast(2, "die", "");
-    fails_fast(4, "die", "");
+    // The launcher names the dead process and ends the others.
+    fails_fast(2, "die", "BAD TERMINATION");
+    fails_fast(4, "die", "BAD TERMINATION");
 }
 
 #[test]
