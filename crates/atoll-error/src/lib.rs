@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn io_errors_convert() {
-        let e: Error = std::io::Error::new(std::io::ErrorKind::Other, "boom").into();
+        let e: Error = std::io::Error::other("boom").into();
         assert_eq!(e, Error::Io("boom".into()));
     }
 }

@@ -112,11 +112,9 @@ impl Config {
 
     /// Like [`Config::from_env`], reading variables through `get` (for tests).
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
-        let mut c = Config::default();
-        c.backend = if launched_by_mpiexec() && cfg!(feature = "mpi") {
-            BackendKind::Mpi
-        } else {
-            BackendKind::Local
+        let mut c = Config {
+            backend: if launched_by_mpiexec() && cfg!(feature = "mpi") { BackendKind::Mpi } else { BackendKind::Local },
+            ..Config::default()
         };
         if let Some(v) = get("ATOLL_BACKEND") {
             c.backend = match v.trim().to_ascii_lowercase().as_str() {

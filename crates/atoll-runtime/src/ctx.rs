@@ -78,7 +78,8 @@ impl<T> GlobalPtr<T> {
         self.addr
     }
 
-    /// The pointer `n` elements further.
+    /// The pointer `n` elements further (as `pointer::add`).
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, n: usize) -> Self {
         GlobalPtr::new(self.locale, self.addr + (n * std::mem::size_of::<T>()) as u64)
     }

@@ -81,7 +81,8 @@ impl Driver {
     fn start_local(config: &Config) -> Result<Driver> {
         let job = LocalJob::new(config)?;
         let mut workers = Vec::new();
-        for ctx in job.ctxs.iter().skip(1).cloned() {
+        for ctx in &job.ctxs[1..] {
+            let ctx = ctx.clone();
             let world = std::sync::Arc::clone(&job.world);
             let h = std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn(move || {
                 if ctx.config().pin {

@@ -26,6 +26,7 @@ pub(crate) fn hostname() -> String {
 }
 
 /// Builds one locale: its sublocales and their pinned pools, handler threads and tables.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build_locale(
     id: usize,
     n: usize,

@@ -133,7 +133,7 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     // at [1000 + me], strided puts at 2000 + me + 8k (k < 10).
     for t in 0..n {
         ctx.put(a.ptr(t).add(1000 + me), &[me as f64 + 0.5])?;
-        ctx.put_strided(a.ptr(t).add(2000 + me), &[10], &[8], &vec![-(me as f64); 10])?;
+        ctx.put_strided(a.ptr(t).add(2000 + me), &[10], &[8], &[-(me as f64); 10])?;
     }
     ctx.barrier()?;
     for src in 0..n {
@@ -278,11 +278,11 @@ pub fn fixed_pattern(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 /// What `fixed_pattern` must count on every locale (with more than one locale).
 pub fn expected_fixed_counts() -> CommCounts {
     // gets 3x128 B, put 128 B, strided get/put 80 B each, 2 atomics x 8 B, AM payload + reply.
-    let am_bytes = (postcard_len(&vec![1u64, 2]) + postcard_len(&vec![2u64, 3])) as u64;
+    let am_bytes = (postcard_len(&[1u64, 2]) + postcard_len(&[2u64, 3])) as u64;
     CommCounts { gets: 3, puts: 1, strided_gets: 1, strided_puts: 1, atomics: 2, ams: 1, bytes: 3 * 128 + 128 + 80 + 80 + 16 + am_bytes }
 }
 
-fn postcard_len(v: &Vec<u64>) -> usize {
+fn postcard_len(v: &[u64]) -> usize {
     // postcard: varint length, then varint elements (all < 128 here: one byte each).
     1 + v.len()
 }
