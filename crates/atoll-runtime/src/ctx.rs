@@ -291,6 +291,16 @@ impl Ctx {
         self.st.remote.resolve(target, addr, len, || b.lookup_remote(target, addr, len))
     }
 
+    /// What every remote access does before the backend moves bytes: check the target range
+    /// against the registration cache, count the operation, and wake the target if needed.
+    #[inline]
+    fn remote_access(&self, op: Op, target: usize, addr: u64, span: usize, bytes: usize, at: &Location<'_>) -> Result<()> {
+        self.resolve(target, addr, span)?;
+        self.st.diag.record(op, target, bytes, at);
+        self.wake(target);
+        Ok(())
+    }
+
     /// Whether this locale already knows `addr..addr+len` on `target` as registered.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn knows_registered(&self, target: usize, addr: u64, len: usize) -> bool {
@@ -348,9 +358,7 @@ impl Ctx {
             // Own memory: a plain checked copy, uncounted.
             return local_copy::read(&self.st.regions, target, addr, dst);
         }
-        self.resolve(target, addr, dst.len())?;
-        self.st.diag.record(Op::Get, target, dst.len(), at);
-        self.wake(target);
+        self.remote_access(Op::Get, target, addr, dst.len(), dst.len(), at)?;
         self.st.backend.get(target, addr, dst)
     }
 
@@ -361,9 +369,7 @@ impl Ctx {
         if target == self.st.id {
             return local_copy::write(&self.st.regions, target, addr, src);
         }
-        self.resolve(target, addr, src.len())?;
-        self.st.diag.record(Op::Put, target, src.len(), at);
-        self.wake(target);
+        self.remote_access(Op::Put, target, addr, src.len(), src.len(), at)?;
         self.st.backend.put(target, addr, src)
     }
 
@@ -428,9 +434,7 @@ impl Ctx {
         if target == self.st.id {
             return local_copy::read_strided(&self.st.regions, target, addr, shape, dst);
         }
-        self.resolve(target, addr, shape.extent_bytes())?;
-        self.st.diag.record(Op::StridedGet, target, dst.len(), at);
-        self.wake(target);
+        self.remote_access(Op::StridedGet, target, addr, shape.extent_bytes(), dst.len(), at)?;
         self.st.backend.get_strided(target, addr, shape, dst)
     }
 
@@ -442,9 +446,7 @@ impl Ctx {
         if target == self.st.id {
             return local_copy::write_strided(&self.st.regions, target, addr, shape, src);
         }
-        self.resolve(target, addr, shape.extent_bytes())?;
-        self.st.diag.record(Op::StridedPut, target, src.len(), at);
-        self.wake(target);
+        self.remote_access(Op::StridedPut, target, addr, shape.extent_bytes(), src.len(), at)?;
         self.st.backend.put_strided(target, addr, shape, src)
     }
 
@@ -480,12 +482,12 @@ impl Ctx {
 
     // ----- atomics ----------------------------------------------------------------------
 
-    fn atomic_target(&self, p: GlobalPtr<u64>) -> Result<()> {
+    fn atomic_target(&self, p: GlobalPtr<u64>, at: &Location<'_>) -> Result<()> {
         self.check_locale(p.locale)?;
         if p.addr % 8 != 0 {
             return Err(Error::Misaligned { locale: p.locale, addr: p.addr });
         }
-        self.resolve(p.locale, p.addr, 8)
+        self.remote_access(Op::Atomic, p.locale, p.addr, 8, 8, at)
     }
 
     /// Atomically adds `v` (wrapping) to the word at `p`; returns the previous value.
@@ -496,9 +498,7 @@ impl Ctx {
         if p.locale == self.st.id {
             return local_copy::fetch_add(&self.st.regions, p.locale, p.addr, v);
         }
-        self.atomic_target(p)?;
-        self.st.diag.record(Op::Atomic, p.locale, 8, Location::caller());
-        self.wake(p.locale);
+        self.atomic_target(p, Location::caller())?;
         self.st.backend.fetch_add_u64(p.locale, p.addr, v)
     }
 
@@ -509,9 +509,7 @@ impl Ctx {
         if p.locale == self.st.id {
             return local_copy::compare_exchange(&self.st.regions, p.locale, p.addr, current, new);
         }
-        self.atomic_target(p)?;
-        self.st.diag.record(Op::Atomic, p.locale, 8, Location::caller());
-        self.wake(p.locale);
+        self.atomic_target(p, Location::caller())?;
         self.st.backend.compare_exchange_u64(p.locale, p.addr, current, new)
     }
 
@@ -945,9 +943,7 @@ impl<'buf> NbScope<'buf, '_> {
         if src.locale == ctx.st.id {
             return local_copy::read(&ctx.st.regions, src.locale, src.addr, bytes);
         }
-        ctx.resolve(src.locale, src.addr, bytes.len())?;
-        ctx.st.diag.record(Op::Get, src.locale, bytes.len(), Location::caller());
-        ctx.wake(src.locale);
+        ctx.remote_access(Op::Get, src.locale, src.addr, bytes.len(), bytes.len(), Location::caller())?;
         // SAFETY: `dst` is mutably borrowed for 'buf, which outlives the enclosing
         // `Ctx::nonblocking` call, and that call flushes every transfer before returning; so
         // the buffer is valid and unaliased until completion.
@@ -965,9 +961,7 @@ impl<'buf> NbScope<'buf, '_> {
         if dst.locale == ctx.st.id {
             return local_copy::write(&ctx.st.regions, dst.locale, dst.addr, bytes);
         }
-        ctx.resolve(dst.locale, dst.addr, bytes.len())?;
-        ctx.st.diag.record(Op::Put, dst.locale, bytes.len(), Location::caller());
-        ctx.wake(dst.locale);
+        ctx.remote_access(Op::Put, dst.locale, dst.addr, bytes.len(), bytes.len(), Location::caller())?;
         // SAFETY: `src` is borrowed for 'buf, beyond the flush at the end of the scope.
         unsafe { ctx.st.backend.put_nb(dst.locale, dst.addr, bytes.as_ptr(), bytes.len()) }
     }

@@ -40,6 +40,12 @@ fn byte() -> ffi::MPI_Datatype {
     unsafe { ffi::RSMPI_UINT8_T }
 }
 
+/// A null request handle, to be filled by a non-blocking call.
+fn null_request() -> ffi::MPI_Request {
+    // SAFETY: reading an MPI predefined handle, initialized by the MPI library at load time.
+    unsafe { ffi::RSMPI_REQUEST_NULL }
+}
+
 fn count(n: usize) -> Result<ffi::MPI_Count> {
     ffi::MPI_Count::try_from(n).map_err(|_| atoll_error::invalid_arg!("transfer of {n} bytes is too large for MPI"))
 }
@@ -115,7 +121,7 @@ impl Comm {
     pub(crate) fn dup_world() -> Result<Comm> {
         // SAFETY: reading a predefined handle after initialization.
         let world = unsafe { ffi::RSMPI_COMM_WORLD };
-        // SAFETY: MPI_COMM_NULL is a valid placeholder for the out-parameter.
+        // SAFETY: reading the predefined null handle, overwritten by the call below.
         let mut raw = unsafe { ffi::RSMPI_COMM_NULL };
         // SAFETY: MPI is initialized; `raw` is a valid out-pointer.
         unsafe {
@@ -127,7 +133,7 @@ impl Comm {
 
     /// (rank, size) among the processes of this node.
     pub(crate) fn node_rank_size(&self) -> Result<(usize, usize)> {
-        // SAFETY: MPI_COMM_NULL placeholder for the out-parameter.
+        // SAFETY: reading the predefined null handle, overwritten by the call below.
         let mut node = unsafe { ffi::RSMPI_COMM_NULL };
         let (mut r, mut s): (c_int, c_int) = (0, 0);
         // SAFETY: `self.raw` is a live communicator; out-pointers are valid locals; the split
@@ -145,16 +151,14 @@ impl Comm {
     }
 
     pub(crate) fn barrier(&self) -> Result<()> {
-        // SAFETY: MPI_REQUEST_NULL placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: live communicator, valid out-pointer.
         check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(self.raw, &mut req) })?;
         wait(req, "MPI_Ibarrier")
     }
 
     fn bcast_bytes(&self, root: usize, buf: &mut [u8]) -> Result<()> {
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: `buf` stays borrowed (valid, unaliased) until `wait` completes the request.
         check("MPI_Ibcast", unsafe {
             ffi::MPI_Ibcast_c(buf.as_mut_ptr().cast(), count(buf.len())?, byte(), root as c_int, self.raw, &mut req)
@@ -180,8 +184,7 @@ impl Comm {
     /// Every rank's `u64`, in rank order.
     fn allgather_u64(&self, v: u64) -> Result<Vec<u64>> {
         let mut out = vec![0u64; self.size()];
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: `v` and `out` outlive the request (completed by `wait` below); `out` holds one
         // u64 per rank.
         check("MPI_Iallgather", unsafe {
@@ -225,8 +228,7 @@ impl Comm {
         let lens = self.allgather_u64(data.len() as u64)?;
         let (counts, displs, total) = Self::displs(&lens)?;
         let mut flat = vec![0u8; total];
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: `data`, `flat`, `counts` and `displs` outlive the request; `flat` holds the sum
         // of all counts, with each rank's part at its displacement.
         check("MPI_Iallgatherv", unsafe {
@@ -251,8 +253,7 @@ impl Comm {
         let lens = self.allgather_u64(data.len() as u64)?;
         let (counts, displs, total) = Self::displs(&lens)?;
         let mut flat = vec![0u8; if me == root { total } else { 0 }];
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: as in `allgather`; receive arguments are only read on the root, where `flat`
         // holds the sum of the counts.
         check("MPI_Igatherv", unsafe {
@@ -277,8 +278,7 @@ impl Comm {
         let n = self.size();
         let send_lens: Vec<u64> = out.iter().map(|v| v.len() as u64).collect();
         let mut recv_lens = vec![0u64; n];
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: both arrays hold one u64 per rank and outlive the request.
         check("MPI_Ialltoall", unsafe {
             ffi::MPI_Ialltoall(
@@ -301,8 +301,7 @@ impl Comm {
         }
         drop(out);
         let mut rflat = vec![0u8; rtotal];
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: the flat buffers match the counts and displacements and outlive the request.
         check("MPI_Ialltoallv", unsafe {
             ffi::MPI_Ialltoallv_c(
@@ -346,8 +345,7 @@ impl Comm {
 
     /// Sends `data` to `dest` with `tag` and waits until the buffer may be reused.
     pub(crate) fn send(&self, dest: usize, tag: i32, data: &[u8]) -> Result<()> {
-        // SAFETY: placeholder for the out-parameter.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let mut req = null_request();
         // SAFETY: `data` stays borrowed until the request completes in `wait`.
         check("MPI_Isend", unsafe {
             ffi::MPI_Isend_c(data.as_ptr().cast(), count(data.len())?, byte(), dest as c_int, tag, self.raw, &mut req)
@@ -358,7 +356,7 @@ impl Comm {
     /// Receives a pending message from anyone, if there is one: (source, tag, bytes).
     pub(crate) fn try_recv(&self) -> Result<Option<(usize, i32, Vec<u8>)>> {
         let mut flag: c_int = 0;
-        // SAFETY: placeholders for out-parameters; the status struct is plain data.
+        // SAFETY: reading the predefined null message handle, overwritten by the probe.
         let mut msg = unsafe { ffi::RSMPI_MESSAGE_NULL };
         // SAFETY: MPI_Status is plain old data; zeroed is a valid initial value.
         let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
@@ -418,7 +416,7 @@ impl Drop for Datatype {
 
 /// The remote layout of a strided transfer as one MPI datatype (nested byte-strided vectors).
 fn strided_type(shape: &Strided) -> Result<Datatype> {
-    // SAFETY: placeholders for out-parameters.
+    // SAFETY: reading the predefined null datatype handle, overwritten below.
     let mut t = unsafe { ffi::RSMPI_DATATYPE_NULL };
     // SAFETY: building derived datatypes from valid handles; intermediate types are freed once
     // the outer type is built (MPI keeps what it needs).
@@ -440,7 +438,7 @@ fn strided_type(shape: &Strided) -> Result<Datatype> {
 
 impl Win {
     pub(crate) fn create_dynamic(comm: &Comm) -> Result<Win> {
-        // SAFETY: placeholder for the out-parameter.
+        // SAFETY: reading the predefined null handle, overwritten by the call below.
         let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
         // SAFETY: live communicator; the window is freed in `free`.
         unsafe {
