@@ -283,7 +283,17 @@ pub(crate) fn count_free(size: usize) {
 #[inline(always)]
 pub(crate) fn try_count(delta: i64, allocs: u64, frees: u64) -> Pending {
     let Some(cell) = FAST.get() else { return Pending::Slow };
-    // Exclusive slot: this thread is the only writer.
+    match bump_exclusive(cell, delta, allocs, frees) {
+        Some((used, flushed)) => Pending::Report(cell, used, flushed),
+        None => Pending::Done,
+    }
+}
+
+/// Applies a change to a cell of an exclusive slot (this thread is its only writer, so plain
+/// loads and stores suffice); returns `(used, flushed)` when the change must be reported to
+/// the peak tracker.
+#[inline(always)]
+fn bump_exclusive(cell: &Cell, delta: i64, allocs: u64, frees: u64) -> Option<(i64, i64)> {
     let used = cell.used.load(Relaxed).wrapping_add(delta);
     cell.used.store(used, Relaxed);
     if allocs != 0 {
@@ -293,11 +303,7 @@ pub(crate) fn try_count(delta: i64, allocs: u64, frees: u64) -> Pending {
         cell.frees.store(cell.frees.load(Relaxed).wrapping_add(frees), Relaxed);
     }
     let flushed = cell.flushed.load(Relaxed);
-    if must_report(used.wrapping_sub(flushed)) {
-        Pending::Report(cell, used, flushed)
-    } else {
-        Pending::Done
-    }
+    must_report(used.wrapping_sub(flushed)).then_some((used, flushed))
 }
 
 /// Completes what [`try_count`] left: the report to the peak tracker, or the whole update for
@@ -322,9 +328,14 @@ pub(crate) fn finish(pending: Pending, delta: i64, allocs: u64, frees: u64) {
 /// `frees` frees for `locale` in the slot of the thread whose word is `w`.
 #[inline(always)]
 pub(crate) fn charge(w: u64, locale: usize, delta: i64, allocs: u64, frees: u64) {
-    let slot = &SLOT_TABLE[((w & SLOT_MASK) as usize).wrapping_sub(1) & (SLOTS - 1)];
     let locale = locale & (MAX_LOCALES - 1);
-    update(&slot.cells[locale], delta, allocs, frees, w & SHARED != 0, || locale);
+    update(&slot_of(w).cells[locale], delta, allocs, frees, w & SHARED != 0, || locale);
+}
+
+/// The slot of the thread whose word is `w`.
+#[inline(always)]
+fn slot_of(w: u64) -> &'static Slot {
+    &SLOT_TABLE[((w & SLOT_MASK) as usize).wrapping_sub(1) & (SLOTS - 1)]
 }
 
 /// Whether a cell's unreported change (`used - flushed`) reached the granule either way.
@@ -338,17 +349,7 @@ fn must_report(change: i64) -> bool {
 #[inline(always)]
 fn update(cell: &Cell, delta: i64, allocs: u64, frees: u64, shared: bool, locale: impl FnOnce() -> usize) {
     if !shared {
-        // Exclusive slot: this thread is the only writer.
-        let used = cell.used.load(Relaxed).wrapping_add(delta);
-        cell.used.store(used, Relaxed);
-        if allocs != 0 {
-            cell.allocs.store(cell.allocs.load(Relaxed).wrapping_add(allocs), Relaxed);
-        }
-        if frees != 0 {
-            cell.frees.store(cell.frees.load(Relaxed).wrapping_add(frees), Relaxed);
-        }
-        let flushed = cell.flushed.load(Relaxed);
-        if must_report(used.wrapping_sub(flushed)) {
+        if let Some((used, flushed)) = bump_exclusive(cell, delta, allocs, frees) {
             cell.flushed.store(used, Relaxed);
             report(locale(), used.wrapping_sub(flushed));
         }
@@ -372,8 +373,7 @@ fn update(cell: &Cell, delta: i64, allocs: u64, frees: u64, shared: bool, locale
 /// Takes back one counted free (a failed `realloc` whose old block stays live).
 #[cold]
 pub(crate) fn uncount_free(w: u64, locale: usize) {
-    let slot = &SLOT_TABLE[((w & SLOT_MASK) as usize).wrapping_sub(1) & (SLOTS - 1)];
-    slot.cells[locale & (MAX_LOCALES - 1)].frees.fetch_sub(1, Relaxed);
+    slot_of(w).cells[locale & (MAX_LOCALES - 1)].frees.fetch_sub(1, Relaxed);
 }
 
 /// Adds a cell's unreported change to the shared approximations and raises the peaks.
