@@ -124,7 +124,7 @@ impl std::fmt::Debug for Ctx {
 /// Runs handler `id` on `ctx`, turning a panic into an error reply and attributing the work
 /// to the target locale.
 pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
-    attribution::as_locale(ctx.id(), || {
+    attribution::as_locale(ctx.id(), || crate::current::with_current(ctx, || {
         catch_unwind(AssertUnwindSafe(|| crate::handler::dispatch(ctx, id, sub, payload, &crate::handler::name_of(id))))
             .unwrap_or_else(|p| {
                 Err(Error::LocaleFailed {
@@ -132,7 +132,7 @@ pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]
                     message: format!("handler {} panicked: {}", crate::handler::name_of(id), panic_message(&*p)),
                 })
             })
-    })
+    }))
 }
 
 /// The text of a panic payload.

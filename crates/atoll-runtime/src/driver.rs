@@ -167,7 +167,7 @@ impl Driver {
         R: Serialize + DeserializeOwned + 'static,
     {
         let _one_at_a_time = lock(&self.lock);
-        attribution::as_locale(0, || {
+        attribution::as_locale(0, || crate::current::with_current(&self.ctx, || {
             let payload = encode(&args)?;
             let cmd = Command::Exec { handler: h.id(), payload };
             self.ctx.broadcast(0, Some(cmd))?;
@@ -187,7 +187,7 @@ impl Driver {
                     Err(e) => Err(e),
                 })
                 .collect()
-        })
+        }))
     }
 
     /// Stops the command loops and ends the job. **Collective** (with the serving locales).

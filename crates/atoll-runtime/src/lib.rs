@@ -32,6 +32,7 @@ mod attribution;
 pub mod comm;
 mod config;
 mod ctx;
+mod current;
 mod diagnostics;
 mod driver;
 mod executor;

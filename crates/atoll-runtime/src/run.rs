@@ -97,7 +97,7 @@ pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Ou
     attribution::set_thread_locale(ctx.id());
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<R> {
         startup(ctx)?;
-        let v = f(ctx)?;
+        let v = crate::current::with_current(ctx, || f(ctx))?;
         ctx.coll_enter("the end of the job")?;
         ctx.st.backend.barrier()?;
         Ok(v)

@@ -1,0 +1,42 @@
+//! The locale context of the calling thread ([`Ctx::current`]), so values that travel between
+//! locales (array views, for instance) can be rebuilt on arrival without a `Ctx` argument.
+
+use crate::Ctx;
+use std::cell::RefCell;
+
+thread_local! {
+    static CURRENT: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `ctx` as the calling thread's current context, restoring the previous one
+/// afterwards (also on panic).
+pub(crate) fn with_current<R>(ctx: &Ctx, f: impl FnOnce() -> R) -> R {
+    let prev = CURRENT.with(|c| c.replace(Some(ctx.clone())));
+    struct Restore(Option<Ctx>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            CURRENT.with(|c| *c.borrow_mut() = prev);
+        }
+    }
+    let _r = Restore(prev);
+    f()
+}
+
+impl Ctx {
+    /// The context of the locale the calling thread works for: set on each locale's main
+    /// thread (inside [`run`](crate::run) and the driver) and while a handler runs; `None` on
+    /// other threads (task-pool threads included: pass the `Ctx` there).
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config, Ctx};
+    /// run(Config::local(2), |ctx| {
+    ///     assert_eq!(Ctx::current().unwrap().id(), ctx.id());
+    ///     Ok(())
+    /// }).unwrap();
+    /// assert!(Ctx::current().is_none());
+    /// ```
+    pub fn current() -> Option<Ctx> {
+        CURRENT.with(|c| c.borrow().clone())
+    }
+}
