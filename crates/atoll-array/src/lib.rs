@@ -1,1 +1,47 @@
-//! placeholder
+//! Atoll's distributed arrays: [`DistArray`] over a Block, Cyclic or BlockCyclic
+//! [`Distribution`] of 1 to 3 dimensions, [`View`]s (slices) that cost nothing, zippered
+//! owner-computes loops, bulk assignment, fused promoted expressions, reductions and scans.
+//!
+//! See `README.md` in this crate for the design (the zip engine, leaders and followers, the
+//! aliasing contract).
+//!
+//! ```
+//! use atoll_array::{dist, DistArray, ExprReduce};
+//! use atoll_runtime::{run, Config};
+//! run(Config::local(4), |ctx| {
+//!     let n = 1 << 12;
+//!     let b = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 1.0)?;
+//!     let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
+//!     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+//!     ctx.reset_comm_diagnostics()?;
+//!     ctx.start_comm_diagnostics()?;
+//!     a.assign_expr(&b + 3.0 * &c)?;            // STREAM triad, fused, owner computes
+//!     ctx.stop_comm_diagnostics()?;
+//!     assert_eq!(ctx.comm_counts().total_ops(), 0); // aligned operands: no message
+//!     assert_eq!(a.view().sum()?, 7.0 * n as f64);
+//!     Ok(())
+//! }).unwrap();
+//! ```
+
+mod array;
+mod assign;
+pub mod dist;
+mod elem;
+pub mod expr;
+mod follow;
+mod reduce;
+mod storage;
+mod util;
+mod zip;
+
+pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
+pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
+pub use elem::Elem;
+pub use expr::{Bound, Expr, ExprExt, IntoExpr, Scalar};
+pub use reduce::{num_one::One, ExprReduce};
+pub use zip::{Plan, Row, Seg, SEG};
+
+/// `(a, b, ...)`: zips operands (a tuple of expressions is an expression of tuples).
+pub fn zip<const D: usize, E: Expr<D>>(operands: E) -> E {
+    operands
+}

@@ -40,3 +40,17 @@ impl Ctx {
         CURRENT.with(|c| c.borrow().clone())
     }
 }
+
+impl Ctx {
+    /// A key unique to this locale of this job among the live jobs of the process (for
+    /// per-locale registries of objects that several jobs in one process may create).
+    pub fn job_key(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.st) as usize
+    }
+
+    /// How many collective operations this locale has started. Every locale has the same
+    /// count at the same point of an SPMD program, so it can name collectively created objects.
+    pub fn collectives_started(&self) -> u64 {
+        self.st.coll_seq.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,148 @@
+//! Bulk assignment between views: each locale pulls the elements of its part of the destination
+//! from their owners with strided gets.
+
+use crate::array::{write_row, Inner, View};
+use crate::elem::Elem;
+use crate::expr::{Bound, Expr};
+use crate::util::for_each_offset;
+use crate::zip::{Plan, Row};
+use atoll_dist::{Distribution, Domain};
+use atoll_error::{Error, Result};
+
+/// The largest temporary buffer of one transfer, in elements (larger patches are split along
+/// their first dimension).
+const MAX_BUF: usize = 1 << 20;
+
+/// `dst[dom] = src`. **Collective.**
+pub(crate) fn assign<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<D> + 'static>(
+    dst: &Inner<T, D, M>,
+    dom: &Domain<D>,
+    src: &View<'_, T, D, M2>,
+) -> Result<()> {
+    let ctx = &dst.ctx;
+    if dom.shape() != src.shape() {
+        return Err(Error::ShapeMismatch {
+            context: format!("assigning a view over {} to a view over {}", src.domain(), dom),
+            left: format!("{:?}", dom.shape()),
+            right: format!("{:?}", src.shape()),
+        });
+    }
+    ctx.barrier()?;
+    let r = pull(dst, dom, src);
+    ctx.barrier()?;
+    r
+}
+
+fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<D> + 'static>(
+    dst: &Inner<T, D, M>,
+    dom: &Domain<D>,
+    src: &View<'_, T, D, M2>,
+) -> Result<()> {
+    let ctx = &dst.ctx;
+    let me = ctx.id();
+    let mut plan = Plan::new(ctx, &dst.dist, *dom)?;
+    if plan.is_aligned(src.dist(), src.domain()) {
+        // Same distribution and indices: a local copy of each owned run.
+        plan.flatten();
+        let bound = src.bind(&plan)?;
+        return plan.for_each(|seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            write_row(&dst.store, seg, |j| row.at(j));
+            Ok(())
+        });
+    }
+    if !dst.dist.grid().contains(me) || dom.is_empty() {
+        return Ok(());
+    }
+    let (sarr, sdom) = (src.inner(), src.domain());
+    let mut buf: Vec<T> = Vec::new();
+    for p in dst.dist.runs(me, dom)?.patches() {
+        // The source indices matching this patch of the destination.
+        let pos = dom.positions_of(&p.global)?;
+        let s_box = sdom.slice_positions(&pos)?;
+        let s_strides = s_box.row_major_strides();
+        for &t in sarr.dist.grid().targets() {
+            for q in sarr.dist.runs(t, &s_box)?.patches() {
+                // Where q's elements go: position m0 + u * step in s_box (per dimension), so
+                // local offset p.local_offset + sum((m0 + u step) * p.local_strides).
+                let mut rest = q.sub_offset;
+                let mut dst_off = p.local_offset;
+                let mut dst_strides = [0usize; D];
+                for d in 0..D {
+                    let m0 = rest / s_strides[d];
+                    rest %= s_strides[d];
+                    dst_off += m0 * p.local_strides[d];
+                    dst_strides[d] = (q.sub_strides[d] / s_strides[d].max(1)) * p.local_strides[d];
+                }
+                let shape = q.global.shape();
+                if t == me {
+                    for_each_offset(q.local_offset, &q.local_strides, &shape, |k, o| {
+                        let mut to = dst_off;
+                        let mut kk = k;
+                        for d in (0..D).rev() {
+                            to += (kk % shape[d]) * dst_strides[d];
+                            kk /= shape[d];
+                        }
+                        // SAFETY: both offsets come from runs of this locale (in bounds); the
+                        // destination elements are this locale's own, written by this task only.
+                        unsafe { dst.store.write(to, sarr.store.read(o)) };
+                    });
+                    continue;
+                }
+                transfer(dst, sarr, t, &q.local_offset, &q.local_strides, &shape, dst_off, &dst_strides, &mut buf)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One strided get of the box `shape` at `src_off`/`src_strides` on locale `t`, written to this
+/// locale at `dst_off`/`dst_strides`: straight into storage when the destination is one
+/// contiguous run, through `buf` otherwise (split along the first dimension past `MAX_BUF`).
+#[allow(clippy::too_many_arguments)]
+fn transfer<T: Elem, const D: usize, M: Distribution<D>, M2: Distribution<D>>(
+    dst: &Inner<T, D, M>,
+    src: &Inner<T, D, M2>,
+    t: usize,
+    src_off: &usize,
+    src_strides: &[usize; D],
+    shape: &[usize; D],
+    dst_off: usize,
+    dst_strides: &[usize; D],
+    buf: &mut Vec<T>,
+) -> Result<()> {
+    let ctx = &dst.ctx;
+    let len: usize = shape.iter().product();
+    if contiguous(dst_strides, shape) {
+        // SAFETY: the destination run is this locale's own part (in bounds, from its runs),
+        // written by this task only.
+        let out = unsafe { dst.store.row_mut(dst_off, len) };
+        return src.store.get_strided(ctx, t, *src_off, shape, src_strides, out);
+    }
+    let row: usize = shape[1..].iter().product::<usize>().max(1);
+    let rows_per = (MAX_BUF / row).max(1);
+    let mut first = 0;
+    while first < shape[0] {
+        let n0 = rows_per.min(shape[0] - first);
+        let mut part = *shape;
+        part[0] = n0;
+        buf.clear();
+        buf.resize(n0 * row, T::default());
+        src.store.get_strided(ctx, t, src_off + first * src_strides[0], &part, src_strides, buf)?;
+        crate::array::scatter_local(&dst.store, dst_off + first * dst_strides[0], dst_strides, &part, buf);
+        first += n0;
+    }
+    Ok(())
+}
+
+/// Whether a strided box is one contiguous row-major run.
+fn contiguous<const D: usize>(strides: &[usize; D], shape: &[usize; D]) -> bool {
+    let mut expect = 1usize;
+    for d in (0..D).rev() {
+        if shape[d] > 1 && strides[d] != expect {
+            return false;
+        }
+        expect = expect.saturating_mul(shape[d]);
+    }
+    true
+}

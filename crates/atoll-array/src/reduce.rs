@@ -1,0 +1,285 @@
+//! Reductions over any expression (led by its first array operand) and scans of 1-D views.
+
+use crate::array::{DistArray, View};
+use crate::elem::Elem;
+use crate::expr::{Bound, Expr};
+use crate::zip::{Plan, Row};
+use atoll_dist::{Block, Distribution};
+use atoll_error::{invalid_arg, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// The plan of an expression's leader, or an error when it has no array operand.
+fn lead<const D: usize, E: Expr<D>>(e: &E) -> Result<Plan<'_, D>> {
+    e.lead().unwrap_or_else(|| Err(invalid_arg!("a reduction needs at least one array or view operand")))
+}
+
+/// Whether `b` is NaN (the only value not equal to itself).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn is_nan<T: PartialEq>(b: &T) -> bool {
+    b != b
+}
+
+/// Reductions of an expression: **collective**, led by the expression's first array or view
+/// (each locale reduces the elements it owns, then the locales combine in locale order, so the
+/// result is the same on every locale and from run to run).
+///
+/// ```
+/// use atoll_array::{dist, DistArray, ExprExt, ExprReduce};
+/// use atoll_runtime::{run, Config};
+/// run(Config::local(2), |ctx| {
+///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [4, 5])?, |[i, j]| (i * 5 + j) as i64)?;
+///     assert_eq!(a.view().sum()?, 190);
+///     assert_eq!(a.view().max()?, 19);
+///     assert_eq!(a.view().argmin()?, (0, [0, 0]));
+///     assert_eq!(a.slice([1..3, 0..5])?.map(|x| x % 2 == 0).count()?, 5);
+///     assert_eq!((a.view() * 2i64).sum()?, 380);
+///     Ok(())
+/// }).unwrap();
+/// ```
+pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
+    /// Folds every value with `fold` from `identity` per chunk, and combines partial results
+    /// with `combine` (which must be associative, with `identity` as its identity).
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidArgument`] when the expression has no array operand; shape
+    /// mismatches; communication errors.
+    fn reduce_with<A: Clone + Send + Sync + Serialize + DeserializeOwned>(
+        self,
+        identity: A,
+        fold: impl Fn(A, Self::Item) -> A + Sync,
+        combine: impl Fn(A, A) -> A + Sync,
+    ) -> Result<A> {
+        let mut plan = lead(&self)?;
+        let ctx = plan.ctx;
+        ctx.barrier()?;
+        let bound = self.bind(&plan)?;
+        if bound.aligned() {
+            plan.flatten();
+        }
+        let mine = plan.fold(
+            identity.clone(),
+            |acc, seg, scratch| {
+                let row = bound.row(seg, scratch)?;
+                Ok((0..seg.len).fold(acc, |a, j| fold(a, row.at(j))))
+            },
+            &combine,
+        )?;
+        ctx.allreduce(mine, &combine)
+    }
+
+    /// The sum (0 for no element).
+    fn sum(self) -> Result<Self::Item>
+    where
+        Self::Item: Elem + std::ops::Add<Output = Self::Item>,
+    {
+        self.reduce_with(Self::Item::default(), |a, x| a + x, |a, b| a + b)
+    }
+
+    /// The product (1 for no element).
+    fn product(self) -> Result<Self::Item>
+    where
+        Self::Item: Elem + std::ops::Mul<Output = Self::Item> + num_one::One,
+    {
+        self.reduce_with(<Self::Item as num_one::One>::ONE, |a, x| a * x, |a, b| a * b)
+    }
+
+    /// The smallest value (NaN if any value is NaN).
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidArgument`] when there is no element.
+    fn min(self) -> Result<Self::Item>
+    where
+        Self::Item: Elem,
+    {
+        let pick = |a: Option<Self::Item>, b: Option<Self::Item>| match (a, b) {
+            (Some(x), Some(y)) => Some(if is_nan(&x) || (!is_nan(&y) && x <= y) { x } else { y }),
+            (x, None) => x,
+            (None, y) => y,
+        };
+        self.reduce_with(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the minimum of no element"))
+    }
+
+    /// The largest value (NaN if any value is NaN).
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidArgument`] when there is no element.
+    fn max(self) -> Result<Self::Item>
+    where
+        Self::Item: Elem,
+    {
+        let pick = |a: Option<Self::Item>, b: Option<Self::Item>| match (a, b) {
+            (Some(x), Some(y)) => Some(if is_nan(&x) || (!is_nan(&y) && x >= y) { x } else { y }),
+            (x, None) => x,
+            (None, y) => y,
+        };
+        self.reduce_with(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the maximum of no element"))
+    }
+
+    /// The number of `true` values.
+    fn count(self) -> Result<u64>
+    where
+        Self: Expr<D, Item = bool>,
+    {
+        self.reduce_with(0u64, |a, x| a + u64::from(x), |a, b| a + b)
+    }
+
+    /// The smallest value and the index (in the leader's index space) of its first occurrence in
+    /// row-major order; NaN counts as smallest, as in NumPy.
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidArgument`] when there is no element.
+    fn argmin(self) -> Result<(Self::Item, [i64; D])>
+    where
+        Self::Item: Elem,
+    {
+        arg(self, |x, y| (is_nan(x) && !is_nan(y)) || (!is_nan(x) && !is_nan(y) && x < y))
+    }
+
+    /// The largest value and the index of its first occurrence; NaN counts as largest.
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidArgument`] when there is no element.
+    fn argmax(self) -> Result<(Self::Item, [i64; D])>
+    where
+        Self::Item: Elem,
+    {
+        arg(self, |x, y| (is_nan(x) && !is_nan(y)) || (!is_nan(x) && !is_nan(y) && x > y))
+    }
+
+    /// Runs `f(value)` for every value, on the owners of the leader's elements. **Collective.**
+    ///
+    /// # Errors
+    /// As [`reduce_with`](Self::reduce_with).
+    fn for_each(self, f: impl Fn(Self::Item) + Sync) -> Result<()> {
+        self.reduce_with((), |_, x| f(x), |_, _| ())
+    }
+}
+
+impl<const D: usize, E: Expr<D>> ExprReduce<D> for E {}
+
+/// argmin/argmax: `better(x, y)` says whether `x` beats `y`; ties go to the first position.
+fn arg<const D: usize, E: Expr<D>>(e: E, better: impl Fn(&E::Item, &E::Item) -> bool + Sync + Copy) -> Result<(E::Item, [i64; D])>
+where
+    E::Item: Elem,
+{
+    let plan = lead(&e)?;
+    let ctx = plan.ctx;
+    let dom = plan.dom;
+    let shape = dom.shape();
+    ctx.barrier()?;
+    let bound = e.bind(&plan)?;
+    let pick = move |a: Option<(E::Item, usize)>, b: Option<(E::Item, usize)>| match (a, b) {
+        (Some(x), Some(y)) => Some(if better(&y.0, &x.0) || (!better(&x.0, &y.0) && y.1 < x.1) { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    };
+    let mine = plan.fold(
+        None,
+        |acc, seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            let mut lin = 0usize;
+            for d in 0..D - 1 {
+                lin = lin * shape[d] + seg.pos[d];
+            }
+            let base = lin * shape[D - 1];
+            Ok((0..seg.len).fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step)))))
+        },
+        pick,
+    )?;
+    let (v, lin) = ctx.allreduce(mine, pick)?.ok_or_else(|| invalid_arg!("the arg-extremum of no element"))?;
+    Ok((v, dom.index(lin)?))
+}
+
+/// The multiplicative identity of the numeric element types.
+pub mod num_one {
+    /// A type with a one.
+    pub trait One {
+        /// One.
+        const ONE: Self;
+    }
+    macro_rules! one {
+        ($($t:ty = $v:expr),*) => {$(impl One for $t { const ONE: Self = $v; })*};
+    }
+    one!(i8 = 1, i16 = 1, i32 = 1, i64 = 1, u8 = 1, u16 = 1, u32 = 1, u64 = 1, f32 = 1.0, f64 = 1.0);
+}
+
+impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
+    /// The inclusive (`inclusive = true`) or exclusive scan of the view with `op` (associative,
+    /// `identity` its identity), as a new Block array over `0..len`: element `i` combines
+    /// elements `0..=i` (inclusive) or `0..i` (exclusive). **Collective.**
+    ///
+    /// Each locale scans its block with its task pool (two passes), and the locales' totals are
+    /// combined with an exclusive scan in locale order.
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(3), |ctx| {
+    ///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [10])?, |[i]| i as u64)?;
+    ///     let s = a.view().scan(|x, y| x + y, 0, true)?;
+    ///     assert_eq!(s.gather(0)?.map(|v| v[9]), (ctx.id() == 0).then_some(45));
+    ///     let e = a.view().scan(|x, y| x + y, 0, false)?;
+    ///     assert_eq!(e.get([9])?, 36);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As array creation and assignment.
+    pub fn scan(&self, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<DistArray<T, 1, Block<1>>> {
+        let ctx = self.ctx();
+        let dist = crate::dist::block(ctx, [self.len()])?;
+        let mut out = DistArray::<T, 1, Block<1>>::zeros(ctx, dist)?;
+        // Bring the values into a Block layout over positions 0..len.
+        out.assign(self)?;
+        let local = out.local_mut();
+        let parts = crate::util::ChunksMut::new(local);
+        let totals = std::sync::Mutex::new(vec![identity; parts.len()]);
+        ctx.forall_chunks(0..parts.len(), |r| {
+            for c in r {
+                let t = parts.get(c).iter().fold(identity, |a, &x| op(a, x));
+                totals.lock().unwrap_or_else(|p| p.into_inner())[c] = t;
+            }
+        });
+        let totals = totals.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mine = totals.iter().fold(identity, |a, &x| op(a, x));
+        let before = ctx.exscan(mine, identity, op)?;
+        let mut starts = Vec::with_capacity(totals.len());
+        let mut acc = before;
+        for &t in &totals {
+            starts.push(acc);
+            acc = op(acc, t);
+        }
+        ctx.forall_chunks(0..parts.len(), |r| {
+            for c in r {
+                let mut acc = starts[c];
+                for x in parts.get(c).iter_mut() {
+                    let v = *x;
+                    if inclusive {
+                        acc = op(acc, v);
+                        *x = acc;
+                    } else {
+                        *x = acc;
+                        acc = op(acc, v);
+                    }
+                }
+            }
+        });
+        drop(parts);
+        ctx.barrier()?;
+        Ok(out)
+    }
+
+    /// The inclusive prefix sums (NumPy's `cumsum`). **Collective.**
+    ///
+    /// # Errors
+    /// As [`scan`](Self::scan).
+    pub fn cumsum(&self) -> Result<DistArray<T, 1, Block<1>>>
+    where
+        T: std::ops::Add<Output = T>,
+    {
+        self.scan(|a, b| a + b, T::default(), true)
+    }
+}

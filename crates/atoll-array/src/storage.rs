@@ -1,0 +1,137 @@
+//! The registered per-locale storage of an array, and every raw access to it.
+//!
+//! Each locale's part is one [`Symmetric`] allocation (registered for remote access, first
+//! touched by the locale's sublocales). Arrays, views and the zip engine read and write it
+//! only through this module. The contract is PGAS memory's, as in MPI RMA: an element written
+//! by one task (or a remote put) while another task reads or writes it, with no barrier or
+//! collective operation in between, gives unspecified values. Atoll's own operations never do
+//! that: a `forall` writes each element from one task only, and collective operations start and
+//! end with a barrier.
+
+use crate::elem::{as_bytes, as_bytes_mut, store_ptr, Elem};
+use atoll_error::Result;
+use atoll_runtime::{Ctx, GlobalPtr, Symmetric};
+
+/// One locale's part of an array and the global address of every locale's part.
+pub(crate) struct Storage<T: Elem> {
+    sym: Symmetric<T::Store>,
+    base: *mut T,
+    len: usize,
+}
+
+// SAFETY: `base` points into `sym`'s buffer, which this struct owns; concurrent access follows
+// the PGAS contract of the module docs, and the element types are `Send + Sync` values.
+unsafe impl<T: Elem> Send for Storage<T> {}
+// SAFETY: as above.
+unsafe impl<T: Elem> Sync for Storage<T> {}
+
+impl<T: Elem> Storage<T> {
+    /// Allocates `len` zeroed elements here, registered. **Collective.**
+    pub(crate) fn alloc(ctx: &Ctx, operation: &str, len: usize) -> Result<Self> {
+        let mut sym = ctx.alloc_symmetric_for::<T::Store>(operation, len)?;
+        let base = store_ptr::<T>(sym.local_mut().as_mut_ptr());
+        Ok(Storage { sym, base, len })
+    }
+
+    /// The local part.
+    pub(crate) fn local(&self) -> &[T] {
+        // SAFETY: `base..base+len` is the live buffer of `sym` (zero-initialized, so valid for
+        // every element type: 0 is `false`); writes follow the module's PGAS contract.
+        unsafe { std::slice::from_raw_parts(self.base, self.len) }
+    }
+
+    /// The local part, writable.
+    pub(crate) fn local_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `local`, and `&mut self` excludes other local borrows.
+        unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
+    }
+
+    /// Reads local element `off`.
+    ///
+    /// # Safety
+    /// `off < len()`.
+    #[inline]
+    pub(crate) unsafe fn read(&self, off: usize) -> T {
+        debug_assert!(off < self.len);
+        // SAFETY: in bounds by the caller's contract; PGAS contract for concurrency.
+        unsafe { self.base.add(off).read() }
+    }
+
+    /// Writes local element `off`.
+    ///
+    /// # Safety
+    /// `off < len()`, and no other task accesses element `off` concurrently.
+    #[inline]
+    pub(crate) unsafe fn write(&self, off: usize, v: T) {
+        debug_assert!(off < self.len);
+        // SAFETY: in bounds and unshared by the caller's contract.
+        unsafe { self.base.add(off).write(v) }
+    }
+
+    /// The local elements `off..off + len`.
+    ///
+    /// # Safety
+    /// The range is in bounds and no task writes it while the slice lives.
+    #[inline]
+    pub(crate) unsafe fn row(&self, off: usize, len: usize) -> &[T] {
+        debug_assert!(off + len <= self.len);
+        // SAFETY: by the caller's contract.
+        unsafe { std::slice::from_raw_parts(self.base.add(off), len) }
+    }
+
+    /// The local elements `off..off + len`, writable.
+    ///
+    /// # Safety
+    /// The range is in bounds and no other task accesses it while the slice lives.
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn row_mut(&self, off: usize, len: usize) -> &mut [T] {
+        debug_assert!(off + len <= self.len);
+        // SAFETY: by the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(off), len) }
+    }
+
+    /// The global address of element `off` of `locale`'s part, as bytes.
+    fn gptr(&self, locale: usize, off: usize) -> GlobalPtr<u8> {
+        let p = self.sym.ptr(locale);
+        GlobalPtr::new(locale, p.addr() + (off * size_of::<T>()) as u64)
+    }
+
+    /// Copies `dst.len()` elements from `locale`'s part at `off`. **One-sided.**
+    #[track_caller]
+    pub(crate) fn get(&self, ctx: &Ctx, locale: usize, off: usize, dst: &mut [T]) -> Result<()> {
+        // SAFETY: the bytes come from `locale`'s storage of `T` values.
+        ctx.get(self.gptr(locale, off), unsafe { as_bytes_mut(dst) })
+    }
+
+    /// Copies `src` into `locale`'s part at `off`. **One-sided.**
+    #[track_caller]
+    pub(crate) fn put(&self, ctx: &Ctx, locale: usize, off: usize, src: &[T]) -> Result<()> {
+        ctx.put(self.gptr(locale, off), as_bytes(src))
+    }
+
+    /// One strided get from `locale`'s part: `counts`/`strides` in elements, outermost first;
+    /// `dst` receives the elements packed row-major. **One-sided.**
+    #[track_caller]
+    pub(crate) fn get_strided(&self, ctx: &Ctx, locale: usize, off: usize, counts: &[usize], strides: &[usize], dst: &mut [T]) -> Result<()> {
+        let shape = atoll_runtime::Strided::elems(size_of::<T>(), counts, strides)?;
+        let p = self.gptr(locale, off);
+        // SAFETY: the bytes come from `locale`'s storage of `T` values.
+        ctx.get_strided_raw(locale, p.addr(), &shape, unsafe { as_bytes_mut(dst) })
+    }
+
+    /// One strided put into `locale`'s part (the inverse of [`Storage::get_strided`]).
+    /// **One-sided.** (For followers written in a loop: the static aggregation issue.)
+    #[track_caller]
+    #[allow(dead_code)]
+    pub(crate) fn put_strided(&self, ctx: &Ctx, locale: usize, off: usize, counts: &[usize], strides: &[usize], src: &[T]) -> Result<()> {
+        let shape = atoll_runtime::Strided::elems(size_of::<T>(), counts, strides)?;
+        let p = self.gptr(locale, off);
+        ctx.put_strided_raw(locale, p.addr(), &shape, as_bytes(src))
+    }
+
+    /// Frees the storage. **Collective.**
+    pub(crate) fn free(self) -> Result<()> {
+        self.sym.free()
+    }
+}

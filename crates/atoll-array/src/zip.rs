@@ -1,0 +1,287 @@
+//! The zip engine: owner-computes iteration over a leader, with followers that fetch the
+//! matching elements (see the crate's README for the design).
+//!
+//! The leader's elements on this locale are listed as *tiles* (one per combination of the
+//! per-dimension pieces that [`Distribution::runs`] returns), and tiles are cut into *segments*
+//! of at most [`SEG`] iterations along the last dimension. Each segment is one unit of work for
+//! the task pool; every operand turns it into a [`Row`] of values: a borrowed slice of local
+//! storage when it is aligned with the leader (same distribution and domain) and contiguous, a
+//! copy into the task's scratch buffer otherwise, with remote elements fetched one by one (the
+//! fine-grained baseline that static aggregation replaces).
+
+use atoll_dist::{Distribution, Domain, StridedRange};
+use atoll_error::{Error, Result};
+use atoll_runtime::Ctx;
+use std::any::Any;
+use std::sync::Mutex;
+
+/// The largest number of iterations in one segment (the rows of scratch buffers).
+pub const SEG: usize = 8192;
+
+/// A run of iterations: iteration positions `pos` with the last coordinate advancing by
+/// `step`, for `len` iterations; the leader's elements are at local offsets
+/// `off + j * off_step`. When `flat` is set the run may cross rows and `pos`/`step` are not
+/// meaningful: only operands aligned with the leader are asked for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seg<const D: usize> {
+    /// The iteration position (per dimension) of the first iteration.
+    pub pos: [usize; D],
+    /// The step of the last coordinate.
+    pub step: usize,
+    /// The number of iterations.
+    pub len: usize,
+    /// The leader's local offset of the first iteration.
+    pub off: usize,
+    /// The leader's local-offset step.
+    pub off_step: usize,
+    /// Whether the run crosses rows (only aligned operands are used then).
+    pub flat: bool,
+}
+
+impl<const D: usize> Seg<D> {
+    /// The positions of this (non-flat) segment as a domain of positions.
+    pub(crate) fn positions(&self) -> Domain<D> {
+        let dims = std::array::from_fn(|d| {
+            if d + 1 == D {
+                StridedRange::from_parts(self.pos[d] as i64, self.step.max(1) as u64, self.len)
+                    .unwrap_or_else(|_| StridedRange::empty())
+            } else {
+                StridedRange::new(self.pos[d] as i64, self.pos[d] as i64 + 1)
+            }
+        });
+        Domain::new(dims).unwrap_or_else(|_| unreachable_domain())
+    }
+}
+
+fn unreachable_domain<const D: usize>() -> Domain<D> {
+    // Ranks 1..=3 are checked when arrays are made, and the sizes here are bounded by them.
+    Domain::new([StridedRange::empty(); D]).expect("rank checked at array creation")
+}
+
+/// A D-dimensional box of the leader's local elements: iteration positions
+/// `pos0[d] + t[d] * pos_step[d]`, local offsets `off0 + sum(t[d] * off_step[d])`.
+#[derive(Clone, Copy, Debug)]
+struct Tile<const D: usize> {
+    pos0: [usize; D],
+    pos_step: [usize; D],
+    off0: usize,
+    off_step: [usize; D],
+    shape: [usize; D],
+    flat: bool,
+}
+
+impl<const D: usize> Tile<D> {
+    fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether the tile is one contiguous run of local offsets in row-major order.
+    fn contiguous(&self) -> bool {
+        let mut expect = 1usize;
+        for d in (0..D).rev() {
+            if self.shape[d] > 1 && self.off_step[d] != expect {
+                return false;
+            }
+            expect = expect.saturating_mul(self.shape[d]);
+        }
+        true
+    }
+
+    fn num_segs(&self) -> usize {
+        if self.flat {
+            self.len().div_ceil(SEG)
+        } else {
+            let rows: usize = self.shape[..D - 1].iter().product();
+            rows * self.shape[D - 1].div_ceil(SEG)
+        }
+    }
+
+    fn seg(&self, k: usize) -> Seg<D> {
+        if self.flat {
+            let start = k * SEG;
+            return Seg { pos: [0; D], step: 1, len: SEG.min(self.len() - start), off: self.off0 + start, off_step: 1, flat: true };
+        }
+        let last = self.shape[D - 1];
+        let cpr = last.div_ceil(SEG);
+        let (mut row, c) = (k / cpr, k % cpr);
+        let mut pos = [0usize; D];
+        let mut off = self.off0;
+        for d in (0..D - 1).rev() {
+            let t = row % self.shape[d];
+            row /= self.shape[d];
+            pos[d] = self.pos0[d] + t * self.pos_step[d];
+            off += t * self.off_step[d];
+        }
+        let j0 = c * SEG;
+        pos[D - 1] = self.pos0[D - 1] + j0 * self.pos_step[D - 1];
+        Seg {
+            pos,
+            step: self.pos_step[D - 1],
+            len: SEG.min(last - j0),
+            off: off + j0 * self.off_step[D - 1],
+            off_step: self.off_step[D - 1],
+            flat: false,
+        }
+    }
+}
+
+/// The leader of a zip on this locale: the iteration shape, the leader's distribution and
+/// domain (so followers can tell whether they are aligned), and its local tiles.
+pub struct Plan<'a, const D: usize> {
+    pub(crate) ctx: &'a Ctx,
+    pub(crate) shape: [usize; D],
+    pub(crate) dist: &'a (dyn Any + Send + Sync),
+    pub(crate) dom: Domain<D>,
+    tiles: Vec<Tile<D>>,
+    prefix: Vec<usize>,
+}
+
+impl<'a, const D: usize> Plan<'a, D> {
+    /// The plan of a leader with distribution `dist` over the (sub-)domain `dom`.
+    pub(crate) fn new<M: Distribution<D> + 'static>(ctx: &'a Ctx, dist: &'a M, dom: Domain<D>) -> Result<Self> {
+        let mut tiles = Vec::new();
+        if dist.grid().contains(ctx.id()) && !dom.is_empty() {
+            let runs = dist.runs(ctx.id(), &dom)?;
+            let ls = runs.local_strides();
+            let pieces = runs.pieces();
+            let counts: Vec<usize> = pieces.iter().map(Vec::len).collect();
+            let total: usize = counts.iter().product();
+            for mut k in 0..total {
+                let mut tile = Tile { pos0: [0; D], pos_step: [0; D], off0: 0, off_step: [0; D], shape: [0; D], flat: false };
+                for d in (0..D).rev() {
+                    let p = &pieces[d][k % counts[d]];
+                    k /= counts[d];
+                    tile.pos0[d] = p.sub_start;
+                    tile.pos_step[d] = p.sub_stride;
+                    tile.off0 += p.local_start * ls[d];
+                    tile.off_step[d] = p.local_stride * ls[d];
+                    tile.shape[d] = p.len();
+                }
+                tiles.push(tile);
+            }
+        }
+        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new() };
+        plan.index();
+        Ok(plan)
+    }
+
+    fn index(&mut self) {
+        self.prefix.clear();
+        let mut n = 0;
+        for t in &self.tiles {
+            self.prefix.push(n);
+            n += t.num_segs();
+        }
+        self.prefix.push(n);
+    }
+
+    /// Lets contiguous tiles run as flat segments (when every operand is aligned and the loop
+    /// does not need positions).
+    pub(crate) fn flatten(&mut self) {
+        for t in &mut self.tiles {
+            t.flat = t.contiguous();
+        }
+        self.index();
+    }
+
+    /// The number of segments on this locale.
+    pub(crate) fn num_segs(&self) -> usize {
+        self.prefix.last().copied().unwrap_or(0)
+    }
+
+    /// Segment `k`.
+    pub(crate) fn seg(&self, k: usize) -> Seg<D> {
+        let t = self.prefix.partition_point(|&p| p <= k) - 1;
+        self.tiles[t].seg(k - self.prefix[t])
+    }
+
+    /// The number of iterations this locale runs.
+    pub fn local_iterations(&self) -> usize {
+        self.tiles.iter().map(Tile::len).sum()
+    }
+
+    /// Whether a follower with distribution `dist` over `dom` is aligned with the leader:
+    /// the same distribution and the same domain, so the same local offsets.
+    pub(crate) fn is_aligned<M: Distribution<D> + 'static>(&self, dist: &M, dom: &Domain<D>) -> bool {
+        *dom == self.dom && self.dist.downcast_ref::<M>().is_some_and(|m| m == dist)
+    }
+
+    /// An error unless `shape` is the iteration shape.
+    pub(crate) fn check_shape(&self, shape: [usize; D], what: &str) -> Result<()> {
+        if shape == self.shape {
+            Ok(())
+        } else {
+            Err(Error::ShapeMismatch {
+                context: format!("zipping {what} with a leader over {}", self.dom),
+                left: format!("{:?}", self.shape),
+                right: format!("{shape:?}"),
+            })
+        }
+    }
+
+    /// Runs `f(segment, scratch)` over every segment on this locale's task pools, with one
+    /// scratch value per chunk of segments. Returns the first error.
+    pub(crate) fn for_each<S: Default>(&self, f: impl Fn(&Seg<D>, &mut S) -> Result<()> + Sync) -> Result<()> {
+        let err: Mutex<Option<Error>> = Mutex::new(None);
+        self.ctx.forall_chunks(0..self.num_segs(), |r| {
+            let mut s = S::default();
+            for k in r {
+                if let Err(e) = f(&self.seg(k), &mut s) {
+                    let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
+                    g.get_or_insert(e);
+                    return;
+                }
+            }
+        });
+        match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Folds `f(acc, segment, scratch)` over every segment on this locale's task pools and
+    /// combines the chunks' results in segment order (deterministic). Returns the first error.
+    pub(crate) fn fold<A: Send + Sync + Clone, S: Default>(
+        &self,
+        identity: A,
+        f: impl Fn(A, &Seg<D>, &mut S) -> Result<A> + Sync,
+        combine: impl Fn(A, A) -> A,
+    ) -> Result<A> {
+        let parts: Mutex<Vec<(usize, Result<A>)>> = Mutex::new(Vec::new());
+        self.ctx.forall_chunks(0..self.num_segs(), |r| {
+            let mut s = S::default();
+            let first = r.start;
+            let mut acc = Ok(identity.clone());
+            for k in r {
+                acc = acc.and_then(|a| f(a, &self.seg(k), &mut s));
+                if acc.is_err() {
+                    break;
+                }
+            }
+            parts.lock().unwrap_or_else(|p| p.into_inner()).push((first, acc));
+        });
+        let mut parts = parts.into_inner().unwrap_or_else(|p| p.into_inner());
+        parts.sort_by_key(|(k, _)| *k);
+        let mut acc = identity;
+        for (_, p) in parts {
+            acc = combine(acc, p?);
+        }
+        Ok(acc)
+    }
+}
+
+/// A row of values for one segment: `at(j)` for `j < seg.len`.
+pub trait Row {
+    /// The value type.
+    type Item;
+    /// The value of iteration `j` of the segment.
+    fn at(&self, j: usize) -> Self::Item;
+}
+
+impl<T: Copy> Row for &[T] {
+    type Item = T;
+    #[inline(always)]
+    fn at(&self, j: usize) -> T {
+        self[j]
+    }
+}
