@@ -3,6 +3,8 @@
 
 mod comm;
 mod report;
+mod slices;
+mod stream;
 
 use atoll::prelude::*;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -43,6 +45,31 @@ enum Bench {
         #[arg(long, default_value_t = 100_000)]
         iters: usize,
     },
+    /// STREAM triad on Block arrays against a plain multi-threaded loop (the bandwidth limit).
+    Stream {
+        #[command(flatten)]
+        common: Common,
+        /// Elements per array (3 arrays of f64).
+        #[arg(long, default_value_t = 1 << 26)]
+        n: usize,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+    },
+    /// The cost of views: creation (ns, messages) and expressions over views vs whole arrays.
+    Slices {
+        #[command(flatten)]
+        common: Common,
+        /// Elements per array of the expression test.
+        #[arg(long, default_value_t = 1 << 24)]
+        n: usize,
+        /// Views created.
+        #[arg(long, default_value_t = 1_000_000)]
+        slices: usize,
+        /// Repetitions of the expression test (the best time is reported).
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+    },
 }
 
 fn config(c: &Common) -> Result<Config> {
@@ -72,6 +99,22 @@ fn check_locales(ctx: &Ctx, c: &Common) -> Result<()> {
 fn main() {
     let cli = Cli::parse();
     let r = match &cli.bench {
+        Bench::Stream { common, n, reps } => config(common).and_then(|cfg| {
+            if common.backend == Backend::Local {
+                if let Some(l) = common.locales {
+                    if l == 0 {
+                        return Err(Error::InvalidArgument("--locales must be at least 1".into()));
+                    }
+                }
+            }
+            stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps })
+        }),
+        Bench::Slices { common, n, slices, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                slices::slices(ctx, &slices::SlicesOpts { json: common.json, n: *n, slices: *slices, reps: *reps })
+            })
+        }),
         Bench::Comm { common, iters } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
