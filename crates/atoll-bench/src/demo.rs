@@ -2,6 +2,9 @@
 //! locales (`ATOLL_LOCALES` changes the count). Every step checks its result.
 
 use atoll::prelude::*;
+
+mod baseline;
+mod demo_arrays;
 use std::time::Instant;
 
 fn hello(ctx: &Ctx, from: usize) -> Result<String> {
@@ -27,7 +30,7 @@ fn check(cond: bool, what: &str) -> Result<()> {
     }
 }
 
-fn tour(ctx: &Ctx) -> Result<()> {
+fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
     let (me, n) = (ctx.id(), ctx.num_locales());
     if me == 0 {
         println!("== Locales and sublocales ({} backend)", ctx.backend_name());
@@ -108,6 +111,7 @@ fn tour(ctx: &Ctx) -> Result<()> {
             t.elapsed().as_secs_f64() * 1e3
         );
     }
+    demo_arrays::arrays_tour(ctx, baseline)?;
     Ok(())
 }
 
@@ -121,7 +125,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let spmd = run(config.clone(), tour);
+    // The STREAM baseline's threads start before the job, so they are not pinned to a locale.
+    let threads = std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1);
+    let baseline = baseline::Baseline::new(1 << 24, threads, 3.0);
+    let spmd = run(config.clone(), |ctx| tour(ctx, &baseline));
     let driven = spmd.and_then(|_| {
         run_driver(config, |d| {
             let n = 50_000_000u64;

@@ -1,6 +1,7 @@
 //! `atoll-bench`: Atoll's benchmarks. Each prints, with `--json`, one JSON object per line on
 //! locale 0 (DESIGN.md section 5). See docs/BENCHMARKS.md for the commands and results.
 
+mod baseline;
 mod comm;
 mod report;
 mod slices;
