@@ -5,6 +5,7 @@
 //! | crate | what it owns |
 //! |---|---|
 //! | [`atoll_error`] | the one [`Error`] type |
+//! | [`mem`] (`atoll-mem`) | the tracking global allocator (`atoll::mem::track_memory!()`), memory figures and leak reports, per-locale budgets |
 //! | [`runtime`] (`atoll-runtime`) | locales and sublocales, task pools, communication backends, active messages, collectives, diagnostics |
 //! | [`dist`] (`atoll-dist`) | distributions: Block, Cyclic, BlockCyclic over 1-3 dimensional domains (pure index math) |
 //! | [`array`] (`atoll-array`) | distributed arrays, views, zippered forall, bulk assignment, fused expressions, reductions, scans |
@@ -19,8 +20,28 @@
 //! }).unwrap();
 //! assert_eq!(sum, 6);
 //! ```
+//!
+//! Distributed arrays, views and zippered loops:
+//!
+//! ```
+//! use atoll::prelude::*;
+//!
+//! run(Config::local(4), |ctx| {
+//!     let n = 1 << 16;
+//!     let b = DistArray::from_fn(ctx, dists::block(ctx, [n])?, |[i]| i as f64)?;
+//!     let c = DistArray::from_fn(ctx, dists::cyclic(ctx, [n])?, |[i]| 2.0 * i as f64)?;
+//!     let mut a = DistArray::<f64, 1>::zeros(ctx, dists::block(ctx, [n])?)?;
+//!     a.zip_apply((b.view(), c.view()), |x, (y, z)| *x = y + z)?; // Block leader, Cyclic follower
+//!     assert_eq!(a.view().sum()?, 3.0 * (n * (n - 1) / 2) as f64);
+//!     let inner = a.slice([1..n as i64 - 1])?; // a view: O(1), no message
+//!     assert_eq!(inner.min()?, 3.0);
+//!     Ok(())
+//! }).unwrap();
+//! ```
 
 pub use atoll_error::{bail, ensure, invalid_arg, Error, Result};
+/// The memory layer (re-exported `atoll-mem`).
+pub use atoll_mem as mem;
 /// The runtime core (re-exported `atoll-runtime`).
 pub use atoll_runtime as runtime;
 /// Distributions (re-exported `atoll-dist`).
