@@ -109,6 +109,8 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let local = a.local_mut();
         let chunks = crate::util::ChunksMut::new(local);
         ctx.forall_chunks(0..chunks.len(), |r| r.for_each(|c| chunks.get(c).fill(value)));
+        // Every locale has filled its part before any locale reads the array.
+        ctx.barrier()?;
         Ok(a)
     }
 
@@ -122,10 +124,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let dom = *inner.dist.domain();
         let plan = Plan::new(ctx, &inner.dist, dom)?;
         plan.for_each::<()>(|seg, _| {
-            let mut idx = [0i64; D];
-            for d in 0..D {
-                idx[d] = dom.dims()[d].nth(seg.pos[d]).unwrap_or(0);
-            }
+            let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
             let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
             let first = idx[D - 1];
             // SAFETY: segments of one plan are disjoint runs of this locale's storage.
@@ -490,6 +489,16 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
         Ok(out)
     }
 
+    /// This view as a [`SharedView`], the form in which it travels: pass it to `ctx.on` (or
+    /// `on_async`, `coforall_locales`) for a handler that takes a `SharedView` argument; it
+    /// arrives as the same elements on the target. O(1), no message.
+    pub fn share(&self) -> SharedView<T, D, M> {
+        let key = (self.arr.ctx.job_key(), self.arr.id);
+        let found = registry().lock().unwrap_or_else(|p| p.into_inner()).get(&key).and_then(Weak::upgrade);
+        let arr = found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
+        SharedView { arr, id: self.arr.id, dom: self.dom }
+    }
+
     /// The plan of a zip led by this view.
     pub(crate) fn plan(&self) -> Result<Plan<'a, D>> {
         Plan::new(&self.arr.ctx, &self.arr.dist, self.dom)
@@ -613,10 +622,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         let bound = expr.bind(&plan)?;
         let r = plan.for_each(|seg, scratch| {
             let row = bound.row(seg, scratch)?;
-            let mut idx = [0i64; D];
-            for d in 0..D {
-                idx[d] = dom.dims()[d].nth(seg.pos[d]).unwrap_or(0);
-            }
+            let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
             let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
             let first = idx[D - 1];
             update_row(store, seg, |j, x| {
@@ -662,7 +668,8 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Serialize for View<'
 /// typically in a handler run by `on`): the same elements, found through this locale's part of
 /// the array. It links to the array weakly: [`pin`](Self::pin) it to use it, and keep the
 /// array alive meanwhile (freeing an array while a view of it is in use is a program error,
-/// reported as [`Error::InvalidArgument`]).
+/// reported as [`Error::InvalidArgument`]). [`View::share`] makes one to send.
+#[derive(Clone)]
 pub struct SharedView<T: Elem, const D: usize, M: Distribution<D> + 'static = Block<D>> {
     arr: Weak<Inner<T, D, M>>,
     id: u64,

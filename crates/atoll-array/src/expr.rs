@@ -79,7 +79,7 @@ impl<T: Copy + Send + Sync, const D: usize> Expr<D> for Scalar<T> {
     fn lead(&self) -> Option<Result<Plan<'_, D>>> {
         None
     }
-    fn bind<'a>(&'a self, _: &Plan<'_, D>) -> Result<Scalar<T>> {
+    fn bind(&self, _: &Plan<'_, D>) -> Result<Scalar<T>> {
         Ok(*self)
     }
 }

@@ -179,10 +179,7 @@ where
         None,
         |acc, seg, scratch| {
             let row = bound.row(seg, scratch)?;
-            let mut lin = 0usize;
-            for d in 0..D - 1 {
-                lin = lin * shape[d] + seg.pos[d];
-            }
+            let lin = shape[..D - 1].iter().zip(&seg.pos).fold(0usize, |l, (&n, &p)| l * n + p);
             let base = lin * shape[D - 1];
             Ok((0..seg.len).fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step)))))
         },

@@ -1,0 +1,363 @@
+//! Deterministic scenarios with message-count assertions, run identically on every backend: by
+//! `tests/comm_counts.rs` on the local backend with 1-5 locales, and by the
+//! `atoll-array-selftest` program under `mpiexec` (`tests/mpi_launch.rs`), which compares the
+//! counts of both backends. Each scenario checks its results and its counts against values
+//! computed here independently (by brute force over the distributions' `owner()`), and returns
+//! every locale's counts for the measured region (`Ctx::comm_diagnostics`).
+//!
+//! Only the crate's normal dependencies are used here (the selftest binary cannot use
+//! dev-dependencies).
+#![allow(dead_code)]
+// `a.slice([lo..hi])` is how 1-D arrays are sliced, not a mistaken `vec![lo..hi]`.
+#![allow(clippy::single_range_in_vec_init)]
+
+use atoll_array::{dist, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprReduce, SharedView, StridedRange};
+use atoll_runtime::{CommCounts, Ctx, Error, Handler, Result};
+use std::collections::BTreeSet;
+
+fn check(cond: bool, what: impl FnOnce() -> String) -> Result<()> {
+    if cond {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!("check failed: {}", what())))
+    }
+}
+
+/// Runs `f` with communication counted on every locale; returns its value and every locale's
+/// counts of the region.
+pub fn measure<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, Vec<CommCounts>)> {
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
+    let r = f();
+    ctx.stop_comm_diagnostics()?;
+    let r = r?;
+    Ok((r, ctx.comm_diagnostics()?))
+}
+
+/// A value for index `idx` (exact in f64).
+fn v1(i: i64) -> f64 {
+    (i * 7 % 13) as f64 - 6.0
+}
+
+fn v2([i, j]: [i64; 2]) -> f64 {
+    (i * 31 + j * 7) as f64
+}
+
+/// The pairs (destination locale, source locale) with the source remote that `dst[dst_dom] =
+/// src[src_dom]` must move data between, by brute force.
+fn remote_pairs<const D: usize>(dst: &impl Distribution<D>, dst_dom: &Domain<D>, src: &impl Distribution<D>, src_dom: &Domain<D>) -> BTreeSet<(usize, usize)> {
+    dst_dom
+        .iter()
+        .zip(src_dom.iter())
+        .map(|(i, j)| (dst.owner(i), src.owner(j)))
+        .filter(|(d, s)| d != s)
+        .collect()
+}
+
+/// Per locale, how many elements of `follower[f_dom]` are owned elsewhere than the matching
+/// element of `leader[l_dom]` (one get each for a misaligned follower).
+fn remote_elements<const D: usize>(n: usize, leader: &impl Distribution<D>, l_dom: &Domain<D>, follower: &impl Distribution<D>, f_dom: &Domain<D>) -> Vec<u64> {
+    let mut per = vec![0u64; n];
+    for (i, j) in l_dom.iter().zip(f_dom.iter()) {
+        let (l, f) = (leader.owner(i), follower.owner(j));
+        if l != f {
+            per[l] += 1;
+        }
+    }
+    per
+}
+
+fn only(c: &CommCounts, what: &str, gets: u64, strided_gets: u64, puts: u64, ams: u64) -> Result<()> {
+    check(
+        c.gets == gets && c.strided_gets == strided_gets && c.puts == puts && c.strided_puts == 0 && c.atomics == 0 && c.ams == ams,
+        || format!("{what}: counts {c:?}, want gets {gets}, strided gets {strided_gets}, puts {puts}, ams {ams}"),
+    )
+}
+
+/// `c = a + b`, `c = b + 3 a`, an aligned zip and reductions, all Block (and all Cyclic) on
+/// one domain, and the same over equal views: no remote operation on any locale.
+pub fn aligned_expressions_make_no_messages(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let n = 1000;
+    let a = DistArray::<f64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| v1(i))?;
+    let b = DistArray::<f64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64)?;
+    let mut c = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    let x = DistArray::<i64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [30, 20])?, |[i, j]| i - j)?;
+    let mut y = DistArray::<i64, 2, Cyclic<2>>::zeros(ctx, dist::cyclic(ctx, [30, 20])?)?;
+    let ((s, t, m), counts) = measure(ctx, || {
+        c.assign_expr(&a + &b)?;
+        c.assign_expr(&b + 3.0 * &a)?;
+        c.zip_apply((a.view(), b.view()), |z, (p, q)| *z += p * q)?;
+        c.slice_mut([10..990])?.assign_expr(a.slice([10..990])? + b.slice([10..990])?)?;
+        y.assign_expr(&x * 2i64 - &x)?;
+        y.slice_mut([0..30, 5..15])?.assign(&x.slice([0..30, 5..15])?)?;
+        let s = (&a + &b).sum()?;
+        let t = c.view().sum()?;
+        let m = y.view().argmax()?;
+        Ok((s, t, m))
+    })?;
+    let want_s: f64 = (0..n as i64).map(|i| v1(i) + i as f64).sum();
+    let want_t: f64 = (0..n as i64)
+        .map(|i| if (10..990).contains(&i) { v1(i) + i as f64 } else { i as f64 + 3.0 * v1(i) + v1(i) * i as f64 })
+        .sum();
+    check(s == want_s && t == want_t, || format!("aligned sums {s} {t}, want {want_s} {want_t}"))?;
+    check(m == (29, [29, 0]), || format!("argmax {m:?}"))?;
+    for (l, k) in counts.iter().enumerate() {
+        check(k.total_ops() == 0, || format!("aligned expressions: locale {l} made {k:?}"))?;
+    }
+    Ok(counts)
+}
+
+/// Creating 1,000 slices (strided, views of views, writable ones, shared ones) makes no message.
+pub fn creating_slices_makes_no_messages(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let mut a = DistArray::<f32, 2, BlockCyclic<2>>::zeros(ctx, dist::block_cyclic(ctx, [64, 48], [4, 3])?)?;
+    let (made, counts) = measure(ctx, || {
+        let mut made = 0usize;
+        for k in 0..250i64 {
+            let lo = k % 20;
+            let v = a.slice([lo..lo + 40, 0..48])?;
+            let w = v.slice(Domain::new([StridedRange::with_stride(lo + 1, lo + 40, 3)?, StridedRange::with_stride(k % 5, 48, 5)?])?)?;
+            let s = w.share();
+            made += 3 + usize::from(s.pin().is_ok());
+            let mut m = a.slice_mut([lo..lo + 1, 0..48])?;
+            let _ = m.slice_mut([lo..lo + 1, 1..47])?;
+        }
+        Ok(made)
+    })?;
+    check(made == 1000, || format!("{made} slices"))?;
+    for (l, k) in counts.iter().enumerate() {
+        check(k.total_ops() == 0 && k.bytes == 0, || format!("slices: locale {l} made {k:?}"))?;
+    }
+    Ok(counts)
+}
+
+/// `dst[view] = src[shifted view]` between Block arrays (1-D and 2-D halo-like shifts) and
+/// between Cyclic ones: exactly one strided get per (source locale, destination locale) pair
+/// that has data to move, and nothing else.
+pub fn shifted_view_assign_is_one_strided_get_per_locale_pair(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let n = 100;
+    let src = DistArray::<f64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| v1(i))?;
+    let mut dst = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    let s2 = DistArray::<f64, 2>::from_fn(ctx, dist::block(ctx, [12, 10])?, v2)?;
+    let mut d2 = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [12, 10])?)?;
+    let sc = DistArray::<f64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [12, 10])?, v2)?;
+    let mut dc = DistArray::<f64, 2, Cyclic<2>>::zeros(ctx, dist::cyclic(ctx, [12, 10])?)?;
+    let (d1, sd1) = (Domain::new([StridedRange::new(0, 93)])?, Domain::new([StridedRange::new(7, 100)])?);
+    let (dd2, sdd2) = (Domain::from_shape([11, 9])?, Domain::new([StridedRange::new(1, 12), StridedRange::new(1, 10)])?);
+    let mut all = Vec::new();
+    for case in 0..3 {
+        let (_, counts) = measure(ctx, || match case {
+            0 => dst.slice_mut(d1)?.assign(&src.slice(sd1)?),
+            1 => d2.slice_mut(dd2)?.assign(&s2.slice(sdd2)?),
+            _ => dc.slice_mut(dd2)?.assign(&sc.slice(sdd2)?),
+        })?;
+        let pairs = match case {
+            0 => remote_pairs(dst.dist(), &d1, src.dist(), &sd1),
+            1 => remote_pairs(d2.dist(), &dd2, s2.dist(), &sdd2),
+            _ => remote_pairs(dc.dist(), &dd2, sc.dist(), &sdd2),
+        };
+        let mine = pairs.iter().filter(|(d, _)| *d == me).count() as u64;
+        only(&counts[me], &format!("shifted assign {case}"), 0, mine, 0, 0)?;
+        check(nl > 1 || mine == 0, || "one locale: nothing remote".into())?;
+        all.extend(counts);
+    }
+    if let Some(g) = dst.gather(0)? {
+        check((0..93).all(|i| g[i] == v1(i as i64 + 7)) && g[93..].iter().all(|&x| x == 0.0), || "1-D shifted assign".into())?;
+    }
+    for (arr, name) in [(d2.gather(0)?, "Block"), (dc.gather(0)?, "Cyclic")] {
+        if let Some(g) = arr {
+            let ok = (0..12i64).all(|i| (0..10i64).all(|j| g[(i * 10 + j) as usize] == if i < 11 && j < 9 { v2([i + 1, j + 1]) } else { 0.0 }));
+            check(ok, || format!("2-D {name} shifted assign"))?;
+        }
+    }
+    Ok(all)
+}
+
+/// `gather` of a Block array (1-D and 2-D) and of a Cyclic one: one strided get per remote
+/// locale that owns elements, on the root only.
+pub fn gather_is_one_strided_get_per_remote_locale(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let a = DistArray::<i32, 1>::from_fn(ctx, dist::block(ctx, [101])?, |[i]| i as i32 * 3)?;
+    let b = DistArray::<u16, 2>::from_fn(ctx, dist::block(ctx, [9, 7])?, |[i, j]| (i * 7 + j) as u16)?;
+    let c = DistArray::<i64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [5, 8])?, |[i, j]| i * 8 + j)?;
+    let mut all = Vec::new();
+    for (case, root) in [(0, 0), (1, nl - 1), (2, nl / 2)] {
+        let (ok, counts) = measure(ctx, || {
+            Ok(match case {
+                0 => a.gather(root)?.is_none_or(|g| g == (0..101).map(|i| i * 3).collect::<Vec<i32>>()),
+                1 => b.gather(root)?.is_none_or(|g| g == (0..63).collect::<Vec<u16>>()),
+                _ => c.gather(root)?.is_none_or(|g| g == (0..40).collect::<Vec<i64>>()),
+            })
+        })?;
+        check(ok, || format!("gather {case}"))?;
+        let owners: BTreeSet<usize> = match case {
+            0 => a.domain().iter().map(|i| a.dist().owner(i)).collect(),
+            1 => b.domain().iter().map(|i| b.dist().owner(i)).collect(),
+            _ => c.domain().iter().map(|i| c.dist().owner(i)).collect(),
+        };
+        let want = if me == root { owners.iter().filter(|&&o| o != root).count() as u64 } else { 0 };
+        only(&counts[me], &format!("gather {case} to {root}"), 0, want, 0, 0)?;
+        all.extend(counts);
+    }
+    Ok(all)
+}
+
+/// A misaligned follower (Cyclic follower of a Block leader, BlockCyclic of Block in 2-D,
+/// strided views) fetches each remote element with its own get: exactly one get per remote
+/// element, in `zip_apply`, `assign_expr` and a reduction.
+pub fn misaligned_follower_makes_one_get_per_remote_element(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let n = 60;
+    let mut a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i)?;
+    let b = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| 1000 * i)?;
+    let mut p = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [8, 6])?)?;
+    let q = DistArray::<f64, 2, BlockCyclic<2>>::from_fn(ctx, dist::block_cyclic(ctx, [8, 6], [2, 3])?, v2)?;
+    let lead_s = Domain::new([StridedRange::with_stride(0, 60, 2)?])?;
+    let fol_s = Domain::new([StridedRange::with_stride(1, 60, 2)?])?;
+    let whole = *a.domain();
+    let mut all = Vec::new();
+    for case in 0..4 {
+        let (total, counts) = measure(ctx, || {
+            Ok(match case {
+                0 => {
+                    a.zip_apply(b.view(), |x, y| *x += y)?;
+                    0
+                }
+                1 => {
+                    a.slice_mut(lead_s)?.assign_expr(b.slice(fol_s)? * 2i64)?;
+                    0
+                }
+                2 => {
+                    p.assign_expr(q.view())?;
+                    0
+                }
+                _ => (a.view() + b.view()).sum()?,
+            })
+        })?;
+        let want = match case {
+            0 | 3 => remote_elements(nl, a.dist(), &whole, b.dist(), &whole),
+            1 => remote_elements(nl, a.dist(), &lead_s, b.dist(), &fol_s),
+            _ => remote_elements(nl, p.dist(), p.domain(), q.dist(), q.domain()),
+        };
+        only(&counts[me], &format!("misaligned follower {case}"), want[me], 0, 0, 0)?;
+        if case == 3 {
+            // a[i] = i + 1000 i, then the even ones 2000 (i + 1); the sum adds b once more.
+            let want_sum: i64 = (0..n as i64).map(|i| if i % 2 == 0 { 2000 * (i + 1) } else { 1001 * i } + 1000 * i).sum();
+            check(total == want_sum, || format!("misaligned sum {total}, want {want_sum}"))?;
+        }
+        all.extend(counts);
+    }
+    if let Some(g) = p.gather(0)? {
+        check(g == (0..48).map(|k| v2([k / 6, k % 6])).collect::<Vec<f64>>(), || "BlockCyclic follower values".into())?;
+    }
+    Ok(all)
+}
+
+/// `from_vec`: each locale pulls its Block part from the root with one strided get.
+/// Single-element `get`/`set`: one get or put per remote element.
+pub fn from_vec_and_single_elements(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let data: Vec<u32> = (0..77).map(|i| i * i).collect();
+    let root = nl - 1;
+    let (a, counts) = measure(ctx, || DistArray::<u32, 1>::from_vec(ctx, dist::block(ctx, [77])?, root, (me == root).then(|| data.clone())))?;
+    let mine = a.local().len();
+    only(&counts[me], "from_vec", 0, u64::from(me != root && mine > 0), 0, 0)?;
+    let mut all = counts;
+    let mut c = DistArray::<u8, 2, Cyclic<2>>::zeros(ctx, dist::cyclic(ctx, [4, 5])?)?;
+    let (_, counts) = measure(ctx, || {
+        for k in 0..77i64 {
+            check(a.get([k])? == (k * k) as u32, || format!("get {k}"))?;
+        }
+        for i in 0..4 {
+            for j in 0..5 {
+                if (i + j) as usize % nl == me {
+                    c.set([i, j], (i * 5 + j) as u8)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let remote_a = a.domain().iter().filter(|&i| a.dist().owner(i) != me).count() as u64;
+    let remote_c = c.domain().iter().filter(|&[i, j]| (i + j) as usize % nl == me && c.dist().owner([i, j]) != me).count() as u64;
+    only(&counts[me], "get/set", remote_a, 0, remote_c, 0)?;
+    check(c.gather(0)?.is_none_or(|g| g == (0..20).collect::<Vec<u8>>()), || "set values".into())?;
+    all.extend(counts);
+    Ok(all)
+}
+
+/// `cumsum` of a Cyclic view: the values move to a Block layout with one strided get per
+/// (source, destination) pair; the scan itself is local plus one collective.
+pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let me = ctx.id();
+    let a = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [50])?, |[i]| i % 4)?;
+    let v = a.slice([5..45])?;
+    let (s, counts) = measure(ctx, || v.cumsum())?;
+    let pairs = remote_pairs(s.dist(), s.domain(), a.dist(), v.domain());
+    only(&counts[me], "cumsum", 0, pairs.iter().filter(|(d, _)| *d == me).count() as u64, 0, 0)?;
+    let want: Vec<i64> = (5..45).scan(0, |acc, i| {
+        *acc += i % 4;
+        Some(*acc)
+    })
+    .collect();
+    check(s.gather(0)?.is_none_or(|g| g == want), || "cumsum values".into())?;
+    Ok(counts)
+}
+
+/// Reads every element of the view it receives, on the locale it runs on.
+fn read_view(_ctx: &Ctx, v: SharedView<i64, 2, Cyclic<2>>) -> Result<i64> {
+    let p = v.pin()?;
+    let view = p.view();
+    view.domain().iter().map(|i| view.get(i)).sum()
+}
+
+/// The handler of [`view_sent_with_on`].
+pub static READ_VIEW: Handler<SharedView<i64, 2, Cyclic<2>>, i64> = Handler::new("atoll_array_scenarios::read_view", read_view);
+
+/// Registers the scenarios' handlers (every process, before running them).
+pub fn register_all() {
+    READ_VIEW.register();
+}
+
+/// A view sent with `on` to the next locale, read there: one active message per sender, and
+/// one get per element the target does not own, counted on the target.
+pub fn view_sent_with_on(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let a = DistArray::<i64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [6, 7])?, |[i, j]| i * 7 + j)?;
+    let dom = Domain::new([StridedRange::with_stride(1, 6, 2)?, StridedRange::new(2, 7)])?;
+    let v = a.slice(dom)?;
+    let (sum, counts) = measure(ctx, || {
+        let s = ctx.on((me + 1) % nl, &READ_VIEW, v.share())?;
+        ctx.barrier()?; // every handler has run before the counters stop
+        Ok(s)
+    })?;
+    let want: i64 = dom.iter().map(|[i, j]| i * 7 + j).sum();
+    check(sum == want, || format!("sum {sum}, want {want}"))?;
+    let not_mine = dom.iter().filter(|&i| a.dist().owner(i) != me).count() as u64;
+    let c = &counts[me];
+    let ams = u64::from(nl > 1);
+    check(c.ams == ams && c.gets == if nl > 1 { not_mine } else { 0 } && c.strided_gets == 0 && c.puts == 0, || {
+        format!("view sent with on: {c:?}, want {ams} active message and {not_mine} gets")
+    })?;
+    Ok(counts)
+}
+
+/// Every scenario, in order, with its name.
+pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
+    type Scenario = fn(&Ctx) -> Result<Vec<CommCounts>>;
+    let list: [(&'static str, Scenario); 8] = [
+        ("aligned_expressions", aligned_expressions_make_no_messages),
+        ("slices", creating_slices_makes_no_messages),
+        ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
+        ("gather", gather_is_one_strided_get_per_remote_locale),
+        ("misaligned_follower", misaligned_follower_makes_one_get_per_remote_element),
+        ("from_vec_get_set", from_vec_and_single_elements),
+        ("scan", scan_moves_data_once),
+        ("view_sent_with_on", view_sent_with_on),
+    ];
+    list.iter().map(|&(name, f)| Ok((name, f(ctx)?))).collect()
+}
+
+/// The report the selftest prints and the MPI test compares: one line per scenario.
+pub fn report(results: &[(&'static str, Vec<CommCounts>)]) -> String {
+    results.iter().map(|(name, c)| format!("counts {name} {c:?}\n")).collect()
+}
