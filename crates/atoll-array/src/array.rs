@@ -86,7 +86,9 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let id = ctx.collectives_started();
         let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, id, _entry: RegistryEntry((ctx.job_key(), id)) });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));
-        registry().lock().unwrap_or_else(|p| p.into_inner()).insert((ctx.job_key(), id), weak);
+        // The registry's table outlives every array (it is process-wide): its growth is marked
+        // permanent so leak reports do not list it.
+        atoll_runtime::atoll_mem::permanent(|| registry().lock().unwrap_or_else(|p| p.into_inner()).insert((ctx.job_key(), id), weak));
         Ok(DistArray { inner })
     }
 

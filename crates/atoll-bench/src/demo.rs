@@ -3,8 +3,12 @@
 
 use atoll::prelude::*;
 
+// Memory tracking (`ATOLL_MEM_TRACK`, default count; `ATOLL_MEM_STATS=1`, `ATOLL_MEM_LEAKS=1`).
+atoll::mem::track_memory!();
+
 mod baseline;
 mod demo_arrays;
+mod demo_mem;
 use std::time::Instant;
 
 fn hello(ctx: &Ctx, from: usize) -> Result<String> {
@@ -112,10 +116,13 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
         );
     }
     demo_arrays::arrays_tour(ctx, baseline)?;
+    demo_mem::memory_tour(ctx)?;
     Ok(())
 }
 
 fn main() {
+    // The standard library's start-up blocks live until exit: not leaks (ATOLL_MEM_LEAKS=1).
+    atoll::mem::mark_live_blocks_permanent();
     HELLO.register();
     LOCAL_SUM.register();
     let config = match Config::from_env() {

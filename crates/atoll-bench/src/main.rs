@@ -3,6 +3,7 @@
 
 mod baseline;
 mod comm;
+mod memtrack;
 mod report;
 mod slices;
 mod stream;
@@ -71,6 +72,8 @@ enum Bench {
         #[arg(long, default_value_t = 10)]
         reps: usize,
     },
+    /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
+    Memtrack(memtrack::MemtrackArgs),
 }
 
 fn config(c: &Common) -> Result<Config> {
@@ -100,6 +103,7 @@ fn check_locales(ctx: &Ctx, c: &Common) -> Result<()> {
 fn main() {
     let cli = Cli::parse();
     let r = match &cli.bench {
+        Bench::Memtrack(args) => memtrack::memtrack(args),
         Bench::Stream { common, n, reps } => config(common).and_then(|cfg| {
             if common.backend == Backend::Local {
                 if let Some(l) = common.locales {

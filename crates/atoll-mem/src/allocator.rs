@@ -13,7 +13,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-use crate::counters::{self, BUSY};
+use crate::counters::{self, BUSY, PERMANENT};
 use crate::state::{self, skip_below, COUNTING, FULL, SITES_BIT, UNINIT};
 use crate::table::{self, Entry};
 use crate::sites;
@@ -152,27 +152,45 @@ unsafe fn count_alloc<const ZEROED: bool>(layout: Layout) -> *mut u8 {
 unsafe fn count_alloc_fast<const ZEROED: bool>(layout: Layout) -> *mut u8 {
     let size = layout.size();
     if size < SPECULATIVE_MAX {
-        return match counters::try_count(size as i64, 1, 0) {
+        // Every path ends in a tail call with the arguments in registers: no stack frame.
+        let Some(cell) = counters::fast_cell() else {
             // SAFETY: forwarded caller contract.
-            counters::Pending::Done => unsafe { system_alloc(layout, ZEROED) },
+            return unsafe { count_alloc_slow::<ZEROED>(layout) };
+        };
+        return match counters::bump(cell, size as i64, 1, 0) {
             // SAFETY: forwarded caller contract.
-            pending => unsafe { count_alloc_finish::<ZEROED>(pending, layout) },
+            None => unsafe { system_alloc(layout, ZEROED) },
+            // SAFETY: forwarded caller contract.
+            Some((used, flushed)) => unsafe { count_alloc_report::<ZEROED>(cell, used, flushed, layout) },
         };
     }
     // SAFETY: forwarded caller contract.
     unsafe { count_alloc::<ZEROED>(layout) }
 }
 
-/// The rare end of [`count_alloc_fast`]: the thread's first count (binding it to a slot), a
-/// count on a shared overflow slot, or a report to the peak tracker.
+/// A rare end of [`count_alloc_fast`]: a report to the peak tracker, then the allocation.
 ///
 /// # Safety
 ///
 /// As [`GlobalAlloc::alloc`].
 #[cold]
 #[inline(never)]
-unsafe fn count_alloc_finish<const ZEROED: bool>(pending: counters::Pending, layout: Layout) -> *mut u8 {
-    counters::finish(pending, layout.size() as i64, 1, 0);
+unsafe fn count_alloc_report<const ZEROED: bool>(cell: &'static counters::Cell, used: i64, flushed: i64, layout: Layout) -> *mut u8 {
+    counters::report_cell(cell, used, flushed);
+    // SAFETY: forwarded caller contract.
+    unsafe { system_alloc(layout, ZEROED) }
+}
+
+/// A rare end of [`count_alloc_fast`]: the thread's first count (binding it to a slot) or a
+/// count on a shared overflow slot, then the allocation.
+///
+/// # Safety
+///
+/// As [`GlobalAlloc::alloc`].
+#[cold]
+#[inline(never)]
+unsafe fn count_alloc_slow<const ZEROED: bool>(layout: Layout) -> *mut u8 {
+    counters::charge_slow(layout.size() as i64, 1, 0);
     // SAFETY: forwarded caller contract.
     unsafe { system_alloc(layout, ZEROED) }
 }
@@ -240,7 +258,9 @@ fn record_new(word: usize, addr: usize, size: usize) {
         return;
     }
     let locale = counters::locale_of(w);
-    let site = if word & SITES_BIT != 0 {
+    let site = if w & PERMANENT != 0 {
+        table::PERMANENT_SITE
+    } else if word & SITES_BIT != 0 {
         counters::enter_busy(w);
         let site = sites::capture();
         counters::leave_busy();
@@ -280,15 +300,29 @@ fn forget(addr: usize) -> Option<Entry> {
     Some(entry)
 }
 
-/// Completes a `count`-mode free whose counting needs more work, then frees.
+/// A rare end of a `count`-mode free: a report to the peak tracker, then the free.
 ///
 /// # Safety
 ///
 /// As [`GlobalAlloc::dealloc`].
 #[cold]
 #[inline(never)]
-unsafe fn finish_then_dealloc(pending: counters::Pending, ptr: *mut u8, layout: Layout) {
-    counters::finish(pending, -(layout.size() as i64), 0, 1);
+unsafe fn report_then_dealloc(cell: &'static counters::Cell, used: i64, flushed: i64, ptr: *mut u8, layout: Layout) {
+    counters::report_cell(cell, used, flushed);
+    // SAFETY: forwarded caller contract.
+    unsafe { System.dealloc(ptr, layout) }
+}
+
+/// A rare end of a `count`-mode free: a thread without an exclusive slot counts through the
+/// slow path, then frees.
+///
+/// # Safety
+///
+/// As [`GlobalAlloc::dealloc`].
+#[cold]
+#[inline(never)]
+unsafe fn slow_then_dealloc(ptr: *mut u8, layout: Layout) {
+    counters::charge_slow(-(layout.size() as i64), 0, 1);
     // SAFETY: forwarded caller contract.
     unsafe { System.dealloc(ptr, layout) }
 }
@@ -432,13 +466,17 @@ unsafe impl GlobalAlloc for TrackingAllocator {
         }
         if is_count(word) {
             // Count first, so that the call to the system is a tail call; anything rare
-            // (the first count of a thread, a report to the peak tracker) is out of line.
-            let size = layout.size() as i64;
-            match counters::try_count(-size, 0, 1) {
+            // (the first count of a thread, a report to the peak tracker) is out of line,
+            // with its arguments in registers, so that this path needs no stack frame.
+            let Some(cell) = counters::fast_cell() else {
                 // SAFETY: forwarded caller contract.
-                counters::Pending::Done => unsafe { System.dealloc(ptr, layout) },
+                return unsafe { slow_then_dealloc(ptr, layout) };
+            };
+            match counters::bump(cell, -(layout.size() as i64), 0, 1) {
                 // SAFETY: forwarded caller contract.
-                pending => unsafe { finish_then_dealloc(pending, ptr, layout) },
+                None => unsafe { System.dealloc(ptr, layout) },
+                // SAFETY: forwarded caller contract.
+                Some((used, flushed)) => unsafe { report_then_dealloc(cell, used, flushed, ptr, layout) },
             }
         } else if word & FULL != 0 {
             // SAFETY: forwarded caller contract.

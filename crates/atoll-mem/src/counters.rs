@@ -111,10 +111,12 @@ static TOTAL: Global = Global::new();
 
 // The thread word: bits 0..16 slot index + 1 (0 = not bound yet), bit 16 SHARED (the slot is an
 // overflow slot: update atomically), bit 17 BUSY (the thread is inside the tracker: allocations
-// pass straight to the system), bits 32..40 the locale.
+// pass straight to the system), bit 18 PERMANENT (`full` mode records the thread's new blocks as
+// meant to live until the process ends), bits 32..40 the locale.
 const SLOT_MASK: u64 = 0xFFFF;
 const SHARED: u64 = 1 << 16;
 pub(crate) const BUSY: u64 = 1 << 17;
+pub(crate) const PERMANENT: u64 = 1 << 18;
 const LOCALE_SHIFT: u32 = 32;
 
 thread_local! {
@@ -238,6 +240,13 @@ pub(crate) fn set_thread_locale(locale: usize) {
     set_thread((w & !(0xFF << LOCALE_SHIFT)) | ((locale as u64) << LOCALE_SHIFT));
 }
 
+/// Sets or clears the calling thread's PERMANENT flag; returns its previous state.
+pub(crate) fn set_thread_permanent(on: bool) -> bool {
+    let w = THREAD.get();
+    set_thread(if on { w | PERMANENT } else { w & !PERMANENT });
+    w & PERMANENT != 0
+}
+
 /// The calling thread's locale.
 pub(crate) fn thread_locale() -> usize {
     locale_of(THREAD.get())
@@ -313,15 +322,40 @@ fn bump_exclusive(cell: &Cell, delta: i64, allocs: u64, frees: u64) -> Option<(i
 pub(crate) fn finish(pending: Pending, delta: i64, allocs: u64, frees: u64) {
     match pending {
         Pending::Done => {}
-        Pending::Report(cell, used, flushed) => {
-            cell.flushed.store(used, Relaxed);
-            report(thread_locale(), used.wrapping_sub(flushed));
-        }
-        Pending::Slow => {
-            let w = thread_word();
-            charge(w, locale_of(w), delta, allocs, frees);
-        }
+        Pending::Report(cell, used, flushed) => report_cell(cell, used, flushed),
+        Pending::Slow => charge_slow(delta, allocs, frees),
     }
+}
+
+/// The calling thread's own cell for its locale, when it owns an exclusive slot: the one
+/// thread-local read of the `count`-mode hot paths (see [`bump`]).
+#[inline(always)]
+pub(crate) fn fast_cell() -> Option<&'static Cell> {
+    FAST.get()
+}
+
+/// [`try_count`] in two steps, for callers that keep everything in registers: applies a change
+/// to the calling thread's own `cell` (from [`fast_cell`]) and returns `(used, flushed)` when
+/// [`report_cell`] must follow.
+#[inline(always)]
+pub(crate) fn bump(cell: &Cell, delta: i64, allocs: u64, frees: u64) -> Option<(i64, i64)> {
+    bump_exclusive(cell, delta, allocs, frees)
+}
+
+/// Reports a cell's unreported change to the peak tracker (after [`bump`] asked for it).
+#[cold]
+#[inline(never)]
+pub(crate) fn report_cell(cell: &Cell, used: i64, flushed: i64) {
+    cell.flushed.store(used, Relaxed);
+    report(thread_locale(), used.wrapping_sub(flushed));
+}
+
+/// The whole update for a thread without an exclusive slot (binding it first if needed).
+#[cold]
+#[inline(never)]
+pub(crate) fn charge_slow(delta: i64, allocs: u64, frees: u64) {
+    let w = thread_word();
+    charge(w, locale_of(w), delta, allocs, frees);
 }
 
 /// Records `delta` bytes (positive: allocated, negative: freed), `allocs` allocations and

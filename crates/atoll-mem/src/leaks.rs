@@ -47,6 +47,12 @@ pub struct LeakReport {
     /// Whether the report covers every recorded block (false only if memory ran out while
     /// copying the table).
     pub complete: bool,
+    /// Live blocks marked permanent ([`permanent`](crate::permanent),
+    /// [`mark_live_blocks_permanent`](crate::mark_live_blocks_permanent)): meant to live until
+    /// the process ends, so not listed as leaks.
+    pub permanent_count: u64,
+    /// Their bytes.
+    pub permanent_bytes: u64,
 }
 
 impl LeakReport {
@@ -79,6 +85,15 @@ impl fmt::Display for LeakReport {
             self.groups.len(),
             if self.complete { "" } else { " (incomplete: out of memory while copying the table)" }
         )?;
+        if self.permanent_count != 0 {
+            writeln!(
+                f,
+                "  (not listed: {} blocks, {} bytes ({}) marked permanent, meant to live until the process ends)",
+                self.permanent_count,
+                self.permanent_bytes,
+                human_bytes(self.permanent_bytes)
+            )?;
+        }
         for g in &self.groups {
             let site = match &g.site {
                 Some(s) => s.as_str(),
@@ -90,7 +105,8 @@ impl fmt::Display for LeakReport {
     }
 }
 
-/// Lists the blocks still live (`full` mode), grouped by size and site.
+/// Lists the blocks still live (`full` mode), grouped by size and site. Blocks marked
+/// permanent are counted apart ([`LeakReport::permanent_count`]), not listed.
 ///
 /// ```
 /// # #[global_allocator]
@@ -109,8 +125,16 @@ pub fn leak_report() -> LeakReport {
     let word = state::word();
     let mode = state::mode_of(word);
     let sites_tracked = word & state::SITES_BIT != 0;
-    let mut report =
-        LeakReport { mode, sites_tracked, groups: Vec::new(), total_count: 0, total_bytes: 0, complete: true };
+    let mut report = LeakReport {
+        mode,
+        sites_tracked,
+        groups: Vec::new(),
+        total_count: 0,
+        total_bytes: 0,
+        complete: true,
+        permanent_count: 0,
+        permanent_bytes: 0,
+    };
     if mode != Mode::Full {
         return report;
     }
@@ -120,6 +144,11 @@ pub fn leak_report() -> LeakReport {
     report.complete = table::snapshot(&mut entries);
     let mut groups: HashMap<(usize, u32), (u64, Vec<usize>)> = HashMap::new();
     for e in entries.as_slice() {
+        if e.site == table::PERMANENT_SITE {
+            report.permanent_count += 1;
+            report.permanent_bytes += e.size as u64;
+            continue;
+        }
         let g = groups.entry((e.size, e.site)).or_default();
         g.0 += 1;
         if !g.1.contains(&(e.locale as usize)) {

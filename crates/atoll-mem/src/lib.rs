@@ -205,6 +205,54 @@ pub fn set_current_locale(locale: usize) -> Result<()> {
     Ok(())
 }
 
+/// Runs `f` with the blocks the calling thread allocates meanwhile marked **permanent**: meant
+/// to live until the process ends (a registry, a library's global state), so that
+/// [`leak_report`] does not list them. They are counted as usual, and their frees too, should
+/// they happen. Only `full` mode records the mark; other modes ignore it. Nests; restores the
+/// thread's previous state afterwards (also on panic).
+///
+/// ```
+/// # #[global_allocator]
+/// # static ALLOC: atoll_mem::TrackingAllocator = atoll_mem::TrackingAllocator::new();
+/// # fn main() {
+/// use std::sync::OnceLock;
+/// atoll_mem::set_mode(atoll_mem::Mode::Full, 0);
+/// static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+/// atoll_mem::permanent(|| NAMES.get_or_init(|| vec!["a process-wide table".repeat(100)]));
+/// let report = atoll_mem::leak_report();
+/// assert_eq!(report.groups_of_size(2000).count(), 0); // not listed...
+/// assert!(report.permanent_bytes >= 2000);            // ...but accounted for
+/// # }
+/// ```
+pub fn permanent<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            counters::set_thread_permanent(self.0);
+        }
+    }
+    let _restore = Restore(counters::set_thread_permanent(true));
+    f()
+}
+
+/// Marks (`on`) or stops marking the calling thread's new blocks permanent, for code that
+/// cannot be wrapped in [`permanent`] (a thread's teardown, whose thread-local destructors may
+/// hand blocks to a library's global state). Returns the previous setting.
+pub fn set_thread_permanent(on: bool) -> bool {
+    counters::set_thread_permanent(on)
+}
+
+/// Marks every block live now (in every thread) permanent, so that [`leak_report`] lists only
+/// blocks allocated afterwards: a program calls it first thing in `main`, after the standard
+/// library's start-up allocations. Returns how many blocks it marked (0 outside `full` mode).
+pub fn mark_live_blocks_permanent() -> u64 {
+    if mode() == Mode::Full {
+        table::mark_all_permanent()
+    } else {
+        0
+    }
+}
+
 /// The calling thread's locale (0 unless [`set_current_locale`] said otherwise).
 pub fn current_locale() -> usize {
     counters::thread_locale()

@@ -250,8 +250,9 @@ static HOOKED: AtomicBool = AtomicBool::new(false);
 
 /// The end-of-run report: prints the statistics table if `ATOLL_MEM_STATS=1` and the leak
 /// report if `ATOLL_MEM_LEAKS=1` (values read at start-up), to standard error. Runs once: later
-/// calls (and the exit hook, after an explicit call) do nothing. The Atoll runtime calls it when
-/// a job ends.
+/// calls (and the exit hook, after an explicit call) do nothing. The exit hook calls it at
+/// normal process exit (after `main` returns and the standard library has flushed and freed
+/// its output buffers).
 pub fn report_at_exit() {
     let stats = state::print_stats_at_exit();
     let leaks = state::report_leaks_at_exit();

@@ -12,6 +12,8 @@ use crate::raw::{SpinGuard, SpinLock, SysBuf, Zeroable};
 
 /// The number of independently locked shards.
 pub(crate) const SHARDS: usize = 64;
+/// The site of blocks marked permanent (interned site ids stay far below it).
+pub(crate) const PERMANENT_SITE: u32 = u32::MAX;
 const INITIAL_CAPACITY: usize = 64;
 
 /// One live block.
@@ -22,7 +24,8 @@ pub(crate) struct Entry {
     pub addr: usize,
     /// Its size in bytes.
     pub size: usize,
-    /// Its interned allocation site (0 = not recorded).
+    /// Its interned allocation site (0 = not recorded; [`PERMANENT_SITE`]: a block meant to
+    /// live until the process ends, never reported as a leak).
     pub site: u32,
     /// The locale that allocated it.
     pub locale: u32,
@@ -189,6 +192,21 @@ pub(crate) fn clear() {
         };
         drop(old);
     }
+}
+
+/// Marks every recorded block permanent; returns how many were not already.
+pub(crate) fn mark_all_permanent() -> u64 {
+    let mut marked = 0;
+    for index in 0..SHARDS {
+        let mut g = lock(index);
+        if let Some(slots) = g.slots.as_mut() {
+            for e in slots.as_mut_slice().iter_mut().filter(|e| e.addr != 0 && e.site != PERMANENT_SITE) {
+                e.site = PERMANENT_SITE;
+                marked += 1;
+            }
+        }
+    }
+    marked
 }
 
 /// The number of recorded blocks.

@@ -35,6 +35,11 @@ pub enum SublocaleMode {
 /// | `verbose_comm` | `ATOLL_VERBOSE_COMM=0\|1` | 0 |
 /// | `check_collectives` | `ATOLL_CHECK_COLLECTIVES=0\|1` | 1 in debug builds, 0 in release |
 /// | `progress_hot_ms` | `ATOLL_PROGRESS_HOT_MS` | 50: how long an MPI progress thread stays responsive after a request |
+/// | `mem_max` | `ATOLL_MEM_MAX` | `None`: 90% of physical memory, shared by the locales of a node (see [`Config::mem_limit`]) |
+///
+/// The tracking allocator's own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, ...) are
+/// read by `atoll-mem`; a bad value among them makes [`run`](crate::run) refuse to start with
+/// the [`Error::Config`] that `atoll_mem::config_error` reports.
 ///
 /// ```
 /// use atoll_runtime::{BackendKind, Config};
@@ -60,6 +65,10 @@ pub struct Config {
     pub check_collectives: bool,
     /// Milliseconds an MPI progress thread stays responsive after a request.
     pub progress_hot_ms: u64,
+    /// Each locale's memory limit, as `ATOLL_MEM_MAX` gives it: bytes (`12345`, `512MiB`,
+    /// `8G`), the same for every locale, or a percentage of physical memory (`90%`), split
+    /// evenly among the locales sharing a node. `None`: 90%. See [`Config::mem_limit`].
+    pub mem_max: Option<String>,
 }
 
 impl Default for Config {
@@ -73,6 +82,7 @@ impl Default for Config {
             verbose_comm: false,
             check_collectives: cfg!(debug_assertions),
             progress_hot_ms: 50,
+            mem_max: None,
         }
     }
 }
@@ -156,6 +166,12 @@ impl Config {
         if let Some(v) = get("ATOLL_PROGRESS_HOT_MS") {
             c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", &v)? as u64;
         }
+        if let Some(v) = get(atoll_mem::ENV_MAX) {
+            if !v.trim().is_empty() {
+                atoll_mem::MemoryLimit::parse(&v)?;
+                c.mem_max = Some(v);
+            }
+        }
         Ok(c)
     }
 
@@ -211,12 +227,42 @@ impl Config {
         self
     }
 
+    /// Sets each locale's memory limit (the syntax of `ATOLL_MEM_MAX`: `64MiB`, `50%`).
+    ///
+    /// ```
+    /// use atoll_runtime::Config;
+    /// let c = Config::local(2).with_mem_max("64MiB");
+    /// assert_eq!(c.mem_limit().unwrap(), atoll_runtime::MemoryLimit::Bytes(64 << 20));
+    /// ```
+    pub fn with_mem_max(mut self, limit: impl Into<String>) -> Self {
+        self.mem_max = Some(limit.into());
+        self
+    }
+
+    /// The memory limit of each locale: `mem_max` parsed, or 90% of physical memory when it
+    /// is `None`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] (key `ATOLL_MEM_MAX`) for a value `atoll_mem::MemoryLimit::parse`
+    /// refuses.
+    pub fn mem_limit(&self) -> Result<atoll_mem::MemoryLimit> {
+        match &self.mem_max {
+            Some(v) if !v.trim().is_empty() => atoll_mem::MemoryLimit::parse(v),
+            _ => Ok(atoll_mem::MemoryLimit::default()),
+        }
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         if self.backend == BackendKind::Local && self.locales == 0 {
             return Err(Error::ZeroLocales);
         }
         if self.threads_per_locale == Some(0) {
             return Err(config_err("threads_per_locale", "0", "must be at least 1"));
+        }
+        self.mem_limit()?;
+        if let Some(e) = atoll_mem::config_error() {
+            return Err(e);
         }
         Ok(())
     }
@@ -241,6 +287,7 @@ mod tests {
             ("ATOLL_VERBOSE_COMM", "1"),
             ("ATOLL_CHECK_COLLECTIVES", "1"),
             ("ATOLL_PROGRESS_HOT_MS", "7"),
+            ("ATOLL_MEM_MAX", "3GiB"),
         ]))
         .unwrap();
         assert_eq!(c.locales, 3);
@@ -248,6 +295,9 @@ mod tests {
         assert!(!c.pin && c.verbose_comm && c.check_collectives);
         assert_eq!(c.threads_per_locale, Some(2));
         assert_eq!(c.progress_hot_ms, 7);
+        assert_eq!(c.mem_max.as_deref(), Some("3GiB"));
+        assert_eq!(c.mem_limit(), Ok(atoll_mem::MemoryLimit::Bytes(3 << 30)));
+        assert_eq!(Config::default().mem_limit(), Ok(atoll_mem::MemoryLimit::PercentOfPhysical(90.0)));
     }
 
     #[test]
@@ -259,5 +309,12 @@ mod tests {
         assert!(e.to_string().contains("numa, core or none"), "{e}");
         let e = Config::from_vars(vars(&[("ATOLL_BACKEND", "shmem")])).unwrap_err();
         assert!(e.to_string().contains("ATOLL_BACKEND"), "{e}");
+        for bad in ["lots", "0", "150%"] {
+            let e = Config::from_vars(move |k| (k == "ATOLL_MEM_MAX").then(|| bad.to_string())).unwrap_err();
+            assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_MAX" && value == bad), "{e}");
+        }
+        // A bad limit set directly on the Config is refused when a job starts.
+        let e = Config::local(1).with_mem_max("a lot").validate().unwrap_err();
+        assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_MEM_MAX"), "{e}");
     }
 }

@@ -102,6 +102,8 @@ pub(crate) struct LocaleState {
     /// Per target: when this locale last sent it a wake-up (ms since `epoch`).
     pub(crate) last_wake: Vec<AtomicU64>,
     pub(crate) epoch: Instant,
+    /// This locale's memory budget (its `atoll-mem` index is `budget.locale()`).
+    pub(crate) budget: atoll_mem::Budget,
 }
 
 /// One locale's handle on the job: its identity, its sublocales and task pools, and every
@@ -252,6 +254,10 @@ impl Ctx {
     /// addresses of every locale's part. **Collective**: every locale calls it (`len` may
     /// differ between locales).
     ///
+    /// The memory is reserved in every locale's budget before anything is allocated (operation
+    /// name `alloc_symmetric`; see [`Ctx::alloc_symmetric_for`]): if one locale would exceed its
+    /// limit, every locale returns the same [`Error::OutOfMemory`] and the job goes on.
+    ///
     /// ```
     /// use atoll_runtime::{run, Config};
     /// run(Config::local(2), |ctx| {
@@ -266,8 +272,46 @@ impl Ctx {
     /// }).unwrap();
     /// ```
     pub fn alloc_symmetric<T: Pod + Send + Sync>(&self, len: usize) -> Result<Symmetric<T>> {
+        self.alloc_symmetric_for("alloc_symmetric", len)
+    }
+
+    /// [`Ctx::alloc_symmetric`] on behalf of `operation` (the name an out-of-memory error
+    /// carries, e.g. `DistArray::zeros`). **Collective** (`len` may differ between locales).
+    ///
+    /// Every locale first reserves `len * size_of::<T>()` bytes in its budget
+    /// ([`Ctx::reserve`]); only if every locale succeeded does any of them allocate. The
+    /// reservation then becomes a commitment held by the [`Symmetric`] and released when it is
+    /// freed or dropped.
+    ///
+    /// # Errors
+    ///
+    /// On every locale, the same error, that of the lowest locale that failed:
+    /// [`Error::OutOfMemory`] (naming `operation`, that locale, its request, its use and its
+    /// limit) when a locale's request does not fit its budget, or [`Error::InvalidArgument`]
+    /// when `len * size_of::<T>()` overflows or exceeds `isize::MAX` bytes. Nothing is
+    /// allocated then, and later collectives work as usual.
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config, Error};
+    /// run(Config::local(2).with_mem_max("1MiB"), |ctx| {
+    ///     // Locale 1 asks for 2 MiB, over its 1 MiB limit: both locales get its error.
+    ///     let len = if ctx.id() == 1 { 1 << 18 } else { 16 };
+    ///     match ctx.alloc_symmetric_for::<u64>("demo::zeros", len) {
+    ///         Err(Error::OutOfMemory { operation, locale, requested, .. }) => {
+    ///             assert_eq!((operation.as_str(), locale, requested), ("demo::zeros", 1, 2 << 20));
+    ///         }
+    ///         other => panic!("expected out of memory, got {:?}", other.map(|_| ())),
+    ///     }
+    ///     let small = ctx.alloc_symmetric_for::<u64>("demo::zeros", 16)?; // the job goes on
+    ///     small.free()
+    /// }).unwrap();
+    /// ```
+    pub fn alloc_symmetric_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize) -> Result<Symmetric<T>> {
         self.coll_enter("alloc_symmetric")?;
+        let bytes = symmetric_bytes::<T>(operation, len);
+        let reservation = self.reserve_raw(operation, bytes)?;
         let data = self.here().alloc_filled(len, T::zeroed());
+        let held = reservation.commit();
         // SAFETY: `data` is owned by the Symmetric built below, which deregisters it (after a
         // barrier, so no locale still accesses it) before freeing it.
         let me = unsafe { self.register(&data)? };
@@ -278,6 +322,7 @@ impl Ctx {
             ptrs: ptrs.iter().enumerate().map(|(l, &(a, _))| GlobalPtr::new(l, a)).collect(),
             lens: ptrs.iter().map(|&(_, n)| n).collect(),
             freed: false,
+            held: Some(held),
         })
     }
 
@@ -786,7 +831,7 @@ impl Ctx {
         self.allgather_raw(value)
     }
 
-    fn allgather_raw<T: Serialize + DeserializeOwned>(&self, value: &T) -> Result<Vec<T>> {
+    pub(crate) fn allgather_raw<T: Serialize + DeserializeOwned>(&self, value: &T) -> Result<Vec<T>> {
         self.st.backend.allgather(&encode(value)?)?.iter().map(|b| decode(b)).collect()
     }
 
@@ -925,6 +970,20 @@ impl Ctx {
     }
 }
 
+/// The bytes of `len` elements of `T`, or the error every locale will report if that is not
+/// a possible allocation.
+fn symmetric_bytes<T>(operation: &str, len: usize) -> Result<u64> {
+    let size = std::mem::size_of::<T>();
+    match len.checked_mul(size) {
+        Some(b) if b <= isize::MAX as usize => Ok(b as u64),
+        _ => Err(invalid_arg!(
+            "{operation}: {len} elements of {size} bytes ({}) exceed the largest possible allocation ({} bytes)",
+            std::any::type_name::<T>(),
+            isize::MAX
+        )),
+    }
+}
+
 /// A scope for non-blocking transfers; see [`Ctx::nonblocking`].
 pub struct NbScope<'buf, 'c> {
     ctx: &'c Ctx,
@@ -973,13 +1032,16 @@ impl<'buf> NbScope<'buf, '_> {
 }
 
 /// Registered memory allocated collectively: this locale's part, and the global address of
-/// every locale's part. Made by [`Ctx::alloc_symmetric`].
+/// every locale's part. Made by [`Ctx::alloc_symmetric`] or [`Ctx::alloc_symmetric_for`]; it
+/// holds its bytes' commitment in this locale's memory budget until it is freed or dropped.
 pub struct Symmetric<T: Pod> {
     ctx: Ctx,
     data: Vec<T>,
     ptrs: Vec<GlobalPtr<T>>,
     lens: Vec<usize>,
     freed: bool,
+    /// This locale's bytes in its memory budget, released with the memory.
+    held: Option<atoll_mem::Commitment>,
 }
 
 impl<T: Pod> Symmetric<T> {
@@ -1004,6 +1066,12 @@ impl<T: Pod> Symmetric<T> {
         self.lens[l]
     }
 
+    /// The bytes of this locale's part counted in its memory budget (`len * size_of::<T>()`;
+    /// 0 once freed).
+    pub fn committed_bytes(&self) -> u64 {
+        self.held.as_ref().map_or(0, atoll_mem::Commitment::bytes)
+    }
+
     /// Deregisters and frees the memory once every locale is done with it. **Collective.**
     pub fn free(mut self) -> Result<()> {
         self.release()
@@ -1023,6 +1091,9 @@ impl<T: Pod> Symmetric<T> {
                 self.ctx.st.remote.forget(l, p.addr());
             }
         }
+        // Free the memory, then give its bytes back to the budget.
+        drop(std::mem::take(&mut self.data));
+        self.held = None;
         r.and(d)
     }
 }

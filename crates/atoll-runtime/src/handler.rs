@@ -74,14 +74,19 @@ impl<A, R> Handler<A, R> {
 impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned + 'static> Handler<A, R> {
     /// Makes this handler callable in this process (idempotent). Every process of an MPI job
     /// registers the same handlers, usually at the start of `main`.
+    ///
+    /// The registry lives as long as the process: its memory is marked permanent for
+    /// `atoll-mem`'s leak report.
     pub fn register(&'static self) {
         let f = self.f;
-        let erased: Erased = Box::new(move |ctx: &Ctx, bytes: &[u8]| {
-            let a: A = decode(bytes)?;
-            encode(&f(ctx, a)?)
+        atoll_mem::permanent(|| {
+            let erased: Erased = Box::new(move |ctx: &Ctx, bytes: &[u8]| {
+                let a: A = decode(bytes)?;
+                encode(&f(ctx, a)?)
+            });
+            let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
+            reg.entry(self.id).or_insert((self.name, erased));
         });
-        let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
-        reg.entry(self.id).or_insert((self.name, erased));
     }
 }
 

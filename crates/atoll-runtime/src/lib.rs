@@ -24,6 +24,13 @@
 //! assert_eq!(n, 4);
 //! ```
 //!
+//! Memory: every locale has a budget ([`Ctx::budget`], limit `ATOLL_MEM_MAX`); collective
+//! allocations such as [`Ctx::alloc_symmetric`] reserve their bytes on every locale first
+//! ([`Ctx::reserve`]) and fail with the same [`Error::OutOfMemory`] everywhere, before
+//! allocating, when a locale would exceed its limit. Programs that install `atoll-mem`'s
+//! tracking allocator (`atoll_mem::track_memory!()`) also get per-locale figures
+//! ([`Ctx::memory_used`], [`Ctx::memory_used_all`], [`MemStats`]).
+//!
 //! Design notes: `README.md` beside this file.
 
 mod affinity;
@@ -37,6 +44,7 @@ mod diagnostics;
 mod driver;
 mod executor;
 mod handler;
+mod memory;
 mod pool;
 mod registration;
 mod run;
@@ -51,6 +59,9 @@ pub use comm::Strided;
 pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
+/// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.
+pub use atoll_mem;
+pub use atoll_mem::{Budget, Commitment, LeakReport, MemStats, MemoryLimit, Reservation};
 pub use driver::{run_driver, Driver};
 pub use handler::{handler_id, is_registered, Handler};
 pub use pool::{Locale, Sublocale};

@@ -47,6 +47,15 @@ impl Sublocale {
                     let _ = affinity::pin_current_thread(&pin_to);
                 }
                 crate::attribution::set_thread_locale(locale);
+                // The work-stealing deques register each worker with crossbeam's global epoch
+                // collector, which lives as long as the process (the registration is freed
+                // lazily, if ever): register now, marked permanent for the leak report.
+                atoll_mem::permanent(|| drop(crossbeam_epoch::pin()));
+            })
+            .exit_handler(|_| {
+                // What the worker's teardown hands to crossbeam's global state (its last garbage
+                // bag) outlives it: permanent too.
+                atoll_mem::set_thread_permanent(true);
             })
             .build()
             .map_err(|e| Error::Io(format!("cannot start the task pool of sublocale {index}: {e}")))?;

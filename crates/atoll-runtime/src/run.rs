@@ -25,7 +25,8 @@ pub(crate) fn hostname() -> String {
         .unwrap_or_else(|| "localhost".into())
 }
 
-/// Builds one locale: its sublocales and their pinned pools, handler threads and tables.
+/// Builds one locale: its sublocales and their pinned pools, handler threads and tables, and
+/// its memory budget (`locales_on_node` locales share this machine's memory).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_locale(
     id: usize,
@@ -36,7 +37,9 @@ pub(crate) fn build_locale(
     cores: Vec<usize>,
     machine: &Machine,
     needs_wake: bool,
+    locales_on_node: usize,
 ) -> Result<Arc<LocaleState>> {
+    let budget = atoll_mem::Budget::from_limit(attribution::mem_index(id), &config.mem_limit()?, locales_on_node)?;
     let groups = machine.sublocales(&cores, config.sublocales);
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let threads = split_threads(config.threads_per_locale.unwrap_or(cores.len()), &sizes);
@@ -70,6 +73,7 @@ pub(crate) fn build_locale(
         needs_wake,
         last_wake: (0..n).map(|_| AtomicU64::new(0)).collect(),
         epoch: Instant::now(),
+        budget,
     }))
 }
 
@@ -162,7 +166,7 @@ impl LocalJob {
         let states = (0..n)
             .map(|i| {
                 let comm = LocalComm::new(i, Arc::clone(&world));
-                build_locale(i, n, config, Box::new(comm), Arc::clone(&regions[i]), machine.share(i, n), &machine, false)
+                build_locale(i, n, config, Box::new(comm), Arc::clone(&regions[i]), machine.share(i, n), &machine, false, n)
             })
             .collect::<Result<Vec<_>>>()?;
         world.set_locales(states.iter().map(Arc::downgrade).collect());

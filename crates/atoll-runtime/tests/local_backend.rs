@@ -34,6 +34,11 @@ fn tasks_on_1_to_4_locales() {
 }
 
 #[test]
+fn out_of_memory_on_1_to_4_locales() {
+    each_size(|n| run(Config::local(n).with_mem_max(OOM_LIMIT), out_of_memory).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+}
+
+#[test]
 fn tasks_with_core_sublocales_and_no_pinning() {
     register_all();
     let c = Config::local(2).with_sublocales(atoll_runtime::SublocaleMode::Core).with_threads_per_locale(3);

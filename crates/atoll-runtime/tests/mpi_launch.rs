@@ -75,6 +75,15 @@ fn mpi_driver_mode_on_2_and_4_ranks() {
 }
 
 #[test]
+fn out_of_memory_is_the_same_on_every_rank_and_survived() {
+    // Also under the local backend in the same program, with tracking installed.
+    ok(2, "oom");
+    let (out, _) = launch(2, "oom", false, Duration::from_secs(60));
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains("selftest oom ok"), "local oom\nstdout:\n{so}\nstderr:\n{se}");
+}
+
+#[test]
 fn counts_are_identical_on_both_backends() {
     for n in [2, 4] {
         let mpi = ok(n, "counts");

@@ -286,3 +286,85 @@ fn postcard_len(v: &[u64]) -> usize {
     // postcard: varint length, then varint elements (all < 128 here: one byte each).
     1 + v.len()
 }
+
+/// The memory limit `out_of_memory` expects its job to run with (`Config::mem_max`).
+pub const OOM_LIMIT: &str = "64MiB";
+
+/// Out-of-memory errors: every locale gets the same error, nothing is allocated, and the job
+/// goes on. Run with `mem_max = OOM_LIMIT`.
+pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
+    const MIB: u64 = 1 << 20;
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    check(ctx.budget().limit() == 64 * MIB, format!("limit {} (run with mem_max = {OOM_LIMIT})", ctx.budget().limit()))?;
+    let same = |e: &Error| -> Result<()> {
+        let all = ctx.allgather(e)?;
+        check(all.iter().all(|x| x == e), format!("locale {me} got {e:?}; all: {all:?}"))
+    };
+    // Memory that must survive the failures.
+    let mut keep = ctx.alloc_symmetric::<u64>(512 + me)?;
+    keep.local_mut().iter_mut().enumerate().for_each(|(i, x)| *x = (me * 1_000_000 + i) as u64);
+    ctx.barrier()?;
+    let committed = ctx.budget().committed();
+    check(committed >= (512 + me as u64) * 8, format!("the array is committed: {committed}"))?;
+
+    // 1. The last locale asks for 80 MiB, over its limit; the others' requests would fit.
+    let len = if me == n - 1 { (80 * MIB / 8) as usize } else { 100 * (me + 1) };
+    let e = ctx.alloc_symmetric::<u64>(len).map(|_| ()).unwrap_err();
+    same(&e)?;
+    check(
+        matches!(&e, Error::OutOfMemory { operation, locale, requested, limit, in_use }
+            if operation == "alloc_symmetric" && *locale == n - 1 && *requested == 80 * MIB && *limit == 64 * MIB && *in_use < 64 * MIB),
+        format!("{e:?}"),
+    )?;
+    let text = e.to_string();
+    check(text.contains("alloc_symmetric") && text.contains("83886080") && text.contains("67108864"), text)?;
+    check(ctx.budget().reserved() == 0 && ctx.budget().committed() == committed, "nothing reserved or committed")?;
+
+    // 2. Two locales fail with different requests: the lowest one's error wins everywhere.
+    let bytes = if me % 2 == 1 || n == 1 { (70 + me as u64) * MIB } else { MIB };
+    let e = ctx.reserve("stage", bytes).map(|_| ()).unwrap_err();
+    same(&e)?;
+    if n > 1 {
+        check(matches!(&e, Error::OutOfMemory { operation, locale: 1, requested, .. } if operation == "stage" && *requested == 71 * MIB), format!("{e:?}"))?;
+    } else {
+        check(matches!(&e, Error::OutOfMemory { locale: 0, requested, .. } if *requested == 70 * MIB), format!("{e:?}"))?;
+    }
+    check(ctx.budget().reserved() == 0, "the failed reserve left nothing")?;
+
+    // 3. An impossible size on one locale: a typed error everywhere.
+    let len = if me == 0 { usize::MAX / 4 } else { 1 };
+    let e = ctx.alloc_symmetric_for::<u64>("scenario::huge", len).map(|_| ()).unwrap_err();
+    same(&e)?;
+    check(matches!(&e, Error::InvalidArgument(m) if m.contains("scenario::huge")), format!("{e:?}"))?;
+
+    // The job goes on: a collective, a new allocation within the limit, the old data intact.
+    let s = ctx.allreduce(1u64, |a, b| a + b)?;
+    check(s == n as u64, "allreduce after the failures")?;
+    let mut fresh = ctx.alloc_symmetric_for::<u64>("scenario::fresh", (32 * MIB / 8) as usize)?;
+    check(fresh.committed_bytes() == 32 * MIB, "the new array is committed")?;
+    fresh.local_mut()[0] = me as u64 + 7;
+    ctx.barrier()?;
+    for l in 0..n {
+        let mut got = vec![0u64; 512 + l];
+        ctx.get(keep.ptr(l), &mut got)?;
+        check(got.iter().enumerate().all(|(i, &x)| x == (l * 1_000_000 + i) as u64), format!("locale {l}'s array is intact"))?;
+        check(ctx.get_value(fresh.ptr(l))? == l as u64 + 7, "the new array works")?;
+    }
+    fresh.free()?;
+    check(ctx.budget().committed() == committed, "free released the commitment")?;
+
+    // With the tracking allocator installed, this locale's memory is counted.
+    if atoll_runtime::atoll_mem::tracking_active() {
+        let before = ctx.memory_used();
+        let block = std::hint::black_box(vec![1u8; 4 << 20]);
+        let after = ctx.memory_used();
+        let slack = 64 << 10;
+        check(after + slack >= before + (4 << 20) && after <= before + (4 << 20) + slack, format!("memory_used {before} -> {after}"))?;
+        // Every locale holds its 4 MiB block now. (In `count` mode a locale's figure also moves
+        // when its threads free blocks other locales allocated: allow 256 KiB each.)
+        let total = ctx.memory_used_all()?;
+        check(total + n as u64 * (256 << 10) >= n as u64 * (4 << 20), format!("memory_used_all {total}"))?;
+        drop(block);
+    }
+    keep.free()
+}

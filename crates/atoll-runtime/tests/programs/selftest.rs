@@ -9,6 +9,10 @@ mod scenarios;
 use atoll_runtime::{run, run_driver, Config, Error, Result};
 use scenarios::*;
 
+// Memory tracking on (count mode by default): the out-of-memory scenario checks that each
+// rank's memory is attributed to it.
+atoll_runtime::atoll_mem::track_memory!();
+
 fn main() {
     register_all();
     let what = std::env::args().nth(1).unwrap_or_default();
@@ -25,6 +29,14 @@ fn main() {
             rma(ctx)?;
             active_messages(ctx)?;
             tasks(ctx)?;
+            Ok(String::new())
+        }),
+        // Out-of-memory errors under a 64 MiB limit per locale: the same error on every locale,
+        // and the job goes on.
+        "oom" => run(config.with_mem_max(OOM_LIMIT), |ctx| {
+            out_of_memory(ctx)?;
+            // The collectives still agree after the failures.
+            collectives(ctx)?;
             Ok(String::new())
         }),
         "counts" => run(config, |ctx| {

@@ -278,7 +278,12 @@ impl Backend for MpiComm {
     }
 
     fn abort(&self, message: &str) {
-        eprintln!("atoll: locale {} failed: {message}", self.inner.rank);
+        // One write (a formatted eprintln! makes several, and the launcher may kill this rank
+        // between them when another rank aborts first), then a moment for the launcher to
+        // forward it (and other failing ranks their own) before MPI_Abort ends every rank.
+        let text = format!("atoll: locale {} failed: {message}\n", self.inner.rank);
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        std::thread::sleep(std::time::Duration::from_millis(100));
         raw::abort(1);
     }
 }
@@ -294,6 +299,8 @@ impl MpiJob {
     /// Initializes MPI (once per process) and builds this rank's locale. **Collective.**
     pub(crate) fn start(config: &Config) -> Result<MpiJob> {
         LOOKUP.register();
+        // This process is one locale: atoll-mem charges all its threads to index 0.
+        crate::attribution::set_one_locale_per_process();
         let (rank, size) = raw::init()?;
         let coll = raw::Comm::dup_world()?;
         let am = raw::Comm::dup_world()?;
@@ -325,6 +332,7 @@ impl MpiJob {
             cores.clone(),
             &machine,
             true,
+            node_size,
         )?;
         let _ = inner.state.set(Arc::downgrade(&st));
         let pin = config.pin;
