@@ -362,6 +362,18 @@ impl<const D: usize> IntoDomain<D> for [StridedRange; D] {
     }
 }
 
+impl IntoDomain<1> for std::ops::Range<i64> {
+    fn into_domain(self) -> Result<Domain<1>> {
+        Domain::new([StridedRange::from(self)])
+    }
+}
+
+impl IntoDomain<1> for StridedRange {
+    fn into_domain(self) -> Result<Domain<1>> {
+        Domain::new([self])
+    }
+}
+
 impl<const D: usize> IntoDomain<D> for [std::ops::Range<i64>; D] {
     fn into_domain(self) -> Result<Domain<D>> {
         Domain::new(self.map(StridedRange::from))

@@ -46,7 +46,7 @@ pub fn arrays_tour(ctx: &Ctx, baseline: &Baseline) -> Result<()> {
     let (total, msgs) = messages(ctx, || {
         let mut total = 0;
         for k in 0..1000i64 {
-            total += a.slice([k..n as i64 - k])?.len();
+            total += a.slice(k..n as i64 - k)?.len();
         }
         Ok(total)
     })?;

@@ -27,7 +27,7 @@ fn create(ctx: &Ctx, opts: &SlicesOpts) -> Result<Vec<Line>> {
     let mut acc = 0usize;
     for k in 0..opts.slices as i64 {
         let lo = k % (n / 2);
-        let v = a1.slice([lo..n - 1])?;
+        let v = a1.slice(lo..n - 1)?;
         acc += black_box(v).len();
     }
     let s1 = t.elapsed().as_secs_f64();
@@ -60,7 +60,7 @@ fn expr(ctx: &Ctx, opts: &SlicesOpts) -> Result<Line> {
     let b = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64)?;
     let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
-    let inner = [1..n as i64 - 1];
+    let inner = 1..n as i64 - 1;
     let (mut whole, mut view) = (f64::INFINITY, f64::INFINITY);
     ctx.reset_comm_diagnostics()?;
     ctx.start_comm_diagnostics()?;
