@@ -160,9 +160,11 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
             }
         );
         let mut a = Self::create(ctx, dist, "DistArray::from_vec")?;
-        let mut staging = Storage::<T>::alloc(ctx, "DistArray::from_vec (staging)", if ctx.id() == root { size } else { 0 })?;
+        let staging = Storage::<T>::alloc(ctx, "DistArray::from_vec (staging)", if ctx.id() == root { size } else { 0 })?;
         if let Some(d) = data.filter(|_| ctx.id() == root) {
-            staging.local_mut().copy_from_slice(&d);
+            // SAFETY: `staging` is owned here and not yet shared with any locale (the barrier
+            // below publishes it).
+            unsafe { staging.local_mut() }.copy_from_slice(&d);
         }
         ctx.barrier()?;
         let r = a.pull_from(&staging, root);
@@ -228,13 +230,11 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
 
     /// This locale's elements, writable.
     pub fn local_mut(&mut self) -> &mut [T] {
-        // `Inner` is shared only with the registry (weakly) and with views borrowed from
-        // `self`, so `&mut self` excludes every other local access.
-        let inner: &Inner<T, D, M> = &self.inner;
-        let store: *const Storage<T> = &inner.store;
-        // SAFETY: `&mut self` guarantees no view or other borrow of this array is alive, and
-        // the storage outlives the returned borrow of `self`.
-        unsafe { (*store.cast_mut()).local_mut() }
+        // SAFETY: `Inner` is shared only with the registry (weakly), with views borrowed from
+        // `self` and with pinned SharedViews, which only read through loops bracketed by
+        // barriers (the PGAS contract of storage.rs); `&mut self` excludes every borrow of this
+        // handle, so no other local reference is used while the slice lives.
+        unsafe { self.inner.store.local_mut() }
     }
 
     /// A view of the whole array.

@@ -41,8 +41,14 @@ impl<T: Elem> Storage<T> {
     }
 
     /// The local part, writable.
-    pub(crate) fn local_mut(&mut self) -> &mut [T] {
-        // SAFETY: as in `local`, and `&mut self` excludes other local borrows.
+    ///
+    /// # Safety
+    /// No other reference to the local part (from this storage or a view of its array) may be
+    /// used while the returned slice lives.
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn local_mut(&self) -> &mut [T] {
+        // SAFETY: `base..base+len` is the live buffer of `sym`, initialized; the caller
+        // guarantees exclusivity. The slice is made from the raw pointer, never from `&self`.
         unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
     }
 
