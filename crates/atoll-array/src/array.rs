@@ -121,23 +121,8 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// # Errors
     /// As [`zeros`](Self::zeros).
     pub fn from_fn(ctx: &Ctx, dist: M, f: impl Fn([i64; D]) -> T + Sync) -> Result<Self> {
-        let a = Self::create(ctx, dist, "DistArray::from_fn")?;
-        let inner = &*a.inner;
-        let dom = *inner.dist.domain();
-        let plan = Plan::new(ctx, &inner.dist, dom)?;
-        plan.for_each::<()>(|seg, _| {
-            let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
-            let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
-            let first = idx[D - 1];
-            // SAFETY: segments of one plan are disjoint runs of this locale's storage.
-            write_row(&inner.store, seg, |j| {
-                let mut i = idx;
-                i[D - 1] = first + j as i64 * stride;
-                f(i)
-            });
-            Ok(())
-        })?;
-        ctx.barrier()?;
+        let mut a = Self::create(ctx, dist, "DistArray::from_fn")?;
+        a.view_mut().zip_apply_indexed(crate::expr::Scalar(()), |i, x, ()| *x = f(i))?;
         Ok(a)
     }
 
@@ -578,22 +563,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     where
         E::Expr: Expr<D, Item = T>,
     {
-        let expr = expr.into_expr();
-        let store = &self.arr.store;
-        let ctx = &self.arr.ctx;
-        ctx.barrier()?;
-        let mut plan = self.as_view().plan()?;
-        let bound = expr.bind(&plan)?;
-        if bound.aligned() {
-            plan.flatten();
-        }
-        let r = plan.for_each(|seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            write_row(store, seg, |j| row.at(j));
-            Ok(())
-        });
-        ctx.barrier()?;
-        r
+        self.zip_apply(expr, |x, v| *x = v)
     }
 
     /// Zippered `forall` led by this view: `f(&mut self[i], operands[i])`. **Collective.**

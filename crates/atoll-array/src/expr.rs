@@ -183,11 +183,6 @@ impl<L: Row, R: Row, O: BinOp<L::Item, R::Item>> Row for BinRow<L, R, O> {
     }
 }
 
-/// An error unless two operand shapes agree.
-fn same_shape<const D: usize>(a: Option<[usize; D]>, b: Option<[usize; D]>) -> Option<[usize; D]> {
-    a.or(b)
-}
-
 impl<const D: usize, L: Expr<D>, R: Expr<D>, O: BinOp<L::Item, R::Item>> Expr<D> for Bin<L, R, O, D> {
     type Item = O::Output;
     type Bound<'a>
@@ -195,7 +190,7 @@ impl<const D: usize, L: Expr<D>, R: Expr<D>, O: BinOp<L::Item, R::Item>> Expr<D>
     where
         Self: 'a;
     fn shape(&self) -> Option<[usize; D]> {
-        same_shape(self.l.shape(), self.r.shape())
+        self.l.shape().or(self.r.shape())
     }
     fn lead(&self) -> Option<Result<Plan<'_, D>>> {
         self.l.lead().or_else(|| self.r.lead())
