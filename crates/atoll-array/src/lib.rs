@@ -23,6 +23,7 @@
 //! }).unwrap();
 //! ```
 
+pub mod aggregation;
 mod array;
 mod assign;
 pub mod dist;
@@ -34,6 +35,7 @@ mod storage;
 mod util;
 mod zip;
 
+pub use aggregation::{aggregation, follower_stats, reset_follower_stats, set_aggregation, Aggregation, FollowerStats};
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
 pub use elem::Elem;

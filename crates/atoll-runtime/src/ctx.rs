@@ -104,6 +104,8 @@ pub(crate) struct LocaleState {
     pub(crate) epoch: Instant,
     /// This locale's memory budget (its `atoll-mem` index is `budget.locale()`).
     pub(crate) budget: atoll_mem::Budget,
+    /// Per-locale state of the layers above, by type (see [`Ctx::locale_ext`]).
+    pub(crate) ext: std::sync::Mutex<Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 /// One locale's handle on the job: its identity, its sublocales and task pools, and every

@@ -53,4 +53,28 @@ impl Ctx {
     pub fn collectives_started(&self) -> u64 {
         self.st.coll_seq.load(std::sync::atomic::Ordering::Relaxed)
     }
+
+    /// This locale's value of type `T`, made with `T::default()` on first use and dropped with
+    /// the job: per-locale state of the layers above the runtime (settings, statistics), so
+    /// that N locales in one process, and successive jobs, never share it. **Local.**
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// #[derive(Default)]
+    /// struct Hits(AtomicU64);
+    /// atoll_runtime::run(atoll_runtime::Config::local(2), |ctx| {
+    ///     ctx.locale_ext::<Hits>().0.fetch_add(ctx.id() as u64 + 1, Ordering::Relaxed);
+    ///     assert_eq!(ctx.locale_ext::<Hits>().0.load(Ordering::Relaxed), ctx.id() as u64 + 1);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    pub fn locale_ext<T: std::any::Any + Default + Send + Sync>(&self) -> std::sync::Arc<T> {
+        let mut g = self.st.ext.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = g.iter().find_map(|e| e.clone().downcast::<T>().ok()) {
+            return v;
+        }
+        let v = std::sync::Arc::new(T::default());
+        g.push(v.clone());
+        v
+    }
 }

@@ -69,6 +69,7 @@ pub(crate) fn build_locale(
         here: Locale::new(id, name, cores, children),
         exec,
         coll_seq: AtomicU64::new(0),
+        ext: Default::default(),
         infos: OnceLock::new(),
         needs_wake,
         last_wake: (0..n).map(|_| AtomicU64::new(0)).collect(),

@@ -9,6 +9,7 @@
 //! | [`runtime`] (`atoll-runtime`) | locales and sublocales, task pools, communication backends, active messages, collectives, diagnostics |
 //! | [`dist`] (`atoll-dist`) | distributions: Block, Cyclic, BlockCyclic over 1-3 dimensional domains (pure index math) |
 //! | [`array`] (`atoll-array`) | distributed arrays, views, zippered forall, bulk assignment, fused expressions, reductions, scans |
+//! | [`ops`] (`atoll-ops`) | distributed algorithms: radix argsort, sort, coargsort |
 //!
 //! Most programs need only the prelude:
 //!
@@ -48,6 +49,8 @@ pub use atoll_runtime as runtime;
 pub use atoll_dist as dist;
 /// Distributed arrays (re-exported `atoll-array`).
 pub use atoll_array as array;
+/// Distributed algorithms: sorts (re-exported `atoll-ops`).
+pub use atoll_ops as ops;
 
 /// The names most programs use.
 pub mod prelude {
