@@ -8,7 +8,7 @@
 //! unrolling: on Cyclic and BlockCyclic data a piece has a fixed stride), and each piece is one
 //! strided get (and, for a written follower, one strided put back). [`Aggregation::Auto`] (the
 //! default) aggregates a piece only when the calibrated cost model says one strided transfer is
-//! cheaper than its element gets (see [`threshold`]).
+//! cheaper than its element gets (see [`CommModel`]).
 
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
@@ -22,7 +22,8 @@ pub enum Aggregation {
     Off,
     /// One strided get (or put) per remote piece of a chunk, always.
     Static,
-    /// Strided transfers for pieces of at least [`threshold`] elements, element gets below.
+    /// Strided transfers for pieces of at least [`CommModel::threshold`] elements, element
+    /// gets below.
     Auto,
 }
 
@@ -82,7 +83,7 @@ pub(crate) struct LocaleAgg {
     chunks: AtomicU64,
     aggregated: AtomicU64,
     element_msgs: AtomicU64,
-    threshold: OnceLock<usize>,
+    model: OnceLock<Option<CommModel>>,
 }
 
 impl LocaleAgg {
@@ -107,8 +108,23 @@ impl LocaleAgg {
         self.element_msgs.fetch_add(element, Ordering::Relaxed);
     }
 
-    pub(crate) fn threshold(&self, ctx: &Ctx) -> usize {
-        *self.threshold.get_or_init(|| calibrate(ctx))
+    /// The `auto` threshold for elements of `elem_bytes` bytes: `ATOLL_AGG_THRESHOLD`, or the
+    /// calibrated model's (measured with `probe` the first time), or 2 when the probe's target
+    /// was too small to measure (then the next call tries again).
+    pub(crate) fn threshold_for(&self, ctx: &Ctx, elem_bytes: usize, probe: &dyn Fn(usize, usize) -> Result<bool>) -> usize {
+        if let Ok(Some(k)) = threshold_override() {
+            return k.max(2);
+        }
+        if let Some(m) = self.model.get() {
+            return m.map_or(2, |m| m.threshold(elem_bytes));
+        }
+        match calibrate(ctx, elem_bytes, probe) {
+            Some(m) => {
+                let m = *self.model.get_or_init(|| Some(m));
+                m.map_or(2, |m| m.threshold(elem_bytes))
+            }
+            None => 2,
+        }
     }
 }
 
@@ -169,12 +185,75 @@ pub fn reset_follower_stats(ctx: &Ctx) {
     }
 }
 
-/// The smallest remote piece (in elements) that `auto` fetches with one strided transfer on
-/// this locale: calibrated once per locale (see the crate README).
-pub fn threshold(ctx: &Ctx) -> usize {
-    LocaleAgg::of(ctx).threshold(ctx)
+/// The cost model behind `auto`, measured once per locale (the first time a loop in `auto`
+/// mode needs a remote element, against that array's storage on that locale, left out of the
+/// communication counters): the time of a one-element get, and of a strided get of `k`
+/// elements modeled as `strided_base_s + k * bytes * strided_per_byte_s`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CommModel {
+    /// Seconds per one-element get.
+    pub get_s: f64,
+    /// Fixed seconds per strided get.
+    pub strided_base_s: f64,
+    /// Seconds per byte moved by a strided get.
+    pub strided_per_byte_s: f64,
 }
 
-fn calibrate(_ctx: &Ctx) -> usize {
-    2
+impl CommModel {
+    /// The smallest number of elements of `elem_bytes` bytes for which one strided transfer is
+    /// cheaper than one get per element (at least 2; `usize::MAX` if never).
+    pub fn threshold(&self, elem_bytes: usize) -> usize {
+        let gain = self.get_s - elem_bytes as f64 * self.strided_per_byte_s;
+        if gain <= 0.0 {
+            return usize::MAX;
+        }
+        // k * get > base + k * e * per_byte  <=>  k > base / gain.
+        let k = (self.strided_base_s / gain).floor() + 1.0;
+        if k.is_finite() && k < 1e15 { (k as usize).max(2) } else { usize::MAX }
+    }
+}
+
+/// This locale's calibrated model, if a loop in `auto` mode has needed it yet. **Local.**
+pub fn comm_model(ctx: &Ctx) -> Option<CommModel> {
+    LocaleAgg::of(ctx).model.get().copied().flatten()
+}
+
+/// `ATOLL_AGG_THRESHOLD`: a fixed `auto` threshold in elements instead of the calibrated one.
+pub(crate) fn threshold_override() -> Result<Option<usize>> {
+    static ENV: OnceLock<std::result::Result<Option<usize>, String>> = OnceLock::new();
+    ENV.get_or_init(|| match std::env::var("ATOLL_AGG_THRESHOLD") {
+        Ok(v) if !v.trim().is_empty() => v
+            .trim()
+            .parse::<usize>()
+            .map(Some)
+            .map_err(|_| format!("ATOLL_AGG_THRESHOLD={v:?}: expected a number of elements")),
+        _ => Ok(None),
+    })
+    .clone()
+    .map_err(Error::InvalidArgument)
+}
+
+/// The best of `reps` timings of `f` (seconds); `None` if `f` could not run.
+fn best_time(reps: usize, f: &dyn Fn() -> Result<bool>) -> Option<f64> {
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let t = std::time::Instant::now();
+        match f() {
+            Ok(true) => best = best.min(t.elapsed().as_secs_f64()),
+            _ => return None,
+        }
+    }
+    Some(best)
+}
+
+/// Measures the model with `probe(k, stride)` (one transfer of `k` elements at `stride`).
+fn calibrate(ctx: &Ctx, elem_bytes: usize, probe: &dyn Fn(usize, usize) -> Result<bool>) -> Option<CommModel> {
+    ctx.uncounted(|| {
+        let get = best_time(16, &|| probe(1, 1))?;
+        let small = best_time(8, &|| probe(2, 2))?;
+        let big_k = 512;
+        let big = best_time(4, &|| probe(big_k, 2)).unwrap_or(small);
+        let per_byte = ((big - small) / ((big_k - 2) * elem_bytes) as f64).max(0.0);
+        Some(CommModel { get_s: get, strided_base_s: (small - 2.0 * elem_bytes as f64 * per_byte).max(0.0), strided_per_byte_s: per_byte })
+    })
 }

@@ -716,6 +716,7 @@ pub struct ViewBound<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> 
     arr: &'a Inner<T, D, M>,
     dom: Domain<D>,
     aligned: bool,
+    follow: Option<crate::follow::Follow>,
 }
 
 impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View<'v, T, D, M> {
@@ -732,13 +733,15 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
     }
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<ViewBound<'a, T, D, M>> {
         plan.check_shape(self.dom.shape(), &format!("a view over {}", self.dom))?;
-        Ok(ViewBound { arr: self.arr, dom: self.dom, aligned: plan.is_aligned(&self.arr.dist, &self.dom) })
+        let aligned = plan.is_aligned(&self.arr.dist, &self.dom);
+        let follow = if aligned { None } else { Some(crate::follow::Follow::new(&self.arr.ctx)?) };
+        Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow })
     }
 }
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBound<'_, T, D, M> {
     type Item = T;
-    type Scratch = Vec<T>;
+    type Scratch = crate::follow::FollowBuf<T>;
     type Row<'s>
         = &'s [T]
     where
@@ -747,21 +750,21 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBou
         self.aligned
     }
     #[inline]
-    fn row<'s>(&'s self, seg: &Seg<D>, scratch: &'s mut Vec<T>) -> Result<&'s [T]> {
+    fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<&'s [T]> {
         let store = &self.arr.store;
-        if self.aligned {
-            if seg.off_step == 1 || seg.len == 1 {
-                // SAFETY: an aligned operand has the leader's local offsets, which are in
-                // bounds; followers are read-only during the loop.
-                return Ok(unsafe { store.row(seg.off, seg.len) });
-            }
-            scratch.clear();
-            // SAFETY: as above.
-            scratch.extend((0..seg.len).map(|j| unsafe { store.read(seg.off + j * seg.off_step) }));
-            return Ok(&scratch[..]);
+        if let (false, Some(follow)) = (self.aligned, &self.follow) {
+            let sub = self.dom.slice_positions(&seg.positions())?;
+            return crate::follow::fetch(self.arr, &sub, seg.len, follow, buf);
         }
-        let sub = self.dom.slice_positions(&seg.positions())?;
-        crate::follow::fetch(self.arr, &sub, seg.len, scratch)
+        if seg.off_step == 1 || seg.len == 1 {
+            // SAFETY: an aligned operand has the leader's local offsets, which are in bounds;
+            // followers are read-only during the loop.
+            return Ok(unsafe { store.row(seg.off, seg.len) });
+        }
+        buf.row.clear();
+        // SAFETY: as above.
+        buf.row.extend((0..seg.len).map(|j| unsafe { store.read(seg.off + j * seg.off_step) }));
+        Ok(&buf.row[..])
     }
 }
 

@@ -1,54 +1,379 @@
-//! How a follower that is not aligned with the leader gets the values of one segment.
+//! How a follower that is not aligned with the leader reads (and writes back) the values of one
+//! segment: static message aggregation.
 //!
-//! Its elements for the segment form a strided sub-domain `sub` of its array (one row). The
-//! local fast path: when this locale owns all of `sub` in one contiguous run, the row is a
-//! borrowed slice of local storage. Otherwise the row is assembled in the task's scratch buffer:
-//! the elements this locale owns are copied, and each remote element is fetched with its own get
-//! (the fine-grained baseline, one message per element, as Chapel's original follower).
+//! Its elements for the segment form a strided sub-domain `sub` of its array (one row of the
+//! iteration space): a *chunk*. The local fast path: when this locale owns all of `sub` in one
+//! contiguous run, the row is a borrowed slice of local storage. Otherwise the row is assembled
+//! in the task's [`FollowBuf`]: the elements this locale owns are copied, and for each other
+//! locale `t`, [`Distribution::runs`] gives the *patches* it owns of `sub`: strided boxes with a
+//! fixed stride in `t`'s buffer (on Cyclic and BlockCyclic data, the residue classes of the
+//! paper's modulo unrolling). Then, by [`Aggregation`] mode:
+//!
+//! - `off`: one get per remote element (Chapel's original follower, the baseline);
+//! - `static`: one strided get per patch into a packed buffer, unpacked into the row; when the
+//!   patches of `t` together fill most of their hull in `t`'s buffer (BlockCyclic rows: the
+//!   blocks of a locale are stored one after the other), one strided get of the hull;
+//! - `auto`: as `static` for patches of at least [`crate::aggregation::threshold`] elements,
+//!   element gets below.
+//!
+//! Writing back (a follower the loop wrote, or a destination that is not the leader) is the
+//! inverse: one strided put per patch (of the hull only when the patches fill it exactly, so
+//! no other element is overwritten), and only the patches whose values changed when the caller
+//! gives the values it fetched.
 
+use crate::aggregation::{Aggregation, LocaleAgg};
 use crate::array::Inner;
 use crate::elem::Elem;
-use atoll_dist::{Distribution, Domain};
+use crate::storage::Storage;
+use atoll_dist::{Distribution, Domain, Patch, Runs};
 use atoll_error::Result;
+use atoll_runtime::Ctx;
+use std::sync::Arc;
+
+/// A follower's scratch buffers for one task: the assembled row, the packed buffer of strided
+/// transfers, and the values as fetched (to find what a loop changed).
+pub struct FollowBuf<T> {
+    pub(crate) row: Vec<T>,
+    pub(crate) packed: Vec<T>,
+    pub(crate) orig: Vec<T>,
+}
+
+impl<T> Default for FollowBuf<T> {
+    fn default() -> Self {
+        FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new() }
+    }
+}
+
+/// The aggregation settings of one bound follower, read once per loop.
+pub(crate) struct Follow {
+    mode: Aggregation,
+    agg: Arc<LocaleAgg>,
+}
+
+impl Follow {
+    /// This locale's settings now.
+    ///
+    /// # Errors
+    /// An invalid `ATOLL_AGGREGATION` or `ATOLL_AGG_THRESHOLD`.
+    pub(crate) fn new(ctx: &Ctx) -> Result<Follow> {
+        let agg = LocaleAgg::of(ctx);
+        let mode = agg.mode()?;
+        if mode == Aggregation::Auto {
+            crate::aggregation::threshold_override()?;
+        }
+        Ok(Follow { mode, agg })
+    }
+
+    /// The smallest patch (elements) moved with one strided transfer; `usize::MAX` for `off`.
+    fn threshold<T: Elem, const D: usize, M: Distribution<D>>(&self, arr: &Inner<T, D, M>, t: usize) -> usize {
+        match self.mode {
+            Aggregation::Off => usize::MAX,
+            Aggregation::Static => 2,
+            Aggregation::Auto => self.agg.threshold_for(&arr.ctx, size_of::<T>(), &|k, stride| probe(arr, t, k, stride)),
+        }
+    }
+}
+
+/// One timed transfer for the calibration: `k` elements at `stride` from `t` (`k == 1`: a
+/// plain get). Returns false when `t`'s part is too small.
+fn probe<T: Elem, const D: usize, M: Distribution<D>>(arr: &Inner<T, D, M>, t: usize, k: usize, stride: usize) -> Result<bool> {
+    let avail = arr.dist.local_len(t)?;
+    if k == 0 || (k - 1) * stride >= avail {
+        return Ok(false);
+    }
+    let mut buf = vec![T::default(); k];
+    if k == 1 {
+        arr.store.get(&arr.ctx, t, 0, &mut buf)?;
+    } else {
+        arr.store.get_strided(&arr.ctx, t, 0, &[k], &[stride], &mut buf)?;
+    }
+    Ok(true)
+}
+
+/// Transfers made for one chunk.
+#[derive(Default)]
+struct Tally {
+    remote: usize,
+    strided: u64,
+    element: u64,
+}
+
+impl Tally {
+    fn commit(&self, agg: &LocaleAgg) {
+        if self.remote > 0 {
+            agg.record(self.remote, self.strided, self.element);
+        }
+    }
+}
 
 /// The values of `sub` (which has `len` elements, in row-major order).
 pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
     arr: &'s Inner<T, D, M>,
     sub: &Domain<D>,
     len: usize,
-    scratch: &'s mut Vec<T>,
+    follow: &Follow,
+    buf: &'s mut FollowBuf<T>,
 ) -> Result<&'s [T]> {
     let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
     let here = ctx.id();
     if dist.grid().contains(here) {
         let runs = dist.runs(here, sub)?;
-        if runs.count() == len && runs.num_patches() == 1 {
-            if let Some(p) = runs.patches().next() {
-                if len == 1 || (p.global.shape()[..D - 1].iter().all(|&n| n == 1) && p.local_strides[D - 1] == 1) {
-                    // SAFETY: the runs of this locale are offsets inside its part; followers
-                    // are read-only during a loop.
-                    return Ok(unsafe { store.row(p.local_offset, len) });
-                }
-            }
+        if let Some(off) = contiguous_local(&runs, len) {
+            // SAFETY: the runs of this locale are offsets inside its part; followers are
+            // read-only during a loop.
+            return Ok(unsafe { store.row(off, len) });
         }
     }
-    scratch.clear();
-    scratch.resize(len, T::default());
+    buf.row.clear();
+    buf.row.resize(len, T::default());
+    let mut tally = Tally::default();
     for &t in dist.grid().targets() {
         let runs = dist.runs(t, sub)?;
         if runs.is_empty() {
             continue;
         }
         if t == here {
-            for (_, loc, pos) in runs.elements() {
-                // SAFETY: as above.
-                scratch[pos] = unsafe { store.read(loc) };
+            for p in runs.patches() {
+                // SAFETY: local offsets from this locale's runs are in bounds; followers are
+                // read-only during the loop.
+                for_each_elem(&p, |_, loc, pos| buf.row[pos] = unsafe { store.read(loc) });
             }
         } else {
-            for (_, loc, pos) in runs.elements() {
-                store.get(ctx, t, loc, &mut scratch[pos..pos + 1])?;
+            tally.remote += runs.count();
+            get_remote(arr, t, &runs, follow.threshold(arr, t), &mut buf.row, &mut buf.packed, &mut tally)?;
+        }
+    }
+    tally.commit(&follow.agg);
+    Ok(&buf.row[..])
+}
+
+/// Writes `values` (the elements of `sub` in row-major order) to their owners. With `orig`
+/// (the values as fetched), only the patches where something changed are sent.
+pub(crate) fn store<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    values: &[T],
+    orig: Option<&[T]>,
+    follow: &Follow,
+    packed: &mut Vec<T>,
+) -> Result<()> {
+    let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
+    let here = ctx.id();
+    let mut tally = Tally::default();
+    for &t in dist.grid().targets() {
+        let runs = dist.runs(t, sub)?;
+        if runs.is_empty() {
+            continue;
+        }
+        if t == here {
+            for p in runs.patches() {
+                // SAFETY: local offsets from this locale's runs are in bounds; each element of
+                // the destination is written by the one iteration that owns it.
+                for_each_elem(&p, |_, loc, pos| unsafe { store.write(loc, values[pos]) });
+            }
+        } else {
+            tally.remote += runs.count();
+            put_remote(arr, t, &runs, follow.threshold(arr, t), values, orig, packed, &mut tally)?;
+        }
+    }
+    tally.commit(&follow.agg);
+    Ok(())
+}
+
+/// The local offset of `sub` when this locale owns all of it as one contiguous run.
+fn contiguous_local<const D: usize>(runs: &Runs<D>, len: usize) -> Option<usize> {
+    if runs.count() != len || runs.num_patches() != 1 {
+        return None;
+    }
+    let p = runs.patches().next()?;
+    let row = p.global.shape()[..D - 1].iter().all(|&n| n == 1);
+    (len == 1 || (row && p.local_strides[D - 1] == 1)).then_some(p.local_offset)
+}
+
+/// Calls `f(k, local offset, row position)` for the elements of `p`, `k` counting in row-major
+/// order (the order of a packed strided transfer).
+#[inline]
+fn for_each_elem<const D: usize>(p: &Patch<D>, mut f: impl FnMut(usize, usize, usize)) {
+    let shape = p.global.shape();
+    let (ls, ss) = (p.local_strides, p.sub_strides);
+    let last = shape[D - 1];
+    let rows: usize = shape[..D - 1].iter().product();
+    let mut idx = [0usize; D];
+    let mut k = 0;
+    for _ in 0..rows {
+        let (mut loc, mut pos) = (p.local_offset, p.sub_offset);
+        for d in 0..D - 1 {
+            loc += idx[d] * ls[d];
+            pos += idx[d] * ss[d];
+        }
+        for j in 0..last {
+            f(k, loc + j * ls[D - 1], pos + j * ss[D - 1]);
+            k += 1;
+        }
+        for d in (0..D - 1).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// The strided hull of every patch of `runs` in the owner's buffer: `(first offset, stride,
+/// elements)`, the stride being the gcd of every step between owned elements.
+fn hull<const D: usize>(runs: &Runs<D>) -> Option<(usize, usize, usize)> {
+    let mut lo = usize::MAX;
+    let mut hi = 0usize;
+    for p in runs.patches() {
+        let shape = p.global.shape();
+        let end = p.local_offset + (0..D).map(|d| (shape[d] - 1) * p.local_strides[d]).sum::<usize>();
+        lo = lo.min(p.local_offset);
+        hi = hi.max(end);
+    }
+    if lo == usize::MAX {
+        return None;
+    }
+    let mut g = 0usize;
+    for p in runs.patches() {
+        g = gcd(g, p.local_offset - lo);
+        let shape = p.global.shape();
+        for d in 0..D {
+            if shape[d] > 1 {
+                g = gcd(g, p.local_strides[d]);
             }
         }
     }
-    Ok(&scratch[..])
+    let g = g.max(1);
+    Some((lo, g, (hi - lo) / g + 1))
+}
+
+fn gcd(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// One strided transfer shape: `k` elements at `stride` (a plain transfer when contiguous).
+fn strided_get<T: Elem>(store: &Storage<T>, ctx: &Ctx, t: usize, off: usize, k: usize, stride: usize, dst: &mut [T]) -> Result<()> {
+    store.get_strided(ctx, t, off, &[k], &[stride], dst)
+}
+
+/// Reads the elements `runs` describes from remote locale `t` into `row`.
+fn get_remote<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    t: usize,
+    runs: &Runs<D>,
+    threshold: usize,
+    row: &mut [T],
+    packed: &mut Vec<T>,
+    tally: &mut Tally,
+) -> Result<()> {
+    let (ctx, store) = (&arr.ctx, &arr.store);
+    let count = runs.count();
+    if runs.num_patches() > 1 && count >= threshold {
+        if let Some((lo, g, n)) = hull(runs) {
+            if n <= 2 * count {
+                packed.clear();
+                packed.resize(n, T::default());
+                strided_get(store, ctx, t, lo, n, g, packed)?;
+                tally.strided += 1;
+                for p in runs.patches() {
+                    for_each_elem(&p, |_, loc, pos| row[pos] = packed[(loc - lo) / g]);
+                }
+                return Ok(());
+            }
+        }
+    }
+    for p in runs.patches() {
+        let n = p.len();
+        if n >= threshold && n >= 2 {
+            packed.clear();
+            packed.resize(n, T::default());
+            store.get_strided(ctx, t, p.local_offset, &p.global.shape(), &p.local_strides, packed)?;
+            tally.strided += 1;
+            for_each_elem(&p, |k, _, pos| row[pos] = packed[k]);
+        } else {
+            let mut err = Ok(());
+            for_each_elem(&p, |_, loc, pos| {
+                if err.is_ok() {
+                    err = store.get(ctx, t, loc, &mut row[pos..pos + 1]);
+                }
+            });
+            err?;
+            tally.element += n as u64;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the elements `runs` describes from `values` to remote locale `t`.
+#[allow(clippy::too_many_arguments)]
+fn put_remote<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    t: usize,
+    runs: &Runs<D>,
+    threshold: usize,
+    values: &[T],
+    orig: Option<&[T]>,
+    packed: &mut Vec<T>,
+    tally: &mut Tally,
+) -> Result<()> {
+    let (ctx, store) = (&arr.ctx, &arr.store);
+    let changed = |p: &Patch<D>| match orig {
+        None => true,
+        Some(o) => {
+            let mut any = false;
+            for_each_elem(p, |_, _, pos| any |= !same(&values[pos], &o[pos]));
+            any
+        }
+    };
+    let count = runs.count();
+    if runs.num_patches() > 1 && count >= threshold {
+        if let Some((lo, g, n)) = hull(runs) {
+            // Only when the patches fill the hull: no other element is overwritten.
+            if n == count {
+                if runs.patches().any(|p| changed(&p)) {
+                    packed.clear();
+                    packed.resize(n, T::default());
+                    for p in runs.patches() {
+                        for_each_elem(&p, |_, loc, pos| packed[(loc - lo) / g] = values[pos]);
+                    }
+                    store.put_strided(ctx, t, lo, &[n], &[g], packed)?;
+                    tally.strided += 1;
+                }
+                return Ok(());
+            }
+        }
+    }
+    for p in runs.patches() {
+        if !changed(&p) {
+            continue;
+        }
+        let n = p.len();
+        if n >= threshold && n >= 2 {
+            packed.clear();
+            packed.resize(n, T::default());
+            for_each_elem(&p, |k, _, pos| packed[k] = values[pos]);
+            store.put_strided(ctx, t, p.local_offset, &p.global.shape(), &p.local_strides, packed)?;
+            tally.strided += 1;
+        } else {
+            let mut err = Ok(());
+            for_each_elem(&p, |_, loc, pos| {
+                if err.is_ok() && orig.is_none_or(|o| !same(&values[pos], &o[pos])) {
+                    err = store.put(ctx, t, loc, &values[pos..pos + 1]);
+                    tally.element += 1;
+                }
+            });
+            err?;
+        }
+    }
+    Ok(())
+}
+
+/// Bitwise equality (so a NaN written over a NaN is "unchanged", and -0.0 over 0.0 is a change).
+#[inline]
+fn same<T: Elem>(a: &T, b: &T) -> bool {
+    crate::elem::as_bytes(std::slice::from_ref(a)) == crate::elem::as_bytes(std::slice::from_ref(b))
 }

@@ -35,7 +35,8 @@ mod storage;
 mod util;
 mod zip;
 
-pub use aggregation::{aggregation, follower_stats, reset_follower_stats, set_aggregation, Aggregation, FollowerStats};
+pub use aggregation::{aggregation, comm_model, follower_stats, reset_follower_stats, set_aggregation, Aggregation, CommModel, FollowerStats};
+pub use follow::FollowBuf;
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
 pub use elem::Elem;

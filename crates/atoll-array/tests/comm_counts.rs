@@ -26,7 +26,7 @@ on_1_to_5_locales!(
     creating_slices_makes_no_messages,
     shifted_view_assign_is_one_strided_get_per_locale_pair,
     gather_is_one_strided_get_per_remote_locale,
-    misaligned_follower_makes_one_get_per_remote_element,
+    misaligned_follower_transfers_by_aggregation_mode,
     from_vec_and_single_elements,
     scan_moves_data_once,
     view_sent_with_on

@@ -4,6 +4,7 @@
 mod baseline;
 mod comm;
 mod memtrack;
+mod polybench;
 mod report;
 mod slices;
 mod stream;
@@ -72,6 +73,13 @@ enum Bench {
         #[arg(long, default_value_t = 10)]
         reps: usize,
     },
+    /// The paper's 16-kernel suite (PolyBench and others) with aggregation off/static/auto, and its scaling sweeps.
+    Polybench {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        args: polybench::PolyArgs,
+    },
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),
 }
@@ -114,6 +122,8 @@ fn main() {
             }
             stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps })
         }),
+        Bench::Polybench { common, args } => config(common)
+            .and_then(|cfg| polybench::polybench(&cfg, args, common.json, common.locales, common.backend == Backend::Local)),
         Bench::Slices { common, n, slices, reps } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;

@@ -21,6 +21,13 @@ impl Line {
         Line { fields }
     }
 
+    /// A line with only the `bench` field (for summaries that are not one timed run).
+    pub fn bare(bench: &str) -> Line {
+        let mut fields = Map::new();
+        fields.insert("bench".into(), bench.into());
+        Line { fields }
+    }
+
     /// Adds a figure.
     pub fn with(mut self, key: &str, v: impl Into<Value>) -> Line {
         self.fields.insert(key.into(), v.into());

@@ -36,6 +36,7 @@ pub enum SublocaleMode {
 /// | `check_collectives` | `ATOLL_CHECK_COLLECTIVES=0\|1` | 1 in debug builds, 0 in release |
 /// | `progress_hot_ms` | `ATOLL_PROGRESS_HOT_MS` | 50: how long an MPI progress thread stays responsive after a request |
 /// | `mem_max` | `ATOLL_MEM_MAX` | `None`: 90% of physical memory, shared by the locales of a node (see [`Config::mem_limit`]) |
+/// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
 ///
 /// The tracking allocator's own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, ...) are
 /// read by `atoll-mem`; a bad value among them makes [`run`](crate::run) refuse to start with
@@ -69,7 +70,13 @@ pub struct Config {
     /// `8G`), the same for every locale, or a percentage of physical memory (`90%`), split
     /// evenly among the locales sharing a node. `None`: 90%. See [`Config::mem_limit`].
     pub mem_max: Option<String>,
+    /// Elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]): a
+    /// buffer is sent as one message when it holds this many elements. At least 1.
+    pub agg_buffer: usize,
 }
+
+/// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
+pub const DEFAULT_AGG_BUFFER: usize = 8192;
 
 impl Default for Config {
     fn default() -> Self {
@@ -83,6 +90,7 @@ impl Default for Config {
             check_collectives: cfg!(debug_assertions),
             progress_hot_ms: 50,
             mem_max: None,
+            agg_buffer: DEFAULT_AGG_BUFFER,
         }
     }
 }
@@ -99,6 +107,15 @@ fn parse_usize(key: &str, v: &str) -> Result<usize> {
     v.trim()
         .parse::<usize>()
         .map_err(|_| config_err(key, v, "expected a non-negative integer"))
+}
+
+/// `ATOLL_AGG_BUFFER`: a positive number of elements.
+fn parse_agg_buffer(v: &str) -> Result<usize> {
+    match v.trim().parse::<usize>() {
+        Ok(0) => Err(config_err("ATOLL_AGG_BUFFER", v, "the aggregation buffer needs at least 1 element")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(config_err("ATOLL_AGG_BUFFER", v, "expected a positive number of elements (default 8192)")),
+    }
 }
 
 pub(crate) fn config_err(key: &str, value: &str, reason: &str) -> Error {
@@ -165,6 +182,9 @@ impl Config {
         }
         if let Some(v) = get("ATOLL_PROGRESS_HOT_MS") {
             c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", &v)? as u64;
+        }
+        if let Some(v) = get("ATOLL_AGG_BUFFER") {
+            c.agg_buffer = parse_agg_buffer(&v)?;
         }
         if let Some(v) = get(atoll_mem::ENV_MAX) {
             if !v.trim().is_empty() {
@@ -253,7 +273,17 @@ impl Config {
         }
     }
 
+    /// Sets the elements per destination buffer of the dynamic aggregators
+    /// (`ATOLL_AGG_BUFFER`); [`run`](crate::run) refuses 0 with an [`Error::Config`].
+    pub fn with_agg_buffer(mut self, elems: usize) -> Self {
+        self.agg_buffer = elems;
+        self
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
+        if self.agg_buffer == 0 {
+            return Err(config_err("ATOLL_AGG_BUFFER", "0", "the aggregation buffer needs at least 1 element"));
+        }
         if self.backend == BackendKind::Local && self.locales == 0 {
             return Err(Error::ZeroLocales);
         }
@@ -288,6 +318,7 @@ mod tests {
             ("ATOLL_CHECK_COLLECTIVES", "1"),
             ("ATOLL_PROGRESS_HOT_MS", "7"),
             ("ATOLL_MEM_MAX", "3GiB"),
+            ("ATOLL_AGG_BUFFER", "64"),
         ]))
         .unwrap();
         assert_eq!(c.locales, 3);
@@ -296,6 +327,8 @@ mod tests {
         assert_eq!(c.threads_per_locale, Some(2));
         assert_eq!(c.progress_hot_ms, 7);
         assert_eq!(c.mem_max.as_deref(), Some("3GiB"));
+        assert_eq!(c.agg_buffer, 64);
+        assert_eq!(Config::default().agg_buffer, DEFAULT_AGG_BUFFER);
         assert_eq!(c.mem_limit(), Ok(atoll_mem::MemoryLimit::Bytes(3 << 30)));
         assert_eq!(Config::default().mem_limit(), Ok(atoll_mem::MemoryLimit::PercentOfPhysical(90.0)));
     }
@@ -313,6 +346,12 @@ mod tests {
             let e = Config::from_vars(move |k| (k == "ATOLL_MEM_MAX").then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_MAX" && value == bad), "{e}");
         }
+        for bad in ["lots", "0", "-3", "8k"] {
+            let e = Config::from_vars(move |k| (k == "ATOLL_AGG_BUFFER").then(|| bad.to_string())).unwrap_err();
+            assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_AGG_BUFFER" && value == bad), "{e}");
+        }
+        let e = Config::local(1).with_agg_buffer(0).validate().unwrap_err();
+        assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_AGG_BUFFER"), "{e}");
         // A bad limit set directly on the Config is refused when a job starts.
         let e = Config::local(1).with_mem_max("a lot").validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_MEM_MAX"), "{e}");

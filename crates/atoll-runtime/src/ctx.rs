@@ -970,6 +970,14 @@ impl Ctx {
     pub fn set_verbose_comm(&self, on: bool) {
         self.st.diag.set_verbose(on);
     }
+
+    /// Runs `f` with the operations *this thread* makes left out of the communication
+    /// counters and the trace (the other threads of the locale are still counted): for
+    /// measurements the library makes for itself, such as calibrating a cost model, which
+    /// must not show in a program's counts. **Local.**
+    pub fn uncounted<R>(&self, f: impl FnOnce() -> R) -> R {
+        crate::diagnostics::uncounted(f)
+    }
 }
 
 /// The bytes of `len` elements of `T`, or the error every locale will report if that is not

@@ -87,6 +87,23 @@ impl Op {
 #[repr(align(128))]
 struct Padded(AtomicU64);
 
+thread_local! {
+    /// Set while this thread runs [`crate::Ctx::uncounted`].
+    static UNCOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with this thread's operations left out of the counters and the trace.
+pub(crate) fn uncounted<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            UNCOUNTED.with(|u| u.set(self.0));
+        }
+    }
+    let _restore = Restore(UNCOUNTED.with(|u| u.replace(true)));
+    f()
+}
+
 /// The counters of one locale.
 pub(crate) struct Diagnostics {
     locale: usize,
@@ -107,6 +124,9 @@ impl Diagnostics {
 
     #[inline]
     pub(crate) fn record(&self, op: Op, target: usize, bytes: usize, at: &Location<'_>) {
+        if UNCOUNTED.with(|u| u.get()) {
+            return;
+        }
         if self.enabled.load(Ordering::Relaxed) {
             let i = match op {
                 Op::Get => 0,
@@ -135,7 +155,7 @@ impl Diagnostics {
     /// Counts reply bytes of an active message (no operation).
     #[inline]
     pub(crate) fn record_bytes(&self, bytes: usize) {
-        if self.enabled.load(Ordering::Relaxed) {
+        if self.enabled.load(Ordering::Relaxed) && !UNCOUNTED.with(|u| u.get()) {
             self.counters[6].0.fetch_add(bytes as u64, Ordering::Relaxed);
         }
     }

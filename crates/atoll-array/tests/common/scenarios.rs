@@ -202,54 +202,98 @@ pub fn gather_is_one_strided_get_per_remote_locale(ctx: &Ctx) -> Result<Vec<Comm
     Ok(all)
 }
 
+/// Per locale, the transfers static aggregation must make for `leader[l_dom]` zipped with
+/// `follower[f_dom]`, by brute force over `owner`/`locate`: the chunks are the rows of each
+/// leader locale's elements (segments of a Block leader with short rows); per chunk and remote
+/// owner, one get for one element, else one strided get (these cases are chosen so that each
+/// owner's elements of a chunk are at a fixed stride in its buffer, which is checked).
+fn static_transfers<const D: usize>(n: usize, leader: &impl Distribution<D>, l_dom: &Domain<D>, follower: &impl Distribution<D>, f_dom: &Domain<D>) -> Result<Vec<(u64, u64)>> {
+    use std::collections::BTreeMap;
+    let last = l_dom.shape()[D - 1].max(1);
+    // (leader locale, row, follower owner) -> follower local offsets in iteration order.
+    let mut chunks: BTreeMap<(usize, usize, usize), Vec<usize>> = BTreeMap::new();
+    for (k, (i, j)) in l_dom.iter().zip(f_dom.iter()).enumerate() {
+        let (l, (f, off)) = (leader.owner(i), follower.locate(j));
+        if l != f {
+            chunks.entry((l, k / last, f)).or_default().push(off);
+        }
+    }
+    let mut per = vec![(0u64, 0u64); n];
+    for ((l, _, _), offs) in chunks {
+        if offs.len() == 1 {
+            per[l].0 += 1;
+        } else {
+            let step = offs[1] as i64 - offs[0] as i64;
+            check(offs.windows(2).all(|w| w[1] as i64 - w[0] as i64 == step), || format!("scenario assumption: offsets {offs:?} at a fixed stride"))?;
+            per[l].1 += 1;
+        }
+    }
+    Ok(per)
+}
+
 /// A misaligned follower (Cyclic follower of a Block leader, BlockCyclic of Block in 2-D,
-/// strided views) fetches each remote element with its own get: exactly one get per remote
-/// element, in `zip_apply`, `assign_expr` and a reduction.
-pub fn misaligned_follower_makes_one_get_per_remote_element(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+/// strided views), in `zip_apply`, `assign_expr` and a reduction, in each aggregation mode:
+/// `off` makes exactly one get per remote element; `static` one get or one strided get per
+/// (chunk, remote owner); `auto` the same values with at most as many messages as `off`.
+pub fn misaligned_follower_transfers_by_aggregation_mode(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    use atoll_array::{set_aggregation, Aggregation};
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let n = 60;
-    let mut a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i)?;
     let b = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| 1000 * i)?;
-    let mut p = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [8, 6])?)?;
     let q = DistArray::<f64, 2, BlockCyclic<2>>::from_fn(ctx, dist::block_cyclic(ctx, [8, 6], [2, 3])?, v2)?;
     let lead_s = Domain::new([StridedRange::with_stride(0, 60, 2)?])?;
     let fol_s = Domain::new([StridedRange::with_stride(1, 60, 2)?])?;
-    let whole = *a.domain();
     let mut all = Vec::new();
-    for case in 0..4 {
-        let (total, counts) = measure(ctx, || {
-            Ok(match case {
-                0 => {
-                    a.zip_apply(b.view(), |x, y| *x += y)?;
-                    0
+    for mode in [Aggregation::Off, Aggregation::Static, Aggregation::Auto] {
+        set_aggregation(ctx, mode);
+        let mut a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i)?;
+        let mut p = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [8, 6])?)?;
+        let whole = *a.domain();
+        for case in 0..4 {
+            let (total, counts) = measure(ctx, || {
+                Ok(match case {
+                    0 => {
+                        a.zip_apply(b.view(), |x, y| *x += y)?;
+                        0
+                    }
+                    1 => {
+                        a.slice_mut(lead_s)?.assign_expr(b.slice(fol_s)? * 2i64)?;
+                        0
+                    }
+                    2 => {
+                        p.assign_expr(q.view())?;
+                        0
+                    }
+                    _ => (a.view() + b.view()).sum()?,
+                })
+            })?;
+            let (elems, transfers) = match case {
+                0 | 3 => (remote_elements(nl, a.dist(), &whole, b.dist(), &whole), static_transfers(nl, a.dist(), &whole, b.dist(), &whole)?),
+                1 => (remote_elements(nl, a.dist(), &lead_s, b.dist(), &fol_s), static_transfers(nl, a.dist(), &lead_s, b.dist(), &fol_s)?),
+                _ => (remote_elements(nl, p.dist(), p.domain(), q.dist(), q.domain()), static_transfers(nl, p.dist(), p.domain(), q.dist(), q.domain())?),
+            };
+            let what = format!("misaligned follower {case}, aggregation {mode}");
+            match mode {
+                Aggregation::Off => only(&counts[me], &what, elems[me], 0, 0, 0)?,
+                Aggregation::Static => only(&counts[me], &what, transfers[me].0, transfers[me].1, 0, 0)?,
+                Aggregation::Auto => {
+                    let c = &counts[me];
+                    only(c, &what, c.gets, c.strided_gets, 0, 0)?;
+                    check(c.gets + c.strided_gets <= elems[me], || format!("{what}: {c:?} is more than {} element gets", elems[me]))?;
                 }
-                1 => {
-                    a.slice_mut(lead_s)?.assign_expr(b.slice(fol_s)? * 2i64)?;
-                    0
-                }
-                2 => {
-                    p.assign_expr(q.view())?;
-                    0
-                }
-                _ => (a.view() + b.view()).sum()?,
-            })
-        })?;
-        let want = match case {
-            0 | 3 => remote_elements(nl, a.dist(), &whole, b.dist(), &whole),
-            1 => remote_elements(nl, a.dist(), &lead_s, b.dist(), &fol_s),
-            _ => remote_elements(nl, p.dist(), p.domain(), q.dist(), q.domain()),
-        };
-        only(&counts[me], &format!("misaligned follower {case}"), want[me], 0, 0, 0)?;
-        if case == 3 {
-            // a[i] = i + 1000 i, then the even ones 2000 (i + 1); the sum adds b once more.
-            let want_sum: i64 = (0..n as i64).map(|i| if i % 2 == 0 { 2000 * (i + 1) } else { 1001 * i } + 1000 * i).sum();
-            check(total == want_sum, || format!("misaligned sum {total}, want {want_sum}"))?;
+            }
+            if case == 3 {
+                // a[i] = i + 1000 i, then the even ones 2000 (i + 1); the sum adds b once more.
+                let want_sum: i64 = (0..n as i64).map(|i| if i % 2 == 0 { 2000 * (i + 1) } else { 1001 * i } + 1000 * i).sum();
+                check(total == want_sum, || format!("misaligned sum {total}, want {want_sum} ({mode})"))?;
+            }
+            all.extend(counts);
         }
-        all.extend(counts);
+        if let Some(g) = p.gather(0)? {
+            check(g == (0..48).map(|k| v2([k / 6, k % 6])).collect::<Vec<f64>>(), || format!("BlockCyclic follower values ({mode})"))?;
+        }
     }
-    if let Some(g) = p.gather(0)? {
-        check(g == (0..48).map(|k| v2([k / 6, k % 6])).collect::<Vec<f64>>(), || "BlockCyclic follower values".into())?;
-    }
+    set_aggregation(ctx, Aggregation::Auto);
     Ok(all)
 }
 
@@ -349,7 +393,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
         ("slices", creating_slices_makes_no_messages),
         ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
         ("gather", gather_is_one_strided_get_per_remote_locale),
-        ("misaligned_follower", misaligned_follower_makes_one_get_per_remote_element),
+        ("misaligned_follower", misaligned_follower_transfers_by_aggregation_mode),
         ("from_vec_get_set", from_vec_and_single_elements),
         ("scan", scan_moves_data_once),
         ("view_sent_with_on", view_sent_with_on),

@@ -60,6 +60,85 @@ pub(crate) unsafe fn write_strided(dst: u64, shape: &Strided, src: &[u8]) {
     });
 }
 
+/// Writes each record of `records` (an 8-byte little-endian address, then `es` value bytes)
+/// to its address: the target side of a destination aggregator's flush
+/// ([`crate::aggregate`]). A trailing partial record is ignored (the caller checks lengths).
+///
+/// # Safety
+/// For every record, `addr..addr+es` must be registered memory of a live locale of this
+/// process (the caller validated every address against its region table).
+pub(crate) unsafe fn write_records(records: &[u8], es: usize) {
+    /// # Safety
+    /// As the enclosing function.
+    unsafe fn fixed<const N: usize>(records: &[u8]) {
+        for r in records.chunks_exact(8 + N) {
+            let (a, v) = r.split_at(8);
+            let mut addr = [0u8; 8];
+            addr.copy_from_slice(a);
+            let mut val = [0u8; N];
+            val.copy_from_slice(v);
+            // SAFETY: the enclosing function's contract: `addr..addr+N` is registered memory;
+            // the write is unaligned-tolerant.
+            unsafe { (u64::from_le_bytes(addr) as *mut [u8; N]).write_unaligned(val) }
+        }
+    }
+    // SAFETY (each arm): the caller's contract, forwarded.
+    match es {
+        1 => unsafe { fixed::<1>(records) },
+        2 => unsafe { fixed::<2>(records) },
+        4 => unsafe { fixed::<4>(records) },
+        8 => unsafe { fixed::<8>(records) },
+        16 => unsafe { fixed::<16>(records) },
+        _ => {
+            for r in records.chunks_exact(8 + es) {
+                let (a, v) = r.split_at(8);
+                let mut addr = [0u8; 8];
+                addr.copy_from_slice(a);
+                // SAFETY: as above; `v` is `es` bytes of the message, distinct from the target.
+                unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), u64::from_le_bytes(addr) as *mut u8, es) }
+            }
+        }
+    }
+}
+
+/// Reads `es` bytes at each address of `addrs` (8-byte little-endian each) into consecutive
+/// places of `out` (`out.len() == es * addrs.len() / 8`): the target side of a source
+/// aggregator's flush ([`crate::aggregate`]).
+///
+/// # Safety
+/// For every address, `addr..addr+es` must be registered memory of a live locale of this
+/// process (the caller validated every address against its region table).
+pub(crate) unsafe fn read_indexed(addrs: &[u8], es: usize, out: &mut [u8]) {
+    /// # Safety
+    /// As the enclosing function.
+    unsafe fn fixed<const N: usize>(addrs: &[u8], out: &mut [u8]) {
+        for (a, o) in addrs.chunks_exact(8).zip(out.chunks_exact_mut(N)) {
+            let mut addr = [0u8; 8];
+            addr.copy_from_slice(a);
+            // SAFETY: the enclosing function's contract: `addr..addr+N` is registered memory.
+            let v = unsafe { (u64::from_le_bytes(addr) as *const [u8; N]).read_unaligned() };
+            o.copy_from_slice(&v);
+        }
+    }
+    // SAFETY (each arm): the caller's contract, forwarded.
+    match es {
+        1 => unsafe { fixed::<1>(addrs, out) },
+        2 => unsafe { fixed::<2>(addrs, out) },
+        4 => unsafe { fixed::<4>(addrs, out) },
+        8 => unsafe { fixed::<8>(addrs, out) },
+        16 => unsafe { fixed::<16>(addrs, out) },
+        _ if es == 0 => {}
+        _ => {
+            for (a, o) in addrs.chunks_exact(8).zip(out.chunks_exact_mut(es)) {
+                let mut addr = [0u8; 8];
+                addr.copy_from_slice(a);
+                // SAFETY: as above; `o` is an exclusive borrow of other memory.
+                unsafe { std::ptr::copy_nonoverlapping(u64::from_le_bytes(addr) as *const u8, o.as_mut_ptr(), es) }
+            }
+        }
+    }
+}
+
 /// The atomic word at `addr`.
 ///
 /// # Safety

@@ -1,0 +1,639 @@
+//! `atoll-bench polybench`: the 16-kernel suite of the modulo-unrolling paper (its Figure 11),
+//! written as the paper writes them: zippered owner-computes loops over views (slices, some
+//! strided) of Cyclic or BlockCyclic arrays, inside plain sequential outer loops. The written
+//! view leads; the other operands follow, and followers shifted with respect to the leader need
+//! remote elements: what static message aggregation optimizes.
+//!
+//! Every kernel runs for each distribution (`cyclic`, `blockcyclic`) and aggregation mode
+//! (`off`, `static`, `auto`, set on every locale with [`set_aggregation`]), and is checked
+//! against a sequential reference computed in plain Rust in the same run. Per run: seconds
+//! (locale 0, between barriers), remote operations and bytes (all locales), the largest number
+//! of elements a follower fetched remotely for one chunk, and `ok`. Per distribution: the
+//! geometric means over kernels of auto/off and static/off (messages and time).
+//!
+//! `--sweep strong|weak|block` runs the scaling experiments of the paper's Figures 14-23.
+
+mod linalg;
+mod misc;
+mod stencils;
+
+use crate::report::Line;
+use atoll::array::{dist, follower_stats, reset_follower_stats, set_aggregation, Aggregation};
+use atoll::prelude::*;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Which distribution family a run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum DistName {
+    /// `Cyclic` in every dimension.
+    Cyclic,
+    /// `BlockCyclic` with `--block` in every dimension.
+    Blockcyclic,
+}
+
+impl DistName {
+    /// The name printed in the results.
+    pub fn name(self) -> &'static str {
+        match self {
+            DistName::Cyclic => "cyclic",
+            DistName::Blockcyclic => "blockcyclic",
+        }
+    }
+}
+
+/// The scaling experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sweep {
+    /// Fixed sizes, 2..8 locales (Figures 14-17).
+    Strong,
+    /// Sizes growing with the locale count (Figures 18-21).
+    Weak,
+    /// BlockCyclic block sizes (Figures 22-23).
+    Block,
+}
+
+/// Options of `atoll-bench polybench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PolyArgs {
+    /// Shrinks every dimension of the paper's sizes by this factor (minimum sizes apply).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+    /// Kernels to run (comma-separated; default: all 16, or the sweep's).
+    #[arg(long, value_delimiter = ',')]
+    pub kernels: Vec<String>,
+    /// Distributions (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [DistName::Cyclic, DistName::Blockcyclic])]
+    pub dists: Vec<DistName>,
+    /// Aggregation modes (comma-separated: off, static, auto).
+    #[arg(long, value_delimiter = ',', default_values_t = vec!["off".to_string(), "static".to_string(), "auto".to_string()])]
+    pub modes: Vec<String>,
+    /// Repetitions of each run (the best time is reported).
+    #[arg(long, default_value_t = 1)]
+    pub reps: usize,
+    /// BlockCyclic block size, in every dimension.
+    #[arg(long, default_value_t = 4)]
+    pub block: usize,
+    /// Overrides every kernel's time-step count.
+    #[arg(long)]
+    pub steps: Option<usize>,
+    /// Runs a scaling experiment instead of the suite.
+    #[arg(long, value_enum)]
+    pub sweep: Option<Sweep>,
+    /// Locale counts of the strong and weak sweeps (local backend; under MPI the rank count).
+    #[arg(long, value_delimiter = ',', default_values_t = vec![2usize, 3, 4, 5, 6, 7, 8])]
+    pub sweep_locales: Vec<usize>,
+    /// Block sizes of the block sweep.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 2, 4, 8, 16, 32, 64])]
+    pub blocks: Vec<usize>,
+}
+
+/// A family of distributions, one per rank: what the kernels are generic over.
+pub trait Dists: Sync {
+    /// The distribution of a `D`-dimensional array.
+    type M<const D: usize>: Distribution<D> + 'static;
+    /// The distribution of an array of `shape` over all locales.
+    ///
+    /// # Errors
+    /// As [`dist::cyclic`] and [`dist::block_cyclic`].
+    fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Self::M<D>>;
+}
+
+/// `Cyclic` over all locales (an automatic, as square as possible, grid).
+pub struct CyclicDists;
+
+impl Dists for CyclicDists {
+    type M<const D: usize> = Cyclic<D>;
+    fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Cyclic<D>> {
+        dist::cyclic(ctx, shape)
+    }
+}
+
+/// `BlockCyclic` with the same block size in every dimension.
+pub struct BlockCyclicDists {
+    /// The block size.
+    pub block: usize,
+}
+
+impl Dists for BlockCyclicDists {
+    type M<const D: usize> = BlockCyclic<D>;
+    fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<BlockCyclic<D>> {
+        dist::block_cyclic(ctx, shape, [self.block; D])
+    }
+}
+
+/// Sizes of one run: the paper's, shrunk per rank by a factor.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Factor applied to the dimensions of 1-D problems.
+    pub scale1: f64,
+    /// Factor applied to each dimension of 2-D problems.
+    pub scale2: f64,
+    /// Factor applied to each dimension of 3-D problems.
+    pub scale3: f64,
+    /// Overrides the kernels' time-step counts.
+    pub steps: Option<usize>,
+}
+
+impl Params {
+    /// The same factor for every rank.
+    pub fn uniform(scale: f64, steps: Option<usize>) -> Params {
+        Params { scale1: scale, scale2: scale, scale3: scale, steps }
+    }
+
+    fn scaled(n: usize, f: f64, min: usize) -> usize {
+        ((n as f64 * f).round() as usize).max(min)
+    }
+
+    /// A dimension of a 1-D problem (the paper's `n`, at least `min`).
+    pub fn d1(&self, n: usize, min: usize) -> usize {
+        Self::scaled(n, self.scale1, min)
+    }
+
+    /// A dimension of a 2-D problem.
+    pub fn d2(&self, n: usize, min: usize) -> usize {
+        Self::scaled(n, self.scale2, min)
+    }
+
+    /// A dimension of a 3-D problem.
+    pub fn d3(&self, n: usize, min: usize) -> usize {
+        Self::scaled(n, self.scale3, min)
+    }
+
+    /// The time-step count: `default`, or `--steps`.
+    pub fn steps(&self, default: usize) -> usize {
+        self.steps.unwrap_or(default).max(1)
+    }
+}
+
+/// What one measured region cost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Meter {
+    /// Locale 0's seconds between the barriers around the region.
+    pub seconds: f64,
+    /// Remote operations of all locales.
+    pub messages: u64,
+    /// Payload bytes of all locales.
+    pub bytes: u64,
+    /// The most elements one follower fetched remotely for one chunk, over all locales.
+    pub chunk_elems: u64,
+}
+
+impl Meter {
+    /// Runs the kernel's computation `f` (collective) between barriers, counting its
+    /// communication and follower chunks on every locale.
+    ///
+    /// # Errors
+    /// What `f` returns; communication errors.
+    pub fn measure<R>(&mut self, ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<R> {
+        reset_follower_stats(ctx);
+        ctx.reset_comm_diagnostics()?;
+        ctx.start_comm_diagnostics()?;
+        ctx.barrier()?;
+        let t = Instant::now();
+        let r = f()?;
+        ctx.barrier()?;
+        let seconds = t.elapsed().as_secs_f64();
+        ctx.stop_comm_diagnostics()?;
+        let all = ctx.comm_diagnostics()?;
+        self.messages = all.iter().map(CommCounts::total_ops).sum();
+        self.bytes = all.iter().map(|c| c.bytes).sum();
+        self.chunk_elems = ctx.allreduce(follower_stats(ctx).max_chunk_elems, u64::max)?;
+        self.seconds = ctx.broadcast(0, (ctx.id() == 0).then_some(seconds))?;
+        Ok(r)
+    }
+}
+
+/// A kernel's result: checked or not, its size.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The result matched the sequential reference (the same on every locale).
+    pub ok: bool,
+    /// Elements of the main array(s).
+    pub n: u64,
+    /// The problem size, as the paper writes it (`400x400`, `10000 t=100`).
+    pub size: String,
+}
+
+/// Compares the gathered result (`Some` on locale 0) with the sequential reference, computed
+/// on locale 0 only; every locale gets the verdict. **Collective.**
+///
+/// # Errors
+/// Communication errors.
+pub fn verify(ctx: &Ctx, got: Option<Vec<f64>>, reference: impl FnOnce() -> Vec<f64>, tol: f64) -> Result<bool> {
+    let mine = got.map(|g| {
+        let r = reference();
+        g.len() == r.len() && g.iter().zip(&r).all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1.0))
+    });
+    ctx.broadcast(0, if ctx.id() == 0 { Some(mine.unwrap_or(false)) } else { None })
+}
+
+/// A kernel, generic over the distribution family.
+pub type KernelFn<X> = fn(&Ctx, &X, &Params, &mut Meter) -> Result<Outcome>;
+
+/// The suite, in the paper's order (Figure 11).
+pub const KERNELS: [&str; 16] = [
+    "2mm",
+    "fw",
+    "trmm",
+    "correlation",
+    "covariance",
+    "cholesky",
+    "lu",
+    "mvt",
+    "syrk",
+    "fdtd-2d",
+    "fdtd-apml",
+    "jacobi1D",
+    "jacobi2D",
+    "stencil9",
+    "pascal",
+    "folding",
+];
+
+fn kernel<X: Dists>(name: &str) -> Option<KernelFn<X>> {
+    Some(match name {
+        "2mm" => linalg::two_mm::<X>,
+        "fw" => linalg::fw::<X>,
+        "trmm" => linalg::trmm::<X>,
+        "correlation" => linalg::correlation::<X>,
+        "covariance" => linalg::covariance::<X>,
+        "cholesky" => linalg::cholesky::<X>,
+        "lu" => linalg::lu::<X>,
+        "mvt" => linalg::mvt::<X>,
+        "syrk" => linalg::syrk::<X>,
+        "fdtd-2d" => stencils::fdtd_2d::<X>,
+        "fdtd-apml" => stencils::fdtd_apml::<X>,
+        "jacobi1D" => stencils::jacobi_1d::<X>,
+        "jacobi2D" => stencils::jacobi_2d::<X>,
+        "stencil9" => stencils::stencil9::<X>,
+        "pascal" => misc::pascal::<X>,
+        "folding" => misc::folding::<X>,
+        _ => return None,
+    })
+}
+
+/// The canonical name of a kernel given on the command line (case-insensitive).
+fn canonical(name: &str) -> Result<&'static str> {
+    KERNELS
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name.trim()))
+        .copied()
+        .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {name:?}; the kernels are {}", KERNELS.join(","))))
+}
+
+/// One measured run.
+#[derive(Clone, Debug)]
+struct RunResult {
+    kernel: &'static str,
+    dist: DistName,
+    mode: Aggregation,
+    meter: Meter,
+    outcome: Outcome,
+}
+
+/// Runs `kernel` `reps` times on every locale with `mode`: the best time, the last counts.
+fn run_kernel<X: Dists>(ctx: &Ctx, x: &X, name: &'static str, p: &Params, mode: Aggregation, reps: usize) -> Result<(Meter, Outcome)> {
+    let f = kernel::<X>(name).ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {name}")))?;
+    set_aggregation(ctx, mode);
+    let mut best: Option<(Meter, Outcome)> = None;
+    for _ in 0..reps.max(1) {
+        let mut m = Meter::default();
+        let out = f(ctx, x, p, &mut m)?;
+        best = Some(match best {
+            None => (m, out),
+            Some((b, o)) => {
+                let ok = o.ok && out.ok;
+                let mut m2 = m;
+                m2.seconds = m.seconds.min(b.seconds);
+                (m2, Outcome { ok, ..out })
+            }
+        });
+    }
+    best.ok_or_else(|| Error::InvalidArgument("no repetition".into()))
+}
+
+fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, mode: Aggregation, reps: usize) -> Result<(Meter, Outcome)> {
+    match d {
+        DistName::Cyclic => run_kernel(ctx, &CyclicDists, name, p, mode, reps),
+        DistName::Blockcyclic => run_kernel(ctx, &BlockCyclicDists { block }, name, p, mode, reps),
+    }
+}
+
+fn parse_modes(modes: &[String]) -> Result<Vec<Aggregation>> {
+    modes.iter().map(|m| m.parse::<Aggregation>()).collect()
+}
+
+fn kernel_list(args: &PolyArgs, default: &[&'static str]) -> Result<Vec<&'static str>> {
+    if args.kernels.is_empty() {
+        Ok(default.to_vec())
+    } else {
+        args.kernels.iter().map(|k| canonical(k)).collect()
+    }
+}
+
+fn run_line(ctx: &Ctx, r: &RunResult) -> Line {
+    Line::new("polybench", r.kernel, ctx.backend_name(), ctx.num_locales(), r.outcome.n, r.meter.seconds, r.outcome.ok)
+        .with("kernel", r.kernel)
+        .with("dist", r.dist.name())
+        .with("mode", r.mode.name())
+        .with("messages", r.meter.messages)
+        .with("bytes", r.meter.bytes)
+        .with("chunk_elems", r.meter.chunk_elems)
+        .with("size", r.outcome.size.clone())
+}
+
+fn print_table_header() {
+    println!(
+        "{:<12} {:<12} {:<7} {:>11} {:>12} {:>14} {:>8} {:>5}  size",
+        "kernel", "dist", "mode", "seconds", "messages", "bytes", "chunk", "ok"
+    );
+}
+
+fn print_table_row(r: &RunResult, extra: &str) {
+    println!(
+        "{:<12} {:<12} {:<7} {:>11.4e} {:>12} {:>14} {:>8} {:>5}  {}{extra}",
+        r.kernel,
+        r.dist.name(),
+        r.mode.name(),
+        r.meter.seconds,
+        r.meter.messages,
+        r.meter.bytes,
+        r.meter.chunk_elems,
+        r.outcome.ok,
+        r.outcome.size
+    );
+}
+
+/// `a / b` for counts, with 0/0 = 1.
+fn msg_ratio(a: u64, b: u64) -> f64 {
+    if a == 0 && b == 0 {
+        1.0
+    } else {
+        a as f64 / (b.max(1)) as f64
+    }
+}
+
+fn geomean(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    (xs.iter().map(|x| x.max(1e-300).ln()).sum::<f64>() / xs.len() as f64).exp()
+}
+
+/// The geometric-mean lines, one per distribution (auto over off; static over off as extras).
+fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
+    let mut by: BTreeMap<(DistName, &'static str), BTreeMap<&'static str, &RunResult>> = BTreeMap::new();
+    for r in results {
+        by.entry((r.dist, r.kernel)).or_default().insert(r.mode.name(), r);
+    }
+    let dists: Vec<DistName> = by.keys().map(|k| k.0).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let mut out = Vec::new();
+    for d in dists {
+        let (mut am, mut at, mut sm, mut st) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut worst, mut worst_k) = (f64::NEG_INFINITY, "");
+        let mut all_ok = true;
+        for ((_, k), modes) in by.iter().filter(|((dd, _), _)| *dd == d) {
+            all_ok &= modes.values().all(|r| r.outcome.ok);
+            let Some(off) = modes.get("off") else { continue };
+            if let Some(a) = modes.get("auto") {
+                am.push(msg_ratio(a.meter.messages, off.meter.messages));
+                let tr = a.meter.seconds / off.meter.seconds;
+                at.push(tr);
+                if tr > worst {
+                    (worst, worst_k) = (tr, k);
+                }
+            }
+            if let Some(s) = modes.get("static") {
+                sm.push(msg_ratio(s.meter.messages, off.meter.messages));
+                st.push(s.meter.seconds / off.meter.seconds);
+            }
+        }
+        let kernels = am.len().max(sm.len());
+        if kernels == 0 {
+            continue;
+        }
+        let mut l = Line::bare("polybench")
+            .with("variant", "geomean")
+            .with("dist", d.name())
+            .with("backend", ctx.backend_name())
+            .with("locales", ctx.num_locales())
+            .with("kernels", kernels)
+            .with("ok", all_ok);
+        if !am.is_empty() {
+            l = l
+                .with("msg_ratio", geomean(&am))
+                .with("time_ratio", geomean(&at))
+                .with("worst_time_ratio", worst)
+                .with("worst_kernel", worst_k);
+        }
+        if !sm.is_empty() {
+            l = l.with("static_msg_ratio", geomean(&sm)).with("static_time_ratio", geomean(&st));
+        }
+        out.push(l);
+    }
+    out
+}
+
+/// The suite on this job's locales (collective; locale 0 prints).
+fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
+    let kernels = kernel_list(args, &KERNELS)?;
+    let modes = parse_modes(&args.modes)?;
+    let p = Params::uniform(args.scale, args.steps);
+    let mut results = Vec::new();
+    if ctx.id() == 0 && !json {
+        println!("polybench: {} locales ({} backend), scale {}, block {}", ctx.num_locales(), ctx.backend_name(), args.scale, args.block);
+        print_table_header();
+    }
+    for &d in &args.dists {
+        for &k in &kernels {
+            for &mode in &modes {
+                let (meter, outcome) = run_dist(ctx, d, args.block, k, &p, mode, args.reps)?;
+                let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
+                if ctx.id() == 0 {
+                    if json {
+                        run_line(ctx, &r).print(true);
+                    } else {
+                        print_table_row(&r, "");
+                    }
+                }
+                results.push(r);
+            }
+        }
+    }
+    if ctx.id() == 0 {
+        for l in geomean_lines(ctx, &results) {
+            l.print(json);
+        }
+    }
+    Ok(())
+}
+
+/// One point of a sweep: every kernel, dist and mode at these sizes (collective; locale 0
+/// prints the run lines and a summary per kernel and dist).
+fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, sweep: Sweep, kernels: &[&'static str], dists: &[DistName], block: usize, p: &Params) -> Result<()> {
+    let modes = parse_modes(&args.modes)?;
+    let name = match sweep {
+        Sweep::Strong => "strong",
+        Sweep::Weak => "weak",
+        Sweep::Block => "block",
+    };
+    for &d in dists {
+        for &k in kernels {
+            let mut rs = Vec::new();
+            for &mode in &modes {
+                let (meter, outcome) = run_dist(ctx, d, block, k, p, mode, args.reps)?;
+                let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
+                if ctx.id() == 0 {
+                    if json {
+                        run_line(ctx, &r).with("sweep", name).with("block", block).print(true);
+                    } else {
+                        print_table_row(&r, &format!("  sweep={name} locales={} block={block}", ctx.num_locales()));
+                    }
+                }
+                rs.push(r);
+            }
+            if ctx.id() == 0 {
+                let get = |m: &str| rs.iter().find(|r| r.mode.name() == m);
+                if let Some(off) = get("off") {
+                    let mut l = Line::bare("polybench")
+                        .with("variant", "sweep_point")
+                        .with("sweep", name)
+                        .with("kernel", k)
+                        .with("dist", d.name())
+                        .with("backend", ctx.backend_name())
+                        .with("locales", ctx.num_locales())
+                        .with("block", block)
+                        .with("n", off.outcome.n)
+                        .with("size", off.outcome.size.clone())
+                        .with("ok", rs.iter().all(|r| r.outcome.ok));
+                    for m in ["static", "auto"] {
+                        if let Some(r) = get(m) {
+                            l = l
+                                .with(&format!("{m}_msg_ratio"), msg_ratio(r.meter.messages, off.meter.messages))
+                                .with(&format!("{m}_time_ratio"), r.meter.seconds / off.meter.seconds)
+                                .with(&format!("{m}_chunk_elems"), r.meter.chunk_elems);
+                        }
+                    }
+                    l.print(json);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The strong and weak sweeps' kernels (the paper's Figures 14-21).
+const SCALING_KERNELS: [&str; 4] = ["pascal", "folding", "jacobi2D", "fdtd-2d"];
+/// The block sweep's kernels (Figures 22-23).
+const BLOCK_KERNELS: [&str; 2] = ["folding", "jacobi1D"];
+
+/// Runs the benchmark (or a sweep) with `cfg`; `locales` is `--locales`, `local` whether the
+/// backend is the embedded one (which can start jobs of any size).
+///
+/// # Errors
+/// Bad options; a kernel's or the runtime's errors.
+pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usize>, local: bool) -> Result<()> {
+    if !(args.scale > 0.0 && args.scale.is_finite()) {
+        return Err(Error::InvalidArgument(format!("--scale must be positive, got {}", args.scale)));
+    }
+    if args.block == 0 || args.blocks.contains(&0) {
+        return Err(Error::InvalidArgument("block sizes must be at least 1".into()));
+    }
+    parse_modes(&args.modes)?;
+    let check = |ctx: &Ctx| -> Result<()> {
+        match locales {
+            Some(n) if n != ctx.num_locales() => Err(Error::InvalidArgument(format!(
+                "--locales {n} but the job has {} locales (under MPI the rank count decides)",
+                ctx.num_locales()
+            ))),
+            _ => Ok(()),
+        }
+    };
+    let Some(sweep) = args.sweep else {
+        if local && locales == Some(0) {
+            return Err(Error::InvalidArgument("--locales must be at least 1".into()));
+        }
+        return run(cfg.clone(), |ctx| {
+            check(ctx)?;
+            suite(ctx, args, json)
+        });
+    };
+    if ctx_free_header(json) {
+        println!("polybench sweep {sweep:?}, scale {}", args.scale);
+        print_table_header();
+    }
+    match sweep {
+        Sweep::Strong | Sweep::Weak => {
+            let kernels = kernel_list(args, &SCALING_KERNELS)?;
+            let counts: Vec<usize> = if local { args.sweep_locales.clone() } else { vec![0] };
+            for l in counts {
+                let mut c = cfg.clone();
+                if local {
+                    if l == 0 {
+                        return Err(Error::InvalidArgument("--sweep-locales must be at least 1".into()));
+                    }
+                    c.locales = l;
+                }
+                run(c, |ctx| {
+                    let f = ctx.num_locales() as f64 / 2.0;
+                    let p = match sweep {
+                        // Weak: the work (elements) grows with the locale count, from the
+                        // paper's size at 2 locales.
+                        Sweep::Weak => Params { scale1: args.scale * f, scale2: args.scale * f.sqrt(), scale3: args.scale * f.cbrt(), steps: args.steps },
+                        _ => Params::uniform(args.scale, args.steps),
+                    };
+                    sweep_point(ctx, args, json, sweep, &kernels, &args.dists, args.block, &p)
+                })?;
+            }
+            Ok(())
+        }
+        Sweep::Block => {
+            let kernels = kernel_list(args, &BLOCK_KERNELS)?;
+            run(cfg.clone(), |ctx| {
+                check(ctx)?;
+                let p = Params::uniform(args.scale, args.steps);
+                for &b in &args.blocks {
+                    sweep_point(ctx, args, json, Sweep::Block, &kernels, &[DistName::Blockcyclic], b, &p)?;
+                }
+                Ok(())
+            })
+        }
+    }
+}
+
+/// Whether to print the readable header of a sweep: without `--json`, on one process only
+/// (under MPI, rank 0).
+fn ctx_free_header(json: bool) -> bool {
+    !json && std::env::var("PMI_RANK").map_or(true, |r| r == "0")
+}
+
+/// Row `i`, columns `lo..hi`, of a 2-D array.
+pub fn row(i: usize, lo: usize, hi: usize) -> [std::ops::Range<i64>; 2] {
+    [i as i64..i as i64 + 1, lo as i64..hi as i64]
+}
+
+/// Column `j`, rows `lo..hi`, of a 2-D array.
+pub fn col(j: usize, lo: usize, hi: usize) -> [std::ops::Range<i64>; 2] {
+    [lo as i64..hi as i64, j as i64..j as i64 + 1]
+}
+
+/// `arr[idx] = f(arr[idx])` done by the owner of `idx` (a local access); the other locales do
+/// nothing. What a reduction's result becomes in an owner-computes program: every locale has
+/// the value, its owner stores it.
+///
+/// # Errors
+/// [`Error::IndexOutOfBounds`] when `idx` is outside the array.
+pub fn update_owned<T: atoll::array::Elem, const D: usize, M: Distribution<D> + 'static>(
+    arr: &mut DistArray<T, D, M>,
+    idx: [i64; D],
+    f: impl FnOnce(T) -> T,
+) -> Result<()> {
+    arr.domain().ensure_contains(idx)?;
+    let (owner, _) = arr.dist().locate(idx);
+    if owner == arr.ctx().id() {
+        let v = arr.get(idx)?;
+        arr.set(idx, f(v))?;
+    }
+    Ok(())
+}
