@@ -309,6 +309,18 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         self.view_mut().zip_apply(operands, f)
     }
 
+    /// `self = expr` led by the owning expression (see [`ViewMut::assign_expr_owning`]).
+    /// **Collective.**
+    ///
+    /// # Errors
+    /// As [`assign_expr`](Self::assign_expr).
+    pub fn assign_expr_owning<E: IntoExpr<D>>(&mut self, expr: E) -> Result<()>
+    where
+        E::Expr: Expr<D, Item = T>,
+    {
+        self.view_mut().assign_expr_owning(expr)
+    }
+
     /// Frees the array on every locale. **Collective.** (Dropping it does the same, without
     /// reporting errors.)
     pub fn free(self) -> Result<()> {
@@ -572,19 +584,75 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     /// As [`assign_expr`](Self::assign_expr).
     pub fn zip_apply<E: IntoExpr<D>>(&mut self, operands: E, f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync) -> Result<()> {
         let expr = operands.into_expr();
-        let store = &self.arr.store;
-        let ctx = &self.arr.ctx;
+        apply_led(self.arr, self.as_view().plan()?, &expr, f)
+    }
+
+    /// Zippered `forall` led by this view that also **writes a follower**:
+    /// `f(&mut self[i], &mut other[i], operands[i])`. Each chunk of `other` is fetched like a
+    /// read follower (aggregated by the [`Aggregation`](crate::Aggregation) mode), updated by
+    /// `f`, and the elements of each remote patch are sent back after the chunk, with one
+    /// strided put per patch in which something changed (element puts in `off` mode). Each
+    /// element of `other` is visited by one iteration, so the loop writes it from one task
+    /// only. **Collective.**
+    ///
+    /// ```
+    /// use atoll_array::{dist, Cyclic, DistArray};
+    /// atoll_runtime::run(atoll_runtime::Config::local(2), |ctx| {
+    ///     let n = 100;
+    ///     let mut a = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| i)?;
+    ///     let mut b = DistArray::<i64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [n])?)?;
+    ///     // b[i + 1] = 10 a[i] and a[i] += 1 for i < n - 1 (b's chunks are on the other locale).
+    ///     a.slice_mut(0..n as i64 - 1)?.zip_apply_with_mut(&mut b.slice_mut(1..n as i64)?, 10i64, |x, y, k| {
+    ///         *y = *x * k;
+    ///         *x += 1;
+    ///     })?;
+    ///     assert_eq!((a.get([5])?, b.get([6])?, b.get([0])?), (6, 50, 0));
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when `other` or an operand has another shape.
+    pub fn zip_apply_with_mut<U: Elem, M2: Distribution<D> + 'static, E: IntoExpr<D>>(
+        &mut self,
+        other: &mut ViewMut<'_, U, D, M2>,
+        operands: E,
+        f: impl Fn(&mut T, &mut U, <E::Expr as Expr<D>>::Item) + Sync,
+    ) -> Result<()> {
+        let expr = operands.into_expr();
+        let (store, ctx) = (&self.arr.store, &self.arr.ctx);
+        let (oarr, odom) = (other.arr, other.dom);
+        let plan = self.as_view().plan()?;
         ctx.barrier()?;
-        let mut plan = self.as_view().plan()?;
-        let bound = expr.bind(&plan)?;
-        if bound.aligned() {
-            plan.flatten();
-        }
-        let r = plan.for_each(|seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            update_row(store, seg, |j, x| f(x, row.at(j)));
-            Ok(())
-        });
+        let r = (|| {
+            plan.check_shape(odom.shape(), &format!("the written follower over {odom}"))?;
+            let bound = expr.bind(&plan)?;
+            let follow = crate::follow::Follow::new(ctx)?;
+            let aligned = plan.is_aligned(&oarr.dist, &odom);
+            plan.for_each(|seg, (scratch, fb): &mut (_, crate::follow::FollowBuf<U>)| {
+                let row = bound.row(seg, scratch)?;
+                if aligned {
+                    // The follower has the leader's local offsets.
+                    update_row(store, seg, |j, x| {
+                        let o = seg.off + j * seg.off_step;
+                        // SAFETY: an aligned operand's offsets are in bounds, and this task is
+                        // the only one visiting iteration j of this segment.
+                        unsafe {
+                            let mut y = oarr.store.read(o);
+                            f(x, &mut y, row.at(j));
+                            oarr.store.write(o, y);
+                        }
+                    });
+                    return Ok(());
+                }
+                let sub = odom.slice_positions(&seg.positions())?;
+                crate::follow::fetch_into(oarr, &sub, seg.len, &follow, fb)?;
+                fb.orig.clone_from(&fb.row);
+                let vals = &mut fb.row;
+                update_row(store, seg, |j, x| f(x, &mut vals[j], row.at(j)));
+                crate::follow::store(oarr, &sub, &fb.row, Some(&fb.orig), &follow, &mut fb.packed)
+            })
+        })();
         ctx.barrier()?;
         r
     }
@@ -616,6 +684,75 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
             });
             Ok(())
         });
+        ctx.barrier()?;
+        r
+    }
+
+    /// `self = expr` led by the **owning expression** (Section 6.3 of the modulo-unrolling
+    /// paper): the leader is the operand, among this view and the expression's array operands,
+    /// with which most operands are aligned, so that most accesses are local; this view on a
+    /// tie. When the leader is not this view, each locale computes the values of the leader's
+    /// elements it owns and writes them to their owners with aggregated puts (one strided put
+    /// per remote patch in `static`/`auto` modes). The choice depends only on distributions and
+    /// domains, so every locale makes the same. **Collective.**
+    ///
+    /// ```
+    /// use atoll_array::{dist, Cyclic, DistArray};
+    /// atoll_runtime::run(atoll_runtime::Config::local(2), |ctx| {
+    ///     let n = 1000;
+    ///     let b = DistArray::<f64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| i as f64)?;
+    ///     let mut a = DistArray::<f64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [n])?)?;
+    ///     let (lo, hi) = (0..n as i64 - 1, 1..n as i64);
+    ///     ctx.reset_comm_diagnostics()?;
+    ///     ctx.start_comm_diagnostics()?;
+    ///     // a[1..] = b[..n-1] * b[..n-1] + b[..n-1]: led by b's view, a is written remotely.
+    ///     a.slice_mut(hi)?.assign_expr_owning(b.slice(lo.clone())? * b.slice(lo.clone())? + b.slice(lo)?)?;
+    ///     ctx.stop_comm_diagnostics()?;
+    ///     assert_eq!(ctx.comm_counts().strided_puts, 1); // one put per locale, no get
+    ///     assert_eq!(ctx.comm_counts().gets + ctx.comm_counts().strided_gets, 0);
+    ///     assert_eq!(a.get([7])?, 6.0 * 6.0 + 6.0);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`assign_expr`](Self::assign_expr).
+    pub fn assign_expr_owning<E: IntoExpr<D>>(&mut self, expr: E) -> Result<()>
+    where
+        E::Expr: Expr<D, Item = T>,
+    {
+        let expr = expr.into_expr();
+        let (arr, dom) = (self.arr, self.dom);
+        let me = View { arr, dom };
+        let mut cands: Vec<&dyn crate::expr::Operand<D>> = vec![&me];
+        expr.operands(&mut |o| cands.push(o));
+        let mut best: Option<(usize, Plan<'_, D>)> = None;
+        let mut best_score = 0;
+        for (k, c) in cands.iter().enumerate() {
+            let plan = c.plan()?;
+            let score = cands.iter().filter(|o| o.aligned_with(&plan)).count();
+            if best.is_none() || score > best_score {
+                (best, best_score) = (Some((k, plan)), score);
+            }
+        }
+        let Some((k, plan)) = best else { return Err(Error::InvalidArgument("assign_expr_owning: no operand".into())) };
+        if k == 0 {
+            return apply_led(arr, plan, &expr, |x, v| *x = v);
+        }
+        let ctx = &arr.ctx;
+        ctx.barrier()?;
+        let r = (|| {
+            plan.check_shape(dom.shape(), &format!("the destination view over {dom}"))?;
+            let bound = expr.bind(&plan)?;
+            let follow = crate::follow::Follow::new(ctx)?;
+            plan.for_each(|seg, (scratch, fb): &mut (_, crate::follow::FollowBuf<T>)| {
+                let row = bound.row(seg, scratch)?;
+                fb.row.clear();
+                fb.row.extend((0..seg.len).map(|j| row.at(j)));
+                let sub = dom.slice_positions(&seg.positions())?;
+                crate::follow::store(arr, &sub, &fb.row, None, &follow, &mut fb.packed)
+            })
+        })();
         ctx.barrier()?;
         r
     }
@@ -731,11 +868,23 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
     fn lead(&self) -> Option<Result<Plan<'_, D>>> {
         Some(self.plan())
     }
+    fn operands<'s>(&'s self, f: &mut dyn FnMut(&'s dyn crate::expr::Operand<D>)) {
+        f(self);
+    }
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<ViewBound<'a, T, D, M>> {
         plan.check_shape(self.dom.shape(), &format!("a view over {}", self.dom))?;
         let aligned = plan.is_aligned(&self.arr.dist, &self.dom);
         let follow = if aligned { None } else { Some(crate::follow::Follow::new(&self.arr.ctx)?) };
         Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow })
+    }
+}
+
+impl<T: Elem, const D: usize, M: Distribution<D> + 'static> crate::expr::Operand<D> for View<'_, T, D, M> {
+    fn plan(&self) -> Result<Plan<'_, D>> {
+        Plan::new(&self.arr.ctx, &self.arr.dist, self.dom)
+    }
+    fn aligned_with(&self, plan: &Plan<'_, D>) -> bool {
+        plan.is_aligned(&self.arr.dist, &self.dom)
     }
 }
 
@@ -850,9 +999,34 @@ pub(crate) fn write_row<T: Elem, const D: usize>(store: &Storage<T>, seg: &Seg<D
     }
 }
 
+/// The loop of `zip_apply`: `f(&mut leader[i], expr[i])` over `plan`, the leader's plan.
+/// **Collective.**
+fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
+    arr: &Inner<T, D, M>,
+    mut plan: Plan<'_, D>,
+    expr: &X,
+    f: impl Fn(&mut T, X::Item) + Sync,
+) -> Result<()> {
+    let (store, ctx) = (&arr.store, &arr.ctx);
+    ctx.barrier()?;
+    let r = (|| {
+        let bound = expr.bind(&plan)?;
+        if bound.aligned() {
+            plan.flatten();
+        }
+        plan.for_each(|seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            update_row(store, seg, |j, x| f(x, row.at(j)));
+            Ok(())
+        })
+    })();
+    ctx.barrier()?;
+    r
+}
+
 /// Applies `f(j, &mut x)` to the leader's elements of `seg`.
 #[inline]
-pub(crate) fn update_row<T: Elem, const D: usize>(store: &Storage<T>, seg: &Seg<D>, f: impl Fn(usize, &mut T)) {
+pub(crate) fn update_row<T: Elem, const D: usize>(store: &Storage<T>, seg: &Seg<D>, mut f: impl FnMut(usize, &mut T)) {
     if seg.off_step == 1 {
         // SAFETY: as in `write_row`.
         let out = unsafe { store.row_mut(seg.off, seg.len) };

@@ -23,6 +23,19 @@ pub trait Expr<const D: usize>: Sync {
     /// Binds the expression to a leader: checks shapes and decides how each operand fetches
     /// its values.
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<Self::Bound<'a>>;
+    /// Calls `f` with each array operand, left to right (the candidates for the leader of
+    /// the owning expression); scalars have none.
+    fn operands<'s>(&'s self, f: &mut dyn FnMut(&'s dyn Operand<D>)) {
+        let _ = f;
+    }
+}
+
+/// An array operand as a possible leader (see [`Expr::operands`]).
+pub trait Operand<const D: usize>: Sync {
+    /// The plan this operand would lead.
+    fn plan(&self) -> Result<Plan<'_, D>>;
+    /// Whether the operand has `plan`'s local offsets (same distribution and domain).
+    fn aligned_with(&self, plan: &Plan<'_, D>) -> bool;
 }
 
 /// An expression bound to a leader (see [`Expr::bind`]).
@@ -198,6 +211,10 @@ impl<const D: usize, L: Expr<D>, R: Expr<D>, O: BinOp<L::Item, R::Item>> Expr<D>
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<Self::Bound<'a>> {
         Ok(bin(self.l.bind(plan)?, self.r.bind(plan)?, self.op))
     }
+    fn operands<'s>(&'s self, f: &mut dyn FnMut(&'s dyn Operand<D>)) {
+        self.l.operands(f);
+        self.r.operands(f);
+    }
 }
 
 impl<const D: usize, L: Bound<D>, R: Bound<D>, O: BinOp<L::Item, R::Item>> Bound<D> for Bin<L, R, O, D> {
@@ -250,6 +267,9 @@ impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Co
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<Self::Bound<'a>> {
         Ok(Map { e: self.e.bind(plan)?, f: self.f, _rank: PhantomData })
     }
+    fn operands<'s>(&'s self, f: &mut dyn FnMut(&'s dyn Operand<D>)) {
+        self.e.operands(f);
+    }
 }
 
 impl<const D: usize, E: Bound<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> Bound<D> for Map<E, F, D> {
@@ -282,6 +302,9 @@ macro_rules! tuple_expr {
             }
             fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<Self::Bound<'a>> {
                 Ok(($(self.$i.bind(plan)?,)+))
+            }
+            fn operands<'s>(&'s self, f: &mut dyn FnMut(&'s dyn Operand<D>)) {
+                $(self.$i.operands(f);)+
             }
         }
         impl<const D: usize, $($n: Bound<D>),+> Bound<D> for ($($n,)+) {

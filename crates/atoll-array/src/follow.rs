@@ -124,6 +124,20 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
             return Ok(unsafe { store.row(off, len) });
         }
     }
+    fetch_into(arr, sub, len, follow, buf)?;
+    Ok(&buf.row[..])
+}
+
+/// Assembles the values of `sub` in `buf.row` (always a copy, even when all are local).
+pub(crate) fn fetch_into<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    len: usize,
+    follow: &Follow,
+    buf: &mut FollowBuf<T>,
+) -> Result<()> {
+    let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
+    let here = ctx.id();
     buf.row.clear();
     buf.row.resize(len, T::default());
     let mut tally = Tally::default();
@@ -144,7 +158,7 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
         }
     }
     tally.commit(&follow.agg);
-    Ok(&buf.row[..])
+    Ok(())
 }
 
 /// Writes `values` (the elements of `sub` in row-major order) to their owners. With `orig`

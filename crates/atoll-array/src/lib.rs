@@ -30,6 +30,7 @@ pub mod dist;
 mod elem;
 pub mod expr;
 mod follow;
+pub mod irregular;
 mod reduce;
 mod storage;
 mod util;
@@ -40,9 +41,20 @@ pub use follow::FollowBuf;
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
 pub use elem::Elem;
-pub use expr::{Bound, Expr, ExprExt, IntoExpr, Scalar};
+pub use irregular::{IndexElem, IrregularOptions, Transfer};
+pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use reduce::{num_one::One, ExprReduce};
 pub use zip::{Plan, Row, Seg, SEG};
+
+impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M> {
+    /// This locale's part of the viewed **array** (every element this locale owns, not only
+    /// those of the view), in the distribution's local order: with
+    /// [`Distribution::runs`]`(here, view.domain())` it gives the view's local elements without
+    /// a copy (how `atoll-ops` reads sort keys in place). **One-sided**, no message.
+    pub fn array_local(&self) -> &'a [T] {
+        self.inner().store.local()
+    }
+}
 
 /// `(a, b, ...)`: zips operands (a tuple of expressions is an expression of tuples).
 pub fn zip<const D: usize, E: Expr<D>>(operands: E) -> E {

@@ -97,6 +97,12 @@ impl<T: Elem> Storage<T> {
         unsafe { std::slice::from_raw_parts_mut(self.base.add(off), len) }
     }
 
+    /// The address of `locale`'s part (its element 0) on that locale: with the element size,
+    /// the global address of any of its elements (irregular access, `irregular.rs`).
+    pub(crate) fn base_addr(&self, locale: usize) -> u64 {
+        self.sym.ptr(locale).addr()
+    }
+
     /// The global address of element `off` of `locale`'s part, as bytes.
     fn gptr(&self, locale: usize, off: usize) -> GlobalPtr<u8> {
         let p = self.sym.ptr(locale);

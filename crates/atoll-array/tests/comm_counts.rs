@@ -1,7 +1,8 @@
 //! Message counts of array operations on the local backend with 1-5 locales (the scenarios of
 //! `common/scenarios.rs`, which the MPI suite runs too): aligned expressions and slices make no
 //! message, shifted view assignment is one strided get per locale pair, gather one strided get
-//! per remote locale, a misaligned follower one get per remote element.
+//! per remote locale, a misaligned follower one get per remote element (`off`) or one transfer
+//! per chunk and remote owner (`static`).
 
 mod common;
 
@@ -27,6 +28,7 @@ on_1_to_5_locales!(
     shifted_view_assign_is_one_strided_get_per_locale_pair,
     gather_is_one_strided_get_per_remote_locale,
     misaligned_follower_transfers_by_aggregation_mode,
+    written_follower_and_owning_expression,
     from_vec_and_single_elements,
     scan_moves_data_once,
     view_sent_with_on

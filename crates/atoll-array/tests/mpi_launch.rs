@@ -53,7 +53,7 @@ fn same_counts_as_local(n: usize) {
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
     let (mpi, local) = (counts(&so), counts(&local));
-    assert_eq!(mpi.len(), 8, "one line per scenario:\n{so}");
+    assert_eq!(mpi.len(), 9, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }
 

@@ -1,0 +1,468 @@
+//! Irregular access with index arrays: gather `a[idx]` and scatter `a[idx] = v` of 1-D
+//! arrays, through the runtime's dynamic aggregators (or one get/put per element, the
+//! baseline).
+//!
+//! Every locale handles the indices it owns of `idx` (owner computes): it splits them into
+//! one contiguous part per task, and each task looks up the owner and local offset of each
+//! index in `a`'s distribution. Elements of this locale are read or written directly; the
+//! others go through one [`SrcAggregator`] (gather) or [`DstAggregator`] (scatter) per task,
+//! which sends one message per full buffer and per destination at the end (or, with
+//! [`Transfer::PerElement`], one get or put each).
+//!
+//! Message count: with buffers of `b` elements, a task whose part of `idx` names `k` elements of
+//! another locale sends `ceil(k / b)` messages to it (active messages,
+//! [`CommCounts::ams`](atoll_runtime::CommCounts::ams)); per element, one get or put each.
+//! Part `p` of `t` covers the local positions `p * L / t .. (p + 1) * L / t` of a locale's `L`
+//! indices (in its local order); `t` is [`IrregularOptions::tasks`], else the locale's task-pool
+//! threads.
+
+use crate::array::DistArray;
+use crate::elem::Elem;
+use atoll_dist::Distribution;
+use atoll_error::{Error, Result};
+use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
+use std::any::Any;
+use std::sync::Mutex;
+
+/// How gather and scatter move the elements of other locales.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Transfer {
+    /// Through one aggregator per task: one message per buffer of
+    /// [`IrregularOptions::buffer`] elements per destination (the default).
+    #[default]
+    Aggregated,
+    /// One get (gather) or put (scatter) per remote element: the unaggregated baseline.
+    PerElement,
+}
+
+/// Options of [`DistArray::gather_at_with`] and [`DistArray::scatter_at_with`].
+///
+/// ```
+/// use atoll_array::{IrregularOptions, Transfer};
+/// let o = IrregularOptions::default().with_buffer(1024).with_tasks(2);
+/// assert_eq!((o.transfer, o.buffer, o.tasks), (Transfer::Aggregated, Some(1024), Some(2)));
+/// assert_eq!(IrregularOptions::per_element().transfer, Transfer::PerElement);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IrregularOptions {
+    /// Aggregated (default) or one message per element.
+    pub transfer: Transfer,
+    /// Elements per destination buffer; `None`: `ATOLL_AGG_BUFFER`
+    /// ([`Config::agg_buffer`](atoll_runtime::Config::agg_buffer), default 8192).
+    pub buffer: Option<usize>,
+    /// Tasks (parts of the local indices, one aggregator each) per locale; `None`: the
+    /// locale's task-pool threads.
+    pub tasks: Option<usize>,
+}
+
+impl IrregularOptions {
+    /// Aggregated transfers with the default buffer and tasks.
+    pub fn aggregated() -> Self {
+        IrregularOptions::default()
+    }
+
+    /// One get or put per remote element.
+    pub fn per_element() -> Self {
+        IrregularOptions { transfer: Transfer::PerElement, ..IrregularOptions::default() }
+    }
+
+    /// Sets the elements per destination buffer.
+    pub fn with_buffer(mut self, elems: usize) -> Self {
+        self.buffer = Some(elems);
+        self
+    }
+
+    /// Sets the tasks per locale.
+    pub fn with_tasks(mut self, tasks: usize) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+}
+
+/// Element types of index arrays: the integer [`Elem`]s. An index is an index of the indexed
+/// array's domain (for `0..n`, a position); values outside it are errors.
+pub trait IndexElem: Elem {
+    /// The index as `i64`, `None` when it does not fit (then it is out of bounds).
+    fn to_index(self) -> Option<i64>;
+}
+
+macro_rules! index_elem {
+    ($($t:ty),*) => {$(
+        impl IndexElem for $t {
+            #[inline]
+            fn to_index(self) -> Option<i64> {
+                i64::try_from(self).ok()
+            }
+        }
+    )*};
+}
+index_elem!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+/// `T` as its registered storage type (the same bytes).
+#[inline]
+fn to_store<T: Elem>(v: T) -> T::Store {
+    const { assert!(size_of::<T>() == size_of::<T::Store>() && align_of::<T>() == align_of::<T::Store>()) };
+    // SAFETY: same size (checked above at compile time); `Store` is plain old data, valid for
+    // every bit pattern, and every `Elem` is a primitive without padding bytes.
+    unsafe { std::mem::transmute_copy::<T, T::Store>(&v) }
+}
+
+/// A slice of elements seen as their storage type.
+///
+/// # Safety
+/// Only byte images of valid `T` values may be written through the result (values read from
+/// the storage of an array of `T`): any pattern for numbers, 0 or 1 for `bool`.
+unsafe fn as_store_mut<T: Elem>(s: &mut [T]) -> &mut [T::Store] {
+    const { assert!(size_of::<T>() == size_of::<T::Store>() && align_of::<T>() == align_of::<T::Store>()) };
+    // SAFETY: same size and alignment (checked at compile time), the same memory and lifetime;
+    // the caller keeps every element a valid `T`.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<T::Store>(), s.len()) }
+}
+
+/// The contiguous parts of `0..len` for `tasks` tasks.
+fn parts(len: usize, tasks: usize) -> Vec<std::ops::Range<usize>> {
+    (0..tasks).map(|p| p * len / tasks..(p + 1) * len / tasks).collect()
+}
+
+/// The first error among locales' outcomes (the lowest locale's), on every locale.
+/// **Collective.**
+fn agree(ctx: &Ctx, mine: Option<Error>) -> Result<()> {
+    match ctx.allgather(&mine)?.into_iter().flatten().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Checks every locale's indices against `domain`: the first bad one (lowest locale, then
+/// local order) becomes the same [`Error::IndexOutOfBounds`] on every locale. **Collective.**
+fn check_indices<I: IndexElem, MI: Distribution<1>>(ctx: &Ctx, idx: &DistArray<I, 1, MI>, domain: &atoll_dist::Domain<1>, what: &str) -> Result<()> {
+    let local = idx.local();
+    let bad = ctx.forall_reduce(
+        0..local.len(),
+        None,
+        |acc: Option<usize>, k| acc.or_else(|| (!local[k].to_index().is_some_and(|i| domain.contains([i]))).then_some(k)),
+        |a, b| a.or(b),
+    );
+    let mine = bad.map(|k| {
+        let at = idx.dist().global_index(ctx.id(), k).map(|[g]| g.to_string()).unwrap_or_else(|_| format!("local {k}"));
+        Error::IndexOutOfBounds {
+            index: format!("{:?} (element {at} of the index array of {what})", local[k]),
+            bounds: format!("{domain} (the domain of the indexed array)"),
+        }
+    });
+    agree(ctx, mine)
+}
+
+/// Reserves, collectively, the most that the aggregators of one operation can charge, so
+/// that every locale refuses alike before anything is written; released at once (each buffer
+/// is then charged when allocated). **Collective.**
+fn admit(ctx: &Ctx, operation: &str, len: usize, tasks: usize, cap: usize, per_elem: usize) -> Result<()> {
+    let remote = ctx.num_locales().saturating_sub(1);
+    let worst: u64 = parts(len, tasks)
+        .iter()
+        .map(|r| {
+            let k = r.len();
+            // A buffer per destination used, plus the messages that may be in flight.
+            let bufs = (remote.min(k) + if remote > 0 && k > 0 { 4 } else { 0 }) as u64;
+            bufs * (4 + cap.min(k.max(1)) * per_elem) as u64
+        })
+        .sum();
+    ctx.reserve(operation, worst).map(drop)
+}
+
+/// `s` as a reference to `M2` if it is one (distributions of the same type).
+fn same_dist<M1: Any, M2: Any>(s: &M1) -> Option<&M2> {
+    (s as &dyn Any).downcast_ref::<M2>()
+}
+
+/// Disjoint mutable parts of a slice, one per task, taken by index.
+fn split_parts<'s, T>(mut s: &'s mut [T], ranges: &[std::ops::Range<usize>]) -> Vec<Mutex<&'s mut [T]>> {
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut at = 0;
+    for r in ranges {
+        let (head, tail) = std::mem::take(&mut s).split_at_mut(r.end - at);
+        out.push(Mutex::new(head));
+        s = tail;
+        at = r.end;
+    }
+    out
+}
+
+/// Runs `work(part)` for every part on the locale's task pool; the first error.
+fn run_parts(ctx: &Ctx, n: usize, work: impl Fn(usize) -> Result<()> + Sync) -> Option<Error> {
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    ctx.forall_chunks_with(0..n, 1, |r| {
+        for p in r {
+            if let Err(e) = work(p) {
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            }
+        }
+    });
+    failure.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
+    /// Gather: `a[idx]`, a new array distributed like `idx` whose element `j` is
+    /// `self[idx[j]]`. Each locale reads, for the indices it owns, the values from their
+    /// owners through one source aggregator per task (see [`gather_at_with`](Self::gather_at_with)).
+    /// **Collective.**
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(3), |ctx| {
+    ///     let n = 1000;
+    ///     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64 * 0.5)?;
+    ///     // Reversed indices, cyclic: every locale reads from every locale.
+    ///     let idx = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[j]| n as i64 - 1 - j)?;
+    ///     let b = a.gather_at(&idx)?;                  // b[j] = a[n - 1 - j], distributed like idx
+    ///     assert_eq!(b.get([10])?, (n - 11) as f64 * 0.5);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`gather_at_with`](Self::gather_at_with).
+    pub fn gather_at<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
+        self.gather_at_with(idx, &IrregularOptions::default())
+    }
+
+    /// Gather with options: aggregated (buffer size, tasks) or one get per remote element.
+    /// **Collective.**
+    ///
+    /// Values written to `self` before the call are read (it starts like a collective loop);
+    /// the result's elements are all in place when it returns on every locale.
+    ///
+    /// # Errors
+    /// On every locale alike, before anything is read or allocated:
+    /// [`Error::IndexOutOfBounds`] naming the first index (lowest locale, then local order)
+    /// outside `self`'s domain and where it is in `idx`; [`Error::InvalidArgument`] for a
+    /// buffer or task count of 0; [`Error::OutOfMemory`] when the result or the aggregation
+    /// buffers do not fit a locale's budget. Communication errors of any locale are returned
+    /// on every locale.
+    pub fn gather_at_with<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+        opts: &IrregularOptions,
+    ) -> Result<DistArray<T, 1, MI>> {
+        let ctx = self.ctx();
+        let (cap, tasks) = resolve(ctx, opts)?;
+        check_indices(ctx, idx, self.domain(), "a gather")?;
+        let mut out = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
+        let len = idx.local().len();
+        if opts.transfer == Transfer::Aggregated {
+            admit(ctx, "DistArray::gather_at (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
+        }
+        // The values of `self` written before the call are complete everywhere.
+        ctx.barrier()?;
+        let view = self.view();
+        let src = view.inner();
+        let me = ctx.id();
+        let bases: Vec<u64> = (0..ctx.num_locales()).map(|l| src.store.base_addr(l)).collect();
+        let es = size_of::<T>() as u64;
+        let ranges = parts(len, tasks);
+        let indices = idx.local();
+        // SAFETY: only values read from `self`'s storage of `T` are written through it.
+        let out_store = unsafe { as_store_mut(out.local_mut()) };
+        let chunks = split_parts(out_store, &ranges);
+        let failure = run_parts(ctx, tasks, |p| {
+            let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
+            let slots: &mut [T::Store] = &mut guard;
+            let ids = &indices[ranges[p].clone()];
+            match opts.transfer {
+                Transfer::Aggregated => {
+                    let mut agg = SrcAggregator::<T::Store>::with_capacity(ctx, cap)?;
+                    for (slot, &i) in slots.iter_mut().zip(ids) {
+                        let (owner, off) = src.dist.locate([i.to_index().unwrap_or_default()]);
+                        if owner == me {
+                            // SAFETY: `off` is the local offset of an index of the domain
+                            // (checked), so it is below the local length.
+                            *slot = to_store(unsafe { src.store.read(off) });
+                        } else {
+                            agg.get_at(owner, bases[owner] + off as u64 * es, slot)?;
+                        }
+                    }
+                    agg.finish()
+                }
+                Transfer::PerElement => {
+                    for (k, &i) in ids.iter().enumerate() {
+                        let (owner, off) = src.dist.locate([i.to_index().unwrap_or_default()]);
+                        let v = if owner == me {
+                            // SAFETY: as above.
+                            unsafe { src.store.read(off) }
+                        } else {
+                            let mut one = [T::default()];
+                            src.store.get(ctx, owner, off, &mut one)?;
+                            one[0]
+                        };
+                        slots[k] = to_store(v);
+                    }
+                    Ok(())
+                }
+            }
+        });
+        drop(chunks);
+        agree(ctx, failure)?;
+        ctx.barrier()?;
+        Ok(out)
+    }
+
+    /// Scatter: `self[idx[j]] = v[j]` for every `j`. Each locale writes the pairs it owns of
+    /// `idx` (and `v`) to their owners through one destination aggregator per task (see
+    /// [`scatter_at_with`](Self::scatter_at_with)). **Collective.**
+    ///
+    /// Duplicate indices: one of the values written there remains, which one is unspecified.
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let n = 100;
+    ///     let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    ///     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| (j * 37) % n as i64)?;
+    ///     let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| j as u64)?;
+    ///     a.scatter_at(&idx, &v)?;                     // a[(j * 37) % n] = j
+    ///     assert_eq!(a.get([37])?, 1);
+    ///     assert_eq!(a.get([74])?, 2);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`scatter_at_with`](Self::scatter_at_with).
+    pub fn scatter_at<I: IndexElem, MI: Distribution<1> + 'static, MV: Distribution<1> + 'static>(
+        &mut self,
+        idx: &DistArray<I, 1, MI>,
+        v: &DistArray<T, 1, MV>,
+    ) -> Result<()> {
+        self.scatter_at_with(idx, v, &IrregularOptions::default())
+    }
+
+    /// Scatter with options: aggregated (buffer size, tasks) or one put per remote element.
+    /// **Collective.**
+    ///
+    /// `v` has `idx`'s shape; when it is not distributed like `idx`, it is first copied into an
+    /// array that is (a bulk assignment). Every write has landed when the call returns on every
+    /// locale. Duplicate indices: one of the values written there remains, which one is
+    /// unspecified (different tasks and locales write them concurrently).
+    ///
+    /// # Errors
+    /// On every locale alike, before anything is written: [`Error::ShapeMismatch`] when `v`
+    /// and `idx` differ in length; [`Error::IndexOutOfBounds`] naming the first index (lowest
+    /// locale, then local order) outside `self`'s domain; [`Error::InvalidArgument`] for a
+    /// buffer or task count of 0; [`Error::OutOfMemory`] when the aggregation buffers do not
+    /// fit a locale's budget. Communication errors of any locale are returned on every locale.
+    pub fn scatter_at_with<I: IndexElem, MI: Distribution<1> + 'static, MV: Distribution<1> + 'static>(
+        &mut self,
+        idx: &DistArray<I, 1, MI>,
+        v: &DistArray<T, 1, MV>,
+        opts: &IrregularOptions,
+    ) -> Result<()> {
+        let ctx = self.ctx().clone();
+        let ctx = &ctx;
+        if v.len() != idx.len() {
+            return Err(Error::ShapeMismatch {
+                context: "DistArray::scatter_at (values and indices)".into(),
+                left: format!("{} values over {}", v.len(), v.domain()),
+                right: format!("{} indices over {}", idx.len(), idx.domain()),
+            });
+        }
+        let (cap, tasks) = resolve(ctx, opts)?;
+        check_indices(ctx, idx, self.domain(), "a scatter")?;
+        // The values, distributed like the indices (a copy only when they are not).
+        let copy;
+        let values: &[T] = match same_dist::<MV, MI>(v.dist()) {
+            Some(d) if d == idx.dist() && v.domain() == idx.domain() => v.local(),
+            _ => {
+                let mut c = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
+                c.assign(&v.view())?;
+                copy = c;
+                copy.local()
+            }
+        };
+        let len = idx.local().len();
+        if opts.transfer == Transfer::Aggregated {
+            admit(ctx, "DistArray::scatter_at (aggregation buffers)", len, tasks, cap, 8 + size_of::<T>())?;
+        }
+        // Every locale is done reading `self` before anyone writes it.
+        ctx.barrier()?;
+        let view = self.view();
+        let dst = view.inner();
+        let me = ctx.id();
+        let bases: Vec<u64> = (0..ctx.num_locales()).map(|l| dst.store.base_addr(l)).collect();
+        let es = size_of::<T>() as u64;
+        let ranges = parts(len, tasks);
+        let indices = idx.local();
+        let failure = run_parts(ctx, tasks, |p| {
+            let r = ranges[p].clone();
+            let (ids, vals) = (&indices[r.clone()], &values[r]);
+            match opts.transfer {
+                Transfer::Aggregated => {
+                    let mut agg = DstAggregator::<T::Store>::with_capacity(ctx, cap)?;
+                    for (&i, &x) in ids.iter().zip(vals) {
+                        let (owner, off) = dst.dist.locate([i.to_index().unwrap_or_default()]);
+                        if owner == me {
+                            // SAFETY: `off` is the local offset of an index of the domain
+                            // (checked). Another task may write the same element (duplicate
+                            // indices): the PGAS contract of storage.rs, documented as an
+                            // unspecified last writer.
+                            unsafe { dst.store.write(off, x) };
+                        } else {
+                            agg.put_at(owner, bases[owner] + off as u64 * es, to_store(x))?;
+                        }
+                    }
+                    agg.finish()
+                }
+                Transfer::PerElement => {
+                    for (&i, &x) in ids.iter().zip(vals) {
+                        let (owner, off) = dst.dist.locate([i.to_index().unwrap_or_default()]);
+                        if owner == me {
+                            // SAFETY: as above.
+                            unsafe { dst.store.write(off, x) };
+                        } else {
+                            dst.store.put(ctx, owner, off, &[x])?;
+                        }
+                    }
+                    Ok(())
+                }
+            }
+        });
+        agree(ctx, failure)?;
+        ctx.barrier()
+    }
+}
+
+/// The buffer size and task count of `opts` on `ctx`.
+fn resolve(ctx: &Ctx, opts: &IrregularOptions) -> Result<(usize, usize)> {
+    let cap = opts.buffer.unwrap_or(ctx.config().agg_buffer);
+    let tasks = opts.tasks.unwrap_or(ctx.here().num_threads());
+    if cap == 0 || tasks == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "irregular access needs at least 1 element per buffer and 1 task, got a buffer of {cap} and {tasks} tasks"
+        )));
+    }
+    Ok((cap, tasks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_cover_the_range_in_order() {
+        assert_eq!(parts(10, 3), vec![0..3, 3..6, 6..10]);
+        assert_eq!(parts(2, 4), vec![0..0, 0..1, 1..1, 1..2]);
+        assert_eq!(parts(0, 2), vec![0..0, 0..0]);
+        let mut v: Vec<u32> = (0..10).collect();
+        let ps = split_parts(&mut v, &parts(10, 3));
+        assert_eq!(ps.iter().map(|m| m.lock().unwrap().len()).collect::<Vec<_>>(), vec![3, 3, 4]);
+    }
+
+    #[test]
+    fn index_elements_convert() {
+        assert_eq!(5u8.to_index(), Some(5));
+        assert_eq!((-1i32).to_index(), Some(-1));
+        assert_eq!(u64::MAX.to_index(), None);
+        assert_eq!(to_store(true), 1u8);
+    }
+}
