@@ -56,6 +56,7 @@ test-local:
 test-mpi: apt venv
 	$(CARGO) test -p atoll-runtime --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_irregular -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

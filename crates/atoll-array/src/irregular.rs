@@ -271,7 +271,9 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
             let ids = &indices[ranges[p].clone()];
             match opts.transfer {
                 Transfer::Aggregated => {
-                    let mut agg = SrcAggregator::<T::Store>::with_capacity(ctx, cap)?;
+                    // A part of k indices never fills more than k places of a buffer: same
+                    // messages, smaller charge.
+                    let mut agg = SrcAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
                     for (slot, &i) in slots.iter_mut().zip(ids) {
                         let (owner, off) = src.dist.locate([i.to_index().unwrap_or_default()]);
                         if owner == me {
@@ -398,7 +400,9 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
             let (ids, vals) = (&indices[r.clone()], &values[r]);
             match opts.transfer {
                 Transfer::Aggregated => {
-                    let mut agg = DstAggregator::<T::Store>::with_capacity(ctx, cap)?;
+                    // A part of k indices never fills more than k places of a buffer: same
+                    // messages, smaller charge.
+                    let mut agg = DstAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
                     for (&i, &x) in ids.iter().zip(vals) {
                         let (owner, off) = dst.dist.locate([i.to_index().unwrap_or_default()]);
                         if owner == me {

@@ -7,8 +7,10 @@ use atoll::prelude::*;
 atoll::mem::track_memory!();
 
 mod baseline;
+mod demo_agg;
 mod demo_arrays;
 mod demo_mem;
+mod demo_stencil;
 use std::time::Instant;
 
 fn hello(ctx: &Ctx, from: usize) -> Result<String> {
@@ -116,6 +118,8 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
         );
     }
     demo_arrays::arrays_tour(ctx, baseline)?;
+    demo_agg::aggregation_tour(ctx)?;
+    demo_stencil::stencil_tour(ctx)?;
     demo_mem::memory_tour(ctx)?;
     Ok(())
 }

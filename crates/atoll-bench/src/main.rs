@@ -1,8 +1,11 @@
 //! `atoll-bench`: Atoll's benchmarks. Each prints, with `--json`, one JSON object per line on
 //! locale 0 (DESIGN.md section 5). See docs/BENCHMARKS.md for the commands and results.
 
+mod arkouda;
+mod arkouda_sort;
 mod baseline;
 mod comm;
+mod isx;
 mod memtrack;
 mod polybench;
 mod report;
@@ -80,6 +83,33 @@ enum Bench {
         #[command(flatten)]
         args: polybench::PolyArgs,
     },
+    /// Arkouda's kernels (stream, gather, scatter, reduce, scan) on Block arrays vs one core; scatter with and without aggregation.
+    Arkouda {
+        #[command(flatten)]
+        common: Common,
+        /// Elements per array.
+        #[arg(long, default_value_t = 1 << 27)]
+        n: usize,
+        /// Elements of the scatter without aggregation (one put per remote element).
+        #[arg(long, default_value_t = 1 << 16)]
+        n_elementwise: usize,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
+    /// Arkouda's argsort alone (the `argsort` line of `arkouda`): atoll_ops::argsort vs the best single-core radix argsort.
+    Argsort {
+        #[command(flatten)]
+        common: Common,
+        /// Keys (i64, random in 0..2^32).
+        #[arg(long, default_value_t = 1 << 27)]
+        n: usize,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
+    /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
+    Isx(isx::IsxArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),
 }
@@ -130,6 +160,19 @@ fn main() {
                 slices::slices(ctx, &slices::SlicesOpts { json: common.json, n: *n, slices: *slices, reps: *reps })
             })
         }),
+        Bench::Arkouda { common, n, n_elementwise, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, n_elementwise: *n_elementwise, reps: *reps })
+            })
+        }),
+        Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                arkouda_sort::argsort_line(ctx, *n, *reps, common.json)
+            })
+        }),
+        Bench::Isx(args) => isx::isx(args),
         Bench::Comm { common, iters } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;

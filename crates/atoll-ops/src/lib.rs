@@ -1,2 +1,39 @@
-//! Atoll's distributed algorithms over arrays (layered above `atoll-array`): distributed LSD
-//! radix `argsort`, `sort` and multi-key `coargsort`.
+//! Atoll's distributed algorithms over arrays (layered above `atoll-array`): distributed,
+//! stable LSD radix [`argsort`], [`sort`] and multi-key [`coargsort`] of `i64`, `u64` and `f64`
+//! keys held in 1-D arrays or views of any distribution (Block, Cyclic, BlockCyclic).
+//!
+//! Results are Block-distributed over all locales. Every function is **collective**: each
+//! locale calls it with its own handle of the same arrays. See `README.md` in this crate for
+//! the algorithm and its costs.
+//!
+//! ```
+//! use atoll_array::{dist, DistArray};
+//! use atoll_runtime::{run, Config};
+//! run(Config::local(4), |ctx| {
+//!     let n = 10_000;
+//!     // Pseudo-random keys on a Cyclic array.
+//!     let keys = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| {
+//!         ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as i64 - (1 << 42)
+//!     })?;
+//!     let perm = atoll_ops::argsort(&keys.view())?;            // Block, global positions
+//!     let sorted = atoll_ops::sort(&keys.view())?;
+//!     if let (Some(p), Some(s), Some(k)) = (perm.gather(0)?, sorted.gather(0)?, keys.gather(0)?) {
+//!         assert!(s.windows(2).all(|w| w[0] <= w[1]));
+//!         assert!(p.iter().zip(&s).all(|(&i, &x)| k[i as usize] == x));
+//!     }
+//!     Ok(())
+//! }).unwrap();
+//! ```
+
+mod argsort;
+mod coargsort;
+mod column;
+mod key;
+mod layout;
+mod radix;
+mod raw;
+
+pub use argsort::{argsort, sort};
+pub use coargsort::{coargsort, MAX_COARGSORT_KEYS};
+pub use column::SortColumn;
+pub use key::SortKey;

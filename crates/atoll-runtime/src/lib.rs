@@ -34,7 +34,9 @@
 //! Design notes: `README.md` beside this file.
 
 mod affinity;
+pub mod aggregate;
 pub use affinity::current_cpu;
+pub use aggregate::{DstAggregator, SrcAggregator};
 mod attribution;
 pub mod comm;
 mod config;
@@ -56,7 +58,7 @@ pub use attribution::thread_locale;
 pub use bytemuck;
 pub use bytemuck::{Pod, Zeroable};
 pub use comm::Strided;
-pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode};
+pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
 /// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.

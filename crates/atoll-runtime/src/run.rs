@@ -39,6 +39,7 @@ pub(crate) fn build_locale(
     needs_wake: bool,
     locales_on_node: usize,
 ) -> Result<Arc<LocaleState>> {
+    crate::aggregate::register_handlers();
     let budget = atoll_mem::Budget::from_limit(attribution::mem_index(id), &config.mem_limit()?, locales_on_node)?;
     let groups = machine.sublocales(&cores, config.sublocales);
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();

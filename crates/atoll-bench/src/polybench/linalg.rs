@@ -315,18 +315,18 @@ pub fn cholesky<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result
     let mut a = mat(ctx, x, n, n, f)?;
     let mut pv = vec![0.0; n];
     m.measure(ctx, || {
-        for i in 0..n {
+        for (i, pi) in pv.iter_mut().enumerate() {
             let mut s = a.get([i as i64, i as i64])?;
             if i > 0 {
                 s -= a.slice(row(i, 0, i))?.map(|v| v * v).sum()?;
             }
-            pv[i] = 1.0 / s.sqrt();
+            *pi = 1.0 / s.sqrt();
+            let pi = *pi;
             for j in i + 1..n {
                 let mut s = a.get([i as i64, j as i64])?;
                 if i > 0 {
                     s -= (a.slice(row(j, 0, i))? * a.slice(row(i, 0, i))?).sum()?;
                 }
-                let pi = pv[i];
                 update_owned(&mut a, [j as i64, i as i64], |_| s * pi)?;
             }
         }

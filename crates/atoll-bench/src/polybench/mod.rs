@@ -471,7 +471,17 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
 
 /// One point of a sweep: every kernel, dist and mode at these sizes (collective; locale 0
 /// prints the run lines and a summary per kernel and dist).
-fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, sweep: Sweep, kernels: &[&'static str], dists: &[DistName], block: usize, p: &Params) -> Result<()> {
+/// What one sweep point runs.
+struct Point<'a> {
+    sweep: Sweep,
+    kernels: &'a [&'static str],
+    dists: &'a [DistName],
+    block: usize,
+    params: Params,
+}
+
+fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, pt: &Point<'_>) -> Result<()> {
+    let (sweep, kernels, dists, block, p) = (pt.sweep, pt.kernels, pt.dists, pt.block, &pt.params);
     let modes = parse_modes(&args.modes)?;
     let name = match sweep {
         Sweep::Strong => "strong",
@@ -583,7 +593,7 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
                         Sweep::Weak => Params { scale1: args.scale * f, scale2: args.scale * f.sqrt(), scale3: args.scale * f.cbrt(), steps: args.steps },
                         _ => Params::uniform(args.scale, args.steps),
                     };
-                    sweep_point(ctx, args, json, sweep, &kernels, &args.dists, args.block, &p)
+                    sweep_point(ctx, args, json, &Point { sweep, kernels: &kernels, dists: &args.dists, block: args.block, params: p })
                 })?;
             }
             Ok(())
@@ -594,7 +604,8 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
                 check(ctx)?;
                 let p = Params::uniform(args.scale, args.steps);
                 for &b in &args.blocks {
-                    sweep_point(ctx, args, json, Sweep::Block, &kernels, &[DistName::Blockcyclic], b, &p)?;
+                    let pt = Point { sweep: Sweep::Block, kernels: &kernels, dists: &[DistName::Blockcyclic], block: b, params: p };
+                    sweep_point(ctx, args, json, &pt)?;
                 }
                 Ok(())
             })
