@@ -4,10 +4,11 @@
 //!
 //! Every locale handles the indices it owns of `idx` (owner computes): it splits them into
 //! one contiguous part per task, and each task looks up the owner and local offset of each
-//! index in `a`'s distribution. Elements of this locale are read or written directly; the
-//! others go through one [`SrcAggregator`] (gather) or [`DstAggregator`] (scatter) per task,
-//! which sends one message per full buffer and per destination at the end (or, with
-//! [`Transfer::PerElement`], one get or put each).
+//! index in `a`'s distribution. Every element goes through one [`SrcAggregator`] (gather) or
+//! [`DstAggregator`] (scatter) per task, which sends one message per full buffer and per
+//! remote destination, and reads or writes this locale's own elements at flush time without a
+//! message (a tight loop whose cache misses overlap). With [`Transfer::PerElement`], each
+//! remote element is one get or put, and own elements are read or written directly.
 //!
 //! Message count: with buffers of `b` elements, a task whose part of `idx` names `k` elements of
 //! another locale sends `ceil(k / b)` messages to it (active messages,
@@ -98,6 +99,102 @@ macro_rules! index_elem {
 }
 index_elem!(i8, i16, i32, i64, u8, u16, u32, u64);
 
+/// Owner and local offset of indices of a 1-D distribution, computed without the general
+/// formulas' divisions where the kind is known: Block by a binary search over the parts'
+/// first positions (no division at all for a dense domain), Cyclic and BlockCyclic by one or
+/// two divisions. Checked against [`Distribution::locate`] when built (every part's bounds and
+/// a spread of positions); on any disagreement, or an unknown layout, it defers to `locate`.
+struct Locator<'d, M: Distribution<1>> {
+    dist: &'d M,
+    first: i64,
+    stride: u64,
+    fast: Option<Fast>,
+}
+
+/// The formula of a known layout, over positions of the domain.
+enum Fast {
+    /// Non-empty parts: (first position, target), ascending.
+    Block(Vec<(u64, usize)>),
+    /// Part `pos % parts`, offset `pos / parts`; `targets[part]`.
+    Cyclic(Vec<usize>),
+    /// Blocks of `block` positions dealt round-robin to `targets`.
+    BlockCyclic(u64, Vec<usize>),
+}
+
+impl<'d, M: Distribution<1>> Locator<'d, M> {
+    fn new(dist: &'d M) -> Self {
+        use atoll_dist::{DimMap, DistKind};
+        let range = dist.domain().dims()[0];
+        let map = &dist.dim_maps()[0];
+        let parts = map.parts();
+        // A 1-D grid lists its targets in part order (checked below with everything else).
+        let targets: Vec<usize> = dist.grid().targets().to_vec();
+        let fast = match dist.kind() {
+            _ if targets.len() != parts || parts == 0 => None,
+            DistKind::Block => Some(Fast::Block(
+                (0..parts).filter(|&p| map.local_len(p) > 0).filter_map(|p| Some((map.global_pos(p, 0)? as u64, targets[p]))).collect(),
+            )),
+            DistKind::Cyclic => Some(Fast::Cyclic(targets)),
+            DistKind::BlockCyclic => {
+                // The block size: the first position that leaves part 0 (all of them if none).
+                let b = (1..range.len()).find(|&pos| map.part_of(pos) != 0).unwrap_or(range.len()).max(1);
+                Some(Fast::BlockCyclic(b as u64, targets))
+            }
+            _ => None,
+        };
+        let mut me = Locator { dist, first: range.lo(), stride: range.stride().max(1), fast };
+        if !me.agrees(&range, map) {
+            me.fast = None;
+        }
+        me
+    }
+
+    /// Whether the formula gives `locate`'s answers at every part's bounds and a spread of
+    /// positions.
+    fn agrees<Dm: atoll_dist::DimMap>(&self, range: &atoll_dist::StridedRange, map: &Dm) -> bool {
+        let n = range.len();
+        if n == 0 {
+            return true;
+        }
+        let mut probes: Vec<usize> = (0..map.parts())
+            .filter_map(|p| map.global_pos(p, 0).map(|s| [s, s + map.local_len(p).saturating_sub(1)]))
+            .flatten()
+            .collect();
+        probes.extend((0..=256usize).map(|k| ((n - 1) as u128 * k as u128 / 256) as usize));
+        probes.extend([1, 2, 3, n / 2 + 1].into_iter().filter(|&p| p < n));
+        probes.into_iter().filter(|&p| p < n).all(|p| {
+            let i = range.lo() + (p as u64 * range.stride()) as i64;
+            self.locate(i) == self.dist.locate([i])
+        })
+    }
+
+    /// The owner and local offset of index `i` (an index of the domain).
+    #[inline]
+    fn locate(&self, i: i64) -> (usize, usize) {
+        let Some(fast) = &self.fast else { return self.dist.locate([i]) };
+        let off = i.wrapping_sub(self.first) as u64;
+        let pos = if self.stride == 1 { off } else { off / self.stride };
+        match fast {
+            Fast::Block(starts) => {
+                let k = starts.partition_point(|&(s, _)| s <= pos).saturating_sub(1);
+                match starts.get(k) {
+                    Some(&(s, t)) => (t, (pos - s) as usize),
+                    None => self.dist.locate([i]),
+                }
+            }
+            Fast::Cyclic(targets) => {
+                let p = targets.len() as u64;
+                (targets[(pos % p) as usize], (pos / p) as usize)
+            }
+            Fast::BlockCyclic(b, targets) => {
+                let p = targets.len() as u64;
+                let blk = pos / b;
+                (targets[(blk % p) as usize], ((blk / p) * b + pos % b) as usize)
+            }
+        }
+    }
+}
+
 /// `T` as its registered storage type (the same bytes).
 #[inline]
 fn to_store<T: Elem>(v: T) -> T::Store {
@@ -157,13 +254,13 @@ fn check_indices<I: IndexElem, MI: Distribution<1>>(ctx: &Ctx, idx: &DistArray<I
 /// that every locale refuses alike before anything is written; released at once (each buffer
 /// is then charged when allocated). **Collective.**
 fn admit(ctx: &Ctx, operation: &str, len: usize, tasks: usize, cap: usize, per_elem: usize) -> Result<()> {
-    let remote = ctx.num_locales().saturating_sub(1);
+    let dests = ctx.num_locales();
     let worst: u64 = parts(len, tasks)
         .iter()
         .map(|r| {
             let k = r.len();
             // A buffer per destination used, plus the messages that may be in flight.
-            let bufs = (remote.min(k) + if remote > 0 && k > 0 { 4 } else { 0 }) as u64;
+            let bufs = (dests.min(k) + if dests > 1 && k > 0 { 4 } else { 0 }) as u64;
             bufs * (4 + cap.min(k.max(1)) * per_elem) as u64
         })
         .sum();
@@ -257,6 +354,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         ctx.barrier()?;
         let view = self.view();
         let src = view.inner();
+        let loc = Locator::new(&src.dist);
         let me = ctx.id();
         let bases: Vec<u64> = (0..ctx.num_locales()).map(|l| src.store.base_addr(l)).collect();
         let es = size_of::<T>() as u64;
@@ -274,23 +372,21 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     // A part of k indices never fills more than k places of a buffer: same
                     // messages, smaller charge.
                     let mut agg = SrcAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
+                    // This locale's elements go through the aggregator too (no message: they are
+                    // read at flush time in one tight loop, which overlaps the cache misses
+                    // that an unpredictable local/remote branch per element would serialize).
                     for (slot, &i) in slots.iter_mut().zip(ids) {
-                        let (owner, off) = src.dist.locate([i.to_index().unwrap_or_default()]);
-                        if owner == me {
-                            // SAFETY: `off` is the local offset of an index of the domain
-                            // (checked), so it is below the local length.
-                            *slot = to_store(unsafe { src.store.read(off) });
-                        } else {
-                            agg.get_at(owner, bases[owner] + off as u64 * es, slot)?;
-                        }
+                        let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
+                        agg.get_at(owner, bases[owner] + off as u64 * es, slot)?;
                     }
                     agg.finish()
                 }
                 Transfer::PerElement => {
                     for (k, &i) in ids.iter().enumerate() {
-                        let (owner, off) = src.dist.locate([i.to_index().unwrap_or_default()]);
+                        let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
                         let v = if owner == me {
-                            // SAFETY: as above.
+                            // SAFETY: `off` is the local offset of an index of the domain
+                            // (checked), so it is below the local length.
                             unsafe { src.store.read(off) }
                         } else {
                             let mut one = [T::default()];
@@ -390,6 +486,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         ctx.barrier()?;
         let view = self.view();
         let dst = view.inner();
+        let loc = Locator::new(&dst.dist);
         let me = ctx.id();
         let bases: Vec<u64> = (0..ctx.num_locales()).map(|l| dst.store.base_addr(l)).collect();
         let es = size_of::<T>() as u64;
@@ -403,25 +500,23 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     // A part of k indices never fills more than k places of a buffer: same
                     // messages, smaller charge.
                     let mut agg = DstAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
+                    // This locale's elements too: written at flush time in one tight loop (see
+                    // gather). Duplicate indices written by different tasks: an unspecified
+                    // last writer (the PGAS contract of storage.rs).
                     for (&i, &x) in ids.iter().zip(vals) {
-                        let (owner, off) = dst.dist.locate([i.to_index().unwrap_or_default()]);
-                        if owner == me {
-                            // SAFETY: `off` is the local offset of an index of the domain
-                            // (checked). Another task may write the same element (duplicate
-                            // indices): the PGAS contract of storage.rs, documented as an
-                            // unspecified last writer.
-                            unsafe { dst.store.write(off, x) };
-                        } else {
-                            agg.put_at(owner, bases[owner] + off as u64 * es, to_store(x))?;
-                        }
+                        let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
+                        agg.put_at(owner, bases[owner] + off as u64 * es, to_store(x))?;
                     }
                     agg.finish()
                 }
                 Transfer::PerElement => {
                     for (&i, &x) in ids.iter().zip(vals) {
-                        let (owner, off) = dst.dist.locate([i.to_index().unwrap_or_default()]);
+                        let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
                         if owner == me {
-                            // SAFETY: as above.
+                            // SAFETY: `off` is the local offset of an index of the domain
+                            // (checked). Another task may write the same element (duplicate
+                            // indices): the PGAS contract of storage.rs, documented as an
+                            // unspecified last writer.
                             unsafe { dst.store.write(off, x) };
                         } else {
                             dst.store.put(ctx, owner, off, &[x])?;
@@ -460,6 +555,32 @@ mod tests {
         let mut v: Vec<u32> = (0..10).collect();
         let ps = split_parts(&mut v, &parts(10, 3));
         assert_eq!(ps.iter().map(|m| m.lock().unwrap().len()).collect::<Vec<_>>(), vec![3, 3, 4]);
+    }
+
+    #[test]
+    fn the_locator_agrees_with_locate_everywhere() {
+        use atoll_dist::{Block, BlockCyclic, Cyclic, Domain, LocaleGrid, StridedRange};
+        fn all<M: Distribution<1>>(d: M) {
+            let l = Locator::new(&d);
+            assert!(l.fast.is_some(), "{d:?}");
+            for i in d.domain().dims()[0].iter() {
+                assert_eq!(l.locate(i), d.locate([i]), "{d:?} at {i}");
+            }
+        }
+        for parts in 1..=5usize {
+            for n in [0usize, 1, 2, 3, 7, 64, 101, 1000] {
+                let grid = || LocaleGrid::new((0..parts).rev(), [parts]).unwrap();
+                let dom = Domain::from_shape([n]).unwrap();
+                all(Block::new(dom, grid()));
+                all(Cyclic::new(dom, grid()));
+                for b in [1, 3, 8] {
+                    all(BlockCyclic::new(dom, grid(), [b]).unwrap());
+                }
+                let strided = Domain::new([StridedRange::with_stride(-5, 5 + 3 * n as i64, 3).unwrap()]).unwrap();
+                all(Block::new(strided, grid()));
+                all(BlockCyclic::new(strided, grid(), [2]).unwrap());
+            }
+        }
     }
 
     #[test]

@@ -46,6 +46,22 @@ pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use reduce::{num_one::One, ExprReduce};
 pub use zip::{Plan, Row, Seg, SEG};
 
+impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
+    /// The global address of `locale`'s part of the array (its element at local offset 0;
+    /// offset `k` is `.add(k)`), for one-sided puts and gets of whole runs straight into the
+    /// array's registered storage (how `atoll-ops` lands a sort's last pass in its result).
+    /// Writing elements that another locale reads or writes without a collective in between
+    /// breaks the PGAS contract (see the crate README). **One-sided**, no message.
+    ///
+    /// # Errors
+    /// [`atoll_error::Error::InvalidLocale`] when `locale` is not a locale of the job.
+    pub fn part_ptr(&self, locale: usize) -> atoll_error::Result<atoll_runtime::GlobalPtr<T>> {
+        let inner = self.view().inner();
+        inner.ctx.check_locale(locale)?;
+        Ok(atoll_runtime::GlobalPtr::new(locale, inner.store.base_addr(locale)))
+    }
+}
+
 impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M> {
     /// This locale's part of the viewed **array** (every element this locale owns, not only
     /// those of the view), in the distribution's local order: with

@@ -1,0 +1,399 @@
+//! `atoll-bench arkouda`: Arkouda's benchmark kernels on Block arrays over all locales, each
+//! against the best single-core implementation measured in the same run (a plain sequential
+//! loop over `Vec`s on one thread, on locale 0), with Arkouda's metrics:
+//! GiB/s = bytes / seconds / 2^30, with bytes
+//!
+//! | variant | bytes | kernel |
+//! |---|---|---|
+//! | `stream` | 3 x 8 x n | `a = b + 3 * c` (f64) |
+//! | `gather` | 3 x 8 x n | `out = a[idx]`, `idx` random in `0..n` (duplicates), u64 values |
+//! | `scatter` | 3 x 8 x n | `a[idx] = v`, `idx` a random permutation of `0..n`, u64 values |
+//! | `reduce` | 8 x n | `sum(a)` (u64) |
+//! | `scan` | 2 x 8 x n | `cumsum(a)` (u64) |
+//! | `argsort` | 8 x n | `atoll_ops::argsort` of i64 keys random in `0..2^32` (see `arkouda_sort.rs`) |
+//!
+//! The scatter line also compares aggregation off (one put per remote element) with on: the
+//! per-element rate `n / seconds` of each, the element-wise one measured at `--n-elementwise`
+//! (default 2^16: one message per element is slow by design), as `aggregation_speedup`.
+//! Every result is checked against its definition, and so is the single-core reference (`ok`).
+
+use crate::report::Line;
+use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
+use atoll::prelude::*;
+use std::time::Instant;
+
+/// Options of the arkouda benchmark.
+pub struct ArkoudaOpts {
+    pub json: bool,
+    /// Elements per array.
+    pub n: usize,
+    /// Elements of the scatter without aggregation (one put per remote element).
+    pub n_elementwise: usize,
+    /// Repetitions (the best time is reported).
+    pub reps: usize,
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+const SEED: u64 = 0x5eed_a7b0_11aa_0001;
+
+/// splitmix64's finalizer: a good 64-bit mix.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The gather index of position `j`: random in `0..n`, duplicates included.
+#[inline]
+fn gather_index(j: u64, n: u64) -> u64 {
+    mix(j ^ SEED) % n.max(1)
+}
+
+/// A random-looking permutation of `0..n` computable per element (and its inverse): a 4-round
+/// Feistel network over the smallest even number of bits covering `n`, cycle-walking back into
+/// `0..n`.
+#[derive(Clone, Copy)]
+struct Perm {
+    n: u64,
+    half: u32,
+}
+
+impl Perm {
+    fn new(n: u64) -> Perm {
+        let bits = 64 - n.saturating_sub(1).leading_zeros();
+        Perm { n, half: bits.div_ceil(2).max(1) }
+    }
+
+    #[inline]
+    fn round(&self, r: u64, k: u64) -> u64 {
+        mix(r ^ SEED.wrapping_mul(k + 1)) & ((1 << self.half) - 1)
+    }
+
+    #[inline]
+    fn f(&self, x: u64) -> u64 {
+        let mask = (1u64 << self.half) - 1;
+        let (mut l, mut r) = (x >> self.half, x & mask);
+        for k in 0..4 {
+            (l, r) = (r, l ^ self.round(r, k));
+        }
+        (l << self.half) | r
+    }
+
+    #[inline]
+    fn f_inv(&self, y: u64) -> u64 {
+        let mask = (1u64 << self.half) - 1;
+        let (mut l, mut r) = (y >> self.half, y & mask);
+        for k in (0..4).rev() {
+            (l, r) = (r ^ self.round(l, k), l);
+        }
+        (l << self.half) | r
+    }
+
+    /// Position `j`'s destination.
+    #[inline]
+    fn at(&self, j: u64) -> u64 {
+        let mut y = self.f(j);
+        while y >= self.n {
+            y = self.f(y);
+        }
+        y
+    }
+
+    /// The position whose destination is `i`.
+    #[inline]
+    fn inverse(&self, i: u64) -> u64 {
+        let mut x = self.f_inv(i);
+        while x >= self.n {
+            x = self.f_inv(x);
+        }
+        x
+    }
+}
+
+/// Runs `f` on every locale between barriers; the slowest locale's seconds. **Collective.**
+fn timed<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, f64)> {
+    ctx.barrier()?;
+    let t = Instant::now();
+    let r = f()?;
+    let s = ctx.allreduce(t.elapsed().as_secs_f64(), f64::max)?;
+    Ok((r, s))
+}
+
+/// The best of `reps` runs of `f`. **Collective.**
+fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(R, f64)> {
+    let mut out = None;
+    let mut best = f64::INFINITY;
+    for _ in 0..reps.max(1) {
+        let (r, s) = timed(ctx, &mut f)?;
+        best = best.min(s);
+        out = Some(r);
+    }
+    match out {
+        Some(r) => Ok((r, best)),
+        None => Err(Error::InvalidArgument("no repetition".into())),
+    }
+}
+
+/// A single-core reference on locale 0 only (the others wait): `setup` once (untimed), the
+/// best of `reps` runs of `kernel`, then `check`: (whether it checked, best seconds). Other
+/// locales get `(true, 0.0)`.
+fn reference<S>(
+    ctx: &Ctx,
+    reps: usize,
+    setup: impl FnOnce() -> S,
+    mut kernel: impl FnMut(&mut S),
+    check: impl FnOnce(&S) -> bool,
+) -> Result<(bool, f64)> {
+    let mut r = (true, 0.0);
+    if ctx.id() == 0 {
+        let mut state = setup();
+        let mut best = f64::INFINITY;
+        for _ in 0..reps.max(1) {
+            let t = Instant::now();
+            kernel(std::hint::black_box(&mut state));
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        r = (check(&state), best);
+    }
+    ctx.barrier()?;
+    Ok(r)
+}
+
+/// Whether `ok(global_index, value)` holds for every local element of a Block array, on every
+/// locale. **Collective.**
+fn all_ok<T: atoll::array::Elem>(ctx: &Ctx, a: &DistArray<T, 1>, ok: impl Fn(u64, T) -> bool + Sync) -> Result<bool> {
+    let local = a.local();
+    let start = if local.is_empty() { 0 } else { a.dist().global_index(ctx.id(), 0)?[0] as u64 };
+    let bad = ctx.forall_reduce(0..local.len(), 0u64, |acc, k| acc + u64::from(!ok(start + k as u64, local[k])), |x, y| x + y);
+    Ok(ctx.allreduce(bad, |x, y| x + y)? == 0)
+}
+
+/// One result line (printed by locale 0).
+struct Result1 {
+    variant: &'static str,
+    bytes: f64,
+    seconds: f64,
+    ref_seconds: f64,
+    ok: bool,
+    extra: Vec<(&'static str, serde_json::Value)>,
+}
+
+fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let n = o.n;
+    let b = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64)?;
+    let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
+    let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
+    let ok = all_ok(ctx, &a, |i, x| x == i as f64 + 6.0)?;
+    drop((a, b, c));
+    let (ref_ok, ref_s) = reference(
+        ctx,
+        o.reps,
+        || (vec![0.0f64; n], (0..n).map(|i| i as f64).collect::<Vec<_>>(), vec![2.0f64; n]),
+        |(a, b, c)| {
+            for ((x, y), z) in a.iter_mut().zip(b.iter()).zip(c.iter()) {
+                *x = y + 3.0 * z;
+            }
+        },
+        |(a, _, _)| a.iter().enumerate().all(|(i, &x)| x == i as f64 + 6.0),
+    )?;
+    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
+}
+
+fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let n = o.n;
+    let nn = n as u64;
+    let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as u64 * 3 + 1)?;
+    let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| gather_index(j as u64, nn) as i64)?;
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
+    let (out, s) = best(ctx, o.reps, || a.gather_at(&idx))?;
+    ctx.stop_comm_diagnostics()?;
+    let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
+    let ok = all_ok(ctx, &out, |j, x| x == gather_index(j, nn) * 3 + 1)?;
+    drop((a, idx, out));
+    let (ref_ok, ref_s) = reference(
+        ctx,
+        o.reps,
+        || (vec![0u64; n], (0..nn).map(|i| i * 3 + 1).collect::<Vec<_>>(), (0..nn).map(|j| gather_index(j, nn)).collect::<Vec<_>>()),
+        |(out, a, idx)| {
+            for (x, &i) in out.iter_mut().zip(idx.iter()) {
+                *x = a[i as usize];
+            }
+        },
+        |(out, _, _)| out.iter().enumerate().all(|(j, &x)| x == gather_index(j as u64, nn) * 3 + 1),
+    )?;
+    Ok(Result1 { variant: "gather", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![("messages", msgs.into())] })
+}
+
+/// One scatter of `n` elements, `a[perm(j)] = 2 perm(j) + 1`: (seconds, all messages, ok).
+fn scatter_once(ctx: &Ctx, n: usize, reps: usize, opts: &IrregularOptions) -> Result<(f64, u64, bool)> {
+    let p = Perm::new(n as u64);
+    let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) as i64)?;
+    let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) * 2 + 1)?;
+    let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
+    let ((), s) = best(ctx, reps, || a.scatter_at_with(&idx, &v, opts))?;
+    ctx.stop_comm_diagnostics()?;
+    let c = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y));
+    let ok = all_ok(ctx, &a, |i, x| x == 2 * i + 1)?;
+    Ok((s, c.total_ops() / reps.max(1) as u64, ok))
+}
+
+fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let (n, ne) = (o.n, o.n_elementwise.min(o.n).max(1));
+    let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
+    let (se, msgs_e, ok_e) = scatter_once(ctx, ne, 1, &IrregularOptions::per_element())?;
+    let speedup = (n as f64 / s) / (ne as f64 / se);
+    let nn = n as u64;
+    let p = Perm::new(nn);
+    let (ref_ok, ref_s) = reference(
+        ctx,
+        o.reps,
+        || {
+            let idx: Vec<u64> = (0..nn).map(|j| p.at(j)).collect();
+            let v: Vec<u64> = idx.iter().map(|&i| 2 * i + 1).collect();
+            (vec![0u64; n], idx, v)
+        },
+        |(a, idx, v)| {
+            for (&i, &x) in idx.iter().zip(v.iter()) {
+                a[i as usize] = x;
+            }
+        },
+        // Every element written with its value (and the permutation's inverse agrees).
+        |(a, _, _)| (0..nn.min(1 << 16)).all(|i| p.at(p.inverse(i)) == i) && a.iter().enumerate().all(|(i, &x)| x == 2 * i as u64 + 1),
+    )?;
+    Ok(Result1 {
+        variant: "scatter",
+        bytes: 24.0 * n as f64,
+        seconds: s,
+        ref_seconds: ref_s,
+        ok: ok && ok_e && ref_ok,
+        extra: vec![
+            ("aggregation_speedup", speedup.into()),
+            ("messages", msgs.into()),
+            ("n_elementwise", (ne as u64).into()),
+            ("elementwise_seconds", se.into()),
+            ("elementwise_messages", msgs_e.into()),
+            ("elementwise_gibps", (24.0 * ne as f64 / se / GIB).into()),
+        ],
+    })
+}
+
+/// Element `i` of the reduce and scan input.
+#[inline]
+fn small(i: u64) -> u64 {
+    i % 1024
+}
+
+/// `small(0) + ... + small(i)`.
+fn prefix(i: u64) -> u64 {
+    let m = i + 1;
+    let (q, r) = (m / 1024, m % 1024);
+    q * (1023 * 1024 / 2) + r * r.saturating_sub(1) / 2
+}
+
+fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let n = o.n;
+    let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
+    let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
+    let want = if n == 0 { 0 } else { prefix(n as u64 - 1) };
+    drop(a);
+    let (ref_ok, ref_s) = reference(
+        ctx,
+        o.reps,
+        || ((0..n as u64).map(small).collect::<Vec<_>>(), 0u64),
+        |(a, s)| *s = a.iter().sum(),
+        |(_, s)| *s == want,
+    )?;
+    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: sum == want && ref_ok, extra: vec![] })
+}
+
+fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let n = o.n;
+    let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
+    let (out, s) = best(ctx, o.reps, || a.view().cumsum())?;
+    let ok = all_ok(ctx, &out, |i, x| x == prefix(i))?;
+    drop((a, out));
+    let (ref_ok, ref_s) = reference(
+        ctx,
+        o.reps,
+        || (vec![0u64; n], (0..n as u64).map(small).collect::<Vec<_>>()),
+        |(out, a)| {
+            let mut acc = 0u64;
+            for (x, &y) in out.iter_mut().zip(a.iter()) {
+                acc += y;
+                *x = acc;
+            }
+        },
+        |(out, _)| out.iter().enumerate().all(|(i, &x)| x == prefix(i as u64)),
+    )?;
+    Ok(Result1 { variant: "scan", bytes: 16.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
+}
+
+/// The `variant: "argsort"` line: Arkouda's argsort (GiB/s of 8 x n bytes, keys random in
+/// `0..2^32`) with `atoll_ops::argsort`, against the best single-core radix argsort in the
+/// same run, checked against each other (see `arkouda_sort.rs`).
+fn argsort(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Option<Result1>> {
+    let r = crate::arkouda_sort::argsort(ctx, o.n, o.reps)?;
+    Ok(Some(Result1 {
+        variant: "argsort",
+        bytes: 8.0 * o.n as f64,
+        seconds: r.seconds,
+        ref_seconds: r.one_core_seconds,
+        ok: r.ok,
+        extra: r.extra,
+    }))
+}
+
+/// Runs every kernel; locale 0 prints one line each.
+pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
+    let kernels: [fn(&Ctx, &ArkoudaOpts) -> Result<Result1>; 5] = [stream, gather, scatter, reduce, scan];
+    let mut results = Vec::new();
+    for k in kernels {
+        results.push(k(ctx, o)?);
+    }
+    if let Some(r) = argsort(ctx, o)? {
+        results.push(r);
+    }
+    if ctx.id() == 0 {
+        for r in results {
+            let mut line = Line::new("arkouda", r.variant, ctx.backend_name(), ctx.num_locales(), o.n as u64, r.seconds, r.ok)
+                .with("gibps", r.bytes / r.seconds / GIB)
+                .with("speedup_vs_one_core", r.ref_seconds / r.seconds)
+                .with("one_core_seconds", r.ref_seconds)
+                .with("one_core_gibps", r.bytes / r.ref_seconds / GIB);
+            for (k, v) in r.extra {
+                line = line.with(k, v);
+            }
+            line.print(o.json);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_permutation_is_a_bijection_with_its_inverse() {
+        for n in [1u64, 2, 3, 10, 1000, 4096, 5000] {
+            let p = Perm::new(n);
+            let mut seen = vec![false; n as usize];
+            for j in 0..n {
+                let i = p.at(j);
+                assert!(i < n && !seen[i as usize], "n {n}: {j} -> {i}");
+                seen[i as usize] = true;
+                assert_eq!(p.inverse(i), j);
+            }
+        }
+        assert_eq!((0..10).map(prefix).collect::<Vec<_>>(), vec![0, 1, 3, 6, 10, 15, 21, 28, 36, 45]);
+        assert_eq!(prefix(1023), 1023 * 1024 / 2);
+        assert_eq!(prefix(1024), 1023 * 1024 / 2);
+        assert_eq!(prefix(1025), 1023 * 1024 / 2 + 1);
+    }
+}

@@ -1,0 +1,315 @@
+//! The `argsort` kernel of `atoll-bench arkouda` (and `atoll-bench argsort`): Arkouda's argsort
+//! benchmark (`ak.argsort` of `n` random int64 keys in `0..2^32`; GiB/s = 8 x n / seconds /
+//! 2^30) with `atoll_ops::argsort` on a Block array over all locales, against the best
+//! single-core argsort measured in the same run on locale 0.
+//!
+//! The single-core reference is a tuned sequential LSD radix argsort, tried with 8-, 11- and
+//! 16-bit digits (the fastest counts): one read of the keys for every histogram, digits that
+//! are the same for every key skipped, records packed into one word (key bits above index bits)
+//! when they fit, else (key, index) pairs, the first pass reading the keys and the last writing
+//! only the indices. It is checked to be sorted, stable and a permutation; the distributed
+//! result must equal it (the stable argsort is unique).
+
+use atoll::prelude::*;
+use std::time::Instant;
+
+/// What one argsort measurement gives.
+pub struct ArgsortRun {
+    /// The distributed argsort's best time over all locales.
+    pub seconds: f64,
+    /// The best single-core time.
+    pub one_core_seconds: f64,
+    /// Whether the reference checked and the distributed result equals it.
+    pub ok: bool,
+    /// Further figures for the JSON line.
+    pub extra: Vec<(&'static str, serde_json::Value)>,
+}
+
+const SEED: u64 = 0x5eed_a7b0_11aa_0002;
+const SIGN: u64 = 1 << 63;
+
+/// splitmix64's finalizer.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Key `i`: random in `0..2^32`, as Arkouda's benchmark draws them (`ak.randint(0, 2**32, n)`).
+#[inline]
+pub fn key(i: u64) -> i64 {
+    (mix(i ^ SEED) >> 32) as i64
+}
+
+/// The sequential argsort with `w`-bit digits (see the module docs): the positions of `keys`
+/// in stable increasing order.
+pub fn seq_argsort(keys: &[i64], w: u32) -> Vec<u64> {
+    let n = keys.len();
+    let (mut or, mut and) = (0u64, u64::MAX);
+    for &k in keys {
+        let x = k as u64 ^ SIGN;
+        or |= x;
+        and &= x;
+    }
+    let varying = or ^ and;
+    if n <= 1 || varying == 0 {
+        return (0..n as u64).collect();
+    }
+    let lo = varying.trailing_zeros();
+    let span = 64 - varying.leading_zeros() - lo;
+    let idx_bits = 64 - (n as u64 - 1).leading_zeros();
+    let w = w.clamp(1, 16);
+    if span + idx_bits <= 64 {
+        seq::packed(keys, lo, span, idx_bits, w)
+    } else {
+        seq::wide(keys, lo, span, w)
+    }
+}
+
+/// The sequential radix passes (the only unsafe code of the benchmarks: unchecked scatters
+/// whose offsets come from the histograms).
+mod seq {
+    use super::SIGN;
+
+    /// The histograms of every digit of `span` bits from bit `lo` of the keys' images, in one
+    /// read; then the digits (their index) that vary, with their start offsets.
+    fn histograms(keys: &[i64], lo: u32, span: u32, w: u32) -> Vec<(u32, Vec<usize>)> {
+        let nd = 1usize << w;
+        let mask = (nd - 1) as u64;
+        let passes = span.div_ceil(w) as usize;
+        let span_mask = span_mask(span);
+        let mut h = vec![0usize; nd * passes];
+        for &k in keys {
+            let x = ((k as u64 ^ SIGN) >> lo) & span_mask;
+            for p in 0..passes {
+                h[p * nd + ((x >> (p as u32 * w)) & mask) as usize] += 1;
+            }
+        }
+        let n = keys.len();
+        (0..passes)
+            .filter(|&p| !h[p * nd..(p + 1) * nd].contains(&n))
+            .map(|p| {
+                let mut acc = 0;
+                let offs = h[p * nd..(p + 1) * nd]
+                    .iter()
+                    .map(|&c| {
+                        let o = acc;
+                        acc += c;
+                        o
+                    })
+                    .collect();
+                (p as u32 * w, offs)
+            })
+            .collect()
+    }
+
+    /// The low `span` bits.
+    fn span_mask(span: u32) -> u64 {
+        if span >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << span) - 1
+        }
+    }
+
+    /// Writes `f(i)` to `out[off[digit(i)]++]` for every `i` in `0..n`.
+    #[inline(always)]
+    fn scatter<T: Copy>(n: usize, out: &mut [T], off: &mut [usize], digit: impl Fn(usize) -> usize, f: impl Fn(usize) -> T) {
+        let base = out.as_mut_ptr();
+        let len = out.len();
+        for i in 0..n {
+            let d = digit(i);
+            let o = off[d];
+            debug_assert!(o < len);
+            // SAFETY: `off[d]` starts at the number of records with a smaller digit and
+            // advances once per record with digit `d`, so it stays below that number plus the
+            // count of digit `d`, at most `n == len` (the histograms were counted from the same
+            // records).
+            unsafe { base.add(o).write(f(i)) };
+            off[d] = o + 1;
+        }
+    }
+
+    /// One-word records: key bits `lo..lo + span` above `idx_bits` index bits.
+    pub(super) fn packed(keys: &[i64], lo: u32, span: u32, idx_bits: u32, w: u32) -> Vec<u64> {
+        let n = keys.len();
+        let mask = (1u64 << w) - 1;
+        let idx_mask = if idx_bits == 64 { u64::MAX } else { (1u64 << idx_bits) - 1 };
+        let passes = histograms(keys, lo, span, w);
+        let mut out = vec![0u64; n];
+        let np = passes.len();
+        let sm = span_mask(span);
+        let rec = |i: usize| ((((keys[i] as u64 ^ SIGN) >> lo) & sm) << idx_bits) | i as u64;
+        let mut a: Vec<u64> = Vec::new();
+        let mut b: Vec<u64> = Vec::new();
+        for (k, (shift, offs)) in passes.into_iter().enumerate() {
+            let mut off = offs;
+            let s = shift + idx_bits;
+            let (first, last) = (k == 0, k + 1 == np);
+            let digit = |r: u64| ((r >> s) & mask) as usize;
+            match (first, last) {
+                (true, true) => scatter(n, &mut out, &mut off, |i| digit(rec(i)), |i| i as u64),
+                (true, false) => {
+                    a = vec![0u64; n];
+                    scatter(n, &mut a, &mut off, |i| digit(rec(i)), rec);
+                }
+                (false, true) => scatter(n, &mut out, &mut off, |i| digit(a[i]), |i| a[i] & idx_mask),
+                (false, false) => {
+                    if b.is_empty() {
+                        b = vec![0u64; n];
+                    }
+                    scatter(n, &mut b, &mut off, |i| digit(a[i]), |i| a[i]);
+                    std::mem::swap(&mut a, &mut b);
+                }
+            }
+        }
+        out
+    }
+
+    /// Two-word records: (image, index).
+    pub(super) fn wide(keys: &[i64], lo: u32, span: u32, w: u32) -> Vec<u64> {
+        let n = keys.len();
+        let mask = (1u64 << w) - 1;
+        let passes = histograms(keys, lo, span, w);
+        let mut out = vec![0u64; n];
+        let np = passes.len();
+        let rec = |i: usize| [keys[i] as u64 ^ SIGN, i as u64];
+        let mut a: Vec<[u64; 2]> = Vec::new();
+        let mut b: Vec<[u64; 2]> = Vec::new();
+        for (k, (shift, offs)) in passes.into_iter().enumerate() {
+            let mut off = offs;
+            let sm = span_mask(span);
+            let (first, last) = (k == 0, k + 1 == np);
+            let digit = |r: [u64; 2]| ((((r[0] >> lo) & sm) >> shift) & mask) as usize;
+            match (first, last) {
+                (true, true) => scatter(n, &mut out, &mut off, |i| digit(rec(i)), |i| i as u64),
+                (true, false) => {
+                    a = vec![[0u64; 2]; n];
+                    scatter(n, &mut a, &mut off, |i| digit(rec(i)), rec);
+                }
+                (false, true) => scatter(n, &mut out, &mut off, |i| digit(a[i]), |i| a[i][1]),
+                (false, false) => {
+                    if b.is_empty() {
+                        b = vec![[0u64; 2]; n];
+                    }
+                    scatter(n, &mut b, &mut off, |i| digit(a[i]), |i| a[i]);
+                    std::mem::swap(&mut a, &mut b);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether `perm` is the stable argsort of `keys`: a permutation along which keys never
+/// decrease and equal keys keep their order.
+pub fn is_stable_argsort(keys: &[i64], perm: &[u64]) -> bool {
+    let n = keys.len();
+    if perm.len() != n {
+        return false;
+    }
+    let mut seen = vec![false; n];
+    for &p in perm {
+        match seen.get_mut(p as usize) {
+            Some(s) if !*s => *s = true,
+            _ => return false,
+        }
+    }
+    perm.windows(2).all(|w| {
+        let (a, b) = (keys[w[0] as usize], keys[w[1] as usize]);
+        a < b || (a == b && w[0] < w[1])
+    })
+}
+
+/// Distributed argsort of `n` keys over all locales, best of `reps`, against the best
+/// single-core argsort (locale 0; the others wait), the two interleaved so that both see the
+/// same machine: each repetition runs the distributed sort, then the reference (with 8-, 11-
+/// and 16-bit digits in the first repetition, then with the fastest width). **Collective.**
+pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
+    let keys = DistArray::from_fn(ctx, dists::block(ctx, [n])?, |[i]| key(i as u64))?;
+    let host: Vec<i64> = if ctx.id() == 0 { (0..n as u64).map(key).collect() } else { Vec::new() };
+    let mut best = f64::INFINITY;
+    let mut one = f64::INFINITY;
+    let mut width = 16u32;
+    let mut ok = true;
+    for rep in 0..reps.max(1) {
+        ctx.barrier()?;
+        let t = Instant::now();
+        let perm = atoll::ops::argsort(&keys.view())?;
+        let s = ctx.allreduce(t.elapsed().as_secs_f64(), f64::max)?;
+        best = best.min(s);
+        let got = if rep == 0 { perm.gather(0)? } else { None };
+        drop(perm);
+        if ctx.id() == 0 {
+            let widths: &[u32] = if rep == 0 { &[8, 11, 16] } else { &[width] };
+            for &w in widths {
+                let t = Instant::now();
+                let p = std::hint::black_box(seq_argsort(&host, w));
+                let s = t.elapsed().as_secs_f64();
+                if s < one {
+                    (one, width) = (s, w);
+                }
+                if let Some(g) = got.as_ref().filter(|_| w == 16) {
+                    ok &= is_stable_argsort(&host, &p) && g.len() == p.len() && g.iter().zip(&p).all(|(&a, &b)| a as u64 == b);
+                }
+            }
+        }
+        ctx.barrier()?;
+    }
+    let ok = ctx.broadcast(0, (ctx.id() == 0).then_some(ok))?;
+    let (one, width) = ctx.broadcast(0, (ctx.id() == 0).then_some((one, width)))?;
+    Ok(ArgsortRun {
+        seconds: best,
+        one_core_seconds: one,
+        ok,
+        extra: vec![("one_core_digit_bits", width.into()), ("key_range", "0..2^32".into())],
+    })
+}
+
+/// `atoll-bench argsort`: the argsort line of `arkouda` alone. **Collective**; locale 0 prints.
+pub fn argsort_line(ctx: &Ctx, n: usize, reps: usize, json: bool) -> Result<()> {
+    let r = argsort(ctx, n, reps)?;
+    if ctx.id() == 0 {
+        const GIB: f64 = (1u64 << 30) as f64;
+        let bytes = 8.0 * n as f64;
+        let mut line = crate::report::Line::new("arkouda", "argsort", ctx.backend_name(), ctx.num_locales(), n as u64, r.seconds, r.ok)
+            .with("gibps", bytes / r.seconds / GIB)
+            .with("speedup_vs_one_core", r.one_core_seconds / r.seconds)
+            .with("one_core_seconds", r.one_core_seconds)
+            .with("one_core_gibps", bytes / r.one_core_seconds / GIB);
+        for (k, v) in r.extra {
+            line = line.with(k, v);
+        }
+        line.print(json);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sequential_argsort_is_stable_for_every_digit_width() {
+        let cases: Vec<Vec<i64>> = vec![
+            vec![],
+            vec![5],
+            vec![3, 3, 3],
+            (0..1000).map(|i| key(i)).collect(),
+            (0..1000).map(|i| (key(i) % 7) - 3).collect(),
+            (0..777).map(|i| [i64::MIN, i64::MAX, 0, -1][i % 4]).collect(),
+            (0..500).map(|i| (mix(i as u64) as i64) >> (i % 3)).collect(),
+        ];
+        for keys in &cases {
+            for w in [8, 11, 16] {
+                let p = seq_argsort(keys, w);
+                assert!(is_stable_argsort(keys, &p), "w={w}: {keys:?} -> {p:?}");
+            }
+        }
+        assert!(!is_stable_argsort(&[2, 1], &[0, 1]));
+        assert!(!is_stable_argsort(&[1, 1], &[1, 0]));
+        assert!(!is_stable_argsort(&[1, 2], &[0, 0]));
+    }
+}

@@ -1,0 +1,155 @@
+//! [`argsort`] and [`sort`]: one key array, any distribution.
+
+use crate::column::block_keys;
+use crate::key::SortKey;
+use crate::layout::Layout;
+use crate::radix;
+use atoll_array::{DistArray, Distribution, View};
+use atoll_error::Result;
+
+/// The permutation that sorts `keys`, stably: element `j` of the result is the position (in
+/// `keys`, `0..len`) of the `j`-th smallest key, equal keys in order of position. The result
+/// is Block-distributed over all locales. **Collective.**
+///
+/// Keys compare in [`SortKey`]'s total order (for `f64`: `-inf < ... < -0.0 < +0.0 < ... <
+/// +inf < NaN`). `keys` may be a view of an array of any distribution; when it is not laid out
+/// as the Block distribution of its length, it is first copied into one (one bulk assignment).
+///
+/// The sort is a distributed LSD radix sort with 16-bit digits (see the crate's README): one
+/// pass per digit that varies among the keys, each with one allgather of per-locale
+/// histograms, puts of contiguous runs and one barrier.
+///
+/// ```
+/// use atoll_array::{dist, DistArray};
+/// use atoll_runtime::{run, Config};
+/// run(Config::local(3), |ctx| {
+///     let keys = [5i64, -3, 7, -3, 0, i64::MIN, 7, 2];
+///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [8])?, |[i]| keys[i as usize])?;
+///     let perm = atoll_ops::argsort(&a.view())?;
+///     if let Some(p) = perm.gather(0)? {               // on locale 0
+///         assert_eq!(p, vec![5, 1, 3, 4, 7, 0, 2, 6]);  // the two 7s and -3s keep their order
+///     }
+///     Ok(())
+/// }).unwrap();
+/// ```
+///
+/// # Collective
+/// Every locale calls it with its handle of the same view, at the same point of the program.
+///
+/// # Errors
+/// [`atoll_error::Error::OutOfMemory`] (on every locale, before the sort starts allocating its
+/// buffers) when the buffers do not fit in a locale's budget: about `48 * len / locales` bytes
+/// per locale besides the input and the result; a communication error.
+pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) -> Result<DistArray<i64, 1>> {
+    let ctx = keys.ctx();
+    let n = keys.len();
+    let layout = Layout::new(ctx, n)?;
+    let local = block_keys(keys, &layout)?;
+    let ks = local.as_slice();
+    let m = ks.len();
+    let base = layout.lo() as u64;
+    let varying = radix::varying_bits(ctx, m, &|i: usize| [ks[i].to_ordered()])?[0];
+    let mut out = DistArray::<i64, 1>::zeros(ctx, layout.dist.clone())?;
+    let op = "atoll_ops::argsort";
+    match Packing::new(n, varying) {
+        Some(p) => {
+            // One word per record: the varying key bits above the position.
+            let src = |i: usize| [p.pack(ks[i].to_ordered(), base + i as u64)];
+            let passes = radix::passes(ctx, n, &[p.varying()]);
+            let mask = p.index_mask();
+            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 1]| (r[0] & mask) as i64)?;
+        }
+        None => {
+            let src = |i: usize| [ks[i].to_ordered(), base + i as u64];
+            let passes = radix::passes(ctx, n, &[varying]);
+            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 2]| r[1] as i64)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Records of one word: when the bits in which the keys differ (`lo..lo + span`) and the
+/// bits of a position fit in 64, `(key bits << index bits) | position` sorts like (key,
+/// position) and moves half the bytes of a pair.
+#[derive(Clone, Copy)]
+struct Packing {
+    lo: u32,
+    span_mask: u64,
+    index_bits: u32,
+    varying: u64,
+}
+
+impl Packing {
+    fn new(n: usize, varying: u64) -> Option<Packing> {
+        if n <= 1 || varying == 0 {
+            return Some(Packing { lo: 0, span_mask: 0, index_bits: 64, varying: 0 });
+        }
+        let lo = varying.trailing_zeros();
+        let span = 64 - varying.leading_zeros() - lo;
+        let index_bits = 64 - (n as u64 - 1).leading_zeros();
+        (span + index_bits <= 64).then(|| {
+            let span_mask = if span == 64 { u64::MAX } else { (1u64 << span) - 1 };
+            Packing { lo, span_mask, index_bits, varying: ((varying >> lo) & span_mask) << index_bits }
+        })
+    }
+
+    #[inline(always)]
+    fn pack(&self, image: u64, position: u64) -> u64 {
+        if self.index_bits == 64 {
+            return position;
+        }
+        (((image >> self.lo) & self.span_mask) << self.index_bits) | position
+    }
+
+    fn varying(&self) -> u64 {
+        self.varying
+    }
+
+    fn index_mask(&self) -> u64 {
+        if self.index_bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.index_bits) - 1
+        }
+    }
+}
+
+/// The keys of `keys` in increasing order ([`SortKey`]'s total order; every NaN comes out as
+/// `f64::NAN`, last), Block-distributed over all locales. **Collective.**
+///
+/// The same distributed radix sort as [`argsort`], carrying the keys instead of their
+/// positions to the end.
+///
+/// ```
+/// use atoll_array::{dist, DistArray};
+/// use atoll_runtime::{run, Config};
+/// run(Config::local(2), |ctx| {
+///     let xs = [2.5, f64::NAN, -0.0, 0.0, f64::NEG_INFINITY, -1.0];
+///     let a = DistArray::from_fn(ctx, dist::block(ctx, [6])?, |[i]| xs[i as usize])?;
+///     let s = atoll_ops::sort(&a.view())?;
+///     if let Some(v) = s.gather(0)? {
+///         assert_eq!(&v[..5], &[f64::NEG_INFINITY, -1.0, -0.0, 0.0, 2.5]);
+///         assert!(v[3].is_sign_positive() && v[2].is_sign_negative() && v[5].is_nan());
+///     }
+///     Ok(())
+/// }).unwrap();
+/// ```
+///
+/// # Collective
+/// As [`argsort`].
+///
+/// # Errors
+/// As [`argsort`].
+pub fn sort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) -> Result<DistArray<K, 1>> {
+    let ctx = keys.ctx();
+    let n = keys.len();
+    let layout = Layout::new(ctx, n)?;
+    let local = block_keys(keys, &layout)?;
+    let ks = local.as_slice();
+    // Equal keys are indistinguishable in the result: no index to carry.
+    let src = |i: usize| [ks[i].to_ordered()];
+    let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, ks.len(), &src)?);
+    let mut out = DistArray::<K, 1>::zeros(ctx, layout.dist.clone())?;
+    radix::sort_records(ctx, &layout, "atoll_ops::sort", &src, &passes, &mut out, |r: &[u64; 1]| K::from_ordered(r[0]))?;
+    Ok(out)
+}

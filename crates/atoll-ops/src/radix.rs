@@ -1,0 +1,461 @@
+//! The distributed LSD radix passes over records of `W` words (keys, then the global index).
+//!
+//! One pass sorts the records stably by one 16-bit digit of one key word, from and to the
+//! Block layout of `0..n`:
+//!
+//! 1. each task of the locale counts the digits of its static chunk of the local records
+//!    (a histogram per task, merged locally);
+//! 2. the locales exchange their merged histograms: **one allgather per pass**, of one
+//!    histogram per locale whatever the number of tasks;
+//! 3. a record with digit `d` on locale `l` goes to global position `G(d, l) + rank`, where
+//!    `G(d, l)` counts the records of smaller digits everywhere and those of digit `d` on
+//!    locales before `l` (so equal digits keep their order: the pass is stable);
+//! 4. each task scatters its records: those whose position is on this locale straight into
+//!    the local part of the destination buffer, the others into a staging buffer in this
+//!    locale's digit order, where the records of each (digit, destination) pair are one
+//!    contiguous run; every run then goes to its destination with **one put** (registered
+//!    buffers), at most `65536 + locales` puts per locale and pass;
+//! 5. a barrier, after which the destination buffer is the next pass's source.
+//!
+//! Digits that are the same for every key are skipped (one allreduce of the OR and AND of
+//! every key word, before the first pass). The last pass writes only the word the caller
+//! wants (the index for argsort, the key for sort).
+
+use crate::layout::Layout;
+use crate::raw::{scatter, scatter_wc, Cursors, SplitRuns, SyncPtr, WriteCombine};
+use atoll_error::{Error, Result};
+use atoll_array::{DistArray, Elem};
+use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod, Symmetric};
+use std::ops::Range;
+use std::sync::Mutex;
+
+/// Bits per digit.
+pub(crate) const DIGIT_BITS: u32 = 16;
+/// Distinct digits (the size of the per-task tables).
+pub(crate) const DIGITS: usize = 1 << DIGIT_BITS;
+/// Bits per digit of small sorts, whose fixed cost per pass (tables of `2^bits` counters,
+/// exchanged and scanned) would otherwise exceed their work.
+pub(crate) const SMALL_DIGIT_BITS: u32 = 8;
+/// Sorts with fewer keys per locale than this use [`SMALL_DIGIT_BITS`].
+pub(crate) const SMALL_PER_LOCALE: usize = 1 << 17;
+
+/// One pass: the digit `(r[word] >> shift) % 2^bits` of each record `r`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pass {
+    /// The key word.
+    pub(crate) word: usize,
+    /// The digit's lowest bit.
+    pub(crate) shift: u32,
+    /// The digit's width: [`DIGIT_BITS`] or [`SMALL_DIGIT_BITS`].
+    pub(crate) bits: u32,
+}
+
+impl Pass {
+    /// The number of distinct digits.
+    fn digits(&self) -> usize {
+        1 << self.bits
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The bits of each word of the records that differ between records, over all locales (the
+/// XOR of the words' OR and AND). **Collective** (one allreduce).
+pub(crate) fn varying_bits<const W: usize>(ctx: &Ctx, m: usize, src: &(impl Fn(usize) -> [u64; W] + Sync)) -> Result<Vec<u64>> {
+    let (or, and) = ctx.forall_reduce(
+        0..m,
+        ([0u64; W], [u64::MAX; W]),
+        |(mut o, mut a), i| {
+            let r = src(i);
+            for c in 0..W {
+                o[c] |= r[c];
+                a[c] &= r[c];
+            }
+            (o, a)
+        },
+        |(o1, a1), (o2, a2)| (std::array::from_fn(|c| o1[c] | o2[c]), std::array::from_fn(|c| a1[c] & a2[c])),
+    );
+    let (or, and) = ctx.allreduce((or.to_vec(), and.to_vec()), |(o1, a1), (o2, a2)| {
+        (o1.iter().zip(&o2).map(|(x, y)| x | y).collect(), a1.iter().zip(&a2).map(|(x, y)| x & y).collect())
+    })?;
+    Ok(or.iter().zip(&and).map(|(o, a)| o ^ a).collect())
+}
+
+/// The passes that sort `n` records by the key words `0..varying.len()` (word 0 most
+/// significant), `varying[w]` being the bits of word `w` that differ between records: least
+/// significant word and digit first, digits from the lowest varying bit of each word, skipping
+/// the digits every record has in common. The same
+/// on every locale (a function of values every locale has).
+pub(crate) fn passes(ctx: &Ctx, n: usize, varying: &[u64]) -> Vec<Pass> {
+    let mut passes = Vec::new();
+    if n <= 1 {
+        return passes;
+    }
+    let bits = if n / ctx.num_locales() >= SMALL_PER_LOCALE { DIGIT_BITS } else { SMALL_DIGIT_BITS };
+    for (word, &v) in varying.iter().enumerate().rev() {
+        if v == 0 {
+            continue;
+        }
+        // Digits start at the lowest varying bit (so a narrow range of keys anywhere in the
+        // word takes as few passes as its width needs).
+        let (lo, hi) = (v.trailing_zeros(), 64 - v.leading_zeros());
+        for shift in (lo..hi).step_by(bits as usize) {
+            if (v >> shift) & ((1 << bits) - 1) != 0 {
+                passes.push(Pass { word, shift, bits });
+            }
+        }
+    }
+    passes
+}
+
+/// Per-locale scratch of the passes: the tasks' chunks, histograms and cursors (one set per
+/// task, none per remote locale).
+struct Work<O> {
+    parts: Vec<Range<usize>>,
+    hists: Vec<Mutex<Box<[u32; DIGITS]>>>,
+    cursors: Vec<Mutex<Cursors<O>>>,
+    /// Write-combining lines (for 8-byte records and 16-bit digits), made on first use.
+    combine: Vec<Mutex<Option<WriteCombine<O>>>>,
+}
+
+fn zero_hist() -> Box<[u32; DIGITS]> {
+    let b: Box<[u32]> = vec![0u32; DIGITS].into_boxed_slice();
+    b.try_into().unwrap_or_else(|_| unreachable!("a boxed slice of DIGITS counters"))
+}
+
+impl<O> Work<O> {
+    fn new(ctx: &Ctx, m: usize) -> Self {
+        // One chunk per task, fewer for small parts (each costs a histogram and cursors), and
+        // chunks short enough for 32-bit counters.
+        let tasks = ctx.here().num_threads().max(1);
+        let p = (m / DIGITS).clamp(1, tasks).max(m.div_ceil(1 << 31));
+        let parts = (0..p).map(|k| m * k / p..m * (k + 1) / p).collect();
+        Work {
+            parts,
+            hists: (0..p).map(|_| Mutex::new(zero_hist())).collect(),
+            cursors: (0..p).map(|_| Mutex::new(Cursors::new())).collect(),
+            combine: (0..p).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+}
+
+/// Where a pass writes: this locale's part (as a raw pointer: the locale's tasks write
+/// disjoint slots of it) and every locale's part as a global address.
+struct Dest<O> {
+    local: SyncPtr<O>,
+    remote: Vec<GlobalPtr<O>>,
+}
+
+impl<O> Dest<O> {
+    /// The parts of a registered record buffer, seen as `O`s.
+    fn records<const W: usize>(layout: &Layout, sym: &mut Symmetric<[u64; W]>) -> Self {
+        let remote = (0..layout.locales()).map(|t| GlobalPtr::new(t, sym.ptr(t).addr())).collect();
+        Dest { local: SyncPtr(sym.local_mut().as_mut_ptr().cast::<O>()), remote }
+    }
+}
+
+/// The records of this locale (the Block part of `0..n`), sorted over all locales by
+/// `passes`, into `out` (Block over the same layout) as `last(r)` of each sorted record `r`.
+/// `src(i)` is the record at this locale's position `i`. The buffers (registered record
+/// arrays for the passes before the last, at most two, and a staging array of this locale's
+/// size when there are other locales) are charged to the memory budget as `operation`.
+/// **Collective.**
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
+    ctx: &Ctx,
+    layout: &Layout,
+    operation: &str,
+    src: &(impl Fn(usize) -> [u64; W] + Sync),
+    passes: &[Pass],
+    out: &mut DistArray<X, 1>,
+    last: impl Fn(&[u64; W]) -> X + Sync,
+) -> Result<()> {
+    let m = layout.len_here();
+    if out.local().len() != m {
+        return Err(Error::ShapeMismatch {
+            context: "radix sort output".into(),
+            left: format!("{} local elements", out.local().len()),
+            right: format!("{m} positions of the layout"),
+        });
+    }
+    let np = passes.len();
+    if np == 0 {
+        // Already in order (n <= 1, or every key equal).
+        let w = out.local_mut();
+        let chunk = (m / (ctx.here().num_threads() * 4)).max(1 << 14);
+        let slots: Vec<Mutex<(usize, &mut [X])>> = w.chunks_mut(chunk).enumerate().map(|(k, c)| Mutex::new((k * chunk, c))).collect();
+        ctx.forall_chunks_with(0..slots.len(), 1, |r| {
+            for k in r {
+                let mut g = lock(&slots[k]);
+                let (start, c) = &mut *g;
+                for (j, x) in c.iter_mut().enumerate() {
+                    *x = last(&src(*start + j));
+                }
+            }
+        });
+        return ctx.barrier();
+    }
+    let mut a = if np >= 2 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
+    let mut b = if np >= 3 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
+    // Records bound to other locales wait in the staging buffer for their puts.
+    let staged_len = if layout.locales() > 1 { m } else { 0 };
+    let reservation = ctx.reserve(operation, (staged_len * W * 8) as u64)?;
+    let mut staging = vec![[0u64; W]; staged_len];
+    let held = reservation.commit();
+    let mut rec_work = Work::<[u64; W]>::new(ctx, m);
+    let mut out_work = Work::<X>::new(ctx, m);
+    let out_dest = Dest {
+        local: SyncPtr(out.local_mut().as_mut_ptr()),
+        remote: (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?,
+    };
+    for (k, &p) in passes.iter().enumerate() {
+        let is_last = k + 1 == np;
+        // Pass k reads the user's records (k = 0) or buffer (k - 1) % 2, and writes the output
+        // (last pass) or buffer k % 2.
+        let (from, to) = if k % 2 == 0 { (b.as_mut(), a.as_mut()) } else { (a.as_mut(), b.as_mut()) };
+        let prev: &[[u64; W]] = match (k, &from) {
+            (0, _) => &[],
+            (_, Some(f)) => f.local(),
+            (_, None) => return Err(Error::InvalidArgument("radix sort: a pass has no source buffer".into())),
+        };
+        let s = |i: usize| prev[i];
+        match (k == 0, is_last, to) {
+            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last)?,
+            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last)?,
+            (true, false, Some(t)) => pass(ctx, layout, &mut rec_work, src, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r)?,
+            (false, false, Some(t)) => pass(ctx, layout, &mut rec_work, &s, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r)?,
+            (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
+        }
+    }
+    drop((staging, held, rec_work, out_work));
+    let fa = a.map_or(Ok(()), Symmetric::free);
+    let fb = b.map_or(Ok(()), Symmetric::free);
+    fa.and(fb)
+}
+
+/// One pass: the records `src(i)` of this locale, stably by digit `p`, into `dst` (as `O`s,
+/// `proj` of each record) over all locales. **Collective** (one allgather, puts, one barrier).
+#[allow(clippy::too_many_arguments)]
+fn pass<const W: usize, O: Pod + Send + Sync>(
+    ctx: &Ctx,
+    layout: &Layout,
+    work: &mut Work<O>,
+    src: &(impl Fn(usize) -> [u64; W] + Sync),
+    p: Pass,
+    dst: &Dest<O>,
+    staging: &mut [[u64; W]],
+    proj: impl Fn(&[u64; W]) -> O + Sync,
+) -> Result<()> {
+    let (word, shift, nd) = (p.word, p.shift, p.digits());
+    let mask = nd - 1;
+    let digit = |r: &[u64; W]| (r[word] >> shift) as usize & mask & (DIGITS - 1);
+    let (me, lo, hi) = (layout.me, layout.lo(), layout.hi());
+    let nparts = work.parts.len();
+
+    let t0 = std::time::Instant::now();
+    let mut marks = Vec::new();
+    // 1. Histograms of the tasks' chunks, merged.
+    {
+        let (parts, hists) = (&work.parts, &work.hists);
+        ctx.forall_chunks_with(0..nparts, 1, |r| {
+            for t in r {
+                let mut h = lock(&hists[t]);
+                let h = &mut **h;
+                h[..nd].fill(0);
+                for i in parts[t].clone() {
+                    h[digit(&src(i))] += 1;
+                }
+            }
+        });
+    }
+    let mut mine = vec![0u64; nd];
+    for h in &work.hists {
+        for (x, &c) in mine.iter_mut().zip(lock(h)[..nd].iter()) {
+            *x += u64::from(c);
+        }
+    }
+
+    marks.push(("hist", t0.elapsed().as_secs_f64()));
+    // 2. One exchange of the locales' histograms.
+    let all: Vec<Vec<u64>> = ctx.allgather(&mine)?;
+    if all.iter().any(|h| h.len() != nd) {
+        return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
+    }
+
+    marks.push(("allgather", t0.elapsed().as_secs_f64()));
+    // 3. Where this locale's run of each digit starts, globally (`gbase`) and in this
+    // locale's digit order (`lbase`).
+    let mut before = vec![0u64; nd];
+    let mut total = vec![0u64; nd];
+    for (l, h) in all.iter().enumerate() {
+        if l < me {
+            before.iter_mut().zip(h).for_each(|(x, &c)| *x += c);
+        }
+        total.iter_mut().zip(h).for_each(|(x, &c)| *x += c);
+    }
+    let mut gbase = vec![0usize; nd];
+    let mut lbase = vec![0usize; nd];
+    let (mut gacc, mut lacc) = (0usize, 0usize);
+    for d in 0..nd {
+        gbase[d] = gacc + before[d] as usize;
+        gacc += total[d] as usize;
+        lbase[d] = lacc;
+        lacc += mine[d] as usize;
+    }
+    // Positions a..b of this locale's digit order land on this locale (lo..hi).
+    let (mut a, mut b) = (0usize, 0usize);
+    for d in 0..nd {
+        let h = mine[d] as usize;
+        a += lo.saturating_sub(gbase[d]).min(h);
+        b += hi.saturating_sub(gbase[d]).min(h);
+    }
+    let gap = b - a;
+
+    // 4. Cursors: each task's first slot for each digit.
+    let local: *mut O = dst.local.0;
+    let stage: *mut O = staging.as_mut_ptr().cast::<O>();
+    let mut split_digits = Vec::new();
+    let mut next: Vec<usize> = lbase.clone();
+    let mut splits: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nparts];
+    for d in 0..nd {
+        let (lb, h) = (lbase[d], mine[d] as usize);
+        if h > 0 && ((lb < a && a < lb + h) || (lb < b && b < lb + h)) {
+            split_digits.push(d);
+        }
+    }
+    for (t, split) in splits.iter_mut().enumerate() {
+        let h = lock(&work.hists[t]);
+        let mut c = lock(&work.cursors[t]);
+        let cur = &mut *c.0;
+        for d in 0..nd {
+            let (lb, run) = (lbase[d], mine[d] as usize);
+            let start = next[d];
+            let cnt = h[d] as usize;
+            next[d] += cnt;
+            cur[d] = if cnt == 0 {
+                std::ptr::null_mut()
+            } else if split_digits.contains(&d) {
+                split.push((d, start, gbase[d] - lb));
+                std::ptr::null_mut()
+            } else if lb + run <= a {
+                stage.wrapping_add(start)
+            } else if lb >= b {
+                stage.wrapping_add(start - gap)
+            } else {
+                // lb >= a and lb + run <= b: every record of the digit lands here.
+                local.wrapping_add(start + gbase[d] - lb - lo)
+            };
+        }
+    }
+
+    marks.push(("cursors", t0.elapsed().as_secs_f64()));
+    // 5. Scatter, each task its chunk.
+    {
+        let (parts, cursors, combine) = (&work.parts, &work.cursors, &work.combine);
+        // Write-combining pays for 8-byte records over many digits (aligned destinations).
+        let use_wc = std::mem::size_of::<O>() == 8 && std::mem::align_of::<O>() == 8 && nd > 1 << SMALL_DIGIT_BITS;
+        let splits: Vec<Mutex<Vec<(usize, usize, usize)>>> = splits.into_iter().map(Mutex::new).collect();
+        let (stage, local) = (SyncPtr(stage), SyncPtr(local));
+        ctx.forall_chunks_with(0..nparts, 1, |r| {
+            for t in r {
+                let mut c = lock(&cursors[t]);
+                let mut split = SplitRuns { runs: std::mem::take(&mut *lock(&splits[t])), staging: stage, local, a, b, lo };
+                // SAFETY: the cursors and split positions of task t give each of its records a
+                // distinct slot: a digit's run in this locale's digit order is cut into the
+                // tasks' sub-runs in task order (`next`), and the run maps one to one onto the
+                // staging buffer (positions outside a..b, compacted, m slots) or onto local
+                // storage (global positions lo..hi, hi - lo slots). The buffers live until
+                // after this loop.
+                unsafe {
+                    if use_wc {
+                        let mut w = lock(&combine[t]);
+                        let w = w.get_or_insert_with(WriteCombine::new);
+                        scatter_wc(parts[t].clone(), src, word, shift, mask, &mut c, w, &proj, &mut split)
+                    } else {
+                        scatter(parts[t].clone(), src, word, shift, mask, &mut c, &proj, &mut split)
+                    }
+                };
+            }
+        });
+    }
+
+    marks.push(("scatter", t0.elapsed().as_secs_f64()));
+    // 6. One put per (digit, remote destination) run of the staging buffer.
+    let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(staging)
+        .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
+    let staged = &staged[..staging.len()];
+    let plan = Runs { layout, mine: &mine, gbase: &gbase, lbase: &lbase, a, gap, remote: &dst.remote };
+    let put_result = if ctx.backend_name() == "local" {
+        // In-process puts are copies: the tasks share the digits.
+        let failed: Mutex<Option<Error>> = Mutex::new(None);
+        let chunks = nparts.max(1);
+        ctx.forall_chunks_with(0..chunks, 1, |r| {
+            for t in r {
+                let ds = nd * t / chunks..nd * (t + 1) / chunks;
+                if let Err(e) = plan.each(staged, ds, |g, s| ctx.put(g, s)) {
+                    lock(&failed).get_or_insert(e);
+                }
+            }
+        });
+        failed.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), Err)
+    } else {
+        // Network puts: all started, then completed together.
+        ctx.nonblocking(|nb| {
+            let mut issued = 0usize;
+            plan.each(staged, 0..nd, |g, s| {
+                nb.put(g, s)?;
+                issued += 1;
+                if issued % 4096 == 0 {
+                    nb.flush()?;
+                }
+                Ok(())
+            })
+        })
+    };
+    marks.push(("puts", t0.elapsed().as_secs_f64()));
+    // 7. Every locale's records have arrived before anyone reads them.
+    let bar = ctx.barrier();
+    marks.push(("barrier", t0.elapsed().as_secs_f64()));
+    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {me} pass {p:?} m={}: {:?}", layout.len_here(), marks); }
+    put_result.and(bar)
+}
+
+/// The remote runs of one pass: for each digit, the pieces of its run (in this locale's
+/// digit order) that land on other locales.
+struct Runs<'p, O> {
+    layout: &'p Layout,
+    mine: &'p [u64],
+    gbase: &'p [usize],
+    lbase: &'p [usize],
+    a: usize,
+    gap: usize,
+    remote: &'p [GlobalPtr<O>],
+}
+
+impl<O: Pod> Runs<'_, O> {
+    /// Calls `put(destination, records)` for every remote run of the digits `ds`, in order.
+    fn each<'s>(&self, staged: &'s [O], ds: Range<usize>, mut put: impl FnMut(GlobalPtr<O>, &'s [O]) -> Result<()>) -> Result<()> {
+        let (bounds, me, locales) = (&self.layout.bounds, self.layout.me, self.layout.locales());
+        for d in ds {
+            let h = self.mine[d] as usize;
+            if h == 0 {
+                continue;
+            }
+            let (g0, g1) = (self.gbase[d], self.gbase[d] + h);
+            // The first locale whose positions reach past g0.
+            let mut t = bounds.partition_point(|&x| x <= g0).saturating_sub(1);
+            while t < locales && bounds[t] < g1 {
+                let (s, e) = (g0.max(bounds[t]), g1.min(bounds[t + 1]));
+                if t != me && s < e {
+                    let pos = self.lbase[d] + (s - g0);
+                    let ci = if pos < self.a { pos } else { pos - self.gap };
+                    put(self.remote[t].add(s - bounds[t]), &staged[ci..ci + (e - s)])?;
+                }
+                t += 1;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,284 @@
+//! Every raw-pointer access of the sorts, in one place: disjoint concurrent writes by the
+//! locale's tasks into shared buffers (the scatter of a pass, strided column writes).
+//!
+//! The contract everywhere: each destination slot is written by exactly one task, the buffers
+//! outlive the parallel region that writes them, and nothing reads them until that region has
+//! ended (the pool's `forall_chunks` returns after every task finished).
+
+use crate::radix::DIGITS;
+use atoll_error::{invalid_arg, Result};
+
+/// A pointer that the locale's tasks share to write disjoint slots.
+#[derive(Clone, Copy)]
+pub(crate) struct SyncPtr<T>(pub(crate) *mut T);
+
+// SAFETY: the pointer is only dereferenced through the unsafe functions of this module, whose
+// callers guarantee that concurrent tasks write disjoint slots of a live buffer.
+unsafe impl<T> Send for SyncPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SyncPtr<T> {}
+
+/// A `u64` buffer written at `j * stride + offset` by many tasks (one column of records).
+pub(crate) struct ChunksStrided {
+    ptr: SyncPtr<u64>,
+    len: usize,
+    stride: usize,
+}
+
+impl ChunksStrided {
+    /// Shares `out` (records of `stride` words) for writing.
+    pub(crate) fn new(out: &mut [u64], stride: usize) -> Self {
+        ChunksStrided { ptr: SyncPtr(out.as_mut_ptr()), len: out.len(), stride }
+    }
+
+    /// Checks that `count` records of `stride` words fit and `offset < stride`.
+    pub(crate) fn check(&self, count: usize, offset: usize) -> Result<()> {
+        match count.checked_mul(self.stride) {
+            Some(need) if need <= self.len && offset < self.stride => Ok(()),
+            _ => Err(invalid_arg!("column write: {count} records of {} words at word {offset} in {} words", self.stride, self.len)),
+        }
+    }
+
+    /// Writes word `offset` of record `j`.
+    ///
+    /// # Safety
+    /// [`check`](Self::check) passed for a count above `j` and this `offset`; no other task
+    /// writes the same slot, and the buffer is not read until the writers are done.
+    #[inline(always)]
+    pub(crate) unsafe fn write(&self, j: usize, offset: usize, v: u64) {
+        debug_assert!(j * self.stride + offset < self.len);
+        // SAFETY: in bounds and unshared by the caller's contract.
+        unsafe { self.ptr.0.add(j * self.stride + offset).write(v) }
+    }
+}
+
+/// One write cursor per digit: where the next record with that digit goes, or null for the
+/// digits whose records take the slow path (their run crosses a boundary between the staging
+/// buffer and local storage) or that this task never sees.
+pub(crate) struct Cursors<O>(pub(crate) Box<[*mut O; DIGITS]>);
+
+// SAFETY: the cursors are plain addresses handed from the thread that computed them to the
+// one task that scatters with them; see `scatter`.
+unsafe impl<O> Send for Cursors<O> {}
+
+impl<O> Cursors<O> {
+    /// All null.
+    pub(crate) fn new() -> Self {
+        let v: Vec<*mut O> = vec![std::ptr::null_mut(); DIGITS];
+        let b: Box<[*mut O]> = v.into_boxed_slice();
+        // The length is DIGITS by construction.
+        Cursors(b.try_into().unwrap_or_else(|_| unreachable!("a boxed slice of DIGITS cursors")))
+    }
+}
+
+/// The records whose digit run crosses a boundary between destinations (at most two digits
+/// per locale and pass): each record's place is computed from its position in this locale's
+/// digit order.
+pub(crate) struct SplitRuns<O> {
+    /// (digit, next position in this locale's digit order, global position minus local one).
+    pub(crate) runs: Vec<(usize, usize, usize)>,
+    /// Staging buffer (records bound elsewhere, compacted: positions `< a` stay, positions
+    /// `>= b` move down by `b - a`).
+    pub(crate) staging: SyncPtr<O>,
+    /// Local storage of the destination (this locale's positions `lo..`).
+    pub(crate) local: SyncPtr<O>,
+    /// Positions in this locale's digit order `a..b` land here.
+    pub(crate) a: usize,
+    /// See `a`.
+    pub(crate) b: usize,
+    /// This locale's first global position.
+    pub(crate) lo: usize,
+}
+
+impl<O> SplitRuns<O> {
+    /// Writes `o`, the next record of digit `d` (a split digit of this task).
+    ///
+    /// # Safety
+    /// `d` is in `runs`, and its next position was assigned to this task (as for `scatter`).
+    #[inline(never)]
+    unsafe fn write(&mut self, d: usize, o: O) {
+        let Some(e) = self.runs.iter_mut().find(|e| e.0 == d) else {
+            debug_assert!(false, "digit {d} is not a split digit");
+            return;
+        };
+        let pos = e.1;
+        e.1 += 1;
+        // SAFETY: by the caller's contract the slot is this task's, and the three ranges are
+        // inside their buffers (the staging buffer holds every position outside a..b,
+        // compacted; local storage holds the global positions lo..hi).
+        unsafe {
+            if pos < self.a {
+                self.staging.0.add(pos).write(o);
+            } else if pos < self.b {
+                self.local.0.add(pos + e.2 - self.lo).write(o);
+            } else {
+                self.staging.0.add(pos - (self.b - self.a)).write(o);
+            }
+        }
+    }
+}
+
+/// Scatters the records `src(i)`, `i` in `range`, by their digit `(r[word] >> shift) & mask`:
+/// each goes, as `proj(r)`, to its digit's cursor (which then advances), or through `split`
+/// when the cursor is null.
+///
+/// # Safety
+/// For every digit `d`, the records of `range` with digit `d` have, from `cur[d]` on (or from
+/// their split position), as many writable slots as there are such records; those slots are
+/// written by no other task while this runs, and their buffers outlive the call.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn scatter<const W: usize, O>(
+    range: std::ops::Range<usize>,
+    src: &impl Fn(usize) -> [u64; W],
+    word: usize,
+    shift: u32,
+    mask: usize,
+    cur: &mut Cursors<O>,
+    proj: &impl Fn(&[u64; W]) -> O,
+    split: &mut SplitRuns<O>,
+) {
+    let cur = &mut *cur.0;
+    for i in range {
+        let r = src(i);
+        let d = (r[word] >> shift) as usize & mask & (DIGITS - 1);
+        let p = cur[d];
+        let o = proj(&r);
+        if p.is_null() {
+            // SAFETY: a null cursor of a digit this task sees is a split digit (contract).
+            unsafe { split.write(d, o) };
+        } else {
+            // SAFETY: the caller gave `cur[d]` enough unshared slots for this task's records.
+            unsafe {
+                p.write(o);
+                cur[d] = p.add(1);
+            }
+        }
+    }
+}
+
+
+/// Software write-combining for records of 8 bytes: one cache line of records per digit,
+/// written to its destination in one piece when full (with non-temporal stores on x86-64, so
+/// the line is not first read from memory), which keeps a 2^16-way scatter from thrashing the
+/// caches and halves its memory traffic.
+pub(crate) struct WriteCombine<O> {
+    lines: Box<[[O; 8]]>,
+    starts: Box<[*mut O]>,
+}
+
+// SAFETY: plain buffers and addresses, used by one task at a time (see `scatter_wc`).
+unsafe impl<O: Send> Send for WriteCombine<O> {}
+
+impl<O: atoll_runtime::Pod> WriteCombine<O> {
+    /// Buffers for every digit.
+    pub(crate) fn new() -> Self {
+        WriteCombine { lines: vec![[O::zeroed(); 8]; DIGITS].into_boxed_slice(), starts: vec![std::ptr::null_mut(); DIGITS].into_boxed_slice() }
+    }
+}
+
+/// Writes one full, 64-byte aligned line.
+///
+/// # Safety
+/// `dst` is 64-byte aligned, valid for 64 bytes of writes, and `O` is 8 bytes.
+#[inline(always)]
+unsafe fn write_line<O: Copy>(dst: *mut O, line: &[O; 8]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let (d, s) = (dst.cast::<__m128i>(), line.as_ptr().cast::<__m128i>());
+        for k in 0..4 {
+            // SAFETY: SSE2 is part of x86-64; `d` is 16-byte aligned (64-byte aligned line)
+            // and valid for the 4 x 16 bytes written; `s` reads the 64 bytes of `line`.
+            unsafe { _mm_stream_si128(d.add(k), _mm_loadu_si128(s.add(k))) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: valid for 8 elements by the caller's contract; `line` does not overlap it.
+    unsafe {
+        std::ptr::copy_nonoverlapping(line.as_ptr(), dst, 8)
+    }
+}
+
+/// Orders the non-temporal stores of this thread before what follows (a no-op elsewhere).
+#[inline(always)]
+fn store_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86-64; a fence has no other effect.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
+/// [`scatter`] through write-combining lines, for records `O` of 8 bytes (8-byte aligned
+/// destinations). Each digit's records collect in its line, slotted by destination address;
+/// a line whose slots all belong to this task's run is written whole, the partial lines at the
+/// two ends of the run slot by slot (neighbouring slots belong to other runs or tasks).
+///
+/// # Safety
+/// As for [`scatter`], and `size_of::<O>() == 8` with every cursor 8-byte aligned.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
+    range: std::ops::Range<usize>,
+    src: &impl Fn(usize) -> [u64; W],
+    word: usize,
+    shift: u32,
+    mask: usize,
+    cur: &mut Cursors<O>,
+    wc: &mut WriteCombine<O>,
+    proj: &impl Fn(&[u64; W]) -> O,
+    split: &mut SplitRuns<O>,
+) {
+    debug_assert_eq!(std::mem::size_of::<O>(), 8);
+    let cur = &mut *cur.0;
+    let (lines, starts) = (&mut *wc.lines, &mut *wc.starts);
+    let nd = mask + 1;
+    starts[..nd].copy_from_slice(&cur[..nd]);
+    let slot = |p: *mut O| (p as usize >> 3) & 7;
+    for i in range {
+        let r = src(i);
+        let d = (r[word] >> shift) as usize & mask & (DIGITS - 1);
+        let p = cur[d];
+        let o = proj(&r);
+        if p.is_null() {
+            // SAFETY: as in `scatter`.
+            unsafe { split.write(d, o) };
+            continue;
+        }
+        let line = &mut lines[d];
+        line[slot(p)] = o;
+        let q = p.wrapping_add(1);
+        cur[d] = q;
+        if (q as usize) & 63 == 0 {
+            let first = q.wrapping_sub(8);
+            if first as usize >= starts[d] as usize {
+                // SAFETY: the 8 slots before `q` are this task's run (they start at or after
+                // its first slot), so valid and unshared; `first` is 64-byte aligned.
+                unsafe { write_line(first, line) };
+            } else {
+                let s = starts[d];
+                for k in slot(s)..8 {
+                    // SAFETY: the slots from the run's first one up to `q` are this task's.
+                    unsafe { s.wrapping_add(k - slot(s)).write(line[k]) };
+                }
+            }
+        }
+    }
+    // The partial last line of every run.
+    for d in 0..nd {
+        let q = cur[d];
+        if q.is_null() || (q as usize) & 63 == 0 {
+            continue;
+        }
+        let line_start = q.wrapping_sub(slot(q));
+        let from = if (starts[d] as usize) > (line_start as usize) { starts[d] } else { line_start };
+        let mut p = from;
+        while (p as usize) < (q as usize) {
+            // SAFETY: slots from max(run start, line start) up to the cursor are this task's.
+            unsafe { p.write(lines[d][slot(p)]) };
+            p = p.wrapping_add(1);
+        }
+    }
+    store_fence();
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Charts of `atoll-bench polybench` results (the paper's Figures 12-23).
+
+Reads the JSON lines that `atoll-bench polybench --json` prints (files named on the command line;
+other lines are skipped) and writes PNG charts into docs/figures/ (or --out DIR):
+
+- polybench_<dist>.png: per kernel, the runtime and the message count of `static` and `auto`
+  normalized to `off`, with the geometric mean as the last group (Figures 12-13), one chart per
+  distribution (cyclic, blockcyclic). Messages use a log scale; a kernel with no message in
+  both modes counts as 1.
+- sweep_<sweep>_<kernel>_<dist>.png: for `--sweep strong|weak|block` runs, the normalized
+  runtime, normalized messages and elements per follower chunk against the locale count
+  (strong, weak) or the block size (block) (Figures 14-23).
+
+matplotlib is not a project dependency; install it in a separate virtual environment:
+
+    python3 -m venv /tmp/plotenv && /tmp/plotenv/bin/pip install matplotlib
+    target/release/atoll-bench polybench --locales 2 --json > /tmp/suite.jsonl
+    target/release/atoll-bench polybench --sweep strong --json > /tmp/strong.jsonl
+    target/release/atoll-bench polybench --sweep weak --json > /tmp/weak.jsonl
+    target/release/atoll-bench polybench --sweep block --locales 8 --json > /tmp/block.jsonl
+    /tmp/plotenv/bin/python tools/plot_polybench.py /tmp/suite.jsonl /tmp/strong.jsonl /tmp/weak.jsonl /tmp/block.jsonl
+
+Under MPI a strong or weak sweep gives one point per invocation (the rank count): append the
+outputs of several `mpiexec -n N` runs to one file.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MODES = ("static", "auto")
+COLORS = {"static": "#4c72b0", "auto": "#dd8452"}
+
+
+def read_lines(paths):
+    """Every JSON object line of the files, in order."""
+    out = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    print(f"skipping a bad line in {p}: {line[:80]}", file=sys.stderr)
+    return out
+
+
+def msg_ratio(a, b):
+    if a == 0 and b == 0:
+        return 1.0
+    return a / max(b, 1)
+
+
+def time_ratio(a, b):
+    return a / b if b > 0 else float("nan")
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0 and math.isfinite(x)]
+    if not xs:
+        return float("nan")
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def suite_runs(lines):
+    """{dist: {kernel: {mode: line}}} of the suite's run lines (not the sweeps'), in order."""
+    runs = {}
+    for l in lines:
+        if l.get("bench") != "polybench" or "kernel" not in l or "mode" not in l or "sweep" in l:
+            continue
+        if l.get("variant") in ("geomean", "sweep_point"):
+            continue
+        runs.setdefault(l["dist"], {}).setdefault(l["kernel"], {})[l["mode"]] = l
+    return runs
+
+
+def plot_suite(runs, out):
+    written = []
+    for dist, kernels in runs.items():
+        names = [k for k, m in kernels.items() if "off" in m and any(x in m for x in MODES)]
+        if not names:
+            continue
+        ratios = {m: {"time": [], "msg": []} for m in MODES}
+        for k in names:
+            off = kernels[k]["off"]
+            for m in MODES:
+                r = kernels[k].get(m)
+                ratios[m]["time"].append(time_ratio(r["seconds"], off["seconds"]) if r else float("nan"))
+                ratios[m]["msg"].append(msg_ratio(r["messages"], off["messages"]) if r else float("nan"))
+        labels = names + ["geomean"]
+        fig, axes = plt.subplots(2, 1, figsize=(max(8, 0.7 * len(labels) + 2), 8), sharex=True)
+        width = 0.38
+        xs = range(len(labels))
+        for which, ax, title in (("time", axes[0], "runtime"), ("msg", axes[1], "messages")):
+            for j, m in enumerate(MODES):
+                vals = ratios[m][which] + [geomean(ratios[m][which])]
+                if all(math.isnan(v) for v in vals):
+                    continue
+                ax.bar([x + (j - 0.5) * width for x in xs], vals, width, label=m, color=COLORS[m])
+            ax.axhline(1.0, color="black", linewidth=0.8)
+            ax.set_ylabel(f"{title} / off")
+            if which == "msg":
+                ax.set_yscale("log")
+            ax.legend()
+            ax.grid(axis="y", alpha=0.3)
+        first = next(iter(kernels[names[0]].values()))
+        axes[0].set_title(f"polybench, {dist}: normalized to aggregation off ({first.get('locales')} locales, {first.get('backend')})")
+        axes[1].set_xticks(list(xs))
+        axes[1].set_xticklabels(labels, rotation=45, ha="right")
+        fig.tight_layout()
+        path = os.path.join(out, f"polybench_{dist}.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def sweep_runs(lines):
+    """{(sweep, kernel, dist): {x: {mode: line}}}: x is the locale count or the block size."""
+    pts = {}
+    for l in lines:
+        if l.get("bench") != "polybench" or "sweep" not in l or "mode" not in l:
+            continue
+        x = l["block"] if l["sweep"] == "block" else l["locales"]
+        pts.setdefault((l["sweep"], l["kernel"], l["dist"]), {}).setdefault(x, {})[l["mode"]] = l
+    return pts
+
+
+def plot_sweeps(pts, out):
+    written = []
+    for (sweep, kernel, dist), by_x in sorted(pts.items()):
+        xs = sorted(x for x, m in by_x.items() if "off" in m)
+        if not xs:
+            continue
+        fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+        for m in MODES:
+            if not any(m in by_x[x] for x in xs):
+                continue
+            t = [time_ratio(by_x[x][m]["seconds"], by_x[x]["off"]["seconds"]) if m in by_x[x] else float("nan") for x in xs]
+            g = [msg_ratio(by_x[x][m]["messages"], by_x[x]["off"]["messages"]) if m in by_x[x] else float("nan") for x in xs]
+            c = [by_x[x][m]["chunk_elems"] if m in by_x[x] else float("nan") for x in xs]
+            axes[0].plot(xs, t, marker="o", label=m, color=COLORS[m])
+            axes[1].plot(xs, g, marker="o", label=m, color=COLORS[m])
+            axes[2].plot(xs, c, marker="o", label=m, color=COLORS[m])
+        xlabel = "block size" if sweep == "block" else "locales"
+        for ax, title in zip(axes, ("runtime / off", "messages / off", "elements per follower chunk")):
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(title)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        axes[1].set_yscale("log")
+        for ax in axes:
+            if sweep == "block":
+                ax.set_xscale("log", base=2)
+            ax.set_xticks(xs)
+            ax.set_xticklabels([str(x) for x in xs])
+        sizes = sorted({by_x[x]["off"].get("size", "") for x in xs})
+        fig.suptitle(f"{kernel}, {dist}: {sweep} sweep ({'; '.join(sizes)})")
+        fig.tight_layout()
+        path = os.path.join(out, f"sweep_{sweep}_{kernel}_{dist}.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+", help="files of JSON lines from atoll-bench polybench --json")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "figures"))
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    lines = read_lines(a.files)
+    written = plot_suite(suite_runs(lines), a.out) + plot_sweeps(sweep_runs(lines), a.out)
+    if not written:
+        print("no polybench result found in the files", file=sys.stderr)
+        return 1
+    for p in written:
+        print(os.path.normpath(p))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
