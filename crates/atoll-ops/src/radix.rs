@@ -197,6 +197,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         });
         return ctx.barrier();
     }
+    let t0 = std::time::Instant::now();
     let mut a = if np >= 2 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
     let mut b = if np >= 3 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
     // Records bound to other locales wait in the staging buffer for their puts.
@@ -210,6 +211,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         local: SyncPtr(out.local_mut().as_mut_ptr()),
         remote: (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?,
     };
+    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} buffers {}", ctx.id(), t0.elapsed().as_secs_f64()); }
     for (k, &p) in passes.iter().enumerate() {
         let is_last = k + 1 == np;
         // Pass k reads the user's records (k = 0) or buffer (k - 1) % 2, and writes the output
@@ -229,9 +231,11 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
             (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
         }
     }
+    let t1 = std::time::Instant::now();
     drop((staging, held, rec_work, out_work));
     let fa = a.map_or(Ok(()), Symmetric::free);
     let fb = b.map_or(Ok(()), Symmetric::free);
+    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} free {}", ctx.id(), t1.elapsed().as_secs_f64()); }
     fa.and(fb)
 }
 
