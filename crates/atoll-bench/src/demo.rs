@@ -10,6 +10,7 @@ mod baseline;
 mod demo_agg;
 mod demo_arrays;
 mod demo_mem;
+mod demo_sort;
 mod demo_stencil;
 use std::time::Instant;
 
@@ -120,6 +121,7 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
     demo_arrays::arrays_tour(ctx, baseline)?;
     demo_agg::aggregation_tour(ctx)?;
     demo_stencil::stencil_tour(ctx)?;
+    demo_sort::sort_tour(ctx)?;
     demo_mem::memory_tour(ctx)?;
     Ok(())
 }

@@ -22,10 +22,10 @@
 //! wants (the index for argsort, the key for sort).
 
 use crate::layout::Layout;
-use crate::raw::{scatter, scatter_wc, Cursors, SplitRuns, SyncPtr, WriteCombine};
+use crate::raw::{scatter, scatter_wc, Cursors, Registered, SplitRuns, SyncPtr, WriteCombine};
 use atoll_error::{Error, Result};
 use atoll_array::{DistArray, Elem};
-use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod, Symmetric};
+use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
 use std::ops::Range;
 use std::sync::Mutex;
 
@@ -150,7 +150,7 @@ struct Dest<O> {
 
 impl<O> Dest<O> {
     /// The parts of a registered record buffer, seen as `O`s.
-    fn records<const W: usize>(layout: &Layout, sym: &mut Symmetric<[u64; W]>) -> Self {
+    fn records<const W: usize>(layout: &Layout, sym: &mut Registered<[u64; W]>) -> Self {
         let remote = (0..layout.locales()).map(|t| GlobalPtr::new(t, sym.ptr(t).addr())).collect();
         Dest { local: SyncPtr(sym.local_mut().as_mut_ptr().cast::<O>()), remote }
     }
@@ -198,12 +198,13 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         return ctx.barrier();
     }
     let t0 = std::time::Instant::now();
-    let mut a = if np >= 2 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
-    let mut b = if np >= 3 { Some(ctx.alloc_symmetric_for::<[u64; W]>(operation, m)?) } else { None };
+    let mut a = if np >= 2 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
+    let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     // Records bound to other locales wait in the staging buffer for their puts.
     let staged_len = if layout.locales() > 1 { m } else { 0 };
+    // Reserved for the worst case (every record bound elsewhere), allocated as needed.
     let reservation = ctx.reserve(operation, (staged_len * W * 8) as u64)?;
-    let mut staging = vec![[0u64; W]; staged_len];
+    let mut staging: Vec<[u64; W]> = Vec::new();
     let held = reservation.commit();
     let mut rec_work = Work::<[u64; W]>::new(ctx, m);
     let mut out_work = Work::<X>::new(ctx, m);
@@ -233,8 +234,8 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     }
     let t1 = std::time::Instant::now();
     drop((staging, held, rec_work, out_work));
-    let fa = a.map_or(Ok(()), Symmetric::free);
-    let fb = b.map_or(Ok(()), Symmetric::free);
+    let fa = a.map_or(Ok(()), Registered::free);
+    let fb = b.map_or(Ok(()), Registered::free);
     if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} free {}", ctx.id(), t1.elapsed().as_secs_f64()); }
     fa.and(fb)
 }
@@ -249,7 +250,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     src: &(impl Fn(usize) -> [u64; W] + Sync),
     p: Pass,
     dst: &Dest<O>,
-    staging: &mut [[u64; W]],
+    staging: &mut Vec<[u64; W]>,
     proj: impl Fn(&[u64; W]) -> O + Sync,
 ) -> Result<()> {
     let (word, shift, nd) = (p.word, p.shift, p.digits());
@@ -316,6 +317,14 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         b += hi.saturating_sub(gbase[d]).min(h);
     }
     let gap = b - a;
+    // The staging buffer holds the records bound elsewhere (it grows to the most any pass
+    // needs; fresh pages cost more than the copies they hold).
+    let need = mine.iter().sum::<u64>() as usize - gap;
+    if staging.len() < need {
+        staging.clear();
+        staging.shrink_to_fit();
+        *staging = vec![[0u64; W]; need];
+    }
 
     // 4. Cursors: each task's first slot for each digit.
     let local: *mut O = dst.local.0;
@@ -387,7 +396,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
 
     marks.push(("scatter", t0.elapsed().as_secs_f64()));
     // 6. One put per (digit, remote destination) run of the staging buffer.
-    let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(staging)
+    let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(&staging[..])
         .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
     let staged = &staged[..staging.len()];
     let plan = Runs { layout, mine: &mine, gbase: &gbase, lbase: &lbase, a, gap, remote: &dst.remote };

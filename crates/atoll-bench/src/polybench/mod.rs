@@ -326,13 +326,13 @@ fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params
 #[allow(clippy::too_many_arguments)]
 fn run_modes(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, modes: &[Aggregation], reps: usize) -> Result<Vec<(Aggregation, Meter, Outcome)>> {
     let mut best: Vec<Option<(Meter, Outcome)>> = vec![None; modes.len()];
-    // Short kernels get more rounds (up to 0.3 s of the fastest mode, at most 50 rounds): the
-    // best of a few 1 ms runs is noise on a shared machine. Every locale decides alike, from
-    // locale 0's times (broadcast).
+    // Short kernels get more rounds (while the slowest mode has run less than 0.3 s in all, at
+    // most 50 rounds): the best of a few 1 ms runs is noise on a shared machine. Every locale
+    // decides alike, from locale 0's times (broadcast).
     let mut round = 0;
     loop {
-        let fastest = best.iter().flatten().map(|(m, _)| m.seconds).fold(f64::INFINITY, f64::min);
-        let more = round < reps.max(1) || (round < 50 && fastest * (round as f64) < 0.3);
+        let slowest = best.iter().flatten().map(|(m, _)| m.seconds).fold(0.0, f64::max);
+        let more = round < reps.max(1) || (round < 50 && slowest * (round as f64) < 0.3);
         if !ctx.broadcast(0, (ctx.id() == 0).then_some(more))? {
             break;
         }
