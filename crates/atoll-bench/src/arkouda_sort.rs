@@ -383,7 +383,7 @@ mod tests {
             vec![],
             vec![5],
             vec![3, 3, 3],
-            (0..1000).map(|i| key(i)).collect(),
+            (0..1000).map(key).collect(),
             (0..1000).map(|i| (key(i) % 7) - 3).collect(),
             (0..777).map(|i| [i64::MIN, i64::MAX, 0, -1][i % 4]).collect(),
             (0..500).map(|i| (mix(i as u64) as i64) >> (i % 3)).collect(),

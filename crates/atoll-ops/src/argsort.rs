@@ -48,11 +48,8 @@ pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M
     let ks = local.as_slice();
     let m = ks.len();
     let base = layout.lo() as u64;
-    let t0 = std::time::Instant::now();
     let varying = radix::varying_bits(ctx, m, &|i: usize| [ks[i].to_ordered()])?[0];
-    let t1 = t0.elapsed().as_secs_f64();
     let mut out = DistArray::<i64, 1>::zeros(ctx, layout.dist.clone())?;
-    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} varying {t1} zeros {}", ctx.id(), t0.elapsed().as_secs_f64()); }
     let op = "atoll_ops::argsort";
     match Packing::new(n, varying) {
         Some(p) => {

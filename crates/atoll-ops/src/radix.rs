@@ -197,7 +197,6 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         });
         return ctx.barrier();
     }
-    let t0 = std::time::Instant::now();
     let mut a = if np >= 2 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     // Records bound to other locales wait in the staging buffer for their puts.
@@ -212,7 +211,6 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         local: SyncPtr(out.local_mut().as_mut_ptr()),
         remote: (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?,
     };
-    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} buffers {}", ctx.id(), t0.elapsed().as_secs_f64()); }
     for (k, &p) in passes.iter().enumerate() {
         let is_last = k + 1 == np;
         // Pass k reads the user's records (k = 0) or buffer (k - 1) % 2, and writes the output
@@ -232,11 +230,9 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
             (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
         }
     }
-    let t1 = std::time::Instant::now();
     drop((staging, held, rec_work, out_work));
     let fa = a.map_or(Ok(()), Registered::free);
     let fb = b.map_or(Ok(()), Registered::free);
-    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {} free {}", ctx.id(), t1.elapsed().as_secs_f64()); }
     fa.and(fb)
 }
 
@@ -259,8 +255,6 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     let (me, lo, hi) = (layout.me, layout.lo(), layout.hi());
     let nparts = work.parts.len();
 
-    let t0 = std::time::Instant::now();
-    let mut marks = Vec::new();
     // 1. Histograms of the tasks' chunks, merged.
     {
         let (parts, hists) = (&work.parts, &work.hists);
@@ -282,14 +276,12 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         }
     }
 
-    marks.push(("hist", t0.elapsed().as_secs_f64()));
     // 2. One exchange of the locales' histograms.
     let all: Vec<Vec<u64>> = ctx.allgather(&mine)?;
     if all.iter().any(|h| h.len() != nd) {
         return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
     }
 
-    marks.push(("allgather", t0.elapsed().as_secs_f64()));
     // 3. Where this locale's run of each digit starts, globally (`gbase`) and in this
     // locale's digit order (`lbase`).
     let mut before = vec![0u64; nd];
@@ -363,7 +355,6 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         }
     }
 
-    marks.push(("cursors", t0.elapsed().as_secs_f64()));
     // 5. Scatter, each task its chunk.
     {
         let (parts, cursors, combine) = (&work.parts, &work.cursors, &work.combine);
@@ -394,7 +385,6 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         });
     }
 
-    marks.push(("scatter", t0.elapsed().as_secs_f64()));
     // 6. One put per (digit, remote destination) run of the staging buffer.
     let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(&staging[..])
         .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
@@ -427,11 +417,8 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             })
         })
     };
-    marks.push(("puts", t0.elapsed().as_secs_f64()));
     // 7. Every locale's records have arrived before anyone reads them.
     let bar = ctx.barrier();
-    marks.push(("barrier", t0.elapsed().as_secs_f64()));
-    if std::env::var("SORT_TRACE").is_ok() { eprintln!("locale {me} pass {p:?} m={}: {:?}", layout.len_here(), marks); }
     put_result.and(bar)
 }
 

@@ -258,9 +258,9 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
                 unsafe { write_line(first, line) };
             } else {
                 let s = starts[d];
-                for k in slot(s)..8 {
+                for (k, &v) in line.iter().enumerate().skip(slot(s)) {
                     // SAFETY: the slots from the run's first one up to `q` are this task's.
-                    unsafe { s.wrapping_add(k - slot(s)).write(line[k]) };
+                    unsafe { s.wrapping_add(k - slot(s)).write(v) };
                 }
             }
         }

@@ -106,7 +106,7 @@ fn buffers_over_the_budget_fail_on_every_locale_and_the_job_goes_on() {
             other => panic!("locale {}: expected OutOfMemory, got {:?}", ctx.id(), other.map(|_| ())),
         }
         assert_eq!(ctx.budget().reserved(), 0);
-        let small = a.slice([0..1000])?;
+        let small = a.slice(0..1000)?;
         let p = atoll_ops::argsort(&small)?;
         Ok(p.len())
     })
