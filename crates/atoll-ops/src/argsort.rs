@@ -48,7 +48,12 @@ pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M
     let ks = local.as_slice();
     let m = ks.len();
     let base = layout.lo() as u64;
-    let varying = radix::varying_bits(ctx, m, &|i: usize| [ks[i].to_ordered()])?[0];
+    // The key bounds, and in the same read the histograms of the keys' low 16 bits: the first
+    // pass's digit whenever the lowest bit varies (and the sort uses 16-bit digits).
+    let (varying, low) = radix::varying_and_low_digits(ctx, m, &|i: usize| ks[i].to_ordered())?;
+    let low_first = |first: Option<&radix::Pass>, span_ok: bool| {
+        first.is_some_and(|f| f.bits == radix::DIGIT_BITS) && varying & 1 == 1 && span_ok
+    };
     let mut out = DistArray::<i64, 1>::zeros(ctx, layout.dist.clone())?;
     let op = "atoll_ops::argsort";
     match Packing::new(n, varying) {
@@ -57,12 +62,15 @@ pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M
             let src = |i: usize| [p.pack(ks[i].to_ordered(), base + i as u64)];
             let passes = radix::passes(ctx, n, &[p.varying()]);
             let mask = p.index_mask();
-            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 1]| (r[0] & mask) as i64)?;
+            // The first digit is the key's low 16 bits when the key part is that wide.
+            let counted = low_first(passes.first(), p.span_mask >= 0xFFFF).then_some(low);
+            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 1]| (r[0] & mask) as i64, counted)?;
         }
         None => {
             let src = |i: usize| [ks[i].to_ordered(), base + i as u64];
             let passes = radix::passes(ctx, n, &[varying]);
-            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 2]| r[1] as i64)?;
+            let counted = low_first(passes.first(), true).then_some(low);
+            radix::sort_records(ctx, &layout, op, &src, &passes, &mut out, |r: &[u64; 2]| r[1] as i64, counted)?;
         }
     }
     Ok(out)
@@ -150,6 +158,6 @@ pub fn sort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) 
     let src = |i: usize| [ks[i].to_ordered()];
     let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, ks.len(), &src)?);
     let mut out = DistArray::<K, 1>::zeros(ctx, layout.dist.clone())?;
-    radix::sort_records(ctx, &layout, "atoll_ops::sort", &src, &passes, &mut out, |r: &[u64; 1]| K::from_ordered(r[0]))?;
+    radix::sort_records(ctx, &layout, "atoll_ops::sort", &src, &passes, &mut out, |r: &[u64; 1]| K::from_ordered(r[0]), None)?;
     Ok(out)
 }

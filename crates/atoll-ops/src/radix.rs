@@ -125,13 +125,55 @@ fn zero_hist() -> Box<[u32; DIGITS]> {
     b.try_into().unwrap_or_else(|_| unreachable!("a boxed slice of DIGITS counters"))
 }
 
+/// The tasks' static chunks of `m` local records: one per task, fewer for small parts (each
+/// costs a histogram and cursors), short enough for 32-bit counters.
+pub(crate) fn task_parts(ctx: &Ctx, m: usize) -> Vec<Range<usize>> {
+    let tasks = ctx.here().num_threads().max(1);
+    let p = (m / DIGITS).clamp(1, tasks).max(m.div_ceil(1 << 31));
+    (0..p).map(|k| m * k / p..m * (k + 1) / p).collect()
+}
+
+/// The tasks' histograms of a pass, per chunk of [`task_parts`].
+pub(crate) type Hists = Vec<Box<[u32; DIGITS]>>;
+
+/// [`varying_bits`] of one key word, and in the same read each task's histogram of the key's
+/// low 16 bits (the first pass's digit when the lowest bit varies: see `argsort`).
+/// **Collective** (one allreduce).
+pub(crate) fn varying_and_low_digits(ctx: &Ctx, m: usize, image: &(impl Fn(usize) -> u64 + Sync)) -> Result<(u64, Hists)> {
+    let parts = task_parts(ctx, m);
+    // Per task: the OR and AND of its keys, and its histogram.
+    type Counted = (u64, u64, Box<[u32; DIGITS]>);
+    let slots: Vec<Mutex<Counted>> = parts.iter().map(|_| Mutex::new((0, u64::MAX, zero_hist()))).collect();
+    ctx.forall_chunks_with(0..parts.len(), 1, |r| {
+        for t in r {
+            let mut g = lock(&slots[t]);
+            let (mut or, mut and) = (0u64, u64::MAX);
+            let h = &mut *g.2;
+            for i in parts[t].clone() {
+                let x = image(i);
+                or |= x;
+                and &= x;
+                h[x as usize & (DIGITS - 1)] += 1;
+            }
+            (g.0, g.1) = (or, and);
+        }
+    });
+    let mut hists = Vec::with_capacity(slots.len());
+    let (mut or, mut and) = (0u64, u64::MAX);
+    for sl in slots {
+        let (o, a, h) = sl.into_inner().unwrap_or_else(|e| e.into_inner());
+        or |= o;
+        and &= a;
+        hists.push(h);
+    }
+    let (or, and) = ctx.allreduce((or, and), |(o1, a1), (o2, a2)| (o1 | o2, a1 & a2))?;
+    Ok((or ^ and, hists))
+}
+
 impl<O> Work<O> {
     fn new(ctx: &Ctx, m: usize) -> Self {
-        // One chunk per task, fewer for small parts (each costs a histogram and cursors), and
-        // chunks short enough for 32-bit counters.
-        let tasks = ctx.here().num_threads().max(1);
-        let p = (m / DIGITS).clamp(1, tasks).max(m.div_ceil(1 << 31));
-        let parts = (0..p).map(|k| m * k / p..m * (k + 1) / p).collect();
+        let parts = task_parts(ctx, m);
+        let p = parts.len();
         Work {
             parts,
             hists: (0..p).map(|_| Mutex::new(zero_hist())).collect(),
@@ -158,7 +200,8 @@ impl<O> Dest<O> {
 
 /// The records of this locale (the Block part of `0..n`), sorted over all locales by
 /// `passes`, into `out` (Block over the same layout) as `last(r)` of each sorted record `r`.
-/// `src(i)` is the record at this locale's position `i`. The buffers (registered record
+/// `src(i)` is the record at this locale's position `i`; `first`, when given, is the tasks'
+/// histograms of the first pass's digit (counted with the key bounds). The buffers (registered record
 /// arrays for the passes before the last, at most two, and a staging array of this locale's
 /// size when there are other locales) are charged to the memory budget as `operation`.
 /// **Collective.**
@@ -171,6 +214,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     passes: &[Pass],
     out: &mut DistArray<X, 1>,
     last: impl Fn(&[u64; W]) -> X + Sync,
+    mut first: Option<Hists>,
 ) -> Result<()> {
     let m = layout.len_here();
     if out.local().len() != m {
@@ -223,10 +267,12 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         };
         let s = |i: usize| prev[i];
         match (k == 0, is_last, to) {
-            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last)?,
-            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last)?,
-            (true, false, Some(t)) => pass(ctx, layout, &mut rec_work, src, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r)?,
-            (false, false, Some(t)) => pass(ctx, layout, &mut rec_work, &s, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r)?,
+            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last, first.take())?,
+            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last, None)?,
+            (true, false, Some(t)) => {
+                pass(ctx, layout, &mut rec_work, src, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r, first.take())?
+            }
+            (false, false, Some(t)) => pass(ctx, layout, &mut rec_work, &s, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r, None)?,
             (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
         }
     }
@@ -248,6 +294,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     dst: &Dest<O>,
     staging: &mut Vec<[u64; W]>,
     proj: impl Fn(&[u64; W]) -> O + Sync,
+    counted: Option<Hists>,
 ) -> Result<()> {
     let (word, shift, nd) = (p.word, p.shift, p.digits());
     let mask = nd - 1;
@@ -255,8 +302,12 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     let (me, lo, hi) = (layout.me, layout.lo(), layout.hi());
     let nparts = work.parts.len();
 
-    // 1. Histograms of the tasks' chunks, merged.
-    {
+    // 1. Histograms of the tasks' chunks (unless counted already), merged.
+    if let Some(c) = counted.filter(|c| c.len() == nparts) {
+        for (h, c) in work.hists.iter().zip(c) {
+            *lock(h) = c;
+        }
+    } else {
         let (parts, hists) = (&work.parts, &work.hists);
         ctx.forall_chunks_with(0..nparts, 1, |r| {
             for t in r {

@@ -101,7 +101,7 @@ fn views_sort_their_own_positions() {
             let data: Vec<i64> = (0..n).map(|i| (i * 37) % 11).collect();
             let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [n as usize])?, |[i]| data[i as usize])?;
             // A slice: positions 0..len of the view.
-            let v = a.slice([5..90])?;
+            let v = a.slice(5..90)?;
             check_perm(ctx, &atoll_ops::argsort(&v)?, &data[5..90], "slice of a Cyclic array")?;
             // A strided view of a Block array.
             let b = DistArray::from_fn(ctx, dist::block(ctx, [n as usize])?, |[i]| data[i as usize])?;
@@ -109,7 +109,7 @@ fn views_sort_their_own_positions() {
             let keys: Vec<i64> = (1..n).step_by(3).map(|i| data[i as usize]).collect();
             check_perm(ctx, &atoll_ops::argsort(&sv)?, &keys, "strided view of a Block array")?;
             // A slice of a Block array that is not its Block layout.
-            check_perm(ctx, &atoll_ops::argsort(&b.slice([10..n])?)?, &data[10..], "slice of a Block array")
+            check_perm(ctx, &atoll_ops::argsort(&b.slice(10..n)?)?, &data[10..], "slice of a Block array")
         })
         .unwrap();
     }
