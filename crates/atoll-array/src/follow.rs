@@ -116,6 +116,7 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
 ) -> Result<&'s [T]> {
     let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
     let here = ctx.id();
+    let mut here_runs = None;
     if dist.grid().contains(here) {
         let runs = dist.runs(here, sub)?;
         if let Some(off) = contiguous_local(&runs, len) {
@@ -123,8 +124,9 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
             // read-only during a loop.
             return Ok(unsafe { store.row(off, len) });
         }
+        here_runs = Some(runs);
     }
-    fetch_into(arr, sub, len, follow, buf)?;
+    assemble(arr, sub, len, follow, buf, here_runs)?;
     Ok(&buf.row[..])
 }
 
@@ -136,29 +138,33 @@ pub(crate) fn fetch_into<T: Elem, const D: usize, M: Distribution<D>>(
     follow: &Follow,
     buf: &mut FollowBuf<T>,
 ) -> Result<()> {
-    let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
-    let here = ctx.id();
+    assemble(arr, sub, len, follow, buf, None)
+}
+
+/// [`fetch_into`], given this locale's runs of `sub` when already computed.
+fn assemble<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    len: usize,
+    follow: &Follow,
+    buf: &mut FollowBuf<T>,
+    here_runs: Option<Runs<D>>,
+) -> Result<()> {
+    let store = &arr.store;
     buf.row.clear();
     buf.row.resize(len, T::default());
-    let mut tally = Tally::default();
-    for &t in dist.grid().targets() {
-        let runs = dist.runs(t, sub)?;
-        if runs.is_empty() {
-            continue;
-        }
-        if t == here {
+    let FollowBuf { row, packed, .. } = buf;
+    by_owner(arr, sub, follow, here_runs, |t, runs, remote| match remote {
+        None => {
             for p in runs.patches() {
                 // SAFETY: local offsets from this locale's runs are in bounds; followers are
                 // read-only during the loop.
-                for_each_elem(&p, |_, loc, pos| buf.row[pos] = unsafe { store.read(loc) });
+                for_each_elem(&p, |_, loc, pos| row[pos] = unsafe { store.read(loc) });
             }
-        } else {
-            tally.remote += runs.count();
-            get_remote(arr, t, &runs, follow.threshold(arr, t), &mut buf.row, &mut buf.packed, &mut tally)?;
+            Ok(())
         }
-    }
-    tally.commit(&follow.agg);
-    Ok(())
+        Some((threshold, tally)) => get_remote(arr, t, runs, threshold, row, packed, tally),
+    })
 }
 
 /// Writes `values` (the elements of `sub` in row-major order) to their owners. With `orig`
@@ -171,23 +177,48 @@ pub(crate) fn store<T: Elem, const D: usize, M: Distribution<D>>(
     follow: &Follow,
     packed: &mut Vec<T>,
 ) -> Result<()> {
-    let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
-    let here = ctx.id();
-    let mut tally = Tally::default();
-    for &t in dist.grid().targets() {
-        let runs = dist.runs(t, sub)?;
-        if runs.is_empty() {
-            continue;
-        }
-        if t == here {
+    let store = &arr.store;
+    by_owner(arr, sub, follow, None, |t, runs, remote| match remote {
+        None => {
             for p in runs.patches() {
                 // SAFETY: local offsets from this locale's runs are in bounds; each element of
                 // the destination is written by the one iteration that owns it.
                 for_each_elem(&p, |_, loc, pos| unsafe { store.write(loc, values[pos]) });
             }
+            Ok(())
+        }
+        Some((threshold, tally)) => put_remote(arr, t, runs, threshold, values, orig, packed, tally),
+    })
+}
+
+/// Calls `f(t, runs, None)` with this locale's part of `sub` (`here_runs` when given) and
+/// `f(t, runs, Some((threshold, tally)))` with each other owner's, then records the chunk's
+/// remote transfers in the follower statistics.
+fn by_owner<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    follow: &Follow,
+    mut here_runs: Option<Runs<D>>,
+    mut f: impl FnMut(usize, &Runs<D>, Option<(usize, &mut Tally)>) -> Result<()>,
+) -> Result<()> {
+    let (dist, here) = (&arr.dist, arr.ctx.id());
+    let mut tally = Tally::default();
+    for &t in dist.grid().targets() {
+        let runs = match here_runs.take() {
+            Some(r) if t == here => r,
+            kept => {
+                here_runs = kept;
+                dist.runs(t, sub)?
+            }
+        };
+        if runs.is_empty() {
+            continue;
+        }
+        if t == here {
+            f(t, &runs, None)?;
         } else {
             tally.remote += runs.count();
-            put_remote(arr, t, &runs, follow.threshold(arr, t), values, orig, packed, &mut tally)?;
+            f(t, &runs, Some((follow.threshold(arr, t), &mut tally)))?;
         }
     }
     tally.commit(&follow.agg);
@@ -251,10 +282,9 @@ fn hull<const D: usize>(runs: &Runs<D>) -> Option<(usize, usize, usize)> {
     let mut g = 0usize;
     for p in runs.patches() {
         g = gcd(g, p.local_offset - lo);
-        let shape = p.global.shape();
-        for d in 0..D {
-            if shape[d] > 1 {
-                g = gcd(g, p.local_strides[d]);
+        for (n, stride) in p.global.shape().into_iter().zip(p.local_strides) {
+            if n > 1 {
+                g = gcd(g, stride);
             }
         }
     }

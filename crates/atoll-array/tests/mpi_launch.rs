@@ -8,51 +8,16 @@ mod common;
 
 use atoll_runtime::{run, Config};
 use common::scenarios;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn mpiexec() -> String {
-    std::env::var("ATOLL_MPIEXEC")
-        .or_else(|_| std::env::var("MPIEXEC"))
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
-}
-
-/// Runs the selftest on `n` ranks with a hard time limit (a hang fails instead of blocking).
-fn launch(n: usize, limit: Duration) -> Output {
-    let exe = env!("CARGO_BIN_EXE_atoll-array-selftest");
-    let mut cmd = Command::new(mpiexec());
-    cmd.args(["-n", &n.to_string(), exe]).env("ATOLL_BACKEND", "mpi");
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("cannot start mpiexec: run `make venv` first");
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
-            panic!(
-                "the array selftest on {n} ranks did not end within {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
-}
-
-/// The `counts` lines of a report.
-fn counts(report: &str) -> Vec<String> {
-    report.lines().filter(|l| l.starts_with("counts ")).map(str::to_string).collect()
-}
+#[path = "support/launch.rs"]
+mod launch;
 
 fn same_counts_as_local(n: usize) {
-    let out = launch(n, Duration::from_secs(180));
-    let (so, se) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the array selftest on {n} ranks failed\nstdout:\n{so}\nstderr:\n{se}");
-    assert!(so.contains("array selftest ok"), "{so}\n{se}");
+    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-array-selftest"), "the array selftest", "array selftest ok", n, Duration::from_secs(180));
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
-    let (mpi, local) = (counts(&so), counts(&local));
+    let (mpi, local) = (launch::counts(&so), launch::counts(&local));
     assert_eq!(mpi.len(), 9, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }

@@ -292,37 +292,25 @@ struct RunResult {
     outcome: Outcome,
 }
 
-/// Runs `kernel` `reps` times on every locale with `mode`: the best time, the last counts.
-fn run_kernel<X: Dists>(ctx: &Ctx, x: &X, name: &'static str, p: &Params, mode: Aggregation, reps: usize) -> Result<(Meter, Outcome)> {
+/// Runs `kernel` once on every locale with `mode`.
+fn run_kernel<X: Dists>(ctx: &Ctx, x: &X, name: &'static str, p: &Params, mode: Aggregation) -> Result<(Meter, Outcome)> {
     let f = kernel::<X>(name).ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {name}")))?;
     set_aggregation(ctx, mode);
-    let mut best: Option<(Meter, Outcome)> = None;
-    for _ in 0..reps.max(1) {
-        let mut m = Meter::default();
-        let out = f(ctx, x, p, &mut m)?;
-        best = Some(match best {
-            None => (m, out),
-            Some((b, o)) => {
-                let ok = o.ok && out.ok;
-                let mut m2 = m;
-                m2.seconds = m.seconds.min(b.seconds);
-                (m2, Outcome { ok, ..out })
-            }
-        });
-    }
-    best.ok_or_else(|| Error::InvalidArgument("no repetition".into()))
+    let mut m = Meter::default();
+    let out = f(ctx, x, p, &mut m)?;
+    Ok((m, out))
 }
 
-fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, mode: Aggregation, reps: usize) -> Result<(Meter, Outcome)> {
+fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, mode: Aggregation) -> Result<(Meter, Outcome)> {
     match d {
-        DistName::Cyclic => run_kernel(ctx, &CyclicDists, name, p, mode, reps),
-        DistName::Blockcyclic => run_kernel(ctx, &BlockCyclicDists { block }, name, p, mode, reps),
+        DistName::Cyclic => run_kernel(ctx, &CyclicDists, name, p, mode),
+        DistName::Blockcyclic => run_kernel(ctx, &BlockCyclicDists { block }, name, p, mode),
     }
 }
 
 /// Every mode of `modes` on one kernel and dist, at least `reps` rounds with the modes
-/// interleaved in each round (so that drift of a shared machine hits every mode alike): per mode the best
-/// time, the last counts, `ok` only if every run was checked correct.
+/// interleaved in each round (so that drift of a shared machine hits every mode alike): per
+/// mode the best time, the last counts, `ok` only if every run was checked correct.
 #[allow(clippy::too_many_arguments)]
 fn run_modes(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, modes: &[Aggregation], reps: usize) -> Result<Vec<(Aggregation, Meter, Outcome)>> {
     let mut best: Vec<Option<(Meter, Outcome)>> = vec![None; modes.len()];
@@ -338,7 +326,7 @@ fn run_modes(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Param
         }
         round += 1;
         for (slot, &mode) in best.iter_mut().zip(modes) {
-            let (m, out) = run_dist(ctx, d, block, name, p, mode, 1)?;
+            let (m, out) = run_dist(ctx, d, block, name, p, mode)?;
             *slot = Some(match slot.take() {
                 None => (m, out),
                 Some((b, o)) => {

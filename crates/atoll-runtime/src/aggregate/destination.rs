@@ -3,7 +3,7 @@
 use super::apply::PUT;
 use super::budget::charge;
 use super::flight::Flight;
-use super::wire::{new_message, Bytes, ADDR, HEADER};
+use super::wire::{new_message, ADDR, HEADER};
 use crate::ctx::{Ctx, GlobalPtr};
 use atoll_error::{invalid_arg, Error, Result};
 use atoll_mem::Commitment;
@@ -172,18 +172,10 @@ impl<T: Pod> DstAggregator<T> {
         if count == 0 {
             return Ok(());
         }
-        let me = locale == self.ctx.id();
-        if !me {
+        if locale != self.ctx.id() {
             self.messages += 1;
         }
-        if self.flight.is_async() && !me {
-            let p = self.ctx.on_async(locale, &PUT, Bytes(msg))?;
-            self.flight.push(p, (locale, count), held, &mut check_written)
-        } else {
-            let written = self.ctx.on(locale, &PUT, Bytes(msg))?;
-            drop(held);
-            check_written(written, (locale, count))
-        }
+        self.flight.send(&self.ctx, locale, &PUT, msg, (locale, count), held, &mut check_written)
     }
 
     /// Sends every buffer and waits until every write has been applied. **One-sided.**

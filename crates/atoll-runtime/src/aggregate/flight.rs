@@ -7,7 +7,9 @@
 //! oldest reply when more than [`MAX_IN_FLIGHT`] are outstanding, and for all of them in
 //! `flush`. The number of messages is the same either way: one per flushed buffer.
 
+use super::wire::Bytes;
 use crate::ctx::{Ctx, Pending};
+use crate::handler::Handler;
 use atoll_error::Result;
 use atoll_mem::Commitment;
 use serde::de::DeserializeOwned;
@@ -36,13 +38,36 @@ impl<R: DeserializeOwned, E> Flight<R, E> {
         Flight { max, queue: VecDeque::new() }
     }
 
-    /// Whether flushes are sent asynchronously.
-    pub(crate) fn is_async(&self) -> bool {
-        self.max > 0
+    /// Sends one flushed buffer `msg` to `locale` with handler `h`: asynchronously (queued,
+    /// completed later by `done`) where messages travel and the target is another locale,
+    /// otherwise blocking, completed now. `held` (the buffer's memory charge) is released when
+    /// the reply has been handled.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn send(
+        &mut self,
+        ctx: &Ctx,
+        locale: usize,
+        h: &'static Handler<Bytes, R>,
+        msg: Vec<u8>,
+        extra: E,
+        held: Commitment,
+        done: &mut impl FnMut(R, E) -> Result<()>,
+    ) -> Result<()>
+    where
+        R: serde::Serialize + Send + 'static,
+    {
+        if self.max > 0 && locale != ctx.id() {
+            let p = ctx.on_async(locale, h, Bytes(msg))?;
+            self.push(p, extra, held, done)
+        } else {
+            let r = ctx.on(locale, h, Bytes(msg))?;
+            drop(held);
+            done(r, extra)
+        }
     }
 
     /// Queues a sent flush; completes the oldest ones (with `done`) beyond the limit.
-    pub(crate) fn push(&mut self, pending: Pending<R>, extra: E, held: Commitment, done: &mut impl FnMut(R, E) -> Result<()>) -> Result<()> {
+    fn push(&mut self, pending: Pending<R>, extra: E, held: Commitment, done: &mut impl FnMut(R, E) -> Result<()>) -> Result<()> {
         self.queue.push_back(InFlight { pending, extra, _held: held });
         while self.queue.len() > self.max {
             self.complete_oldest(done)?;

@@ -161,18 +161,10 @@ impl<'a, T: Pod> SrcAggregator<'a, T> {
         if slots.is_empty() {
             return Ok(());
         }
-        let me = locale == self.ctx.id();
-        if !me {
+        if locale != self.ctx.id() {
             self.messages += 1;
         }
-        if self.flight.is_async() && !me {
-            let p = self.ctx.on_async(locale, &GET, Bytes(msg))?;
-            self.flight.push(p, (locale, slots), held, &mut land::<T>)
-        } else {
-            let values = self.ctx.on(locale, &GET, Bytes(msg))?;
-            drop(held);
-            land(values, (locale, slots))
-        }
+        self.flight.send(&self.ctx, locale, &GET, msg, (locale, slots), held, &mut land::<T>)
     }
 
     /// Sends every buffer and waits until every value has landed. **One-sided.**
