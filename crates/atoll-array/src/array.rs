@@ -77,12 +77,16 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> std::fmt::Debug for 
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     fn create(ctx: &Ctx, dist: M, operation: &str) -> Result<Self> {
+        Self::create_with(ctx, dist, operation, false)
+    }
+
+    fn create_with(ctx: &Ctx, dist: M, operation: &str, lazy: bool) -> Result<Self> {
         let n = ctx.num_locales();
         if let Some(&bad) = dist.grid().targets().iter().find(|&&t| t >= n) {
             return Err(Error::InvalidLocale { locale: bad, num_locales: n });
         }
         let len = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
-        let store = Storage::alloc(ctx, operation, len)?;
+        let store = if lazy { Storage::alloc_lazy(ctx, operation, len)? } else { Storage::alloc(ctx, operation, len)? };
         let id = ctx.collectives_started();
         let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, id, _entry: RegistryEntry((ctx.job_key(), id)) });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));
@@ -100,6 +104,33 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// its memory budget.
     pub fn zeros(ctx: &Ctx, dist: M) -> Result<Self> {
         Self::create(ctx, dist, "DistArray::zeros")
+    }
+
+    /// An array of zeros whose pages are not written here: each is first touched (and placed,
+    /// on a NUMA machine) by whichever thread writes it first, as with NumPy's `zeros`. For an
+    /// array that a parallel pass overwrites right away (a sort's result): it saves one write
+    /// of every element. [`zeros`](Self::zeros) first-touches each locale's part with that
+    /// locale's own threads. **Collective.**
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let mut a = DistArray::<f64, 1>::zeros_lazy(ctx, dist::block(ctx, [1000])?)?;
+    ///     if let Some(v) = a.gather(0)? {
+    ///         assert!(v.iter().all(|&x| x == 0.0));
+    ///     }
+    ///     a.local_mut().fill(1.5); // the pages of this locale's part are touched here
+    ///     ctx.barrier()?;
+    ///     assert_eq!(a.get([999])?, 1.5);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`zeros`](Self::zeros).
+    pub fn zeros_lazy(ctx: &Ctx, dist: M) -> Result<Self> {
+        Self::create_with(ctx, dist, "DistArray::zeros_lazy", true)
     }
 
     /// An array with every element `value`. **Collective.**

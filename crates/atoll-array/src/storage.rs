@@ -28,8 +28,18 @@ unsafe impl<T: Elem> Sync for Storage<T> {}
 impl<T: Elem> Storage<T> {
     /// Allocates `len` zeroed elements here, registered. **Collective.**
     pub(crate) fn alloc(ctx: &Ctx, operation: &str, len: usize) -> Result<Self> {
-        let mut sym = ctx.alloc_symmetric_for::<T::Store>(operation, len)?;
+        Self::wrap(ctx.alloc_symmetric_for::<T::Store>(operation, len)?)
+    }
+
+    /// [`alloc`](Self::alloc) with pages left untouched until first written
+    /// ([`Ctx::alloc_symmetric_lazy_for`]). **Collective.**
+    pub(crate) fn alloc_lazy(ctx: &Ctx, operation: &str, len: usize) -> Result<Self> {
+        Self::wrap(ctx.alloc_symmetric_lazy_for::<T::Store>(operation, len)?)
+    }
+
+    fn wrap(mut sym: Symmetric<T::Store>) -> Result<Self> {
         let base = store_ptr::<T>(sym.local_mut().as_mut_ptr());
+        let len = sym.local().len();
         Ok(Storage { sym, base, len })
     }
 

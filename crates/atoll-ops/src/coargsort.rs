@@ -98,7 +98,7 @@ fn with_width<const W: usize>(keys: &[&dyn SortColumn], n: usize) -> Result<Dist
     }
     let src = |i: usize| rows[i];
     let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, m, &src)?[..nkeys]);
-    let mut out = DistArray::<i64, 1>::zeros(ctx, layout.dist.clone())?;
+    let mut out = DistArray::<i64, 1>::zeros_lazy(ctx, layout.dist.clone())?;
     radix::sort_records(ctx, &layout, "atoll_ops::coargsort", &src, &passes, &mut out, |r: &[u64; W]| r[nkeys] as i64, None)?;
     Ok(out)
 }

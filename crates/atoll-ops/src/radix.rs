@@ -14,7 +14,11 @@
 //!    the local part of the destination buffer, the others into a staging buffer in this
 //!    locale's digit order, where the records of each (digit, destination) pair are one
 //!    contiguous run; every run then goes to its destination with **one put** (registered
-//!    buffers), at most `65536 + locales` puts per locale and pass;
+//!    buffers), at most `65536 + locales` puts per locale and pass. Where every locale's part
+//!    is addressable from this process ([`Ctx::direct_ptr`]: the local backend), every record
+//!    is stored in place instead, with no staging buffer and no copy; the diagnostics still
+//!    count each remote run as one put ([`Ctx::count_direct_put`]), so both backends report
+//!    the same messages;
 //! 5. a barrier, after which the destination buffer is the next pass's source.
 //!
 //! Digits that are the same for every key are skipped (one allreduce of the OR and AND of
@@ -22,7 +26,7 @@
 //! wants (the index for argsort, the key for sort).
 
 use crate::layout::Layout;
-use crate::raw::{scatter, scatter_wc, Cursors, Registered, SplitRuns, SyncPtr, WriteCombine};
+use crate::raw::{scatter, scatter_wc, Cursors, Places, Registered, SplitRuns, SyncPtr, WriteCombine};
 use atoll_error::{Error, Result};
 use atoll_array::{DistArray, Elem};
 use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
@@ -184,17 +188,37 @@ impl<O> Work<O> {
 }
 
 /// Where a pass writes: this locale's part (as a raw pointer: the locale's tasks write
-/// disjoint slots of it) and every locale's part as a global address.
+/// disjoint slots of it), every locale's part as a global address, and, when this process may
+/// store into every part directly (the local backend's locales share it), every part as a
+/// pointer: the pass then writes each record in place, with no staging buffer and no put.
 struct Dest<O> {
     local: SyncPtr<O>,
     remote: Vec<GlobalPtr<O>>,
+    direct: Option<Vec<SyncPtr<O>>>,
 }
 
-impl<O> Dest<O> {
+impl<O: Pod> Dest<O> {
+    /// `remote[t]` is locale `t`'s part (`layout`'s positions of `t`); `local` is this
+    /// locale's.
+    fn new(ctx: &Ctx, layout: &Layout, local: *mut O, remote: Vec<GlobalPtr<O>>) -> Result<Self> {
+        let mut direct = Some(Vec::with_capacity(remote.len()));
+        for (t, &g) in remote.iter().enumerate() {
+            let len = layout.bounds[t + 1] - layout.bounds[t];
+            direct = match (direct, ctx.direct_ptr(g, len)?) {
+                (Some(mut v), Some(p)) => {
+                    v.push(SyncPtr(if t == layout.me { local } else { p }));
+                    Some(v)
+                }
+                _ => None,
+            };
+        }
+        Ok(Dest { local: SyncPtr(local), remote, direct })
+    }
+
     /// The parts of a registered record buffer, seen as `O`s.
-    fn records<const W: usize>(layout: &Layout, sym: &mut Registered<[u64; W]>) -> Self {
+    fn records<const W: usize>(ctx: &Ctx, layout: &Layout, sym: &mut Registered<[u64; W]>) -> Result<Self> {
         let remote = (0..layout.locales()).map(|t| GlobalPtr::new(t, sym.ptr(t).addr())).collect();
-        Dest { local: SyncPtr(sym.local_mut().as_mut_ptr().cast::<O>()), remote }
+        Self::new(ctx, layout, sym.local_mut().as_mut_ptr().cast::<O>(), remote)
     }
 }
 
@@ -243,18 +267,17 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     }
     let mut a = if np >= 2 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
-    // Records bound to other locales wait in the staging buffer for their puts.
-    let staged_len = if layout.locales() > 1 { m } else { 0 };
+    let out_local = out.local_mut().as_mut_ptr();
+    let out_dest = Dest::new(ctx, layout, out_local, (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?)?;
+    // Records bound to other locales wait in the staging buffer for their puts, unless they
+    // are stored in place.
+    let staged_len = if layout.locales() > 1 && out_dest.direct.is_none() { m } else { 0 };
     // Reserved for the worst case (every record bound elsewhere), allocated as needed.
     let reservation = ctx.reserve(operation, (staged_len * W * 8) as u64)?;
     let mut staging: Vec<[u64; W]> = Vec::new();
     let held = reservation.commit();
     let mut rec_work = Work::<[u64; W]>::new(ctx, m);
     let mut out_work = Work::<X>::new(ctx, m);
-    let out_dest = Dest {
-        local: SyncPtr(out.local_mut().as_mut_ptr()),
-        remote: (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?,
-    };
     for (k, &p) in passes.iter().enumerate() {
         let is_last = k + 1 == np;
         // Pass k reads the user's records (k = 0) or buffer (k - 1) % 2, and writes the output
@@ -270,9 +293,13 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
             (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last, first.take())?,
             (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last, None)?,
             (true, false, Some(t)) => {
-                pass(ctx, layout, &mut rec_work, src, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r, first.take())?
+                let d = Dest::records(ctx, layout, t)?;
+                pass(ctx, layout, &mut rec_work, src, p, &d, &mut staging, |r: &[u64; W]| *r, first.take())?
             }
-            (false, false, Some(t)) => pass(ctx, layout, &mut rec_work, &s, p, &Dest::records(layout, t), &mut staging, |r: &[u64; W]| *r, None)?,
+            (false, false, Some(t)) => {
+                let d = Dest::records(ctx, layout, t)?;
+                pass(ctx, layout, &mut rec_work, &s, p, &d, &mut staging, |r: &[u64; W]| *r, None)?
+            }
             (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
         }
     }
@@ -362,7 +389,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     let gap = b - a;
     // The staging buffer holds the records bound elsewhere (it grows to the most any pass
     // needs; fresh pages cost more than the copies they hold).
-    let need = mine.iter().sum::<u64>() as usize - gap;
+    let need = if dst.direct.is_some() { 0 } else { mine.iter().sum::<u64>() as usize - gap };
     if staging.len() < need {
         staging.clear();
         staging.shrink_to_fit();
@@ -375,9 +402,18 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     let mut split_digits = Vec::new();
     let mut next: Vec<usize> = lbase.clone();
     let mut splits: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nparts];
+    let bounds = &layout.bounds;
+    // The locale holding global position g.
+    let owner = |g: usize| bounds.partition_point(|&x| x <= g) - 1;
     for d in 0..nd {
         let (lb, h) = (lbase[d], mine[d] as usize);
-        if h > 0 && ((lb < a && a < lb + h) || (lb < b && b < lb + h)) {
+        let split = match dst.direct {
+            // A run stored in place splits where it crosses into another locale's part.
+            Some(_) => h > 0 && owner(gbase[d]) != owner(gbase[d] + h - 1),
+            // A run staged splits where it crosses a..b.
+            None => h > 0 && ((lb < a && a < lb + h) || (lb < b && b < lb + h)),
+        };
+        if split {
             split_digits.push(d);
         }
     }
@@ -395,6 +431,11 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             } else if split_digits.contains(&d) {
                 split.push((d, start, gbase[d] - lb));
                 std::ptr::null_mut()
+            } else if let Some(parts) = &dst.direct {
+                // The whole run lands in one locale's part.
+                let g = start + gbase[d] - lb;
+                let t = owner(g);
+                parts[t].0.wrapping_add(g - bounds[t])
             } else if lb + run <= a {
                 stage.wrapping_add(start)
             } else if lb >= b {
@@ -412,17 +453,22 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         // Write-combining pays for 8-byte records over many digits (aligned destinations).
         let use_wc = std::mem::size_of::<O>() == 8 && std::mem::align_of::<O>() == 8 && nd > 1 << SMALL_DIGIT_BITS;
         let splits: Vec<Mutex<Vec<(usize, usize, usize)>>> = splits.into_iter().map(Mutex::new).collect();
-        let (stage, local) = (SyncPtr(stage), SyncPtr(local));
+        let places = match &dst.direct {
+            Some(parts) => Places::Direct { parts, bounds },
+            None => Places::Staged { staging: SyncPtr(stage), local: SyncPtr(local), a, b, lo },
+        };
         ctx.forall_chunks_with(0..nparts, 1, |r| {
             for t in r {
                 let mut c = lock(&cursors[t]);
-                let mut split = SplitRuns { runs: std::mem::take(&mut *lock(&splits[t])), staging: stage, local, a, b, lo };
+                let mut split = SplitRuns { runs: std::mem::take(&mut *lock(&splits[t])), places: &places };
                 // SAFETY: the cursors and split positions of task t give each of its records a
                 // distinct slot: a digit's run in this locale's digit order is cut into the
                 // tasks' sub-runs in task order (`next`), and the run maps one to one onto the
                 // staging buffer (positions outside a..b, compacted, m slots) or onto local
-                // storage (global positions lo..hi, hi - lo slots). The buffers live until
-                // after this loop.
+                // storage (global positions lo..hi, hi - lo slots), or, stored in place, onto
+                // the global positions gbase[d].. of the parts (every locale computes disjoint
+                // global runs from the same histograms). The buffers live until after this
+                // loop, and every locale's stores end before the barrier below.
                 unsafe {
                     if use_wc {
                         let mut w = lock(&combine[t]);
@@ -441,14 +487,21 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
     let staged = &staged[..staging.len()];
     let plan = Runs { layout, mine: &mine, gbase: &gbase, lbase: &lbase, a, gap, remote: &dst.remote };
-    let put_result = if ctx.backend_name() == "local" {
+    let put_result = if dst.direct.is_some() {
+        // Stored in place already: the diagnostics count the runs as the puts that move them
+        // on other backends.
+        plan.each(0..nd, |g, r| {
+            ctx.count_direct_put(g, r.len());
+            Ok(())
+        })
+    } else if ctx.backend_name() == "local" {
         // In-process puts are copies: the tasks share the digits.
         let failed: Mutex<Option<Error>> = Mutex::new(None);
         let chunks = nparts.max(1);
         ctx.forall_chunks_with(0..chunks, 1, |r| {
             for t in r {
                 let ds = nd * t / chunks..nd * (t + 1) / chunks;
-                if let Err(e) = plan.each(staged, ds, |g, s| ctx.put(g, s)) {
+                if let Err(e) = plan.each(ds, |g, r| ctx.put(g, &staged[r])) {
                     lock(&failed).get_or_insert(e);
                 }
             }
@@ -458,8 +511,8 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         // Network puts: all started, then completed together.
         ctx.nonblocking(|nb| {
             let mut issued = 0usize;
-            plan.each(staged, 0..nd, |g, s| {
-                nb.put(g, s)?;
+            plan.each(0..nd, |g, r| {
+                nb.put(g, &staged[r])?;
                 issued += 1;
                 if issued % 4096 == 0 {
                     nb.flush()?;
@@ -486,8 +539,9 @@ struct Runs<'p, O> {
 }
 
 impl<O: Pod> Runs<'_, O> {
-    /// Calls `put(destination, records)` for every remote run of the digits `ds`, in order.
-    fn each<'s>(&self, staged: &'s [O], ds: Range<usize>, mut put: impl FnMut(GlobalPtr<O>, &'s [O]) -> Result<()>) -> Result<()> {
+    /// Calls `put(destination, staged)` for every remote run of the digits `ds`, in order:
+    /// `staged` is the run's range in the staging buffer.
+    fn each(&self, ds: Range<usize>, mut put: impl FnMut(GlobalPtr<O>, Range<usize>) -> Result<()>) -> Result<()> {
         let (bounds, me, locales) = (&self.layout.bounds, self.layout.me, self.layout.locales());
         for d in ds {
             let h = self.mine[d] as usize;
@@ -502,7 +556,7 @@ impl<O: Pod> Runs<'_, O> {
                 if t != me && s < e {
                     let pos = self.lbase[d] + (s - g0);
                     let ci = if pos < self.a { pos } else { pos - self.gap };
-                    put(self.remote[t].add(s - bounds[t]), &staged[ci..ci + (e - s)])?;
+                    put(self.remote[t].add(s - bounds[t]), ci..ci + (e - s))?;
                 }
                 t += 1;
             }

@@ -9,8 +9,14 @@ use crate::radix::DIGITS;
 use atoll_error::{invalid_arg, Result};
 
 /// A pointer that the locale's tasks share to write disjoint slots.
-#[derive(Clone, Copy)]
 pub(crate) struct SyncPtr<T>(pub(crate) *mut T);
+
+impl<T> Clone for SyncPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SyncPtr<T> {}
 
 // SAFETY: the pointer is only dereferenced through the unsafe functions of this module, whose
 // callers guarantee that concurrent tasks write disjoint slots of a live buffer.
@@ -71,26 +77,43 @@ impl<O> Cursors<O> {
     }
 }
 
-/// The records whose digit run crosses a boundary between destinations (at most two digits
-/// per locale and pass): each record's place is computed from its position in this locale's
-/// digit order.
-pub(crate) struct SplitRuns<O> {
-    /// (digit, next position in this locale's digit order, global position minus local one).
-    pub(crate) runs: Vec<(usize, usize, usize)>,
-    /// Staging buffer (records bound elsewhere, compacted: positions `< a` stay, positions
-    /// `>= b` move down by `b - a`).
-    pub(crate) staging: SyncPtr<O>,
-    /// Local storage of the destination (this locale's positions `lo..`).
-    pub(crate) local: SyncPtr<O>,
-    /// Positions in this locale's digit order `a..b` land here.
-    pub(crate) a: usize,
-    /// See `a`.
-    pub(crate) b: usize,
-    /// This locale's first global position.
-    pub(crate) lo: usize,
+/// Where the records of a pass go besides the cursors' runs.
+pub(crate) enum Places<'p, O> {
+    /// Records bound to other locales wait in a staging buffer for their puts.
+    Staged {
+        /// Staging buffer (records bound elsewhere, compacted: positions `< a` stay, positions
+        /// `>= b` move down by `b - a`).
+        staging: SyncPtr<O>,
+        /// Local storage of the destination (this locale's positions `lo..`).
+        local: SyncPtr<O>,
+        /// Positions in this locale's digit order `a..b` land here.
+        a: usize,
+        /// See `a`.
+        b: usize,
+        /// This locale's first global position.
+        lo: usize,
+    },
+    /// Every locale's part is addressable from here (locales sharing the process): a record
+    /// goes straight to its global position.
+    Direct {
+        /// Locale `t`'s part, holding the global positions `bounds[t]..bounds[t + 1]`.
+        parts: &'p [SyncPtr<O>],
+        /// `locales + 1` increasing positions.
+        bounds: &'p [usize],
+    },
 }
 
-impl<O> SplitRuns<O> {
+/// The records whose digit run crosses a boundary between destinations (at most two digits
+/// per locale and pass with a staging buffer, one per locale boundary with direct stores):
+/// each record's place is computed from its position in this locale's digit order.
+pub(crate) struct SplitRuns<'p, O> {
+    /// (digit, next position in this locale's digit order, global position minus that one).
+    pub(crate) runs: Vec<(usize, usize, usize)>,
+    /// Where the positions are.
+    pub(crate) places: &'p Places<'p, O>,
+}
+
+impl<O> SplitRuns<'_, O> {
     /// Writes `o`, the next record of digit `d` (a split digit of this task).
     ///
     /// # Safety
@@ -103,16 +126,26 @@ impl<O> SplitRuns<O> {
         };
         let pos = e.1;
         e.1 += 1;
-        // SAFETY: by the caller's contract the slot is this task's, and the three ranges are
-        // inside their buffers (the staging buffer holds every position outside a..b,
-        // compacted; local storage holds the global positions lo..hi).
+        let global = pos + e.2;
+        // SAFETY: by the caller's contract the slot is this task's. Staged: the staging
+        // buffer holds every position outside a..b, compacted, and local storage the global
+        // positions lo..hi. Direct: the global position is inside the part of the locale whose
+        // bounds enclose it.
         unsafe {
-            if pos < self.a {
-                self.staging.0.add(pos).write(o);
-            } else if pos < self.b {
-                self.local.0.add(pos + e.2 - self.lo).write(o);
-            } else {
-                self.staging.0.add(pos - (self.b - self.a)).write(o);
+            match *self.places {
+                Places::Staged { staging, local, a, b, lo } => {
+                    if pos < a {
+                        staging.0.add(pos).write(o);
+                    } else if pos < b {
+                        local.0.add(global - lo).write(o);
+                    } else {
+                        staging.0.add(pos - (b - a)).write(o);
+                    }
+                }
+                Places::Direct { parts, bounds } => {
+                    let t = bounds.partition_point(|&x| x <= global) - 1;
+                    parts[t].0.add(global - bounds[t]).write(o);
+                }
             }
         }
     }
@@ -136,7 +169,7 @@ pub(crate) unsafe fn scatter<const W: usize, O>(
     mask: usize,
     cur: &mut Cursors<O>,
     proj: &impl Fn(&[u64; W]) -> O,
-    split: &mut SplitRuns<O>,
+    split: &mut SplitRuns<'_, O>,
 ) {
     let cur = &mut *cur.0;
     for i in range {
@@ -228,7 +261,7 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
     cur: &mut Cursors<O>,
     wc: &mut WriteCombine<O>,
     proj: &impl Fn(&[u64; W]) -> O,
-    split: &mut SplitRuns<O>,
+    split: &mut SplitRuns<'_, O>,
 ) {
     debug_assert_eq!(std::mem::size_of::<O>(), 8);
     let cur = &mut *cur.0;

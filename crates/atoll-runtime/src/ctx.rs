@@ -309,10 +309,25 @@ impl Ctx {
     /// }).unwrap();
     /// ```
     pub fn alloc_symmetric_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize) -> Result<Symmetric<T>> {
+        self.alloc_symmetric_with(operation, len, false)
+    }
+
+    /// [`Ctx::alloc_symmetric_for`] without the first-touch pass: the zeroed pages come from
+    /// the OS untouched, and each is placed (on a NUMA machine) where the thread that first
+    /// writes it runs, like NumPy's `zeros`. For buffers that a parallel pass overwrites at
+    /// once (a sort's output): it saves one write of the whole buffer. **Collective.**
+    ///
+    /// # Errors
+    /// As [`Ctx::alloc_symmetric_for`].
+    pub fn alloc_symmetric_lazy_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize) -> Result<Symmetric<T>> {
+        self.alloc_symmetric_with(operation, len, true)
+    }
+
+    fn alloc_symmetric_with<T: Pod + Send + Sync>(&self, operation: &str, len: usize, lazy: bool) -> Result<Symmetric<T>> {
         self.coll_enter("alloc_symmetric")?;
         let bytes = symmetric_bytes::<T>(operation, len);
         let reservation = self.reserve_raw(operation, bytes)?;
-        let data = self.here().alloc_filled(len, T::zeroed());
+        let data = if lazy { bytemuck::zeroed_vec::<T>(len) } else { self.here().alloc_filled(len, T::zeroed()) };
         let held = reservation.commit();
         // SAFETY: `data` is owned by the Symmetric built below, which deregisters it (after a
         // barrier, so no locale still accesses it) before freeing it.
@@ -346,6 +361,70 @@ impl Ctx {
         self.st.diag.record(op, target, bytes, at);
         self.wake(target);
         Ok(())
+    }
+
+    /// A pointer through which this process may load and store the `len` elements at `ptr`
+    /// directly: `Some` for this locale's own memory and, on the `local` backend, for every
+    /// locale's (they share the process); `None` for other MPI ranks, reached only with gets
+    /// and puts. The range is checked to be registered memory of `ptr`'s locale first.
+    /// **One-sided**, no message.
+    ///
+    /// Loads and stores through the pointer are not messages (the communication diagnostics do
+    /// not count them) and follow the PGAS contract of gets and puts: an element written
+    /// through it must not be read or written by another locale without a barrier or
+    /// collective operation in between. Dereferencing the pointer is `unsafe`; it is valid
+    /// while the memory stays registered.
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let mut a = ctx.alloc_symmetric::<u64>(4)?;
+    ///     let other = a.ptr(1 - ctx.id());
+    ///     let p = ctx.direct_ptr(other, 4)?.expect("locales of the local backend share memory");
+    ///     // SAFETY: 4 registered elements of the other locale; each locale writes only
+    ///     // element `id` of the other's part until the barrier.
+    ///     unsafe { p.add(ctx.id()).write(10 + ctx.id() as u64) };
+    ///     ctx.barrier()?;
+    ///     assert_eq!(a.local()[1 - ctx.id()], 11 - ctx.id() as u64);
+    ///     ctx.barrier()?;
+    ///     a.free()
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidLocale`] for a locale outside the job; [`Error::NotRegistered`] when
+    /// the range is not inside one registered region of that locale; [`Error::InvalidArgument`]
+    /// when `len` elements overflow.
+    pub fn direct_ptr<T: Pod>(&self, ptr: GlobalPtr<T>, len: usize) -> Result<Option<*mut T>> {
+        let (target, addr) = (ptr.locale, ptr.addr);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| Error::InvalidArgument(format!("direct_ptr: {len} elements overflow")))?;
+        if target == self.st.id {
+            self.check_locale(target)?;
+            if bytes > 0 && self.st.regions.find(addr, bytes).is_none() {
+                return Err(Error::NotRegistered { locale: target, addr, len: bytes });
+            }
+            return Ok(Some(addr as usize as *mut T));
+        }
+        if bytes > 0 {
+            self.resolve(target, addr, bytes)?;
+        } else {
+            self.check_locale(target)?;
+        }
+        Ok(self.st.backend.direct_addr(target, addr).map(|a| a as *mut T))
+    }
+
+    /// Counts one put of `len` elements to `dst` that the caller made with stores through
+    /// [`Ctx::direct_ptr`], so that an algorithm which moves a run of data to another locale
+    /// by direct stores on one backend and by a put on another shows the same communication
+    /// diagnostics on both. Nothing is transferred; own-locale runs are not counted (as with
+    /// [`Ctx::put`]). **One-sided**, no message.
+    #[track_caller]
+    pub fn count_direct_put<T>(&self, dst: GlobalPtr<T>, len: usize) {
+        if dst.locale != self.st.id && len > 0 {
+            self.st.diag.record(Op::Put, dst.locale, len * std::mem::size_of::<T>(), Location::caller());
+        }
     }
 
     /// Whether this locale already knows `addr..addr+len` on `target` as registered.

@@ -182,6 +182,13 @@ pub trait Rma {
     fn flush(&self, target: usize) -> Result<()>;
     /// Completes every non-blocking transfer.
     fn flush_all(&self) -> Result<()>;
+    /// The address at which this process may load and store `addr` of `target` directly, when
+    /// the backend's locales share an address space (the local backend); `None` where memory of
+    /// other locales is reached only through transfers (MPI ranks). `addr` was resolved as
+    /// registered memory of `target` by the caller.
+    fn direct_addr(&self, _target: usize, _addr: u64) -> Option<usize> {
+        None
+    }
 }
 
 /// 64-bit atomic operations on remote memory (8-byte aligned addresses).

@@ -175,6 +175,41 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(matches!(ctx.get(past_end, &mut two), Err(Error::NotRegistered { .. })), "get past the end")?;
     let mut wrong = vec![0.0; 3];
     check(matches!(ctx.get_strided(a.ptr(0), &[4], &[2], &mut wrong), Err(Error::ShapeMismatch { .. })), "strided shape mismatch")?;
+    // Direct pointers: own memory always; other locales' on the local backend only (they
+    // share the process), never for MPI ranks; registered ranges only.
+    let shared = ctx.backend_name() == "local";
+    for t in 0..n {
+        let p = ctx.direct_ptr(a.ptr(t), len)?;
+        check(p.is_some() == (t == me || shared), format!("direct pointer to {t}: {p:?}"))?;
+        if let Some(p) = p {
+            // SAFETY: `len` registered elements of locale t; nobody writes `a` until the
+            // barrier below.
+            let v = unsafe { p.add(50).read() };
+            check(v == val(t, 50), format!("direct read from {t}"))?;
+        }
+        check(matches!(ctx.direct_ptr(a.ptr(t), len + 1), Err(Error::NotRegistered { .. })), "direct pointer past the end")?;
+    }
+    check(matches!(ctx.direct_ptr(bad, 1), Err(Error::NotRegistered { .. })), "direct pointer to unregistered memory")?;
+    check(matches!(ctx.direct_ptr(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), 1), Err(Error::InvalidLocale { .. })), "direct pointer to a bad locale")?;
+    ctx.barrier()?;
+    // Stores through a direct pointer, counted as the puts they stand for.
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
+    let t = (me + 1) % n;
+    if let Some(p) = ctx.direct_ptr(a.ptr(t), len)? {
+        // SAFETY: element 3000 + me of locale t is written by this locale only, and read after
+        // the barrier.
+        unsafe { p.add(3000 + me).write(me as f64 * 3.0) };
+    } else {
+        ctx.put(a.ptr(t).add(3000 + me), &[me as f64 * 3.0])?;
+    }
+    ctx.count_direct_put(a.ptr(t).add(3000 + me), if shared { 1 } else { 0 });
+    ctx.stop_comm_diagnostics()?;
+    ctx.barrier()?;
+    let from = (me + n - 1) % n;
+    check(a.local()[3000 + from] == from as f64 * 3.0, "direct store landed")?;
+    let c = ctx.comm_counts();
+    check(c.puts == u64::from(n > 1), format!("one put counted whichever way it went: {c:?}"))?;
     counter.free()?;
     a.free()
 }
