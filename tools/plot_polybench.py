@@ -8,9 +8,10 @@ other lines are skipped) and writes PNG charts into docs/figures/ (or --out DIR)
   normalized to `off`, with the geometric mean as the last group (Figures 12-13), one chart per
   distribution (cyclic, blockcyclic). Messages use a log scale; a kernel with no message in
   both modes counts as 1.
-- sweep_<sweep>_<kernel>_<dist>.png: for `--sweep strong|weak|block` runs, the normalized
-  runtime, normalized messages and elements per follower chunk against the locale count
-  (strong, weak) or the block size (block) (Figures 14-23).
+- sweep_<sweep>_<backend>.png: for `--sweep strong|weak|block` runs, one row per kernel and
+  distribution with the normalized runtime, normalized messages, elements per follower chunk
+  and seconds of every mode against the locale count (strong, weak) or the block size (block)
+  (Figures 14-23).
 
 matplotlib is not a project dependency; install it in a separate virtual environment:
 
@@ -37,7 +38,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 MODES = ("static", "auto")
-COLORS = {"static": "#4c72b0", "auto": "#dd8452"}
+COLORS = {"off": "#55a868", "static": "#4c72b0", "auto": "#dd8452"}
 
 
 def read_lines(paths):
@@ -127,49 +128,64 @@ def plot_suite(runs, out):
 
 
 def sweep_runs(lines):
-    """{(sweep, kernel, dist): {x: {mode: line}}}: x is the locale count or the block size."""
+    """{(backend, sweep): {(kernel, dist): {x: {mode: line}}}}: x is the locale count or the
+    block size."""
     pts = {}
     for l in lines:
         if l.get("bench") != "polybench" or "sweep" not in l or "mode" not in l:
             continue
         x = l["block"] if l["sweep"] == "block" else l["locales"]
-        pts.setdefault((l["sweep"], l["kernel"], l["dist"]), {}).setdefault(x, {})[l["mode"]] = l
+        fig = pts.setdefault((l.get("backend", "local"), l["sweep"]), {})
+        fig.setdefault((l["kernel"], l["dist"]), {}).setdefault(x, {})[l["mode"]] = l
     return pts
 
 
 def plot_sweeps(pts, out):
+    """One chart per backend and sweep: a row per (kernel, dist), with the normalized runtime,
+    the normalized messages and the elements per follower chunk against the locale count or
+    the block size."""
     written = []
-    for (sweep, kernel, dist), by_x in sorted(pts.items()):
-        xs = sorted(x for x, m in by_x.items() if "off" in m)
-        if not xs:
+    for (backend, sweep), rows in sorted(pts.items()):
+        keys = [k for k in sorted(rows) if any("off" in m for m in rows[k].values())]
+        if not keys:
             continue
-        fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-        for m in MODES:
-            if not any(m in by_x[x] for x in xs):
-                continue
-            t = [time_ratio(by_x[x][m]["seconds"], by_x[x]["off"]["seconds"]) if m in by_x[x] else float("nan") for x in xs]
-            g = [msg_ratio(by_x[x][m]["messages"], by_x[x]["off"]["messages"]) if m in by_x[x] else float("nan") for x in xs]
-            c = [by_x[x][m]["chunk_elems"] if m in by_x[x] else float("nan") for x in xs]
-            axes[0].plot(xs, t, marker="o", label=m, color=COLORS[m])
-            axes[1].plot(xs, g, marker="o", label=m, color=COLORS[m])
-            axes[2].plot(xs, c, marker="o", label=m, color=COLORS[m])
+        fig, axes = plt.subplots(len(keys), 4, figsize=(18, 2.6 * len(keys)), squeeze=False)
         xlabel = "block size" if sweep == "block" else "locales"
-        for ax, title in zip(axes, ("runtime / off", "messages / off", "elements per follower chunk")):
+        for r, (kernel, dist) in enumerate(keys):
+            by_x = rows[(kernel, dist)]
+            xs = sorted(x for x, m in by_x.items() if "off" in m)
+            for m in MODES:
+                if not any(m in by_x[x] for x in xs):
+                    continue
+                t = [time_ratio(by_x[x][m]["seconds"], by_x[x]["off"]["seconds"]) if m in by_x[x] else float("nan") for x in xs]
+                g = [msg_ratio(by_x[x][m]["messages"], by_x[x]["off"]["messages"]) if m in by_x[x] else float("nan") for x in xs]
+                c = [by_x[x][m]["chunk_elems"] if m in by_x[x] else float("nan") for x in xs]
+                axes[r][0].plot(xs, t, marker="o", label=m, color=COLORS[m])
+                axes[r][1].plot(xs, g, marker="o", label=m, color=COLORS[m])
+                axes[r][2].plot(xs, c, marker="o", label=m, color=COLORS[m])
+            for m in ("off",) + MODES:
+                secs = [by_x[x][m]["seconds"] if m in by_x[x] else float("nan") for x in xs]
+                axes[r][3].plot(xs, secs, marker="o", label=m, color=COLORS[m])
+            sizes = sorted({by_x[x]["off"].get("size", "") for x in xs})
+            what = f"{kernel}, {dist}" + (f" ({sizes[0]})" if len(sizes) == 1 else "")
+            for ax, title in zip(axes[r], ("runtime / off", "messages / off", "elements per chunk", "seconds")):
+                ax.set_ylabel(title)
+                ax.set_title(what, fontsize=9)
+                ax.grid(alpha=0.3)
+                if sweep == "block":
+                    ax.set_xscale("log", base=2)
+                ax.set_xticks(xs)
+                ax.set_xticklabels([str(x) for x in xs])
+            axes[r][1].set_yscale("log")
+            axes[r][3].set_yscale("log")
+            axes[r][0].legend(fontsize=8)
+            axes[r][3].legend(fontsize=8)
+        for ax in axes[-1]:
             ax.set_xlabel(xlabel)
-            ax.set_ylabel(title)
-            ax.grid(alpha=0.3)
-            ax.legend()
-        axes[1].set_yscale("log")
-        for ax in axes:
-            if sweep == "block":
-                ax.set_xscale("log", base=2)
-            ax.set_xticks(xs)
-            ax.set_xticklabels([str(x) for x in xs])
-        sizes = sorted({by_x[x]["off"].get("size", "") for x in xs})
-        fig.suptitle(f"{kernel}, {dist}: {sweep} sweep ({'; '.join(sizes)})")
-        fig.tight_layout()
-        path = os.path.join(out, f"sweep_{sweep}_{kernel}_{dist}.png")
-        fig.savefig(path, dpi=120)
+        fig.suptitle(f"polybench {sweep} sweep, {backend} backend: static and auto against off")
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / len(keys) / 2.6))
+        path = os.path.join(out, f"sweep_{sweep}_{backend}.png")
+        fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
     return written
