@@ -228,7 +228,8 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
     pub fn scan(&self, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<DistArray<T, 1, Block<1>>> {
         let ctx = self.ctx();
         let dist = crate::dist::block(ctx, [self.len()])?;
-        let mut out = DistArray::<T, 1, Block<1>>::zeros(ctx, dist)?;
+        // Untouched pages: the assignment below is their first write.
+        let mut out = DistArray::<T, 1, Block<1>>::zeros_lazy(ctx, dist)?;
         // Bring the values into a Block layout over positions 0..len.
         out.assign(self)?;
         let local = out.local_mut();

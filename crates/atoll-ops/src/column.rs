@@ -57,7 +57,7 @@ pub(crate) fn block_keys<'a, K: SortKey, M: Distribution<1> + 'static>(
     if let Some(start) = aligned_start(view, layout)? {
         return Ok(LocalKeys::Borrowed(&view.array_local()[start..start + layout.len_here()]));
     }
-    let mut copy = DistArray::<K, 1>::zeros(view.ctx(), layout.dist.clone())?;
+    let mut copy = DistArray::<K, 1>::zeros_lazy(view.ctx(), layout.dist.clone())?;
     copy.assign(view)?;
     Ok(LocalKeys::Owned(copy))
 }
