@@ -10,7 +10,7 @@
 //! atoll-array), and the copy keeps the follower's distribution, so its communication is the
 //! one the in-place loop would have.
 
-use super::{col, row, update_owned, verify, Dists, Meter, Outcome, Params};
+use super::{col, concat_gathered, row, update_owned, verify, Dists, Meter, Outcome, Params};
 use atoll::array::{DistArray, ExprExt, ExprReduce, Scalar};
 use atoll::prelude::*;
 
@@ -260,44 +260,33 @@ fn column_products_host(d: &[f64], n: usize, m: usize, unit_diagonal: bool) -> V
 /// centered and reduced data (one loop), then the correlation matrix (a reduction over each
 /// pair of column views).
 pub fn correlation<X: Dists>(ctx: &Ctx, x: &X, p: &Params, meter: &mut Meter) -> Result<Outcome> {
-    let (n, m) = (p.d2(512, 4), p.d2(512, 4));
-    let f = corr_data(m);
-    let mut data = mat(ctx, x, n, m, f)?;
-    let sym = meter.measure(ctx, || {
-        center::<X>(&mut data, n, m, true)?;
-        column_products(ctx, x, &data, n, m, true)
-    })?;
-    let ok = verify(
-        ctx,
-        sym.gather(0)?,
-        || {
-            let mut d = host(n, m, f);
-            center_host(&mut d, n, m, true);
-            column_products_host(&d, n, m, true)
-        },
-        1e-8,
-    )?;
-    Ok(Outcome { ok, n: (n * m) as u64, size: format!("{n}x{m}") })
+    column_statistics(ctx, x, p, meter, true)
 }
 
 /// covariance: column means (reductions), the centered data (one loop), then the covariance
 /// matrix (a reduction over each pair of column views; PolyBench 3.2 does not divide by
 /// `n - 1`).
 pub fn covariance<X: Dists>(ctx: &Ctx, x: &X, p: &Params, meter: &mut Meter) -> Result<Outcome> {
+    column_statistics(ctx, x, p, meter, false)
+}
+
+/// correlation (`reduced`: columns also divided by their standard deviation, unit diagonal)
+/// or covariance, checked against the sequential version.
+fn column_statistics<X: Dists>(ctx: &Ctx, x: &X, p: &Params, meter: &mut Meter, reduced: bool) -> Result<Outcome> {
     let (n, m) = (p.d2(512, 4), p.d2(512, 4));
     let f = corr_data(m);
     let mut data = mat(ctx, x, n, m, f)?;
     let sym = meter.measure(ctx, || {
-        center::<X>(&mut data, n, m, false)?;
-        column_products(ctx, x, &data, n, m, false)
+        center::<X>(&mut data, n, m, reduced)?;
+        column_products(ctx, x, &data, n, m, reduced)
     })?;
     let ok = verify(
         ctx,
         sym.gather(0)?,
         || {
             let mut d = host(n, m, f);
-            center_host(&mut d, n, m, false);
-            column_products_host(&d, n, m, false)
+            center_host(&mut d, n, m, reduced);
+            column_products_host(&d, n, m, reduced)
         },
         1e-8,
     )?;
@@ -431,13 +420,7 @@ pub fn mvt<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outc
         }
         Ok(())
     })?;
-    let got = match (x1.gather(0)?, x2.gather(0)?) {
-        (Some(mut g1), Some(g2)) => {
-            g1.extend(g2);
-            Some(g1)
-        }
-        _ => None,
-    };
+    let got = concat_gathered(vec![x1.gather(0)?, x2.gather(0)?]);
     let ok = verify(
         ctx,
         got,

@@ -228,6 +228,12 @@ pub fn verify(ctx: &Ctx, got: Option<Vec<f64>>, reference: impl FnOnce() -> Vec<
     ctx.broadcast(0, if ctx.id() == 0 { Some(mine.unwrap_or(false)) } else { None })
 }
 
+/// Several arrays gathered on locale 0 (`Some` there, `None` elsewhere), concatenated in
+/// order: the result [`verify`] compares for kernels with several outputs.
+pub fn concat_gathered(parts: Vec<Option<Vec<f64>>>) -> Option<Vec<f64>> {
+    parts.into_iter().collect::<Option<Vec<_>>>().map(|v| v.concat())
+}
+
 /// A kernel, generic over the distribution family.
 pub type KernelFn<X> = fn(&Ctx, &X, &Params, &mut Meter) -> Result<Outcome>;
 

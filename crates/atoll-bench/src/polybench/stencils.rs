@@ -4,7 +4,7 @@
 //! one in some dimension: on Cyclic and BlockCyclic data the shifted followers are remote.
 //! The time loop is sequential.
 
-use super::{verify, Dists, Meter, Outcome, Params};
+use super::{concat_gathered, verify, Dists, Meter, Outcome, Params};
 use atoll::array::DistArray;
 use atoll::prelude::*;
 use std::ops::Range;
@@ -49,14 +49,7 @@ pub fn fdtd_2d<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<
         }
         Ok(())
     })?;
-    let got = match (ex.gather(0)?, ey.gather(0)?, hz.gather(0)?) {
-        (Some(mut a), Some(b), Some(c)) => {
-            a.extend(b);
-            a.extend(c);
-            Some(a)
-        }
-        _ => None,
-    };
+    let got = concat_gathered(vec![ex.gather(0)?, ey.gather(0)?, hz.gather(0)?]);
     let ok = verify(
         ctx,
         got,
@@ -161,13 +154,7 @@ pub fn fdtd_apml<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
         }
         Ok(())
     })?;
-    let got = match (hz.gather(0)?, bza.gather(0)?) {
-        (Some(mut a), Some(b)) => {
-            a.extend(b);
-            Some(a)
-        }
-        _ => None,
-    };
+    let got = concat_gathered(vec![hz.gather(0)?, bza.gather(0)?]);
     let ok = verify(
         ctx,
         got,
