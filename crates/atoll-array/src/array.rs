@@ -676,11 +676,18 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                     });
                     return Ok(());
                 }
-                let sub = odom.slice_positions(&seg.positions())?;
-                crate::follow::fetch_into(oarr, &sub, seg.len, &follow, fb)?;
-                fb.orig.clone_from(&fb.row);
-                let vals = &mut fb.row;
+                // The group's chunk is fetched at its first row and sent back after its last.
+                if seg.row == 0 {
+                    let sub = odom.slice_positions(&seg.group_positions())?;
+                    crate::follow::fetch_into(oarr, &sub, seg.group_len(), &follow, fb)?;
+                    fb.orig.clone_from(&fb.row);
+                }
+                let vals = &mut fb.row[seg.row * seg.len..(seg.row + 1) * seg.len];
                 update_row(store, seg, |j, x| f(x, &mut vals[j], row.at(j)));
+                if seg.row + 1 < seg.rows {
+                    return Ok(());
+                }
+                let sub = odom.slice_positions(&seg.group_positions())?;
                 crate::follow::store(oarr, &sub, &fb.row, Some(&fb.orig), &follow, &mut fb.packed)
             })
         })();
@@ -778,9 +785,15 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
             let follow = crate::follow::Follow::new(ctx)?;
             plan.for_each(|seg, (scratch, fb): &mut (_, crate::follow::FollowBuf<T>)| {
                 let row = bound.row(seg, scratch)?;
-                fb.row.clear();
+                // The group's values are sent after its last row.
+                if seg.row == 0 {
+                    fb.row.clear();
+                }
                 fb.row.extend((0..seg.len).map(|j| row.at(j)));
-                let sub = dom.slice_positions(&seg.positions())?;
+                if seg.row + 1 < seg.rows {
+                    return Ok(());
+                }
+                let sub = dom.slice_positions(&seg.group_positions())?;
                 crate::follow::store(arr, &sub, &fb.row, None, &follow, &mut fb.packed)
             })
         })();
@@ -933,8 +946,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBou
     fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<&'s [T]> {
         let store = &self.arr.store;
         if let (false, Some(follow)) = (self.aligned, &self.follow) {
-            let sub = self.dom.slice_positions(&seg.positions())?;
-            return crate::follow::fetch(self.arr, &sub, seg.len, follow, buf);
+            return crate::follow::fetch(self.arr, &self.dom, seg, follow, buf);
         }
         if seg.off_step == 1 || seg.len == 1 {
             // SAFETY: an aligned operand has the leader's local offsets, which are in bounds;

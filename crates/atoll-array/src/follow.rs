@@ -1,47 +1,71 @@
-//! How a follower that is not aligned with the leader reads (and writes back) the values of one
-//! segment: static message aggregation.
+//! How a follower that is not aligned with the leader reads (and writes back) its values:
+//! static message aggregation.
 //!
-//! Its elements for the segment form a strided sub-domain `sub` of its array (one row of the
-//! iteration space): a *chunk*. The local fast path: when this locale owns all of `sub` in one
-//! contiguous run, the row is a borrowed slice of local storage. Otherwise the row is assembled
-//! in the task's [`FollowBuf`]: the elements this locale owns are copied, and for each other
-//! locale `t`, [`Distribution::runs`] gives the *patches* it owns of `sub`: strided boxes with a
-//! fixed stride in `t`'s buffer (on Cyclic and BlockCyclic data, the residue classes of the
-//! paper's modulo unrolling). Then, by [`Aggregation`] mode:
+//! Its elements for one *group* of segments (consecutive rows of one leader tile, see
+//! `zip.rs`) form a strided sub-domain `sub` of its array: a *chunk*, fetched at the group's
+//! first row and served row by row. The local fast path: when this locale owns all of `sub`
+//! with contiguous rows, each row is a borrowed slice of local storage. Otherwise the chunk is
+//! assembled in the task's [`FollowBuf`]: the elements this locale owns are copied, and for each
+//! other locale `t`, [`Distribution::runs`] gives the *patches* it owns of `sub`: strided boxes
+//! with a fixed stride in `t`'s buffer (on Cyclic and BlockCyclic data, the residue classes of
+//! the paper's modulo unrolling; on Block data, halo rows and columns). Then, by
+//! [`Aggregation`] mode:
 //!
 //! - `off`: one get per remote element (Chapel's original follower, the baseline);
-//! - `static`: one strided get per patch into a packed buffer, unpacked into the row; when the
+//! - `static`: one strided get per patch into a packed buffer, unpacked into the chunk; when the
 //!   patches of `t` together fill most of their hull in `t`'s buffer (BlockCyclic rows: the
 //!   blocks of a locale are stored one after the other), one strided get of the hull;
 //! - `auto`: as `static` for patches of at least [`crate::aggregation::threshold`] elements,
 //!   element gets below.
 //!
 //! Writing back (a follower the loop wrote, or a destination that is not the leader) is the
-//! inverse: one strided put per patch (of the hull only when the patches fill it exactly, so
-//! no other element is overwritten), and only the patches whose values changed when the caller
-//! gives the values it fetched.
+//! inverse, after the group's last row: one strided put per patch (of the hull only when the
+//! patches fill it exactly, so no other element is overwritten), and only the patches whose
+//! values changed when the caller gives the values it fetched.
 
 use crate::aggregation::{Aggregation, LocaleAgg};
 use crate::array::Inner;
 use crate::elem::Elem;
 use crate::storage::Storage;
+use crate::zip::Seg;
 use atoll_dist::{Distribution, Domain, Patch, Runs};
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 use std::sync::Arc;
 
-/// A follower's scratch buffers for one task: the assembled row, the packed buffer of strided
-/// transfers, and the values as fetched (to find what a loop changed).
+/// A follower's scratch buffers for one task: the assembled chunk (or row), the packed buffer of
+/// strided transfers, the values as fetched (to find what a loop changed), and which group's
+/// chunk is held.
 pub struct FollowBuf<T> {
     pub(crate) row: Vec<T>,
     pub(crate) packed: Vec<T>,
     pub(crate) orig: Vec<T>,
+    held: Option<Held>,
 }
 
 impl<T> Default for FollowBuf<T> {
     fn default() -> Self {
-        FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new() }
+        FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new(), held: None }
     }
+}
+
+/// The group whose chunk a [`FollowBuf`] holds, and where its rows are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Held {
+    /// The group's first position (padded to 3 dimensions), row length, rows and steps.
+    key: ([usize; 3], usize, usize, usize, usize),
+    /// `Some((offset, row stride))`: rows borrowed from local storage; `None`: rows of `row`.
+    local: Option<(usize, usize)>,
+}
+
+/// The identity of `seg`'s group: its first position and shape.
+fn group_key<const D: usize>(seg: &Seg<D>) -> ([usize; 3], usize, usize, usize, usize) {
+    let mut first = [0usize; 3];
+    first[..D].copy_from_slice(&seg.pos);
+    if D >= 2 {
+        first[D.saturating_sub(2)] -= seg.row * seg.row_step;
+    }
+    (first, seg.len, seg.rows, seg.step, seg.row_step)
 }
 
 /// The aggregation settings of one bound follower, read once per loop.
@@ -106,28 +130,56 @@ impl Tally {
     }
 }
 
-/// The values of `sub` (which has `len` elements, in row-major order).
+/// The values of a follower view over `dom` for segment `seg`, in iteration order. The chunk of
+/// `seg`'s group is fetched when `buf` does not hold it yet (at the group's first row).
 pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
     arr: &'s Inner<T, D, M>,
-    sub: &Domain<D>,
-    len: usize,
+    dom: &Domain<D>,
+    seg: &Seg<D>,
     follow: &Follow,
     buf: &'s mut FollowBuf<T>,
 ) -> Result<&'s [T]> {
-    let (ctx, dist, store) = (&arr.ctx, &arr.dist, &arr.store);
+    let key = group_key(seg);
+    let held = match buf.held {
+        Some(h) if h.key == key => h,
+        _ => {
+            buf.held = None;
+            let sub = dom.slice_positions(&seg.group_positions())?;
+            let h = Held { key, local: fetch_group(arr, &sub, seg, follow, buf)? };
+            buf.held = Some(h);
+            h
+        }
+    };
+    match held.local {
+        // SAFETY: the rows of a chunk that this locale owns with contiguous rows are inside its
+        // part (offset and row stride from its runs of the chunk, `seg.row < seg.rows`);
+        // followers are read-only during a loop.
+        Some((off, row_stride)) => Ok(unsafe { arr.store.row(off + seg.row * row_stride, seg.len) }),
+        None => Ok(&buf.row[seg.row * seg.len..(seg.row + 1) * seg.len]),
+    }
+}
+
+/// Fetches the chunk `sub` of `seg`'s group: `Some((offset, row stride))` when this locale owns
+/// all of it with contiguous rows (nothing is copied), else assembled in `buf.row`.
+fn fetch_group<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    seg: &Seg<D>,
+    follow: &Follow,
+    buf: &mut FollowBuf<T>,
+) -> Result<Option<(usize, usize)>> {
+    let (ctx, dist) = (&arr.ctx, &arr.dist);
     let here = ctx.id();
     let mut here_runs = None;
     if dist.grid().contains(here) {
         let runs = dist.runs(here, sub)?;
-        if let Some(off) = contiguous_local(&runs, len) {
-            // SAFETY: the runs of this locale are offsets inside its part; followers are
-            // read-only during a loop.
-            return Ok(unsafe { store.row(off, len) });
+        if let Some(local) = contiguous_local(&runs, seg.rows, seg.len) {
+            return Ok(Some(local));
         }
         here_runs = Some(runs);
     }
-    assemble(arr, sub, len, follow, buf, here_runs)?;
-    Ok(&buf.row[..])
+    assemble(arr, sub, seg.group_len(), follow, buf, here_runs)?;
+    Ok(None)
 }
 
 /// Assembles the values of `sub` in `buf.row` (always a copy, even when all are local).
@@ -225,14 +277,19 @@ fn by_owner<T: Elem, const D: usize, M: Distribution<D>>(
     Ok(())
 }
 
-/// The local offset of `sub` when this locale owns all of it as one contiguous run.
-fn contiguous_local<const D: usize>(runs: &Runs<D>, len: usize) -> Option<usize> {
-    if runs.count() != len || runs.num_patches() != 1 {
+/// `(local offset, row stride)` of a chunk of `rows` rows of `len` elements when this locale
+/// owns all of it as one patch whose rows are contiguous runs.
+fn contiguous_local<const D: usize>(runs: &Runs<D>, rows: usize, len: usize) -> Option<(usize, usize)> {
+    if runs.count() != rows * len || runs.num_patches() != 1 {
         return None;
     }
     let p = runs.patches().next()?;
-    let row = p.global.shape()[..D - 1].iter().all(|&n| n == 1);
-    (len == 1 || (row && p.local_strides[D - 1] == 1)).then_some(p.local_offset)
+    let shape = p.global.shape();
+    // One patch holding the whole chunk has its shape: 1 in every dimension but the last two.
+    let rd = D.saturating_sub(2);
+    let lined = shape[D - 1] == len && (rows == 1 || (D >= 2 && shape[rd] == rows));
+    let row_stride = if rows > 1 { p.local_strides[rd] } else { 0 };
+    (lined && (len == 1 || p.local_strides[D - 1] == 1)).then_some((p.local_offset, row_stride))
 }
 
 /// Calls `f(k, local offset, row position)` for the elements of `p`, `k` counting in row-major

@@ -44,7 +44,7 @@ pub use elem::Elem;
 pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use reduce::{num_one::One, ExprReduce};
-pub use zip::{Plan, Row, Seg, SEG};
+pub use zip::{Plan, Row, Seg, GROUP, SEG};
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// The global address of `locale`'s part of the array (its element at local offset 0;

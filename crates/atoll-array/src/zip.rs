@@ -3,11 +3,13 @@
 //!
 //! The leader's elements on this locale are listed as *tiles* (one per combination of the
 //! per-dimension pieces that [`Distribution::runs`] returns), and tiles are cut into *segments*
-//! of at most [`SEG`] iterations along the last dimension. Each segment is one unit of work for
-//! the task pool; every operand turns it into a [`Row`] of values: a borrowed slice of local
-//! storage when it is aligned with the leader (same distribution and domain) and contiguous, a
-//! copy into the task's scratch buffer otherwise, with remote elements fetched one by one (the
-//! fine-grained baseline that static aggregation replaces).
+//! of at most [`SEG`] iterations along the last dimension. Consecutive rows of one tile plane
+//! (the same columns, next positions in the second-to-last dimension) form a *group* of at most
+//! [`GROUP`] iterations: the unit of work for the task pool, and the chunk that a follower
+//! fetches at once (so a column halo of a Block array is one strided transfer per group, not one
+//! per row). Every operand turns each segment into a [`Row`] of values: a borrowed slice of local
+//! storage when it is aligned with the leader (same distribution and domain) and contiguous, the
+//! segment's row of the group it fetched otherwise (`follow.rs`).
 
 use atoll_dist::{Distribution, Domain, StridedRange};
 use atoll_error::{Error, Result};
@@ -17,6 +19,11 @@ use std::sync::Mutex;
 
 /// The largest number of iterations in one segment (the rows of scratch buffers).
 pub const SEG: usize = 8192;
+
+/// The largest number of iterations in one group of segments (the chunk a follower fetches at
+/// once). It depends only on the tile's shape, never on the threads, so message counts are the
+/// same on every backend.
+pub const GROUP: usize = 1 << 15;
 
 /// A run of iterations: iteration positions `pos` with the last coordinate advancing by
 /// `step`, for `len` iterations; the leader's elements are at local offsets
@@ -36,6 +43,13 @@ pub struct Seg<const D: usize> {
     pub off_step: usize,
     /// Whether the run crosses rows (only aligned operands are used then).
     pub flat: bool,
+    /// This segment's row in its group (`0..rows`).
+    pub row: usize,
+    /// The rows (segments) of its group: consecutive positions of the second-to-last dimension,
+    /// the same positions in the others. 1 for flat segments and 1-D loops.
+    pub rows: usize,
+    /// The position step of the second-to-last dimension between the rows of the group.
+    pub row_step: usize,
 }
 
 impl<const D: usize> Seg<D> {
@@ -50,6 +64,24 @@ impl<const D: usize> Seg<D> {
             }
         });
         Domain::new(dims).unwrap_or_else(|_| unreachable_domain())
+    }
+
+    /// The positions of this segment's whole group (its rows in order), as a domain.
+    pub(crate) fn group_positions(&self) -> Domain<D> {
+        let mut dom = self.positions();
+        if self.rows > 1 && D >= 2 {
+            let rd = D.saturating_sub(2);
+            let mut dims = *dom.dims();
+            let first = self.pos[rd] - self.row * self.row_step;
+            dims[rd] = StridedRange::from_parts(first as i64, self.row_step.max(1) as u64, self.rows).unwrap_or_else(|_| StridedRange::empty());
+            dom = Domain::new(dims).unwrap_or_else(|_| unreachable_domain());
+        }
+        dom
+    }
+
+    /// The number of iterations of the whole group (`rows * len`).
+    pub(crate) fn group_len(&self) -> usize {
+        self.rows * self.len
     }
 }
 
@@ -68,6 +100,8 @@ struct Tile<const D: usize> {
     off_step: [usize; D],
     shape: [usize; D],
     flat: bool,
+    /// The rows of one group (1: every segment is its own group).
+    group_rows: usize,
 }
 
 impl<const D: usize> Tile<D> {
@@ -96,10 +130,48 @@ impl<const D: usize> Tile<D> {
         }
     }
 
+    /// Chooses the rows per group: consecutive rows of a plane when each row is one segment.
+    fn set_groups(&mut self) {
+        let last = self.shape[D - 1];
+        self.group_rows = if self.flat || D < 2 || last == 0 || last > SEG { 1 } else { (GROUP / last).clamp(1, self.shape[D.saturating_sub(2)].max(1)) };
+    }
+
+    fn num_groups(&self) -> usize {
+        if self.group_rows == 1 {
+            return self.num_segs();
+        }
+        let rd = D.saturating_sub(2);
+        let plane = self.shape[rd];
+        let planes: usize = self.shape[..rd].iter().product();
+        planes * plane.div_ceil(self.group_rows)
+    }
+
+    /// Group `g`: its first segment and its number of segments (one segment per row).
+    fn group(&self, g: usize) -> (usize, usize) {
+        if self.group_rows == 1 {
+            return (g, 1);
+        }
+        let plane = self.shape[D.saturating_sub(2)];
+        let per_plane = plane.div_ceil(self.group_rows);
+        let (p, i) = (g / per_plane, g % per_plane);
+        let first = i * self.group_rows;
+        (p * plane + first, self.group_rows.min(plane - first))
+    }
+
     fn seg(&self, k: usize) -> Seg<D> {
         if self.flat {
             let start = k * SEG;
-            return Seg { pos: [0; D], step: 1, len: SEG.min(self.len() - start), off: self.off0 + start, off_step: 1, flat: true };
+            return Seg {
+                pos: [0; D],
+                step: 1,
+                len: SEG.min(self.len() - start),
+                off: self.off0 + start,
+                off_step: 1,
+                flat: true,
+                row: 0,
+                rows: 1,
+                row_step: 0,
+            };
         }
         let last = self.shape[D - 1];
         let cpr = last.div_ceil(SEG);
@@ -121,6 +193,9 @@ impl<const D: usize> Tile<D> {
             off: off + j0 * self.off_step[D - 1],
             off_step: self.off_step[D - 1],
             flat: false,
+            row: 0,
+            rows: 1,
+            row_step: if D >= 2 { self.pos_step[D.saturating_sub(2)] } else { 0 },
         }
     }
 }
@@ -147,7 +222,7 @@ impl<'a, const D: usize> Plan<'a, D> {
             let counts: Vec<usize> = pieces.iter().map(Vec::len).collect();
             let total: usize = counts.iter().product();
             for mut k in 0..total {
-                let mut tile = Tile { pos0: [0; D], pos_step: [0; D], off0: 0, off_step: [0; D], shape: [0; D], flat: false };
+                let mut tile = Tile { pos0: [0; D], pos_step: [0; D], off0: 0, off_step: [0; D], shape: [0; D], flat: false, group_rows: 1 };
                 for d in (0..D).rev() {
                     let p = &pieces[d][k % counts[d]];
                     k /= counts[d];
@@ -165,12 +240,14 @@ impl<'a, const D: usize> Plan<'a, D> {
         Ok(plan)
     }
 
+    /// Numbers the groups of every tile (`prefix[t]`: the first group of tile `t`).
     fn index(&mut self) {
         self.prefix.clear();
         let mut n = 0;
-        for t in &self.tiles {
+        for t in &mut self.tiles {
+            t.set_groups();
             self.prefix.push(n);
-            n += t.num_segs();
+            n += t.num_groups();
         }
         self.prefix.push(n);
     }
@@ -184,15 +261,22 @@ impl<'a, const D: usize> Plan<'a, D> {
         self.index();
     }
 
-    /// The number of segments on this locale.
-    pub(crate) fn num_segs(&self) -> usize {
+    /// The number of groups on this locale.
+    fn num_groups(&self) -> usize {
         self.prefix.last().copied().unwrap_or(0)
     }
 
-    /// Segment `k`.
-    pub(crate) fn seg(&self, k: usize) -> Seg<D> {
-        let t = self.prefix.partition_point(|&p| p <= k) - 1;
-        self.tiles[t].seg(k - self.prefix[t])
+    /// The segments of group `g`, in order.
+    fn group(&self, g: usize) -> impl Iterator<Item = Seg<D>> + '_ {
+        let t = self.prefix.partition_point(|&p| p <= g) - 1;
+        let tile = &self.tiles[t];
+        let (first, rows) = tile.group(g - self.prefix[t]);
+        (0..rows).map(move |row| Seg { row, rows, ..tile.seg(first + row) })
+    }
+
+    /// The segments of groups `r`, in order.
+    fn segs(&self, r: std::ops::Range<usize>) -> impl Iterator<Item = Seg<D>> + '_ {
+        r.flat_map(|g| self.group(g))
     }
 
     /// The number of iterations this locale runs.
@@ -220,13 +304,14 @@ impl<'a, const D: usize> Plan<'a, D> {
     }
 
     /// Runs `f(segment, scratch)` over every segment on this locale's task pools, with one
-    /// scratch value per chunk of segments. Returns the first error.
+    /// scratch value per chunk of groups; the segments of a group run in order, on one task.
+    /// Returns the first error.
     pub(crate) fn for_each<S: Default>(&self, f: impl Fn(&Seg<D>, &mut S) -> Result<()> + Sync) -> Result<()> {
         let err: Mutex<Option<Error>> = Mutex::new(None);
-        self.ctx.forall_chunks(0..self.num_segs(), |r| {
+        self.ctx.forall_chunks(0..self.num_groups(), |r| {
             let mut s = S::default();
-            for k in r {
-                if let Err(e) = f(&self.seg(k), &mut s) {
+            for seg in self.segs(r) {
+                if let Err(e) = f(&seg, &mut s) {
                     let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
                     g.get_or_insert(e);
                     return;
@@ -239,8 +324,9 @@ impl<'a, const D: usize> Plan<'a, D> {
         }
     }
 
-    /// Folds `f(acc, segment, scratch)` over every segment on this locale's task pools and
-    /// combines the chunks' results in segment order (deterministic). Returns the first error.
+    /// Folds `f(acc, segment, scratch)` over every segment on this locale's task pools (the
+    /// segments of a group in order, on one task) and combines the chunks' results in segment
+    /// order (deterministic). Returns the first error.
     pub(crate) fn fold<A: Send + Sync + Clone, S: Default>(
         &self,
         identity: A,
@@ -248,12 +334,12 @@ impl<'a, const D: usize> Plan<'a, D> {
         combine: impl Fn(A, A) -> A,
     ) -> Result<A> {
         let parts: Mutex<Vec<(usize, Result<A>)>> = Mutex::new(Vec::new());
-        self.ctx.forall_chunks(0..self.num_segs(), |r| {
+        self.ctx.forall_chunks(0..self.num_groups(), |r| {
             let mut s = S::default();
             let first = r.start;
             let mut acc = Ok(identity.clone());
-            for k in r {
-                acc = acc.and_then(|a| f(a, &self.seg(k), &mut s));
+            for seg in self.segs(r) {
+                acc = acc.and_then(|a| f(a, &seg, &mut s));
                 if acc.is_err() {
                     break;
                 }

@@ -1,7 +1,8 @@
 //! Static aggregation (`aggregation.rs`, `follow.rs`): zippered loops with shifted and strided
 //! followers on Block, Cyclic and BlockCyclic arrays of 1-3 dimensions, a written follower and
-//! the owning expression, in the three modes, against sequential references; `static` never
-//! makes more messages than `off`, and `auto` never more than `off`.
+//! the owning expression, in the three modes, against sequential references (tiles of several
+//! groups of rows included); `static` never makes more messages than `off`, and `auto` never
+//! more than `off`.
 
 use atoll_array::{
     aggregation, dist, follower_stats, reset_follower_stats, set_aggregation, Aggregation, Block, BlockCyclic, Cyclic, DistArray,
@@ -71,7 +72,7 @@ where
         total += m;
         msgs.push(total);
         let stats = follower_stats(ctx);
-        check(stats.max_chunk_elems as usize <= atoll_array::SEG, || format!("chunk {stats:?}"))?;
+        check(stats.max_chunk_elems as usize <= atoll_array::GROUP, || format!("chunk {stats:?}"))?;
         let (ga, gc, ge) = (a.gather(0)?, c.gather(0)?, e.gather(0)?);
         if let (Some(ga), Some(gc), Some(ge)) = (ga, gc, ge) {
             let mut wa: Vec<i64> = ldist.domain().iter().map(|i| val(i, 1)).collect();
@@ -154,6 +155,29 @@ fn two_and_three_dimensions() {
         })
         .unwrap();
     }
+}
+
+/// Groups of rows (`GROUP` iterations) in 3-D: tiles whose planes hold several groups, with a
+/// plane shift on Cyclic data (whole groups remote) and a column halo on Block data split along
+/// its last dimension (reads, a written follower and the owning expression, against references).
+#[test]
+fn three_dimensional_tiles_of_several_groups() {
+    run(Config::local(2), |ctx| {
+        let shape = [3usize, 1700, 80];
+        let whole = Domain::from_shape(shape)?;
+        let inner = |d: [i64; 3]| Domain::new([StridedRange::new(d[0], 2 + d[0]), StridedRange::new(1 + d[1], 1699 + d[1]), StridedRange::new(1 + d[2], 79 + d[2])]);
+        let (ld, planes, cols) = (inner([0, 0, 0])?, inner([1, 0, 0])?, inner([0, 0, -1])?);
+        // A plane of a tile has 1698 rows of 39 (Block) or 78 (Cyclic) elements: several groups.
+        check(1698 * 39 > atoll_array::GROUP, || "sizes make several groups per plane".into())?;
+        let cyc = dist::cyclic(ctx, shape)?;
+        let msgs = scenario(ctx, cyc.clone(), cyc, ld, planes)?;
+        check(msgs[1] < msgs[0], || format!("Cyclic plane shift {msgs:?}"))?;
+        let blk = Block::new(whole, atoll_array::LocaleGrid::new(0..2, [1, 1, 2])?);
+        let msgs = scenario(ctx, blk.clone(), blk, ld, cols)?;
+        check(msgs[1] < msgs[0], || format!("Block column halo {msgs:?}"))?;
+        Ok(())
+    })
+    .unwrap();
 }
 
 /// A long Cyclic row: `static` fetches each chunk from the neighbour with one strided get, so

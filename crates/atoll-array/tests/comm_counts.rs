@@ -2,7 +2,8 @@
 //! `common/scenarios.rs`, which the MPI suite runs too): aligned expressions and slices make no
 //! message, shifted view assignment is one strided get per locale pair, gather one strided get
 //! per remote locale, a misaligned follower one get per remote element (`off`) or one transfer
-//! per chunk and remote owner (`static`).
+//! per chunk and remote owner (`static`), Block halo rows and columns one strided get per group
+//! of rows and neighbour.
 
 mod common;
 
@@ -29,6 +30,7 @@ on_1_to_5_locales!(
     gather_is_one_strided_get_per_remote_locale,
     misaligned_follower_transfers_by_aggregation_mode,
     written_follower_and_owning_expression,
+    block_halos_are_one_strided_get_per_group,
     from_vec_and_single_elements,
     scan_moves_data_once,
     view_sent_with_on

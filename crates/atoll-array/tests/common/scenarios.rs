@@ -11,7 +11,7 @@
 // `a.slice([lo..hi])` is how 1-D arrays are sliced, not a mistaken `vec![lo..hi]`.
 #![allow(clippy::single_range_in_vec_init)]
 
-use atoll_array::{dist, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprReduce, SharedView, StridedRange};
+use atoll_array::{dist, Block, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprReduce, SharedView, StridedRange};
 use atoll_runtime::{CommCounts, Ctx, Error, Handler, Result};
 use std::collections::BTreeSet;
 
@@ -203,23 +203,25 @@ pub fn gather_is_one_strided_get_per_remote_locale(ctx: &Ctx) -> Result<Vec<Comm
 }
 
 /// Per locale, the transfers static aggregation must make for `leader[l_dom]` zipped with
-/// `follower[f_dom]`, by brute force over `owner`/`locate`: the chunks are the rows of each
-/// leader locale's elements (segments of a Block leader with short rows); per chunk and remote
-/// owner, one get for one element, else one strided get (these cases are chosen so that each
-/// owner's elements of a chunk are at a fixed stride in its buffer, which is checked).
+/// `follower[f_dom]`, by brute force over `owner`/`locate`, for leaders whose elements on each
+/// locale are one tile (Block, or 1-D Cyclic): a tile of at most `GROUP` elements (and rows of
+/// at most `SEG`) is one chunk (checked); per
+/// chunk and remote owner, one get for one element, else one strided get (these cases are
+/// chosen so that each owner's elements of a chunk are at a fixed stride in its buffer, which
+/// is checked).
 fn static_transfers<const D: usize>(n: usize, leader: &impl Distribution<D>, l_dom: &Domain<D>, follower: &impl Distribution<D>, f_dom: &Domain<D>) -> Result<Vec<(u64, u64)>> {
     use std::collections::BTreeMap;
-    let last = l_dom.shape()[D - 1].max(1);
-    // (leader locale, row, follower owner) -> follower local offsets in iteration order.
-    let mut chunks: BTreeMap<(usize, usize, usize), Vec<usize>> = BTreeMap::new();
-    for (k, (i, j)) in l_dom.iter().zip(f_dom.iter()).enumerate() {
+    check(l_dom.size() <= atoll_array::GROUP && l_dom.shape()[D - 1] <= atoll_array::SEG, || format!("scenario assumption: {l_dom} is one chunk per locale"))?;
+    // (leader locale, follower owner) -> follower local offsets in iteration order.
+    let mut chunks: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (i, j) in l_dom.iter().zip(f_dom.iter()) {
         let (l, (f, off)) = (leader.owner(i), follower.locate(j));
         if l != f {
-            chunks.entry((l, k / last, f)).or_default().push(off);
+            chunks.entry((l, f)).or_default().push(off);
         }
     }
     let mut per = vec![(0u64, 0u64); n];
-    for ((l, _, _), offs) in chunks {
+    for ((l, _), offs) in chunks {
         if offs.len() == 1 {
             per[l].0 += 1;
         } else {
@@ -360,6 +362,129 @@ pub fn written_follower_and_owning_expression(ctx: &Ctx) -> Result<Vec<CommCount
     Ok(all)
 }
 
+/// Per locale, the transfers `static` makes for a Block `leader[l_dom]` zipped with a Block
+/// `follower[f_dom]`, by brute force: each locale's elements are one tile (a box of rows of at
+/// most `SEG`), cut into groups of `GROUP / row length` consecutive rows; per group and remote
+/// owner, one get for one element, else one strided get (a Block owner's part of a box is one
+/// box in its buffer).
+fn block_group_transfers<const D: usize>(n: usize, leader: &Block<D>, l_dom: &Domain<D>, follower: &Block<D>, f_dom: &Domain<D>) -> Result<Vec<(u64, u64)>> {
+    use std::collections::BTreeMap;
+    let last = l_dom.shape()[D - 1];
+    // Per leader locale: its first row (position in l_dom, rows counted row-major over the
+    // first D - 1 dimensions) and the length of its rows.
+    let mut first_row = vec![usize::MAX; n];
+    let mut row_len = vec![0usize; n];
+    for (k, i) in l_dom.iter().enumerate() {
+        let l = leader.owner(i);
+        first_row[l] = first_row[l].min(k / last);
+        if first_row[l] == k / last {
+            row_len[l] += 1;
+        }
+    }
+    check(row_len.iter().all(|&r| r <= atoll_array::SEG), || "scenario assumption: rows of at most SEG".into())?;
+    let mut chunks: BTreeMap<(usize, usize, usize), u64> = BTreeMap::new();
+    for (k, (i, j)) in l_dom.iter().zip(f_dom.iter()).enumerate() {
+        let (l, f) = (leader.owner(i), follower.owner(j));
+        if l != f {
+            // Rows of a tile are consecutive in the second-to-last dimension only for D = 2.
+            let group_rows = (atoll_array::GROUP / row_len[l]).max(1);
+            let group = (k / last - first_row[l]) / group_rows;
+            *chunks.entry((l, group, f)).or_default() += 1;
+        }
+    }
+    let mut per = vec![(0u64, 0u64); n];
+    for ((l, _, _), elems) in chunks {
+        if elems == 1 {
+            per[l].0 += 1;
+        } else {
+            per[l].1 += 1;
+        }
+    }
+    Ok(per)
+}
+
+/// Halo exchange of a 2-D Block stencil: a 5-point average `a = (b + b_n + b_s + b_w + b_e) / 5`
+/// over the interior, a column shift alone, and a written follower shifted by one column
+/// (`c[i, j + 1] = a[i, j] + 1`), on a column grid (`1 x n`: column halos only) and on the
+/// automatic grid. In `static` mode each group of rows of a leader tile fetches (and writes
+/// back) its halo from each neighbour with **one strided get (put)**, where `off` makes one
+/// get per row: checked against [`block_group_transfers`]; the values against a sequential
+/// stencil. The 300 x 300 arrays make tiles of more than one group.
+pub fn block_halos_are_one_strided_get_per_group(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    use atoll_array::{set_aggregation, Aggregation, LocaleGrid};
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let (n, m) = (300usize, 300usize);
+    let whole = Domain::from_shape([n, m])?;
+    let interior = |di: i64, dj: i64| Domain::new([StridedRange::new(1 + di, n as i64 - 1 + di), StridedRange::new(1 + dj, m as i64 - 1 + dj)]);
+    let ld = interior(0, 0)?;
+    let shifts = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)];
+    let mut all = Vec::new();
+    for grid in [LocaleGrid::new(0..nl, [1, nl])?, LocaleGrid::auto(0..nl)?] {
+        let bd = Block::new(whole, grid);
+        let b = DistArray::<f64, 2>::from_fn(ctx, bd.clone(), v2)?;
+        for mode in [Aggregation::Off, Aggregation::Static] {
+            set_aggregation(ctx, mode);
+            let mut a = DistArray::<f64, 2>::zeros(ctx, bd.clone())?;
+            let mut c = DistArray::<f64, 2>::zeros(ctx, bd.clone())?;
+            let [bn, bs, bw, be] = shifts.map(|(di, dj)| interior(di, dj));
+            let ((), five) = measure(ctx, || {
+                let v = |d: Result<Domain<2>>| d.and_then(|d| b.slice(d));
+                a.slice_mut(ld)?.assign_expr((b.slice(ld)? + v(bn)? + v(bs)? + v(bw)? + v(be)?) * 0.2)
+            })?;
+            let east = interior(0, 1)?;
+            let mut e = DistArray::<f64, 2>::zeros(ctx, bd.clone())?;
+            let ((), col) = measure(ctx, || e.slice_mut(ld)?.assign_expr(b.slice(east)?))?;
+            let ((), written) = measure(ctx, || a.slice_mut(ld)?.zip_apply_with_mut(&mut c.slice_mut(east)?, 1.0f64, |x, y, one| *y = *x + one))?;
+            // References: per-locale transfers, then the values.
+            let what = |case: &str| format!("Block halo {case}, grid {:?}, {mode}", bd.grid().shape());
+            let mut want = (0u64, 0u64);
+            let mut elems = 0u64;
+            for (di, dj) in shifts {
+                let fd = interior(di, dj)?;
+                let t = block_group_transfers(nl, &bd, &ld, &bd, &fd)?[me];
+                (want.0, want.1) = (want.0 + t.0, want.1 + t.1);
+                elems += remote_elements(nl, &bd, &ld, &bd, &fd)[me];
+            }
+            let t_col = block_group_transfers(nl, &bd, &ld, &bd, &east)?[me];
+            let e_col = remote_elements(nl, &bd, &ld, &bd, &east)[me];
+            match mode {
+                Aggregation::Off => {
+                    only(&five[me], &what("5-point"), elems, 0, 0, 0)?;
+                    only(&col[me], &what("east column"), e_col, 0, 0, 0)?;
+                    puts_gets(&written[me], &what("written east column"), [e_col, 0, e_col, 0])?;
+                }
+                _ => {
+                    // Not one message per row: a tile of 298 rows of at most 149 elements is at
+                    // most two groups.
+                    let msgs = col[me].gets + col[me].strided_gets;
+                    check(msgs <= 2, || format!("{}: {msgs} messages for one column halo", what("east column")))?;
+                    only(&five[me], &what("5-point"), want.0, want.1, 0, 0)?;
+                    only(&col[me], &what("east column"), t_col.0, t_col.1, 0, 0)?;
+                    puts_gets(&written[me], &what("written east column"), [t_col.0, t_col.1, t_col.0, t_col.1])?;
+                }
+            }
+            all.extend(five);
+            all.extend(col);
+            all.extend(written);
+            let (ga, gc, ge) = (a.gather(0)?, c.gather(0)?, e.gather(0)?);
+            if let (Some(ga), Some(gc), Some(ge)) = (ga, gc, ge) {
+                let at = |i: usize, j: usize| v2([i as i64, j as i64]);
+                for i in 1..n - 1 {
+                    for j in 1..m - 1 {
+                        let avg = (at(i, j) + at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1)) * 0.2;
+                        check(ga[i * m + j] == avg, || format!("{}: a[{i}, {j}] = {}, want {avg}", what("5-point"), ga[i * m + j]))?;
+                        check(ge[i * m + j] == at(i, j + 1), || format!("{}: e[{i}, {j}]", what("east column")))?;
+                        check(gc[i * m + j + 1] == avg + 1.0, || format!("{}: c[{i}, {}]", what("written east column"), j + 1))?;
+                    }
+                }
+                check(gc.iter().enumerate().all(|(k, &x)| (k % m != 0 && k / m > 0 && k / m < n - 1) || x == 0.0), || format!("{}: c outside the shifted interior", what("written east column")))?;
+            }
+        }
+    }
+    set_aggregation(ctx, Aggregation::Auto);
+    Ok(all)
+}
+
 /// `from_vec`: each locale pulls its Block part from the root with one strided get.
 /// Single-element `get`/`set`: one get or put per remote element.
 pub fn from_vec_and_single_elements(ctx: &Ctx) -> Result<Vec<CommCounts>> {
@@ -451,13 +576,14 @@ pub fn view_sent_with_on(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 /// Every scenario, in order, with its name.
 pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
     type Scenario = fn(&Ctx) -> Result<Vec<CommCounts>>;
-    let list: [(&'static str, Scenario); 9] = [
+    let list: [(&'static str, Scenario); 10] = [
         ("aligned_expressions", aligned_expressions_make_no_messages),
         ("slices", creating_slices_makes_no_messages),
         ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
         ("gather", gather_is_one_strided_get_per_remote_locale),
         ("misaligned_follower", misaligned_follower_transfers_by_aggregation_mode),
         ("written_follower_owning", written_follower_and_owning_expression),
+        ("block_halos", block_halos_are_one_strided_get_per_group),
         ("from_vec_get_set", from_vec_and_single_elements),
         ("scan", scan_moves_data_once),
         ("view_sent_with_on", view_sent_with_on),

@@ -30,6 +30,8 @@ pub enum DistName {
     Cyclic,
     /// `BlockCyclic` with `--block` in every dimension.
     Blockcyclic,
+    /// `Block` (not in the paper's suite: its remote accesses are halo rows and columns).
+    Block,
 }
 
 impl DistName {
@@ -38,6 +40,7 @@ impl DistName {
         match self {
             DistName::Cyclic => "cyclic",
             DistName::Blockcyclic => "blockcyclic",
+            DistName::Block => "block",
         }
     }
 }
@@ -119,6 +122,16 @@ impl Dists for BlockCyclicDists {
     type M<const D: usize> = BlockCyclic<D>;
     fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<BlockCyclic<D>> {
         dist::block_cyclic(ctx, shape, [self.block; D])
+    }
+}
+
+/// `Block` over all locales (an automatic grid).
+pub struct BlockDists;
+
+impl Dists for BlockDists {
+    type M<const D: usize> = Block<D>;
+    fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Block<D>> {
+        dist::block(ctx, shape)
     }
 }
 
@@ -311,6 +324,7 @@ fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params
     match d {
         DistName::Cyclic => run_kernel(ctx, &CyclicDists, name, p, mode),
         DistName::Blockcyclic => run_kernel(ctx, &BlockCyclicDists { block }, name, p, mode),
+        DistName::Block => run_kernel(ctx, &BlockDists, name, p, mode),
     }
 }
 
