@@ -24,6 +24,10 @@ matplotlib is not a project dependency; install it in a separate virtual environ
 
 Under MPI a strong or weak sweep gives one point per invocation (the rank count): append the
 outputs of several `mpiexec -n N` runs to one file.
+
+With --tables the script prints the tables of docs/BENCHMARKS.md (Markdown) instead of drawing,
+and needs no matplotlib: per distribution of the suite, the seconds, messages and ratios of
+every kernel with the geometric means; per sweep, `auto`/`off` messages / `auto`/`off` time.
 """
 
 import argparse
@@ -31,11 +35,6 @@ import json
 import math
 import os
 import sys
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 MODES = ("static", "auto")
 COLORS = {"off": "#55a868", "static": "#4c72b0", "auto": "#dd8452"}
@@ -86,7 +85,18 @@ def suite_runs(lines):
     return runs
 
 
+def pyplot():
+    """matplotlib's pyplot, drawing to files (imported only when charts are drawn)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def plot_suite(runs, out):
+    plt = pyplot()
     written = []
     for dist, kernels in runs.items():
         names = [k for k, m in kernels.items() if "off" in m and any(x in m for x in MODES)]
@@ -144,6 +154,7 @@ def plot_sweeps(pts, out):
     """One chart per backend and sweep: a row per (kernel, dist), with the normalized runtime,
     the normalized messages and the elements per follower chunk against the locale count or
     the block size."""
+    plt = pyplot()
     written = []
     for (backend, sweep), rows in sorted(pts.items()):
         keys = [k for k in sorted(rows) if any("off" in m for m in rows[k].values())]
@@ -191,13 +202,78 @@ def plot_sweeps(pts, out):
     return written
 
 
+def suite_tables(runs, geo):
+    """Markdown: per distribution, one row per kernel and the geometric means."""
+    out = []
+    for dist, kernels in runs.items():
+        names = [k for k, m in kernels.items() if "off" in m and "auto" in m]
+        if not names:
+            continue
+        out.append(f"### {dist}\n")
+        out.append("| kernel | size | off s | static s | auto s | off msgs | static msgs | auto msgs | chunk | auto/off time | auto/off msgs | ok |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        tr, mr = [], []
+        for k in names:
+            m = kernels[k]
+            off, auto, st = m["off"], m["auto"], m.get("static", {})
+            t, g = time_ratio(auto["seconds"], off["seconds"]), msg_ratio(auto["messages"], off["messages"])
+            tr.append(t)
+            mr.append(g)
+            ok = all(x.get("ok") for x in m.values())
+            secs = " | ".join(f"{x['seconds']:.4g}" if x else "" for x in (off, st, auto))
+            msgs = " | ".join(str(x["messages"]) if x else "" for x in (off, st, auto))
+            chunk = (st or auto).get("chunk_elems", "")
+            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {g:.4f} | {ok} |")
+        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{geomean(mr):.4f}** | |")
+        if dist in geo:
+            keep = ("msg_ratio", "time_ratio", "worst_time_ratio", "worst_kernel", "static_msg_ratio", "static_time_ratio", "ok")
+            out.append("\nGeomean line: `" + json.dumps({k: geo[dist][k] for k in keep if k in geo[dist]}) + "`")
+        out.append("")
+    return out
+
+
+def sweep_tables(pts):
+    """Markdown: per backend and sweep, `auto`/`off` messages / `auto`/`off` time."""
+    out = []
+    for (backend, sweep), rows in sorted(pts.items()):
+        keys = [k for k in rows if any("off" in m and "auto" in m for m in rows[k].values())]
+        xs = sorted({x for k in keys for x, m in rows[k].items() if "off" in m and "auto" in m})
+        if not xs:
+            continue
+        out.append(f"**{sweep}, {backend}** (columns: {'block size' if sweep == 'block' else 'locales'})\n")
+        out.append("| kernel | dist | " + " | ".join(str(x) for x in xs) + " |")
+        out.append("|---|---|" + "---|" * len(xs))
+        for kernel, dist in keys:
+            cells = []
+            for x in xs:
+                m = rows[(kernel, dist)].get(x, {})
+                if "off" in m and "auto" in m:
+                    g = msg_ratio(m["auto"]["messages"], m["off"]["messages"])
+                    t = time_ratio(m["auto"]["seconds"], m["off"]["seconds"])
+                    cells.append(f"{g:.4f} / {t:.3f}")
+                else:
+                    cells.append("")
+            out.append(f"| {kernel} | {dist} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", help="files of JSON lines from atoll-bench polybench --json")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "figures"))
+    ap.add_argument("--tables", action="store_true", help="print the Markdown tables instead of drawing")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
     lines = read_lines(a.files)
+    if a.tables:
+        geo = {l["dist"]: l for l in lines if l.get("bench") == "polybench" and l.get("variant") == "geomean" and "sweep" not in l}
+        text = suite_tables(suite_runs(lines), geo) + sweep_tables(sweep_runs(lines))
+        if not text:
+            print("no polybench result found in the files", file=sys.stderr)
+            return 1
+        print("\n".join(text))
+        return 0
+    os.makedirs(a.out, exist_ok=True)
     written = plot_suite(suite_runs(lines), a.out) + plot_sweeps(sweep_runs(lines), a.out)
     if not written:
         print("no polybench result found in the files", file=sys.stderr)

@@ -303,12 +303,24 @@ impl<'a, const D: usize> Plan<'a, D> {
         }
     }
 
+    /// Runs `f(range of groups)` over this locale's groups on its task pools, in dynamic chunks;
+    /// a loop of at most [`SEG`] iterations is one chunk, which runs on the calling thread (a
+    /// hand-off to the pool would cost more than the loop).
+    fn chunks(&self, f: impl Fn(std::ops::Range<usize>) + Sync) {
+        let n = self.num_groups();
+        if self.local_iterations() <= SEG {
+            self.ctx.forall_chunks_with(0..n, n, f);
+        } else {
+            self.ctx.forall_chunks(0..n, f);
+        }
+    }
+
     /// Runs `f(segment, scratch)` over every segment on this locale's task pools, with one
     /// scratch value per chunk of groups; the segments of a group run in order, on one task.
     /// Returns the first error.
     pub(crate) fn for_each<S: Default>(&self, f: impl Fn(&Seg<D>, &mut S) -> Result<()> + Sync) -> Result<()> {
         let err: Mutex<Option<Error>> = Mutex::new(None);
-        self.ctx.forall_chunks(0..self.num_groups(), |r| {
+        self.chunks(|r| {
             let mut s = S::default();
             for seg in self.segs(r) {
                 if let Err(e) = f(&seg, &mut s) {
@@ -334,7 +346,7 @@ impl<'a, const D: usize> Plan<'a, D> {
         combine: impl Fn(A, A) -> A,
     ) -> Result<A> {
         let parts: Mutex<Vec<(usize, Result<A>)>> = Mutex::new(Vec::new());
-        self.ctx.forall_chunks(0..self.num_groups(), |r| {
+        self.chunks(|r| {
             let mut s = S::default();
             let first = r.start;
             let mut acc = Ok(identity.clone());
