@@ -66,6 +66,11 @@ def time_ratio(a, b):
     return a / b if b > 0 else float("nan")
 
 
+def fmt_ratio(x):
+    """A message ratio for the tables: 4 decimals, or 2 significant digits below 0.001."""
+    return f"{x:.4f}" if x >= 0.001 or x == 0 else f"{x:.1e}"
+
+
 def geomean(xs):
     xs = [x for x in xs if x > 0 and math.isfinite(x)]
     if not xs:
@@ -223,8 +228,8 @@ def suite_tables(runs, geo):
             secs = " | ".join(f"{x['seconds']:.4g}" if x else "" for x in (off, st, auto))
             msgs = " | ".join(str(x["messages"]) if x else "" for x in (off, st, auto))
             chunk = (st or auto).get("chunk_elems", "")
-            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {g:.4f} | {ok} |")
-        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{geomean(mr):.4f}** | |")
+            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {fmt_ratio(g)} | {ok} |")
+        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{fmt_ratio(geomean(mr))}** | |")
         if dist in geo:
             keep = ("msg_ratio", "time_ratio", "worst_time_ratio", "worst_kernel", "static_msg_ratio", "static_time_ratio", "ok")
             out.append("\nGeomean line: `" + json.dumps({k: geo[dist][k] for k in keep if k in geo[dist]}) + "`")
@@ -250,7 +255,7 @@ def sweep_tables(pts):
                 if "off" in m and "auto" in m:
                     g = msg_ratio(m["auto"]["messages"], m["off"]["messages"])
                     t = time_ratio(m["auto"]["seconds"], m["off"]["seconds"])
-                    cells.append(f"{g:.4f} / {t:.3f}")
+                    cells.append(f"{fmt_ratio(g)} / {t:.3f}")
                 else:
                     cells.append("")
             out.append(f"| {kernel} | {dist} | " + " | ".join(cells) + " |")

@@ -163,7 +163,7 @@ pub fn isx(args: &IsxArgs) -> Result<()> {
         if base.backend != BackendKind::Local {
             return Err(Error::InvalidArgument("isx --sweep runs the local backend".into()));
         }
-        (1..=4).map(|l| Config { locales: l, ..base.clone() }).collect()
+        (1..=4).map(|l| base.clone().with_locales(l)).collect()
     } else {
         vec![base]
     };

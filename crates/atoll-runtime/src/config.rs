@@ -73,6 +73,9 @@ pub struct Config {
     /// Elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]): a
     /// buffer is sent as one message when it holds this many elements. At least 1.
     pub agg_buffer: usize,
+    /// The error of an invalid `ATOLL_*` variable met by [`Config::local`] or [`Config::mpi`]
+    /// (which return a `Config`, not a `Result`): [`run`](crate::run) returns it.
+    env_error: Option<Error>,
 }
 
 /// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
@@ -91,6 +94,7 @@ impl Default for Config {
             progress_hot_ms: 50,
             mem_max: None,
             agg_buffer: DEFAULT_AGG_BUFFER,
+            env_error: None,
         }
     }
 }
@@ -195,20 +199,27 @@ impl Config {
         Ok(c)
     }
 
-    /// The local backend with `n` locales, other fields from the environment (or defaults if
-    /// the environment is invalid).
+    /// The local backend with `n` locales, other fields from the environment. An invalid
+    /// `ATOLL_*` variable leaves the defaults, and [`run`](crate::run) then returns its
+    /// [`Error::Config`] (naming the variable and the value) instead of starting.
     pub fn local(n: usize) -> Self {
-        let mut c = Self::from_env().unwrap_or_default();
+        let mut c = Self::or_env_error(Self::from_env());
         c.backend = BackendKind::Local;
         c.locales = n;
         c
     }
 
-    /// The MPI backend, other fields from the environment.
+    /// The MPI backend, other fields from the environment (an invalid variable: as
+    /// [`Config::local`]).
     pub fn mpi() -> Self {
-        let mut c = Self::from_env().unwrap_or_default();
+        let mut c = Self::or_env_error(Self::from_env());
         c.backend = BackendKind::Mpi;
         c
+    }
+
+    /// The configuration read from the environment, or the defaults carrying its error.
+    fn or_env_error(env: Result<Config>) -> Config {
+        env.unwrap_or_else(|e| Config { env_error: Some(e), ..Config::default() })
     }
 
     /// Sets the number of locales (local backend).
@@ -281,6 +292,9 @@ impl Config {
     }
 
     pub(crate) fn validate(&self) -> Result<()> {
+        if let Some(e) = &self.env_error {
+            return Err(e.clone());
+        }
         if self.agg_buffer == 0 {
             return Err(config_err("ATOLL_AGG_BUFFER", "0", "the aggregation buffer needs at least 1 element"));
         }
@@ -304,6 +318,14 @@ mod tests {
 
     fn vars(list: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |k| list.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn an_invalid_variable_is_kept_for_run() {
+        let c = Config::or_env_error(Config::from_vars(vars(&[("ATOLL_PIN", "maybe")])));
+        let e = c.validate().unwrap_err();
+        assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_PIN" && value == "maybe"), "{e}");
+        assert!(Config::or_env_error(Config::from_vars(vars(&[("ATOLL_PIN", "0")]))).validate().is_ok());
     }
 
     #[test]

@@ -808,7 +808,9 @@ impl Ctx {
     }
 
     /// Runs `f(sub_range)` over chunks of `range` on this locale's task pools (dynamic
-    /// chunking, about 16 chunks per thread). **One-sided.**
+    /// chunking, about 16 chunks per thread). When `range` is a single chunk, it runs on the
+    /// calling thread: the hand-off to a pool thread and back costs microseconds, more than
+    /// a small loop. **One-sided.**
     pub fn forall_chunks(&self, range: Range<usize>, f: impl Fn(Range<usize>) + Sync) {
         let chunk = self.here().default_chunk(range.len());
         self.forall_chunks_with(range, chunk, f);

@@ -4,7 +4,8 @@
 //! view leads; the other operands follow, and followers shifted with respect to the leader need
 //! remote elements: what static message aggregation optimizes.
 //!
-//! Every kernel runs for each distribution (`cyclic`, `blockcyclic`) and aggregation mode
+//! Every kernel runs for each distribution (`cyclic`, `blockcyclic`; `--dists block` adds Block
+//! arrays, whose remote accesses are halo rows and columns) and aggregation mode
 //! (`off`, `static`, `auto`, set on every locale with [`set_aggregation`]), and is checked
 //! against a sequential reference computed in plain Rust in the same run. Per run: seconds
 //! (locale 0, between barriers), remote operations and bytes (all locales), the largest number
