@@ -122,7 +122,7 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
     demo_agg::aggregation_tour(ctx)?;
     demo_stencil::stencil_tour(ctx)?;
     demo_sort::sort_tour(ctx)?;
-    demo_mem::memory_tour(ctx)?;
+    demo_mem::memory_tour(ctx, (3 * baseline.len() * size_of::<f64>()) as u64)?;
     Ok(())
 }
 

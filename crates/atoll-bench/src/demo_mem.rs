@@ -15,8 +15,10 @@ fn check(cond: bool, what: &str) -> Result<()> {
 }
 
 /// Shows per-locale memory figures and budgets, provokes an out-of-memory error on one locale
-/// and shows that every locale got it and the job goes on. **Collective.**
-pub fn memory_tour(ctx: &Ctx) -> Result<()> {
+/// and shows that every locale got it and the job goes on. `outside` is the memory that threads
+/// outside the job hold (the STREAM baseline's arrays), which locale 0's counter includes.
+/// **Collective.**
+pub fn memory_tour(ctx: &Ctx, outside: u64) -> Result<()> {
     let (me, n) = (ctx.id(), ctx.num_locales());
     // 8 MiB plus a little per locale, so the rows differ.
     let len = ((8 * MIB + me as u64 * MIB) / 8) as usize;
@@ -34,7 +36,10 @@ pub fn memory_tour(ctx: &Ctx) -> Result<()> {
             println!("  {l:>6} {:>14.1} {:>16.1} {:>14.1}", mib(*used), mib(*committed), mib(*limit));
         }
         if atoll::mem::tracking_active() {
-            println!("  (locale 0's counter also holds the threads outside the job, e.g. the program's main thread)");
+            println!(
+                "  (locale 0's counter also holds the threads outside the job: here the STREAM baseline's workers, started before it, with their {:.0} MiB of arrays)",
+                outside as f64 / MIB as f64
+            );
             println!("  memory_used_all() = {:.1} MiB; atoll-mem's table for this process:", total as f64 / MIB as f64);
             for line in MemStats::snapshot().to_string().lines() {
                 println!("  {line}");
