@@ -362,16 +362,16 @@ pub fn written_follower_and_owning_expression(ctx: &Ctx) -> Result<Vec<CommCount
     Ok(all)
 }
 
-/// Per locale, the transfers `static` makes for a Block `leader[l_dom]` zipped with a Block
+/// Per locale, the transfers `static` makes for a 2-D Block `leader[l_dom]` zipped with a Block
 /// `follower[f_dom]`, by brute force: each locale's elements are one tile (a box of rows of at
 /// most `SEG`), cut into groups of `GROUP / row length` consecutive rows; per group and remote
 /// owner, one get for one element, else one strided get (a Block owner's part of a box is one
 /// box in its buffer).
-fn block_group_transfers<const D: usize>(n: usize, leader: &Block<D>, l_dom: &Domain<D>, follower: &Block<D>, f_dom: &Domain<D>) -> Result<Vec<(u64, u64)>> {
+fn block_group_transfers(n: usize, leader: &Block<2>, l_dom: &Domain<2>, follower: &Block<2>, f_dom: &Domain<2>) -> Result<Vec<(u64, u64)>> {
     use std::collections::BTreeMap;
-    let last = l_dom.shape()[D - 1];
-    // Per leader locale: its first row (position in l_dom, rows counted row-major over the
-    // first D - 1 dimensions) and the length of its rows.
+    let last = l_dom.shape()[1];
+    // Per leader locale: its first row of l_dom (a Block tile's rows are consecutive rows of
+    // l_dom) and the length of its rows.
     let mut first_row = vec![usize::MAX; n];
     let mut row_len = vec![0usize; n];
     for (k, i) in l_dom.iter().enumerate() {
@@ -386,7 +386,6 @@ fn block_group_transfers<const D: usize>(n: usize, leader: &Block<D>, l_dom: &Do
     for (k, (i, j)) in l_dom.iter().zip(f_dom.iter()).enumerate() {
         let (l, f) = (leader.owner(i), follower.owner(j));
         if l != f {
-            // Rows of a tile are consecutive in the second-to-last dimension only for D = 2.
             let group_rows = (atoll_array::GROUP / row_len[l]).max(1);
             let group = (k / last - first_row[l]) / group_rows;
             *chunks.entry((l, group, f)).or_default() += 1;
