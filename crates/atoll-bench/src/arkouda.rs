@@ -17,9 +17,10 @@
 //! (default 2^16: one message per element is slow by design), as `aggregation_speedup`.
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
-use crate::report::Line;
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
 use atoll::prelude::*;
+use crate::mix::mix;
+use crate::report::Line;
 use std::time::Instant;
 
 /// Options of the arkouda benchmark.
@@ -35,15 +36,6 @@ pub struct ArkoudaOpts {
 
 const GIB: f64 = (1u64 << 30) as f64;
 const SEED: u64 = 0x5eed_a7b0_11aa_0001;
-
-/// splitmix64's finalizer: a good 64-bit mix.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The gather index of position `j`: random in `0..n`, duplicates included.
 #[inline]

@@ -12,6 +12,7 @@
 //! result must equal it (the stable argsort is unique).
 
 use atoll::prelude::*;
+use crate::mix::mix;
 use std::time::Instant;
 
 /// What one argsort measurement gives.
@@ -28,15 +29,6 @@ pub struct ArgsortRun {
 
 const SEED: u64 = 0x5eed_a7b0_11aa_0002;
 const SIGN: u64 = 1 << 63;
-
-/// splitmix64's finalizer.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Key `i`: random in `0..2^32`, as Arkouda's benchmark draws them (`ak.randint(0, 2**32, n)`).
 #[inline]

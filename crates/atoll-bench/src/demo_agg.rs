@@ -4,15 +4,8 @@
 
 use atoll::array::{dist, DistArray, IrregularOptions};
 use atoll::prelude::*;
+use crate::check;
 use std::time::Instant;
-
-fn check(cond: bool, what: &str) -> Result<()> {
-    if cond {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!("demo check failed: {what}")))
-    }
-}
 
 /// Scatters a permutation of `0..n` (`a[(j * 7919) % n] = j`) with `opts`: (seconds, messages
 /// of all locales, every element right). **Collective.**

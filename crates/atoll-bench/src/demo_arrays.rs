@@ -3,17 +3,10 @@
 //! sequential computation.
 
 use atoll::array::{dist, Cyclic, DistArray, Distribution, ExprExt, ExprReduce, StridedRange};
-use crate::baseline::Baseline;
 use atoll::prelude::*;
+use crate::baseline::Baseline;
+use crate::check;
 use std::time::Instant;
-
-fn check(cond: bool, what: &str) -> Result<()> {
-    if cond {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!("demo check failed: {what}")))
-    }
-}
 
 /// Messages (remote operations) made by `f` on all locales together.
 fn messages<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, u64)> {

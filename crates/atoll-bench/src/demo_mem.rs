@@ -3,16 +3,9 @@
 
 use atoll::mem::{MemStats, Mode};
 use atoll::prelude::*;
+use crate::check;
 
 const MIB: u64 = 1 << 20;
-
-fn check(cond: bool, what: &str) -> Result<()> {
-    if cond {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!("demo check failed: {what}")))
-    }
-}
 
 /// Shows per-locale memory figures and budgets, provokes an out-of-memory error on one locale
 /// and shows that every locale got it and the job goes on. `outside` is the memory that threads

@@ -6,22 +6,9 @@
 use atoll::array::{dist, Cyclic, DistArray};
 use atoll::ops::{argsort, coargsort, SortColumn};
 use atoll::prelude::*;
+use crate::check;
+use crate::mix::mix;
 use std::time::Instant;
-
-fn check(cond: bool, what: &str) -> Result<()> {
-    if cond {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!("demo check failed: {what}")))
-    }
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The tour step (collective).
 pub fn sort_tour(ctx: &Ctx) -> Result<()> {

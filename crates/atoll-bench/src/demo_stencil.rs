@@ -4,15 +4,8 @@
 
 use atoll::array::{aggregation, dist, set_aggregation, Aggregation, Cyclic, DistArray};
 use atoll::prelude::*;
+use crate::check;
 use std::time::Instant;
-
-fn check(cond: bool, what: &str) -> Result<()> {
-    if cond {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!("demo check failed: {what}")))
-    }
-}
 
 /// `steps` Jacobi sweeps over `n` points with aggregation `mode`: the result (on locale 0),
 /// locale 0's seconds and the messages of all locales. **Collective.**

@@ -19,8 +19,9 @@
 //! a 64-bit hash of every key, over all locales). Weak scaling: with `--sweep` the local
 //! backend runs 1 to 4 locales.
 
-use crate::report::Line;
 use atoll::prelude::*;
+use crate::mix::mix;
+use crate::report::Line;
 use std::time::Instant;
 
 /// Options of `atoll-bench isx`.
@@ -43,15 +44,6 @@ pub struct IsxArgs {
 }
 
 const SEED: u64 = 0x15a_5eed_0000_0001;
-
-/// splitmix64's finalizer.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The hash summed over all keys for the permutation check.
 #[inline]

@@ -7,6 +7,7 @@ mod baseline;
 mod comm;
 mod isx;
 mod memtrack;
+mod mix;
 mod polybench;
 mod report;
 mod slices;
