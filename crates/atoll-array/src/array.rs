@@ -507,7 +507,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
         r
     }
 
-    fn gather_here(&self) -> Result<Vec<T>> {
+    pub(crate) fn gather_here(&self) -> Result<Vec<T>> {
         let (arr, ctx) = (self.arr, &self.arr.ctx);
         let mut out = vec![T::default(); self.dom.size()];
         let mut buf = Vec::new();

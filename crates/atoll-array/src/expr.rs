@@ -388,6 +388,24 @@ macro_rules! impl_expr_ops {
             }
         }
         $crate::impl_expr_ops!(@scalars [$($g)*] $ty; i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+        $crate::impl_expr_ops!(@lhs [$($g)*] $ty, Add, add, AddOp);
+        $crate::impl_expr_ops!(@lhs [$($g)*] $ty, Sub, sub, SubOp);
+        $crate::impl_expr_ops!(@lhs [$($g)*] $ty, Mul, mul, MulOp);
+        $crate::impl_expr_ops!(@lhs [$($g)*] $ty, Div, div, DivOp);
+        $crate::impl_expr_ops!(@lhs [$($g)*] $ty, Rem, rem, RemOp);
+    };
+    // `Scalar(x) op e`, as `x op e` (any scalar type the operator accepts).
+    (@lhs [$($g:tt)*] $ty:ty, $tr:ident, $m:ident, $op:ident) => {
+        impl<$($g)*, __S: Copy + Send + Sync> ::std::ops::$tr<$ty> for $crate::expr::Scalar<__S>
+        where
+            $ty: $crate::Expr<D>,
+            $crate::expr::$op: $crate::expr::BinOp<__S, <$ty as $crate::Expr<D>>::Item>,
+        {
+            type Output = $crate::expr::Bin<$crate::expr::Scalar<__S>, $ty, $crate::expr::$op, D>;
+            fn $m(self, rhs: $ty) -> Self::Output {
+                $crate::expr::bin(self, rhs, $crate::expr::$op)
+            }
+        }
     };
     (@op [$($g:tt)*] $ty:ty, $tr:ident, $m:ident, $op:ident) => {
         impl<$($g)*, Rhs: $crate::IntoExpr<D>> ::std::ops::$tr<Rhs> for $ty
@@ -440,3 +458,20 @@ impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Co
         self
     }
 }
+
+/// `Scalar(x) op &array`, as `x op &array`: an expression over the array's whole view.
+macro_rules! scalar_lhs_array_ops {
+    ($($tr:ident $m:ident $op:ident),*) => {$(
+        impl<'v, S: Copy + Send + Sync, T: crate::Elem, const D: usize, M: atoll_dist::Distribution<D> + 'static>
+            std::ops::$tr<&'v crate::DistArray<T, D, M>> for Scalar<S>
+        where
+            $op: BinOp<S, T>,
+        {
+            type Output = Bin<Scalar<S>, crate::View<'v, T, D, M>, $op, D>;
+            fn $m(self, rhs: &'v crate::DistArray<T, D, M>) -> Self::Output {
+                bin(self, rhs.view(), $op)
+            }
+        }
+    )*};
+}
+scalar_lhs_array_ops!(Add add AddOp, Sub sub SubOp, Mul mul MulOp, Div div DivOp, Rem rem RemOp);

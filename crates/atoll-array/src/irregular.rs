@@ -1,4 +1,4 @@
-//! Irregular access with index arrays: gather `a[idx]` and scatter `a[idx] = v` of 1-D
+//! Irregular access with index arrays: indexed read (`take`, Arkouda's gather) `a[idx]` and scatter `a[idx] = v` of 1-D
 //! arrays, through the runtime's dynamic aggregators (or one get/put per element, the
 //! baseline).
 //!
@@ -36,7 +36,7 @@ pub enum Transfer {
     PerElement,
 }
 
-/// Options of [`DistArray::gather_at_with`] and [`DistArray::scatter_at_with`].
+/// Options of [`DistArray::take_with`] and [`DistArray::scatter_at_with`].
 ///
 /// ```
 /// use atoll_array::{IrregularOptions, Transfer};
@@ -299,10 +299,16 @@ fn run_parts(ctx: &Ctx, n: usize, work: impl Fn(usize) -> Result<()> + Sync) -> 
 }
 
 impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
-    /// Gather: `a[idx]`, a new array distributed like `idx` whose element `j` is
-    /// `self[idx[j]]`. Each locale reads, for the indices it owns, the values from their
-    /// owners through one source aggregator per task (see [`gather_at_with`](Self::gather_at_with)).
+    /// Indexed read (NumPy's `take`, Arkouda's gather): `a[idx]`, a new array distributed
+    /// like `idx` whose element `j` is `self[idx[j]]`, `idx` holding indices of `self`'s
+    /// domain (its index space, as views use: not positions `0..len` unless the domain is
+    /// `0..len`). Each locale reads, for the indices it owns, the values from their owners
+    /// through one source aggregator per task (see [`take_with`](Self::take_with)).
     /// **Collective.**
+    ///
+    /// Not to be confused with the two collections of a whole array:
+    /// [`gather(root)`](Self::gather) (every element, in order, on one locale) and
+    /// [`to_vec`](Self::to_vec) (every element on every locale).
     ///
     /// ```
     /// use atoll_array::{dist, DistArray};
@@ -312,20 +318,42 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     ///     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64 * 0.5)?;
     ///     // Reversed indices, cyclic: every locale reads from every locale.
     ///     let idx = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[j]| n as i64 - 1 - j)?;
-    ///     let b = a.gather_at(&idx)?;                  // b[j] = a[n - 1 - j], distributed like idx
+    ///     let b = a.take(&idx)?;                       // b[j] = a[n - 1 - j], distributed like idx
     ///     assert_eq!(b.get([10])?, (n - 11) as f64 * 0.5);
     ///     Ok(())
     /// }).unwrap();
     /// ```
     ///
     /// # Errors
-    /// As [`gather_at_with`](Self::gather_at_with).
-    pub fn gather_at<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
-        self.gather_at_with(idx, &IrregularOptions::default())
+    /// As [`take_with`](Self::take_with).
+    pub fn take<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
+        self.take_with(idx, &IrregularOptions::default())
     }
 
-    /// Gather with options: aggregated (buffer size, tasks) or one get per remote element.
-    /// **Collective.**
+    /// The former name of [`take`](Self::take). **Collective.**
+    ///
+    /// # Errors
+    /// As [`take`](Self::take).
+    #[deprecated(note = "renamed `take` (an indexed read; `gather(root)` and `to_vec()` collect whole arrays)")]
+    pub fn gather_at<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
+        self.take(idx)
+    }
+
+    /// The former name of [`take_with`](Self::take_with). **Collective.**
+    ///
+    /// # Errors
+    /// As [`take_with`](Self::take_with).
+    #[deprecated(note = "renamed `take_with`")]
+    pub fn gather_at_with<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+        opts: &IrregularOptions,
+    ) -> Result<DistArray<T, 1, MI>> {
+        self.take_with(idx, opts)
+    }
+
+    /// Indexed read ([`take`](Self::take)) with options: aggregated (buffer size, tasks) or
+    /// one get per remote element. **Collective.**
     ///
     /// Values written to `self` before the call are read (it starts like a collective loop);
     /// the result's elements are all in place when it returns on every locale.
@@ -337,7 +365,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     /// buffer or task count of 0; [`Error::OutOfMemory`] when the result or the aggregation
     /// buffers do not fit a locale's budget. Communication errors of any locale are returned
     /// on every locale.
-    pub fn gather_at_with<I: IndexElem, MI: Distribution<1> + 'static>(
+    pub fn take_with<I: IndexElem, MI: Distribution<1> + 'static>(
         &self,
         idx: &DistArray<I, 1, MI>,
         opts: &IrregularOptions,
@@ -348,7 +376,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let mut out = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
         let len = idx.local().len();
         if opts.transfer == Transfer::Aggregated {
-            admit(ctx, "DistArray::gather_at (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
+            admit(ctx, "DistArray::take (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
         }
         // The values of `self` written before the call are complete everywhere.
         ctx.barrier()?;

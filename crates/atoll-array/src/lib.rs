@@ -26,11 +26,13 @@
 pub mod aggregation;
 mod array;
 mod assign;
+mod collect;
 pub mod dist;
 mod elem;
 pub mod expr;
 mod follow;
 pub mod irregular;
+mod ordered;
 mod reduce;
 mod storage;
 mod util;

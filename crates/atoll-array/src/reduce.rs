@@ -23,7 +23,10 @@ fn is_nan<T: PartialEq>(b: &T) -> bool {
 
 /// Reductions of an expression: **collective**, led by the expression's first array or view
 /// (each locale reduces the elements it owns, then the locales combine in locale order, so the
-/// result is the same on every locale and from run to run).
+/// result is the same on every locale and from run to run). [`reduce_with`](Self::reduce_with)
+/// folds in index order (any associative operator); [`reduce_commutative`](Self::reduce_commutative)
+/// and the built-in reductions fold in storage order (commutative operators), without moving
+/// values.
 ///
 /// ```
 /// use atoll_array::{dist, DistArray, ExprExt, ExprReduce};
@@ -39,8 +42,33 @@ fn is_nan<T: PartialEq>(b: &T) -> bool {
 /// }).unwrap();
 /// ```
 pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
-    /// Folds every value with `fold` from `identity` per chunk, and combines partial results
-    /// with `combine` (which must be associative, with `identity` as its identity).
+    /// Folds every value with `fold` from `identity`, **in index (row-major) order**, and
+    /// combines partial results with `combine`, which must be associative (not necessarily
+    /// commutative), with `identity` as its identity: the result is
+    /// `fold(...fold(fold(identity, x0), x1)..., xn)` up to regrouping, for every
+    /// distribution and view. **Collective.**
+    ///
+    /// When every locale's elements of the leader are one run of row-major positions in
+    /// locale order (Block arrays split along the first dimension only, which includes every
+    /// 1-D Block array and its views, strided or not), the locales fold their own elements in
+    /// place and combine in locale order: no extra message. Otherwise (Cyclic, BlockCyclic,
+    /// Block over a 2-D or 3-D grid of locales) the values are fetched, as by a zip, by a
+    /// leader Block-distributed along the first dimension, which costs one bulk
+    /// redistribution: use [`reduce_commutative`](Self::reduce_commutative) when the operator
+    /// is also commutative (as `sum`, `min`, `max` do).
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray, ExprReduce};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let v = [1i64, 2, 3, 4, 5, 6, 7, 0];
+    ///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [8])?, |[i]| v[i as usize])?;
+    ///     // The last non-zero value: associative, not commutative.
+    ///     let last = |a: i64, b: i64| if b != 0 { b } else { a };
+    ///     assert_eq!(a.view().reduce_with(0, last, last)?, 7);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
     ///
     /// # Errors
     /// [`atoll_error::Error::InvalidArgument`] when the expression has no array operand; shape
@@ -51,22 +79,36 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
         fold: impl Fn(A, Self::Item) -> A + Sync,
         combine: impl Fn(A, A) -> A + Sync,
     ) -> Result<A> {
-        let mut plan = lead(&self)?;
+        let plan = lead(&self)?;
         let ctx = plan.ctx;
         ctx.barrier()?;
-        let bound = self.bind(&plan)?;
-        if bound.aligned() {
-            plan.flatten();
+        if !plan.index_ordered()? {
+            return crate::ordered::reduce_by_rows(&self, &plan, identity, fold, combine);
         }
-        let mine = plan.fold(
-            identity.clone(),
-            |acc, seg, scratch| {
-                let row = bound.row(seg, scratch)?;
-                Ok((0..seg.len).fold(acc, |a, j| fold(a, row.at(j))))
-            },
-            &combine,
-        )?;
-        ctx.allreduce(mine, &combine)
+        fold_led(&self, plan, identity, fold, combine)
+    }
+
+    /// Folds every value with `fold` from `identity` per chunk, in storage order, and combines
+    /// partial results with `combine`, which must be associative **and commutative**, with
+    /// `identity` as its identity. The order is fixed by the distribution (each locale's
+    /// elements in its storage order, then the locales in locale order), so the result is the
+    /// same on every locale and from run to run, but it is not index order for Cyclic and
+    /// BlockCyclic arrays: use [`reduce_with`](Self::reduce_with) for operators that are not
+    /// commutative. It never moves values: the fast path of `sum`, `min`, `max`, `count`,
+    /// `product` and `for_each`. **Collective.**
+    ///
+    /// # Errors
+    /// As [`reduce_with`](Self::reduce_with).
+    fn reduce_commutative<A: Clone + Send + Sync + Serialize + DeserializeOwned>(
+        self,
+        identity: A,
+        fold: impl Fn(A, Self::Item) -> A + Sync,
+        combine: impl Fn(A, A) -> A + Sync,
+    ) -> Result<A> {
+        let plan = lead(&self)?;
+        let ctx = plan.ctx;
+        ctx.barrier()?;
+        fold_led(&self, plan, identity, fold, combine)
     }
 
     /// The sum (0 for no element).
@@ -74,7 +116,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     where
         Self::Item: Elem + std::ops::Add<Output = Self::Item>,
     {
-        self.reduce_with(Self::Item::default(), |a, x| a + x, |a, b| a + b)
+        self.reduce_commutative(Self::Item::default(), |a, x| a + x, |a, b| a + b)
     }
 
     /// The product (1 for no element).
@@ -82,7 +124,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     where
         Self::Item: Elem + std::ops::Mul<Output = Self::Item> + num_one::One,
     {
-        self.reduce_with(<Self::Item as num_one::One>::ONE, |a, x| a * x, |a, b| a * b)
+        self.reduce_commutative(<Self::Item as num_one::One>::ONE, |a, x| a * x, |a, b| a * b)
     }
 
     /// The smallest value (NaN if any value is NaN).
@@ -98,7 +140,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
             (x, None) => x,
             (None, y) => y,
         };
-        self.reduce_with(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the minimum of no element"))
+        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the minimum of no element"))
     }
 
     /// The largest value (NaN if any value is NaN).
@@ -114,7 +156,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
             (x, None) => x,
             (None, y) => y,
         };
-        self.reduce_with(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the maximum of no element"))
+        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the maximum of no element"))
     }
 
     /// The number of `true` values.
@@ -122,7 +164,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     where
         Self: Expr<D, Item = bool>,
     {
-        self.reduce_with(0u64, |a, x| a + u64::from(x), |a, b| a + b)
+        self.reduce_commutative(0u64, |a, x| a + u64::from(x), |a, b| a + b)
     }
 
     /// The smallest value and the index (in the leader's index space) of its first occurrence in
@@ -151,13 +193,39 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     /// Runs `f(value)` for every value, on the owners of the leader's elements. **Collective.**
     ///
     /// # Errors
-    /// As [`reduce_with`](Self::reduce_with).
+    /// As [`reduce_commutative`](Self::reduce_commutative).
     fn for_each(self, f: impl Fn(Self::Item) + Sync) -> Result<()> {
-        self.reduce_with((), |_, x| f(x), |_, _| ())
+        self.reduce_commutative((), |_, x| f(x), |_, _| ())
     }
 }
 
 impl<const D: usize, E: Expr<D>> ExprReduce<D> for E {}
+
+/// Folds `e` over its leader's `plan` on this locale (segments in order) and combines the
+/// locales' results in locale order. **Collective**; the caller has passed the barrier that
+/// starts the loop.
+fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
+    e: &E,
+    mut plan: Plan<'_, D>,
+    identity: A,
+    fold: impl Fn(A, E::Item) -> A + Sync,
+    combine: impl Fn(A, A) -> A + Sync,
+) -> Result<A> {
+    let ctx = plan.ctx;
+    let bound = e.bind(&plan)?;
+    if bound.aligned() {
+        plan.flatten();
+    }
+    let mine = plan.fold(
+        identity.clone(),
+        |acc, seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            Ok((0..seg.len).fold(acc, |a, j| fold(a, row.at(j))))
+        },
+        &combine,
+    )?;
+    ctx.allreduce(mine, &combine)
+}
 
 /// argmin/argmax: `better(x, y)` says whether `x` beats `y`; ties go to the first position.
 fn arg<const D: usize, E: Expr<D>>(e: E, better: impl Fn(&E::Item, &E::Item) -> bool + Sync + Copy) -> Result<(E::Item, [i64; D])>
@@ -204,8 +272,10 @@ pub mod num_one {
 
 impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
     /// The inclusive (`inclusive = true`) or exclusive scan of the view with `op` (associative,
-    /// `identity` its identity), as a new Block array over `0..len`: element `i` combines
-    /// elements `0..=i` (inclusive) or `0..i` (exclusive). **Collective.**
+    /// `identity` its identity), as a new Block array over **the view's indices** (its
+    /// domain, offset or strided as it is): the element at index `i` combines the view's
+    /// elements up to and including index `i` (inclusive) or before it (exclusive), so
+    /// `s.get([i])` and `s.slice(..)` use the same indices as the view. **Collective.**
     ///
     /// Each locale scans its block with its task pool (two passes), and the locales' totals are
     /// combined with an exclusive scan in locale order.
@@ -219,6 +289,9 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
     ///     assert_eq!(s.gather(0)?.map(|v| v[9]), (ctx.id() == 0).then_some(45));
     ///     let e = a.view().scan(|x, y| x + y, 0, false)?;
     ///     assert_eq!(e.get([9])?, 36);
+    ///     // A view over 4..10: the scan keeps its indices.
+    ///     let c = a.slice(4..10)?.cumsum()?;
+    ///     assert_eq!((c.domain(), c.get([4])?, c.get([9])?), (a.slice(4..10)?.domain(), 4, 39));
     ///     Ok(())
     /// }).unwrap();
     /// ```
@@ -227,10 +300,11 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
     /// As array creation and assignment.
     pub fn scan(&self, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<DistArray<T, 1, Block<1>>> {
         let ctx = self.ctx();
-        let dist = crate::dist::block(ctx, [self.len()])?;
+        // The view's own indices, Block-distributed over all locales in locale order.
+        let dist = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
         // Untouched pages: the assignment below is their first write.
         let mut out = DistArray::<T, 1, Block<1>>::zeros_lazy(ctx, dist)?;
-        // Bring the values into a Block layout over positions 0..len.
+        // Bring the values into the Block layout of the view's indices.
         out.assign(self)?;
         let local = out.local_mut();
         let parts = crate::util::ChunksMut::new(local);
@@ -270,7 +344,8 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
         Ok(out)
     }
 
-    /// The inclusive prefix sums (NumPy's `cumsum`). **Collective.**
+    /// The inclusive prefix sums (NumPy's `cumsum`), over the view's indices (see
+    /// [`scan`](Self::scan)). **Collective.**
     ///
     /// # Errors
     /// As [`scan`](Self::scan).

@@ -209,6 +209,8 @@ pub struct Plan<'a, const D: usize> {
     pub(crate) dom: Domain<D>,
     tiles: Vec<Tile<D>>,
     prefix: Vec<usize>,
+    /// Whether the leader is index-ordered (see `ordered.rs`), for its distribution type.
+    index_ordered: fn(&Plan<'_, D>) -> Result<bool>,
 }
 
 impl<'a, const D: usize> Plan<'a, D> {
@@ -235,9 +237,17 @@ impl<'a, const D: usize> Plan<'a, D> {
                 tiles.push(tile);
             }
         }
-        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new() };
+        let index_ordered = crate::ordered::plan_index_ordered::<M, D>;
+        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered };
         plan.index();
         Ok(plan)
+    }
+
+    /// Whether each locale's elements are one run of row-major positions, in locale order
+    /// (see `ordered.rs`): then folding in segment order and combining in locale order is
+    /// index order. Pure index math.
+    pub(crate) fn index_ordered(&self) -> Result<bool> {
+        (self.index_ordered)(self)
     }
 
     /// Numbers the groups of every tile (`prefix[t]`: the first group of tile `t`).

@@ -55,7 +55,7 @@ fn the_default_buffer_is_atoll_agg_buffer() {
         let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as u64)?;
         // Locale 0's indices all name locale 1's elements and vice versa: 50 each way.
         let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| (j + 50) % n as i64)?;
-        let (b, c) = sc::counted(ctx, || a.gather_at_with(&idx, &IrregularOptions::default().with_tasks(1)))?;
+        let (b, c) = sc::counted(ctx, || a.take_with(&idx, &IrregularOptions::default().with_tasks(1)))?;
         assert_eq!(b.get([0])?, 50);
         Ok(c)
     })

@@ -98,7 +98,12 @@ fn scan_body<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<1>, r
     let lastnz_ex: Vec<i64> = std::iter::once(0).chain(lastnz.iter().copied()).take(xs.len()).collect();
 
     let s = v.scan(|x, y| x + y, 0, true)?;
-    check(s.shape() == [xs.len()] && s.domain().dims()[0].first().unwrap_or(0) == 0, || "scan domain".into())?;
+    // The scan keeps the view's indices (issue 20: it was over positions 0..len).
+    check(s.domain() == v.domain(), || format!("scan domain {:?}, want the view's {:?}", s.domain(), v.domain()))?;
+    for (k, i) in l.view_dom().iter().enumerate().step_by(5) {
+        check(s.get(i)? == incl[k], || format!("scan at index {i:?}"))?;
+    }
+    check(s.to_vec()? == incl, || "scan to_vec".into())?;
     for (got, want, what) in [
         (s.gather(root)?, &incl, "inclusive sum"),
         (v.scan(|x, y| x + y, 0, false)?.gather(root)?, &excl, "exclusive sum"),

@@ -201,7 +201,7 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| gather_index(j as u64, nn) as i64)?;
     ctx.reset_comm_diagnostics()?;
     ctx.start_comm_diagnostics()?;
-    let (out, s) = best(ctx, o.reps, || a.gather_at(&idx))?;
+    let (out, s) = best(ctx, o.reps, || a.take(&idx))?;
     ctx.stop_comm_diagnostics()?;
     let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
     let ok = all_ok(ctx, &out, |j, x| x == gather_index(j, nn) * 3 + 1)?;

@@ -534,6 +534,51 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     Ok(counts)
 }
 
+/// `reduce_with` folds in index order (issue 20): associative, non-commutative operators
+/// (concatenation, last non-zero) over a Block array on a 2-D grid, a Cyclic array and a 3-D
+/// BlockCyclic array, and strided views, against a sequential fold. Leaders that are not
+/// index-ordered are read by a row-Block leader (strided gets, counted); a strided view of a
+/// 1-D Block array is folded in place (no message).
+pub fn ordered_reduce_with(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let me = ctx.id();
+    let b = DistArray::<i64, 2, Block<2>>::from_fn(ctx, dist::block(ctx, [7, 9])?, |[i, j]| i * 9 + j - 20)?;
+    let c = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [50])?, |[i]| (i * 7) % 11 - 5)?;
+    let k = DistArray::<i64, 3, BlockCyclic<3>>::from_fn(ctx, dist::block_cyclic(ctx, [4, 5, 6], [2, 2, 3])?, |[i, j, l]| i * 30 + j * 6 + l)?;
+    let a = DistArray::<i64, 1, Block<1>>::from_fn(ctx, dist::block(ctx, [60])?, |[i]| i - 30)?;
+    let push = |mut s: Vec<i64>, x: i64| {
+        s.push(x);
+        s
+    };
+    let cat = |mut s: Vec<i64>, t: Vec<i64>| {
+        s.extend(t);
+        s
+    };
+    let last = |x: i64, y: i64| if y != 0 { y } else { x };
+    let bdom = Domain::new([StridedRange::with_stride(1, 7, 2)?, StridedRange::with_stride(0, 9, 3)?])?;
+    let cdom = StridedRange::with_stride(3, 50, 4)?;
+    let adom = StridedRange::with_stride(2, 60, 5)?;
+    let (got, counts) = measure(ctx, || {
+        Ok((
+            b.slice(bdom)?.reduce_with(Vec::new(), push, cat)?,
+            c.slice(cdom)?.reduce_with(Vec::new(), push, cat)?,
+            k.view().reduce_with(Vec::new(), push, cat)?,
+            c.view().reduce_with(0, last, last)?,
+        ))
+    })?;
+    let want_b: Vec<i64> = bdom.iter().map(|[i, j]| i * 9 + j - 20).collect();
+    let want_c: Vec<i64> = cdom.iter().map(|i| (i * 7) % 11 - 5).collect();
+    let want_k: Vec<i64> = (0..120).collect();
+    let want_last = (0..50).map(|i| (i * 7) % 11 - 5).fold(0, last);
+    check(got.0 == want_b, || format!("Block 2-D strided view: {:?}", got.0))?;
+    check(got.1 == want_c, || format!("Cyclic strided view: {:?}", got.1))?;
+    check(got.2 == want_k, || format!("BlockCyclic 3-D: {:?}", got.2))?;
+    check(got.3 == want_last, || format!("last non-zero {}, want {want_last}", got.3))?;
+    let (x, here) = measure(ctx, || a.slice(adom)?.reduce_with(Vec::new(), push, cat))?;
+    check(x == adom.iter().map(|i| i - 30).collect::<Vec<i64>>(), || format!("Block strided view: {x:?}"))?;
+    only(&here[me], "reduce_with of an index-ordered leader", 0, 0, 0, 0)?;
+    Ok(counts)
+}
+
 /// Reads every element of the view it receives, on the locale it runs on.
 fn read_view(_ctx: &Ctx, v: SharedView<i64, 2, Cyclic<2>>) -> Result<i64> {
     let p = v.pin()?;
@@ -575,7 +620,7 @@ pub fn view_sent_with_on(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 /// Every scenario, in order, with its name.
 pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
     type Scenario = fn(&Ctx) -> Result<Vec<CommCounts>>;
-    let list: [(&'static str, Scenario); 10] = [
+    let list: [(&'static str, Scenario); 11] = [
         ("aligned_expressions", aligned_expressions_make_no_messages),
         ("slices", creating_slices_makes_no_messages),
         ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
@@ -586,6 +631,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
         ("from_vec_get_set", from_vec_and_single_elements),
         ("scan", scan_moves_data_once),
         ("view_sent_with_on", view_sent_with_on),
+        ("ordered_reduce_with", ordered_reduce_with),
     ];
     list.iter().map(|&(name, f)| Ok((name, f(ctx)?))).collect()
 }

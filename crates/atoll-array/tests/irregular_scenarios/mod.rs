@@ -94,11 +94,11 @@ pub fn gather_case<MA: Distribution<1> + 'static, MI: Distribution<1> + 'static>
     let a = DistArray::from_fn(ctx, da.clone(), |[i]| value(i))?;
     let idx = DistArray::from_fn(ctx, di.clone(), |[j]| all_idx[j as usize])?;
     let opts = IrregularOptions::default().with_buffer(cap).with_tasks(tasks);
-    let (b, c) = counted(ctx, || a.gather_at_with(&idx, &opts))?;
+    let (b, c) = counted(ctx, || a.take_with(&idx, &opts))?;
     let want = expected_messages(ctx, &da, idx.local(), tasks, cap);
     check(c.ams == want && c.total_ops() == want, || format!("locale {}: gather counts {c:?}, expected {want} messages", ctx.id()))?;
     check_gathered(ctx, &b, &all_idx)?;
-    let (b2, c2) = counted(ctx, || a.gather_at_with(&idx, &IrregularOptions::per_element()))?;
+    let (b2, c2) = counted(ctx, || a.take_with(&idx, &IrregularOptions::per_element()))?;
     let want2 = expected_per_element(ctx, &da, idx.local());
     check(c2.gets == want2 && c2.total_ops() == want2, || format!("locale {}: per-element counts {c2:?}, expected {want2} gets", ctx.id()))?;
     check_gathered(ctx, &b2, &all_idx)?;
@@ -176,7 +176,7 @@ pub fn other_types(ctx: &Ctx, n: usize) -> Result<()> {
     let a = DistArray::from_fn(ctx, dist::block_cyclic(ctx, [n], [4])?, |[i]| i % 3 == 0)?;
     let all_idx = random_indices(n, 2 * n, 5);
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [2 * n])?, |[j]| all_idx[j as usize] as u32)?;
-    let b = a.gather_at_with(&idx, &IrregularOptions::default().with_buffer(5))?;
+    let b = a.take_with(&idx, &IrregularOptions::default().with_buffer(5))?;
     for (k, &x) in b.local().iter().enumerate() {
         let [j] = b.dist().global_index(ctx.id(), k)?;
         check(x == (all_idx[j as usize] % 3 == 0), || format!("bool gather at {j}"))?;
@@ -209,33 +209,33 @@ pub fn out_of_bounds(ctx: &Ctx, n: usize) -> Result<()> {
         check(all.iter().all(|x| *x == e), || format!("different errors: {all:?}"))?;
         check(matches!(&e, Error::IndexOutOfBounds { index, .. } if index.contains(&bad.to_string())), || format!("{e}"))?;
         check(a.local().iter().all(|&x| x == 0.0), || "a failed scatter wrote".into())?;
-        let e2 = a.gather_at(&idx).unwrap_err();
+        let e2 = a.take(&idx).unwrap_err();
         check(matches!(&e2, Error::IndexOutOfBounds { .. }), || format!("{e2}"))?;
     }
     // u64 indices beyond i64::MAX.
     let idx = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [3])?, u64::MAX)?;
     let a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
-    check(matches!(a.gather_at(&idx), Err(Error::IndexOutOfBounds { .. })), || "u64::MAX".into())?;
+    check(matches!(a.take(&idx), Err(Error::IndexOutOfBounds { .. })), || "u64::MAX".into())?;
     // Shapes, buffer 0, and the job goes on.
     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
     let idx = DistArray::<i64, 1>::zeros(ctx, dist::block(ctx, [5])?)?;
     let v = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [6])?)?;
     check(matches!(a.scatter_at(&idx, &v), Err(Error::ShapeMismatch { .. })), || "shape".into())?;
-    let e = a.gather_at_with(&idx, &IrregularOptions::default().with_buffer(0)).unwrap_err();
+    let e = a.take_with(&idx, &IrregularOptions::default().with_buffer(0)).unwrap_err();
     check(matches!(e, Error::InvalidArgument(_)), || format!("{e}"))?;
-    check(a.gather_at(&idx)?.len() == 5, || "the job goes on".into())
+    check(a.take(&idx)?.len() == 5, || "the job goes on".into())
 }
 
 /// Empty arrays: no index, or an empty indexed array with no index.
 pub fn empty(ctx: &Ctx) -> Result<()> {
     let a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [10])?)?;
     let idx = DistArray::<i64, 1, _>::zeros(ctx, dist::cyclic(ctx, [0])?)?;
-    check(a.gather_at(&idx)?.is_empty(), || "empty gather".into())?;
+    check(a.take(&idx)?.is_empty(), || "empty gather".into())?;
     let mut e = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [0])?)?;
     let v = DistArray::<f64, 1, _>::zeros(ctx, dist::cyclic(ctx, [0])?)?;
     e.scatter_at(&idx, &v)?;
     let one = DistArray::<i64, 1>::zeros(ctx, dist::block(ctx, [1])?)?;
-    check(matches!(e.gather_at(&one), Err(Error::IndexOutOfBounds { .. })), || "index into an empty array".into())
+    check(matches!(e.take(&one), Err(Error::IndexOutOfBounds { .. })), || "index into an empty array".into())
 }
 
 /// Every counted scenario, in order: (name, every locale's counts). **Collective.**
