@@ -298,7 +298,8 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         self.view_mut().set(idx, value)
     }
 
-    /// Gathers the whole array, in row-major order, on locale `root` (`None` elsewhere).
+    /// Gathers the whole array, in row-major order, on locale `root` (`None` elsewhere); on
+    /// every locale: [`to_vec`](Self::to_vec); an indexed read `a[idx]`: [`take`](Self::take).
     /// **Collective.**
     ///
     /// # Errors
@@ -494,7 +495,8 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
     }
 
     /// Gathers the view, in row-major order, on locale `root` (`None` elsewhere): one strided
-    /// get per patch that a remote locale owns. **Collective.**
+    /// get per patch that a remote locale owns. On every locale: [`to_vec`](Self::to_vec).
+    /// **Collective.**
     ///
     /// # Errors
     /// [`Error::InvalidLocale`] for a bad `root`; a communication error.

@@ -7,9 +7,13 @@ use crate::radix;
 use atoll_array::{DistArray, Distribution, View};
 use atoll_error::Result;
 
-/// The permutation that sorts `keys`, stably: element `j` of the result is the position (in
-/// `keys`, `0..len`) of the `j`-th smallest key, equal keys in order of position. The result
-/// is Block-distributed over all locales. **Collective.**
+/// The permutation that sorts `keys`, stably, as **indices**: element `j` of the result is the
+/// index (in `keys`' index space, the array's indices that the view covers) of the `j`-th
+/// smallest key, equal keys in index order. So `a.take(&argsort(&a.view())?)` is `a` sorted,
+/// whatever `a`'s domain (offset, strided) and `a.take(&argsort(&v)?)` the keys of a view `v`
+/// sorted. The result is over ranks `0..len`, Block-distributed over all locales.
+/// [`argsort_positions`] gives positions `0..len` in the view instead (the same numbers when
+/// the view's domain is `0..len`). **Collective.**
 ///
 /// Keys compare in [`SortKey`]'s total order (for `f64`: `-inf < ... < -0.0 < +0.0 < ... <
 /// +inf < NaN`). `keys` may be a view of an array of any distribution; when it is not laid out
@@ -29,6 +33,11 @@ use atoll_error::Result;
 ///     if let Some(p) = perm.gather(0)? {               // on locale 0
 ///         assert_eq!(p, vec![5, 1, 3, 4, 7, 0, 2, 6]);  // the two 7s and -3s keep their order
 ///     }
+///     // A view over the indices 2, 4, 6 (keys 7, 0, 7): indices of the array, and positions.
+///     let v = a.slice(atoll_array::StridedRange::with_stride(2, 8, 2)?)?;
+///     assert_eq!(atoll_ops::argsort(&v)?.to_vec()?, vec![4, 2, 6]);
+///     assert_eq!(atoll_ops::argsort_positions(&v)?.to_vec()?, vec![1, 0, 2]);
+///     assert_eq!(a.take(&atoll_ops::argsort(&v)?)?.to_vec()?, vec![0, 7, 7]);
 ///     Ok(())
 /// }).unwrap();
 /// ```
@@ -41,6 +50,23 @@ use atoll_error::Result;
 /// buffers) when the buffers do not fit in a locale's budget: about `48 * len / locales` bytes
 /// per locale besides the input and the result; a communication error.
 pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) -> Result<DistArray<i64, 1>> {
+    let mut perm = argsort_positions(keys)?;
+    crate::indices::positions_to_indices(&mut perm, &keys.domain().dims()[0])?;
+    Ok(perm)
+}
+
+/// The permutation that sorts `keys`, stably, as **positions**: element `j` of the result is
+/// the position (`0..len`, in the view's order) of the `j`-th smallest key. Use it to index
+/// arrays laid out like the view's positions (an array over `0..len`, such as the result of
+/// [`sort`]); [`argsort`] gives indices of `keys`' array instead. Block-distributed over all
+/// locales. **Collective.**
+///
+/// # Collective
+/// As [`argsort`].
+///
+/// # Errors
+/// As [`argsort`].
+pub fn argsort_positions<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) -> Result<DistArray<i64, 1>> {
     let ctx = keys.ctx();
     let n = keys.len();
     let layout = Layout::new(ctx, n)?;
@@ -123,7 +149,8 @@ impl Packing {
 }
 
 /// The keys of `keys` in increasing order ([`SortKey`]'s total order; every NaN comes out as
-/// `f64::NAN`, last), Block-distributed over all locales. **Collective.**
+/// `f64::NAN`, last), over ranks `0..len` (element `j` is the `j`-th smallest key, whatever
+/// `keys`' index space), Block-distributed over all locales. **Collective.**
 ///
 /// The same distributed radix sort as [`argsort`], carrying the keys instead of their
 /// positions to the end.

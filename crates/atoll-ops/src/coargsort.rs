@@ -10,9 +10,12 @@ use atoll_error::{invalid_arg, Error, Result};
 pub const MAX_COARGSORT_KEYS: usize = 8;
 
 /// The permutation that sorts the rows `(keys[0][i], keys[1][i], ...)` lexicographically, the
-/// first array most significant, stably (equal rows in order of position). The key arrays
-/// may have different key types (`i64`, `u64`, `f64`) and distributions, but the same length;
-/// the result is Block-distributed over all locales. **Collective.**
+/// first array most significant, stably (equal rows in order of position), as **indices** of
+/// the first key column (its index space, as [`argsort`](crate::argsort)): `a.take(&perm)`
+/// reads the rows in order when `a` is that column's array. The key arrays may have different
+/// key types (`i64`, `u64`, `f64`), distributions and domains, but the same length (row `i`
+/// is position `i` of each); [`coargsort_positions`] gives positions `0..len`. The result is
+/// Block-distributed over all locales. **Collective.**
 ///
 /// Each locale packs its Block part of the rows into records of the keys' order-preserving
 /// images and the position, then the distributed radix passes of [`argsort`](crate::argsort)
@@ -44,6 +47,19 @@ pub const MAX_COARGSORT_KEYS: usize = 8;
 /// in length; [`Error::OutOfMemory`] when the buffers (about `(k + 1) * 32 * len / locales`
 /// bytes per locale for `k` arrays) do not fit a locale's budget.
 pub fn coargsort(keys: &[&dyn SortColumn]) -> Result<DistArray<i64, 1>> {
+    let mut perm = coargsort_positions(keys)?;
+    if let Some(first) = keys.first() {
+        crate::indices::positions_to_indices(&mut perm, &first.index_range())?;
+    }
+    Ok(perm)
+}
+
+/// [`coargsort`] as **positions** `0..len` (row numbers) instead of indices of the first
+/// column. **Collective.**
+///
+/// # Errors
+/// As [`coargsort`].
+pub fn coargsort_positions(keys: &[&dyn SortColumn]) -> Result<DistArray<i64, 1>> {
     let Some(first) = keys.first() else {
         return Err(invalid_arg!("coargsort: no key array"));
     };

@@ -4,7 +4,7 @@
 
 use crate::key::SortKey;
 use crate::layout::Layout;
-use atoll_array::{DistArray, Distribution, View};
+use atoll_array::{DistArray, Distribution, StridedRange, View};
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 
@@ -81,6 +81,8 @@ pub trait SortColumn: private::Sealed {
     fn ctx(&self) -> &Ctx;
     /// The key type's name (`i64`, `u64`, `f64`).
     fn key_name(&self) -> &'static str;
+    /// The column's indices (its index space: position `p` is index `index_range().nth(p)`).
+    fn index_range(&self) -> StridedRange;
     /// Writes the order-preserving images of this locale's keys of the Block layout into
     /// `out[offset + j * stride]` for position `j`. **Collective.**
     #[doc(hidden)]
@@ -99,6 +101,9 @@ impl<K: SortKey, M: Distribution<1> + 'static> SortColumn for View<'_, K, 1, M> 
     }
     fn key_name(&self) -> &'static str {
         K::NAME
+    }
+    fn index_range(&self) -> StridedRange {
+        View::domain(self).dims()[0]
     }
     fn write_images(&self, layout_n: usize, out: &mut [u64], stride: usize, offset: usize) -> Result<()> {
         let layout = Layout::new(View::ctx(self), layout_n)?;
@@ -127,6 +132,9 @@ impl<K: SortKey, M: Distribution<1> + 'static> SortColumn for DistArray<K, 1, M>
     }
     fn key_name(&self) -> &'static str {
         K::NAME
+    }
+    fn index_range(&self) -> StridedRange {
+        DistArray::domain(self).dims()[0]
     }
     fn write_images(&self, layout_n: usize, out: &mut [u64], stride: usize, offset: usize) -> Result<()> {
         self.view().write_images(layout_n, out, stride, offset)

@@ -2,7 +2,10 @@
 //! stable LSD radix [`argsort`], [`sort`] and multi-key [`coargsort`] of `i64`, `u64` and `f64`
 //! keys held in 1-D arrays or views of any distribution (Block, Cyclic, BlockCyclic).
 //!
-//! Results are Block-distributed over all locales. Every function is **collective**: each
+//! Results are Block-distributed over all locales, over ranks `0..len`. Permutations hold
+//! **indices** of the input's index space ([`argsort`], [`coargsort`]: `a.take(&perm)` reads
+//! the sorted elements whatever `a`'s domain), or **positions** `0..len` in the input view
+//! ([`argsort_positions`], [`coargsort_positions`]); see `indices.rs`. Every function is **collective**: each
 //! locale calls it with its own handle of the same arrays. See `README.md` in this crate for
 //! the algorithm and its costs.
 //!
@@ -15,7 +18,7 @@
 //!     let keys = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| {
 //!         ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as i64 - (1 << 42)
 //!     })?;
-//!     let perm = atoll_ops::argsort(&keys.view())?;            // Block, global positions
+//!     let perm = atoll_ops::argsort(&keys.view())?;            // Block, indices of keys
 //!     let sorted = atoll_ops::sort(&keys.view())?;
 //!     if let (Some(p), Some(s), Some(k)) = (perm.gather(0)?, sorted.gather(0)?, keys.gather(0)?) {
 //!         assert!(s.windows(2).all(|w| w[0] <= w[1]));
@@ -28,12 +31,13 @@
 mod argsort;
 mod coargsort;
 mod column;
+mod indices;
 mod key;
 mod layout;
 mod radix;
 mod raw;
 
-pub use argsort::{argsort, sort};
-pub use coargsort::{coargsort, MAX_COARGSORT_KEYS};
+pub use argsort::{argsort, argsort_positions, sort};
+pub use coargsort::{coargsort, coargsort_positions, MAX_COARGSORT_KEYS};
 pub use column::SortColumn;
 pub use key::SortKey;

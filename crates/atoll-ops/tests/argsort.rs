@@ -100,16 +100,17 @@ fn views_sort_their_own_positions() {
             let n = 101;
             let data: Vec<i64> = (0..n).map(|i| (i * 37) % 11).collect();
             let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [n as usize])?, |[i]| data[i as usize])?;
-            // A slice: positions 0..len of the view.
+            // A slice: positions 0..len of the view (argsort_positions; argsort gives indices,
+            // tests/indices.rs).
             let v = a.slice(5..90)?;
-            check_perm(ctx, &atoll_ops::argsort(&v)?, &data[5..90], "slice of a Cyclic array")?;
+            check_perm(ctx, &atoll_ops::argsort_positions(&v)?, &data[5..90], "slice of a Cyclic array")?;
             // A strided view of a Block array.
             let b = DistArray::from_fn(ctx, dist::block(ctx, [n as usize])?, |[i]| data[i as usize])?;
             let sv = b.slice(StridedRange::with_stride(1, n, 3)?)?;
             let keys: Vec<i64> = (1..n).step_by(3).map(|i| data[i as usize]).collect();
-            check_perm(ctx, &atoll_ops::argsort(&sv)?, &keys, "strided view of a Block array")?;
+            check_perm(ctx, &atoll_ops::argsort_positions(&sv)?, &keys, "strided view of a Block array")?;
             // A slice of a Block array that is not its Block layout.
-            check_perm(ctx, &atoll_ops::argsort(&b.slice(10..n)?)?, &data[10..], "slice of a Block array")
+            check_perm(ctx, &atoll_ops::argsort_positions(&b.slice(10..n)?)?, &data[10..], "slice of a Block array")
         })
         .unwrap();
     }

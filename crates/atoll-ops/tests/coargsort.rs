@@ -63,7 +63,7 @@ fn one_key_is_argsort_and_views_are_columns() {
         // Views of different arrays, same length.
         let b = DistArray::from_fn(ctx, dist::block(ctx, [n + 10])?, |[i]| (i % 3) as u64)?;
         let (va, vb) = (a.slice(0..100)?, b.slice(10..110)?);
-        let p = coargsort(&[&vb as &dyn SortColumn, &va])?;
+        let p = atoll_ops::coargsort_positions(&[&vb as &dyn SortColumn, &va])?;
         let rows: Vec<Vec<u64>> = (0..100).map(|i| vec![((i + 10) % 3) as u64, ((((i * 31) % 17) as f64) - 8.0).to_ordered()]).collect();
         if let Some(v) = p.gather(0)? {
             assert_eq!(v, reference_rows(&rows));

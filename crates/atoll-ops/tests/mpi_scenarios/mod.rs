@@ -100,6 +100,29 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let (p, c) = measure(ctx, || atoll_ops::argsort(&g.view()))?;
     check_perm(&p, || reference(&k4), "argsort with 16-bit digits")?;
     out.push(("argsort_16bit_digits".to_string(), c));
+    // Indices, not positions (issue 20): a Cyclic array over the strided, offset domain
+    // -40, -37, ..., 59 and a strided view of it; `a.take(&argsort(..))` sorts them.
+    let dom = atoll_array::Domain::new([atoll_array::StridedRange::with_stride(-40, 60, 3)?])?;
+    let grid = atoll_array::LocaleGrid::auto(0..ctx.num_locales())?;
+    let h = DistArray::from_fn(ctx, atoll_array::Cyclic::new(dom, grid), |[i]| (mix(i as u64) % 9) as i64)?;
+    let view = h.slice(atoll_array::StridedRange::with_stride(-34, 60, 6)?)?;
+    // Counted: the sorts (take's aggregators depend on the task count, not counted here).
+    let ((p_all, p_view, q_view), c) = measure(ctx, || Ok((atoll_ops::argsort(&h.view())?, atoll_ops::argsort(&view)?, atoll_ops::argsort_positions(&view)?)))?;
+    let all = (p_all.to_vec()?, h.take(&p_all)?.to_vec()?);
+    let part = (p_view.to_vec()?, q_view.to_vec()?, h.take(&p_view)?.to_vec()?);
+    for (v, label) in [(h.view(), "the whole array"), (view, "a strided view")] {
+        let idx: Vec<i64> = v.domain().iter().map(|[i]| i).collect();
+        let keys: Vec<i64> = idx.iter().map(|&i| (mix(i as u64) % 9) as i64).collect();
+        let pos = reference(&keys);
+        let want_idx: Vec<i64> = pos.iter().map(|&p| idx[p as usize]).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        let (got_idx, got_sorted) = if label == "a strided view" { (&part.0, &part.2) } else { (&all.0, &all.1) };
+        check(*got_idx == want_idx, &format!("argsort indices of {label}"))?;
+        check(*got_sorted == sorted, &format!("take of argsort of {label}"))?;
+    }
+    check(part.1 == reference(&view.domain().iter().map(|[i]| (mix(i as u64) % 9) as i64).collect::<Vec<_>>()), "argsort_positions of a strided view")?;
+    out.push(("argsort_indices_offset_strided".to_string(), c));
     // Errors are the same everywhere and the job goes on.
     let short = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n - 1])?)?;
     let e = coargsort(&[&a as &dyn SortColumn, &short]).err();
