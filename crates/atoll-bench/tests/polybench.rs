@@ -50,11 +50,11 @@ fn every_kernel_checks_and_shifted_followers_communicate() {
     }
     // Kernels whose followers are shifted rows (or 1-D shifts and strides): remote elements on
     // 2 locales, so the element-wise baseline sends messages.
-    // (2mm, trmm, syrk, correlation, covariance and mvt replicate matrices through zippered
-    // loops; fw, lu and cholesky gather panels of rows in one collective, whose messages the
-    // communication counters do not split by mode.)
+    // (The linear-algebra kernels copy matrices or panels of rows onto every locale through
+    // zippered loops whose followers are the row-distributed matrices.)
     let shifted = [
-        "2mm", "trmm", "correlation", "covariance", "mvt", "syrk", "fdtd-2d", "jacobi1D", "jacobi2D", "stencil9", "pascal", "folding",
+        "2mm", "fw", "trmm", "correlation", "covariance", "cholesky", "lu", "mvt", "syrk", "fdtd-2d", "jacobi1D", "jacobi2D", "stencil9",
+        "pascal", "folding",
     ];
     for k in shifted {
         let off = runs

@@ -10,10 +10,10 @@
 //!   once ([`Replica`], a zippered loop whose follower is the distributed matrix: its messages
 //!   still depend on the aggregation mode).
 //! - lu, cholesky, fw: the loop over `k` carries a dependence from row to row; it runs in panels
-//!   of [`PANEL`] rows. The panel's rows are gathered on every locale (one allgather), every
-//!   locale applies the panel's steps to them (a few rows, the same arithmetic everywhere), then
-//!   each owner applies them to its own rows below. One collective per panel instead of one per
-//!   row update.
+//!   of [`PANEL`] rows. The panel's rows are copied onto every locale (as a replica, through
+//!   zippered loops), every locale applies the panel's steps to them (a few rows, the same
+//!   arithmetic everywhere), then each owner applies them to its own rows. One copy per panel
+//!   instead of one zippered loop per row update.
 //! - mvt: each locale's rows contribute to both products in one pass; the partial `A^T y2`
 //!   vectors are summed in one allreduce.
 //!
@@ -21,7 +21,7 @@
 //! sequential reference (the plain one-core loop a skeptic writes: `i-k-j` loop order, no
 //! temporary), so results agree to rounding.
 
-use super::owned::{axpy, dot, owned_rows, panel, row_mat, sub_dot, Replica};
+use super::owned::{axpy, dot, owned_rows, row_mat, sub_dot, Replica};
 use super::{concat_gathered, verify, Dists, Meter, Outcome, Params};
 use atoll::array::{DistArray, Scalar};
 use atoll::prelude::*;
@@ -54,8 +54,7 @@ pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
     let (mut ra, mut rb, mut rt, mut rc) = (Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?);
     let rows = owned_rows(ctx, &tmp)?;
     m.measure(ctx, || {
-        ra.fill(&a)?;
-        rb.fill(&b)?;
+        ra.fill_pair(&mut rb, &a, &b)?;
         let (al, bl) = (ra.get(), rb.get());
         for (t, &i) in tmp.local_mut().chunks_exact_mut(n).zip(&rows) {
             t.fill(0.0);
@@ -63,8 +62,7 @@ pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
                 axpy(t, alpha * al[i * n + k], &bl[k * n..(k + 1) * n]);
             }
         }
-        rt.fill(&tmp)?;
-        rc.fill(&c)?;
+        rt.fill_pair(&mut rc, &tmp, &c)?;
         let (tl, cl) = (rt.get(), rc.get());
         for (dr, &i) in d.local_mut().chunks_exact_mut(n).zip(&rows) {
             dr.iter_mut().for_each(|v| *v *= beta);
@@ -100,14 +98,15 @@ pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
 }
 
 /// The panel loop shared by fw, lu and cholesky: for each panel `lo..hi` of [`PANEL`] rows,
-/// gathers the panel's rows on every locale, lets `factor` bring them up to date (the same on
-/// every locale), then `update` each owned row below the panel (`row`, its index, the panel),
-/// and stores the owned panel rows back. `state` is what `factor` computes besides the rows
-/// (cholesky's inverse diagonal) and `update` reads. **Collective.**
-fn panels<M: Distribution<2>, S>(
-    ctx: &Ctx,
+/// copies the panel's rows onto every locale (`pan`, a replica of `PANEL` rows), lets `factor`
+/// bring them up to date (the same on every locale), then `update` each owned row below the
+/// panel (`row`, its index, the panel), and stores the owned panel rows back. `state` is what
+/// `factor` computes besides the rows (cholesky's inverse diagonal) and `update` reads.
+/// **Collective.**
+fn panels<M: Distribution<2> + 'static, S>(
     a: &mut DistArray<f64, 2, M>,
     rows: &[usize],
+    pan: &mut Replica,
     state: &mut S,
     factor: impl Fn(&mut S, usize, usize, &mut [f64]),
     update: impl Fn(&S, &mut [f64], usize, usize, usize, &[f64]),
@@ -116,13 +115,14 @@ fn panels<M: Distribution<2>, S>(
     let mut lo = 0;
     while lo < n {
         let hi = (lo + PANEL).min(n);
-        let mut pan = panel(ctx, a, rows, lo, hi)?;
-        factor(state, lo, hi, &mut pan);
+        pan.fill_rows(a, lo, hi)?;
+        let pan = &mut pan.get_mut()[..(hi - lo) * c];
+        factor(state, lo, hi, pan);
         for (row, &i) in a.local_mut().chunks_exact_mut(c).zip(rows) {
             if (lo..hi).contains(&i) {
                 row.copy_from_slice(&pan[(i - lo) * c..(i - lo + 1) * c]);
             } else if i >= hi {
-                update(state, row, i, lo, hi, &pan);
+                update(state, row, i, lo, hi, pan);
             }
         }
         lo = hi;
@@ -146,6 +146,7 @@ pub fn fw<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outco
     };
     let mut path = row_mat(ctx, x, n, n, f)?;
     let rows = owned_rows(ctx, &path)?;
+    let mut rp = Replica::new(ctx, PANEL, n)?;
     let relax = |row: &mut [f64], k: usize, rk: &[f64]| {
         let s = row[k];
         for (v, r) in row.iter_mut().zip(rk) {
@@ -156,8 +157,9 @@ pub fn fw<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outco
         let mut lo = 0;
         while lo < n {
             let hi = (lo + PANEL).min(n);
+            rp.fill_rows(&path, lo, hi)?;
+            let pan = &mut rp.get_mut()[..(hi - lo) * n];
             // Row k as step k reads it (the panel's steps before k applied).
-            let mut pan = panel(ctx, &path, &rows, lo, hi)?;
             let mut snap = vec![0.0; (hi - lo) * n];
             for k in lo..hi {
                 let rk = pan[(k - lo) * n..(k - lo + 1) * n].to_vec();
@@ -211,8 +213,7 @@ pub fn trmm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Out
     let (mut ra, mut rb) = (Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?);
     let rows = owned_rows(ctx, &b)?;
     m.measure(ctx, || {
-        ra.fill(&a)?;
-        rb.fill(&b)?;
+        ra.fill_pair(&mut rb, &a, &b)?;
         let (al, bl) = (ra.get(), rb.get());
         for (br, &i) in b.local_mut().chunks_exact_mut(n).zip(&rows) {
             for k in i + 1..n {
@@ -382,6 +383,7 @@ pub fn cholesky<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result
     let f = move |i: usize, j: usize| if i == j { n as f64 + 1.0 } else { ((i + j) % 10) as f64 / 10.0 };
     let mut a = row_mat(ctx, x, n, n, f)?;
     let rows = owned_rows(ctx, &a)?;
+    let mut rp = Replica::new(ctx, PANEL, n)?;
     let mut pv = vec![0.0; n];
     // Column `i` of row `row` (`row[..i]` up to date), from row `i` of the factor.
     let column = |row: &mut [f64], j: usize, i: usize, ri: &[f64], pi: f64| {
@@ -389,9 +391,9 @@ pub fn cholesky<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result
     };
     m.measure(ctx, || {
         panels(
-            ctx,
             &mut a,
             &rows,
+            &mut rp,
             &mut pv,
             |pv, lo, hi, pan| {
                 for i in lo..hi {
@@ -445,6 +447,7 @@ pub fn lu<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outco
     let f = move |i: usize, j: usize| if i == j { n as f64 + 1.0 } else { ((i * 3 + j * 5) % 17) as f64 / 17.0 };
     let mut a = row_mat(ctx, x, n, n, f)?;
     let rows = owned_rows(ctx, &a)?;
+    let mut rp = Replica::new(ctx, PANEL, n)?;
     // Step k on row `row` (below k), from the scaled row k.
     let eliminate = |row: &mut [f64], k: usize, rk: &[f64]| {
         let s = row[k];
@@ -458,9 +461,9 @@ pub fn lu<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outco
     };
     m.measure(ctx, || {
         panels(
-            ctx,
             &mut a,
             &rows,
+            &mut rp,
             &mut (),
             |_, lo, hi, pan| {
                 for k in lo..hi {

@@ -3,7 +3,8 @@
 //! loops over local storage, and the few collective operations that bring them the rows they
 //! read: a whole matrix replicated on every locale through a zippered loop ([`Replica`]: its
 //! remote reads are follower fetches, so `off`/`static`/`auto` still decide how they travel),
-//! and a panel of consecutive rows gathered on every locale ([`panel`], one collective).
+//! and a panel of consecutive rows copied onto every locale the same way
+//! ([`Replica::fill_rows`]).
 //!
 //! This replaces one collective operation per row (or per element) of an outer loop with one
 //! per matrix or per panel of rows: what a careful Chapel user writes with `coforall loc in
@@ -69,9 +70,47 @@ impl Replica {
     /// # Errors
     /// [`Error::ShapeMismatch`] when `src` is not `r x c`; communication errors.
     pub fn fill<M: Distribution<2> + 'static>(&mut self, src: &DistArray<f64, 2, M>) -> Result<()> {
+        self.fill_rows(src, 0, src.shape()[0])
+    }
+
+    /// Copies rows `lo..hi` of `src` (at most `r` rows) onto every locale, into the first
+    /// `hi - lo` rows of its copy, as [`fill`](Self::fill) does. **Collective.**
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when `src` has not `c` columns; [`Error::InvalidArgument`] for
+    /// more than `r` rows; communication errors.
+    pub fn fill_rows<M: Distribution<2> + 'static>(&mut self, src: &DistArray<f64, 2, M>, lo: usize, hi: usize) -> Result<()> {
+        if hi < lo || hi - lo > self.r {
+            return Err(Error::InvalidArgument(format!("Replica::fill_rows: rows {lo}..{hi} in a copy of {} rows", self.r)));
+        }
+        let (r, c, h) = (self.r as i64, self.arr.shape()[1] as i64, (hi - lo) as i64);
+        let rows = src.slice([lo as i64..hi as i64, 0..c])?;
+        for l in 0..self.arr.ctx().num_locales() as i64 {
+            self.arr.slice_mut([l * r..l * r + h, 0..c])?.zip_apply(rows, |d, s| *d = s)?;
+        }
+        Ok(())
+    }
+
+    /// Copies `a` into this replica and `b` into `other` (of the same shape) in the same
+    /// zippered loops: half the loops of two [`fill`](Self::fill)s. **Collective.**
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when the shapes differ; communication errors.
+    pub fn fill_pair<M: Distribution<2> + 'static>(&mut self, other: &mut Replica, a: &DistArray<f64, 2, M>, b: &DistArray<f64, 2, M>) -> Result<()> {
+        if self.arr.shape() != other.arr.shape() {
+            return Err(Error::ShapeMismatch {
+                context: "Replica::fill_pair: two replicas of different shapes".into(),
+                left: format!("{:?}", self.arr.shape()),
+                right: format!("{:?}", other.arr.shape()),
+            });
+        }
         let (r, c) = (self.r as i64, self.arr.shape()[1] as i64);
         for l in 0..self.arr.ctx().num_locales() as i64 {
-            self.arr.slice_mut([l * r..(l + 1) * r, 0..c])?.zip_apply(src.view(), |d, s| *d = s)?;
+            let plane = [l * r..(l + 1) * r, 0..c];
+            self.arr.slice_mut(plane.clone())?.zip_apply_with_mut(&mut other.arr.slice_mut(plane)?, (a.view(), b.view()), |x, y, (av, bv)| {
+                *x = av;
+                *y = bv;
+            })?;
         }
         Ok(())
     }
@@ -80,31 +119,11 @@ impl Replica {
     pub fn get(&self) -> &[f64] {
         self.arr.local()
     }
-}
 
-/// Rows `lo..hi` of a row-distributed matrix, row-major, on every locale: each locale sends
-/// the rows of the panel it owns, in one allgather. **Collective.**
-///
-/// # Errors
-/// Communication errors; a matrix not distributed by rows.
-pub fn panel<M: Distribution<2>>(ctx: &Ctx, arr: &DistArray<f64, 2, M>, rows: &[usize], lo: usize, hi: usize) -> Result<Vec<f64>> {
-    let c = arr.shape()[1];
-    let local = arr.local();
-    let mine: Vec<(u64, Vec<f64>)> =
-        rows.iter().enumerate().filter(|(_, &i)| (lo..hi).contains(&i)).map(|(l, &i)| (i as u64, local[l * c..(l + 1) * c].to_vec())).collect();
-    let mut out = vec![0.0; (hi - lo) * c];
-    let mut seen = 0;
-    for part in ctx.allgather(&mine)? {
-        for (i, row) in part {
-            let i = i as usize - lo;
-            out[i * c..(i + 1) * c].copy_from_slice(&row);
-            seen += 1;
-        }
+    /// This locale's copy, row-major, to work on in place (the next fill overwrites it).
+    pub fn get_mut(&mut self) -> &mut [f64] {
+        self.arr.local_mut()
     }
-    if seen != hi - lo {
-        return Err(Error::InvalidArgument(format!("panel {lo}..{hi}: {seen} rows owned (not distributed by rows)")));
-    }
-    Ok(out)
 }
 
 /// `y += s * x` (the inner loop of every row update).
