@@ -482,6 +482,28 @@ fn geomean(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x.max(1e-300).ln()).sum::<f64>() / xs.len() as f64).exp()
 }
 
+/// The speedups over the one-core reference of one distribution's kernels, in one mode.
+#[derive(Clone, Debug, PartialEq)]
+struct SpeedupSummary {
+    /// The mode: the default (auto) or else the first of static, off that ran.
+    mode: &'static str,
+    /// Kernels counted.
+    kernels: usize,
+    /// Their geometric mean.
+    geomean: f64,
+    /// The smallest, and its kernel.
+    worst: f64,
+    worst_kernel: &'static str,
+}
+
+fn speedup_summary(results: &[RunResult], d: DistName) -> Option<SpeedupSummary> {
+    let of = |m: &str| results.iter().filter(|r| r.dist == d && r.mode.name() == m).collect::<Vec<_>>();
+    let (mode, runs) = ["auto", "static", "off"].into_iter().map(|m| (m, of(m))).find(|(_, rs)| !rs.is_empty())?;
+    let sp: Vec<f64> = runs.iter().map(|r| speedup(&r.meter)).collect();
+    let (worst, worst_kernel) = runs.iter().map(|r| (speedup(&r.meter), r.kernel)).fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
+    Some(SpeedupSummary { mode, kernels: runs.len(), geomean: geomean(&sp), worst, worst_kernel })
+}
+
 /// The geometric-mean lines, one per distribution (auto over off; static over off as extras).
 fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
     let mut by: BTreeMap<(DistName, &'static str), BTreeMap<&'static str, &RunResult>> = BTreeMap::new();
@@ -494,19 +516,9 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
         let (mut am, mut at, mut sm, mut st) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut worst, mut worst_k) = (f64::NEG_INFINITY, "");
         let mut all_ok = true;
-        // Speedups over the one-core reference, in the default mode (auto) or else the first
-        // of static, off that ran.
-        let speed_mode = ["auto", "static", "off"].into_iter().find(|m| by.iter().any(|((dd, _), ms)| *dd == d && ms.contains_key(m)));
-        let (mut sp, mut worst_sp, mut worst_sp_k) = (Vec::new(), f64::INFINITY, "");
+        let speed = speedup_summary(results, d);
         for ((_, k), modes) in by.iter().filter(|((dd, _), _)| *dd == d) {
             all_ok &= modes.values().all(|r| r.outcome.ok);
-            if let Some(r) = speed_mode.and_then(|m| modes.get(m)) {
-                let x = speedup(&r.meter);
-                sp.push(x);
-                if x < worst_sp {
-                    (worst_sp, worst_sp_k) = (x, k);
-                }
-            }
             let Some(off) = modes.get("off") else { continue };
             if let Some(a) = modes.get("auto") {
                 am.push(msg_ratio(a.meter.messages, off.meter.messages));
@@ -521,7 +533,7 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
                 st.push(s.meter.seconds / off.meter.seconds);
             }
         }
-        let kernels = am.len().max(sm.len()).max(sp.len());
+        let kernels = am.len().max(sm.len()).max(speed.as_ref().map_or(0, |s| s.kernels));
         if kernels == 0 {
             continue;
         }
@@ -542,12 +554,12 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
         if !sm.is_empty() {
             l = l.with("static_msg_ratio", geomean(&sm)).with("static_time_ratio", geomean(&st));
         }
-        if let (false, Some(m)) = (sp.is_empty(), speed_mode) {
+        if let Some(s) = speed {
             l = l
-                .with("speedup_mode", m)
-                .with("geomean_speedup_vs_sequential", geomean(&sp))
-                .with("worst_speedup_vs_sequential", worst_sp)
-                .with("worst_speedup_kernel", worst_sp_k);
+                .with("speedup_mode", s.mode)
+                .with("geomean_speedup_vs_sequential", s.geomean)
+                .with("worst_speedup_vs_sequential", s.worst)
+                .with("worst_speedup_kernel", s.worst_kernel);
         }
         out.push(l);
     }
@@ -742,4 +754,53 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
 /// (under MPI, rank 0).
 fn ctx_free_header(json: bool) -> bool {
     !json && std::env::var("PMI_RANK").map_or(true, |r| r == "0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(kernel: &'static str, mode: Aggregation, seconds: f64, seq_seconds: f64, messages: u64) -> RunResult {
+        RunResult {
+            kernel,
+            dist: DistName::Cyclic,
+            mode,
+            meter: Meter { seconds, messages, seq_seconds, ..Meter::default() },
+            outcome: Outcome { ok: true, n: 1, size: "1".into() },
+        }
+    }
+
+    #[test]
+    fn verify_rejects_wrong_results_and_shares_the_reference_time() {
+        run(Config::local(2), |ctx| {
+            let mut m = Meter::default();
+            let got = |v: Vec<f64>| (ctx.id() == 0).then_some(v);
+            let reference = |n: usize| (1..=n).map(|x| x as f64).collect::<Vec<f64>>();
+            assert!(verify(ctx, &mut m, got(vec![1.0, 2.0]), || 2, reference, 0.0)?);
+            assert!(!verify(ctx, &mut m, got(vec![1.0, 2.5]), || 2, reference, 1e-9)?, "a wrong value");
+            assert!(!verify(ctx, &mut m, got(vec![1.0]), || 2, reference, 1e-9)?, "a wrong length");
+            // Within the tolerance.
+            assert!(verify(ctx, &mut m, got(vec![1.0, 2.0 + 1e-12]), || 2, reference, 1e-9)?);
+            assert!(m.seq_seconds.is_finite() && m.seq_seconds >= 0.0);
+            let all = ctx.allgather(&m.seq_seconds)?;
+            assert!(all.iter().all(|&s| s == all[0]), "every locale has locale 0's time: {all:?}");
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn speedups_are_summarized_in_the_default_mode() {
+        let (off, auto) = (Aggregation::Off, Aggregation::Auto);
+        let mut rs = vec![result("2mm", off, 4.0, 2.0, 100), result("lu", off, 8.0, 1.0, 100)];
+        let s = speedup_summary(&rs, DistName::Cyclic).unwrap();
+        assert_eq!((s.mode, s.kernels, s.worst, s.worst_kernel), ("off", 2, 0.125, "lu"), "off alone: {s:?}");
+        rs.push(result("2mm", auto, 1.0, 2.0, 10));
+        rs.push(result("lu", auto, 4.0, 1.0, 1));
+        let s = speedup_summary(&rs, DistName::Cyclic).unwrap();
+        // auto: 2.0 (2mm) and 0.25 (lu).
+        assert_eq!((s.mode, s.kernels, s.worst, s.worst_kernel), ("auto", 2, 0.25, "lu"));
+        assert!((s.geomean - 0.5f64.sqrt()).abs() < 1e-12, "{s:?}");
+        assert_eq!(speedup_summary(&rs, DistName::Blockcyclic), None);
+    }
 }
