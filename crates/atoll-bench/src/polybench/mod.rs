@@ -113,7 +113,7 @@ pub trait Dists: Sync {
 }
 
 fn row_grid(ctx: &Ctx) -> Result<LocaleGrid<2>> {
-    LocaleGrid::new(0..ctx.num_locales(), [ctx.num_locales(), 1]).map_err(Into::into)
+    LocaleGrid::new(0..ctx.num_locales(), [ctx.num_locales(), 1])
 }
 
 /// `Cyclic` over all locales (an automatic, as square as possible, grid).
@@ -141,7 +141,7 @@ impl Dists for BlockCyclicDists {
         dist::block_cyclic(ctx, shape, [self.block; D])
     }
     fn make_rows(&self, ctx: &Ctx, shape: [usize; 2]) -> Result<BlockCyclic<2>> {
-        Ok(BlockCyclic::new(Domain::from_shape(shape)?, row_grid(ctx)?, [self.block; 2])?)
+        BlockCyclic::new(Domain::from_shape(shape)?, row_grid(ctx)?, [self.block; 2])
     }
 }
 
