@@ -27,6 +27,12 @@ impl Progress {
         self.bar.set_message(what.to_string());
     }
 
+    /// Runs `f` (which prints to stdout) with the bar cleared, then redraws it: on a terminal
+    /// the output's lines do not mix with the bar's.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// One step done.
     pub fn step(&self) {
         self.bar.inc(1);
@@ -58,6 +64,7 @@ mod tests {
         p.step();
         p.step();
         assert_eq!(p.bar.position(), 2);
+        assert_eq!(p.suspend(|| 7), 7);
         p.finish();
     }
 }

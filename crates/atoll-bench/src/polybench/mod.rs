@@ -591,11 +591,7 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
             for (mode, meter, outcome) in runs {
                 let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
                 if ctx.id() == 0 {
-                    if json {
-                        run_line(ctx, &r).print(true);
-                    } else {
-                        print_table_row(&r, "");
-                    }
+                    progress.suspend(|| if json { run_line(ctx, &r).print(true) } else { print_table_row(&r, "") });
                 }
                 results.push(r);
             }
@@ -629,17 +625,24 @@ fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, pt: &Point<'_>) -> Result
         Sweep::Weak => "weak",
         Sweep::Block => "block",
     };
+    let label = format!("polybench {name} sweep, {} locales, block {block}", ctx.num_locales());
+    let progress = Progress::new((dists.len() * kernels.len()) as u64, &label, ctx.id() == 0);
     for &d in dists {
         for &k in kernels {
             let mut rs = Vec::new();
-            for (mode, meter, outcome) in run_modes(ctx, d, block, k, p, &modes, args.reps)? {
+            progress.working_on(&format!("{k} ({})", d.name()));
+            let runs = run_modes(ctx, d, block, k, p, &modes, args.reps)?;
+            progress.step();
+            for (mode, meter, outcome) in runs {
                 let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
                 if ctx.id() == 0 {
-                    if json {
-                        run_line(ctx, &r).with("sweep", name).with("block", block).print(true);
-                    } else {
-                        print_table_row(&r, &format!("  sweep={name} locales={} block={block}", ctx.num_locales()));
-                    }
+                    progress.suspend(|| {
+                        if json {
+                            run_line(ctx, &r).with("sweep", name).with("block", block).print(true);
+                        } else {
+                            print_table_row(&r, &format!("  sweep={name} locales={} block={block}", ctx.num_locales()));
+                        }
+                    });
                 }
                 rs.push(r);
             }
@@ -668,11 +671,12 @@ fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, pt: &Point<'_>) -> Result
                                 .with(&format!("{m}_speedup_vs_sequential"), speedup(&r.meter));
                         }
                     }
-                    l.print(json);
+                    progress.suspend(|| l.print(json));
                 }
             }
         }
     }
+    progress.finish();
     Ok(())
 }
 
