@@ -36,9 +36,9 @@ fn host(r: usize, c: usize, f: impl Fn(usize, usize) -> f64) -> Vec<f64> {
     (0..r * c).map(|p| f(p / c, p % c)).collect()
 }
 
-/// 2mm: `tmp = alpha A B; D = beta D + tmp C` (n x n). `A` and `B` are replicated, each owner
-/// computes its rows of `tmp` (`tmp[i, ..] += alpha A[i][k] B[k, ..]`); then `tmp` and `C` are
-/// replicated and each owner computes its rows of `D`.
+/// 2mm: `tmp = alpha A B; D = beta D + tmp C` (n x n). `B` and `C` are replicated; each owner
+/// computes its rows of `tmp` (`tmp[i, ..] += alpha A[i][k] B[k, ..]`, row `i` of `A` is its
+/// own) and then of `D` (`D[i, ..] += tmp[i][k] C[k, ..]`, row `i` of `tmp` is its own).
 pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outcome> {
     let n = p.d2(128, 4);
     let (alpha, beta) = (1.5, 1.2);
@@ -51,23 +51,19 @@ pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
     let c = row_mat(ctx, x, n, n, fc)?;
     let mut d = row_mat(ctx, x, n, n, fd)?;
     let mut tmp = row_mat(ctx, x, n, n, |_, _| 0.0)?;
-    let (mut ra, mut rb, mut rt, mut rc) = (Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?);
-    let rows = owned_rows(ctx, &tmp)?;
+    let (mut rb, mut rc) = (Replica::new(ctx, n, n)?, Replica::new(ctx, n, n)?);
     m.measure(ctx, || {
-        ra.fill_pair(&mut rb, &a, &b)?;
-        let (al, bl) = (ra.get(), rb.get());
-        for (t, &i) in tmp.local_mut().chunks_exact_mut(n).zip(&rows) {
+        rb.fill_pair(&mut rc, &b, &c)?;
+        let (bl, cl) = (rb.get(), rc.get());
+        // A, tmp and D have the same distribution: local row l is the same row of each.
+        for ((ar, t), dr) in a.local().chunks_exact(n).zip(tmp.local_mut().chunks_exact_mut(n)).zip(d.local_mut().chunks_exact_mut(n)) {
             t.fill(0.0);
             for k in 0..n {
-                axpy(t, alpha * al[i * n + k], &bl[k * n..(k + 1) * n]);
+                axpy(t, alpha * ar[k], &bl[k * n..(k + 1) * n]);
             }
-        }
-        rt.fill_pair(&mut rc, &tmp, &c)?;
-        let (tl, cl) = (rt.get(), rc.get());
-        for (dr, &i) in d.local_mut().chunks_exact_mut(n).zip(&rows) {
             dr.iter_mut().for_each(|v| *v *= beta);
             for k in 0..n {
-                axpy(dr, tl[i * n + k], &cl[k * n..(k + 1) * n]);
+                axpy(dr, t[k], &cl[k * n..(k + 1) * n]);
             }
         }
         Ok(())
@@ -503,9 +499,10 @@ pub fn lu<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outco
     Ok(Outcome { ok, n: (n * n) as u64, size: format!("{n}x{n}") })
 }
 
-/// mvt: `x1 += A y1` and `x2 += A^T y2`. `y1` and `y2` are replicated; each owner makes one
-/// pass over its rows of `A` (`x1[i]` for its rows `i`, partial `x2`), the partial vectors are
-/// summed in one allreduce, and the owners of `x1` and `x2` add them (one loop each).
+/// mvt: `x1 += A y1` and `x2 += A^T y2`. `y1` is replicated (`y2`, an `n x 1` matrix
+/// distributed by rows as `A`, is where it is needed); each owner makes one pass over its rows
+/// of `A` (`x1[i]` for its rows `i`, partial `x2`), the partial vectors are summed in one
+/// allreduce, and the owners of `x1` and `x2` add them (one loop each).
 pub fn mvt<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outcome> {
     let n = p.d2(4000, 8);
     let fa = move |i: usize, j: usize| ((i * j) % n) as f64 / n as f64;
@@ -518,17 +515,19 @@ pub fn mvt<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outc
     let y2 = row_mat(ctx, x, n, 1, |i, _| fy2(i))?;
     let mut x1 = DistArray::<f64, 1, X::M<1>>::from_fn(ctx, x.make(ctx, [n])?, |[i]| fx1(i as usize))?;
     let mut x2 = DistArray::<f64, 1, X::M<1>>::from_fn(ctx, x.make(ctx, [n])?, |[i]| fx2(i as usize))?;
-    let (mut r1, mut r2) = (Replica::new(ctx, 1, n)?, Replica::new(ctx, n, 1)?);
+    let mut r1 = Replica::new(ctx, 1, n)?;
     let rows = owned_rows(ctx, &a)?;
+    if owned_rows(ctx, &y2)? != rows {
+        return Err(Error::InvalidArgument("mvt: y2 is not distributed as the rows of A".into()));
+    }
     m.measure(ctx, || {
         r1.fill(&y1)?;
-        r2.fill(&y2)?;
-        let (y1, y2) = (r1.get(), r2.get());
+        let y1 = r1.get();
         let mut part = vec![0.0; 2 * n];
         let (p1, p2) = part.split_at_mut(n);
-        for (ar, &i) in a.local().chunks_exact(n).zip(&rows) {
+        for ((ar, &i), &y2i) in a.local().chunks_exact(n).zip(&rows).zip(y2.local()) {
             p1[i] = dot(ar, y1);
-            axpy(p2, y2[i], ar);
+            axpy(p2, y2i, ar);
         }
         let tot = sum_vectors(ctx, part)?;
         let (t1, t2) = tot.split_at(n);
