@@ -6,7 +6,9 @@ other lines are skipped) and writes PNG charts into docs/figures/ (or --out DIR)
 
 - polybench_<dist>.png: per kernel, the runtime and the message count of `static` and `auto`
   normalized to `off`, with the geometric mean as the last group (Figures 12-13), one chart per
-  distribution (cyclic, blockcyclic). Messages use a log scale; a kernel with no message in
+  distribution (cyclic, blockcyclic), and below them the speedup of every mode over the
+  one-core sequential reference timed in the same run (`speedup_vs_sequential`: above 1 is
+  faster than one core). Messages and speedups use a log scale; a kernel with no message in
   both modes counts as 1.
 - sweep_<sweep>_<backend>.png: for `--sweep strong|weak|block` runs, one row per kernel and
   distribution with the normalized runtime, normalized messages, elements per follower chunk
@@ -27,7 +29,9 @@ outputs of several `mpiexec -n N` runs to one file.
 
 With --tables the script prints the tables of docs/BENCHMARKS.md (Markdown) instead of drawing,
 and needs no matplotlib: per distribution of the suite, the seconds, messages and ratios of
-every kernel with the geometric means; per sweep, `auto`/`off` messages / `auto`/`off` time.
+every kernel with the geometric means (and the one-core reference's seconds and `auto`'s
+speedup over it); per sweep, `auto`/`off` messages / `auto`/`off` time (/ `auto`'s speedup over
+one core, when the lines have it).
 """
 
 import argparse
@@ -37,6 +41,7 @@ import os
 import sys
 
 MODES = ("static", "auto")
+ALL_MODES = ("off",) + MODES
 COLORS = {"off": "#55a868", "static": "#4c72b0", "auto": "#dd8452"}
 
 
@@ -114,8 +119,11 @@ def plot_suite(runs, out):
                 r = kernels[k].get(m)
                 ratios[m]["time"].append(time_ratio(r["seconds"], off["seconds"]) if r else float("nan"))
                 ratios[m]["msg"].append(msg_ratio(r["messages"], off["messages"]) if r else float("nan"))
+        speed = {m: [kernels[k][m].get("speedup_vs_sequential", float("nan")) if m in kernels[k] else float("nan") for k in names] for m in ALL_MODES}
+        has_speed = any(math.isfinite(v) for vs in speed.values() for v in vs)
         labels = names + ["geomean"]
-        fig, axes = plt.subplots(2, 1, figsize=(max(8, 0.7 * len(labels) + 2), 8), sharex=True)
+        rows = 3 if has_speed else 2
+        fig, axes = plt.subplots(rows, 1, figsize=(max(8, 0.7 * len(labels) + 2), 4 * rows), sharex=True)
         width = 0.38
         xs = range(len(labels))
         for which, ax, title in (("time", axes[0], "runtime"), ("msg", axes[1], "messages")):
@@ -130,10 +138,20 @@ def plot_suite(runs, out):
                 ax.set_yscale("log")
             ax.legend()
             ax.grid(axis="y", alpha=0.3)
+        if has_speed:
+            ax, w3 = axes[2], 0.27
+            for j, m in enumerate(ALL_MODES):
+                vals = speed[m] + [geomean(speed[m])]
+                ax.bar([x + (j - 1) * w3 for x in xs], vals, w3, label=m, color=COLORS[m])
+            ax.axhline(1.0, color="black", linewidth=0.8)
+            ax.set_ylabel("speedup over one core")
+            ax.set_yscale("log")
+            ax.legend()
+            ax.grid(axis="y", alpha=0.3)
         first = next(iter(kernels[names[0]].values()))
         axes[0].set_title(f"polybench, {dist}: normalized to aggregation off ({first.get('locales')} locales, {first.get('backend')})")
-        axes[1].set_xticks(list(xs))
-        axes[1].set_xticklabels(labels, rotation=45, ha="right")
+        axes[-1].set_xticks(list(xs))
+        axes[-1].set_xticklabels(labels, rotation=45, ha="right")
         fig.tight_layout()
         path = os.path.join(out, f"polybench_{dist}.png")
         fig.savefig(path, dpi=120)
@@ -215,9 +233,9 @@ def suite_tables(runs, geo):
         if not names:
             continue
         out.append(f"### {dist}\n")
-        out.append("| kernel | size | off s | static s | auto s | off msgs | static msgs | auto msgs | chunk | auto/off time | auto/off msgs | ok |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
-        tr, mr = [], []
+        out.append("| kernel | size | off s | static s | auto s | off msgs | static msgs | auto msgs | chunk | auto/off time | auto/off msgs | 1-core s | auto vs 1 core | ok |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        tr, mr, sp = [], [], []
         for k in names:
             m = kernels[k]
             off, auto, st = m["off"], m["auto"], m.get("static", {})
@@ -228,10 +246,27 @@ def suite_tables(runs, geo):
             secs = " | ".join(f"{x['seconds']:.4g}" if x else "" for x in (off, st, auto))
             msgs = " | ".join(str(x["messages"]) if x else "" for x in (off, st, auto))
             chunk = (st or auto).get("chunk_elems", "")
-            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {fmt_ratio(g)} | {ok} |")
-        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{fmt_ratio(geomean(mr))}** | |")
+            seq, x = auto.get("seq_seconds"), auto.get("speedup_vs_sequential")
+            if x is not None:
+                sp.append(x)
+            seq_s = f"{seq:.4g}" if seq is not None else ""
+            x_s = f"{x:.3f}" if x is not None else ""
+            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {fmt_ratio(g)} | {seq_s} | {x_s} | {ok} |")
+        gsp = f"**{geomean(sp):.3f}**" if sp else ""
+        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{fmt_ratio(geomean(mr))}** | | {gsp} | |")
         if dist in geo:
-            keep = ("msg_ratio", "time_ratio", "worst_time_ratio", "worst_kernel", "static_msg_ratio", "static_time_ratio", "ok")
+            keep = (
+                "msg_ratio",
+                "time_ratio",
+                "worst_time_ratio",
+                "worst_kernel",
+                "static_msg_ratio",
+                "static_time_ratio",
+                "geomean_speedup_vs_sequential",
+                "worst_speedup_vs_sequential",
+                "worst_speedup_kernel",
+                "ok",
+            )
             out.append("\nGeomean line: `" + json.dumps({k: geo[dist][k] for k in keep if k in geo[dist]}) + "`")
         out.append("")
     return out
@@ -255,7 +290,8 @@ def sweep_tables(pts):
                 if "off" in m and "auto" in m:
                     g = msg_ratio(m["auto"]["messages"], m["off"]["messages"])
                     t = time_ratio(m["auto"]["seconds"], m["off"]["seconds"])
-                    cells.append(f"{fmt_ratio(g)} / {t:.3f}")
+                    x = m["auto"].get("speedup_vs_sequential")
+                    cells.append(f"{fmt_ratio(g)} / {t:.3f}" + (f" / {x:.2f}" if x is not None else ""))
                 else:
                     cells.append("")
             out.append(f"| {kernel} | {dist} | " + " | ".join(cells) + " |")

@@ -9,6 +9,7 @@ mod isx;
 mod memtrack;
 mod mix;
 mod polybench;
+mod progress;
 mod report;
 mod slices;
 mod stream;

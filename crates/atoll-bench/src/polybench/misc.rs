@@ -39,10 +39,13 @@ pub fn pascal<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
         let got = a.gather(0)?.map(|g| g.into_iter().map(|v| v as f64).collect());
         ok &= verify(
             ctx,
+            m,
             got,
             || {
-                let mut row: Vec<i64> = (0..n as i64).map(init).collect();
-                let mut next = row.clone();
+                let row: Vec<i64> = (0..n as i64).map(init).collect();
+                (row.clone(), row)
+            },
+            |(mut row, mut next)| {
                 for _ in 0..rows {
                     for i in 1..n {
                         next[i] = (row[i - 1] + row[i]) % MODULUS;
@@ -88,12 +91,25 @@ pub fn folding<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<
     let got = a.slice(0..len as i64)?.gather(0)?;
     let ok = verify(
         ctx,
+        m,
         got,
-        || {
-            let mut v: Vec<f64> = (0..n).map(f).collect();
-            while v.len() % 2 == 0 {
-                v = v.chunks(2).map(|c| c[0] + c[1]).collect();
+        || ((0..n).map(f).collect::<Vec<f64>>(), vec![0.0; n / 2]),
+        |(input, mut v)| {
+            // Repetitions as the distributed run makes them, in place after the first fold.
+            let mut len = n;
+            for _ in 0..reps {
+                len = n / 2;
+                for (o, c) in v.iter_mut().zip(input.chunks_exact(2)) {
+                    *o = c[0] + c[1];
+                }
+                while len % 2 == 0 {
+                    len /= 2;
+                    for i in 0..len {
+                        v[i] = v[2 * i] + v[2 * i + 1];
+                    }
+                }
             }
+            v.truncate(len);
             v
         },
         0.0,

@@ -1,23 +1,31 @@
-//! `atoll-bench polybench`: the 16-kernel suite of the modulo-unrolling paper (its Figure 11),
-//! written as the paper writes them: zippered owner-computes loops over views (slices, some
-//! strided) of Cyclic or BlockCyclic arrays, inside plain sequential outer loops. The written
-//! view leads; the other operands follow, and followers shifted with respect to the leader need
-//! remote elements: what static message aggregation optimizes.
+//! `atoll-bench polybench`: the 16-kernel suite of the modulo-unrolling paper (its Figure 11):
+//! zippered owner-computes loops over views (slices, some strided) of Cyclic or BlockCyclic
+//! arrays. The written view leads; the other operands follow, and followers shifted with
+//! respect to the leader need remote elements: what static message aggregation optimizes. The
+//! stencils, pascal and folding are whole-array loops inside a sequential time loop, as in the
+//! paper; the linear-algebra kernels are written as a careful user writes them (matrices
+//! distributed by rows, each owner updating its rows locally, the rows it reads copied onto
+//! every locale by a few zippered loops: `linalg.rs`, `owned.rs`), not with one collective
+//! operation per row or element of an outer loop.
 //!
 //! Every kernel runs for each distribution (`cyclic`, `blockcyclic`; `--dists block` adds Block
 //! arrays, whose remote accesses are halo rows and columns) and aggregation mode
 //! (`off`, `static`, `auto`, set on every locale with [`set_aggregation`]), and is checked
 //! against a sequential reference computed in plain Rust in the same run. Per run: seconds
 //! (locale 0, between barriers), remote operations and bytes (all locales), the largest number
-//! of elements a follower fetched remotely for one chunk, and `ok`. Per distribution: the
-//! geometric means over kernels of auto/off and static/off (messages and time).
+//! of elements a follower fetched remotely for one chunk, `ok`, and the one-core reference's
+//! time (`seq_seconds`, the check's sequential loop, timed) with `speedup_vs_sequential`. Per
+//! distribution: the geometric means over kernels of auto/off and static/off (messages and
+//! time) and of the speedups over one core (with the worst kernel).
 //!
 //! `--sweep strong|weak|block` runs the scaling experiments of the paper's Figures 14-23.
 
 mod linalg;
 mod misc;
+mod owned;
 mod stencils;
 
+use crate::progress::Progress;
 use crate::report::Line;
 use atoll::array::{dist, follower_stats, reset_follower_stats, set_aggregation, Aggregation};
 use atoll::prelude::*;
@@ -101,6 +109,17 @@ pub trait Dists: Sync {
     /// # Errors
     /// As [`dist::cyclic`] and [`dist::block_cyclic`].
     fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Self::M<D>>;
+    /// The same distribution of a matrix over a `locales x 1` grid: every locale owns whole
+    /// rows (what the owner-computes linear-algebra kernels choose, as a Chapel user would
+    /// with `targetLocales = reshape(Locales, {0..#L, 0..0})`).
+    ///
+    /// # Errors
+    /// As [`make`](Self::make).
+    fn make_rows(&self, ctx: &Ctx, shape: [usize; 2]) -> Result<Self::M<2>>;
+}
+
+fn row_grid(ctx: &Ctx) -> Result<LocaleGrid<2>> {
+    LocaleGrid::new(0..ctx.num_locales(), [ctx.num_locales(), 1])
 }
 
 /// `Cyclic` over all locales (an automatic, as square as possible, grid).
@@ -110,6 +129,9 @@ impl Dists for CyclicDists {
     type M<const D: usize> = Cyclic<D>;
     fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Cyclic<D>> {
         dist::cyclic(ctx, shape)
+    }
+    fn make_rows(&self, ctx: &Ctx, shape: [usize; 2]) -> Result<Cyclic<2>> {
+        Ok(Cyclic::new(Domain::from_shape(shape)?, row_grid(ctx)?))
     }
 }
 
@@ -124,6 +146,9 @@ impl Dists for BlockCyclicDists {
     fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<BlockCyclic<D>> {
         dist::block_cyclic(ctx, shape, [self.block; D])
     }
+    fn make_rows(&self, ctx: &Ctx, shape: [usize; 2]) -> Result<BlockCyclic<2>> {
+        BlockCyclic::new(Domain::from_shape(shape)?, row_grid(ctx)?, [self.block; 2])
+    }
 }
 
 /// `Block` over all locales (an automatic grid).
@@ -133,6 +158,9 @@ impl Dists for BlockDists {
     type M<const D: usize> = Block<D>;
     fn make<const D: usize>(&self, ctx: &Ctx, shape: [usize; D]) -> Result<Block<D>> {
         dist::block(ctx, shape)
+    }
+    fn make_rows(&self, ctx: &Ctx, shape: [usize; 2]) -> Result<Block<2>> {
+        Ok(Block::new(Domain::from_shape(shape)?, row_grid(ctx)?))
     }
 }
 
@@ -191,6 +219,9 @@ pub struct Meter {
     pub bytes: u64,
     /// The most elements one follower fetched remotely for one chunk, over all locales.
     pub chunk_elems: u64,
+    /// Seconds of the sequential reference's computation (one core, locale 0, its input
+    /// already built), summed over the references of the run; the same on every locale.
+    pub seq_seconds: f64,
 }
 
 impl Meter {
@@ -230,16 +261,23 @@ pub struct Outcome {
 }
 
 /// Compares the gathered result (`Some` on locale 0) with the sequential reference, computed
-/// on locale 0 only; every locale gets the verdict. **Collective.**
+/// on locale 0 only: `setup` builds its input (not timed, as the distributed arrays are built
+/// before [`Meter::measure`]), `compute` is the plain one-core loop, timed and added to
+/// `meter.seq_seconds`. Every locale gets the verdict and the time. **Collective.**
 ///
 /// # Errors
 /// Communication errors.
-pub fn verify(ctx: &Ctx, got: Option<Vec<f64>>, reference: impl FnOnce() -> Vec<f64>, tol: f64) -> Result<bool> {
+pub fn verify<S>(ctx: &Ctx, meter: &mut Meter, got: Option<Vec<f64>>, setup: impl FnOnce() -> S, compute: impl FnOnce(S) -> Vec<f64>, tol: f64) -> Result<bool> {
     let mine = got.map(|g| {
-        let r = reference();
-        g.len() == r.len() && g.iter().zip(&r).all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1.0))
+        let input = std::hint::black_box(setup());
+        let t = Instant::now();
+        let r = std::hint::black_box(compute(input));
+        let seconds = t.elapsed().as_secs_f64();
+        (g.len() == r.len() && g.iter().zip(&r).all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1.0)), seconds)
     });
-    ctx.broadcast(0, if ctx.id() == 0 { Some(mine.unwrap_or(false)) } else { None })
+    let (ok, seq) = ctx.broadcast(0, if ctx.id() == 0 { Some(mine.unwrap_or((false, 0.0))) } else { None })?;
+    meter.seq_seconds += seq;
+    Ok(ok)
 }
 
 /// Several arrays gathered on locale 0 (`Some` there, `None` elsewhere), concatenated in
@@ -354,12 +392,35 @@ fn run_modes(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Param
                     let ok = o.ok && out.ok;
                     let mut m2 = m;
                     m2.seconds = m.seconds.min(b.seconds);
+                    m2.seq_seconds = m.seq_seconds.min(b.seq_seconds);
                     (m2, Outcome { ok, ..out })
                 }
             });
         }
     }
-    modes.iter().zip(best).map(|(&mode, b)| b.map(|(m, o)| (mode, m, o)).ok_or_else(|| Error::InvalidArgument("no repetition".into()))).collect()
+    // The sequential reference ran once per run: its best over every mode and round is the
+    // kernel's one-core time, the same for every mode's line.
+    let seq = best.iter().flatten().map(|(m, _)| m.seq_seconds).fold(f64::INFINITY, f64::min);
+    modes
+        .iter()
+        .zip(best)
+        .map(|(&mode, b)| {
+            b.map(|(mut m, o)| {
+                m.seq_seconds = seq;
+                (mode, m, o)
+            })
+            .ok_or_else(|| Error::InvalidArgument("no repetition".into()))
+        })
+        .collect()
+}
+
+/// `seq / seconds`: how many times faster than the one-core reference (above 1: faster).
+fn speedup(m: &Meter) -> f64 {
+    if m.seconds > 0.0 {
+        m.seq_seconds / m.seconds
+    } else {
+        f64::NAN
+    }
 }
 
 fn parse_modes(modes: &[String]) -> Result<Vec<Aggregation>> {
@@ -382,23 +443,27 @@ fn run_line(ctx: &Ctx, r: &RunResult) -> Line {
         .with("messages", r.meter.messages)
         .with("bytes", r.meter.bytes)
         .with("chunk_elems", r.meter.chunk_elems)
+        .with("seq_seconds", r.meter.seq_seconds)
+        .with("speedup_vs_sequential", speedup(&r.meter))
         .with("size", r.outcome.size.clone())
 }
 
 fn print_table_header() {
     println!(
-        "{:<12} {:<12} {:<7} {:>11} {:>12} {:>14} {:>8} {:>5}  size",
-        "kernel", "dist", "mode", "seconds", "messages", "bytes", "chunk", "ok"
+        "{:<12} {:<12} {:<7} {:>11} {:>11} {:>8} {:>12} {:>14} {:>8} {:>5}  size",
+        "kernel", "dist", "mode", "seconds", "seq s", "vs seq", "messages", "bytes", "chunk", "ok"
     );
 }
 
 fn print_table_row(r: &RunResult, extra: &str) {
     println!(
-        "{:<12} {:<12} {:<7} {:>11.4e} {:>12} {:>14} {:>8} {:>5}  {}{extra}",
+        "{:<12} {:<12} {:<7} {:>11.4e} {:>11.4e} {:>8.3} {:>12} {:>14} {:>8} {:>5}  {}{extra}",
         r.kernel,
         r.dist.name(),
         r.mode.name(),
         r.meter.seconds,
+        r.meter.seq_seconds,
+        speedup(&r.meter),
         r.meter.messages,
         r.meter.bytes,
         r.meter.chunk_elems,
@@ -423,6 +488,28 @@ fn geomean(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x.max(1e-300).ln()).sum::<f64>() / xs.len() as f64).exp()
 }
 
+/// The speedups over the one-core reference of one distribution's kernels, in one mode.
+#[derive(Clone, Debug, PartialEq)]
+struct SpeedupSummary {
+    /// The mode: the default (auto) or else the first of static, off that ran.
+    mode: &'static str,
+    /// Kernels counted.
+    kernels: usize,
+    /// Their geometric mean.
+    geomean: f64,
+    /// The smallest, and its kernel.
+    worst: f64,
+    worst_kernel: &'static str,
+}
+
+fn speedup_summary(results: &[RunResult], d: DistName) -> Option<SpeedupSummary> {
+    let of = |m: &str| results.iter().filter(|r| r.dist == d && r.mode.name() == m).collect::<Vec<_>>();
+    let (mode, runs) = ["auto", "static", "off"].into_iter().map(|m| (m, of(m))).find(|(_, rs)| !rs.is_empty())?;
+    let sp: Vec<f64> = runs.iter().map(|r| speedup(&r.meter)).collect();
+    let (worst, worst_kernel) = runs.iter().map(|r| (speedup(&r.meter), r.kernel)).fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
+    Some(SpeedupSummary { mode, kernels: runs.len(), geomean: geomean(&sp), worst, worst_kernel })
+}
+
 /// The geometric-mean lines, one per distribution (auto over off; static over off as extras).
 fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
     let mut by: BTreeMap<(DistName, &'static str), BTreeMap<&'static str, &RunResult>> = BTreeMap::new();
@@ -435,6 +522,7 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
         let (mut am, mut at, mut sm, mut st) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut worst, mut worst_k) = (f64::NEG_INFINITY, "");
         let mut all_ok = true;
+        let speed = speedup_summary(results, d);
         for ((_, k), modes) in by.iter().filter(|((dd, _), _)| *dd == d) {
             all_ok &= modes.values().all(|r| r.outcome.ok);
             let Some(off) = modes.get("off") else { continue };
@@ -451,7 +539,7 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
                 st.push(s.meter.seconds / off.meter.seconds);
             }
         }
-        let kernels = am.len().max(sm.len());
+        let kernels = am.len().max(sm.len()).max(speed.as_ref().map_or(0, |s| s.kernels));
         if kernels == 0 {
             continue;
         }
@@ -472,6 +560,13 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
         if !sm.is_empty() {
             l = l.with("static_msg_ratio", geomean(&sm)).with("static_time_ratio", geomean(&st));
         }
+        if let Some(s) = speed {
+            l = l
+                .with("speedup_mode", s.mode)
+                .with("geomean_speedup_vs_sequential", s.geomean)
+                .with("worst_speedup_vs_sequential", s.worst)
+                .with("worst_speedup_kernel", s.worst_kernel);
+        }
         out.push(l);
     }
     out
@@ -487,21 +582,22 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
         println!("polybench: {} locales ({} backend), scale {}, block {}", ctx.num_locales(), ctx.backend_name(), args.scale, args.block);
         print_table_header();
     }
+    let progress = Progress::new((args.dists.len() * kernels.len()) as u64, "polybench", ctx.id() == 0);
     for &d in &args.dists {
         for &k in &kernels {
-            for (mode, meter, outcome) in run_modes(ctx, d, args.block, k, &p, &modes, args.reps)? {
+            progress.working_on(&format!("{k} ({})", d.name()));
+            let runs = run_modes(ctx, d, args.block, k, &p, &modes, args.reps)?;
+            progress.step();
+            for (mode, meter, outcome) in runs {
                 let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
                 if ctx.id() == 0 {
-                    if json {
-                        run_line(ctx, &r).print(true);
-                    } else {
-                        print_table_row(&r, "");
-                    }
+                    progress.suspend(|| if json { run_line(ctx, &r).print(true) } else { print_table_row(&r, "") });
                 }
                 results.push(r);
             }
         }
     }
+    progress.finish();
     if ctx.id() == 0 {
         for l in geomean_lines(ctx, &results) {
             l.print(json);
@@ -529,17 +625,24 @@ fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, pt: &Point<'_>) -> Result
         Sweep::Weak => "weak",
         Sweep::Block => "block",
     };
+    let label = format!("polybench {name} sweep, {} locales, block {block}", ctx.num_locales());
+    let progress = Progress::new((dists.len() * kernels.len()) as u64, &label, ctx.id() == 0);
     for &d in dists {
         for &k in kernels {
             let mut rs = Vec::new();
-            for (mode, meter, outcome) in run_modes(ctx, d, block, k, p, &modes, args.reps)? {
+            progress.working_on(&format!("{k} ({})", d.name()));
+            let runs = run_modes(ctx, d, block, k, p, &modes, args.reps)?;
+            progress.step();
+            for (mode, meter, outcome) in runs {
                 let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
                 if ctx.id() == 0 {
-                    if json {
-                        run_line(ctx, &r).with("sweep", name).with("block", block).print(true);
-                    } else {
-                        print_table_row(&r, &format!("  sweep={name} locales={} block={block}", ctx.num_locales()));
-                    }
+                    progress.suspend(|| {
+                        if json {
+                            run_line(ctx, &r).with("sweep", name).with("block", block).print(true);
+                        } else {
+                            print_table_row(&r, &format!("  sweep={name} locales={} block={block}", ctx.num_locales()));
+                        }
+                    });
                 }
                 rs.push(r);
             }
@@ -556,20 +659,24 @@ fn sweep_point(ctx: &Ctx, args: &PolyArgs, json: bool, pt: &Point<'_>) -> Result
                         .with("block", block)
                         .with("n", off.outcome.n)
                         .with("size", off.outcome.size.clone())
+                        .with("seq_seconds", off.meter.seq_seconds)
+                        .with("off_speedup_vs_sequential", speedup(&off.meter))
                         .with("ok", rs.iter().all(|r| r.outcome.ok));
                     for m in ["static", "auto"] {
                         if let Some(r) = get(m) {
                             l = l
                                 .with(&format!("{m}_msg_ratio"), msg_ratio(r.meter.messages, off.meter.messages))
                                 .with(&format!("{m}_time_ratio"), r.meter.seconds / off.meter.seconds)
-                                .with(&format!("{m}_chunk_elems"), r.meter.chunk_elems);
+                                .with(&format!("{m}_chunk_elems"), r.meter.chunk_elems)
+                                .with(&format!("{m}_speedup_vs_sequential"), speedup(&r.meter));
                         }
                     }
-                    l.print(json);
+                    progress.suspend(|| l.print(json));
                 }
             }
         }
     }
+    progress.finish();
     Ok(())
 }
 
@@ -659,32 +766,51 @@ fn ctx_free_header(json: bool) -> bool {
     !json && std::env::var("PMI_RANK").map_or(true, |r| r == "0")
 }
 
-/// Row `i`, columns `lo..hi`, of a 2-D array.
-pub fn row(i: usize, lo: usize, hi: usize) -> [std::ops::Range<i64>; 2] {
-    [i as i64..i as i64 + 1, lo as i64..hi as i64]
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Column `j`, rows `lo..hi`, of a 2-D array.
-pub fn col(j: usize, lo: usize, hi: usize) -> [std::ops::Range<i64>; 2] {
-    [lo as i64..hi as i64, j as i64..j as i64 + 1]
-}
-
-/// `arr[idx] = f(arr[idx])` done by the owner of `idx` (a local access); the other locales do
-/// nothing. What a reduction's result becomes in an owner-computes program: every locale has
-/// the value, its owner stores it.
-///
-/// # Errors
-/// [`Error::IndexOutOfBounds`] when `idx` is outside the array.
-pub fn update_owned<T: atoll::array::Elem, const D: usize, M: Distribution<D> + 'static>(
-    arr: &mut DistArray<T, D, M>,
-    idx: [i64; D],
-    f: impl FnOnce(T) -> T,
-) -> Result<()> {
-    arr.domain().ensure_contains(idx)?;
-    let (owner, _) = arr.dist().locate(idx);
-    if owner == arr.ctx().id() {
-        let v = arr.get(idx)?;
-        arr.set(idx, f(v))?;
+    fn result(kernel: &'static str, mode: Aggregation, seconds: f64, seq_seconds: f64, messages: u64) -> RunResult {
+        RunResult {
+            kernel,
+            dist: DistName::Cyclic,
+            mode,
+            meter: Meter { seconds, messages, seq_seconds, ..Meter::default() },
+            outcome: Outcome { ok: true, n: 1, size: "1".into() },
+        }
     }
-    Ok(())
+
+    #[test]
+    fn verify_rejects_wrong_results_and_shares_the_reference_time() {
+        run(Config::local(2), |ctx| {
+            let mut m = Meter::default();
+            let got = |v: Vec<f64>| (ctx.id() == 0).then_some(v);
+            let reference = |n: usize| (1..=n).map(|x| x as f64).collect::<Vec<f64>>();
+            assert!(verify(ctx, &mut m, got(vec![1.0, 2.0]), || 2, reference, 0.0)?);
+            assert!(!verify(ctx, &mut m, got(vec![1.0, 2.5]), || 2, reference, 1e-9)?, "a wrong value");
+            assert!(!verify(ctx, &mut m, got(vec![1.0]), || 2, reference, 1e-9)?, "a wrong length");
+            // Within the tolerance.
+            assert!(verify(ctx, &mut m, got(vec![1.0, 2.0 + 1e-12]), || 2, reference, 1e-9)?);
+            assert!(m.seq_seconds.is_finite() && m.seq_seconds >= 0.0);
+            let all = ctx.allgather(&m.seq_seconds)?;
+            assert!(all.iter().all(|&s| s == all[0]), "every locale has locale 0's time: {all:?}");
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn speedups_are_summarized_in_the_default_mode() {
+        let (off, auto) = (Aggregation::Off, Aggregation::Auto);
+        let mut rs = vec![result("2mm", off, 4.0, 2.0, 100), result("lu", off, 8.0, 1.0, 100)];
+        let s = speedup_summary(&rs, DistName::Cyclic).unwrap();
+        assert_eq!((s.mode, s.kernels, s.worst, s.worst_kernel), ("off", 2, 0.125, "lu"), "off alone: {s:?}");
+        rs.push(result("2mm", auto, 1.0, 2.0, 10));
+        rs.push(result("lu", auto, 4.0, 1.0, 1));
+        let s = speedup_summary(&rs, DistName::Cyclic).unwrap();
+        // auto: 2.0 (2mm) and 0.25 (lu).
+        assert_eq!((s.mode, s.kernels, s.worst, s.worst_kernel), ("auto", 2, 0.25, "lu"));
+        assert!((s.geomean - 0.5f64.sqrt()).abs() < 1e-12, "{s:?}");
+        assert_eq!(speedup_summary(&rs, DistName::Blockcyclic), None);
+    }
 }
