@@ -210,7 +210,10 @@ impl Config {
             };
             Ok(())
         });
-        var("ATOLL_PIN", &mut |v| Ok(c.pin = parse_bool("ATOLL_PIN", v)?));
+        var("ATOLL_PIN", &mut |v| {
+            c.pin = parse_bool("ATOLL_PIN", v)?;
+            Ok(())
+        });
         var("ATOLL_THREADS_PER_LOCALE", &mut |v| {
             match parse_usize("ATOLL_THREADS_PER_LOCALE", v)? {
                 0 => return Err(config_err("ATOLL_THREADS_PER_LOCALE", v, "must be at least 1")),
@@ -218,10 +221,22 @@ impl Config {
             }
             Ok(())
         });
-        var("ATOLL_VERBOSE_COMM", &mut |v| Ok(c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", v)?));
-        var("ATOLL_CHECK_COLLECTIVES", &mut |v| Ok(c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", v)?));
-        var("ATOLL_PROGRESS_HOT_MS", &mut |v| Ok(c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", v)? as u64));
-        var("ATOLL_AGG_BUFFER", &mut |v| Ok(c.agg_buffer = parse_agg_buffer(v)?));
+        var("ATOLL_VERBOSE_COMM", &mut |v| {
+            c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", v)?;
+            Ok(())
+        });
+        var("ATOLL_CHECK_COLLECTIVES", &mut |v| {
+            c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", v)?;
+            Ok(())
+        });
+        var("ATOLL_PROGRESS_HOT_MS", &mut |v| {
+            c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", v)? as u64;
+            Ok(())
+        });
+        var("ATOLL_AGG_BUFFER", &mut |v| {
+            c.agg_buffer = parse_agg_buffer(v)?;
+            Ok(())
+        });
         var("ATOLL_AGGREGATION", &mut |v| {
             if !v.trim().is_empty() {
                 c.aggregation = v
