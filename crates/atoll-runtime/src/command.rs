@@ -43,6 +43,14 @@ pub(crate) fn command_start(ctx: &Ctx) -> u64 {
 /// Only a job-wide failure (a locale ended, the backend failed): the session cannot go on.
 pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
     let Some(lc) = local_comm(ctx) else {
+        if let Err(e @ Error::HandlerPanicked { .. }) = &mine {
+            // Not silent if it hangs: the MPI collectives of the others cannot be withdrawn.
+            eprintln!(
+                "atoll: {e} (driver command); under MPI, if other locales wait for locale {} in a \
+                 collective of this command, the session cannot be resynchronized and will hang",
+                ctx.id()
+            );
+        }
         return ctx.gather(0, &mine);
     };
     match mine {
