@@ -10,69 +10,26 @@
 //! default) aggregates a piece only when the calibrated cost model says one strided transfer is
 //! cheaper than its element gets (see [`CommModel`]).
 
-use atoll_error::{Error, Result};
+use atoll_error::Result;
 use atoll_runtime::Ctx;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
-/// How followers fetch remote elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Aggregation {
-    /// One get (or put) per remote element: the baseline.
-    Off,
-    /// One strided get (or put) per remote piece of a chunk, always.
-    Static,
-    /// Strided transfers for pieces of at least [`CommModel::threshold`] elements, element
-    /// gets below.
-    Auto,
-}
+/// How followers fetch remote elements: the runtime's [`atoll_runtime::Aggregation`], set by
+/// `ATOLL_AGGREGATION` or [`atoll_runtime::Config::with_aggregation`] (checked when the job
+/// starts) and per locale by [`set_aggregation`].
+pub use atoll_runtime::Aggregation;
 
-impl Aggregation {
-    /// The name used by `ATOLL_AGGREGATION` and the benchmarks.
-    pub fn name(self) -> &'static str {
-        match self {
-            Aggregation::Off => "off",
-            Aggregation::Static => "static",
-            Aggregation::Auto => "auto",
-        }
-    }
-
-    fn code(self) -> u8 {
-        self as u8 + 1
-    }
-
-    fn from_code(c: u8) -> Option<Self> {
-        [Aggregation::Off, Aggregation::Static, Aggregation::Auto].get(usize::from(c).checked_sub(1)?).copied()
+fn code(m: Aggregation) -> u8 {
+    match m {
+        Aggregation::Off => 1,
+        Aggregation::Static => 2,
+        Aggregation::Auto => 3,
     }
 }
 
-impl std::fmt::Display for Aggregation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Aggregation {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "off" => Ok(Aggregation::Off),
-            "static" => Ok(Aggregation::Static),
-            "auto" => Ok(Aggregation::Auto),
-            other => Err(Error::InvalidArgument(format!("aggregation mode {other:?}: expected off, static or auto"))),
-        }
-    }
-}
-
-/// The process default: `ATOLL_AGGREGATION` (read once), `auto` when unset.
-fn env_default() -> Result<Aggregation> {
-    static ENV: OnceLock<std::result::Result<Aggregation, String>> = OnceLock::new();
-    ENV.get_or_init(|| match std::env::var("ATOLL_AGGREGATION") {
-        Ok(v) if !v.trim().is_empty() => v.parse::<Aggregation>().map_err(|e| format!("ATOLL_AGGREGATION: {e}")),
-        _ => Ok(Aggregation::Auto),
-    })
-    .clone()
-    .map_err(Error::InvalidArgument)
+fn from_code(c: u8) -> Option<Aggregation> {
+    [Aggregation::Off, Aggregation::Static, Aggregation::Auto].get(usize::from(c).checked_sub(1)?).copied()
 }
 
 /// Per-locale state (a [`Ctx::locale_ext`]).
@@ -84,19 +41,22 @@ pub(crate) struct LocaleAgg {
     aggregated: AtomicU64,
     element_msgs: AtomicU64,
     model: OnceLock<Option<CommModel>>,
+    /// The job's configured mode and `auto` threshold (`Config::aggregation`, `agg_threshold`).
+    configured: OnceLock<(Aggregation, Option<usize>)>,
 }
 
 impl LocaleAgg {
     pub(crate) fn of(ctx: &Ctx) -> std::sync::Arc<LocaleAgg> {
-        ctx.locale_ext::<LocaleAgg>()
+        let a = ctx.locale_ext::<LocaleAgg>();
+        a.configured.get_or_init(|| (ctx.config().aggregation, ctx.config().agg_threshold));
+        a
     }
 
-    /// The mode in force on this locale.
+    /// The mode in force on this locale: the one set with [`set_aggregation`], else the job's
+    /// configured one. (Always `Ok`: the configuration was checked when the job started.)
     pub(crate) fn mode(&self) -> Result<Aggregation> {
-        match Aggregation::from_code(self.mode.load(Ordering::Relaxed)) {
-            Some(m) => Ok(m),
-            None => env_default(),
-        }
+        Ok(from_code(self.mode.load(Ordering::Relaxed))
+            .unwrap_or_else(|| self.configured.get().map_or(Aggregation::Auto, |c| c.0)))
     }
 
     /// Records one remote chunk of `elems` elements, fetched with `strided` strided transfers
@@ -108,11 +68,12 @@ impl LocaleAgg {
         self.element_msgs.fetch_add(element, Ordering::Relaxed);
     }
 
-    /// The `auto` threshold for elements of `elem_bytes` bytes: `ATOLL_AGG_THRESHOLD`, or the
+    /// The `auto` threshold for elements of `elem_bytes` bytes: `Config::agg_threshold`
+    /// (`ATOLL_AGG_THRESHOLD`), or the
     /// calibrated model's (measured with `probe` the first time), or 2 when the probe's target
     /// was too small to measure (then the next call tries again).
     pub(crate) fn threshold_for(&self, ctx: &Ctx, elem_bytes: usize, probe: &dyn Fn(usize, usize) -> Result<bool>) -> usize {
-        if let Ok(Some(k)) = threshold_override() {
+        if let Some(&(_, Some(k))) = self.configured.get() {
             return k.max(2);
         }
         if let Some(m) = self.model.get() {
@@ -131,8 +92,8 @@ impl LocaleAgg {
 /// The aggregation mode of this locale's loops. **Local.**
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `ATOLL_AGGREGATION` holds something other than `off`,
-/// `static` or `auto` and no mode was set with [`set_aggregation`].
+/// None: an invalid `ATOLL_AGGREGATION` makes the job refuse to start (the `Result` is kept
+/// for compatibility).
 pub fn aggregation(ctx: &Ctx) -> Result<Aggregation> {
     LocaleAgg::of(ctx).mode()
 }
@@ -149,7 +110,7 @@ pub fn aggregation(ctx: &Ctx) -> Result<Aggregation> {
 /// }).unwrap();
 /// ```
 pub fn set_aggregation(ctx: &Ctx, mode: Aggregation) {
-    LocaleAgg::of(ctx).mode.store(mode.code(), Ordering::Relaxed);
+    LocaleAgg::of(ctx).mode.store(code(mode), Ordering::Relaxed);
 }
 
 /// What this locale's followers fetched from other locales since the last reset.
@@ -216,21 +177,6 @@ impl CommModel {
 /// This locale's calibrated model, if a loop in `auto` mode has needed it yet. **Local.**
 pub fn comm_model(ctx: &Ctx) -> Option<CommModel> {
     LocaleAgg::of(ctx).model.get().copied().flatten()
-}
-
-/// `ATOLL_AGG_THRESHOLD`: a fixed `auto` threshold in elements instead of the calibrated one.
-pub(crate) fn threshold_override() -> Result<Option<usize>> {
-    static ENV: OnceLock<std::result::Result<Option<usize>, String>> = OnceLock::new();
-    ENV.get_or_init(|| match std::env::var("ATOLL_AGG_THRESHOLD") {
-        Ok(v) if !v.trim().is_empty() => v
-            .trim()
-            .parse::<usize>()
-            .map(Some)
-            .map_err(|_| format!("ATOLL_AGG_THRESHOLD={v:?}: expected a number of elements")),
-        _ => Ok(None),
-    })
-    .clone()
-    .map_err(Error::InvalidArgument)
 }
 
 /// The best of `reps` timings of `f` (seconds); `None` if `f` could not run.

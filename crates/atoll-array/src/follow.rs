@@ -78,13 +78,10 @@ impl Follow {
     /// This locale's settings now.
     ///
     /// # Errors
-    /// An invalid `ATOLL_AGGREGATION` or `ATOLL_AGG_THRESHOLD`.
+    /// None today (the aggregation settings are checked when the job starts).
     pub(crate) fn new(ctx: &Ctx) -> Result<Follow> {
         let agg = LocaleAgg::of(ctx);
         let mode = agg.mode()?;
-        if mode == Aggregation::Auto {
-            crate::aggregation::threshold_override()?;
-        }
         Ok(Follow { mode, agg })
     }
 

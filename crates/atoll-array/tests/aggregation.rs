@@ -212,3 +212,18 @@ fn mode_names_parse() {
     let e = "sometimes".parse::<Aggregation>().unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(ref m) if m.contains("off, static or auto")), "{e}");
 }
+
+/// The mode comes from the job's `Config` (`ATOLL_AGGREGATION` is checked when the job
+/// starts); `set_aggregation` overrides it per locale.
+#[test]
+fn mode_comes_from_the_config() {
+    for mode in [Aggregation::Off, Aggregation::Static, Aggregation::Auto] {
+        atoll_runtime::run(atoll_runtime::Config::local(2).with_aggregation(mode), |ctx| {
+            assert_eq!(aggregation(ctx)?, mode);
+            set_aggregation(ctx, Aggregation::Off);
+            assert_eq!(aggregation(ctx)?, Aggregation::Off);
+            Ok(())
+        })
+        .unwrap();
+    }
+}

@@ -154,6 +154,29 @@ pub enum Error {
         message: String,
     },
 
+    /// A handler (an active message, a driver command, or a call of one on the caller's own
+    /// locale) panicked. The panic was caught: the locale and the job go on.
+    #[error("handler '{handler}' panicked on locale {locale}: {message}")]
+    HandlerPanicked {
+        /// The locale the handler ran on.
+        locale: usize,
+        /// The handler's name.
+        handler: String,
+        /// The panic message.
+        message: String,
+    },
+
+    /// A driver command was abandoned because one of its locales failed (its handler panicked
+    /// or returned an error): what a locale waiting in a collective of that command gets
+    /// instead of the collective's result. The job goes on with the next command.
+    #[error("the command was abandoned: locale {locale} failed in it ({message})")]
+    CommandFailed {
+        /// The locale whose failure abandoned the command.
+        locale: usize,
+        /// Its error or panic message.
+        message: String,
+    },
+
     /// An operation would exceed a locale's memory limit; nothing was allocated.
     #[error(
         "out of memory in {operation}: locale {locale} needs {requested} more bytes with {in_use} in use, over its limit of {limit} bytes (nothing was allocated)"

@@ -1,5 +1,6 @@
 //! Every knob of the runtime, in one documented struct.
 
+use crate::Aggregation;
 use atoll_error::{Error, Result};
 
 /// Which communication backend places the locales.
@@ -37,6 +38,17 @@ pub enum SublocaleMode {
 /// | `progress_hot_ms` | `ATOLL_PROGRESS_HOT_MS` | 50: how long an MPI progress thread stays responsive after a request |
 /// | `mem_max` | `ATOLL_MEM_MAX` | `None`: 90% of physical memory, shared by the locales of a node (see [`Config::mem_limit`]) |
 /// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
+/// | `aggregation` | `ATOLL_AGGREGATION=off\|static\|auto` | `auto`: how the array layer's loops fetch remote elements ([`Aggregation`]) |
+/// | `agg_threshold` | `ATOLL_AGG_THRESHOLD` | `None`: the calibrated `auto` threshold; a number of elements fixes it |
+///
+/// **Which variables are checked.** [`Config::from_env`] reads and checks every variable above.
+/// [`Config::local`] and [`Config::mpi`] never fail (they return a `Config`): a bad variable
+/// leaves its default and its [`Error::Config`] is kept for [`run`](crate::run) (and
+/// [`crate::Driver::start`]) to return, *unless the caller's explicit settings make the
+/// variable unused*: `Config::local(n)` ignores `ATOLL_BACKEND`, `ATOLL_LOCALES` and
+/// `ATOLL_PROGRESS_HOT_MS` (an MPI setting), `Config::mpi()` ignores `ATOLL_BACKEND` and
+/// `ATOLL_LOCALES`, and each `with_*` builder drops the error of the variable it overrides
+/// (`with_pin` that of `ATOLL_PIN`, ...). Assigning a public field directly does not.
 ///
 /// The tracking allocator's own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, ...) are
 /// read by `atoll-mem`; a bad value among them makes [`run`](crate::run) refuse to start with
@@ -73,9 +85,15 @@ pub struct Config {
     /// Elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]): a
     /// buffer is sent as one message when it holds this many elements. At least 1.
     pub agg_buffer: usize,
-    /// The error of an invalid `ATOLL_*` variable met by [`Config::local`] or [`Config::mpi`]
-    /// (which return a `Config`, not a `Result`): [`run`](crate::run) returns it.
-    env_error: Option<Error>,
+    /// How the array layer's zippered loops fetch remote elements (`ATOLL_AGGREGATION`).
+    pub aggregation: Aggregation,
+    /// A fixed `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`: the
+    /// calibrated one.
+    pub agg_threshold: Option<usize>,
+    /// The errors of invalid `ATOLL_*` variables met by [`Config::local`] or [`Config::mpi`]
+    /// (which return a `Config`, not a `Result`), by variable: [`run`](crate::run) returns the
+    /// first one still relevant (see the table's notes).
+    env_errors: Vec<(&'static str, Error)>,
 }
 
 /// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
@@ -94,7 +112,9 @@ impl Default for Config {
             progress_hot_ms: 50,
             mem_max: None,
             agg_buffer: DEFAULT_AGG_BUFFER,
-            env_error: None,
+            aggregation: Aggregation::Auto,
+            agg_threshold: None,
+            env_errors: Vec::new(),
         }
     }
 }
@@ -143,119 +163,168 @@ impl Config {
 
     /// Like [`Config::from_env`], reading variables through `get` (for tests).
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let mut c = Self::from_vars_lenient(get);
+        let errs = std::mem::take(&mut c.env_errors);
+        match errs.into_iter().next() {
+            Some((_, e)) => Err(e),
+            None => Ok(c),
+        }
+    }
+
+    /// Every variable read and checked; a bad one leaves its default and its error is kept,
+    /// by variable, in `env_errors`.
+    fn from_vars_lenient(get: impl Fn(&str) -> Option<String>) -> Self {
         let mut c = Config {
             backend: if launched_by_mpiexec() && cfg!(feature = "mpi") { BackendKind::Mpi } else { BackendKind::Local },
             ..Config::default()
         };
-        if let Some(v) = get("ATOLL_BACKEND") {
+        let mut errs: Vec<(&'static str, Error)> = Vec::new();
+        let mut var = |key: &'static str, set: &mut dyn FnMut(&str) -> Result<()>| {
+            if let Some(v) = get(key) {
+                if let Err(e) = set(&v) {
+                    errs.push((key, e));
+                }
+            }
+        };
+        var("ATOLL_BACKEND", &mut |v| {
             c.backend = match v.trim().to_ascii_lowercase().as_str() {
                 "local" => BackendKind::Local,
                 "mpi" => BackendKind::Mpi,
-                _ => return Err(config_err("ATOLL_BACKEND", &v, "expected local or mpi")),
+                _ => return Err(config_err("ATOLL_BACKEND", v, "expected local or mpi")),
             };
-        }
-        if let Some(v) = get("ATOLL_LOCALES") {
-            c.locales = parse_usize("ATOLL_LOCALES", &v)?;
-            if c.locales == 0 {
-                return Err(Error::ZeroLocales);
+            Ok(())
+        });
+        var("ATOLL_LOCALES", &mut |v| {
+            match parse_usize("ATOLL_LOCALES", v)? {
+                0 => return Err(Error::ZeroLocales),
+                n => c.locales = n,
             }
-        }
-        if let Some(v) = get("ATOLL_SUBLOCALES") {
+            Ok(())
+        });
+        var("ATOLL_SUBLOCALES", &mut |v| {
             c.sublocales = match v.trim().to_ascii_lowercase().as_str() {
                 "numa" => SublocaleMode::Numa,
                 "core" => SublocaleMode::Core,
                 "none" => SublocaleMode::None,
-                _ => return Err(config_err("ATOLL_SUBLOCALES", &v, "expected numa, core or none")),
+                _ => return Err(config_err("ATOLL_SUBLOCALES", v, "expected numa, core or none")),
             };
-        }
-        if let Some(v) = get("ATOLL_PIN") {
-            c.pin = parse_bool("ATOLL_PIN", &v)?;
-        }
-        if let Some(v) = get("ATOLL_THREADS_PER_LOCALE") {
-            let t = parse_usize("ATOLL_THREADS_PER_LOCALE", &v)?;
-            if t == 0 {
-                return Err(config_err("ATOLL_THREADS_PER_LOCALE", &v, "must be at least 1"));
+            Ok(())
+        });
+        var("ATOLL_PIN", &mut |v| {
+            c.pin = parse_bool("ATOLL_PIN", v)?;
+            Ok(())
+        });
+        var("ATOLL_THREADS_PER_LOCALE", &mut |v| {
+            match parse_usize("ATOLL_THREADS_PER_LOCALE", v)? {
+                0 => return Err(config_err("ATOLL_THREADS_PER_LOCALE", v, "must be at least 1")),
+                t => c.threads_per_locale = Some(t),
             }
-            c.threads_per_locale = Some(t);
-        }
-        if let Some(v) = get("ATOLL_VERBOSE_COMM") {
-            c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", &v)?;
-        }
-        if let Some(v) = get("ATOLL_CHECK_COLLECTIVES") {
-            c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", &v)?;
-        }
-        if let Some(v) = get("ATOLL_PROGRESS_HOT_MS") {
-            c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", &v)? as u64;
-        }
-        if let Some(v) = get("ATOLL_AGG_BUFFER") {
-            c.agg_buffer = parse_agg_buffer(&v)?;
-        }
-        if let Some(v) = get(atoll_mem::ENV_MAX) {
+            Ok(())
+        });
+        var("ATOLL_VERBOSE_COMM", &mut |v| {
+            c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", v)?;
+            Ok(())
+        });
+        var("ATOLL_CHECK_COLLECTIVES", &mut |v| {
+            c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", v)?;
+            Ok(())
+        });
+        var("ATOLL_PROGRESS_HOT_MS", &mut |v| {
+            c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", v)? as u64;
+            Ok(())
+        });
+        var("ATOLL_AGG_BUFFER", &mut |v| {
+            c.agg_buffer = parse_agg_buffer(v)?;
+            Ok(())
+        });
+        var("ATOLL_AGGREGATION", &mut |v| {
             if !v.trim().is_empty() {
-                atoll_mem::MemoryLimit::parse(&v)?;
-                c.mem_max = Some(v);
+                c.aggregation = v
+                    .parse()
+                    .map_err(|_| config_err("ATOLL_AGGREGATION", v, "expected off, static or auto (default auto)"))?;
             }
-        }
-        Ok(c)
+            Ok(())
+        });
+        var("ATOLL_AGG_THRESHOLD", &mut |v| {
+            if !v.trim().is_empty() {
+                let k = v.trim().parse::<usize>().map_err(|_| {
+                    config_err("ATOLL_AGG_THRESHOLD", v, "expected a number of elements (unset: the calibrated threshold)")
+                })?;
+                c.agg_threshold = Some(k);
+            }
+            Ok(())
+        });
+        var(atoll_mem::ENV_MAX, &mut |v| {
+            if !v.trim().is_empty() {
+                atoll_mem::MemoryLimit::parse(v)?;
+                c.mem_max = Some(v.to_string());
+            }
+            Ok(())
+        });
+        c.env_errors = errs;
+        c
     }
 
     /// The local backend with `n` locales, other fields from the environment. An invalid
-    /// `ATOLL_*` variable leaves the defaults, and [`run`](crate::run) then returns its
-    /// [`Error::Config`] (naming the variable and the value) instead of starting.
+    /// `ATOLL_*` variable leaves its default, and [`run`](crate::run) then returns its
+    /// [`Error::Config`] (naming the variable and the value) instead of starting, unless the
+    /// variable is unused here (`ATOLL_BACKEND`, `ATOLL_LOCALES`, `ATOLL_PROGRESS_HOT_MS`) or a
+    /// `with_*` builder overrides it.
     pub fn local(n: usize) -> Self {
-        let mut c = Self::or_env_error(Self::from_env());
+        let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Local;
         c.locales = n;
-        c
+        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES", "ATOLL_PROGRESS_HOT_MS"])
     }
 
     /// The MPI backend, other fields from the environment (an invalid variable: as
-    /// [`Config::local`]).
+    /// [`Config::local`]; `ATOLL_BACKEND` and `ATOLL_LOCALES` are unused here).
     pub fn mpi() -> Self {
-        let mut c = Self::or_env_error(Self::from_env());
+        let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Mpi;
-        c
+        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES"])
     }
 
-    /// The configuration read from the environment, or the defaults carrying its error.
-    fn or_env_error(env: Result<Config>) -> Config {
-        env.unwrap_or_else(|e| Config { env_error: Some(e), ..Config::default() })
+    /// Forgets the errors of `keys`: explicit settings replaced those variables.
+    fn overridden(mut self, keys: &[&str]) -> Self {
+        self.env_errors.retain(|(k, _)| !keys.contains(k));
+        self
     }
 
     /// Sets the number of locales (local backend).
     pub fn with_locales(mut self, n: usize) -> Self {
         self.locales = n;
-        self
+        self.overridden(&["ATOLL_LOCALES"])
     }
 
     /// Sets the sublocale layout.
     pub fn with_sublocales(mut self, mode: SublocaleMode) -> Self {
         self.sublocales = mode;
-        self
+        self.overridden(&["ATOLL_SUBLOCALES"])
     }
 
     /// Turns thread pinning on or off.
     pub fn with_pin(mut self, pin: bool) -> Self {
         self.pin = pin;
-        self
+        self.overridden(&["ATOLL_PIN"])
     }
 
     /// Sets the number of threads per locale.
     pub fn with_threads_per_locale(mut self, t: usize) -> Self {
         self.threads_per_locale = Some(t);
-        self
+        self.overridden(&["ATOLL_THREADS_PER_LOCALE"])
     }
 
     /// Turns collective-order checking on or off.
     pub fn with_check_collectives(mut self, on: bool) -> Self {
         self.check_collectives = on;
-        self
+        self.overridden(&["ATOLL_CHECK_COLLECTIVES"])
     }
 
     /// Turns per-operation communication tracing on or off.
     pub fn with_verbose_comm(mut self, on: bool) -> Self {
         self.verbose_comm = on;
-        self
+        self.overridden(&["ATOLL_VERBOSE_COMM"])
     }
 
     /// Sets each locale's memory limit (the syntax of `ATOLL_MEM_MAX`: `64MiB`, `50%`).
@@ -267,7 +336,7 @@ impl Config {
     /// ```
     pub fn with_mem_max(mut self, limit: impl Into<String>) -> Self {
         self.mem_max = Some(limit.into());
-        self
+        self.overridden(&[atoll_mem::ENV_MAX])
     }
 
     /// The memory limit of each locale: `mem_max` parsed, or 90% of physical memory when it
@@ -288,11 +357,24 @@ impl Config {
     /// (`ATOLL_AGG_BUFFER`); [`run`](crate::run) refuses 0 with an [`Error::Config`].
     pub fn with_agg_buffer(mut self, elems: usize) -> Self {
         self.agg_buffer = elems;
-        self
+        self.overridden(&["ATOLL_AGG_BUFFER"])
+    }
+
+    /// Sets how the array layer's loops fetch remote elements (`ATOLL_AGGREGATION`).
+    pub fn with_aggregation(mut self, mode: Aggregation) -> Self {
+        self.aggregation = mode;
+        self.overridden(&["ATOLL_AGGREGATION"])
+    }
+
+    /// Fixes the `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`
+    /// restores the calibrated one.
+    pub fn with_agg_threshold(mut self, elems: Option<usize>) -> Self {
+        self.agg_threshold = elems;
+        self.overridden(&["ATOLL_AGG_THRESHOLD"])
     }
 
     pub(crate) fn validate(&self) -> Result<()> {
-        if let Some(e) = &self.env_error {
+        if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());
         }
         if self.agg_buffer == 0 {
@@ -322,10 +404,30 @@ mod tests {
 
     #[test]
     fn an_invalid_variable_is_kept_for_run() {
-        let c = Config::or_env_error(Config::from_vars(vars(&[("ATOLL_PIN", "maybe")])));
+        let c = Config::from_vars_lenient(vars(&[("ATOLL_PIN", "maybe")]));
         let e = c.validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_PIN" && value == "maybe"), "{e}");
-        assert!(Config::or_env_error(Config::from_vars(vars(&[("ATOLL_PIN", "0")]))).validate().is_ok());
+        assert!(Config::from_vars_lenient(vars(&[("ATOLL_PIN", "0")])).validate().is_ok());
+        // An explicit setting wins over the bad variable.
+        assert!(c.with_pin(false).validate().is_ok());
+    }
+
+    #[test]
+    fn only_the_variables_in_use_are_checked() {
+        let bad = vars(&[("ATOLL_LOCALES", "lots"), ("ATOLL_BACKEND", "shmem"), ("ATOLL_PROGRESS_HOT_MS", "soon")]);
+        let c = Config::from_vars_lenient(&bad);
+        assert!(matches!(c.validate(), Err(Error::Config { .. })));
+        // What Config::local(n) does: backend, locales (and the MPI-only setting) are its own.
+        let local = c.clone().overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES", "ATOLL_PROGRESS_HOT_MS"]);
+        assert!(local.validate().is_ok());
+        // A variable the configuration uses is still checked, until a builder overrides it.
+        let c = Config::from_vars_lenient(vars(&[("ATOLL_LOCALES", "0"), ("ATOLL_AGGREGATION", "x")]));
+        let c = c.overridden(&["ATOLL_LOCALES"]);
+        assert!(matches!(c.validate(), Err(Error::Config { ref key, .. }) if key == "ATOLL_AGGREGATION"));
+        assert!(c.with_aggregation(Aggregation::Off).validate().is_ok());
+        let c = Config::from_vars_lenient(vars(&[("ATOLL_LOCALES", "0")]));
+        assert_eq!(c.validate(), Err(Error::ZeroLocales));
+        assert!(c.with_locales(2).validate().is_ok());
     }
 
     #[test]
@@ -341,6 +443,8 @@ mod tests {
             ("ATOLL_PROGRESS_HOT_MS", "7"),
             ("ATOLL_MEM_MAX", "3GiB"),
             ("ATOLL_AGG_BUFFER", "64"),
+            ("ATOLL_AGGREGATION", "Static"),
+            ("ATOLL_AGG_THRESHOLD", "12"),
         ]))
         .unwrap();
         assert_eq!(c.locales, 3);
@@ -350,6 +454,8 @@ mod tests {
         assert_eq!(c.progress_hot_ms, 7);
         assert_eq!(c.mem_max.as_deref(), Some("3GiB"));
         assert_eq!(c.agg_buffer, 64);
+        assert_eq!((c.aggregation, c.agg_threshold), (Aggregation::Static, Some(12)));
+        assert_eq!((Config::default().aggregation, Config::default().agg_threshold), (Aggregation::Auto, None));
         assert_eq!(Config::default().agg_buffer, DEFAULT_AGG_BUFFER);
         assert_eq!(c.mem_limit(), Ok(atoll_mem::MemoryLimit::Bytes(3 << 30)));
         assert_eq!(Config::default().mem_limit(), Ok(atoll_mem::MemoryLimit::PercentOfPhysical(90.0)));
@@ -371,6 +477,12 @@ mod tests {
         for bad in ["lots", "0", "-3", "8k"] {
             let e = Config::from_vars(move |k| (k == "ATOLL_AGG_BUFFER").then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_AGG_BUFFER" && value == bad), "{e}");
+        }
+        for (key, bad) in [("ATOLL_AGGREGATION", "sometimes"), ("ATOLL_AGG_THRESHOLD", "many"), ("ATOLL_AGG_THRESHOLD", "-1")] {
+            let e = Config::from_vars(move |k| (k == key).then(|| bad.to_string())).unwrap_err();
+            assert!(matches!(&e, Error::Config { key: k, value, .. } if k == key && value == bad), "{e}");
+            let e = Config::from_vars_lenient(move |k| (k == key).then(|| bad.to_string())).validate().unwrap_err();
+            assert!(matches!(&e, Error::Config { key: k, .. } if k == key), "{e}");
         }
         let e = Config::local(1).with_agg_buffer(0).validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_AGG_BUFFER"), "{e}");

@@ -14,7 +14,7 @@ use bytemuck::Pod;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::panic::{catch_unwind, AssertUnwindSafe, Location};
+use std::panic::Location;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -129,13 +129,8 @@ impl std::fmt::Debug for Ctx {
 /// to the target locale.
 pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
     attribution::as_locale(ctx.id(), || crate::current::with_current(ctx, || {
-        catch_unwind(AssertUnwindSafe(|| crate::handler::dispatch(ctx, id, sub, payload, &crate::handler::name_of(id))))
-            .unwrap_or_else(|p| {
-                Err(Error::LocaleFailed {
-                    locale: ctx.id(),
-                    message: format!("handler {} panicked: {}", crate::handler::name_of(id), panic_message(&*p)),
-                })
-            })
+        let name = crate::handler::name_of(id);
+        crate::handler_call::catch_handler(ctx.id(), &name, || crate::handler::dispatch(ctx, id, sub, payload, &name))
     }))
 }
 
@@ -644,8 +639,10 @@ impl Ctx {
     /// Runs handler `h` with `args` on locale `target` and returns its result. **One-sided**
     /// (the target's handler threads serve it without the target's code taking part).
     ///
-    /// On this locale it is a direct call. The arguments and the result are serialized when
-    /// they travel; errors raised by the handler come back as they are.
+    /// On this locale it is a direct call (no serialization) with the same checks as a remote
+    /// one: the handler must be registered, and a panic comes back as
+    /// [`Error::HandlerPanicked`] whichever locale is the target. The arguments and the result
+    /// are serialized when they travel; errors raised by the handler come back as they are.
     #[track_caller]
     pub fn on<A, R>(&self, target: usize, h: &'static Handler<A, R>, args: A) -> Result<R>
     where
@@ -654,7 +651,7 @@ impl Ctx {
     {
         self.check_locale(target)?;
         if target == self.st.id {
-            return h.call(self, args);
+            return self.call_here(h, args);
         }
         self.on_blocking(target, None, h, args, Location::caller())
     }
@@ -691,7 +688,7 @@ impl Ctx {
     {
         self.check_locale(target)?;
         if target == self.st.id {
-            return self.here().child(sub)?.run(|| h.call(self, args));
+            return self.call_here_on(h, sub, args);
         }
         self.on_blocking(target, Some(sub), h, args, Location::caller())
     }
@@ -711,8 +708,8 @@ impl Ctx {
         self.check_locale(target)?;
         if target == self.st.id {
             let r = match sub {
-                None => h.call(self, args),
-                Some(s) => self.here().child(s)?.run(|| h.call(self, args)),
+                None => self.call_here(h, args),
+                Some(s) => self.call_here_on(h, s, args),
             };
             return Ok(Pending { reply: None, ready: Some(r), ctx: self.clone(), name: h.name() });
         }
@@ -760,7 +757,7 @@ impl Ctx {
         let pending: Vec<Option<Pending<R>>> = (0..self.st.n)
             .map(|l| if l == self.st.id { Ok(None) } else { self.on_async_at(l, None, h, args.clone(), at).map(Some) })
             .collect::<Result<_>>()?;
-        let mut mine = Some(h.call(self, args));
+        let mut mine = Some(self.call_here(h, args));
         pending.into_iter().map(|p| match p { Some(p) => p.wait(), None => mine.take().expect("own result") }).collect()
     }
 
@@ -1148,13 +1145,30 @@ impl<T: Pod> Symmetric<T> {
     }
 
     /// The global address of locale `l`'s part.
+    ///
+    /// Never panics: for `l >= num_locales` it is a pointer to locale `l` that every operation
+    /// refuses with [`Error::InvalidLocale`] (use [`Symmetric::try_ptr`] to get that error
+    /// here).
     pub fn ptr(&self, l: usize) -> GlobalPtr<T> {
-        self.ptrs[l]
+        self.ptrs.get(l).copied().unwrap_or(GlobalPtr::new(l, 0))
     }
 
-    /// The length of locale `l`'s part.
+    /// The global address of locale `l`'s part, or [`Error::InvalidLocale`].
+    pub fn try_ptr(&self, l: usize) -> Result<GlobalPtr<T>> {
+        self.ctx.check_locale(l)?;
+        Ok(self.ptrs[l])
+    }
+
+    /// The length of locale `l`'s part: 0 for `l >= num_locales` (no locale there holds
+    /// anything; [`Symmetric::try_len_on`] gives [`Error::InvalidLocale`] instead).
     pub fn len_on(&self, l: usize) -> usize {
-        self.lens[l]
+        self.lens.get(l).copied().unwrap_or(0)
+    }
+
+    /// The length of locale `l`'s part, or [`Error::InvalidLocale`].
+    pub fn try_len_on(&self, l: usize) -> Result<usize> {
+        self.ctx.check_locale(l)?;
+        Ok(self.lens[l])
     }
 
     /// The bytes of this locale's part counted in its memory budget (`len * size_of::<T>()`;

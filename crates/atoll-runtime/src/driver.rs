@@ -6,9 +6,24 @@
 //! ranks 1..N-1 enter the loop inside [`Driver::start`] and leave the process when the driver
 //! shuts down. The Python front end runs on this.
 //!
-//! A command's handler runs on every locale and may use collectives; if it fails, it must fail
-//! on every locale (Atoll's own operations agree on their errors collectively).
+//! A command's handler runs on every locale and may use collectives.
+//!
+//! # Errors and panics
+//!
+//! [`Driver::exec`] never panics because a handler did, and returns one error for the
+//! command: that of the lowest locale whose part failed. A panic comes back as
+//! [`Error::HandlerPanicked`] (naming the locale, the handler and the panic message), an
+//! unregistered handler as [`Error::HandlerNotRegistered`] (on 1 locale too), and a handler's
+//! own error as it is. A locale that waited for the failed one in a collective of the command
+//! gets [`Error::CommandFailed`] from that collective (with the local backend; see
+//! `command.rs`), and the session stays usable: the next command runs normally.
+//!
+//! Only a job-wide failure ends the session ([`Error::LocaleFailed`], a communication error):
+//! then `exec` returns that error, later commands return it too, and [`Driver::shutdown`]
+//! ends the job. Under MPI, a rank that fails while the others wait for it inside a
+//! collective of the same command cannot be resynchronized (see the crate README).
 
+use crate::command::{command_start, end_command};
 use crate::ctx::{run_handler, Ctx};
 use crate::handler::{decode, encode, Handler};
 use crate::run::{locale_main, startup, LocalJob, Outcome};
@@ -28,8 +43,9 @@ fn serve(ctx: &Ctx) -> Result<()> {
     loop {
         match ctx.broadcast::<Command>(0, None)? {
             Command::Exec { handler, payload } => {
+                let start = command_start(ctx);
                 let r = run_handler(ctx, handler, None, &payload);
-                ctx.gather(0, &r)?;
+                end_command(ctx, start, r)?;
             }
             Command::Stop => return Ok(()),
         }
@@ -161,6 +177,12 @@ impl Driver {
 
     /// Runs `h(args)` on every locale together and returns the results in locale order.
     /// Commands from several threads run one at a time.
+    ///
+    /// # Errors
+    /// The error of the lowest locale whose part failed: [`Error::HandlerPanicked`] for a
+    /// panic, [`Error::HandlerNotRegistered`], or the handler's own error (see the module
+    /// documentation); the session goes on. A job-wide failure ([`Error::LocaleFailed`])
+    /// ends the session.
     pub fn exec<A, R>(&self, h: &'static Handler<A, R>, args: A) -> Result<Vec<R>>
     where
         A: Serialize + DeserializeOwned + 'static,
@@ -171,13 +193,11 @@ impl Driver {
             let payload = encode(&args)?;
             let cmd = Command::Exec { handler: h.id(), payload };
             self.ctx.broadcast(0, Some(cmd))?;
-            // Locale 0 runs the command like the others (its payload went through the wire
-            // format too, so every locale sees the same argument bits).
-            let mine = match h.call(&self.ctx, args) {
-                Ok(r) => encode(&r),
-                Err(e) => Err(e),
-            };
-            let all: Vec<Result<Vec<u8>>> = self.ctx.gather(0, &mine)?;
+            let start = command_start(&self.ctx);
+            // Locale 0 runs the command like the others: the same registry check, panics
+            // caught the same way.
+            let mine = self.ctx.call_here(h, args).and_then(|r| encode(&r));
+            let all: Vec<Result<Vec<u8>>> = end_command(&self.ctx, start, mine)?;
             all.into_iter()
                 .map(|r| match r {
                     Ok(b) => decode(&b),

@@ -80,7 +80,7 @@ impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned 
     pub fn register(&'static self) {
         let f = self.f;
         atoll_mem::permanent(|| {
-            let erased: Erased = Box::new(move |ctx: &Ctx, bytes: &[u8]| {
+            let erased: Erased = std::sync::Arc::new(move |ctx: &Ctx, bytes: &[u8]| {
                 let a: A = decode(bytes)?;
                 encode(&f(ctx, a)?)
             });
@@ -90,7 +90,10 @@ impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned 
     }
 }
 
-type Erased = Box<dyn Fn(&Ctx, &[u8]) -> Result<Vec<u8>> + Send + Sync>;
+/// Shared, so that a call clones it out of the registry and runs without holding the
+/// registry's lock (a handler may wait for a long time, for example in a collective of a
+/// driver command, while another thread registers a handler).
+type Erased = std::sync::Arc<dyn Fn(&Ctx, &[u8]) -> Result<Vec<u8>> + Send + Sync>;
 
 fn registry() -> &'static RwLock<HashMap<u64, (&'static str, Erased)>> {
     static REG: OnceLock<RwLock<HashMap<u64, (&'static str, Erased)>>> = OnceLock::new();
@@ -106,9 +109,9 @@ pub fn is_registered(id: u64) -> bool {
 /// `sub` if given. Called by the backends when a request arrives.
 pub(crate) fn dispatch(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8], name_hint: &str) -> Result<Vec<u8>> {
     let run = || {
-        let reg = registry().read().unwrap_or_else(|e| e.into_inner());
-        match reg.get(&id) {
-            Some((_, f)) => f(ctx, payload),
+        let f = registry().read().unwrap_or_else(|e| e.into_inner()).get(&id).map(|(_, f)| std::sync::Arc::clone(f));
+        match f {
+            Some(f) => f(ctx, payload),
             None => Err(Error::HandlerNotRegistered { name: name_hint.to_string(), id, locale: ctx.id() }),
         }
     };

@@ -35,9 +35,12 @@
 
 mod affinity;
 pub mod aggregate;
+mod aggregation_mode;
+pub use aggregation_mode::Aggregation;
 pub use affinity::current_cpu;
 pub use aggregate::{DstAggregator, SrcAggregator};
 mod attribution;
+mod command;
 pub mod comm;
 mod config;
 mod ctx;
@@ -46,6 +49,7 @@ mod diagnostics;
 mod driver;
 mod executor;
 mod handler;
+mod handler_call;
 mod memory;
 mod pool;
 mod registration;

@@ -141,8 +141,7 @@ fn driver_reports_handler_errors_and_unknown_handlers() {
         other => panic!("{other:?}"),
     }
     match d.exec(&NOT_REGISTERED, ()) {
-        Err(Error::HandlerNotRegistered { name, .. }) => assert_eq!(name, "scenarios::never_registered"),
-        Err(Error::InvalidArgument(_)) | Ok(_) => {}
+        Err(Error::HandlerNotRegistered { name, locale: 0, .. }) => assert_eq!(name, "scenarios::never_registered"),
         other => panic!("{other:?}"),
     }
     // The job is still usable afterwards.
@@ -184,4 +183,25 @@ fn one_locale_with_a_sublocale_per_core() {
         tasks(ctx)
     })
     .unwrap();
+}
+
+#[test]
+fn symmetric_parts_of_missing_locales_are_invalid_locale_errors() {
+    for n in 1..=3 {
+        run(Config::local(n), |ctx| {
+            let a = ctx.alloc_symmetric::<u64>(4)?;
+            let bad = Error::InvalidLocale { locale: n, num_locales: n };
+            assert_eq!(a.try_ptr(n), Err(bad.clone()));
+            assert_eq!(a.try_len_on(n), Err(bad.clone()));
+            assert_eq!(a.len_on(n), 0);
+            // The infallible accessor gives a pointer that every operation refuses.
+            let mut x = [0u64; 1];
+            assert_eq!(ctx.get(a.ptr(n), &mut x), Err(bad.clone()));
+            assert_eq!(ctx.put(a.ptr(n + 5).add(1), &x), Err(Error::InvalidLocale { locale: n + 5, num_locales: n }));
+            assert_eq!(a.try_ptr(n - 1), Ok(a.ptr(n - 1)));
+            assert_eq!(a.try_len_on(0), Ok(4));
+            a.free()
+        })
+        .unwrap();
+    }
 }

@@ -75,6 +75,12 @@ fn mpi_driver_mode_on_2_and_4_ranks() {
 }
 
 #[test]
+fn mpi_driver_commands_that_fail_leave_the_session_usable() {
+    ok(2, "driver_failures");
+    ok(4, "driver_failures");
+}
+
+#[test]
 fn out_of_memory_is_the_same_on_every_rank_and_survived() {
     // Also under the local backend in the same program, with tracking installed.
     ok(2, "oom");

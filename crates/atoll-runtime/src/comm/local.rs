@@ -10,6 +10,7 @@
 //! A failure of any locale sets a flag that every waiting locale sees within 20 ms; they return
 //! [`Error::LocaleFailed`] instead of waiting forever.
 
+use super::local_fence::CommandFence;
 use super::memcopy;
 use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
 use crate::ctx::{Ctx, LocaleState};
@@ -35,6 +36,8 @@ pub(crate) struct LocalWorld {
     slots: [Vec<Mutex<Slot>>; 2],
     failed: AtomicBool,
     failure: Mutex<Option<(usize, Error)>>,
+    /// Abandoning one driver command (see `local_fence`).
+    pub(crate) fence: CommandFence,
     locales: OnceLock<Vec<Weak<LocaleState>>>,
     regions: Vec<Arc<RegionTable>>,
 }
@@ -49,6 +52,7 @@ impl LocalWorld {
             slots: [(0..n).map(|_| Mutex::new(Slot::Empty)).collect(), (0..n).map(|_| Mutex::new(Slot::Empty)).collect()],
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
+            fence: CommandFence::new(n),
             locales: OnceLock::new(),
             regions,
         })
@@ -90,9 +94,26 @@ impl LocalWorld {
         Ok(())
     }
 
+    /// Abandons the current driver command: records `locale`'s failure and wakes every
+    /// locale waiting in a barrier, which withdraws with [`Error::CommandFailed`].
+    pub(crate) fn abort_command(&self, locale: usize, e: Error) {
+        self.fence.abort(locale, e);
+        let _g = lock(&self.bar);
+        self.bar_cv.notify_all();
+    }
+
+    /// The command boundary after [`LocalWorld::abort_command`] (see `local_fence`).
+    pub(crate) fn end_failed_command(&self) -> Result<Vec<(usize, Error)>> {
+        self.fence.meet(|| lock(&self.bar).0 = 0, || self.check())
+    }
+
     fn barrier(&self) -> Result<()> {
         self.check()?;
         let mut g = lock(&self.bar);
+        // Checked under the lock: a locale entering after an abort never counts itself in.
+        if self.fence.is_aborted() {
+            return Err(self.fence.error());
+        }
         let gen = g.1;
         g.0 += 1;
         if g.0 == self.n {
@@ -105,6 +126,12 @@ impl LocalWorld {
             if self.failed.load(Ordering::SeqCst) {
                 drop(g);
                 return self.check();
+            }
+            if self.fence.is_aborted() {
+                // Withdraw: the barrier is as if this locale had never arrived.
+                g.0 -= 1;
+                drop(g);
+                return Err(self.fence.error());
             }
             g = self.bar_cv.wait_timeout(g, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
         }
@@ -122,6 +149,28 @@ pub(crate) struct LocalComm {
 impl LocalComm {
     pub(crate) fn new(me: usize, world: Arc<LocalWorld>) -> Self {
         LocalComm { me, world, seq: AtomicU64::new(0) }
+    }
+
+    /// The world this locale belongs to.
+    pub(crate) fn world(&self) -> &LocalWorld {
+        &self.world
+    }
+
+    /// Restarts the slot parity at 0 (every locale does it at a command boundary, when no
+    /// collective is in flight).
+    pub(crate) fn reset_parity(&self) {
+        self.seq.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a collective: its slot parity, or the abandoned command's error before any slot
+    /// is written (a collective that fails must not overwrite a slot that others may still
+    /// read; the first one after an abort may race with it, which the parity alternation
+    /// absorbs: one write ahead is safe, two are not).
+    fn begin(&self) -> Result<usize> {
+        if self.world.fence.is_aborted() {
+            return Err(self.world.fence.error());
+        }
+        Ok(self.parity())
     }
 
     fn parity(&self) -> usize {
@@ -245,12 +294,12 @@ impl ActiveMessages for LocalComm {
 
 impl Collectives for LocalComm {
     fn barrier(&self) -> Result<()> {
-        self.parity();
+        self.begin()?;
         self.world.barrier()
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
-        let p = self.parity();
+        let p = self.begin()?;
         if self.me == root {
             self.put_slot(p, Slot::Data(data));
         }
@@ -259,21 +308,21 @@ impl Collectives for LocalComm {
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        let p = self.parity();
+        let p = self.begin()?;
         self.put_slot(p, Slot::Data(data.to_vec()));
         self.world.barrier()?;
         Ok((0..self.world.n).map(|s| self.read_slot(p, s)).collect())
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        let p = self.parity();
+        let p = self.begin()?;
         self.put_slot(p, Slot::Data(data.to_vec()));
         self.world.barrier()?;
         Ok(if self.me == root { (0..self.world.n).map(|s| self.read_slot(p, s)).collect() } else { Vec::new() })
     }
 
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
-        let p = self.parity();
+        let p = self.begin()?;
         self.put_slot(p, Slot::Out(out));
         self.world.barrier()?;
         Ok((0..self.world.n)

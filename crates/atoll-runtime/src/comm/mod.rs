@@ -23,6 +23,7 @@ use atoll_error::{invalid_arg, Result};
 
 pub(crate) mod local;
 pub(crate) mod local_copy;
+pub(crate) mod local_fence;
 pub(crate) mod memcopy;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;

@@ -3,7 +3,7 @@
 //! Each checks its results against values computed independently here.
 #![allow(dead_code)]
 
-use atoll_runtime::{CommCounts, Ctx, Error, Handler, Result};
+use atoll_runtime::{CommCounts, Ctx, Driver, Error, Handler, Result};
 
 fn add_one(_ctx: &Ctx, v: Vec<u64>) -> Result<Vec<u64>> {
     Ok(v.into_iter().map(|x| x + 1).collect())
@@ -42,7 +42,83 @@ fn collective_sum(ctx: &Ctx, x: u64) -> Result<u64> {
 }
 pub static COLLECTIVE_SUM: Handler<u64, u64> = Handler::new("scenarios::collective_sum", collective_sum);
 
+/// A driver command whose part fails on locale `who` (a panic, or an error for mode 3) while
+/// the others do something else; `mode` says what:
+/// 0: the others return at once (no collective); 1: the others wait in an allreduce;
+/// 2: every locale makes three collectives first, then the others make three more;
+/// 3: as 1, with an error instead of a panic; 4: as 1, and the others go on calling
+/// collectives after theirs failed; 5: every locale makes an allreduce, then every locale
+/// panics (the same point everywhere).
+fn fails_on(ctx: &Ctx, (who, mode): (usize, u8)) -> Result<u64> {
+    let me = ctx.id();
+    if mode == 2 || mode == 5 {
+        let s = ctx.allreduce(me as u64, |a, b| a + b)?;
+        if mode == 5 {
+            panic!("every locale panics on purpose after the sum {s}");
+        }
+        ctx.broadcast(0, (me == 0).then_some(s))?;
+        ctx.barrier()?;
+    }
+    if me == who {
+        if mode == 3 {
+            return Err(Error::InvalidArgument(format!("locale {me} refuses on purpose")));
+        }
+        panic!("locale {me} panics on purpose (mode {mode})");
+    }
+    match mode {
+        0 => Ok(me as u64),
+        2 => {
+            ctx.gather(0, &me)?;
+            ctx.barrier()?;
+            ctx.allreduce(1u64, |a, b| a + b)
+        }
+        4 => {
+            let first = ctx.allreduce(1u64, |a, b| a + b);
+            let again = ctx.allgather(&me).map(|_| ()).and(ctx.barrier());
+            match (first, again) {
+                (Err(Error::CommandFailed { .. }), Err(Error::CommandFailed { .. })) => Ok(0),
+                other => Err(Error::InvalidArgument(format!("expected CommandFailed twice, got {other:?}"))),
+            }
+        }
+        _ => ctx.allreduce(1u64, |a, b| a + b),
+    }
+}
+pub static FAILS_ON: Handler<(usize, u8), u64> = Handler::new("scenarios::fails_on", fails_on);
+
+/// Driver commands that fail on one locale (or all) in the given `modes` of [`FAILS_ON`],
+/// each checked to return the failing locale's error and followed by a command that must
+/// work: the session survives every failure.
+pub fn driver_failures(d: &Driver, modes: &[u8]) -> Result<()> {
+    let n = d.num_locales();
+    let mut whos = vec![0, n - 1];
+    if n > 2 {
+        whos.push(1);
+    }
+    for &mode in modes {
+        for &who in &whos {
+            let got = d.exec(&FAILS_ON, (who, mode));
+            let ok = match (&got, mode) {
+                (Err(Error::InvalidArgument(m)), 3) => m == &format!("locale {who} refuses on purpose"),
+                (Err(Error::HandlerPanicked { locale: 0, handler, message }), 5) => {
+                    handler == "scenarios::fails_on" && message.starts_with("every locale panics on purpose")
+                }
+                (Err(Error::HandlerPanicked { locale, handler, message }), _) => {
+                    *locale == who && handler == "scenarios::fails_on" && message == &format!("locale {who} panics on purpose (mode {mode})")
+                }
+                _ => false,
+            };
+            check(ok, format!("mode {mode}, locale {who} failing: got {got:?}"))?;
+            let x = (mode as u64) * 10 + who as u64;
+            let s = d.exec(&COLLECTIVE_SUM, x)?;
+            let want = (0..n as u64).map(|i| i + x).sum::<u64>();
+            check(s == vec![want; n], format!("after mode {mode}, locale {who}: sum {s:?}, want {want}"))?;
+        }
+    }
+    Ok(())
+}
+
 pub fn register_all() {
+    FAILS_ON.register();
     ADD_ONE.register();
     WHERE.register();
     FAILS.register();

@@ -55,6 +55,12 @@ fn main() {
             }
             Ok(String::new())
         }),
+        // Driver commands that panic or fail on one rank outside collectives, or on every rank
+        // at the same point: each returns the failing rank's error and the session goes on.
+        "driver_failures" => run_driver(config, |d| {
+            driver_failures(d, &[0, 5])?;
+            Ok(String::new())
+        }),
         // Failure scenarios: each must end the whole job, quickly, with a message.
         "panic" => run(config, |ctx| {
             if ctx.id() == ctx.num_locales() - 1 {

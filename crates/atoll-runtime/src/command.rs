@@ -1,0 +1,82 @@
+//! How a driver command ends on each locale, failed or not.
+//!
+//! A command's handler runs on every locale (locale 0 inside [`crate::Driver::exec`], the
+//! others in their command loop); its panics are caught as [`Error::HandlerPanicked`]. Then
+//! every locale sends its result to locale 0 in one gather.
+//!
+//! That gather is only safe when every locale made the same collectives in the command. When a
+//! locale's part fails (a panic or an error) where the others wait for it in a collective, it
+//! would otherwise meet their collective with its gather and desynchronize the job. So with
+//! the local backend, a failing locale does not join the gather: it *abandons the command*
+//! (`comm::local_fence`), which makes every collective of the command return
+//! [`Error::CommandFailed`] on every locale, meets the others at the command boundary, and
+//! resets the collective sequence numbers there. Locale 0 then reports the failure of the
+//! lowest locale that failed (not the `CommandFailed` of those that only waited), and the next
+//! command runs normally.
+//!
+//! With MPI, a failure is reported through the gather as before: this recovers when the
+//! failing rank's collectives match the others' (a panic or error outside collectives, or on
+//! every rank at the same point). A rank that fails while the others wait for it inside a
+//! collective of the same command cannot be resynchronized (an MPI collective cannot be
+//! withdrawn from); see the crate README.
+
+use crate::comm::local::LocalComm;
+use crate::ctx::Ctx;
+use crate::sync::Ordering;
+use atoll_error::{Error, Result};
+
+/// This locale's end of the in-process backend, if that is the backend.
+fn local_comm(ctx: &Ctx) -> Option<&LocalComm> {
+    ctx.st.backend.as_any().downcast_ref::<LocalComm>()
+}
+
+/// The collective count at the start of a command, to restore if the command is abandoned.
+pub(crate) fn command_start(ctx: &Ctx) -> u64 {
+    ctx.st.coll_seq.load(Ordering::Relaxed)
+}
+
+/// Ends a command on this locale, whose own part gave `mine` (started at collective count
+/// `start`). **Collective** (the command's closing gather). Returns every locale's result on
+/// locale 0 (an empty vector elsewhere).
+///
+/// # Errors
+/// Only a job-wide failure (a locale ended, the backend failed): the session cannot go on.
+pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
+    let Some(lc) = local_comm(ctx) else {
+        if let Err(e @ Error::HandlerPanicked { .. }) = &mine {
+            // Not silent if it hangs: the MPI collectives of the others cannot be withdrawn.
+            eprintln!(
+                "atoll: {e} (driver command); under MPI, if other locales wait for locale {} in a \
+                 collective of this command, the session cannot be resynchronized and will hang",
+                ctx.id()
+            );
+        }
+        return ctx.gather(0, &mine);
+    };
+    match mine {
+        Err(e) => lc.world().abort_command(ctx.id(), e),
+        Ok(_) => match ctx.gather(0, &mine) {
+            Err(Error::CommandFailed { .. }) => {}
+            other => return other,
+        },
+    }
+    // The command was abandoned: meet every locale at its boundary and start again in step.
+    let failures = lc.world().end_failed_command()?;
+    lc.reset_parity();
+    ctx.st.coll_seq.store(start, Ordering::Relaxed);
+    if ctx.id() != 0 {
+        return Ok(Vec::new());
+    }
+    Ok(vec![Err(first_failure(failures))])
+}
+
+/// The failure to report for an abandoned command: the lowest locale's own failure (a
+/// [`Error::CommandFailed`] only says that a locale waited for another).
+fn first_failure(mut failures: Vec<(usize, Error)>) -> Error {
+    failures.sort_by_key(|(l, _)| *l);
+    let own = failures.iter().position(|(_, e)| !matches!(e, Error::CommandFailed { .. }));
+    match own.or(if failures.is_empty() { None } else { Some(0) }) {
+        Some(i) => failures.swap_remove(i).1,
+        None => Error::CommandFailed { locale: usize::MAX, message: "no failure was recorded".into() },
+    }
+}
