@@ -169,6 +169,8 @@ class pdarray:
             raise TypeError(f"other: unsupported operand dtype {common.name} for {op}")
         elif op in ("<<", ">>") and common == bool_:
             common = int64
+        if op == "**" and common in (int64, uint64):
+            _check_exponent(self if reverse else other)
         x = self._cast(common)
         if od is None:
             y = _atoll.scalar(_scalar_value(other, common), common.name)
@@ -381,6 +383,13 @@ def _scalar_value(x, d):
     if not -(1 << 63) <= v < (1 << 63):
         raise OverflowError(f"value: Python integer {v} out of bounds for int64")
     return v
+
+
+def _check_exponent(e):
+    """NumPy refuses negative integer exponents; so do we, on the line that asks."""
+    neg = (e < 0) if is_scalar(e) else (e._dtype == int64 and e._size and min(e) < 0)
+    if neg:
+        raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def _np_scalar(v, d):
