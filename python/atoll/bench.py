@@ -6,6 +6,8 @@ against NumPy on the same data in the same run, results checked. One JSON line p
 """
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 
@@ -40,7 +42,30 @@ def triad(n, reps):
 
     t, tn = best(run, reps), best(run_np, reps)
     ok = bool(np.array_equal(a.to_ndarray(), nb + 3.0 * nc))
-    return dict(seconds=t, numpy_seconds=tn, gbps=3 * 8 * n / t / 1e9, ok=ok)
+    rust = rust_triad(n, reps)
+    return dict(seconds=t, numpy_seconds=tn, gbps=3 * 8 * n / t / 1e9, ok=ok and rust.get("ok", True),
+                rust_seconds=rust.get("seconds"), ratio_vs_rust=(rust["seconds"] / t) if "seconds" in rust else None,
+                rust_note=rust.get("note"))
+
+
+def rust_triad(n, reps):
+    """The Rust fused triad of ``atoll-bench stream`` (same locales, same n), run here as a
+    subprocess: ``ATOLL_BENCH_BIN`` or the repository's ``target/release/atoll-bench``."""
+    if ak.backend() != "local":
+        return {"note": "ratio_vs_rust is measured on the local backend only"}
+    exe = os.environ.get("ATOLL_BENCH_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "target", "release", "atoll-bench")
+    if not os.path.exists(exe):
+        return {"note": f"no atoll-bench binary at {exe} (make build, or set ATOLL_BENCH_BIN)"}
+    cmd = [exe, "stream", "--json", "--locales", str(ak.num_locales()), "--n", str(n), "--reps", str(reps)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    for line in out.stdout.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("variant") == "triad":
+            return {"seconds": r["seconds"], "ok": r.get("ok", False)}
+    return {"note": f"atoll-bench stream printed no triad line (exit {out.returncode}): {out.stderr[-300:]}"}
 
 
 def small_op(n, reps):

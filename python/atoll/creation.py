@@ -40,8 +40,9 @@ def array(a, dtype=None):
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
 
 
-def full(size, fill_value, dtype=None):
-    """An array of ``size`` elements equal to ``fill_value`` (dtype from the value by default)."""
+def full(size, fill_value, dtype=float64):
+    """An array of ``size`` elements equal to ``fill_value`` (float64 by default, as Arkouda;
+    ``dtype=None`` takes the value's dtype)."""
     n = _size(size)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
@@ -77,6 +78,7 @@ def full_like(pda, fill_value):
     return full(_like(pda).size, fill_value, pda.dtype)
 
 
+
 def arange(*args, dtype=int64):
     """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64."""
     if not 1 <= len(args) <= 3:
@@ -93,9 +95,9 @@ def arange(*args, dtype=int64):
     return a if d == int64 else a.astype(d)._materialize()
 
 
-def linspace(start, stop, num=50, endpoint=True):
-    """``num`` evenly spaced float64 values from ``start`` to ``stop``."""
-    n = _size(num, "num")
+def linspace(start, stop, length=50, endpoint=True, num=None):
+    """``length`` (NumPy's ``num``) evenly spaced float64 values from ``start`` to ``stop``."""
+    n = _size(length if num is None else num, "length")
     for name, v in (("start", start), ("stop", stop)):
         if not is_scalar(v):
             raise TypeError(f"{name}: expected a number, got {type(v).__name__}")

@@ -267,13 +267,14 @@ class pdarray:
         """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
         if idx._dtype not in (int64, uint64):
             raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
+        lo = 0
         if idx._size:
             lo, hi = builtins.int(min(idx)), builtins.int(max(idx))
             if lo < -self._size or hi >= self._size:
                 bad = lo if lo < -self._size else hi
                 raise IndexError(f"index {bad} is out of bounds for axis 0 with size {self._size}")
         i = idx.astype(int64) if idx._dtype != int64 else idx
-        if idx._dtype == int64:
+        if lo < 0:
             i = where(i < 0, i + self._size, i)
         if self._start != 0 or self._step != 1:
             i = i * self._step + self._start

@@ -29,8 +29,9 @@ def test_array_from_list_and_other_dtypes():
 def test_fill(n):
     assert_same(ak.zeros(n), np.zeros(n))
     assert_same(ak.ones(n, dtype=ak.int64), np.ones(n, dtype=np.int64))
-    assert_same(ak.full(n, 7), np.full(n, 7))
-    assert_same(ak.full(n, True), np.full(n, True))
+    assert_same(ak.full(n, 7), np.full(n, 7.0))  # Arkouda's default dtype: float64
+    assert_same(ak.full(n, 7, dtype=None), np.full(n, 7))
+    assert_same(ak.full(n, True, dtype=ak.bool), np.full(n, True))
     assert_same(ak.full(n, 2.5, dtype=ak.uint64), np.full(n, 2, dtype=np.uint64))
     a = ak.arange(n)
     assert_same(ak.zeros_like(a), np.zeros(n, dtype=np.int64))

@@ -1,7 +1,7 @@
 //! The collective commands of the Python session: each one a [`Handler`] that every locale
 //! runs on its part of the arrays (driver mode, locale 0 being the Python thread).
 
-use crate::eval::{combine, eval, fold, store, Access, BNode, Flags, Part, RedOp, Src, CHUNK};
+use crate::eval::{combine, eval, eval_store, fold, Access, BNode, Flags, Part, RedOp, Src, CHUNK};
 use crate::par::Disjoint;
 use crate::registry::{lock, Col, Registry};
 use crate::types::{ArrRef, DType, Node, Scal};
@@ -119,7 +119,7 @@ fn run_loop<T: Access>(ctx: &Ctx, b: &BNode<'_>, out: &mut [T], flags: &Flags) -
     ctx.forall_chunks_with(0..len, CHUNK, |r| {
         // SAFETY: the chunks of one loop are disjoint.
         let o = unsafe { out.chunk(r.clone()) };
-        if let Err(e) = eval(b, &r, flags).and_then(|v| store(&v, o)) {
+        if let Err(e) = eval_store(b, &r, flags, o) {
             *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
         }
     });
@@ -156,14 +156,48 @@ fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
 
 // ----- the commands ----------------------------------------------------------------------
 
-fn free(ctx: &Ctx, id: u64) -> Result<()> {
-    match Registry::of(ctx).remove(id) {
-        Some(c) => c.free(),
-        None => Ok(()),
+fn free(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
+    let reg = Registry::of(ctx);
+    let mut r = Ok(());
+    for id in ids {
+        if let Some(c) = reg.remove(id) {
+            r = r.and(c.free());
+        }
+    }
+    r
+}
+/// Frees arrays.
+pub static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-python::free", free);
+
+/// An operand of a bulk command: a registered whole array, read in place, or a temporary.
+enum Operand {
+    Registered(Arc<Mutex<Col>>),
+    Temp(Col),
+}
+
+impl Operand {
+    /// `node`'s value (`n` elements): the array itself when `node` is a whole array of `dtype`.
+    fn of(ctx: &Ctx, node: &Node, n: usize) -> Result<Operand> {
+        match node {
+            Node::Leaf(r, _) if r.is_whole() => Ok(Operand::Registered(Registry::of(ctx).get(r.id)?)),
+            _ => Ok(Operand::Temp(materialize(ctx, node, n)?)),
+        }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&Col) -> R) -> R {
+        match self {
+            Operand::Registered(a) => f(&lock(a)),
+            Operand::Temp(c) => f(c),
+        }
+    }
+
+    fn free(self) -> Result<()> {
+        match self {
+            Operand::Registered(_) => Ok(()),
+            Operand::Temp(c) => c.free(),
+        }
     }
 }
-/// Frees an array.
-pub static FREE: Handler<u64, ()> = Handler::new("atoll-python::free", free);
 
 fn from_inbox(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
     let data = if ctx.id() == 0 { take(&INBOX) } else { None };
@@ -177,6 +211,71 @@ fn from_inbox(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
     Registry::of(ctx).insert(id, col);
     Ok(())
 }
+fn copy_in<T: Copy + Send + Sync>(ctx: &Ctx, buf: crate::raw::RawBuf, lo: usize, local: &mut [T]) {
+    let len = local.len();
+    let out = Disjoint::new(local);
+    ctx.forall_chunks_with(0..len, 1 << 16, |r| {
+        // SAFETY: the binding holds the buffer (n elements of T) for the whole command and
+        // nothing writes it; the chunks are disjoint.
+        let (src, dst) = unsafe { (buf.slice::<T>(lo + r.start..lo + r.end), out.chunk(r)) };
+        dst.copy_from_slice(src);
+    });
+}
+
+fn from_raw(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
+    let buf = crate::raw::current().ok_or_else(|| Error::InvalidArgument("internal: no shared buffer".into()))?;
+    let lo = local_range(ctx, n)?.start;
+    let mut col = Col::zeros(ctx, dtype, n)?;
+    match &mut col {
+        Col::I(a) => copy_in(ctx, buf, lo, a.local_mut()),
+        Col::U(a) => copy_in(ctx, buf, lo, a.local_mut()),
+        Col::F(a) => copy_in(ctx, buf, lo, a.local_mut()),
+        Col::B(a) => {
+            let len = a.local().len();
+            let out = Disjoint::new(a.local_mut());
+            ctx.forall_chunks_with(0..len, 1 << 16, |r| {
+                // SAFETY: as in `copy_in`, the buffer holding n bytes (NumPy bools).
+                let (src, dst) = unsafe { (buf.slice::<u8>(lo + r.start..lo + r.end), out.chunk(r)) };
+                dst.iter_mut().zip(src).for_each(|(d, &s)| *d = s != 0);
+            });
+        }
+    }
+    Registry::of(ctx).insert(id, col);
+    Ok(())
+}
+/// A new array copied from the driver's buffer ([`crate::raw::RAW`], local backend).
+pub static FROM_RAW: Handler<(u64, DType, usize), ()> = Handler::new("atoll-python::from_raw", from_raw);
+
+fn copy_out<T: Copy + Send + Sync>(ctx: &Ctx, buf: crate::raw::RawBuf, lo: usize, local: &[T]) {
+    ctx.forall_chunks_with(0..local.len(), 1 << 16, |r| {
+        // SAFETY: the binding holds the output buffer (n elements) for the whole command;
+        // every locale writes its own positions lo.., in disjoint chunks.
+        let dst = unsafe { buf.slice_mut::<T>(lo + r.start..lo + r.end) };
+        dst.copy_from_slice(&local[r]);
+    });
+}
+
+fn to_raw(ctx: &Ctx, (node, n): (Node, usize)) -> Result<()> {
+    let buf = crate::raw::current().ok_or_else(|| Error::InvalidArgument("internal: no shared buffer".into()))?;
+    let lo = local_range(ctx, n)?.start;
+    let op = Operand::of(ctx, &node, n)?;
+    op.with(|c| match c {
+        Col::I(a) => copy_out(ctx, buf, lo, a.local()),
+        Col::U(a) => copy_out(ctx, buf, lo, a.local()),
+        Col::F(a) => copy_out(ctx, buf, lo, a.local()),
+        Col::B(a) => copy_out(ctx, buf, lo, bytemuck_bools(a.local())),
+    });
+    op.free()
+}
+
+/// NumPy's bools are bytes 0/1, as Rust's.
+fn bytemuck_bools(b: &[bool]) -> &[u8] {
+    // SAFETY: bool has size and alignment 1 and its valid values are the bytes 0 and 1.
+    unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<u8>(), b.len()) }
+}
+/// Copies an expression's value into the driver's buffer ([`crate::raw::RAW`], local backend).
+pub static TO_RAW: Handler<(Node, usize), ()> = Handler::new("atoll-python::to_raw", to_raw);
+
 /// A new array from the data in [`INBOX`].
 pub static FROM_INBOX: Handler<(u64, DType, usize), ()> = Handler::new("atoll-python::from_inbox", from_inbox);
 
@@ -378,17 +477,17 @@ fn gather_t<T: Elem>(src: &DistArray<T, 1>, idx: &Col) -> Result<DistArray<T, 1>
 }
 
 fn gather(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<()> {
-    let idx = materialize(ctx, &idx, n)?;
+    let idx = Operand::of(ctx, &idx, n)?;
     let s = Registry::of(ctx).get(src)?;
-    let out = {
+    let out = idx.with(|idx| {
         let g = lock(&s);
         match &*g {
-            Col::I(a) => gather_t(a, &idx).map(Col::I),
-            Col::U(a) => gather_t(a, &idx).map(Col::U),
-            Col::F(a) => gather_t(a, &idx).map(Col::F),
-            Col::B(a) => gather_t(a, &idx).map(Col::B),
+            Col::I(a) => gather_t(a, idx).map(Col::I),
+            Col::U(a) => gather_t(a, idx).map(Col::U),
+            Col::F(a) => gather_t(a, idx).map(Col::F),
+            Col::B(a) => gather_t(a, idx).map(Col::B),
         }
-    };
+    });
     idx.free()?;
     Registry::of(ctx).insert(id, out?);
     Ok(())
@@ -397,8 +496,8 @@ fn gather(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<()> {
 pub static GATHER: Handler<(u64, u64, Node, usize), ()> = Handler::new("atoll-python::gather", gather);
 
 fn scatter(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<()> {
-    let idx = materialize(ctx, &idx, n)?;
-    let vals = match materialize(ctx, &vals, n) {
+    let idx = Operand::of(ctx, &idx, n)?;
+    let vals = match Operand::of(ctx, &vals, n) {
         Ok(v) => v,
         Err(e) => {
             idx.free()?;
@@ -406,16 +505,16 @@ fn scatter(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<(
         }
     };
     let d = Registry::of(ctx).get(dst)?;
-    let r = {
+    let r = idx.with(|idx| vals.with(|vals| {
         let mut g = lock(&d);
-        match (&mut *g, &idx, &vals) {
+        match (&mut *g, idx, vals) {
             (Col::I(a), Col::I(i), Col::I(v)) => a.scatter_at(i, v),
             (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
             (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
             (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
             _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
         }
-    };
+    }));
     idx.free()?;
     vals.free()?;
     r
@@ -586,6 +685,8 @@ pub static MEM: Handler<(), (u64, u64, u64)> = Handler::new("atoll-python::mem",
 pub fn register_all() {
     FREE.register();
     FROM_INBOX.register();
+    FROM_RAW.register();
+    TO_RAW.register();
     TO_OUTBOX.register();
     EVALUATE.register();
     ASSIGN.register();

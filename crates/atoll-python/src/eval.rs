@@ -310,6 +310,38 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
     })
 }
 
+#[inline]
+fn zip2_into<A: Copy, B: Copy, O>(x: &Arg<A>, y: &Arg<B>, out: &mut [O], f: impl Fn(A, B) -> O) {
+    match (x, y) {
+        (Arg::S(a), Arg::S(b)) => out.iter_mut().zip(a.iter().zip(b.iter())).for_each(|(o, (&a, &b))| *o = f(a, b)),
+        (Arg::S(a), Arg::C(b)) => out.iter_mut().zip(a.iter()).for_each(|(o, &a)| *o = f(a, *b)),
+        (Arg::C(a), Arg::S(b)) => out.iter_mut().zip(b.iter()).for_each(|(o, &b)| *o = f(*a, b)),
+        (Arg::C(a), Arg::C(b)) => out.iter_mut().for_each(|o| *o = f(*a, *b)),
+    }
+}
+
+/// Evaluates `node` at local positions `r` straight into `out` (the root operation writes
+/// the output without a buffer when it can).
+pub fn eval_store<T: Access>(node: &BNode<'_>, r: &Range<usize>, flags: &Flags, out: &mut [T]) -> Result<()> {
+    if let BNode::Bin(op, a, b) = node {
+        let op = *op;
+        if !op.is_comparison() && op != BinOp::Pow && T::supports(op) {
+            let (va, vb) = (eval(a, r, flags)?, eval(b, r, flags)?);
+            if let (Some(x), Some(y)) = (T::arg(&va), T::arg(&vb)) {
+                match op {
+                    BinOp::Add => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Add, a, b)),
+                    BinOp::Sub => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Sub, a, b)),
+                    BinOp::Mul => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Mul, a, b)),
+                    BinOp::Div => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Div, a, b)),
+                    op => zip2_into(&x, &y, out, |a, b| T::bin(op, a, b)),
+                }
+                return Ok(());
+            }
+        }
+    }
+    store(&eval(node, r, flags)?, out)
+}
+
 /// Writes `v` (`out.len()` values) into `out`.
 pub fn store<T: Access>(v: &Val, out: &mut [T]) -> Result<()> {
     match T::arg(v).ok_or_else(|| mismatch("an assignment"))? {
@@ -341,11 +373,38 @@ pub enum RedOp {
     Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero, IsSorted,
 }
 
+/// `f`-fold of `s` from `id` with 8 independent accumulators (vectorizable, and as
+/// deterministic as the sequential fold: the order depends only on the chunk).
+#[inline]
+fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
+    let mut acc = [id; 8];
+    let mut it = s.chunks_exact(8);
+    for c in &mut it {
+        for k in 0..8 {
+            acc[k] = f(acc[k], c[k]);
+        }
+    }
+    let mut r = acc.iter().fold(id, |a, &b| f(a, b));
+    for &x in it.remainder() {
+        r = f(r, x);
+    }
+    r
+}
+
 fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
     if n == 0 {
         return Part::Empty;
     }
     let at = |i: usize| match x { Arg::S(s) => s[i], Arg::C(c) => *c };
+    if let Arg::S(s) = x {
+        match op {
+            RedOp::Sum => return Part::Val(fold8(s, T::zero(), |a, b| T::bin(BinOp::Add, a, b)).scal()),
+            RedOp::Prod => return Part::Val(fold8(s, T::one(), |a, b| T::bin(BinOp::Mul, a, b)).scal()),
+            RedOp::Min => return Part::Val(fold8(&s[1..], s[0], min_of).scal()),
+            RedOp::Max => return Part::Val(fold8(&s[1..], s[0], max_of).scal()),
+            _ => {}
+        }
+    }
     match op {
         RedOp::Sum => Part::Val((0..n).fold(T::zero(), |a, i| T::bin(BinOp::Add, a, at(i))).scal()),
         RedOp::Prod => Part::Val((0..n).fold(T::one(), |a, i| T::bin(BinOp::Mul, a, at(i))).scal()),

@@ -11,6 +11,7 @@ pub mod errors;
 pub mod eval;
 pub mod kernels;
 mod par;
+mod raw;
 pub mod registry;
 pub mod session;
 pub mod types;
@@ -32,13 +33,26 @@ pub struct Arr {
     generation: u64,
 }
 
+use session::DEFERRED_FREES;
+const FREE_BATCH: usize = 64;
+const SMALL_BYTES: usize = 1 << 20;
+
 impl Drop for Arr {
     fn drop(&mut self) {
-        if self.generation == session::generation() {
-            Python::with_gil(|py| {
-                let _ = exec(py, &commands::FREE, self.id);
-            });
+        if self.generation != session::generation() {
+            return;
         }
+        let ids = {
+            let mut d = DEFERRED_FREES.lock().unwrap_or_else(|p| p.into_inner());
+            d.push(self.id);
+            if self.len.saturating_mul(8) < SMALL_BYTES && d.len() < FREE_BATCH {
+                return;
+            }
+            std::mem::take(&mut *d)
+        };
+        Python::with_gil(|py| {
+            let _ = exec(py, &commands::FREE, ids);
+        });
     }
 }
 
@@ -145,6 +159,15 @@ fn job_info(py: Python<'_>) -> PyResult<(usize, String)> {
 #[pyfunction]
 fn from_buffer(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: &str) -> PyResult<Arr> {
     let dtype = dtype_arg(dtype)?;
+    if is_local(py)? {
+        // The locales of this process copy their parts straight from the buffer.
+        return match dtype {
+            DType::I64 => shared_in(py, PyBuffer::<i64>::get(obj)?, dtype),
+            DType::U64 => shared_in(py, PyBuffer::<u64>::get(obj)?, dtype),
+            DType::F64 => shared_in(py, PyBuffer::<f64>::get(obj)?, dtype),
+            DType::Bool => shared_in(py, PyBuffer::<u8>::get(obj)?, dtype),
+        };
+    }
     let data = match dtype {
         DType::I64 => Data::I(PyBuffer::<i64>::get(obj)?.to_vec(py)?),
         DType::U64 => Data::U(PyBuffer::<u64>::get(obj)?.to_vec(py)?),
@@ -156,9 +179,46 @@ fn from_buffer(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: &str) -> PyResult<
     new_arr(py, dtype, len, |id| exec(py, &commands::FROM_INBOX, (id, dtype, len)))
 }
 
+fn is_local(py: Python<'_>) -> PyResult<bool> {
+    Ok(session::driver(py)?.0.ctx().backend_name() == "local")
+}
+
+/// Runs `f` with [`raw::RAW`] describing `buf` (held by the caller for the whole command).
+fn with_raw<T: pyo3::buffer::Element, R>(buf: &PyBuffer<T>, writable: bool, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+    if !buf.is_c_contiguous() || (writable && buf.readonly()) {
+        return Err(value_err("buffer", "expected a C-contiguous (and, for output, writable) buffer"));
+    }
+    // One shared buffer at a time (Python threads may call concurrently).
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
+    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) = Some(raw::RawBuf::new(buf.buf_ptr() as *const T, buf.item_count()));
+    let r = f();
+    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    r
+}
+
+fn shared_in<T: pyo3::buffer::Element>(py: Python<'_>, buf: PyBuffer<T>, dtype: DType) -> PyResult<Arr> {
+    let n = buf.item_count();
+    with_raw(&buf, false, || new_arr(py, dtype, n, |id| exec(py, &commands::FROM_RAW, (id, dtype, n))))
+}
+
 /// Copies an expression's value (`n` elements) into `out`, a writable contiguous buffer.
 #[pyfunction]
 fn to_buffer(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    if is_local(py)? {
+        let run = |k: usize| -> PyResult<()> {
+            if k != n {
+                return Err(value_err("out", format!("expected {n} elements, got {k}")));
+            }
+            exec(py, &commands::TO_RAW, (e.node.clone(), n))
+        };
+        return match e.node.dtype() {
+            DType::I64 => { let b = PyBuffer::<i64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
+            DType::U64 => { let b = PyBuffer::<u64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
+            DType::F64 => { let b = PyBuffer::<f64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
+            DType::Bool => { let b = PyBuffer::<u8>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
+        };
+    }
     exec(py, &commands::TO_OUTBOX, (e.node.clone(), n))?;
     let data = OUTBOX.lock().unwrap_or_else(|p| p.into_inner()).take();
     match data {
@@ -349,6 +409,10 @@ fn argsort(py: Python<'_>, x: &Ex, n: usize) -> PyResult<Arr> {
 /// Every locale's (bytes in use, bytes available, limit).
 #[pyfunction]
 fn mem_status(py: Python<'_>) -> PyResult<Vec<(u64, u64, u64)>> {
+    let ids = std::mem::take(&mut *DEFERRED_FREES.lock().unwrap_or_else(|p| p.into_inner()));
+    if !ids.is_empty() {
+        exec(py, &commands::FREE, ids)?;
+    }
     exec_all(py, &commands::MEM, ())
 }
 

@@ -18,6 +18,10 @@ static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Small arrays dropped since the last batch: freeing is a collective command, so small
+/// arrays (temporaries of short expressions) are freed in batches.
+pub static DEFERRED_FREES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+
 fn session() -> std::sync::MutexGuard<'static, Option<Session>> {
     SESSION.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -57,6 +61,7 @@ pub fn start(py: Python<'_>, locales: Option<usize>, backend: Option<&str>) -> P
 
 /// Stops the job, if one runs. Arrays of the session become invalid.
 pub fn stop(py: Python<'_>) -> PyResult<()> {
+    DEFERRED_FREES.lock().unwrap_or_else(|p| p.into_inner()).clear();
     let s = session().take();
     if let Some(s) = s {
         if let Ok(d) = Arc::try_unwrap(s.driver) {
