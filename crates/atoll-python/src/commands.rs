@@ -112,15 +112,27 @@ fn with_bound<R>(ctx: &Ctx, node: &Node, f: impl FnOnce(&BNode<'_>) -> Result<R>
     result
 }
 
+/// Elements per task of the locale's pool (each task evaluates [`CHUNK`]-element pieces):
+/// enough work per hand-off that the pool's scheduling does not show.
+const TASK: usize = 1 << 16;
+
+/// The [`CHUNK`]-element pieces of a task's range.
+fn sub_chunks(t: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+    (t.start..t.end).step_by(CHUNK).map(move |s| s..(s + CHUNK).min(t.end))
+}
+
 fn run_loop<T: Access>(ctx: &Ctx, b: &BNode<'_>, out: &mut [T], flags: &Flags) -> Result<()> {
     let err = Mutex::new(None);
     let len = out.len();
     let out = Disjoint::new(out);
-    ctx.forall_chunks_with(0..len, CHUNK, |r| {
-        // SAFETY: the chunks of one loop are disjoint.
-        let o = unsafe { out.chunk(r.clone()) };
-        if let Err(e) = eval_store(b, &r, flags, o) {
-            *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+    ctx.forall_chunks_with(0..len, TASK, |t| {
+        for r in sub_chunks(t) {
+            // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
+            let o = unsafe { out.chunk(r.clone()) };
+            if let Err(e) = eval_store(b, &r, flags, o) {
+                *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                return;
+            }
         }
     });
     match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
@@ -361,11 +373,19 @@ fn reduce(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
         let len = local_range(ctx, n)?.len();
         let parts = Mutex::new(Vec::new());
         let err = Mutex::new(None);
-        ctx.forall_chunks_with(0..len, CHUNK, |r| {
-            match eval(b, &r, &flags).and_then(|v| fold(op, &v, r.len(), base + r.start as u64)) {
-                Ok(p) => parts.lock().unwrap_or_else(|p| p.into_inner()).push((r.start, p)),
-                Err(e) => *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e),
+        ctx.forall_chunks_with(0..len, TASK, |t| {
+            let start = t.start;
+            let mut acc = Part::Empty;
+            for r in sub_chunks(t) {
+                match eval(b, &r, &flags).and_then(|v| fold(op, &v, r.len(), base + r.start as u64)) {
+                    Ok(p) => acc = combine(op, dtype, acc, p),
+                    Err(e) => {
+                        *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        return;
+                    }
+                }
             }
+            parts.lock().unwrap_or_else(|p| p.into_inner()).push((start, acc));
         });
         if let Some(e) = err.into_inner().unwrap_or_else(|p| p.into_inner()) {
             return Err(e);
