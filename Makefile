@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build venv apt test-local test-mpi bench clean doc
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc
 
 all: build
 
@@ -39,19 +39,38 @@ $(VENV)/bin/mpiexec:
 
 venv: $(VENV)/bin/mpiexec
 
-# Release binaries with the MPI backend.
+# Release binaries with the MPI backend, and the Python package (atoll) in the venv.
 build: apt venv
-	$(CARGO) build --release --workspace --features atoll-bench/mpi
+	$(CARGO) build --release --workspace --exclude atoll-python --features atoll-bench/mpi
+	$(MAKE) build-python
+
+# Python tooling in the venv: maturin builds the extension, pytest/hypothesis run its suite.
+$(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
+	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest hypothesis
+	touch $@
+
+# The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
+build-python: apt venv $(STAMPS)/pydeps
+	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin develop --release --features mpi -q
 
 # The tour, on the embedded backend with 4 locales (no MPI needed).
 demo:
 	ATOLL_LOCALES=$${ATOLL_LOCALES:-4} $(CARGO) run --release -q -p atoll-bench --bin atoll-demo
+	$(MAKE) -s build-python
+	ATOLL_LOCALES=$${ATOLL_LOCALES:-4} $(VENV)/bin/python python/examples/tour.py
 
-# Every test: the local backend (1-4 locales in process), then the MPI suite (2 and 4 ranks).
-test: test-local test-mpi
+# Every test: the local backend (1-4 locales in process), the MPI suite (2 and 4 ranks), then
+# the Python package's pytest suite (1, 2, 4 locales in process, then mpiexec -n 2 and -n 3).
+test: test-local test-mpi test-python
 
+# The Python extension is left out of cargo's tests (a PyO3 extension module links against
+# the interpreter that loads it); test-python covers it.
 test-local:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace --exclude atoll-python
+
+test-python: build-python
+	for n in 1 2 4; do ATOLL_LOCALES=$$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
+	for n in 2 3; do ATOLL_BACKEND=mpi ATOLL_HYPOTHESIS_EXAMPLES=10 $(MPIEXEC) -n $$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
 
 test-mpi: apt venv
 	$(CARGO) test -p atoll-runtime --features mpi --test mpi_launch -- --test-threads=1

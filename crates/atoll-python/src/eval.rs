@@ -1,0 +1,474 @@
+//! The fused expression engine: a [`Node`] tree evaluated chunk by chunk (at most [`CHUNK`]
+//! elements into small buffers, the numexpr way) over each locale's own part of the output,
+//! on the locale's task pool. Operands aligned with the output are read in place; others are
+//! first copied into aligned temporaries (bulk transfers).
+
+use crate::kernels::{max_of, min_of, Num};
+use crate::types::{BinOp, DType, Node, Scal, UnOp};
+use atoll::{Error, Result};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Elements per chunk: the buffers of a whole tree stay in L1/L2.
+pub const CHUNK: usize = 2048;
+
+/// A locale's part of an operand, in place.
+#[derive(Clone, Copy)]
+#[allow(missing_docs)]
+pub enum Src<'a> {
+    I(&'a [i64]),
+    U(&'a [u64]),
+    F(&'a [f64]),
+    B(&'a [bool]),
+}
+
+/// A tree bound to local data.
+pub enum BNode<'a> {
+    /// Local part of an aligned operand.
+    Leaf(Src<'a>),
+    /// A scalar.
+    Scalar(Scal),
+    /// A conversion.
+    Cast(Box<BNode<'a>>, DType),
+    /// A binary operation.
+    Bin(BinOp, Box<BNode<'a>>, Box<BNode<'a>>),
+    /// A unary operation.
+    Un(UnOp, Box<BNode<'a>>),
+    /// A selection.
+    Where(Box<BNode<'a>>, Box<BNode<'a>>, Box<BNode<'a>>),
+}
+
+impl<'a> BNode<'a> {
+    /// Binds `node`, whose leaves are looked up with `leaf` in order of [`Node::leaves`].
+    pub fn bind(node: &Node, leaf: &mut impl FnMut() -> Src<'a>) -> BNode<'a> {
+        match node {
+            Node::Leaf(..) => BNode::Leaf(leaf()),
+            Node::Scalar(s) => BNode::Scalar(*s),
+            Node::Cast(x, t) => BNode::Cast(Box::new(Self::bind(x, leaf)), *t),
+            Node::Bin(op, a, b) => {
+                let a = Self::bind(a, leaf);
+                BNode::Bin(*op, Box::new(a), Box::new(Self::bind(b, leaf)))
+            }
+            Node::Un(op, x) => BNode::Un(*op, Box::new(Self::bind(x, leaf))),
+            Node::Where(c, a, b) => {
+                let c = Self::bind(c, leaf);
+                let a = Self::bind(a, leaf);
+                BNode::Where(Box::new(c), Box::new(a), Box::new(Self::bind(b, leaf)))
+            }
+        }
+    }
+}
+
+/// A chunk's value: a slice of an operand, a computed buffer, or a scalar.
+pub enum Val<'a> {
+    /// A scalar (not expanded).
+    S(Scal),
+    /// In place.
+    R(Src<'a>),
+    /// Computed.
+    I(Vec<i64>),
+    #[allow(missing_docs)]
+    U(Vec<u64>),
+    #[allow(missing_docs)]
+    F(Vec<f64>),
+    #[allow(missing_docs)]
+    B(Vec<bool>),
+}
+
+/// A typed argument: a slice or a constant.
+pub enum Arg<'b, T> {
+    /// A slice.
+    S(&'b [T]),
+    /// A constant.
+    C(T),
+}
+
+/// Typed access to a [`Val`].
+pub trait Access: Num {
+    /// The argument, or `None` for another dtype.
+    fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>>;
+    /// A computed buffer.
+    fn wrap<'a>(v: Vec<Self>) -> Val<'a>;
+}
+
+macro_rules! access {
+    ($t:ty, $v:ident, $s:ident) => {
+        impl Access for $t {
+            fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>> {
+                match v {
+                    Val::$v(x) => Some(Arg::S(x)),
+                    Val::R(Src::$v(x)) => Some(Arg::S(x)),
+                    Val::S(Scal::$s(c)) => Some(Arg::C(*c)),
+                    _ => None,
+                }
+            }
+            fn wrap<'a>(v: Vec<Self>) -> Val<'a> {
+                Val::$v(v)
+            }
+        }
+    };
+}
+access!(i64, I, I);
+access!(u64, U, U);
+access!(f64, F, F);
+access!(bool, B, B);
+
+impl Val<'_> {
+    fn dtype(&self) -> DType {
+        match self {
+            Val::S(s) => s.dtype(),
+            Val::R(Src::I(_)) | Val::I(_) => DType::I64,
+            Val::R(Src::U(_)) | Val::U(_) => DType::U64,
+            Val::R(Src::F(_)) | Val::F(_) => DType::F64,
+            Val::R(Src::B(_)) | Val::B(_) => DType::Bool,
+        }
+    }
+}
+
+fn mismatch(what: &str) -> Error {
+    Error::InvalidArgument(format!("internal: operand dtypes do not match in {what}"))
+}
+
+#[inline]
+fn map1<A: Copy, O: Clone>(x: &Arg<A>, n: usize, f: impl Fn(A) -> O) -> Vec<O> {
+    match x {
+        Arg::S(a) => a.iter().map(|&a| f(a)).collect(),
+        Arg::C(a) => vec![f(*a); n],
+    }
+}
+
+#[inline]
+fn zip2<A: Copy, B: Copy, O: Clone>(x: &Arg<A>, y: &Arg<B>, n: usize, f: impl Fn(A, B) -> O) -> Vec<O> {
+    match (x, y) {
+        (Arg::S(a), Arg::S(b)) => a.iter().zip(b.iter()).map(|(&a, &b)| f(a, b)).collect(),
+        (Arg::S(a), Arg::C(b)) => a.iter().map(|&a| f(a, *b)).collect(),
+        (Arg::C(a), Arg::S(b)) => b.iter().map(|&b| f(*a, b)).collect(),
+        (Arg::C(a), Arg::C(b)) => vec![f(*a, *b); n],
+    }
+}
+
+/// Evaluation state shared by a loop's tasks: errors found in the data.
+#[derive(Default)]
+pub struct Flags {
+    /// An integer raised to a negative power.
+    pub neg_pow: AtomicBool,
+}
+
+fn bin_t<'a, T: Access>(op: BinOp, a: &Val, b: &Val, n: usize, flags: &Flags) -> Result<Val<'a>> {
+    let (x, y) = (T::arg(a).ok_or_else(|| mismatch("a binary operation"))?, T::arg(b).ok_or_else(|| mismatch("a binary operation"))?);
+    use BinOp::*;
+    Ok(match op {
+        Lt => Val::B(zip2(&x, &y, n, |a, b| a < b)),
+        Le => Val::B(zip2(&x, &y, n, |a, b| a <= b)),
+        Gt => Val::B(zip2(&x, &y, n, |a, b| a > b)),
+        Ge => Val::B(zip2(&x, &y, n, |a, b| a >= b)),
+        Eq => Val::B(zip2(&x, &y, n, |a, b| a == b)),
+        Ne => Val::B(zip2(&x, &y, n, |a, b| a != b)),
+        _ if !T::supports(op) => {
+            return Err(Error::InvalidArgument(format!("internal: {op:?} is not defined for this dtype")))
+        }
+        Add => T::wrap(zip2(&x, &y, n, |a, b| T::bin(Add, a, b))),
+        Sub => T::wrap(zip2(&x, &y, n, |a, b| T::bin(Sub, a, b))),
+        Mul => T::wrap(zip2(&x, &y, n, |a, b| T::bin(Mul, a, b))),
+        Pow => {
+            if let Some(Arg::S(e)) = T::arg(b) {
+                if e.iter().any(|&e| e < T::zero()) {
+                    flags.neg_pow.store(true, Ordering::Relaxed);
+                }
+            } else if let Some(Arg::C(e)) = T::arg(b) {
+                if e < T::zero() {
+                    flags.neg_pow.store(true, Ordering::Relaxed);
+                }
+            }
+            T::wrap(zip2(&x, &y, n, |a, b| T::bin(Pow, a, b)))
+        }
+        op => T::wrap(zip2(&x, &y, n, |a, b| T::bin(op, a, b))),
+    })
+}
+
+fn cast_t<'a, T: Access>(v: &Val, to: DType, n: usize) -> Result<Val<'a>> {
+    let x = T::arg(v).ok_or_else(|| mismatch("a conversion"))?;
+    Ok(match to {
+        DType::I64 => Val::I(map1(&x, n, T::to_i64)),
+        DType::U64 => Val::U(map1(&x, n, T::to_u64)),
+        DType::F64 => Val::F(map1(&x, n, T::to_f64)),
+        DType::Bool => Val::B(map1(&x, n, T::to_bool)),
+    })
+}
+
+fn un(op: UnOp, v: &Val, n: usize) -> Result<Val<'static>> {
+    let bad = || Error::InvalidArgument(format!("internal: {op:?} is not defined for {}", v.dtype().name()));
+    Ok(match (v.dtype(), op) {
+        (DType::F64, _) => {
+            let x = f64::arg(v).ok_or_else(bad)?;
+            match op {
+                UnOp::Neg => Val::F(map1(&x, n, |a| -a)),
+                UnOp::Abs => Val::F(map1(&x, n, f64::abs)),
+                UnOp::Log => Val::F(map1(&x, n, f64::ln)),
+                UnOp::Exp => Val::F(map1(&x, n, f64::exp)),
+                UnOp::Sqrt => Val::F(map1(&x, n, f64::sqrt)),
+                UnOp::Sin => Val::F(map1(&x, n, f64::sin)),
+                UnOp::Cos => Val::F(map1(&x, n, f64::cos)),
+                UnOp::Floor => Val::F(map1(&x, n, f64::floor)),
+                UnOp::Ceil => Val::F(map1(&x, n, f64::ceil)),
+                UnOp::Round => Val::F(map1(&x, n, f64::round_ties_even)),
+                UnOp::IsNan => Val::B(map1(&x, n, f64::is_nan)),
+                UnOp::Invert => return Err(bad()),
+            }
+        }
+        (DType::I64, _) => {
+            let x = i64::arg(v).ok_or_else(bad)?;
+            match op {
+                UnOp::Neg => Val::I(map1(&x, n, i64::wrapping_neg)),
+                UnOp::Abs => Val::I(map1(&x, n, i64::wrapping_abs)),
+                UnOp::Invert => Val::I(map1(&x, n, |a| !a)),
+                UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::I(map1(&x, n, |a| a)),
+                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
+                _ => return Err(bad()),
+            }
+        }
+        (DType::U64, _) => {
+            let x = u64::arg(v).ok_or_else(bad)?;
+            match op {
+                UnOp::Neg => Val::U(map1(&x, n, u64::wrapping_neg)),
+                UnOp::Abs | UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::U(map1(&x, n, |a| a)),
+                UnOp::Invert => Val::U(map1(&x, n, |a| !a)),
+                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
+                _ => return Err(bad()),
+            }
+        }
+        (DType::Bool, _) => {
+            let x = bool::arg(v).ok_or_else(bad)?;
+            match op {
+                UnOp::Invert => Val::B(map1(&x, n, |a| !a)),
+                UnOp::Abs => Val::B(map1(&x, n, |a| a)),
+                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
+                _ => return Err(bad()),
+            }
+        }
+    })
+}
+
+fn where_t<'a, T: Access>(c: &Arg<bool>, a: &Val, b: &Val, n: usize) -> Result<Val<'a>> {
+    let (x, y) = (T::arg(a).ok_or_else(|| mismatch("where"))?, T::arg(b).ok_or_else(|| mismatch("where"))?);
+    let pick = |i: usize| -> T {
+        let ci = match c { Arg::S(s) => s[i], Arg::C(v) => *v };
+        let v = if ci { &x } else { &y };
+        match v { Arg::S(s) => s[i], Arg::C(v) => *v }
+    };
+    Ok(T::wrap((0..n).map(pick).collect()))
+}
+
+fn sub<'a>(s: Src<'a>, r: &Range<usize>) -> Src<'a> {
+    match s {
+        Src::I(x) => Src::I(&x[r.clone()]),
+        Src::U(x) => Src::U(&x[r.clone()]),
+        Src::F(x) => Src::F(&x[r.clone()]),
+        Src::B(x) => Src::B(&x[r.clone()]),
+    }
+}
+
+/// The value of `node` at local positions `r`.
+pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val<'a>> {
+    let n = r.len();
+    Ok(match node {
+        BNode::Leaf(s) => Val::R(sub(*s, r)),
+        BNode::Scalar(s) => Val::S(*s),
+        BNode::Cast(x, t) => {
+            let v = eval(x, r, flags)?;
+            if v.dtype() == *t {
+                return Ok(v);
+            }
+            match v.dtype() {
+                DType::I64 => cast_t::<i64>(&v, *t, n)?,
+                DType::U64 => cast_t::<u64>(&v, *t, n)?,
+                DType::F64 => cast_t::<f64>(&v, *t, n)?,
+                DType::Bool => cast_t::<bool>(&v, *t, n)?,
+            }
+        }
+        BNode::Bin(op, a, b) => {
+            let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
+            match a.dtype() {
+                DType::I64 => bin_t::<i64>(*op, &a, &b, n, flags)?,
+                DType::U64 => bin_t::<u64>(*op, &a, &b, n, flags)?,
+                DType::F64 => bin_t::<f64>(*op, &a, &b, n, flags)?,
+                DType::Bool => bin_t::<bool>(*op, &a, &b, n, flags)?,
+            }
+        }
+        BNode::Un(op, x) => un(*op, &eval(x, r, flags)?, n)?,
+        BNode::Where(c, a, b) => {
+            let c = eval(c, r, flags)?;
+            let c = bool::arg(&c).ok_or_else(|| mismatch("where's condition"))?;
+            let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
+            match a.dtype() {
+                DType::I64 => where_t::<i64>(&c, &a, &b, n)?,
+                DType::U64 => where_t::<u64>(&c, &a, &b, n)?,
+                DType::F64 => where_t::<f64>(&c, &a, &b, n)?,
+                DType::Bool => where_t::<bool>(&c, &a, &b, n)?,
+            }
+        }
+    })
+}
+
+#[inline]
+fn zip2_into<A: Copy, B: Copy, O>(x: &Arg<A>, y: &Arg<B>, out: &mut [O], f: impl Fn(A, B) -> O) {
+    match (x, y) {
+        (Arg::S(a), Arg::S(b)) => out.iter_mut().zip(a.iter().zip(b.iter())).for_each(|(o, (&a, &b))| *o = f(a, b)),
+        (Arg::S(a), Arg::C(b)) => out.iter_mut().zip(a.iter()).for_each(|(o, &a)| *o = f(a, *b)),
+        (Arg::C(a), Arg::S(b)) => out.iter_mut().zip(b.iter()).for_each(|(o, &b)| *o = f(*a, b)),
+        (Arg::C(a), Arg::C(b)) => out.iter_mut().for_each(|o| *o = f(*a, *b)),
+    }
+}
+
+/// Evaluates `node` at local positions `r` straight into `out` (the root operation writes
+/// the output without a buffer when it can).
+pub fn eval_store<T: Access>(node: &BNode<'_>, r: &Range<usize>, flags: &Flags, out: &mut [T]) -> Result<()> {
+    if let BNode::Bin(op, a, b) = node {
+        let op = *op;
+        if !op.is_comparison() && op != BinOp::Pow && T::supports(op) {
+            let (va, vb) = (eval(a, r, flags)?, eval(b, r, flags)?);
+            if let (Some(x), Some(y)) = (T::arg(&va), T::arg(&vb)) {
+                match op {
+                    BinOp::Add => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Add, a, b)),
+                    BinOp::Sub => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Sub, a, b)),
+                    BinOp::Mul => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Mul, a, b)),
+                    BinOp::Div => zip2_into(&x, &y, out, |a, b| T::bin(BinOp::Div, a, b)),
+                    op => zip2_into(&x, &y, out, |a, b| T::bin(op, a, b)),
+                }
+                return Ok(());
+            }
+        }
+    }
+    store(&eval(node, r, flags)?, out)
+}
+
+/// Writes `v` (`out.len()` values) into `out`.
+pub fn store<T: Access>(v: &Val, out: &mut [T]) -> Result<()> {
+    match T::arg(v).ok_or_else(|| mismatch("an assignment"))? {
+        Arg::S(s) => out.copy_from_slice(s),
+        Arg::C(c) => out.fill(c),
+    }
+    Ok(())
+}
+
+/// A reduction's partial result (per chunk, per locale), combined in index order.
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]
+pub enum Part {
+    /// No element yet.
+    Empty,
+    /// A sum, product, minimum, maximum, any or all.
+    Val(Scal),
+    /// A value and its (global) index: argmin/argmax.
+    Arg(Scal, u64),
+    /// A count.
+    Count(u64),
+    /// First and last element and whether the elements are in order.
+    Sorted(Scal, Scal, bool),
+}
+
+/// The reductions.
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum RedOp {
+    Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero, IsSorted,
+}
+
+/// `f`-fold of `s` from `id` with 8 independent accumulators (vectorizable, and as
+/// deterministic as the sequential fold: the order depends only on the chunk).
+#[inline]
+fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
+    let mut acc = [id; 8];
+    let mut it = s.chunks_exact(8);
+    for c in &mut it {
+        for k in 0..8 {
+            acc[k] = f(acc[k], c[k]);
+        }
+    }
+    let mut r = acc.iter().fold(id, |a, &b| f(a, b));
+    for &x in it.remainder() {
+        r = f(r, x);
+    }
+    r
+}
+
+fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
+    if n == 0 {
+        return Part::Empty;
+    }
+    let at = |i: usize| match x { Arg::S(s) => s[i], Arg::C(c) => *c };
+    if let Arg::S(s) = x {
+        match op {
+            RedOp::Sum => return Part::Val(fold8(s, T::zero(), |a, b| T::bin(BinOp::Add, a, b)).scal()),
+            RedOp::Prod => return Part::Val(fold8(s, T::one(), |a, b| T::bin(BinOp::Mul, a, b)).scal()),
+            RedOp::Min => return Part::Val(fold8(&s[1..], s[0], min_of).scal()),
+            RedOp::Max => return Part::Val(fold8(&s[1..], s[0], max_of).scal()),
+            _ => {}
+        }
+    }
+    match op {
+        RedOp::Sum => Part::Val((0..n).fold(T::zero(), |a, i| T::bin(BinOp::Add, a, at(i))).scal()),
+        RedOp::Prod => Part::Val((0..n).fold(T::one(), |a, i| T::bin(BinOp::Mul, a, at(i))).scal()),
+        RedOp::Min => Part::Val((1..n).fold(at(0), |a, i| min_of(a, at(i))).scal()),
+        RedOp::Max => Part::Val((1..n).fold(at(0), |a, i| max_of(a, at(i))).scal()),
+        RedOp::ArgMin | RedOp::ArgMax => {
+            let mut best = (at(0), 0usize);
+            for i in 1..n {
+                let v = at(i);
+                let m = if op == RedOp::ArgMin { min_of(best.0, v) } else { max_of(best.0, v) };
+                let changed = !(best.0.is_nan()) && (m.is_nan() || m != best.0);
+                if changed {
+                    best = (v, i);
+                }
+            }
+            Part::Arg(best.0.scal(), base + best.1 as u64)
+        }
+        RedOp::Any => Part::Val(Scal::B((0..n).any(|i| at(i).to_bool()))),
+        RedOp::All => Part::Val(Scal::B((0..n).all(|i| at(i).to_bool()))),
+        RedOp::CountNonzero => Part::Count((0..n).filter(|&i| at(i).to_bool()).count() as u64),
+        RedOp::IsSorted => Part::Sorted(at(0).scal(), at(n - 1).scal(), (1..n).all(|i| !(at(i) < at(i - 1)))),
+    }
+}
+
+/// Folds a chunk's value.
+pub fn fold(op: RedOp, v: &Val, n: usize, base: u64) -> Result<Part> {
+    Ok(match v.dtype() {
+        DType::I64 => fold_t(op, &i64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
+        DType::U64 => fold_t(op, &u64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
+        DType::F64 => fold_t(op, &f64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
+        DType::Bool => fold_t(op, &bool::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
+    })
+}
+
+fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
+    let v = |s: Scal| T::of(s).unwrap_or_default();
+    match (a, b) {
+        (Part::Empty, x) | (x, Part::Empty) => x,
+        (Part::Val(x), Part::Val(y)) => Part::Val(match op {
+            RedOp::Sum => T::bin(BinOp::Add, v(x), v(y)).scal(),
+            RedOp::Prod => T::bin(BinOp::Mul, v(x), v(y)).scal(),
+            RedOp::Min => min_of(v(x), v(y)).scal(),
+            RedOp::Max => max_of(v(x), v(y)).scal(),
+            RedOp::Any => Scal::B(v(x).to_bool() || v(y).to_bool()),
+            _ => Scal::B(v(x).to_bool() && v(y).to_bool()),
+        }),
+        (Part::Arg(x, i), Part::Arg(y, j)) => {
+            let (x, y) = (v(x), v(y));
+            let m = if op == RedOp::ArgMin { min_of(x, y) } else { max_of(x, y) };
+            let take_right = !x.is_nan() && (m.is_nan() || m != x);
+            if take_right { Part::Arg(y.scal(), j) } else { Part::Arg(x.scal(), i) }
+        }
+        (Part::Count(x), Part::Count(y)) => Part::Count(x + y),
+        (Part::Sorted(f, l, ok), Part::Sorted(f2, l2, ok2)) => Part::Sorted(f, l2, ok && ok2 && !(v(f2) < v(l))),
+        (a, _) => a,
+    }
+}
+
+/// Combines two partial results in index order (`a` before `b`).
+pub fn combine(op: RedOp, dtype: DType, a: Part, b: Part) -> Part {
+    match dtype {
+        DType::I64 => combine_t::<i64>(op, a, b),
+        DType::U64 => combine_t::<u64>(op, a, b),
+        DType::F64 => combine_t::<f64>(op, a, b),
+        DType::Bool => combine_t::<bool>(op, a, b),
+    }
+}

@@ -1,0 +1,99 @@
+//! The arrays of a Python session, kept on every locale between commands: a per-locale map
+//! (`Ctx::locale_ext`) from the id that the Python object holds to the locale's handle.
+
+use crate::types::DType;
+use atoll::array::{dist, DistArray};
+use atoll::runtime::Ctx;
+use atoll::{Error, Result};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A 1-D Block array of one of the dtypes.
+#[allow(missing_docs)]
+pub enum Col {
+    I(DistArray<i64, 1>),
+    U(DistArray<u64, 1>),
+    F(DistArray<f64, 1>),
+    B(DistArray<bool, 1>),
+}
+
+/// Runs `$body` with `$a` bound to the typed array inside a [`Col`].
+#[macro_export]
+macro_rules! with_col {
+    ($col:expr, $a:ident => $body:expr) => {
+        match $col {
+            $crate::registry::Col::I($a) => $body,
+            $crate::registry::Col::U($a) => $body,
+            $crate::registry::Col::F($a) => $body,
+            $crate::registry::Col::B($a) => $body,
+        }
+    };
+}
+
+impl Col {
+    /// A zeroed array of `n` elements. **Collective.**
+    pub fn zeros(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
+        let d = dist::block(ctx, [n])?;
+        Ok(match dtype {
+            DType::I64 => Col::I(DistArray::zeros_lazy(ctx, d)?),
+            DType::U64 => Col::U(DistArray::zeros_lazy(ctx, d)?),
+            DType::F64 => Col::F(DistArray::zeros_lazy(ctx, d)?),
+            DType::Bool => Col::B(DistArray::zeros_lazy(ctx, d)?),
+        })
+    }
+
+    /// The dtype.
+    pub fn dtype(&self) -> DType {
+        match self {
+            Col::I(_) => DType::I64,
+            Col::U(_) => DType::U64,
+            Col::F(_) => DType::F64,
+            Col::B(_) => DType::Bool,
+        }
+    }
+
+    /// The length.
+    pub fn len(&self) -> usize {
+        with_col!(self, a => a.len())
+    }
+
+    /// Frees the storage. **Collective.**
+    pub fn free(self) -> Result<()> {
+        with_col!(self, a => a.free())
+    }
+}
+
+/// One locale's live arrays.
+#[derive(Default)]
+pub struct Registry {
+    arrays: Mutex<HashMap<u64, Arc<Mutex<Col>>>>,
+}
+
+impl Registry {
+    /// This locale's registry.
+    pub fn of(ctx: &Ctx) -> Arc<Registry> {
+        ctx.locale_ext::<Registry>()
+    }
+
+    /// The array `id`.
+    pub fn get(&self, id: u64) -> Result<Arc<Mutex<Col>>> {
+        let g = self.arrays.lock().unwrap_or_else(|p| p.into_inner());
+        g.get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("no array with id {id} (it was freed, or belongs to an earlier session)")))
+    }
+
+    /// Registers `col` as `id`.
+    pub fn insert(&self, id: u64, col: Col) {
+        self.arrays.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(Mutex::new(col)));
+    }
+
+    /// Removes `id` (its storage is freed by the caller).
+    pub fn remove(&self, id: u64) -> Option<Col> {
+        let a = self.arrays.lock().unwrap_or_else(|p| p.into_inner()).remove(&id)?;
+        Arc::try_unwrap(a).ok().map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// Locks a column.
+pub fn lock(c: &Mutex<Col>) -> std::sync::MutexGuard<'_, Col> {
+    c.lock().unwrap_or_else(|p| p.into_inner())
+}

@@ -1,0 +1,195 @@
+//! The values that cross from the driver to every locale: dtypes, scalars, array references
+//! and expression trees (all serializable: a command's arguments travel in the wire format).
+
+use serde::{Deserialize, Serialize};
+
+/// An element type of a `pdarray`.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DType {
+    /// `int64`
+    I64,
+    /// `uint64`
+    U64,
+    /// `float64`
+    F64,
+    /// `bool`
+    Bool,
+}
+
+impl DType {
+    /// NumPy's name of the dtype.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::I64 => "int64",
+            DType::U64 => "uint64",
+            DType::F64 => "float64",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The dtype of a NumPy name (`int64`, `uint64`, `float64`, `bool`).
+    pub fn parse(s: &str) -> Option<DType> {
+        Some(match s {
+            "int64" => DType::I64,
+            "uint64" => DType::U64,
+            "float64" => DType::F64,
+            "bool" => DType::Bool,
+            _ => return None,
+        })
+    }
+}
+
+/// A scalar of one of the dtypes.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub enum Scal {
+    /// An `int64`.
+    I(i64),
+    /// A `uint64`.
+    U(u64),
+    /// A `float64`.
+    F(f64),
+    /// A `bool`.
+    B(bool),
+}
+
+impl Scal {
+    /// The scalar's dtype.
+    pub fn dtype(self) -> DType {
+        match self {
+            Scal::I(_) => DType::I64,
+            Scal::U(_) => DType::U64,
+            Scal::F(_) => DType::F64,
+            Scal::B(_) => DType::Bool,
+        }
+    }
+}
+
+/// A strided selection of a registered array: positions `start + k * step` for `k < len`
+/// (`step` may be negative, as in NumPy).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrRef {
+    /// The array's id in every locale's registry.
+    pub id: u64,
+    /// The first position.
+    pub start: i64,
+    /// The step between positions.
+    pub step: i64,
+    /// The number of positions.
+    pub len: usize,
+    /// The length of the whole array.
+    pub base_len: usize,
+}
+
+impl ArrRef {
+    /// True when this is the whole array in order.
+    pub fn is_whole(&self) -> bool {
+        self.start == 0 && self.step == 1 && self.len == self.base_len
+    }
+}
+
+/// Elementwise binary operations (operands of one dtype; comparisons give `bool`).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add, Sub, Mul, Div, FloorDiv, Mod, Pow,
+    Lt, Le, Gt, Ge, Eq, Ne,
+    And, Or, Xor, Shl, Shr,
+    Minimum, Maximum,
+}
+
+impl BinOp {
+    /// True for the comparisons (whose result is `bool`).
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
+    }
+
+    /// The operation of a name used by the Python layer.
+    pub fn parse(s: &str) -> Option<BinOp> {
+        use BinOp::*;
+        Some(match s {
+            "+" => Add, "-" => Sub, "*" => Mul, "/" => Div, "//" => FloorDiv, "%" => Mod, "**" => Pow,
+            "<" => Lt, "<=" => Le, ">" => Gt, ">=" => Ge, "==" => Eq, "!=" => Ne,
+            "&" => And, "|" => Or, "^" => Xor, "<<" => Shl, ">>" => Shr,
+            "minimum" => Minimum, "maximum" => Maximum,
+            _ => return None,
+        })
+    }
+}
+
+/// Elementwise unary operations.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum UnOp {
+    Neg, Abs, Invert, Log, Exp, Sqrt, Sin, Cos, Floor, Ceil, Round, IsNan,
+}
+
+impl UnOp {
+    /// The operation of a name used by the Python layer.
+    pub fn parse(s: &str) -> Option<UnOp> {
+        use UnOp::*;
+        Some(match s {
+            "neg" => Neg, "abs" => Abs, "invert" => Invert, "log" => Log, "exp" => Exp, "sqrt" => Sqrt,
+            "sin" => Sin, "cos" => Cos, "floor" => Floor, "ceil" => Ceil, "round" => Round, "isnan" => IsNan,
+            _ => return None,
+        })
+    }
+}
+
+/// An elementwise expression over arrays of one length, evaluated as one fused loop.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub enum Node {
+    /// An array (or a strided selection of one) of the given dtype.
+    Leaf(ArrRef, DType),
+    /// A scalar broadcast to every position.
+    Scalar(Scal),
+    /// A conversion (NumPy's `astype`).
+    Cast(Box<Node>, DType),
+    /// A binary operation on two operands of one dtype.
+    Bin(BinOp, Box<Node>, Box<Node>),
+    /// A unary operation.
+    Un(UnOp, Box<Node>),
+    /// `where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
+    Where(Box<Node>, Box<Node>, Box<Node>),
+}
+
+impl Node {
+    /// The dtype of the expression's value.
+    pub fn dtype(&self) -> DType {
+        match self {
+            Node::Leaf(_, t) | Node::Cast(_, t) => *t,
+            Node::Scalar(s) => s.dtype(),
+            Node::Bin(op, l, _) => if op.is_comparison() { DType::Bool } else { l.dtype() },
+            Node::Un(UnOp::IsNan, _) => DType::Bool,
+            Node::Un(_, x) => x.dtype(),
+            Node::Where(_, a, _) => a.dtype(),
+        }
+    }
+
+    /// Every array reference of the tree.
+    pub fn leaves(&self, out: &mut Vec<ArrRef>) {
+        match self {
+            Node::Leaf(r, _) => out.push(*r),
+            Node::Scalar(_) => {}
+            Node::Cast(x, _) | Node::Un(_, x) => x.leaves(out),
+            Node::Bin(_, a, b) => {
+                a.leaves(out);
+                b.leaves(out);
+            }
+            Node::Where(c, a, b) => {
+                c.leaves(out);
+                a.leaves(out);
+                b.leaves(out);
+            }
+        }
+    }
+
+    /// True when the tree raises an integer to a power (whose negative exponents are an error).
+    pub fn has_int_pow(&self) -> bool {
+        match self {
+            Node::Leaf(..) | Node::Scalar(_) => false,
+            Node::Cast(x, _) | Node::Un(_, x) => x.has_int_pow(),
+            Node::Bin(op, a, b) => (*op == BinOp::Pow && a.dtype() == DType::I64) || a.has_int_pow() || b.has_int_pow(),
+            Node::Where(c, a, b) => c.has_int_pow() || a.has_int_pow() || b.has_int_pow(),
+        }
+    }
+}

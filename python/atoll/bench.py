@@ -1,0 +1,152 @@
+"""``python -m atoll.bench [kernel...] [--json] [--locales N] [--n N]``: Atoll's Python front end
+against NumPy on the same data in the same run, results checked. One JSON line per kernel:
+``bench``, ``variant``, ``backend``, ``locales``, ``n``, ``seconds`` (best of ``--reps``),
+``numpy_seconds``, ``speedup_vs_numpy``, ``ok``, plus ``gbps`` (triad) or ``latency_us``
+(small_op). Works under ``mpiexec -n N python -m atoll.bench`` too.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import atoll as ak
+
+KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
+
+
+def best(f, reps):
+    t = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+def triad(n, reps):
+    b, c = ak.uniform(n, seed=1), ak.uniform(n, seed=2)
+    a = ak.zeros(n)
+    nb, nc = b.to_ndarray(), c.to_ndarray()
+    na = np.zeros(n)
+
+    def run():
+        a[:] = b + 3.0 * c
+
+    def run_np():
+        np.multiply(nc, 3.0, out=na)
+        np.add(nb, na, out=na)
+
+    t, tn = best(run, reps), best(run_np, reps)
+    ok = bool(np.array_equal(a.to_ndarray(), nb + 3.0 * nc))
+    rust = rust_triad(n, reps)
+    return dict(seconds=t, numpy_seconds=tn, gbps=3 * 8 * n / t / 1e9, ok=ok and rust.get("ok", True),
+                rust_seconds=rust.get("seconds"), ratio_vs_rust=(rust["seconds"] / t) if "seconds" in rust else None,
+                rust_note=rust.get("note"))
+
+
+def rust_triad(n, reps):
+    """The Rust fused triad of ``atoll-bench stream`` (same locales, same n), run here as a
+    subprocess: ``ATOLL_BENCH_BIN`` or the repository's ``target/release/atoll-bench``."""
+    if ak.backend() != "local":
+        return {"note": "ratio_vs_rust is measured on the local backend only"}
+    exe = os.environ.get("ATOLL_BENCH_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "target", "release", "atoll-bench")
+    if not os.path.exists(exe):
+        return {"note": f"no atoll-bench binary at {exe} (make build, or set ATOLL_BENCH_BIN)"}
+    cmd = [exe, "stream", "--json", "--locales", str(ak.num_locales()), "--n", str(n), "--reps", str(reps)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    for line in out.stdout.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("variant") == "triad":
+            return {"seconds": r["seconds"], "ok": r.get("ok", False)}
+    return {"note": f"atoll-bench stream printed no triad line (exit {out.returncode}): {out.stderr[-300:]}"}
+
+
+def small_op(n, reps):
+    n = 1000
+    a, b = ak.arange(n), ak.arange(n)
+    times = []
+    for _ in range(10_000):
+        t0 = time.perf_counter()
+        c = (a + b)._materialize()
+        times.append(time.perf_counter() - t0)
+    na = np.arange(n)
+    tn = best(lambda: na + na, 1000)
+    t = float(np.median(times))
+    return dict(n=n, seconds=t, numpy_seconds=tn, latency_us=t * 1e6, ok=bool(np.array_equal(c.to_ndarray(), 2 * na)))
+
+
+def reduce(n, reps):
+    a = ak.uniform(n, seed=3)
+    x = a.to_ndarray()
+    r = [None]
+    t = best(lambda: r.__setitem__(0, ak.sum(a)), reps)
+    tn = best(lambda: x.sum(), reps)
+    return dict(seconds=t, numpy_seconds=tn, ok=bool(abs(r[0] - x.sum()) <= 1e-9 * abs(x.sum())))
+
+
+def scan(n, reps):
+    a = ak.randint(0, 100, n, seed=4)
+    x = a.to_ndarray()
+    r = [None]
+    t = best(lambda: r.__setitem__(0, ak.cumsum(a)), reps)
+    tn = best(lambda: np.cumsum(x), reps)
+    return dict(seconds=t, numpy_seconds=tn, ok=bool(np.array_equal(r[0].to_ndarray(), np.cumsum(x))))
+
+
+def gather(n, reps):
+    a = ak.uniform(n, seed=5)
+    idx = ak.randint(0, n, n, seed=6)
+    x, ix = a.to_ndarray(), idx.to_ndarray()
+    r = [None]
+    t = best(lambda: r.__setitem__(0, a[idx]), reps)
+    tn = best(lambda: x[ix], reps)
+    return dict(seconds=t, numpy_seconds=tn, ok=bool(np.array_equal(r[0].to_ndarray(), x[ix])))
+
+
+def scatter(n, reps):
+    v = ak.uniform(n, seed=7)
+    perm = ak.argsort(ak.randint(0, 2**62, n, seed=8))  # a permutation: no duplicate targets
+    a = ak.zeros(n)
+    xv, xp = v.to_ndarray(), perm.to_ndarray()
+    xa = np.zeros(n)
+
+    def run():
+        a[perm] = v
+
+    def run_np():
+        xa[xp] = xv
+
+    t, tn = best(run, reps), best(run_np, reps)
+    return dict(seconds=t, numpy_seconds=tn, ok=bool(np.array_equal(a.to_ndarray(), xa)))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m atoll.bench", description=__doc__.split("\n")[0])
+    p.add_argument("kernels", nargs="*", default=KERNELS, help=f"any of {KERNELS}")
+    p.add_argument("--json", action="store_true", help="JSON lines (the default prints them too)")
+    p.add_argument("--locales", type=int, default=None)
+    p.add_argument("--n", type=int, default=1 << 27)
+    p.add_argument("--reps", type=int, default=5)
+    args = p.parse_args(argv)
+    bad = [k for k in args.kernels if k not in KERNELS]
+    if bad:
+        p.error(f"unknown kernel(s) {bad}; expected some of {KERNELS}")
+    if args.locales is not None:
+        ak.init(locales=args.locales)
+    for k in args.kernels:
+        r = dict(bench=k, variant="python", backend=ak.backend(), locales=ak.num_locales(), n=args.n)
+        r.update(globals()[k](args.n, args.reps))
+        r["speedup_vs_numpy"] = r["numpy_seconds"] / r["seconds"]
+        print(json.dumps(r), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

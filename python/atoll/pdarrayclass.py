@@ -1,0 +1,547 @@
+"""The ``pdarray``: a 1-D distributed array, or a lazy elementwise expression over some.
+
+Elementwise operators build a fused expression (checked at once for dtype errors) that runs
+as one owner-computes loop when its value is needed: printing, indexing, a reduction,
+``to_ndarray``, or an assignment (``a[:] = b + 3 * c`` writes in place, no temporary).
+"""
+import builtins
+import weakref
+
+import numpy as np
+
+from . import _atoll
+from .dtypes import bool_, float64, int64, uint64, is_scalar, scalar_dtype, result, supported
+
+# Lazy arrays whose value is not computed yet: an in-place write first computes them, so
+# they keep the values their operands had when they were written.
+_pending = weakref.WeakValueDictionary()
+_MAX_NODES = 24  # deeper trees are computed (loops such as x = x + 1)
+PRINT_THRESHOLD = 100
+
+
+def _flush(keep=None):
+    for p in list(_pending.values()):
+        if p is not keep:
+            p._materialize()
+
+
+class pdarray:
+    """A distributed 1-D array of int64, uint64, float64 or bool (Arkouda's pdarray)."""
+
+    __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "__weakref__")
+
+    def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1):
+        self._arr = arr
+        self._start = start
+        self._step = step
+        self._size = arr.size if size is None else size
+        self._expr = expr
+        self._nodes = nodes
+        self._dtype = np.dtype(dtype if dtype is not None else arr.dtype)
+        if expr is not None:
+            _pending[id(self)] = self
+
+    @classmethod
+    def _lazy(cls, ex, size, nodes):
+        p = cls(None, 0, 1, size, ex, ex.dtype, nodes)
+        if nodes > _MAX_NODES:
+            p._materialize()
+        return p
+
+    # ----- state -------------------------------------------------------------------------
+    def _materialize(self):
+        if self._expr is not None:
+            self._arr = _atoll.evaluate(self._expr, self._size)
+            self._start, self._step, self._expr, self._nodes = 0, 1, None, 1
+            _pending.pop(id(self), None)
+        return self
+
+    def _ex(self):
+        if self._expr is not None:
+            return self._expr
+        return _atoll.leaf(self._arr, self._start, self._step, self._size)
+
+    def _whole(self):
+        """The materialized array, as a whole native array (copied when a selection)."""
+        self._materialize()
+        if self._start == 0 and self._step == 1 and self._size == self._arr.size:
+            return self._arr
+        return _atoll.evaluate(self._ex(), self._size)
+
+    # ----- attributes --------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def size(self):
+        return self._size
+
+    @property
+    def ndim(self):
+        return 1
+
+    @property
+    def shape(self):
+        return (self._size,)
+
+    @property
+    def itemsize(self):
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self._size * self._dtype.itemsize
+
+    def __len__(self):
+        return self._size
+
+    def astype(self, dtype):
+        """A copy (lazy) converted to ``dtype``."""
+        from .dtypes import dtype as _dt
+        d = _dt(dtype)
+        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
+
+    # ----- conversion --------------------------------------------------------------------
+    def to_ndarray(self):
+        """The values as a NumPy array (gathered to the driver with one copy)."""
+        out = np.empty(self._size, dtype=self._dtype)
+        if self._size:
+            _atoll.to_buffer(self._ex(), self._size, out.view(np.uint8) if self._dtype == bool_ else out)
+        return out
+
+    def tolist(self):
+        return self.to_ndarray().tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.to_ndarray()
+        return a if dtype is None else a.astype(dtype)
+
+    def __iter__(self):
+        return iter(self.to_ndarray())
+
+    def _fmt(self):
+        if self._size <= PRINT_THRESHOLD:
+            a = self.to_ndarray()
+            return np.array2string(a, separator=" ", threshold=PRINT_THRESHOLD + 1, max_line_width=10**9)
+        head = self[:3].to_ndarray()
+        tail = self[-3:].to_ndarray()
+        both = np.concatenate([head, tail])
+        s = np.array2string(both, separator=" ", max_line_width=10**9)[1:-1].split()
+        return "[" + " ".join(s[:3]) + " ... " + " ".join(s[3:]) + "]"
+
+    def __str__(self):
+        return self._fmt()
+
+    def __repr__(self):
+        return f"array({self._fmt()})"
+
+    def __bool__(self):
+        if self._size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+        return builtins.bool(self[0])
+
+    # ----- elementwise -------------------------------------------------------------------
+    def _binop(self, other, op, reverse=False):
+        if isinstance(other, pdarray):
+            if other._size != self._size:
+                raise ValueError(f"other: size mismatch {self._size} {other._size}")
+            od, oex, on = other._dtype, other._ex, other._nodes
+        elif is_scalar(other):
+            od, oex, on = None, None, 1
+        else:
+            return NotImplemented
+        a_dt = self._dtype
+        if od is None:
+            try:
+                common = result(a_dt, other)
+            except (OverflowError, TypeError) as e:
+                raise TypeError(f"other: {e}") from None
+        else:
+            common = result(a_dt, od)
+        if op == "/":
+            common = float64
+        elif op in ("//", "%", "**", "-") and common == bool_:
+            if op == "-":
+                raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.")
+            common = int64
+        elif op in ("&", "|", "^", "<<", ">>") and common == float64:
+            raise TypeError(f"other: unsupported operand dtype {common.name} for {op}")
+        elif op in ("<<", ">>") and common == bool_:
+            common = int64
+        if op == "**" and common in (int64, uint64):
+            _check_exponent(self if reverse else other)
+        x = self._cast(common)
+        if od is None:
+            y = _atoll.scalar(_scalar_value(other, common), common.name)
+        else:
+            y = other._cast(common)
+        if reverse:
+            x, y = y, x
+        return pdarray._lazy(_atoll.binary(op, x, y), self._size, self._nodes + on + 1)
+
+    def _cast(self, d):
+        ex = self._ex()
+        return ex if self._dtype == d else _atoll.cast(ex, d.name)
+
+    def __add__(self, o): return self._binop(o, "+")
+    def __radd__(self, o): return self._binop(o, "+", True)
+    def __sub__(self, o): return self._binop(o, "-")
+    def __rsub__(self, o): return self._binop(o, "-", True)
+    def __mul__(self, o): return self._binop(o, "*")
+    def __rmul__(self, o): return self._binop(o, "*", True)
+    def __truediv__(self, o): return self._binop(o, "/")
+    def __rtruediv__(self, o): return self._binop(o, "/", True)
+    def __floordiv__(self, o): return self._binop(o, "//")
+    def __rfloordiv__(self, o): return self._binop(o, "//", True)
+    def __mod__(self, o): return self._binop(o, "%")
+    def __rmod__(self, o): return self._binop(o, "%", True)
+    def __pow__(self, o): return self._binop(o, "**")
+    def __rpow__(self, o): return self._binop(o, "**", True)
+    def __lt__(self, o): return self._binop(o, "<")
+    def __le__(self, o): return self._binop(o, "<=")
+    def __gt__(self, o): return self._binop(o, ">")
+    def __ge__(self, o): return self._binop(o, ">=")
+    def __eq__(self, o): return self._binop(o, "==")
+    def __ne__(self, o): return self._binop(o, "!=")
+    def __and__(self, o): return self._binop(o, "&")
+    def __rand__(self, o): return self._binop(o, "&", True)
+    def __or__(self, o): return self._binop(o, "|")
+    def __ror__(self, o): return self._binop(o, "|", True)
+    def __xor__(self, o): return self._binop(o, "^")
+    def __rxor__(self, o): return self._binop(o, "^", True)
+    def __lshift__(self, o): return self._binop(o, "<<")
+    def __rlshift__(self, o): return self._binop(o, "<<", True)
+    def __rshift__(self, o): return self._binop(o, ">>")
+    def __rrshift__(self, o): return self._binop(o, ">>", True)
+
+    __hash__ = None
+
+    def _unary(self, op):
+        return pdarray._lazy(_atoll.unary(op, self._ex()), self._size, self._nodes + 1)
+
+    def __neg__(self):
+        return self._unary("neg")
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return self._unary("abs")
+
+    def __invert__(self):
+        return self._unary("invert")
+
+    def _inplace(self, o, op):
+        r = self._binop(o, op)
+        if r is NotImplemented:
+            return r
+        if not np.can_cast(r.dtype, self._dtype, casting="same_kind"):
+            raise TypeError(f"Cannot cast ufunc {op!r} output from dtype('{r.dtype}') to dtype('{self._dtype}') with casting rule 'same_kind'")
+        self[:] = r
+        return self
+
+    def __iadd__(self, o): return self._inplace(o, "+")
+    def __isub__(self, o): return self._inplace(o, "-")
+    def __imul__(self, o): return self._inplace(o, "*")
+    def __itruediv__(self, o): return self._inplace(o, "/")
+    def __ifloordiv__(self, o): return self._inplace(o, "//")
+    def __imod__(self, o): return self._inplace(o, "%")
+    def __ipow__(self, o): return self._inplace(o, "**")
+    def __iand__(self, o): return self._inplace(o, "&")
+    def __ior__(self, o): return self._inplace(o, "|")
+    def __ixor__(self, o): return self._inplace(o, "^")
+    def __ilshift__(self, o): return self._inplace(o, "<<")
+    def __irshift__(self, o): return self._inplace(o, ">>")
+
+    # ----- indexing ----------------------------------------------------------------------
+    def _position(self, key):
+        k = int(key)
+        if k < 0:
+            k += self._size
+        if not 0 <= k < self._size:
+            raise IndexError(f"index {int(key)} is out of bounds for axis 0 with size {self._size}")
+        return self._start + k * self._step
+
+    def _index_expr(self, idx):
+        """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
+        if idx._dtype not in (int64, uint64):
+            raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
+        lo = 0
+        if idx._size:
+            lo, hi = builtins.int(min(idx)), builtins.int(max(idx))
+            if lo < -self._size or hi >= self._size:
+                bad = lo if lo < -self._size else hi
+                raise IndexError(f"index {bad} is out of bounds for axis 0 with size {self._size}")
+        i = idx.astype(int64) if idx._dtype != int64 else idx
+        if lo < 0:
+            i = where(i < 0, i + self._size, i)
+        if self._start != 0 or self._step != 1:
+            i = i * self._step + self._start
+        return i
+
+    def __getitem__(self, key):
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            self._materialize()
+            return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
+        if isinstance(key, slice):
+            self._materialize()
+            s, e, st = key.indices(self._size)
+            n = len(range(s, e, st))
+            return pdarray(self._arr, self._start + s * self._step, self._step * st, n)
+        if isinstance(key, pdarray):
+            if key._dtype == bool_:
+                if key._size != self._size:
+                    raise IndexError(f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}")
+                return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
+            self._materialize()
+            i = self._index_expr(key)
+            return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
+        raise TypeError(f"key: unsupported index type {type(key).__name__}")
+
+    def _values_for(self, value, n):
+        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
+        if isinstance(value, pdarray):
+            if value._size != n:
+                raise ValueError(f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)")
+            return value._cast(self._dtype)
+        if is_scalar(value):
+            return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
+        if isinstance(value, (list, tuple, np.ndarray)):
+            from .creation import array
+            return self._values_for(array(value), n)
+        raise TypeError(f"value: unsupported type {type(value).__name__}")
+
+    def __setitem__(self, key, value):
+        self._materialize()
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            pos = self._position(key)
+            if not is_scalar(value):
+                raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
+            _flush()
+            _atoll.set(self._arr, pos, _scalar_value(value, self._dtype))
+            return
+        if isinstance(key, slice):
+            s, e, st = key.indices(self._size)
+            n = len(range(s, e, st))
+            start, step = self._start + s * self._step, self._step * st
+            ex = self._values_for(value, n)
+            _flush(keep=value)
+            if n == 0:
+                return
+            if step > 0:
+                _atoll.assign(self._arr, start, step, n, ex)
+            else:
+                from .creation import arange
+                idx = arange(start, start + n * step, step)
+                _atoll.scatter(self._arr, idx._ex(), ex, n)
+            return
+        if isinstance(key, pdarray):
+            if key._dtype == bool_:
+                if key._size != self._size:
+                    raise IndexError(f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}")
+                if is_scalar(value):
+                    self[:] = where(key, value, self)
+                    return
+                from .creation import arange
+                key = arange(self._size)[key]
+            i = self._index_expr(key)
+            ex = self._values_for(value, key._size)
+            _flush(keep=value)
+            if key._size:
+                _atoll.scatter(self._arr, i._ex(), ex, key._size)
+            return
+        raise TypeError(f"key: unsupported index type {type(key).__name__}")
+
+    # ----- methods (Arkouda's) -----------------------------------------------------------
+    def sum(self): return sum(self)
+    def prod(self): return prod(self)
+    def min(self): return min(self)
+    def max(self): return max(self)
+    def argmin(self): return argmin(self)
+    def argmax(self): return argmax(self)
+    def mean(self): return mean(self)
+    def var(self, ddof=0): return var(self, ddof)
+    def std(self, ddof=0): return std(self, ddof)
+    def any(self): return any(self)
+    def all(self): return all(self)
+    def is_sorted(self): return is_sorted(self)
+    def cumsum(self): return cumsum(self)
+    def cumprod(self): return cumprod(self)
+    def argsort(self): return argsort(self)
+
+
+def _scalar_value(x, d):
+    """``x`` converted to a Python value of dtype ``d`` (NumPy's rules for the cast)."""
+    if d == bool_:
+        return builtins.bool(x)
+    if d == float64:
+        return builtins.float(x)
+    if d == uint64:
+        v = builtins.int(x)
+        return v % (1 << 64)
+    v = builtins.int(x)
+    if not -(1 << 63) <= v < (1 << 63):
+        raise OverflowError(f"value: Python integer {v} out of bounds for int64")
+    return v
+
+
+def _check_exponent(e):
+    """NumPy refuses negative integer exponents; so do we, on the line that asks."""
+    neg = (e < 0) if is_scalar(e) else (e._dtype == int64 and e._size and min(e) < 0)
+    if neg:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _np_scalar(v, d):
+    return d.type(v)
+
+
+def _check(pda, name="pda"):
+    if not isinstance(pda, pdarray):
+        raise TypeError(f"{name}: expected a pdarray, got {type(pda).__name__}")
+
+
+def _reduce(pda, op, d=None):
+    _check(pda)
+    ex = pda._ex() if d is None or pda._dtype == d else _atoll.cast(pda._ex(), d.name)
+    return _atoll.reduce(ex, pda._size, op)
+
+
+def _sum_dtype(pda):
+    return int64 if pda._dtype == bool_ else pda._dtype
+
+
+def sum(pda):
+    """The sum of the elements (int64 for bool)."""
+    d = _sum_dtype(pda) if isinstance(pda, pdarray) else None
+    v = _reduce(pda, "sum", d)
+    return _np_scalar(0 if v is None else v, d)
+
+
+def prod(pda):
+    """The product of the elements (int64 for bool)."""
+    d = _sum_dtype(pda) if isinstance(pda, pdarray) else None
+    v = _reduce(pda, "prod", d)
+    return _np_scalar(1 if v is None else v, d)
+
+
+def _nonempty(pda, what):
+    v = _reduce(pda, what)
+    if v is None:
+        raise ValueError(f"pda: zero-size array to reduction operation {what} which has no identity")
+    return v
+
+
+def min(pda):
+    """The smallest element (NaN if any)."""
+    return _np_scalar(_nonempty(pda, "min"), pda._dtype)
+
+
+def max(pda):
+    """The largest element (NaN if any)."""
+    return _np_scalar(_nonempty(pda, "max"), pda._dtype)
+
+
+def argmin(pda):
+    """The index of the first smallest element."""
+    return np.int64(_nonempty(pda, "argmin"))
+
+
+def argmax(pda):
+    """The index of the first largest element."""
+    return np.int64(_nonempty(pda, "argmax"))
+
+
+def _truth(pda):
+    _check(pda)
+    if pda._dtype == bool_:
+        return pda
+    return pda != 0
+
+
+def any(pda):
+    """True when some element is nonzero."""
+    v = _reduce(_truth(pda), "any")
+    return np.bool_(False if v is None else v)
+
+
+def all(pda):
+    """True when every element is nonzero."""
+    v = _reduce(_truth(pda), "all")
+    return np.bool_(True if v is None else v)
+
+
+def count_nonzero(pda):
+    """The number of nonzero elements."""
+    v = _reduce(_truth(pda), "count_nonzero")
+    return np.int64(0 if v is None else v)
+
+
+def is_sorted(pda):
+    """True when the elements are in nondecreasing order."""
+    v = _reduce(pda, "is_sorted")
+    return np.bool_(True if v is None else v)
+
+
+def mean(pda):
+    """The arithmetic mean (float64)."""
+    _check(pda)
+    if pda._size == 0:
+        return np.float64(np.nan)
+    return np.float64(_reduce(pda, "sum", float64) / pda._size)
+
+
+def var(pda, ddof=0):
+    """The variance, ``sum((x - mean)**2) / (size - ddof)``."""
+    _check(pda)
+    if not isinstance(ddof, (builtins.int, np.integer)) or ddof < 0:
+        raise ValueError(f"ddof: expected a nonnegative integer, got {ddof!r}")
+    if pda._size - ddof <= 0:
+        return np.float64(np.nan)
+    m = mean(pda)
+    d = pda.astype(float64) - builtins.float(m)
+    return np.float64(_reduce(d * d, "sum") / (pda._size - ddof))
+
+
+def std(pda, ddof=0):
+    """The standard deviation, ``sqrt(var(pda, ddof))``."""
+    return np.float64(np.sqrt(var(pda, ddof)))
+
+
+def _scan(pda, op):
+    _check(pda)
+    d = _sum_dtype(pda)
+    ex = pda._cast(d)
+    if pda._size == 0:
+        from .creation import zeros
+        return zeros(0, d)
+    return pdarray(_atoll.scan(ex, pda._size, op))
+
+
+def cumsum(pda):
+    """The inclusive prefix sums (int64 for bool)."""
+    return _scan(pda, "sum")
+
+
+def cumprod(pda):
+    """The inclusive prefix products (int64 for bool)."""
+    return _scan(pda, "prod")
+
+
+def argsort(pda):
+    """The int64 permutation that sorts ``pda`` (stable)."""
+    _check(pda)
+    if pda._size == 0:
+        from .creation import zeros
+        return zeros(0, int64)
+    ex = pda._cast(int64) if pda._dtype == bool_ else pda._ex()
+    return pdarray(_atoll.argsort(ex, pda._size))
+
+
+def sort(pda):
+    """The elements in nondecreasing order."""
+    return pda[argsort(pda)]
+
+
+from .numeric import where  # noqa: E402  (circular: numeric builds pdarrays)
