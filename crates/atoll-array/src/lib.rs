@@ -33,6 +33,7 @@ mod follow;
 pub mod irregular;
 mod reduce;
 mod storage;
+pub mod stream_store;
 mod util;
 mod zip;
 
