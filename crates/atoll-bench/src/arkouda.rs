@@ -30,6 +30,8 @@ pub struct ArkoudaOpts {
     pub n: usize,
     /// Repetitions (the best time is reported).
     pub reps: usize,
+    /// The element-wise scatter flushes after this many puts (0: once, at the end).
+    pub flush_every: usize,
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -151,6 +153,33 @@ fn reference<S>(
     Ok(r)
 }
 
+/// The single-core reference that allocates its output, as Atoll's `gather_at` and `cumsum`
+/// do: on locale 0 only, `setup` once (untimed), then `reps` timed runs of `kernel` returning a
+/// fresh output, each checked and dropped untimed: (whether all checked, best seconds). Other
+/// locales get `(true, 0.0)`.
+fn reference_alloc<S>(
+    ctx: &Ctx,
+    reps: usize,
+    setup: impl FnOnce() -> S,
+    mut kernel: impl FnMut(&S) -> Vec<u64>,
+    check: impl Fn(&[u64]) -> bool,
+) -> Result<(bool, f64)> {
+    let mut r = (true, 0.0);
+    if ctx.id() == 0 {
+        let state = setup();
+        let (mut ok, mut best) = (true, f64::INFINITY);
+        for _ in 0..reps.max(1) {
+            let t = Instant::now();
+            let out = kernel(std::hint::black_box(&state));
+            best = best.min(t.elapsed().as_secs_f64());
+            ok &= check(&out);
+        }
+        r = (ok, best);
+    }
+    ctx.barrier()?;
+    Ok(r)
+}
+
 /// Whether `ok(global_index, value)` holds for every local element of a Block array, on every
 /// locale. **Collective.**
 fn all_ok<T: atoll::array::Elem>(ctx: &Ctx, a: &DistArray<T, 1>, ok: impl Fn(u64, T) -> bool + Sync) -> Result<bool> {
@@ -176,7 +205,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
-    let ok = all_ok(ctx, &a, |i, x| x == i as f64 + 6.0)?;
+    let ok = all_ok(ctx, &a, stream_value_ok)?;
     drop((a, b, c));
     let (ref_ok, ref_s) = reference(
         ctx,
@@ -187,7 +216,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = y + 3.0 * z;
             }
         },
-        |(a, _, _)| a.iter().enumerate().all(|(i, &x)| x == i as f64 + 6.0),
+        |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
     Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
 }
@@ -202,7 +231,7 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let (out, s) = best(ctx, o.reps, || a.gather_at(&idx))?;
     ctx.stop_comm_diagnostics()?;
     let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
-    let ok = all_ok(ctx, &out, |j, x| x == gather_index(j, nn) * 3 + 1)?;
+    let ok = all_ok(ctx, &out, |j, x| gather_value_ok(j, x, nn))?;
     drop((a, idx, out));
     let (ref_ok, ref_s) = reference(
         ctx,
@@ -213,9 +242,23 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = a[i as usize];
             }
         },
-        |(out, _, _)| out.iter().enumerate().all(|(j, &x)| x == gather_index(j as u64, nn) * 3 + 1),
+        |(out, _, _)| gather_ok(out, nn),
     )?;
-    Ok(Result1 { variant: "gather", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![("messages", msgs.into())] })
+    let (alloc_ok, alloc_s) = reference_alloc(
+        ctx,
+        o.reps,
+        || ((0..nn).map(|i| i * 3 + 1).collect::<Vec<_>>(), (0..nn).map(|j| gather_index(j, nn)).collect::<Vec<_>>()),
+        |(a, idx)| idx.iter().map(|&i| a[i as usize]).collect(),
+        |out| gather_ok(out, nn),
+    )?;
+    Ok(Result1 {
+        variant: "gather",
+        bytes: 24.0 * n as f64,
+        seconds: s,
+        ref_seconds: alloc_s,
+        ok: ok && ref_ok && alloc_ok,
+        extra: allocation_figures(s, ref_s, alloc_s, vec![("messages", msgs.into())]),
+    })
 }
 
 /// One scatter of `n` elements, `a[perm(j)] = 2 perm(j) + 1`, the best of `reps`, every
@@ -246,11 +289,12 @@ fn scatter_value_ok(i: u64, x: u64) -> bool {
 
 /// The best unaggregated scatter, as a careful PGAS programmer writes it: the same `n`
 /// elements, each locale putting each of its remote elements with a non-blocking put (one
-/// message per element) and storing its own directly, with one flush at the end. On registered
+/// message per element) and storing its own directly, with one flush at the end (or every
+/// `flush_every` puts when it is not 0). On registered
 /// memory split in blocks of `ceil(n / locales)` (Block's split), so no array machinery is
 /// timed. Best of `reps`, every repetition into zeroed memory and checked: (seconds, messages,
 /// ok). **Collective.**
-fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize) -> Result<(f64, u64, bool)> {
+fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) -> Result<(f64, u64, bool)> {
     let (me, locales) = (ctx.id(), ctx.num_locales());
     let chunk = n.div_ceil(locales).max(1);
     let (lo, hi) = ((me * chunk).min(n), ((me + 1) * chunk).min(n));
@@ -267,12 +311,18 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize) -> Result<(f64, u64,
         let local = a.local_mut();
         let ((), s) = timed(ctx, || {
             ctx.nonblocking(|nb| {
+                let mut pending = 0;
                 for (k, &i) in idx.iter().enumerate() {
                     let (owner, off) = (i as usize / chunk, i as usize % chunk);
                     if owner == me {
                         local[off] = vals[k];
                     } else {
                         nb.put(ptrs[owner].add(off), &vals[k..k + 1])?;
+                        pending += 1;
+                        if pending == flush_every {
+                            nb.flush()?;
+                            pending = 0;
+                        }
                     }
                 }
                 Ok(())
@@ -296,7 +346,7 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
     // The element-wise baseline at the same n and repetitions.
-    let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps)?;
+    let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps, o.flush_every)?;
     let speedup = se / s;
     let nn = n as u64;
     let p = Perm::new(nn);
@@ -325,12 +375,55 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         extra: vec![
             ("aggregation_speedup", speedup.into()),
             ("messages", msgs.into()),
-            ("elementwise", "non-blocking put per remote element, one flush at the end, same n and reps".into()),
+            ("elementwise", "non-blocking put per remote element, same n and reps".into()),
+            ("elementwise_flush_every", (o.flush_every as u64).into()),
             ("elementwise_seconds", se.into()),
             ("elementwise_messages", msgs_e.into()),
             ("elementwise_gibps", (24.0 * n as f64 / se / GIB).into()),
         ],
     })
+}
+
+/// Gather's check of output element `j`.
+fn gather_value_ok(j: u64, x: u64, n: u64) -> bool {
+    x == gather_index(j, n) * 3 + 1
+}
+
+/// Gather's check of a whole single-core output.
+fn gather_ok(out: &[u64], n: u64) -> bool {
+    out.len() as u64 == n && out.iter().enumerate().all(|(j, &x)| gather_value_ok(j as u64, x, n))
+}
+
+/// Scan's check of output element `i`.
+fn scan_value_ok(i: u64, x: u64) -> bool {
+    x == prefix(i)
+}
+
+/// Scan's check of a whole single-core output.
+fn scan_ok(out: &[u64]) -> bool {
+    out.iter().enumerate().all(|(i, &x)| scan_value_ok(i as u64, x))
+}
+
+/// Reduce's check.
+fn reduce_ok(sum: u64, n: usize) -> bool {
+    sum == if n == 0 { 0 } else { prefix(n as u64 - 1) }
+}
+
+/// Stream's check of element `i`.
+fn stream_value_ok(i: u64, x: f64) -> bool {
+    x == i as f64 + 6.0
+}
+
+/// The figures of both allocation rules for gather and scan. Atoll's `gather_at` and `cumsum`
+/// allocate their output, so `speedup_vs_one_core` compares with the one-core loop that
+/// allocates its output too (`one_core_seconds`); `one_core_prealloc_seconds` is the loop into a
+/// preallocated output, and `speedup_vs_one_core_prealloc` Atoll (allocating) against it.
+fn allocation_figures(s: f64, prealloc_s: f64, alloc_s: f64, mut extra: Vec<(&'static str, serde_json::Value)>) -> Vec<(&'static str, serde_json::Value)> {
+    extra.push(("allocation", "atoll and one_core_seconds allocate the output in the timed part".into()));
+    extra.push(("one_core_prealloc_seconds", prealloc_s.into()));
+    extra.push(("speedup_vs_one_core_prealloc", (prealloc_s / s).into()));
+    extra.push(("one_core_alloc_seconds", alloc_s.into()));
+    extra
 }
 
 /// Element `i` of the reduce and scan input.
@@ -350,23 +443,22 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
-    let want = if n == 0 { 0 } else { prefix(n as u64 - 1) };
     drop(a);
     let (ref_ok, ref_s) = reference(
         ctx,
         o.reps,
         || ((0..n as u64).map(small).collect::<Vec<_>>(), 0u64),
         |(a, s)| *s = a.iter().sum(),
-        |(_, s)| *s == want,
+        |(_, s)| reduce_ok(*s, n),
     )?;
-    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: sum == want && ref_ok, extra: vec![] })
+    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: reduce_ok(sum, n) && ref_ok, extra: vec![] })
 }
 
 fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (out, s) = best(ctx, o.reps, || a.view().cumsum())?;
-    let ok = all_ok(ctx, &out, |i, x| x == prefix(i))?;
+    let ok = all_ok(ctx, &out, scan_value_ok)?;
     drop((a, out));
     let (ref_ok, ref_s) = reference(
         ctx,
@@ -379,9 +471,31 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = acc;
             }
         },
-        |(out, _)| out.iter().enumerate().all(|(i, &x)| x == prefix(i as u64)),
+        |(out, _)| scan_ok(out),
     )?;
-    Ok(Result1 { variant: "scan", bytes: 16.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
+    let (alloc_ok, alloc_s) = reference_alloc(
+        ctx,
+        o.reps,
+        || (0..n as u64).map(small).collect::<Vec<_>>(),
+        |a| {
+            let mut acc = 0u64;
+            a.iter()
+                .map(|&y| {
+                    acc += y;
+                    acc
+                })
+                .collect()
+        },
+        scan_ok,
+    )?;
+    Ok(Result1 {
+        variant: "scan",
+        bytes: 16.0 * n as f64,
+        seconds: s,
+        ref_seconds: alloc_s,
+        ok: ok && ref_ok && alloc_ok,
+        extra: allocation_figures(s, ref_s, alloc_s, vec![]),
+    })
 }
 
 /// The `variant: "argsort"` line: Arkouda's argsort (GiB/s of 8 x n bytes, keys random in
@@ -445,5 +559,48 @@ mod tests {
         assert_eq!(prefix(1023), 1023 * 1024 / 2);
         assert_eq!(prefix(1024), 1023 * 1024 / 2);
         assert_eq!(prefix(1025), 1023 * 1024 / 2 + 1);
+    }
+
+    #[test]
+    fn corrupted_results_are_not_ok() {
+        let n = 5000u64;
+        let mut g: Vec<u64> = (0..n).map(|j| gather_index(j, n) * 3 + 1).collect();
+        assert!(gather_ok(&g, n));
+        g[4321] += 1;
+        assert!(!gather_ok(&g, n));
+        assert!(!gather_ok(&g[..10], n), "short output");
+        let mut c: Vec<u64> = (0..n).map(prefix).collect();
+        assert!(scan_ok(&c));
+        c[0] = 1;
+        assert!(!scan_ok(&c));
+        assert!(reduce_ok(prefix(n - 1), n as usize));
+        assert!(!reduce_ok(prefix(n - 1) + 1, n as usize));
+        assert!(stream_value_ok(3, 9.0) && !stream_value_ok(3, 9.5));
+        assert!(scatter_value_ok(3, 7) && !scatter_value_ok(3, 0));
+    }
+
+    #[test]
+    fn a_wrong_element_on_any_locale_fails_the_collective_check() {
+        atoll::runtime::run(Config::local(2), |ctx| {
+            let mut a = DistArray::from_fn(ctx, dist::block(ctx, [1000])?, |[i]| prefix(i as u64))?;
+            assert!(all_ok(ctx, &a, scan_value_ok)?);
+            // Locale 1 corrupts one of its elements: every locale must see `false`.
+            if ctx.id() == 1 {
+                a.local_mut()[7] ^= 1;
+            }
+            ctx.barrier()?;
+            assert!(!all_ok(ctx, &a, scan_value_ok)?);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn the_element_wise_scatter_checks_its_result() {
+        // Both flush rules give a checked, complete scatter on the local backend.
+        for flush_every in [0, 1, 7] {
+            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
+            assert!(ok && msgs > 0, "flush every {flush_every}");
+        }
     }
 }

@@ -98,6 +98,10 @@ enum Bench {
         /// Repetitions (the best time is reported).
         #[arg(long, default_value_t = 3)]
         reps: usize,
+        /// The element-wise scatter baseline flushes after this many non-blocking puts (0: once, at the end; on
+        /// MPICH one flush after 2^15 puts was 15x slower than one every 64, see BENCHMARKS).
+        #[arg(long, default_value_t = 64)]
+        flush_every: usize,
     },
     /// Arkouda's argsort alone (the `argsort` line of `arkouda`): atoll_ops::argsort vs the best single-core radix argsort.
     Argsort {
@@ -162,10 +166,10 @@ fn main() {
                 slices::slices(ctx, &slices::SlicesOpts { json: common.json, n: *n, slices: *slices, reps: *reps })
             })
         }),
-        Bench::Arkouda { common, n, reps } => config(common).and_then(|cfg| {
+        Bench::Arkouda { common, n, reps, flush_every } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps })
+                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps, flush_every: *flush_every })
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {
