@@ -8,7 +8,7 @@
 //!   forwarded by this binary's global allocator, the in-process baseline), `off`, `count`,
 //!   `full`, and `threshold` (`full` with a 1 KiB threshold);
 //! * the large-array program (each task allocates, touches and frees 64 MiB blocks) under the
-//!   same five configurations, named `large_untracked`, `large_off`, ...
+//!   same six configurations, named `large_untracked`, `large_passthrough`, `large_off`, ...
 //!
 //! Every variant runs `--rounds` times (default 7), the variants in a different order each
 //! round (rotated, and reversed every other round) to spread machine noise; each measurement is
