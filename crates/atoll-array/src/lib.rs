@@ -32,6 +32,7 @@ pub mod expr;
 mod follow;
 pub mod irregular;
 mod reduce;
+mod scan_into;
 mod storage;
 pub mod stream_store;
 mod util;
