@@ -608,7 +608,13 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     where
         E::Expr: Expr<D, Item = T>,
     {
-        self.zip_apply(expr, |x, v| *x = v)
+        let expr = expr.into_expr();
+        let plan = self.as_view().plan()?;
+        // Large destinations: streaming stores (stream_store.rs); the same loop otherwise.
+        if crate::stream_store::worth_it::<T>(plan.local_iterations()) {
+            return crate::stream_store::assign_led(self.arr, plan, &expr);
+        }
+        apply_led(self.arr, plan, &expr, |x, v| *x = v)
     }
 
     /// Zippered `forall` led by this view: `f(&mut self[i], operands[i])`. **Collective.**

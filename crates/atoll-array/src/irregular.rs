@@ -25,6 +25,8 @@ use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
 use std::any::Any;
 use std::sync::Mutex;
 
+mod into;
+
 /// How gather and scatter move the elements of other locales.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Transfer {

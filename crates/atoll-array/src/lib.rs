@@ -34,7 +34,9 @@ mod follow;
 pub mod irregular;
 mod ordered;
 mod reduce;
+mod scan_into;
 mod storage;
+pub mod stream_store;
 mod util;
 mod zip;
 

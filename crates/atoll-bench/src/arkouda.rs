@@ -12,9 +12,9 @@
 //! | `scan` | 2 x 8 x n | `cumsum(a)` (u64) |
 //! | `argsort` | 8 x n | `atoll_ops::argsort` of i64 keys random in `0..2^32` (see `arkouda_sort.rs`) |
 //!
-//! The scatter line also compares aggregation off (one put per remote element) with on: the
-//! per-element rate `n / seconds` of each, the element-wise one measured at `--n-elementwise`
-//! (default 2^16: one message per element is slow by design), as `aggregation_speedup`.
+//! The scatter line also compares aggregation with the best unaggregated code (a non-blocking
+//! put per remote element, one flush at the end), at the same `n` and repetitions, as
+//! `aggregation_speedup` (element-wise seconds over aggregated seconds).
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
@@ -28,10 +28,10 @@ pub struct ArkoudaOpts {
     pub json: bool,
     /// Elements per array.
     pub n: usize,
-    /// Elements of the scatter without aggregation (one put per remote element).
-    pub n_elementwise: usize,
     /// Repetitions (the best time is reported).
     pub reps: usize,
+    /// The element-wise scatter flushes after this many puts (0: once, at the end).
+    pub flush_every: usize,
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
@@ -153,6 +153,33 @@ fn reference<S>(
     Ok(r)
 }
 
+/// The single-core reference that allocates its output, as Atoll's `gather_at` and `cumsum`
+/// do: on locale 0 only, `setup` once (untimed), then `reps` timed runs of `kernel` returning a
+/// fresh output, each checked and dropped untimed: (whether all checked, best seconds). Other
+/// locales get `(true, 0.0)`.
+fn reference_alloc<S>(
+    ctx: &Ctx,
+    reps: usize,
+    setup: impl FnOnce() -> S,
+    mut kernel: impl FnMut(&S) -> Vec<u64>,
+    check: impl Fn(&[u64]) -> bool,
+) -> Result<(bool, f64)> {
+    let mut r = (true, 0.0);
+    if ctx.id() == 0 {
+        let state = setup();
+        let (mut ok, mut best) = (true, f64::INFINITY);
+        for _ in 0..reps.max(1) {
+            let t = Instant::now();
+            let out = kernel(std::hint::black_box(&state));
+            best = best.min(t.elapsed().as_secs_f64());
+            ok &= check(&out);
+        }
+        r = (ok, best);
+    }
+    ctx.barrier()?;
+    Ok(r)
+}
+
 /// Whether `ok(global_index, value)` holds for every local element of a Block array, on every
 /// locale. **Collective.**
 fn all_ok<T: atoll::array::Elem>(ctx: &Ctx, a: &DistArray<T, 1>, ok: impl Fn(u64, T) -> bool + Sync) -> Result<bool> {
@@ -178,7 +205,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
-    let ok = all_ok(ctx, &a, |i, x| x == i as f64 + 6.0)?;
+    let ok = all_ok(ctx, &a, stream_value_ok)?;
     drop((a, b, c));
     let (ref_ok, ref_s) = reference(
         ctx,
@@ -189,7 +216,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = y + 3.0 * z;
             }
         },
-        |(a, _, _)| a.iter().enumerate().all(|(i, &x)| x == i as f64 + 6.0),
+        |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
     Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
 }
@@ -204,8 +231,13 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let (out, s) = best(ctx, o.reps, || a.take(&idx))?;
     ctx.stop_comm_diagnostics()?;
     let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
-    let ok = all_ok(ctx, &out, |j, x| x == gather_index(j, nn) * 3 + 1)?;
-    drop((a, idx, out));
+    let mut ok = all_ok(ctx, &out, |j, x| gather_value_ok(j, x, nn))?;
+    // Into a preallocated output (the one just made, cleared).
+    let mut pre = out;
+    pre.fill(0)?;
+    let ((), s_pre) = best(ctx, o.reps, || a.gather_at_into(&idx, &mut pre))?;
+    ok &= all_ok(ctx, &pre, |j, x| gather_value_ok(j, x, nn))?;
+    drop((a, idx, pre));
     let (ref_ok, ref_s) = reference(
         ctx,
         o.reps,
@@ -215,31 +247,112 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = a[i as usize];
             }
         },
-        |(out, _, _)| out.iter().enumerate().all(|(j, &x)| x == gather_index(j as u64, nn) * 3 + 1),
+        |(out, _, _)| gather_ok(out, nn),
     )?;
-    Ok(Result1 { variant: "gather", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![("messages", msgs.into())] })
+    let (alloc_ok, alloc_s) = reference_alloc(
+        ctx,
+        o.reps,
+        || ((0..nn).map(|i| i * 3 + 1).collect::<Vec<_>>(), (0..nn).map(|j| gather_index(j, nn)).collect::<Vec<_>>()),
+        |(a, idx)| idx.iter().map(|&i| a[i as usize]).collect(),
+        |out| gather_ok(out, nn),
+    )?;
+    Ok(Result1 {
+        variant: "gather",
+        bytes: 24.0 * n as f64,
+        seconds: s,
+        ref_seconds: alloc_s,
+        ok: ok && ref_ok && alloc_ok,
+        extra: allocation_figures(s_pre, ref_s, alloc_s, vec![("messages", msgs.into())]),
+    })
 }
 
-/// One scatter of `n` elements, `a[perm(j)] = 2 perm(j) + 1`: (seconds, all messages, ok).
+/// One scatter of `n` elements, `a[perm(j)] = 2 perm(j) + 1`, the best of `reps`, every
+/// repetition into a zeroed array and checked: (seconds, all messages, ok).
 fn scatter_once(ctx: &Ctx, n: usize, reps: usize, opts: &IrregularOptions) -> Result<(f64, u64, bool)> {
     let p = Perm::new(n as u64);
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) as i64)?;
     let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) * 2 + 1)?;
     let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
-    ctx.reset_comm_diagnostics()?;
-    ctx.start_comm_diagnostics()?;
-    let ((), s) = best(ctx, reps, || a.scatter_at_with(&idx, &v, opts))?;
-    ctx.stop_comm_diagnostics()?;
-    let c = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y));
-    let ok = all_ok(ctx, &a, |i, x| x == 2 * i + 1)?;
-    Ok((s, c.total_ops() / reps.max(1) as u64, ok))
+    let (mut best_s, mut ok, mut ops) = (f64::INFINITY, true, 0);
+    for _ in 0..reps.max(1) {
+        a.fill(0)?;
+        ctx.reset_comm_diagnostics()?;
+        ctx.start_comm_diagnostics()?;
+        let ((), s) = timed(ctx, || a.scatter_at_with(&idx, &v, opts))?;
+        ctx.stop_comm_diagnostics()?;
+        ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
+        best_s = best_s.min(s);
+        ok &= all_ok(ctx, &a, scatter_value_ok)?;
+    }
+    Ok((best_s, ops, ok))
+}
+
+/// The scatter's check of element `i`.
+fn scatter_value_ok(i: u64, x: u64) -> bool {
+    x == 2 * i + 1
+}
+
+/// The best unaggregated scatter, as a careful PGAS programmer writes it: the same `n`
+/// elements, each locale putting each of its remote elements with a non-blocking put (one
+/// message per element) and storing its own directly, with one flush at the end (or every
+/// `flush_every` puts when it is not 0). On registered
+/// memory split in blocks of `ceil(n / locales)` (Block's split), so no array machinery is
+/// timed. Best of `reps`, every repetition into zeroed memory and checked: (seconds, messages,
+/// ok). **Collective.**
+fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) -> Result<(f64, u64, bool)> {
+    let (me, locales) = (ctx.id(), ctx.num_locales());
+    let chunk = n.div_ceil(locales).max(1);
+    let (lo, hi) = ((me * chunk).min(n), ((me + 1) * chunk).min(n));
+    let p = Perm::new(n as u64);
+    let idx: Vec<u64> = (lo..hi).map(|j| p.at(j as u64)).collect();
+    let vals: Vec<u64> = idx.iter().map(|&i| 2 * i + 1).collect();
+    let mut a = ctx.alloc_symmetric::<u64>(chunk)?;
+    let ptrs: Vec<_> = (0..locales).map(|l| a.ptr(l)).collect();
+    let (mut best_s, mut ok, mut ops) = (f64::INFINITY, true, 0);
+    for _ in 0..reps.max(1) {
+        a.local_mut().fill(0);
+        ctx.reset_comm_diagnostics()?;
+        ctx.start_comm_diagnostics()?;
+        let local = a.local_mut();
+        let ((), s) = timed(ctx, || {
+            ctx.nonblocking(|nb| {
+                let mut pending = 0;
+                for (k, &i) in idx.iter().enumerate() {
+                    let (owner, off) = (i as usize / chunk, i as usize % chunk);
+                    if owner == me {
+                        local[off] = vals[k];
+                    } else {
+                        nb.put(ptrs[owner].add(off), &vals[k..k + 1])?;
+                        pending += 1;
+                        if pending == flush_every {
+                            nb.flush()?;
+                            pending = 0;
+                        }
+                    }
+                }
+                Ok(())
+            })
+        })?;
+        ctx.stop_comm_diagnostics()?;
+        ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
+        best_s = best_s.min(s);
+        // Every put has landed on every locale (the flush, then the barrier of `timed`'s
+        // allreduce) before the owners check.
+        ctx.barrier()?;
+        let mine = &a.local()[..hi - lo];
+        let good = mine.iter().enumerate().all(|(k, &x)| scatter_value_ok((lo + k) as u64, x));
+        ok &= ctx.allreduce(u64::from(!good), |x, y| x + y)? == 0;
+    }
+    a.free()?;
+    Ok((best_s, ops, ok))
 }
 
 fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
-    let (n, ne) = (o.n, o.n_elementwise.min(o.n).max(1));
+    let n = o.n;
     let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
-    let (se, msgs_e, ok_e) = scatter_once(ctx, ne, 1, &IrregularOptions::per_element())?;
-    let speedup = (n as f64 / s) / (ne as f64 / se);
+    // The element-wise baseline at the same n and repetitions.
+    let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps, o.flush_every)?;
+    let speedup = se / s;
     let nn = n as u64;
     let p = Perm::new(nn);
     let (ref_ok, ref_s) = reference(
@@ -256,7 +369,7 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
             }
         },
         // Every element written with its value (and the permutation's inverse agrees).
-        |(a, _, _)| (0..nn.min(1 << 16)).all(|i| p.at(p.inverse(i)) == i) && a.iter().enumerate().all(|(i, &x)| x == 2 * i as u64 + 1),
+        |(a, _, _)| (0..nn.min(1 << 16)).all(|i| p.at(p.inverse(i)) == i) && a.iter().enumerate().all(|(i, &x)| scatter_value_ok(i as u64, x)),
     )?;
     Ok(Result1 {
         variant: "scatter",
@@ -267,12 +380,57 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         extra: vec![
             ("aggregation_speedup", speedup.into()),
             ("messages", msgs.into()),
-            ("n_elementwise", (ne as u64).into()),
+            ("elementwise", "non-blocking put per remote element, same n and reps".into()),
+            ("elementwise_flush_every", (o.flush_every as u64).into()),
             ("elementwise_seconds", se.into()),
             ("elementwise_messages", msgs_e.into()),
-            ("elementwise_gibps", (24.0 * ne as f64 / se / GIB).into()),
+            ("elementwise_gibps", (24.0 * n as f64 / se / GIB).into()),
         ],
     })
+}
+
+/// Gather's check of output element `j`.
+fn gather_value_ok(j: u64, x: u64, n: u64) -> bool {
+    x == gather_index(j, n) * 3 + 1
+}
+
+/// Gather's check of a whole single-core output.
+fn gather_ok(out: &[u64], n: u64) -> bool {
+    out.len() as u64 == n && out.iter().enumerate().all(|(j, &x)| gather_value_ok(j as u64, x, n))
+}
+
+/// Scan's check of output element `i`.
+fn scan_value_ok(i: u64, x: u64) -> bool {
+    x == prefix(i)
+}
+
+/// Scan's check of a whole single-core output.
+fn scan_ok(out: &[u64]) -> bool {
+    out.iter().enumerate().all(|(i, &x)| scan_value_ok(i as u64, x))
+}
+
+/// Reduce's check.
+fn reduce_ok(sum: u64, n: usize) -> bool {
+    sum == if n == 0 { 0 } else { prefix(n as u64 - 1) }
+}
+
+/// Stream's check of element `i`.
+fn stream_value_ok(i: u64, x: f64) -> bool {
+    x == i as f64 + 6.0
+}
+
+/// The figures of both allocation rules for gather and scan. `seconds` is Atoll's allocating
+/// call (`gather_at`, `cumsum`) and `speedup_vs_one_core` compares it with the one-core loop that
+/// allocates its output too (`one_core_seconds`); `prealloc_seconds` is Atoll into a
+/// preallocated output (`gather_at_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
+/// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
+fn allocation_figures(s_pre: f64, prealloc_s: f64, alloc_s: f64, mut extra: Vec<(&'static str, serde_json::Value)>) -> Vec<(&'static str, serde_json::Value)> {
+    extra.push(("allocation", "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into()));
+    extra.push(("prealloc_seconds", s_pre.into()));
+    extra.push(("one_core_prealloc_seconds", prealloc_s.into()));
+    extra.push(("speedup_vs_one_core_prealloc", (prealloc_s / s_pre).into()));
+    extra.push(("one_core_alloc_seconds", alloc_s.into()));
+    extra
 }
 
 /// Element `i` of the reduce and scan input.
@@ -292,24 +450,27 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
-    let want = if n == 0 { 0 } else { prefix(n as u64 - 1) };
     drop(a);
     let (ref_ok, ref_s) = reference(
         ctx,
         o.reps,
         || ((0..n as u64).map(small).collect::<Vec<_>>(), 0u64),
         |(a, s)| *s = a.iter().sum(),
-        |(_, s)| *s == want,
+        |(_, s)| reduce_ok(*s, n),
     )?;
-    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: sum == want && ref_ok, extra: vec![] })
+    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: reduce_ok(sum, n) && ref_ok, extra: vec![] })
 }
 
 fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (out, s) = best(ctx, o.reps, || a.view().cumsum())?;
-    let ok = all_ok(ctx, &out, |i, x| x == prefix(i))?;
-    drop((a, out));
+    let mut ok = all_ok(ctx, &out, scan_value_ok)?;
+    let mut pre = out;
+    pre.fill(0)?;
+    let ((), s_pre) = best(ctx, o.reps, || a.view().cumsum_into(&mut pre))?;
+    ok &= all_ok(ctx, &pre, scan_value_ok)?;
+    drop((a, pre));
     let (ref_ok, ref_s) = reference(
         ctx,
         o.reps,
@@ -321,9 +482,31 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
                 *x = acc;
             }
         },
-        |(out, _)| out.iter().enumerate().all(|(i, &x)| x == prefix(i as u64)),
+        |(out, _)| scan_ok(out),
     )?;
-    Ok(Result1 { variant: "scan", bytes: 16.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
+    let (alloc_ok, alloc_s) = reference_alloc(
+        ctx,
+        o.reps,
+        || (0..n as u64).map(small).collect::<Vec<_>>(),
+        |a| {
+            let mut acc = 0u64;
+            a.iter()
+                .map(|&y| {
+                    acc += y;
+                    acc
+                })
+                .collect()
+        },
+        scan_ok,
+    )?;
+    Ok(Result1 {
+        variant: "scan",
+        bytes: 16.0 * n as f64,
+        seconds: s,
+        ref_seconds: alloc_s,
+        ok: ok && ref_ok && alloc_ok,
+        extra: allocation_figures(s_pre, ref_s, alloc_s, vec![]),
+    })
 }
 
 /// The `variant: "argsort"` line: Arkouda's argsort (GiB/s of 8 x n bytes, keys random in
@@ -387,5 +570,48 @@ mod tests {
         assert_eq!(prefix(1023), 1023 * 1024 / 2);
         assert_eq!(prefix(1024), 1023 * 1024 / 2);
         assert_eq!(prefix(1025), 1023 * 1024 / 2 + 1);
+    }
+
+    #[test]
+    fn corrupted_results_are_not_ok() {
+        let n = 5000u64;
+        let mut g: Vec<u64> = (0..n).map(|j| gather_index(j, n) * 3 + 1).collect();
+        assert!(gather_ok(&g, n));
+        g[4321] += 1;
+        assert!(!gather_ok(&g, n));
+        assert!(!gather_ok(&g[..10], n), "short output");
+        let mut c: Vec<u64> = (0..n).map(prefix).collect();
+        assert!(scan_ok(&c));
+        c[0] = 1;
+        assert!(!scan_ok(&c));
+        assert!(reduce_ok(prefix(n - 1), n as usize));
+        assert!(!reduce_ok(prefix(n - 1) + 1, n as usize));
+        assert!(stream_value_ok(3, 9.0) && !stream_value_ok(3, 9.5));
+        assert!(scatter_value_ok(3, 7) && !scatter_value_ok(3, 0));
+    }
+
+    #[test]
+    fn a_wrong_element_on_any_locale_fails_the_collective_check() {
+        atoll::runtime::run(Config::local(2), |ctx| {
+            let mut a = DistArray::from_fn(ctx, dist::block(ctx, [1000])?, |[i]| prefix(i as u64))?;
+            assert!(all_ok(ctx, &a, scan_value_ok)?);
+            // Locale 1 corrupts one of its elements: every locale must see `false`.
+            if ctx.id() == 1 {
+                a.local_mut()[7] ^= 1;
+            }
+            ctx.barrier()?;
+            assert!(!all_ok(ctx, &a, scan_value_ok)?);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn the_element_wise_scatter_checks_its_result() {
+        // Both flush rules give a checked, complete scatter on the local backend.
+        for flush_every in [0, 1, 7] {
+            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
+            assert!(ok && msgs > 0, "flush every {flush_every}");
+        }
     }
 }

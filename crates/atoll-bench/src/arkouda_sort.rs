@@ -295,6 +295,12 @@ pub fn is_stable_argsort(keys: &[i64], perm: &[u64]) -> bool {
     })
 }
 
+/// One repetition's check: the reference `p` is the stable argsort of `keys` and the
+/// distributed result `got` (locale 0's gathered copy) equals it.
+fn argsort_ok(keys: &[i64], p: &[u64], got: Option<&[i64]>) -> bool {
+    is_stable_argsort(keys, p) && got.is_some_and(|g| g.len() == p.len() && g.iter().zip(p).all(|(&a, &b)| a as u64 == b))
+}
+
 /// Distributed argsort of `n` keys over all locales, best of `reps`, against the best
 /// single-core argsort (locale 0; the others wait), the two interleaved so that both see the
 /// same machine: each repetition runs the distributed sort, then the reference (with 8-, 11-
@@ -313,7 +319,8 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
         let perm = atoll::ops::argsort(&keys.view())?;
         let s = ctx.allreduce(t.elapsed().as_secs_f64(), f64::max)?;
         best = best.min(s);
-        let got = if rep == 0 { perm.gather(0)? } else { None };
+        // Every repetition's result is checked (gathered to locale 0, untimed).
+        let got = perm.gather(0)?;
         drop(perm);
         if ctx.id() == 0 {
             let all = [(8, false), (11, false), (16, false), (11, true), (16, true)];
@@ -325,9 +332,7 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
                 if s < one {
                     (one, width, combine) = (s, w, wc);
                 }
-                if let Some(g) = got.as_ref() {
-                    ok &= is_stable_argsort(&host, &p) && g.len() == p.len() && g.iter().zip(&p).all(|(&a, &b)| a as u64 == b);
-                }
+                ok &= argsort_ok(&host, &p, got.as_deref());
             }
         }
         ctx.barrier()?;
@@ -391,5 +396,21 @@ mod tests {
         assert!(!is_stable_argsort(&[2, 1], &[0, 1]));
         assert!(!is_stable_argsort(&[1, 1], &[1, 0]));
         assert!(!is_stable_argsort(&[1, 2], &[0, 0]));
+    }
+
+    #[test]
+    fn a_wrong_distributed_result_is_not_ok() {
+        let keys: Vec<i64> = (0..300).map(|i| key(i) % 17).collect();
+        let p = seq_argsort(&keys, 8, false);
+        let good: Vec<i64> = p.iter().map(|&x| x as i64).collect();
+        assert!(argsort_ok(&keys, &p, Some(&good)));
+        let mut bad = good.clone();
+        bad.swap(3, 4);
+        assert!(!argsort_ok(&keys, &p, Some(&bad)), "two positions swapped");
+        assert!(!argsort_ok(&keys, &p, Some(&good[1..])), "one missing");
+        assert!(!argsort_ok(&keys, &p, None), "nothing gathered");
+        let mut wrong_ref = p.clone();
+        wrong_ref.swap(0, 1);
+        assert!(!argsort_ok(&keys, &wrong_ref, Some(&good)), "reference not sorted");
     }
 }

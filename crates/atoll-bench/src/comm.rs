@@ -1,21 +1,30 @@
-//! `atoll-bench comm`: latency and bandwidth of the communication layer, against raw MPI in
-//! the same run on the MPI backend.
+//! `atoll-bench comm`: latency and bandwidth of the communication layer, against plain MPI on
+//! the MPI backend.
 //!
 //! Locale 0 measures operations that target locale 1; the other locales wait in barriers.
-//! Runtime and raw-MPI measurements are interleaved in batches so both see the same machine
-//! state (the target's progress thread, other load).
+//! On `mpi` the run alternates `--rounds` phases: a plain-MPI phase ([`PlainMpi`]: its own
+//! communicator and dynamic window, made while no Atoll runtime thread exists, no registration
+//! lookup, no counters) and an Atoll job (`run`) measuring the same operations, so both see
+//! the same machine state; each line reports `raw_mpi_seconds` and `overhead_vs_raw_mpi`.
+//! Latencies are summed over the phases, bandwidths keep the best phase.
+//!
+//! `ok` comes from checks of every value read, every round-trip reply, and for `barrier` a
+//! check that no locale leaves a barrier before every locale's write before it is visible.
 
 use crate::report::Line;
 use atoll::prelude::*;
-use atoll::runtime::Strided;
 use std::time::Instant;
 
 /// Options of the comm benchmark.
 pub struct CommOpts {
     /// Print JSON lines.
     pub json: bool,
-    /// Iterations of the latency loops (get8, am_rtt); barrier and reg_cache use their own.
+    /// Iterations of the latency loops (get8, am_rtt), over all rounds.
     pub iters: usize,
+    /// Alternating plain-MPI / Atoll phases (mpi backend).
+    pub rounds: usize,
+    /// The `--locales` the user asked for, checked against the job.
+    pub locales: Option<usize>,
 }
 
 fn noop(_ctx: &Ctx, x: u64) -> Result<u64> {
@@ -32,177 +41,230 @@ fn secs(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
-/// Runs every variant on this locale's part of the job; locale 0 prints the lines.
-pub fn comm(ctx: &Ctx, o: &CommOpts) -> Result<()> {
+/// Words of the latency array, bytes of the bandwidth transfer, elements of the strided get.
+const LEN: usize = 1 << 19;
+const BIG: usize = 64 << 20;
+const M: usize = 100_000;
+/// The byte of the bandwidth buffer at `i` on locale `l`.
+fn big_byte(l: usize, i: usize) -> u8 {
+    ((i * 31 + l) % 251) as u8
+}
+/// The word offset of the `k`-th 8-byte get.
+fn get8_index(k: usize) -> usize {
+    k * 7 % LEN
+}
+/// Gets per batch, and reg_cache gets per phase.
+const BATCH: usize = 1000;
+const REG_GETS: usize = 10_000;
+const BARRIERS: usize = 2000;
+/// Rounds of the barrier check.
+const BARRIER_CHECKS: usize = 50;
+
+/// One phase's measurements (on locale 0; others report defaults). Seconds are totals for the
+/// latency loops and best times for the bulk transfers.
+#[derive(Clone, Debug)]
+struct Phase {
+    get8: f64,
+    get8_ops: usize,
+    get64m: f64,
+    strided: f64,
+    single_gets: f64,
+    rtt: f64,
+    rtt_ops: usize,
+    barrier: f64,
+    barrier_ops: usize,
+    reg: f64,
+    reg_ops: usize,
+    reg_hits: u64,
+    reg_misses: u64,
+    local_regs: u64,
+    /// Per variant: get8, get64m, strided_get, am_rtt, barrier, reg_cache.
+    ok: [bool; 6],
+}
+
+impl Default for Phase {
+    fn default() -> Phase {
+        Phase {
+            get8: 0.0,
+            get8_ops: 0,
+            get64m: f64::INFINITY,
+            strided: f64::INFINITY,
+            single_gets: f64::INFINITY,
+            rtt: 0.0,
+            rtt_ops: 0,
+            barrier: 0.0,
+            barrier_ops: 0,
+            reg: 0.0,
+            reg_ops: 0,
+            reg_hits: 0,
+            reg_misses: 0,
+            local_regs: 0,
+            ok: [true; 6],
+        }
+    }
+}
+
+impl Phase {
+    /// Adds another phase (totals summed, best times kept, checks and-ed).
+    fn add(&mut self, o: &Phase) {
+        self.get8 += o.get8;
+        self.get8_ops += o.get8_ops;
+        self.get64m = self.get64m.min(o.get64m);
+        self.strided = self.strided.min(o.strided);
+        self.single_gets = self.single_gets.min(o.single_gets);
+        self.rtt += o.rtt;
+        self.rtt_ops += o.rtt_ops;
+        self.barrier += o.barrier;
+        self.barrier_ops += o.barrier_ops;
+        self.reg += o.reg;
+        self.reg_ops += o.reg_ops;
+        self.reg_hits += o.reg_hits;
+        self.reg_misses += o.reg_misses;
+        self.local_regs += o.local_regs;
+        for (a, b) in self.ok.iter_mut().zip(o.ok) {
+            *a &= b;
+        }
+    }
+}
+
+// ----- checks (unit-tested below) ----------------------------------------------------------
+
+/// An 8-byte get of word `i` on locale `t` returned `x`.
+fn word_ok(t: usize, i: usize, x: u64) -> bool {
+    x == val(t, i)
+}
+
+/// A sample of the 64 MiB transfer from locale `t` is right.
+fn big_ok(t: usize, d: &[u8]) -> bool {
+    d.len() == BIG && (0..BIG).step_by(4099).chain([BIG - 1]).all(|i| d[i] == big_byte(t, i))
+}
+
+/// The strided get of every 4th word of locale `t` is right.
+fn strided_ok(t: usize, d: &[u64]) -> bool {
+    d.len() == M && d.iter().enumerate().all(|(k, &x)| x == val(t, 4 * k))
+}
+
+/// The barrier check of one round: every locale's slot, read after the barrier, holds the
+/// round number that locale wrote before it.
+fn barrier_round_ok(slots: &[u64], round: u64) -> bool {
+    !slots.is_empty() && slots.iter().all(|&s| s == round)
+}
+
+/// The registration cache saw exactly the gets made.
+fn reg_ok(hits: u64, misses: u64, gets: u64) -> bool {
+    hits + misses == gets
+}
+
+// ----- the Atoll phase ---------------------------------------------------------------------
+
+/// One Atoll phase: every variant once, `iters` latency iterations. **Collective.**
+fn atoll_phase(ctx: &Ctx, iters: usize) -> Result<Phase> {
     NOOP.register();
     let (me, n) = (ctx.id(), ctx.num_locales());
-    if n < 2 {
-        return Err(Error::InvalidArgument("the comm benchmark needs at least 2 locales".into()));
-    }
-    let backend = ctx.backend_name();
     let t = 1;
-    let raw = ctx.raw_mpi_available();
-    let line = |variant: &str, n_: u64, s: f64, ok: bool| Line::new("comm", variant, backend, n, n_, s, ok);
-    let with_raw = |l: Line, ours: f64, raw_s: Option<f64>| match raw_s {
-        Some(r) => l.with("raw_mpi_seconds", r).with("overhead_vs_raw_mpi", ours / r),
-        None => l,
-    };
-
-    const LEN: usize = 1 << 19;
+    let mut ph = Phase::default();
     let mut a = ctx.alloc_symmetric::<u64>(LEN)?;
     for (i, x) in a.local_mut().iter_mut().enumerate() {
         *x = val(me, i);
     }
     ctx.barrier()?;
 
-    // get8: 8-byte get latency.
     if me == 0 {
-        let batch = 1000;
-        let rounds = (o.iters / batch).max(1);
-        let (mut ours, mut raws, mut ok) = (0.0, 0.0, true);
+        // get8
         let mut x = [0u64];
-        for r in 0..rounds {
-            let s = Instant::now();
-            for k in 0..batch {
-                let i = (r * batch + k) * 7 % LEN;
-                ctx.get(a.ptr(t).add(i), &mut x)?;
-                ok &= x[0] == val(t, i);
-            }
-            ours += secs(s);
-            if raw {
-                let s = Instant::now();
-                for k in 0..batch {
-                    let i = (r * batch + k) * 7 % LEN;
-                    ctx.raw_get(t, a.ptr(t).add(i).addr(), bytes_of_mut(&mut x))?;
-                    ok &= x[0] == val(t, i);
-                }
-                raws += secs(s);
-            }
+        let s = Instant::now();
+        for k in 0..iters {
+            let i = get8_index(k);
+            ctx.get(a.ptr(t).add(i), &mut x)?;
+            ph.ok[0] &= word_ok(t, i, x[0]);
         }
-        let ops = (rounds * batch) as f64;
-        with_raw(line("get8", ops as u64, ours / ops, ok), ours / ops, raw.then_some(raws / ops)).print(o.json);
+        ph.get8 = secs(s);
+        ph.get8_ops = iters;
     }
     ctx.barrier()?;
 
-    // get64m: one 64 MiB get.
     {
-        const BIG: usize = 64 << 20;
         let mut b = ctx.alloc_symmetric::<u8>(BIG)?;
         for (i, x) in b.local_mut().iter_mut().enumerate() {
-            *x = ((i * 31 + me) % 251) as u8;
+            *x = big_byte(me, i);
         }
         ctx.barrier()?;
         if me == 0 {
             let mut dst = vec![0u8; BIG];
-            let (mut best, mut best_raw, mut ok) = (f64::MAX, f64::MAX, true);
-            let check = |d: &[u8]| (0..BIG).step_by(4099).all(|i| d[i] == ((i * 31 + t) % 251) as u8);
-            for _ in 0..5 {
+            for _ in 0..2 {
                 dst.fill(0);
                 let s = Instant::now();
                 ctx.get(b.ptr(t), &mut dst)?;
-                best = best.min(secs(s));
-                ok &= check(&dst);
-                if raw {
-                    dst.fill(0);
-                    let s = Instant::now();
-                    ctx.raw_get(t, b.ptr(t).addr(), &mut dst)?;
-                    best_raw = best_raw.min(secs(s));
-                    ok &= check(&dst);
-                }
+                ph.get64m = ph.get64m.min(secs(s));
+                ph.ok[1] &= big_ok(t, &dst);
             }
-            let gib = BIG as f64 / (1u64 << 30) as f64;
-            with_raw(line("get64m", BIG as u64, best, ok).with("gibps", gib / best), best, raw.then_some(best_raw)).print(o.json);
         }
         b.free()?;
     }
 
-    // strided_get: one strided get of 100k doubles at stride 4, against 100k single gets.
     if me == 0 {
-        const M: usize = 100_000;
         let mut dst = vec![0u64; M];
-        let check = |d: &[u64]| d.iter().enumerate().all(|(k, &x)| x == val(t, 4 * k));
-        let (mut best, mut best_raw, mut ok) = (f64::MAX, f64::MAX, true);
-        let shape = Strided::elems_1d(8, M, 4)?;
-        for _ in 0..10 {
+        for _ in 0..4 {
             dst.fill(0);
             let s = Instant::now();
             ctx.get_strided(a.ptr(t), &[M], &[4], &mut dst)?;
-            best = best.min(secs(s));
-            ok &= check(&dst);
-            if raw {
-                dst.fill(0);
-                let s = Instant::now();
-                ctx.raw_get_strided(t, a.ptr(t).addr(), &shape, bytes_of_slice_mut(&mut dst))?;
-                best_raw = best_raw.min(secs(s));
-                ok &= check(&dst);
-            }
+            ph.strided = ph.strided.min(secs(s));
+            ph.ok[2] &= strided_ok(t, &dst);
         }
         dst.fill(0);
         let s = Instant::now();
         for (k, d) in dst.iter_mut().enumerate() {
             *d = ctx.get_value(a.ptr(t).add(4 * k))?;
         }
-        let single = secs(s);
-        ok &= check(&dst);
-        let l = line("strided_get", M as u64, best, ok)
-            .with("single_gets_seconds", single)
-            .with("strided_speedup", single / best);
-        with_raw(l, best, raw.then_some(best_raw)).print(o.json);
+        ph.single_gets = secs(s);
+        ph.ok[2] &= strided_ok(t, &dst);
     }
     ctx.barrier()?;
 
-    // am_rtt: active-message round trip, against a blocking send/recv ping-pong.
+    // am_rtt
     {
-        let iters = (o.iters / 10).max(100);
-        let (mut ours, mut ok) = (0.0, true);
+        let rtt = (iters / 10).max(100);
         if me == 0 {
             for _ in 0..10 {
                 ctx.on(t, &NOOP, 1)?;
             }
             let s = Instant::now();
-            for k in 0..iters as u64 {
-                ok &= ctx.on(t, &NOOP, k)? == k + 1;
+            for k in 0..rtt as u64 {
+                ph.ok[3] &= ctx.on(t, &NOOP, k)? == k + 1;
             }
-            ours = secs(s) / iters as f64;
-        }
-        ctx.barrier()?;
-        let mut raw_s = None;
-        if raw && me <= 1 {
-            let s = Instant::now();
-            ctx.raw_ping_pong(1 - me, me == 0, iters, 8)?;
-            raw_s = Some(secs(s) / iters as f64);
-        }
-        if me == 0 {
-            with_raw(line("am_rtt", iters as u64, ours, ok), ours, raw_s).print(o.json);
+            ph.rtt = secs(s);
+            ph.rtt_ops = rtt;
         }
         ctx.barrier()?;
     }
 
-    // barrier: all locales, ours (non-blocking + polite polling) against MPI_Barrier.
+    // barrier: timed, then checked (each locale writes the round into its slot before the
+    // barrier; locale 0 reads every slot after it).
     {
-        let iters = 2000;
         for _ in 0..50 {
             ctx.barrier()?;
         }
         let s = Instant::now();
-        for _ in 0..iters {
+        for _ in 0..BARRIERS {
             ctx.barrier()?;
         }
-        let ours = secs(s) / iters as f64;
-        let mut raw_s = None;
-        if raw {
-            let s = Instant::now();
-            for _ in 0..iters {
-                ctx.raw_barrier()?;
+        ph.barrier = secs(s);
+        ph.barrier_ops = BARRIERS;
+        let mut slot = ctx.alloc_symmetric::<u64>(1)?;
+        ctx.barrier()?;
+        for round in 1..=BARRIER_CHECKS as u64 {
+            slot.local_mut()[0] = round;
+            ctx.barrier()?;
+            if me == 0 {
+                let slots = (0..n).map(|l| ctx.get_value(slot.ptr(l))).collect::<Result<Vec<u64>>>()?;
+                ph.ok[4] &= barrier_round_ok(&slots, round);
             }
-            raw_s = Some(secs(s) / iters as f64);
+            ctx.barrier()?;
         }
-        if me == 0 {
-            with_raw(line("barrier", iters as u64, ours, true), ours, raw_s).print(o.json);
-        }
+        slot.free()?;
     }
 
-    // reg_cache: 10,000 gets to one freshly allocated array.
+    // reg_cache: gets to one freshly allocated array.
     {
         const R: usize = 1 << 16;
         let mut c = ctx.alloc_symmetric::<u64>(R)?;
@@ -211,107 +273,259 @@ pub fn comm(ctx: &Ctx, o: &CommOpts) -> Result<()> {
         }
         ctx.barrier()?;
         if me == 0 {
-            let gets = 10_000;
             let before = ctx.registration_stats();
             let mut x = [0u64];
-            let (mut ok, mut ours, mut raws) = (true, 0.0, 0.0);
-            // Batches of ours and raw alternate, so both see the same target state.
-            for b in 0..gets / 1000 {
-                let s = Instant::now();
-                for k in b * 1000..(b + 1) * 1000 {
-                    let i = k * 13 % R;
-                    ctx.get(c.ptr(t).add(i), &mut x)?;
-                    ok &= x[0] == val(t, i);
-                }
-                ours += secs(s);
-                if raw {
-                    let s = Instant::now();
-                    for k in b * 1000..(b + 1) * 1000 {
-                        let i = k * 13 % R;
-                        ctx.raw_get(t, c.ptr(t).add(i).addr(), bytes_of_mut(&mut x))?;
-                        ok &= x[0] == val(t, i);
-                    }
-                    raws += secs(s);
-                }
+            let s = Instant::now();
+            for k in 0..REG_GETS {
+                let i = k * 13 % R;
+                ctx.get(c.ptr(t).add(i), &mut x)?;
+                ph.ok[5] &= word_ok(t, i, x[0]);
             }
-            let ours = ours / gets as f64;
+            ph.reg = secs(s);
+            ph.reg_ops = REG_GETS;
             let after = ctx.registration_stats();
-            let hits = after.remote_hits - before.remote_hits;
-            let misses = after.remote_misses - before.remote_misses;
-            ok &= hits + misses == gets as u64;
-            let raw_s = raw.then_some(raws / gets as f64);
-            let l = line("reg_cache", gets as u64, ours, ok)
-                .with("reg_cache_hit_rate", hits as f64 / (hits + misses).max(1) as f64)
-                .with("reg_cache_misses", misses)
-                .with("local_registrations", after.local_misses);
-            with_raw(l, ours, raw_s).print(o.json);
+            ph.reg_hits = after.remote_hits - before.remote_hits;
+            ph.reg_misses = after.remote_misses - before.remote_misses;
+            ph.local_regs = after.local_misses;
+            ph.ok[5] &= reg_ok(ph.reg_hits, ph.reg_misses, REG_GETS as u64);
         }
         c.free()?;
     }
-    a.free()
+    a.free()?;
+    Ok(ph)
 }
 
-fn bytes_of_mut(x: &mut [u64; 1]) -> &mut [u8] {
-    bytes_of_slice_mut(x)
-}
+// ----- the plain-MPI phase -----------------------------------------------------------------
 
-fn bytes_of_slice_mut(x: &mut [u64]) -> &mut [u8] {
-    atoll::runtime::bytemuck::cast_slice_mut(x)
-}
-
-/// Raw-MPI baselines through the runtime's MPI backend, or unavailable.
-trait RawBaselines {
-    fn raw_mpi_available(&self) -> bool;
-    fn raw_get(&self, target: usize, addr: u64, dst: &mut [u8]) -> Result<()>;
-    fn raw_get_strided(&self, target: usize, addr: u64, shape: &Strided, dst: &mut [u8]) -> Result<()>;
-    fn raw_ping_pong(&self, peer: usize, initiator: bool, iters: usize, len: usize) -> Result<()>;
-    fn raw_barrier(&self) -> Result<()>;
-}
-
+/// One plain-MPI phase (no Atoll job running), the same operations. **Collective** over the
+/// MPI world.
 #[cfg(feature = "mpi")]
-impl RawBaselines for Ctx {
-    fn raw_mpi_available(&self) -> bool {
-        self.raw_mpi().is_some()
+fn plain_phase(iters: usize) -> Result<Phase> {
+    use atoll::runtime::{PlainMpi, Strided};
+    let mut ph = Phase::default();
+    // Words at offset 0 (LEN words), the 64 MiB buffer after them.
+    let big_at = LEN * 8;
+    let mut p = PlainMpi::start(big_at + BIG)?;
+    let (me, n) = (p.rank(), p.size());
+    if n < 2 {
+        p.finish()?;
+        return Err(Error::InvalidArgument("the comm benchmark needs at least 2 ranks".into()));
     }
-    fn raw_get(&self, target: usize, addr: u64, dst: &mut [u8]) -> Result<()> {
-        self.raw_mpi().ok_or_else(no_mpi)?.get(self, target, addr, dst)
+    let t = 1;
+    {
+        let buf = p.local_mut();
+        for i in 0..LEN {
+            buf[i * 8..i * 8 + 8].copy_from_slice(&val(me, i).to_ne_bytes());
+        }
+        for i in 0..BIG {
+            buf[big_at + i] = big_byte(me, i);
+        }
     }
-    fn raw_get_strided(&self, target: usize, addr: u64, shape: &Strided, dst: &mut [u8]) -> Result<()> {
-        self.raw_mpi().ok_or_else(no_mpi)?.get_strided(self, target, addr, shape, dst)
-    }
-    fn raw_ping_pong(&self, peer: usize, initiator: bool, iters: usize, len: usize) -> Result<()> {
-        self.raw_mpi().ok_or_else(no_mpi)?.ping_pong(peer, initiator, iters, len)
-    }
-    fn raw_barrier(&self) -> Result<()> {
-        self.raw_mpi().ok_or_else(no_mpi)?.barrier()
-    }
-}
+    p.barrier()?;
+    if me == 0 {
+        let mut x = [0u8; 8];
+        let s = Instant::now();
+        for k in 0..iters {
+            let i = get8_index(k);
+            p.get(t, i * 8, &mut x)?;
+            ph.ok[0] &= word_ok(t, i, u64::from_ne_bytes(x));
+        }
+        ph.get8 = secs(s);
+        ph.get8_ops = iters;
 
-#[cfg(feature = "mpi")]
-fn no_mpi() -> Error {
-    Error::BackendUnavailable { backend: "mpi".into(), reason: "raw MPI baselines need the MPI backend".into() }
+        let mut dst = vec![0u8; BIG];
+        for _ in 0..2 {
+            dst.fill(0);
+            let s = Instant::now();
+            p.get(t, big_at, &mut dst)?;
+            ph.get64m = ph.get64m.min(secs(s));
+            ph.ok[1] &= big_ok(t, &dst);
+        }
+        drop(dst);
+
+        let shape = Strided::elems_1d(8, M, 4)?;
+        let mut dst = vec![0u64; M];
+        for _ in 0..4 {
+            dst.fill(0);
+            let s = Instant::now();
+            p.get_strided(t, 0, &shape, atoll::runtime::bytemuck::cast_slice_mut(&mut dst))?;
+            ph.strided = ph.strided.min(secs(s));
+            ph.ok[2] &= strided_ok(t, &dst);
+        }
+    }
+    p.barrier()?;
+    let rtt = (iters / 10).max(100);
+    if me <= 1 {
+        let s = Instant::now();
+        let ok = p.ping_pong(1 - me, me == 0, rtt, 8)?;
+        ph.rtt = secs(s);
+        ph.rtt_ops = rtt;
+        ph.ok[3] &= ok || me != 0;
+    }
+    p.barrier()?;
+    for _ in 0..50 {
+        p.barrier()?;
+    }
+    let s = Instant::now();
+    for _ in 0..BARRIERS {
+        p.barrier()?;
+    }
+    ph.barrier = secs(s);
+    ph.barrier_ops = BARRIERS;
+    // The barrier check: each rank writes the round into its first word, then the barrier,
+    // then rank 0 reads every rank's word.
+    for round in 1..=BARRIER_CHECKS as u64 {
+        p.local_mut()[..8].copy_from_slice(&round.to_ne_bytes());
+        p.barrier()?;
+        if me == 0 {
+            let mut slots = Vec::with_capacity(n);
+            for l in 0..n {
+                let mut x = [0u8; 8];
+                p.get(l, 0, &mut x)?;
+                slots.push(u64::from_ne_bytes(x));
+            }
+            ph.ok[4] &= barrier_round_ok(&slots, round);
+        }
+        p.barrier()?;
+    }
+    // Restore word 0 for the reg_cache-like gets below.
+    p.local_mut()[..8].copy_from_slice(&val(me, 0).to_ne_bytes());
+    p.barrier()?;
+    if me == 0 {
+        const R: usize = 1 << 16;
+        let mut x = [0u8; 8];
+        let s = Instant::now();
+        for k in 0..REG_GETS {
+            let i = k * 13 % R;
+            p.get(t, i * 8, &mut x)?;
+            ph.ok[5] &= word_ok(t, i, u64::from_ne_bytes(x));
+        }
+        ph.reg = secs(s);
+        ph.reg_ops = REG_GETS;
+    }
+    // Every rank learns whether rank 0's checks passed (it prints).
+    let bad = p.sum(u64::from(ph.ok.iter().any(|&o| !o)))?;
+    if bad != 0 {
+        ph.ok = [false; 6];
+    }
+    p.finish()?;
+    Ok(ph)
 }
 
 #[cfg(not(feature = "mpi"))]
-impl RawBaselines for Ctx {
-    fn raw_mpi_available(&self) -> bool {
-        false
-    }
-    fn raw_get(&self, _: usize, _: u64, _: &mut [u8]) -> Result<()> {
-        unreachable_raw()
-    }
-    fn raw_get_strided(&self, _: usize, _: u64, _: &Strided, _: &mut [u8]) -> Result<()> {
-        unreachable_raw()
-    }
-    fn raw_ping_pong(&self, _: usize, _: bool, _: usize, _: usize) -> Result<()> {
-        unreachable_raw()
-    }
-    fn raw_barrier(&self) -> Result<()> {
-        unreachable_raw()
-    }
-}
-
-#[cfg(not(feature = "mpi"))]
-fn unreachable_raw() -> Result<()> {
+fn plain_phase(_iters: usize) -> Result<Phase> {
     Err(Error::BackendUnavailable { backend: "mpi".into(), reason: "this build has no MPI backend".into() })
+}
+
+// ----- the benchmark -----------------------------------------------------------------------
+
+/// Runs the benchmark; locale 0 prints the lines.
+pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
+    let mpi = cfg.backend == BackendKind::Mpi;
+    let rounds = if mpi { o.rounds.max(1) } else { 1 };
+    let iters = (o.iters / rounds).max(BATCH);
+    let (mut ours, mut raw) = (Phase::default(), Phase::default());
+    let mut info = (0usize, String::new(), 0usize);
+    for _ in 0..rounds {
+        if mpi {
+            raw.add(&plain_phase(iters)?);
+        }
+        let (id, backend, n, ph) = run(cfg.clone(), |ctx| {
+            if let Some(l) = o.locales {
+                if l != ctx.num_locales() {
+                    return Err(Error::InvalidArgument(format!(
+                        "--locales {l} but the job has {} locales (under MPI the rank count decides)",
+                        ctx.num_locales()
+                    )));
+                }
+            }
+            if ctx.num_locales() < 2 {
+                return Err(Error::InvalidArgument("the comm benchmark needs at least 2 locales".into()));
+            }
+            Ok((ctx.id(), ctx.backend_name().to_string(), ctx.num_locales(), atoll_phase(ctx, iters)?))
+        })?;
+        ours.add(&ph);
+        info = (id, backend, n);
+    }
+    let (id, backend, n) = info;
+    if id != 0 {
+        return Ok(());
+    }
+    let raw = mpi.then_some(&raw);
+    let line = |variant: &str, ops: usize, s: f64, ok: bool| Line::new("comm", variant, &backend, n, ops as u64, s, ok);
+    let with_raw = |l: Line, ours: f64, raw_s: Option<f64>| match raw_s {
+        Some(r) => l.with("raw_mpi_seconds", r).with("overhead_vs_raw_mpi", ours / r).with("raw_mpi", "plain MPI, no Atoll job running, alternating phases").with("rounds", rounds as u64),
+        None => l,
+    };
+    let per = |s: f64, ops: usize| s / ops.max(1) as f64;
+    let ok = |i: usize| ours.ok[i] && raw.is_none_or(|r| r.ok[i]);
+
+    let g8 = per(ours.get8, ours.get8_ops);
+    with_raw(line("get8", ours.get8_ops, g8, ok(0)), g8, raw.map(|r| per(r.get8, r.get8_ops))).print(o.json);
+    let gib = BIG as f64 / (1u64 << 30) as f64;
+    with_raw(line("get64m", BIG, ours.get64m, ok(1)).with("gibps", gib / ours.get64m), ours.get64m, raw.map(|r| r.get64m)).print(o.json);
+    let l = line("strided_get", M, ours.strided, ok(2))
+        .with("single_gets_seconds", ours.single_gets)
+        .with("strided_speedup", ours.single_gets / ours.strided);
+    with_raw(l, ours.strided, raw.map(|r| r.strided)).print(o.json);
+    let rtt = per(ours.rtt, ours.rtt_ops);
+    with_raw(line("am_rtt", ours.rtt_ops, rtt, ok(3)), rtt, raw.map(|r| per(r.rtt, r.rtt_ops))).print(o.json);
+    let b = per(ours.barrier, ours.barrier_ops);
+    with_raw(line("barrier", ours.barrier_ops, b, ok(4)).with("checked_rounds", (BARRIER_CHECKS * rounds) as u64), b, raw.map(|r| per(r.barrier, r.barrier_ops)))
+        .print(o.json);
+    let rc = per(ours.reg, ours.reg_ops);
+    let l = line("reg_cache", ours.reg_ops, rc, ok(5))
+        .with("reg_cache_hit_rate", ours.reg_hits as f64 / (ours.reg_hits + ours.reg_misses).max(1) as f64)
+        .with("reg_cache_misses", ours.reg_misses)
+        .with("local_registrations", ours.local_regs);
+    with_raw(l, rc, raw.map(|r| per(r.reg, r.reg_ops))).print(o.json);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrong_values_are_not_ok() {
+        assert!(word_ok(1, 5, val(1, 5)));
+        assert!(!word_ok(1, 5, val(0, 5)));
+        let mut big: Vec<u8> = (0..BIG).map(|i| big_byte(1, i)).collect();
+        assert!(big_ok(1, &big));
+        big[BIG - 1] ^= 1;
+        assert!(!big_ok(1, &big));
+        assert!(!big_ok(1, &big[..10]));
+        let mut st: Vec<u64> = (0..M).map(|k| val(1, 4 * k)).collect();
+        assert!(strided_ok(1, &st));
+        st[77] = 0;
+        assert!(!strided_ok(1, &st));
+        assert!(barrier_round_ok(&[3, 3, 3], 3));
+        assert!(!barrier_round_ok(&[3, 2, 3], 3), "a locale's write before the barrier is missing");
+        assert!(!barrier_round_ok(&[], 3));
+        assert!(reg_ok(9999, 1, 10_000));
+        assert!(!reg_ok(9999, 0, 10_000));
+    }
+
+    #[test]
+    fn the_local_backend_checks_pass_and_the_barrier_check_can_fail() {
+        let cfg = Config::local(2);
+        let ph = run(cfg, |ctx| atoll_phase(ctx, 2000)).unwrap();
+        assert_eq!(ph.ok, [true; 6]);
+        // A "barrier" that does not wait: locale 1 writes its slot only after locale 0 read it.
+        let bad = run(Config::local(2), |ctx| {
+            let mut slot = ctx.alloc_symmetric::<u64>(1)?;
+            ctx.barrier()?;
+            let mut ok = true;
+            if ctx.id() == 0 {
+                slot.local_mut()[0] = 1;
+                let slots = (0..2).map(|l| ctx.get_value(slot.ptr(l))).collect::<Result<Vec<u64>>>()?;
+                ok = barrier_round_ok(&slots, 1);
+            }
+            ctx.barrier()?;
+            slot.free()?;
+            Ok(ok)
+        })
+        .unwrap();
+        assert!(!bad);
+    }
 }

@@ -7,6 +7,7 @@ use atoll::prelude::*;
 atoll::mem::track_memory!();
 
 mod baseline;
+mod stream_nt;
 mod demo_agg;
 mod demo_arrays;
 mod demo_mem;

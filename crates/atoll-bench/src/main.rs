@@ -4,6 +4,7 @@
 mod arkouda;
 mod arkouda_sort;
 mod baseline;
+mod stream_nt;
 mod comm;
 mod isx;
 mod memtrack;
@@ -49,9 +50,12 @@ enum Bench {
     Comm {
         #[command(flatten)]
         common: Common,
-        /// Iterations of the latency loops.
+        /// Iterations of the latency loops (over all rounds).
         #[arg(long, default_value_t = 100_000)]
         iters: usize,
+        /// mpi: alternating phases of plain MPI (no Atoll job running) and of an Atoll job.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
     },
     /// STREAM triad on Block arrays against a plain multi-threaded loop (the bandwidth limit).
     Stream {
@@ -92,12 +96,13 @@ enum Bench {
         /// Elements per array.
         #[arg(long, default_value_t = 1 << 27)]
         n: usize,
-        /// Elements of the scatter without aggregation (one put per remote element).
-        #[arg(long, default_value_t = 1 << 16)]
-        n_elementwise: usize,
         /// Repetitions (the best time is reported).
         #[arg(long, default_value_t = 3)]
         reps: usize,
+        /// The element-wise scatter baseline flushes after this many non-blocking puts (0: once, at the end; on
+        /// MPICH one flush after 2^15 puts was 15x slower than one every 64, see BENCHMARKS).
+        #[arg(long, default_value_t = 64)]
+        flush_every: usize,
     },
     /// Arkouda's argsort alone (the `argsort` line of `arkouda`): atoll_ops::argsort vs the best single-core radix argsort.
     Argsort {
@@ -162,10 +167,10 @@ fn main() {
                 slices::slices(ctx, &slices::SlicesOpts { json: common.json, n: *n, slices: *slices, reps: *reps })
             })
         }),
-        Bench::Arkouda { common, n, n_elementwise, reps } => config(common).and_then(|cfg| {
+        Bench::Arkouda { common, n, reps, flush_every } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, n_elementwise: *n_elementwise, reps: *reps })
+                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps, flush_every: *flush_every })
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {
@@ -175,11 +180,8 @@ fn main() {
             })
         }),
         Bench::Isx(args) => isx::isx(args),
-        Bench::Comm { common, iters } => config(common).and_then(|cfg| {
-            run(cfg, |ctx| {
-                check_locales(ctx, common)?;
-                comm::comm(ctx, &comm::CommOpts { json: common.json, iters: *iters })
-            })
+        Bench::Comm { common, iters, rounds } => config(common).and_then(|cfg| {
+            comm::comm(&cfg, &comm::CommOpts { json: common.json, iters: *iters, rounds: *rounds, locales: common.locales })
         }),
     };
     if let Err(e) = r {

@@ -9,7 +9,8 @@
 //! * the small-allocation program (each task converts `1..=n` to heap `String`s and drops
 //!   them) and the large-array program (each task allocates, touches and frees 64 MiB blocks),
 //! * under `untracked` (the sibling `atoll-memtrack-untracked`, no tracking allocator at all),
-//!   `off`, `count`, `full` and `threshold` (`full` with a 1 KiB threshold),
+//!   `passthrough` (in the measuring process: its global allocator forwarding to the system
+//!   allocator), `off`, `count`, `full` and `threshold` (`full` with a 1 KiB threshold),
 //! * each `--rounds` times, the variants interleaved in a different order each round, and
 //!   reports each variant's best round and its `ratio_vs_untracked` (best over best).
 //!
@@ -31,7 +32,7 @@ use std::process::Command;
 const MEASURER: &str = "atoll-memtrack";
 
 /// The variants, in output order.
-const VARIANTS: [&str; 5] = ["untracked", "off", "count", "full", "threshold"];
+const VARIANTS: [&str; 6] = ["untracked", "passthrough", "off", "count", "full", "threshold"];
 
 /// Options of `atoll-bench memtrack`.
 #[derive(clap::Args, Debug, Clone)]
@@ -71,6 +72,8 @@ struct Series {
     seconds: Vec<f64>,
     ratios: Vec<f64>,
     cpu_ratios: Vec<f64>,
+    pass_ratios: Vec<f64>,
+    cpu_pass_ratios: Vec<f64>,
     ok: bool,
     /// The last repeat's line, for the figures that do not vary (mode, threshold, counts).
     last: Option<Value>,
@@ -145,6 +148,11 @@ fn run_once(path: &PathBuf, args: &MemtrackArgs, threads: usize) -> Result<(Vec<
     Ok((lines, out.status.success()))
 }
 
+/// One measured line's check: the child exited successfully, reported `ok` and a finite time.
+fn line_ok(status_ok: bool, l: &Value) -> bool {
+    status_ok && l["ok"].as_bool() == Some(true) && l["seconds"].as_f64().is_some_and(f64::is_finite)
+}
+
 /// `atoll-bench memtrack`.
 pub fn memtrack(args: &MemtrackArgs) -> Result<()> {
     check_args(args)?;
@@ -169,7 +177,9 @@ pub fn memtrack(args: &MemtrackArgs) -> Result<()> {
                         s.seconds.push(l["seconds"].as_f64().unwrap_or(f64::NAN));
                         s.ratios.push(l["ratio_vs_untracked"].as_f64().unwrap_or(f64::NAN));
                         s.cpu_ratios.push(l["cpu_ratio_vs_untracked"].as_f64().unwrap_or(f64::NAN));
-                        s.ok &= status_ok && l["ok"].as_bool() == Some(true);
+                        s.pass_ratios.push(l["ratio_vs_passthrough"].as_f64().unwrap_or(f64::NAN));
+                        s.cpu_pass_ratios.push(l["cpu_ratio_vs_passthrough"].as_f64().unwrap_or(f64::NAN));
+                        s.ok &= line_ok(status_ok, l);
                         s.last = Some(l.clone());
                     }
                     None => s.ok = false,
@@ -187,6 +197,9 @@ pub fn memtrack(args: &MemtrackArgs) -> Result<()> {
                 .with("ratio_vs_untracked", median(&s.ratios))
                 .with("cpu_ratio_vs_untracked", median(&s.cpu_ratios))
                 .with("ratios", s.ratios.clone())
+                .with("ratio_vs_passthrough", median(&s.pass_ratios))
+                .with("cpu_ratio_vs_passthrough", median(&s.cpu_pass_ratios))
+                .with("passthrough_ratios", s.pass_ratios.clone())
                 .with("threads", threads)
                 .with("rounds", args.rounds)
                 .with("repeats", args.repeats);
@@ -207,5 +220,22 @@ pub fn memtrack(args: &MemtrackArgs) -> Result<()> {
         Ok(())
     } else {
         Err(Error::InvalidArgument("memtrack: a measurement failed its checks (see `ok` and `problems` above)".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_measurement_is_not_ok() {
+        let good: Value = serde_json::json!({"variant": "count", "seconds": 0.01, "ok": true});
+        assert!(line_ok(true, &good));
+        assert!(!line_ok(false, &good), "the child exited with an error");
+        assert!(!line_ok(true, &serde_json::json!({"variant": "count", "seconds": 0.01, "ok": false})));
+        assert!(!line_ok(true, &serde_json::json!({"variant": "count", "ok": true})), "no time");
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&[]).is_nan());
     }
 }

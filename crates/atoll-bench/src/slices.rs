@@ -16,13 +16,25 @@ pub struct SlicesOpts {
     pub reps: usize,
 }
 
+/// `create`'s check: views were made, none sent a message, and the counters were on (a read
+/// of another locale's element, the probe, was counted; with one locale there is none).
+fn create_ok(views_len: usize, messages: u64, probe_messages: u64, locales: usize) -> bool {
+    views_len > 0 && messages == 0 && (locales == 1 || probe_messages > 0)
+}
+
+/// `expr`'s check: every element right, no message (aligned views read in place).
+fn expr_ok(bad: u64, messages: u64) -> bool {
+    bad == 0 && messages == 0
+}
+
 fn create(ctx: &Ctx, opts: &SlicesOpts) -> Result<Vec<Line>> {
     let side = 1024usize;
     let a1 = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [opts.n])?)?;
     let a2 = DistArray::<f64, 2, _>::zeros(ctx, dist::cyclic(ctx, [side, side])?)?;
     let n = opts.n as i64;
-    ctx.barrier()?;
-    let before = ctx.comm_counts();
+    // Counters on for the timed loops (off, `messages` would be 0 whatever happened).
+    ctx.reset_comm_diagnostics()?;
+    ctx.start_comm_diagnostics()?;
     let t = Instant::now();
     let mut acc = 0usize;
     for k in 0..opts.slices as i64 {
@@ -39,14 +51,23 @@ fn create(ctx: &Ctx, opts: &SlicesOpts) -> Result<Vec<Line>> {
         acc += black_box(w).len();
     }
     let s2 = t.elapsed().as_secs_f64();
-    let msgs = ctx.comm_counts().since(&before).total_ops();
+    let msgs = ctx.comm_counts().total_ops();
     let all_msgs = ctx.allreduce(msgs, |a, b| a + b)?;
-    let ok = acc > 0 && all_msgs == 0;
+    // Probe: one read of an element owned by another locale must be counted, which proves the
+    // counters were on while the views were made.
+    let before = ctx.comm_counts();
+    // (Block: the last element is not locale 0's, the first is locale 0's.)
+    let probe = if ctx.id() == 0 { n - 1 } else { 0 };
+    black_box(a1.get([probe])?);
+    let probe_msgs = ctx.allreduce(ctx.comm_counts().since(&before).total_ops(), |a, b| a + b)?;
+    ctx.stop_comm_diagnostics()?;
+    let ok = create_ok(acc, all_msgs, probe_msgs, ctx.num_locales());
     let k = opts.slices as f64;
     Ok(vec![
         Line::new("slices", "create", ctx.backend_name(), ctx.num_locales(), opts.slices as u64, s1, ok)
             .with("ns_per_slice", s1 / k * 1e9)
             .with("messages", all_msgs)
+            .with("probe_messages", probe_msgs)
             .with("shape", "1-D Block"),
         Line::new("slices", "create_2d_view_of_view", ctx.backend_name(), ctx.num_locales(), opts.slices as u64, s2, ok)
             .with("ns_per_slice", s2 / k / 2.0 * 1e9)
@@ -79,7 +100,7 @@ fn expr(ctx: &Ctx, opts: &SlicesOpts) -> Result<Line> {
     let bad = (a.view() - (&b + 3.0 * &c)).map(|d| u64::from(d != 0.0)).sum()?;
     // Per element: the view covers n - 2 elements.
     let ratio = (view / (n - 2) as f64) / (whole / n as f64);
-    Ok(Line::new("slices", "expr", ctx.backend_name(), ctx.num_locales(), n as u64, view, bad == 0 && msgs == 0)
+    Ok(Line::new("slices", "expr", ctx.backend_name(), ctx.num_locales(), n as u64, view, expr_ok(bad, msgs))
         .with("whole_seconds", whole)
         .with("view_vs_whole_ratio", ratio)
         .with("messages", msgs))
@@ -95,4 +116,21 @@ pub fn slices(ctx: &Ctx, opts: &SlicesOpts) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_result_is_not_ok() {
+        assert!(create_ok(10, 0, 1, 2));
+        assert!(create_ok(10, 0, 0, 1));
+        assert!(!create_ok(10, 3, 1, 2), "messages while creating views");
+        assert!(!create_ok(10, 0, 0, 2), "counters off: the probe was not counted");
+        assert!(!create_ok(0, 0, 1, 2), "no view made");
+        assert!(expr_ok(0, 0));
+        assert!(!expr_ok(1, 0));
+        assert!(!expr_ok(0, 1));
+    }
 }

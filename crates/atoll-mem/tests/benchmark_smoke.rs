@@ -21,11 +21,13 @@ fn small_run_prints_every_variant_and_passes_its_checks() {
     let names: BTreeSet<&str> = lines.iter().map(|l| l["variant"].as_str().unwrap()).collect();
     let expected: BTreeSet<&str> = [
         "untracked",
+        "passthrough",
         "off",
         "count",
         "full",
         "threshold",
         "large_untracked",
+        "large_passthrough",
         "large_off",
         "large_count",
         "large_full",
@@ -41,7 +43,10 @@ fn small_run_prints_every_variant_and_passes_its_checks() {
         assert_eq!(l["ok"], true, "{l}");
         assert!(l["seconds"].as_f64().unwrap() > 0.0);
         assert!(l["ratio_vs_untracked"].as_f64().unwrap().is_finite());
+        assert!(l["ratio_vs_passthrough"].as_f64().unwrap().is_finite());
     }
+    let pass = lines.iter().find(|l| l["variant"] == "passthrough").unwrap();
+    assert_eq!(pass["ratio_vs_passthrough"], 1.0);
     let count = lines.iter().find(|l| l["variant"] == "count").unwrap();
     assert!(count["allocs_counted"].as_u64().unwrap() >= 2 * 20000);
     assert_eq!(count["bytes_in_use_before"], count["bytes_in_use_after"]);

@@ -62,6 +62,9 @@ pub use attribution::thread_locale;
 pub use bytemuck;
 pub use bytemuck::{Pod, Zeroable};
 pub use comm::Strided;
+/// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`).
+#[cfg(feature = "mpi")]
+pub use comm::mpi::baseline::PlainMpi;
 pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};

@@ -4,47 +4,135 @@
 //!
 //! * the small-allocation program (one task per core, each converting `1..=n` to heap `String`s
 //!   and dropping them) under: `untracked` (the sibling binary `atoll-memtrack-untracked`, no
-//!   tracking allocator at all), and in this process `off`, `count`, `full`, and `threshold`
-//!   (`full` with a 1 KiB threshold);
+//!   tracking allocator at all), and in this process `passthrough` (the system allocator
+//!   forwarded by this binary's global allocator, the in-process baseline), `off`, `count`,
+//!   `full`, and `threshold` (`full` with a 1 KiB threshold);
 //! * the large-array program (each task allocates, touches and frees 64 MiB blocks) under the
-//!   same five configurations, named `large_untracked`, `large_off`, ...
+//!   same six configurations, named `large_untracked`, `large_passthrough`, `large_off`, ...
 //!
 //! Every variant runs `--rounds` times (default 7), the variants in a different order each
 //! round (rotated, and reversed every other round) to spread machine noise; each measurement is
 //! preceded by an unmeasured warm-up. It prints one JSON line per variant with the best time,
-//! the median, and `ratio_vs_untracked` (best over best). `ok` is true only if every round
+//! the median, `ratio_vs_untracked` (best over best, against the other binary) and
+//! `ratio_vs_passthrough` (against the pass-through in this process: the same binary, the same
+//! global allocator's dispatch, only the tracking differs). `ok` is true only if every round
 //! passed its checks: the workload's checksum, memory in use back to its value before the run,
 //! and for the tracked modes the expected number of counted allocations (and the peak, for
 //! large blocks).
 
 mod memtrack_common;
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use atoll_mem::{Mode, TrackingAllocator};
 use memtrack_common::{best_and_median, large_blocks, parse_args, small_strings, Options};
 use serde_json::{json, Value};
 
+/// This binary's allocator: the tracking allocator, or, while [`PASS_THROUGH`] is set, the
+/// system allocator forwarded (the `passthrough` variant). Every variant pays the same test
+/// of the flag, so `ratio_vs_passthrough` isolates the tracking.
+struct Switch;
+
+static TRACKING: TrackingAllocator = TrackingAllocator::new();
+static PASS_THROUGH: AtomicBool = AtomicBool::new(false);
+
 #[global_allocator]
-static ALLOC: TrackingAllocator = TrackingAllocator::new();
+static ALLOC: Switch = Switch;
+
+// SAFETY: every method forwards the caller's arguments unchanged either to `System` or to the
+// tracking allocator, whose own contract is that it forwards every call to `System` unchanged
+// (its bookkeeping never touches the blocks). So every block is a `System` block with the
+// caller's layout, whichever path allocated it, and may be freed or reallocated by either.
+unsafe impl GlobalAlloc for Switch {
+    #[inline(always)]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if PASS_THROUGH.load(Ordering::Relaxed) {
+            // SAFETY: forwarded caller contract.
+            unsafe { System.alloc(layout) }
+        } else {
+            // SAFETY: forwarded caller contract.
+            unsafe { TRACKING.alloc(layout) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if PASS_THROUGH.load(Ordering::Relaxed) {
+            // SAFETY: forwarded caller contract.
+            unsafe { System.alloc_zeroed(layout) }
+        } else {
+            // SAFETY: forwarded caller contract.
+            unsafe { TRACKING.alloc_zeroed(layout) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if PASS_THROUGH.load(Ordering::Relaxed) {
+            // SAFETY: forwarded caller contract (a `System` block, see above).
+            unsafe { System.dealloc(ptr, layout) }
+        } else {
+            // SAFETY: forwarded caller contract.
+            unsafe { TRACKING.dealloc(ptr, layout) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if PASS_THROUGH.load(Ordering::Relaxed) {
+            // SAFETY: forwarded caller contract (a `System` block, see above).
+            unsafe { System.realloc(ptr, layout, new_size) }
+        } else {
+            // SAFETY: forwarded caller contract.
+            unsafe { TRACKING.realloc(ptr, layout, new_size) }
+        }
+    }
+}
 
 const BASELINE: &str = "atoll-memtrack-untracked";
 const THRESHOLD: usize = 1024;
 
-/// One configuration to measure: `None` is the untracked baseline (the sibling binary).
+/// How a variant allocates.
+#[derive(Clone, Copy)]
+enum Config {
+    /// The sibling binary without a global allocator.
+    Untracked,
+    /// This binary, the system allocator forwarded.
+    PassThrough,
+    /// This binary, the tracking allocator in this mode and threshold.
+    Tracked(Mode, usize),
+}
+
+/// One configuration to measure.
 #[derive(Clone, Copy)]
 struct Variant {
     name: &'static str,
-    config: Option<(Mode, usize)>,
+    config: Config,
 }
 
-const VARIANTS: [Variant; 5] = [
-    Variant { name: "untracked", config: None },
-    Variant { name: "off", config: Some((Mode::Off, 0)) },
-    Variant { name: "count", config: Some((Mode::Count, 0)) },
-    Variant { name: "full", config: Some((Mode::Full, 0)) },
-    Variant { name: "threshold", config: Some((Mode::Full, THRESHOLD)) },
+impl Variant {
+    /// The tracking mode and threshold of a tracked variant.
+    fn tracked(&self) -> Option<(Mode, usize)> {
+        match self.config {
+            Config::Tracked(m, t) => Some((m, t)),
+            _ => None,
+        }
+    }
+}
+
+/// Index of the pass-through variant in [`VARIANTS`].
+const PASS: usize = 1;
+
+const VARIANTS: [Variant; 6] = [
+    Variant { name: "untracked", config: Config::Untracked },
+    Variant { name: "passthrough", config: Config::PassThrough },
+    Variant { name: "off", config: Config::Tracked(Mode::Off, 0) },
+    Variant { name: "count", config: Config::Tracked(Mode::Count, 0) },
+    Variant { name: "full", config: Config::Tracked(Mode::Full, 0) },
+    Variant { name: "threshold", config: Config::Tracked(Mode::Full, THRESHOLD) },
 ];
 
 /// What one measurement found.
@@ -107,6 +195,22 @@ fn measure_untracked(path: &PathBuf, o: &Options, large: bool) -> Sample {
         )),
     }
     s
+}
+
+/// Measures the workload in this process with the system allocator forwarded (the tracking
+/// allocator bypassed): the in-process baseline. Checked by the workload's checksum.
+fn measure_passthrough(o: &Options, large: bool) -> Sample {
+    let bytes = o.large_mib << 20;
+    let run = || if large { large_blocks(o.threads, o.large_blocks, bytes) } else { small_strings(o.threads, o.n) };
+    PASS_THROUGH.store(true, Ordering::SeqCst);
+    let _warm_up = run();
+    let (timing, work_ok) = run();
+    PASS_THROUGH.store(false, Ordering::SeqCst);
+    let mut problems = Vec::new();
+    if !work_ok {
+        problems.push("workload checksum mismatch".to_string());
+    }
+    Sample { seconds: timing.wall, cpu_seconds: timing.cpu, ok: problems.is_empty(), problems, ..Sample::default() }
 }
 
 /// Measures one configuration in this process.
@@ -200,8 +304,9 @@ fn main() {
                     continue;
                 }
                 let s = match VARIANTS[i].config {
-                    None => measure_untracked(&baseline, &o, large),
-                    Some((mode, threshold)) => measure_tracked(mode, threshold, &o, large),
+                    Config::Untracked => measure_untracked(&baseline, &o, large),
+                    Config::PassThrough => measure_passthrough(&o, large),
+                    Config::Tracked(mode, threshold) => measure_tracked(mode, threshold, &o, large),
                 };
                 samples[i].push(s);
             }
@@ -213,6 +318,8 @@ fn main() {
         let cpu_times = |i: usize| samples[i].iter().map(|s| s.cpu_seconds).collect::<Vec<_>>();
         let (untracked_best, _) = best_and_median(&times(0));
         let (untracked_cpu, _) = best_and_median(&cpu_times(0));
+        let (pass_best, _) = best_and_median(&times(PASS));
+        let (pass_cpu, _) = best_and_median(&cpu_times(PASS));
         for (i, v) in VARIANTS.iter().enumerate() {
             if samples[i].is_empty() {
                 continue;
@@ -237,9 +344,11 @@ fn main() {
                 "ratio_vs_untracked": best / untracked_best,
                 "cpu_seconds": cpu_best,
                 "cpu_ratio_vs_untracked": cpu_best / untracked_cpu,
+                "ratio_vs_passthrough": best / pass_best,
+                "cpu_ratio_vs_passthrough": cpu_best / pass_cpu,
                 "ok": ok,
             });
-            if let Some((mode, threshold)) = v.config {
+            if let Some((mode, threshold)) = v.tracked() {
                 line["mode"] = json!(mode.as_str());
                 line["threshold"] = json!(threshold);
                 line["allocs_counted"] = json!(last.allocs_counted);

@@ -42,7 +42,7 @@ impl Default for Options {
 }
 
 /// The usage text.
-pub const USAGE: &str = "options: [--json] [--n N] [--threads T] [--rounds R] [--large-mib M] [--large-blocks B] [--workload small|large|all] [--variants untracked,off,count,full,threshold]";
+pub const USAGE: &str = "options: [--json] [--n N] [--threads T] [--rounds R] [--large-mib M] [--large-blocks B] [--workload small|large|all] [--variants untracked,passthrough,off,count,full,threshold]";
 
 /// Parses the command line; `Err` carries a message for the user.
 pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -72,7 +72,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
             "--variants" => {
                 let list = value("--variants")?;
                 for v in list.split(',') {
-                    if !matches!(v, "untracked" | "off" | "count" | "full" | "threshold") {
+                    if !matches!(v, "untracked" | "passthrough" | "off" | "count" | "full" | "threshold") {
                         return Err(format!("unknown variant {v:?}; {USAGE}"));
                     }
                     o.variants.push(v.to_string());

@@ -1,0 +1,88 @@
+//! Scans into a preallocated output: [`View::scan_into`] and [`View::cumsum_into`], the
+//! non-allocating forms of [`View::scan`] and [`View::cumsum`] (same passes, the output given:
+//! a benchmark or a loop that scans repeatedly pays no allocation).
+
+use crate::array::{DistArray, View};
+use crate::elem::Elem;
+use atoll_dist::{Block, Distribution};
+use atoll_error::{Error, Result};
+
+impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
+    /// [`scan`](View::scan) into `out`, a Block array over `0..len` on every locale (as `scan`
+    /// returns). **Collective.**
+    ///
+    /// ```
+    /// use atoll_array::{dist, DistArray};
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [10])?, |[i]| i as u64)?;
+    ///     let mut s = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [10])?)?;
+    ///     a.view().cumsum_into(&mut s)?;
+    ///     assert_eq!(s.get([9])?, 45);
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when `out` is not the Block array over `0..len` on every
+    /// locale (the same on every locale); as assignment otherwise.
+    pub fn scan_into(&self, out: &mut DistArray<T, 1, Block<1>>, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<()> {
+        let ctx = self.ctx();
+        let want = crate::dist::block(ctx, [self.len()])?;
+        if *out.dist() != want {
+            return Err(Error::ShapeMismatch {
+                context: "View::scan_into (output)".into(),
+                left: format!("an output over {}", out.domain()),
+                right: format!("the Block array over 0..{} on all {} locales", self.len(), ctx.num_locales()),
+            });
+        }
+        // Bring the values into the output's Block layout, then the two passes of `scan`.
+        out.assign(self)?;
+        let local = out.local_mut();
+        let parts = crate::util::ChunksMut::new(local);
+        let totals = std::sync::Mutex::new(vec![identity; parts.len()]);
+        ctx.forall_chunks(0..parts.len(), |r| {
+            for c in r {
+                let t = parts.get(c).iter().fold(identity, |a, &x| op(a, x));
+                totals.lock().unwrap_or_else(|p| p.into_inner())[c] = t;
+            }
+        });
+        let totals = totals.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mine = totals.iter().fold(identity, |a, &x| op(a, x));
+        let before = ctx.exscan(mine, identity, op)?;
+        let mut starts = Vec::with_capacity(totals.len());
+        let mut acc = before;
+        for &t in &totals {
+            starts.push(acc);
+            acc = op(acc, t);
+        }
+        ctx.forall_chunks(0..parts.len(), |r| {
+            for c in r {
+                let mut acc = starts[c];
+                for x in parts.get(c).iter_mut() {
+                    let v = *x;
+                    if inclusive {
+                        acc = op(acc, v);
+                        *x = acc;
+                    } else {
+                        *x = acc;
+                        acc = op(acc, v);
+                    }
+                }
+            }
+        });
+        drop(parts);
+        ctx.barrier()
+    }
+
+    /// [`cumsum`](View::cumsum) into `out` (see [`scan_into`](View::scan_into)). **Collective.**
+    ///
+    /// # Errors
+    /// As [`scan_into`](View::scan_into).
+    pub fn cumsum_into(&self, out: &mut DistArray<T, 1, Block<1>>) -> Result<()>
+    where
+        T: std::ops::Add<Output = T>,
+    {
+        self.scan_into(out, |a, b| a + b, T::default(), true)
+    }
+}

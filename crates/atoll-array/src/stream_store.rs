@@ -1,0 +1,166 @@
+//! Streaming (non-temporal) stores for large fused assignments (`assign_expr`).
+//!
+//! An assignment that writes more than the caches hold gains nothing from bringing each
+//! destination line into the cache first (the read-for-ownership that a plain store costs):
+//! on x86_64, `_mm_stream_si128` writes 16 bytes straight to memory, and STREAM's triad moves
+//! a third fewer bytes. [`assign_led`] is the loop of `assign_expr` with such stores for the
+//! contiguous rows of a destination of at least [`streaming_store_threshold`] bytes on this
+//! locale; other targets, small destinations, short rows and strided rows use plain stores.
+//! The results are identical either way (tested for every element type, unaligned starts and
+//! short rows).
+//!
+//! The only unsafe code is in [`write_streaming`] (x86_64 intrinsics).
+
+use crate::array::Inner;
+use crate::elem::Elem;
+use crate::expr::{Bound, Expr};
+use crate::zip::{Plan, Row};
+use atoll_dist::Distribution;
+use atoll_error::Result;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The default of [`streaming_store_threshold`]: 8 MiB of destination on a locale (more than
+/// this machine class's last-level cache share per core).
+pub const DEFAULT_STREAMING_THRESHOLD: usize = 8 << 20;
+
+/// Rows shorter than this (bytes) are written with plain stores.
+const MIN_ROW_BYTES: usize = 256;
+
+static THRESHOLD: AtomicUsize = AtomicUsize::new(DEFAULT_STREAMING_THRESHOLD);
+
+/// The smallest destination, in bytes of this locale's iterations, for which `assign_expr`
+/// uses streaming stores.
+pub fn streaming_store_threshold() -> usize {
+    THRESHOLD.load(Ordering::Relaxed)
+}
+
+/// Sets [`streaming_store_threshold`] for this process (`usize::MAX`: never stream; 0: always,
+/// for rows of at least 256 bytes). Results do not depend on it; benchmarks and tests use it to
+/// compare both paths.
+pub fn set_streaming_store_threshold(bytes: usize) {
+    THRESHOLD.store(bytes, Ordering::Relaxed);
+}
+
+/// Whether an assignment of `iterations` elements of `T` on this locale streams.
+pub(crate) fn worth_it<T>(iterations: usize) -> bool {
+    iterations.saturating_mul(size_of::<T>()) >= streaming_store_threshold()
+}
+
+/// The loop of `assign_expr` with streaming stores: `leader[i] = expr[i]` over `plan` (the
+/// leader's plan). The same barriers and segments as `zip_apply`'s loop (`apply_led` in
+/// array.rs). **Collective.**
+pub(crate) fn assign_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D, Item = T>>(
+    arr: &Inner<T, D, M>,
+    mut plan: Plan<'_, D>,
+    expr: &X,
+) -> Result<()> {
+    let (store, ctx) = (&arr.store, &arr.ctx);
+    ctx.barrier()?;
+    let r = (|| {
+        let bound = expr.bind(&plan)?;
+        if bound.aligned() {
+            plan.flatten();
+        }
+        plan.for_each(|seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            if seg.off_step == 1 {
+                // SAFETY: a segment is a run of the leader's own storage, and the segments of
+                // one loop are disjoint, so no other task touches it (as in `write_row`).
+                let out = unsafe { store.row_mut(seg.off, seg.len) };
+                write_streaming(out, |j| row.at(j));
+            } else {
+                crate::array::write_row(store, seg, |j| row.at(j));
+            }
+            Ok(())
+        })
+    })();
+    ctx.barrier()?;
+    r
+}
+
+/// `out[j] = f(j)` for every `j`, in order of `j`, with streaming stores for the 16-byte
+/// aligned middle of rows of at least 256 bytes (x86_64), then a store fence, so the values are
+/// visible to other threads like plain stores once this returns (and the caller's barrier is
+/// passed). Plain stores on other targets and for the unaligned ends.
+pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_sfence, _mm_stream_si128};
+        #[repr(C, align(16))]
+        struct Line([u8; 16]);
+
+        let size = size_of::<T>();
+        let addr = out.as_ptr() as usize;
+        if size > 0 && 16 % size == 0 && addr % size == 0 && size_of_val(out) >= MIN_ROW_BYTES {
+            let per = 16 / size;
+            // Elements before the first 16-byte boundary (a whole number: `addr` is a multiple
+            // of `size`, which divides 16).
+            let head = (((16 - addr % 16) % 16) / size).min(out.len());
+            let lines = (out.len() - head) / per;
+            for (j, x) in out[..head].iter_mut().enumerate() {
+                *x = f(j);
+            }
+            let mut line = Line([0; 16]);
+            let base = out.as_mut_ptr();
+            for b in 0..lines {
+                let first = head + b * per;
+                for k in 0..per {
+                    // SAFETY: `k < per` and `per * size == 16`, so the write lies inside the
+                    // 16-byte `line`; unaligned writes are allowed for any `T: Copy`.
+                    unsafe { line.0.as_mut_ptr().cast::<T>().add(k).write_unaligned(f(first + k)) };
+                }
+                // SAFETY: SSE2 is part of the x86_64 baseline. `line` is 16-byte aligned and
+                // initialized. `base + first` is 16-byte aligned (`head` reaches the boundary,
+                // `per` elements are 16 bytes) and `first + per <= out.len()` (`b < lines`),
+                // so the 16 bytes written are inside `out`, which is borrowed exclusively here;
+                // they are the byte images of the `per` values `f` returned, i.e. valid `T`s.
+                unsafe {
+                    let v = _mm_load_si128(line.0.as_ptr().cast::<__m128i>());
+                    _mm_stream_si128(base.add(first).cast::<__m128i>(), v);
+                }
+            }
+            for j in head + lines * per..out.len() {
+                out[j] = f(j);
+            }
+            // SAFETY: a store fence has no preconditions (SSE, x86_64 baseline). It orders the
+            // streaming stores above before any later store, such as the barrier's.
+            unsafe { _mm_sfence() };
+            return;
+        }
+    }
+    for (j, x) in out.iter_mut().enumerate() {
+        *x = f(j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same<T: Copy + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+        // Every start offset inside a 16-byte line, lengths around the row minimum and the line.
+        for start in 0..16 {
+            for len in [0, 1, 3, 15, 16, 17, 31, 63, 64, 255, 256, 257, 1000, 4099] {
+                let mut buf: Vec<T> = (0..start + len + 3).map(|i| make(i + 7)).collect();
+                let want: Vec<T> = (0..buf.len()).map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) }).collect();
+                write_streaming(&mut buf[start..start + len], |j| make((start + j) * 31 + 1));
+                assert_eq!(buf, want, "start {start} len {len} {}", std::any::type_name::<T>());
+            }
+        }
+    }
+
+    #[test]
+    fn streaming_rows_equal_plain_rows_for_every_type() {
+        same(|i| i as u8);
+        same(|i| (i as i8).wrapping_mul(3));
+        same(|i| (i as u16).wrapping_mul(7));
+        same(|i| (i as i16).wrapping_neg());
+        same(|i| (i as u32).wrapping_mul(11));
+        same(|i| (i as i32).wrapping_sub(500));
+        same(|i| (i as u64) << 20 | 5);
+        same(|i| (i as i64).wrapping_mul(-3));
+        same(|i| i as f32 * 0.5);
+        same(|i| i as f64 * 0.25 - 3.0);
+        same(|i| i % 3 == 0);
+    }
+}
