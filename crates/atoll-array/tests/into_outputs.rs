@@ -1,4 +1,4 @@
-//! `gather_at_into` and `cumsum_into`/`scan_into` (preallocated outputs) against sequential
+//! `take_into` and `cumsum_into`/`scan_into` (preallocated outputs) against sequential
 //! references, on 1-4 locales, with an output reused (stale values overwritten), and their
 //! errors for an output of the wrong shape.
 
@@ -25,11 +25,11 @@ fn preallocated_outputs_equal_the_references() {
             let idx = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| ((j as u64 * 2_654_435_761) % n as u64) as i64)?;
             let mut out = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [m])?, 77)?;
             for _ in 0..2 {
-                a.gather_at_into(&idx, &mut out)?;
+                a.take_into(&idx, &mut out)?;
                 let want: Vec<u64> = (0..m as u64).map(|j| host[((j * 2_654_435_761) % n as u64) as usize]).collect();
-                check(out.gather(0)?.is_none_or(|g| g == want), || format!("gather_at_into on {locales} locales"))?;
+                check(out.gather(0)?.is_none_or(|g| g == want), || format!("take_into on {locales} locales"))?;
             }
-            check(out.gather(0)? == a.gather_at(&idx)?.gather(0)?, || "gather_at_into vs gather_at".into())?;
+            check(out.gather(0)? == a.take(&idx)?.gather(0)?, || "take_into vs gather_at".into())?;
             // Scans.
             let mut s = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [n])?, 5)?;
             a.view().cumsum_into(&mut s)?;
@@ -51,7 +51,7 @@ fn preallocated_outputs_equal_the_references() {
             let mut short = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n - 1])?)?;
             check(matches!(a.view().cumsum_into(&mut short), Err(Error::ShapeMismatch { .. })), || "short scan output".into())?;
             let mut cyc = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [m + 1])?)?;
-            check(matches!(a.gather_at_into(&idx, &mut cyc), Err(Error::ShapeMismatch { .. })), || "gather output not like idx".into())?;
+            check(matches!(a.take_into(&idx, &mut cyc), Err(Error::ShapeMismatch { .. })), || "gather output not like idx".into())?;
             Ok(())
         })
         .unwrap();

@@ -153,7 +153,7 @@ fn reference<S>(
     Ok(r)
 }
 
-/// The single-core reference that allocates its output, as Atoll's `gather_at` and `cumsum`
+/// The single-core reference that allocates its output, as Atoll's `take` and `cumsum`
 /// do: on locale 0 only, `setup` once (untimed), then `reps` timed runs of `kernel` returning a
 /// fresh output, each checked and dropped untimed: (whether all checked, best seconds). Other
 /// locales get `(true, 0.0)`.
@@ -235,7 +235,7 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     // Into a preallocated output (the one just made, cleared).
     let mut pre = out;
     pre.fill(0)?;
-    let ((), s_pre) = best(ctx, o.reps, || a.gather_at_into(&idx, &mut pre))?;
+    let ((), s_pre) = best(ctx, o.reps, || a.take_into(&idx, &mut pre))?;
     ok &= all_ok(ctx, &pre, |j, x| gather_value_ok(j, x, nn))?;
     drop((a, idx, pre));
     let (ref_ok, ref_s) = reference(
@@ -420,9 +420,9 @@ fn stream_value_ok(i: u64, x: f64) -> bool {
 }
 
 /// The figures of both allocation rules for gather and scan. `seconds` is Atoll's allocating
-/// call (`gather_at`, `cumsum`) and `speedup_vs_one_core` compares it with the one-core loop that
+/// call (`take`, `cumsum`) and `speedup_vs_one_core` compares it with the one-core loop that
 /// allocates its output too (`one_core_seconds`); `prealloc_seconds` is Atoll into a
-/// preallocated output (`gather_at_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
+/// preallocated output (`take_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
 /// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
 fn allocation_figures(s_pre: f64, prealloc_s: f64, alloc_s: f64, mut extra: Vec<(&'static str, serde_json::Value)>) -> Vec<(&'static str, serde_json::Value)> {
     extra.push(("allocation", "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into()));

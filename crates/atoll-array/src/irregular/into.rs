@@ -1,5 +1,5 @@
-//! Gather into a preallocated output: [`DistArray::gather_at_into`], the non-allocating form of
-//! [`DistArray::gather_at`] (the same aggregated reads, the output given).
+//! Gather into a preallocated output: [`DistArray::take_into`], the non-allocating form of
+//! [`DistArray::take`] (the same aggregated reads, the output given).
 
 use super::{admit, agree, as_store_mut, check_indices, parts, resolve, run_parts, split_parts, IndexElem, IrregularOptions, Locator};
 use crate::array::DistArray;
@@ -9,7 +9,7 @@ use atoll_error::{Error, Result};
 use atoll_runtime::SrcAggregator;
 
 impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
-    /// [`gather_at`](Self::gather_at) into `out`, an array distributed like `idx` (same
+    /// [`take`](Self::take) into `out`, an array distributed like `idx` (same
     /// distribution and domain): `out[j] = self[idx[j]]`, aggregated. **Collective.**
     ///
     /// ```
@@ -19,7 +19,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     ///     let a = DistArray::from_fn(ctx, dist::block(ctx, [100])?, |[i]| i as u64 * 2)?;
     ///     let idx = DistArray::from_fn(ctx, dist::block(ctx, [100])?, |[j]| 99 - j)?;
     ///     let mut out = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [100])?)?;
-    ///     a.gather_at_into(&idx, &mut out)?;
+    ///     a.take_into(&idx, &mut out)?;
     ///     assert_eq!(out.get([0])?, 198);
     ///     Ok(())
     /// }).unwrap();
@@ -27,12 +27,12 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when `out` is not distributed like `idx`; otherwise as
-    /// [`gather_at_with`](Self::gather_at_with).
-    pub fn gather_at_into<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>, out: &mut DistArray<T, 1, MI>) -> Result<()> {
+    /// [`take_with`](Self::take_with).
+    pub fn take_into<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>, out: &mut DistArray<T, 1, MI>) -> Result<()> {
         let ctx = self.ctx();
         if out.dist() != idx.dist() || out.domain() != idx.domain() {
             return Err(Error::ShapeMismatch {
-                context: "DistArray::gather_at_into (output and indices)".into(),
+                context: "DistArray::take_into (output and indices)".into(),
                 left: format!("an output over {}", out.domain()),
                 right: format!("indices over {}", idx.domain()),
             });
@@ -40,7 +40,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let (cap, tasks) = resolve(ctx, &IrregularOptions::default())?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
         let len = idx.local().len();
-        admit(ctx, "DistArray::gather_at_into (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
+        admit(ctx, "DistArray::take_into (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
         // The values of `self` written before the call are complete everywhere, and every
         // locale is done reading `out` before anyone writes it.
         ctx.barrier()?;
