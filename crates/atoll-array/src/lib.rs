@@ -30,6 +30,7 @@ pub mod dist;
 mod elem;
 pub mod expr;
 mod follow;
+mod local_only;
 pub mod irregular;
 mod reduce;
 mod storage;

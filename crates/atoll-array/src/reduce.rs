@@ -53,8 +53,13 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     ) -> Result<A> {
         let mut plan = lead(&self)?;
         let ctx = plan.ctx;
-        ctx.barrier()?;
-        let bound = self.bind(&plan)?;
+        let bound = self.bind(&plan);
+        // Every operand aligned: only local reads, no barrier first (`local_only.rs`); the
+        // combine below is the rendezvous.
+        if !bound.as_ref().is_ok_and(|b| b.aligned()) {
+            ctx.barrier()?;
+        }
+        let bound = bound?;
         if bound.aligned() {
             plan.flatten();
         }
@@ -168,8 +173,12 @@ where
     let ctx = plan.ctx;
     let dom = plan.dom;
     let shape = dom.shape();
-    ctx.barrier()?;
-    let bound = e.bind(&plan)?;
+    let bound = e.bind(&plan);
+    // As in `reduce_with`: no barrier first when every operand is aligned.
+    if !bound.as_ref().is_ok_and(|b| b.aligned()) {
+        ctx.barrier()?;
+    }
+    let bound = bound?;
     let pick = move |a: Option<(E::Item, usize)>, b: Option<(E::Item, usize)>| match (a, b) {
         (Some(x), Some(y)) => Some(if better(&y.0, &x.0) || (!better(&x.0, &y.0) && y.1 < x.1) { y } else { x }),
         (x, None) => x,

@@ -33,7 +33,8 @@ on_1_to_5_locales!(
     block_halos_are_one_strided_get_per_group,
     from_vec_and_single_elements,
     scan_moves_data_once,
-    view_sent_with_on
+    view_sent_with_on,
+    aligned_and_misaligned_in_sequence
 );
 
 /// The counts are deterministic: two runs of every scenario give the same report.

@@ -7,32 +7,61 @@
 //! between two sets by the parity of the collective's sequence number, so a slot is rewritten
 //! only after everyone has passed the next barrier, hence finished reading it.
 //!
-//! A failure of any locale sets a flag that every waiting locale sees within 20 ms; they return
-//! [`Error::LocaleFailed`] instead of waiting forever.
+//! The barrier itself is `local_barrier.rs` (spins briefly, then parks). A failure of any
+//! locale sets a flag that every waiting locale sees promptly (it is woken); they return
+//! [`Error::LocaleFailed`] instead of waiting forever. Each rendezvous also compares the
+//! locales' notes of their current collective (`coll_note.rs`), so collectives called in
+//! different orders give [`Error::CollectiveMismatch`] instead of wrong data or a hang.
 
+use super::coll_note::{self, Note};
+use super::local_barrier::{FastBarrier, Padded};
 use super::memcopy;
 use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
 use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
-use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Condvar, Mutex, Ordering, Weak};
+use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
 use std::sync::OnceLock;
-use std::time::Duration;
+
+/// Contributions up to this many bytes stay inline in the slot (no allocation).
+const SMALL: usize = 56;
 
 #[derive(Default)]
 enum Slot {
     #[default]
     Empty,
+    Small(u8, [u8; SMALL]),
     Data(Vec<u8>),
     Out(Vec<Vec<u8>>),
+}
+
+impl Slot {
+    fn bytes(data: &[u8]) -> Slot {
+        if data.len() <= SMALL {
+            let mut b = [0u8; SMALL];
+            b[..data.len()].copy_from_slice(data);
+            Slot::Small(data.len() as u8, b)
+        } else {
+            Slot::Data(data.to_vec())
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Slot::Small(n, b) => &b[..*n as usize],
+            Slot::Data(d) => d,
+            _ => &[],
+        }
+    }
 }
 
 /// What the locales of one in-process job share.
 pub(crate) struct LocalWorld {
     n: usize,
-    bar: Mutex<(usize, u64)>,
-    bar_cv: Condvar,
-    slots: [Vec<Mutex<Slot>>; 2],
+    bar: FastBarrier,
+    /// Each locale's note of its current collective, by parity (as the slots).
+    notes: [Vec<Padded<Note>>; 2],
+    slots: [Vec<Padded<Mutex<Slot>>>; 2],
     failed: AtomicBool,
     failure: Mutex<Option<(usize, Error)>>,
     locales: OnceLock<Vec<Weak<LocaleState>>>,
@@ -44,9 +73,9 @@ impl LocalWorld {
         let n = regions.len();
         Arc::new(LocalWorld {
             n,
-            bar: Mutex::new((0, 0)),
-            bar_cv: Condvar::new(),
-            slots: [(0..n).map(|_| Mutex::new(Slot::Empty)).collect(), (0..n).map(|_| Mutex::new(Slot::Empty)).collect()],
+            bar: FastBarrier::new(n),
+            notes: [(0..n).map(|_| Padded::default()).collect(), (0..n).map(|_| Padded::default()).collect()],
+            slots: [(0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect(), (0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect()],
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
             locales: OnceLock::new(),
@@ -73,8 +102,13 @@ impl LocalWorld {
             }
         }
         self.failed.store(true, Ordering::SeqCst);
-        let _g = lock(&self.bar);
-        self.bar_cv.notify_all();
+        self.bar.wake_all();
+    }
+
+    /// Whether waiting locales must stop waiting: a locale has failed. (An abort of the
+    /// current command would be checked here too, then `bar.wake_all()` called.)
+    fn interrupted(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
     }
 
     /// An error if a locale has failed: the others learn which one and why.
@@ -90,25 +124,15 @@ impl LocalWorld {
         Ok(())
     }
 
-    fn barrier(&self) -> Result<()> {
+    /// The rendezvous of collective parity `p`: waits for every locale, then checks that all
+    /// noted the same collective.
+    fn barrier(&self, p: usize) -> Result<()> {
         self.check()?;
-        let mut g = lock(&self.bar);
-        let gen = g.1;
-        g.0 += 1;
-        if g.0 == self.n {
-            g.0 = 0;
-            g.1 += 1;
-            self.bar_cv.notify_all();
-            return Ok(());
+        if self.bar.wait(|| self.interrupted()).is_err() {
+            self.check()?;
+            return Err(Error::LocaleFailed { locale: 0, message: "a barrier was interrupted".into() });
         }
-        while g.1 == gen {
-            if self.failed.load(Ordering::SeqCst) {
-                drop(g);
-                return self.check();
-            }
-            g = self.bar_cv.wait_timeout(g, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
-        }
-        Ok(())
+        coll_note::compare(&self.notes[p])
     }
 }
 
@@ -117,26 +141,28 @@ pub(crate) struct LocalComm {
     me: usize,
     world: Arc<LocalWorld>,
     seq: AtomicU64,
+    /// The collective this locale is entering (see `note_collective`).
+    note: Note,
 }
 
 impl LocalComm {
     pub(crate) fn new(me: usize, world: Arc<LocalWorld>) -> Self {
-        LocalComm { me, world, seq: AtomicU64::new(0) }
+        LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default() }
     }
 
+    /// Numbers a collective (its parity picks the slots) and publishes this locale's note of it.
     fn parity(&self) -> usize {
-        (self.seq.fetch_add(1, Ordering::Relaxed) & 1) as usize
+        let p = (self.seq.fetch_add(1, Ordering::Relaxed) & 1) as usize;
+        self.world.notes[p][self.me].0.copy_from(&self.note);
+        p
     }
 
     fn put_slot(&self, p: usize, s: Slot) {
-        *lock(&self.world.slots[p][self.me]) = s;
+        *lock(&self.world.slots[p][self.me].0) = s;
     }
 
     fn read_slot(&self, p: usize, from: usize) -> Vec<u8> {
-        match &*lock(&self.world.slots[p][from]) {
-            Slot::Data(d) => d.clone(),
-            _ => Vec::new(),
-        }
+        lock(&self.world.slots[p][from].0).as_bytes().to_vec()
     }
 }
 
@@ -245,39 +271,53 @@ impl ActiveMessages for LocalComm {
 
 impl Collectives for LocalComm {
     fn barrier(&self) -> Result<()> {
-        self.parity();
-        self.world.barrier()
+        let p = self.parity();
+        self.world.barrier(p)
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
         let p = self.parity();
         if self.me == root {
-            self.put_slot(p, Slot::Data(data));
+            self.put_slot(p, if data.len() <= SMALL { Slot::bytes(&data) } else { Slot::Data(data) });
         }
-        self.world.barrier()?;
+        self.world.barrier(p)?;
         Ok(self.read_slot(p, root))
+    }
+
+    fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+        let p = self.parity();
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
+        for s in &self.world.slots[p] {
+            visit(lock(&s.0).as_bytes())?;
+        }
+        Ok(())
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.parity();
-        self.put_slot(p, Slot::Data(data.to_vec()));
-        self.world.barrier()?;
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
         Ok((0..self.world.n).map(|s| self.read_slot(p, s)).collect())
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.parity();
-        self.put_slot(p, Slot::Data(data.to_vec()));
-        self.world.barrier()?;
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
         Ok(if self.me == root { (0..self.world.n).map(|s| self.read_slot(p, s)).collect() } else { Vec::new() })
+    }
+
+    fn note_collective(&self, seq: u64, kind: &'static str, at: &'static std::panic::Location<'static>) {
+        self.note.set(seq, kind, at);
     }
 
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
         let p = self.parity();
         self.put_slot(p, Slot::Out(out));
-        self.world.barrier()?;
+        self.world.barrier(p)?;
         Ok((0..self.world.n)
-            .map(|s| match &mut *lock(&self.world.slots[p][s]) {
+            .map(|s| match &mut *lock(&self.world.slots[p][s].0) {
                 Slot::Out(v) => v.get_mut(self.me).map(std::mem::take).unwrap_or_default(),
                 _ => Vec::new(),
             })
