@@ -1,5 +1,6 @@
 //! [`DistArray`]: a distributed array; [`View`], [`ViewMut`] and [`SharedView`]: slices of it.
 
+use crate::local_only;
 use crate::elem::Elem;
 use crate::expr::{Bound, Expr, IntoExpr};
 use crate::storage::Storage;
@@ -662,8 +663,10 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         let (store, ctx) = (&self.arr.store, &self.arr.ctx);
         let (oarr, odom) = (other.arr, other.dom);
         let plan = self.as_view().plan()?;
-        ctx.barrier()?;
-        let r = (|| {
+        // Purely local (no leading barrier) when the written follower and every operand are
+        // aligned.
+        let local = plan.is_aligned(&oarr.dist, &odom) && expr.bind(&plan).is_ok_and(|b| b.aligned());
+        local_only::fenced_unless(ctx, local, || {
             plan.check_shape(odom.shape(), &format!("the written follower over {odom}"))?;
             let bound = expr.bind(&plan)?;
             let follow = crate::follow::Follow::new(ctx)?;
@@ -698,9 +701,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 let sub = odom.slice_positions(&seg.group_positions())?;
                 crate::follow::store(oarr, &sub, &fb.row, Some(&fb.orig), &follow, &mut fb.packed)
             })
-        })();
-        ctx.barrier()?;
-        r
+        })
     }
 
     /// Zippered `forall` with the index: `f(idx, &mut self[idx], operands[i])`. **Collective.**
@@ -715,10 +716,11 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         let expr = operands.into_expr();
         let (store, dom) = (&self.arr.store, self.dom);
         let ctx = &self.arr.ctx;
-        ctx.barrier()?;
         let plan = self.as_view().plan()?;
+        let local = expr.bind(&plan).is_ok_and(|b| b.aligned());
+        local_only::fenced_unless(ctx, local, || {
         let bound = expr.bind(&plan)?;
-        let r = plan.for_each(|seg, scratch| {
+        plan.for_each(|seg, scratch| {
             let row = bound.row(seg, scratch)?;
             let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
             let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
@@ -729,9 +731,8 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 f(i, x, row.at(j))
             });
             Ok(())
-        });
-        ctx.barrier()?;
-        r
+        })
+        })
     }
 
     /// `self = expr` led by the **owning expression** (Section 6.3 of the modulo-unrolling
@@ -1059,20 +1060,22 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
     f: impl Fn(&mut T, X::Item) + Sync,
 ) -> Result<()> {
     let (store, ctx) = (&arr.store, &arr.ctx);
-    ctx.barrier()?;
-    let r = (|| {
-        let bound = expr.bind(&plan)?;
-        if bound.aligned() {
-            plan.flatten();
-        }
+    let bound = expr.bind(&plan);
+    let body = |plan: &Plan<'_, D>, bound: &X::Bound<'_>| {
         plan.for_each(|seg, scratch| {
             let row = bound.row(seg, scratch)?;
             update_row(store, seg, |j, x| f(x, row.at(j)));
             Ok(())
         })
-    })();
-    ctx.barrier()?;
-    r
+    };
+    match &bound {
+        // Every operand is aligned: a purely local loop, no leading barrier (`local_only.rs`).
+        Ok(b) if b.aligned() => {
+            plan.flatten();
+            local_only::fenced_unless(ctx, true, || body(&plan, b))
+        }
+        _ => local_only::fenced(ctx, || body(&plan, bound.as_ref().map_err(Clone::clone)?)),
+    }
 }
 
 /// Applies `f(j, &mut x)` to the leader's elements of `seg`.

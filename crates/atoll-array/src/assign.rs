@@ -27,10 +27,9 @@ pub(crate) fn assign<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: 
             right: format!("{:?}", src.shape()),
         });
     }
-    ctx.barrier()?;
-    let r = pull(dst, dom, src);
-    ctx.barrier()?;
-    r
+    // Same distribution and indices: a purely local copy, no leading barrier (`local_only.rs`).
+    let local = src.domain() == dom && (src.dist() as &dyn std::any::Any).downcast_ref::<M>().is_some_and(|m| *m == dst.dist);
+    crate::local_only::fenced_unless(ctx, local, || pull(dst, dom, src))
 }
 
 fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<D> + 'static>(

@@ -31,6 +31,7 @@ pub mod dist;
 mod elem;
 pub mod expr;
 mod follow;
+mod local_only;
 pub mod irregular;
 mod ordered;
 mod reduce;

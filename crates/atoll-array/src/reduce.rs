@@ -81,8 +81,9 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     ) -> Result<A> {
         let plan = lead(&self)?;
         let ctx = plan.ctx;
-        ctx.barrier()?;
         if !plan.index_ordered()? {
+            // Reads other locales' values: their earlier writes must be done.
+            ctx.barrier()?;
             return crate::ordered::reduce_by_rows(&self, &plan, identity, fold, combine);
         }
         fold_led(&self, plan, identity, fold, combine)
@@ -106,8 +107,6 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
         combine: impl Fn(A, A) -> A + Sync,
     ) -> Result<A> {
         let plan = lead(&self)?;
-        let ctx = plan.ctx;
-        ctx.barrier()?;
         fold_led(&self, plan, identity, fold, combine)
     }
 
@@ -212,7 +211,13 @@ fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + Des
     combine: impl Fn(A, A) -> A + Sync,
 ) -> Result<A> {
     let ctx = plan.ctx;
-    let bound = e.bind(&plan)?;
+    let bound = e.bind(&plan);
+    // Every operand aligned: only local reads, no barrier first (`local_only.rs`); the
+    // combine below is the rendezvous.
+    if !bound.as_ref().is_ok_and(|b| b.aligned()) {
+        ctx.barrier()?;
+    }
+    let bound = bound?;
     if bound.aligned() {
         plan.flatten();
     }
@@ -236,8 +241,12 @@ where
     let ctx = plan.ctx;
     let dom = plan.dom;
     let shape = dom.shape();
-    ctx.barrier()?;
-    let bound = e.bind(&plan)?;
+    let bound = e.bind(&plan);
+    // As in `reduce_with`: no barrier first when every operand is aligned.
+    if !bound.as_ref().is_ok_and(|b| b.aligned()) {
+        ctx.barrier()?;
+    }
+    let bound = bound?;
     let pick = move |a: Option<(E::Item, usize)>, b: Option<(E::Item, usize)>| match (a, b) {
         (Some(x), Some(y)) => Some(if better(&y.0, &x.0) || (!better(&x.0, &y.0) && y.1 < x.1) { y } else { x }),
         (x, None) => x,

@@ -3,10 +3,13 @@
 //! Each locale's part is one [`Symmetric`] allocation (registered for remote access, first
 //! touched by the locale's sublocales). Arrays, views and the zip engine read and write it
 //! only through this module. The contract is PGAS memory's, as in MPI RMA: an element written
-//! by one task (or a remote put) while another task reads or writes it, with no barrier or
-//! collective operation in between, gives unspecified values. Atoll's own operations never do
-//! that: a `forall` writes each element from one task only, and collective operations start and
-//! end with a barrier.
+//! by one task (or a remote put) while another task reads or writes it, with no barrier in
+//! between, gives unspecified values. Atoll's own operations never do that: a `forall` writes
+//! each element from one task only, collective operations that reach other locales' memory
+//! start and end with a barrier, and every collective loop that writes ends with one. Loops
+//! whose operands are all aligned touch only the caller's own elements and skip the leading
+//! barrier (`local_only.rs`): one-sided accesses (`get`, `set`) of other locales' elements are
+//! ordered with a later collective loop by an explicit `ctx.barrier()`.
 
 use crate::elem::{as_bytes, as_bytes_mut, store_ptr, Elem};
 use atoll_error::Result;

@@ -34,7 +34,8 @@ on_1_to_5_locales!(
     from_vec_and_single_elements,
     scan_moves_data_once,
     view_sent_with_on,
-    ordered_reduce_with
+    ordered_reduce_with,
+    aligned_and_misaligned_in_sequence
 );
 
 /// The counts are deterministic: two runs of every scenario give the same report.

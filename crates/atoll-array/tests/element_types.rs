@@ -46,6 +46,8 @@ fn all_types<T: Elem, M: Distribution<2> + 'static, M2: Distribution<2> + 'stati
     check(b.gather(root)? == a.gather(root)?, || format!("{} assign", T::NAME))?;
     b.slice_mut([1..4, 1..5])?.assign(&v.slice([3..6, 0..4])?)?;
     check(b.get([1, 1])? == mk(15) && b.get([3, 4])? == mk(28), || format!("{} assign of views", T::NAME))?;
+    // The one-sided reads above are done before the aligned (barrier-free) loop below writes b.
+    ctx.barrier()?;
     b.zip_apply(&v, |x, y| *x = y)?;
     check(b.gather(root)?.is_none_or(|g| g == want), || format!("{} zip_apply", T::NAME))?;
     // Extrema and a count.

@@ -9,6 +9,7 @@ mod comm;
 mod isx;
 mod memtrack;
 mod mix;
+mod overhead;
 mod polybench;
 mod progress;
 mod report;
@@ -115,6 +116,17 @@ enum Bench {
         #[arg(long, default_value_t = 3)]
         reps: usize,
     },
+    /// Per-operation overhead (barrier, allreduce, small zip/sum/assign, `on`) against the same fork/join shape with rayon.
+    Overhead {
+        #[command(flatten)]
+        common: Common,
+        /// Operations per sample.
+        #[arg(long, default_value_t = 2000)]
+        iters: usize,
+        /// Samples (the best and the median are reported).
+        #[arg(long, default_value_t = 30)]
+        samples: usize,
+    },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
@@ -177,6 +189,24 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
                 arkouda_sort::argsort_line(ctx, *n, *reps, common.json)
+            })
+        }),
+        Bench::Overhead { common, iters, samples } => config(common).and_then(|cfg| {
+            // The rayon reference: one thread per locale, built before the job so that its
+            // threads are not pinned to locale 0's cores. Under MPI the rank count comes from
+            // the launcher's PMI_SIZE.
+            let size = match common.backend {
+                Backend::Local => cfg.locales,
+                Backend::Mpi => std::env::var("PMI_SIZE").ok().and_then(|s| s.parse().ok()).or(common.locales).unwrap_or(1),
+            };
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(size.max(1))
+                .build()
+                .map_err(|e| Error::InvalidArgument(format!("the rayon reference pool: {e}")))?;
+            let opts = overhead::OverheadOpts { json: common.json, iters: (*iters).max(1), samples: (*samples).max(1) };
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                overhead::overhead(ctx, &pool, &opts)
             })
         }),
         Bench::Isx(args) => isx::isx(args),

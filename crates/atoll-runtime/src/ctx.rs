@@ -854,10 +854,13 @@ impl Ctx {
     // ----- collectives ------------------------------------------------------------------
 
     /// Starts a collective: numbers it and, when checking is on, verifies that every locale
-    /// reached the same one.
+    /// reached the same one; when it is off, notes the collective for the backend's cheap
+    /// order check (`comm/coll_note.rs`).
+    #[track_caller]
     pub(crate) fn coll_enter(&self, kind: &'static str) -> Result<()> {
         let seq = self.st.coll_seq.fetch_add(1, Ordering::Relaxed);
         if !self.st.config.check_collectives {
+            self.st.backend.note_collective(seq, kind, std::panic::Location::caller());
             return Ok(());
         }
         let all = self.st.backend.allgather(&encode(&(seq, kind))?)?;
@@ -881,6 +884,7 @@ impl Ctx {
     }
 
     /// Waits until every locale has reached the barrier. **Collective.**
+    #[track_caller]
     pub fn barrier(&self) -> Result<()> {
         self.coll_enter("barrier")?;
         self.st.backend.barrier()
@@ -897,6 +901,7 @@ impl Ctx {
     ///     Ok(())
     /// }).unwrap();
     /// ```
+    #[track_caller]
     pub fn broadcast<T: Serialize + DeserializeOwned>(&self, root: usize, value: Option<T>) -> Result<T> {
         self.check_locale(root)?;
         self.coll_enter("broadcast")?;
@@ -906,17 +911,24 @@ impl Ctx {
     }
 
     /// Every locale's `value`, in locale order. **Collective.**
+    #[track_caller]
     pub fn allgather<T: Serialize + DeserializeOwned>(&self, value: &T) -> Result<Vec<T>> {
         self.coll_enter("allgather")?;
         self.allgather_raw(value)
     }
 
     pub(crate) fn allgather_raw<T: Serialize + DeserializeOwned>(&self, value: &T) -> Result<Vec<T>> {
-        self.st.backend.allgather(&encode(value)?)?.iter().map(|b| decode(b)).collect()
+        let mut out = Vec::with_capacity(self.st.n);
+        self.st.backend.allgather_visit(&encode(value)?, &mut |b| {
+            out.push(decode(b)?);
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     /// Every locale's `value` on `root`, in locale order; an empty vector elsewhere.
     /// **Collective.**
+    #[track_caller]
     pub fn gather<T: Serialize + DeserializeOwned>(&self, root: usize, value: &T) -> Result<Vec<T>> {
         self.check_locale(root)?;
         self.coll_enter("gather")?;
@@ -936,11 +948,10 @@ impl Ctx {
     ///     Ok(())
     /// }).unwrap();
     /// ```
+    #[track_caller]
     pub fn allreduce<T: Serialize + DeserializeOwned>(&self, value: T, op: impl Fn(T, T) -> T) -> Result<T> {
         self.coll_enter("allreduce")?;
-        let all = self.allgather_raw(&value)?;
-        drop(value);
-        all.into_iter().reduce(op).ok_or(Error::ZeroLocales)
+        crate::comm::combine::allreduce(&*self.st.backend, value, op)
     }
 
     /// The combination with `op` of the values of the locales before this one (`identity` on
@@ -954,10 +965,10 @@ impl Ctx {
     ///     Ok(())
     /// }).unwrap();
     /// ```
+    #[track_caller]
     pub fn exscan<T: Serialize + DeserializeOwned>(&self, value: T, identity: T, op: impl Fn(T, T) -> T) -> Result<T> {
         self.coll_enter("exscan")?;
-        let all = self.allgather_raw(&value)?;
-        Ok(all.into_iter().take(self.st.id).fold(identity, op))
+        crate::comm::combine::exscan(&*self.st.backend, self.st.id, value, identity, op)
     }
 
     /// Sends `out[d]` to locale `d` and returns what every locale sent here, in locale order.
@@ -975,6 +986,7 @@ impl Ctx {
     ///     Ok(())
     /// }).unwrap();
     /// ```
+    #[track_caller]
     pub fn alltoallv<T: Pod>(&self, out: Vec<Vec<T>>) -> Result<Vec<Vec<T>>> {
         if out.len() != self.st.n {
             return Err(Error::ShapeMismatch {

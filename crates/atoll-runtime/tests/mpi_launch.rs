@@ -135,6 +135,15 @@ fn mismatched_collectives_are_reported_under_mpi() {
 }
 
 #[test]
+fn collectives_in_different_orders_do_not_hang_silently_with_checking_off() {
+    // Before: rank 0 waited forever without a word (the program's own 12 s timer ends it).
+    let (out, _) = launch(2, "mismatch_unchecked", true, Duration::from_secs(60));
+    let (so, se) = text(&out);
+    assert!(!out.status.success(), "{so}\n{se}");
+    assert!(se.contains("has waited") && se.contains("allreduce") && se.contains("selftest.rs:"), "no stall report in\nstdout:\n{so}\nstderr:\n{se}");
+}
+
+#[test]
 fn verbose_comm_traces_each_operation_with_its_source_location() {
     let exe = env!("CARGO_BIN_EXE_atoll-selftest");
     let out = Command::new(exe)

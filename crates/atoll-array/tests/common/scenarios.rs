@@ -620,7 +620,7 @@ pub fn view_sent_with_on(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 /// Every scenario, in order, with its name.
 pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
     type Scenario = fn(&Ctx) -> Result<Vec<CommCounts>>;
-    let list: [(&'static str, Scenario); 11] = [
+    let list: [(&'static str, Scenario); 12] = [
         ("aligned_expressions", aligned_expressions_make_no_messages),
         ("slices", creating_slices_makes_no_messages),
         ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
@@ -632,6 +632,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
         ("scan", scan_moves_data_once),
         ("view_sent_with_on", view_sent_with_on),
         ("ordered_reduce_with", ordered_reduce_with),
+        ("aligned_and_misaligned", aligned_and_misaligned_in_sequence),
     ];
     list.iter().map(|&(name, f)| Ok((name, f(ctx)?))).collect()
 }
@@ -639,4 +640,56 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
 /// The report the selftest prints and the MPI test compares: one line per scenario.
 pub fn report(results: &[(&'static str, Vec<CommCounts>)]) -> String {
     results.iter().map(|(name, c)| format!("counts {name} {c:?}\n")).collect()
+}
+
+/// Aligned loops (no leading barrier since issue 13) and misaligned ones (reading and writing other
+/// locales' parts) in sequence, many rounds, compared with the same sequence on plain vectors:
+/// a loop that skipped a barrier it needs would read a value before its owner wrote it, or
+/// overwrite one another locale still reads.
+pub fn aligned_and_misaligned_in_sequence(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    use atoll_array::{ExprExt, Scalar};
+    let n = 997usize;
+    let ni = n as i64;
+    let m = |x: i64| x.rem_euclid(1_000_003);
+    let mut a = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| i)?;
+    let mut c = DistArray::<i64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [n])?)?;
+    let mut b = DistArray::<i64, 1, Block<1>>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 2 * i)?;
+    let (mut ra, mut rb, mut rc): (Vec<i64>, Vec<i64>, Vec<i64>) = ((0..ni).collect(), (0..ni).map(|i| 2 * i).collect(), vec![0; n]);
+    let ((), counts) = measure(ctx, || {
+        for r in 0..40i64 {
+            // Aligned, local: a = 3a + r.
+            a.zip_apply(Scalar(r), |x, s| *x = m(*x * 3 + s))?;
+            ra.iter_mut().for_each(|x| *x = m(*x * 3 + r));
+            // Misaligned read of a (Cyclic into Block): sees every locale's write above.
+            b.view_mut().assign(&a.view())?;
+            rb.clone_from(&ra);
+            // Aligned, local: overwrite a right after others read it.
+            a.zip_apply(&c, |x, y| *x = m(*x + y + 1))?;
+            ra.iter_mut().zip(&rc).for_each(|(x, y)| *x = m(*x + y + 1));
+            // Aligned, local: c = a (bulk assignment of the same distribution).
+            c.view_mut().assign(&a.view())?;
+            rc.clone_from(&ra);
+            // Misaligned write: a[1..] = b[..n-1] + c[1..] (led by a's view; b is fetched).
+            a.slice_mut(1..ni)?.assign_expr(b.slice(0..ni - 1)? + c.slice(1..ni)?)?;
+            for i in (1..n).rev() {
+                ra[i] = rb[i - 1] + rc[i];
+            }
+            ra.iter_mut().for_each(|x| *x = m(*x));
+            a.zip_apply(Scalar(0i64), |x, _| *x = m(*x))?;
+            // Aligned reduction right after the misaligned write.
+            let s = a.view().sum()?;
+            check(s == ra.iter().sum::<i64>(), || format!("round {r}: sum {s}"))?;
+            // Misaligned reduction: a shifted against c.
+            let d = (a.slice(0..ni - 1)? - c.slice(1..ni)?).map(|x: i64| x.abs()).sum()?;
+            let want: i64 = (0..n - 1).map(|i| (ra[i] - rc[i + 1]).abs()).sum();
+            check(d == want, || format!("round {r}: shifted difference {d}, want {want}"))?;
+        }
+        Ok(())
+    })?;
+    for (name, got, want) in [("a", a.gather(0)?, &ra), ("b", b.gather(0)?, &rb), ("c", c.gather(0)?, &rc)] {
+        if let Some(g) = got {
+            check(&g == want, || format!("{name} differs from the sequential reference"))?;
+        }
+    }
+    Ok(counts)
 }

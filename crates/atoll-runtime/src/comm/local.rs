@@ -7,33 +7,62 @@
 //! between two sets by the parity of the collective's sequence number, so a slot is rewritten
 //! only after everyone has passed the next barrier, hence finished reading it.
 //!
-//! A failure of any locale sets a flag that every waiting locale sees within 20 ms; they return
-//! [`Error::LocaleFailed`] instead of waiting forever.
+//! The barrier itself is `local_barrier.rs` (spins briefly, then parks). A failure of any
+//! locale sets a flag that every waiting locale sees promptly (it is woken); they return
+//! [`Error::LocaleFailed`] instead of waiting forever. Each rendezvous also compares the
+//! locales' notes of their current collective (`coll_note.rs`), so collectives called in
+//! different orders give [`Error::CollectiveMismatch`] instead of wrong data or a hang.
 
+use super::coll_note::{self, Note};
+use super::local_barrier::{FastBarrier, Padded};
 use super::local_fence::CommandFence;
 use super::memcopy;
 use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
 use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
-use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Condvar, Mutex, Ordering, Weak};
+use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
 use std::sync::OnceLock;
-use std::time::Duration;
+
+/// Contributions up to this many bytes stay inline in the slot (no allocation).
+const SMALL: usize = 56;
 
 #[derive(Default)]
 enum Slot {
     #[default]
     Empty,
+    Small(u8, [u8; SMALL]),
     Data(Vec<u8>),
     Out(Vec<Vec<u8>>),
+}
+
+impl Slot {
+    fn bytes(data: &[u8]) -> Slot {
+        if data.len() <= SMALL {
+            let mut b = [0u8; SMALL];
+            b[..data.len()].copy_from_slice(data);
+            Slot::Small(data.len() as u8, b)
+        } else {
+            Slot::Data(data.to_vec())
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Slot::Small(n, b) => &b[..*n as usize],
+            Slot::Data(d) => d,
+            _ => &[],
+        }
+    }
 }
 
 /// What the locales of one in-process job share.
 pub(crate) struct LocalWorld {
     n: usize,
-    bar: Mutex<(usize, u64)>,
-    bar_cv: Condvar,
-    slots: [Vec<Mutex<Slot>>; 2],
+    bar: FastBarrier,
+    /// Each locale's note of its current collective, by parity (as the slots).
+    notes: [Vec<Padded<Note>>; 2],
+    slots: [Vec<Padded<Mutex<Slot>>>; 2],
     failed: AtomicBool,
     failure: Mutex<Option<(usize, Error)>>,
     /// Abandoning one driver command (see `local_fence`).
@@ -47,9 +76,9 @@ impl LocalWorld {
         let n = regions.len();
         Arc::new(LocalWorld {
             n,
-            bar: Mutex::new((0, 0)),
-            bar_cv: Condvar::new(),
-            slots: [(0..n).map(|_| Mutex::new(Slot::Empty)).collect(), (0..n).map(|_| Mutex::new(Slot::Empty)).collect()],
+            bar: FastBarrier::new(n),
+            notes: [(0..n).map(|_| Padded::default()).collect(), (0..n).map(|_| Padded::default()).collect()],
+            slots: [(0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect(), (0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect()],
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
             fence: CommandFence::new(n),
@@ -77,8 +106,13 @@ impl LocalWorld {
             }
         }
         self.failed.store(true, Ordering::SeqCst);
-        let _g = lock(&self.bar);
-        self.bar_cv.notify_all();
+        self.bar.wake_all();
+    }
+
+    /// Whether waiting locales must stop waiting: a locale has failed, or the current driver
+    /// command was abandoned (`abort_command` then wakes them).
+    fn interrupted(&self) -> bool {
+        self.failed.load(Ordering::Relaxed) || self.fence.is_aborted()
     }
 
     /// An error if a locale has failed: the others learn which one and why.
@@ -95,47 +129,35 @@ impl LocalWorld {
     }
 
     /// Abandons the current driver command: records `locale`'s failure and wakes every
-    /// locale waiting in a barrier, which withdraws with [`Error::CommandFailed`].
+    /// locale waiting in a barrier, which leaves with [`Error::CommandFailed`].
     pub(crate) fn abort_command(&self, locale: usize, e: Error) {
         self.fence.abort(locale, e);
-        let _g = lock(&self.bar);
-        self.bar_cv.notify_all();
+        self.bar.wake_all();
     }
 
-    /// The command boundary after [`LocalWorld::abort_command`] (see `local_fence`).
+    /// The command boundary after [`LocalWorld::abort_command`] (see `local_fence`): the last
+    /// locale to arrive forgets the interrupted barrier round's arrivals.
     pub(crate) fn end_failed_command(&self) -> Result<Vec<(usize, Error)>> {
-        self.fence.meet(|| lock(&self.bar).0 = 0, || self.check())
+        self.fence.meet(|| self.bar.reset(), || self.check())
     }
 
-    fn barrier(&self) -> Result<()> {
+    /// The rendezvous of collective parity `p`: waits for every locale, then checks that all
+    /// noted the same collective. A locale entering after its command was abandoned never
+    /// counts itself in; one waiting when it is abandoned leaves (its arrival is forgotten at
+    /// the command boundary).
+    fn barrier(&self, p: usize) -> Result<()> {
         self.check()?;
-        let mut g = lock(&self.bar);
-        // Checked under the lock: a locale entering after an abort never counts itself in.
         if self.fence.is_aborted() {
             return Err(self.fence.error());
         }
-        let gen = g.1;
-        g.0 += 1;
-        if g.0 == self.n {
-            g.0 = 0;
-            g.1 += 1;
-            self.bar_cv.notify_all();
-            return Ok(());
-        }
-        while g.1 == gen {
-            if self.failed.load(Ordering::SeqCst) {
-                drop(g);
-                return self.check();
-            }
+        if self.bar.wait(|| self.interrupted()).is_err() {
+            self.check()?;
             if self.fence.is_aborted() {
-                // Withdraw: the barrier is as if this locale had never arrived.
-                g.0 -= 1;
-                drop(g);
                 return Err(self.fence.error());
             }
-            g = self.bar_cv.wait_timeout(g, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+            return Err(Error::LocaleFailed { locale: 0, message: "a barrier was interrupted".into() });
         }
-        Ok(())
+        coll_note::compare(&self.notes[p])
     }
 }
 
@@ -144,11 +166,13 @@ pub(crate) struct LocalComm {
     me: usize,
     world: Arc<LocalWorld>,
     seq: AtomicU64,
+    /// The collective this locale is entering (see `note_collective`).
+    note: Note,
 }
 
 impl LocalComm {
     pub(crate) fn new(me: usize, world: Arc<LocalWorld>) -> Self {
-        LocalComm { me, world, seq: AtomicU64::new(0) }
+        LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default() }
     }
 
     /// The world this locale belongs to.
@@ -173,19 +197,19 @@ impl LocalComm {
         Ok(self.parity())
     }
 
+    /// Numbers a collective (its parity picks the slots) and publishes this locale's note of it.
     fn parity(&self) -> usize {
-        (self.seq.fetch_add(1, Ordering::Relaxed) & 1) as usize
+        let p = (self.seq.fetch_add(1, Ordering::Relaxed) & 1) as usize;
+        self.world.notes[p][self.me].0.copy_from(&self.note);
+        p
     }
 
     fn put_slot(&self, p: usize, s: Slot) {
-        *lock(&self.world.slots[p][self.me]) = s;
+        *lock(&self.world.slots[p][self.me].0) = s;
     }
 
     fn read_slot(&self, p: usize, from: usize) -> Vec<u8> {
-        match &*lock(&self.world.slots[p][from]) {
-            Slot::Data(d) => d.clone(),
-            _ => Vec::new(),
-        }
+        lock(&self.world.slots[p][from].0).as_bytes().to_vec()
     }
 }
 
@@ -294,39 +318,53 @@ impl ActiveMessages for LocalComm {
 
 impl Collectives for LocalComm {
     fn barrier(&self) -> Result<()> {
-        self.begin()?;
-        self.world.barrier()
+        let p = self.begin()?;
+        self.world.barrier(p)
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
         let p = self.begin()?;
         if self.me == root {
-            self.put_slot(p, Slot::Data(data));
+            self.put_slot(p, if data.len() <= SMALL { Slot::bytes(&data) } else { Slot::Data(data) });
         }
-        self.world.barrier()?;
+        self.world.barrier(p)?;
         Ok(self.read_slot(p, root))
+    }
+
+    fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+        let p = self.begin()?;
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
+        for s in &self.world.slots[p] {
+            visit(lock(&s.0).as_bytes())?;
+        }
+        Ok(())
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
-        self.put_slot(p, Slot::Data(data.to_vec()));
-        self.world.barrier()?;
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
         Ok((0..self.world.n).map(|s| self.read_slot(p, s)).collect())
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
-        self.put_slot(p, Slot::Data(data.to_vec()));
-        self.world.barrier()?;
+        self.put_slot(p, Slot::bytes(data));
+        self.world.barrier(p)?;
         Ok(if self.me == root { (0..self.world.n).map(|s| self.read_slot(p, s)).collect() } else { Vec::new() })
+    }
+
+    fn note_collective(&self, seq: u64, kind: &'static str, at: &'static std::panic::Location<'static>) {
+        self.note.set(seq, kind, at);
     }
 
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
         self.put_slot(p, Slot::Out(out));
-        self.world.barrier()?;
+        self.world.barrier(p)?;
         Ok((0..self.world.n)
-            .map(|s| match &mut *lock(&self.world.slots[p][s]) {
+            .map(|s| match &mut *lock(&self.world.slots[p][s].0) {
                 Slot::Out(v) => v.get_mut(self.me).map(std::mem::take).unwrap_or_default(),
                 _ => Vec::new(),
             })

@@ -21,7 +21,10 @@
 
 use atoll_error::{invalid_arg, Result};
 
+pub(crate) mod coll_note;
+pub(crate) mod combine;
 pub(crate) mod local;
+pub(crate) mod local_barrier;
 pub(crate) mod local_copy;
 pub(crate) mod local_fence;
 pub(crate) mod memcopy;
@@ -229,6 +232,20 @@ pub trait Collectives {
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>>;
     /// Sends `out[d]` to locale `d`; returns what each locale sent here, in locale order.
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>>;
+    /// As [`Collectives::allgather`], but hands each locale's bytes to `visit` in locale order
+    /// instead of returning copies (the local backend reads them in place).
+    fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+        for b in self.allgather(data)? {
+            visit(&b)?;
+        }
+        Ok(())
+    }
+    /// Notes the collective this locale enters next (`Ctx`'s sequence number, its kind and
+    /// call site), so that collectives called in different orders are reported rather than
+    /// hang (see `coll_note.rs`). Called only while collective checking is off.
+    fn note_collective(&self, seq: u64, kind: &'static str, at: &'static std::panic::Location<'static>) {
+        crate::comm::coll_note::CURRENT.set(seq, kind, at);
+    }
 }
 
 /// Making local memory remotely accessible.

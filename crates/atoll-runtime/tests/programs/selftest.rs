@@ -94,6 +94,20 @@ fn main() {
             }
             Ok(String::new())
         }),
+        // Collectives in different orders with checking off (the release default): rank 0 waits
+        // in an allreduce the others never call. The waiting rank must say where it waits
+        // (coll_note.rs) instead of hanging silently; this program ends itself after 12 s.
+        "mismatch_unchecked" => run(config.with_check_collectives(false), |ctx| {
+            std::thread::spawn(|| {
+                std::thread::sleep(std::time::Duration::from_secs(12));
+                eprintln!("selftest: mismatch_unchecked gives up");
+                std::process::exit(3);
+            });
+            if ctx.id() == 0 {
+                ctx.allreduce(1u64, |a, b| a + b)?;
+            }
+            Ok(String::new())
+        }),
         other => {
             eprintln!("selftest: unknown scenario {other:?}");
             std::process::exit(2);

@@ -93,8 +93,14 @@ pub(crate) fn abort(code: i32) -> ! {
 }
 
 /// Waits for a request with polite polling.
+///
+/// A collective (every wait but `MPI_Isend`'s) that has waited `coll_note::STALL_WARN` says so
+/// on stderr with this rank's current collective, and again at every doubling of the wait.
 fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
     let mut b = Backoff::new();
+    let start = std::time::Instant::now();
+    let mut warn_at = crate::comm::coll_note::STALL_WARN;
+    let mut k = 0u32;
     loop {
         let mut flag: c_int = 0;
         // SAFETY: `req` is a live request handle owned here; status is ignored.
@@ -103,6 +109,14 @@ fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
             return Ok(());
         }
         b.snooze();
+        k = k.wrapping_add(1);
+        if k % 64 == 0 && what != "MPI_Isend" {
+            let waited = start.elapsed();
+            if waited >= warn_at {
+                crate::comm::coll_note::warn_stalled(RANK.load(Ordering::Relaxed), waited);
+                warn_at *= 2;
+            }
+        }
     }
 }
 
