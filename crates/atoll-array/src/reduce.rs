@@ -313,43 +313,7 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
         let dist = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
         // Untouched pages: the assignment below is their first write.
         let mut out = DistArray::<T, 1, Block<1>>::zeros_lazy(ctx, dist)?;
-        // Bring the values into the Block layout of the view's indices.
-        out.assign(self)?;
-        let local = out.local_mut();
-        let parts = crate::util::ChunksMut::new(local);
-        let totals = std::sync::Mutex::new(vec![identity; parts.len()]);
-        ctx.forall_chunks(0..parts.len(), |r| {
-            for c in r {
-                let t = parts.get(c).iter().fold(identity, |a, &x| op(a, x));
-                totals.lock().unwrap_or_else(|p| p.into_inner())[c] = t;
-            }
-        });
-        let totals = totals.into_inner().unwrap_or_else(|p| p.into_inner());
-        let mine = totals.iter().fold(identity, |a, &x| op(a, x));
-        let before = ctx.exscan(mine, identity, op)?;
-        let mut starts = Vec::with_capacity(totals.len());
-        let mut acc = before;
-        for &t in &totals {
-            starts.push(acc);
-            acc = op(acc, t);
-        }
-        ctx.forall_chunks(0..parts.len(), |r| {
-            for c in r {
-                let mut acc = starts[c];
-                for x in parts.get(c).iter_mut() {
-                    let v = *x;
-                    if inclusive {
-                        acc = op(acc, v);
-                        *x = acc;
-                    } else {
-                        *x = acc;
-                        acc = op(acc, v);
-                    }
-                }
-            }
-        });
-        drop(parts);
-        ctx.barrier()?;
+        self.scan_into(&mut out, op, identity, inclusive)?;
         Ok(out)
     }
 

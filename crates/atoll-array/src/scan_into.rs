@@ -8,8 +8,8 @@ use atoll_dist::{Block, Distribution};
 use atoll_error::{Error, Result};
 
 impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
-    /// [`scan`](View::scan) into `out`, a Block array over `0..len` on every locale (as `scan`
-    /// returns). **Collective.**
+    /// [`scan`](View::scan) into `out`, a Block array over the view's indices on every locale
+    /// (as `scan` returns, which is this call on a fresh output). **Collective.**
     ///
     /// ```
     /// use atoll_array::{dist, DistArray};
@@ -24,16 +24,16 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
     /// ```
     ///
     /// # Errors
-    /// [`Error::ShapeMismatch`] when `out` is not the Block array over `0..len` on every
-    /// locale (the same on every locale); as assignment otherwise.
+    /// [`Error::ShapeMismatch`] when `out` is not the Block array over the view's indices on
+    /// every locale (the same on every locale); as assignment otherwise.
     pub fn scan_into(&self, out: &mut DistArray<T, 1, Block<1>>, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<()> {
         let ctx = self.ctx();
-        let want = crate::dist::block(ctx, [self.len()])?;
+        let want = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
         if *out.dist() != want {
             return Err(Error::ShapeMismatch {
                 context: "View::scan_into (output)".into(),
                 left: format!("an output over {}", out.domain()),
-                right: format!("the Block array over 0..{} on all {} locales", self.len(), ctx.num_locales()),
+                right: format!("the Block array over {} on all {} locales", self.domain(), ctx.num_locales()),
             });
         }
         // Bring the values into the output's Block layout, then the two passes of `scan`.

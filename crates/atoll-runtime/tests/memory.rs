@@ -228,32 +228,55 @@ fn memory_used_attributes_each_locales_threads() {
     let _s = serial();
     // `full` mode charges a free to the locale that allocated the block, so per-locale figures
     // are exact (in `count` mode the runtime's threads freeing each other's blocks move them).
+    // The mode is restored however the test ends, so a failure here does not spill into the
+    // other tests of this binary.
+    struct Restore(atoll_mem::Mode, usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            atoll_mem::set_mode(self.0, self.1);
+        }
+    }
+    let _restore = Restore(atoll_mem::mode(), atoll_mem::threshold());
     atoll_mem::set_mode(atoll_mem::Mode::Full, 0);
     for n in 1..=4 {
         run(config(n, "1GiB"), |ctx| {
             let me = ctx.id();
             let size = (4 * MIB + 4096 * me as u64) as usize;
-            ctx.barrier()?;
-            let total_before = ctx.memory_used_all()?;
-            let before = ctx.memory_used();
-            // Only this locale's threads charge its counter (and, for locale 0, the test
-            // harness's threads, which allocate a little now and then: 16 KiB of slack).
+            // Only this locale's threads charge its counter, and, for locale 0, the test
+            // harness's threads, which allocate a little now and then (16 KiB of slack); on a
+            // loaded machine the harness may allocate more during one window, so each window
+            // is measured up to 5 times and must be exact within the slack once (a wrong
+            // attribution is off every time).
             let slack = 16 << 10;
-            let counter = atoll_mem::memory_used_by(me)?;
-            check(counter.abs_diff(before) <= slack, format!("memory_used reads this locale's atoll-mem counter: {before} then {counter}"))?;
-            let block = std::hint::black_box(vec![1u8; size]);
-            let during = ctx.memory_used();
             let grew = |from: u64, to: u64, by: u64| to >= from + by && to <= from + by + slack;
-            check(grew(before, during, size as u64), format!("locale {me}: {before} -> {during}, allocated {size}"))?;
-            // Allocations made on the locale's task pool count for it too.
+            let mut last = String::new();
+            let mut fine = false;
+            for _ in 0..5 {
+                ctx.barrier()?;
+                let before = ctx.memory_used();
+                let counter = atoll_mem::memory_used_by(me)?;
+                let block = std::hint::black_box(vec![1u8; size]);
+                let during = ctx.memory_used();
+                // Allocations made on the locale's task pool count for it too.
+                let on_pool = ctx.here().children()[0].run(|| std::hint::black_box(vec![2u8; 3 << 20]));
+                let after = ctx.memory_used();
+                drop((block, on_pool));
+                last = format!("locale {me}: counter {counter}, memory_used {before} -> {during} (allocated {size}) -> {after} (pool, 3 MiB)");
+                if counter.abs_diff(before) <= slack && grew(before, during, size as u64) && grew(during, after, 3 << 20) {
+                    fine = true;
+                    break;
+                }
+            }
+            check(ctx.allreduce(fine, |a, b| a && b)?, last)?;
+            // Every locale's figure at once: all of them grow by what each allocated.
+            let total_before = ctx.memory_used_all()?;
+            let block = std::hint::black_box(vec![1u8; size]);
             let on_pool = ctx.here().children()[0].run(|| std::hint::black_box(vec![2u8; 3 << 20]));
-            let after = ctx.memory_used();
-            check(grew(during, after, 3 << 20), format!("pool threads are attributed to their locale: {during} -> {after}"))?;
             let total = ctx.memory_used_all()?;
             let n = ctx.num_locales() as u64;
             let added: u64 = (0..n).map(|l| 4 * MIB + 4096 * l + (3 << 20)).sum();
-            // Collectives keep a few small buffers alive (replaced by the next ones); allow
-            // 64 KiB either way for them.
+            // Collectives keep a few small buffers alive (replaced by the next ones), and the
+            // harness allocates now and then: allow 64 KiB either way.
             let slack = 64 << 10;
             check(total + slack >= total_before + added && total <= total_before + added + slack, format!("total {total_before} -> {total}, added {added}"))?;
             drop((block, on_pool));
