@@ -376,11 +376,27 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let (cap, tasks) = resolve(ctx, opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
         let mut out = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
+        self.take_checked(idx, &mut out, opts, (cap, tasks), "DistArray::take (aggregation buffers)")?;
+        Ok(out)
+    }
+
+    /// The reads of [`take_with`](Self::take_with) into `out` (distributed like `idx`), once
+    /// `idx` is checked and `(cap, tasks)` resolved. **Collective.**
+    pub(crate) fn take_checked<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+        out: &mut DistArray<T, 1, MI>,
+        opts: &IrregularOptions,
+        (cap, tasks): (usize, usize),
+        operation: &str,
+    ) -> Result<()> {
+        let ctx = self.ctx();
         let len = idx.local().len();
         if opts.transfer == Transfer::Aggregated {
-            admit(ctx, "DistArray::take (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
+            admit(ctx, operation, len, tasks, cap, 16 + size_of::<T>())?;
         }
-        // The values of `self` written before the call are complete everywhere.
+        // The values of `self` written before the call are complete everywhere, and every
+        // locale is done reading `out` before anyone writes it.
         ctx.barrier()?;
         let view = self.view();
         let src = view.inner();
@@ -431,8 +447,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         });
         drop(chunks);
         agree(ctx, failure)?;
-        ctx.barrier()?;
-        Ok(out)
+        ctx.barrier()
     }
 
     /// Scatter: `self[idx[j]] = v[j]` for every `j`. Each locale writes the pairs it owns of

@@ -20,8 +20,8 @@
 //! `for_each`, and [`reduce_commutative`](crate::ExprReduce::reduce_commutative)) never need
 //! it and combine in storage order.
 
-use crate::expr::{Bound, Expr};
-use crate::zip::{Plan, Row};
+use crate::expr::Expr;
+use crate::zip::Plan;
 use atoll_dist::{Block, Distribution, Domain, LocaleGrid};
 use atoll_error::{invalid_arg, Result};
 use serde::de::DeserializeOwned;
@@ -74,8 +74,8 @@ pub(crate) fn plan_index_ordered<M: Distribution<D> + 'static, const D: usize>(p
 }
 
 /// Folds `e` in row-major order through a row-Block leader (see the module docs) and combines
-/// the locales' results in locale order. **Collective**; the caller has passed the barrier that
-/// starts the loop.
+/// the locales' results in locale order. **Collective** (it reads through followers, so it
+/// starts with a barrier).
 pub(crate) fn reduce_by_rows<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
     e: &E,
     lead: &Plan<'_, D>,
@@ -88,18 +88,6 @@ pub(crate) fn reduce_by_rows<const D: usize, E: Expr<D>, A: Clone + Send + Sync 
     let mut grid = [1usize; D];
     grid[0] = n;
     let rows = Block::new(Domain::from_shape(lead.shape)?, LocaleGrid::new(0..n, grid)?);
-    let mut plan = Plan::new(ctx, &rows, *rows.domain())?;
-    let bound = e.bind(&plan)?;
-    if bound.aligned() {
-        plan.flatten();
-    }
-    let mine = plan.fold(
-        identity.clone(),
-        |acc, seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            Ok((0..seg.len).fold(acc, |a, j| fold(a, row.at(j))))
-        },
-        &combine,
-    )?;
-    ctx.allreduce(mine, &combine)
+    let plan = Plan::new(ctx, &rows, *rows.domain())?;
+    crate::reduce::fold_led(e, plan, identity, fold, combine)
 }

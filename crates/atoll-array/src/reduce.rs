@@ -80,10 +80,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
         combine: impl Fn(A, A) -> A + Sync,
     ) -> Result<A> {
         let plan = lead(&self)?;
-        let ctx = plan.ctx;
         if !plan.index_ordered()? {
-            // Reads other locales' values: their earlier writes must be done.
-            ctx.barrier()?;
             return crate::ordered::reduce_by_rows(&self, &plan, identity, fold, combine);
         }
         fold_led(&self, plan, identity, fold, combine)
@@ -200,10 +197,10 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
 
 impl<const D: usize, E: Expr<D>> ExprReduce<D> for E {}
 
-/// Folds `e` over its leader's `plan` on this locale (segments in order) and combines the
-/// locales' results in locale order. **Collective**; the caller has passed the barrier that
-/// starts the loop.
-fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
+/// Folds `e` over the leader `plan` on this locale (segments in order) and combines the
+/// locales' results in locale order. **Collective**; it starts with a barrier unless every
+/// operand is aligned with the leader (only local reads then).
+pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
     e: &E,
     mut plan: Plan<'_, D>,
     identity: A,

@@ -1,12 +1,11 @@
 //! Gather into a preallocated output: [`DistArray::take_into`], the non-allocating form of
 //! [`DistArray::take`] (the same aggregated reads, the output given).
 
-use super::{admit, agree, as_store_mut, check_indices, parts, resolve, run_parts, split_parts, IndexElem, IrregularOptions, Locator};
+use super::{check_indices, resolve, IndexElem, IrregularOptions};
 use crate::array::DistArray;
 use crate::elem::Elem;
 use atoll_dist::Distribution;
 use atoll_error::{Error, Result};
-use atoll_runtime::SrcAggregator;
 
 impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     /// [`take`](Self::take) into `out`, an array distributed like `idx` (same
@@ -37,36 +36,9 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 right: format!("indices over {}", idx.domain()),
             });
         }
-        let (cap, tasks) = resolve(ctx, &IrregularOptions::default())?;
+        let opts = IrregularOptions::default();
+        let resolved = resolve(ctx, &opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
-        let len = idx.local().len();
-        admit(ctx, "DistArray::take_into (aggregation buffers)", len, tasks, cap, 16 + size_of::<T>())?;
-        // The values of `self` written before the call are complete everywhere, and every
-        // locale is done reading `out` before anyone writes it.
-        ctx.barrier()?;
-        let view = self.view();
-        let src = view.inner();
-        let loc = Locator::new(&src.dist);
-        let bases: Vec<u64> = (0..ctx.num_locales()).map(|l| src.store.base_addr(l)).collect();
-        let es = size_of::<T>() as u64;
-        let ranges = parts(len, tasks);
-        let indices = idx.local();
-        // SAFETY: only values read from `self`'s storage of `T` are written through it.
-        let out_store = unsafe { as_store_mut(out.local_mut()) };
-        let chunks = split_parts(out_store, &ranges);
-        let failure = run_parts(ctx, tasks, |p| {
-            let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
-            let slots: &mut [T::Store] = &mut guard;
-            let ids = &indices[ranges[p].clone()];
-            let mut agg = SrcAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
-            for (slot, &i) in slots.iter_mut().zip(ids) {
-                let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
-                agg.get_at(owner, bases[owner] + off as u64 * es, slot)?;
-            }
-            agg.finish()
-        });
-        drop(chunks);
-        agree(ctx, failure)?;
-        ctx.barrier()
+        self.take_checked(idx, out, &opts, resolved, "DistArray::take_into (aggregation buffers)")
     }
 }
