@@ -14,11 +14,11 @@
 //! lowest locale that failed (not the `CommandFailed` of those that only waited), and the next
 //! command runs normally.
 //!
-//! With MPI, a failure is reported through the gather as before: this recovers when the
-//! failing rank's collectives match the others' (a panic or error outside collectives, or on
-//! every rank at the same point). A rank that fails while the others wait for it inside a
-//! collective of the same command cannot be resynchronized (an MPI collective cannot be
-//! withdrawn from); see the crate README.
+//! With MPI the protocol is the same, carried by messages (`comm/mpi/abandon.rs`): a failing
+//! rank tells every other rank, whose collectives of the command give up with
+//! [`Error::CommandFailed`]; every rank then meets at the boundary, which moves the
+//! collectives to a fresh communicator (the abandoned requests stay pending on the old one)
+//! and gathers each rank's error on locale 0.
 
 use crate::comm::local::LocalComm;
 use crate::ctx::Ctx;
@@ -32,6 +32,10 @@ fn local_comm(ctx: &Ctx) -> Option<&LocalComm> {
 
 /// The collective count at the start of a command, to restore if the command is abandoned.
 pub(crate) fn command_start(ctx: &Ctx) -> u64 {
+    #[cfg(feature = "mpi")]
+    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
+        mpi.begin_command();
+    }
     ctx.st.coll_seq.load(Ordering::Relaxed)
 }
 
@@ -42,15 +46,11 @@ pub(crate) fn command_start(ctx: &Ctx) -> u64 {
 /// # Errors
 /// Only a job-wide failure (a locale ended, the backend failed): the session cannot go on.
 pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
+    #[cfg(feature = "mpi")]
+    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
+        return end_command_mpi(ctx, mpi, start, mine);
+    }
     let Some(lc) = local_comm(ctx) else {
-        if let Err(e @ Error::HandlerPanicked { .. }) = &mine {
-            // Not silent if it hangs: the MPI collectives of the others cannot be withdrawn.
-            eprintln!(
-                "atoll: {e} (driver command); under MPI, if other locales wait for locale {} in a \
-                 collective of this command, the session cannot be resynchronized and will hang",
-                ctx.id()
-            );
-        }
         return ctx.gather(0, &mine);
     };
     match mine {
@@ -63,6 +63,36 @@ pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Resul
     // The command was abandoned: meet every locale at its boundary and start again in step.
     let failures = lc.world().end_failed_command()?;
     lc.reset_parity();
+    ctx.st.coll_seq.store(start, Ordering::Relaxed);
+    if ctx.id() != 0 {
+        return Ok(Vec::new());
+    }
+    Ok(vec![Err(first_failure(failures))])
+}
+
+/// [`end_command`] under MPI.
+#[cfg(feature = "mpi")]
+fn end_command_mpi(
+    ctx: &Ctx,
+    mpi: &crate::comm::mpi::MpiComm,
+    start: u64,
+    mine: Result<Vec<u8>>,
+) -> Result<Vec<Result<Vec<u8>>>> {
+    let failed = match mine {
+        Err(e) => {
+            mpi.abandon_command(&e)?;
+            e
+        }
+        Ok(_) => match ctx.gather(0, &mine) {
+            Err(e @ Error::CommandFailed { .. }) => e,
+            other => {
+                mpi.end_command();
+                return other;
+            }
+        },
+    };
+    // The command was abandoned: meet every rank at its boundary and start again in step.
+    let failures = mpi.end_abandoned_command(&failed)?;
     ctx.st.coll_seq.store(start, Ordering::Relaxed);
     if ctx.id() != 0 {
         return Ok(Vec::new());

@@ -15,13 +15,12 @@
 //! [`Error::HandlerPanicked`] (naming the locale, the handler and the panic message), an
 //! unregistered handler as [`Error::HandlerNotRegistered`] (on 1 locale too), and a handler's
 //! own error as it is. A locale that waited for the failed one in a collective of the command
-//! gets [`Error::CommandFailed`] from that collective (with the local backend; see
-//! `command.rs`), and the session stays usable: the next command runs normally.
+//! gets [`Error::CommandFailed`] from that collective (on both backends; see `command.rs`),
+//! and the session stays usable: the next command runs normally.
 //!
 //! Only a job-wide failure ends the session ([`Error::LocaleFailed`], a communication error):
 //! then `exec` returns that error, later commands return it too, and [`Driver::shutdown`]
-//! ends the job. Under MPI, a rank that fails while the others wait for it inside a
-//! collective of the same command cannot be resynchronized (see the crate README).
+//! ends the job.
 
 use crate::command::{command_start, end_command};
 use crate::ctx::{run_handler, Ctx};

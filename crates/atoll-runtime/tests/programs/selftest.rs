@@ -55,10 +55,12 @@ fn main() {
             }
             Ok(String::new())
         }),
-        // Driver commands that panic or fail on one rank outside collectives, or on every rank
-        // at the same point: each returns the failing rank's error and the session goes on.
+        // Driver commands that panic or fail on rank 0, 1 or N-1: outside collectives, while
+        // the others wait for it in a collective, between collectives, or on every rank at the
+        // same point (every mode of `fails_on`): each returns the failing rank's error and the
+        // session goes on (a checked command follows each).
         "driver_failures" => run_driver(config, |d| {
-            driver_failures(d, &[0, 5])?;
+            driver_failures(d, &[0, 1, 2, 3, 4, 5])?;
             Ok(String::new())
         }),
         // Failure scenarios: each must end the whole job, quickly, with a message.

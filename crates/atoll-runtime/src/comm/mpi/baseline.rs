@@ -43,7 +43,7 @@ impl RawMpi<'_> {
 
     /// Blocking `MPI_Barrier`. **Collective.**
     pub fn barrier(&self) -> Result<()> {
-        self.comm.inner.coll.blocking_barrier()
+        self.comm.inner.coll().blocking_barrier()
     }
 
     /// `iters` round trips of a `len`-byte message between this rank and `peer` with blocking
@@ -52,7 +52,7 @@ impl RawMpi<'_> {
     /// the collectives sharing the communicator.
     pub fn ping_pong(&self, peer: usize, initiator: bool, iters: usize, len: usize) -> Result<()> {
         const TAG: i32 = 77;
-        let c = &self.comm.inner.coll;
+        let c = self.comm.inner.coll();
         let mut buf = vec![0u8; len];
         for _ in 0..iters {
             if initiator {

@@ -16,9 +16,14 @@
 //!   half hot period), which keeps the targets of active communication hot.
 //! - **Collectives**: non-blocking MPI collectives on their own communicator, waited for with
 //!   polite polling (no busy core while waiting).
+//! - **Failed driver commands** (`abandon.rs`): a rank whose part fails sends `TAG_ABORT` to
+//!   every rank; their collectives of the command give up with `CommandFailed` (leaving the
+//!   requests pending), and at the command boundary every rank moves its collectives to a
+//!   fresh duplicate of a control communicator that collectives never use.
 //! - **Failures**: a failing rank prints its message and calls `MPI_Abort`; `mpiexec` ends the
 //!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
 
+mod abandon;
 mod raw;
 pub mod baseline;
 
@@ -39,6 +44,7 @@ const TAG_REQ: i32 = 1;
 const TAG_REPLY: i32 = 2;
 const TAG_WAKE: i32 = 3;
 const TAG_FIN: i32 = 4;
+const TAG_ABORT: i32 = 5;
 
 /// Built-in handler: which registered region of this locale contains (addr, len)?
 fn lookup_region(ctx: &Ctx, (addr, len): (u64, usize)) -> Result<Option<(u64, usize)>> {
@@ -49,7 +55,11 @@ static LOOKUP: Handler<(u64, usize), Option<(u64, usize)>> = Handler::new("atoll
 pub(crate) struct Inner {
     rank: usize,
     size: usize,
-    coll: raw::Comm,
+    /// The communicator of collectives; replaced at the end of an abandoned command.
+    coll: Mutex<Arc<raw::Comm>>,
+    /// Used only to duplicate `coll` from (and for start-up): never holds abandoned requests.
+    ctl: raw::Comm,
+    abort: Arc<abandon::CommandAbort>,
     am: raw::Comm,
     win: raw::Win,
     pending: Mutex<HashMap<u64, Sender<Result<Vec<u8>>>>>,
@@ -70,6 +80,11 @@ impl Inner {
     fn heat(&self) {
         self.hot_until.store(self.now_ms() + self.hot_ms, Ordering::Relaxed);
     }
+
+    /// The current communicator of collectives.
+    fn coll(&self) -> Arc<raw::Comm> {
+        Arc::clone(&lock(&self.coll))
+    }
 }
 
 /// One rank's end of the MPI backend.
@@ -89,6 +104,11 @@ fn progress_loop(inner: Arc<Inner>) {
                     TAG_REPLY => route_reply(&inner, buf),
                     TAG_FIN => {
                         inner.fins.fetch_add(1, Ordering::SeqCst);
+                    }
+                    TAG_ABORT if buf.len() >= 16 => {
+                        let word = |i: usize| u64::from_le_bytes(buf[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+                        let message = String::from_utf8_lossy(&buf[16..]).into_owned();
+                        inner.abort.raise(word(0), src, word(1), message);
                     }
                     _ => {}
                 }
@@ -144,6 +164,59 @@ fn route_reply(inner: &Inner, buf: Vec<u8>) {
     let result: Result<Vec<u8>> = decode::<Result<Vec<u8>>>(&buf[8..]).and_then(|r| r);
     if let Some(tx) = lock(&inner.pending).remove(&req) {
         let _ = tx.send(result);
+    }
+}
+
+impl MpiComm {
+    /// Starts a driver command on this rank (after its broadcast): only collectives inside
+    /// one are abandoned.
+    pub(crate) fn begin_command(&self) {
+        self.inner.abort.begin_command();
+    }
+
+    /// Ends a driver command on this rank (after its closing gather).
+    pub(crate) fn end_command(&self) {
+        self.inner.abort.end_command();
+    }
+
+    /// Abandons the current driver command on this rank, whose part failed with `e`: tells
+    /// every other rank, whose collectives of the command then give up with
+    /// [`Error::CommandFailed`]. Not needed when `e` is itself that `CommandFailed`.
+    pub(crate) fn abandon_command(&self, e: &Error) -> Result<()> {
+        let inner = &self.inner;
+        if matches!(e, Error::CommandFailed { .. }) && inner.abort.is_aborted() {
+            return Ok(());
+        }
+        let generation = inner.abort.generation();
+        let seq = inner.abort.coll_seq();
+        let message = e.to_string();
+        inner.abort.raise(generation, inner.rank, seq, message.clone());
+        let mut msg = generation.to_le_bytes().to_vec();
+        msg.extend_from_slice(&seq.to_le_bytes());
+        msg.extend_from_slice(message.as_bytes());
+        for r in (0..inner.size).filter(|&r| r != inner.rank) {
+            inner.am.send(r, TAG_ABORT, &msg)?;
+        }
+        Ok(())
+    }
+
+    /// Ends an abandoned command on this rank, whose part gave `mine`. **Collective** (every
+    /// rank reaches it once its collectives of the command gave up): moves the collectives to
+    /// a fresh communicator and gathers every rank's error on
+    /// locale 0 (an empty vector elsewhere).
+    pub(crate) fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>> {
+        let inner = &self.inner;
+        inner.abort.end_command();
+        // The duplicate is the rendezvous: it completes once every rank has arrived.
+        let fresh = Arc::new(inner.ctl.dup_abandonable(Arc::clone(&inner.abort) as Arc<dyn raw::Abandon>)?);
+        let old = std::mem::replace(&mut *lock(&inner.coll), Arc::clone(&fresh));
+        // Abandoned requests may still be pending on the old communicator: never free it.
+        match Arc::try_unwrap(old) {
+            Ok(c) => c.leak(),
+            Err(shared) => std::mem::forget(shared),
+        }
+        let all = fresh.gather(0, &encode(mine)?, inner.rank)?;
+        all.iter().enumerate().map(|(l, b)| Ok((l, decode::<Error>(b)?))).collect()
     }
 }
 
@@ -225,23 +298,23 @@ impl ActiveMessages for MpiComm {
 
 impl Collectives for MpiComm {
     fn barrier(&self) -> Result<()> {
-        self.inner.coll.barrier()
+        self.inner.coll().barrier()
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
-        self.inner.coll.broadcast(root, data)
+        self.inner.coll().broadcast(root, data)
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        self.inner.coll.allgather(data)
+        self.inner.coll().allgather(data)
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        self.inner.coll.gather(root, data, self.inner.rank)
+        self.inner.coll().gather(root, data, self.inner.rank)
     }
 
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
-        self.inner.coll.alltoallv(out)
+        self.inner.coll().alltoallv(out)
     }
 }
 
@@ -302,14 +375,18 @@ impl MpiJob {
         // This process is one locale: atoll-mem charges all its threads to index 0.
         crate::attribution::set_one_locale_per_process();
         let (rank, size) = raw::init()?;
-        let coll = raw::Comm::dup_world()?;
+        let ctl = raw::Comm::dup_world()?;
+        let abort = Arc::new(abandon::CommandAbort::new());
+        let coll = ctl.dup_abandonable(Arc::clone(&abort) as Arc<dyn raw::Abandon>)?;
         let am = raw::Comm::dup_world()?;
-        let win = raw::Win::create_dynamic(&coll)?;
-        let (node_rank, node_size) = coll.node_rank_size()?;
+        let win = raw::Win::create_dynamic(&ctl)?;
+        let (node_rank, node_size) = ctl.node_rank_size()?;
         let inner = Arc::new(Inner {
             rank,
             size,
-            coll,
+            coll: Mutex::new(Arc::new(coll)),
+            ctl,
+            abort,
             am,
             win,
             pending: Mutex::new(HashMap::new()),
@@ -335,6 +412,7 @@ impl MpiJob {
             node_size,
         )?;
         let _ = inner.state.set(Arc::downgrade(&st));
+        inner.abort.set_state(Arc::downgrade(&st));
         let pin = config.pin;
         let me = Arc::clone(&inner);
         let progress = std::thread::Builder::new()
@@ -365,7 +443,7 @@ impl MpiJob {
             let _ = p.join();
         }
         self.ctx.st.exec.shutdown();
-        inner.coll.barrier()?;
+        inner.coll().barrier()?;
         inner.win.free()
     }
 }

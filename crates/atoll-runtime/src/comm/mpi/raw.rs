@@ -120,9 +120,49 @@ fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
     }
 }
 
-/// A duplicate of `MPI_COMM_WORLD`, freed on drop.
+/// Says whether the driver command that this rank's collectives belong to was abandoned (a
+/// rank failed in it): `Err(Error::CommandFailed)` then. Set on the communicator of command
+/// collectives (`comm/mpi/abandon.rs`).
+pub(crate) trait Abandon: Send + Sync {
+    fn check(&self) -> Result<()>;
+}
+
+/// Waits for a collective's request like [`wait`], but gives up when the communicator's
+/// command is abandoned meanwhile, returning that error. `keep` holds every buffer (and count
+/// array) the request was given; it is returned when the request completes.
+fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T) -> Result<T> {
+    if let Some(a) = &comm.abandon {
+        if let Err(e) = a.check() {
+            // The request has been started: same as below.
+            std::mem::forget(keep);
+            return Err(e);
+        }
+    }
+    let mut b = Backoff::new();
+    loop {
+        let mut flag: c_int = 0;
+        // SAFETY: `req` is a live request handle owned here; status is ignored.
+        check(what, unsafe { ffi::MPI_Test(&mut req, &mut flag, ffi::RSMPI_STATUS_IGNORE) })?;
+        if flag != 0 {
+            return Ok(keep);
+        }
+        if let Some(Err(e)) = comm.abandon.as_ref().map(|a| a.check()) {
+            // Lifetime: the request never completes (the failed rank does not join it) and an
+            // MPI collective can be neither cancelled nor freed, so MPI may still read or
+            // write the buffers it was given for as long as the process lives. Leak them
+            // (the communicator is abandoned too, see `Comm::leak`): a bounded cost per failed
+            // command, instead of memory reused under MPI's feet.
+            std::mem::forget(keep);
+            return Err(e);
+        }
+        b.snooze();
+    }
+}
+
+/// A duplicate of `MPI_COMM_WORLD` (or of another communicator), freed on drop.
 pub(crate) struct Comm {
     raw: ffi::MPI_Comm,
+    abandon: Option<std::sync::Arc<dyn Abandon>>,
 }
 
 // SAFETY: MPI is initialized with MPI_THREAD_MULTIPLE, so a communicator handle may be used
@@ -142,7 +182,30 @@ impl Comm {
             check("MPI_Comm_dup", ffi::MPI_Comm_dup(world, &mut raw))?;
             check("MPI_Comm_set_errhandler", ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN))?;
         }
-        Ok(Comm { raw })
+        Ok(Comm { raw, abandon: None })
+    }
+
+    /// A duplicate of this communicator (`MPI_Comm_idup`, waited for with polite polling)
+    /// whose collectives give up when `abandon` says so. **Collective** over this
+    /// communicator.
+    pub(crate) fn dup_abandonable(&self, abandon: std::sync::Arc<dyn Abandon>) -> Result<Comm> {
+        // SAFETY: reading the predefined null handle, overwritten by the call below.
+        let mut raw = unsafe { ffi::RSMPI_COMM_NULL };
+        let mut req = null_request();
+        // SAFETY: live communicator; `raw` is a local that outlives the request, which `wait`
+        // completes before `raw` is read.
+        check("MPI_Comm_idup", unsafe { ffi::MPI_Comm_idup(self.raw, &mut raw, &mut req) })?;
+        wait(req, "MPI_Comm_idup")?;
+        // SAFETY: `raw` is the new communicator, completed above.
+        check("MPI_Comm_set_errhandler", unsafe { ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN) })?;
+        Ok(Comm { raw, abandon: Some(abandon) })
+    }
+
+    /// Gives this communicator up without freeing it: collectives abandoned on it may still
+    /// be pending (they never complete), and MPI keeps their state; freeing would wait for
+    /// them. Costs one MPI context id per call (MPICH has a few thousand).
+    pub(crate) fn leak(self) {
+        std::mem::forget(self);
     }
 
     /// (rank, size) among the processes of this node.
@@ -168,24 +231,27 @@ impl Comm {
         let mut req = null_request();
         // SAFETY: live communicator, valid out-pointer.
         check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(self.raw, &mut req) })?;
-        wait(req, "MPI_Ibarrier")
+        wait_coll(self, req, "MPI_Ibarrier", ())
     }
 
-    fn bcast_bytes(&self, root: usize, buf: &mut [u8]) -> Result<()> {
+    /// Broadcasts `buf` (owned, so that an abandoned request can keep it).
+    fn bcast_bytes(&self, root: usize, mut buf: Vec<u8>) -> Result<Vec<u8>> {
         let mut req = null_request();
-        // SAFETY: `buf` stays borrowed (valid, unaliased) until `wait` completes the request.
+        // SAFETY: `buf` is owned by `wait_coll` until the request completes (or leaked).
         check("MPI_Ibcast", unsafe {
             ffi::MPI_Ibcast_c(buf.as_mut_ptr().cast(), count(buf.len())?, byte(), root as c_int, self.raw, &mut req)
         })?;
-        wait(req, "MPI_Ibcast")
+        wait_coll(self, req, "MPI_Ibcast", buf)
     }
 
     pub(crate) fn broadcast(&self, root: usize, mut data: Vec<u8>) -> Result<Vec<u8>> {
-        let mut len = (data.len() as u64).to_le_bytes();
-        self.bcast_bytes(root, &mut len)?;
+        let len = self.bcast_bytes(root, (data.len() as u64).to_le_bytes().to_vec())?;
+        let len: [u8; 8] = len.as_slice().try_into().map_err(|_| Error::Comm {
+            locale: RANK.load(Ordering::Relaxed),
+            message: "MPI_Ibcast: a length of other than 8 bytes".into(),
+        })?;
         data.resize(u64::from_le_bytes(len) as usize, 0);
-        self.bcast_bytes(root, &mut data)?;
-        Ok(data)
+        self.bcast_bytes(root, data)
     }
 
     fn size(&self) -> usize {
@@ -198,12 +264,13 @@ impl Comm {
     /// Every rank's `u64`, in rank order.
     fn allgather_u64(&self, v: u64) -> Result<Vec<u64>> {
         let mut out = vec![0u64; self.size()];
+        let v = Box::new(v);
         let mut req = null_request();
-        // SAFETY: `v` and `out` outlive the request (completed by `wait` below); `out` holds one
-        // u64 per rank.
+        // SAFETY: `v` and `out` are owned by `wait_coll` until the request completes (or are
+        // leaked); `out` holds one u64 per rank.
         check("MPI_Iallgather", unsafe {
             ffi::MPI_Iallgather(
-                (&v as *const u64).cast(),
+                (&*v as *const u64).cast(),
                 1,
                 ffi::RSMPI_UINT64_T,
                 out.as_mut_ptr().cast(),
@@ -213,7 +280,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        wait(req, "MPI_Iallgather")?;
+        let (_, out) = wait_coll(self, req, "MPI_Iallgather", (v, out))?;
         Ok(out)
     }
 
@@ -242,9 +309,12 @@ impl Comm {
         let lens = self.allgather_u64(data.len() as u64)?;
         let (counts, displs, total) = Self::displs(&lens)?;
         let mut flat = vec![0u8; total];
+        // Owned, so that an abandoned request can keep it (see `wait_coll`).
+        let data = data.to_vec();
         let mut req = null_request();
-        // SAFETY: `data`, `flat`, `counts` and `displs` outlive the request; `flat` holds the sum
-        // of all counts, with each rank's part at its displacement.
+        // SAFETY: `data`, `flat`, `counts` and `displs` are owned by `wait_coll` until the
+        // request completes (or are leaked); `flat` holds the sum of all counts, with each
+        // rank's part at its displacement.
         check("MPI_Iallgatherv", unsafe {
             ffi::MPI_Iallgatherv_c(
                 data.as_ptr().cast(),
@@ -258,7 +328,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        wait(req, "MPI_Iallgatherv")?;
+        let (_, flat, _, _) = wait_coll(self, req, "MPI_Iallgatherv", (data, flat, counts, displs))?;
         Ok(Self::split_flat(flat, &lens))
     }
 
@@ -267,6 +337,7 @@ impl Comm {
         let lens = self.allgather_u64(data.len() as u64)?;
         let (counts, displs, total) = Self::displs(&lens)?;
         let mut flat = vec![0u8; if me == root { total } else { 0 }];
+        let data = data.to_vec();
         let mut req = null_request();
         // SAFETY: as in `allgather`; receive arguments are only read on the root, where `flat`
         // holds the sum of the counts.
@@ -284,7 +355,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        wait(req, "MPI_Igatherv")?;
+        let (_, flat, _, _) = wait_coll(self, req, "MPI_Igatherv", (data, flat, counts, displs))?;
         Ok(if me == root { Self::split_flat(flat, &lens) } else { Vec::new() })
     }
 
@@ -293,7 +364,8 @@ impl Comm {
         let send_lens: Vec<u64> = out.iter().map(|v| v.len() as u64).collect();
         let mut recv_lens = vec![0u64; n];
         let mut req = null_request();
-        // SAFETY: both arrays hold one u64 per rank and outlive the request.
+        // SAFETY: both arrays hold one u64 per rank and are owned by `wait_coll` until the
+        // request completes (or are leaked).
         check("MPI_Ialltoall", unsafe {
             ffi::MPI_Ialltoall(
                 send_lens.as_ptr().cast(),
@@ -306,7 +378,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        wait(req, "MPI_Ialltoall")?;
+        let (send_lens, recv_lens) = wait_coll(self, req, "MPI_Ialltoall", (send_lens, recv_lens))?;
         let (scounts, sdispls, stotal) = Self::displs(&send_lens)?;
         let (rcounts, rdispls, rtotal) = Self::displs(&recv_lens)?;
         let mut sflat = Vec::with_capacity(stotal);
@@ -316,7 +388,8 @@ impl Comm {
         drop(out);
         let mut rflat = vec![0u8; rtotal];
         let mut req = null_request();
-        // SAFETY: the flat buffers match the counts and displacements and outlive the request.
+        // SAFETY: the flat buffers match the counts and displacements; all are owned by
+        // `wait_coll` until the request completes (or are leaked).
         check("MPI_Ialltoallv", unsafe {
             ffi::MPI_Ialltoallv_c(
                 sflat.as_ptr().cast(),
@@ -331,8 +404,8 @@ impl Comm {
                 &mut req,
             )
         })?;
-        wait(req, "MPI_Ialltoallv")?;
-        Ok(Self::split_flat(rflat, &recv_lens))
+        let keep = wait_coll(self, req, "MPI_Ialltoallv", (sflat, rflat, scounts, sdispls, rcounts, rdispls))?;
+        Ok(Self::split_flat(keep.1, &recv_lens))
     }
 
     /// Blocking `MPI_Barrier` (busy-polls inside MPI: for baselines only).
