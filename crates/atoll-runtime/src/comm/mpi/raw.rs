@@ -98,9 +98,7 @@ pub(crate) fn abort(code: i32) -> ! {
 /// on stderr with this rank's current collective, and again at every doubling of the wait.
 fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
     let mut b = Backoff::new();
-    let start = std::time::Instant::now();
-    let mut warn_at = crate::comm::coll_note::STALL_WARN;
-    let mut k = 0u32;
+    let mut stall = Stall::new(what != "MPI_Isend");
     loop {
         let mut flag: c_int = 0;
         // SAFETY: `req` is a live request handle owned here; status is ignored.
@@ -109,12 +107,32 @@ fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
             return Ok(());
         }
         b.snooze();
-        k = k.wrapping_add(1);
-        if k % 64 == 0 && what != "MPI_Isend" {
-            let waited = start.elapsed();
-            if waited >= warn_at {
+        stall.tick();
+    }
+}
+
+/// The stall report of a wait (issue 20 item 7): a rank waiting in a collective for
+/// `coll_note::STALL_WARN` prints its own call site (`coll_note::warn_stalled`), then again
+/// each time the wait doubles, so collectives called in different orders never hang silently.
+struct Stall {
+    on: bool,
+    start: std::time::Instant,
+    warn_at: std::time::Duration,
+    k: u32,
+}
+
+impl Stall {
+    fn new(on: bool) -> Self {
+        Stall { on, start: std::time::Instant::now(), warn_at: crate::comm::coll_note::STALL_WARN, k: 0 }
+    }
+
+    fn tick(&mut self) {
+        self.k = self.k.wrapping_add(1);
+        if self.on && self.k % 64 == 0 {
+            let waited = self.start.elapsed();
+            if waited >= self.warn_at {
                 crate::comm::coll_note::warn_stalled(RANK.load(Ordering::Relaxed), waited);
-                warn_at *= 2;
+                self.warn_at *= 2;
             }
         }
     }
@@ -139,6 +157,7 @@ fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T) -> 
         }
     }
     let mut b = Backoff::new();
+    let mut stall = Stall::new(true);
     loop {
         let mut flag: c_int = 0;
         // SAFETY: `req` is a live request handle owned here; status is ignored.
@@ -156,6 +175,7 @@ fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T) -> 
             return Err(e);
         }
         b.snooze();
+        stall.tick();
     }
 }
 
