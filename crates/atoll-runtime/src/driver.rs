@@ -40,7 +40,8 @@ enum Command {
 /// The command loop of locales 1..N-1.
 fn serve(ctx: &Ctx) -> Result<()> {
     loop {
-        match ctx.broadcast::<Command>(0, None)? {
+        // Waiting for the next command may take as long as the driver's program likes.
+        match crate::comm::coll_note::quiet(|| ctx.broadcast::<Command>(0, None))? {
             Command::Exec { handler, payload } => {
                 let start = command_start(ctx);
                 let r = run_handler(ctx, handler, None, &payload);

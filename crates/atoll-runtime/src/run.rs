@@ -105,7 +105,8 @@ pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Ou
         startup(ctx)?;
         let v = crate::current::with_current(ctx, || f(ctx))?;
         ctx.coll_enter("the end of the job")?;
-        ctx.st.backend.barrier()?;
+        // Locales that finish early wait here for the others, by design (no stall report).
+        crate::comm::coll_note::quiet(|| ctx.st.backend.barrier())?;
         Ok(v)
     }));
     match r {

@@ -117,6 +117,26 @@ pub(crate) fn compare(notes: &[crate::comm::local_barrier::Padded<Note>]) -> Res
 /// This process's current collective (MPI: one locale per process), for the stall warning.
 pub(crate) static CURRENT: Note = Note { word: AtomicU64::new(0), at: AtomicPtr::new(std::ptr::null_mut()) };
 
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the stall report off on this thread, for waits that are long by design: a
+/// serving rank waiting for the driver's next command (while the driver's program computes),
+/// a rank that has finished its part waiting at the end of the job.
+pub(crate) fn quiet<R>(f: impl FnOnce() -> R) -> R {
+    let old = QUIET.replace(true);
+    let r = f();
+    QUIET.set(old);
+    r
+}
+
+/// Whether this thread's waits are quiet (see [`quiet`]).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn is_quiet() -> bool {
+    QUIET.get()
+}
+
 /// Says on stderr that this rank has waited `waited` in its current collective.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) fn warn_stalled(rank: usize, waited: Duration) {

@@ -123,6 +123,7 @@ struct Stall {
 
 impl Stall {
     fn new(on: bool) -> Self {
+        let on = on && !crate::comm::coll_note::is_quiet();
         Stall { on, start: std::time::Instant::now(), warn_at: crate::comm::coll_note::STALL_WARN, k: 0 }
     }
 
