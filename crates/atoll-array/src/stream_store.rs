@@ -88,6 +88,10 @@ pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
         use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_sfence, _mm_stream_si128};
         #[repr(C, align(16))]
         struct Line([u8; 16]);
+        /// Bytes computed at once before they are streamed out (a few cache lines, in L1).
+        const BLOCK: usize = 1024;
+        #[repr(C, align(64))]
+        struct Block([u8; BLOCK]);
 
         let size = size_of::<T>();
         let addr = out.as_ptr() as usize;
@@ -96,12 +100,41 @@ pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
             // Elements before the first 16-byte boundary (a whole number: `addr` is a multiple
             // of `size`, which divides 16).
             let head = (((16 - addr % 16) % 16) / size).min(out.len());
-            let lines = (out.len() - head) / per;
             for (j, x) in out[..head].iter_mut().enumerate() {
                 *x = f(j);
             }
-            let mut line = Line([0; 16]);
             let base = out.as_mut_ptr();
+            // Whole blocks first: the values of one block are computed by a tight loop into an
+            // aligned buffer (which the compiler can vectorize), then streamed out 16 bytes at
+            // a time; the lines left over go one by one below.
+            let block_elems = BLOCK / size;
+            let blocks = (out.len() - head) / block_elems;
+            let mut buf = Block([0; BLOCK]);
+            for b in 0..blocks {
+                let first = head + b * block_elems;
+                let dst = buf.0.as_mut_ptr().cast::<T>();
+                for k in 0..block_elems {
+                    // SAFETY: `k < block_elems` and `block_elems * size == BLOCK`, so the write
+                    // lies inside `buf`; unaligned writes are allowed for any `T: Copy`.
+                    unsafe { dst.add(k).write_unaligned(f(first + k)) };
+                }
+                for l in 0..BLOCK / 16 {
+                    // SAFETY: SSE2 is part of the x86_64 baseline. `buf` is 64-byte aligned and
+                    // initialized, so line `l` (16 bytes at `16 * l < BLOCK`) is aligned and
+                    // inside it. `base + first` is 16-byte aligned (`head` reaches the
+                    // boundary, blocks are whole lines) and the block ends at
+                    // `first + block_elems <= out.len()` (`b < blocks`), so the bytes written
+                    // are inside `out`, borrowed exclusively here; they are the byte images of
+                    // the values `f` returned, i.e. valid `T`s.
+                    unsafe {
+                        let v = _mm_load_si128(buf.0.as_ptr().add(16 * l).cast::<__m128i>());
+                        _mm_stream_si128(base.add(first).cast::<u8>().add(16 * l).cast::<__m128i>(), v);
+                    }
+                }
+            }
+            let head = head + blocks * block_elems;
+            let lines = (out.len() - head) / per;
+            let mut line = Line([0; 16]);
             for b in 0..lines {
                 let first = head + b * per;
                 for k in 0..per {
