@@ -125,3 +125,21 @@ def test_long_chains_stay_correct():
     for _ in range(200):
         x = x + 1
     assert_same(x, np.full(100, 200))
+
+
+@pytest.mark.parametrize("dt", ["float64", "int64", "uint64", "bool"])
+def test_large_fused_assignment_matches_numpy(dt):
+    # 2^22 + 5 elements: several of the loop's 64K-element tasks per locale, an odd tail.
+    n = (1 << 22) + 5
+    rng = np.random.default_rng(7)
+    if dt == "bool":
+        x, y = rng.random(n) < 0.5, rng.random(n) < 0.3
+        want = x ^ y
+        got = ak.array(x) ^ ak.array(y)
+    else:
+        x = rng.integers(0, 1000, n).astype(dt)
+        y = rng.integers(0, 1000, n).astype(dt)
+        want = x + y * 3 if dt != "float64" else x + 3.0 * y
+        got = ak.zeros(n, dtype=dt)
+        got[:] = ak.array(x) + (ak.array(y) * 3 if dt != "float64" else 3.0 * ak.array(y))
+    assert_same(got, want)
