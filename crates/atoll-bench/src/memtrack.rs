@@ -191,7 +191,8 @@ pub fn memtrack(args: &MemtrackArgs) -> Result<()> {
         for (v, variant) in VARIANTS.iter().enumerate() {
             let s = &series[p][v];
             let n = if *program == "large" { args.large_blocks as u64 } else { args.n };
-            let ok = s.ok && s.seconds.iter().all(|x| x.is_finite());
+            // `ok` only from checked runs: none (`--repeats 0`) proves nothing.
+            let ok = s.ok && !s.seconds.is_empty() && s.seconds.iter().all(|x| x.is_finite());
             let mut line = Line::new("memtrack", variant, "local", 1, n, median(&s.seconds), ok)
                 .with("program", *program)
                 .with("ratio_vs_untracked", median(&s.ratios))
