@@ -611,11 +611,9 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     {
         let expr = expr.into_expr();
         let plan = self.as_view().plan()?;
-        // Large destinations: streaming stores (stream_store.rs); the same loop otherwise.
-        if crate::stream_store::worth_it::<T>(plan.local_iterations()) {
-            return crate::stream_store::assign_led(self.arr, plan, &expr);
-        }
-        apply_led(self.arr, plan, &expr, |x, v| *x = v)
+        // Large destinations: streaming stores (stream_store.rs).
+        let stream = crate::stream_store::worth_it::<T>(plan.local_iterations());
+        apply_led(self.arr, plan, &expr, |x, v| *x = v, stream)
     }
 
     /// Zippered `forall` led by this view: `f(&mut self[i], operands[i])`. **Collective.**
@@ -624,7 +622,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     /// As [`assign_expr`](Self::assign_expr).
     pub fn zip_apply<E: IntoExpr<D>>(&mut self, operands: E, f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync) -> Result<()> {
         let expr = operands.into_expr();
-        apply_led(self.arr, self.as_view().plan()?, &expr, f)
+        apply_led(self.arr, self.as_view().plan()?, &expr, f, false)
     }
 
     /// Zippered `forall` led by this view that also **writes a follower**:
@@ -784,7 +782,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         }
         let Some((k, plan)) = best else { return Err(Error::InvalidArgument("assign_expr_owning: no operand".into())) };
         if k == 0 {
-            return apply_led(arr, plan, &expr, |x, v| *x = v);
+            return apply_led(arr, plan, &expr, |x, v| *x = v, false);
         }
         let ctx = &arr.ctx;
         ctx.barrier()?;
@@ -1052,19 +1050,32 @@ pub(crate) fn write_row<T: Elem, const D: usize>(store: &Storage<T>, seg: &Seg<D
 }
 
 /// The loop of `zip_apply`: `f(&mut leader[i], expr[i])` over `plan`, the leader's plan.
-/// **Collective.**
+/// With `stream` (only for an `f` that overwrites its element, as assignment does), contiguous
+/// rows are written with streaming stores (`stream_store.rs`). **Collective.**
 fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
     arr: &Inner<T, D, M>,
     mut plan: Plan<'_, D>,
     expr: &X,
     f: impl Fn(&mut T, X::Item) + Sync,
+    stream: bool,
 ) -> Result<()> {
     let (store, ctx) = (&arr.store, &arr.ctx);
     let bound = expr.bind(&plan);
     let body = |plan: &Plan<'_, D>, bound: &X::Bound<'_>| {
         plan.for_each(|seg, scratch| {
             let row = bound.row(seg, scratch)?;
-            update_row(store, seg, |j, x| f(x, row.at(j)));
+            if stream && seg.off_step == 1 {
+                // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
+                // one loop are disjoint).
+                let out = unsafe { store.row_mut(seg.off, seg.len) };
+                crate::stream_store::write_streaming(out, |j| {
+                    let mut x = T::default();
+                    f(&mut x, row.at(j));
+                    x
+                });
+            } else {
+                update_row(store, seg, |j, x| f(x, row.at(j)));
+            }
             Ok(())
         })
     };

@@ -3,7 +3,7 @@
 //! An assignment that writes more than the caches hold gains nothing from bringing each
 //! destination line into the cache first (the read-for-ownership that a plain store costs):
 //! on x86_64, `_mm_stream_si128` writes 16 bytes straight to memory, and STREAM's triad moves
-//! a third fewer bytes. [`assign_led`] is the loop of `assign_expr` with such stores for the
+//! a third fewer bytes. `assign_expr`'s loop (`array.rs`, `apply_led`) uses such stores for the
 //! contiguous rows of a destination of at least [`streaming_store_threshold`] bytes on this
 //! locale; other targets, small destinations, short rows and strided rows use plain stores.
 //! The results are identical either way (tested for every element type, unaligned starts and
@@ -11,12 +11,6 @@
 //!
 //! The only unsafe code is in [`write_streaming`] (x86_64 intrinsics).
 
-use crate::array::Inner;
-use crate::elem::Elem;
-use crate::expr::{Bound, Expr};
-use crate::zip::{Plan, Row};
-use atoll_dist::Distribution;
-use atoll_error::Result;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The default of [`streaming_store_threshold`]: 8 MiB of destination on a locale (more than
@@ -44,38 +38,6 @@ pub fn set_streaming_store_threshold(bytes: usize) {
 /// Whether an assignment of `iterations` elements of `T` on this locale streams.
 pub(crate) fn worth_it<T>(iterations: usize) -> bool {
     iterations.saturating_mul(size_of::<T>()) >= streaming_store_threshold()
-}
-
-/// The loop of `assign_expr` with streaming stores: `leader[i] = expr[i]` over `plan` (the
-/// leader's plan). The same barriers and segments as `zip_apply`'s loop (`apply_led` in
-/// array.rs). **Collective.**
-pub(crate) fn assign_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D, Item = T>>(
-    arr: &Inner<T, D, M>,
-    mut plan: Plan<'_, D>,
-    expr: &X,
-) -> Result<()> {
-    let (store, ctx) = (&arr.store, &arr.ctx);
-    ctx.barrier()?;
-    let r = (|| {
-        let bound = expr.bind(&plan)?;
-        if bound.aligned() {
-            plan.flatten();
-        }
-        plan.for_each(|seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            if seg.off_step == 1 {
-                // SAFETY: a segment is a run of the leader's own storage, and the segments of
-                // one loop are disjoint, so no other task touches it (as in `write_row`).
-                let out = unsafe { store.row_mut(seg.off, seg.len) };
-                write_streaming(out, |j| row.at(j));
-            } else {
-                crate::array::write_row(store, seg, |j| row.at(j));
-            }
-            Ok(())
-        })
-    })();
-    ctx.barrier()?;
-    r
 }
 
 /// `out[j] = f(j)` for every `j`, in order of `j`, with streaming stores for the 16-byte
