@@ -40,9 +40,10 @@ def array(a, dtype=None):
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
 
 
-def full(size, fill_value, dtype=float64):
-    """An array of ``size`` elements equal to ``fill_value`` (float64 by default, as Arkouda;
-    ``dtype=None`` takes the value's dtype)."""
+def full(size, fill_value, dtype=None):
+    """An array of ``size`` elements equal to ``fill_value``; as in Arkouda, ``dtype=None`` (the
+    default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
+    float64)."""
     n = _size(size)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
@@ -95,15 +96,25 @@ def arange(*args, dtype=int64):
     return a if d == int64 else a.astype(d)._materialize()
 
 
-def linspace(start, stop, length=50, endpoint=True, num=None):
-    """``length`` (NumPy's ``num``) evenly spaced float64 values from ``start`` to ``stop``."""
-    n = _size(length if num is None else num, "length")
+def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, length=None):
+    """``num`` evenly spaced float64 values from ``start`` to ``stop`` (Arkouda's signature;
+    ``length`` is the older Arkouda name of ``num``). Only scalar ``start``/``stop`` are
+    supported: the pdarray forms would make a 2-D result, and pdarrays are 1-D here."""
+    n = _size(num if length is None else length, "num")
     for name, v in (("start", start), ("stop", stop)):
         if not is_scalar(v):
-            raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
+            raise TypeError(f"{name}: expected a number (pdarray bounds make a 2-D result, "
+                            f"not supported), got {type(v).__name__}")
+    if dtype is not None and _dtype(dtype) != float64:
+        raise TypeError(f"dtype: must be None or float64, got {dtype!r}")
+    if not isinstance(axis, (builtins.int, np.integer)) or isinstance(axis, builtins.bool):
+        raise TypeError(f"axis: expected an int, got {type(axis).__name__}")
+    if axis != 0:
+        raise ValueError("axis: should not be supplied when start and stop are scalars")
+    endpoint = True if endpoint is None else builtins.bool(endpoint)
     div = (n - 1) if endpoint else n
     step = (builtins.float(stop) - builtins.float(start)) / div if div > 0 else 0.0
-    return pdarray(_atoll.create("linspace", n, "float64", builtins.float(start), step, builtins.float(stop), builtins.bool(endpoint)))
+    return pdarray(_atoll.create("linspace", n, "float64", builtins.float(start), step, builtins.float(stop), endpoint))
 
 
 def randint(low, high, size=1, dtype=int64, seed=None):

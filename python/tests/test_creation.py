@@ -29,7 +29,9 @@ def test_array_from_list_and_other_dtypes():
 def test_fill(n):
     assert_same(ak.zeros(n), np.zeros(n))
     assert_same(ak.ones(n, dtype=ak.int64), np.ones(n, dtype=np.int64))
-    assert_same(ak.full(n, 7), np.full(n, 7.0))  # Arkouda's default dtype: float64
+    assert_same(ak.full(n, 7), np.full(n, 7))  # Arkouda: dtype inferred from the value
+    assert_same(ak.full(n, 7.5), np.full(n, 7.5))
+    assert_same(ak.full(n, 7, dtype=ak.float64), np.full(n, 7.0))
     assert_same(ak.full(n, 7, dtype=None), np.full(n, 7))
     assert_same(ak.full(n, True, dtype=ak.bool), np.full(n, True))
     assert_same(ak.full(n, 2.5, dtype=ak.uint64), np.full(n, 2, dtype=np.uint64))
@@ -81,3 +83,15 @@ def test_repr_like_arkouda():
     assert str(ak.arange(5)) == "[0 1 2 3 4]"
     assert repr(ak.arange(5)) == "array([0 1 2 3 4])"
     assert str(ak.arange(1000)) == "[0 1 2 ... 997 998 999]"
+
+
+def test_linspace_arkouda_keywords():
+    assert_same(ak.linspace(0, 1, num=7, endpoint=False), np.linspace(0, 1, num=7, endpoint=False), exact=False)
+    assert_same(ak.linspace(0, 1, length=4), np.linspace(0, 1, 4), exact=False)
+    assert_same(ak.linspace(1, 0, 3, dtype=None), np.linspace(1, 0, 3), exact=False)
+    with pytest.raises(TypeError, match="dtype"):
+        ak.linspace(0, 1, 3, dtype=ak.int64)
+    with pytest.raises(ValueError, match="axis"):
+        ak.linspace(0, 1, 3, axis=1)
+    with pytest.raises(TypeError, match="start"):
+        ak.linspace(ak.arange(3), 1, 3)
