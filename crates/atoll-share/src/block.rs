@@ -37,7 +37,7 @@ impl BlockFile {
             return Err(crate::meta::bad(path, format!("truncated or foreign: {size} bytes, the metadata says {bytes}")));
         }
         let bytes = usize::try_from(bytes).map_err(|_| crate::meta::bad(path, "too large to map"))?;
-        let mode = if write { MapMode::SharedWrite } else { MapMode::Private };
+        let mode = if write { MapMode::SharedPopulated } else { MapMode::Private };
         let map = if bytes > 0 { Some(Mapping::map(&f, path, 0, bytes, mode)?) } else { None };
         Ok(BlockFile { map, path: path.to_path_buf(), remove: Arc::new(AtomicBool::new(false)) })
     }
