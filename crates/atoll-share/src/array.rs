@@ -3,7 +3,7 @@
 use crate::block::BlockFile;
 use crate::control::Control;
 use crate::dtype::ShareElem;
-use crate::meta::{self, BlockInfo, Meta};
+use crate::meta::{self, Meta};
 use crate::options::{Access, ShareOptions};
 use crate::signal::Signal;
 use atoll_array::{dist, Block, DistArray};
@@ -56,15 +56,7 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
     pub fn create(ctx: &Ctx, name: &str, shape: [usize; D], opts: ShareOptions) -> Result<Self> {
         meta::check_name(name)?;
         let dist = dist::block(ctx, shape)?;
-        let mut blocks = Vec::with_capacity(ctx.num_locales());
-        for l in 0..ctx.num_locales() {
-            let dom = dist.local_domain(l)?;
-            let (lo, hi): (Vec<u64>, Vec<u64>) = dom.dims().iter().map(|r| (r.lo() as u64, r.lo() as u64 + r.len() as u64)).unzip();
-            let n: u64 = lo.iter().zip(&hi).map(|(l, h)| h - l).product();
-            blocks.push(BlockInfo { lo, hi, bytes: n * T::DTYPE.size() as u64, file: meta::block_file(name, l) });
-        }
-        let mut meta = Meta { dtype: T::DTYPE, shape: shape.iter().map(|&s| s as u64).collect(), blocks, control_offset: 0 };
-        meta.control_offset = meta::control_offset_for(meta.header_len());
+        let meta = meta::layout(name, T::DTYPE, &dist, ctx.num_locales())?;
         let mut remove_flag = None;
         let path = opts.dir.join(meta::block_file(name, ctx.id()));
         let array = DistArray::from_external(ctx, dist, "SharedArray::create", |len| {

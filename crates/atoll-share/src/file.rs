@@ -18,6 +18,17 @@ pub struct SharedFile {
     control: Control,
     access: Access,
     path: PathBuf,
+    /// Remove the metadata file when dropped (made by `create` without `keep`).
+    remove_meta: bool,
+}
+
+impl Drop for SharedFile {
+    fn drop(&mut self) {
+        // Block files go with their mappings (their own flags).
+        if self.remove_meta {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 impl SharedFile {
@@ -46,7 +57,55 @@ impl SharedFile {
             .map(|b| BlockFile::open(&dir.join(&b.file), b.bytes, access == Access::ReadWrite))
             .collect::<Result<Vec<_>>>()?;
         let control = Control::open(path, meta.control_offset)?;
-        Ok(SharedFile { meta, blocks, control, access, path: path.to_path_buf() })
+        Ok(SharedFile { meta, blocks, control, access, path: path.to_path_buf(), remove_meta: false })
+    }
+
+    /// Creates array `name` in `dir` from this process alone (no Atoll job): `nblocks` zeroed
+    /// block files laid out as a Block distribution over `nblocks` locales (so a job of that
+    /// many locales can [`attach`](crate::SharedArray::attach) it as a `DistArray`), mapped
+    /// read-write, and the metadata file. The files are removed when it is dropped, unless
+    /// `keep`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a bad name, rank (1 to 3) or `nblocks == 0`;
+    /// [`Error::SharedFile`] when a file exists or cannot be made (nothing is left behind).
+    pub fn create(name: &str, dir: impl AsRef<Path>, dtype: DType, shape: &[u64], nblocks: usize, keep: bool) -> Result<SharedFile> {
+        use atoll_dist::{Block, Domain, LocaleGrid};
+        meta::check_name(name)?;
+        if nblocks == 0 || nblocks > 1 << 16 {
+            return Err(Error::InvalidArgument(format!("{nblocks} blocks: use 1 to 65536")));
+        }
+        let ext = |d: usize| usize::try_from(shape[d]).map_err(|_| Error::InvalidArgument("shape too large".into()));
+        let meta = match shape.len() {
+            1 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
+            2 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?, ext(1)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
+            3 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?, ext(1)?, ext(2)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
+            r => return Err(Error::InvalidArgument(format!("rank {r}: shared arrays have rank 1 to 3"))),
+        };
+        let dir = dir.as_ref();
+        let mut blocks = Vec::with_capacity(nblocks);
+        let mut flags = Vec::with_capacity(nblocks);
+        for b in &meta.blocks {
+            let bytes = usize::try_from(b.bytes).map_err(|_| Error::InvalidArgument("block too large".into()))?;
+            // On an error, the blocks made so far are dropped: their files removed.
+            let (block, flag) = BlockFile::create(&dir.join(&b.file), bytes)?;
+            blocks.push(block);
+            flags.push(flag);
+        }
+        let path = meta::meta_path(dir, name);
+        meta.write(&path)?;
+        let control = match Control::open(&path, meta.control_offset) {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        control.bump_generation();
+        for f in flags {
+            f.store(!keep, std::sync::atomic::Ordering::SeqCst);
+        }
+        Ok(SharedFile { meta, blocks, control, access: Access::ReadWrite, path, remove_meta: !keep })
     }
 
     /// The metadata.

@@ -238,6 +238,23 @@ pub(crate) fn bad(path: &Path, reason: impl std::fmt::Display) -> Error {
     Error::SharedFile { path: path.display().to_string(), reason: reason.to_string() }
 }
 
+/// The metadata of array `name` of `dtype` over the Block distribution `dist` of `nblocks`
+/// targets (block `l` is target `l`'s part), its control page placed after the header.
+pub(crate) fn layout<const D: usize>(name: &str, dtype: DType, dist: &atoll_dist::Block<D>, nblocks: usize) -> Result<Meta> {
+    use atoll_dist::Distribution;
+    let mut blocks = Vec::with_capacity(nblocks);
+    for l in 0..nblocks {
+        let dom = dist.local_domain(l)?;
+        let (lo, hi): (Vec<u64>, Vec<u64>) = dom.dims().iter().map(|r| (r.lo() as u64, r.lo() as u64 + r.len() as u64)).unzip();
+        let n: u64 = lo.iter().zip(&hi).map(|(l, h)| h - l).product();
+        blocks.push(BlockInfo { lo, hi, bytes: n * dtype.size() as u64, file: block_file(name, l) });
+    }
+    let shape = dist.domain().dims().iter().map(|r| r.len() as u64).collect();
+    let mut meta = Meta { dtype, shape, blocks, control_offset: 0 };
+    meta.control_offset = control_offset_for(meta.header_len());
+    Ok(meta)
+}
+
 /// The control-page offset for a header of `len` bytes.
 pub(crate) fn control_offset_for(len: usize) -> u64 {
     len.div_ceil(CONTROL_BYTES) as u64 * CONTROL_BYTES as u64

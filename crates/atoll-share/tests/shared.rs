@@ -329,3 +329,34 @@ fn each_locale_calls_c_with_its_block() {
     })
     .unwrap();
 }
+
+#[test]
+fn a_plain_process_creates_and_a_job_attaches() {
+    use atoll_share::DType;
+    let dir = TempDir::new("plain");
+    {
+        let mut f = SharedFile::create("p", &dir.0, DType::U32, &[10], 3, false).unwrap();
+        assert_eq!(dir.files(), vec!["atoll-p-0", "atoll-p-1", "atoll-p-2", "atoll-p.meta"]);
+        let mut next = 0u32;
+        for b in 0..f.nblocks() {
+            for x in f.block_mut::<u32>(b).unwrap() {
+                *x = next * next;
+                next += 1;
+            }
+        }
+        let d = dir.0.clone();
+        run(Config::local(3), move |ctx| {
+            let a = SharedArray::<u32, 1>::attach(ctx, "p", &d, Access::ReadOnly)?;
+            assert_eq!(a.array().view().sum()?, (0..10u32).map(|i| i * i).sum::<u32>());
+            a.free()
+        })
+        .unwrap();
+        assert!(matches!(SharedFile::create("p", &dir.0, DType::U32, &[10], 3, false), Err(Error::SharedFile { .. })));
+        assert!(matches!(SharedFile::create("q", &dir.0, DType::U32, &[10], 0, false), Err(Error::InvalidArgument(_))));
+        assert!(matches!(SharedFile::create("q", &dir.0, DType::U32, &[1, 2, 3, 4], 1, false), Err(Error::InvalidArgument(_))));
+    }
+    assert!(dir.files().is_empty(), "{:?}", dir.files());
+    drop(SharedFile::create("kept", &dir.0, DType::F32, &[4, 4], 4, true).unwrap());
+    assert_eq!(dir.files().len(), 5);
+    assert_eq!(SharedFile::open("kept", &dir.0, Access::ReadOnly).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 16]);
+}
