@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+#[allow(dead_code)]
 #[path = "../../atoll-array/tests/support/launch.rs"]
 mod launch;
 
