@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c
 
 all: build
 
@@ -65,8 +65,17 @@ test: test-local test-mpi test-python
 
 # The Python extension is left out of cargo's tests (a PyO3 extension module links against
 # the interpreter that loads it); test-python covers it.
-test-local:
+test-local: examples-c
 	$(CARGO) test --workspace --exclude atoll-python
+
+# The C++ consumer of shared arrays (examples/c/, protocol in its header comment), built with
+# the system c++ against include/atoll.h and libatoll_capi (crates/atoll-capi's test builds
+# and runs it too, also in new namespaces).
+examples-c:
+	$(CARGO) build -p atoll-capi
+	mkdir -p target/examples-c
+	$${CXX:-c++} -O2 -std=c++17 -Wall -Wextra -Werror -Iinclude examples/c/spmv_consumer.cpp \
+		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/spmv_consumer
 
 test-python: build-python
 	for n in 1 2 4; do ATOLL_LOCALES=$$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
@@ -77,6 +86,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_irregular -- --test-threads=1
 	$(CARGO) test -p atoll-ops --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

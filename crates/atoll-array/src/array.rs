@@ -82,12 +82,17 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     }
 
     fn create_with(ctx: &Ctx, dist: M, operation: &str, lazy: bool) -> Result<Self> {
+        Self::create_from(ctx, dist, |len| if lazy { Storage::alloc_lazy(ctx, operation, len) } else { Storage::alloc(ctx, operation, len) })
+    }
+
+    /// An array over `dist` whose local part (of the length given) `store` makes. **Collective.**
+    pub(crate) fn create_from(ctx: &Ctx, dist: M, store: impl FnOnce(usize) -> Result<Storage<T>>) -> Result<Self> {
         let n = ctx.num_locales();
         if let Some(&bad) = dist.grid().targets().iter().find(|&&t| t >= n) {
             return Err(Error::InvalidLocale { locale: bad, num_locales: n });
         }
         let len = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
-        let store = if lazy { Storage::alloc_lazy(ctx, operation, len)? } else { Storage::alloc(ctx, operation, len)? };
+        let store = store(len)?;
         let id = ctx.collectives_started();
         let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, id, _entry: RegistryEntry((ctx.job_key(), id)) });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));

@@ -30,6 +30,7 @@ mod collect;
 pub mod dist;
 mod elem;
 pub mod expr;
+mod external;
 mod follow;
 mod local_only;
 pub mod irregular;

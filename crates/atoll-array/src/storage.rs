@@ -13,7 +13,7 @@
 
 use crate::elem::{as_bytes, as_bytes_mut, store_ptr, Elem};
 use atoll_error::Result;
-use atoll_runtime::{Ctx, GlobalPtr, Symmetric};
+use atoll_runtime::{Ctx, ExternalBlock, GlobalPtr, Symmetric};
 
 /// One locale's part of an array and the global address of every locale's part.
 pub(crate) struct Storage<T: Elem> {
@@ -38,6 +38,12 @@ impl<T: Elem> Storage<T> {
     /// ([`Ctx::alloc_symmetric_lazy_for`]). **Collective.**
     pub(crate) fn alloc_lazy(ctx: &Ctx, operation: &str, len: usize) -> Result<Self> {
         Self::wrap(ctx.alloc_symmetric_lazy_for::<T::Store>(operation, len)?)
+    }
+
+    /// `len` elements here in memory that `block` owns (a mapped file), registered and
+    /// counted in the memory budget ([`Ctx::alloc_symmetric_external_for`]). **Collective.**
+    pub(crate) fn external(ctx: &Ctx, operation: &str, len: usize, block: Result<ExternalBlock>) -> Result<Self> {
+        Self::wrap(ctx.alloc_symmetric_external_for::<T::Store>(operation, len, block)?)
     }
 
     fn wrap(mut sym: Symmetric<T::Store>) -> Result<Self> {

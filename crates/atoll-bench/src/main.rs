@@ -13,6 +13,7 @@ mod overhead;
 mod polybench;
 mod progress;
 mod report;
+mod share;
 mod slices;
 mod stream;
 
@@ -131,6 +132,11 @@ enum Bench {
     Isx(isx::IsxArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),
+    /// Shared arrays (atoll-share): attach vs file and private, triad over shared vs private, signal vs pipe round trip.
+    Share(share::ShareArgs),
+    /// The child processes of `share` (started by it).
+    #[command(hide = true)]
+    ShareChild(share::ChildArgs),
 }
 
 fn config(c: &Common) -> Result<Config> {
@@ -210,6 +216,8 @@ fn main() {
             })
         }),
         Bench::Isx(args) => isx::isx(args),
+        Bench::Share(args) => share::share(args),
+        Bench::ShareChild(args) => share::child(args),
         Bench::Comm { common, iters, rounds } => config(common).and_then(|cfg| {
             comm::comm(&cfg, &comm::CommOpts { json: common.json, iters: *iters, rounds: *rounds, locales: common.locales })
         }),

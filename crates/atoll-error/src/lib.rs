@@ -234,6 +234,25 @@ pub enum Error {
     /// An operating-system call failed (threads, affinity, files).
     #[error("system error: {0}")]
     Io(String),
+
+    /// A shared array's file (`atoll-share`) is missing, truncated, foreign or corrupt, or
+    /// does not match what the caller asked for.
+    #[error("shared array file {path}: {reason}")]
+    SharedFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A wait (a shared-memory signal) ended without the event: the peer may be gone.
+    #[error("timed out after {waited_ms} ms waiting for {what}")]
+    Timeout {
+        /// What was waited for.
+        what: String,
+        /// How long.
+        waited_ms: u64,
+    },
 }
 
 impl From<std::io::Error> for Error {

@@ -5,6 +5,7 @@ use crate::comm::{local_copy, Backend, PendingReply, Strided};
 use crate::config::Config;
 use crate::diagnostics::{CommCounts, CommTable, Diagnostics, Op};
 use crate::executor::Executor;
+use crate::external::{ExternalBlock, SymBuf};
 use crate::handler::{decode, encode, Handler};
 use crate::pool::Locale;
 use crate::registration::{RegionTable, RegistrationStats, RemoteCache};
@@ -319,10 +320,40 @@ impl Ctx {
     }
 
     fn alloc_symmetric_with<T: Pod + Send + Sync>(&self, operation: &str, len: usize, lazy: bool) -> Result<Symmetric<T>> {
-        self.coll_enter("alloc_symmetric")?;
         let bytes = symmetric_bytes::<T>(operation, len);
+        self.alloc_symmetric_from(operation, bytes, || {
+            SymBuf::Owned(if lazy { bytemuck::zeroed_vec::<T>(len) } else { self.here().alloc_filled(len, T::zeroed()) })
+        })
+    }
+
+    /// [`Ctx::alloc_symmetric_for`] over memory that `block` owns (a memory-mapped file of
+    /// `atoll-share`) instead of a new allocation: `len` elements, registered, counted in the
+    /// memory budget like an allocation. `block` is `Err` on a locale that could not make its
+    /// block: every locale then returns that error (the lowest failing locale's), as for a
+    /// refused reservation, and nothing is registered. **Collective.**
+    ///
+    /// # Errors
+    /// As [`Ctx::alloc_symmetric_for`], `block`'s own error, and [`Error::InvalidArgument`]
+    /// when the block's size is not `len` elements or its address is misaligned for `T`.
+    pub fn alloc_symmetric_external_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize, block: Result<ExternalBlock>) -> Result<Symmetric<T>> {
+        let bytes = block.as_ref().map_err(Clone::clone).and_then(|b| {
+            SymBuf::<T>::check(b, len).map_err(|m| invalid_arg!("{operation}: {m}"))?;
+            symmetric_bytes::<T>(operation, len)
+        });
+        let mut block = Some(block);
+        self.alloc_symmetric_from(operation, bytes, || match block.take() {
+            Some(Ok(b)) => SymBuf::external(b, len),
+            _ => unreachable!("the reservation fails when the block is an error"),
+        })
+    }
+
+    /// The body of the symmetric allocations: reserve `bytes` (or report its error), make the
+    /// data, register it and exchange addresses.
+    fn alloc_symmetric_from<T: Pod + Send + Sync>(&self, operation: &str, bytes: Result<u64>, make: impl FnOnce() -> SymBuf<T>) -> Result<Symmetric<T>> {
+        self.coll_enter("alloc_symmetric")?;
         let reservation = self.reserve_raw(operation, bytes)?;
-        let data = if lazy { bytemuck::zeroed_vec::<T>(len) } else { self.here().alloc_filled(len, T::zeroed()) };
+        let data = make();
+        let len = data.len();
         let held = reservation.commit();
         // SAFETY: `data` is owned by the Symmetric built below, which deregisters it (after a
         // barrier, so no locale still accesses it) before freeing it.
@@ -1136,7 +1167,7 @@ impl<'buf> NbScope<'buf, '_> {
 /// holds its bytes' commitment in this locale's memory budget until it is freed or dropped.
 pub struct Symmetric<T: Pod> {
     ctx: Ctx,
-    data: Vec<T>,
+    data: SymBuf<T>,
     ptrs: Vec<GlobalPtr<T>>,
     lens: Vec<usize>,
     freed: bool,

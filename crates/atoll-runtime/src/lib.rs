@@ -48,6 +48,7 @@ mod current;
 mod diagnostics;
 mod driver;
 mod executor;
+mod external;
 mod handler;
 mod handler_call;
 mod memory;
@@ -67,6 +68,7 @@ pub use comm::Strided;
 pub use comm::mpi::baseline::PlainMpi;
 pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
+pub use external::ExternalBlock;
 pub use diagnostics::{CommCounts, CommTable};
 /// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.
 pub use atoll_mem;
