@@ -54,6 +54,7 @@ mod memory;
 mod pool;
 mod registration;
 mod run;
+mod symmetric_data;
 mod sync;
 pub mod topology;
 
