@@ -135,5 +135,16 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
     }
     ctx.barrier()?;
     check(segments_in_use() == base, "segments in use after the reallocations")?;
+    // The tracked memory counts a symmetric allocation wherever it lives (heap or segment).
+    if atoll_runtime::atoll_mem::tracking_active() {
+        let (size, slack) = (4u64 << 20, 512u64 << 10);
+        let before = ctx.memory_used();
+        let a = ctx.alloc_symmetric::<u64>((size / 8) as usize)?;
+        let during = ctx.memory_used();
+        a.free()?;
+        let after = ctx.memory_used();
+        check(during + slack >= before + size, format!("memory_used {before} -> {during} with a 4 MiB allocation"))?;
+        check(after <= before + slack, format!("memory_used {before} -> {after} after its free"))?;
+    }
     Ok(())
 }

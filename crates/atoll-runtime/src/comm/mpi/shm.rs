@@ -23,6 +23,8 @@
 //!   node sharing used (for the whole job), otherwise every transfer goes through MPI as
 //!   before (`/proc` access refused by a hardened kernel, no memfd). `ATOLL_MPI_SHM=0` turns
 //!   it off.
+//! - **Accounting.** A rank's own segments count in its tracked memory
+//!   (`atoll_mem::note_mapped`), as the heap blocks they replace did; peers' mappings do not.
 //! - **Atomics.** Node peers use the CPU's atomic instructions on mapped words, as the owner
 //!   itself does for its own words (`Ctx::fetch_add` on one's own locale); ranks on other
 //!   nodes use MPI atomics, as before.
@@ -53,6 +55,10 @@ unsafe impl Sync for Mapping {}
 
 impl Drop for Mapping {
     fn drop(&mut self) {
+        if self.fd >= 0 {
+            // This rank's own segment: counted as its memory while it exists (see `create`).
+            atoll_mem::note_unmapped(self.ptr as usize, self.len);
+        }
         // SAFETY: `ptr..ptr+len` was mapped by this module and is unmapped once, here; `fd`
         // (if not -1) is a descriptor this module opened and still owns.
         unsafe {
@@ -109,6 +115,8 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
         return Err(e);
     }
     let m = Mapping { ptr: ptr.cast(), len, fd };
+    // The memory tracker counts it for this rank like the heap block it replaces.
+    atoll_mem::note_mapped(m.ptr as usize, len);
     if populate {
         // Fault the pages in now (one kernel call instead of a fault per page later); a kernel
         // without MADV_POPULATE_WRITE (before 5.14) just faults them on first touch.
