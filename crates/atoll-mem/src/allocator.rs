@@ -506,3 +506,40 @@ unsafe impl GlobalAlloc for TrackingAllocator {
         }
     }
 }
+
+/// Counts `size` bytes at `addr` that the program mapped itself (memory that does not come
+/// from the global allocator, such as the shared-memory segments that MPI ranks of one host
+/// map for each other) as an allocation of the calling thread's locale, so that
+/// [`memory_used_by`](crate::memory_used_by) includes them like a heap block of that size. A
+/// no-op when the tracking allocator is not installed or tracking is off. Pair every call
+/// with [`note_unmapped`] of the same range.
+pub fn note_mapped(addr: usize, size: usize) {
+    if !counters::installed() {
+        return;
+    }
+    let word = state::word();
+    if word & COUNTING == 0 || size < skip_below(word) {
+        return;
+    }
+    if word & FULL != 0 {
+        record_new(word, addr, size);
+    } else {
+        counters::count_alloc(size);
+    }
+}
+
+/// Counts the release of a range counted by [`note_mapped`] (before it is unmapped).
+pub fn note_unmapped(addr: usize, size: usize) {
+    if !counters::installed() {
+        return;
+    }
+    let word = state::word();
+    if word & COUNTING == 0 || size < skip_below(word) {
+        return;
+    }
+    if word & FULL != 0 {
+        forget(addr);
+    } else {
+        counters::count_free(size);
+    }
+}

@@ -89,7 +89,7 @@ mod table;
 
 pub use atoll_error::{Error, Result};
 
-pub use allocator::{TrackingAllocator, SPECULATIVE_MAX};
+pub use allocator::{note_mapped, note_unmapped, TrackingAllocator, SPECULATIVE_MAX};
 pub use budget::{check, physical_memory, Budget, Commitment, MemoryLimit, Reservation};
 pub use config::{
     parse_byte_size, Mode, Settings, ENV_LEAKS, ENV_MAX, ENV_STATS, ENV_THRESHOLD, ENV_TRACK, ENV_TRACK_SITES,

@@ -5,10 +5,11 @@ use crate::comm::{local_copy, Backend, PendingReply, Strided};
 use crate::config::Config;
 use crate::diagnostics::{CommCounts, CommTable, Diagnostics, Op};
 use crate::executor::Executor;
-use crate::external::{ExternalBlock, SymBuf};
+use crate::external::ExternalBlock;
 use crate::handler::{decode, encode, Handler};
 use crate::pool::Locale;
 use crate::registration::{RegionTable, RegistrationStats, RemoteCache};
+use crate::symmetric_data::SymData;
 use crate::sync::{Arc, AtomicU64, Ordering};
 use atoll_error::{invalid_arg, Error, Result};
 use bytemuck::Pod;
@@ -322,7 +323,15 @@ impl Ctx {
     fn alloc_symmetric_with<T: Pod + Send + Sync>(&self, operation: &str, len: usize, lazy: bool) -> Result<Symmetric<T>> {
         let bytes = symmetric_bytes::<T>(operation, len);
         self.alloc_symmetric_from(operation, bytes, || {
-            SymBuf::Owned(if lazy { bytemuck::zeroed_vec::<T>(len) } else { self.here().alloc_filled(len, T::zeroed()) })
+            // Node-shared memory where the backend has it (MPI ranks of one host map each
+            // other's parts), else the heap. `bytes` fitted the budget, so it is a valid size.
+            let nbytes = len * std::mem::size_of::<T>();
+            let shared = if nbytes > 0 { self.st.backend.alloc_shared(nbytes, !lazy) } else { None };
+            match shared.and_then(|m| SymData::shared(m, len)) {
+                Some(d) => d,
+                None if lazy => SymData::Heap(bytemuck::zeroed_vec::<T>(len)),
+                None => SymData::Heap(self.here().alloc_filled(len, T::zeroed())),
+            }
         })
     }
 
@@ -337,33 +346,36 @@ impl Ctx {
     /// when the block's size is not `len` elements or its address is misaligned for `T`.
     pub fn alloc_symmetric_external_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize, block: Result<ExternalBlock>) -> Result<Symmetric<T>> {
         let bytes = block.as_ref().map_err(Clone::clone).and_then(|b| {
-            SymBuf::<T>::check(b, len).map_err(|m| invalid_arg!("{operation}: {m}"))?;
+            SymData::<T>::check_external(b, len).map_err(|m| invalid_arg!("{operation}: {m}"))?;
             symmetric_bytes::<T>(operation, len)
         });
         let mut block = Some(block);
         self.alloc_symmetric_from(operation, bytes, || match block.take() {
-            Some(Ok(b)) => SymBuf::external(b, len),
+            Some(Ok(b)) => SymData::external(b, len),
             _ => unreachable!("the reservation fails when the block is an error"),
         })
     }
 
     /// The body of the symmetric allocations: reserve `bytes` (or report its error), make the
     /// data, register it and exchange addresses.
-    fn alloc_symmetric_from<T: Pod + Send + Sync>(&self, operation: &str, bytes: Result<u64>, make: impl FnOnce() -> SymBuf<T>) -> Result<Symmetric<T>> {
+    fn alloc_symmetric_from<T: Pod + Send + Sync>(&self, operation: &str, bytes: Result<u64>, make: impl FnOnce() -> SymData<T>) -> Result<Symmetric<T>> {
         self.coll_enter("alloc_symmetric")?;
         let reservation = self.reserve_raw(operation, bytes)?;
         let data = make();
-        let len = data.len();
+        let len = data.as_slice().len();
         let held = reservation.commit();
         // SAFETY: `data` is owned by the Symmetric built below, which deregisters it (after a
         // barrier, so no locale still accesses it) before freeing it.
-        let me = unsafe { self.register(&data)? };
-        let ptrs: Vec<(u64, usize)> = self.allgather_raw(&(me.addr(), len))?;
+        let me = unsafe { self.register(data.as_slice())? };
+        let ptrs: Vec<(u64, usize, u64)> = self.allgather_raw(&(me.addr(), len, data.token()))?;
+        let size = std::mem::size_of::<T>();
+        let parts: Vec<(u64, usize, u64)> = ptrs.iter().map(|&(a, n, t)| (a, n * size, t)).collect();
+        self.st.backend.map_shared(&parts);
         Ok(Symmetric {
             ctx: self.clone(),
             data,
-            ptrs: ptrs.iter().enumerate().map(|(l, &(a, _))| GlobalPtr::new(l, a)).collect(),
-            lens: ptrs.iter().map(|&(_, n)| n).collect(),
+            ptrs: ptrs.iter().enumerate().map(|(l, &(a, _, _))| GlobalPtr::new(l, a)).collect(),
+            lens: ptrs.iter().map(|&(_, n, _)| n).collect(),
             freed: false,
             held: Some(held),
         })
@@ -390,9 +402,10 @@ impl Ctx {
     }
 
     /// A pointer through which this process may load and store the `len` elements at `ptr`
-    /// directly: `Some` for this locale's own memory and, on the `local` backend, for every
-    /// locale's (they share the process); `None` for other MPI ranks, reached only with gets
-    /// and puts. The range is checked to be registered memory of `ptr`'s locale first.
+    /// directly: `Some` for this locale's own memory, on the `local` backend for every
+    /// locale's (they share the process), and under MPI for the symmetric allocations of ranks
+    /// on this node (node-shared memory, see `comm/mpi/shm.rs`); `None` for other MPI ranks'
+    /// memory, reached only with gets and puts. The range is checked to be registered memory of `ptr`'s locale first.
     /// **One-sided**, no message.
     ///
     /// Loads and stores through the pointer are not messages (the communication diagnostics do
@@ -1167,7 +1180,7 @@ impl<'buf> NbScope<'buf, '_> {
 /// holds its bytes' commitment in this locale's memory budget until it is freed or dropped.
 pub struct Symmetric<T: Pod> {
     ctx: Ctx,
-    data: SymBuf<T>,
+    data: SymData<T>,
     ptrs: Vec<GlobalPtr<T>>,
     lens: Vec<usize>,
     freed: bool,
@@ -1178,13 +1191,13 @@ pub struct Symmetric<T: Pod> {
 impl<T: Pod> Symmetric<T> {
     /// This locale's part.
     pub fn local(&self) -> &[T] {
-        &self.data
+        self.data.as_slice()
     }
 
     /// This locale's part, writable. Remote puts may also write it: synchronize (a barrier)
     /// between remote writes and local reads, as with any PGAS memory.
     pub fn local_mut(&mut self) -> &mut [T] {
-        &mut self.data
+        self.data.as_mut_slice()
     }
 
     /// The global address of locale `l`'s part.
@@ -1233,10 +1246,11 @@ impl<T: Pod> Symmetric<T> {
         let r = self.ctx.barrier();
         // SAFETY: the barrier above means no locale still accesses this memory through the
         // Symmetric (the program's contract for collective frees); remote caches forget it.
-        let d = unsafe { self.ctx.deregister(&self.data) };
+        let d = unsafe { self.ctx.deregister(self.data.as_slice()) };
         for (l, p) in self.ptrs.iter().enumerate() {
             if l != self.ctx.id() {
                 self.ctx.st.remote.forget(l, p.addr());
+                self.ctx.st.backend.unmap_shared(l, p.addr());
             }
         }
         // Free the memory, then give its bytes back to the budget.

@@ -55,6 +55,7 @@ mod memory;
 mod pool;
 mod registration;
 mod run;
+mod symmetric_data;
 mod sync;
 pub mod topology;
 

@@ -98,6 +98,25 @@ fn mpi_scenarios_on_4_ranks() {
     ok(4, "all");
 }
 
+/// The same scenarios with node-shared memory off: every transfer between ranks goes
+/// through MPI RMA on the dynamic window (the path ranks on other nodes take).
+#[test]
+fn mpi_scenarios_on_2_ranks_without_node_shared_memory() {
+    ok_env(2, "all", &[("ATOLL_MPI_SHM", "0")]);
+}
+
+/// Node-shared memory: growth, every transfer kind, reuse of freed addresses, nothing left
+/// mapped (`comm/mpi/shm.rs`); then with it off (MPI RMA) and on the local backend.
+#[test]
+fn node_shared_memory_between_ranks() {
+    ok(2, "shm");
+    ok(3, "shm");
+    ok_env(2, "shm", &[("ATOLL_MPI_SHM", "0")]);
+    let (out, _) = launch(3, "shm", false, Duration::from_secs(60));
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains("selftest shm ok"), "local shm\nstdout:\n{so}\nstderr:\n{se}");
+}
+
 #[test]
 fn mpi_driver_mode_on_2_and_4_ranks() {
     ok(2, "driver");

@@ -28,6 +28,8 @@ pub(crate) mod local_barrier;
 pub(crate) mod local_copy;
 pub(crate) mod local_fence;
 pub(crate) mod memcopy;
+pub(crate) mod shared_alloc;
+pub use shared_alloc::SharedAlloc;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;
 
@@ -187,9 +189,10 @@ pub trait Rma {
     /// Completes every non-blocking transfer.
     fn flush_all(&self) -> Result<()>;
     /// The address at which this process may load and store `addr` of `target` directly, when
-    /// the backend's locales share an address space (the local backend); `None` where memory of
-    /// other locales is reached only through transfers (MPI ranks). `addr` was resolved as
-    /// registered memory of `target` by the caller.
+    /// the backend's locales share an address space (the local backend) or `addr` lies in
+    /// memory of a node peer that this process has mapped (MPI ranks of one host); `None`
+    /// where it is reached only through transfers. `addr` was resolved as registered memory
+    /// of `target` by the caller.
     fn direct_addr(&self, _target: usize, _addr: u64) -> Option<usize> {
         None
     }
@@ -257,6 +260,21 @@ pub trait Registration {
     /// Asks `target` which registered region contains `addr..addr+len` (start and length), for
     /// the registration cache; `None` if none does.
     fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>>;
+    /// Zeroed memory of at least `bytes` for a symmetric allocation of this locale that the
+    /// locales sharing its node can map (MPI ranks of one host), touched now when `populate`;
+    /// `None` where the backend has no such memory (the local backend, whose locales share
+    /// the process anyway) or cannot make it now (the caller then uses heap memory).
+    fn alloc_shared(&self, _bytes: usize, _populate: bool) -> Option<SharedAlloc> {
+        None
+    }
+    /// Maps the node-shared parts of a symmetric allocation: `parts[l]` is locale `l`'s
+    /// (address, bytes, token), token 0 for a part in heap memory. Called by every locale
+    /// after the allocation's exchange of addresses; a part that cannot be mapped stays
+    /// reachable through transfers.
+    fn map_shared(&self, _parts: &[(u64, usize, u64)]) {}
+    /// Drops the mapping (if any) of `target`'s part that starts at `addr`; called by every
+    /// locale when a symmetric allocation is freed, after the barrier of the free.
+    fn unmap_shared(&self, _target: usize, _addr: u64) {}
 }
 
 /// Everything a communication backend provides.

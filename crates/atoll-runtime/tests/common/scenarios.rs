@@ -251,9 +251,10 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(matches!(ctx.get(past_end, &mut two), Err(Error::NotRegistered { .. })), "get past the end")?;
     let mut wrong = vec![0.0; 3];
     check(matches!(ctx.get_strided(a.ptr(0), &[4], &[2], &mut wrong), Err(Error::ShapeMismatch { .. })), "strided shape mismatch")?;
-    // Direct pointers: own memory always; other locales' on the local backend only (they
-    // share the process), never for MPI ranks; registered ranges only.
-    let shared = ctx.backend_name() == "local";
+    // Direct pointers: own memory always; other locales' on the local backend (they share
+    // the process) and under MPI for ranks of this node (node-shared memory, on unless
+    // ATOLL_MPI_SHM=0; the tests launch every rank on one host); registered ranges only.
+    let shared = ctx.backend_name() == "local" || node_shm_on();
     for t in 0..n {
         let p = ctx.direct_ptr(a.ptr(t), len)?;
         check(p.is_some() == (t == me || shared), format!("direct pointer to {t}: {p:?}"))?;
@@ -288,6 +289,12 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(c.puts == u64::from(n > 1), format!("one put counted whichever way it went: {c:?}"))?;
     counter.free()?;
     a.free()
+}
+
+/// Whether MPI ranks of one host map each other's symmetric memory in this run (the
+/// default; `ATOLL_MPI_SHM=0` turns it off).
+pub fn node_shm_on() -> bool {
+    !std::env::var("ATOLL_MPI_SHM").is_ok_and(|v| v.trim() == "0")
 }
 
 /// Active messages: replies, errors, nesting, sublocales, coforall.

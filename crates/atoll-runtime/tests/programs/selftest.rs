@@ -5,6 +5,8 @@
 
 #[path = "../common/scenarios.rs"]
 mod scenarios;
+#[path = "../common/shm_scenarios.rs"]
+mod shm_scenarios;
 
 use atoll_runtime::{run, run_driver, Config, Error, Result};
 use scenarios::*;
@@ -37,6 +39,12 @@ fn main() {
             out_of_memory(ctx)?;
             // The collectives still agree after the failures.
             collectives(ctx)?;
+            Ok(String::new())
+        }),
+        // Node-shared memory (on unless ATOLL_MPI_SHM=0) or its fallbacks.
+        "shm" => run(config, |ctx| {
+            let expected = ctx.backend_name() == "mpi" && node_shm_on() && ctx.num_locales() > 1;
+            shm_scenarios::node_shared(ctx, expected)?;
             Ok(String::new())
         }),
         "counts" => run(config, |ctx| {

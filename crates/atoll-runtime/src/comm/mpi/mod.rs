@@ -25,9 +25,10 @@
 
 mod abandon;
 mod raw;
+mod shm;
 pub mod baseline;
 
-use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
+use super::{memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided};
 use crate::config::Config;
 use crate::ctx::{run_handler, Ctx, LocaleState};
 use crate::handler::{decode, encode, Handler};
@@ -70,6 +71,8 @@ pub(crate) struct Inner {
     shutdown: AtomicBool,
     fins: AtomicU64,
     state: OnceLock<Weak<LocaleState>>,
+    /// Node-shared memory with the ranks of this host (`shm.rs`); `None` when off or unusable.
+    shm: Option<shm::NodeShm>,
 }
 
 impl Inner {
@@ -79,6 +82,12 @@ impl Inner {
 
     fn heat(&self) {
         self.hot_until.store(self.now_ms() + self.hot_ms, Ordering::Relaxed);
+    }
+
+    /// Where `addr..addr+len` of `target` is mapped in this process (node-shared memory).
+    #[inline]
+    fn direct(&self, target: usize, addr: u64, len: usize) -> Option<u64> {
+        self.shm.as_ref()?.local(target, addr, len).map(|a| a as u64)
     }
 
     /// The current communicator of collectives.
@@ -222,6 +231,11 @@ impl MpiComm {
 
 impl Rma for MpiComm {
     fn get(&self, target: usize, addr: u64, dst: &mut [u8]) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, dst.len()) {
+            // SAFETY: `a..a+len` lies in a live mapping of `target`'s registered segment.
+            unsafe { memcopy::read(a, dst) };
+            return Ok(());
+        }
         // SAFETY: `dst` is borrowed until the flush below completes the get; `Ctx` resolved the
         // target range as registered (attached) on `target`.
         unsafe { self.inner.win.get_nb(target, addr, dst.as_mut_ptr(), dst.len())? };
@@ -229,27 +243,53 @@ impl Rma for MpiComm {
     }
 
     fn put(&self, target: usize, addr: u64, src: &[u8]) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, src.len()) {
+            // SAFETY: as in `get`.
+            unsafe { memcopy::write(a, src) };
+            return Ok(());
+        }
         // SAFETY: as in `get`, for a put from `src`.
         unsafe { self.inner.win.put_nb(target, addr, src.as_ptr(), src.len())? };
         self.inner.win.flush(target)
     }
 
     fn get_strided(&self, target: usize, addr: u64, shape: &Strided, dst: &mut [u8]) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, shape.extent_bytes()) {
+            // SAFETY: the whole extent lies in a live mapping; `Ctx` sized `dst` to the shape.
+            unsafe { memcopy::read_strided(a, shape, dst) };
+            return Ok(());
+        }
         // SAFETY: `Ctx` resolved the extent as registered and sized `dst` to the shape.
         unsafe { self.inner.win.get_strided(target, addr, shape, dst) }
     }
 
     fn put_strided(&self, target: usize, addr: u64, shape: &Strided, src: &[u8]) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, shape.extent_bytes()) {
+            // SAFETY: as in `get_strided`.
+            unsafe { memcopy::write_strided(a, shape, src) };
+            return Ok(());
+        }
         // SAFETY: as in `get_strided`.
         unsafe { self.inner.win.put_strided(target, addr, shape, src) }
     }
 
     unsafe fn get_nb(&self, target: usize, addr: u64, dst: *mut u8, len: usize) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, len) {
+            // SAFETY: the caller guarantees `dst..dst+len` is writable and unaliased; the
+            // source lies in a live mapping. Done now: complete before any flush.
+            unsafe { memcopy::read(a, std::slice::from_raw_parts_mut(dst, len)) };
+            return Ok(());
+        }
         // SAFETY: forwarded guarantees of the caller (buffer) and of `Ctx` (target range).
         unsafe { self.inner.win.get_nb(target, addr, dst, len) }
     }
 
     unsafe fn put_nb(&self, target: usize, addr: u64, src: *const u8, len: usize) -> Result<()> {
+        if let Some(a) = self.inner.direct(target, addr, len) {
+            // SAFETY: as in the direct `get_nb`, for a readable `src`.
+            unsafe { memcopy::write(a, std::slice::from_raw_parts(src, len)) };
+            return Ok(());
+        }
         // SAFETY: as in `get_nb`.
         unsafe { self.inner.win.put_nb(target, addr, src, len) }
     }
@@ -261,15 +301,31 @@ impl Rma for MpiComm {
     fn flush_all(&self) -> Result<()> {
         self.inner.win.flush_all()
     }
+
+    fn direct_addr(&self, target: usize, addr: u64) -> Option<usize> {
+        self.inner.direct(target, addr, 0).map(|a| a as usize)
+    }
 }
 
 impl Atomics for MpiComm {
     fn fetch_add_u64(&self, target: usize, addr: u64, value: u64) -> Result<u64> {
+        if let Some(a) = self.inner.direct(target, addr, 8) {
+            // SAFETY: `Ctx` checked 8-byte alignment (the mapping is page aligned, so the
+            // mapped word is too); the word lies in a live mapping.
+            return Ok(unsafe { memcopy::atomic(a) }.fetch_add(value, memcopy::ATOMIC_ORDER));
+        }
         // SAFETY: `Ctx` checked alignment and resolved the word as registered on `target`.
         unsafe { self.inner.win.fetch_add(target, addr, value) }
     }
 
     fn compare_exchange_u64(&self, target: usize, addr: u64, current: u64, new: u64) -> Result<u64> {
+        if let Some(a) = self.inner.direct(target, addr, 8) {
+            // SAFETY: as in `fetch_add_u64`.
+            let w = unsafe { memcopy::atomic(a) };
+            return Ok(match w.compare_exchange(current, new, memcopy::ATOMIC_ORDER, memcopy::ATOMIC_ORDER) {
+                Ok(v) | Err(v) => v,
+            });
+        }
         // SAFETY: as in `fetch_add_u64`.
         unsafe { self.inner.win.compare_and_swap(target, addr, current, new) }
     }
@@ -334,6 +390,22 @@ impl Registration for MpiComm {
         let reply = self.request(target, LOOKUP.id(), None, encode(&(addr, len))?)?.wait()?;
         decode(&reply)
     }
+
+    fn alloc_shared(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
+        self.inner.shm.as_ref()?.alloc(bytes, populate)
+    }
+
+    fn map_shared(&self, parts: &[(u64, usize, u64)]) {
+        if let Some(s) = &self.inner.shm {
+            s.map(parts);
+        }
+    }
+
+    fn unmap_shared(&self, target: usize, addr: u64) {
+        if let Some(s) = &self.inner.shm {
+            s.unmap(target, addr);
+        }
+    }
 }
 
 impl Backend for MpiComm {
@@ -381,6 +453,7 @@ impl MpiJob {
         let am = raw::Comm::dup_world()?;
         let win = raw::Win::create_dynamic(&ctl)?;
         let (node_rank, node_size) = ctl.node_rank_size()?;
+        let shm = shm::NodeShm::start(&ctl, rank, size)?;
         let inner = Arc::new(Inner {
             rank,
             size,
@@ -397,6 +470,7 @@ impl MpiJob {
             shutdown: AtomicBool::new(false),
             fins: AtomicU64::new(0),
             state: OnceLock::new(),
+            shm,
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);

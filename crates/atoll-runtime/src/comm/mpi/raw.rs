@@ -248,6 +248,26 @@ impl Comm {
         Ok((r as usize, s as usize))
     }
 
+    /// The ranks (in this communicator) of the processes that share this node
+    /// (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), in rank order. **Collective.**
+    pub(crate) fn node_members(&self) -> Result<Vec<usize>> {
+        // SAFETY: reading the predefined null handle, overwritten by the call below.
+        let mut node = unsafe { ffi::RSMPI_COMM_NULL };
+        let mut me: c_int = 0;
+        // SAFETY: `self.raw` is a live communicator; out-pointers are valid locals.
+        unsafe {
+            check("MPI_Comm_rank", ffi::MPI_Comm_rank(self.raw, &mut me))?;
+            check(
+                "MPI_Comm_split_type",
+                ffi::MPI_Comm_split_type(self.raw, ffi::RSMPI_COMM_TYPE_SHARED as c_int, 0, ffi::RSMPI_INFO_NULL, &mut node),
+            )?;
+        }
+        // Owned (freed on drop) from here on.
+        let node = Comm { raw: node, abandon: None };
+        let members = node.allgather_u64(me as u64)?;
+        Ok(members.into_iter().map(|r| r as usize).collect())
+    }
+
     pub(crate) fn barrier(&self) -> Result<()> {
         let mut req = null_request();
         // SAFETY: live communicator, valid out-pointer.

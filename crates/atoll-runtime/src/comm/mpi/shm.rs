@@ -1,0 +1,301 @@
+//! Node-shared memory between MPI ranks of one host (issue 15): gets, puts, strided transfers
+//! and atomics between node peers become loads and stores, the way GASNet's PSHM and
+//! OpenSHMEM's `shmem_ptr` work.
+//!
+//! - **Segments.** Every symmetric allocation of a rank (`Ctx::alloc_symmetric*`, hence every
+//!   distributed array) comes from its own anonymous shared-memory file
+//!   (`memfd_create("atoll.<rank>.<seq>")`, mapped `MAP_SHARED`); it is still attached to the
+//!   dynamic window, so ranks on other nodes reach it with MPI RMA as before. Growth is one
+//!   segment per allocation, at any time, within the memory budget (which the allocation
+//!   reserved before asking for the segment).
+//! - **Publication.** The allocation's exchange of addresses carries a token (the owner's
+//!   file descriptor and sequence number); each node peer opens `/proc/<owner pid>/fd/<fd>`
+//!   (checking that it names the expected `memfd:atoll.<rank>.<seq>`, so a reused descriptor
+//!   is never mapped), maps it, and closes its descriptor at once. A peer's table maps the
+//!   owner's address range to its own mapping; `direct_addr` and the transfers translate
+//!   through it.
+//! - **Nothing leaks.** A memfd has no name in any file system: the kernel frees its pages
+//!   when the last mapping and descriptor go, which includes every way a rank can end (exit,
+//!   crash, `MPI_Abort`, kill). There is nothing to unlink and nothing to clean at the next
+//!   start. The collective free unmaps every peer's mapping and the owner's.
+//! - **Start-up check.** At start every rank makes a one-page probe segment with a known
+//!   value and every node peer maps and reads it; only if every rank succeeded everywhere is
+//!   node sharing used (for the whole job), otherwise every transfer goes through MPI as
+//!   before (`/proc` access refused by a hardened kernel, no memfd). `ATOLL_MPI_SHM=0` turns
+//!   it off.
+//! - **Accounting.** A rank's own segments count in its tracked memory
+//!   (`atoll_mem::note_mapped`), as the heap blocks they replace did; peers' mappings do not.
+//! - **Atomics.** Node peers use the CPU's atomic instructions on mapped words, as the owner
+//!   itself does for its own words (`Ctx::fetch_add` on one's own locale); ranks on other
+//!   nodes use MPI atomics, as before.
+//!
+//! Every `unsafe` block of the module is a libc call on memory this module maps, or a copy
+//! within a mapping whose bounds the caller's range was checked against.
+
+use super::raw;
+use crate::comm::SharedAlloc;
+use crate::sync::{AtomicU64, Ordering, RwLock};
+use atoll_error::{Error, Result};
+use std::collections::BTreeMap;
+use std::ffi::CString;
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// A mapping made by this module, unmapped on drop (and its descriptor closed, if kept).
+struct Mapping {
+    ptr: *mut u8,
+    len: usize,
+    fd: c_int,
+}
+
+// SAFETY: a mapping is plain shared memory; the handle only unmaps it on drop.
+unsafe impl Send for Mapping {}
+// SAFETY: as above.
+unsafe impl Sync for Mapping {}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        if self.fd >= 0 {
+            // This rank's own segment: counted as its memory while it exists (see `create`).
+            atoll_mem::note_unmapped(self.ptr as usize, self.len);
+        }
+        // SAFETY: `ptr..ptr+len` was mapped by this module and is unmapped once, here; `fd`
+        // (if not -1) is a descriptor this module opened and still owns.
+        unsafe {
+            libc::munmap(self.ptr.cast(), self.len);
+            if self.fd >= 0 {
+                libc::close(self.fd);
+            }
+        }
+    }
+}
+
+fn os_err(what: &str) -> Error {
+    Error::Io(format!("node shared memory: {what}: {}", std::io::Error::last_os_error()))
+}
+
+fn page() -> usize {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
+}
+
+fn name_of(rank: usize, seq: u64) -> String {
+    format!("atoll.{rank}.{seq}")
+}
+
+/// Creates and maps a zeroed segment of at least `bytes`, keeping its descriptor for peers.
+fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping> {
+    let len = bytes.div_ceil(page()).max(1) * page();
+    let name = CString::new(name_of(rank, seq)).map_err(|_| Error::Io("segment name".into()))?;
+    // SAFETY: `name` is a valid NUL-terminated string.
+    let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(os_err("memfd_create"));
+    }
+    // SAFETY: `fd` is the descriptor just created.
+    if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
+        let e = os_err("ftruncate");
+        // SAFETY: closing the descriptor made above, once.
+        unsafe { libc::close(fd) };
+        return Err(e);
+    }
+    // SAFETY: a fresh shared mapping of the whole file; the kernel picks the address.
+    let ptr = unsafe {
+        libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+    };
+    if ptr == libc::MAP_FAILED {
+        let e = os_err("mmap");
+        // SAFETY: as above.
+        unsafe { libc::close(fd) };
+        return Err(e);
+    }
+    let m = Mapping { ptr: ptr.cast(), len, fd };
+    // The memory tracker counts it for this rank like the heap block it replaces.
+    atoll_mem::note_mapped(m.ptr as usize, len);
+    if populate {
+        // Fault the pages in now (one kernel call instead of a fault per page later); a kernel
+        // without MADV_POPULATE_WRITE (before 5.14) just faults them on first touch.
+        // SAFETY: advice on the mapping made above.
+        unsafe { libc::madvise(m.ptr.cast(), len, libc::MADV_POPULATE_WRITE) };
+    }
+    Ok(m)
+}
+
+/// Maps `bytes` of the segment `fd` of process `pid` (`rank`'s segment number `seq`).
+fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize) -> Result<Mapping> {
+    let path = format!("/proc/{pid}/fd/{fd}");
+    // The descriptor must still name the segment announced (not a reused number).
+    let target = std::fs::read_link(&path).map_err(|e| Error::Io(format!("node shared memory: {path}: {e}")))?;
+    let expected = format!("/memfd:{} ", name_of(rank, seq));
+    if !target.to_string_lossy().starts_with(&expected) {
+        return Err(Error::Io(format!("node shared memory: {path} is {target:?}, not {expected:?}")));
+    }
+    let cpath = CString::new(path.clone()).map_err(|_| Error::Io("segment path".into()))?;
+    // SAFETY: `cpath` is a valid NUL-terminated path.
+    let own = unsafe { libc::open(cpath.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    if own < 0 {
+        return Err(os_err(&format!("open {path}")));
+    }
+    // SAFETY: `stat` is plain old data, valid when zeroed.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: `st` is a valid out-pointer; `own` is the descriptor opened above.
+    let ok = unsafe { libc::fstat(own, &mut st) } == 0 && st.st_size as u64 >= bytes as u64;
+    let len = (st.st_size.max(0) as usize).max(1);
+    // SAFETY: maps the whole (size-checked) file shared; the kernel picks the address.
+    let ptr = if ok {
+        unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, own, 0) }
+    } else {
+        libc::MAP_FAILED
+    };
+    let e = os_err(&format!("map {path} ({bytes} bytes)"));
+    // SAFETY: the mapping (if any) keeps the segment alive; the descriptor is closed once.
+    unsafe { libc::close(own) };
+    if ptr == libc::MAP_FAILED {
+        return Err(e);
+    }
+    Ok(Mapping { ptr: ptr.cast(), len, fd: -1 })
+}
+
+/// This rank's view of its node: which ranks share it, and its mappings of their segments.
+pub(crate) struct NodeShm {
+    rank: usize,
+    pids: Vec<u32>,
+    /// Whether each rank (not this one) shares this node.
+    peer: Vec<bool>,
+    /// Per rank: mapped segments by the owner's start address: (bytes, mapping).
+    maps: Vec<RwLock<BTreeMap<u64, (usize, Arc<Mapping>)>>>,
+    seq: AtomicU64,
+}
+
+const PROBE: u64 = 0xA7011_5EED;
+
+impl NodeShm {
+    /// Finds this rank's node peers and checks that they can map each other's memory.
+    /// **Collective** over `ctl`. `None` when node sharing is off or cannot work on this
+    /// system (the same answer on every rank).
+    pub(crate) fn start(ctl: &raw::Comm, rank: usize, size: usize) -> Result<Option<NodeShm>> {
+        let off = std::env::var("ATOLL_MPI_SHM").is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false" | "no"));
+        let members = ctl.node_members()?;
+        let mut peer = vec![false; size];
+        for &m in &members {
+            if m != rank && m < size {
+                peer[m] = true;
+            }
+        }
+        let shm = NodeShm {
+            rank,
+            pids: vec![0; size],
+            peer,
+            maps: (0..size).map(|_| RwLock::new(BTreeMap::new())).collect(),
+            seq: AtomicU64::new(0),
+        };
+        // The probe: every rank's first segment holds PROBE + rank.
+        let probe = if off { None } else { shm.alloc(8, true) };
+        if let Some(p) = &probe {
+            // SAFETY: the probe mapping holds at least one page, page aligned.
+            unsafe { (p.ptr() as *mut u64).write_volatile(PROBE + rank as u64) };
+        }
+        let mine = (std::process::id(), probe.as_ref().map_or(0, |p| p.token()));
+        let mut words = mine.0.to_le_bytes().to_vec();
+        words.extend_from_slice(&mine.1.to_le_bytes());
+        let all = ctl.allgather(&words)?;
+        let mut pids = vec![0u32; size];
+        let mut tokens = vec![0u64; size];
+        for (r, b) in all.iter().enumerate().take(size) {
+            if b.len() == 12 {
+                pids[r] = u32::from_le_bytes(b[..4].try_into().expect("4 bytes"));
+                tokens[r] = u64::from_le_bytes(b[4..12].try_into().expect("8 bytes"));
+            }
+        }
+        let shm = NodeShm { pids, ..shm };
+        let mut ok = probe.is_some();
+        for r in 0..size {
+            if ok && shm.peer[r] {
+                ok = match shm.map_one(r, tokens[r], 8) {
+                    // SAFETY: the mapping holds at least 8 bytes, page aligned.
+                    Ok(m) => (unsafe { (m.ptr as *const u64).read_volatile() }) == PROBE + r as u64,
+                    Err(_) => false,
+                };
+            }
+        }
+        let verdicts = ctl.allgather(&[ok as u8])?;
+        drop(probe);
+        let everywhere = verdicts.iter().all(|v| v.first() == Some(&1));
+        if !everywhere && !off && std::env::var_os("ATOLL_MPI_SHM_QUIET").is_none() && rank == 0 && members.len() > 1 {
+            eprintln!("atoll: node shared memory is unavailable (a rank could not map a node peer's probe segment); MPI RMA is used between node peers");
+        }
+        if !everywhere {
+            return Ok(None);
+        }
+        Ok(Some(shm))
+    }
+
+    /// Whether `target` shares this node.
+    #[inline]
+    pub(crate) fn is_peer(&self, target: usize) -> bool {
+        self.peer.get(target).copied().unwrap_or(false)
+    }
+
+    /// A fresh segment of this rank for `bytes` of a symmetric allocation; `None` if the
+    /// system refuses one (the allocation then uses the heap and transfers).
+    pub(crate) fn alloc(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        if seq >= u32::MAX as u64 - 1 {
+            return None;
+        }
+        let m = create(self.rank, seq, bytes, populate).ok()?;
+        let token = ((seq + 1) << 32) | m.fd as u32 as u64;
+        Some(SharedAlloc::new(m.ptr, m.len, token, Box::new(m)))
+    }
+
+    fn map_one(&self, target: usize, token: u64, bytes: usize) -> Result<Arc<Mapping>> {
+        let (seq, fd) = ((token >> 32) - 1, token as u32);
+        Ok(Arc::new(open_peer(self.pids[target], target, seq, fd, bytes)?))
+    }
+
+    /// Maps the node peers' parts of a symmetric allocation (see `Registration::map_shared`).
+    pub(crate) fn map(&self, parts: &[(u64, usize, u64)]) {
+        for (target, &(addr, bytes, token)) in parts.iter().enumerate() {
+            if !self.is_peer(target) || token == 0 || bytes == 0 {
+                continue;
+            }
+            let Ok(m) = self.map_one(target, token, bytes) else {
+                // Reachable through MPI RMA as before.
+                continue;
+            };
+            let mut map = self.maps[target].write().unwrap_or_else(|e| e.into_inner());
+            // Mappings of freed memory that overlaps this part (a part not freed collectively).
+            let end = addr.saturating_add(bytes as u64);
+            let stale: Vec<u64> = map.range(..end).filter(|(&s, &(l, _))| s + l as u64 > addr).map(|(&s, _)| s).collect();
+            for s in stale {
+                map.remove(&s);
+            }
+            map.insert(addr, (bytes, m));
+        }
+    }
+
+    /// Drops the mapping of `target`'s part at `addr`, if any.
+    pub(crate) fn unmap(&self, target: usize, addr: u64) {
+        if let Some(m) = self.maps.get(target) {
+            m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
+        }
+    }
+
+    /// The address in this process of `addr..addr+len` of `target`, if that range lies in a
+    /// segment of `target` mapped here.
+    #[inline]
+    pub(crate) fn local(&self, target: usize, addr: u64, len: usize) -> Option<usize> {
+        if !self.is_peer(target) {
+            return None;
+        }
+        let map = self.maps[target].read().unwrap_or_else(|e| e.into_inner());
+        let (&s, (l, m)) = map.range(..=addr).next_back()?;
+        let off = (addr - s) as usize;
+        (off.checked_add(len)? <= *l).then(|| m.ptr as usize + off)
+    }
+}

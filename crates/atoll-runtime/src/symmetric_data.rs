@@ -1,0 +1,90 @@
+//! The storage of a [`crate::Symmetric`]: a heap vector, node-shared memory that the
+//! backend mapped for node peers (MPI ranks of one host; see `comm/mpi/shm.rs`), or an
+//! external block that something else owns (a memory-mapped file of `atoll-share`).
+
+use crate::comm::shared_alloc::SharedAlloc;
+use crate::external::ExternalBlock;
+use bytemuck::Pod;
+use std::marker::PhantomData;
+
+/// `len` elements of `T`, in a `Vec` or in shared memory.
+pub(crate) enum SymData<T: Pod> {
+    /// Ordinary process memory.
+    Heap(Vec<T>),
+    /// A shared mapping of at least `len * size_of::<T>()` bytes.
+    Shared { mem: SharedAlloc, len: usize, _t: PhantomData<T> },
+    /// `len` elements at `ptr`, inside `_block` (which keeps them mapped).
+    External { ptr: *mut T, len: usize, _block: ExternalBlock },
+}
+
+// SAFETY: `External`'s pointer is into the block that the value owns (ExternalBlock is Send +
+// Sync); the other variants are Send + Sync already; `T` values are Pod (Send + Sync).
+unsafe impl<T: Pod> Send for SymData<T> {}
+// SAFETY: as above; concurrent access follows the PGAS contract of `Symmetric`.
+unsafe impl<T: Pod> Sync for SymData<T> {}
+
+impl<T: Pod> SymData<T> {
+    /// `len` elements in `mem`, which must hold at least `len * size_of::<T>()` zeroed bytes
+    /// (a page-aligned mapping: aligned for any `T`). `None` (and `mem` dropped) otherwise.
+    pub(crate) fn shared(mem: SharedAlloc, len: usize) -> Option<Self> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?;
+        let aligned = (mem.ptr() as usize) % std::mem::align_of::<T>() == 0;
+        (bytes <= mem.len() && aligned && !mem.ptr().is_null()).then_some(SymData::Shared { mem, len, _t: PhantomData })
+    }
+
+    /// `Err` with a message when `block`'s address or size does not fit `len` elements of `T`.
+    pub(crate) fn check_external(block: &ExternalBlock, len: usize) -> Result<(), String> {
+        let size = std::mem::size_of::<T>();
+        if Some(block.bytes) != len.checked_mul(size) {
+            return Err(format!("an external block of {} bytes cannot hold {len} elements of {size} bytes", block.bytes));
+        }
+        if block.bytes > 0 && block.addr() % std::mem::align_of::<T>() != 0 {
+            return Err(format!("an external block at {:#x} is not aligned for {}", block.addr(), std::any::type_name::<T>()));
+        }
+        Ok(())
+    }
+
+    /// Wraps a block that [`SymData::check_external`] accepted for `len` elements.
+    pub(crate) fn external(block: ExternalBlock, len: usize) -> Self {
+        let ptr = if len == 0 { std::ptr::NonNull::<T>::dangling().as_ptr() } else { block.ptr.cast::<T>() };
+        SymData::External { ptr, len, _block: block }
+    }
+
+    /// The token node peers map this memory with; 0 for heap memory and external blocks
+    /// (reached by node peers through the backend's transfers).
+    pub(crate) fn token(&self) -> u64 {
+        match self {
+            SymData::Heap(_) | SymData::External { .. } => 0,
+            SymData::Shared { mem, .. } => mem.token(),
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[T] {
+        match self {
+            SymData::Heap(v) => v,
+            // SAFETY: `shared` checked that the mapping holds `len` aligned elements; it is
+            // zero-initialized (valid for a Pod type) and lives as long as `mem`, borrowed here.
+            SymData::Shared { mem, len, .. } => unsafe { std::slice::from_raw_parts(mem.ptr() as *const T, *len) },
+            // SAFETY: `ptr..ptr+len` is the checked, aligned, initialized block owned by this
+            // value (dangling and empty for len 0); every bit pattern is a valid `Pod` value.
+            SymData::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+        }
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            SymData::Heap(v) => v,
+            // SAFETY: as in `as_slice`, with `mem` borrowed exclusively (writes by node peers
+            // are the PGAS program's own synchronization, as for remote puts into a Vec).
+            SymData::Shared { mem, len, .. } => unsafe { std::slice::from_raw_parts_mut(mem.ptr() as *mut T, *len) },
+            // SAFETY: as in `as_slice`; `&mut self` makes the slice exclusive in this process.
+            SymData::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts_mut(*ptr, *len) },
+        }
+    }
+}
+
+impl<T: Pod> Default for SymData<T> {
+    fn default() -> Self {
+        SymData::Heap(Vec::new())
+    }
+}

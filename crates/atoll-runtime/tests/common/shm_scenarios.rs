@@ -1,0 +1,150 @@
+//! Node-shared memory under MPI (issue 15, `comm/mpi/shm.rs`): symmetric memory of ranks on
+//! one host is mapped by its node peers, grows with every allocation, and is released by the
+//! collective free (no mapping or descriptor left behind). Every value is checked against the
+//! pattern that its owner wrote. Also runs on the local backend and with `ATOLL_MPI_SHM=0`,
+//! where the same transfers go through the in-process copies or MPI RMA.
+
+use atoll_runtime::{Ctx, Error, Result};
+
+fn check(cond: bool, what: impl Into<String>) -> Result<()> {
+    if cond {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!("check failed: {}", what.into())))
+    }
+}
+
+/// The value locale `l` writes at index `i` of allocation `k`.
+fn pat(k: usize, l: usize, i: usize) -> u64 {
+    ((k as u64) << 40) ^ ((l as u64) << 32) ^ (i as u64).wrapping_mul(0x9E37_79B9)
+}
+
+/// Lines of /proc/self/maps that map Atoll's node segments, and descriptors open on them.
+fn segments_in_use() -> (usize, usize) {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    let mapped = maps.lines().filter(|l| l.contains("/memfd:atoll.")).count();
+    let fds = std::fs::read_dir("/proc/self/fd")
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| std::fs::read_link(e.path()).is_ok_and(|t| t.to_string_lossy().starts_with("/memfd:atoll.")))
+                .count()
+        })
+        .unwrap_or(0);
+    (mapped, fds)
+}
+
+/// Allocations at any time, of many sizes, reached by every kind of transfer from every
+/// locale; frees and new allocations (at reused addresses) never show stale memory; nothing
+/// stays mapped or open after the frees.
+pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    ctx.barrier()?;
+    let base = segments_in_use();
+    let sizes = [1usize, 3, 511, 512, 4097, 100_000, 3 << 17];
+    for round in 0..3 {
+        let mut arrays = Vec::new();
+        for (j, &s) in sizes.iter().enumerate() {
+            let k = round * 100 + j;
+            // Different lengths on different locales.
+            let len = s + me * 7;
+            let mut a = ctx.alloc_symmetric::<u64>(len)?;
+            for (i, x) in a.local_mut().iter_mut().enumerate() {
+                *x = pat(k, me, i);
+            }
+            arrays.push((k, a));
+        }
+        ctx.barrier()?;
+        if shm_expected && round == 0 {
+            let (mapped, fds) = segments_in_use();
+            // Each allocation: this rank's segment (mapped, descriptor kept) and every peer's.
+            let want = base.0 + sizes.len() * n;
+            check(mapped == want, format!("{mapped} segment mappings, expected {want} (base {base:?})"))?;
+            check(fds == base.1 + sizes.len(), format!("{fds} segment descriptors, base {base:?}"))?;
+        }
+        for (k, a) in &arrays {
+            for t in 0..n {
+                let len = a.len_on(t);
+                // Whole part, a piece near the end, a strided view.
+                let mut all = vec![0u64; len];
+                ctx.get(a.ptr(t), &mut all)?;
+                check(all.iter().enumerate().all(|(i, &v)| v == pat(*k, t, i)), format!("get of allocation {k} from {t}"))?;
+                let tail = len.min(5);
+                let mut end = vec![0u64; tail];
+                ctx.get(a.ptr(t).add(len - tail), &mut end)?;
+                check(end.iter().enumerate().all(|(i, &v)| v == pat(*k, t, len - tail + i)), "get of the end")?;
+                let cnt = len.div_ceil(3);
+                let mut st = vec![0u64; cnt];
+                ctx.get_strided(a.ptr(t), &[cnt], &[3], &mut st)?;
+                check(st.iter().enumerate().all(|(i, &v)| v == pat(*k, t, 3 * i)), "strided get")?;
+                let p = ctx.direct_ptr(a.ptr(t), len)?;
+                check(p.is_some() == (t == me || shm_expected || ctx.backend_name() == "local"), format!("direct pointer to {t}: {p:?}"))?;
+                if let Some(p) = p {
+                    // SAFETY: `len` registered elements of locale t, not written until the
+                    // barrier below.
+                    let v = unsafe { p.add(len - 1).read() };
+                    check(v == pat(*k, t, len - 1), "direct read")?;
+                }
+            }
+        }
+        ctx.barrier()?;
+        // Writes: each locale puts into the next one's part of the largest allocation, strided
+        // puts into the one after, and everyone counts on locale 0's first word.
+        let (kb, big) = arrays.last().expect("allocations");
+        let t = (me + 1) % n;
+        let mine = [pat(*kb, 1000 + me, 0), pat(*kb, 1000 + me, 1)];
+        ctx.put(big.ptr(t).add(10 + 2 * me), &mine)?;
+        let vals: Vec<u64> = (0..4).map(|i| pat(*kb, 2000 + me, i)).collect();
+        ctx.put_strided(big.ptr((me + 2) % n).add(10_000 + me), &[4], &[n], &vals)?;
+        let (_, small) = &arrays[2];
+        for _ in 0..25 {
+            ctx.fetch_add(small.ptr(0), 1)?;
+        }
+        let won = ctx.compare_exchange(small.ptr(0).add(1), pat(arrays[2].0, 0, 1), 7_000 + me as u64)?;
+        ctx.barrier()?;
+        let from = (me + n - 1) % n;
+        let l = big.local();
+        check(l[10 + 2 * from] == pat(*kb, 1000 + from, 0) && l[11 + 2 * from] == pat(*kb, 1000 + from, 1), "put landed")?;
+        let from2 = (me + 2 * n - 2) % n;
+        for i in 0..4 {
+            check(l[10_000 + from2 + i * n] == pat(*kb, 2000 + from2, i), format!("strided put landed ({i})"))?;
+        }
+        if me == 0 {
+            let s = small.local();
+            check(s[0] == pat(arrays[2].0, 0, 0).wrapping_add(25 * n as u64), format!("fetch_add total {}", s[0]))?;
+            check((7_000..7_000 + n as u64).contains(&s[1]), "one compare_exchange won")?;
+        }
+        let winners = ctx.allreduce(u64::from(won == pat(arrays[2].0, 0, 1)), |a, b| a + b)?;
+        check(winners == 1, format!("{winners} compare_exchange winners"))?;
+        for (_, a) in arrays {
+            a.free()?;
+        }
+    }
+    ctx.barrier()?;
+    let after = segments_in_use();
+    check(after == base, format!("segments in use after the frees: {after:?}, before {base:?}"))?;
+    // Many short-lived allocations (addresses reused): never stale.
+    for k in 0..40 {
+        let mut a = ctx.alloc_symmetric::<u64>(64 + (k % 5) * 1000)?;
+        a.local_mut().iter_mut().enumerate().for_each(|(i, x)| *x = pat(500 + k, me, i));
+        ctx.barrier()?;
+        let t = (me + 1 + k) % n;
+        let mut got = vec![0u64; a.len_on(t)];
+        ctx.get(a.ptr(t), &mut got)?;
+        check(got.iter().enumerate().all(|(i, &v)| v == pat(500 + k, t, i)), format!("reallocation {k}"))?;
+        drop(a); // collective, like free
+    }
+    ctx.barrier()?;
+    check(segments_in_use() == base, "segments in use after the reallocations")?;
+    // The tracked memory counts a symmetric allocation wherever it lives (heap or segment).
+    if atoll_runtime::atoll_mem::tracking_active() {
+        let (size, slack) = (4u64 << 20, 512u64 << 10);
+        let before = ctx.memory_used();
+        let a = ctx.alloc_symmetric::<u64>((size / 8) as usize)?;
+        let during = ctx.memory_used();
+        a.free()?;
+        let after = ctx.memory_used();
+        check(during + slack >= before + size, format!("memory_used {before} -> {during} with a 4 MiB allocation"))?;
+        check(after <= before + slack, format!("memory_used {before} -> {after} after its free"))?;
+    }
+    Ok(())
+}
