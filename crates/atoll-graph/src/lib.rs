@@ -8,9 +8,12 @@
 //! Every function that takes a `&Ctx` and builds or computes something distributed is
 //! **collective**: each locale calls it with its own handle.
 
+pub mod algo;
 mod csr;
 mod csr_ops;
 mod entries;
+mod gen_fe;
+mod gen_kron;
 mod halo;
 mod mm_header;
 mod mm_read;
@@ -19,8 +22,15 @@ mod operator;
 mod par;
 mod partition;
 
+pub use algo::bfs::bfs;
+pub use algo::cc::connected_components;
+pub use algo::hitting::{hitting_times, HittingMethod, HittingTimes};
+pub use algo::lp::{label_propagation, Labels};
+pub use algo::pagerank::pagerank;
 pub use csr::CsrMatrix;
 pub use entries::LocalEntries;
+pub use gen_fe::{bcsstk29_like, fe_banded, fe_entries, BCSSTK29_LIKE};
+pub use gen_kron::{kronecker, kronecker_edges, scramble, RMAT_ABC};
 pub use halo::Halo;
 pub use mm_header::{parse_header, MmField, MmHeader, MmSymmetry};
 pub use mm_read::{read_local, MmLocal};
