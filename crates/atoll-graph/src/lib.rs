@@ -11,6 +11,7 @@
 pub mod algo;
 mod csr;
 mod csr_ops;
+mod edge_list;
 mod entries;
 mod gen_fe;
 mod gen_kron;
@@ -28,6 +29,7 @@ pub use algo::hitting::{hitting_times, HittingMethod, HittingTimes};
 pub use algo::lp::{label_propagation, Labels};
 pub use algo::pagerank::pagerank;
 pub use csr::CsrMatrix;
+pub use edge_list::{DistEdges, EdgeListMatrix, EdgeSource};
 pub use entries::LocalEntries;
 pub use gen_fe::{bcsstk29_like, fe_banded, fe_entries, BCSSTK29_LIKE};
 pub use gen_kron::{kronecker, kronecker_edges, scramble, RMAT_ABC};
@@ -53,4 +55,17 @@ pub fn read_matrix_market(ctx: &Ctx, path: impl AsRef<Path>) -> Result<CsrMatrix
         entries.mirror_off_diagonal();
     }
     CsrMatrix::from_entries(ctx, header.rows, header.cols, entries)
+}
+
+/// Reads a Matrix Market file into a distributed edge list (Block arrays over the entries, a
+/// symmetric file's mirror entries added) and its header. **Collective.**
+///
+/// # Errors
+/// As [`read_local`] and [`DistEdges::from_entries`].
+pub fn read_matrix_market_edges(ctx: &Ctx, path: impl AsRef<Path>) -> Result<(MmHeader, DistEdges)> {
+    let MmLocal { header, mut entries } = read_local(ctx, path)?;
+    if header.symmetry == MmSymmetry::Symmetric {
+        entries.mirror_off_diagonal();
+    }
+    Ok((header, DistEdges::from_entries(ctx, &entries)?))
 }
