@@ -36,7 +36,7 @@ pub fn scramble(v: u64, scale: u32, seed: u64) -> u64 {
     x
 }
 
-/// Edge `k` of the R-MAT graph (before scrambling).
+/// Edge `k` of the R-MAT graph (before scrambling); [`kronecker_edge`] scrambles it.
 #[inline]
 fn rmat_edge(k: u64, scale: u32, seed: u64) -> (u64, u64) {
     let (a, b, c) = RMAT_ABC;
@@ -65,6 +65,14 @@ fn rmat_edge(k: u64, scale: u32, seed: u64) -> (u64, u64) {
     (u, v)
 }
 
+/// Edge `k` of the Kronecker graph `(scale, seed)`, vertex ids scrambled: what
+/// [`kronecker_edges`] generates, for sequential references.
+#[inline]
+pub fn kronecker_edge(k: u64, scale: u32, seed: u64) -> (u64, u64) {
+    let (u, v) = rmat_edge(k, scale, seed);
+    (scramble(u, scale, seed), scramble(v, scale, seed))
+}
+
 /// This locale's share (a Block range of the `edge_factor * 2^scale` edge numbers) of the
 /// generated edges, one direction each, self loops included as generated, scrambled ids.
 ///
@@ -84,8 +92,7 @@ pub fn kronecker_edges(ctx: &Ctx, scale: u32, edge_factor: u64, seed: u64) -> Re
         let mut pairs: Vec<(u64, u64)> = vec![(0, 0); r.len()];
         crate::par::for_chunks_mut(ctx, &mut pairs, |sub, out| {
             for (k, o) in sub.zip(out) {
-                let (u, v) = rmat_edge(base + k as u64, scale, seed);
-                *o = (scramble(u, scale, seed), scramble(v, scale, seed));
+                *o = kronecker_edge(base + k as u64, scale, seed);
             }
         });
         for (k, (u, v)) in pairs.into_iter().enumerate() {

@@ -32,7 +32,7 @@ pub use csr::CsrMatrix;
 pub use edge_list::{DistEdges, EdgeListMatrix, EdgeSource};
 pub use entries::LocalEntries;
 pub use gen_fe::{bcsstk29_like, fe_banded, fe_entries, BCSSTK29_LIKE};
-pub use gen_kron::{kronecker, kronecker_edges, scramble, RMAT_ABC};
+pub use gen_kron::{kronecker, kronecker_edge, kronecker_edges, scramble, RMAT_ABC};
 pub use halo::Halo;
 pub use mm_header::{parse_header, MmField, MmHeader, MmSymmetry};
 pub use mm_read::{read_local, MmLocal};

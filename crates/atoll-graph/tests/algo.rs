@@ -228,3 +228,19 @@ fn spmv_sends_at_most_one_message_per_remote_locale() {
         .unwrap();
     }
 }
+
+#[test]
+fn bad_initial_labels_are_refused_on_every_locale() {
+    let r = run(Config::local(3), |ctx| {
+        let m = kronecker(ctx, 5, 4, 1)?;
+        let mut l: Vec<u64> = RowMatrix::local_rows(&m).map(|i| i as u64).collect();
+        if ctx.id() == 2 {
+            l[0] = 1 << 20;
+        }
+        let e = label_propagation(ctx, &m, Some(l), 5).err();
+        let short = label_propagation(ctx, &m, Some(vec![0; usize::from(ctx.id() != 1)]), 5).err();
+        ctx.allgather(&(e, short.is_some()))
+    })
+    .unwrap();
+    assert!(r.iter().all(|(e, s)| matches!(e, Some(Error::IndexOutOfBounds { .. })) && *s), "{r:?}");
+}

@@ -18,52 +18,66 @@ pub struct Labels {
     pub converged: bool,
 }
 
-/// One synchronous step: `next[i]` from the labels `lg` (local followed by ghosts); returns the
-/// number of changes.
+thread_local! {
+    /// Per-thread label counts (indexed by label, kept zero between rows).
+    static COUNTS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most frequent label among `labels` (ties to the smallest), `None` when empty: a
+/// counting pass over a zeroed array indexed by label (labels `< n`), reset afterwards.
+#[inline]
+fn mode(counts: &mut [u32], touched: &mut Vec<u64>, labels: impl Iterator<Item = u64>) -> Option<u64> {
+    touched.clear();
+    let (mut best, mut best_n) = (u64::MAX, 0u32);
+    for lab in labels {
+        let k = &mut counts[lab as usize];
+        if *k == 0 {
+            touched.push(lab);
+        }
+        *k += 1;
+        if *k > best_n || (*k == best_n && lab < best) {
+            best = lab;
+            best_n = *k;
+        }
+    }
+    for &t in touched.iter() {
+        counts[t as usize] = 0;
+    }
+    (best_n > 0).then_some(best)
+}
+
+/// One synchronous step: `next[i]` from the labels `lg` (local followed by ghosts; every label
+/// below `n`, the vertex count); returns the number of changes.
 pub fn lp_step(ctx: &Ctx, m: &CsrMatrix, lg: &[u64], next: &mut [u64]) -> u64 {
-    let nlc = m.local_cols().len();
+    let n = m.shape().0;
     let own = m.local_rows().start - m.local_cols().start;
     let changed = std::sync::atomic::AtomicU64::new(0);
     for_chunks_mut(ctx, next, |r, out| {
-        let mut buf: Vec<u64> = Vec::new();
-        let mut ch = 0;
-        for (i, o) in r.zip(out) {
-            let (cs, _) = m.row(i);
-            buf.clear();
-            // The diagonal is local column `i + own` (square matrices with equal partitions).
-            buf.extend(cs.iter().filter(|&&c| c as usize != i + own || (c as usize) >= nlc).map(|&c| lg[c as usize]));
-            let cur = lg[i + own];
-            let new = if buf.is_empty() {
-                cur
-            } else {
-                buf.sort_unstable();
-                let (mut best, mut best_n) = (buf[0], 0usize);
-                let mut k = 0;
-                while k < buf.len() {
-                    let mut e = k + 1;
-                    while e < buf.len() && buf[e] == buf[k] {
-                        e += 1;
-                    }
-                    if e - k > best_n {
-                        best = buf[k];
-                        best_n = e - k;
-                    }
-                    k = e;
-                }
-                best
-            };
-            if new != cur {
-                ch += 1;
+        COUNTS.with(|cell| {
+            let mut counts = cell.borrow_mut();
+            if counts.len() < n {
+                counts.clear();
+                counts.resize(n, 0);
             }
-            *o = new;
-        }
-        changed.fetch_add(ch, std::sync::atomic::Ordering::Relaxed);
+            let mut touched = Vec::new();
+            let mut ch = 0;
+            for (i, o) in r.zip(out) {
+                let cur = lg[i + own];
+                // The diagonal is local column `i + own`: self loops do not vote.
+                let labels = m.row(i).0.iter().filter(|&&c| c as usize != i + own).map(|&c| lg[c as usize]);
+                let new = mode(&mut counts, &mut touched, labels).unwrap_or(cur);
+                ch += (new != cur) as u64;
+                *o = new;
+            }
+            changed.fetch_add(ch, std::sync::atomic::Ordering::Relaxed);
+        })
     });
     changed.into_inner()
 }
 
-/// Label propagation from `initial` labels (this locale's rows; `None`: each vertex its own
-/// id), at most `max_iters` iterations. The matrix must be square. **Collective.**
+/// Label propagation from `initial` labels (this locale's rows, each below the vertex count;
+/// `None`: each vertex its own id), at most `max_iters` iterations. The matrix must be square.
+/// **Collective.**
 ///
 /// # Errors
 /// [`atoll_error::Error::ShapeMismatch`] for a non-square matrix or initial labels of the wrong
@@ -71,13 +85,22 @@ pub fn lp_step(ctx: &Ctx, m: &CsrMatrix, lg: &[u64], next: &mut [u64]) -> u64 {
 pub fn label_propagation(ctx: &Ctx, m: &CsrMatrix, initial: Option<Vec<u64>>, max_iters: usize) -> Result<Labels> {
     square(m, "label_propagation")?;
     let rows = m.local_rows();
-    let mut labels = match initial {
+    let n = m.shape().0 as u64;
+    // Checked here, agreed everywhere (a locale that returned alone would leave the others in
+    // the first exchange).
+    let (labels, bad) = match initial {
         Some(l) => {
-            crate::operator::check_part("label_propagation (initial labels)", m.shape().0, l.len(), m.shape().0, rows.clone())?;
-            l
+            let bad = crate::operator::check_part("label_propagation (initial labels)", n as usize, l.len(), n as usize, rows.clone())
+                .err()
+                .or_else(|| l.iter().find(|&&x| x >= n).map(|&b| atoll_error::Error::IndexOutOfBounds { index: b.to_string(), bounds: format!("0..{n} (labels are vertex ids)") }));
+            (l, bad)
         }
-        None => rows.clone().map(|i| i as u64).collect(),
+        None => (rows.clone().map(|i| i as u64).collect(), None),
     };
+    if let Some(e) = ctx.allgather(&bad)?.into_iter().flatten().next() {
+        return Err(e);
+    }
+    let mut labels = labels;
     let mut lg = Vec::new();
     let mut next = vec![0u64; labels.len()];
     let mut iters = 0;
