@@ -9,7 +9,7 @@
 //!
 //! `--dump DIR` also writes each graph's entries as raw little-endian `u32` (row, col) pairs
 //! (`DIR/bcsstk.u32pairs`, `DIR/kron<scale>.u32pairs`) for the Python peer
-//! (`python/atoll/graph_peer.py`: scipy.sparse hitting times, networkx label propagation).
+//! (`tools/graph_peer.py`: scipy.sparse hitting times, networkx label propagation).
 
 use crate::graph_seq::{self, timed, SeqCsr};
 use crate::report::Line;
