@@ -139,16 +139,18 @@ impl CsrMatrix {
         if ctx.allreduce(too_many, |a, b| a || b)? {
             return Err(Error::InvalidArgument("a locale would hold more than u32::MAX columns and ghosts".into()));
         }
-        let col: Vec<u32> = gcol
-            .iter()
-            .map(|&c| {
-                if (mc.start as u64..mc.end as u64).contains(&c) {
-                    (c as usize - mc.start) as u32
-                } else {
-                    (mc.len() + ghosts.binary_search(&c).unwrap_or(0)) as u32
-                }
-            })
-            .collect();
+        // Global column -> local offset: a dense table when it is not much larger than the
+        // entries (one load per entry), else a binary search in the sorted ghosts.
+        let local = |c: u64| (mc.start as u64..mc.end as u64).contains(&c);
+        let col: Vec<u32> = if ncols <= 4 * gcol.len() + (1 << 20) {
+            let mut table = vec![0u32; ncols];
+            for (k, &g) in ghosts.iter().enumerate() {
+                table[g as usize] = (mc.len() + k) as u32;
+            }
+            gcol.iter().map(|&c| if local(c) { (c as usize - mc.start) as u32 } else { table[c as usize] }).collect()
+        } else {
+            gcol.iter().map(|&c| if local(c) { (c as usize - mc.start) as u32 } else { (mc.len() + ghosts.binary_search(&c).unwrap_or(0)) as u32 }).collect()
+        };
         drop(gcol);
         let halo = Halo::new(ctx, cols, ghosts)?;
         Ok(CsrMatrix { nrows, ncols, rows, cols, me, row_ptr, col, val, halo })

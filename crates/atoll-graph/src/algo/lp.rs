@@ -46,26 +46,66 @@ fn mode(counts: &mut [u32], touched: &mut Vec<u64>, labels: impl Iterator<Item =
     (best_n > 0).then_some(best)
 }
 
+/// The most frequent label of `buf` (ties to the smallest), `None` when empty; sorts `buf`.
+#[inline]
+fn mode_sorted(buf: &mut [u64]) -> Option<u64> {
+    if buf.is_empty() {
+        return None;
+    }
+    buf.sort_unstable();
+    let (mut best, mut best_n, mut k) = (buf[0], 0, 0);
+    while k < buf.len() {
+        let mut e = k + 1;
+        while e < buf.len() && buf[e] == buf[k] {
+            e += 1;
+        }
+        if e - k > best_n {
+            best = buf[k];
+            best_n = e - k;
+        }
+        k = e;
+    }
+    Some(best)
+}
+
+/// Above this many vertices the per-thread counting array leaves the cache and sorting each
+/// neighbourhood is faster (measured: 1M vertices, Kronecker: sorting 1.8x faster; 14k
+/// vertices, FE pattern: counting 1.3x faster).
+const COUNT_MAX_VERTICES: usize = 1 << 16;
+
 /// One synchronous step: `next[i]` from the labels `lg` (local followed by ghosts; every label
 /// below `n`, the vertex count); returns the number of changes.
 pub fn lp_step(ctx: &Ctx, m: &CsrMatrix, lg: &[u64], next: &mut [u64]) -> u64 {
+    lp_step_with(ctx, m, lg, next, m.shape().0 <= COUNT_MAX_VERTICES)
+}
+
+/// [`lp_step`] with the mode computed by counting (`count`) or by sorting.
+pub(crate) fn lp_step_with(ctx: &Ctx, m: &CsrMatrix, lg: &[u64], next: &mut [u64], count: bool) -> u64 {
     let n = m.shape().0;
     let own = m.local_rows().start - m.local_cols().start;
     let changed = std::sync::atomic::AtomicU64::new(0);
     for_chunks_mut(ctx, next, |r, out| {
         COUNTS.with(|cell| {
             let mut counts = cell.borrow_mut();
-            if counts.len() < n {
+            if count && counts.len() < n {
                 counts.clear();
                 counts.resize(n, 0);
             }
             let mut touched = Vec::new();
+            let mut buf = Vec::new();
             let mut ch = 0;
             for (i, o) in r.zip(out) {
                 let cur = lg[i + own];
                 // The diagonal is local column `i + own`: self loops do not vote.
                 let labels = m.row(i).0.iter().filter(|&&c| c as usize != i + own).map(|&c| lg[c as usize]);
-                let new = mode(&mut counts, &mut touched, labels).unwrap_or(cur);
+                let new = if count {
+                    mode(&mut counts, &mut touched, labels)
+                } else {
+                    buf.clear();
+                    buf.extend(labels);
+                    mode_sorted(&mut buf)
+                }
+                .unwrap_or(cur);
                 ch += (new != cur) as u64;
                 *o = new;
             }
@@ -122,4 +162,43 @@ pub(crate) fn square(m: &CsrMatrix, what: &str) -> Result<()> {
         return Err(atoll_error::Error::ShapeMismatch { context: what.into(), left: format!("a {r} x {c} matrix"), right: "a square matrix (a graph)".into() });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counting_and_sorting_give_the_same_mode() {
+        let mut counts = vec![0u32; 64];
+        let mut touched = Vec::new();
+        let mut x = 12345u64;
+        for len in 0..200usize {
+            let mut v: Vec<u64> = (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (x >> 33) % (1 + len as u64 % 64)
+                })
+                .collect();
+            let a = mode(&mut counts, &mut touched, v.iter().copied());
+            assert!(counts.iter().all(|&c| c == 0));
+            assert_eq!(a, mode_sorted(&mut v), "len {len}");
+        }
+    }
+
+    #[test]
+    fn both_kernels_give_the_same_labels() {
+        atoll_runtime::run(atoll_runtime::Config::local(2), |ctx| {
+            let m = crate::kronecker(ctx, 9, 16, 4)?;
+            let l: Vec<u64> = m.local_rows().map(|i| (i as u64 * 7) % 13).collect();
+            let mut lg = Vec::new();
+            m.halo().gather(ctx, &l, &mut lg)?;
+            let (mut a, mut b) = (vec![0; l.len()], vec![0; l.len()]);
+            let ca = lp_step_with(ctx, &m, &lg, &mut a, true);
+            let cb = lp_step_with(ctx, &m, &lg, &mut b, false);
+            assert_eq!((a, ca), (b, cb));
+            Ok(())
+        })
+        .unwrap();
+    }
 }
