@@ -46,7 +46,7 @@ build: apt venv
 
 # Python tooling in the venv: maturin builds the extension, pytest/hypothesis run its suite.
 $(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
-	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest hypothesis
+	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest hypothesis scipy networkx
 	touch $@
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
@@ -87,6 +87,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_irregular -- --test-threads=1
 	$(CARGO) test -p atoll-ops --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

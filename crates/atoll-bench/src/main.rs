@@ -6,6 +6,8 @@ mod arkouda_sort;
 mod baseline;
 mod stream_nt;
 mod comm;
+mod graph;
+mod graph_seq;
 mod isx;
 mod memtrack;
 mod mix;
@@ -34,7 +36,8 @@ enum Backend {
 }
 
 #[derive(clap::Args)]
-struct Common {
+/// The options every benchmark takes.
+pub struct Common {
     /// Communication backend (`mpi` must run under mpiexec).
     #[arg(long, value_enum, default_value = "local")]
     backend: Backend,
@@ -130,6 +133,8 @@ enum Bench {
     },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
+    /// Graph analytics (issue 19): label propagation, hitting times, components.
+    Graph(graph::GraphArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),
     /// Shared arrays (atoll-share): attach vs file and private, triad over shared vs private, signal vs pipe round trip.
@@ -218,6 +223,12 @@ fn main() {
         Bench::Isx(args) => isx::isx(args),
         Bench::Share(args) => share::share(args),
         Bench::ShareChild(args) => share::child(args),
+        Bench::Graph(args) => config(&args.common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, &args.common)?;
+                graph::graph(ctx, args)
+            })
+        }),
         Bench::Comm { common, iters, rounds } => config(common).and_then(|cfg| {
             comm::comm(&cfg, &comm::CommOpts { json: common.json, iters: *iters, rounds: *rounds, locales: common.locales })
         }),

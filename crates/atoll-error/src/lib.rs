@@ -253,6 +253,17 @@ pub enum Error {
         /// How long.
         waited_ms: u64,
     },
+
+    /// A text input (a Matrix Market file) is malformed; `line` is 1-based.
+    #[error("{source_name}:{line}: {message}")]
+    Parse {
+        /// The input's name (a path).
+        source_name: String,
+        /// The line that is wrong (1-based; one past the last line for a truncated input).
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl From<std::io::Error> for Error {

@@ -1,7 +1,7 @@
 //! The one place where Atoll's errors become Python exceptions (the polars habit).
 
 use atoll::Error;
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::{create_exception, PyErr};
 
 create_exception!(atoll, OutOfMemoryError, PyMemoryError, "An operation would exceed a locale's memory budget; nothing was allocated and the session goes on.");
@@ -13,7 +13,8 @@ pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::OutOfMemory { .. } => OutOfMemoryError::new_err(msg),
         Error::IndexOutOfBounds { .. } => PyIndexError::new_err(msg),
-        Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales => {
+        Error::Io(_) => PyOSError::new_err(msg),
+        Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales | Error::Parse { .. } => {
             PyValueError::new_err(msg)
         }
         _ => AtollError::new_err(msg),

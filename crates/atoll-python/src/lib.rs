@@ -9,6 +9,7 @@
 pub mod commands;
 pub mod errors;
 pub mod eval;
+pub mod graph;
 pub mod kernels;
 mod par;
 mod raw;
@@ -421,6 +422,7 @@ fn mem_status(py: Python<'_>) -> PyResult<Vec<(u64, u64, u64)>> {
 fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Arr>()?;
     m.add_class::<Ex>()?;
+    graph::add_to(m)?;
     m.add("OutOfMemoryError", m.py().get_type::<errors::OutOfMemoryError>())?;
     m.add("AtollError", m.py().get_type::<errors::AtollError>())?;
     m.add_function(wrap_pyfunction!(init, m)?)?;

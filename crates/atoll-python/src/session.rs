@@ -53,6 +53,7 @@ pub fn start(py: Python<'_>, locales: Option<usize>, backend: Option<&str>) -> P
         config.locales = n;
     }
     register_all();
+    crate::graph::register_all();
     let d = py.allow_threads(|| Driver::start(config)).py()?;
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed) + 1;
     *session() = Some(Session { driver: Arc::new(d), generation });

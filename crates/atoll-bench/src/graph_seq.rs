@@ -1,0 +1,266 @@
+//! The one-core baselines of `atoll-bench graph`: a plain CSR (u32 columns, like Atoll's) and
+//! the best sequential algorithm for each line: synchronous label propagation (the faster of a
+//! sort-based and a counting-array mode per vertex, both timed), union-find connected
+//! components, and conjugate gradients for hitting times.
+
+use std::time::Instant;
+
+/// A sequential CSR matrix.
+pub struct SeqCsr {
+    pub n: usize,
+    pub row_ptr: Vec<usize>,
+    pub col: Vec<u32>,
+    pub val: Option<Vec<f64>>,
+}
+
+impl SeqCsr {
+    /// From `(row, col, val)` entries (duplicates summed, or merged for a pattern).
+    pub fn from_entries(n: usize, rows: &[u64], cols: &[u64], vals: Option<&[f64]>) -> SeqCsr {
+        let mut cnt = vec![0usize; n + 1];
+        for &r in rows {
+            cnt[r as usize + 1] += 1;
+        }
+        for i in 0..n {
+            cnt[i + 1] += cnt[i];
+        }
+        let mut fill = cnt.clone();
+        let mut c = vec![0u32; rows.len()];
+        let mut v = vec![0.0; if vals.is_some() { rows.len() } else { 0 }];
+        for k in 0..rows.len() {
+            let i = rows[k] as usize;
+            c[fill[i]] = cols[k] as u32;
+            if let Some(vals) = vals {
+                v[fill[i]] = vals[k];
+            }
+            fill[i] += 1;
+        }
+        let mut row_ptr = vec![0usize];
+        let mut w = 0;
+        let mut pairs: Vec<(u32, f64)> = Vec::new();
+        for i in 0..n {
+            let r = cnt[i]..cnt[i + 1];
+            if vals.is_none() {
+                c[r.clone()].sort_unstable();
+                let mut last = u32::MAX;
+                for k in r {
+                    if c[k] != last {
+                        last = c[k];
+                        c[w] = last;
+                        w += 1;
+                    }
+                }
+            } else {
+                pairs.clear();
+                pairs.extend(r.map(|k| (c[k], v[k])));
+                pairs.sort_by_key(|p| p.0);
+                let mut last = u32::MAX;
+                for &(cc, vv) in &pairs {
+                    if cc == last {
+                        v[w - 1] += vv;
+                    } else {
+                        last = cc;
+                        c[w] = cc;
+                        v[w] = vv;
+                        w += 1;
+                    }
+                }
+            }
+            row_ptr.push(w);
+        }
+        c.truncate(w);
+        v.truncate(w);
+        SeqCsr { n, row_ptr, col: c, val: vals.map(|_| v) }
+    }
+
+    pub fn nnz(&self) -> usize {
+        self.col.len()
+    }
+}
+
+/// The mode of `buf` (ties to the smallest); `None` when empty. Sorts `buf`.
+fn mode_sorted(buf: &mut [u64]) -> Option<u64> {
+    if buf.is_empty() {
+        return None;
+    }
+    buf.sort_unstable();
+    let (mut best, mut best_n, mut k) = (buf[0], 0, 0);
+    while k < buf.len() {
+        let mut e = k + 1;
+        while e < buf.len() && buf[e] == buf[k] {
+            e += 1;
+        }
+        if e - k > best_n {
+            best = buf[k];
+            best_n = e - k;
+        }
+        k = e;
+    }
+    Some(best)
+}
+
+/// Synchronous label propagation, sorting each neighbourhood: (labels, iterations).
+pub fn lp_sort(g: &SeqCsr, max_iters: usize) -> (Vec<u64>, usize) {
+    let mut l: Vec<u64> = (0..g.n as u64).collect();
+    let mut next = l.clone();
+    let mut buf = Vec::new();
+    for it in 1..=max_iters {
+        let mut changed = 0usize;
+        for i in 0..g.n {
+            buf.clear();
+            buf.extend(g.col[g.row_ptr[i]..g.row_ptr[i + 1]].iter().filter(|&&c| c as usize != i).map(|&c| l[c as usize]));
+            let new = mode_sorted(&mut buf).unwrap_or(l[i]);
+            changed += (new != l[i]) as usize;
+            next[i] = new;
+        }
+        std::mem::swap(&mut l, &mut next);
+        if changed == 0 {
+            return (l, it);
+        }
+    }
+    (l, max_iters)
+}
+
+/// The same with a dense counting array per label (no sort).
+pub fn lp_count(g: &SeqCsr, max_iters: usize) -> (Vec<u64>, usize) {
+    let mut l: Vec<u64> = (0..g.n as u64).collect();
+    let mut next = l.clone();
+    let mut count = vec![0u32; g.n];
+    let mut touched: Vec<u64> = Vec::new();
+    for it in 1..=max_iters {
+        let mut changed = 0usize;
+        for i in 0..g.n {
+            touched.clear();
+            let (mut best, mut best_n) = (l[i], 0u32);
+            for &c in &g.col[g.row_ptr[i]..g.row_ptr[i + 1]] {
+                if c as usize == i {
+                    continue;
+                }
+                let lab = l[c as usize];
+                let k = &mut count[lab as usize];
+                if *k == 0 {
+                    touched.push(lab);
+                }
+                *k += 1;
+                if *k > best_n || (*k == best_n && lab < best) {
+                    best = lab;
+                    best_n = *k;
+                }
+            }
+            for &t in &touched {
+                count[t as usize] = 0;
+            }
+            changed += (best != l[i]) as usize;
+            next[i] = best;
+        }
+        std::mem::swap(&mut l, &mut next);
+        if changed == 0 {
+            return (l, it);
+        }
+    }
+    (l, max_iters)
+}
+
+/// Connected components by union-find (labels: smallest vertex id).
+pub fn cc_union_find(g: &SeqCsr) -> Vec<u64> {
+    let mut p: Vec<u32> = (0..g.n as u32).collect();
+    fn find(p: &mut [u32], mut x: u32) -> u32 {
+        while p[x as usize] != x {
+            let gp = p[p[x as usize] as usize];
+            p[x as usize] = gp;
+            x = gp;
+        }
+        x
+    }
+    for i in 0..g.n {
+        for &c in &g.col[g.row_ptr[i]..g.row_ptr[i + 1]] {
+            let (a, b) = (find(&mut p, i as u32), find(&mut p, c));
+            if a != b {
+                let (lo, hi) = (a.min(b), a.max(b));
+                p[hi as usize] = lo;
+            }
+        }
+    }
+    (0..g.n as u32).map(|i| find(&mut p, i) as u64).collect()
+}
+
+/// Hitting times by `iters` CG iterations on `(D - A)_NN h = d_N` (the library's system):
+/// (times, residuals). Vertices outside the targets' components are `inf`.
+pub fn hitting_cg(g: &SeqCsr, targets: &[u64], iters: usize) -> (Vec<f64>, Vec<f64>) {
+    let n = g.n;
+    let cc = cc_union_find(g);
+    let mut tc: Vec<u64> = targets.iter().map(|&t| cc[t as usize]).collect();
+    tc.sort_unstable();
+    let mut is_t = vec![false; n];
+    targets.iter().for_each(|&t| is_t[t as usize] = true);
+    let val = |k: usize| g.val.as_ref().map_or(1.0, |v| v[k]);
+    let mut diag = vec![0.0; n];
+    let mut deg = vec![0.0; n];
+    for i in 0..n {
+        for k in g.row_ptr[i]..g.row_ptr[i + 1] {
+            if g.col[k] as usize == i {
+                diag[i] += val(k);
+            } else {
+                deg[i] += val(k).abs();
+            }
+        }
+    }
+    let active: Vec<bool> = (0..n).map(|i| !is_t[i] && tc.binary_search(&cc[i]).is_ok() && deg[i] > 0.0).collect();
+    let b: Vec<f64> = (0..n).map(|i| if active[i] { deg[i] } else { 0.0 }).collect();
+    let mut h = vec![0.0; n];
+    let mut r = b.clone();
+    let mut p = r.clone();
+    let mut y = vec![0.0; n];
+    let mut rr: f64 = r.iter().map(|x| x * x).sum();
+    let mut res = Vec::new();
+    for _ in 0..iters {
+        // The product, specialized for patterns (no values to load).
+        match &g.val {
+            None => {
+                for i in 0..n {
+                    y[i] = if active[i] {
+                        let s: f64 = g.col[g.row_ptr[i]..g.row_ptr[i + 1]].iter().map(|&c| p[c as usize]).sum();
+                        (deg[i] + diag[i]) * p[i] - s
+                    } else {
+                        0.0
+                    };
+                }
+            }
+            Some(v) => {
+                for i in 0..n {
+                    y[i] = if active[i] {
+                        let r = g.row_ptr[i]..g.row_ptr[i + 1];
+                        let s: f64 = g.col[r.clone()].iter().zip(&v[r]).map(|(&c, &a)| a * p[c as usize]).sum();
+                        (deg[i] + diag[i]) * p[i] - s
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+        let py: f64 = p.iter().zip(&y).map(|(a, b)| a * b).sum();
+        if py == 0.0 {
+            break;
+        }
+        let alpha = rr / py;
+        for i in 0..n {
+            h[i] += alpha * p[i];
+            r[i] -= alpha * y[i];
+        }
+        let rr2: f64 = r.iter().map(|x| x * x).sum();
+        res.push(rr2.sqrt());
+        let beta = rr2 / rr;
+        rr = rr2;
+        for i in 0..n {
+            p[i] = r[i] + beta * p[i];
+        }
+    }
+    let t = (0..n).map(|i| if is_t[i] { 0.0 } else if active[i] { h[i] } else { f64::INFINITY }).collect();
+    (t, res)
+}
+
+/// Seconds of `f`, and its result.
+pub fn timed<R>(f: impl FnOnce() -> R) -> (f64, R) {
+    let t = Instant::now();
+    let r = f();
+    (t.elapsed().as_secs_f64(), r)
+}

@@ -1,0 +1,31 @@
+//! The MPI suite of the graph crate: launches `atoll-graph-selftest` under `mpiexec -n 2` and
+//! `-n 3`, checks that every scenario passed on every rank (results against sequential
+//! references) and that the message counts it printed equal those of the same scenarios run
+//! here on the local backend with as many locales.
+#![cfg(feature = "mpi")]
+
+mod mpi_scenarios;
+
+use atoll_runtime::{run, Config};
+use std::time::Duration;
+
+#[path = "../../atoll-array/tests/support/launch.rs"]
+mod launch;
+
+fn same_results_and_counts_as_local(n: usize) {
+    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-graph-selftest"), "the graph selftest", "graph selftest ok", n, Duration::from_secs(180));
+    let local = run(Config::local(n), |ctx| mpi_scenarios::all_scenarios(ctx).map(|r| mpi_scenarios::report(&r))).unwrap();
+    let (mpi, local) = (launch::counts(&so), launch::counts(&local));
+    assert_eq!(mpi.len(), 3, "one line per scenario:\n{so}");
+    assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
+}
+
+#[test]
+fn graphs_under_mpi_on_2_ranks_match_the_references_and_count_the_same_messages_as_local() {
+    same_results_and_counts_as_local(2);
+}
+
+#[test]
+fn graphs_under_mpi_on_3_ranks_match_the_references_and_count_the_same_messages_as_local() {
+    same_results_and_counts_as_local(3);
+}
