@@ -4,7 +4,7 @@ use crate::agree::agree;
 use crate::exchange::redistribute;
 use crate::layout;
 use crate::local::LocalStrings;
-use atoll_array::{Block, DistArray, Elem};
+use atoll_array::{Block, DistArray, Distribution, Elem};
 use atoll_error::{Error, Result};
 use atoll_runtime::{atoll_mem::Commitment, Ctx};
 use std::sync::Arc;
@@ -206,15 +206,15 @@ impl DistStrings {
     }
 }
 
-/// A Block array of `dist` from this locale's values. **Collective.**
+/// A Block array of `dist` from this locale's values (one per index of its Block part).
+/// **Collective** (the array's allocation).
 pub(crate) fn array_from_local<T: Elem + Send + Copy>(ctx: &Ctx, dist: &Block<1>, values: &[T]) -> Result<DistArray<T, 1>> {
+    // Every caller passes one value per index of its Block part: checked without a collective.
+    let want = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
+    if want != values.len() {
+        return Err(Error::ShapeMismatch { context: "strings result".into(), left: format!("{} values", values.len()), right: format!("{want} local elements") });
+    }
     let mut out = DistArray::<T, 1>::zeros_lazy(ctx, dist.clone())?;
-    let shape = if out.local().len() == values.len() {
-        Ok(())
-    } else {
-        Err(Error::ShapeMismatch { context: "strings result".into(), left: format!("{} values", values.len()), right: format!("{} local elements", out.local().len()) })
-    };
-    agree(ctx, shape)?;
     crate::par::fill(ctx, out.local_mut(), |i| values[i]);
     ctx.barrier()?;
     Ok(out)

@@ -205,12 +205,29 @@ fn regex_matching_makes_no_remote_operation() {
         run(Config::local(n), |ctx| {
             let s = atoll_strings::random_strings_uniform(ctx, 1, 33, 20_000, atoll_strings::Charset::Letters, 9)?;
             ctx.start_comm_diagnostics()?;
+            // The counters are live: one read of another locale's element is one get.
+            let probe = atoll_array::DistArray::<i64, 1>::zeros(ctx, atoll_array::dist::block(ctx, [n])?)?;
+            let c0 = ctx.comm_counts();
+            probe.get([((ctx.id() + 1) % n) as i64])?;
+            assert_eq!(ctx.comm_counts().since(&c0).gets, 1);
+            ctx.barrier()?;
+            // The collectives of allocating one result array: the only ones a match may make.
+            let k0 = ctx.collectives_started();
+            let a = atoll_array::DistArray::<bool, 1>::zeros_lazy(ctx, s.dist().clone())?;
+            ctx.barrier()?;
+            let per_array = ctx.collectives_started() - k0;
+            drop(a);
             let before = ctx.comm_counts();
+            let k1 = ctx.collectives_started();
             let hits = s.contains_regex("[aeiou][A-Z]|xy|Qz")?;
+            let k2 = ctx.collectives_started();
             let m = s.search("[0-9a-f]{3}", RegexFlags::default())?;
+            let k3 = ctx.collectives_started();
             let after = ctx.comm_counts();
             ctx.stop_comm_diagnostics()?;
             assert_eq!(after.since(&before).total_ops(), 0, "{:?}", after.since(&before));
+            assert_eq!(k2 - k1, per_array, "contains_regex: only the result's allocation is collective");
+            assert_eq!(k3 - k2, 3 * per_array, "search: only its three results' allocations are collective");
             // And the results are right.
             let v = s.to_vec()?;
             let re = regex::Regex::new("[aeiou][A-Z]|xy|Qz").unwrap();
