@@ -77,6 +77,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_irregular -- --test-threads=1
 	$(CARGO) test -p atoll-ops --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

@@ -15,6 +15,7 @@ mod progress;
 mod report;
 mod slices;
 mod stream;
+mod strings;
 
 use atoll::prelude::*;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -127,6 +128,17 @@ enum Bench {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
+    /// Distributed strings (issue 17): contains_regex, argsort, groupby_count, hash, split vs the best single-core loop.
+    Strings {
+        #[command(flatten)]
+        common: Common,
+        /// Strings (random, length 1-32).
+        #[arg(long, default_value_t = 1 << 24)]
+        n: usize,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
@@ -207,6 +219,12 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
                 overhead::overhead(ctx, &pool, &opts)
+            })
+        }),
+        Bench::Strings { common, n, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                strings::strings(ctx, &strings::StringsOpts { json: common.json, n: *n, reps: *reps })
             })
         }),
         Bench::Isx(args) => isx::isx(args),

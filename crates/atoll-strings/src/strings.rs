@@ -173,6 +173,15 @@ impl DistStrings {
         Ok((self.ctx.id() == root).then(|| got.to_strings()))
     }
 
+    /// Every string on locale `root` as one block (`Some` there, `None` elsewhere): the Arrow
+    /// layout without a `String` per element. **Collective.**
+    pub fn gather_block(&self, root: usize) -> Result<Option<LocalStrings>> {
+        self.ctx.check_locale(root)?;
+        let to: Vec<usize> = (0..=self.ctx.num_locales()).map(|l| if l <= root { 0 } else { self.n }).collect();
+        let got = redistribute(&self.ctx, &self.local, &self.bounds, &to)?;
+        Ok((self.ctx.id() == root).then_some(got))
+    }
+
     /// New strings aligned with these (same length) from this locale's new block, made by a
     /// one-sided local computation; reserves their bytes. **Collective.**
     pub(crate) fn with_local(&self, local: LocalStrings, operation: &str) -> Result<DistStrings> {
