@@ -6,6 +6,30 @@ use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
 
+/// Appends the title case of `c` (Unicode's titlecase mapping, as Python's `str.title`): the
+/// four digraphs with a title-case letter of their own, else the first character of the upper
+/// case followed by the rest in lower case (`ß` -> `Ss`, `ﬁ` -> `Fi`).
+fn titlecase(c: char, o: &mut String) {
+    let t = match c {
+        '\u{1C4}'..='\u{1C6}' => Some('\u{1C5}'),
+        '\u{1C7}'..='\u{1C9}' => Some('\u{1C8}'),
+        '\u{1CA}'..='\u{1CC}' => Some('\u{1CB}'),
+        '\u{1F1}'..='\u{1F3}' => Some('\u{1F2}'),
+        _ => None,
+    };
+    if let Some(t) = t {
+        o.push(t);
+        return;
+    }
+    let mut up = c.to_uppercase();
+    if let Some(first) = up.next() {
+        o.push(first);
+        for rest in up {
+            o.extend(rest.to_lowercase());
+        }
+    }
+}
+
 impl DistStrings {
     /// New strings `f(string)` per string, computed by this locale's tasks. **Collective**
     /// (the budget's reservation of the result).
@@ -69,7 +93,7 @@ impl DistStrings {
                 if prev_cased {
                     o.extend(c.to_lowercase());
                 } else {
-                    o.extend(c.to_uppercase());
+                    titlecase(c, o);
                 }
                 prev_cased = cased;
             }
