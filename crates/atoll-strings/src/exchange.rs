@@ -18,16 +18,32 @@ pub(crate) fn redistribute(ctx: &Ctx, local: &LocalStrings, from: &[usize], to: 
     }
     let mut lens = Vec::with_capacity(p);
     let mut bytes = Vec::with_capacity(p);
+    let mut keep = 0..0;
     for d in 0..p {
         let (a, b) = (lo.max(to[d]), hi.min(to[d + 1]));
         let r = if a < b { a - lo..b - lo } else { 0..0 };
+        if d == me {
+            // This locale's own strings stay: no trip through the exchange.
+            keep = r;
+            lens.push(Vec::new());
+            bytes.push(Vec::new());
+            continue;
+        }
         lens.push(local.lengths(r.clone()));
         bytes.push(local.range_bytes(r).to_vec());
     }
     let lens = ctx.alltoallv(lens)?;
     let bytes = ctx.alltoallv(bytes)?;
-    let all_lens: Vec<u64> = lens.concat();
-    LocalStrings::from_lengths(bytes.concat(), &all_lens)
+    // In locale order: the strings from locales before this one, its own, then the others.
+    let mut parts = Vec::with_capacity(p);
+    for (d, (l, b)) in lens.into_iter().zip(bytes).enumerate() {
+        if d == me {
+            parts.push(local.sub(keep.clone()));
+        } else if !l.is_empty() {
+            parts.push(LocalStrings::from_lengths(b, &l)?);
+        }
+    }
+    Ok(LocalStrings::concat(parts))
 }
 
 /// The strings at global indices `idx` (each `< n`) of the strings laid out by `bounds`, in

@@ -49,10 +49,14 @@ impl DistStrings {
     /// have equal hashes. **Collective** (no communication besides the arrays' allocation).
     pub fn hash(&self) -> Result<(DistArray<u64, 1>, DistArray<u64, 1>)> {
         let l = self.local();
-        let mut hs = vec![(0u64, 0u64); l.len()];
-        crate::par::fill(self.ctx(), &mut hs, |i| hash128(l.get(i)));
-        let h1: Vec<u64> = hs.iter().map(|h| h.0).collect();
-        let h2: Vec<u64> = hs.iter().map(|h| h.1).collect();
-        Ok((self.array_from_local(&h1)?, self.array_from_local(&h2)?))
+        let ctx = self.ctx();
+        let mut h1 = DistArray::<u64, 1>::zeros_lazy(ctx, self.dist().clone())?;
+        let mut h2 = DistArray::<u64, 1>::zeros_lazy(ctx, self.dist().clone())?;
+        // Both arrays written in one pass over the strings.
+        let mut pairs: Vec<(&mut u64, &mut u64)> = h1.local_mut().iter_mut().zip(h2.local_mut().iter_mut()).collect();
+        crate::par::fill_with(ctx, &mut pairs, |i, (a, b)| (**a, **b) = hash128(l.get(i)));
+        drop(pairs);
+        ctx.barrier()?;
+        Ok((h1, h2))
     }
 }

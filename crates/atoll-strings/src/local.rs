@@ -140,6 +140,15 @@ impl LocalStrings {
         Ok(s)
     }
 
+    /// The strings `range` as a new block.
+    pub(crate) fn sub(&self, r: std::ops::Range<usize>) -> LocalStrings {
+        if r.is_empty() {
+            return LocalStrings::new();
+        }
+        let (a, b) = (self.offsets[r.start], self.offsets[r.end]);
+        LocalStrings { bytes: self.bytes[a as usize..b as usize].to_vec(), offsets: self.offsets[r.start..=r.end].iter().map(|o| o - a).collect() }
+    }
+
     /// The per-string byte lengths of `range`.
     pub(crate) fn lengths(&self, r: std::ops::Range<usize>) -> Vec<u64> {
         self.offsets[r.start..=r.end].windows(2).map(|w| w[1] - w[0]).collect()

@@ -49,3 +49,24 @@ pub(crate) fn fill<T: Send>(ctx: &Ctx, out: &mut [T], f: impl Fn(usize) -> T + S
         }
     });
 }
+
+/// Runs `f(i, &mut out[i])` for every `i` on the locale's tasks.
+pub(crate) fn fill_with<T: Send>(ctx: &Ctx, out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    let ps = parts(ctx, out.len());
+    let mut rest = &mut *out;
+    let mut slots = Vec::with_capacity(ps.len());
+    for p in &ps {
+        let (a, b) = rest.split_at_mut(p.len());
+        slots.push(Mutex::new((p.start, a)));
+        rest = b;
+    }
+    ctx.forall_chunks_with(0..slots.len(), 1, |r| {
+        for c in r {
+            let mut g = lock(&slots[c]);
+            let (start, s) = &mut *g;
+            for (j, x) in s.iter_mut().enumerate() {
+                f(*start + j, x);
+            }
+        }
+    });
+}
