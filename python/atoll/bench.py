@@ -16,6 +16,8 @@ import numpy as np
 import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
+from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
+KERNELS += STRING_KERNELS
 
 
 def best(f, reps):
