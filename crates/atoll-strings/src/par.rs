@@ -70,3 +70,26 @@ pub(crate) fn fill_with<T: Send>(ctx: &Ctx, out: &mut [T], f: impl Fn(usize, &mu
         }
     });
 }
+
+/// Writes `out[i] = f(state, i)` for every `i` on the locale's tasks, each part with its own
+/// `state` from `init` (a regex cache).
+pub(crate) fn fill_stateful<T: Send, S>(ctx: &Ctx, out: &mut [T], init: impl Fn() -> S + Sync, f: impl Fn(&mut S, usize) -> T + Sync) {
+    let ps = parts(ctx, out.len());
+    let mut rest = &mut *out;
+    let mut slots = Vec::with_capacity(ps.len());
+    for p in &ps {
+        let (a, b) = rest.split_at_mut(p.len());
+        slots.push(Mutex::new((p.start, a)));
+        rest = b;
+    }
+    ctx.forall_chunks_with(0..slots.len(), 1, |r| {
+        for c in r {
+            let mut g = lock(&slots[c]);
+            let (start, s) = &mut *g;
+            let mut st = init();
+            for (j, x) in s.iter_mut().enumerate() {
+                *x = f(&mut st, *start + j);
+            }
+        }
+    });
+}

@@ -69,3 +69,21 @@ pub(crate) fn compile(pattern: &str, flags: RegexFlags, anchor: Anchor) -> Resul
 pub(crate) fn compile_str(pattern: &str, flags: RegexFlags, anchor: Anchor) -> Result<regex::Regex> {
     compile_with!(regex::RegexBuilder, pattern, flags, anchor)
 }
+
+/// The automaton behind [`compile`]'s regex, for yes/no searches with a cache per task (no
+/// trip through the regex's shared pool of caches for every string). `pattern` must have been
+/// checked by [`compile`] first (same syntax, same flags).
+///
+/// # Errors
+/// [`atoll_error::Error::InvalidArgument`] if the automaton cannot be built.
+pub(crate) fn automaton(pattern: &str, flags: RegexFlags) -> Result<regex_automata::meta::Regex> {
+    let syntax = regex_automata::util::syntax::Config::new()
+        .case_insensitive(flags.ignore_case)
+        .multi_line(flags.multiline)
+        .dot_matches_new_line(flags.dot_all)
+        .utf8(false);
+    regex_automata::meta::Regex::builder()
+        .syntax(syntax)
+        .build(pattern)
+        .map_err(|e| invalid_arg!("invalid regular expression {pattern:?}: {e}"))
+}

@@ -40,8 +40,17 @@ impl DistStrings {
     /// # Errors
     /// As [`contains_regex`](DistStrings::contains_regex).
     pub fn contains_regex_with(&self, pattern: &str, flags: RegexFlags) -> Result<DistArray<bool, 1>> {
-        let re = compile(pattern, flags, Anchor::None)?;
-        self.map_values(|s| re.is_match(s))
+        // Checked (and the error worded) by the regex crate; matched by its automaton with one
+        // cache per task.
+        compile(pattern, flags, Anchor::None)?;
+        let re = crate::pattern::automaton(pattern, flags)?;
+        let l = self.local();
+        let mut out = DistArray::<bool, 1>::zeros_lazy(self.ctx(), self.dist().clone())?;
+        crate::par::fill_stateful(self.ctx(), out.local_mut(), || re.create_cache(), |cache, i| {
+            re.search_half_with(cache, &regex_automata::Input::new(l.get(i)).earliest(true)).is_some()
+        });
+        self.ctx().barrier()?;
+        Ok(out)
     }
 
     fn matches(&self, pattern: &str, flags: RegexFlags, anchor: Anchor) -> Result<Matches> {
