@@ -88,6 +88,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-ops --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

@@ -16,6 +16,9 @@ import numpy as np
 import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
+from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
+DEFAULT_KERNELS = list(KERNELS)  # the strings kernels run when named
+KERNELS += STRING_KERNELS
 
 
 def best(f, reps):
@@ -129,7 +132,7 @@ def scatter(n, reps):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m atoll.bench", description=__doc__.split("\n")[0])
-    p.add_argument("kernels", nargs="*", default=KERNELS, help=f"any of {KERNELS}")
+    p.add_argument("kernels", nargs="*", default=DEFAULT_KERNELS, help=f"any of {KERNELS} (default: {DEFAULT_KERNELS})")
     p.add_argument("--json", action="store_true", help="JSON lines (the default prints them too)")
     p.add_argument("--locales", type=int, default=None)
     p.add_argument("--n", type=int, default=1 << 27)

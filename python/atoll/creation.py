@@ -29,6 +29,9 @@ def array(a, dtype=None):
     """A pdarray with a copy of ``a`` (a NumPy array, a list or a pdarray): one bulk copy."""
     if isinstance(a, pdarray):
         return a.astype(a.dtype if dtype is None else dtype)._materialize()
+    if _is_strs(a):
+        from .strings import from_list
+        return from_list(a)
     try:
         x = np.asarray(a)
     except (ValueError, TypeError) as e:
@@ -38,6 +41,13 @@ def array(a, dtype=None):
     d = supported(x.dtype) if dtype is None else _dtype(dtype)
     x = np.ascontiguousarray(x, dtype=d)
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
+
+
+def _is_strs(a):
+    """A list/tuple of str or a NumPy array of str: ``ak.array`` makes Strings of it."""
+    if isinstance(a, np.ndarray):
+        return a.dtype.kind == "U"
+    return isinstance(a, (list, tuple)) and len(a) > 0 and all(isinstance(x, str) for x in a)
 
 
 def full(size, fill_value, dtype=None):

@@ -18,6 +18,7 @@ mod report;
 mod share;
 mod slices;
 mod stream;
+mod strings;
 
 use atoll::prelude::*;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -131,6 +132,17 @@ enum Bench {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
+    /// Distributed strings (issue 17): contains_regex, argsort, groupby_count, hash, split vs the best single-core loop.
+    Strings {
+        #[command(flatten)]
+        common: Common,
+        /// Strings (random, length 1-32).
+        #[arg(long, default_value_t = 1 << 24)]
+        n: usize,
+        /// Repetitions (the best time is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
     /// Graph analytics (issue 19): label propagation, hitting times, components.
@@ -218,6 +230,12 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
                 overhead::overhead(ctx, &pool, &opts)
+            })
+        }),
+        Bench::Strings { common, n, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                strings::strings(ctx, &strings::StringsOpts { json: common.json, n: *n, reps: *reps })
             })
         }),
         Bench::Isx(args) => isx::isx(args),

@@ -15,6 +15,7 @@ mod par;
 mod raw;
 pub mod registry;
 pub mod session;
+pub mod strings;
 pub mod types;
 
 use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
@@ -449,5 +450,6 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(argsort, m)?)?;
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
+    strings::add(m)?;
     Ok(())
 }

@@ -51,6 +51,7 @@ pub use atoll_dist as dist;
 pub use atoll_array as array;
 /// Distributed algorithms: sorts (re-exported `atoll-ops`).
 pub use atoll_ops as ops;
+pub use atoll_strings as strings;
 
 /// The names most programs use.
 pub mod prelude {

@@ -1,0 +1,267 @@
+"""Arkouda's ``Strings`` on Atoll's distributed strings (``atoll-strings``, issue 17).
+
+Each locale holds a block of whole strings in the Arrow layout (UTF-8 bytes and offsets),
+Block-distributed by index. Element-wise methods run on every locale over its own strings;
+regular expressions (the Rust ``regex`` crate's syntax, close to Python's ``re`` for common
+patterns) are compiled once per locale per operation, with no communication while matching.
+"""
+import builtins
+import re as _re
+
+import numpy as np
+
+from . import _atoll
+from .pdarrayclass import pdarray
+
+_FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
+
+
+def _flags(flags):
+    f = builtins.int(flags)
+    out = 0
+    for k, v in _FLAGS.items():
+        if f & k:
+            out |= v
+            f &= ~k
+    if f:
+        raise ValueError(f"flags: only re.IGNORECASE, re.MULTILINE and re.DOTALL are supported, got {flags!r}")
+    return out
+
+
+def _str(x, name):
+    if not isinstance(x, str):
+        raise TypeError(f"{name}: expected a str, got {type(x).__name__}")
+    return x
+
+
+class Match:
+    """The result of ``Strings.search``/``match``/``fullmatch``: per string, whether it matched,
+    and the first match's start and end (in characters, as ``re``; -1 when unmatched)."""
+
+    def __init__(self, matched, starts, lengths):
+        self._matched, self._starts, self._lengths = matched, starts, lengths
+
+    def matched(self):
+        """A bool pdarray: whether each string matched."""
+        return self._matched
+
+    def starts(self):
+        """The start of each match (-1 where there is none)."""
+        return self._starts
+
+    def ends(self):
+        """The end of each match (-1 where there is none)."""
+        from .numeric import where
+        return where(self._matched, self._starts + self._lengths, -1)
+
+    def lengths(self):
+        """The length of each match in characters (0 where there is none)."""
+        return self._lengths
+
+
+class Strings:
+    """A distributed array of strings (Arkouda's ``Strings``)."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, handle):
+        self._s = handle
+
+    # ----- basics ------------------------------------------------------------------------
+    @property
+    def size(self):
+        return self._s.size
+
+    def __len__(self):
+        return self._s.size
+
+    @property
+    def dtype(self):
+        return np.dtype(str)
+
+    def to_list(self):
+        """Every string, as a Python list."""
+        return _atoll.str_to_list(self._s)
+
+    def to_ndarray(self):
+        """Every string, as a NumPy array of ``str``."""
+        return np.array(self.to_list(), dtype=str)
+
+    def __repr__(self):
+        v = self.to_list() if self.size <= 12 else self[:5].to_list() + ["..."] + self[self.size - 5 :].to_list()
+        return f"Strings({v})"
+
+    def __iter__(self):
+        return iter(self.to_list())
+
+    def __getitem__(self, key):
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            i = builtins.int(key)
+            if i < 0:
+                i += self.size
+            if not 0 <= i < self.size:
+                raise IndexError(f"index {key} is out of bounds for Strings of size {self.size}")
+            from .creation import arange
+            return self[arange(i, i + 1)].to_list()[0]
+        if isinstance(key, slice):
+            from .creation import arange
+            start, stop, step = key.indices(self.size)
+            return self[arange(start, stop, step)]
+        if isinstance(key, pdarray):
+            if key.dtype == np.dtype(bool):
+                from .creation import arange
+                key = arange(self.size)[key]
+            return Strings(_atoll.str_op_py(self._s, "take", idx=key._materialize()._arr))
+        raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
+
+    # ----- comparisons -------------------------------------------------------------------
+    def _cmp(self, other, op):
+        if isinstance(other, Strings):
+            if other.size != self.size:
+                raise ValueError(f"size mismatch: {self.size} and {other.size}")
+            return pdarray(_atoll.str_val_py(self._s, op, other=other._s)[0])
+        if isinstance(other, str):
+            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=other)[0])
+        return NotImplemented
+
+    def __eq__(self, other):
+        return self._cmp(other, "eq")
+
+    def __ne__(self, other):
+        return self._cmp(other, "ne")
+
+    __hash__ = None
+
+    # ----- element-wise ------------------------------------------------------------------
+    def get_lengths(self):
+        """The number of characters of each string (int64 pdarray)."""
+        return pdarray(_atoll.str_val_py(self._s, "lengths")[0])
+
+    def lower(self):
+        return Strings(_atoll.str_op_py(self._s, "lower"))
+
+    def upper(self):
+        return Strings(_atoll.str_op_py(self._s, "upper"))
+
+    def title(self):
+        return Strings(_atoll.str_op_py(self._s, "title"))
+
+    def strip(self, chars=None):
+        return Strings(_atoll.str_op_py(self._s, "strip", a=None if chars is None else _str(chars, "chars")))
+
+    def contains(self, substr, regex=False):
+        """Whether each string contains ``substr`` (a regular expression when ``regex``)."""
+        return pdarray(_atoll.str_val_py(self._s, "contains", a=_str(substr, "substr"), regex=builtins.bool(regex))[0])
+
+    def startswith(self, substr, regex=False):
+        if regex:
+            return self._match("match", substr, 0).matched()
+        return pdarray(_atoll.str_val_py(self._s, "startswith", a=_str(substr, "substr"))[0])
+
+    def endswith(self, substr, regex=False):
+        if regex:
+            return self.contains(f"(?:{_str(substr, 'substr')})\\z", regex=True)
+        return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
+
+    def _match(self, kind, pattern, flags):
+        m, s, l = _atoll.str_val_py(self._s, kind, a=_str(pattern, "pattern"), flags=_flags(flags))
+        return Match(pdarray(m), pdarray(s), pdarray(l))
+
+    def search(self, pattern, flags=0):
+        return self._match("search", pattern, flags)
+
+    def match(self, pattern, flags=0):
+        return self._match("match", pattern, flags)
+
+    def fullmatch(self, pattern, flags=0):
+        return self._match("fullmatch", pattern, flags)
+
+    def findall(self, pattern, return_match_origins=False):
+        """Every match of ``pattern`` (whole matches); with ``return_match_origins`` also the
+        index of each string's first match among them."""
+        p, seg = _atoll.str_split_py(self._s, _str(pattern, "pattern"), findall=True)
+        return (Strings(p), pdarray(seg)) if return_match_origins else Strings(p)
+
+    def sub(self, pat, repl, count=0):
+        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``, or all)."""
+        return Strings(_atoll.str_op_py(self._s, "sub", a=_str(pat, "pat"), b=_str(repl, "repl"), k=builtins.int(count)))
+
+    def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
+        """Split each string at ``delimiter``: the pieces of every string, and with
+        ``return_segments`` the index of each string's first piece."""
+        p, seg = _atoll.str_split_py(self._s, _str(delimiter, "delimiter"), regex=builtins.bool(regex), maxsplit=maxsplit)
+        return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
+
+    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False):
+        l, r = _atoll.str_peel_py(self._s, _str(delimiter, "delimiter"), builtins.int(times), builtins.bool(includeDelimiter), builtins.bool(keepPartial), builtins.bool(fromRight))
+        return Strings(l), Strings(r)
+
+    def rpeel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False):
+        return self.peel(delimiter, times, includeDelimiter, keepPartial, fromRight=True)
+
+    def stick(self, other, delimiter="", toLeft=False):
+        if not isinstance(other, Strings):
+            raise TypeError(f"other: expected Strings, got {type(other).__name__}")
+        return Strings(_atoll.str_op_py(self._s, "lstick" if toLeft else "stick", a=_str(delimiter, "delimiter"), other=other._s))
+
+    def lstick(self, other, delimiter=""):
+        return self.stick(other, delimiter, toLeft=True)
+
+    def __add__(self, other):
+        return self.stick(other)
+
+    def hash(self):
+        """Two uint64 pdarrays: a 128-bit hash of each string."""
+        a, b = _atoll.str_hash_py(self._s)
+        return pdarray(a), pdarray(b)
+
+    # ----- as keys -----------------------------------------------------------------------
+    def argsort(self):
+        """The stable permutation that sorts the strings (by code point)."""
+        return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
+
+    def in1d(self, other):
+        return pdarray(_atoll.str_val_py(self._s, "in1d", other=other._s)[0])
+
+    def unique(self):
+        return _groupby(self)[2]
+
+    def group(self):
+        """The permutation that groups equal strings (sorted)."""
+        return _groupby(self)[0]
+
+
+def _groupby(s):
+    """(permutation, segments, unique keys, counts) of a group-by by string keys: the entry
+    point for ``ak.GroupBy(strings)``."""
+    p, g, k, c = _atoll.str_groupby_py(s._s)
+    return pdarray(p), pdarray(g), Strings(k), pdarray(c)
+
+
+def from_list(values):
+    """Strings from a list (or 1-D NumPy array) of ``str``."""
+    v = [builtins.str(x) if isinstance(x, np.str_) else x for x in values]
+    for x in v:
+        if not isinstance(x, str):
+            raise TypeError(f"expected str elements, got {type(x).__name__}")
+    return Strings(_atoll.str_from_list(v))
+
+
+def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
+    """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
+    from .creation import _seed, _size
+    return Strings(_atoll.str_random_uniform(builtins.int(minlen), builtins.int(maxlen), _size(size), _str(characters, "characters"), _seed(seed)))
+
+
+def concatenate(arrays):
+    """The strings of every element of ``arrays``, one after the other."""
+    return Strings(_atoll.str_concatenate_py([a._s for a in arrays]))
+
+
+def unique(s):
+    """The distinct strings, sorted."""
+    return s.unique()
+
+
+def in1d(a, b):
+    return a.in1d(b)
