@@ -155,7 +155,7 @@ fn eval_into(ctx: &Ctx, node: &Node, out: &mut Col) -> Result<()> {
 }
 
 /// A new array holding `node`'s value (`n` elements). **Collective.**
-fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
+pub(crate) fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
     let mut out = Col::zeros(ctx, node.dtype(), n)?;
     match eval_into(ctx, node, &mut out) {
         Ok(()) => Ok(out),
@@ -720,4 +720,5 @@ pub fn register_all() {
     ARGSORT.register();
     CREATE.register();
     MEM.register();
+    crate::analytics::register_commands();
 }
