@@ -43,3 +43,21 @@ def has_nan(k):
     from .numeric import isnan
     from .pdarrayclass import any as _any
     return k.dtype == float64 and k.size > 0 and builtins.bool(_any(isnan(k)))
+
+
+# The dense-key paths (atoll_ops::dense_groups / dense_in1d) replace the sort when a single
+# int64 key array spans a small range: at most DENSE_MAX_RANGE values, and at most the number
+# of rows (or 2^16). Tests switch them off (DENSE = False) to cover the sort-based paths.
+DENSE = True
+DENSE_MAX_RANGE = 1 << 24
+
+
+def dense_range(k, rows=None):
+    """``(lo, range)`` of the int64 pdarray ``k`` when the dense paths apply, else None."""
+    from .pdarrayclass import max as _max, min as _min
+    if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
+        return None
+    lo, hi = builtins.int(_min(k)), builtins.int(_max(k))
+    r = hi - lo + 1
+    limit = builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))
+    return (lo, r) if r <= limit else None

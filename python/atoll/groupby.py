@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import has_nan, key_expr, key_list
+from ._keys import dense_range, has_nan, key_expr, key_list
 from .dtypes import bool_, float64, int64, uint64
 from .pdarrayclass import pdarray, _check
 
@@ -27,13 +27,28 @@ class GroupBy:
                             "nunique", "any", "all", "first", "mode"])
 
     def __init__(self, keys, assume_sorted=False, dropna=True):
-        from .creation import arange, zeros
+        from .creation import arange
         from .numeric import isnan
         ks, seq = key_list(keys)
         self.keys = keys
         self.nkeys = len(ks)
         self.dropna = dropna
         self._nrows = ks[0].size
+        self._seq = seq
+        self._perm = self._flags_ = self._segs = None
+        self._counts = None
+        dense = None if seq else dense_range(ks[0])
+        if dense is not None:
+            # Distinct keys and counts without a sort; the sort runs if a later call needs it.
+            lo, r = dense
+            uk, c, _ = _atoll.dense_groups(ks[0]._ex(), self._nrows, lo, r)
+            self._ks, self._kept = ks, None
+            self.length = self._nrows
+            self.unique_keys, self._counts = pdarray(uk), pdarray(c)
+            self.ngroups = self.unique_keys.size
+            self._dense = dense
+            return
+        self._dense = None
         kept = None
         if dropna and builtins.any(has_nan(k) for k in ks):
             ok = None
@@ -44,19 +59,43 @@ class GroupBy:
             ok = ok._materialize()
             kept = arange(self._nrows)[ok]
             ks = [k[ok] for k in ks]
-        n = ks[0].size
-        if n == 0:
-            perm, self._flags, self.segments = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-        else:
-            p, f, s = _atoll.groupby([key_expr(k) for k in ks], n)
-            perm, self._flags, self.segments = pdarray(p), pdarray(f), pdarray(s)
-        self.permutation = perm if kept is None else kept[perm]
-        self.length = n
-        self.ngroups = self.segments.size
-        self._uki = self.permutation[self.segments] if self.ngroups else zeros(0, int64)
+        self._ks, self._kept = ks, kept
+        self.length = ks[0].size
+        self._group()
+        self.ngroups = self._segs.size
+        uki = self.permutation[self._segs] if self.ngroups else self._segs
         full = list(keys) if seq else [keys]
-        uk = [k[self._uki] for k in full]
+        uk = [k[uki] for k in full]
         self.unique_keys = tuple(uk) if seq else uk[0]
+
+    def _group(self):
+        """The sort: permutation, group-start flags and segments."""
+        from .creation import zeros
+        if self._perm is not None:
+            return
+        if self.length == 0:
+            perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
+        else:
+            p, f, s = _atoll.groupby([key_expr(k) for k in self._ks], self.length)
+            perm, self._flags_, self._segs = pdarray(p), pdarray(f), pdarray(s)
+        self._perm = perm if self._kept is None else self._kept[perm]
+
+    @property
+    def permutation(self):
+        """The indices of the rows, grouped (stably sorted by key)."""
+        self._group()
+        return self._perm
+
+    @property
+    def segments(self):
+        """The start of each group in the grouped rows."""
+        self._group()
+        return self._segs
+
+    @property
+    def _flags(self):
+        self._group()
+        return self._flags_
 
     # ----- structure ---------------------------------------------------------------------
     def _ends(self):
@@ -66,6 +105,8 @@ class GroupBy:
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
+        if self._counts is not None:
+            return self.unique_keys, self._counts
         return self.unique_keys, (self._ends() - self.segments)._materialize()
 
     def _sorted(self, values):
@@ -110,6 +151,11 @@ class GroupBy:
 
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
+        if self._dense is not None and skipna and isinstance(values, pdarray) and values.dtype == float64 \
+                and values.size == self._nrows:
+            lo, r = self._dense
+            _, _, s = _atoll.dense_groups(self._ks[0]._ex(), self._nrows, lo, r, values._ex())
+            return self.unique_keys, pdarray(s)
         return self.aggregate(values, "sum", skipna)
 
     def prod(self, values, skipna=True):

@@ -8,7 +8,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import key_expr, key_list
+from ._keys import dense_range, key_expr, key_list
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
 
@@ -37,6 +37,10 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     from .manipulation import concatenate
     ks, seq = key_list(pda, "pda")
     n = ks[0].size
+    dense = None if (seq or return_groups) else dense_range(ks[0])
+    if dense is not None:
+        uk, c, _ = _atoll.dense_groups(ks[0]._ex(), n, dense[0], dense[1])
+        return (pdarray(uk), pdarray(c)) if return_counts else pdarray(uk)
     perm, _, segs = _group(ks)
     uki = perm[segs] if segs.size else zeros(0, int64)
     uniq = [k[uki] for k in ks]
@@ -77,6 +81,11 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
         return zeros(0, bool_)
     if nb == 0:
         return zeros(na, bool_) | invert
+    if len(ka) == 1 and ka[0].dtype == int64:
+        dense = dense_range(kb[0], rows=na + nb)
+        if dense is not None:
+            m = pdarray(_atoll.dense_in1d(ka[0]._ex(), na, kb[0]._ex(), nb, dense[0], dense[1]))
+            return (~m)._materialize() if invert else m
     c = _concat_rows(ka, kb)
     perm, flags, segs = _group(c)
     # A group holds a row of pda2 when its largest index is >= na (perm holds indices of c).

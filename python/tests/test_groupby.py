@@ -3,11 +3,26 @@ duplicates, all-equal keys, NaN keys and values, one and two key arrays, empty a
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
+import os
+
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import atoll as ak
 from conftest import assert_same
+
+# Each example runs ~40 commands: fewer examples than the suite's default, for both paths.
+FEW = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 3))
+
+
+@pytest.fixture(params=[True, False], ids=["dense", "sort"])
+def dense(request):
+    """Runs a test with the dense-key paths on (where they apply) and off."""
+    old = ak._keys.DENSE
+    ak._keys.DENSE = request.param
+    yield request.param
+    ak._keys.DENSE = old
+
 
 VALS = st.one_of(st.sampled_from([np.nan, 0.0, -1.0, 2.5]), st.floats(-100, 100))
 
@@ -81,29 +96,34 @@ def check_all(df, nkeys):
     assert_same(g.max(v, skipna=False)[1], pg["v"].max(skipna=False).to_numpy())
 
 
+@pytest.mark.parametrize("use_dense", [True, False], ids=["dense", "sort"])
+@FEW
 @given(data=st.data())
-def test_one_int_key(data):
+def test_one_int_key(use_dense, data):
+    ak._keys.DENSE = use_dense
     check_all(frame(data), 1)
 
 
+@FEW
 @given(data=st.data())
 def test_two_keys_with_float_nan_key(data):
     check_all(frame(data, nkeys=2, float_key=True), 2)
 
 
+@FEW
 @given(data=st.data())
 def test_float_key_alone(data):
     check_all(frame(data, nkeys=1, float_key=True), 1)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7])
-def test_tiny_and_all_equal(n):
+def test_tiny_and_all_equal(n, dense):
     rng = np.random.default_rng(n)
     df = pd.DataFrame({"k0": np.full(n, 4, dtype=np.int64), "v": rng.normal(size=n), "i": rng.integers(-3, 3, n)})
     check_all(df, 1)
 
 
-def test_errors_and_types():
+def test_errors_and_types(dense):
     g = ak.GroupBy(ak.array(np.array([1, 2, 1])))
     with pytest.raises(ValueError):
         g.sum(ak.arange(4))

@@ -19,9 +19,20 @@ def arr(data, dt, lo=0, hi=150, wide=False):
     return data.draw(hnp.arrays(dt, st.integers(lo, hi), elements=el))
 
 
+@pytest.fixture(params=[True, False], ids=["dense", "sort"])
+def dense(request):
+    """Runs a test with the dense-key paths on (where they apply) and off."""
+    old = ak._keys.DENSE
+    ak._keys.DENSE = request.param
+    yield request.param
+    ak._keys.DENSE = old
+
+
+@pytest.mark.parametrize("use_dense", [True, False], ids=["dense", "sort"])
 @pytest.mark.parametrize("dt", DTS)
 @given(data=st.data())
-def test_unique_counts_indices(dt, data):
+def test_unique_counts_indices(use_dense, dt, data):
+    ak._keys.DENSE = use_dense
     x = arr(data, dt, wide=True)
     a = ak.array(x)
     u, c = np.unique(x, return_counts=True)
@@ -54,9 +65,11 @@ def test_unique_rows_of_several_keys(data):
     assert c.tolist() == [rows[r] for r in want]
 
 
+@pytest.mark.parametrize("use_dense", [True, False], ids=["dense", "sort"])
 @pytest.mark.parametrize("dt", DTS)
 @given(data=st.data())
-def test_in1d_and_set_operations(dt, data):
+def test_in1d_and_set_operations(use_dense, dt, data):
+    ak._keys.DENSE = use_dense
     x, y = arr(data, dt), arr(data, dt, hi=60)
     a, b = ak.array(x), ak.array(y)
     assert_same(ak.in1d(a, b), np.isin(x, y))
@@ -104,7 +117,7 @@ def test_concatenate_bincount_histogram(data):
     assert_same(e, en, exact=False)
 
 
-def test_errors():
+def test_errors(dense):
     with pytest.raises(ValueError):
         ak.concatenate([])
     with pytest.raises(ValueError):

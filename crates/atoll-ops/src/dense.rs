@@ -45,7 +45,8 @@ fn per_task<R: Send>(ctx: &Ctx, m: usize, f: impl Fn(std::ops::Range<usize>) -> 
 
 /// The distinct keys of `keys` (all in `lo..lo + range`), in increasing order, with the
 /// number of rows of each and, when `values` is given (one per row), the sum of their
-/// values: `(keys, counts, sums)`, Block over `0..groups`. **Collective.**
+/// non-NaN values (GroupBy's `sum` with `skipna`): `(keys, counts, sums)`, Block over
+/// `0..groups`. **Collective.**
 ///
 /// ```
 /// use atoll_array::{dist, DistArray};
@@ -103,7 +104,9 @@ pub fn dense_groups(
             }
             counts[j] += 1;
             if let Some(v) = vs {
-                sums[j] += v[i];
+                if !v[i].is_nan() {
+                    sums[j] += v[i];
+                }
             }
         }
         (counts, sums, bad)

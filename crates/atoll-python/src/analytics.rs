@@ -99,6 +99,8 @@ pub fn register_commands() {
     COARGSORT.register();
     GROUPBY.register();
     AGGREGATE.register();
+    DENSE_GROUPS.register();
+    DENSE_IN1D.register();
 }
 
 /// The permutation (int64) that sorts the rows of several key expressions of `n` elements
@@ -153,5 +155,88 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coargsort, m)?)?;
     m.add_function(wrap_pyfunction!(groupby, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(dense_groups, m)?)?;
+    m.add_function(wrap_pyfunction!(dense_in1d, m)?)?;
     Ok(())
+}
+
+fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
+    match c {
+        Col::I(a) => Ok(a),
+        _ => Err(Error::InvalidArgument("internal: dense keys must be int64".into())),
+    }
+}
+
+fn dense_groups_cmd(ctx: &Ctx, ((kid, cid, sid), keys, vals, n, lo, range): ((u64, u64, u64), Node, Option<Node>, usize, i64, usize)) -> Result<u64> {
+    let k = materialize(ctx, &keys, n)?;
+    let v = match vals.map(|v| materialize(ctx, &v, n)).transpose() {
+        Ok(v) => v,
+        Err(e) => {
+            k.free()?;
+            return Err(e);
+        }
+    };
+    let r = int_col(&k).and_then(|ka| {
+        let va = match &v {
+            Some(Col::F(a)) => Some(a),
+            Some(_) => return Err(Error::InvalidArgument("internal: dense sums need float64 values".into())),
+            None => None,
+        };
+        atoll::ops::dense_groups(ka, va, lo, range)
+    });
+    k.free()?;
+    if let Some(v) = v {
+        v.free()?;
+    }
+    let (uk, c, s) = r?;
+    let groups = uk.len() as u64;
+    let reg = Registry::of(ctx);
+    reg.insert(kid, Col::I(uk));
+    reg.insert(cid, Col::I(c));
+    if let Some(s) = s {
+        reg.insert(sid, Col::F(s));
+    }
+    Ok(groups)
+}
+/// Distinct int64 keys in `lo..lo + range` with counts (and float64 sums): see `atoll_ops::dense_groups`.
+pub static DENSE_GROUPS: Handler<((u64, u64, u64), Node, Option<Node>, usize, i64, usize), u64> =
+    Handler::new("atoll-python::dense_groups", dense_groups_cmd);
+
+fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, Node, usize, i64, usize)) -> Result<()> {
+    let x = materialize(ctx, &a, na)?;
+    let y = match materialize(ctx, &b, nb) {
+        Ok(y) => y,
+        Err(e) => {
+            x.free()?;
+            return Err(e);
+        }
+    };
+    let r = int_col(&x).and_then(|xa| atoll::ops::dense_in1d(xa, int_col(&y)?, lo, range));
+    x.free()?;
+    y.free()?;
+    Registry::of(ctx).insert(id, Col::B(r?));
+    Ok(())
+}
+/// Membership of int64 `a` in `b` (elements in `lo..lo + range`): see `atoll_ops::dense_in1d`.
+pub static DENSE_IN1D: Handler<(u64, Node, usize, Node, usize, i64, usize), ()> = Handler::new("atoll-python::dense_in1d", dense_in1d_cmd);
+
+/// Distinct int64 keys (an expression of `n` elements, all in `lo..lo + range`) in order,
+/// their counts and, with float64 `values`, their sums: `(keys, counts, sums or None)`.
+#[pyfunction]
+#[pyo3(signature = (keys, n, lo, range, values=None))]
+pub fn dense_groups(py: Python<'_>, keys: &Ex, n: usize, lo: i64, range: usize, values: Option<&Ex>) -> PyResult<(Arr, Arr, Option<Arr>)> {
+    let (_, generation) = crate::session::driver(py)?;
+    let ids = (next_id(), next_id(), next_id());
+    let groups = exec(py, &DENSE_GROUPS, (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, lo, range))? as usize;
+    Ok((
+        Arr { id: ids.0, dtype: DType::I64, len: groups, generation },
+        Arr { id: ids.1, dtype: DType::I64, len: groups, generation },
+        values.map(|_| Arr { id: ids.2, dtype: DType::F64, len: groups, generation }),
+    ))
+}
+
+/// Whether each element of int64 `a` (`na` elements) is in `b` (`nb`, all in `lo..lo + range`).
+#[pyfunction]
+pub fn dense_in1d(py: Python<'_>, a: &Ex, na: usize, b: &Ex, nb: usize, lo: i64, range: usize) -> PyResult<Arr> {
+    new_arr(py, DType::Bool, na, |id| exec(py, &DENSE_IN1D, (id, a.node.clone(), na, b.node.clone(), nb, lo, range)))
 }
