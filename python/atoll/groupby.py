@@ -40,12 +40,9 @@ class GroupBy:
         dense = None if seq else dense_range(ks[0])
         if dense is not None:
             # Distinct keys and counts without a sort; the sort runs if a later call needs it.
-            lo, r = dense
-            uk, c, _ = _atoll.dense_groups(ks[0]._ex(), self._nrows, lo, r)
             self._ks, self._kept = ks, None
             self.length = self._nrows
-            self.unique_keys, self._counts = pdarray(uk), pdarray(c)
-            self.ngroups = self.unique_keys.size
+            self._uk = None  # computed by the first call that needs it (a sum computes it too)
             self._dense = dense
             return
         self._dense = None
@@ -62,11 +59,29 @@ class GroupBy:
         self._ks, self._kept = ks, kept
         self.length = ks[0].size
         self._group()
-        self.ngroups = self._segs.size
-        uki = self.permutation[self._segs] if self.ngroups else self._segs
+        uki = self.permutation[self._segs] if self._segs.size else self._segs
         full = list(keys) if seq else [keys]
         uk = [k[uki] for k in full]
-        self.unique_keys = tuple(uk) if seq else uk[0]
+        self._uk = tuple(uk) if seq else uk[0]
+
+    def _dense_groups(self, values=None):
+        """The dense path: distinct keys and counts (and sums of float64 ``values``)."""
+        lo, r = self._dense
+        uk, c, s = _atoll.dense_groups(self._ks[0]._ex(), self._nrows, lo, r, None if values is None else values._ex())
+        self._uk, self._counts = pdarray(uk), pdarray(c)
+        return None if s is None else pdarray(s)
+
+    @property
+    def unique_keys(self):
+        """The distinct keys (a tuple of arrays for several key arrays), in order."""
+        if self._uk is None:
+            self._dense_groups()
+        return self._uk
+
+    @property
+    def ngroups(self):
+        """The number of groups."""
+        return self.unique_keys[0].size if self._seq else self.unique_keys.size
 
     def _group(self):
         """The sort: permutation, group-start flags and segments."""
@@ -105,7 +120,9 @@ class GroupBy:
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
-        if self._counts is not None:
+        if self._dense is not None:
+            if self._counts is None:
+                self._dense_groups()
             return self.unique_keys, self._counts
         return self.unique_keys, (self._ends() - self.segments)._materialize()
 
@@ -153,9 +170,8 @@ class GroupBy:
         """Sum per group (int64 for bool)."""
         if self._dense is not None and skipna and isinstance(values, pdarray) and values.dtype == float64 \
                 and values.size == self._nrows:
-            lo, r = self._dense
-            _, _, s = _atoll.dense_groups(self._ks[0]._ex(), self._nrows, lo, r, values._ex())
-            return self.unique_keys, pdarray(s)
+            s = self._dense_groups(values)
+            return self.unique_keys, s
         return self.aggregate(values, "sum", skipna)
 
     def prod(self, values, skipna=True):

@@ -82,7 +82,7 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
     if nb == 0:
         return zeros(na, bool_) | invert
     if len(ka) == 1 and ka[0].dtype == int64:
-        dense = dense_range(kb[0], rows=na + nb)
+        dense = dense_range(kb[0], rows=64 * (na + nb))  # a bitmap: range / 8 bytes
         if dense is not None:
             m = pdarray(_atoll.dense_in1d(ka[0]._ex(), na, kb[0]._ex(), nb, dense[0], dense[1]))
             return (~m)._materialize() if invert else m

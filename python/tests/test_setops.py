@@ -126,3 +126,12 @@ def test_errors(dense):
         ak.in1d([ak.arange(3), ak.arange(3)], ak.arange(3))
     with pytest.raises(TypeError):
         ak.unique([1, 2, 3])
+
+
+def test_one_array_on_both_sides(dense):
+    x = np.array([3, 1, 3, 7], dtype=np.int64)
+    a = ak.array(x)
+    assert_same(ak.in1d(a, a), np.ones(4, dtype=bool))
+    assert_same(ak.intersect1d(a, a), np.unique(x))
+    g = ak.GroupBy(a)
+    assert_same(g.sum(a.astype(ak.float64))[1], np.array([1.0, 6.0, 7.0]))

@@ -2,7 +2,7 @@
 //! segmented aggregations, on `atoll-ops`. The Python layer (`python/atoll/sorting.py`,
 //! `setops.py`, `groupby.py`) builds Arkouda's functions on these and on the other commands.
 
-use crate::commands::materialize;
+use crate::commands::{materialize, Operand};
 use crate::errors::value_err;
 use crate::registry::{lock, Col, Registry};
 use crate::session::{exec, next_id};
@@ -76,17 +76,17 @@ fn agg_col<T: atoll::ops::AggValue>(v: &DistArray<T, 1>, flags: &DistArray<bool,
 }
 
 fn aggregate_cmd(ctx: &Ctx, (id, vals, flags, n, agg): (u64, Node, u64, usize, Agg)) -> Result<()> {
-    let v = materialize(ctx, &vals, n)?;
+    let v = Operand::of(ctx, &vals, n)?;
     let f = Registry::of(ctx).get(flags)?;
-    let out = {
+    let out = v.with(|v| {
         let g = lock(&f);
-        match (&v, &*g) {
+        match (v, &*g) {
             (Col::I(a), Col::B(fl)) => agg_col(a, fl, agg, Col::I),
             (Col::U(a), Col::B(fl)) => agg_col(a, fl, agg, Col::U),
             (Col::F(a), Col::B(fl)) => agg_col(a, fl, agg, Col::F),
             _ => Err(Error::InvalidArgument("internal: aggregate of bool values or non-bool flags".into())),
         }
-    };
+    });
     v.free()?;
     Registry::of(ctx).insert(id, out?);
     Ok(())
@@ -168,21 +168,24 @@ fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
 }
 
 fn dense_groups_cmd(ctx: &Ctx, ((kid, cid, sid), keys, vals, n, lo, range): ((u64, u64, u64), Node, Option<Node>, usize, i64, usize)) -> Result<u64> {
-    let k = materialize(ctx, &keys, n)?;
-    let v = match vals.map(|v| materialize(ctx, &v, n)).transpose() {
+    // Whole registered arrays are read in place (no copy).
+    let k = Operand::of(ctx, &keys, n)?;
+    let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
         Ok(v) => v,
         Err(e) => {
             k.free()?;
             return Err(e);
         }
     };
-    let r = int_col(&k).and_then(|ka| {
-        let va = match &v {
-            Some(Col::F(a)) => Some(a),
-            Some(_) => return Err(Error::InvalidArgument("internal: dense sums need float64 values".into())),
-            None => None,
-        };
-        atoll::ops::dense_groups(ka, va, lo, range)
+    let r = k.with(|kc| {
+        let ka = int_col(kc)?;
+        match &v {
+            None => atoll::ops::dense_groups(ka, None, lo, range),
+            Some(v) => v.with(|vc| match vc {
+                Col::F(a) => atoll::ops::dense_groups(ka, Some(a), lo, range),
+                _ => Err(Error::InvalidArgument("internal: dense sums need float64 values".into())),
+            }),
+        }
     });
     k.free()?;
     if let Some(v) = v {
@@ -203,15 +206,24 @@ pub static DENSE_GROUPS: Handler<((u64, u64, u64), Node, Option<Node>, usize, i6
     Handler::new("atoll-python::dense_groups", dense_groups_cmd);
 
 fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, Node, usize, i64, usize)) -> Result<()> {
-    let x = materialize(ctx, &a, na)?;
-    let y = match materialize(ctx, &b, nb) {
+    let x = Operand::of(ctx, &a, na)?;
+    if let (Node::Leaf(ra, _), Node::Leaf(rb, _)) = (&a, &b) {
+        if ra.is_whole() && rb.is_whole() && ra.id == rb.id {
+            // One array on both sides: one lock.
+            let r = x.with(|xc| int_col(xc).and_then(|xa| atoll::ops::dense_in1d(xa, xa, lo, range)));
+            x.free()?;
+            Registry::of(ctx).insert(id, Col::B(r?));
+            return Ok(());
+        }
+    }
+    let y = match Operand::of(ctx, &b, nb) {
         Ok(y) => y,
         Err(e) => {
             x.free()?;
             return Err(e);
         }
     };
-    let r = int_col(&x).and_then(|xa| atoll::ops::dense_in1d(xa, int_col(&y)?, lo, range));
+    let r = x.with(|xc| y.with(|yc| atoll::ops::dense_in1d(int_col(xc)?, int_col(yc)?, lo, range)));
     x.free()?;
     y.free()?;
     Registry::of(ctx).insert(id, Col::B(r?));
