@@ -18,6 +18,10 @@ from .creation import (
     uniform, standard_normal,
 )
 from .numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
+from .sorting import argsort, sort, coargsort, searchsorted
+from .setops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
+from .groupby import GroupBy, broadcast
+from .manipulation import concatenate, bincount, histogram
 from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
 from .strings import Strings, Match, random_strings_uniform

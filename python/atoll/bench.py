@@ -2,7 +2,9 @@
 against NumPy on the same data in the same run, results checked. One JSON line per kernel:
 ``bench``, ``variant``, ``backend``, ``locales``, ``n``, ``seconds`` (best of ``--reps``),
 ``numpy_seconds``, ``speedup_vs_numpy``, ``ok``, plus ``gbps`` (triad) or ``latency_us``
-(small_op). Works under ``mpiexec -n N python -m atoll.bench`` too.
+(small_op). The analytics kernels (``analytics`` names them all: argsort, coargsort, unique,
+in1d, groupby_sum; see ``bench_analytics``) add ``speedup_vs_polars``/``speedup_vs_pandas``;
+``--chart PATH`` draws their speedups. Works under ``mpiexec -n N python -m atoll.bench`` too.
 """
 import argparse
 import json
@@ -16,8 +18,10 @@ import numpy as np
 import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
+from . import bench_analytics  # noqa: E402  (argsort, coargsort, unique, in1d, groupby_sum)
+ANALYTICS = bench_analytics.KERNELS
+DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when named
 from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
-DEFAULT_KERNELS = list(KERNELS)  # the strings kernels run when named
 KERNELS += STRING_KERNELS
 
 
@@ -132,22 +136,30 @@ def scatter(n, reps):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m atoll.bench", description=__doc__.split("\n")[0])
-    p.add_argument("kernels", nargs="*", default=DEFAULT_KERNELS, help=f"any of {KERNELS} (default: {DEFAULT_KERNELS})")
+    p.add_argument("kernels", nargs="*", default=DEFAULT_KERNELS, help=f"any of {KERNELS + ANALYTICS}, or analytics (default: {DEFAULT_KERNELS})")
+    p.add_argument("--chart", default=None, help="PNG of the analytics kernels' speedups (matplotlib)")
     p.add_argument("--json", action="store_true", help="JSON lines (the default prints them too)")
     p.add_argument("--locales", type=int, default=None)
     p.add_argument("--n", type=int, default=1 << 27)
     p.add_argument("--reps", type=int, default=5)
     args = p.parse_args(argv)
-    bad = [k for k in args.kernels if k not in KERNELS]
+    args.kernels = [x for k in args.kernels for x in (ANALYTICS if k == "analytics" else [k])]
+    bad = [k for k in args.kernels if k not in KERNELS + ANALYTICS]
     if bad:
         p.error(f"unknown kernel(s) {bad}; expected some of {KERNELS}")
     if args.locales is not None:
         ak.init(locales=args.locales)
+    rows = []
     for k in args.kernels:
         r = dict(bench=k, variant="python", backend=ak.backend(), locales=ak.num_locales(), n=args.n)
-        r.update(globals()[k](args.n, args.reps))
+        f = getattr(bench_analytics, k) if k in ANALYTICS else globals()[k]
+        r.update(f(args.n, args.reps))
         r["speedup_vs_numpy"] = r["numpy_seconds"] / r["seconds"]
         print(json.dumps(r), flush=True)
+        if k in ANALYTICS:
+            rows.append(r)
+    if args.chart and rows:
+        bench_analytics.chart(rows, args.chart)
     return 0
 
 

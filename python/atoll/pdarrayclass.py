@@ -535,8 +535,8 @@ def argsort(pda):
     if pda._size == 0:
         from .creation import zeros
         return zeros(0, int64)
-    ex = pda._cast(int64) if pda._dtype == bool_ else pda._ex()
-    return pdarray(_atoll.argsort(ex, pda._size))
+    from ._keys import key_expr  # bool as int64, -0.0 as 0.0 (NumPy's order)
+    return pdarray(_atoll.argsort(key_expr(pda), pda._size))
 
 
 def sort(pda):

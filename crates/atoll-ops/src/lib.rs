@@ -28,16 +28,27 @@
 //! }).unwrap();
 //! ```
 
+mod aggregate;
 mod argsort;
 mod coargsort;
+mod dense;
 mod column;
+mod groupby;
 mod indices;
 mod key;
 mod layout;
 mod radix;
 mod raw;
+mod runs;
+mod segments;
+mod segreduce;
 
+pub use aggregate::{aggregate, Agg, AggResult, AggValue};
 pub use argsort::{argsort, argsort_positions, sort};
 pub use coargsort::{coargsort, coargsort_positions, MAX_COARGSORT_KEYS};
 pub use column::SortColumn;
+pub use dense::{dense_groups, dense_in1d, DENSE_MAX_RANGE};
+pub use groupby::GroupBy;
 pub use key::SortKey;
+pub use segments::{group_flags, segment_starts};
+pub use segreduce::{segmented_fold, SegFold};

@@ -155,7 +155,7 @@ fn eval_into(ctx: &Ctx, node: &Node, out: &mut Col) -> Result<()> {
 }
 
 /// A new array holding `node`'s value (`n` elements). **Collective.**
-fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
+pub(crate) fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
     let mut out = Col::zeros(ctx, node.dtype(), n)?;
     match eval_into(ctx, node, &mut out) {
         Ok(()) => Ok(out),
@@ -182,28 +182,28 @@ fn free(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
 pub static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-python::free", free);
 
 /// An operand of a bulk command: a registered whole array, read in place, or a temporary.
-enum Operand {
+pub(crate) enum Operand {
     Registered(Arc<Mutex<Col>>),
     Temp(Col),
 }
 
 impl Operand {
     /// `node`'s value (`n` elements): the array itself when `node` is a whole array of `dtype`.
-    fn of(ctx: &Ctx, node: &Node, n: usize) -> Result<Operand> {
+    pub(crate) fn of(ctx: &Ctx, node: &Node, n: usize) -> Result<Operand> {
         match node {
             Node::Leaf(r, _) if r.is_whole() => Ok(Operand::Registered(Registry::of(ctx).get(r.id)?)),
             _ => Ok(Operand::Temp(materialize(ctx, node, n)?)),
         }
     }
 
-    fn with<R>(&self, f: impl FnOnce(&Col) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&Col) -> R) -> R {
         match self {
             Operand::Registered(a) => f(&lock(a)),
             Operand::Temp(c) => f(c),
         }
     }
 
-    fn free(self) -> Result<()> {
+    pub(crate) fn free(self) -> Result<()> {
         match self {
             Operand::Registered(_) => Ok(()),
             Operand::Temp(c) => c.free(),
@@ -721,4 +721,5 @@ pub fn register_all() {
     CREATE.register();
     MEM.register();
     crate::strings::register();
+    crate::analytics::register_commands();
 }

@@ -6,6 +6,7 @@
 //! keyed by id, [`registry`]); elementwise work goes through fused expression trees ([`types::Node`],
 //! evaluated by [`eval`] in one owner-computes pass).
 
+pub mod analytics;
 pub mod commands;
 pub mod errors;
 pub mod eval;
@@ -451,5 +452,6 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(argsort, m)?)?;
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
     strings::add(m)?;
+    analytics::add(m)?;
     Ok(())
 }

@@ -1,0 +1,63 @@
+"""Key columns of the sorts, set operations and GroupBy: a pdarray or a list of them, each
+turned into a sort-key expression (bool as int64; float64 with -0.0 made +0.0 so that it
+equals 0.0, as NumPy compares). Another groupable type (Strings) joins by giving its
+``_grouping_keys()``: a list of pdarrays whose rows sort and compare like its elements."""
+import builtins
+
+from . import _atoll
+from .dtypes import bool_, float64, int64
+from .pdarrayclass import pdarray
+
+
+def key_list(keys, name="keys"):
+    """(list of key arrays, True when ``keys`` was a sequence); checks types and lengths."""
+    seq = isinstance(keys, (list, tuple))
+    ks = list(keys) if seq else [keys]
+    if not ks:
+        raise ValueError(f"{name}: no key array")
+    out = []
+    for k in ks:
+        if hasattr(k, "_grouping_keys"):
+            out.extend(k._grouping_keys())
+        elif isinstance(k, pdarray):
+            out.append(k)
+        else:
+            raise TypeError(f"{name}: expected a pdarray or a list of pdarrays, got {type(k).__name__}")
+    n = out[0].size
+    for k in out:
+        if k.size != n:
+            raise ValueError(f"{name}: key arrays must all be the same size, got {n} and {k.size}")
+    return out, seq
+
+
+def key_expr(k):
+    """The sort-key expression of one pdarray."""
+    if k.dtype == bool_:
+        return k._cast(int64)
+    if k.dtype == float64:
+        return _atoll.binary("+", k._ex(), _atoll.scalar(0.0, "float64"))
+    return k._ex()
+
+
+def has_nan(k):
+    from .numeric import isnan
+    from .pdarrayclass import any as _any
+    return k.dtype == float64 and k.size > 0 and builtins.bool(_any(isnan(k)))
+
+
+# The dense-key paths (atoll_ops::dense_groups / dense_in1d) replace the sort when a single
+# int64 key array spans a small range: at most DENSE_MAX_RANGE values, and at most the number
+# of rows (or 2^16). Tests switch them off (DENSE = False) to cover the sort-based paths.
+DENSE = True
+DENSE_MAX_RANGE = 1 << 24
+
+
+def dense_range(k, rows=None):
+    """``(lo, range)`` of the int64 pdarray ``k`` when the dense paths apply, else None."""
+    from .pdarrayclass import max as _max, min as _min
+    if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
+        return None
+    lo, hi = builtins.int(_min(k)), builtins.int(_max(k))
+    r = hi - lo + 1
+    limit = builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))
+    return (lo, r) if r <= limit else None

@@ -1,0 +1,89 @@
+"""``concatenate``, ``bincount`` and ``histogram`` (Arkouda's names and results)."""
+import builtins
+
+import numpy as np
+
+from .dtypes import float64, int64, supported
+from .pdarrayclass import pdarray, _check
+
+
+def concatenate(arrays, ordered=True):
+    """One pdarray holding the elements of ``arrays`` in order, in NumPy's result dtype."""
+    from .creation import zeros
+    if not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
+    if not arrays:
+        raise ValueError("arrays: need at least one array to concatenate")
+    for a in arrays:
+        _check(a, "arrays")
+    d = supported(np.result_type(*[a.dtype for a in arrays]))
+    out = zeros(builtins.sum(a.size for a in arrays), d)
+    at = 0
+    for a in arrays:
+        if a.size:
+            out[at:at + a.size] = a if a.dtype == d else a.astype(d)
+        at += a.size
+    return out
+
+
+def bincount(pda, weights=None, minlength=0):
+    """The number of occurrences of each value in ``0..max(pda)`` (``numpy.bincount``), or
+    the sum of ``weights`` per value (float64)."""
+    from .creation import zeros
+    from .groupby import GroupBy
+    _check(pda)
+    if pda.dtype.kind not in "iu" and pda.dtype.kind != "b":
+        raise TypeError(f"pda: bincount needs an integer array, got {pda.dtype.name}")
+    x = pda.astype(int64) if pda.dtype != int64 else pda
+    if minlength < 0:
+        raise ValueError("minlength must not be negative")
+    if x.size and builtins.int(x.min()) < 0:
+        raise ValueError("pda: bincount needs nonnegative values")
+    m = builtins.max(minlength, builtins.int(x.max()) + 1 if x.size else 0)
+    if weights is not None:
+        _check(weights, "weights")
+        if weights.size != x.size:
+            raise ValueError(f"weights: size {weights.size} does not match the array's {x.size}")
+        out = zeros(m, float64)
+        if x.size:
+            keys, sums = GroupBy(x).sum(weights.astype(float64))
+            out[keys] = sums
+        return out
+    out = zeros(m, int64)
+    if x.size:
+        keys, counts = GroupBy(x).size()
+        out[keys] = counts
+    return out
+
+
+def histogram(pda, bins=10):
+    """``(counts, bin_edges)`` of ``bins`` equal-width bins from ``pda.min()`` to
+    ``pda.max()`` (the last bin closed), as ``numpy.histogram``."""
+    from .creation import array, linspace
+    from .numeric import floor, isnan, where
+    _check(pda)
+    if not isinstance(bins, (builtins.int, np.integer)) or bins < 1:
+        raise ValueError(f"bins: expected a positive integer, got {bins!r}")
+    if pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
+        raise ValueError("autodetected range of [nan, nan] is not finite")
+    x = pda.astype(float64)
+    lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if x.size else (0.0, 1.0)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    edges_np = np.linspace(lo, hi, bins + 1, endpoint=True)
+    if x.size == 0:
+        from .creation import zeros
+        return zeros(bins, int64), array(edges_np)
+    # NumPy's rule: the bin from the scaled value, corrected against the edges themselves.
+    norm = bins / (hi - lo)
+    idx = floor((x - lo) * norm).astype(int64)
+    idx = where(idx >= bins, bins - 1, idx)
+    idx = where(idx < 0, 0, idx)._materialize()
+    edges = array(edges_np)
+    idx = where(x < edges[idx], idx - 1, idx)._materialize()
+    up = array(np.append(edges_np[1:], np.inf))
+    idx = where((x >= up[idx]) & (idx != bins - 1), idx + 1, idx)._materialize()
+    return bincount(idx, minlength=bins)[:bins], edges
+
+
+__all__ = ["concatenate", "bincount", "histogram"]

@@ -1,0 +1,86 @@
+"""Arkouda's sorting functions on the distributed radix sort of ``atoll-ops``: ``argsort``,
+``sort``, ``coargsort`` (several keys), ``is_sorted`` and ``searchsorted``.
+
+Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order)."""
+import numpy as np
+
+from . import _atoll
+from ._keys import key_expr, key_list
+from .dtypes import bool_, int64
+from .pdarrayclass import pdarray, is_sorted, _check
+
+
+def _empty_perm():
+    from .creation import zeros
+    return zeros(0, int64)
+
+
+def argsort(pda, algorithm=None, ascending=True):
+    """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``)."""
+    _check(pda)
+    if not ascending:
+        raise ValueError("ascending: only ascending sorts are supported")
+    if pda.size == 0:
+        return _empty_perm()
+    return pdarray(_atoll.argsort(key_expr(pda), pda.size))
+
+
+def sort(pda, algorithm=None):
+    """The elements of ``pda`` in nondecreasing order (NaN last)."""
+    _check(pda)
+    if pda.size == 0:
+        from .creation import zeros
+        return zeros(0, pda.dtype)
+    return pda[argsort(pda)]
+
+
+def coargsort(arrays, algorithm=None, ascending=True):
+    """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays of one
+    length, the first most significant) lexicographically and stably."""
+    if not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
+    if not ascending:
+        raise ValueError("ascending: only ascending sorts are supported")
+    ks, _ = key_list(arrays, "arrays")
+    if len(ks) > 8:
+        raise ValueError(f"arrays: at most 8 key arrays are supported, got {len(ks)}")
+    n = ks[0].size
+    if n == 0:
+        return _empty_perm()
+    return pdarray(_atoll.coargsort([key_expr(k) for k in ks], n))
+
+
+def searchsorted(a, v, side="left"):
+    """For each element of ``v``, the index where it would be inserted into the sorted ``a``
+    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``."""
+    from .creation import array, zeros
+    from .manipulation import concatenate
+    from .pdarrayclass import cumsum
+    _check(a, "a")
+    scalar = not isinstance(v, pdarray)
+    if scalar:
+        v = array(np.atleast_1d(np.asarray(v, dtype=a.dtype)))
+    if side not in ("left", "right"):
+        raise ValueError(f"side: expected 'left' or 'right', got {side!r}")
+    na, nv = a.size, v.size
+    if nv == 0:
+        return zeros(0, int64)
+    if na == 0:
+        out = zeros(nv, int64)
+        return out[0] if scalar else out
+    from .dtypes import result
+    d = result(a.dtype, v.dtype)
+    c = concatenate([a.astype(d), v.astype(d)])
+    # Tag: on "left" an element of v sorts before equal elements of a, on "right" after.
+    ta, tv = (1, 0) if side == "left" else (0, 1)
+    tag = concatenate([zeros(na, int64) + ta, zeros(nv, int64) + tv])
+    perm = coargsort([c, tag])
+    is_a = perm < na
+    before = cumsum(is_a.astype(int64))     # elements of a up to each rank
+    from_v = ~is_a
+    out = zeros(nv, int64)
+    out[perm[from_v] - na] = before[from_v]
+    return out[0] if scalar else out
+
+
+__all__ = ["argsort", "sort", "coargsort", "is_sorted", "searchsorted"]
