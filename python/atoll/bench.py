@@ -16,6 +16,9 @@ import numpy as np
 import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
+# Parquet IO (bench_io.py): parquet_read, parquet_write.
+from .bench_io import parquet_read, parquet_write  # noqa: E402
+KERNELS += ["parquet_read", "parquet_write"]
 
 
 def best(f, reps):

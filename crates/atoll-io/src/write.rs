@@ -176,8 +176,8 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         start = end;
     }
     let buf = w.into_inner().map_err(&e)?;
-    let file = buf.into_inner().map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
-    file.sync_all().map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
+    // Flushed to the OS, not synced to disk (as pyarrow, pandas and polars do).
+    buf.into_inner().map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
     Ok(())
 }
 

@@ -720,4 +720,5 @@ pub fn register_all() {
     ARGSORT.register();
     CREATE.register();
     MEM.register();
+    crate::io::register();
 }

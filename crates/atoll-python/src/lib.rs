@@ -9,6 +9,7 @@
 pub mod commands;
 pub mod errors;
 pub mod eval;
+pub mod io;
 pub mod kernels;
 mod par;
 mod raw;
@@ -447,5 +448,8 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(argsort, m)?)?;
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
+    m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
+    m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(io::write_parquet, m)?)?;
     Ok(())
 }
