@@ -5,7 +5,10 @@ use bytes::Bytes;
 use parquet::errors::Result as PqResult;
 use parquet::file::reader::{ChunkReader, Length};
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufReader, Read};
+
+/// The buffer of sequential reads (page headers, footers).
+const READ_BUF: usize = 8 << 10;
 use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
@@ -44,10 +47,11 @@ impl Read for PosRead {
 }
 
 impl ChunkReader for PosFile {
-    type T = PosRead;
+    type T = BufReader<PosRead>;
 
-    fn get_read(&self, start: u64) -> PqResult<PosRead> {
-        Ok(PosRead { file: self.file.clone(), pos: start })
+    /// Buffered: page headers are decoded a few bytes at a time.
+    fn get_read(&self, start: u64) -> PqResult<BufReader<PosRead>> {
+        Ok(BufReader::with_capacity(READ_BUF, PosRead { file: self.file.clone(), pos: start }))
     }
 
     fn get_bytes(&self, start: u64, length: usize) -> PqResult<Bytes> {
