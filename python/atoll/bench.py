@@ -23,6 +23,9 @@ ANALYTICS = bench_analytics.KERNELS
 DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when named
 from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
 KERNELS += STRING_KERNELS
+# Parquet IO (bench_io.py): parquet_read, parquet_write.
+from .bench_io import parquet_read, parquet_write  # noqa: E402
+KERNELS += ["parquet_read", "parquet_write"]
 
 
 def best(f, reps):

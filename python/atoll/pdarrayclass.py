@@ -370,6 +370,11 @@ class pdarray:
     def cumprod(self): return cumprod(self)
     def argsort(self): return argsort(self)
 
+    def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
+        """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
+        from .io import to_parquet
+        to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
+
 
 def _scalar_value(x, d):
     """``x`` converted to a Python value of dtype ``d`` (NumPy's rules for the cast)."""

@@ -264,6 +264,44 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A data file is missing, corrupt or unwritable, or lacks the requested data (file IO).
+    #[error("{kind}: {path}: {message}")]
+    File {
+        /// What went wrong.
+        kind: FileErrorKind,
+        /// The file (or prefix, or pattern) concerned.
+        path: String,
+        /// The details.
+        message: String,
+    },
+}
+
+/// The kinds of [`Error::File`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum FileErrorKind {
+    /// The file does not exist (or a pattern matched no file).
+    NotFound,
+    /// The file is not a valid file of its format (truncated, corrupt, another format).
+    Corrupt,
+    /// The file has no dataset (column) of the requested name.
+    MissingDataset,
+    /// The dataset's type is not one that can be read (or differs between files).
+    WrongType,
+    /// The file could not be read or written (permissions, disk full, a missing directory).
+    Io,
+}
+
+impl std::fmt::Display for FileErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileErrorKind::NotFound => "file not found",
+            FileErrorKind::Corrupt => "corrupt or unreadable file",
+            FileErrorKind::MissingDataset => "dataset not found",
+            FileErrorKind::WrongType => "dataset of unsupported type",
+            FileErrorKind::Io => "file input/output failed",
+        })
+    }
 }
 
 impl From<std::io::Error> for Error {

@@ -722,4 +722,5 @@ pub fn register_all() {
     MEM.register();
     crate::strings::register();
     crate::analytics::register_commands();
+    crate::io::register();
 }

@@ -17,6 +17,7 @@ pub fn to_py(e: Error) -> PyErr {
         Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales | Error::Parse { .. } => {
             PyValueError::new_err(msg)
         }
+        Error::File { kind, .. } => crate::io::file_error(kind, msg),
         _ => AtollError::new_err(msg),
     }
 }

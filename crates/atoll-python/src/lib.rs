@@ -11,6 +11,7 @@ pub mod commands;
 pub mod errors;
 pub mod eval;
 pub mod graph;
+pub mod io;
 pub mod kernels;
 mod par;
 mod raw;
@@ -453,5 +454,8 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
     strings::add(m)?;
     analytics::add(m)?;
+    m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
+    m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(io::write_parquet, m)?)?;
     Ok(())
 }

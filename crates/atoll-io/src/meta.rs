@@ -1,0 +1,178 @@
+//! Parquet footers: which row groups a file has, and how its columns map to Atoll's dtypes.
+
+use crate::column::IoDType;
+use crate::posfile::PosFile;
+use atoll_error::{Error, FileErrorKind, Result};
+use parquet::basic::{ConvertedType, LogicalType, Type as PhysicalType};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::schema::types::ColumnDescriptor;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A file error of `kind`.
+pub(crate) fn file_err(kind: FileErrorKind, path: &Path, message: impl Into<String>) -> Error {
+    Error::File { kind, path: path.display().to_string(), message: message.into() }
+}
+
+/// Runs `f`, turning a panic inside the `parquet` crate (which a corrupt file may cause) into
+/// a [`FileErrorKind::Corrupt`] error.
+pub(crate) fn guarded<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "the decoder failed".into());
+            Err(file_err(FileErrorKind::Corrupt, path, msg))
+        }
+    }
+}
+
+/// A Parquet error met while decoding `path`.
+pub(crate) fn corrupt(path: &Path, e: parquet::errors::ParquetError) -> Error {
+    file_err(FileErrorKind::Corrupt, path, e.to_string())
+}
+
+/// Opens a Parquet file and parses its footer.
+pub(crate) fn open(path: &Path) -> Result<SerializedFileReader<PosFile>> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        let kind = if e.kind() == std::io::ErrorKind::NotFound { FileErrorKind::NotFound } else { FileErrorKind::Io };
+        file_err(kind, path, e.to_string())
+    })?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(file_err(FileErrorKind::Io, path, "is a directory"));
+    }
+    let pf = PosFile::new(file).map_err(|e| file_err(FileErrorKind::Io, path, e.to_string()))?;
+    guarded(path, || SerializedFileReader::new(pf).map_err(|e| corrupt(path, e)))
+}
+
+/// How a column's values are stored: the physical type to decode and the dtype they become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Source {
+    Bool,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Source {
+    pub(crate) fn dtype(self) -> IoDType {
+        match self {
+            Source::Bool => IoDType::Bool,
+            Source::I32 | Source::I64 => IoDType::I64,
+            Source::U32 | Source::U64 => IoDType::U64,
+            Source::F32 | Source::F64 => IoDType::F64,
+        }
+    }
+}
+
+/// A column's source, or why it cannot be read.
+fn classify(c: &ColumnDescriptor) -> std::result::Result<Source, String> {
+    if c.max_rep_level() > 0 {
+        return Err("a repeated (list) column".into());
+    }
+    let unsigned = matches!(c.logical_type_ref(), Some(LogicalType::Integer(t)) if !t.is_signed)
+        || matches!(c.converted_type(), ConvertedType::UINT_8 | ConvertedType::UINT_16 | ConvertedType::UINT_32 | ConvertedType::UINT_64);
+    let decimal = matches!(c.logical_type_ref(), Some(LogicalType::Decimal { .. })) || c.converted_type() == ConvertedType::DECIMAL;
+    let what = || {
+        let l = c.logical_type_ref().map(|l| format!(" ({l:?})")).unwrap_or_default();
+        format!("{}{l}", c.physical_type())
+    };
+    if decimal {
+        return Err(format!("{} is a decimal", what()));
+    }
+    Ok(match c.physical_type() {
+        PhysicalType::BOOLEAN => Source::Bool,
+        PhysicalType::INT32 if unsigned => Source::U32,
+        PhysicalType::INT32 => Source::I32,
+        PhysicalType::INT64 if unsigned => Source::U64,
+        PhysicalType::INT64 => Source::I64,
+        PhysicalType::FLOAT => Source::F32,
+        PhysicalType::DOUBLE => Source::F64,
+        _ => return Err(what()),
+    })
+}
+
+/// A dataset (column) of a Parquet file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetInfo {
+    /// The column's name (its dotted path for nested schemas).
+    pub name: String,
+    /// The dtype it reads as, or `None` when it cannot be read (strings, decimals, lists).
+    pub dtype: Option<IoDType>,
+    /// The Parquet type, for messages.
+    pub parquet_type: String,
+}
+
+/// The datasets (columns) of the Parquet file `path`, in schema order. **One-sided.**
+///
+/// # Errors
+/// [`Error::File`] when the file is missing ([`FileErrorKind::NotFound`]) or not a valid Parquet
+/// file ([`FileErrorKind::Corrupt`]).
+pub fn parquet_datasets(path: impl AsRef<Path>) -> Result<Vec<DatasetInfo>> {
+    let path = path.as_ref();
+    let r = open(path)?;
+    let schema = r.metadata().file_metadata().schema_descr_ptr();
+    Ok(schema
+        .columns()
+        .iter()
+        .map(|c| {
+            let l = c.logical_type_ref().map(|l| format!(" ({l:?})")).unwrap_or_default();
+            DatasetInfo { name: c.path().string(), dtype: classify(c).ok().map(Source::dtype), parquet_type: format!("{}{l}", c.physical_type()) }
+        })
+        .collect())
+}
+
+/// What a reader needs of one file: its row groups' row counts and each requested column's
+/// leaf index and source.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct FileSummary {
+    pub(crate) groups: Vec<u64>,
+    pub(crate) cols: Vec<(usize, Source)>,
+}
+
+/// The summary of `path` for the columns `names` (all of its columns when `None`, in schema
+/// order; they must all be readable then).
+pub(crate) fn summarize(path: &Path, names: &[String]) -> Result<FileSummary> {
+    let r = open(path)?;
+    let md = r.metadata();
+    let schema = md.file_metadata().schema_descr_ptr();
+    let mut cols = Vec::with_capacity(names.len());
+    for name in names {
+        let found = schema.columns().iter().position(|c| c.path().string() == *name || (c.max_rep_level() == 0 && c.name() == name && c.path().parts().len() == 1));
+        let Some(leaf) = found else {
+            let have: Vec<String> = schema.columns().iter().map(|c| c.path().string()).collect();
+            return Err(file_err(FileErrorKind::MissingDataset, path, format!("no dataset {name:?} (the file has {have:?})")));
+        };
+        let source = classify(&schema.columns()[leaf])
+            .map_err(|why| file_err(FileErrorKind::WrongType, path, format!("dataset {name:?} is {why}; readable types: int8-64, uint8-64, float32/64, bool")))?;
+        cols.push((leaf, source));
+    }
+    let mut groups = Vec::with_capacity(md.num_row_groups());
+    for g in md.row_groups() {
+        let n = u64::try_from(g.num_rows()).map_err(|_| file_err(FileErrorKind::Corrupt, path, format!("a row group has {} rows", g.num_rows())))?;
+        groups.push(n);
+    }
+    Ok(FileSummary { groups, cols })
+}
+
+/// The names of every column of `path` (for a read of all datasets), checking that each can
+/// be read.
+pub(crate) fn all_names(path: &Path) -> Result<Vec<String>> {
+    let infos = parquet_datasets(path)?;
+    for i in &infos {
+        if i.dtype.is_none() {
+            return Err(file_err(
+                FileErrorKind::WrongType,
+                path,
+                format!("dataset {:?} is {}, which cannot be read; name the datasets to read", i.name, i.parquet_type),
+            ));
+        }
+    }
+    Ok(infos.into_iter().map(|i| i.name).collect())
+}

@@ -1,0 +1,338 @@
+//! Reading Parquet columns into Block arrays, every locale decoding the rows of its own part.
+
+use crate::agree::agree;
+use crate::column::{Column, IoDType};
+use crate::meta::{all_names, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
+use crate::posfile::PosFile;
+use atoll_array::{dist, DistArray};
+use atoll_error::{invalid_arg, FileErrorKind, Result};
+use atoll_runtime::Ctx;
+use parquet::column::reader::{get_typed_column_reader, ColumnReader};
+use parquet::data_type::{BoolType, DataType, DoubleType, FloatType, Int32Type, Int64Type};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Rows per task: a row group larger than this is decoded in pieces by several threads.
+const PIECE: usize = 1 << 20;
+/// Rows decoded per call into the decoder.
+const BATCH: usize = 1 << 15;
+
+/// Reads the columns `datasets` (every column of the first file when `None`) of the Parquet
+/// files `paths` into Block arrays: the files' rows in order form one sequence of rows.
+/// Returns `(name, column)` pairs in the order asked for (schema order for `None`).
+///
+/// The footers are read by the locales in turn (file `i` by locale `i % N`) and allgathered;
+/// then each locale decodes the row groups (or the parts of them) that overlap its Block part
+/// straight into it, in parallel on its task pool. int8-32 columns read as int64, uint8-32 as
+/// uint64, float32 as float64; nulls read as NaN in float columns and are an error in others.
+///
+/// **Collective**: every locale passes the same arguments and gets the same outcome.
+///
+/// # Errors
+/// The same error on every locale, with nothing left allocated:
+/// [`Error::File`](atoll_error::Error::File) with [`FileErrorKind::NotFound`] (a missing file),
+/// [`FileErrorKind::Corrupt`] (not Parquet, truncated, undecodable),
+/// [`FileErrorKind::MissingDataset`], [`FileErrorKind::WrongType`] (a string, decimal or
+/// list column, a dtype that differs between files, nulls in a non-float column);
+/// `InvalidArgument` for no paths or no datasets; `OutOfMemory` from the allocation.
+pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -> Result<Vec<(String, Column)>> {
+    if paths.is_empty() {
+        return Err(invalid_arg!("read_parquet: no files given"));
+    }
+    // The dataset names: given, or every column of the first file (each locale reads that
+    // footer itself: the outcome is the same everywhere).
+    let names: Vec<String> = match datasets {
+        Some(d) => d.to_vec(),
+        None => agree(ctx, all_names(&paths[0]))?,
+    };
+    if names.is_empty() {
+        return Err(invalid_arg!("read_parquet: no datasets to read"));
+    }
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(invalid_arg!("read_parquet: dataset {n:?} is named twice"));
+        }
+    }
+    let summaries = gather_summaries(ctx, paths, &names)?;
+    let dtypes = agree_dtypes(paths, &names, &summaries)?;
+
+    // The global row ranges of the files' row groups.
+    let mut total = 0usize;
+    let mut groups = Vec::new(); // (file, group, global start, rows)
+    for (f, s) in summaries.iter().enumerate() {
+        for (g, &n) in s.groups.iter().enumerate() {
+            let n = usize::try_from(n).map_err(|_| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
+            groups.push((f, g, total, n));
+            total = total.checked_add(n).ok_or_else(|| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
+        }
+    }
+
+    // Allocate (collective; an out-of-memory outcome is the same everywhere).
+    let d = dist::block(ctx, [total])?;
+    let mut cols: Vec<Column> = Vec::with_capacity(names.len());
+    for &t in &dtypes {
+        let c = match t {
+            IoDType::I64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::I64),
+            IoDType::U64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::U64),
+            IoDType::F64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::F64),
+            IoDType::Bool => DistArray::zeros_lazy(ctx, d.clone()).map(Column::Bool),
+        };
+        match c {
+            Ok(c) => cols.push(c),
+            Err(e) => {
+                for c in cols {
+                    c.free()?;
+                }
+                return Err(e);
+            }
+        }
+    }
+
+    let dom = d.local_domain(ctx.id())?;
+    let r = &dom.dims()[0];
+    let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
+    let decoded = decode_local(ctx, paths, &summaries, &groups, here, &mut cols);
+    match agree(ctx, decoded) {
+        Ok(()) => Ok(names.into_iter().zip(cols).collect()),
+        Err(e) => {
+            for c in cols {
+                c.free()?;
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Every file's summary on every locale (file `i` read by locale `i % N`). **Collective.**
+fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Vec<FileSummary>> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    let mine: Vec<usize> = (me..paths.len()).step_by(n).collect();
+    let slots: Vec<Mutex<Option<Result<FileSummary>>>> = mine.iter().map(|_| Mutex::new(None)).collect();
+    ctx.forall_chunks_with(0..mine.len(), 1, |r| {
+        for k in r {
+            let s = summarize(&paths[mine[k]], names);
+            *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(s);
+        }
+    });
+    let mut local = Vec::with_capacity(mine.len());
+    let mut first_err = None;
+    for s in slots {
+        match s.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(Ok(s)) => local.push(s),
+            Some(Err(e)) => {
+                first_err.get_or_insert(e);
+            }
+            None => {
+                first_err.get_or_insert(invalid_arg!("read_parquet: a footer was not read"));
+            }
+        }
+    }
+    let local = agree(ctx, first_err.map_or(Ok(local), Err))?;
+    let all = ctx.allgather(&local)?;
+    let mut out: Vec<Option<FileSummary>> = vec![None; paths.len()];
+    for (l, v) in all.into_iter().enumerate() {
+        for (k, s) in v.into_iter().enumerate() {
+            out[l + k * n] = Some(s);
+        }
+    }
+    out.into_iter().map(|s| s.ok_or_else(|| invalid_arg!("read_parquet: a footer is missing"))).collect()
+}
+
+/// The dtype of each dataset, which must be the same in every file.
+fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Result<Vec<IoDType>> {
+    let first: Vec<IoDType> = s[0].cols.iter().map(|c| c.1.dtype()).collect();
+    for (f, sf) in s.iter().enumerate().skip(1) {
+        for (k, c) in sf.cols.iter().enumerate() {
+            if c.1.dtype() != first[k] {
+                return Err(file_err(
+                    FileErrorKind::WrongType,
+                    &paths[f],
+                    format!("dataset {:?} reads as {} here but as {} in {}", names[k], c.1.dtype().name(), first[k].name(), paths[0].display()),
+                ));
+            }
+        }
+    }
+    Ok(first)
+}
+
+/// A piece of work: rows `skip..skip + len` of row group `group` of file `file`, stored at
+/// `dest..dest + len` of the local part.
+struct Task {
+    file: usize,
+    group: usize,
+    skip: usize,
+    dest: usize,
+    len: usize,
+}
+
+/// A task's destination in one column.
+enum Dest<'a> {
+    I(&'a mut [i64]),
+    U(&'a mut [u64]),
+    F(&'a mut [f64]),
+    B(&'a mut [bool]),
+}
+
+/// Decodes this locale's rows `here` (global positions) into its parts of `cols`. **One-sided.**
+fn decode_local(
+    ctx: &Ctx,
+    paths: &[PathBuf],
+    summaries: &[FileSummary],
+    groups: &[(usize, usize, usize, usize)],
+    here: Range<usize>,
+    cols: &mut [Column],
+) -> Result<()> {
+    let mut tasks = Vec::new();
+    for &(file, group, start, rows) in groups {
+        let lo = start.max(here.start);
+        let hi = (start + rows).min(here.end);
+        let mut p = lo;
+        while p < hi {
+            let len = PIECE.min(hi - p);
+            tasks.push(Task { file, group, skip: p - start, dest: p - here.start, len });
+            p += len;
+        }
+    }
+    if tasks.is_empty() {
+        return Ok(());
+    }
+    // The tasks tile the local part in order (the row groups tile the global rows).
+    let mut at = 0;
+    for t in &tasks {
+        if t.dest != at {
+            return Err(invalid_arg!("read_parquet: the row groups do not tile this locale's rows"));
+        }
+        at += t.len;
+    }
+    if at != here.len() {
+        return Err(invalid_arg!("read_parquet: the row groups do not cover this locale's rows"));
+    }
+    // The files this locale reads, opened once (footer parsed once) and shared by its threads.
+    let mut readers: BTreeMap<usize, SerializedFileReader<PosFile>> = BTreeMap::new();
+    for t in &tasks {
+        if let std::collections::btree_map::Entry::Vacant(v) = readers.entry(t.file) {
+            let r = open(&paths[t.file])?;
+            if r.metadata().num_row_groups() != summaries[t.file].groups.len() {
+                return Err(file_err(FileErrorKind::Corrupt, &paths[t.file], "the file changed while it was read"));
+            }
+            v.insert(r);
+        }
+    }
+    // Each task's destination slices, cut in order from the local parts (tasks tile them).
+    let mut dests: Vec<Vec<Dest<'_>>> = tasks.iter().map(|_| Vec::with_capacity(cols.len())).collect();
+    for c in cols.iter_mut() {
+        macro_rules! cut {
+            ($a:expr, $v:ident) => {{
+                let mut rest: &mut [_] = $a.local_mut();
+                for (k, t) in tasks.iter().enumerate() {
+                    let (head, tail) = std::mem::take(&mut rest).split_at_mut(t.len);
+                    dests[k].push(Dest::$v(head));
+                    rest = tail;
+                }
+            }};
+        }
+        match c {
+            Column::I64(a) => cut!(a, I),
+            Column::U64(a) => cut!(a, U),
+            Column::F64(a) => cut!(a, F),
+            Column::Bool(a) => cut!(a, B),
+        }
+    }
+    let work: Vec<Mutex<Vec<Dest<'_>>>> = dests.into_iter().map(Mutex::new).collect();
+    let err: Mutex<Option<atoll_error::Error>> = Mutex::new(None);
+    ctx.forall_chunks_with(0..tasks.len(), 1, |r| {
+        for k in r {
+            let t = &tasks[k];
+            let path = &paths[t.file];
+            let mut d = work[k].lock().unwrap_or_else(|p| p.into_inner());
+            let res = guarded(path, || run_task(&readers[&t.file], path, &summaries[t.file], t, &mut d));
+            if let Err(e) = res {
+                err.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            }
+        }
+    });
+    match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn run_task(reader: &SerializedFileReader<PosFile>, path: &Path, s: &FileSummary, t: &Task, dests: &mut [Dest<'_>]) -> Result<()> {
+    let rg = reader.get_row_group(t.group).map_err(|e| corrupt(path, e))?;
+    for ((leaf, source), dest) in s.cols.iter().zip(dests.iter_mut()) {
+        let cr = rg.get_column_reader(*leaf).map_err(|e| corrupt(path, e))?;
+        let max_def = rg.metadata().column(*leaf).column_descr().max_def_level();
+        let c = Col { path, skip: t.skip, max_def };
+        match (source, dest) {
+            (Source::Bool, Dest::B(o)) => c.read::<BoolType, _>(cr, o, |v| *v, None)?,
+            (Source::I32, Dest::I(o)) => c.read::<Int32Type, _>(cr, o, |v| *v as i64, None)?,
+            (Source::U32, Dest::U(o)) => c.read::<Int32Type, _>(cr, o, |v| *v as u32 as u64, None)?,
+            (Source::I64, Dest::I(o)) => c.read::<Int64Type, _>(cr, o, |v| *v, None)?,
+            (Source::U64, Dest::U(o)) => c.read::<Int64Type, _>(cr, o, |v| *v as u64, None)?,
+            (Source::F32, Dest::F(o)) => c.read::<FloatType, _>(cr, o, |v| *v as f64, Some(f64::NAN))?,
+            (Source::F64, Dest::F(o)) => c.read::<DoubleType, _>(cr, o, |v| *v, Some(f64::NAN))?,
+            _ => return Err(invalid_arg!("read_parquet: a column's source and destination differ")),
+        }
+    }
+    Ok(())
+}
+
+/// One column chunk's read.
+struct Col<'p> {
+    path: &'p Path,
+    skip: usize,
+    max_def: i16,
+}
+
+impl Col<'_> {
+    /// Reads `out.len()` values after skipping `self.skip` rows, converting each with `conv`;
+    /// nulls become `null` (an error when `None`).
+    fn read<T: DataType, U: Copy>(&self, cr: ColumnReader, out: &mut [U], conv: impl Fn(&T::T) -> U, null: Option<U>) -> Result<()> {
+        let path = self.path;
+        let short = || file_err(FileErrorKind::Corrupt, path, "a column chunk holds fewer rows than its row group");
+        let mut r = get_typed_column_reader::<T>(cr);
+        if self.skip > 0 && r.skip_records(self.skip).map_err(|e| corrupt(path, e))? != self.skip {
+            return Err(short());
+        }
+        let mut vals: Vec<T::T> = Vec::with_capacity(BATCH.min(out.len()));
+        let mut defs: Vec<i16> = Vec::new();
+        let mut pos = 0;
+        while pos < out.len() {
+            let want = BATCH.min(out.len() - pos);
+            vals.clear();
+            defs.clear();
+            let levels = if self.max_def > 0 { Some(&mut defs) } else { None };
+            let (recs, nvals, _) = r.read_records(want, levels, None, &mut vals).map_err(|e| corrupt(path, e))?;
+            if recs == 0 || recs > want || nvals > recs || vals.len() != nvals {
+                return Err(short());
+            }
+            let o = &mut out[pos..pos + recs];
+            if nvals == recs {
+                for (o, v) in o.iter_mut().zip(&vals) {
+                    *o = conv(v);
+                }
+            } else {
+                let Some(nv) = null else {
+                    return Err(file_err(FileErrorKind::WrongType, path, "a column holds null values (only float columns may: they read as NaN)"));
+                };
+                if defs.len() != recs {
+                    return Err(short());
+                }
+                let mut k = 0;
+                for (o, &dl) in o.iter_mut().zip(&defs) {
+                    if dl == self.max_def {
+                        *o = conv(vals.get(k).ok_or_else(short)?);
+                        k += 1;
+                    } else {
+                        *o = nv;
+                    }
+                }
+            }
+            pos += recs;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! Writing columns to Parquet, one file per locale (Arkouda's layout).
+
+use crate::agree::agree;
+use crate::column::ColumnRef;
+use crate::meta::file_err;
+use crate::names::locale_filename;
+use atoll_error::{invalid_arg, Error, FileErrorKind, Result};
+use atoll_runtime::Ctx;
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
+use parquet::data_type::{BoolType, DataType, DoubleType, Int64Type};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
+use parquet::schema::types::Type;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Rows per row group of the files written by default (readers split work by row group).
+pub const DEFAULT_ROW_GROUP: usize = 1 << 20;
+/// Values handed to the encoder per call.
+const BATCH: usize = 1 << 16;
+
+/// The codec of the files written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// No compression (Arkouda's default).
+    #[default]
+    None,
+    /// Snappy (pandas' default).
+    Snappy,
+    /// Zstandard at its default level (polars' default).
+    Zstd,
+}
+
+impl Compression {
+    /// The codec named `name` (`None`/"none"/"uncompressed", "snappy", "zstd"), as Arkouda's
+    /// `compression` argument names them.
+    pub fn parse(name: Option<&str>) -> Result<Compression> {
+        match name.map(|s| s.to_ascii_lowercase()).as_deref() {
+            None | Some("none") | Some("uncompressed") => Ok(Compression::None),
+            Some("snappy") => Ok(Compression::Snappy),
+            Some("zstd") => Ok(Compression::Zstd),
+            Some(other) => Err(invalid_arg!("compression {other:?} is not supported (None, 'snappy' or 'zstd')")),
+        }
+    }
+}
+
+/// Options of [`write_parquet`].
+#[derive(Debug, Clone, Copy)]
+pub struct WriteOptions {
+    /// The codec.
+    pub compression: Compression,
+    /// Rows per row group (at least 1; [`DEFAULT_ROW_GROUP`] by default).
+    pub row_group_size: usize,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions { compression: Compression::None, row_group_size: DEFAULT_ROW_GROUP }
+    }
+}
+
+/// Writes the columns (same length, distinct non-empty names) to one Parquet file per locale,
+/// [`locale_filename`]`(prefix, locale)`, each holding that locale's rows of every column
+/// (REQUIRED columns: int64, uint64 as INT64 `UINT_64`, float64 as DOUBLE, bool as BOOLEAN; row
+/// groups of [`WriteOptions::row_group_size`] rows; no dictionary). Reading the files in locale order gives the columns
+/// back. Existing files of those names are replaced. Returns this locale's file name.
+///
+/// Each locale writes to a temporary name, and the files are renamed into place only when
+/// every locale succeeded: a failed write leaves the files that were there before.
+///
+/// **Collective.**
+///
+/// # Errors
+/// On every locale: `InvalidArgument` for no columns, a bad name or lengths that differ;
+/// [`Error::File`] ([`FileErrorKind::Io`]) when a file cannot be written (a missing directory,
+/// permissions, a full disk).
+pub fn write_parquet(ctx: &Ctx, prefix: impl AsRef<Path>, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOptions) -> Result<PathBuf> {
+    if columns.is_empty() {
+        return Err(invalid_arg!("write_parquet: no columns to write"));
+    }
+    if opts.row_group_size == 0 {
+        return Err(invalid_arg!("write_parquet: row_group_size must be at least 1"));
+    }
+    for (i, (name, c)) in columns.iter().enumerate() {
+        if name.is_empty() {
+            return Err(invalid_arg!("write_parquet: a dataset name is empty"));
+        }
+        if columns[..i].iter().any(|(n, _)| n == name) {
+            return Err(invalid_arg!("write_parquet: dataset {name:?} is named twice"));
+        }
+        if c.len() != columns[0].1.len() {
+            return Err(Error::ShapeMismatch {
+                context: "write_parquet (every column has the same length)".into(),
+                left: format!("{} ({})", columns[0].0, columns[0].1.len()),
+                right: format!("{name} ({})", c.len()),
+            });
+        }
+    }
+    let path = locale_filename(prefix, ctx.id());
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(".atoll-tmp");
+    let tmp = PathBuf::from(tmp);
+    let written = write_file(&tmp, columns, opts);
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    if let Err(e) = agree(ctx, written) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let renamed = std::fs::rename(&tmp, &path).map_err(|e| file_err(FileErrorKind::Io, &path, e.to_string()));
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    agree(ctx, renamed)?;
+    Ok(path)
+}
+
+fn io_err(path: &Path) -> impl Fn(parquet::errors::ParquetError) -> Error + '_ {
+    move |e| file_err(FileErrorKind::Io, path, e.to_string())
+}
+
+/// The Parquet schema of the columns.
+fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
+    let mut fields = Vec::with_capacity(columns.len());
+    for (name, c) in columns {
+        let b = match c {
+            ColumnRef::I64(_) => Type::primitive_type_builder(name, PhysicalType::INT64).with_logical_type(Some(LogicalType::integer(64, true))),
+            ColumnRef::U64(_) => Type::primitive_type_builder(name, PhysicalType::INT64).with_logical_type(Some(LogicalType::integer(64, false))),
+            ColumnRef::F64(_) => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
+            ColumnRef::Bool(_) => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
+        };
+        fields.push(Arc::new(b.with_repetition(Repetition::REQUIRED).build()?));
+    }
+    Type::group_type_builder("schema").with_fields(fields).build()
+}
+
+/// Writes this locale's parts of `columns` to `path`. **One-sided.**
+fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOptions) -> Result<()> {
+    let e = io_err(path);
+    let codec = match opts.compression {
+        Compression::None => parquet::basic::Compression::UNCOMPRESSED,
+        Compression::Snappy => parquet::basic::Compression::SNAPPY,
+        Compression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
+    };
+    let props = WriterProperties::builder()
+        .set_compression(codec)
+        .set_dictionary_enabled(false)
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_max_row_group_row_count(Some(opts.row_group_size))
+        .set_created_by("atoll-io (parquet-rs)".into())
+        .build();
+    let file = File::create(path).map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
+    let mut w = SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), Arc::new(schema(columns).map_err(&e)?), Arc::new(props)).map_err(&e)?;
+    let n = match columns[0].1 {
+        ColumnRef::I64(a) => a.local().len(),
+        ColumnRef::U64(a) => a.local().len(),
+        ColumnRef::F64(a) => a.local().len(),
+        ColumnRef::Bool(a) => a.local().len(),
+    };
+    let mut start = 0;
+    while start < n {
+        let end = (start + opts.row_group_size).min(n);
+        let mut rg = w.next_row_group().map_err(&e)?;
+        for (_, c) in columns {
+            match c {
+                ColumnRef::I64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::U64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
+                ColumnRef::F64(a) => put::<DoubleType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::Bool(a) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+            }
+        }
+        rg.close().map_err(&e)?;
+        start = end;
+    }
+    let buf = w.into_inner().map_err(&e)?;
+    // Flushed to the OS, not synced to disk (as pyarrow, pandas and polars do).
+    buf.into_inner().map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
+    Ok(())
+}
+
+/// Writes the next column of the row group from `vals` (converted with `conv`).
+fn put<T: DataType, V>(
+    rg: &mut SerializedRowGroupWriter<'_, BufWriter<File>>,
+    vals: &[V],
+    conv: impl Fn(&V) -> T::T,
+    e: &impl Fn(parquet::errors::ParquetError) -> Error,
+) -> Result<()> {
+    let mut col = rg.next_column().map_err(e)?.ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
+    let mut buf: Vec<T::T> = Vec::with_capacity(BATCH.min(vals.len()));
+    for chunk in vals.chunks(BATCH) {
+        buf.clear();
+        buf.extend(chunk.iter().map(&conv));
+        col.typed::<T>().write_batch(&buf, None, None).map_err(e)?;
+    }
+    col.close().map_err(e)?;
+    Ok(())
+}
