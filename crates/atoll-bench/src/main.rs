@@ -14,6 +14,7 @@ mod polybench;
 mod progress;
 mod report;
 mod slices;
+mod stencil;
 mod stream;
 
 use atoll::prelude::*;
@@ -127,6 +128,20 @@ enum Bench {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
+    /// 1-D Jacobi (three shifted views) on Cyclic and Block arrays per sweep, beside the sequential loop (`cyclic_vs_block`).
+    Stencil {
+        #[command(flatten)]
+        common: Common,
+        /// Problem sizes (comma-separated).
+        #[arg(long, value_delimiter = ',', default_values_t = [100_000usize, 10_000_000])]
+        n: Vec<usize>,
+        /// Sweeps per repetition (0: about 2*10^8 point updates).
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Repetitions (the best is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
@@ -207,6 +222,12 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
                 overhead::overhead(ctx, &pool, &opts)
+            })
+        }),
+        Bench::Stencil { common, n, steps, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                stencil::stencil(ctx, &stencil::StencilOpts { json: common.json, sizes: n.clone(), steps: *steps, reps: *reps })
             })
         }),
         Bench::Isx(args) => isx::isx(args),
