@@ -54,7 +54,8 @@ impl<T> Default for FollowBuf<T> {
 struct Held {
     /// The group's first position (padded to 3 dimensions), row length, rows and steps.
     key: ([usize; 3], usize, usize, usize, usize),
-    /// `Some((offset, row stride))`: rows borrowed from local storage; `None`: rows of `row`.
+    /// `Some((address, row stride))`: rows borrowed in place (this locale's storage, or the
+    /// owner's memory read through [`Ctx::direct_ptr`]); `None`: rows of `row`.
     local: Option<(usize, usize)>,
 }
 
@@ -148,10 +149,13 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
         }
     };
     match held.local {
-        // SAFETY: the rows of a chunk that this locale owns with contiguous rows are inside its
-        // part (offset and row stride from its runs of the chunk, `seg.row < seg.rows`);
-        // followers are read-only during a loop.
-        Some((off, row_stride)) => Ok(unsafe { arr.store.row(off + seg.row * row_stride, seg.len) }),
+        // SAFETY: the rows of a chunk that one locale owns with contiguous rows are inside its
+        // part (address and row stride from its runs of the chunk, `seg.row < seg.rows`; the
+        // whole extent was checked to be registered memory of that locale by `direct_ptr`, or
+        // is this locale's storage), which stays allocated while the array is borrowed;
+        // followers are read-only during a loop, and the loop's leading barrier orders it after
+        // earlier writes (the PGAS contract of `storage.rs`).
+        Some((addr, row_stride)) => Ok(unsafe { std::slice::from_raw_parts((addr as *const T).add(seg.row * row_stride), seg.len) }),
         None => Ok(&buf.row[seg.row * seg.len..(seg.row + 1) * seg.len]),
     }
 }
@@ -170,12 +174,60 @@ fn fetch_group<T: Elem, const D: usize, M: Distribution<D>>(
     let mut here_runs = None;
     if dist.grid().contains(here) {
         let runs = dist.runs(here, sub)?;
-        if let Some(local) = contiguous_local(&runs, seg.rows, seg.len) {
-            return Ok(Some(local));
+        if let Some((off, row_stride)) = contiguous_local(&runs, seg.rows, seg.len) {
+            return Ok(Some((arr.store.local().as_ptr().wrapping_add(off) as usize, row_stride)));
         }
         here_runs = Some(runs);
     }
+    if follow.mode != Aggregation::Off && here_runs.as_ref().is_none_or(Runs::is_empty) {
+        if let Some(borrowed) = borrow_remote(arr, sub, seg, follow)? {
+            return Ok(Some(borrowed));
+        }
+    }
     assemble(arr, sub, seg.group_len(), follow, buf, here_runs)?;
+    Ok(None)
+}
+
+/// `Some((address, row stride))` when one other locale owns all of the chunk `sub` with
+/// contiguous rows and its memory is directly addressable ([`Storage::direct`]): the rows are
+/// read in place, and counted as the transfer that [`get_remote`] would have made for them, so
+/// the diagnostics are those of a backend that moves them with gets. `None`: assemble a copy.
+/// (A Cyclic array read through a view shifted by one: each chunk is a contiguous run of the
+/// neighbour's part.)
+fn borrow_remote<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    sub: &Domain<D>,
+    seg: &Seg<D>,
+    follow: &Follow,
+) -> Result<Option<(usize, usize)>> {
+    let (ctx, dist, here) = (&arr.ctx, &arr.dist, arr.ctx.id());
+    for &t in dist.grid().targets() {
+        if t == here {
+            continue;
+        }
+        let runs = dist.runs(t, sub)?;
+        if runs.is_empty() {
+            continue;
+        }
+        // The first owner found decides: it owns all of the chunk or the chunk is assembled.
+        let Some((off, row_stride)) = contiguous_local(&runs, seg.rows, seg.len) else { return Ok(None) };
+        let extent = (seg.rows - 1) * row_stride + seg.len;
+        let Some(p) = arr.store.direct(ctx, t, off, extent)? else { return Ok(None) };
+        let n = runs.count();
+        let threshold = follow.threshold(arr, t);
+        let mut tally = Tally { remote: n, ..Tally::default() };
+        if n >= threshold && n >= 2 {
+            arr.store.count_direct(ctx, t, off, n, true);
+            tally.strided = 1;
+        } else {
+            if let Some(pat) = runs.patches().next() {
+                for_each_elem(&pat, |_, loc, _| arr.store.count_direct(ctx, t, loc, 1, false));
+            }
+            tally.element = n as u64;
+        }
+        tally.commit(&follow.agg);
+        return Ok(Some((p as usize, row_stride)));
+    }
     Ok(None)
 }
 
@@ -370,19 +422,19 @@ fn get_remote<T: Elem, const D: usize, M: Distribution<D>>(
 ) -> Result<()> {
     let (ctx, store) = (&arr.ctx, &arr.store);
     let count = runs.count();
-    if runs.num_patches() > 1 && count >= threshold {
-        if let Some((lo, g, n)) = hull(runs) {
-            if n <= 2 * count {
-                packed.clear();
-                packed.resize(n, T::default());
-                strided_get(store, ctx, t, lo, n, g, packed)?;
-                tally.strided += 1;
-                for p in runs.patches() {
-                    for_each_elem(&p, |_, loc, pos| row[pos] = packed[(loc - lo) / g]);
-                }
-                return Ok(());
-            }
+    let Some((lo, g, n)) = hull(runs) else { return Ok(()) };
+    if let Some(base) = store.direct(ctx, t, lo, (n - 1) * g + 1)? {
+        return get_direct(arr, t, runs, threshold, base, lo, row, tally);
+    }
+    if runs.num_patches() > 1 && count >= threshold && n <= 2 * count {
+        packed.clear();
+        packed.resize(n, T::default());
+        strided_get(store, ctx, t, lo, n, g, packed)?;
+        tally.strided += 1;
+        for p in runs.patches() {
+            for_each_elem(&p, |_, loc, pos| row[pos] = packed[(loc - lo) / g]);
         }
+        return Ok(());
     }
     for p in runs.patches() {
         let n = p.len();
@@ -402,6 +454,50 @@ fn get_remote<T: Elem, const D: usize, M: Distribution<D>>(
             err?;
             tally.element += n as u64;
         }
+    }
+    Ok(())
+}
+
+/// [`get_remote`] when `t`'s memory from offset `lo` on is addressable at `base`: every element
+/// is loaded in place, and the transfers that `get_remote` would have made are counted (the
+/// hull, one strided get per patch, or element gets), so diagnostics and follower statistics
+/// are the same on every backend.
+#[allow(clippy::too_many_arguments)]
+fn get_direct<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    t: usize,
+    runs: &Runs<D>,
+    threshold: usize,
+    base: *const T,
+    lo: usize,
+    row: &mut [T],
+    tally: &mut Tally,
+) -> Result<()> {
+    let (ctx, store) = (&arr.ctx, &arr.store);
+    let count = runs.count();
+    let hull_n = match hull(runs) {
+        Some((_, _, n)) if runs.num_patches() > 1 && count >= threshold && n <= 2 * count => Some(n),
+        _ => None,
+    };
+    if let Some(n) = hull_n {
+        store.count_direct(ctx, t, lo, n, true);
+        tally.strided += 1;
+    }
+    for p in runs.patches() {
+        let n = p.len();
+        if hull_n.is_none() {
+            if n >= threshold && n >= 2 {
+                store.count_direct(ctx, t, p.local_offset, n, true);
+                tally.strided += 1;
+            } else {
+                for_each_elem(&p, |_, loc, _| store.count_direct(ctx, t, loc, 1, false));
+                tally.element += n as u64;
+            }
+        }
+        // SAFETY: `base` addresses `t`'s part from offset `lo` to the end of the hull of
+        // `runs` (checked registered by `direct_ptr`), and every element of a patch lies in it
+        // (`loc >= lo`); the PGAS contract orders these loads as it orders gets.
+        for_each_elem(&p, |_, loc, pos| row[pos] = unsafe { base.add(loc - lo).read() });
     }
     Ok(())
 }

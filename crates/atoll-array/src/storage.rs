@@ -128,6 +128,26 @@ impl<T: Elem> Storage<T> {
         GlobalPtr::new(locale, p.addr() + (off * size_of::<T>()) as u64)
     }
 
+    /// A pointer to elements `off..off + len` of `locale`'s part through which this process may
+    /// load them in place ([`Ctx::direct_ptr`]): `Some` for this locale, for every locale of the
+    /// local backend and for node peers whose memory the backend maps; `None` where only gets
+    /// reach it. **One-sided**, no message.
+    pub(crate) fn direct(&self, ctx: &Ctx, locale: usize, off: usize, len: usize) -> Result<Option<*const T>> {
+        Ok(ctx.direct_ptr(self.gptr(locale, off), len * size_of::<T>())?.map(|p| p.cast::<T>().cast_const()))
+    }
+
+    /// Counts the loads of `len` elements of `locale`'s part at `off` made through
+    /// [`Storage::direct`] as the transfer they replace: one strided get (`strided`) or one get.
+    #[track_caller]
+    pub(crate) fn count_direct(&self, ctx: &Ctx, locale: usize, off: usize, len: usize, strided: bool) {
+        let (p, bytes) = (self.gptr(locale, off), len * size_of::<T>());
+        if strided {
+            ctx.count_direct_strided_get(p, bytes);
+        } else {
+            ctx.count_direct_get(p, bytes);
+        }
+    }
+
     /// Copies `dst.len()` elements from `locale`'s part at `off`. **One-sided.**
     #[track_caller]
     pub(crate) fn get(&self, ctx: &Ctx, locale: usize, off: usize, dst: &mut [T]) -> Result<()> {

@@ -17,6 +17,7 @@ mod progress;
 mod report;
 mod share;
 mod slices;
+mod stencil;
 mod stream;
 mod strings;
 
@@ -143,6 +144,20 @@ enum Bench {
         #[arg(long, default_value_t = 3)]
         reps: usize,
     },
+    /// 1-D Jacobi (three shifted views) on Cyclic and Block arrays per sweep, beside the sequential loop (`cyclic_vs_block`).
+    Stencil {
+        #[command(flatten)]
+        common: Common,
+        /// Problem sizes (comma-separated).
+        #[arg(long, value_delimiter = ',', default_values_t = [100_000usize, 10_000_000])]
+        n: Vec<usize>,
+        /// Sweeps per repetition (0: about 2*10^8 point updates).
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Repetitions (the best is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
     /// Graph analytics (issue 19): label propagation, hitting times, components.
@@ -236,6 +251,12 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
                 strings::strings(ctx, &strings::StringsOpts { json: common.json, n: *n, reps: *reps })
+            })
+        }),
+        Bench::Stencil { common, n, steps, reps } => config(common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, common)?;
+                stencil::stencil(ctx, &stencil::StencilOpts { json: common.json, sizes: n.clone(), steps: *steps, reps: *reps })
             })
         }),
         Bench::Isx(args) => isx::isx(args),

@@ -46,6 +46,7 @@ mod config;
 mod ctx;
 mod current;
 mod diagnostics;
+mod direct_count;
 mod driver;
 mod executor;
 mod external;
