@@ -360,3 +360,25 @@ fn a_plain_process_creates_and_a_job_attaches() {
     assert_eq!(dir.files().len(), 5);
     assert_eq!(SharedFile::open("kept", &dir.0, Access::ReadOnly).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 16]);
 }
+
+#[test]
+fn sorts_run_unchanged_on_shared_arrays() {
+    let dir = TempDir::new("sort");
+    let d = dir.0.clone();
+    run(Config::local(3), move |ctx| {
+        let n = 5000;
+        let key = |i: usize| ((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as i64 - (1 << 23);
+        let mut k = SharedArray::<i64, 1>::create(ctx, "keys", [n], ShareOptions::in_dir(&d))?;
+        k.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| key(i as usize))?.view())?;
+        let sorted = atoll_ops::sort(&k.array().view())?;
+        let perm = atoll_ops::argsort(&k.array().view())?;
+        let mut want: Vec<i64> = (0..n).map(key).collect();
+        want.sort();
+        if let (Some(s), Some(p)) = (sorted.gather(0)?, perm.gather(0)?) {
+            assert_eq!(s, want);
+            assert!(p.iter().enumerate().all(|(r, &i)| key(i as usize) == want[r]));
+        }
+        k.free()
+    })
+    .unwrap();
+}
