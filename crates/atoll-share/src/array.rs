@@ -66,12 +66,14 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         })?;
         let meta_path = meta::meta_path(&opts.dir, name);
         let written = if ctx.id() == 0 { Some(meta.write(&meta_path)) } else { None };
+        // Only the file this call wrote may be removed on a later failure.
+        let wrote_meta = matches!(written, Some(Ok(())));
         let written: Result<()> = ctx.broadcast(0, written)?;
         let opened = written.and_then(|()| Control::open(&meta_path, meta.control_offset));
         // Every locale must have its control page before any of them goes on.
         let failures: Vec<Option<Error>> = ctx.allgather(&opened.as_ref().err().cloned())?;
         if let Some(e) = failures.into_iter().flatten().next() {
-            if ctx.id() == 0 && !matches!(&e, Error::SharedFile { path, .. } if *path == meta_path.display().to_string()) {
+            if wrote_meta {
                 let _ = std::fs::remove_file(&meta_path);
             }
             array.free()?;

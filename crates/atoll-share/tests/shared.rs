@@ -130,6 +130,18 @@ fn files_are_private_exclusive_and_kept_on_request() {
     assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
     assert!(!dir.0.join("atoll-s-0").exists(), "locale 0's block of the failed creation was left behind");
     assert!(!dir.0.join("atoll-s.meta").exists());
+    // A metadata file that is someone else's: the creation fails, leaves it alone, and
+    // removes the block files it made.
+    std::fs::write(dir.0.join("atoll-o.meta"), b"not ours").unwrap();
+    let d = dir.0.clone();
+    run(Config::local(2), move |ctx| {
+        let r = SharedArray::<u8, 1>::create(ctx, "o", [4], ShareOptions::in_dir(&d));
+        assert!(matches!(r, Err(Error::SharedFile { ref reason, .. }) if reason.contains("exclusively")), "{:?}", r.map(|_| ()));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(std::fs::read(dir.0.join("atoll-o.meta")).unwrap(), b"not ours");
+    assert!(!dir.0.join("atoll-o-0").exists() && !dir.0.join("atoll-o-1").exists());
     // Bad names.
     let d = dir.0.clone();
     run(Config::local(1), move |ctx| {
