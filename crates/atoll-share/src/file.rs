@@ -103,7 +103,7 @@ impl SharedFile {
         };
         control.bump_generation();
         for f in flags {
-            f.store(!keep, std::sync::atomic::Ordering::SeqCst);
+            f.set(!keep, None);
         }
         Ok(SharedFile { meta, blocks, control, access: Access::ReadWrite, path, remove_meta: !keep })
     }

@@ -394,3 +394,19 @@ fn sorts_run_unchanged_on_shared_arrays() {
     })
     .unwrap();
 }
+
+#[test]
+fn an_array_taken_out_still_removes_its_files_when_freed() {
+    let dir = TempDir::new("into");
+    let d = dir.0.clone();
+    let listing = dir.0.clone();
+    run(Config::local(2), move |ctx| {
+        let a = SharedArray::<u64, 1>::create(ctx, "i", [8], ShareOptions::in_dir(&d))?.into_array();
+        ctx.barrier()?;
+        assert_eq!(std::fs::read_dir(&listing).unwrap().count(), 3);
+        ctx.barrier()?;
+        a.free()
+    })
+    .unwrap();
+    assert!(dir.files().is_empty(), "{:?}", dir.files());
+}
