@@ -38,6 +38,7 @@ impl BlockFile {
     pub(crate) fn create(path: &Path, bytes: usize) -> Result<(BlockFile, Arc<Cleanup>)> {
         let f = mmap::create_exclusive(path, bytes as u64)?;
         let remove = Arc::new(Cleanup { remove: AtomicBool::new(true), also: Mutex::new(None) });
+        crate::exit::track(path.to_path_buf(), &remove);
         let mut block = BlockFile { map: None, path: path.to_path_buf(), remove: remove.clone() };
         if bytes > 0 {
             // On failure `block` is dropped: the new file is removed.
@@ -81,6 +82,7 @@ impl BlockFile {
 impl Drop for BlockFile {
     fn drop(&mut self) {
         self.map = None;
+        crate::exit::forget(&self.remove);
         if self.remove.remove.load(Ordering::SeqCst) {
             let _ = std::fs::remove_file(&self.path);
             if let Some(also) = self.remove.also.lock().unwrap_or_else(|p| p.into_inner()).take() {

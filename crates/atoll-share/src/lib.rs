@@ -14,13 +14,14 @@
 //! - [`call_c_per_locale`]: each locale calls a C function with a pointer to its block (the
 //!   seed's approach 1).
 //!
-//! `unsafe` lives in `mmap.rs`, `futex.rs`, and the few casts of `control.rs`, `block.rs`,
+//! `unsafe` lives in `mmap.rs`, `futex.rs`, `exit.rs` (the `atexit` registration), and the few casts of `control.rs`, `block.rs`,
 //! `file.rs` and `ffi_call.rs`, each with its `SAFETY` comment.
 
 mod array;
 mod block;
 mod control;
 mod dtype;
+mod exit;
 mod ffi_call;
 mod file;
 pub mod meta;

@@ -410,3 +410,33 @@ fn an_array_taken_out_still_removes_its_files_when_freed() {
     .unwrap();
     assert!(dir.files().is_empty(), "{:?}", dir.files());
 }
+
+/// Run by `files_of_a_process_that_exits_without_freeing_are_removed` in a child process.
+#[test]
+fn exit_helper() {
+    let Ok(d) = std::env::var("ATOLL_SHARE_EXIT_HELPER") else { return };
+    let kept = SharedFile::create("kept", &d, atoll_share::DType::I64, &[100], 2, true).unwrap();
+    let gone = SharedFile::create("gone", &d, atoll_share::DType::I64, &[100], 2, false).unwrap();
+    let (d2, job_dir) = (d.clone(), d.clone());
+    run(Config::local(2), move |ctx| {
+        // Taken out of its SharedArray and leaked, as a Python session ending with live arrays.
+        std::mem::forget(SharedArray::<f64, 1>::create(ctx, "job", [10], ShareOptions::in_dir(&job_dir))?.into_array());
+        Ok(())
+    })
+    .unwrap();
+    assert!(std::path::Path::new(&d2).join("atoll-job.meta").exists());
+    std::mem::forget((kept, gone));
+    std::process::exit(0);
+}
+
+#[test]
+fn files_of_a_process_that_exits_without_freeing_are_removed() {
+    let dir = TempDir::new("exit");
+    let st = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["exit_helper", "--exact", "--test-threads=1"])
+        .env("ATOLL_SHARE_EXIT_HELPER", &dir.0)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(dir.files(), vec!["atoll-kept-0", "atoll-kept-1", "atoll-kept.meta"]);
+}
