@@ -440,3 +440,26 @@ fn files_of_a_process_that_exits_without_freeing_are_removed() {
     assert!(st.success());
     assert_eq!(dir.files(), vec!["atoll-kept-0", "atoll-kept-1", "atoll-kept.meta"]);
 }
+
+#[test]
+fn locales_without_elements_have_empty_block_files() {
+    let dir = TempDir::new("empty");
+    let d = dir.0.clone();
+    run(Config::local(3), move |ctx| {
+        let mut a = SharedArray::<i16, 1>::create(ctx, "e", [2], ShareOptions::in_dir(&d))?;
+        a.array_mut()?.assign_expr(7i16)?;
+        assert_eq!(a.array().view().sum()?, 14);
+        if ctx.id() == 0 {
+            let f = SharedFile::open("e", &d, Access::ReadOnly)?;
+            assert_eq!(f.to_vec::<i16>()?, vec![7, 7]);
+            assert_eq!(f.block::<i16>(2)?.len(), 0);
+        }
+        ctx.barrier()?;
+        let b = SharedArray::<i16, 1>::attach(ctx, "e", &d, Access::ReadWrite)?;
+        assert_eq!(b.array().view().sum()?, 14);
+        b.free()?;
+        a.free()
+    })
+    .unwrap();
+    assert!(dir.files().is_empty());
+}
