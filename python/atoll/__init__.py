@@ -19,6 +19,7 @@ from .creation import (
 )
 from .numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
 from .memory import get_mem_used, get_mem_avail, get_mem_status
+from . import share
 
 bool = bool_  # noqa: A001  (Arkouda's ak.bool)
 

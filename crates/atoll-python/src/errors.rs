@@ -13,6 +13,8 @@ pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::OutOfMemory { .. } => OutOfMemoryError::new_err(msg),
         Error::IndexOutOfBounds { .. } => PyIndexError::new_err(msg),
+        Error::Timeout { .. } => pyo3::exceptions::PyTimeoutError::new_err(msg),
+        Error::SharedFile { .. } => pyo3::exceptions::PyOSError::new_err(msg),
         Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales => {
             PyValueError::new_err(msg)
         }

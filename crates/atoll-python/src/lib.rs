@@ -14,6 +14,7 @@ mod par;
 mod raw;
 pub mod registry;
 pub mod session;
+pub mod share;
 pub mod types;
 
 use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
@@ -421,6 +422,8 @@ fn mem_status(py: Python<'_>) -> PyResult<Vec<(u64, u64, u64)>> {
 fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Arr>()?;
     m.add_class::<Ex>()?;
+    m.add_class::<share::SharedHandle>()?;
+    m.add_function(wrap_pyfunction!(share::make_shared_arr, m)?)?;
     m.add("OutOfMemoryError", m.py().get_type::<errors::OutOfMemoryError>())?;
     m.add("AtollError", m.py().get_type::<errors::AtollError>())?;
     m.add_function(wrap_pyfunction!(init, m)?)?;
