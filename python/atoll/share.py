@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _atoll
 
-__all__ = ["SharedArray", "attach", "create", "from_numpy", "make"]
+__all__ = ["SharedArray", "attach", "call_c", "create", "from_numpy", "make"]
 
 _DTYPES = {
     "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
@@ -142,3 +142,27 @@ def make(name, size, dtype="float64", dir="/dev/shm", keep=False):
 
     d = _dtype(dtype)
     return pdarray(_atoll.make_shared_arr(str(name), str(dir), d.name, _size(size), bool(keep)))
+
+
+def call_c(pda, library, symbol, user=0):
+    """Every locale calls the C function ``symbol`` of the shared library ``library`` (a path,
+    or a ``ctypes.CDLL``) with a pointer to its own block of ``pda``, all locales at once (the
+    seed's approach 1: ``coforall loc in Locales do on loc { f(c_ptrTo(A[local block])) }``):
+
+        int symbol(uint32_t locale, uint32_t nlocales, void *data, uint64_t len,
+                   uint64_t first_global_index, void *user);
+
+    ``user`` (an int) is passed as the pointer. Each locale loads the library itself, so it
+    works under MPI too. A non-zero return on any locale raises ``ValueError``. ``pda`` must
+    be a whole int64, uint64 or float64 array (not a slice): the function writes it in place.
+    Like any ctypes call, a function of another signature is undefined behaviour."""
+    from .pdarrayclass import pdarray
+
+    if not isinstance(pda, pdarray):
+        raise TypeError(f"pda: expected a pdarray, got {type(pda).__name__}")
+    pda._materialize()
+    if pda._start != 0 or pda._step != 1 or pda._size != pda._arr.size:
+        raise ValueError("call_c writes an array in place: pass a whole array, not a slice")
+    if hasattr(library, "_name"):
+        library = library._name
+    _atoll.share_call_c(pda._arr, str(library), str(symbol), int(user))

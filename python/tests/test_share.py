@@ -124,3 +124,37 @@ def test_a_shared_pdarray_is_written_in_place_and_attached_zero_copy():
     import gc
 
     gc.collect()
+
+
+_C_SRC = r"""
+#include <stdint.h>
+int fill(uint32_t loc, uint32_t nl, void *data, uint64_t len, uint64_t first, void *user) {
+    double *d = data; (void)loc; (void)nl;
+    for (uint64_t k = 0; k < len; k++) d[k] = (double)(first + k) * (double)(uintptr_t)user;
+    return 0;
+}
+int fail_last(uint32_t loc, uint32_t nl, void *d, uint64_t len, uint64_t first, void *user) {
+    (void)d; (void)len; (void)first; (void)user; return loc + 1 == nl ? 7 : 0;
+}
+"""
+
+
+def test_each_locale_calls_c_with_its_block(tmp_path):
+    src = tmp_path / "blk.c"
+    src.write_text(_C_SRC)
+    lib = tmp_path / "libblk.so"
+    subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O2", "-o", str(lib), str(src)], check=True)
+    p = ak.zeros(1000)
+    share.call_c(p, lib, "fill", user=3)
+    np.testing.assert_array_equal(p.to_ndarray(), np.arange(1000) * 3.0)
+    with pytest.raises(ValueError, match="returned 7"):
+        share.call_c(p, lib, "fail_last")
+    with pytest.raises(ValueError, match="no symbol"):
+        share.call_c(p, lib, "missing")
+    with pytest.raises(ValueError, match="slice"):
+        share.call_c(p[1:], lib, "fill")
+    # A shared pdarray filled by C, seen by another process's attach.
+    name = _name("c")
+    s = share.make(name, 100, "float64")
+    share.call_c(s, lib, "fill", user=2)
+    np.testing.assert_array_equal(share.attach(name).to_numpy(), np.arange(100) * 2.0)

@@ -424,6 +424,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ex>()?;
     m.add_class::<share::SharedHandle>()?;
     m.add_function(wrap_pyfunction!(share::make_shared_arr, m)?)?;
+    m.add_function(wrap_pyfunction!(share::share_call_c, m)?)?;
     m.add("OutOfMemoryError", m.py().get_type::<errors::OutOfMemoryError>())?;
     m.add("AtollError", m.py().get_type::<errors::AtollError>())?;
     m.add_function(wrap_pyfunction!(init, m)?)?;

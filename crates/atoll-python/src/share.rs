@@ -129,3 +129,31 @@ pub fn make_shared_arr(py: Python<'_>, name: String, dir: String, dtype: &str, n
     }
     crate::new_arr(py, dt, n, |id| crate::session::exec(py, &MAKE_SHARED, (id, name, dir, dt, n, keep)))
 }
+
+// ----- approach 1: every locale calls a C function with its block --------------------------
+
+fn call_c(ctx: &Ctx, (id, library, symbol, user): (u64, String, String, u64)) -> atoll::Result<()> {
+    let col = Registry::of(ctx).get(id)?;
+    let mut g = crate::registry::lock(&col);
+    // SAFETY: the Python caller names a function of the documented CBlockFn signature
+    // (`atoll.share.call_c`), as with any ctypes call; nothing can check it from here.
+    unsafe {
+        match &mut *g {
+            Col::I(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
+            Col::U(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
+            Col::F(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
+            Col::B(_) => Err(atoll::Error::InvalidArgument("call_c: bool arrays have no C element type".into())),
+        }
+    }
+}
+
+/// Every locale calls `symbol` of `library` with its block.
+pub static CALL_C: Handler<(u64, String, String, u64), ()> = Handler::new("atoll-python::call_c", call_c);
+
+/// Every locale loads `library` and calls `symbol(locale, nlocales, data, len, first, user)`
+/// on its block of `arr`, all at once (the seed's approach 1).
+#[pyfunction]
+pub fn share_call_c(py: Python<'_>, arr: Py<crate::Arr>, library: String, symbol: String, user: u64) -> PyResult<()> {
+    let id = arr.get().id;
+    crate::session::exec(py, &CALL_C, (id, library, symbol, user))
+}

@@ -463,3 +463,43 @@ fn locales_without_elements_have_empty_block_files() {
     .unwrap();
     assert!(dir.files().is_empty());
 }
+
+#[test]
+fn each_locale_loads_and_calls_a_c_function_by_name() {
+    let dir = TempDir::new("dl");
+    let src = dir.0.join("blk.c");
+    std::fs::write(
+        &src,
+        "#include <stdint.h>\n\
+         int fill(uint32_t loc, uint32_t nl, void *data, uint64_t len, uint64_t first, void *user) {\n\
+           double *d = data; (void)loc; (void)nl;\n\
+           for (uint64_t k = 0; k < len; k++) d[k] = (double)(first + k) * (double)(uintptr_t)user;\n\
+           return 0; }\n\
+         int fail_last(uint32_t loc, uint32_t nl, void *d, uint64_t len, uint64_t first, void *user) {\n\
+           (void)d; (void)len; (void)first; (void)user; return loc + 1 == nl ? 9 : 0; }\n",
+    )
+    .unwrap();
+    let lib = dir.0.join("libblk.so");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = std::process::Command::new(&cc).args(["-shared", "-fPIC", "-O2", "-o"]).arg(&lib).arg(&src).status().expect("a C compiler");
+    assert!(st.success());
+    let (d, lib) = (dir.0.clone(), lib.to_str().unwrap().to_string());
+    run(Config::local(3), move |ctx| {
+        let mut a = SharedArray::<f64, 1>::create(ctx, "dl", [40], ShareOptions::in_dir(&d))?;
+        // SAFETY: `fill` has the CBlockFn signature and writes only its block.
+        unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "fill", 2)? };
+        ctx.barrier()?;
+        assert_eq!(a.array().view().sum()?, 2.0 * (0..40).sum::<i32>() as f64);
+        // SAFETY: as above.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "fail_last", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("returned 9 on locale 2")), "{r:?}");
+        // SAFETY: nothing is called: the symbol or library is missing.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "nope", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("no symbol nope")), "{r:?}");
+        // SAFETY: as above.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, "/nonexistent/lib.so", "fill", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("cannot load")), "{r:?}");
+        a.free()
+    })
+    .unwrap();
+}
