@@ -26,6 +26,7 @@ from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
 from .strings import Strings, Match, random_strings_uniform
 from .io import read_parquet, to_parquet, get_datasets
+from . import share
 
 bool = bool_  # noqa: A001  (Arkouda's ak.bool)
 

@@ -52,6 +52,10 @@ pub struct ShareArgs {
     /// Directory of the `attach` file baseline (a regular file written and read back).
     #[arg(long, default_value = "/tmp")]
     file_dir: PathBuf,
+    /// `attach` maps read-only (private pages, faulted in lazily by the first pass) instead of
+    /// read-write with the page tables filled at attach (`MAP_POPULATE`).
+    #[arg(long)]
+    lazy_attach: bool,
     /// The parts to run.
     #[arg(long, value_delimiter = ',', default_value = "attach,triad_shared,signal_rtt")]
     only: Vec<String>,
@@ -74,6 +78,8 @@ pub struct ChildArgs {
     reps: usize,
     #[arg(long, default_value_t = 0)]
     iters: usize,
+    #[arg(long)]
+    lazy: bool,
 }
 
 fn value(i: usize) -> f64 {
@@ -140,6 +146,7 @@ fn attach(cfg: &Config, args: &ShareArgs) -> Result<()> {
         let child = if ctx.id() == 0 {
             let o = Command::new(std::env::current_exe()?)
                 .args(["share-child", "attach", "--name", &name, "--locales", &ctx.num_locales().to_string(), "--reps", &args.reps.to_string()])
+                .args(args.lazy_attach.then_some("--lazy"))
                 .arg("--dir")
                 .arg(&args.dir)
                 .arg("--file")
@@ -171,6 +178,7 @@ fn attach(cfg: &Config, args: &ShareArgs) -> Result<()> {
     let file_route = write_s + read_s + private_s;
     let shared_route = attach_s + first_s;
     Line::new("share", "attach", "local", locales, n as u64, shared_route, ok)
+        .with("attach_mode", if args.lazy_attach { "lazy_read_only" } else { "populated_read_write" })
         .with("attach_seconds", attach_s)
         .with("first_sum_seconds", first_s)
         .with("shared_sum_seconds", shared_s)
@@ -196,7 +204,7 @@ fn attach_child(c: &ChildArgs) -> Result<()> {
     run(cfg, |ctx| {
         ctx.barrier()?;
         let s = Instant::now();
-        let a = SharedArray::<f64, 1>::attach(ctx, &c.name, &c.dir, Access::ReadWrite)?;
+        let a = SharedArray::<f64, 1>::attach(ctx, &c.name, &c.dir, if c.lazy { Access::ReadOnly } else { Access::ReadWrite })?;
         let attach_s = ctx.allreduce(s.elapsed().as_secs_f64(), f64::max)?;
         let n = a.array().len();
         let want = expected_sum(n);

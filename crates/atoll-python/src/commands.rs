@@ -703,6 +703,8 @@ pub static MEM: Handler<(), (u64, u64, u64)> = Handler::new("atoll-python::mem",
 
 /// Registers every command (on every process, before the job starts).
 pub fn register_all() {
+    crate::share::MAKE_SHARED.register();
+    crate::share::CALL_C.register();
     FREE.register();
     FROM_INBOX.register();
     FROM_RAW.register();

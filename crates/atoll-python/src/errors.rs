@@ -14,6 +14,8 @@ pub fn to_py(e: Error) -> PyErr {
         Error::OutOfMemory { .. } => OutOfMemoryError::new_err(msg),
         Error::IndexOutOfBounds { .. } => PyIndexError::new_err(msg),
         Error::Io(_) => PyOSError::new_err(msg),
+        Error::Timeout { .. } => pyo3::exceptions::PyTimeoutError::new_err(msg),
+        Error::SharedFile { .. } => PyOSError::new_err(msg),
         Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales | Error::Parse { .. } => {
             PyValueError::new_err(msg)
         }

@@ -18,6 +18,7 @@ mod raw;
 pub mod registry;
 pub mod session;
 pub mod strings;
+pub mod share;
 pub mod types;
 
 use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
@@ -426,6 +427,9 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Arr>()?;
     m.add_class::<Ex>()?;
     graph::add_to(m)?;
+    m.add_class::<share::SharedHandle>()?;
+    m.add_function(wrap_pyfunction!(share::make_shared_arr, m)?)?;
+    m.add_function(wrap_pyfunction!(share::share_call_c, m)?)?;
     m.add("OutOfMemoryError", m.py().get_type::<errors::OutOfMemoryError>())?;
     m.add("AtollError", m.py().get_type::<errors::AtollError>())?;
     m.add_function(wrap_pyfunction!(init, m)?)?;

@@ -10,7 +10,6 @@ use atoll_array::{dist, Block, DistArray};
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 /// A Block-distributed array of `T` whose locale `l`'s part lives in the file
 /// `<dir>/atoll-<name>-<l>`, found by other processes through `<dir>/atoll-<name>.meta`.
@@ -41,8 +40,6 @@ pub struct SharedArray<T: ShareElem, const D: usize> {
     meta: Meta,
     meta_path: PathBuf,
     access: Access,
-    /// Remove the metadata file on free (the creator's locale 0, without `keep`).
-    remove_meta: bool,
 }
 
 impl<T: ShareElem, const D: usize> SharedArray<T, D> {
@@ -66,12 +63,14 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         })?;
         let meta_path = meta::meta_path(&opts.dir, name);
         let written = if ctx.id() == 0 { Some(meta.write(&meta_path)) } else { None };
+        // Only the file this call wrote may be removed on a later failure.
+        let wrote_meta = matches!(written, Some(Ok(())));
         let written: Result<()> = ctx.broadcast(0, written)?;
         let opened = written.and_then(|()| Control::open(&meta_path, meta.control_offset));
         // Every locale must have its control page before any of them goes on.
         let failures: Vec<Option<Error>> = ctx.allgather(&opened.as_ref().err().cloned())?;
         if let Some(e) = failures.into_iter().flatten().next() {
-            if ctx.id() == 0 && !matches!(&e, Error::SharedFile { path, .. } if *path == meta_path.display().to_string()) {
+            if wrote_meta {
                 let _ = std::fs::remove_file(&meta_path);
             }
             array.free()?;
@@ -82,10 +81,11 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
             control.bump_generation();
         }
         if let Some(f) = remove_flag {
-            f.store(!opts.keep, Ordering::SeqCst);
+            // Locale 0's block takes the metadata file with it.
+            f.set(!opts.keep, (ctx.id() == 0 && !opts.keep).then(|| meta_path.clone()));
         }
         ctx.barrier()?;
-        Ok(SharedArray { array: Some(array), control, meta, meta_path, access: Access::ReadWrite, remove_meta: ctx.id() == 0 && !opts.keep })
+        Ok(SharedArray { array: Some(array), control, meta, meta_path, access: Access::ReadWrite })
     }
 
     /// Attaches to the existing shared array `name` in `dir` from a job with as many locales
@@ -138,7 +138,7 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
             array.free()?;
             return Err(e);
         }
-        Ok(SharedArray { array: Some(array), control: opened?, meta, meta_path, access, remove_meta: false })
+        Ok(SharedArray { array: Some(array), control: opened?, meta, meta_path, access })
     }
 
     /// The array.
@@ -188,23 +188,13 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
 
     /// Unmaps the array and, for the creator without `keep`, removes its files. **Collective.**
     pub fn free(mut self) -> Result<()> {
-        let r = self.array.take().map_or(Ok(()), DistArray::free);
-        self.remove_files();
-        r
+        self.array.take().map_or(Ok(()), DistArray::free)
     }
 
-    fn remove_files(&mut self) {
-        if self.remove_meta {
-            self.remove_meta = false;
-            let _ = std::fs::remove_file(&self.meta_path);
-        }
-    }
-}
-
-impl<T: ShareElem, const D: usize> Drop for SharedArray<T, D> {
-    fn drop(&mut self) {
-        // The array's drop is collective like its free; block files go with their mappings.
-        self.array.take();
-        self.remove_files();
+    /// The array alone, for code that keeps `DistArray`s (Python's registry): its files are
+    /// still removed when it is freed (unless `keep`); the signals stay reachable through
+    /// [`SharedFile`](crate::SharedFile). A read-only attach gives its private copy.
+    pub fn into_array(mut self) -> DistArray<T, D, Block<D>> {
+        self.array.take().expect("present until freed")
     }
 }

@@ -5,22 +5,40 @@ use atoll_error::Result;
 use atoll_runtime::ExternalBlock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-/// A block file mapped into memory (`None` for an empty block), removed when dropped if its
-/// `remove` flag is set.
+/// What a block file's owner removes when dropped: its file if `remove` is set, and then
+/// `also` (the metadata file, for the creator's locale 0: the array's files go with its
+/// memory however the array is freed).
+#[derive(Default)]
+pub(crate) struct Cleanup {
+    pub(crate) remove: AtomicBool,
+    pub(crate) also: Mutex<Option<PathBuf>>,
+}
+
+impl Cleanup {
+    /// Sets whether the file goes, and what else goes with it.
+    pub(crate) fn set(&self, remove: bool, also: Option<PathBuf>) {
+        self.remove.store(remove, Ordering::SeqCst);
+        *self.also.lock().unwrap_or_else(|p| p.into_inner()) = also;
+    }
+}
+
+/// A block file mapped into memory (`None` for an empty block), removed when dropped as its
+/// [`Cleanup`] says.
 pub(crate) struct BlockFile {
     map: Option<Mapping>,
     path: PathBuf,
-    remove: Arc<AtomicBool>,
+    remove: Arc<Cleanup>,
 }
 
 impl BlockFile {
     /// Creates the file exclusively, `bytes` long (zeros), mapped shared. The returned flag
     /// says whether dropping the block removes the file (initially yes).
-    pub(crate) fn create(path: &Path, bytes: usize) -> Result<(BlockFile, Arc<AtomicBool>)> {
+    pub(crate) fn create(path: &Path, bytes: usize) -> Result<(BlockFile, Arc<Cleanup>)> {
         let f = mmap::create_exclusive(path, bytes as u64)?;
-        let remove = Arc::new(AtomicBool::new(true));
+        let remove = Arc::new(Cleanup { remove: AtomicBool::new(true), also: Mutex::new(None) });
+        crate::exit::track(path.to_path_buf(), &remove);
         let mut block = BlockFile { map: None, path: path.to_path_buf(), remove: remove.clone() };
         if bytes > 0 {
             // On failure `block` is dropped: the new file is removed.
@@ -39,7 +57,7 @@ impl BlockFile {
         let bytes = usize::try_from(bytes).map_err(|_| crate::meta::bad(path, "too large to map"))?;
         let mode = if write { MapMode::SharedPopulated } else { MapMode::Private };
         let map = if bytes > 0 { Some(Mapping::map(&f, path, 0, bytes, mode)?) } else { None };
-        Ok(BlockFile { map, path: path.to_path_buf(), remove: Arc::new(AtomicBool::new(false)) })
+        Ok(BlockFile { map, path: path.to_path_buf(), remove: Arc::new(Cleanup::default()) })
     }
 
     /// The first byte (dangling when empty).
@@ -64,8 +82,12 @@ impl BlockFile {
 impl Drop for BlockFile {
     fn drop(&mut self) {
         self.map = None;
-        if self.remove.load(Ordering::SeqCst) {
+        crate::exit::forget(&self.remove);
+        if self.remove.remove.load(Ordering::SeqCst) {
             let _ = std::fs::remove_file(&self.path);
+            if let Some(also) = self.remove.also.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                let _ = std::fs::remove_file(also);
+            }
         }
     }
 }

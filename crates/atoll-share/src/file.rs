@@ -102,8 +102,9 @@ impl SharedFile {
             }
         };
         control.bump_generation();
-        for f in flags {
-            f.store(!keep, std::sync::atomic::Ordering::SeqCst);
+        for (b, f) in flags.iter().enumerate() {
+            // Block 0 also takes the metadata file with it if the process exits first.
+            f.set(!keep, (b == 0 && !keep).then(|| path.clone()));
         }
         Ok(SharedFile { meta, blocks, control, access: Access::ReadWrite, path, remove_meta: !keep })
     }

@@ -12,15 +12,17 @@
 //!   timeouts (a dead peer is [`atoll_error::Error::Timeout`], not a hang), working across
 //!   PID/IPC/mount namespaces.
 //! - [`call_c_per_locale`]: each locale calls a C function with a pointer to its block (the
-//!   seed's approach 1).
+//!   seed's approach 1); [`call_c_symbol_per_locale`] names it by library and symbol.
 //!
-//! `unsafe` lives in `mmap.rs`, `futex.rs`, and the few casts of `control.rs`, `block.rs`,
+//! `unsafe` lives in `mmap.rs`, `futex.rs`, `exit.rs` (the `atexit` registration), `dl.rs` (dlopen/dlsym), and the few casts of `control.rs`, `block.rs`,
 //! `file.rs` and `ffi_call.rs`, each with its `SAFETY` comment.
 
 mod array;
 mod block;
 mod control;
+mod dl;
 mod dtype;
+mod exit;
 mod ffi_call;
 mod file;
 pub mod meta;
@@ -31,7 +33,7 @@ mod signal;
 
 pub use array::SharedArray;
 pub use dtype::{DType, ShareElem};
-pub use ffi_call::{call_c_per_locale, CBlockFn};
+pub use ffi_call::{call_c_per_locale, call_c_symbol_per_locale, CBlockFn};
 pub use file::SharedFile;
 pub use meta::Meta;
 pub use options::{Access, ShareOptions};

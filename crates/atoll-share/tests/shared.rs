@@ -130,6 +130,18 @@ fn files_are_private_exclusive_and_kept_on_request() {
     assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
     assert!(!dir.0.join("atoll-s-0").exists(), "locale 0's block of the failed creation was left behind");
     assert!(!dir.0.join("atoll-s.meta").exists());
+    // A metadata file that is someone else's: the creation fails, leaves it alone, and
+    // removes the block files it made.
+    std::fs::write(dir.0.join("atoll-o.meta"), b"not ours").unwrap();
+    let d = dir.0.clone();
+    run(Config::local(2), move |ctx| {
+        let r = SharedArray::<u8, 1>::create(ctx, "o", [4], ShareOptions::in_dir(&d));
+        assert!(matches!(r, Err(Error::SharedFile { ref reason, .. }) if reason.contains("exclusively")), "{:?}", r.map(|_| ()));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(std::fs::read(dir.0.join("atoll-o.meta")).unwrap(), b"not ours");
+    assert!(!dir.0.join("atoll-o-0").exists() && !dir.0.join("atoll-o-1").exists());
     // Bad names.
     let d = dir.0.clone();
     run(Config::local(1), move |ctx| {
@@ -359,4 +371,135 @@ fn a_plain_process_creates_and_a_job_attaches() {
     drop(SharedFile::create("kept", &dir.0, DType::F32, &[4, 4], 4, true).unwrap());
     assert_eq!(dir.files().len(), 5);
     assert_eq!(SharedFile::open("kept", &dir.0, Access::ReadOnly).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 16]);
+}
+
+#[test]
+fn sorts_run_unchanged_on_shared_arrays() {
+    let dir = TempDir::new("sort");
+    let d = dir.0.clone();
+    run(Config::local(3), move |ctx| {
+        let n = 5000;
+        let key = |i: usize| ((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as i64 - (1 << 23);
+        let mut k = SharedArray::<i64, 1>::create(ctx, "keys", [n], ShareOptions::in_dir(&d))?;
+        k.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| key(i as usize))?.view())?;
+        let sorted = atoll_ops::sort(&k.array().view())?;
+        let perm = atoll_ops::argsort(&k.array().view())?;
+        let mut want: Vec<i64> = (0..n).map(key).collect();
+        want.sort();
+        if let (Some(s), Some(p)) = (sorted.gather(0)?, perm.gather(0)?) {
+            assert_eq!(s, want);
+            assert!(p.iter().enumerate().all(|(r, &i)| key(i as usize) == want[r]));
+        }
+        k.free()
+    })
+    .unwrap();
+}
+
+#[test]
+fn an_array_taken_out_still_removes_its_files_when_freed() {
+    let dir = TempDir::new("into");
+    let d = dir.0.clone();
+    let listing = dir.0.clone();
+    run(Config::local(2), move |ctx| {
+        let a = SharedArray::<u64, 1>::create(ctx, "i", [8], ShareOptions::in_dir(&d))?.into_array();
+        ctx.barrier()?;
+        assert_eq!(std::fs::read_dir(&listing).unwrap().count(), 3);
+        ctx.barrier()?;
+        a.free()
+    })
+    .unwrap();
+    assert!(dir.files().is_empty(), "{:?}", dir.files());
+}
+
+/// Run by `files_of_a_process_that_exits_without_freeing_are_removed` in a child process.
+#[test]
+fn exit_helper() {
+    let Ok(d) = std::env::var("ATOLL_SHARE_EXIT_HELPER") else { return };
+    let kept = SharedFile::create("kept", &d, atoll_share::DType::I64, &[100], 2, true).unwrap();
+    let gone = SharedFile::create("gone", &d, atoll_share::DType::I64, &[100], 2, false).unwrap();
+    let (d2, job_dir) = (d.clone(), d.clone());
+    run(Config::local(2), move |ctx| {
+        // Taken out of its SharedArray and leaked, as a Python session ending with live arrays.
+        std::mem::forget(SharedArray::<f64, 1>::create(ctx, "job", [10], ShareOptions::in_dir(&job_dir))?.into_array());
+        Ok(())
+    })
+    .unwrap();
+    assert!(std::path::Path::new(&d2).join("atoll-job.meta").exists());
+    std::mem::forget((kept, gone));
+    std::process::exit(0);
+}
+
+#[test]
+fn files_of_a_process_that_exits_without_freeing_are_removed() {
+    let dir = TempDir::new("exit");
+    let st = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["exit_helper", "--exact", "--test-threads=1"])
+        .env("ATOLL_SHARE_EXIT_HELPER", &dir.0)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(dir.files(), vec!["atoll-kept-0", "atoll-kept-1", "atoll-kept.meta"]);
+}
+
+#[test]
+fn locales_without_elements_have_empty_block_files() {
+    let dir = TempDir::new("empty");
+    let d = dir.0.clone();
+    run(Config::local(3), move |ctx| {
+        let mut a = SharedArray::<i16, 1>::create(ctx, "e", [2], ShareOptions::in_dir(&d))?;
+        a.array_mut()?.assign_expr(7i16)?;
+        assert_eq!(a.array().view().sum()?, 14);
+        if ctx.id() == 0 {
+            let f = SharedFile::open("e", &d, Access::ReadOnly)?;
+            assert_eq!(f.to_vec::<i16>()?, vec![7, 7]);
+            assert_eq!(f.block::<i16>(2)?.len(), 0);
+        }
+        ctx.barrier()?;
+        let b = SharedArray::<i16, 1>::attach(ctx, "e", &d, Access::ReadWrite)?;
+        assert_eq!(b.array().view().sum()?, 14);
+        b.free()?;
+        a.free()
+    })
+    .unwrap();
+    assert!(dir.files().is_empty());
+}
+
+#[test]
+fn each_locale_loads_and_calls_a_c_function_by_name() {
+    let dir = TempDir::new("dl");
+    let src = dir.0.join("blk.c");
+    std::fs::write(
+        &src,
+        "#include <stdint.h>\n\
+         int fill(uint32_t loc, uint32_t nl, void *data, uint64_t len, uint64_t first, void *user) {\n\
+           double *d = data; (void)loc; (void)nl;\n\
+           for (uint64_t k = 0; k < len; k++) d[k] = (double)(first + k) * (double)(uintptr_t)user;\n\
+           return 0; }\n\
+         int fail_last(uint32_t loc, uint32_t nl, void *d, uint64_t len, uint64_t first, void *user) {\n\
+           (void)d; (void)len; (void)first; (void)user; return loc + 1 == nl ? 9 : 0; }\n",
+    )
+    .unwrap();
+    let lib = dir.0.join("libblk.so");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = std::process::Command::new(&cc).args(["-shared", "-fPIC", "-O2", "-o"]).arg(&lib).arg(&src).status().expect("a C compiler");
+    assert!(st.success());
+    let (d, lib) = (dir.0.clone(), lib.to_str().unwrap().to_string());
+    run(Config::local(3), move |ctx| {
+        let mut a = SharedArray::<f64, 1>::create(ctx, "dl", [40], ShareOptions::in_dir(&d))?;
+        // SAFETY: `fill` has the CBlockFn signature and writes only its block.
+        unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "fill", 2)? };
+        ctx.barrier()?;
+        assert_eq!(a.array().view().sum()?, 2.0 * (0..40).sum::<i32>() as f64);
+        // SAFETY: as above.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "fail_last", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("returned 9 on locale 2")), "{r:?}");
+        // SAFETY: nothing is called: the symbol or library is missing.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, &lib, "nope", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("no symbol nope")), "{r:?}");
+        // SAFETY: as above.
+        let r = unsafe { atoll_share::call_c_symbol_per_locale(a.array_mut()?, "/nonexistent/lib.so", "fill", 0) };
+        assert!(matches!(r, Err(Error::InvalidArgument(ref m)) if m.contains("cannot load")), "{r:?}");
+        a.free()
+    })
+    .unwrap();
 }

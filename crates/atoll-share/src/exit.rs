@@ -1,0 +1,46 @@
+//! Files of arrays still alive when the process exits (a Python session that ends with its
+//! shared pdarrays referenced, an MPI rank that leaves through `exit`) are removed then too,
+//! unless they were to be kept: the block files' owners are listed here while they live, and
+//! one `atexit` handler removes what is left.
+
+use crate::block::Cleanup;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, Once, Weak};
+
+type Live = Vec<(PathBuf, Weak<Cleanup>)>;
+static LIVE: Mutex<Live> = Mutex::new(Vec::new());
+static REGISTER: Once = Once::new();
+
+extern "C" fn at_exit() {
+    // At exit nothing waits for this lock: skip (rather than block) if a thread holds it.
+    let Ok(live) = LIVE.try_lock() else { return };
+    for (path, weak) in live.iter() {
+        if let Some(c) = weak.upgrade() {
+            if c.remove.load(Ordering::SeqCst) {
+                let _ = std::fs::remove_file(path);
+                if let Ok(also) = c.also.try_lock() {
+                    if let Some(p) = also.as_ref() {
+                        let _ = std::fs::remove_file(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lists a created block file (with its cleanup) until [`forget`] is called for it.
+pub(crate) fn track(path: PathBuf, cleanup: &Arc<Cleanup>) {
+    REGISTER.call_once(|| {
+        // SAFETY: `at_exit` is a plain `extern "C"` function with no arguments that never
+        // unwinds (it only takes a lock without blocking and removes files).
+        unsafe { libc::atexit(at_exit) };
+    });
+    LIVE.lock().unwrap_or_else(|p| p.into_inner()).push((path, Arc::downgrade(cleanup)));
+}
+
+/// Drops the entry of `cleanup` (its block file's owner is gone).
+pub(crate) fn forget(cleanup: &Arc<Cleanup>) {
+    let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    live.retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(cleanup)) && w.strong_count() > 0);
+}
