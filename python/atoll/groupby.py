@@ -160,6 +160,8 @@ class GroupBy:
 
     def _dispatch(self, values, op, skipna, ddof):
         _check(values, "values")
+        if op == "sum":
+            return self.sum(values, skipna)[1]
         if op == "prod":
             return self._agg(values.astype(float64), "prod", skipna=skipna)
         if op in ("var", "std"):
@@ -168,11 +170,12 @@ class GroupBy:
 
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
+        _check(values, "values")
         if self._dense is not None and skipna and isinstance(values, pdarray) and values.dtype == float64 \
                 and values.size == self._nrows:
             s = self._dense_groups(values)
             return self.unique_keys, s
-        return self.aggregate(values, "sum", skipna)
+        return self.unique_keys, self._agg(values, "sum", skipna=skipna)
 
     def prod(self, values, skipna=True):
         """Product per group (float64, as Arkouda)."""
