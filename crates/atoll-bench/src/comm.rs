@@ -67,6 +67,9 @@ struct Phase {
     get8: f64,
     get8_ops: usize,
     get64m: f64,
+    /// Best time of a plain memcpy of the same 64 MiB (locale 0's own part into the same
+    /// destination buffer), measured between the gets.
+    memcpy64m: f64,
     strided: f64,
     single_gets: f64,
     rtt: f64,
@@ -88,6 +91,7 @@ impl Default for Phase {
             get8: 0.0,
             get8_ops: 0,
             get64m: f64::INFINITY,
+            memcpy64m: f64::INFINITY,
             strided: f64::INFINITY,
             single_gets: f64::INFINITY,
             rtt: 0.0,
@@ -110,6 +114,7 @@ impl Phase {
         self.get8 += o.get8;
         self.get8_ops += o.get8_ops;
         self.get64m = self.get64m.min(o.get64m);
+        self.memcpy64m = self.memcpy64m.min(o.memcpy64m);
         self.strided = self.strided.min(o.strided);
         self.single_gets = self.single_gets.min(o.single_gets);
         self.rtt += o.rtt;
@@ -197,6 +202,13 @@ fn atoll_phase(ctx: &Ctx, iters: usize) -> Result<Phase> {
                 ctx.get(b.ptr(t), &mut dst)?;
                 ph.get64m = ph.get64m.min(secs(s));
                 ph.ok[1] &= big_ok(t, &dst);
+                // The reference: a plain memcpy of this locale's own 64 MiB (the same kind of
+                // memory) into the same destination.
+                dst.fill(0);
+                let s = Instant::now();
+                dst.copy_from_slice(std::hint::black_box(b.local()));
+                ph.memcpy64m = ph.memcpy64m.min(secs(s));
+                ph.ok[1] &= big_ok(me, &dst);
             }
         }
         b.free()?;
@@ -293,6 +305,44 @@ fn atoll_phase(ctx: &Ctx, iters: usize) -> Result<Phase> {
     }
     a.free()?;
     Ok(ph)
+}
+
+/// The get8 loop alone on the local backend with 2 locales (the in-run reference of the MPI
+/// get8): per-get seconds and whether every value was right.
+fn local_get8(cfg: &Config, iters: usize) -> Result<(f64, bool)> {
+    let mut local = cfg.clone().with_locales(2);
+    local.backend = BackendKind::Local;
+    run(local, |ctx| {
+        let me = ctx.id();
+        let mut a = ctx.alloc_symmetric::<u64>(LEN)?;
+        for (i, x) in a.local_mut().iter_mut().enumerate() {
+            *x = val(me, i);
+        }
+        ctx.barrier()?;
+        let (mut t, mut ok) = (0.0, true);
+        if me == 0 {
+            let mut x = [0u64];
+            let s = Instant::now();
+            for k in 0..iters {
+                let i = get8_index(k);
+                ctx.get(a.ptr(1).add(i), &mut x)?;
+                ok &= word_ok(1, i, x[0]);
+            }
+            t = secs(s) / iters as f64;
+        }
+        ctx.barrier()?;
+        a.free()?;
+        Ok((t, ok))
+    })
+}
+
+/// Whether this process is rank 0 of an MPI launch, from the launcher's environment (MPI has
+/// not started yet); true when no launcher variable is set (a singleton).
+fn launcher_rank0() -> bool {
+    ["PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok())
+        .is_none_or(|r| r.trim() == "0")
 }
 
 // ----- the plain-MPI phase -----------------------------------------------------------------
@@ -425,6 +475,9 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let rounds = if mpi { o.rounds.max(1) } else { 1 };
     let iters = (o.iters / rounds).max(BATCH);
     let (mut ours, mut raw) = (Phase::default(), Phase::default());
+    // get8's reference: the same gets on the local backend, in this process, before MPI starts
+    // (rank 0 only; the other ranks wait in MPI's start-up meanwhile).
+    let local_ref = if mpi && launcher_rank0() { Some(local_get8(cfg, iters)?) } else { None };
     let mut info = (0usize, String::new(), 0usize);
     for _ in 0..rounds {
         if mpi {
@@ -461,9 +514,20 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let ok = |i: usize| ours.ok[i] && raw.is_none_or(|r| r.ok[i]);
 
     let g8 = per(ours.get8, ours.get8_ops);
-    with_raw(line("get8", ours.get8_ops, g8, ok(0)), g8, raw.map(|r| per(r.get8, r.get8_ops))).print(o.json);
+    let mut l = line("get8", ours.get8_ops, g8, ok(0) && local_ref.is_none_or(|r| r.1));
+    if let Some((local_s, _)) = local_ref {
+        l = l
+            .with("local_seconds", local_s)
+            .with("ratio_vs_local", g8 / local_s)
+            .with("local_reference", "the same gets on the local backend (2 locales) in this process before MPI starts");
+    }
+    with_raw(l, g8, raw.map(|r| per(r.get8, r.get8_ops))).print(o.json);
     let gib = BIG as f64 / (1u64 << 30) as f64;
-    with_raw(line("get64m", BIG, ours.get64m, ok(1)).with("gibps", gib / ours.get64m), ours.get64m, raw.map(|r| r.get64m)).print(o.json);
+    let l = line("get64m", BIG, ours.get64m, ok(1))
+        .with("gibps", gib / ours.get64m)
+        .with("memcpy_gibps", gib / ours.memcpy64m)
+        .with("ratio_vs_memcpy", ours.memcpy64m / ours.get64m);
+    with_raw(l, ours.get64m, raw.map(|r| r.get64m)).print(o.json);
     let l = line("strided_get", M, ours.strided, ok(2))
         .with("single_gets_seconds", ours.single_gets)
         .with("strided_speedup", ours.single_gets / ours.strided);

@@ -397,7 +397,11 @@ impl Ctx {
     fn remote_access(&self, op: Op, target: usize, addr: u64, span: usize, bytes: usize, at: &Location<'_>) -> Result<()> {
         self.resolve(target, addr, span)?;
         self.st.diag.record(op, target, bytes, at);
-        self.wake(target);
+        // Memory this process maps (a node peer's, under MPI) needs no progress on the target:
+        // waking it would only keep its progress thread polling on a core the caller needs.
+        if self.st.needs_wake && self.st.backend.direct_addr(target, addr).is_none() {
+            self.wake(target);
+        }
         Ok(())
     }
 

@@ -127,7 +127,9 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
 }
 
 /// Maps `bytes` of the segment `fd` of process `pid` (`rank`'s segment number `seq`).
-fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize) -> Result<Mapping> {
+/// With `populate`, the page tables are filled now (the owner touched every page already):
+/// no page fault per page on the first accesses.
+fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: bool) -> Result<Mapping> {
     let path = format!("/proc/{pid}/fd/{fd}");
     // The descriptor must still name the segment announced (not a reused number).
     let target = std::fs::read_link(&path).map_err(|e| Error::Io(format!("node shared memory: {path}: {e}")))?;
@@ -148,7 +150,7 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize) -> Result<M
     let len = (st.st_size.max(0) as usize).max(1);
     // SAFETY: maps the whole (size-checked) file shared; the kernel picks the address.
     let ptr = if ok {
-        unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, own, 0) }
+        unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | if populate { libc::MAP_POPULATE } else { 0 }, own, 0) }
     } else {
         libc::MAP_FAILED
     };
@@ -170,9 +172,41 @@ pub(crate) struct NodeShm {
     /// Per rank: mapped segments by the owner's start address: (bytes, mapping).
     maps: Vec<RwLock<BTreeMap<u64, (usize, Arc<Mapping>)>>>,
     seq: AtomicU64,
+    /// This table's identity in the per-thread lookup cache (several jobs may run in turn).
+    id: u64,
+}
+
+/// Bumped by every change of any table (mapping added, removed, table dropped): a thread's
+/// cached lookup is used only while the generation it was made in is current.
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The last segment a thread found, so that a run of accesses to one array (the common case)
+/// costs a thread-local read and one atomic load instead of a lock and a tree search.
+#[derive(Clone, Copy)]
+struct Hit {
+    generation: u64,
+    id: u64,
+    target: usize,
+    start: u64,
+    len: usize,
+    local: usize,
+}
+
+thread_local! {
+    static LAST: std::cell::Cell<Hit> =
+        const { std::cell::Cell::new(Hit { generation: 0, id: 0, target: 0, start: 0, len: 0, local: 0 }) };
+}
+
+impl Drop for NodeShm {
+    fn drop(&mut self) {
+        GENERATION.fetch_add(1, Ordering::AcqRel);
+    }
 }
 
 const PROBE: u64 = 0xA7011_5EED;
+/// The descriptor's bits in a token (descriptors are below 2^31).
+const POPULATED_FD_MASK: u32 = (1 << 31) - 1;
 
 impl NodeShm {
     /// Finds this rank's node peers and checks that they can map each other's memory.
@@ -193,6 +227,7 @@ impl NodeShm {
             peer,
             maps: (0..size).map(|_| RwLock::new(BTreeMap::new())).collect(),
             seq: AtomicU64::new(0),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         };
         // The probe: every rank's first segment holds PROBE + rank.
         let probe = if off { None } else { shm.alloc(8, true) };
@@ -212,7 +247,8 @@ impl NodeShm {
                 tokens[r] = u64::from_le_bytes(b[4..12].try_into().expect("8 bytes"));
             }
         }
-        let shm = NodeShm { pids, ..shm };
+        let mut shm = shm;
+        shm.pids = pids;
         let mut ok = probe.is_some();
         for r in 0..size {
             if ok && shm.peer[r] {
@@ -249,13 +285,14 @@ impl NodeShm {
             return None;
         }
         let m = create(self.rank, seq, bytes, populate).ok()?;
-        let token = ((seq + 1) << 32) | m.fd as u32 as u64;
+        // Bits 32..: the sequence number + 1; bit 31: populated; bits 0..31: the descriptor.
+        let token = ((seq + 1) << 32) | (u64::from(populate) << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
         Some(SharedAlloc::new(m.ptr, m.len, token, Box::new(m)))
     }
 
     fn map_one(&self, target: usize, token: u64, bytes: usize) -> Result<Arc<Mapping>> {
-        let (seq, fd) = ((token >> 32) - 1, token as u32);
-        Ok(Arc::new(open_peer(self.pids[target], target, seq, fd, bytes)?))
+        let (seq, fd, populated) = ((token >> 32) - 1, token as u32 & POPULATED_FD_MASK, token & (1 << 31) != 0);
+        Ok(Arc::new(open_peer(self.pids[target], target, seq, fd, bytes, populated)?))
     }
 
     /// Maps the node peers' parts of a symmetric allocation (see `Registration::map_shared`).
@@ -276,12 +313,15 @@ impl NodeShm {
                 map.remove(&s);
             }
             map.insert(addr, (bytes, m));
+            GENERATION.fetch_add(1, Ordering::AcqRel);
         }
     }
 
     /// Drops the mapping of `target`'s part at `addr`, if any.
     pub(crate) fn unmap(&self, target: usize, addr: u64) {
         if let Some(m) = self.maps.get(target) {
+            // Invalidate cached lookups before the mapping goes.
+            GENERATION.fetch_add(1, Ordering::AcqRel);
             m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
         }
     }
@@ -293,9 +333,22 @@ impl NodeShm {
         if !self.is_peer(target) {
             return None;
         }
+        let generation = GENERATION.load(Ordering::Acquire);
+        let h = LAST.with(|c| c.get());
+        if h.generation == generation && h.id == self.id && h.target == target && addr >= h.start {
+            let off = (addr - h.start) as usize;
+            if off.checked_add(len).is_some_and(|e| e <= h.len) {
+                return Some(h.local + off);
+            }
+        }
         let map = self.maps[target].read().unwrap_or_else(|e| e.into_inner());
-        let (&s, (l, m)) = map.range(..=addr).next_back()?;
-        let off = (addr - s) as usize;
-        (off.checked_add(len)? <= *l).then(|| m.ptr as usize + off)
+        let (&start, (l, m)) = map.range(..=addr).next_back()?;
+        let off = (addr - start) as usize;
+        if off.checked_add(len)? > *l {
+            return None;
+        }
+        let local = m.ptr as usize;
+        LAST.with(|c| c.set(Hit { generation, id: self.id, target, start, len: *l, local }));
+        Some(local + off)
     }
 }
