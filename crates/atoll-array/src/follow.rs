@@ -424,7 +424,7 @@ fn get_remote<T: Elem, const D: usize, M: Distribution<D>>(
     let count = runs.count();
     let Some((lo, g, n)) = hull(runs) else { return Ok(()) };
     if let Some(base) = store.direct(ctx, t, lo, (n - 1) * g + 1)? {
-        return get_direct(arr, t, runs, threshold, base, lo, row, tally);
+        return get_direct(arr, t, runs, threshold, base.cast_const(), lo, row, tally);
     }
     if runs.num_patches() > 1 && count >= threshold && n <= 2 * count {
         packed.clear();

@@ -25,6 +25,7 @@ use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
 use std::any::Any;
 use std::sync::Mutex;
 
+mod direct;
 mod into;
 
 /// How gather and scatter move the elements of other locales.
@@ -218,6 +219,15 @@ unsafe fn as_store_mut<T: Elem>(s: &mut [T]) -> &mut [T::Store] {
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<T::Store>(), s.len()) }
 }
 
+/// Bytes of an aggregation message of `m` records of `record` bytes (the 4-byte header of
+/// `aggregate/wire.rs` and the records).
+fn wire_bytes(m: usize, record: usize) -> usize {
+    4 + m * record
+}
+
+/// Bytes of a remote address in an aggregation message.
+const ADDR_BYTES: usize = 8;
+
 /// The contiguous parts of `0..len` for `tasks` tasks.
 fn parts(len: usize, tasks: usize) -> Vec<std::ops::Range<usize>> {
     (0..tasks).map(|p| p * len / tasks..(p + 1) * len / tasks).collect()
@@ -409,6 +419,30 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         // SAFETY: only values read from `self`'s storage of `T` are written through it.
         let out_store = unsafe { as_store_mut(out.local_mut()) };
         let chunks = split_parts(out_store, &ranges);
+        let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
+        if let Some(ptrs) = direct {
+            let failure = run_parts(ctx, tasks, |p| {
+                let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
+                let slots: &mut [T::Store] = &mut guard;
+                let ids = &indices[ranges[p].clone()];
+                let mut per_dest = vec![0usize; ptrs.len()];
+                for (slot, &i) in slots.iter_mut().zip(ids) {
+                    let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
+                    per_dest[owner] += 1;
+                    // SAFETY: `ptrs[owner]` addresses the registered part of `owner` (checked by
+                    // `direct_ptr` over its whole length), and `off` is the local offset of an
+                    // index of the domain (checked), so below that length; `self` is not
+                    // written during the call (the PGAS contract, as for a get).
+                    *slot = to_store(unsafe { (ptrs[owner] as *const T).add(off).read() });
+                }
+                per_dest[me] = 0;
+                direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
+                Ok(())
+            });
+            drop(chunks);
+            agree(ctx, failure)?;
+            return ctx.barrier();
+        }
         let failure = run_parts(ctx, tasks, |p| {
             let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
             let slots: &mut [T::Store] = &mut guard;
@@ -537,6 +571,28 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let es = size_of::<T>() as u64;
         let ranges = parts(len, tasks);
         let indices = idx.local();
+        let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
+        if let Some(ptrs) = direct {
+            let failure = run_parts(ctx, tasks, |p| {
+                let r = ranges[p].clone();
+                let (ids, vals) = (&indices[r.clone()], &values[r]);
+                let mut per_dest = vec![0usize; ptrs.len()];
+                for (&i, &x) in ids.iter().zip(vals) {
+                    let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
+                    per_dest[owner] += 1;
+                    // SAFETY: `ptrs[owner]` addresses the registered part of `owner` (checked by
+                    // `direct_ptr` over its whole length), `off` is the local offset of an index
+                    // of the domain (checked). Duplicate indices written by different tasks: an
+                    // unspecified last writer (the PGAS contract of storage.rs), as with puts.
+                    unsafe { (ptrs[owner] as *mut T).add(off).write(x) };
+                }
+                per_dest[me] = 0;
+                direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
+                Ok(())
+            });
+            agree(ctx, failure)?;
+            return ctx.barrier();
+        }
         let failure = run_parts(ctx, tasks, |p| {
             let r = ranges[p].clone();
             let (ids, vals) = (&indices[r.clone()], &values[r]);

@@ -37,6 +37,7 @@ pub mod irregular;
 mod ordered;
 mod reduce;
 mod scan_into;
+mod scan_one_pass;
 mod storage;
 pub mod stream_store;
 mod util;

@@ -36,6 +36,12 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
                 right: format!("the Block array over {} on all {} locales", self.domain(), ctx.num_locales()),
             });
         }
+        // A view of a Block array over the output's indices has the output's layout: scanned
+        // in place of its storage, in one pass over memory (`scan_one_pass.rs`).
+        if (&self.arr.dist as &dyn std::any::Any).downcast_ref::<Block<1>>() == Some(&want) {
+            crate::scan_one_pass::scan_aligned(ctx, self.arr.store.local(), out.local_mut(), op, identity, inclusive)?;
+            return ctx.barrier();
+        }
         // Bring the values into the output's Block layout, then the two passes of `scan`.
         out.assign(self)?;
         let local = out.local_mut();

@@ -132,8 +132,8 @@ impl<T: Elem> Storage<T> {
     /// load them in place ([`Ctx::direct_ptr`]): `Some` for this locale, for every locale of the
     /// local backend and for node peers whose memory the backend maps; `None` where only gets
     /// reach it. **One-sided**, no message.
-    pub(crate) fn direct(&self, ctx: &Ctx, locale: usize, off: usize, len: usize) -> Result<Option<*const T>> {
-        Ok(ctx.direct_ptr(self.gptr(locale, off), len * size_of::<T>())?.map(|p| p.cast::<T>().cast_const()))
+    pub(crate) fn direct(&self, ctx: &Ctx, locale: usize, off: usize, len: usize) -> Result<Option<*mut T>> {
+        Ok(ctx.direct_ptr(self.gptr(locale, off), len * size_of::<T>())?.map(|p| p.cast::<T>()))
     }
 
     /// Counts the loads of `len` elements of `locale`'s part at `off` made through

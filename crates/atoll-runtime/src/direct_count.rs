@@ -29,3 +29,17 @@ impl Ctx {
         }
     }
 }
+
+impl Ctx {
+    /// Counts one active message of `payload` bytes to `target` that an algorithm replaced with
+    /// loads and stores through [`Ctx::direct_ptr`] (a dynamic aggregator's buffer, when the
+    /// destination's memory is addressable), so its diagnostics equal those of a backend where
+    /// the aggregator sends it. Nothing is sent; own-locale messages are not counted.
+    /// **One-sided**, no message.
+    #[track_caller]
+    pub fn count_direct_am(&self, target: usize, payload: usize) {
+        if target != self.st.id {
+            self.st.diag.record(Op::Am, target, payload, Location::caller());
+        }
+    }
+}

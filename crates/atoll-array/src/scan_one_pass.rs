@@ -1,0 +1,121 @@
+//! The scan of a view that is aligned with its output (a Block array scanned into a Block array
+//! over the same indices: Arkouda's `cumsum`) in one pass over memory on the last locale and
+//! two reads and one write elsewhere, instead of a copy and two passes.
+//!
+//! 1. Every locale but the last folds its part (its total); one exclusive scan of the totals in
+//!    locale order gives each locale the combination of everything before its part. (The last
+//!    locale's total is needed by nobody, so it skips this pass.)
+//! 2. Each locale's tasks take cache-sized chunks of its part in increasing order (an atomic
+//!    counter): a task folds the chunk's input (bringing it into the cache), takes its
+//!    predecessor's inclusive prefix (published by the task that had it, a chained look-back:
+//!    the wait is the time to fold one chunk, and the combination order, hence floating-point
+//!    results, do not depend on the schedule), publishes its own, then re-reads the chunk from
+//!    cache to write the output, with streaming stores for large outputs (no read for
+//!    ownership of the output's lines).
+//!
+//! Tasks wait only for chunks with a lower index, which were taken earlier by tasks that are
+//! running, so the look-back cannot deadlock, whatever the number of threads.
+
+use crate::elem::Elem;
+use crate::stream_store::{worth_it, write_streaming};
+use atoll_error::Result;
+use atoll_runtime::Ctx;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Bytes of input per chunk: a share of the L2 cache, so the re-read hits it.
+const CHUNK_BYTES: usize = 128 << 10;
+
+/// Scans `input` (this locale's part) into `out` (the same length) with `op`, locale prefixes
+/// combined in locale order. **Collective** (one exclusive scan of the locales' totals).
+pub(crate) fn scan_aligned<T: Elem>(
+    ctx: &Ctx,
+    input: &[T],
+    out: &mut [T],
+    op: impl Fn(T, T) -> T + Sync + Copy,
+    identity: T,
+    inclusive: bool,
+) -> Result<()> {
+    debug_assert_eq!(input.len(), out.len());
+    let last = ctx.id() + 1 == ctx.num_locales();
+    let mine = if last { identity } else { fold_parallel(ctx, input, op, identity) };
+    let base = ctx.exscan(mine, identity, op)?;
+    scan_chunks(ctx, input, out, base, op, identity, inclusive);
+    Ok(())
+}
+
+/// The fold of `input` with `op` on this locale's task pools, chunks combined in order.
+fn fold_parallel<T: Elem>(ctx: &Ctx, input: &[T], op: impl Fn(T, T) -> T + Sync + Copy, identity: T) -> T {
+    let sz = chunk_len::<T>();
+    let n = input.len().div_ceil(sz);
+    let totals: Vec<OnceLock<T>> = (0..n).map(|_| OnceLock::new()).collect();
+    ctx.forall(0..n, |c| {
+        let part = &input[c * sz..((c + 1) * sz).min(input.len())];
+        let _ = totals[c].set(part.iter().fold(identity, |a, &x| op(a, x)));
+    });
+    totals.iter().fold(identity, |a, t| op(a, t.get().copied().unwrap_or(identity)))
+}
+
+/// Elements of `T` per chunk.
+fn chunk_len<T>() -> usize {
+    (CHUNK_BYTES / size_of::<T>().max(1)).max(1)
+}
+
+/// Waits until `slot` is set (by a running task) and returns its value.
+fn wait_for<T: Copy>(slot: &OnceLock<T>) -> T {
+    let mut spins = 0u32;
+    loop {
+        if let Some(v) = slot.get() {
+            return *v;
+        }
+        spins += 1;
+        if spins < 1 << 10 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Pass 2: the chunks of `input` scanned into `out` from `base`, with a chained look-back.
+fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) {
+    let sz = chunk_len::<T>();
+    let stream = worth_it::<T>(out.len());
+    let outs: Vec<Mutex<&mut [T]>> = out.chunks_mut(sz).map(Mutex::new).collect();
+    let n = outs.len();
+    if n == 0 {
+        return;
+    }
+    let incl: Vec<OnceLock<T>> = (0..n).map(|_| OnceLock::new()).collect();
+    let next = AtomicUsize::new(0);
+    let workers = ctx.here().num_threads().clamp(1, n);
+    ctx.forall_chunks_with(0..workers, 1, |_| loop {
+        let c = next.fetch_add(1, Ordering::Relaxed);
+        if c >= n {
+            break;
+        }
+        let inp = &input[c * sz..((c + 1) * sz).min(input.len())];
+        let agg = inp.iter().fold(identity, |a, &x| op(a, x));
+        let excl = if c == 0 { base } else { wait_for(&incl[c - 1]) };
+        let _ = incl[c].set(op(excl, agg));
+        let mut o = outs[c].lock().unwrap_or_else(|p| p.into_inner());
+        let mut acc = excl;
+        let mut f = |j: usize| {
+            if inclusive {
+                acc = op(acc, inp[j]);
+                acc
+            } else {
+                let v = acc;
+                acc = op(acc, inp[j]);
+                v
+            }
+        };
+        if stream {
+            write_streaming(&mut o, f);
+        } else {
+            for (j, x) in o.iter_mut().enumerate() {
+                *x = f(j);
+            }
+        }
+    });
+}

@@ -1,0 +1,75 @@
+//! The one-pass scan of a Block array into a Block array over the same indices
+//! (`scan_one_pass.rs`): inclusive and exclusive, sizes around the chunk size (16,384 u64),
+//! 1-3 locales and 1-3 threads per locale, against a sequential loop; f64 results do not depend
+//! on the thread count (the chained look-back fixes the combination order). Streaming stores
+//! on and off.
+
+use atoll_array::{dist, DistArray};
+use atoll_runtime::{run, Config};
+
+fn val(i: u64) -> u64 {
+    i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40
+}
+
+#[test]
+fn block_scans_match_the_sequential_loop() {
+    // Streaming stores always (rows of at least 256 bytes), then never: the same results.
+    for threshold in [0, usize::MAX] {
+        atoll_array::stream_store::set_streaming_store_threshold(threshold);
+        scans_match(threshold);
+    }
+}
+
+fn scans_match(threshold: usize) {
+    for locales in 1..=3 {
+        for threads in 1..=3 {
+            for n in [0usize, 1, 5, 16_383, 16_384, 16_385, 100_003] {
+                run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
+                    let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| val(i as u64))?;
+                    let inc = a.view().cumsum()?.gather(0)?;
+                    let exc = a.view().scan(|x, y| x.wrapping_add(y), 0, false)?.gather(0)?;
+                    let mut pre = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+                    a.view().scan_into(&mut pre, u64::max, 0, true)?;
+                    let mx = pre.gather(0)?;
+                    if let (Some(inc), Some(exc), Some(mx)) = (inc, exc, mx) {
+                        let (mut s, mut m) = (0u64, 0u64);
+                        for i in 0..n {
+                            assert_eq!(exc[i], s, "exclusive at {i}, n {n}, {locales} locales, {threads} threads");
+                            s = s.wrapping_add(val(i as u64));
+                            m = m.max(val(i as u64));
+                            assert_eq!(inc[i], s, "inclusive at {i}, n {n}, {locales} locales, {threads} threads, streaming threshold {threshold}");
+                            assert_eq!(mx[i], m, "max at {i}");
+                        }
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn float_scans_do_not_depend_on_the_thread_count() {
+    let n = 70_001;
+    for locales in 1..=2 {
+        let once = |threads| {
+            run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
+                let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 1.0 / (1.0 + i as f64))?;
+                Ok(a.view().cumsum()?.gather(0)?)
+            })
+            .unwrap()
+            .unwrap()
+        };
+        let one = once(1);
+        let seq: Vec<f64> = (0..n).scan(0.0, |s, i| {
+            *s += 1.0 / (1.0 + i as f64);
+            Some(*s)
+        }).collect();
+        assert!(one.iter().zip(&seq).all(|(x, y)| (x - y).abs() <= 1e-9 * y), "{locales} locales vs the loop");
+        for threads in 2..=3 {
+            let got = once(threads);
+            assert!(got.iter().zip(&one).all(|(x, y)| x.to_bits() == y.to_bits()), "{locales} locales, {threads} threads");
+        }
+    }
+}
