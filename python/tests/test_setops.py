@@ -3,11 +3,16 @@ bincount, histogram against NumPy: heavy duplicates, all-equal, NaN, -0.0, empty
 key arrays."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+import os
+
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import atoll as ak
 from conftest import assert_same
+
+# Each example runs a dozen commands, for 4 dtypes and both paths: half the suite's examples.
+HALF = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 2))
 
 SMALL = {np.int64: st.integers(-4, 4), np.uint64: st.integers(0, 6),
          np.float64: st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.0, np.inf, 3.0]), np.bool_: st.booleans()}
@@ -30,6 +35,7 @@ def dense(request):
 
 @pytest.mark.parametrize("use_dense", [True, False], ids=["dense", "sort"])
 @pytest.mark.parametrize("dt", DTS)
+@HALF
 @given(data=st.data())
 def test_unique_counts_indices(use_dense, dt, data):
     ak._keys.DENSE = use_dense
@@ -67,6 +73,7 @@ def test_unique_rows_of_several_keys(data):
 
 @pytest.mark.parametrize("use_dense", [True, False], ids=["dense", "sort"])
 @pytest.mark.parametrize("dt", DTS)
+@HALF
 @given(data=st.data())
 def test_in1d_and_set_operations(use_dense, dt, data):
     ak._keys.DENSE = use_dense
