@@ -8,8 +8,11 @@ use atoll_array::DistArray;
 use atoll_error::Result;
 use std::collections::HashSet;
 
-/// Splits `l`'s strings by owner locale: (positions, lengths, bytes) per destination.
-fn by_owner(l: &LocalStrings, p: usize) -> (Vec<Vec<u32>>, Vec<Vec<u64>>, Vec<Vec<u8>>) {
+/// Per destination locale: the positions, lengths and bytes of the strings it owns.
+type ByOwner = (Vec<Vec<u32>>, Vec<Vec<u64>>, Vec<Vec<u8>>);
+
+/// Splits `l`'s strings by owner locale.
+fn by_owner(l: &LocalStrings, p: usize) -> ByOwner {
     let (mut pos, mut lens, mut bytes) = (vec![Vec::new(); p], vec![Vec::new(); p], vec![Vec::new(); p]);
     for i in 0..l.len() {
         let s = l.get(i);

@@ -116,7 +116,15 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
 }
 
 fn gather_dest<T: Pod, O>(parts: &[O], p: usize, f: impl Fn(&O) -> &Vec<Vec<T>>) -> Vec<Vec<T>> {
-    (0..p).map(|d| parts.iter().flat_map(|o| f(o)[d].iter().copied()).collect()).collect()
+    (0..p)
+        .map(|d| {
+            let mut v = Vec::with_capacity(parts.iter().map(|o| f(o)[d].len()).sum());
+            for o in parts {
+                v.extend_from_slice(&f(o)[d]);
+            }
+            v
+        })
+        .collect()
 }
 
 /// Sorts one locale's strings: bucket by the first two bytes, then sort each bucket on the
