@@ -30,24 +30,7 @@ pub(crate) fn map_parts<T: Send>(ctx: &Ctx, m: usize, f: impl Fn(Range<usize>) -
 
 /// Writes `out[i] = f(i)` for every `i` on the locale's tasks.
 pub(crate) fn fill<T: Send>(ctx: &Ctx, out: &mut [T], f: impl Fn(usize) -> T + Sync) {
-    let m = out.len();
-    let ps = parts(ctx, m);
-    let mut rest = &mut *out;
-    let mut slots = Vec::with_capacity(ps.len());
-    for p in &ps {
-        let (a, b) = rest.split_at_mut(p.len());
-        slots.push(Mutex::new((p.start, a)));
-        rest = b;
-    }
-    ctx.forall_chunks_with(0..slots.len(), 1, |r| {
-        for c in r {
-            let mut g = lock(&slots[c]);
-            let (start, s) = &mut *g;
-            for (j, x) in s.iter_mut().enumerate() {
-                *x = f(*start + j);
-            }
-        }
-    });
+    fill_with(ctx, out, |i, x| *x = f(i));
 }
 
 /// Runs `f(i, &mut out[i])` for every `i` on the locale's tasks.
