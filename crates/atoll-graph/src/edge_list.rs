@@ -44,7 +44,7 @@ impl EdgeSource for DistEdges {
     }
 }
 
-fn spread<T: atoll_runtime::Pod + Default>(ctx: &Ctx, part: &Partition, first: usize, v: &[T], out: &mut [T]) -> Result<()> {
+pub(crate) fn spread<T: atoll_runtime::Pod + Default>(ctx: &Ctx, part: &Partition, first: usize, v: &[T], out: &mut [T]) -> Result<()> {
     let p = ctx.num_locales();
     let mut send: Vec<Vec<T>> = vec![Vec::new(); p];
     let mut k = 0;

@@ -22,6 +22,7 @@ mod mm_write;
 mod operator;
 mod par;
 mod partition;
+mod shared_edges;
 
 pub use algo::bfs::bfs;
 pub use algo::cc::connected_components;
@@ -39,6 +40,7 @@ pub use mm_read::{read_local, MmLocal};
 pub use mm_write::write_matrix_market;
 pub use operator::RowMatrix;
 pub use partition::Partition;
+pub use shared_edges::{share_targets, shared_edge_names, SharedEdges};
 
 use atoll_error::Result;
 use atoll_runtime::Ctx;
