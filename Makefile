@@ -76,6 +76,8 @@ examples-c:
 	mkdir -p target/examples-c
 	$${CXX:-c++} -O2 -std=c++17 -Wall -Wextra -Werror -Iinclude examples/c/spmv_consumer.cpp \
 		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/spmv_consumer
+	$${CXX:-c++} -O2 -std=c++17 -Wall -Wextra -Werror -Iinclude examples/c/hitting_consumer.cpp \
+		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/hitting_consumer
 
 test-python: build-python
 	for n in 1 2 4; do ATOLL_LOCALES=$$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
