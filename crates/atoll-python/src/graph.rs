@@ -24,7 +24,7 @@ fn graphs(ctx: &Ctx) -> Arc<Graphs> {
     ctx.locale_ext::<Graphs>()
 }
 
-fn graph(ctx: &Ctx, id: u64) -> Result<Arc<CsrMatrix>> {
+pub(crate) fn graph(ctx: &Ctx, id: u64) -> Result<Arc<CsrMatrix>> {
     let g = graphs(ctx);
     let m = g.0.lock().unwrap_or_else(|p| p.into_inner());
     m.get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("no graph with id {id} (it was freed, or belongs to an earlier session)")))
@@ -149,6 +149,7 @@ static RUN: Handler<(u64, u64, Algo), Info> = Handler::new("atoll-python::graph_
 
 /// Registers the graph commands (on every process, before the job starts).
 pub fn register_all() {
+    crate::graph_share::SHARE_EDGES.register();
     BUILD.register();
     FREE.register();
     RUN.register();
@@ -157,9 +158,9 @@ pub fn register_all() {
 /// A graph held by the locales: freed on every locale when the last reference goes.
 #[pyclass(module = "atoll._atoll", frozen)]
 pub struct Graph {
-    id: u64,
+    pub(crate) id: u64,
     n: usize,
-    nnz: u64,
+    pub(crate) nnz: u64,
     generation: u64,
 }
 
@@ -279,5 +280,6 @@ pub fn add_to(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(graph_bfs, m)?)?;
     m.add_function(wrap_pyfunction!(graph_hitting_times, m)?)?;
     m.add_function(wrap_pyfunction!(graph_pagerank, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::graph_share::graph_share_edges, m)?)?;
     Ok(())
 }

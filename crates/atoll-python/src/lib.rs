@@ -11,6 +11,7 @@ pub mod commands;
 pub mod errors;
 pub mod eval;
 pub mod graph;
+pub mod graph_share;
 pub mod io;
 pub mod kernels;
 mod par;
