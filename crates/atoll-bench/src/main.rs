@@ -7,6 +7,7 @@ mod baseline;
 mod stream_nt;
 mod comm;
 mod graph;
+mod graph_shared;
 mod graph_seq;
 mod isx;
 mod memtrack;
@@ -162,6 +163,8 @@ enum Bench {
     Isx(isx::IsxArgs),
     /// Graph analytics (issue 19): label propagation, hitting times, components.
     Graph(graph::GraphArgs),
+    /// The seed's approach 2: hitting times by the C++ consumer on a shared edge list (hitting_shared_cpp).
+    GraphShared(graph_shared::GraphSharedArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),
     /// Shared arrays (atoll-share): attach vs file and private, triad over shared vs private, signal vs pipe round trip.
@@ -266,6 +269,12 @@ fn main() {
             run(cfg, |ctx| {
                 check_locales(ctx, &args.common)?;
                 graph::graph(ctx, args)
+            })
+        }),
+        Bench::GraphShared(args) => config(&args.common).and_then(|cfg| {
+            run(cfg, |ctx| {
+                check_locales(ctx, &args.common)?;
+                graph_shared::graph_shared(ctx, args)
             })
         }),
         Bench::Comm { common, iters, rounds } => config(common).and_then(|cfg| {
