@@ -72,6 +72,52 @@ impl SeqCsr {
         SeqCsr { n, row_ptr, col: c, val: vals.map(|_| v) }
     }
 
+    /// The pattern of an undirected graph from its edge list (each edge stored in both
+    /// directions, self loops dropped, duplicates merged): 8 bytes per generated edge instead
+    /// of the 32 of a both-direction `u64` list (scale 22: 0.5 GiB instead of 2 GiB).
+    pub fn from_undirected(n: usize, edges: &[(u32, u32)]) -> SeqCsr {
+        let mut cnt = vec![0usize; n + 1];
+        for &(u, v) in edges {
+            if u != v {
+                cnt[u as usize + 1] += 1;
+                cnt[v as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            cnt[i + 1] += cnt[i];
+        }
+        let mut fill = cnt.clone();
+        let mut c = vec![0u32; cnt[n]];
+        for &(u, v) in edges {
+            if u != v {
+                c[fill[u as usize]] = v;
+                fill[u as usize] += 1;
+                c[fill[v as usize]] = u;
+                fill[v as usize] += 1;
+            }
+        }
+        drop(fill);
+        let mut row_ptr = Vec::with_capacity(n + 1);
+        row_ptr.push(0usize);
+        let mut w = 0;
+        for i in 0..n {
+            let r = cnt[i]..cnt[i + 1];
+            c[r.clone()].sort_unstable();
+            let mut last = u32::MAX;
+            for k in r {
+                if c[k] != last {
+                    last = c[k];
+                    c[w] = last;
+                    w += 1;
+                }
+            }
+            row_ptr.push(w);
+        }
+        c.truncate(w);
+        c.shrink_to_fit();
+        SeqCsr { n, row_ptr, col: c, val: None }
+    }
+
     pub fn nnz(&self) -> usize {
         self.col.len()
     }
