@@ -358,3 +358,43 @@ pub fn timed<R>(f: impl FnOnce() -> R) -> (f64, R) {
     let r = f();
     (t.elapsed().as_secs_f64(), r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_undirected_equals_both_directions_through_from_entries() {
+        // Self loops, duplicates in both orientations, an isolated vertex (5).
+        let edges = [(0u32, 1u32), (1, 0), (2, 2), (3, 4), (0, 3), (4, 3), (6, 0)];
+        let (mut r, mut c) = (Vec::new(), Vec::new());
+        for &(u, v) in &edges {
+            if u != v {
+                r.extend([u as u64, v as u64]);
+                c.extend([v as u64, u as u64]);
+            }
+        }
+        let a = SeqCsr::from_undirected(7, &edges);
+        let b = SeqCsr::from_entries(7, &r, &c, None);
+        assert_eq!((a.row_ptr.clone(), a.col.clone()), (b.row_ptr, b.col));
+        assert_eq!(a.row_ptr, vec![0, 3, 4, 4, 6, 7, 7, 8]);
+    }
+
+    #[test]
+    fn hitting_cg_on_a_path_gives_the_closed_form() {
+        // Path 0 - 1 - ... - 9, target 0: h(v) = v (2 * 9 - v) (a reflecting end at 9);
+        // vertex 10 is isolated (inf).
+        let edges: Vec<(u32, u32)> = (0..9).map(|v| (v, v + 1)).collect();
+        let g = SeqCsr::from_undirected(11, &edges);
+        let sys = HittingSystem::new(&g, &[0]);
+        let (h, res, conv) = hitting_cg(&g, &sys, 1e-12, 100);
+        assert!(conv && !res.is_empty());
+        for v in 0..10 {
+            let want = (v * (18 - v)) as f64;
+            assert!((h[v] - want).abs() <= 1e-8 * want.max(1.0), "vertex {v}: {} vs {want}", h[v]);
+        }
+        assert!(h[10].is_infinite());
+        let (r, b) = sys.residual(&g, &h);
+        assert!(r <= 1e-10 * b);
+    }
+}
