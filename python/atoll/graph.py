@@ -122,8 +122,9 @@ def bfs(g, source):
 def hitting_times(g, targets, tol=1e-8, max_iters=10_000, method="cg", return_residuals=False):
     """Expected steps of a random walk to reach ``targets`` (0 on targets, ``inf`` where no
     target is reachable), solved iteratively with sparse matrix-vector products: conjugate
-    gradients (``method="cg"``, undirected graphs) or the fixed-point iteration
-    (``"jacobi"``). With ``return_residuals``: ``(times, residuals, converged)``."""
+    gradients preconditioned by the degrees (``method="cg"``, undirected graphs) or the
+    fixed-point iteration (``"jacobi"``). With ``return_residuals``: ``(times, residuals,
+    converged)``."""
     if method not in ("cg", "jacobi"):
         raise ValueError(f"method: expected 'cg' or 'jacobi', got {method!r}")
     t = np.atleast_1d(np.asarray(targets.to_ndarray() if isinstance(targets, pdarray) else targets))

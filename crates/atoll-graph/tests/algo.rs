@@ -164,6 +164,62 @@ fn hitting_times_match_a_dense_solve_with_both_methods() {
     }
 }
 
+/// A Kronecker graph of scale 9 (degrees from 0 to a few hundred, isolated vertices, small
+/// components, duplicate edges and self loops as generated) plus a path 520..540 and a
+/// triangle 550..553, on 560 vertices.
+fn kron_components(ctx: &Ctx) -> Result<(Vec<(u64, u64)>, CsrMatrix)> {
+    let raw = kron_pairs(ctx, 9, 11)?;
+    // Both directions, self loops kept (they cancel in D - A; the reference drops them).
+    let mut pairs: Vec<(u64, u64)> = raw.iter().flat_map(|&(u, v)| [(u, v), (v, u)]).collect();
+    for v in 520..539u64 {
+        pairs.extend([(v, v + 1), (v + 1, v)]);
+    }
+    pairs.extend([(550, 551), (551, 550), (551, 552), (552, 551), (552, 550), (550, 552)]);
+    let (p, me) = (ctx.num_locales(), ctx.id());
+    let mut e = LocalEntries::new(true);
+    for (k, &(u, v)) in pairs.iter().enumerate() {
+        if k % p == me {
+            e.push(u, v, 1.0);
+        }
+    }
+    Ok((pairs, CsrMatrix::from_entries(ctx, 560, 560, e)?))
+}
+
+/// The Kronecker graph's degrees span two orders of magnitude: conjugate gradients must reach
+/// a tight tolerance in a modest number of iterations (it needs the degree preconditioner;
+/// plain CG did not converge in this budget) and match the dense solve on 1-4 locales.
+#[test]
+fn hitting_times_on_a_kronecker_graph_with_several_components_match_a_dense_solve() {
+    let pairs = run(Config::local(1), |ctx| kron_components(ctx).map(|(p, _)| p)).unwrap();
+    let adj = adjacency(560, &pairs);
+    let deg: Vec<usize> = adj.iter().enumerate().map(|(v, a)| a.iter().filter(|&&u| u != v as u64).count()).collect();
+    let top = (0..512).max_by_key(|&v| (deg[v], std::cmp::Reverse(v))).unwrap() as u64;
+    let low = (0..512).find(|&v| deg[v] == 1).unwrap() as u64;
+    assert!(deg[top as usize] >= 100 && deg.iter().filter(|&&d| d == 0).count() > 10, "skewed, with isolated vertices");
+    let targets = [top, low, 530];
+    let want = hitting_reference(&adj, &targets);
+    assert!(want.iter().any(|x| x.is_infinite()) && want.iter().filter(|x| x.is_finite()).count() > 300);
+    for p in 1..=4 {
+        let got = run(Config::local(p), |ctx| {
+            let (_, m) = kron_components(ctx)?;
+            let h = hitting_times(ctx, &m, &targets, HittingMethod::ConjugateGradient, 1e-10, KRON_CG_ITERS)?;
+            assert!(h.converged, "{p} locales: {} iterations, last residuals {:?}", h.residuals.len(), &h.residuals[h.residuals.len().saturating_sub(3)..]);
+            all(ctx, &h.times)
+        })
+        .unwrap();
+        for v in 0..560 {
+            if want[v].is_infinite() {
+                assert!(got[v].is_infinite(), "{p} locales, vertex {v}: {}", got[v]);
+            } else {
+                assert!((got[v] - want[v]).abs() <= 1e-7 * want[v].max(1.0), "{p} locales, vertex {v}: {} vs {}", got[v], want[v]);
+            }
+        }
+    }
+}
+
+/// The iteration budget of the Kronecker hitting-time test.
+const KRON_CG_ITERS: usize = 100;
+
 #[test]
 fn pagerank_matches_the_power_iteration_on_a_directed_graph() {
     for p in 1..=4 {

@@ -71,6 +71,18 @@ pub fn all_scenarios(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let want = hitting_reference(&adj, &targets);
     let got = all(ctx, &h.times)?;
     check(h.converged && got.iter().zip(&want).all(|(a, b)| (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-6 * b.max(1.0)), "hitting times")?;
+    // Each CG iteration of the hitting-time solve: one SpMV, hence one put per remote reader
+    // and nothing else (the reductions are collectives, not counted messages): the counts of
+    // 7 iterations minus those of 2 (the setup, components included, cancels).
+    let cg = |k: usize| measure(ctx, || hitting_times(ctx, &m, &targets, HittingMethod::ConjugateGradient, 0.0, k));
+    let ((h2, c2), (h7, c7)) = (cg(2)?, cg(7)?);
+    check(h2.residuals.len() == 2 && h7.residuals.len() == 7, "fixed CG iteration counts")?;
+    let per5: Vec<CommCounts> = c7.iter().zip(&c2).map(|(a, b)| a.since(b)).collect();
+    for (l, cl) in per5.iter().enumerate() {
+        let r = readers.iter().filter(|s| s.contains(&l)).count() as u64;
+        check(cl.puts == 5 * r && cl.total_ops() == 5 * r, "one put per remote reader per CG iteration")?;
+    }
+    out.push(("hitting_cg_per_5_iters".to_string(), per5));
     let (pr, _, conv) = pagerank(ctx, &m, 0.85, 1e-12, 1000)?;
     let want = pagerank_reference(&adj, 0.85, 1e-12, 1000);
     check(conv && all(ctx, &pr)?.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-9), "pagerank")?;
