@@ -364,7 +364,9 @@ fn apply_in_place<T: Copy>(x: &Arg<T>, out: &mut [T], out_is_right: bool, f: imp
 }
 
 /// Evaluates `node` at local positions `r` straight into `out` (the root operation writes
-/// the output without a buffer when it can).
+/// the output without a buffer when it can). `node` must not read `out` (the output may be
+/// filled with an operand's value before the other operand is read; the commands evaluate a
+/// tree that reads its target into a new array).
 pub fn eval_store<T: Access>(node: &BNode<'_>, r: &Range<usize>, flags: &Flags, out: &mut [T]) -> Result<()> {
     if let BNode::Bin(op, a, b) = node {
         let op = *op;
