@@ -9,7 +9,12 @@
 //! The results are identical either way (tested for every element type, unaligned starts and
 //! short rows).
 //!
-//! The only unsafe code is in [`write_streaming`] (x86_64 intrinsics).
+//! Engines that compute their values chunk by chunk into a small buffer (the Python front
+//! end's fused expressions) stream each buffer out with [`Streamer::copy`] inside one
+//! [`with_streaming`] scope, which fences once at its end.
+//!
+//! The only unsafe code is in [`write_streaming`], [`Streamer::copy`] and [`store_fence`]
+//! (x86_64 intrinsics).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -35,8 +40,9 @@ pub fn set_streaming_store_threshold(bytes: usize) {
     THRESHOLD.store(bytes, Ordering::Relaxed);
 }
 
-/// Whether an assignment of `iterations` elements of `T` on this locale streams.
-pub(crate) fn worth_it<T>(iterations: usize) -> bool {
+/// Whether an assignment of `iterations` elements of `T` on this locale streams (at least
+/// [`streaming_store_threshold`] bytes).
+pub fn worth_it<T>(iterations: usize) -> bool {
     iterations.saturating_mul(size_of::<T>()) >= streaming_store_threshold()
 }
 
@@ -47,7 +53,7 @@ pub(crate) fn worth_it<T>(iterations: usize) -> bool {
 pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_sfence, _mm_stream_si128};
+        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
         #[repr(C, align(16))]
         struct Line([u8; 16]);
         /// Bytes computed at once before they are streamed out (a few cache lines, in L1).
@@ -117,14 +123,85 @@ pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
             for j in head + lines * per..out.len() {
                 out[j] = f(j);
             }
-            // SAFETY: a store fence has no preconditions (SSE, x86_64 baseline). It orders the
-            // streaming stores above before any later store, such as the barrier's.
-            unsafe { _mm_sfence() };
+            // Orders the streaming stores above before any later store, such as the barrier's.
+            store_fence();
             return;
         }
     }
     for (j, x) in out.iter_mut().enumerate() {
         *x = f(j);
+    }
+}
+
+/// Orders this thread's streaming stores before its later stores (a no-op off x86_64).
+fn store_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a store fence has no preconditions (SSE, x86_64 baseline).
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
+/// Streams values computed elsewhere (in a small buffer) to their destination; made by
+/// [`with_streaming`], which fences once when the scope ends.
+pub struct Streamer {
+    _scope: (),
+}
+
+/// Fences on drop, so a scope left by a panic still orders its streaming stores.
+struct Fence;
+
+impl Drop for Fence {
+    fn drop(&mut self) {
+        store_fence();
+    }
+}
+
+/// Runs `f` with a [`Streamer`], then a store fence: the values written through it are visible
+/// to other threads like plain stores once this returns (and the caller's barrier or join is
+/// passed). One fence per scope, not per row: put a whole task's rows in one scope.
+pub fn with_streaming<R>(f: impl FnOnce(&mut Streamer) -> R) -> R {
+    let _fence = Fence;
+    f(&mut Streamer { _scope: () })
+}
+
+impl Streamer {
+    /// `out.copy_from_slice(src)` (same lengths, else it panics like `copy_from_slice`), with
+    /// streaming stores for the 16-byte aligned middle of rows of at least 256 bytes (x86_64)
+    /// and plain stores for the ends, other targets and short rows. Meant for a `src` that
+    /// was just computed into a small (L1) buffer.
+    pub fn copy<T: Copy>(&mut self, out: &mut [T], src: &[T]) {
+        assert_eq!(out.len(), src.len(), "Streamer::copy: lengths differ");
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+            let size = size_of::<T>();
+            let addr = out.as_ptr() as usize;
+            if size > 0 && 16 % size == 0 && addr % size == 0 && size_of_val(out) >= MIN_ROW_BYTES {
+                let per = 16 / size;
+                let head = (((16 - addr % 16) % 16) / size).min(out.len());
+                out[..head].copy_from_slice(&src[..head]);
+                let lines = (out.len() - head) / per;
+                let (dst, from) = (out.as_mut_ptr(), src.as_ptr());
+                for l in 0..lines {
+                    let first = head + l * per;
+                    // SAFETY: SSE2 is part of the x86_64 baseline. `first + per <= len` for
+                    // `l < lines`, so the 16 bytes read from `src` (unaligned load) and written
+                    // to `out` are inside both slices; `dst + first` is 16-byte aligned (`head`
+                    // reaches the boundary, `per` elements are 16 bytes); `out` is borrowed
+                    // exclusively and cannot overlap `src` (Rust borrows); the bytes written are
+                    // those of valid `T`s read from `src`.
+                    unsafe {
+                        let v = _mm_loadu_si128(from.add(first).cast::<__m128i>());
+                        _mm_stream_si128(dst.add(first).cast::<__m128i>(), v);
+                    }
+                }
+                let tail = head + lines * per;
+                out[tail..].copy_from_slice(&src[tail..]);
+                return;
+            }
+        }
+        out.copy_from_slice(src);
     }
 }
 
@@ -142,6 +219,37 @@ mod tests {
                 assert_eq!(buf, want, "start {start} len {len} {}", std::any::type_name::<T>());
             }
         }
+    }
+
+    fn same_copy<T: Copy + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+        for start in 0..16 {
+            for len in [0, 1, 3, 15, 16, 17, 31, 63, 64, 255, 256, 257, 1000, 4099] {
+                let mut buf: Vec<T> = (0..start + len + 3).map(|i| make(i + 7)).collect();
+                let src: Vec<T> = (0..len).map(|j| make((start + j) * 31 + 1)).collect();
+                let want: Vec<T> = (0..buf.len()).map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) }).collect();
+                with_streaming(|s| s.copy(&mut buf[start..start + len], &src));
+                assert_eq!(buf, want, "start {start} len {len} {}", std::any::type_name::<T>());
+            }
+        }
+    }
+
+    #[test]
+    fn streamed_copies_equal_plain_copies_for_every_type() {
+        same_copy(|i| i as u8);
+        same_copy(|i| (i as u16).wrapping_mul(7));
+        same_copy(|i| (i as i32).wrapping_sub(500));
+        same_copy(|i| (i as i64).wrapping_mul(-3));
+        same_copy(|i| (i as u64) << 20 | 5);
+        same_copy(|i| i as f32 * 0.5);
+        same_copy(|i| i as f64 * 0.25 - 3.0);
+        same_copy(|i| i % 3 == 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "lengths differ")]
+    fn a_copy_of_another_length_panics() {
+        let mut a = [0u64; 300];
+        with_streaming(|s| s.copy(&mut a, &[1u64; 299]));
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! The collective commands of the Python session: each one a [`Handler`] that every locale
 //! runs on its part of the arrays (driver mode, locale 0 being the Python thread).
 
-use crate::eval::{combine, eval, eval_store, fold, Access, BNode, Flags, Part, RedOp, Src, CHUNK};
+use crate::eval::{combine, combine_tree, eval, eval_store, fold, Access, BNode, Flags, Part, RedOp, Src, CHUNK};
 use crate::par::Disjoint;
 use crate::registry::{lock, Col, Registry};
 use crate::types::{ArrRef, DType, Node, Scal};
 use crate::with_col;
-use atoll::array::{dist, DistArray, Elem, StridedRange};
+use atoll::array::{dist, stream_store, DistArray, Elem, StridedRange};
 use atoll::runtime::{Ctx, GlobalPtr, Handler};
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -121,17 +121,36 @@ fn sub_chunks(t: Range<usize>) -> impl Iterator<Item = Range<usize>> {
     (t.start..t.end).step_by(CHUNK).map(move |s| s..(s + CHUNK).min(t.end))
 }
 
+/// `out = b` on this locale's task pool, [`CHUNK`] elements at a time. A large output (at
+/// least `atoll::array::stream_store::streaming_store_threshold()` bytes on this locale, the
+/// rule of the Rust `assign_expr`) is written with streaming stores: each chunk is computed
+/// into a small buffer that stays in L1 and streamed out, one store fence per task.
 fn run_loop<T: Access>(ctx: &Ctx, b: &BNode<'_>, out: &mut [T], flags: &Flags) -> Result<()> {
     let err = Mutex::new(None);
+    let fail = |e| *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
     let len = out.len();
+    let stream = stream_store::worth_it::<T>(len);
     let out = Disjoint::new(out);
     ctx.forall_chunks_with(0..len, TASK, |t| {
+        if stream {
+            let mut buf = vec![T::default(); CHUNK.min(t.len())];
+            stream_store::with_streaming(|s| {
+                for r in sub_chunks(t) {
+                    let tmp = &mut buf[..r.len()];
+                    if let Err(e) = eval_store(b, &r, flags, tmp) {
+                        return fail(e);
+                    }
+                    // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
+                    s.copy(unsafe { out.chunk(r) }, tmp);
+                }
+            });
+            return;
+        }
         for r in sub_chunks(t) {
             // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
             let o = unsafe { out.chunk(r.clone()) };
             if let Err(e) = eval_store(b, &r, flags, o) {
-                *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                return;
+                return fail(e);
             }
         }
     });
@@ -375,16 +394,17 @@ fn reduce(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
         let err = Mutex::new(None);
         ctx.forall_chunks_with(0..len, TASK, |t| {
             let start = t.start;
-            let mut acc = Part::Empty;
+            let mut chunks = Vec::with_capacity(t.len().div_ceil(CHUNK));
             for r in sub_chunks(t) {
                 match eval(b, &r, &flags).and_then(|v| fold(op, &v, r.len(), base + r.start as u64)) {
-                    Ok(p) => acc = combine(op, dtype, acc, p),
+                    Ok(p) => chunks.push(p),
                     Err(e) => {
                         *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                         return;
                     }
                 }
             }
+            let acc = combine_tree(op, dtype, chunks);
             parts.lock().unwrap_or_else(|p| p.into_inner()).push((start, acc));
         });
         if let Some(e) = err.into_inner().unwrap_or_else(|p| p.into_inner()) {
@@ -392,7 +412,7 @@ fn reduce(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
         }
         let mut parts = parts.into_inner().unwrap_or_else(|p| p.into_inner());
         parts.sort_by_key(|p| p.0);
-        Ok(parts.into_iter().fold(Part::Empty, |a, (_, p)| combine(op, dtype, a, p)))
+        Ok(combine_tree(op, dtype, parts.into_iter().map(|(_, p)| p).collect()))
     })?;
     ctx.allreduce(mine, |a, b| combine(op, dtype, a, b))
 }
@@ -725,4 +745,5 @@ pub fn register_all() {
     crate::strings::register();
     crate::analytics::register_commands();
     crate::io::register();
+    crate::streaming::register();
 }

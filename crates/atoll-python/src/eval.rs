@@ -39,6 +39,24 @@ pub enum BNode<'a> {
 }
 
 impl<'a> BNode<'a> {
+    /// The dtype of the node's values (as [`Node::dtype`]).
+    pub fn dtype(&self) -> DType {
+        match self {
+            BNode::Leaf(s) => s.dtype(),
+            BNode::Scalar(s) => s.dtype(),
+            BNode::Cast(_, t) => *t,
+            BNode::Bin(op, l, _) => if op.is_comparison() { DType::Bool } else { l.dtype() },
+            BNode::Un(UnOp::IsNan, _) => DType::Bool,
+            BNode::Un(_, x) => x.dtype(),
+            BNode::Where(_, a, _) => a.dtype(),
+        }
+    }
+
+    /// Whether the node computes its values (not an operand read in place or a scalar).
+    fn computed(&self) -> bool {
+        !matches!(self, BNode::Leaf(_) | BNode::Scalar(_))
+    }
+
     /// Binds `node`, whose leaves are looked up with `leaf` in order of [`Node::leaves`].
     pub fn bind(node: &Node, leaf: &mut impl FnMut() -> Src<'a>) -> BNode<'a> {
         match node {
@@ -83,8 +101,21 @@ pub enum Arg<'b, T> {
     C(T),
 }
 
+impl Src<'_> {
+    fn dtype(&self) -> DType {
+        match self {
+            Src::I(_) => DType::I64,
+            Src::U(_) => DType::U64,
+            Src::F(_) => DType::F64,
+            Src::B(_) => DType::Bool,
+        }
+    }
+}
+
 /// Typed access to a [`Val`].
 pub trait Access: Num {
+    /// The dtype of `Self`.
+    const DTYPE: DType;
     /// The argument, or `None` for another dtype.
     fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>>;
     /// A computed buffer.
@@ -92,8 +123,9 @@ pub trait Access: Num {
 }
 
 macro_rules! access {
-    ($t:ty, $v:ident, $s:ident) => {
+    ($t:ty, $v:ident, $s:ident, $d:ident) => {
         impl Access for $t {
+            const DTYPE: DType = DType::$d;
             fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>> {
                 match v {
                     Val::$v(x) => Some(Arg::S(x)),
@@ -108,10 +140,10 @@ macro_rules! access {
         }
     };
 }
-access!(i64, I, I);
-access!(u64, U, U);
-access!(f64, F, F);
-access!(bool, B, B);
+access!(i64, I, I, I64);
+access!(u64, U, U, U64);
+access!(f64, F, F, F64);
+access!(bool, B, B, Bool);
 
 impl Val<'_> {
     fn dtype(&self) -> DType {
@@ -320,12 +352,41 @@ fn zip2_into<A: Copy, B: Copy, O>(x: &Arg<A>, y: &Arg<B>, out: &mut [O], f: impl
     }
 }
 
+/// `out[i] = f(x[i], out[i])` (`out_is_right`) or `f(out[i], x[i])`.
+#[inline]
+fn apply_in_place<T: Copy>(x: &Arg<T>, out: &mut [T], out_is_right: bool, f: impl Fn(T, T) -> T) {
+    match (x, out_is_right) {
+        (Arg::S(a), true) => out.iter_mut().zip(a.iter()).for_each(|(o, &a)| *o = f(a, *o)),
+        (Arg::S(a), false) => out.iter_mut().zip(a.iter()).for_each(|(o, &a)| *o = f(*o, a)),
+        (Arg::C(a), true) => out.iter_mut().for_each(|o| *o = f(*a, *o)),
+        (Arg::C(a), false) => out.iter_mut().for_each(|o| *o = f(*o, *a)),
+    }
+}
+
 /// Evaluates `node` at local positions `r` straight into `out` (the root operation writes
-/// the output without a buffer when it can).
+/// the output without a buffer when it can). `node` must not read `out` (the output may be
+/// filled with an operand's value before the other operand is read; the commands evaluate a
+/// tree that reads its target into a new array).
 pub fn eval_store<T: Access>(node: &BNode<'_>, r: &Range<usize>, flags: &Flags, out: &mut [T]) -> Result<()> {
     if let BNode::Bin(op, a, b) = node {
         let op = *op;
         if !op.is_comparison() && op != BinOp::Pow && T::supports(op) {
+            // A computed operand of the output's dtype is evaluated straight into `out`, and the
+            // operation then applied in place: `b + 3.0 * c` allocates no buffer.
+            if a.dtype() == T::DTYPE && b.dtype() == T::DTYPE && (a.computed() || b.computed()) {
+                let (computed, other, out_is_right) = if b.computed() { (b, a, true) } else { (a, b, false) };
+                eval_store(computed, r, flags, out)?;
+                let v = eval(other, r, flags)?;
+                let x = T::arg(&v).ok_or_else(|| mismatch("a binary operation"))?;
+                match op {
+                    BinOp::Add => apply_in_place(&x, out, out_is_right, |a, b| T::bin(BinOp::Add, a, b)),
+                    BinOp::Sub => apply_in_place(&x, out, out_is_right, |a, b| T::bin(BinOp::Sub, a, b)),
+                    BinOp::Mul => apply_in_place(&x, out, out_is_right, |a, b| T::bin(BinOp::Mul, a, b)),
+                    BinOp::Div => apply_in_place(&x, out, out_is_right, |a, b| T::bin(BinOp::Div, a, b)),
+                    op => apply_in_place(&x, out, out_is_right, |a, b| T::bin(op, a, b)),
+                }
+                return Ok(());
+            }
             let (va, vb) = (eval(a, r, flags)?, eval(b, r, flags)?);
             if let (Some(x), Some(y)) = (T::arg(&va), T::arg(&vb)) {
                 match op {
@@ -391,6 +452,20 @@ fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
     r
 }
 
+/// Elements that [`pairwise_sum`] adds with [`fold8`] before it splits (NumPy's block).
+const PAIRWISE_BLOCK: usize = 128;
+
+/// Pairwise sum of `s`, NumPy's rule: blocks of at most [`PAIRWISE_BLOCK`] elements summed by 8
+/// interleaved accumulators, halves (split at a multiple of 8) added recursively; the rounding
+/// error grows with `log2(len / 128)`, not `len`.
+fn pairwise_sum<T: Num>(s: &[T]) -> T {
+    if s.len() <= PAIRWISE_BLOCK {
+        return fold8(s, T::zero(), |a, b| T::bin(BinOp::Add, a, b));
+    }
+    let half = (s.len() / 2) & !7;
+    T::bin(BinOp::Add, pairwise_sum(&s[..half]), pairwise_sum(&s[half..]))
+}
+
 fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
     if n == 0 {
         return Part::Empty;
@@ -398,7 +473,7 @@ fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
     let at = |i: usize| match x { Arg::S(s) => s[i], Arg::C(c) => *c };
     if let Arg::S(s) = x {
         match op {
-            RedOp::Sum => return Part::Val(fold8(s, T::zero(), |a, b| T::bin(BinOp::Add, a, b)).scal()),
+            RedOp::Sum => return Part::Val(pairwise_sum(s).scal()),
             RedOp::Prod => return Part::Val(fold8(s, T::one(), |a, b| T::bin(BinOp::Mul, a, b)).scal()),
             RedOp::Min => return Part::Val(fold8(&s[1..], s[0], min_of).scal()),
             RedOp::Max => return Part::Val(fold8(&s[1..], s[0], max_of).scal()),
@@ -461,6 +536,23 @@ fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
         (Part::Sorted(f, l, ok), Part::Sorted(f2, l2, ok2)) => Part::Sorted(f, l2, ok && ok2 && !(v(f2) < v(l))),
         (a, _) => a,
     }
+}
+
+/// Combines partial results given in index order as a balanced tree (pairwise: a sum's
+/// rounding error grows with the log of their count).
+pub fn combine_tree(op: RedOp, dtype: DType, mut parts: Vec<Part>) -> Part {
+    while parts.len() > 1 {
+        let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+        let mut it = parts.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => combine(op, dtype, a, b),
+                None => a,
+            });
+        }
+        parts = next;
+    }
+    parts.pop().unwrap_or(Part::Empty)
 }
 
 /// Combines two partial results in index order (`a` before `b`).

@@ -18,6 +18,7 @@ mod par;
 mod raw;
 pub mod registry;
 pub mod session;
+pub mod streaming;
 pub mod strings;
 pub mod share;
 pub mod types;
@@ -448,6 +449,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(where_, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(assign, m)?)?;
+    m.add_function(wrap_pyfunction!(streaming::set_streaming_threshold, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(get, m)?)?;
