@@ -18,6 +18,7 @@ mod raw;
 pub mod registry;
 pub mod session;
 pub mod strings;
+pub mod str_groupby;
 pub mod share;
 pub mod types;
 
@@ -457,6 +458,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(argsort, m)?)?;
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
     strings::add(m)?;
+    str_groupby::add(m)?;
     analytics::add(m)?;
     m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
