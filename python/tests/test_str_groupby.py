@@ -161,3 +161,21 @@ def test_strings_indexed_by_a_pdarray_view():
     s = ak.array(v)
     idx = ak.arange(50)[::-1][3:20:2]
     assert s[idx].to_list() == [v[i] for i in range(50)[::-1][3:20:2]]
+
+
+def test_unique_value_counts_and_in1d_of_strings():
+    v = strings(300, 13, maxlen=3)
+    w = strings(80, 14, maxlen=3)
+    s, t = ak.array(v), ak.array(w)
+    u = ak.unique(s)
+    assert isinstance(u, ak.Strings) and u.to_list() == sorted(set(v))
+    keys, counts = ak.value_counts(s)
+    want = pd.Series(v).value_counts().sort_index()
+    assert keys.to_list() == list(want.index)
+    assert_same(counts, want.to_numpy().astype(np.int64))
+    hit = np.array([x in set(w) for x in v])
+    assert_same(ak.in1d(s, t), hit)
+    assert_same(ak.in1d(s, t, invert=True), ~hit)
+    c = ak.Categorical(s)
+    assert ak.unique(c).to_list() == sorted(set(v))
+    assert_same(ak.in1d(c, ak.Categorical(t)), hit)
