@@ -25,6 +25,7 @@ from .manipulation import concatenate, bincount, histogram
 from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
 from .strings import Strings, Match, random_strings_uniform
+from .categorical import Categorical
 from .io import read_parquet, to_parquet, get_datasets
 from . import share
 

@@ -1,7 +1,10 @@
 """Key columns of the sorts, set operations and GroupBy: a pdarray or a list of them, each
 turned into a sort-key expression (bool as int64; float64 with -0.0 made +0.0 so that it
-equals 0.0, as NumPy compares). Another groupable type (Strings) joins by giving its
-``_grouping_keys()``: a list of pdarrays whose rows sort and compare like its elements."""
+equals 0.0, as NumPy compares). Another groupable type joins by giving its
+``_grouping_keys()``: a list of pdarrays whose rows sort and compare like its elements across
+arrays (the set operations compare two arrays' keys). Strings and Categoricals do not: their
+ranks compare only within one array, so GroupBy and coargsort replace them by their ranks
+first (``str_groupby.rank_keys``)."""
 import builtins
 
 from . import _atoll

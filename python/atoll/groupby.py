@@ -21,7 +21,8 @@ from .pdarrayclass import pdarray, _check
 
 
 class GroupBy:
-    """Group a pdarray, or the rows of a list of pdarrays, by value (Arkouda's GroupBy)."""
+    """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value
+    (Arkouda's GroupBy; Strings keys: see ``str_groupby``)."""
 
     Reductions = frozenset(["sum", "prod", "min", "max", "mean", "var", "std", "count", "argmin", "argmax",
                             "nunique", "any", "all", "first", "mode"])
@@ -29,7 +30,12 @@ class GroupBy:
     def __init__(self, keys, assume_sorted=False, dropna=True):
         from .creation import arange
         from .numeric import isnan
-        ks, seq = key_list(keys)
+        from .strings import Strings
+        from .str_groupby import init_strings, rank_keys
+        if isinstance(keys, Strings):
+            init_strings(self, keys, dropna)
+            return
+        ks, seq = key_list(rank_keys(keys))
         self.keys = keys
         self.nkeys = len(ks)
         self.dropna = dropna
@@ -37,7 +43,7 @@ class GroupBy:
         self._seq = seq
         self._perm = self._flags_ = self._segs = None
         self._counts = None
-        dense = None if seq else dense_range(ks[0])
+        dense = None if seq or not isinstance(keys, pdarray) else dense_range(ks[0])
         if dense is not None:
             # Distinct keys and counts without a sort; the sort runs if a later call needs it.
             self._ks, self._kept = ks, None

@@ -35,6 +35,12 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     occurrence when ``return_indices``)."""
     from .creation import array, zeros
     from .manipulation import concatenate
+    from .str_groupby import is_str_key
+    if is_str_key(pda) and not return_groups:  # Strings / Categorical: their own sort
+        if return_counts:
+            from .groupby import GroupBy
+            return GroupBy(pda).size()
+        return pda.unique()
     ks, seq = key_list(pda, "pda")
     n = ks[0].size
     dense = None if (seq or return_groups) else dense_range(ks[0])
@@ -75,6 +81,10 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
     """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``)."""
     from .creation import zeros
     from .numeric import isnan
+    from .str_groupby import is_str_key
+    if is_str_key(pda1) and is_str_key(pda2):  # exact string comparison, by hash partitioning
+        r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
+        return (~r)._materialize() if invert else r
     ka, kb, _ = _pair(pda1, pda2)
     na, nb = ka[0].size, kb[0].size
     if na == 0:

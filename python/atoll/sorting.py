@@ -16,7 +16,11 @@ def _empty_perm():
 
 
 def argsort(pda, algorithm=None, ascending=True):
-    """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``)."""
+    """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``);
+    Strings and Categoricals sort by code point."""
+    from .str_groupby import is_str_key
+    if is_str_key(pda) and ascending:
+        return pda.argsort()
     _check(pda)
     if not ascending:
         raise ValueError("ascending: only ascending sorts are supported")
@@ -35,13 +39,14 @@ def sort(pda, algorithm=None):
 
 
 def coargsort(arrays, algorithm=None, ascending=True):
-    """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays of one
-    length, the first most significant) lexicographically and stably."""
+    """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
+    Categoricals of one length, the first most significant) lexicographically and stably."""
+    from .str_groupby import rank_keys
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not ascending:
         raise ValueError("ascending: only ascending sorts are supported")
-    ks, _ = key_list(arrays, "arrays")
+    ks, _ = key_list(rank_keys(arrays) if isinstance(arrays, (list, tuple)) else arrays, "arrays")
     if len(ks) > 8:
         raise ValueError(f"arrays: at most 8 key arrays are supported, got {len(ks)}")
     n = ks[0].size

@@ -111,7 +111,7 @@ class Strings:
             if key.dtype == np.dtype(bool):
                 from .creation import arange
                 key = arange(self.size)[key]
-            return Strings(_atoll.str_op_py(self._s, "take", idx=key._materialize()._arr))
+            return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
         raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
 
     # ----- comparisons -------------------------------------------------------------------
@@ -229,6 +229,11 @@ class Strings:
     def group(self):
         """The permutation that groups equal strings (sorted)."""
         return _groupby(self)[0]
+
+    def _ranks(self):
+        """Each string's rank among the distinct strings: a sort key (see ``str_groupby``)."""
+        from .str_groupby import string_ranks
+        return string_ranks(self)
 
 
 def _groupby(s):

@@ -1,4 +1,5 @@
-//! Sort inputs: [`SortColumn`] (a 1-D array or view of [`SortKey`]s, any distribution) and how
+//! Sort inputs: [`SortColumn`] (the key-column trait: 1-D arrays and views of [`SortKey`]s of
+//! any distribution here, other key types such as strings in their own crates) and how
 //! each locale gets the keys of its Block part, in place when the input is already laid out
 //! that way, else through one bulk assignment into a Block array.
 
@@ -62,15 +63,24 @@ pub(crate) fn block_keys<'a, K: SortKey, M: Distribution<1> + 'static>(
     Ok(LocalKeys::Owned(copy))
 }
 
-mod private {
-    /// Seals [`super::SortColumn`].
-    pub trait Sealed {}
-}
-
-/// A key column of [`coargsort`](crate::coargsort): a 1-D [`DistArray`] or [`View`] of `i64`,
-/// `u64` or `f64` over any distribution (sealed; use `&a` or `&a.view()` as a `&dyn
-/// SortColumn`).
-pub trait SortColumn: private::Sealed {
+/// A key column of [`coargsort`](crate::coargsort), [`GroupBy`](crate::GroupBy) and
+/// [`group_flags`](crate::group_flags): anything that gives each row an order-preserving `u64`
+/// image. Implemented here for 1-D [`DistArray`]s and [`View`]s of `i64`, `u64` and `f64` over
+/// any distribution (use `&a` or `&a.view()` as a `&dyn SortColumn`); other crates implement it
+/// for their own key types (`atoll-strings` for strings and categoricals: each string's rank
+/// among the distinct strings), so that one `coargsort` sorts strings and numbers together.
+///
+/// # Contract of an implementation
+/// - Row `p` (`0 <= p < len()`) has one image `u64`; rows sort as their images do (smaller
+///   image first) and two rows are the same key exactly when their images are equal. Images
+///   need only be comparable within one column of one call: each column has its own slot in
+///   the sort records (a column may recompute them, e.g. ranks, on every call).
+/// - [`write_images`](Self::write_images) is **collective**: every locale calls it with the
+///   same `layout_n` (the column's length), and locale `l` writes the images of the positions
+///   it owns in the Block distribution of `0..layout_n` (`dist::block`), in order: position
+///   `lo + j` goes to `out[offset + j * stride]`. It writes nothing else, and on error it
+///   returns the same error on every locale.
+pub trait SortColumn {
     /// The number of keys.
     fn len(&self) -> usize;
     /// Whether there is no key.
@@ -79,18 +89,19 @@ pub trait SortColumn: private::Sealed {
     }
     /// The locale context of the column.
     fn ctx(&self) -> &Ctx;
-    /// The key type's name (`i64`, `u64`, `f64`).
+    /// The key type's name (`i64`, `u64`, `f64`, `str`, ...), for error messages.
     fn key_name(&self) -> &'static str;
     /// The column's indices (its index space: position `p` is index `index_range().nth(p)`).
     fn index_range(&self) -> StridedRange;
-    /// Writes the order-preserving images of this locale's keys of the Block layout into
-    /// `out[offset + j * stride]` for position `j`. **Collective.**
-    #[doc(hidden)]
+    /// Writes the order-preserving images of this locale's keys of the Block layout of
+    /// `0..layout_n` into `out[offset + j * stride]` for its `j`-th position (see the trait's
+    /// contract). **Collective.**
+    ///
+    /// # Errors
+    /// On every locale: an error of the column (a failed redistribution, an out-of-memory),
+    /// or [`atoll_error::Error::InvalidArgument`] when `out` is too short.
     fn write_images(&self, layout_n: usize, out: &mut [u64], stride: usize, offset: usize) -> Result<()>;
 }
-
-impl<K: SortKey, M: Distribution<1> + 'static> private::Sealed for View<'_, K, 1, M> {}
-impl<K: SortKey, M: Distribution<1> + 'static> private::Sealed for DistArray<K, 1, M> {}
 
 impl<K: SortKey, M: Distribution<1> + 'static> SortColumn for View<'_, K, 1, M> {
     fn len(&self) -> usize {

@@ -743,6 +743,7 @@ pub fn register_all() {
     CREATE.register();
     MEM.register();
     crate::strings::register();
+    crate::str_groupby::register();
     crate::analytics::register_commands();
     crate::io::register();
     crate::streaming::register();

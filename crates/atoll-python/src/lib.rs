@@ -20,6 +20,7 @@ pub mod registry;
 pub mod session;
 pub mod streaming;
 pub mod strings;
+pub mod str_groupby;
 pub mod share;
 pub mod types;
 
@@ -460,6 +461,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(argsort, m)?)?;
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
     strings::add(m)?;
+    str_groupby::add(m)?;
     analytics::add(m)?;
     m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;

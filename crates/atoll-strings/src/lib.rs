@@ -42,6 +42,7 @@ mod files;
 mod groups;
 mod hash;
 mod in1d;
+mod key_column;
 mod layout;
 mod local;
 mod map;

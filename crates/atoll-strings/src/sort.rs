@@ -13,12 +13,19 @@
 //!
 //! After it, locale `l` holds the `l`-th part of the sorted order; `argsort` moves the indices
 //! to the Block layout (one more `alltoallv`), group-by and unique work on the parts.
+//!
+//! **Memory.** The sort's temporaries are reserved in the locales' budgets before they are
+//! allocated, in two collective steps: the send buffers (before step 2), then, once each
+//! locale knows what it will receive (one small `alltoallv` of counts), the received strings
+//! and the local sort's records (held by the [`SortedPart`] until it is dropped). A sort that
+//! does not fit gives [`Error::OutOfMemory`](atoll_error::Error::OutOfMemory) on every locale
+//! before that step allocates anything.
 
 use crate::local::LocalStrings;
 use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
-use atoll_runtime::{Ctx, Pod};
+use atoll_runtime::{Commitment, Ctx, Pod};
 use std::cmp::Ordering;
 use std::sync::Mutex;
 
@@ -32,6 +39,8 @@ pub(crate) struct SortedPart {
     pub(crate) extra: Option<Vec<u64>>,
     /// Arrival positions in sorted order.
     pub(crate) order: Vec<u32>,
+    /// The budget held for the part and the local sort's temporaries.
+    _held: Commitment,
 }
 
 impl SortedPart {
@@ -57,6 +66,23 @@ fn prefix(s: &[u8]) -> u64 {
 
 type Sample = (Vec<u8>, u64, u64);
 
+/// Bytes of the local sort of `m` strings of `bytes` bytes in all (with a secondary key when
+/// `extra`), as `local_sort` and its callers allocate them: the strings (bytes and offsets),
+/// the indices and secondary keys (twice: as received, then split), the records and their
+/// sorted copy, the order, the bucket counters and the permutation built from the part.
+fn local_sort_bytes(m: usize, bytes: usize, extra: bool) -> u64 {
+    let w = if extra { 16 } else { 8 };
+    let per = 8 /* offset */ + 2 * w + 8 /* length */ + 2 * 16 /* records */ + 4 /* order */ + 8 /* result */;
+    (m as u64 + 1) * per + bytes as u64 + 2 * 8 * (1 << 16) + 8
+}
+
+/// Bytes of the send side of the exchange of `m` strings of `bytes` bytes: destinations,
+/// per-task buffers and their per-destination copies (indices, lengths, bytes).
+fn send_bytes(m: usize, bytes: usize, extra: bool) -> u64 {
+    let w: u64 = if extra { 16 } else { 8 };
+    4 * m as u64 + 2 * ((w + 8) * m as u64 + bytes as u64)
+}
+
 fn cmp_key(a: (&[u8], u64, u64), b: (&[u8], u64, u64)) -> Ordering {
     a.0.cmp(b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
 }
@@ -71,8 +97,10 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
     let lo = s.lo() as u64;
     let ex = |i: usize| extra.map_or(0, |e| e[i]);
     if p == 1 {
-        return Ok(local_sort(ctx, l.clone(), (0..m as u64).collect(), extra.map(<[u64]>::to_vec)));
+        let held = ctx.reserve("DistStrings sort (local sort)", local_sort_bytes(m, l.bytes().len(), extra.is_some()))?.commit();
+        return Ok(local_sort(ctx, l.clone(), (0..m as u64).collect(), extra.map(<[u64]>::to_vec), held));
     }
+    let send = ctx.reserve("DistStrings sort (send buffers)", send_bytes(m, l.bytes().len(), extra.is_some()))?;
     // 1. Splitters.
     let k = m.min(32 * p);
     let mine: Vec<Sample> = (0..k).map(|j| m * j / k).map(|i| (l.get(i).to_vec(), ex(i), lo + i as u64)).collect();
@@ -102,6 +130,12 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
     });
     let (ids, lens, bytes) = (gather_dest(&parts, p, |o| &o.0), gather_dest(&parts, p, |o| &o.1), gather_dest(&parts, p, |o| &o.2));
     drop(parts);
+    // What each locale receives (strings, bytes), to reserve it before the exchange.
+    let sizes: Vec<Vec<u64>> = (0..p).map(|d| vec![lens[d].len() as u64, bytes[d].len() as u64]).collect();
+    let got = ctx.alltoallv(sizes)?.concat();
+    let (rm, rb) = got.chunks_exact(2).fold((0u64, 0u64), |(a, b), c| (a + c[0], b + c[1]));
+    let held = ctx.reserve("DistStrings sort (received strings and local sort)", local_sort_bytes(rm as usize, rb as usize, extra.is_some()))?.commit();
+    let sending = send.commit();
     let ids = ctx.alltoallv(ids)?.concat();
     let lens = ctx.alltoallv(lens)?.concat();
     let bytes = ctx.alltoallv(bytes)?.concat();
@@ -111,8 +145,9 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
     } else {
         (ids, None)
     };
+    drop(sending);
     // 3. The local sort.
-    Ok(local_sort(ctx, strings, idx, ext))
+    Ok(local_sort(ctx, strings, idx, ext, held))
 }
 
 fn gather_dest<T: Pod, O>(parts: &[O], p: usize, f: impl Fn(&O) -> &Vec<Vec<T>>) -> Vec<Vec<T>> {
@@ -129,7 +164,7 @@ fn gather_dest<T: Pod, O>(parts: &[O], p: usize, f: impl Fn(&O) -> &Vec<Vec<T>>)
 
 /// Sorts one locale's strings: bucket by the first two bytes, then sort each bucket on the
 /// locale's tasks.
-fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec<u64>>) -> SortedPart {
+fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec<u64>>, held: Commitment) -> SortedPart {
     let m = strings.len();
     const B: usize = 1 << 16;
     let mut recs: Vec<(u64, u32)> = vec![(0, 0); m];
@@ -176,7 +211,7 @@ fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec
         });
     }
     let order = sorted.iter().map(|r| r.1).collect();
-    SortedPart { strings, idx, extra, order }
+    SortedPart { strings, idx, extra, order, _held: held }
 }
 
 /// Values that each locale holds (in locale order, as one sequence), moved to the Block layout
