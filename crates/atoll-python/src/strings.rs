@@ -25,11 +25,11 @@ fn reg(ctx: &Ctx) -> Arc<StrRegistry> {
     ctx.locale_ext::<StrRegistry>()
 }
 
-fn get(ctx: &Ctx, id: u64) -> Result<Arc<DistStrings>> {
+pub(crate) fn get(ctx: &Ctx, id: u64) -> Result<Arc<DistStrings>> {
     reg(ctx).map.lock().unwrap_or_else(|p| p.into_inner()).get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("internal: no strings {id}")))
 }
 
-fn put(ctx: &Ctx, id: u64, s: DistStrings) {
+pub(crate) fn put(ctx: &Ctx, id: u64, s: DistStrings) {
     reg(ctx).map.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(s));
 }
 
@@ -227,9 +227,9 @@ pub fn register() {
 /// Distributed strings' handle: freed on every locale when the last reference goes.
 #[pyclass(module = "atoll._atoll", frozen)]
 pub struct StrArr {
-    id: u64,
-    len: usize,
-    generation: u64,
+    pub(crate) id: u64,
+    pub(crate) len: usize,
+    pub(crate) generation: u64,
 }
 
 impl Drop for StrArr {
