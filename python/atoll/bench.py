@@ -26,6 +26,8 @@ KERNELS += STRING_KERNELS
 # Parquet IO (bench_io.py): parquet_read, parquet_write.
 from .bench_io import parquet_read, parquet_write  # noqa: E402
 KERNELS += ["parquet_read", "parquet_write"]
+from .bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402  (string columns)
+KERNELS += ["parquet_read_str", "parquet_write_str"]
 
 
 def best(f, reps):

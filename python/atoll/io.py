@@ -4,9 +4,10 @@
 Every locale reads the rows of its own part (the row groups that overlap it) and writes its
 own file, ``<prefix>_LOCALE0000.parquet`` (an extension in ``prefix_path`` moves to the end:
 ``x.parquet`` gives ``x_LOCALE0000.parquet``). The files are plain Parquet: pyarrow, pandas and
-polars read them (``pd.read_parquet(sorted(glob("x_LOCALE*")))``). Numeric datasets only:
-int64, uint64, float64 and bool (int8-32, uint8-32 and float32 read widened; nulls read as NaN
-in float columns). A missing file is a ``FileNotFoundError``, a missing dataset or a corrupt
+polars read them (``pd.read_parquet(sorted(glob("x_LOCALE*")))``). Datasets: int64, uint64,
+float64 and bool (int8-32, uint8-32 and float32 read widened; nulls read as NaN in float
+columns), and UTF-8 strings, read as ``ak.Strings`` (a null string reads as ``""``, as in
+Arkouda) and written from ``ak.Strings`` (``Strings.to_parquet`` too). A missing file is a ``FileNotFoundError``, a missing dataset or a corrupt
 file a ``ValueError``, a dataset of another type a ``TypeError``; nothing in the session is
 lost.
 """
@@ -15,6 +16,7 @@ import os
 
 from . import _atoll
 from .pdarrayclass import pdarray
+from .strings import Strings
 
 __all__ = ["read_parquet", "to_parquet", "get_datasets", "ls"]
 
@@ -60,7 +62,8 @@ def ls(filename):
 def read_parquet(filenames, datasets=None, iterative=False, strict_types=True, allow_errors=False, tag_data=False):
     """Reads ``datasets`` (every dataset of the first file when None) of the Parquet files
     ``filenames`` (a name, a glob pattern, or a list of them; their rows in order form the
-    arrays). Returns the pdarray for one dataset, otherwise a dict name -> pdarray.
+    arrays). Returns the pdarray (``Strings`` for a string dataset) for one dataset, otherwise
+    a dict name -> pdarray or Strings.
 
     ``iterative`` and ``strict_types`` are accepted for Arkouda's signature (the result is the
     same; types are widened as documented in the module); ``allow_errors`` and ``tag_data``
@@ -73,7 +76,7 @@ def read_parquet(filenames, datasets=None, iterative=False, strict_types=True, a
     if not names:
         raise ValueError("datasets: no datasets to read")
     arrs = _atoll.read_parquet(files, names)
-    out = {n: pdarray(a) for n, a in zip(names, arrs)}
+    out = {n: Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a) for n, a in zip(names, arrs)}
     return out[names[0]] if len(names) == 1 else out
 
 
@@ -84,8 +87,8 @@ def _check_write(prefix_path, mode):
 
 
 def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=None, convert_categoricals=False):
-    """Writes ``columns`` (a dict name -> pdarray, or a list of pdarrays with ``names``) of one
-    length to one Parquet file per locale, ``<prefix>_LOCALE####.parquet``, each holding that
+    """Writes ``columns`` (a dict name -> pdarray or Strings, or a list of them with ``names``)
+    of one length to one Parquet file per locale, ``<prefix>_LOCALE####.parquet``, each holding that
     locale's rows. ``compression``: None, 'snappy' or 'zstd'.
     """
     prefix = _check_write(prefix_path, mode)
@@ -93,7 +96,7 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
         if names is not None:
             raise ValueError("names: give names either as the dict's keys or as names, not both")
         names, cols = list(columns.keys()), list(columns.values())
-    elif isinstance(columns, pdarray):
+    elif isinstance(columns, (pdarray, Strings)):
         cols = [columns]
         names = ["array"] if names is None else _names(names, "names")
     else:
@@ -104,6 +107,16 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
     if len(names) != len(cols):
         raise ValueError(f"names: {len(names)} names for {len(cols)} columns")
     for c in cols:
-        if not isinstance(c, pdarray):
-            raise TypeError(f"columns: expected pdarrays, got {type(c).__name__}")
-    _atoll.write_parquet([c._whole() for c in cols], [str(n) for n in names], prefix, compression)
+        if not isinstance(c, (pdarray, Strings)):
+            raise TypeError(f"columns: expected pdarrays or Strings, got {type(c).__name__}")
+    handles = [c._s if isinstance(c, Strings) else c._whole() for c in cols]
+    _atoll.write_parquet(handles, [str(n) for n in names], prefix, compression)
+
+
+def _strings_to_parquet(self, prefix_path, dataset="strings_array", mode="truncate", compression=None):
+    """Writes the strings as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
+    to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
+
+
+# Arkouda's ``Strings.to_parquet``, attached here so that the strings module stays about strings.
+Strings.to_parquet = _strings_to_parquet

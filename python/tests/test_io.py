@@ -129,7 +129,7 @@ def test_a_glob_of_many_files_reads_in_sorted_order(tmp_path):
 def test_errors_are_typed_and_lose_nothing(tmp_path):
     keep = ak.arange(100) * 3
     p = tmp_path / "ok.parquet"
-    pd.DataFrame({"x": np.arange(50, dtype=np.int64), "s": [str(k) for k in range(50)],
+    pd.DataFrame({"x": np.arange(50, dtype=np.int64), "s": [str(k).encode() for k in range(50)],
                   "n": pd.array([None if k % 5 == 0 else k for k in range(50)], dtype="Int64")}).to_parquet(p)
     with pytest.raises(FileNotFoundError, match="nope.parquet"):
         ak.read_parquet([str(p), str(tmp_path / "nope.parquet")], datasets="x")
@@ -138,7 +138,7 @@ def test_errors_are_typed_and_lose_nothing(tmp_path):
     with pytest.raises(ValueError, match="dataset not found"):
         ak.read_parquet(p, datasets=["x", "zz"])
     with pytest.raises(TypeError, match="unsupported type"):
-        ak.read_parquet(p, datasets="s")
+        ak.read_parquet(p, datasets="s")  # binary (strings are tested in test_io_strings.py)
     with pytest.raises(TypeError, match="null"):
         ak.read_parquet(p, datasets="n")
     with pytest.raises(TypeError):

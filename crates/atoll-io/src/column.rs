@@ -1,6 +1,7 @@
-//! The columns that IO reads and writes: 1-D Block arrays of the numeric dtypes.
+//! The columns that IO reads and writes: 1-D Block arrays of the numeric dtypes, and strings.
 
 use atoll_array::DistArray;
+use atoll_strings::DistStrings;
 use atoll_error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,8 @@ pub enum IoDType {
     F64,
     /// `bool` (Parquet BOOLEAN).
     Bool,
+    /// UTF-8 strings (Parquet BYTE_ARRAY annotated `String`/`UTF8`), as [`DistStrings`].
+    Str,
 }
 
 impl IoDType {
@@ -25,17 +28,21 @@ impl IoDType {
             IoDType::U64 => "uint64",
             IoDType::F64 => "float64",
             IoDType::Bool => "bool",
+            IoDType::Str => "str",
         }
     }
 }
 
-/// A column read from files: a 1-D Block array of one of the dtypes.
+#[allow(clippy::large_enum_variant)] // a handful of columns per read: no box needed
+/// A column read from files: a 1-D Block array of one of the dtypes, or Block-distributed
+/// strings.
 #[allow(missing_docs)]
 pub enum Column {
     I64(DistArray<i64, 1>),
     U64(DistArray<u64, 1>),
     F64(DistArray<f64, 1>),
     Bool(DistArray<bool, 1>),
+    Str(DistStrings),
 }
 
 impl Column {
@@ -46,6 +53,7 @@ impl Column {
             Column::U64(_) => IoDType::U64,
             Column::F64(_) => IoDType::F64,
             Column::Bool(_) => IoDType::Bool,
+            Column::Str(_) => IoDType::Str,
         }
     }
 
@@ -66,6 +74,7 @@ impl Column {
             Column::U64(a) => ColumnRef::U64(a),
             Column::F64(a) => ColumnRef::F64(a),
             Column::Bool(a) => ColumnRef::Bool(a),
+            Column::Str(s) => ColumnRef::Str(s),
         }
     }
 
@@ -76,6 +85,11 @@ impl Column {
             Column::U64(a) => a.free(),
             Column::F64(a) => a.free(),
             Column::Bool(a) => a.free(),
+            // Strings release their budget when dropped (no collective step).
+            Column::Str(s) => {
+                drop(s);
+                Ok(())
+            }
         }
     }
 }
@@ -88,6 +102,7 @@ pub enum ColumnRef<'a> {
     U64(&'a DistArray<u64, 1>),
     F64(&'a DistArray<f64, 1>),
     Bool(&'a DistArray<bool, 1>),
+    Str(&'a DistStrings),
 }
 
 impl ColumnRef<'_> {
@@ -98,6 +113,7 @@ impl ColumnRef<'_> {
             ColumnRef::U64(_) => IoDType::U64,
             ColumnRef::F64(_) => IoDType::F64,
             ColumnRef::Bool(_) => IoDType::Bool,
+            ColumnRef::Str(_) => IoDType::Str,
         }
     }
 
@@ -108,6 +124,7 @@ impl ColumnRef<'_> {
             ColumnRef::U64(a) => a.len(),
             ColumnRef::F64(a) => a.len(),
             ColumnRef::Bool(a) => a.len(),
+            ColumnRef::Str(s) => s.len(),
         }
     }
 

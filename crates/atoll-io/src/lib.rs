@@ -1,8 +1,9 @@
 //! Atoll's file IO: Parquet columns read and written in parallel by every locale.
 //!
 //! - [`read_parquet`] reads numeric columns (int64, uint64, float64, bool; int8-32 and uint8-32
-//!   widened to int64/uint64, float32 to float64) of one or many files into Block
-//!   [`DistArray`](atoll_array::DistArray)s. The files' rows, in file order, form one sequence;
+//!   widened to int64/uint64, float32 to float64) and UTF-8 string columns (into
+//!   [`DistStrings`](atoll_strings::DistStrings); a null reads as the empty string, as in
+//!   Arkouda) of one or many files into Block [`DistArray`](atoll_array::DistArray)s. The files' rows, in file order, form one sequence;
 //!   each locale decodes the row groups that overlap its Block part, straight into its part
 //!   (no communication beyond the metadata), in parallel on its task pool.
 //! - [`write_parquet`] writes one file per locale, `<prefix>_LOCALE0000.parquet` as Arkouda names
@@ -23,6 +24,7 @@ mod meta;
 mod names;
 mod posfile;
 mod read;
+mod strcol;
 mod write;
 
 pub use atoll_error::FileErrorKind;

@@ -58,6 +58,8 @@ pub(crate) enum Source {
     U64,
     F32,
     F64,
+    /// BYTE_ARRAY annotated as UTF-8 text (`String`/`UTF8`, also `Enum`/`JSON`).
+    Utf8,
 }
 
 impl Source {
@@ -67,6 +69,7 @@ impl Source {
             Source::I32 | Source::I64 => IoDType::I64,
             Source::U32 | Source::U64 => IoDType::U64,
             Source::F32 | Source::F64 => IoDType::F64,
+            Source::Utf8 => IoDType::Str,
         }
     }
 }
@@ -86,6 +89,8 @@ fn classify(c: &ColumnDescriptor) -> std::result::Result<Source, String> {
     if decimal {
         return Err(format!("{} is a decimal", what()));
     }
+    let text = matches!(c.logical_type_ref(), Some(LogicalType::String | LogicalType::Enum | LogicalType::Json))
+        || matches!(c.converted_type(), ConvertedType::UTF8 | ConvertedType::ENUM | ConvertedType::JSON);
     Ok(match c.physical_type() {
         PhysicalType::BOOLEAN => Source::Bool,
         PhysicalType::INT32 if unsigned => Source::U32,
@@ -94,6 +99,8 @@ fn classify(c: &ColumnDescriptor) -> std::result::Result<Source, String> {
         PhysicalType::INT64 => Source::I64,
         PhysicalType::FLOAT => Source::F32,
         PhysicalType::DOUBLE => Source::F64,
+        PhysicalType::BYTE_ARRAY if text => Source::Utf8,
+        PhysicalType::BYTE_ARRAY => return Err(format!("{} (binary, not annotated as UTF-8 text)", what())),
         _ => return Err(what()),
     })
 }
@@ -103,7 +110,7 @@ fn classify(c: &ColumnDescriptor) -> std::result::Result<Source, String> {
 pub struct DatasetInfo {
     /// The column's name (its dotted path for nested schemas).
     pub name: String,
-    /// The dtype it reads as, or `None` when it cannot be read (strings, decimals, lists).
+    /// The dtype it reads as, or `None` when it cannot be read (binary, decimals, lists).
     pub dtype: Option<IoDType>,
     /// The Parquet type, for messages.
     pub parquet_type: String,
@@ -150,7 +157,7 @@ pub(crate) fn summarize(path: &Path, names: &[String]) -> Result<FileSummary> {
             return Err(file_err(FileErrorKind::MissingDataset, path, format!("no dataset {name:?} (the file has {have:?})")));
         };
         let source = classify(&schema.columns()[leaf])
-            .map_err(|why| file_err(FileErrorKind::WrongType, path, format!("dataset {name:?} is {why}; readable types: int8-64, uint8-64, float32/64, bool")))?;
+            .map_err(|why| file_err(FileErrorKind::WrongType, path, format!("dataset {name:?} is {why}; readable types: int8-64, uint8-64, float32/64, bool, UTF-8 strings")))?;
         cols.push((leaf, source));
     }
     let mut groups = Vec::with_capacity(md.num_row_groups());

@@ -4,9 +4,11 @@ use crate::agree::agree;
 use crate::column::{Column, IoDType};
 use crate::meta::{all_names, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
 use crate::posfile::PosFile;
+use crate::strcol::read_strings;
 use atoll_array::{dist, DistArray};
 use atoll_error::{invalid_arg, FileErrorKind, Result};
 use atoll_runtime::Ctx;
+use atoll_strings::{DistStrings, LocalStrings};
 use parquet::column::reader::{get_typed_column_reader, ColumnReader};
 use parquet::data_type::{BoolType, DataType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -28,6 +30,9 @@ const BATCH: usize = 1 << 15;
 /// then each locale decodes the row groups (or the parts of them) that overlap its Block part
 /// straight into it, in parallel on its task pool. int8-32 columns read as int64, uint8-32 as
 /// uint64, float32 as float64; nulls read as NaN in float columns and are an error in others.
+/// String columns (BYTE_ARRAY annotated as UTF-8) read as [`Column::Str`]: each locale decodes
+/// the strings of its Block part (plain or dictionary pages), a null reads as the empty string
+/// (as in Arkouda), bytes that are not UTF-8 are a [`FileErrorKind::Corrupt`] error.
 ///
 /// **Collective**: every locale passes the same arguments and gets the same outcome.
 ///
@@ -35,8 +40,8 @@ const BATCH: usize = 1 << 15;
 /// The same error on every locale, with nothing left allocated:
 /// [`Error::File`](atoll_error::Error::File) with [`FileErrorKind::NotFound`] (a missing file),
 /// [`FileErrorKind::Corrupt`] (not Parquet, truncated, undecodable),
-/// [`FileErrorKind::MissingDataset`], [`FileErrorKind::WrongType`] (a string, decimal or
-/// list column, a dtype that differs between files, nulls in a non-float column);
+/// [`FileErrorKind::MissingDataset`], [`FileErrorKind::WrongType`] (a binary, decimal or
+/// list column, a dtype that differs between files, nulls in a non-float, non-string column);
 /// `InvalidArgument` for no paths or no datasets; `OutOfMemory` from the allocation.
 pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -> Result<Vec<(String, Column)>> {
     if paths.is_empty() {
@@ -70,22 +75,25 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
         }
     }
 
-    // Allocate (collective; an out-of-memory outcome is the same everywhere).
+    // Allocate the numeric columns (collective; an out-of-memory outcome is the same
+    // everywhere). String columns (`None` here) are built from what the locales decode.
     let d = dist::block(ctx, [total])?;
-    let mut cols: Vec<Column> = Vec::with_capacity(names.len());
+    let mut cols: Vec<Option<Column>> = Vec::with_capacity(names.len());
     for &t in &dtypes {
         let c = match t {
             IoDType::I64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::I64),
             IoDType::U64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::U64),
             IoDType::F64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::F64),
             IoDType::Bool => DistArray::zeros_lazy(ctx, d.clone()).map(Column::Bool),
+            IoDType::Str => {
+                cols.push(None);
+                continue;
+            }
         };
         match c {
-            Ok(c) => cols.push(c),
+            Ok(c) => cols.push(Some(c)),
             Err(e) => {
-                for c in cols {
-                    c.free()?;
-                }
+                free_cols(cols)?;
                 return Err(e);
             }
         }
@@ -95,15 +103,39 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     let r = &dom.dims()[0];
     let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
     let decoded = decode_local(ctx, paths, &summaries, &groups, here, &mut cols);
-    match agree(ctx, decoded) {
-        Ok(()) => Ok(names.into_iter().zip(cols).collect()),
+    let strs = match agree(ctx, decoded) {
+        Ok(s) => s,
         Err(e) => {
-            for c in cols {
-                c.free()?;
+            free_cols(cols)?;
+            return Err(e);
+        }
+    };
+    // The string columns, in order on every locale (each locale's strings are its Block part
+    // already: no data moves, only the budget's reservation, agreed).
+    let mut strs = strs.into_iter();
+    for slot in cols.iter_mut().filter(|c| c.is_none()) {
+        let local = strs.next().unwrap_or_default();
+        match DistStrings::from_local_parts(ctx, local, "read_parquet") {
+            Ok(s) => *slot = Some(Column::Str(s)),
+            Err(e) => {
+                free_cols(cols)?;
+                return Err(e);
             }
-            Err(e)
         }
     }
+    let cols: Vec<Column> = cols.into_iter().flatten().collect();
+    if cols.len() != names.len() {
+        return Err(invalid_arg!("read_parquet: a column was not built"));
+    }
+    Ok(names.into_iter().zip(cols).collect())
+}
+
+/// Frees the columns built so far. **Collective.**
+fn free_cols(cols: Vec<Option<Column>>) -> Result<()> {
+    for c in cols.into_iter().flatten() {
+        c.free()?;
+    }
+    Ok(())
 }
 
 /// Every file's summary on every locale (file `i` read by locale `i % N`). **Collective.**
@@ -174,17 +206,20 @@ enum Dest<'a> {
     U(&'a mut [u64]),
     F(&'a mut [f64]),
     B(&'a mut [bool]),
+    S(&'a mut LocalStrings),
 }
 
-/// Decodes this locale's rows `here` (global positions) into its parts of `cols`. **One-sided.**
+/// Decodes this locale's rows `here` (global positions) into its parts of the numeric `cols`;
+/// returns its strings of each string column (the `None`s of `cols`, in order). **One-sided.**
 fn decode_local(
     ctx: &Ctx,
     paths: &[PathBuf],
     summaries: &[FileSummary],
     groups: &[(usize, usize, usize, usize)],
     here: Range<usize>,
-    cols: &mut [Column],
-) -> Result<()> {
+    cols: &mut [Option<Column>],
+) -> Result<Vec<LocalStrings>> {
+    let nstr = cols.iter().filter(|c| c.is_none()).count();
     let mut tasks = Vec::new();
     for &(file, group, start, rows) in groups {
         let lo = start.max(here.start);
@@ -197,7 +232,7 @@ fn decode_local(
         }
     }
     if tasks.is_empty() {
-        return Ok(());
+        return Ok((0..nstr).map(|_| LocalStrings::new()).collect());
     }
     // The tasks tile the local part in order (the row groups tile the global rows).
     let mut at = 0;
@@ -221,7 +256,10 @@ fn decode_local(
             v.insert(r);
         }
     }
-    // Each task's destination slices, cut in order from the local parts (tasks tile them).
+    // Each task's destination slices, cut in order from the local parts (tasks tile them);
+    // string columns: one block of strings per task, concatenated afterwards.
+    let mut str_parts: Vec<Vec<LocalStrings>> = (0..nstr).map(|_| tasks.iter().map(|_| LocalStrings::new()).collect()).collect();
+    let mut str_iter = str_parts.iter_mut();
     let mut dests: Vec<Vec<Dest<'_>>> = tasks.iter().map(|_| Vec::with_capacity(cols.len())).collect();
     for c in cols.iter_mut() {
         macro_rules! cut {
@@ -235,10 +273,17 @@ fn decode_local(
             }};
         }
         match c {
-            Column::I64(a) => cut!(a, I),
-            Column::U64(a) => cut!(a, U),
-            Column::F64(a) => cut!(a, F),
-            Column::Bool(a) => cut!(a, B),
+            Some(Column::I64(a)) => cut!(a, I),
+            Some(Column::U64(a)) => cut!(a, U),
+            Some(Column::F64(a)) => cut!(a, F),
+            Some(Column::Bool(a)) => cut!(a, B),
+            Some(Column::Str(_)) => return Err(invalid_arg!("read_parquet: a string column was allocated before decoding")),
+            None => {
+                let parts = str_iter.next().ok_or_else(|| invalid_arg!("read_parquet: string columns miscounted"))?;
+                for (k, p) in parts.iter_mut().enumerate() {
+                    dests[k].push(Dest::S(p));
+                }
+            }
         }
     }
     let work: Vec<Mutex<Vec<Dest<'_>>>> = dests.into_iter().map(Mutex::new).collect();
@@ -254,9 +299,10 @@ fn decode_local(
             }
         }
     });
+    drop(work);
     match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(str_parts.into_iter().map(LocalStrings::concat).collect()),
     }
 }
 
@@ -274,6 +320,7 @@ fn run_task(reader: &SerializedFileReader<PosFile>, path: &Path, s: &FileSummary
             (Source::U64, Dest::U(o)) => c.read::<Int64Type, _>(cr, o, |v| *v as u64, None)?,
             (Source::F32, Dest::F(o)) => c.read::<FloatType, _>(cr, o, |v| *v as f64, Some(f64::NAN))?,
             (Source::F64, Dest::F(o)) => c.read::<DoubleType, _>(cr, o, |v| *v, Some(f64::NAN))?,
+            (Source::Utf8, Dest::S(o)) => read_strings(cr, path, t.skip, t.len, max_def, o)?,
             _ => return Err(invalid_arg!("read_parquet: a column's source and destination differ")),
         }
     }

@@ -6,8 +6,9 @@ use crate::meta::file_err;
 use crate::names::locale_filename;
 use atoll_error::{invalid_arg, Error, FileErrorKind, Result};
 use atoll_runtime::Ctx;
+use atoll_strings::LocalStrings;
 use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
-use parquet::data_type::{BoolType, DataType, DoubleType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DataType, DoubleType, Int64Type};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
 use parquet::schema::types::Type;
@@ -63,7 +64,8 @@ impl Default for WriteOptions {
 
 /// Writes the columns (same length, distinct non-empty names) to one Parquet file per locale,
 /// [`locale_filename`]`(prefix, locale)`, each holding that locale's rows of every column
-/// (REQUIRED columns: int64, uint64 as INT64 `UINT_64`, float64 as DOUBLE, bool as BOOLEAN; row
+/// (REQUIRED columns: int64, uint64 as INT64 `UINT_64`, float64 as DOUBLE, bool as BOOLEAN,
+/// strings ([`ColumnRef::Str`]) as BYTE_ARRAY `String`; row
 /// groups of [`WriteOptions::row_group_size`] rows; no dictionary). Reading the files in locale order gives the columns
 /// back. Existing files of those names are replaced. Returns this locale's file name.
 ///
@@ -131,6 +133,7 @@ fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
             ColumnRef::U64(_) => Type::primitive_type_builder(name, PhysicalType::INT64).with_logical_type(Some(LogicalType::integer(64, false))),
             ColumnRef::F64(_) => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
             ColumnRef::Bool(_) => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
+            ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY).with_logical_type(Some(LogicalType::String)),
         };
         fields.push(Arc::new(b.with_repetition(Repetition::REQUIRED).build()?));
     }
@@ -159,6 +162,7 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         ColumnRef::U64(a) => a.local().len(),
         ColumnRef::F64(a) => a.local().len(),
         ColumnRef::Bool(a) => a.local().len(),
+        ColumnRef::Str(s) => s.local().len(),
     };
     let mut start = 0;
     while start < n {
@@ -170,6 +174,7 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
                 ColumnRef::U64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
                 ColumnRef::F64(a) => put::<DoubleType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
                 ColumnRef::Bool(a) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::Str(s) => put_strings(&mut rg, s.local(), start..end, &e)?,
             }
         }
         rg.close().map_err(&e)?;
@@ -194,6 +199,31 @@ fn put<T: DataType, V>(
         buf.clear();
         buf.extend(chunk.iter().map(&conv));
         col.typed::<T>().write_batch(&buf, None, None).map_err(e)?;
+    }
+    col.close().map_err(e)?;
+    Ok(())
+}
+
+/// Writes the strings `rows` of `local` as the next column of the row group: one copy of their
+/// bytes, each value a slice of it.
+fn put_strings(
+    rg: &mut SerializedRowGroupWriter<'_, BufWriter<File>>,
+    local: &LocalStrings,
+    rows: std::ops::Range<usize>,
+    e: &impl Fn(parquet::errors::ParquetError) -> Error,
+) -> Result<()> {
+    let mut col = rg.next_column().map_err(e)?.ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
+    let off = local.offsets();
+    let base = off[rows.start] as usize;
+    let bytes = bytes::Bytes::copy_from_slice(&local.bytes()[base..off[rows.end] as usize]);
+    let mut buf: Vec<ByteArray> = Vec::with_capacity(BATCH.min(rows.len()));
+    let mut i = rows.start;
+    while i < rows.end {
+        let j = (i + BATCH).min(rows.end);
+        buf.clear();
+        buf.extend((i..j).map(|k| ByteArray::from(bytes.slice(off[k] as usize - base..off[k + 1] as usize - base))));
+        col.typed::<ByteArrayType>().write_batch(&buf, None, None).map_err(e)?;
+        i = j;
     }
     col.close().map_err(e)?;
     Ok(())
