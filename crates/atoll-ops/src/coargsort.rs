@@ -88,6 +88,7 @@ pub fn coargsort_positions(keys: &[&dyn SortColumn]) -> Result<DistArray<i64, 1>
 /// [`coargsort`] with records of `W` words (`W - 1` keys and the position).
 fn with_width<const W: usize>(keys: &[&dyn SortColumn], n: usize) -> Result<DistArray<i64, 1>> {
     let ctx = keys[0].ctx();
+    crate::profile::start();
     let layout = Layout::new(ctx, n)?;
     let m = layout.len_here();
     let nkeys = W - 1;
@@ -112,9 +113,69 @@ fn with_width<const W: usize>(keys: &[&dyn SortColumn], n: usize) -> Result<Dist
             }
         });
     }
+    crate::profile::mark(|| "rows".into());
     let src = |i: usize| rows[i];
-    let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, m, &src)?[..nkeys]);
+    let varying = radix::varying_bits(ctx, m, &src)?;
+    crate::profile::mark(|| "bounds".into());
+    if let Some(cat) = Concat::new(&varying[..nkeys]) {
+        // The keys' varying bits fit in one word: sort that word as argsort does (one-word
+        // records when the position fits beside it, else pairs), not W-word records.
+        let image = |i: usize| cat.image(&rows[i]);
+        let out = crate::argsort::argsort_images(ctx, &layout, n, "atoll_ops::coargsort", &image, cat.image(&varying[..nkeys]), None)?;
+        crate::profile::report("coargsort", ctx.id());
+        return Ok(out);
+    }
+    let passes = radix::passes(ctx, n, &varying[..nkeys]);
     let mut out = DistArray::<i64, 1>::zeros_lazy(ctx, layout.dist.clone())?;
+    crate::profile::mark(|| "out_alloc".into());
     radix::sort_records(ctx, &layout, "atoll_ops::coargsort", &src, &passes, &mut out, |r: &[u64; W]| r[nkeys] as i64, None)?;
+    crate::profile::report("coargsort", ctx.id());
     Ok(out)
+}
+
+/// The varying bits of several key words concatenated into one word, first key most
+/// significant, when they fit in 64 bits: comparing the concatenations compares the rows
+/// lexicographically, since every other bit is the same in every row.
+#[derive(Clone, Copy)]
+struct Concat {
+    /// Per key word (the first `keys`): its lowest varying bit and the width of its span.
+    spans: [(u32, u32); MAX_COARGSORT_KEYS],
+    keys: usize,
+}
+
+impl Concat {
+    /// `None` when the spans of `varying` (one mask per key word) need more than 64 bits.
+    fn new(varying: &[u64]) -> Option<Concat> {
+        let mut spans = [(0u32, 0u32); MAX_COARGSORT_KEYS];
+        let mut total = 0u32;
+        for (s, &v) in spans.iter_mut().zip(varying) {
+            *s = if v == 0 { (0, 0) } else { (v.trailing_zeros(), 64 - v.leading_zeros() - v.trailing_zeros()) };
+            total += s.1;
+        }
+        (varying.len() <= MAX_COARGSORT_KEYS && total <= 64).then_some(Concat { spans, keys: varying.len() })
+    }
+
+    /// The concatenated span bits of the key words `words[..keys]`.
+    #[inline(always)]
+    fn image(&self, words: &[u64]) -> u64 {
+        let mut acc = 0u64;
+        for (&(lo, span), &w) in self.spans[..self.keys].iter().zip(words) {
+            if span > 0 {
+                acc = shl(acc, span) | ((w >> lo) & low_mask(span));
+            }
+        }
+        acc
+    }
+}
+
+/// `x << s`, 0 for `s == 64`.
+#[inline(always)]
+fn shl(x: u64, s: u32) -> u64 {
+    x.checked_shl(s).unwrap_or(0)
+}
+
+/// The low `span` bits set (`1..=64`).
+#[inline(always)]
+fn low_mask(span: u32) -> u64 {
+    u64::MAX >> (64 - span)
 }

@@ -37,6 +37,7 @@ mod groupby;
 mod indices;
 mod key;
 mod layout;
+mod profile;
 mod radix;
 mod raw;
 mod runs;

@@ -267,6 +267,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     }
     let mut a = if np >= 2 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
+    crate::profile::mark(|| "buf_alloc".into());
     let out_local = out.local_mut().as_mut_ptr();
     let out_dest = Dest::new(ctx, layout, out_local, (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?)?;
     // Records bound to other locales wait in the staging buffer for their puts, unless they
@@ -306,6 +307,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     drop((staging, held, rec_work, out_work));
     let fa = a.map_or(Ok(()), Registered::free);
     let fb = b.map_or(Ok(()), Registered::free);
+    crate::profile::mark(|| "free".into());
     fa.and(fb)
 }
 
@@ -347,6 +349,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             }
         });
     }
+    crate::profile::mark(|| format!("p{}s{}_hist", p.word, p.shift));
     let mut mine = vec![0u64; nd];
     for h in &work.hists {
         for (x, &c) in mine.iter_mut().zip(lock(h)[..nd].iter()) {
@@ -356,6 +359,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
 
     // 2. One exchange of the locales' histograms.
     let all: Vec<Vec<u64>> = ctx.allgather(&mine)?;
+    crate::profile::mark(|| format!("p{}s{}_allgather", p.word, p.shift));
     if all.iter().any(|h| h.len() != nd) {
         return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
     }
@@ -447,6 +451,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         }
     }
 
+    crate::profile::mark(|| format!("p{}s{}_cursors", p.word, p.shift));
     // 5. Scatter, each task its chunk.
     {
         let (parts, cursors, combine) = (&work.parts, &work.cursors, &work.combine);
@@ -482,6 +487,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         });
     }
 
+    crate::profile::mark(|| format!("p{}s{}_scatter", p.word, p.shift));
     // 6. One put per (digit, remote destination) run of the staging buffer.
     let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(&staging[..])
         .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
@@ -521,8 +527,10 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             })
         })
     };
+    crate::profile::mark(|| format!("p{}s{}_puts", p.word, p.shift));
     // 7. Every locale's records have arrived before anyone reads them.
     let bar = ctx.barrier();
+    crate::profile::mark(|| format!("p{}s{}_barrier", p.word, p.shift));
     put_result.and(bar)
 }
 

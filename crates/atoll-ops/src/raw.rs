@@ -316,74 +316,47 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
     store_fence();
 }
 
-/// A zeroed buffer on every locale (its pages first touched when written), registered for remote access, with every locale's address:
-/// the destination of the sort's passes before the last. Its bytes are reserved in the memory
-/// budget before anything is allocated. **Collective** to make and to free.
+/// A zeroed buffer on every locale (its pages first touched when written), registered for
+/// remote access, with every locale's address: the destination of the sort's passes before
+/// the last. A symmetric allocation (`Ctx::alloc_symmetric_lazy_for`), so that where the
+/// backend maps node peers' memory (MPI ranks of one host, issue 15) every locale's part is
+/// directly addressable and the passes store in place, as on the local backend. Its bytes are
+/// reserved in the memory budget before anything is allocated. **Collective** to make and to
+/// free.
 pub(crate) struct Registered<T: atoll_runtime::Pod> {
-    ctx: atoll_runtime::Ctx,
-    buf: Vec<T>,
-    ptrs: Vec<atoll_runtime::GlobalPtr<T>>,
-    registered: bool,
-    _held: atoll_runtime::Commitment,
+    sym: Option<atoll_runtime::Symmetric<T>>,
 }
 
 impl<T: atoll_runtime::Pod + Send + Sync> Registered<T> {
     /// `len` zeroed values here (`len` may differ between locales). **Collective.**
     pub(crate) fn new(ctx: &atoll_runtime::Ctx, operation: &str, len: usize) -> atoll_error::Result<Self> {
-        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| invalid_arg!("{operation}: {len} records overflow"))?;
-        let reservation = ctx.reserve(operation, bytes as u64)?;
-        // Zeroed by the allocator (fresh pages), not written here: the passes touch them.
-        let buf = vec![T::zeroed(); len];
-        let held = reservation.commit();
-        // SAFETY: `buf` stays allocated until `release` deregisters it (after a barrier, so no
-        // locale accesses it any more), and it is dropped only after that.
-        let me = unsafe { ctx.register(&buf)? };
-        let addrs: Vec<u64> = ctx.allgather(&me.addr())?;
-        let ptrs = addrs.iter().enumerate().map(|(l, &a)| atoll_runtime::GlobalPtr::new(l, a)).collect();
-        Ok(Registered { ctx: ctx.clone(), buf, ptrs, registered: true, _held: held })
+        len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| invalid_arg!("{operation}: {len} records overflow"))?;
+        // Zeroed by the OS (fresh pages), not written here: the passes touch them.
+        Ok(Registered { sym: Some(ctx.alloc_symmetric_lazy_for(operation, len)?) })
+    }
+
+    fn sym(&self) -> &atoll_runtime::Symmetric<T> {
+        self.sym.as_ref().unwrap_or_else(|| unreachable!("a Registered holds its allocation until freed"))
     }
 
     /// This locale's values.
     pub(crate) fn local(&self) -> &[T] {
-        &self.buf
+        self.sym().local()
     }
 
     /// This locale's values, writable (remote puts may also write them: the sort separates
     /// both with barriers).
     pub(crate) fn local_mut(&mut self) -> &mut [T] {
-        &mut self.buf
+        self.sym.as_mut().map_or(&mut [], |s| s.local_mut())
     }
 
     /// Locale `l`'s part.
     pub(crate) fn ptr(&self, l: usize) -> atoll_runtime::GlobalPtr<T> {
-        self.ptrs[l]
+        self.sym().ptr(l)
     }
 
     /// Deregisters once every locale is done with it, then frees. **Collective.**
     pub(crate) fn free(mut self) -> atoll_error::Result<()> {
-        self.release()
-    }
-
-    fn release(&mut self) -> atoll_error::Result<()> {
-        if !self.registered {
-            return Ok(());
-        }
-        self.registered = false;
-        let b = self.ctx.barrier();
-        // SAFETY: after the barrier no locale accesses this buffer remotely any more.
-        let d = unsafe { self.ctx.deregister(&self.buf) };
-        b.and(d)
-    }
-}
-
-impl<T: atoll_runtime::Pod> Drop for Registered<T> {
-    fn drop(&mut self) {
-        if self.registered {
-            self.registered = false;
-            // Dropped without `free` (an error path, at the same point on every locale).
-            let _ = self.ctx.barrier();
-            // SAFETY: as in `release`.
-            let _ = unsafe { self.ctx.deregister(&self.buf) };
-        }
+        self.sym.take().map_or(Ok(()), atoll_runtime::Symmetric::free)
     }
 }

@@ -93,3 +93,51 @@ fn bad_key_lists_are_typed_errors_on_every_locale() {
     .unwrap();
     assert!(errors.windows(2).all(|w| w[0] == w[1]), "the same error everywhere: {errors:?}");
 }
+
+fn mix(i: u64) -> u64 {
+    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Key rows whose varying bits fit in one word with the position (one-word records), in one
+/// word without it (pairs), and not at all (rows of every key word): every path of
+/// `coargsort`, with negative, extreme and NaN keys, against the sequential reference.
+#[test]
+fn concatenated_and_wide_key_rows_match_the_reference() {
+    let n = 3000u64;
+    // (first key, second key) per case: i64 and u64 columns.
+    type Case = (&'static str, fn(u64) -> i64, fn(u64) -> u64);
+    let cases: [Case; 5] = [
+        ("narrow: 3 + 4 bits", |i| (mix(i) % 7) as i64 - 3, |i| mix(i + 7) % 16),
+        ("one word with the bench's shape: 16 + 32 bits", |i| (mix(i) % (1 << 16)) as i64, |i| mix(i + 7) >> 32),
+        ("pairs: 31 + 32 bits", |i| (mix(i) >> 33) as i64 - (1 << 30), |i| mix(i + 7) >> 32),
+        ("wide: full-range keys", |i| mix(i) as i64, |i| [0, u64::MAX, mix(i + 7)][(i % 3) as usize]),
+        ("extremes", |i| [i64::MIN, i64::MAX, -1, 0][(mix(i) % 4) as usize], |i| [0, u64::MAX][(mix(i + 1) % 2) as usize]),
+    ];
+    for (what, fa, fb) in cases {
+        let a: Vec<i64> = (0..n).map(fa).collect();
+        let b: Vec<u64> = (0..n).map(fb).collect();
+        let f: Vec<f64> = (0..n).map(|i| [f64::NAN, -0.0, 0.0, -1.5, f64::INFINITY][(mix(i + 3) % 5) as usize]).collect();
+        let rows: Vec<Vec<u64>> = (0..n as usize).map(|i| vec![a[i].to_ordered(), b[i]]).collect();
+        let want = reference_rows(&rows);
+        let rows3: Vec<Vec<u64>> = (0..n as usize).map(|i| vec![b[i], f[i].to_ordered(), a[i].to_ordered()]).collect();
+        let want3 = reference_rows(&rows3);
+        for locales in 1..=4 {
+            run(Config::local(locales), |ctx| {
+                let ka = DistArray::from_fn(ctx, dist::cyclic(ctx, [n as usize])?, |[i]| a[i as usize])?;
+                let kb = DistArray::from_fn(ctx, dist::block(ctx, [n as usize])?, |[i]| b[i as usize])?;
+                let kf = DistArray::from_fn(ctx, dist::block(ctx, [n as usize])?, |[i]| f[i as usize])?;
+                let p = coargsort(&[&ka as &dyn SortColumn, &kb])?;
+                let p3 = coargsort(&[&kb as &dyn SortColumn, &kf, &ka])?;
+                if let (Some(v), Some(v3)) = (p.gather(0)?, p3.gather(0)?) {
+                    assert_eq!(v, want, "{what}, {locales} locales");
+                    assert_eq!(v3, want3, "{what} with a float key, {locales} locales");
+                }
+                Ok(())
+            })
+            .unwrap();
+        }
+    }
+}
