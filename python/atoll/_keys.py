@@ -61,3 +61,12 @@ def dense_range(k, rows=None):
     r = hi - lo + 1
     limit = builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))
     return (lo, r) if r <= limit else None
+
+
+def dense_limit(k, rows=None):
+    """The key range up to which ``atoll_ops::dense_aggregate`` takes the int64 pdarray ``k``
+    (it finds the range itself, in the same pass), or None when the dense path is off or does
+    not apply."""
+    if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
+        return None
+    return builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))

@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import dense_range, has_nan, key_expr, key_list
+from ._keys import dense_limit, has_nan, key_expr, key_list
 from .dtypes import bool_, float64, int64, uint64
 from .pdarrayclass import pdarray, _check
 
@@ -37,12 +37,13 @@ class GroupBy:
         self._seq = seq
         self._perm = self._flags_ = self._segs = None
         self._counts = None
-        dense = None if seq else dense_range(ks[0])
+        dense = None if seq else dense_limit(ks[0])
         if dense is not None:
-            # Distinct keys and counts without a sort; the sort runs if a later call needs it.
+            # Distinct keys and aggregations in one pass without a sort (atoll_ops::dense_aggregate);
+            # the sort runs if a later call needs it, or if the keys span more than the limit.
             self._ks, self._kept = ks, None
             self.length = self._nrows
-            self._uk = None  # computed by the first call that needs it (a sum computes it too)
+            self._uk = None  # computed by the first call that needs it (an aggregation computes it too)
             self._dense = dense
             return
         self._dense = None
@@ -58,18 +59,31 @@ class GroupBy:
             ks = [k[ok] for k in ks]
         self._ks, self._kept = ks, kept
         self.length = ks[0].size
+        self._sorted_keys()
+
+    def _sorted_keys(self):
+        """The sort path's distinct keys: the first row of each group."""
         self._group()
         uki = self.permutation[self._segs] if self._segs.size else self._segs
-        full = list(keys) if seq else [keys]
+        full = list(self.keys) if self._seq else [self.keys]
         uk = [k[uki] for k in full]
-        self._uk = tuple(uk) if seq else uk[0]
+        self._uk = tuple(uk) if self._seq else uk[0]
 
-    def _dense_groups(self, values=None):
-        """The dense path: distinct keys and counts (and sums of float64 ``values``)."""
-        lo, r = self._dense
-        uk, c, s = _atoll.dense_groups(self._ks[0]._ex(), self._nrows, lo, r, None if values is None else values._ex())
-        self._uk, self._counts = pdarray(uk), pdarray(c)
-        return None if s is None else pdarray(s)
+    def _dense_groups(self, values=None, op="sum"):
+        """The dense path: distinct keys and rows (and ``op`` of ``values``) in one pass;
+        ``(True, aggregated or None)``, or ``(False, None)`` when the keys span more than the
+        limit (the sort path's keys are then computed)."""
+        if self._dense is not None:
+            r = _atoll.dense_aggregate(self._ks[0]._ex(), self._nrows, self._dense,
+                                       None if values is None else values._ex(), op)
+            if r is not None:
+                uk, c, v = r
+                self._uk, self._counts = pdarray(uk), pdarray(c)
+                return True, None if v is None else pdarray(v)
+            self._dense = None
+        if self._uk is None:
+            self._sorted_keys()
+        return False, None
 
     @property
     def unique_keys(self):
@@ -120,9 +134,9 @@ class GroupBy:
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
+        if self._dense is not None and self._counts is None:
+            self._dense_groups()
         if self._dense is not None:
-            if self._counts is None:
-                self._dense_groups()
             return self.unique_keys, self._counts
         return self.unique_keys, (self._ends() - self.segments)._materialize()
 
@@ -158,8 +172,23 @@ class GroupBy:
         return getattr(self, op)(values) if op in ("nunique", "first", "mode") else \
             (self.unique_keys, self._dispatch(values, op, skipna, ddof))
 
+    # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
+    _DENSE_OPS = frozenset(["sum", "count", "mean", "min", "max"])
+
+    def _try_dense(self, values, op, skipna=True):
+        """``op`` of ``values`` per group on the dense path, or None when it does not apply."""
+        if self._dense is None or op not in self._DENSE_OPS or not isinstance(values, pdarray) \
+                or values.size != self._nrows or (not skipna and values.dtype == float64 and op != "count"):
+            return None
+        vals = values.astype(int64) if values.dtype == bool_ else values
+        ok, r = self._dense_groups(vals, op)
+        return r if ok else None
+
     def _dispatch(self, values, op, skipna, ddof):
         _check(values, "values")
+        r = self._try_dense(values, op, skipna)
+        if r is not None:
+            return r
         if op == "sum":
             return self.sum(values, skipna)[1]
         if op == "prod":
@@ -171,10 +200,9 @@ class GroupBy:
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
         _check(values, "values")
-        if self._dense is not None and skipna and isinstance(values, pdarray) and values.dtype == float64 \
-                and values.size == self._nrows:
-            s = self._dense_groups(values)
-            return self.unique_keys, s
+        r = self._try_dense(values, "sum", skipna)
+        if r is not None:
+            return self.unique_keys, r
         return self.unique_keys, self._agg(values, "sum", skipna=skipna)
 
     def prod(self, values, skipna=True):

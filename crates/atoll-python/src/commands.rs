@@ -724,5 +724,6 @@ pub fn register_all() {
     MEM.register();
     crate::strings::register();
     crate::analytics::register_commands();
+    crate::dense_agg::register_commands();
     crate::io::register();
 }

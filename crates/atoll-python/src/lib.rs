@@ -8,6 +8,7 @@
 
 pub mod analytics;
 pub mod commands;
+pub mod dense_agg;
 pub mod errors;
 pub mod eval;
 pub mod graph;
@@ -458,6 +459,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mem_status, m)?)?;
     strings::add(m)?;
     analytics::add(m)?;
+    dense_agg::add(m)?;
     m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(io::write_parquet, m)?)?;
