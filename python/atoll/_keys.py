@@ -39,6 +39,14 @@ def key_expr(k):
     return k._ex()
 
 
+def key_expr_desc(k):
+    """The sort-key expression of one pdarray in descending order: an order-reversing map of
+    ``key_expr`` (``~x`` for integers, ``-x`` for floats: NaN stays last, -0.0 equals 0.0),
+    so a stable ascending sort of it is a stable descending sort of ``k``."""
+    e = key_expr(k)
+    return _atoll.unary("neg" if k.dtype == float64 else "invert", e)
+
+
 def has_nan(k):
     from .numeric import isnan
     from .pdarrayclass import any as _any

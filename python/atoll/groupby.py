@@ -297,6 +297,36 @@ class GroupBy:
             out[g3.unique_keys] = vals[best]
         return self.unique_keys, out
 
+    def _seg_cumsum(self, z):
+        """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
+        from .pdarrayclass import cumsum
+        cs = cumsum(z)._materialize()
+        start = (cs[self.segments] - z[self.segments])._materialize()
+        return cs - self.broadcast(start, permute=False)
+
+    def cumsum(self, values, skipna=True):
+        """Cumulative sum within each group, in row order (pandas' ``groupby().cumsum()``):
+        one value per row of the keys as given; a NaN value gives NaN and adds nothing (with
+        ``skipna=False`` it makes the rest of its group NaN); rows of a dropped NaN key give
+        NaN (0 for integers). int64 for bool values. One scan over the grouped rows, less each
+        group's start: integer sums are exact (wrapping), float sums carry the rounding of
+        the running total over earlier groups (relative to it, not to the group's sum)."""
+        from .creation import full, zeros
+        from .numeric import isnan, where
+        _check(values, "values")
+        sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
+        is_f = sv.dtype == float64
+        if self.length == 0:
+            return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        nan = isnan(sv)._materialize() if is_f else None
+        res = self._seg_cumsum(where(nan, 0.0, sv)._materialize() if is_f else sv)
+        if is_f:
+            res = where(nan if skipna else self._seg_cumsum(nan.astype(int64)) > 0, np.nan, res)
+        res = res._materialize()
+        out = full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        out[self.permutation] = res
+        return out
+
     def broadcast(self, values, permute=True):
         """One value per group (``values``, in group order) given to every row of the group:
         in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
