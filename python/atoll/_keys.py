@@ -42,6 +42,14 @@ def key_expr(k):
     return k._ex()
 
 
+def key_expr_desc(k):
+    """The sort-key expression of one pdarray in descending order: an order-reversing map of
+    ``key_expr`` (``~x`` for integers, ``-x`` for floats: NaN stays last, -0.0 equals 0.0),
+    so a stable ascending sort of it is a stable descending sort of ``k``."""
+    e = key_expr(k)
+    return _atoll.unary("neg" if k.dtype == float64 else "invert", e)
+
+
 def has_nan(k):
     from .numeric import isnan
     from .pdarrayclass import any as _any
@@ -64,3 +72,12 @@ def dense_range(k, rows=None):
     r = hi - lo + 1
     limit = builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))
     return (lo, r) if r <= limit else None
+
+
+def dense_limit(k, rows=None):
+    """The key range up to which ``atoll_ops::dense_aggregate`` takes the int64 pdarray ``k``
+    (it finds the range itself, in the same pass), or None when the dense path is off or does
+    not apply."""
+    if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
+        return None
+    return builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))

@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import dense_range, has_nan, key_expr, key_list
+from ._keys import dense_limit, has_nan, key_expr, key_list
 from .dtypes import bool_, float64, int64, uint64
 from .pdarrayclass import pdarray, _check
 
@@ -43,12 +43,13 @@ class GroupBy:
         self._seq = seq
         self._perm = self._flags_ = self._segs = None
         self._counts = None
-        dense = None if seq or not isinstance(keys, pdarray) else dense_range(ks[0])
+        dense = None if seq or not isinstance(keys, pdarray) else dense_limit(ks[0])
         if dense is not None:
-            # Distinct keys and counts without a sort; the sort runs if a later call needs it.
+            # Distinct keys and aggregations in one pass without a sort (atoll_ops::dense_aggregate);
+            # the sort runs if a later call needs it, or if the keys span more than the limit.
             self._ks, self._kept = ks, None
             self.length = self._nrows
-            self._uk = None  # computed by the first call that needs it (a sum computes it too)
+            self._uk = None  # computed by the first call that needs it (an aggregation computes it too)
             self._dense = dense
             return
         self._dense = None
@@ -64,18 +65,31 @@ class GroupBy:
             ks = [k[ok] for k in ks]
         self._ks, self._kept = ks, kept
         self.length = ks[0].size
+        self._sorted_keys()
+
+    def _sorted_keys(self):
+        """The sort path's distinct keys: the first row of each group."""
         self._group()
         uki = self.permutation[self._segs] if self._segs.size else self._segs
-        full = list(keys) if seq else [keys]
+        full = list(self.keys) if self._seq else [self.keys]
         uk = [k[uki] for k in full]
-        self._uk = tuple(uk) if seq else uk[0]
+        self._uk = tuple(uk) if self._seq else uk[0]
 
-    def _dense_groups(self, values=None):
-        """The dense path: distinct keys and counts (and sums of float64 ``values``)."""
-        lo, r = self._dense
-        uk, c, s = _atoll.dense_groups(self._ks[0]._ex(), self._nrows, lo, r, None if values is None else values._ex())
-        self._uk, self._counts = pdarray(uk), pdarray(c)
-        return None if s is None else pdarray(s)
+    def _dense_groups(self, values=None, op="sum"):
+        """The dense path: distinct keys and rows (and ``op`` of ``values``) in one pass;
+        ``(True, aggregated or None)``, or ``(False, None)`` when the keys span more than the
+        limit (the sort path's keys are then computed)."""
+        if self._dense is not None:
+            r = _atoll.dense_aggregate(self._ks[0]._ex(), self._nrows, self._dense,
+                                       None if values is None else values._ex(), op)
+            if r is not None:
+                uk, c, v = r
+                self._uk, self._counts = pdarray(uk), pdarray(c)
+                return True, None if v is None else pdarray(v)
+            self._dense = None
+        if self._uk is None:
+            self._sorted_keys()
+        return False, None
 
     @property
     def unique_keys(self):
@@ -126,9 +140,9 @@ class GroupBy:
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
+        if self._dense is not None and self._counts is None:
+            self._dense_groups()
         if self._dense is not None:
-            if self._counts is None:
-                self._dense_groups()
             return self.unique_keys, self._counts
         return self.unique_keys, (self._ends() - self.segments)._materialize()
 
@@ -164,8 +178,23 @@ class GroupBy:
         return getattr(self, op)(values) if op in ("nunique", "first", "mode") else \
             (self.unique_keys, self._dispatch(values, op, skipna, ddof))
 
+    # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
+    _DENSE_OPS = frozenset(["sum", "count", "mean", "min", "max"])
+
+    def _try_dense(self, values, op, skipna=True):
+        """``op`` of ``values`` per group on the dense path, or None when it does not apply."""
+        if self._dense is None or op not in self._DENSE_OPS or not isinstance(values, pdarray) \
+                or values.size != self._nrows or (not skipna and values.dtype == float64 and op != "count"):
+            return None
+        vals = values.astype(int64) if values.dtype == bool_ else values
+        ok, r = self._dense_groups(vals, op)
+        return r if ok else None
+
     def _dispatch(self, values, op, skipna, ddof):
         _check(values, "values")
+        r = self._try_dense(values, op, skipna)
+        if r is not None:
+            return r
         if op == "sum":
             return self.sum(values, skipna)[1]
         if op == "prod":
@@ -177,10 +206,9 @@ class GroupBy:
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
         _check(values, "values")
-        if self._dense is not None and skipna and isinstance(values, pdarray) and values.dtype == float64 \
-                and values.size == self._nrows:
-            s = self._dense_groups(values)
-            return self.unique_keys, s
+        r = self._try_dense(values, "sum", skipna)
+        if r is not None:
+            return self.unique_keys, r
         return self.unique_keys, self._agg(values, "sum", skipna=skipna)
 
     def prod(self, values, skipna=True):
@@ -274,6 +302,36 @@ class GroupBy:
             _, best = g3.argmax(counts)
             out[g3.unique_keys] = vals[best]
         return self.unique_keys, out
+
+    def _seg_cumsum(self, z):
+        """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
+        from .pdarrayclass import cumsum
+        cs = cumsum(z)._materialize()
+        start = (cs[self.segments] - z[self.segments])._materialize()
+        return cs - self.broadcast(start, permute=False)
+
+    def cumsum(self, values, skipna=True):
+        """Cumulative sum within each group, in row order (pandas' ``groupby().cumsum()``):
+        one value per row of the keys as given; a NaN value gives NaN and adds nothing (with
+        ``skipna=False`` it makes the rest of its group NaN); rows of a dropped NaN key give
+        NaN (0 for integers). int64 for bool values. One scan over the grouped rows, less each
+        group's start: integer sums are exact (wrapping), float sums carry the rounding of
+        the running total over earlier groups (relative to it, not to the group's sum)."""
+        from .creation import full, zeros
+        from .numeric import isnan, where
+        _check(values, "values")
+        sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
+        is_f = sv.dtype == float64
+        if self.length == 0:
+            return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        nan = isnan(sv)._materialize() if is_f else None
+        res = self._seg_cumsum(where(nan, 0.0, sv)._materialize() if is_f else sv)
+        if is_f:
+            res = where(nan if skipna else self._seg_cumsum(nan.astype(int64)) > 0, np.nan, res)
+        res = res._materialize()
+        out = full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        out[self.permutation] = res
+        return out
 
     def broadcast(self, values, permute=True):
         """One value per group (``values``, in group order) given to every row of the group:

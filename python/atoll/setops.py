@@ -8,7 +8,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import dense_range, key_expr, key_list
+from ._keys import dense_limit, dense_range, key_expr, key_list
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
 
@@ -43,9 +43,10 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
         return pda.unique()
     ks, seq = key_list(pda, "pda")
     n = ks[0].size
-    dense = None if (seq or return_groups) else dense_range(ks[0])
-    if dense is not None:
-        uk, c, _ = _atoll.dense_groups(ks[0]._ex(), n, dense[0], dense[1])
+    limit = None if (seq or return_groups) else dense_limit(ks[0])
+    r = None if limit is None else _atoll.dense_aggregate(ks[0]._ex(), n, limit)
+    if r is not None:  # one pass, no sort (None: the keys span more than the limit)
+        uk, c, _ = r
         return (pdarray(uk), pdarray(c)) if return_counts else pdarray(uk)
     perm, _, segs = _group(ks)
     uki = perm[segs] if segs.size else zeros(0, int64)

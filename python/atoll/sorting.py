@@ -5,7 +5,7 @@ Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input ord
 import numpy as np
 
 from . import _atoll
-from ._keys import key_expr, key_list
+from ._keys import key_expr, key_expr_desc, key_list
 from .dtypes import bool_, int64
 from .pdarrayclass import pdarray, is_sorted, _check
 
@@ -17,16 +17,16 @@ def _empty_perm():
 
 def argsort(pda, algorithm=None, ascending=True):
     """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``);
-    Strings and Categoricals sort by code point."""
+    Strings and Categoricals sort by code point. ``ascending=False``: in nonincreasing order,
+    equal elements in index order and NaN last (pandas' ``sort_values(ascending=False,
+    kind="stable")``)."""
     from .str_groupby import is_str_key
-    if is_str_key(pda) and ascending:
-        return pda.argsort()
+    if is_str_key(pda):
+        return pda.argsort() if ascending else coargsort([pda], ascending=False)
     _check(pda)
-    if not ascending:
-        raise ValueError("ascending: only ascending sorts are supported")
     if pda.size == 0:
         return _empty_perm()
-    return pdarray(_atoll.argsort(key_expr(pda), pda.size))
+    return pdarray(_atoll.argsort(key_expr(pda) if ascending else key_expr_desc(pda), pda.size))
 
 
 def sort(pda, algorithm=None):
@@ -40,19 +40,18 @@ def sort(pda, algorithm=None):
 
 def coargsort(arrays, algorithm=None, ascending=True):
     """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
-    Categoricals of one length, the first most significant) lexicographically and stably."""
+    Categoricals of one length, the first most significant) lexicographically and stably;
+    ``ascending=False``: every key in nonincreasing order (equal rows in index order, NaN last)."""
     from .str_groupby import rank_keys
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
-    if not ascending:
-        raise ValueError("ascending: only ascending sorts are supported")
-    ks, _ = key_list(rank_keys(arrays) if isinstance(arrays, (list, tuple)) else arrays, "arrays")
+    ks, _ = key_list(rank_keys(arrays), "arrays")
     if len(ks) > 8:
         raise ValueError(f"arrays: at most 8 key arrays are supported, got {len(ks)}")
     n = ks[0].size
     if n == 0:
         return _empty_perm()
-    return pdarray(_atoll.coargsort([key_expr(k) for k in ks], n))
+    return pdarray(_atoll.coargsort([key_expr(k) if ascending else key_expr_desc(k) for k in ks], n))
 
 
 def searchsorted(a, v, side="left"):

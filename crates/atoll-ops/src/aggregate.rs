@@ -38,6 +38,10 @@ pub trait AggValue: Elem + Pod + private::Sealed {
     fn f64(self) -> f64;
     /// The NaN of the type (`f64`), or zero.
     fn missing() -> Self;
+    /// The smallest and the largest value (`-inf` and `+inf` for `f64`).
+    fn lowest() -> Self;
+    /// See [`AggValue::lowest`].
+    fn highest() -> Self;
 }
 
 impl AggValue for i64 {
@@ -48,6 +52,8 @@ impl AggValue for i64 {
     fn nan(self) -> bool { false }
     fn f64(self) -> f64 { self as f64 }
     fn missing() -> Self { 0 }
+    fn lowest() -> Self { i64::MIN }
+    fn highest() -> Self { i64::MAX }
 }
 
 impl AggValue for u64 {
@@ -58,6 +64,8 @@ impl AggValue for u64 {
     fn nan(self) -> bool { false }
     fn f64(self) -> f64 { self as f64 }
     fn missing() -> Self { 0 }
+    fn lowest() -> Self { u64::MIN }
+    fn highest() -> Self { u64::MAX }
 }
 
 impl AggValue for f64 {
@@ -68,6 +76,8 @@ impl AggValue for f64 {
     fn nan(self) -> bool { self.is_nan() }
     fn f64(self) -> f64 { self }
     fn missing() -> Self { f64::NAN }
+    fn lowest() -> Self { f64::NEG_INFINITY }
+    fn highest() -> Self { f64::INFINITY }
 }
 
 /// An aggregation of [`aggregate`].

@@ -29,7 +29,7 @@ fn check_range(range: usize) -> Result<()> {
 
 /// `f(chunk)` over about one chunk of `0..m` per thread of this locale, the results in chunk
 /// order.
-fn per_task<R: Send>(ctx: &Ctx, m: usize, f: impl Fn(std::ops::Range<usize>) -> R + Sync) -> Vec<R> {
+pub(crate) fn per_task<R: Send>(ctx: &Ctx, m: usize, f: impl Fn(std::ops::Range<usize>) -> R + Sync) -> Vec<R> {
     let tasks = ctx.here().num_threads().max(1);
     let chunk = m.div_ceil(tasks).max(1 << 14);
     let out = Mutex::new(Vec::new());

@@ -745,6 +745,7 @@ pub fn register_all() {
     crate::strings::register();
     crate::str_groupby::register();
     crate::analytics::register_commands();
+    crate::dense_agg::register_commands();
     crate::io::register();
     crate::streaming::register();
 }

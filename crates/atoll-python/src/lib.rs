@@ -8,6 +8,7 @@
 
 pub mod analytics;
 pub mod commands;
+pub mod dense_agg;
 pub mod errors;
 pub mod eval;
 pub mod graph;
@@ -463,6 +464,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     strings::add(m)?;
     str_groupby::add(m)?;
     analytics::add(m)?;
+    dense_agg::add(m)?;
     m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(io::write_parquet, m)?)?;

@@ -1,0 +1,125 @@
+//! Binding of `atoll_ops::dense_aggregate` (issue 16): GroupBy's sum, count, mean, min, max
+//! (and `unique` with counts) of one int64 key array of small range in one pass, no sort.
+//! The Python layer falls back to the sort when the keys span more than the limit.
+
+use crate::commands::Operand;
+use crate::errors::value_err;
+use crate::registry::{Col, Registry};
+use crate::session::{driver, exec, next_id};
+use crate::types::{DType, Node};
+use crate::Arr;
+use atoll::array::DistArray;
+use atoll::ops::{Agg, AggResult, AggValue, DenseGroups};
+use atoll::runtime::{Ctx, Handler};
+use atoll::{Error, Result};
+use pyo3::prelude::*;
+
+fn keys_col(c: &Col) -> Result<&DistArray<i64, 1>> {
+    match c {
+        Col::I(a) => Ok(a),
+        _ => Err(Error::InvalidArgument("internal: dense keys must be int64".into())),
+    }
+}
+
+fn result_col<T: AggValue>(r: AggResult<T>, same: fn(DistArray<T, 1>) -> Col) -> Col {
+    match r {
+        AggResult::Same(a) => same(a),
+        AggResult::I64(a) => Col::I(a),
+        AggResult::F64(a) => Col::F(a),
+        AggResult::Bool(a) => Col::B(a),
+    }
+}
+
+fn split<T: AggValue>(g: Option<DenseGroups<T>>, same: fn(DistArray<T, 1>) -> Col) -> Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<Col>)> {
+    g.map(|g| (g.keys, g.rows, g.values.map(|v| result_col(v, same))))
+}
+
+type Ids = (u64, u64, u64);
+
+#[allow(clippy::type_complexity)]
+fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg): (Ids, Node, Option<Node>, usize, usize, Agg)) -> Result<Option<u64>> {
+    // Whole registered arrays are read in place (no copy).
+    let k = Operand::of(ctx, &keys, n)?;
+    let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
+        Ok(v) => v,
+        Err(e) => {
+            k.free()?;
+            return Err(e);
+        }
+    };
+    let r = k.with(|kc| {
+        let ka = keys_col(kc)?;
+        match &v {
+            None => Ok(split(atoll::ops::dense_aggregate::<i64>(ka, None, limit)?, Col::I)),
+            Some(v) => v.with(|vc| match vc {
+                Col::I(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::I)),
+                Col::U(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::U)),
+                Col::F(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::F)),
+                Col::B(_) => Err(Error::InvalidArgument("internal: bool values are aggregated as int64".into())),
+            }),
+        }
+    });
+    k.free()?;
+    if let Some(v) = v {
+        v.free()?;
+    }
+    let Some((uk, rows, out)) = r? else { return Ok(None) };
+    let groups = uk.len() as u64;
+    let reg = Registry::of(ctx);
+    reg.insert(ids.0, Col::I(uk));
+    reg.insert(ids.1, Col::I(rows));
+    if let Some(o) = out {
+        reg.insert(ids.2, o);
+    }
+    Ok(Some(groups))
+}
+/// The dense aggregation: registers the distinct keys, their rows and the aggregation;
+/// returns the number of groups, or `None` when the keys span more than the limit.
+#[allow(clippy::type_complexity)]
+pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg), Option<u64>> =
+    Handler::new("atoll-python::dense_aggregate", dense_aggregate_cmd);
+
+/// Registers the commands of this module.
+pub fn register_commands() {
+    DENSE_AGGREGATE.register();
+}
+
+/// Distinct int64 keys (an expression of `n` elements) in order with their numbers of rows
+/// and, with `values` (int64, uint64 or float64), their `op` (sum, count, mean, min, max;
+/// NaNs skipped): `(keys, rows, aggregated or None)`, or `None` when the keys span more than
+/// `limit` values (sort instead).
+#[pyfunction]
+#[pyo3(signature = (keys, n, limit, values=None, op="sum"))]
+pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize, values: Option<&crate::Ex>, op: &str) -> PyResult<Option<(Arr, Arr, Option<Arr>)>> {
+    let (agg, out) = match op {
+        "sum" => (Agg::Sum, None),
+        "count" => (Agg::Count, Some(DType::I64)),
+        "mean" => (Agg::Mean, Some(DType::F64)),
+        "min" => (Agg::Min, None),
+        "max" => (Agg::Max, None),
+        other => return Err(value_err("op", format!("no dense path for {other:?} (sum, count, mean, min, max)"))),
+    };
+    if keys.node.dtype() != DType::I64 {
+        return Err(value_err("keys", "dense keys must be int64"));
+    }
+    let vt = values.map(|v| v.node.dtype());
+    if vt == Some(DType::Bool) {
+        return Err(value_err("values", "bool values are aggregated as int64 (cast first)"));
+    }
+    let (_, generation) = driver(py)?;
+    let ids = (next_id(), next_id(), next_id());
+    let cmd = (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, limit, agg);
+    let Some(groups) = exec(py, &DENSE_AGGREGATE, cmd)? else { return Ok(None) };
+    let groups = groups as usize;
+    Ok(Some((
+        Arr { id: ids.0, dtype: DType::I64, len: groups, generation },
+        Arr { id: ids.1, dtype: DType::I64, len: groups, generation },
+        vt.map(|t| Arr { id: ids.2, dtype: out.unwrap_or(t), len: groups, generation }),
+    )))
+}
+
+/// Adds this module's functions.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dense_aggregate, m)?)?;
+    Ok(())
+}
