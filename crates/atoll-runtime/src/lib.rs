@@ -57,6 +57,7 @@ mod pool;
 mod registration;
 mod run;
 mod symmetric_data;
+mod sublocale_loop;
 mod sync;
 pub mod topology;
 
@@ -80,3 +81,4 @@ pub use handler::{handler_id, is_registered, Handler};
 pub use pool::{Locale, Sublocale};
 pub use registration::RegistrationStats;
 pub use run::run;
+pub use sublocale_loop::current_sublocale;
