@@ -87,6 +87,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-runtime --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_irregular -- --test-threads=1
+	$(CARGO) test -p atoll-array --features mpi --test mpi_launch_sublocales -- --test-threads=1
 	$(CARGO) test -p atoll-ops --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1

@@ -19,6 +19,8 @@ pub(crate) struct Inner<T: Elem, const D: usize, M: Distribution<D>> {
     pub(crate) ctx: Ctx,
     pub(crate) dist: M,
     pub(crate) store: Storage<T>,
+    /// Set when the pieces target sublocales (`sublocales.rs`).
+    pub(crate) sub: std::sync::OnceLock<crate::sublocales::SubLayout<D>>,
     id: u64,
     _entry: RegistryEntry,
 }
@@ -94,7 +96,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let len = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
         let store = store(len)?;
         let id = ctx.collectives_started();
-        let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, id, _entry: RegistryEntry((ctx.job_key(), id)) });
+        let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, sub: std::sync::OnceLock::new(), id, _entry: RegistryEntry((ctx.job_key(), id)) });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));
         // The registry's table outlives every array (it is process-wide): its growth is marked
         // permanent so leak reports do not list it.
@@ -551,7 +553,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
 
     /// The plan of a zip led by this view.
     pub(crate) fn plan(&self) -> Result<Plan<'a, D>> {
-        Plan::new(&self.arr.ctx, &self.arr.dist, self.dom)
+        crate::sublocales::plan(self.arr, self.dom)
     }
 }
 
@@ -937,7 +939,7 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> crate::expr::Operand<D> for View<'_, T, D, M> {
     fn plan(&self) -> Result<Plan<'_, D>> {
-        Plan::new(&self.arr.ctx, &self.arr.dist, self.dom)
+        crate::sublocales::plan(self.arr, self.dom)
     }
     fn aligned_with(&self, plan: &Plan<'_, D>) -> bool {
         plan.is_aligned(&self.arr.dist, &self.dom)

@@ -5,7 +5,7 @@ use crate::array::{write_row, Inner, View};
 use crate::elem::Elem;
 use crate::expr::{Bound, Expr};
 use crate::util::for_each_offset;
-use crate::zip::{Plan, Row};
+use crate::zip::Row;
 use atoll_dist::{Distribution, Domain};
 use atoll_error::{Error, Result};
 
@@ -39,7 +39,7 @@ fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<
 ) -> Result<()> {
     let ctx = &dst.ctx;
     let me = ctx.id();
-    let mut plan = Plan::new(ctx, &dst.dist, *dom)?;
+    let mut plan = crate::sublocales::plan(dst, *dom)?;
     if plan.is_aligned(src.dist(), src.domain()) {
         // Same distribution and indices: a local copy of each owned run.
         plan.flatten();

@@ -40,6 +40,7 @@ mod scan_into;
 mod scan_one_pass;
 mod storage;
 pub mod stream_store;
+mod sublocales;
 mod util;
 mod zip;
 
@@ -48,6 +49,8 @@ pub use follow::FollowBuf;
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
 pub use elem::Elem;
+pub use sublocales::Targets;
+pub use atoll_dist::SublocaleBlock;
 pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use reduce::{num_one::One, ExprReduce};

@@ -17,6 +17,8 @@ use atoll_runtime::Ctx;
 use std::any::Any;
 use std::sync::Mutex;
 
+mod sublocales;
+
 /// The largest number of iterations in one segment (the rows of scratch buffers).
 pub const SEG: usize = 8192;
 
@@ -211,6 +213,9 @@ pub struct Plan<'a, const D: usize> {
     prefix: Vec<usize>,
     /// Whether the leader is index-ordered (see `ordered.rs`), for its distribution type.
     index_ordered: fn(&Plan<'_, D>) -> Result<bool>,
+    /// For a leader whose pieces target sublocales: the first tile of each sublocale (and the
+    /// tile count last); its groups run on that sublocale's pool (`zip/sublocales.rs`).
+    sub_tiles: Option<Vec<usize>>,
 }
 
 impl<'a, const D: usize> Plan<'a, D> {
@@ -238,7 +243,7 @@ impl<'a, const D: usize> Plan<'a, D> {
             }
         }
         let index_ordered = crate::ordered::plan_index_ordered::<M, D>;
-        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered };
+        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered, sub_tiles: None };
         plan.index();
         Ok(plan)
     }
@@ -316,13 +321,17 @@ impl<'a, const D: usize> Plan<'a, D> {
     /// Runs `f(range of groups)` over this locale's groups on its task pools, in dynamic chunks;
     /// a loop of at most [`SEG`] iterations is one chunk, which runs on the calling thread (a
     /// hand-off to the pool would cost more than the loop).
-    fn chunks(&self, f: impl Fn(std::ops::Range<usize>) + Sync) {
+    fn chunks(&self, f: impl Fn(std::ops::Range<usize>) + Sync) -> Result<()> {
         let n = self.num_groups();
+        if let Some(parts) = self.sublocale_groups() {
+            return self.ctx.forall_chunks_on_sublocales(&parts, 0, |_, r| f(r));
+        }
         if self.local_iterations() <= SEG {
             self.ctx.forall_chunks_with(0..n, n, f);
         } else {
             self.ctx.forall_chunks(0..n, f);
         }
+        Ok(())
     }
 
     /// Runs `f(segment, scratch)` over every segment on this locale's task pools, with one
@@ -339,7 +348,7 @@ impl<'a, const D: usize> Plan<'a, D> {
                     return;
                 }
             }
-        });
+        })?;
         match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(e) => Err(e),
             None => Ok(()),
@@ -367,7 +376,7 @@ impl<'a, const D: usize> Plan<'a, D> {
                 }
             }
             parts.lock().unwrap_or_else(|p| p.into_inner()).push((first, acc));
-        });
+        })?;
         let mut parts = parts.into_inner().unwrap_or_else(|p| p.into_inner());
         parts.sort_by_key(|(k, _)| *k);
         let mut acc = identity;

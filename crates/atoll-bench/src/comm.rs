@@ -469,6 +469,16 @@ fn plain_phase(_iters: usize) -> Result<Phase> {
 
 // ----- the benchmark -----------------------------------------------------------------------
 
+/// Runs `f`, with this thread's stall reports off when `quiet` (a rank that waits while rank 0
+/// measures alone: the local-backend reference, the plain-MPI phase, the get loops).
+fn waiting<R>(quiet: bool, f: impl FnOnce() -> R) -> R {
+    if quiet {
+        atoll::runtime::quiet_waits(f)
+    } else {
+        f()
+    }
+}
+
 /// Runs the benchmark; locale 0 prints the lines.
 pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let mpi = cfg.backend == BackendKind::Mpi;
@@ -481,7 +491,9 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let mut info = (0usize, String::new(), 0usize);
     for _ in 0..rounds {
         if mpi {
-            raw.add(&plain_phase(iters)?);
+            // The other ranks wait while rank 0 measures (here and in the job below): long
+            // waits by design, so without the stall report.
+            raw.add(&waiting(!launcher_rank0(), || plain_phase(iters))?);
         }
         let (id, backend, n, ph) = run(cfg.clone(), |ctx| {
             if let Some(l) = o.locales {
@@ -495,7 +507,8 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
             if ctx.num_locales() < 2 {
                 return Err(Error::InvalidArgument("the comm benchmark needs at least 2 locales".into()));
             }
-            Ok((ctx.id(), ctx.backend_name().to_string(), ctx.num_locales(), atoll_phase(ctx, iters)?))
+            let ph = waiting(ctx.id() != 0, || atoll_phase(ctx, iters))?;
+            Ok((ctx.id(), ctx.backend_name().to_string(), ctx.num_locales(), ph))
         })?;
         ours.add(&ph);
         info = (id, backend, n);

@@ -20,6 +20,7 @@ mod share;
 mod slices;
 mod stencil;
 mod stream;
+mod stream_sub;
 mod strings;
 
 use atoll::prelude::*;
@@ -75,6 +76,9 @@ enum Bench {
         /// Repetitions (the best time is reported).
         #[arg(long, default_value_t = 10)]
         reps: usize,
+        /// Also the triad on arrays whose pieces target sublocales, beside the locale-level one.
+        #[arg(long)]
+        sublocales: bool,
     },
     /// The cost of views: creation (ns, messages) and expressions over views vs whole arrays.
     Slices {
@@ -202,7 +206,7 @@ fn main() {
     let cli = Cli::parse();
     let r = match &cli.bench {
         Bench::Memtrack(args) => memtrack::memtrack(args),
-        Bench::Stream { common, n, reps } => config(common).and_then(|cfg| {
+        Bench::Stream { common, n, reps, sublocales } => config(common).and_then(|cfg| {
             if common.backend == Backend::Local {
                 if let Some(l) = common.locales {
                     if l == 0 {
@@ -210,7 +214,7 @@ fn main() {
                     }
                 }
             }
-            stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps })
+            stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps, sublocales: *sublocales })
         }),
         Bench::Polybench { common, args } => config(common)
             .and_then(|cfg| polybench::polybench(&cfg, args, common.json, common.locales, common.backend == Backend::Local)),

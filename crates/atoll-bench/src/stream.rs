@@ -17,6 +17,8 @@ pub struct StreamOpts {
     pub json: bool,
     pub n: usize,
     pub reps: usize,
+    /// Also the sublocale-target triad beside the locale-level one (`stream_sub.rs`).
+    pub sublocales: bool,
 }
 
 const ALPHA: f64 = 3.0;
@@ -99,6 +101,9 @@ pub fn stream(cfg: &Config, opts: &StreamOpts) -> Result<()> {
             .with("ratio_vs_plain_limit", gbps / plain)
             .with("streaming_stores", per_locale_bytes >= threshold)
             .print(opts.json);
+    }
+    if opts.sublocales {
+        crate::stream_sub::sublocale_triads(cfg, n, reps, opts.json)?;
     }
     Ok(())
 }

@@ -55,6 +55,7 @@ mod math;
 mod piece;
 mod range;
 mod serde_array;
+mod sublocale_block;
 
 pub use atoll_error::{Error, Result};
 pub use block::{Block, BlockDim};
@@ -66,3 +67,4 @@ pub use domain::{Domain, DomainIter, MAX_RANK, MIN_RANK};
 pub use grid::LocaleGrid;
 pub use piece::{Patch, PatchIter, Patches, Piece, Runs};
 pub use range::{RangeIter, StridedRange};
+pub use sublocale_block::SublocaleBlock;

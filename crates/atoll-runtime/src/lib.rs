@@ -54,9 +54,11 @@ mod handler;
 mod handler_call;
 mod memory;
 mod pool;
+mod quiet;
 mod registration;
 mod run;
 mod symmetric_data;
+mod sublocale_loop;
 mod sync;
 pub mod topology;
 
@@ -80,3 +82,5 @@ pub use handler::{handler_id, is_registered, Handler};
 pub use pool::{Locale, Sublocale};
 pub use registration::RegistrationStats;
 pub use run::run;
+pub use quiet::quiet_waits;
+pub use sublocale_loop::current_sublocale;

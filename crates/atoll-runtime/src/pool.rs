@@ -47,6 +47,7 @@ impl Sublocale {
                     let _ = affinity::pin_current_thread(&pin_to);
                 }
                 crate::attribution::set_thread_locale(locale);
+                crate::sublocale_loop::set_current_sublocale(locale, index);
                 // The work-stealing deques register each worker with crossbeam's global epoch
                 // collector, which lives as long as the process (the registration is freed
                 // lazily, if ever): register now, marked permanent for the leak report.
@@ -116,7 +117,7 @@ impl Sublocale {
         v
     }
 
-    fn for_chunks(&self, range: Range<usize>, chunk: usize, first_chunk: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) {
+    pub(crate) fn for_chunks(&self, range: Range<usize>, chunk: usize, first_chunk: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) {
         if range.is_empty() {
             return;
         }

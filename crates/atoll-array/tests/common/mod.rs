@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod scenarios;
+pub mod sublocale_checks;
 
 use atoll_array::{Block, BlockCyclic, Cyclic, Distribution, Domain, LocaleGrid, StridedRange};
 use proptest::prelude::*;
