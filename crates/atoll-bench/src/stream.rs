@@ -34,7 +34,7 @@ struct Timings {
 }
 
 /// The triad's check: no element of Atoll's result differs and the baseline checked.
-fn triad_ok(bad_elements: u64, baseline_ok: bool) -> bool {
+pub(crate) fn triad_ok(bad_elements: u64, baseline_ok: bool) -> bool {
     bad_elements == 0 && baseline_ok
 }
 
