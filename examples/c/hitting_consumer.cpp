@@ -12,8 +12,8 @@
 // h(v) = 1 + sum_u P(v, u) h(u) elsewhere with P = D^-1 A (self loops ignored, D the weighted
 // degrees without them), +inf where no target is reachable (no target in v's connected
 // component). On the reachable non-targets N this is (D - A)_NN h_N = d_N, solved by conjugate
-// gradients (--method cg, the default: needs a symmetric A) or the Jacobi fixed point
-// (--method jacobi), until ||d_N - (D - A)_NN h_N||_2 <= tol * ||d_N||_2 or --max-iters.
+// gradients preconditioned by the degrees (--method cg, the default: needs a symmetric A) or
+// the Jacobi fixed point (--method jacobi), until ||d_N - (D - A)_NN h_N||_2 <= tol * ||d_N||_2 or --max-iters.
 // Every product reads the edge list directly from the shared blocks.
 //
 // Command line:
@@ -227,24 +227,34 @@ int main(int argc, char **argv) {
     double residual = 0.0;
     auto t1 = std::chrono::steady_clock::now();
     if (method == "cg") {
-        std::vector<double> res = b, p = b;
-        double rr = dot(res, res);
-        residual = std::sqrt(rr);
+        // Conjugate gradients preconditioned by the system's diagonal (the degrees), as
+        // atoll_graph::hitting_times: z = D^-1 r on N.
+        std::vector<double> res = b, z(n, 0.0);
+        for (uint64_t i = 0; i < n; ++i)
+            if (active[i]) z[i] = res[i] / deg[i];
+        std::vector<double> p = z;
+        double rz = dot(res, z);
+        residual = bnorm;
         while (!converged && iters < max_iters) {
             spmv(p);  // y = (D - A)_NN p, zero off N
             for (uint64_t i = 0; i < n; ++i) y[i] = active[i] ? deg[i] * p[i] - y[i] : 0.0;
-            const double alpha = rr / dot(p, y);
+            const double py = dot(p, y);
+            if (!(py > 0.0)) break;  // only when r (hence p) is exactly zero
+            const double alpha = rz / py;
+            double rr = 0.0, rz_new = 0.0;
             for (uint64_t i = 0; i < n; ++i) {
                 h[i] += alpha * p[i];
                 res[i] -= alpha * y[i];
+                z[i] = active[i] ? res[i] / deg[i] : 0.0;
+                rr += res[i] * res[i];
+                rz_new += res[i] * z[i];
             }
-            const double rr_new = dot(res, res);
             ++iters;
-            residual = std::sqrt(rr_new);
+            residual = std::sqrt(rr);
             converged = residual <= tol * bnorm;
-            const double beta = rr_new / rr;
-            rr = rr_new;
-            for (uint64_t i = 0; i < n; ++i) p[i] = res[i] + beta * p[i];
+            const double beta = rz_new / rz;
+            rz = rz_new;
+            for (uint64_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
         }
     } else {
         while (!converged && iters < max_iters) {

@@ -112,7 +112,8 @@ pub fn graph_shared(ctx: &Ctx, args: &GraphSharedArgs) -> Result<()> {
         let mut t_one = f64::INFINITY;
         let mut want = Vec::new();
         for _ in 0..reps {
-            let (t, (w, _)) = timed(|| graph_seq::hitting_cg(&g, &[0], k));
+            let sys = graph_seq::HittingSystem::new(&g, &[0]);
+            let (t, (w, _, _)) = timed(|| graph_seq::hitting_cg(&g, &sys, 0.0, k));
             t_one = t_one.min(t / k.max(1) as f64);
             want = w;
         }
