@@ -206,16 +206,18 @@ fn fold_rows<T: AggValue, F: Fold<T>>(f: &F, ks: &[i64], vs: Option<&[T]>, r: st
     Some(t)
 }
 
+/// Distinct keys, their rows, and the folded values per key.
+type Parts<O> = (DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<O, 1>>);
+
 /// The generic dense aggregation; `None` (on every locale) when the keys span more than
 /// `limit`.
-#[allow(clippy::type_complexity)]
 fn run<T: AggValue, F: Fold<T>>(
     ctx: &Ctx,
     f: &F,
     ks: &[i64],
     vs: Option<&[T]>,
     limit: usize,
-) -> Result<Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<F::Out, 1>>)>> {
+) -> Result<Option<Parts<F::Out>>> {
     let slot = std::mem::size_of::<Slot<F::A>>() as u64;
     let tasks = ctx.here().num_threads().max(1) as u64;
     // Every table this may hold at once: the tasks', the locale's and the exchanged parts.
@@ -349,10 +351,7 @@ pub fn dense_aggregate<T: AggValue>(
     }
     check_block(ctx, v, "dense_aggregate (values)")?;
     let vs = Some(v.local());
-    fn wrap<O: Elem, T: Elem>(
-        r: Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<O, 1>>)>,
-        w: fn(DistArray<O, 1>) -> AggResult<T>,
-    ) -> Option<DenseGroups<T>> {
+    fn wrap<O: Elem, T: Elem>(r: Option<Parts<O>>, w: fn(DistArray<O, 1>) -> AggResult<T>) -> Option<DenseGroups<T>> {
         r.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(w) })
     }
     Ok(match agg {
