@@ -149,8 +149,8 @@ struct Table<A> {
 }
 
 impl<A: Copy> Table<A> {
-    /// Grows the table to hold key `k` (at least doubling, at most `limit` slots); `false`
-    /// when the keys would span more than `limit`.
+    /// Moves or grows the table to hold key `k` (at most `limit` slots); `false` when the
+    /// keys would span more than `limit`.
     fn grow(&mut self, k: i64, limit: usize, init: A) -> bool {
         let (lo, cap) = (self.lo as i128, self.slots.len() as i128);
         let k128 = k as i128;
@@ -161,9 +161,11 @@ impl<A: Copy> Table<A> {
         if span > limit as i128 {
             return false;
         }
-        let cap2 = span.max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128);
-        // Room for more keys on the side that grew.
-        let lo2 = if seen.is_some() && k128 < lo { (kmax + 1 - cap2).max(i64::MIN as i128) } else { kmin };
+        // Keep the size while the keys fill at most 3/4 of it (the table only moves), else at
+        // least double it, to twice the keys' span: O(log) moves for keys in random order.
+        let cap2 = if 4 * span <= 3 * cap { cap } else { (2 * span).max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128) };
+        // The keys centred: room on both sides.
+        let lo2 = (kmin - (cap2 - span) / 2).max(i64::MIN as i128);
         let mut slots = vec![Slot { rows: 0, acc: init }; cap2 as usize];
         if let Some((a, b)) = seen {
             let (from, to, at) = ((a - lo) as usize, (b - lo) as usize + 1, (a - lo2) as usize);
@@ -204,16 +206,18 @@ fn fold_rows<T: AggValue, F: Fold<T>>(f: &F, ks: &[i64], vs: Option<&[T]>, r: st
     Some(t)
 }
 
+/// Distinct keys, their rows, and the folded values per key.
+type Parts<O> = (DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<O, 1>>);
+
 /// The generic dense aggregation; `None` (on every locale) when the keys span more than
 /// `limit`.
-#[allow(clippy::type_complexity)]
 fn run<T: AggValue, F: Fold<T>>(
     ctx: &Ctx,
     f: &F,
     ks: &[i64],
     vs: Option<&[T]>,
     limit: usize,
-) -> Result<Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<F::Out, 1>>)>> {
+) -> Result<Option<Parts<F::Out>>> {
     let slot = std::mem::size_of::<Slot<F::A>>() as u64;
     let tasks = ctx.here().num_threads().max(1) as u64;
     // Every table this may hold at once: the tasks', the locale's and the exchanged parts.
@@ -347,10 +351,7 @@ pub fn dense_aggregate<T: AggValue>(
     }
     check_block(ctx, v, "dense_aggregate (values)")?;
     let vs = Some(v.local());
-    fn wrap<O: Elem, T: Elem>(
-        r: Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<O, 1>>)>,
-        w: fn(DistArray<O, 1>) -> AggResult<T>,
-    ) -> Option<DenseGroups<T>> {
+    fn wrap<O: Elem, T: Elem>(r: Option<Parts<O>>, w: fn(DistArray<O, 1>) -> AggResult<T>) -> Option<DenseGroups<T>> {
         r.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(w) })
     }
     Ok(match agg {
