@@ -85,6 +85,12 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     uniq.dedup();
     check(g.unique_keys.to_vec()?.iter().collect::<Vec<_>>() == uniq, "groupby keys")?;
     check(g.counts.to_vec()?.iter().sum::<i64>() == n as i64, "groupby counts")?;
+    // Strings and numbers in one coargsort (strings as an atoll-ops key column).
+    let nums = atoll_array::DistArray::from_fn(ctx, atoll_array::dist::cyclic(ctx, [n])?, |[i]| (i * 7919) % 5 - 2)?;
+    let p2 = atoll_ops::coargsort(&[&nums as &dyn atoll_ops::SortColumn, &s])?;
+    let mut idx2: Vec<i64> = (0..n as i64).collect();
+    idx2.sort_by(|&a, &b| ((a * 7919) % 5 - 2, &v[a as usize]).cmp(&((b * 7919) % 5 - 2, &v[b as usize])));
+    check(p2.to_vec()? == idx2, "coargsort of numbers and strings")?;
     let other = DistStrings::from_vec(ctx, &["ab", "zzzz", "", "q", "hello"])?;
     let set = ["ab", "zzzz", "", "q", "hello"];
     check(s.in1d(&other)?.to_vec()? == v.iter().map(|x| set.contains(&x.as_str())).collect::<Vec<_>>(), "in1d")?;
