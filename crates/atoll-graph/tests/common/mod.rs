@@ -3,9 +3,12 @@
 
 use std::path::PathBuf;
 
-/// A fresh path in the temporary directory.
+/// A fresh path in a directory of this process under Cargo's temporary directory for tests
+/// (`target/tmp`; the system's temporary directory for the MPI test program), so test files
+/// stay with the build instead of piling up in `/tmp`.
 pub fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("atoll-graph-test-{}", std::process::id()));
+    let base = option_env!("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let d = base.join(format!("atoll-graph-test-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }
