@@ -14,9 +14,9 @@ use parquet::schema::parser::parse_message_type;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A fresh directory for one test.
+/// A fresh directory for one test, under the target directory (`CARGO_TARGET_TMPDIR`), not `/tmp`.
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("atoll-io-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("atoll-io-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
