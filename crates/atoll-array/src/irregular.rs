@@ -171,10 +171,11 @@ impl<'d, M: Distribution<1>> Locator<'d, M> {
         })
     }
 
-    /// The owner and local offset of index `i` (an index of the domain).
-    #[inline]
+    /// The owner and local offset of index `i` (an index of the domain). Inlined into the
+    /// batched address loops (`direct.rs`); the general formula stays out of line.
+    #[inline(always)]
     fn locate(&self, i: i64) -> (usize, usize) {
-        let Some(fast) = &self.fast else { return self.dist.locate([i]) };
+        let Some(fast) = &self.fast else { return self.locate_general(i) };
         let off = i.wrapping_sub(self.first) as u64;
         let pos = if self.stride == 1 { off } else { off / self.stride };
         match fast {
@@ -182,7 +183,7 @@ impl<'d, M: Distribution<1>> Locator<'d, M> {
                 let k = starts.partition_point(|&(s, _)| s <= pos).saturating_sub(1);
                 match starts.get(k) {
                     Some(&(s, t)) => (t, (pos - s) as usize),
-                    None => self.dist.locate([i]),
+                    None => self.locate_general(i),
                 }
             }
             Fast::Cyclic(targets) => {
@@ -195,6 +196,13 @@ impl<'d, M: Distribution<1>> Locator<'d, M> {
                 (targets[(blk % p) as usize], ((blk / p) * b + pos % b) as usize)
             }
         }
+    }
+
+    /// [`Distribution::locate`], out of line (the fallback of [`Locator::locate`]).
+    #[cold]
+    #[inline(never)]
+    fn locate_general(&self, i: i64) -> (usize, usize) {
+        self.dist.locate([i])
     }
 }
 
@@ -421,19 +429,19 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let chunks = split_parts(out_store, &ranges);
         let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
         if let Some(ptrs) = direct {
+            let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {
                 let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
-                let slots: &mut [T::Store] = &mut guard;
                 let ids = &indices[ranges[p].clone()];
-                let mut per_dest = vec![0usize; ptrs.len()];
-                for (slot, &i) in slots.iter_mut().zip(ids) {
-                    let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
-                    per_dest[owner] += 1;
-                    // SAFETY: `ptrs[owner]` addresses the registered part of `owner` (checked by
-                    // `direct_ptr` over its whole length), and `off` is the local offset of an
-                    // index of the domain (checked), so below that length; `self` is not
-                    // written during the call (the PGAS contract, as for a get).
-                    *slot = to_store(unsafe { (ptrs[owner] as *const T).add(off).read() });
+                let mut per_dest = vec![0usize; ptrs.all().len()];
+                // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
+                // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
+                // `self` is not written during the call (the PGAS contract, as for a get). The
+                // slots are `T::Store` images of `T` (same size and alignment), written only
+                // with values read from `self`.
+                unsafe {
+                    let slots = std::slice::from_raw_parts_mut(guard.as_mut_ptr().cast::<T>(), guard.len());
+                    direct::gather_part(&loc, ptrs.all(), ids, slots, &mut per_dest);
                 }
                 per_dest[me] = 0;
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
@@ -573,19 +581,17 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let indices = idx.local();
         let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
         if let Some(ptrs) = direct {
+            let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {
                 let r = ranges[p].clone();
                 let (ids, vals) = (&indices[r.clone()], &values[r]);
-                let mut per_dest = vec![0usize; ptrs.len()];
-                for (&i, &x) in ids.iter().zip(vals) {
-                    let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
-                    per_dest[owner] += 1;
-                    // SAFETY: `ptrs[owner]` addresses the registered part of `owner` (checked by
-                    // `direct_ptr` over its whole length), `off` is the local offset of an index
-                    // of the domain (checked). Duplicate indices written by different tasks: an
-                    // unspecified last writer (the PGAS contract of storage.rs), as with puts.
-                    unsafe { (ptrs[owner] as *mut T).add(off).write(x) };
-                }
+                let mut per_dest = vec![0usize; ptrs.all().len()];
+                // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
+                // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
+                // nobody reads `self` until the closing barrier. Duplicate indices written by
+                // different tasks: an unspecified last writer (the PGAS contract of
+                // storage.rs), as with puts.
+                unsafe { direct::scatter_part(&loc, ptrs.all(), ids, vals, &mut per_dest) };
                 per_dest[me] = 0;
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
                 Ok(())

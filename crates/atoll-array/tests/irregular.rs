@@ -109,3 +109,23 @@ fn aggregation_buffers_over_the_budget_fail_on_every_locale_before_writing() {
     .unwrap_err();
     assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
 }
+
+#[test]
+fn batched_direct_loops_cross_batch_boundaries() {
+    // The direct gather and scatter work in batches of 1024 per task (`irregular/direct.rs`):
+    // parts of several full batches and a partial one, on every distribution kind, against the
+    // sequential reference of the scenarios (and their exact message counts).
+    each_size(|nl| {
+        for (seed, tasks) in [(1u64, 1usize), (2, 2), (3, 3)] {
+            let (n, m) = (3001 + seed as usize * 17, 2 * 1024 * tasks + 37 * nl);
+            run(Config::local(nl), |ctx| {
+                sc::gather_case(ctx, dist::block(ctx, [n])?, dist::cyclic(ctx, [m])?, 8192, tasks, seed)?;
+                sc::gather_case(ctx, dist::cyclic(ctx, [n])?, dist::block(ctx, [m])?, 100, tasks, seed)?;
+                sc::gather_case(ctx, dist::block_cyclic(ctx, [n], [7])?, dist::block(ctx, [m])?, 1000, tasks, seed)?;
+                sc::scatter_case(ctx, dist::block(ctx, [n])?, dist::cyclic(ctx, [n])?, 8192, tasks, seed)?;
+                sc::scatter_case(ctx, dist::block_cyclic(ctx, [n], [5])?, dist::block(ctx, [n])?, 64, tasks, seed).map(drop)
+            })
+            .unwrap_or_else(|e| panic!("{nl} locales, n {n}, m {m}, tasks {tasks}: {e}"));
+        }
+    });
+}

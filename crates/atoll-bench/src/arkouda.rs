@@ -1,6 +1,11 @@
 //! `atoll-bench arkouda`: Arkouda's benchmark kernels on Block arrays over all locales, each
 //! against the best single-core implementation measured in the same run (a plain sequential
 //! loop over `Vec`s on one thread, on locale 0), with Arkouda's metrics:
+//! (Pages: Atoll's arrays of 4 MiB or more are advised for transparent huge pages,
+//! `atoll_runtime::hugepages`; so are the one-core loop's buffers (`hugevec.rs`), and the
+//! speedups compare the two on the same pages. `one_core_4k_seconds` is the one-core loop on
+//! plain `Vec`s with 4 KiB pages, measured too; `ATOLL_HUGEPAGES=0` turns huge pages off for
+//! both.)
 //! GiB/s = bytes / seconds / 2^30, with bytes
 //!
 //! | variant | bytes | kernel |
@@ -19,6 +24,7 @@
 
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
 use atoll::prelude::*;
+use crate::hugevec as hv;
 use crate::mix::mix;
 use crate::report::Line;
 use std::time::Instant;
@@ -128,53 +134,68 @@ fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(
     }
 }
 
-/// A single-core reference on locale 0 only (the others wait): `setup` once (untimed), the
-/// best of `reps` runs of `kernel`, then `check`: (whether it checked, best seconds). Other
-/// locales get `(true, 0.0)`.
+/// A single-core reference on locale 0 only (the others wait): for huge pages, then for 4 KiB
+/// pages (`setup(huge)` builds its buffers with `hugevec`), `setup` once (untimed), the best
+/// of `reps` runs of `kernel`, then `check`: (whether both checked, best seconds on huge pages,
+/// best seconds on 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
 fn reference<S>(
     ctx: &Ctx,
     reps: usize,
-    setup: impl FnOnce() -> S,
+    setup: impl Fn(bool) -> S,
     mut kernel: impl FnMut(&mut S),
-    check: impl FnOnce(&S) -> bool,
-) -> Result<(bool, f64)> {
-    let mut r = (true, 0.0);
+    check: impl Fn(&S) -> bool,
+) -> Result<(bool, f64, f64)> {
+    let mut r = (true, 0.0, 0.0);
     if ctx.id() == 0 {
-        let mut state = setup();
-        let mut best = f64::INFINITY;
-        for _ in 0..reps.max(1) {
-            let t = Instant::now();
-            kernel(std::hint::black_box(&mut state));
-            best = best.min(t.elapsed().as_secs_f64());
+        for huge in [true, false] {
+            let mut state = setup(huge);
+            let mut best = f64::INFINITY;
+            for _ in 0..reps.max(1) {
+                let t = Instant::now();
+                kernel(std::hint::black_box(&mut state));
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            r.0 &= check(&state);
+            if huge {
+                r.1 = best;
+            } else {
+                r.2 = best;
+            }
         }
-        r = (check(&state), best);
     }
     ctx.barrier()?;
     Ok(r)
 }
 
 /// The single-core reference that allocates its output, as Atoll's `take` and `cumsum`
-/// do: on locale 0 only, `setup` once (untimed), then `reps` timed runs of `kernel` returning a
-/// fresh output, each checked and dropped untimed: (whether all checked, best seconds). Other
-/// locales get `(true, 0.0)`.
+/// do: on locale 0 only, for huge pages then 4 KiB pages, `setup(huge)` once (untimed), then
+/// `reps` timed runs of `kernel(state, huge)` returning a fresh output (allocated with
+/// `hugevec`), each checked and dropped untimed: (whether all checked, best seconds on huge
+/// pages, on 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
 fn reference_alloc<S>(
     ctx: &Ctx,
     reps: usize,
-    setup: impl FnOnce() -> S,
-    mut kernel: impl FnMut(&S) -> Vec<u64>,
+    setup: impl Fn(bool) -> S,
+    mut kernel: impl FnMut(&S, bool) -> Vec<u64>,
     check: impl Fn(&[u64]) -> bool,
-) -> Result<(bool, f64)> {
-    let mut r = (true, 0.0);
+) -> Result<(bool, f64, f64)> {
+    let mut r = (true, 0.0, 0.0);
     if ctx.id() == 0 {
-        let state = setup();
-        let (mut ok, mut best) = (true, f64::INFINITY);
-        for _ in 0..reps.max(1) {
-            let t = Instant::now();
-            let out = kernel(std::hint::black_box(&state));
-            best = best.min(t.elapsed().as_secs_f64());
-            ok &= check(&out);
+        for huge in [true, false] {
+            let state = setup(huge);
+            let mut best = f64::INFINITY;
+            for _ in 0..reps.max(1) {
+                let t = Instant::now();
+                let out = kernel(std::hint::black_box(&state), huge);
+                best = best.min(t.elapsed().as_secs_f64());
+                r.0 &= check(&out);
+            }
+            if huge {
+                r.1 = best;
+            } else {
+                r.2 = best;
+            }
         }
-        r = (ok, best);
     }
     ctx.barrier()?;
     Ok(r)
@@ -207,10 +228,10 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
     let ok = all_ok(ctx, &a, stream_value_ok)?;
     drop((a, b, c));
-    let (ref_ok, ref_s) = reference(
+    let (ref_ok, ref_s, ref_4k) = reference(
         ctx,
         o.reps,
-        || (vec![0.0f64; n], (0..n).map(|i| i as f64).collect::<Vec<_>>(), vec![2.0f64; n]),
+        |h| (hv::zeroed::<f64>(n, h), hv::collect((0..n).map(|i| i as f64), h), hv::filled(n, 2.0f64, h)),
         |(a, b, c)| {
             for ((x, y), z) in a.iter_mut().zip(b.iter()).zip(c.iter()) {
                 *x = y + 3.0 * z;
@@ -218,7 +239,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
         |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
-    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![] })
+    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![("one_core_4k_seconds", ref_4k.into())] })
 }
 
 fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
@@ -238,10 +259,10 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s_pre) = best(ctx, o.reps, || a.take_into(&idx, &mut pre))?;
     ok &= all_ok(ctx, &pre, |j, x| gather_value_ok(j, x, nn))?;
     drop((a, idx, pre));
-    let (ref_ok, ref_s) = reference(
+    let (ref_ok, ref_s, ref_4k) = reference(
         ctx,
         o.reps,
-        || (vec![0u64; n], (0..nn).map(|i| i * 3 + 1).collect::<Vec<_>>(), (0..nn).map(|j| gather_index(j, nn)).collect::<Vec<_>>()),
+        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
         |(out, a, idx)| {
             for (x, &i) in out.iter_mut().zip(idx.iter()) {
                 *x = a[i as usize];
@@ -249,11 +270,11 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
         |(out, _, _)| gather_ok(out, nn),
     )?;
-    let (alloc_ok, alloc_s) = reference_alloc(
+    let (alloc_ok, alloc_s, alloc_4k) = reference_alloc(
         ctx,
         o.reps,
-        || ((0..nn).map(|i| i * 3 + 1).collect::<Vec<_>>(), (0..nn).map(|j| gather_index(j, nn)).collect::<Vec<_>>()),
-        |(a, idx)| idx.iter().map(|&i| a[i as usize]).collect(),
+        |h| (hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
+        |(a, idx), h| hv::collect(idx.iter().map(|&i| a[i as usize]), h),
         |out| gather_ok(out, nn),
     )?;
     Ok(Result1 {
@@ -262,7 +283,7 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         seconds: s,
         ref_seconds: alloc_s,
         ok: ok && ref_ok && alloc_ok,
-        extra: allocation_figures(s_pre, ref_s, alloc_s, vec![("messages", msgs.into())]),
+        extra: allocation_figures(s_pre, (ref_s, ref_4k), (alloc_s, alloc_4k), vec![("messages", msgs.into())]),
     })
 }
 
@@ -355,13 +376,13 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let speedup = se / s;
     let nn = n as u64;
     let p = Perm::new(nn);
-    let (ref_ok, ref_s) = reference(
+    let (ref_ok, ref_s, ref_4k) = reference(
         ctx,
         o.reps,
-        || {
-            let idx: Vec<u64> = (0..nn).map(|j| p.at(j)).collect();
-            let v: Vec<u64> = idx.iter().map(|&i| 2 * i + 1).collect();
-            (vec![0u64; n], idx, v)
+        |h| {
+            let idx: Vec<u64> = hv::collect((0..nn).map(|j| p.at(j)), h);
+            let v: Vec<u64> = hv::collect(idx.iter().map(|&i| 2 * i + 1), h);
+            (hv::zeroed::<u64>(n, h), idx, v)
         },
         |(a, idx, v)| {
             for (&i, &x) in idx.iter().zip(v.iter()) {
@@ -378,6 +399,7 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         ref_seconds: ref_s,
         ok: ok && ok_e && ref_ok,
         extra: vec![
+            ("one_core_4k_seconds", ref_4k.into()),
             ("aggregation_speedup", speedup.into()),
             ("messages", msgs.into()),
             ("elementwise", "non-blocking put per remote element, same n and reps".into()),
@@ -424,12 +446,21 @@ fn stream_value_ok(i: u64, x: f64) -> bool {
 /// allocates its output too (`one_core_seconds`); `prealloc_seconds` is Atoll into a
 /// preallocated output (`take_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
 /// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
-fn allocation_figures(s_pre: f64, prealloc_s: f64, alloc_s: f64, mut extra: Vec<(&'static str, serde_json::Value)>) -> Vec<(&'static str, serde_json::Value)> {
+/// Each one-core figure is on huge pages, with its 4 KiB pages twin (`one_core_4k_seconds`,
+/// `one_core_prealloc_4k_seconds`).
+fn allocation_figures(
+    s_pre: f64,
+    (prealloc_s, prealloc_4k): (f64, f64),
+    (alloc_s, alloc_4k): (f64, f64),
+    mut extra: Vec<(&'static str, serde_json::Value)>,
+) -> Vec<(&'static str, serde_json::Value)> {
     extra.push(("allocation", "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into()));
     extra.push(("prealloc_seconds", s_pre.into()));
     extra.push(("one_core_prealloc_seconds", prealloc_s.into()));
     extra.push(("speedup_vs_one_core_prealloc", (prealloc_s / s_pre).into()));
     extra.push(("one_core_alloc_seconds", alloc_s.into()));
+    extra.push(("one_core_4k_seconds", alloc_4k.into()));
+    extra.push(("one_core_prealloc_4k_seconds", prealloc_4k.into()));
     extra
 }
 
@@ -451,14 +482,21 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
     drop(a);
-    let (ref_ok, ref_s) = reference(
+    let (ref_ok, ref_s, ref_4k) = reference(
         ctx,
         o.reps,
-        || ((0..n as u64).map(small).collect::<Vec<_>>(), 0u64),
+        |h| (hv::collect((0..n as u64).map(small), h), 0u64),
         |(a, s)| *s = a.iter().sum(),
         |(_, s)| reduce_ok(*s, n),
     )?;
-    Ok(Result1 { variant: "reduce", bytes: 8.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: reduce_ok(sum, n) && ref_ok, extra: vec![] })
+    Ok(Result1 {
+        variant: "reduce",
+        bytes: 8.0 * n as f64,
+        seconds: s,
+        ref_seconds: ref_s,
+        ok: reduce_ok(sum, n) && ref_ok,
+        extra: vec![("one_core_4k_seconds", ref_4k.into())],
+    })
 }
 
 fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
@@ -471,10 +509,10 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s_pre) = best(ctx, o.reps, || a.view().cumsum_into(&mut pre))?;
     ok &= all_ok(ctx, &pre, scan_value_ok)?;
     drop((a, pre));
-    let (ref_ok, ref_s) = reference(
+    let (ref_ok, ref_s, ref_4k) = reference(
         ctx,
         o.reps,
-        || (vec![0u64; n], (0..n as u64).map(small).collect::<Vec<_>>()),
+        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..n as u64).map(small), h)),
         |(out, a)| {
             let mut acc = 0u64;
             for (x, &y) in out.iter_mut().zip(a.iter()) {
@@ -484,18 +522,19 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
         |(out, _)| scan_ok(out),
     )?;
-    let (alloc_ok, alloc_s) = reference_alloc(
+    let (alloc_ok, alloc_s, alloc_4k) = reference_alloc(
         ctx,
         o.reps,
-        || (0..n as u64).map(small).collect::<Vec<_>>(),
-        |a| {
+        |h| hv::collect((0..n as u64).map(small), h),
+        |a, h| {
             let mut acc = 0u64;
-            a.iter()
-                .map(|&y| {
+            hv::collect(
+                a.iter().map(|&y| {
                     acc += y;
                     acc
-                })
-                .collect()
+                }),
+                h,
+            )
         },
         scan_ok,
     )?;
@@ -505,7 +544,7 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         seconds: s,
         ref_seconds: alloc_s,
         ok: ok && ref_ok && alloc_ok,
-        extra: allocation_figures(s_pre, ref_s, alloc_s, vec![]),
+        extra: allocation_figures(s_pre, (ref_s, ref_4k), (alloc_s, alloc_4k), vec![]),
     })
 }
 

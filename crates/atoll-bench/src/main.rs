@@ -3,6 +3,7 @@
 
 mod arkouda;
 mod arkouda_sort;
+mod hugevec;
 mod baseline;
 mod stream_nt;
 mod comm;

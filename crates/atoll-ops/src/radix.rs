@@ -397,7 +397,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     if staging.len() < need {
         staging.clear();
         staging.shrink_to_fit();
-        *staging = vec![[0u64; W]; need];
+        *staging = atoll_runtime::hugepages::zeroed_vec::<[u64; W]>(need);
     }
 
     // 4. Cursors: each task's first slot for each digit.

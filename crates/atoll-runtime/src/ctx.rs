@@ -329,7 +329,8 @@ impl Ctx {
             let shared = if nbytes > 0 { self.st.backend.alloc_shared(nbytes, !lazy) } else { None };
             match shared.and_then(|m| SymData::shared(m, len)) {
                 Some(d) => d,
-                None if lazy => SymData::Heap(bytemuck::zeroed_vec::<T>(len)),
+                // Large heap parts get huge pages (`hugepages.rs`; `alloc_filled` advises too).
+                None if lazy => SymData::Heap(crate::hugepages::zeroed_vec::<T>(len)),
                 None => SymData::Heap(self.here().alloc_filled(len, T::zeroed())),
             }
         })

@@ -52,6 +52,7 @@ mod executor;
 mod external;
 mod handler;
 mod handler_call;
+pub mod hugepages;
 mod memory;
 mod pool;
 mod quiet;

@@ -96,7 +96,7 @@ impl Sublocale {
     /// A vector of `len` copies of `value` whose pages were first written by this sublocale's
     /// threads, so the OS places them in its NUMA domain.
     pub fn alloc_filled<T: Copy + Send + Sync>(&self, len: usize, value: T) -> Vec<T> {
-        let mut v: Vec<T> = Vec::with_capacity(len);
+        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
         let spare = &mut v.spare_capacity_mut()[..len];
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
@@ -190,7 +190,7 @@ impl Locale {
         if self.children.len() == 1 {
             return self.children[0].alloc_filled(len, value);
         }
-        let mut v: Vec<T> = Vec::with_capacity(len);
+        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
         let parts = self.split(&(0..len));
         {
             let mut rest = &mut v.spare_capacity_mut()[..len];
