@@ -54,8 +54,10 @@ def interleaved(fs, reps):
 def triad(n, reps):
     """``a[:] = b + 3.0 * c``: one fused pass that streams its output past the caches (non-
     temporal stores, as the Rust triad) when it is large; ``plain_stores_seconds`` is the same
-    assignment with streaming stores turned off, ``numpy_seconds`` NumPy's two passes with no
-    temporary, all interleaved rep by rep."""
+    assignment with streaming stores turned off, ``unfused_seconds`` with the single-pass kernel
+    (``fused.rs``) turned off (the chunked evaluator, one pass per operation over each chunk),
+    ``numpy_seconds`` NumPy's two passes with no temporary, all interleaved rep by rep; each
+    path's result checked against NumPy."""
     b, c = ak.uniform(n, seed=1), ak.uniform(n, seed=2)
     a = ak.zeros(n)
     nb, nc = b.to_ndarray(), c.to_ndarray()
@@ -71,14 +73,27 @@ def triad(n, reps):
         finally:
             ak._atoll.set_streaming_threshold(old)
 
+    def run_unfused():
+        old = ak._atoll.set_fused_kernels(False)
+        try:
+            run()
+        finally:
+            ak._atoll.set_fused_kernels(old)
+
     def run_np():
         np.multiply(nc, 3.0, out=na)
         np.add(nb, na, out=na)
 
-    t, tp, tn = interleaved([run, run_plain, run_np], reps)
-    ok = bool(np.array_equal(a.to_ndarray(), nb + 3.0 * nc))
+    want = nb + 3.0 * nc
+    ok = True
+    for f in (run_unfused, run_plain, run):  # every path checked; `run`'s result stays
+        a[:] = 0.0
+        f()
+        ok = ok and bool(np.array_equal(a.to_ndarray(), want))
+    t, tp, tu, tn = interleaved([run, run_plain, run_unfused, run_np], reps)
+    ok = ok and bool(np.array_equal(a.to_ndarray(), want))
     rust = rust_triad(n, reps)
-    return dict(seconds=t, numpy_seconds=tn, plain_stores_seconds=tp, gbps=3 * 8 * n / t / 1e9, ok=ok and rust.get("ok", True),
+    return dict(seconds=t, numpy_seconds=tn, plain_stores_seconds=tp, unfused_seconds=tu, gbps=3 * 8 * n / t / 1e9, ok=ok and rust.get("ok", True),
                 rust_seconds=rust.get("seconds"), ratio_vs_rust=(rust["seconds"] / t) if "seconds" in rust else None,
                 rust_note=rust.get("note"))
 

@@ -10,10 +10,11 @@
 //! short rows).
 //!
 //! Engines that compute their values chunk by chunk into a small buffer (the Python front
-//! end's fused expressions) stream each buffer out with [`Streamer::copy`] inside one
+//! end's fused expressions) stream each buffer out with [`Streamer::copy`], and engines that
+//! compute values one by one write rows with [`Streamer::write`], inside one
 //! [`with_streaming`] scope, which fences once at its end.
 //!
-//! The only unsafe code is in [`write_streaming`], [`Streamer::copy`] and [`store_fence`]
+//! The only unsafe code is in [`Streamer::write`], [`Streamer::copy`] and [`store_fence`]
 //! (x86_64 intrinsics).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -50,87 +51,8 @@ pub fn worth_it<T>(iterations: usize) -> bool {
 /// aligned middle of rows of at least 256 bytes (x86_64), then a store fence, so the values are
 /// visible to other threads like plain stores once this returns (and the caller's barrier is
 /// passed). Plain stores on other targets and for the unaligned ends.
-pub fn write_streaming<T: Copy>(out: &mut [T], mut f: impl FnMut(usize) -> T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
-        #[repr(C, align(16))]
-        struct Line([u8; 16]);
-        /// Bytes computed at once before they are streamed out (a few cache lines, in L1).
-        const BLOCK: usize = 1024;
-        #[repr(C, align(64))]
-        struct Block([u8; BLOCK]);
-
-        let size = size_of::<T>();
-        let addr = out.as_ptr() as usize;
-        if size > 0 && 16 % size == 0 && addr % size == 0 && size_of_val(out) >= MIN_ROW_BYTES {
-            let per = 16 / size;
-            // Elements before the first 16-byte boundary (a whole number: `addr` is a multiple
-            // of `size`, which divides 16).
-            let head = (((16 - addr % 16) % 16) / size).min(out.len());
-            for (j, x) in out[..head].iter_mut().enumerate() {
-                *x = f(j);
-            }
-            let base = out.as_mut_ptr();
-            // Whole blocks first: the values of one block are computed by a tight loop into an
-            // aligned buffer (which the compiler can vectorize), then streamed out 16 bytes at
-            // a time; the lines left over go one by one below.
-            let block_elems = BLOCK / size;
-            let blocks = (out.len() - head) / block_elems;
-            let mut buf = Block([0; BLOCK]);
-            for b in 0..blocks {
-                let first = head + b * block_elems;
-                let dst = buf.0.as_mut_ptr().cast::<T>();
-                for k in 0..block_elems {
-                    // SAFETY: `k < block_elems` and `block_elems * size == BLOCK`, so the write
-                    // lies inside `buf`; unaligned writes are allowed for any `T: Copy`.
-                    unsafe { dst.add(k).write_unaligned(f(first + k)) };
-                }
-                for l in 0..BLOCK / 16 {
-                    // SAFETY: SSE2 is part of the x86_64 baseline. `buf` is 64-byte aligned and
-                    // initialized, so line `l` (16 bytes at `16 * l < BLOCK`) is aligned and
-                    // inside it. `base + first` is 16-byte aligned (`head` reaches the
-                    // boundary, blocks are whole lines) and the block ends at
-                    // `first + block_elems <= out.len()` (`b < blocks`), so the bytes written
-                    // are inside `out`, borrowed exclusively here; they are the byte images of
-                    // the values `f` returned, i.e. valid `T`s.
-                    unsafe {
-                        let v = _mm_load_si128(buf.0.as_ptr().add(16 * l).cast::<__m128i>());
-                        _mm_stream_si128(base.add(first).cast::<u8>().add(16 * l).cast::<__m128i>(), v);
-                    }
-                }
-            }
-            let head = head + blocks * block_elems;
-            let lines = (out.len() - head) / per;
-            let mut line = Line([0; 16]);
-            for b in 0..lines {
-                let first = head + b * per;
-                for k in 0..per {
-                    // SAFETY: `k < per` and `per * size == 16`, so the write lies inside the
-                    // 16-byte `line`; unaligned writes are allowed for any `T: Copy`.
-                    unsafe { line.0.as_mut_ptr().cast::<T>().add(k).write_unaligned(f(first + k)) };
-                }
-                // SAFETY: SSE2 is part of the x86_64 baseline. `line` is 16-byte aligned and
-                // initialized. `base + first` is 16-byte aligned (`head` reaches the boundary,
-                // `per` elements are 16 bytes) and `first + per <= out.len()` (`b < lines`),
-                // so the 16 bytes written are inside `out`, which is borrowed exclusively here;
-                // they are the byte images of the `per` values `f` returned, i.e. valid `T`s.
-                unsafe {
-                    let v = _mm_load_si128(line.0.as_ptr().cast::<__m128i>());
-                    _mm_stream_si128(base.add(first).cast::<__m128i>(), v);
-                }
-            }
-            for j in head + lines * per..out.len() {
-                out[j] = f(j);
-            }
-            // Orders the streaming stores above before any later store, such as the barrier's.
-            store_fence();
-            return;
-        }
-    }
-    for (j, x) in out.iter_mut().enumerate() {
-        *x = f(j);
-    }
+pub fn write_streaming<T: Copy>(out: &mut [T], f: impl FnMut(usize) -> T) {
+    with_streaming(|s| s.write(out, f));
 }
 
 /// Orders this thread's streaming stores before its later stores (a no-op off x86_64).
@@ -166,6 +88,89 @@ pub fn with_streaming<R>(f: impl FnOnce(&mut Streamer) -> R) -> R {
 }
 
 impl Streamer {
+    /// `out[j] = f(j)` for every `j`, in order of `j`: [`write_streaming`] without its fence
+    /// (the scope's fence orders the stores), for engines that write many rows in one scope.
+    pub fn write<T: Copy>(&mut self, out: &mut [T], mut f: impl FnMut(usize) -> T) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
+            #[repr(C, align(16))]
+            struct Line([u8; 16]);
+            /// Bytes computed at once before they are streamed out (a few cache lines, in L1).
+            const BLOCK: usize = 1024;
+            #[repr(C, align(64))]
+            struct Block([u8; BLOCK]);
+
+            let size = size_of::<T>();
+            let addr = out.as_ptr() as usize;
+            if size > 0 && 16 % size == 0 && addr % size == 0 && size_of_val(out) >= MIN_ROW_BYTES {
+                let per = 16 / size;
+                // Elements before the first 16-byte boundary (a whole number: `addr` is a multiple
+                // of `size`, which divides 16).
+                let head = (((16 - addr % 16) % 16) / size).min(out.len());
+                for (j, x) in out[..head].iter_mut().enumerate() {
+                    *x = f(j);
+                }
+                let base = out.as_mut_ptr();
+                // Whole blocks first: the values of one block are computed by a tight loop into an
+                // aligned buffer (which the compiler can vectorize), then streamed out 16 bytes at
+                // a time; the lines left over go one by one below.
+                let block_elems = BLOCK / size;
+                let blocks = (out.len() - head) / block_elems;
+                let mut buf = Block([0; BLOCK]);
+                for b in 0..blocks {
+                    let first = head + b * block_elems;
+                    let dst = buf.0.as_mut_ptr().cast::<T>();
+                    for k in 0..block_elems {
+                        // SAFETY: `k < block_elems` and `block_elems * size == BLOCK`, so the write
+                        // lies inside `buf`; unaligned writes are allowed for any `T: Copy`.
+                        unsafe { dst.add(k).write_unaligned(f(first + k)) };
+                    }
+                    for l in 0..BLOCK / 16 {
+                        // SAFETY: SSE2 is part of the x86_64 baseline. `buf` is 64-byte aligned and
+                        // initialized, so line `l` (16 bytes at `16 * l < BLOCK`) is aligned and
+                        // inside it. `base + first` is 16-byte aligned (`head` reaches the
+                        // boundary, blocks are whole lines) and the block ends at
+                        // `first + block_elems <= out.len()` (`b < blocks`), so the bytes written
+                        // are inside `out`, borrowed exclusively here; they are the byte images of
+                        // the values `f` returned, i.e. valid `T`s.
+                        unsafe {
+                            let v = _mm_load_si128(buf.0.as_ptr().add(16 * l).cast::<__m128i>());
+                            _mm_stream_si128(base.add(first).cast::<u8>().add(16 * l).cast::<__m128i>(), v);
+                        }
+                    }
+                }
+                let head = head + blocks * block_elems;
+                let lines = (out.len() - head) / per;
+                let mut line = Line([0; 16]);
+                for b in 0..lines {
+                    let first = head + b * per;
+                    for k in 0..per {
+                        // SAFETY: `k < per` and `per * size == 16`, so the write lies inside the
+                        // 16-byte `line`; unaligned writes are allowed for any `T: Copy`.
+                        unsafe { line.0.as_mut_ptr().cast::<T>().add(k).write_unaligned(f(first + k)) };
+                    }
+                    // SAFETY: SSE2 is part of the x86_64 baseline. `line` is 16-byte aligned and
+                    // initialized. `base + first` is 16-byte aligned (`head` reaches the boundary,
+                    // `per` elements are 16 bytes) and `first + per <= out.len()` (`b < lines`),
+                    // so the 16 bytes written are inside `out`, which is borrowed exclusively here;
+                    // they are the byte images of the `per` values `f` returned, i.e. valid `T`s.
+                    unsafe {
+                        let v = _mm_load_si128(line.0.as_ptr().cast::<__m128i>());
+                        _mm_stream_si128(base.add(first).cast::<__m128i>(), v);
+                    }
+                }
+                for j in head + lines * per..out.len() {
+                    out[j] = f(j);
+                }
+                return;
+            }
+        }
+        for (j, x) in out.iter_mut().enumerate() {
+            *x = f(j);
+        }
+    }
+
     /// `out.copy_from_slice(src)` (same lengths, else it panics like `copy_from_slice`), with
     /// streaming stores for the 16-byte aligned middle of rows of at least 256 bytes (x86_64)
     /// and plain stores for the ends, other targets and short rows. Meant for a `src` that

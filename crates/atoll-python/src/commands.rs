@@ -163,7 +163,14 @@ fn run_loop<T: Access>(ctx: &Ctx, b: &BNode<'_>, out: &mut [T], flags: &Flags) -
 /// `out = node` for a whole aligned `out` that the tree does not read. **Collective.**
 fn eval_into(ctx: &Ctx, node: &Node, out: &mut Col) -> Result<()> {
     let flags = Flags::default();
-    with_bound(ctx, node, |b| with_col!(out, a => run_loop(ctx, b, a.local_mut(), &flags)))?;
+    with_bound(ctx, node, |b| {
+        // Small float64 arithmetic trees (the triad): one pass, no per-operation chunk passes.
+        if let (Col::F(a), Some(f)) = (&mut *out, crate::fused::Fused::of(b)) {
+            crate::fused::run_loop(ctx, &f, a.local_mut());
+            return Ok(());
+        }
+        with_col!(out, a => run_loop(ctx, b, a.local_mut(), &flags))
+    })?;
     if node.has_int_pow() {
         let bad = ctx.allreduce(flags.neg_pow.load(std::sync::atomic::Ordering::Relaxed), |a, b| a || b)?;
         if bad {
@@ -748,4 +755,5 @@ pub fn register_all() {
     crate::dense_agg::register_commands();
     crate::io::register();
     crate::streaming::register();
+    crate::fused::register();
 }

@@ -434,6 +434,10 @@ pub enum RedOp {
     Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero, IsSorted,
 }
 
+/// Elements [`fold8`] reads ahead with a software prefetch (512 bytes of float64, NumPy's
+/// distance): the hardware prefetcher alone left a core's sum well below its read bandwidth.
+const PREFETCH_AHEAD: usize = 64;
+
 /// `f`-fold of `s` from `id` with 8 independent accumulators (vectorizable, and as
 /// deterministic as the sequential fold: the order depends only on the chunk).
 #[inline]
@@ -441,6 +445,7 @@ fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
     let mut acc = [id; 8];
     let mut it = s.chunks_exact(8);
     for c in &mut it {
+        crate::prefetch::read(c.as_ptr().wrapping_add(PREFETCH_AHEAD));
         for k in 0..8 {
             acc[k] = f(acc[k], c[k]);
         }
