@@ -257,6 +257,19 @@ impl Locale {
             if let Some(p) = parts.into_iter().find(|p| !p.is_empty()) {
                 f(0, p);
             }
+        } else if self.children.len() == 1 && self.children[0].num_threads() == 1 {
+            // One sublocale of one thread: the loop would run on that thread alone while the
+            // caller sleeps; running it here saves the hand-off and the wake-up (two context
+            // switches, most of a small loop's time). The caller is the locale's thread, pinned
+            // to the same cores; it is marked as in the sublocale while it runs the chunks.
+            let _in_sub = crate::sublocale_loop::InSublocale::enter(self.id, 0);
+            let p = parts[0].clone();
+            let mut lo = p.start;
+            while lo < p.end {
+                let hi = (lo + chunk).min(p.end);
+                f((lo - p.start) / chunk, lo..hi);
+                lo = hi;
+            }
         } else if self.children.len() == 1 {
             self.children[0].for_chunks(parts[0].clone(), chunk, 0, f);
         } else {

@@ -20,6 +20,22 @@ pub(crate) fn set_current_sublocale(locale: usize, index: usize) {
     SUBLOCALE.with(|s| s.set(Some((locale, index))));
 }
 
+/// Marks the calling thread as running in a sublocale until dropped (then restores what it
+/// was, also on unwinding): for loops that a one-thread sublocale runs on the caller.
+pub(crate) struct InSublocale(Option<(usize, usize)>);
+
+impl InSublocale {
+    pub(crate) fn enter(locale: usize, index: usize) -> InSublocale {
+        InSublocale(SUBLOCALE.with(|s| s.replace(Some((locale, index)))))
+    }
+}
+
+impl Drop for InSublocale {
+    fn drop(&mut self) {
+        SUBLOCALE.with(|s| s.set(self.0));
+    }
+}
+
 /// `(locale, sublocale)` when the calling thread is a thread of a sublocale's task pool, `None`
 /// on other threads (a locale's main thread, a communication thread).
 ///

@@ -7,8 +7,9 @@
 //! reads but does not own arrive in a few collective operations, not one per row or element:
 //!
 //! - 2mm, trmm, syrk, correlation, covariance: the operands that every row reads are replicated
-//!   once ([`Replica`], a zippered loop whose follower is the distributed matrix: its messages
-//!   still depend on the aggregation mode).
+//!   once ([`Replica`]: with aggregation `static`/`auto` every locale publishes its rows and
+//!   reads the others' rows in bulk, all at once; with `off`, the paper's baseline, a zippered
+//!   loop per locale whose follower fetches remote elements one by one).
 //! - lu, cholesky, fw: the loop over `k` carries a dependence from row to row; it runs in panels
 //!   of [`PANEL`] rows. The panel's rows are copied onto every locale (as a replica, through
 //!   zippered loops), every locale applies the panel's steps to them (a few rows, the same
