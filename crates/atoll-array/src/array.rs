@@ -680,7 +680,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 let row = bound.row(seg, scratch)?;
                 if aligned {
                     // The follower has the leader's local offsets.
-                    update_row(store, seg, |j, x| {
+                    crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| {
                         let o = seg.off + j * seg.off_step;
                         // SAFETY: an aligned operand's offsets are in bounds, and this task is
                         // the only one visiting iteration j of this segment.
@@ -689,7 +689,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                             f(x, &mut y, row.at(j));
                             oarr.store.write(o, y);
                         }
-                    });
+                    }));
                     return Ok(());
                 }
                 // The group's chunk is fetched at its first row and sent back after its last.
@@ -699,7 +699,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                     fb.orig.clone_from(&fb.row);
                 }
                 let vals = &mut fb.row[seg.row * seg.len..(seg.row + 1) * seg.len];
-                update_row(store, seg, |j, x| f(x, &mut vals[j], row.at(j)));
+                crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| f(x, &mut vals[j], row.at(j))));
                 if seg.row + 1 < seg.rows {
                     return Ok(());
                 }
@@ -730,11 +730,11 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
             let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
             let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
             let first = idx[D - 1];
-            update_row(store, seg, |j, x| {
+            crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| {
                 let mut i = idx;
                 i[D - 1] = first + j as i64 * stride;
                 f(i, x, row.at(j))
-            });
+            }));
             Ok(())
         })
         })
@@ -803,7 +803,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 if seg.row == 0 {
                     fb.row.clear();
                 }
-                fb.row.extend((0..seg.len).map(|j| row.at(j)));
+                crate::zip::unit_versioned!(row, |row| fb.row.extend((0..seg.len).map(|j| row.at(j))));
                 if seg.row + 1 < seg.rows {
                     return Ok(());
                 }
@@ -950,27 +950,19 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBou
     type Item = T;
     type Scratch = crate::follow::FollowBuf<T>;
     type Row<'s>
-        = &'s [T]
+        = crate::StridedRow<'s, T>
     where
         Self: 's;
     fn aligned(&self) -> bool {
         self.aligned
     }
     #[inline]
-    fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<&'s [T]> {
-        let store = &self.arr.store;
+    fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<crate::StridedRow<'s, T>> {
         if let (false, Some(follow)) = (self.aligned, &self.follow) {
             return crate::follow::fetch(self.arr, &self.dom, seg, follow, buf);
         }
-        if seg.off_step == 1 || seg.len == 1 {
-            // SAFETY: an aligned operand has the leader's local offsets, which are in bounds;
-            // followers are read-only during the loop.
-            return Ok(unsafe { store.row(seg.off, seg.len) });
-        }
-        buf.row.clear();
-        // SAFETY: as above.
-        buf.row.extend((0..seg.len).map(|j| unsafe { store.read(seg.off + j * seg.off_step) }));
-        Ok(&buf.row[..])
+        // An aligned operand reads the leader's local offsets in place, at the leader's step.
+        crate::follow::local_row(&self.arr.store, seg.off, seg.off_step, seg.len)
     }
 }
 
@@ -1075,13 +1067,13 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
                 // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
                 // one loop are disjoint).
                 let out = unsafe { store.row_mut(seg.off, seg.len) };
-                crate::stream_store::write_streaming(out, |j| {
+                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, |j| {
                     let mut x = T::default();
                     f(&mut x, row.at(j));
                     x
-                });
+                }));
             } else {
-                update_row(store, seg, |j, x| f(x, row.at(j)));
+                crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| f(x, row.at(j))));
             }
             Ok(())
         })

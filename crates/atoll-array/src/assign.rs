@@ -46,7 +46,7 @@ fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<
         let bound = src.bind(&plan)?;
         return plan.for_each(|seg, scratch| {
             let row = bound.row(seg, scratch)?;
-            write_row(&dst.store, seg, |j| row.at(j));
+            crate::zip::unit_versioned!(row, |row| write_row(&dst.store, seg, |j| row.at(j)));
             Ok(())
         });
     }

@@ -194,6 +194,14 @@ impl<L: Row, R: Row, O: BinOp<L::Item, R::Item>> Row for BinRow<L, R, O> {
     fn at(&self, j: usize) -> O::Output {
         self.2.apply(self.0.at(j), self.1.at(j))
     }
+    #[inline(always)]
+    fn unit(&self) -> bool {
+        self.0.unit() && self.1.unit()
+    }
+    #[inline(always)]
+    fn at_unit(&self, j: usize) -> O::Output {
+        self.2.apply(self.0.at_unit(j), self.1.at_unit(j))
+    }
 }
 
 impl<const D: usize, L: Expr<D>, R: Expr<D>, O: BinOp<L::Item, R::Item>> Expr<D> for Bin<L, R, O, D> {
@@ -249,6 +257,14 @@ impl<R: Row, O, F: Fn(R::Item) -> O + Copy> Row for MapRow<R, F> {
     #[inline(always)]
     fn at(&self, j: usize) -> O {
         (self.1)(self.0.at(j))
+    }
+    #[inline(always)]
+    fn unit(&self) -> bool {
+        self.0.unit()
+    }
+    #[inline(always)]
+    fn at_unit(&self, j: usize) -> O {
+        (self.1)(self.0.at_unit(j))
     }
 }
 
@@ -325,6 +341,14 @@ macro_rules! tuple_expr {
             #[inline(always)]
             fn at(&self, j: usize) -> Self::Item {
                 ($(self.$i.at(j),)+)
+            }
+            #[inline(always)]
+            fn unit(&self) -> bool {
+                true $(&& self.$i.unit())+
+            }
+            #[inline(always)]
+            fn at_unit(&self, j: usize) -> Self::Item {
+                ($(self.$i.at_unit(j),)+)
             }
         }
         impl<const D: usize, $($n: Expr<D>),+> IntoExpr<D> for ($($n,)+) {

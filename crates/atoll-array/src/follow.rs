@@ -27,8 +27,9 @@ use crate::aggregation::{Aggregation, LocaleAgg};
 use crate::array::Inner;
 use crate::elem::Elem;
 use crate::storage::Storage;
+use crate::strided_row::StridedRow;
 use crate::zip::Seg;
-use atoll_dist::{Distribution, Domain, Patch, Runs};
+use atoll_dist::{Distribution, Domain, Patch, Piece, Runs};
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 use std::sync::Arc;
@@ -54,9 +55,18 @@ impl<T> Default for FollowBuf<T> {
 struct Held {
     /// The group's first position (padded to 3 dimensions), row length, rows and steps.
     key: ([usize; 3], usize, usize, usize, usize),
-    /// `Some((address, row stride))`: rows borrowed in place (this locale's storage, or the
-    /// owner's memory read through [`Ctx::direct_ptr`]); `None`: rows of `row`.
-    local: Option<(usize, usize)>,
+    /// `Some(borrowed)`: rows read in place (this locale's storage, or the owner's memory read
+    /// through [`Ctx::direct_ptr`]); `None`: rows of `row`.
+    local: Option<Borrowed>,
+}
+
+/// A chunk read in place: the address of its first element, and the element strides between
+/// its rows and along a row.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Borrowed {
+    addr: usize,
+    row_stride: usize,
+    elem_stride: usize,
 }
 
 /// The identity of `seg`'s group: its first position and shape.
@@ -136,7 +146,7 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
     seg: &Seg<D>,
     follow: &Follow,
     buf: &'s mut FollowBuf<T>,
-) -> Result<&'s [T]> {
+) -> Result<StridedRow<'s, T>> {
     let key = group_key(seg);
     let held = match buf.held {
         Some(h) if h.key == key => h,
@@ -149,15 +159,39 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
         }
     };
     match held.local {
-        // SAFETY: the rows of a chunk that one locale owns with contiguous rows are inside its
-        // part (address and row stride from its runs of the chunk, `seg.row < seg.rows`; the
+        // SAFETY: the elements of a chunk that one locale owns as one strided box are inside
+        // its part (address and strides from its runs of the chunk, `seg.row < seg.rows`; the
         // whole extent was checked to be registered memory of that locale by `direct_ptr`, or
         // is this locale's storage), which stays allocated while the array is borrowed;
         // followers are read-only during a loop, and the loop's leading barrier orders it after
         // earlier writes (the PGAS contract of `storage.rs`).
-        Some((addr, row_stride)) => Ok(unsafe { std::slice::from_raw_parts((addr as *const T).add(seg.row * row_stride), seg.len) }),
-        None => Ok(&buf.row[seg.row * seg.len..(seg.row + 1) * seg.len]),
+        Some(b) => Ok(unsafe { StridedRow::from_raw((b.addr as *const T).add(seg.row * b.row_stride), b.elem_stride, seg.len) }),
+        None => Ok(StridedRow::from_slice(&buf.row[seg.row * seg.len..(seg.row + 1) * seg.len])),
     }
+}
+
+/// The `len` local elements of `store` at offsets `off + j * step`, read in place (an operand
+/// aligned with the leader).
+///
+/// # Errors
+/// [`atoll_error::Error::IndexOutOfBounds`] when the offsets leave the local part (never
+/// for offsets from the leader's plan).
+#[inline]
+pub(crate) fn local_row<T: Elem>(store: &Storage<T>, off: usize, step: usize, len: usize) -> Result<StridedRow<'_, T>> {
+    let local = store.local();
+    let step = if len <= 1 { 1 } else { step };
+    let last = (len.max(1) - 1).checked_mul(step).and_then(|x| x.checked_add(off));
+    if len > 0 && last.is_none_or(|l| l >= local.len()) {
+        return Err(atoll_error::Error::IndexOutOfBounds { index: format!("local offset {off} + {len} x {step}"), bounds: format!("0..{}", local.len()) });
+    }
+    if step == 1 {
+        // SAFETY: `off..off + len` is in bounds (checked above); operands are read-only during
+        // the loop (PGAS contract).
+        return Ok(StridedRow::from_slice(unsafe { store.row(off, len) }));
+    }
+    // SAFETY: every offset `off + j * step` (`j < len`) is below `local.len()` (checked above),
+    // in this locale's live part; operands are read-only during the loop (PGAS contract).
+    Ok(unsafe { StridedRow::from_raw(local.as_ptr().wrapping_add(off), step, len) })
 }
 
 /// Fetches the chunk `sub` of `seg`'s group: `Some((offset, row stride))` when this locale owns
@@ -168,14 +202,14 @@ fn fetch_group<T: Elem, const D: usize, M: Distribution<D>>(
     seg: &Seg<D>,
     follow: &Follow,
     buf: &mut FollowBuf<T>,
-) -> Result<Option<(usize, usize)>> {
+) -> Result<Option<Borrowed>> {
     let (ctx, dist) = (&arr.ctx, &arr.dist);
     let here = ctx.id();
     let mut here_runs = None;
     if dist.grid().contains(here) {
         let runs = dist.runs(here, sub)?;
-        if let Some((off, row_stride)) = contiguous_local(&runs, seg.rows, seg.len) {
-            return Ok(Some((arr.store.local().as_ptr().wrapping_add(off) as usize, row_stride)));
+        if let Some(b) = single_box(&runs, seg.rows, seg.len) {
+            return Ok(Some(Borrowed { addr: arr.store.local().as_ptr().wrapping_add(b.addr) as usize, ..b }));
         }
         here_runs = Some(runs);
     }
@@ -188,18 +222,19 @@ fn fetch_group<T: Elem, const D: usize, M: Distribution<D>>(
     Ok(None)
 }
 
-/// `Some((address, row stride))` when one other locale owns all of the chunk `sub` with
-/// contiguous rows and its memory is directly addressable ([`Storage::direct`]): the rows are
-/// read in place, and counted as the transfer that [`get_remote`] would have made for them, so
-/// the diagnostics are those of a backend that moves them with gets. `None`: assemble a copy.
-/// (A Cyclic array read through a view shifted by one: each chunk is a contiguous run of the
-/// neighbour's part.)
+/// `Some(borrowed)` when one other locale owns all of the chunk `sub` as one strided box (see
+/// [`single_box`]) and its memory is directly addressable ([`Storage::direct`]): the rows are
+/// read in place, and counted as the transfers that [`get_remote`] would have made for them
+/// (the same hull, strided or element gets: [`count_gets`]), so the diagnostics are those of a
+/// backend that moves them with gets. `None`: assemble a copy. (A Cyclic array read through a
+/// view shifted by one: each chunk is a contiguous run of the neighbour's part; a BlockCyclic
+/// residue tile shifted by one, or a strided view: an evenly strided run.)
 fn borrow_remote<T: Elem, const D: usize, M: Distribution<D>>(
     arr: &Inner<T, D, M>,
     sub: &Domain<D>,
     seg: &Seg<D>,
     follow: &Follow,
-) -> Result<Option<(usize, usize)>> {
+) -> Result<Option<Borrowed>> {
     let (ctx, dist, here) = (&arr.ctx, &arr.dist, arr.ctx.id());
     for &t in dist.grid().targets() {
         if t == here {
@@ -210,23 +245,15 @@ fn borrow_remote<T: Elem, const D: usize, M: Distribution<D>>(
             continue;
         }
         // The first owner found decides: it owns all of the chunk or the chunk is assembled.
-        let Some((off, row_stride)) = contiguous_local(&runs, seg.rows, seg.len) else { return Ok(None) };
-        let extent = (seg.rows - 1) * row_stride + seg.len;
+        let Some(b) = single_box(&runs, seg.rows, seg.len) else { return Ok(None) };
+        let off = b.addr;
+        let extent = (seg.rows - 1) * b.row_stride + (seg.len - 1) * b.elem_stride + 1;
         let Some(p) = arr.store.direct(ctx, t, off, extent)? else { return Ok(None) };
-        let n = runs.count();
         let threshold = follow.threshold(arr, t);
-        let mut tally = Tally { remote: n, ..Tally::default() };
-        if n >= threshold && n >= 2 {
-            arr.store.count_direct(ctx, t, off, n, true);
-            tally.strided = 1;
-        } else {
-            if let Some(pat) = runs.patches().next() {
-                for_each_elem(&pat, |_, loc, _| arr.store.count_direct(ctx, t, loc, 1, false));
-            }
-            tally.element = n as u64;
-        }
+        let mut tally = Tally { remote: runs.count(), ..Tally::default() };
+        count_gets(arr, t, &runs, threshold, &mut tally);
         tally.commit(&follow.agg);
-        return Ok(Some((p as usize, row_stride)));
+        return Ok(Some(Borrowed { addr: p as usize, ..b }));
     }
     Ok(None)
 }
@@ -326,19 +353,86 @@ fn by_owner<T: Elem, const D: usize, M: Distribution<D>>(
     Ok(())
 }
 
-/// `(local offset, row stride)` of a chunk of `rows` rows of `len` elements when this locale
-/// owns all of it as one patch whose rows are contiguous runs.
-fn contiguous_local<const D: usize>(runs: &Runs<D>, rows: usize, len: usize) -> Option<(usize, usize)> {
-    if runs.count() != rows * len || runs.num_patches() != 1 {
+/// The chunk `sub` (`rows` rows of `len` elements) read in place from its owner: `Some` when
+/// the owner of `runs` owns all of it and its elements, in row-major order of the chunk, sit
+/// at `off + r * row_stride + j * elem_stride` in the owner's buffer (`addr` holds `off`). The
+/// pieces of each dimension may be several (the residue classes of BlockCyclic data): they
+/// qualify when together they are one progression of local positions.
+fn single_box<const D: usize>(runs: &Runs<D>, rows: usize, len: usize) -> Option<Borrowed> {
+    if len == 0 || rows == 0 || runs.count() != rows * len {
         return None;
     }
-    let p = runs.patches().next()?;
-    let shape = p.global.shape();
-    // One patch holding the whole chunk has its shape: 1 in every dimension but the last two.
+    let ls = runs.local_strides();
     let rd = D.saturating_sub(2);
-    let lined = shape[D - 1] == len && (rows == 1 || (D >= 2 && shape[rd] == rows));
-    let row_stride = if rows > 1 { p.local_strides[rd] } else { 0 };
-    (lined && (len == 1 || p.local_strides[D - 1] == 1)).then_some((p.local_offset, row_stride))
+    let mut off = 0usize;
+    let (mut row_stride, mut elem_stride) = (0usize, 1usize);
+    for (d, ps) in runs.pieces().iter().enumerate() {
+        // The chunk's extent in dimension d: `len` along the last, `rows` along the one
+        // before (when there is one), 1 elsewhere.
+        let n = if d + 1 == D { len } else if d == rd { rows } else { 1 };
+        let (l0, step) = merged_dim(ps, n)?;
+        off = off.checked_add(l0.checked_mul(ls[d])?)?;
+        if d + 1 == D {
+            elem_stride = if n > 1 { step.checked_mul(ls[d])? } else { 1 };
+        } else if d == rd && n > 1 {
+            row_stride = step.checked_mul(ls[d])?;
+        }
+    }
+    Some(Borrowed { addr: off, row_stride, elem_stride })
+}
+
+/// `(local position of sub position 0, local step per sub position)` when the pieces `ps` of
+/// one dimension are exactly the sub positions `0..n`, at local positions in one arithmetic
+/// progression with a positive step (0 when `n == 1`).
+fn merged_dim(ps: &[Piece], n: usize) -> Option<(usize, usize)> {
+    if ps.iter().map(Piece::len).sum::<usize>() != n {
+        return None;
+    }
+    let local_of = |q: usize| {
+        ps.iter().find_map(|p| {
+            let k = q.checked_sub(p.sub_start)?;
+            (k % p.sub_stride == 0 && k / p.sub_stride < p.len()).then(|| p.local_start + k / p.sub_stride * p.local_stride)
+        })
+    };
+    let l0 = local_of(0)?;
+    if n == 1 {
+        return Some((l0, 0));
+    }
+    let step = local_of(1)?.checked_sub(l0).filter(|&s| s > 0)?;
+    // Disjoint pieces (a distribution's runs) with `n` elements in all, each on the line
+    // `l0 + q * step` with the matching stride, are exactly the positions 0..n on that line.
+    let on_line = |p: &Piece| {
+        p.sub_start < n
+            && p.sub_start.checked_mul(step).and_then(|x| x.checked_add(l0)) == Some(p.local_start)
+            && (p.len() < 2 || p.sub_stride.checked_mul(step) == Some(p.local_stride))
+    };
+    ps.iter().all(on_line).then_some((l0, step))
+}
+
+/// Counts, as [`get_remote`] would make them, the transfers that read the elements `runs`
+/// describes from `t` (the hull, one strided get per patch, or element gets), for a backend
+/// that reads them in place: diagnostics and follower statistics are the same on every
+/// backend.
+fn count_gets<T: Elem, const D: usize, M: Distribution<D>>(arr: &Inner<T, D, M>, t: usize, runs: &Runs<D>, threshold: usize, tally: &mut Tally) {
+    let (ctx, store) = (&arr.ctx, &arr.store);
+    let count = runs.count();
+    if let Some((lo, _, n)) = hull(runs) {
+        if runs.num_patches() > 1 && count >= threshold && n <= 2 * count {
+            store.count_direct(ctx, t, lo, n, true);
+            tally.strided += 1;
+            return;
+        }
+    }
+    for p in runs.patches() {
+        let n = p.len();
+        if n >= threshold && n >= 2 {
+            store.count_direct(ctx, t, p.local_offset, n, true);
+            tally.strided += 1;
+        } else {
+            for_each_elem(&p, |_, loc, _| store.count_direct(ctx, t, loc, 1, false));
+            tally.element += n as u64;
+        }
+    }
 }
 
 /// Calls `f(k, local offset, row position)` for the elements of `p`, `k` counting in row-major
@@ -473,27 +567,8 @@ fn get_direct<T: Elem, const D: usize, M: Distribution<D>>(
     row: &mut [T],
     tally: &mut Tally,
 ) -> Result<()> {
-    let (ctx, store) = (&arr.ctx, &arr.store);
-    let count = runs.count();
-    let hull_n = match hull(runs) {
-        Some((_, _, n)) if runs.num_patches() > 1 && count >= threshold && n <= 2 * count => Some(n),
-        _ => None,
-    };
-    if let Some(n) = hull_n {
-        store.count_direct(ctx, t, lo, n, true);
-        tally.strided += 1;
-    }
+    count_gets(arr, t, runs, threshold, tally);
     for p in runs.patches() {
-        let n = p.len();
-        if hull_n.is_none() {
-            if n >= threshold && n >= 2 {
-                store.count_direct(ctx, t, p.local_offset, n, true);
-                tally.strided += 1;
-            } else {
-                for_each_elem(&p, |_, loc, _| store.count_direct(ctx, t, loc, 1, false));
-                tally.element += n as u64;
-            }
-        }
         // SAFETY: `base` addresses `t`'s part from offset `lo` to the end of the hull of
         // `runs` (checked registered by `direct_ptr`), and every element of a patch lies in it
         // (`loc >= lo`); the PGAS contract orders these loads as it orders gets.

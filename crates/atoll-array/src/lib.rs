@@ -39,6 +39,7 @@ mod reduce;
 mod scan_into;
 mod scan_one_pass;
 mod storage;
+mod strided_row;
 pub mod stream_store;
 mod sublocales;
 mod util;
@@ -55,6 +56,7 @@ pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use reduce::{num_one::One, ExprReduce};
 pub use zip::{Plan, Row, Seg, GROUP, SEG};
+pub use strided_row::StridedRow;
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// The global address of `locale`'s part of the array (its element at local offset 0;

@@ -222,7 +222,7 @@ pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Seri
         identity.clone(),
         |acc, seg, scratch| {
             let row = bound.row(seg, scratch)?;
-            Ok((0..seg.len).fold(acc, |a, j| fold(a, row.at(j))))
+            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len).fold(acc, |a, j| fold(a, row.at(j)))))
         },
         &combine,
     )?;
@@ -255,7 +255,7 @@ where
             let row = bound.row(seg, scratch)?;
             let lin = shape[..D - 1].iter().zip(&seg.pos).fold(0usize, |l, (&n, &p)| l * n + p);
             let base = lin * shape[D - 1];
-            Ok((0..seg.len).fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step)))))
+            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len).fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step))))))
         },
         pick,
     )?;

@@ -11,7 +11,7 @@
 //! storage when it is aligned with the leader (same distribution and domain) and contiguous, the
 //! segment's row of the group it fetched otherwise (`follow.rs`).
 
-use atoll_dist::{Distribution, Domain, StridedRange};
+use atoll_dist::{Distribution, Domain, Piece, StridedRange};
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
 use std::any::Any;
@@ -202,6 +202,75 @@ impl<const D: usize> Tile<D> {
     }
 }
 
+/// One dimension's piece of the leader's part, as a tile dimension: `len` positions
+/// `sub_start + t * sub_stride` at local positions `local_start + t * local_stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Run1 {
+    pub(crate) sub_start: usize,
+    pub(crate) sub_stride: usize,
+    pub(crate) local_start: usize,
+    pub(crate) local_stride: usize,
+    pub(crate) len: usize,
+}
+
+impl Run1 {
+    fn of(p: &Piece) -> Run1 {
+        Run1 { sub_start: p.sub_start, sub_stride: p.sub_stride, local_start: p.local_start, local_stride: p.local_stride, len: p.len() }
+    }
+
+    /// The pieces of one dimension as tile dimensions: one run when together they are one
+    /// progression of sub-domain positions at one progression of local positions (the residue
+    /// classes of a BlockCyclic dimension that a single grid coordinate owns whole, whose
+    /// blocks follow each other in the buffer), so the leader's tiles are long runs rather than
+    /// one per residue class at the block's stride; else one run per piece.
+    pub(crate) fn merged(ps: &[Piece]) -> Vec<Run1> {
+        let runs: Vec<Run1> = ps.iter().map(Run1::of).collect();
+        match Run1::merge(&runs) {
+            Some(m) if runs.len() > 1 => vec![m],
+            _ => runs,
+        }
+    }
+
+    fn merge(rs: &[Run1]) -> Option<Run1> {
+        let total: usize = rs.iter().map(|r| r.len).sum();
+        let first = rs.iter().min_by_key(|r| r.sub_start)?;
+        let (s0, l0) = (first.sub_start, first.local_start);
+        if total == 1 {
+            return Some(*first);
+        }
+        // The second position: the first one's next element or another run's first.
+        let mut second = if first.len >= 2 { Some((s0 + first.sub_stride, l0 + first.local_stride)) } else { None };
+        for r in rs {
+            if r.sub_start > s0 && second.is_none_or(|(s, _)| r.sub_start < s) {
+                second = Some((r.sub_start, r.local_start));
+            }
+        }
+        let (s1, l1) = second?;
+        let (ss, lstep) = (s1.checked_sub(s0)?, l1.checked_sub(l0)?);
+        if ss == 0 || lstep == 0 {
+            return None;
+        }
+        let last = s0.checked_add((total - 1).checked_mul(ss)?)?;
+        // Every run is a sub-progression of the line `(s0 + k ss, l0 + k lstep)` inside its
+        // first `total` points; disjoint runs with `total` elements in all then cover it.
+        let fits = |r: &Run1| {
+            let k0 = (r.sub_start - s0) / ss;
+            if (r.sub_start - s0) % ss != 0 || Some(r.local_start) != k0.checked_mul(lstep).and_then(|x| x.checked_add(l0)) {
+                return false;
+            }
+            if r.len < 2 {
+                return r.sub_start <= last;
+            }
+            let m = r.sub_stride / ss;
+            r.sub_stride % ss == 0
+                && m >= 1
+                && m.checked_mul(lstep) == Some(r.local_stride)
+                && (r.len - 1).checked_mul(r.sub_stride).and_then(|x| x.checked_add(r.sub_start)).is_some_and(|e| e <= last)
+        };
+        rs.iter().all(fits).then_some(Run1 { sub_start: s0, sub_stride: ss, local_start: l0, local_stride: lstep, len: total })
+    }
+}
+
 /// The leader of a zip on this locale: the iteration shape, the leader's distribution and
 /// domain (so followers can tell whether they are aligned), and its local tiles.
 pub struct Plan<'a, const D: usize> {
@@ -225,7 +294,7 @@ impl<'a, const D: usize> Plan<'a, D> {
         if dist.grid().contains(ctx.id()) && !dom.is_empty() {
             let runs = dist.runs(ctx.id(), &dom)?;
             let ls = runs.local_strides();
-            let pieces = runs.pieces();
+            let pieces: [Vec<Run1>; D] = std::array::from_fn(|d| Run1::merged(&runs.pieces()[d]));
             let counts: Vec<usize> = pieces.iter().map(Vec::len).collect();
             let total: usize = counts.iter().product();
             for mut k in 0..total {
@@ -237,7 +306,7 @@ impl<'a, const D: usize> Plan<'a, D> {
                     tile.pos_step[d] = p.sub_stride;
                     tile.off0 += p.local_start * ls[d];
                     tile.off_step[d] = p.local_stride * ls[d];
-                    tile.shape[d] = p.len();
+                    tile.shape[d] = p.len;
                 }
                 tiles.push(tile);
             }
@@ -393,7 +462,63 @@ pub trait Row {
     type Item;
     /// The value of iteration `j` of the segment.
     fn at(&self, j: usize) -> Self::Item;
+    /// Whether every value is read contiguously (`at_unit` may be used): true unless a part
+    /// of the row reads memory at a stride other than 1 (a [`crate::StridedRow`]).
+    #[inline(always)]
+    fn unit(&self) -> bool {
+        true
+    }
+    /// [`Row::at`] for a row whose [`Row::unit`] is true: the same value, read without the
+    /// stride multiply, so loops over contiguous rows vectorize. Panics when `unit` is false
+    /// (a loop-invariant check that the compiler moves out of the loop).
+    #[inline(always)]
+    fn at_unit(&self, j: usize) -> Self::Item {
+        self.at(j)
+    }
 }
+
+/// A row read with [`Row::at_unit`] (from [`unit_versioned!`]).
+pub struct UnitRow<'r, R>(pub &'r R);
+
+impl<R: Row> Row for UnitRow<'_, R> {
+    type Item = R::Item;
+    #[inline(always)]
+    fn at(&self, j: usize) -> R::Item {
+        self.0.at_unit(j)
+    }
+}
+
+impl<R: Row> Row for &R {
+    type Item = R::Item;
+    #[inline(always)]
+    fn at(&self, j: usize) -> R::Item {
+        (**self).at(j)
+    }
+    #[inline(always)]
+    fn unit(&self) -> bool {
+        (**self).unit()
+    }
+    #[inline(always)]
+    fn at_unit(&self, j: usize) -> R::Item {
+        (**self).at_unit(j)
+    }
+}
+
+/// Runs `$body` with `$r` bound to the row `$row`, in two versions: with `$r` a [`UnitRow`]
+/// when every part of the row is contiguous (vectorizable loads), else the row itself.
+macro_rules! unit_versioned {
+    ($row:expr, |$r:ident| $body:expr) => {{
+        let row_ = &$row;
+        if $crate::zip::Row::unit(row_) {
+            let $r = $crate::zip::UnitRow(row_);
+            $body
+        } else {
+            let $r = row_;
+            $body
+        }
+    }};
+}
+pub(crate) use unit_versioned;
 
 impl<T: Copy> Row for &[T] {
     type Item = T;

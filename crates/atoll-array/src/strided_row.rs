@@ -1,0 +1,90 @@
+//! [`StridedRow`]: the values of one segment read in place at a fixed stride, so that a view
+//! operand whose elements are evenly spaced in memory (a BlockCyclic leader's residue tile, a
+//! strided view such as `x[0..n by 2]`, a follower chunk that one locale owns with a fixed
+//! element stride) is not copied into a scratch row first. A contiguous row is stride 1 (LLVM
+//! versions loops over a runtime stride for stride 1, so contiguous rows still vectorize).
+
+use crate::zip::Row;
+use std::marker::PhantomData;
+
+/// `len` values at `ptr`, `ptr + stride`, ... (in elements), borrowed for `'a`.
+#[derive(Clone, Copy)]
+pub struct StridedRow<'a, T> {
+    ptr: *const T,
+    stride: usize,
+    len: usize,
+    _borrow: PhantomData<&'a [T]>,
+}
+
+// SAFETY: a `StridedRow` is a shared borrow of `T` values (as `&'a [T]`), so it may move to or
+// be shared with another thread when `&T` may.
+unsafe impl<T: Sync> Send for StridedRow<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for StridedRow<'_, T> {}
+
+impl<'a, T> StridedRow<'a, T> {
+    /// A contiguous row: the slice itself.
+    #[inline]
+    pub fn from_slice(s: &'a [T]) -> Self {
+        StridedRow { ptr: s.as_ptr(), stride: 1, len: s.len(), _borrow: PhantomData }
+    }
+
+    /// The row at `ptr` with `len` elements `stride` apart.
+    ///
+    /// # Safety
+    /// For `j < len`, `ptr + j * stride` is an initialized `T` that nothing writes while `'a`
+    /// lasts (when `len > 0`, `(len - 1) * stride` does not overflow).
+    #[inline]
+    pub(crate) unsafe fn from_raw(ptr: *const T, stride: usize, len: usize) -> Self {
+        StridedRow { ptr, stride, len, _borrow: PhantomData }
+    }
+
+    /// The number of values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the row has no value.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element stride (1: contiguous).
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The values, copied into a vector (tests and diagnostics).
+    pub fn to_vec(&self) -> Vec<T>
+    where
+        T: Copy,
+    {
+        (0..self.len).map(|j| self.at(j)).collect()
+    }
+}
+
+impl<T: Copy> Row for StridedRow<'_, T> {
+    type Item = T;
+    #[inline(always)]
+    fn at(&self, j: usize) -> T {
+        assert!(j < self.len, "row index {j} out of bounds ({})", self.len);
+        // SAFETY: `j < len`, and the constructor's contract makes `ptr + j * stride` a live,
+        // initialized `T` that nothing writes while the row is borrowed.
+        unsafe { self.ptr.add(j * self.stride).read() }
+    }
+    #[inline(always)]
+    fn unit(&self) -> bool {
+        self.stride == 1 || self.len <= 1
+    }
+    #[inline(always)]
+    fn at_unit(&self, j: usize) -> T {
+        assert!(j < self.len, "row index {j} out of bounds ({})", self.len);
+        assert!(self.stride == 1 || self.len <= 1, "at_unit on a strided row");
+        // SAFETY: `j < len` and the row is contiguous (`stride == 1`, or `j == 0`), so this is
+        // the element `at(j)` reads.
+        unsafe { self.ptr.add(j).read() }
+    }
+}
