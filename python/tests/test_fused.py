@@ -1,8 +1,9 @@
 """Small float64 arithmetic trees (one or two of + - * / over arrays and scalars, the triad
 ``b + 3.0 * c``) run through single-pass kernels (crates/atoll-python/src/fused.rs) instead of
-the chunked evaluator. Every operation pair, shape and scalar position must give NumPy's values
-bit for bit, with the kernels on and off, with streaming stores forced on and off, on sizes
-that end inside a 2,048-element chunk and past a 65,536-element task on each locale."""
+the chunked evaluator. Every kernel (operation pair and shape) and every scalar position must
+give NumPy's values bit for bit, with the kernels on and off, with streaming stores forced on
+and off, on sizes that end inside a 2,048-element chunk and past a 65,536-element task on each
+locale."""
 import itertools
 import operator
 
@@ -28,21 +29,17 @@ def mode(request):
     _atoll.set_fused_kernels(old_f)
 
 
-def sizes():
-    loc = ak.num_locales()
-    return [1, 2048 * loc + 3, (65536 + 2048 + 7) * loc + 1]
-
-
 def trees():
-    """(name, f) for every shape: f(x, y, z) over arrays or scalars (None: that leaf is S)."""
-    out = []
-    for o1 in OPS:
-        for k in (None, 0, 1):
-            out.append((f"x {o1.__name__} y, scalar {k}", o1, None, "two", k))
+    """(name, o1, o2, shape, k): every kernel (each operation, each pair of operations in both
+    shapes) and every scalar position k of each shape (None: no scalar; scalars are read the
+    same way whatever the operations)."""
+    out = [(f"x {o.__name__} y, scalar {k}", o, None, "two", k) for o in OPS for k in (None, 0, 1)]
     for o1, o2 in itertools.product(OPS, OPS):
         for shape in ("right", "left"):
-            for k in (None, 0, 1, 2):
-                out.append((f"{shape} {o1.__name__} {o2.__name__}, scalar {k}", o1, o2, shape, k))
+            out.append((f"{shape} {o1.__name__} {o2.__name__}", o1, o2, shape, None))
+    for shape in ("right", "left"):
+        for k in (0, 1, 2):
+            out.append((f"{shape} sub truediv, scalar {k}", operator.sub, operator.truediv, shape, k))
     return out
 
 
@@ -63,19 +60,34 @@ def data(n):
     return x, y, z
 
 
-def test_every_tree_is_bit_identical_to_numpy(mode):
-    for n in sizes():
-        nl = data(n)
-        al = [ak.array(v) for v in nl]
-        a = ak.zeros(n)
-        with np.errstate(all="ignore"):
-            for name, o1, o2, shape, k in trees():
-                want = build(o1, o2, shape, k, nl)
-                a[:] = build(o1, o2, shape, k, al)
-                np.testing.assert_array_equal(a.to_ndarray(), want, err_msg=f"{name}, n {n}, mode {mode}")
+def check(trees_, n, mode, fresh):
+    nl = data(n)
+    al = [ak.array(v) for v in nl]
+    a = ak.zeros(n)
+    with np.errstate(all="ignore"):
+        for name, o1, o2, shape, k in trees_:
+            want = build(o1, o2, shape, k, nl)
+            a[:] = build(o1, o2, shape, k, al)
+            np.testing.assert_array_equal(a.to_ndarray(), want, err_msg=f"{name}, n {n}, mode {mode}")
+            if fresh:
                 # A fresh array from the expression (materialized through the same kernels).
                 got = build(o1, o2, shape, k, al)
                 np.testing.assert_array_equal(got.to_ndarray(), want, err_msg=f"fresh {name}, n {n}, mode {mode}")
+
+
+def test_every_kernel_is_bit_identical_to_numpy(mode):
+    """Sizes ending inside a 2,048-element chunk on each locale (and a single element)."""
+    loc = ak.num_locales()
+    check(trees(), 1, mode, fresh=False)
+    check(trees(), 2048 * loc + 3, mode, fresh=True)
+
+
+def test_outputs_past_a_task(mode):
+    """More than one 65,536-element task per locale, for one tree of each shape and a scalar."""
+    n = (65536 + 2048 + 7) * ak.num_locales() + 1
+    some = [t for t in trees() if t[4] is not None and (t[3] == "two" and t[1] is operator.mul or t[4] == 1)]
+    some.append(("triad b + 2.5 * c", operator.add, operator.mul, "right", 1))
+    check(some, n, mode, fresh=True)
 
 
 def test_aliased_views_and_integer_scalars(mode):
