@@ -434,6 +434,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
                 let ids = &indices[ranges[p].clone()];
                 let mut per_dest = vec![0usize; ptrs.all().len()];
+                const { assert!(size_of::<T>() == size_of::<T::Store>() && align_of::<T>() == align_of::<T::Store>()) };
                 // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
                 // `self` is not written during the call (the PGAS contract, as for a get). The
