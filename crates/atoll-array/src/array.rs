@@ -1067,13 +1067,13 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
                 // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
                 // one loop are disjoint).
                 let out = unsafe { store.row_mut(seg.off, seg.len) };
-                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, |j| {
+                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, #[inline(always)] |j| {
                     let mut x = T::default();
                     f(&mut x, row.at(j));
                     x
                 }));
             } else {
-                crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| f(x, row.at(j))));
+                crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| f(x, row.at(j))));
             }
             Ok(())
         })
