@@ -680,7 +680,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 let row = bound.row(seg, scratch)?;
                 if aligned {
                     // The follower has the leader's local offsets.
-                    crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| {
+                    crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| {
                         let o = seg.off + j * seg.off_step;
                         // SAFETY: an aligned operand's offsets are in bounds, and this task is
                         // the only one visiting iteration j of this segment.
@@ -699,7 +699,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                     fb.orig.clone_from(&fb.row);
                 }
                 let vals = &mut fb.row[seg.row * seg.len..(seg.row + 1) * seg.len];
-                crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| f(x, &mut vals[j], row.at(j))));
+                crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| f(x, &mut vals[j], row.at(j))));
                 if seg.row + 1 < seg.rows {
                     return Ok(());
                 }
@@ -730,7 +730,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
             let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
             let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
             let first = idx[D - 1];
-            crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| {
+            crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| {
                 let mut i = idx;
                 i[D - 1] = first + j as i64 * stride;
                 f(i, x, row.at(j))
@@ -1067,13 +1067,13 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
                 // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
                 // one loop are disjoint).
                 let out = unsafe { store.row_mut(seg.off, seg.len) };
-                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, |j| {
+                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, #[inline(always)] |j| {
                     let mut x = T::default();
                     f(&mut x, row.at(j));
                     x
                 }));
             } else {
-                crate::zip::unit_versioned!(row, |row| update_row(store, seg, |j, x| f(x, row.at(j))));
+                crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| f(x, row.at(j))));
             }
             Ok(())
         })

@@ -78,6 +78,14 @@ impl<T: Copy> Row for ScalarRow<T> {
     fn at(&self, _: usize) -> T {
         self.0
     }
+    type Unit<'r>
+        = ScalarRow<T>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn unit(&self) -> Option<ScalarRow<T>> {
+        Some(*self)
+    }
 }
 
 impl<T: Copy + Send + Sync, const D: usize> Expr<D> for Scalar<T> {
@@ -194,13 +202,13 @@ impl<L: Row, R: Row, O: BinOp<L::Item, R::Item>> Row for BinRow<L, R, O> {
     fn at(&self, j: usize) -> O::Output {
         self.2.apply(self.0.at(j), self.1.at(j))
     }
+    type Unit<'r>
+        = BinRow<L::Unit<'r>, R::Unit<'r>, O>
+    where
+        Self: 'r;
     #[inline(always)]
-    fn unit(&self) -> bool {
-        self.0.unit() && self.1.unit()
-    }
-    #[inline(always)]
-    fn at_unit(&self, j: usize) -> O::Output {
-        self.2.apply(self.0.at_unit(j), self.1.at_unit(j))
+    fn unit(&self) -> Option<Self::Unit<'_>> {
+        Some(BinRow(self.0.unit()?, self.1.unit()?, self.2))
     }
 }
 
@@ -258,13 +266,13 @@ impl<R: Row, O, F: Fn(R::Item) -> O + Copy> Row for MapRow<R, F> {
     fn at(&self, j: usize) -> O {
         (self.1)(self.0.at(j))
     }
+    type Unit<'r>
+        = MapRow<R::Unit<'r>, F>
+    where
+        Self: 'r;
     #[inline(always)]
-    fn unit(&self) -> bool {
-        self.0.unit()
-    }
-    #[inline(always)]
-    fn at_unit(&self, j: usize) -> O {
-        (self.1)(self.0.at_unit(j))
+    fn unit(&self) -> Option<Self::Unit<'_>> {
+        Some(MapRow(self.0.unit()?, self.1))
     }
 }
 
@@ -342,13 +350,13 @@ macro_rules! tuple_expr {
             fn at(&self, j: usize) -> Self::Item {
                 ($(self.$i.at(j),)+)
             }
+            type Unit<'r>
+                = ($($n::Unit<'r>,)+)
+            where
+                Self: 'r;
             #[inline(always)]
-            fn unit(&self) -> bool {
-                true $(&& self.$i.unit())+
-            }
-            #[inline(always)]
-            fn at_unit(&self, j: usize) -> Self::Item {
-                ($(self.$i.at_unit(j),)+)
+            fn unit(&self) -> Option<Self::Unit<'_>> {
+                Some(($(self.$i.unit()?,)+))
             }
         }
         impl<const D: usize, $($n: Expr<D>),+> IntoExpr<D> for ($($n,)+) {

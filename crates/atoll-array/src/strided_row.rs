@@ -75,16 +75,15 @@ impl<T: Copy> Row for StridedRow<'_, T> {
         // initialized `T` that nothing writes while the row is borrowed.
         unsafe { self.ptr.add(j * self.stride).read() }
     }
+    type Unit<'r>
+        = &'r [T]
+    where
+        Self: 'r;
     #[inline(always)]
-    fn unit(&self) -> bool {
-        self.stride == 1 || self.len <= 1
-    }
-    #[inline(always)]
-    fn at_unit(&self, j: usize) -> T {
-        assert!(j < self.len, "row index {j} out of bounds ({})", self.len);
-        assert!(self.stride == 1 || self.len <= 1, "at_unit on a strided row");
-        // SAFETY: `j < len` and the row is contiguous (`stride == 1`, or `j == 0`), so this is
-        // the element `at(j)` reads.
-        unsafe { self.ptr.add(j).read() }
+    fn unit(&self) -> Option<&[T]> {
+        // SAFETY: a contiguous row (`stride == 1`, or at most one element) is `len` live,
+        // initialized `T`s from `ptr` that nothing writes while the row is borrowed (the
+        // constructor's contract), as a slice.
+        (self.stride == 1 || self.len <= 1).then(|| unsafe { std::slice::from_raw_parts(self.ptr, self.len) })
     }
 }

@@ -462,31 +462,33 @@ pub trait Row {
     type Item;
     /// The value of iteration `j` of the segment.
     fn at(&self, j: usize) -> Self::Item;
-    /// Whether every value is read contiguously (`at_unit` may be used): true unless a part
-    /// of the row reads memory at a stride other than 1 (a [`crate::StridedRow`]).
-    #[inline(always)]
-    fn unit(&self) -> bool {
-        true
-    }
-    /// [`Row::at`] for a row whose [`Row::unit`] is true: the same value, read without the
-    /// stride multiply, so loops over contiguous rows vectorize. Panics when `unit` is false
-    /// (a loop-invariant check that the compiler moves out of the loop).
-    #[inline(always)]
-    fn at_unit(&self, j: usize) -> Self::Item {
-        self.at(j)
-    }
+    /// The same row with every part contiguous, as slices (so loops over it vectorize as
+    /// loops over slices do).
+    type Unit<'r>: Row<Item = Self::Item>
+    where
+        Self: 'r;
+    /// `Some` when every part of the row reads contiguous memory (no
+    /// [`crate::StridedRow`] at a stride other than 1).
+    fn unit(&self) -> Option<Self::Unit<'_>>;
 }
 
-/// A row read with [`Row::at_unit`] (from [`unit_versioned!`]).
-pub struct UnitRow<'r, R>(pub &'r R);
-
-impl<R: Row> Row for UnitRow<'_, R> {
-    type Item = R::Item;
-    #[inline(always)]
-    fn at(&self, j: usize) -> R::Item {
-        self.0.at_unit(j)
-    }
+/// Runs `$body` with `$r` bound to the row `$row`, in two versions: with `$r` the row's
+/// contiguous form ([`Row::unit`]) when it has one (vectorizable loads), else the row itself.
+macro_rules! unit_versioned {
+    ($row:expr, |$r:ident| $body:expr) => {{
+        let row_ = &$row;
+        let unit_ = $crate::zip::Row::unit(row_);
+        let out_ = match unit_ {
+            Some($r) => $body,
+            None => {
+                let $r = row_;
+                $body
+            }
+        };
+        out_
+    }};
 }
+pub(crate) use unit_versioned;
 
 impl<R: Row> Row for &R {
     type Item = R::Item;
@@ -494,36 +496,28 @@ impl<R: Row> Row for &R {
     fn at(&self, j: usize) -> R::Item {
         (**self).at(j)
     }
+    type Unit<'r>
+        = R::Unit<'r>
+    where
+        Self: 'r;
     #[inline(always)]
-    fn unit(&self) -> bool {
+    fn unit(&self) -> Option<R::Unit<'_>> {
         (**self).unit()
     }
-    #[inline(always)]
-    fn at_unit(&self, j: usize) -> R::Item {
-        (**self).at_unit(j)
-    }
 }
-
-/// Runs `$body` with `$r` bound to the row `$row`, in two versions: with `$r` a [`UnitRow`]
-/// when every part of the row is contiguous (vectorizable loads), else the row itself.
-macro_rules! unit_versioned {
-    ($row:expr, |$r:ident| $body:expr) => {{
-        let row_ = &$row;
-        if $crate::zip::Row::unit(row_) {
-            let $r = $crate::zip::UnitRow(row_);
-            $body
-        } else {
-            let $r = row_;
-            $body
-        }
-    }};
-}
-pub(crate) use unit_versioned;
 
 impl<T: Copy> Row for &[T] {
     type Item = T;
     #[inline(always)]
     fn at(&self, j: usize) -> T {
         self[j]
+    }
+    type Unit<'r>
+        = &'r [T]
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn unit(&self) -> Option<&[T]> {
+        Some(self)
     }
 }
