@@ -2,9 +2,9 @@
 //! against the best single-core implementation measured in the same run (a plain sequential
 //! loop over `Vec`s on one thread, on locale 0), with Arkouda's metrics:
 //! (Pages: Atoll's arrays of 4 MiB or more are advised for transparent huge pages,
-//! `atoll_runtime::hugepages`; so are the one-core loop's buffers (`hugevec.rs`), and the
-//! speedups compare the two on the same pages. `one_core_4k_seconds` is the one-core loop on
-//! plain `Vec`s with 4 KiB pages, measured too; `ATOLL_HUGEPAGES=0` turns huge pages off for
+//! `atoll_runtime::hugepages`; the one-core loop runs on huge-page buffers (`hugevec.rs`) and
+//! on plain `Vec`s with 4 KiB pages, and `one_core_seconds` is the faster of the two
+//! (`one_core_4k_seconds` is the 4 KiB figure); `ATOLL_HUGEPAGES=0` turns huge pages off for
 //! both.)
 //! GiB/s = bytes / seconds / 2^30, with bytes
 //!
@@ -136,8 +136,9 @@ fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(
 
 /// A single-core reference on locale 0 only (the others wait): for huge pages, then for 4 KiB
 /// pages (`setup(huge)` builds its buffers with `hugevec`), `setup` once (untimed), the best
-/// of `reps` runs of `kernel`, then `check`: (whether both checked, best seconds on huge pages,
-/// best seconds on 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
+/// of `reps` runs of `kernel`, then `check`: (whether both checked, the best seconds of the
+/// faster page size -- the strongest one-core figure, [`fastest`] -- and the best seconds on
+/// 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
 fn reference<S>(
     ctx: &Ctx,
     reps: usize,
@@ -164,14 +165,14 @@ fn reference<S>(
         }
     }
     ctx.barrier()?;
-    Ok(r)
+    Ok(fastest(r))
 }
 
 /// The single-core reference that allocates its output, as Atoll's `take` and `cumsum`
 /// do: on locale 0 only, for huge pages then 4 KiB pages, `setup(huge)` once (untimed), then
 /// `reps` timed runs of `kernel(state, huge)` returning a fresh output (allocated with
-/// `hugevec`), each checked and dropped untimed: (whether all checked, best seconds on huge
-/// pages, on 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
+/// `hugevec`), each checked and dropped untimed: (whether all checked, the best seconds of the
+/// faster page size ([`fastest`]), the best on 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
 fn reference_alloc<S>(
     ctx: &Ctx,
     reps: usize,
@@ -198,7 +199,15 @@ fn reference_alloc<S>(
         }
     }
     ctx.barrier()?;
-    Ok(r)
+    Ok(fastest(r))
+}
+
+/// The one-core figure a skeptic would quote: `(ok, huge, small)` becomes `(ok, the faster of
+/// huge and 4 KiB pages, small)`. Huge pages are usually faster, but not always (a streaming
+/// loop whose pages are prefetched well can win on 4 KiB pages), so `one_core_seconds` is
+/// never the slower of the two.
+fn fastest((ok, huge, small): (bool, f64, f64)) -> (bool, f64, f64) {
+    (ok, huge.min(small), small)
 }
 
 /// Whether `ok(global_index, value)` holds for every local element of a Block array, on every
@@ -446,8 +455,8 @@ fn stream_value_ok(i: u64, x: f64) -> bool {
 /// allocates its output too (`one_core_seconds`); `prealloc_seconds` is Atoll into a
 /// preallocated output (`take_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
 /// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
-/// Each one-core figure is on huge pages, with its 4 KiB pages twin (`one_core_4k_seconds`,
-/// `one_core_prealloc_4k_seconds`).
+/// Each one-core figure is the faster of huge and 4 KiB pages ([`fastest`]), with its 4 KiB
+/// pages twin (`one_core_4k_seconds`, `one_core_prealloc_4k_seconds`).
 fn allocation_figures(
     s_pre: f64,
     (prealloc_s, prealloc_4k): (f64, f64),
