@@ -38,7 +38,12 @@ pub struct ArkoudaOpts {
     pub reps: usize,
     /// The element-wise scatter flushes after this many puts (0: once, at the end).
     pub flush_every: usize,
+    /// The kernels to run (names of [`KERNELS`]); empty: all.
+    pub kernels: Vec<String>,
 }
+
+/// The kernels of `atoll-bench arkouda`, in the order they run.
+pub const KERNELS: [&str; 6] = ["stream", "gather", "scatter", "reduce", "scan", "argsort"];
 
 const GIB: f64 = (1u64 << 30) as f64;
 const SEED: u64 = 0x5eed_a7b0_11aa_0001;
@@ -574,13 +579,21 @@ fn argsort(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Option<Result1>> {
 
 /// Runs every kernel; locale 0 prints one line each.
 pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
+    if let Some(bad) = o.kernels.iter().find(|k| !KERNELS.contains(&k.as_str())) {
+        return Err(Error::InvalidArgument(format!("unknown arkouda kernel {bad:?} (known: {})", KERNELS.join(", "))));
+    }
+    let wanted = |name: &str| o.kernels.is_empty() || o.kernels.iter().any(|k| k == name);
     let kernels: [fn(&Ctx, &ArkoudaOpts) -> Result<Result1>; 5] = [stream, gather, scatter, reduce, scan];
     let mut results = Vec::new();
-    for k in kernels {
-        results.push(k(ctx, o)?);
+    for (k, name) in kernels.into_iter().zip(KERNELS) {
+        if wanted(name) {
+            results.push(k(ctx, o)?);
+        }
     }
-    if let Some(r) = argsort(ctx, o)? {
-        results.push(r);
+    if wanted("argsort") {
+        if let Some(r) = argsort(ctx, o)? {
+            results.push(r);
+        }
     }
     if ctx.id() == 0 {
         for r in results {

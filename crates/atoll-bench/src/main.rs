@@ -116,6 +116,9 @@ enum Bench {
         /// MPICH one flush after 2^15 puts was 15x slower than one every 64, see BENCHMARKS).
         #[arg(long, default_value_t = 64)]
         flush_every: usize,
+        /// Only these kernels (comma-separated: stream, gather, scatter, reduce, scan, argsort); default all.
+        #[arg(long, value_delimiter = ',')]
+        kernels: Vec<String>,
     },
     /// Arkouda's argsort alone (the `argsort` line of `arkouda`): atoll_ops::argsort vs the best single-core radix argsort.
     Argsort {
@@ -225,10 +228,10 @@ fn main() {
                 slices::slices(ctx, &slices::SlicesOpts { json: common.json, n: *n, slices: *slices, reps: *reps })
             })
         }),
-        Bench::Arkouda { common, n, reps, flush_every } => config(common).and_then(|cfg| {
+        Bench::Arkouda { common, n, reps, flush_every, kernels } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps, flush_every: *flush_every })
+                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps, flush_every: *flush_every, kernels: kernels.clone() })
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {
