@@ -18,7 +18,7 @@ fn same_counts_as_local(n: usize) {
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
     let (mpi, local) = (launch::counts(&so), launch::counts(&local));
-    assert_eq!(mpi.len(), 12, "one line per scenario:\n{so}");
+    assert_eq!(mpi.len(), 13, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }
 

@@ -73,3 +73,44 @@ fn float_scans_do_not_depend_on_the_thread_count() {
         }
     }
 }
+
+/// Large arrays take the balanced first step (every locale folds an equal share of the parts
+/// before the last, read in place): the same results as the loop, for any thread count, and the
+/// in-place reads of other locales' parts are counted as gets.
+#[test]
+fn balanced_bases_match_the_sequential_loop() {
+    let n = (1usize << 21) + 12_345;
+    let seq: Vec<u64> = (0..n as u64).scan(0u64, |s, i| {
+        *s = s.wrapping_add(val(i));
+        Some(*s)
+    }).collect();
+    for locales in 2..=4 {
+        let mut floats: Option<Vec<f64>> = None;
+        for threads in 1..=2 {
+            let (inc, exc, fl, gets) = run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
+                let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| val(i as u64))?;
+                ctx.start_comm_diagnostics()?;
+                ctx.reset_comm_diagnostics()?;
+                let inc = a.view().cumsum()?;
+                let gets: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.gets).sum();
+                ctx.stop_comm_diagnostics()?;
+                let exc = a.view().scan(|x, y| x.wrapping_add(y), 0, false)?.gather(0)?;
+                let f = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 1.0 / (1.0 + (i % 1000) as f64))?;
+                let fl = f.view().cumsum()?.gather(0)?;
+                Ok((inc.gather(0)?, exc, fl, gets))
+            })
+            .unwrap();
+            let (inc, exc, fl) = (inc.unwrap(), exc.unwrap(), fl.unwrap());
+            assert!(gets > 0, "{locales} locales: the in-place reads of other parts are counted");
+            for i in [0, 1, n / 3, n / 2, n - 2, n - 1] {
+                assert_eq!(inc[i], seq[i], "inclusive at {i}, {locales} locales, {threads} threads");
+                assert_eq!(exc[i], if i == 0 { 0 } else { seq[i - 1] }, "exclusive at {i}");
+            }
+            assert!(inc == seq, "{locales} locales, {threads} threads");
+            match &floats {
+                None => floats = Some(fl),
+                Some(one) => assert!(one.iter().zip(&fl).all(|(x, y)| x.to_bits() == y.to_bits()), "{locales} locales: floats independent of threads"),
+            }
+        }
+    }
+}

@@ -534,6 +534,29 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     Ok(counts)
 }
 
+/// `cumsum` of a large Block array into a Block array: every locale folds an equal share of the
+/// parts before the last, read where they live (`scan_one_pass.rs`, balanced bases; MPI ranks of
+/// one node map each other's memory), each read of another locale's part counted as one get:
+/// locale 0's share lies in its own part (no get), the last locale's in others' (gets).
+pub fn balanced_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let n = (1usize << 20) * nl + 777;
+    let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) as i64 - 3)?;
+    let (s, counts) = measure(ctx, || a.view().cumsum())?;
+    let c = &counts[me];
+    check(c.puts == 0 && c.strided_gets == 0 && c.ams == 0 && c.atomics == 0, || format!("balanced scan: counts {c:?}"))?;
+    if nl > 1 {
+        check((c.gets == 0) == (me == 0), || format!("balanced scan on locale {me}: counts {c:?}"))?;
+    }
+    let want: Vec<i64> = (0..n).scan(0i64, |acc, i| {
+        *acc += (i % 7) as i64 - 3;
+        Some(*acc)
+    })
+    .collect();
+    check(s.gather(0)?.is_none_or(|g| g == want), || "balanced cumsum values".into())?;
+    Ok(counts)
+}
+
 /// `reduce_with` folds in index order (issue 20): associative, non-commutative operators
 /// (concatenation, last non-zero) over a Block array on a 2-D grid, a Cyclic array and a 3-D
 /// BlockCyclic array, and strided views, against a sequential fold. Leaders that are not
@@ -620,7 +643,7 @@ pub fn view_sent_with_on(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 /// Every scenario, in order, with its name.
 pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
     type Scenario = fn(&Ctx) -> Result<Vec<CommCounts>>;
-    let list: [(&'static str, Scenario); 12] = [
+    let list: [(&'static str, Scenario); 13] = [
         ("aligned_expressions", aligned_expressions_make_no_messages),
         ("slices", creating_slices_makes_no_messages),
         ("shifted_assign", shifted_view_assign_is_one_strided_get_per_locale_pair),
@@ -630,6 +653,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
         ("block_halos", block_halos_are_one_strided_get_per_group),
         ("from_vec_get_set", from_vec_and_single_elements),
         ("scan", scan_moves_data_once),
+        ("balanced_scan", balanced_scan),
         ("view_sent_with_on", view_sent_with_on),
         ("ordered_reduce_with", ordered_reduce_with),
         ("aligned_and_misaligned", aligned_and_misaligned_in_sequence),
