@@ -401,6 +401,14 @@ fn reduce(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
         let err = Mutex::new(None);
         ctx.forall_chunks_with(0..len, TASK, |t| {
             let start = t.start;
+            if op == RedOp::Sum {
+                // An array's sum: its chunks' pairwise sums several at a time (same values).
+                if let Some(chunks) = crate::sum_lockstep::leaf_chunk_parts(b, &t) {
+                    let acc = combine_tree(op, dtype, chunks);
+                    parts.lock().unwrap_or_else(|p| p.into_inner()).push((start, acc));
+                    return;
+                }
+            }
             let mut chunks = Vec::with_capacity(t.len().div_ceil(CHUNK));
             for r in sub_chunks(t) {
                 match eval(b, &r, &flags).and_then(|v| fold(op, &v, r.len(), base + r.start as u64)) {

@@ -460,7 +460,7 @@ fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
 }
 
 /// Elements that [`pairwise_sum`] adds with [`fold8`] before it splits (NumPy's block).
-const PAIRWISE_BLOCK: usize = 128;
+pub(crate) const PAIRWISE_BLOCK: usize = 128;
 
 /// Pairwise sum of `s`, NumPy's rule: blocks of at most [`PAIRWISE_BLOCK`] elements summed by 8
 /// interleaved accumulators, halves (split at a multiple of 8) added recursively; the rounding

@@ -22,6 +22,7 @@ mod raw;
 pub mod registry;
 pub mod session;
 pub mod streaming;
+mod sum_lockstep;
 pub mod strings;
 pub mod str_groupby;
 pub mod share;
