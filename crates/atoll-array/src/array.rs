@@ -672,7 +672,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         // aligned.
         let local = plan.is_aligned(&oarr.dist, &odom) && expr.bind(&plan).is_ok_and(|b| b.aligned());
         local_only::fenced_unless(ctx, local, || {
-            plan.check_shape(odom.shape(), &format!("the written follower over {odom}"))?;
+            plan.check_shape(odom.shape(), || format!("the written follower over {odom}"))?;
             let bound = expr.bind(&plan)?;
             let follow = crate::follow::Follow::new(ctx)?;
             let aligned = plan.is_aligned(&oarr.dist, &odom);
@@ -794,7 +794,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         let ctx = &arr.ctx;
         ctx.barrier()?;
         let r = (|| {
-            plan.check_shape(dom.shape(), &format!("the destination view over {dom}"))?;
+            plan.check_shape(dom.shape(), || format!("the destination view over {dom}"))?;
             let bound = expr.bind(&plan)?;
             let follow = crate::follow::Follow::new(ctx)?;
             plan.for_each(|seg, (scratch, fb): &mut (_, crate::follow::FollowBuf<T>)| {
@@ -930,7 +930,7 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
         f(self);
     }
     fn bind<'a>(&'a self, plan: &Plan<'_, D>) -> Result<ViewBound<'a, T, D, M>> {
-        plan.check_shape(self.dom.shape(), &format!("a view over {}", self.dom))?;
+        plan.check_shape(self.dom.shape(), || format!("a view over {}", self.dom))?;
         let aligned = plan.is_aligned(&self.arr.dist, &self.dom);
         let follow = if aligned { None } else { Some(crate::follow::Follow::new(&self.arr.ctx)?) };
         Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow })

@@ -374,13 +374,15 @@ impl<'a, const D: usize> Plan<'a, D> {
         *dom == self.dom && self.dist.downcast_ref::<M>().is_some_and(|m| m == dist)
     }
 
-    /// An error unless `shape` is the iteration shape.
-    pub(crate) fn check_shape(&self, shape: [usize; D], what: &str) -> Result<()> {
+    /// An error unless `shape` is the iteration shape. `what` describes the operand; it is
+    /// only formatted for the error (binding an operand runs once per loop, so a matching shape
+    /// allocates nothing).
+    pub(crate) fn check_shape(&self, shape: [usize; D], what: impl FnOnce() -> String) -> Result<()> {
         if shape == self.shape {
             Ok(())
         } else {
             Err(Error::ShapeMismatch {
-                context: format!("zipping {what} with a leader over {}", self.dom),
+                context: format!("zipping {} with a leader over {}", what(), self.dom),
                 left: format!("{:?}", self.shape),
                 right: format!("{shape:?}"),
             })
