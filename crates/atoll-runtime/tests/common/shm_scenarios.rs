@@ -246,5 +246,16 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
     ctx.barrier()?;
     let kept = segment_bytes().saturating_sub(base);
     check(kept <= cap * n, format!("{kept} bytes of segments stay mapped after many frees, cap {cap} per rank"))?;
+    // Large segments ask for huge pages (effective only where shmem_enabled allows it), on
+    // the owner's mapping and on every peer's.
+    if shm_expected && atoll_runtime::hugepages::enabled() {
+        let a = ctx.alloc_symmetric::<u64>(1 << 19)?;
+        for t in 0..n {
+            let p = ctx.direct_ptr(a.ptr(t), 1 << 19)?.ok_or_else(|| Error::InvalidArgument("no direct pointer".into()))?;
+            let adv = atoll_runtime::hugepages::is_advised(p as *const u8);
+            check(adv != Some(false), format!("segment of {t} not advised for huge pages here"))?;
+        }
+        a.free()?;
+    }
     Ok(())
 }

@@ -119,6 +119,7 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
         return Err(e);
     }
     let m = Mapping { ptr: ptr.cast(), len, fd, counted: AtomicBool::new(true) };
+    advise_huge(&m);
     // The memory tracker counts it for this rank like the heap block it replaces.
     atoll_mem::note_mapped(m.ptr as usize, len);
     if populate {
@@ -164,7 +165,22 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
     if ptr == libc::MAP_FAILED {
         return Err(e);
     }
-    Ok(Mapping { ptr: ptr.cast(), len, fd: -1, counted: AtomicBool::new(false) })
+    let m = Mapping { ptr: ptr.cast(), len, fd: -1, counted: AtomicBool::new(false) };
+    advise_huge(&m);
+    Ok(m)
+}
+
+/// Asks for transparent huge pages on a large segment mapping (before its pages are touched):
+/// only effective where the kernel gives shared memory huge pages on advice
+/// (`/sys/kernel/mm/transparent_hugepage/shmem_enabled` is `advise`, `within_size` or
+/// `always`); where it is `never` (the development VM) the flag is set and changes nothing.
+/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`hugepages.rs`).
+fn advise_huge(m: &Mapping) {
+    if m.len >= crate::hugepages::THRESHOLD && crate::hugepages::enabled() {
+        // SAFETY: advice on a whole mapping made by this module; MADV_HUGEPAGE changes no
+        // byte, protection or address.
+        unsafe { libc::madvise(m.ptr.cast(), m.len, libc::MADV_HUGEPAGE) };
+    }
 }
 
 /// This rank's view of its node: which ranks share it, and its mappings of their segments.
