@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex};
 pub(crate) const MIN_KEPT: usize = 64 << 10;
 
 /// The default cap of kept bytes per owner rank.
-pub(crate) const DEFAULT_CAP: usize = 1 << 30;
+pub(crate) const DEFAULT_CAP: usize = 2 << 30;
 
 /// One kept segment of an owner: its sequence number, its size and the mapping (the owner's
 /// own, with its descriptor, or a peer's).
