@@ -183,6 +183,9 @@ fn advise_huge(m: &Mapping) {
     }
 }
 
+/// A peer's segment mapped here: (bytes used, sequence number, mapping).
+type Mapped = (usize, u64, Arc<Mapping>);
+
 /// This rank's view of its node: which ranks share it, and its mappings of their segments.
 pub(crate) struct NodeShm {
     rank: usize,
@@ -191,7 +194,7 @@ pub(crate) struct NodeShm {
     peer: Vec<bool>,
     /// Per rank: mapped segments by the owner's start address: (bytes, sequence number,
     /// mapping).
-    maps: Vec<RwLock<BTreeMap<u64, (usize, u64, Arc<Mapping>)>>>,
+    maps: Vec<RwLock<BTreeMap<u64, Mapped>>>,
     /// Freed segments kept for reuse, per owner rank (`shm_pool.rs`).
     pools: Arc<Mutex<Pools>>,
     seq: AtomicU64,
