@@ -106,15 +106,30 @@ fn mpi_scenarios_on_2_ranks_without_node_shared_memory() {
 }
 
 /// Node-shared memory: growth, every transfer kind, reuse of freed addresses, nothing left
-/// mapped (`comm/mpi/shm.rs`); then with it off (MPI RMA) and on the local backend.
+/// mapped (`comm/mpi/shm.rs`, with freed segments not kept: `ATOLL_MPI_SHM_KEEP=0`); then
+/// with it off (MPI RMA) and on the local backend.
 #[test]
 fn node_shared_memory_between_ranks() {
-    ok(2, "shm");
-    ok(3, "shm");
+    ok_env(2, "shm", &[("ATOLL_MPI_SHM_KEEP", "0")]);
+    ok_env(3, "shm", &[("ATOLL_MPI_SHM_KEEP", "0")]);
     ok_env(2, "shm", &[("ATOLL_MPI_SHM", "0")]);
     let (out, _) = launch(3, "shm", false, Duration::from_secs(60));
     let (so, se) = text(&out);
     assert!(out.status.success() && so.contains("selftest shm ok"), "local shm\nstdout:\n{so}\nstderr:\n{se}");
+}
+
+/// Freed node segments kept for reuse (`comm/mpi/shm_pool.rs`): reused (same segment),
+/// zeroed, seen right by every peer, and never more kept than the cap (8 MiB here); with
+/// node sharing off and on the local backend the same values.
+#[test]
+fn node_shared_segments_kept_for_reuse() {
+    let cap = [("ATOLL_MPI_SHM_KEEP", "8388608")];
+    ok_env(2, "shm_keep", &cap);
+    ok_env(3, "shm_keep", &cap);
+    ok_env(2, "shm_keep", &[cap[0], ("ATOLL_MPI_SHM", "0")]);
+    let (out, _) = launch_env(2, "shm_keep", false, Duration::from_secs(60), &cap);
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains("selftest shm_keep ok"), "local shm_keep\nstdout:\n{so}\nstderr:\n{se}");
 }
 
 #[test]

@@ -148,3 +148,116 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// The node segment (`memfd:atoll.<rank>.<seq>`) and size of this process's mapping that
+/// holds `addr`, from /proc/self/maps.
+fn segment_at(addr: usize) -> Option<(String, usize)> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines().find_map(|l| {
+        let (range, rest) = l.split_once(' ')?;
+        let (lo, hi) = range.split_once('-')?;
+        let (lo, hi) = (usize::from_str_radix(lo, 16).ok()?, usize::from_str_radix(hi, 16).ok()?);
+        let name = rest.split_whitespace().find(|w| w.starts_with("/memfd:atoll."))?;
+        (lo..hi).contains(&addr).then(|| (name.to_string(), hi - lo))
+    })
+}
+
+/// Bytes of this process's mappings of Atoll node segments (its own and its peers').
+fn segment_bytes() -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    maps.lines()
+        .filter(|l| l.contains("/memfd:atoll."))
+        .filter_map(|l| {
+            let (lo, hi) = l.split_once(' ')?.0.split_once('-')?;
+            Some(usize::from_str_radix(hi, 16).ok()? - usize::from_str_radix(lo, 16).ok()?)
+        })
+        .sum()
+}
+
+/// Freed segments kept for reuse (`comm/mpi/shm_pool.rs`), run with `ATOLL_MPI_SHM_KEEP=`
+/// `cap` bytes: an allocation after a free of the same size reuses the segment (same
+/// `memfd` name, on the owner and in every peer's mapping) and is **zeroed** (eager and lazy
+/// allocations promise zeros), peers see the new owner's values through every transfer, and
+/// what stays mapped after the frees never exceeds the cap per rank.
+pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    ctx.barrier()?;
+    let base = segment_bytes();
+    // Sizes (u64s) of at least 64 KiB, different on each rank.
+    let sizes = [8192usize + me * 512, 100_000 + me * 7, 3 << 17];
+    let mut names: Vec<Option<String>> = vec![None; sizes.len()];
+    for round in 0..4 {
+        let lazy = round % 2 == 1;
+        let mut arrays = Vec::new();
+        for (j, &len) in sizes.iter().enumerate() {
+            let a = if lazy { ctx.alloc_symmetric_lazy_for::<u64>("selftest::keep", len)? } else { ctx.alloc_symmetric::<u64>(len)? };
+            // Zeros, here and as every peer sees them, whatever the segment held before.
+            check(a.local().iter().all(|&v| v == 0), format!("round {round}: allocation {j} not zeroed here"))?;
+            arrays.push(a);
+        }
+        ctx.barrier()?;
+        for (j, a) in arrays.iter().enumerate() {
+            for t in 0..n {
+                let mut got = vec![1u64; a.len_on(t)];
+                ctx.get(a.ptr(t), &mut got)?;
+                check(got.iter().all(|&v| v == 0), format!("round {round}: allocation {j} of {t} not zeroed"))?;
+            }
+            if shm_expected {
+                let seg = segment_at(a.local().as_ptr() as usize).map(|s| s.0);
+                check(seg.is_some(), format!("allocation {j} is not in a node segment"))?;
+                // Same sizes as the previous round's: the same segment again.
+                if round > 0 {
+                    check(seg == names[j], format!("round {round}: allocation {j} in {seg:?}, not the kept {:?}", names[j]))?;
+                }
+                names[j] = seg;
+            }
+        }
+        ctx.barrier()?;
+        for (j, a) in arrays.iter_mut().enumerate() {
+            a.local_mut().iter_mut().enumerate().for_each(|(i, x)| *x = pat(round * 10 + j, me, i));
+        }
+        ctx.barrier()?;
+        for (j, a) in arrays.iter().enumerate() {
+            for t in 0..n {
+                let len = a.len_on(t);
+                let mut got = vec![0u64; len];
+                ctx.get(a.ptr(t), &mut got)?;
+                check(got.iter().enumerate().all(|(i, &v)| v == pat(round * 10 + j, t, i)), format!("round {round}: get of {j} from {t}"))?;
+                if let Some(p) = ctx.direct_ptr(a.ptr(t), len)? {
+                    // SAFETY: `len` registered elements of locale t, not written until the
+                    // frees below.
+                    let v = unsafe { p.add(len - 1).read() };
+                    check(v == pat(round * 10 + j, t, len - 1), format!("round {round}: direct read of {j} from {t}"))?;
+                }
+            }
+        }
+        for a in arrays {
+            a.free()?;
+        }
+        ctx.barrier()?;
+        let kept = segment_bytes().saturating_sub(base);
+        check(kept <= cap * n, format!("round {round}: {kept} bytes of segments stay mapped, cap {cap} per rank"))?;
+    }
+    // More than the cap freed at once: the oldest leave, what stays fits the cap (for small
+    // caps only: the test allocates twice the cap).
+    let rounds = if cap <= 64 << 20 { 6 } else { 0 };
+    let many: Vec<_> = (0..rounds).map(|k| ctx.alloc_symmetric::<u64>((cap / 8) / 3 + k * 100)).collect::<Result<_>>()?;
+    for a in many {
+        a.free()?;
+    }
+    ctx.barrier()?;
+    let kept = segment_bytes().saturating_sub(base);
+    check(kept <= cap * n, format!("{kept} bytes of segments stay mapped after many frees, cap {cap} per rank"))?;
+    // Large segments ask for huge pages (effective only where shmem_enabled allows it), on
+    // the owner's mapping and on every peer's.
+    if shm_expected && atoll_runtime::hugepages::enabled() {
+        let a = ctx.alloc_symmetric::<u64>(1 << 19)?;
+        for t in 0..n {
+            let p = ctx.direct_ptr(a.ptr(t), 1 << 19)?.ok_or_else(|| Error::InvalidArgument("no direct pointer".into()))?;
+            let adv = atoll_runtime::hugepages::is_advised(p as *const u8);
+            check(adv != Some(false), format!("segment of {t} not advised for huge pages here"))?;
+        }
+        a.free()?;
+    }
+    Ok(())
+}

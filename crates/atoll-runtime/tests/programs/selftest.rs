@@ -47,6 +47,14 @@ fn main() {
             shm_scenarios::node_shared(ctx, expected)?;
             Ok(String::new())
         }),
+        // Freed node segments kept for reuse under a cap of ATOLL_MPI_SHM_KEEP bytes (plain
+        // bytes here; the library's default cap, 2 GiB, when unset).
+        "shm_keep" => run(config, |ctx| {
+            let expected = ctx.backend_name() == "mpi" && node_shm_on() && ctx.num_locales() > 1;
+            let cap = std::env::var("ATOLL_MPI_SHM_KEEP").ok().and_then(|v| v.parse().ok()).unwrap_or(2 << 30);
+            shm_scenarios::node_shared_keep(ctx, expected, cap)?;
+            Ok(String::new())
+        }),
         "counts" => run(config, |ctx| {
             let all = fixed_pattern(ctx)?;
             Ok(format!("{all:?}"))

@@ -26,6 +26,7 @@
 mod abandon;
 mod raw;
 mod shm;
+mod shm_pool;
 pub mod baseline;
 
 use super::{memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided};

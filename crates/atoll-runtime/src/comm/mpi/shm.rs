@@ -33,19 +33,23 @@
 //! within a mapping whose bounds the caller's range was checked against.
 
 use super::raw;
+use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
-use crate::sync::{AtomicU64, Ordering, RwLock};
+use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
 use std::collections::BTreeMap;
 use std::ffi::CString;
 use std::os::raw::c_int;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 /// A mapping made by this module, unmapped on drop (and its descriptor closed, if kept).
-struct Mapping {
+pub(crate) struct Mapping {
     ptr: *mut u8,
     len: usize,
     fd: c_int,
+    /// Whether it counts in this rank's tracked memory now (its own segment, not kept for
+    /// reuse: see `shm_pool.rs`).
+    counted: AtomicBool,
 }
 
 // SAFETY: a mapping is plain shared memory; the handle only unmaps it on drop.
@@ -55,7 +59,7 @@ unsafe impl Sync for Mapping {}
 
 impl Drop for Mapping {
     fn drop(&mut self) {
-        if self.fd >= 0 {
+        if self.fd >= 0 && self.counted.load(Ordering::Relaxed) {
             // This rank's own segment: counted as its memory while it exists (see `create`).
             atoll_mem::note_unmapped(self.ptr as usize, self.len);
         }
@@ -114,7 +118,8 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
         unsafe { libc::close(fd) };
         return Err(e);
     }
-    let m = Mapping { ptr: ptr.cast(), len, fd };
+    let m = Mapping { ptr: ptr.cast(), len, fd, counted: AtomicBool::new(true) };
+    advise_huge(&m);
     // The memory tracker counts it for this rank like the heap block it replaces.
     atoll_mem::note_mapped(m.ptr as usize, len);
     if populate {
@@ -160,8 +165,26 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
     if ptr == libc::MAP_FAILED {
         return Err(e);
     }
-    Ok(Mapping { ptr: ptr.cast(), len, fd: -1 })
+    let m = Mapping { ptr: ptr.cast(), len, fd: -1, counted: AtomicBool::new(false) };
+    advise_huge(&m);
+    Ok(m)
 }
+
+/// Asks for transparent huge pages on a large segment mapping (before its pages are touched):
+/// only effective where the kernel gives shared memory huge pages on advice
+/// (`/sys/kernel/mm/transparent_hugepage/shmem_enabled` is `advise`, `within_size` or
+/// `always`); where it is `never` (the development VM) the flag is set and changes nothing.
+/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`hugepages.rs`).
+fn advise_huge(m: &Mapping) {
+    if m.len >= crate::hugepages::THRESHOLD && crate::hugepages::enabled() {
+        // SAFETY: advice on a whole mapping made by this module; MADV_HUGEPAGE changes no
+        // byte, protection or address.
+        unsafe { libc::madvise(m.ptr.cast(), m.len, libc::MADV_HUGEPAGE) };
+    }
+}
+
+/// A peer's segment mapped here: (bytes used, sequence number, mapping).
+type Mapped = (usize, u64, Arc<Mapping>);
 
 /// This rank's view of its node: which ranks share it, and its mappings of their segments.
 pub(crate) struct NodeShm {
@@ -169,8 +192,11 @@ pub(crate) struct NodeShm {
     pids: Vec<u32>,
     /// Whether each rank (not this one) shares this node.
     peer: Vec<bool>,
-    /// Per rank: mapped segments by the owner's start address: (bytes, mapping).
-    maps: Vec<RwLock<BTreeMap<u64, (usize, Arc<Mapping>)>>>,
+    /// Per rank: mapped segments by the owner's start address: (bytes, sequence number,
+    /// mapping).
+    maps: Vec<RwLock<BTreeMap<u64, Mapped>>>,
+    /// Freed segments kept for reuse, per owner rank (`shm_pool.rs`).
+    pools: Arc<Mutex<Pools>>,
     seq: AtomicU64,
     /// This table's identity in the per-thread lookup cache (several jobs may run in turn).
     id: u64,
@@ -228,6 +254,7 @@ impl NodeShm {
             maps: (0..size).map(|_| RwLock::new(BTreeMap::new())).collect(),
             seq: AtomicU64::new(0),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            pools: Arc::new(Mutex::new(Pools::new(size, shm_pool::cap_from_env()))),
         };
         // The probe: every rank's first segment holds PROBE + rank.
         let probe = if off { None } else { shm.alloc(8, true) };
@@ -280,6 +307,13 @@ impl NodeShm {
     /// A fresh segment of this rank for `bytes` of a symmetric allocation; `None` if the
     /// system refuses one (the allocation then uses the heap and transfers).
     pub(crate) fn alloc(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
+        let want = bytes.div_ceil(page()).max(1) * page();
+        let kept = shm_pool::lock(&self.pools).take_fit(self.rank, want);
+        if let Some(k) = kept {
+            if let Some(a) = self.reuse(k) {
+                return Some(a);
+            }
+        }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         if seq >= u32::MAX as u64 - 1 {
             return None;
@@ -287,7 +321,28 @@ impl NodeShm {
         let m = create(self.rank, seq, bytes, populate).ok()?;
         // Bits 32..: the sequence number + 1; bit 31: populated; bits 0..31: the descriptor.
         let token = ((seq + 1) << 32) | (u64::from(populate) << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
-        Some(SharedAlloc::new(m.ptr, m.len, token, Box::new(m)))
+        Some(self.hand_out(m, seq, token))
+    }
+
+    /// A kept segment of this rank, zeroed, as a new allocation under its old token (its
+    /// pages are all present now: peers that map it afresh populate their mapping).
+    fn reuse(&self, k: Kept) -> Option<SharedAlloc> {
+        let m = Arc::try_unwrap(k.map).ok()?;
+        // SAFETY: `m` is this rank's own mapping of `len` writable bytes, unshared (the
+        // allocation that used it was freed collectively: no rank reads it any more).
+        unsafe { std::ptr::write_bytes(m.ptr, 0, m.len) };
+        atoll_mem::note_mapped(m.ptr as usize, m.len);
+        m.counted.store(true, Ordering::Relaxed);
+        let token = ((k.seq + 1) << 32) | (1 << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
+        Some(self.hand_out(m, k.seq, token))
+    }
+
+    /// Wraps this rank's segment `seq` for a symmetric allocation: its drop keeps it for
+    /// reuse (`shm_pool.rs`) while this table lives.
+    fn hand_out(&self, m: Mapping, seq: u64, token: u64) -> SharedAlloc {
+        let (ptr, len) = (m.ptr, m.len);
+        let keeper = Owned { map: Some(m), seq, rank: self.rank, pools: Arc::downgrade(&self.pools) };
+        SharedAlloc::new(ptr, len, token, Box::new(keeper))
     }
 
     fn map_one(&self, target: usize, token: u64, bytes: usize) -> Result<Arc<Mapping>> {
@@ -301,28 +356,41 @@ impl NodeShm {
             if !self.is_peer(target) || token == 0 || bytes == 0 {
                 continue;
             }
-            let Ok(m) = self.map_one(target, token, bytes) else {
-                // Reachable through MPI RMA as before.
-                continue;
+            let seq = (token >> 32) - 1;
+            // A segment kept here since its last use (the owner reuses it under its token).
+            let kept = shm_pool::lock(&self.pools).take_seq(target, seq).filter(|k| k.len >= bytes);
+            let m = match kept {
+                Some(k) => k.map,
+                None => match self.map_one(target, token, bytes) {
+                    Ok(m) => m,
+                    // Reachable through MPI RMA as before.
+                    Err(_) => continue,
+                },
             };
             let mut map = self.maps[target].write().unwrap_or_else(|e| e.into_inner());
             // Mappings of freed memory that overlaps this part (a part not freed collectively).
             let end = addr.saturating_add(bytes as u64);
-            let stale: Vec<u64> = map.range(..end).filter(|(&s, &(l, _))| s + l as u64 > addr).map(|(&s, _)| s).collect();
+            let stale: Vec<u64> = map.range(..end).filter(|(&s, &(l, _, _))| s + l as u64 > addr).map(|(&s, _)| s).collect();
             for s in stale {
                 map.remove(&s);
             }
-            map.insert(addr, (bytes, m));
+            map.insert(addr, (bytes, seq, m));
             GENERATION.fetch_add(1, Ordering::AcqRel);
         }
     }
 
-    /// Drops the mapping of `target`'s part at `addr`, if any.
+    /// Drops the mapping of `target`'s part at `addr`, if any (the collective free of a
+    /// symmetric allocation): kept for reuse by the rules of `shm_pool.rs`.
     pub(crate) fn unmap(&self, target: usize, addr: u64) {
         if let Some(m) = self.maps.get(target) {
-            // Invalidate cached lookups before the mapping goes.
+            // Invalidate cached lookups before the mapping leaves the table.
             GENERATION.fetch_add(1, Ordering::AcqRel);
-            m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
+            let gone = m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
+            if let Some((_, seq, map)) = gone {
+                let len = map.len;
+                let out = shm_pool::lock(&self.pools).keep(target, Kept { seq, len, map });
+                drop(out);
+            }
         }
     }
 
@@ -342,7 +410,7 @@ impl NodeShm {
             }
         }
         let map = self.maps[target].read().unwrap_or_else(|e| e.into_inner());
-        let (&start, (l, m)) = map.range(..=addr).next_back()?;
+        let (&start, (l, _, m)) = map.range(..=addr).next_back()?;
         let off = (addr - start) as usize;
         if off.checked_add(len)? > *l {
             return None;
@@ -350,5 +418,30 @@ impl NodeShm {
         let local = m.ptr as usize;
         LAST.with(|c| c.set(Hit { generation, id: self.id, target, start, len: *l, local }));
         Some(local + off)
+    }
+}
+
+/// The keeper of this rank's segment while a symmetric allocation uses it: on drop (the
+/// allocation's collective free), the segment goes to this rank's kept list (`shm_pool.rs`),
+/// or is unmapped if the job's table is gone.
+struct Owned {
+    map: Option<Mapping>,
+    seq: u64,
+    rank: usize,
+    pools: Weak<Mutex<Pools>>,
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let (Some(m), Some(pools)) = (self.map.take(), self.pools.upgrade()) else { return };
+        if m.len < shm_pool::MIN_KEPT {
+            return;
+        }
+        // Kept memory leaves the rank's tracked memory until it is taken again.
+        atoll_mem::note_unmapped(m.ptr as usize, m.len);
+        m.counted.store(false, Ordering::Relaxed);
+        let len = m.len;
+        let out = shm_pool::lock(&pools).keep(self.rank, Kept { seq: self.seq, len, map: Arc::new(m) });
+        drop(out);
     }
 }
