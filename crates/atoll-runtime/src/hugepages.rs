@@ -16,7 +16,8 @@
 //! aligned interior of a buffer can be huge pages (a `Vec`'s buffer is not 2 MiB aligned; the
 //! head and tail, under 2 MiB each, keep 4 KiB pages). MPI node-shared segments (memfd
 //! mappings, `comm/mpi/shm.rs`) are shared memory, which the kernel backs with huge pages
-//! only when `shmem_enabled` allows it (`never` on the development VM): they are not advised.
+//! only when `shmem_enabled` allows it (`advise`, `within_size`, `always`; `never` on the
+//! development VM): `comm/mpi/shm.rs` advises large ones too, effective only there.
 //!
 //! Switch: `ATOLL_HUGEPAGES=0` (or `off`, `false`) turns the advice off for the process (read
 //! once); [`set_enabled`] overrides it (tests comparing both).
