@@ -1,9 +1,8 @@
 """The uncounted float64 sum of the dense GroupBy path (``atoll_ops::dense_aggregate_values``:
-one float per key, no rows per key, the keys with rows found from the sums or, where a sum is
-still -0.0, from a second read of the keys) against pandas and NumPy: the first call on a
-fresh GroupBy, then ``size``/``count``; groups of NaN or -0.0 values only (present, sum 0.0);
-absent keys inside the range; block boundaries (1024 rows) and keys growing the range mid-
-block; negative keys; empty and shorter-than-locales arrays."""
+one float per key, no rows per key, the keys with rows being those whose sum is not -0.0)
+against pandas and NumPy: the first call on a fresh GroupBy, then ``size``/``count``; groups of NaN or -0.0 values only (present, sum 0.0);
+absent keys inside the range; keys growing the range in the middle of a task, at
+various lengths; negative keys; empty and shorter-than-locales arrays."""
 import numpy as np
 import pandas as pd
 import pytest

@@ -13,7 +13,7 @@
 
 use crate::aggregate::{Agg, AggResult, AggValue};
 use crate::dense::per_task;
-use crate::dense_fold::{fold_sum_f64, fold_table, Presence, Table, NEG_ZERO};
+use crate::dense_fold::{fold_sum_f64, fold_table, touched, Table, NEG_ZERO};
 use crate::layout::Layout;
 use crate::runs::block_from_runs;
 use crate::segments::check_block;
@@ -237,59 +237,40 @@ fn output<O: Elem + Pod>(ctx: &Ctx, base: i64, present: &[usize], rows: Option<V
     Ok(Some((out_k, out_c, out_v)))
 }
 
-/// The uncounted `f64` sum (see [`crate::dense_fold`]): no rows per key, presence from the
-/// sums (or marks where they are ambiguous). Same result as [`run`] with [`Sum`] less the rows.
+/// The uncounted `f64` sum (see [`crate::dense_fold`]): no rows per key, the keys with rows
+/// being those whose sum is not `-0.0`. Same result as [`run`] with [`Sum`] less the rows.
 fn run_sum_f64<T: AggValue>(ctx: &Ctx, ks: &[i64], vs: &[f64], limit: usize) -> Result<Option<Parts<T>>> {
     let tasks = ctx.here().num_threads().max(1) as u64;
-    // The tasks' tables, the locale's, its marks and the exchanged parts.
-    let reservation = match ctx.reserve("atoll_ops::dense_aggregate (sums)", limit as u64 * 9 * (tasks + 2)) {
+    // The tasks' tables, the locale's and the exchanged parts.
+    let reservation = match ctx.reserve("atoll_ops::dense_aggregate (sums)", limit as u64 * 8 * (tasks + 2)) {
         Ok(r) => r,
         Err(Error::OutOfMemory { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
     let tables = per_task(ctx, ks.len(), |r| fold_sum_f64(ks, vs, r, limit));
     let wide = tables.iter().any(Option::is_none);
-    let tables: Vec<(Table<f64>, Presence)> = tables.into_iter().flatten().collect();
-    let span = tables.iter().filter_map(|t| t.0.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let marked = tables.iter().any(|t| matches!(t.1, Presence::Marked(_)));
-    let (wide, span, marked) = ctx.allreduce((wide, span, marked), |a, b| (a.0 || b.0, join(a.1, b.1), a.2 || b.2))?;
+    let tables: Vec<Table<f64>> = tables.into_iter().flatten().collect();
+    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
     let _held = reservation.commit();
     let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
     let mut all = vec![NEG_ZERO; range];
-    let mut marks = vec![0u8; if marked { range } else { 0 }];
-    for (t, p) in &tables {
+    for t in &tables {
         let Some(s) = t.seen_slots() else { continue };
         let at = t.seen.map_or(0, |(a, _)| a.wrapping_sub(lo) as usize);
-        all[at..at + s.len()].iter_mut().zip(&t.acc[s.clone()]).for_each(|(d, x)| *d += x);
-        if marked {
-            let m = &mut marks[at..at + s.len()];
-            match p {
-                Presence::Marked(pm) => m.iter_mut().zip(&pm[s]).for_each(|(d, x)| *d |= x),
-                Presence::Sums => m.iter_mut().zip(&t.acc[s]).for_each(|(d, x)| *d |= u8::from(x.to_bits() != NEG_ZERO.to_bits())),
-            }
-        }
+        all[at..at + s.len()].iter_mut().zip(&t.acc[s]).for_each(|(d, x)| *d += x);
     }
     drop(tables);
     let kr = Layout::new(ctx, range)?;
     let got: Vec<Vec<f64>> = ctx.alltoallv(parts(&kr, &all))?;
-    let got_marks: Vec<Vec<u8>> = if marked { ctx.alltoallv(parts(&kr, &marks))? } else { Vec::new() };
-    drop((all, marks));
+    drop(all);
     let mine = kr.len_here();
     let mut acc = vec![NEG_ZERO; mine];
     for g in &got {
         acc.iter_mut().zip(g).for_each(|(a, b)| *a += b);
     }
-    let present: Vec<usize> = if marked {
-        let mut m = vec![0u8; mine];
-        for g in &got_marks {
-            m.iter_mut().zip(g).for_each(|(a, b)| *a |= b);
-        }
-        (0..mine).filter(|&j| m[j] != 0).collect()
-    } else {
-        (0..mine).filter(|&j| acc[j].to_bits() != NEG_ZERO.to_bits()).collect()
-    };
-    // `+ 0.0`: a group of `-0.0`/NaN values only sums to `+0.0`, as from the sort path.
-    let ov: Vec<f64> = present.iter().map(|&j| acc[j] + 0.0).collect();
+    let present: Vec<usize> = (0..mine).filter(|&j| touched(&acc[j])).collect();
+    let ov: Vec<f64> = present.iter().map(|&j| acc[j]).collect();
     // `T` is `f64` (the caller checked): the same bits.
     let ov: Vec<T> = bytemuck::cast_slice(&ov).to_vec();
     output(ctx, lo.wrapping_add(kr.lo() as i64), &present, None, Some(ov))

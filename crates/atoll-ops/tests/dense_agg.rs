@@ -150,8 +150,8 @@ fn limit_ends_of_i64_and_errors() {
 }
 
 #[test]
-fn uncounted_sum_over_blocks_and_tasks() {
-    // Over several 1024-row blocks per task: keys that grow the range mid-block (both ways),
+fn uncounted_sum_over_tasks_and_growth() {
+    // Tasks of thousands of rows: keys that grow the table mid-run (both ways),
     // negative keys, every key of the range present (presence from the sums) or some absent
     // and some of NaN/-0.0 values only (presence marked), on 1-4 locales of 1-3 tasks.
     let n = 20_000usize;
