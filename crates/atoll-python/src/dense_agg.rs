@@ -99,7 +99,7 @@ pub fn register_commands() {
 /// aggregation did not need them (a float64 sum: one float per key, the fastest).
 #[pyfunction]
 #[pyo3(signature = (keys, n, limit, values=None, op="sum", rows=true))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize, values: Option<&crate::Ex>, op: &str, rows: bool) -> PyResult<Option<(Arr, Option<Arr>, Option<Arr>)>> {
     let (agg, out) = match op {
         "sum" => (Agg::Sum, None),
