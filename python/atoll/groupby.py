@@ -80,11 +80,16 @@ class GroupBy:
         ``(True, aggregated or None)``, or ``(False, None)`` when the keys span more than the
         limit (the sort path's keys are then computed)."""
         if self._dense is not None:
+            # The rows per group only when the aggregation needs them: a float64 sum folds one
+            # float per key and nothing else (``size`` then makes its own pass).
             r = _atoll.dense_aggregate(self._ks[0]._ex(), self._nrows, self._dense,
-                                       None if values is None else values._ex(), op)
+                                       None if values is None else values._ex(), op, False)
             if r is not None:
                 uk, c, v = r
-                self._uk, self._counts = pdarray(uk), pdarray(c)
+                if c is not None:
+                    self._uk, self._counts = pdarray(uk), pdarray(c)
+                elif self._uk is None:
+                    self._uk = pdarray(uk)
                 return True, None if v is None else pdarray(v)
             self._dense = None
         if self._uk is None:

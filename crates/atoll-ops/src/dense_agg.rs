@@ -13,6 +13,7 @@
 
 use crate::aggregate::{Agg, AggResult, AggValue};
 use crate::dense::per_task;
+use crate::dense_fold::{fold_sum_f64, fold_table, touched, Table, NEG_ZERO};
 use crate::layout::Layout;
 use crate::runs::block_from_runs;
 use crate::segments::check_block;
@@ -26,14 +27,12 @@ use bytemuck::Zeroable;
 pub struct DenseGroups<T: Elem> {
     /// The distinct keys, increasing.
     pub keys: DistArray<i64, 1>,
-    /// The number of rows of each key.
-    pub rows: DistArray<i64, 1>,
+    /// The number of rows of each key (`None` from [`dense_aggregate_values`] when the
+    /// aggregation did not need them).
+    pub rows: Option<DistArray<i64, 1>>,
     /// The aggregation of the values per key (`None` without values).
     pub values: Option<AggResult<T>>,
 }
-
-/// The first table a task allocates (slots), before it grows.
-const FIRST_TABLE: usize = 1 << 12;
 
 /// A fold of one value per row into an accumulator per key.
 trait Fold<T>: Sync {
@@ -135,79 +134,8 @@ impl<T: AggValue> Fold<T> for Extreme {
     fn finish(&self, a: &T) -> T { *a }
 }
 
-/// One key's rows and accumulator.
-#[derive(Clone, Copy)]
-struct Slot<A> {
-    rows: i64,
-    acc: A,
-}
-
-/// A task's table: keys `lo..lo + slots.len()`.
-struct Table<A> {
-    lo: i64,
-    slots: Vec<Slot<A>>,
-}
-
-impl<A: Copy> Table<A> {
-    /// Moves or grows the table to hold key `k` (at most `limit` slots); `false` when the
-    /// keys would span more than `limit`.
-    fn grow(&mut self, k: i64, limit: usize, init: A) -> bool {
-        let (lo, cap) = (self.lo as i128, self.slots.len() as i128);
-        let k128 = k as i128;
-        // The keys seen so far (not the table's extent, which may be wider).
-        let seen = self.span().map(|(a, b)| (a as i128, b as i128));
-        let (kmin, kmax) = seen.map_or((k128, k128), |(a, b)| (a.min(k128), b.max(k128)));
-        let span = kmax - kmin + 1;
-        if span > limit as i128 {
-            return false;
-        }
-        // Keep the size while the keys fill at most 3/4 of it (the table only moves), else at
-        // least double it, to twice the keys' span: O(log) moves for keys in random order.
-        let cap2 = if 4 * span <= 3 * cap { cap } else { (2 * span).max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128) };
-        // The keys centred: room on both sides.
-        let lo2 = (kmin - (cap2 - span) / 2).max(i64::MIN as i128);
-        let mut slots = vec![Slot { rows: 0, acc: init }; cap2 as usize];
-        if let Some((a, b)) = seen {
-            let (from, to, at) = ((a - lo) as usize, (b - lo) as usize + 1, (a - lo2) as usize);
-            slots[at..at + (to - from)].copy_from_slice(&self.slots[from..to]);
-        }
-        self.lo = lo2 as i64;
-        self.slots = slots;
-        true
-    }
-
-    /// The smallest and largest key with rows.
-    fn span(&self) -> Option<(i64, i64)> {
-        let first = self.slots.iter().position(|s| s.rows > 0)?;
-        let last = self.slots.iter().rposition(|s| s.rows > 0)?;
-        Some((self.lo.wrapping_add(first as i64), self.lo.wrapping_add(last as i64)))
-    }
-}
-
-/// Folds the rows `r` of this locale into a table; `None` when they span more than `limit`.
-fn fold_rows<T: AggValue, F: Fold<T>>(f: &F, ks: &[i64], vs: Option<&[T]>, r: std::ops::Range<usize>, limit: usize) -> Option<Table<F::A>> {
-    let init = f.init();
-    let mut t = Table { lo: 0, slots: Vec::new() };
-    for i in r {
-        let k = ks[i];
-        let mut j = k.wrapping_sub(t.lo) as u64 as usize;
-        if j >= t.slots.len() {
-            if !t.grow(k, limit, init) {
-                return None;
-            }
-            j = k.wrapping_sub(t.lo) as u64 as usize;
-        }
-        let s = &mut t.slots[j];
-        s.rows += 1;
-        if let Some(vs) = vs {
-            f.step(&mut s.acc, vs[i]);
-        }
-    }
-    Some(t)
-}
-
 /// Distinct keys, their rows, and the folded values per key.
-type Parts<O> = (DistArray<i64, 1>, DistArray<i64, 1>, Option<DistArray<O, 1>>);
+type Parts<O> = (DistArray<i64, 1>, Option<DistArray<i64, 1>>, Option<DistArray<O, 1>>);
 
 /// The generic dense aggregation; `None` (on every locale) when the keys span more than
 /// `limit`.
@@ -218,7 +146,7 @@ fn run<T: AggValue, F: Fold<T>>(
     vs: Option<&[T]>,
     limit: usize,
 ) -> Result<Option<Parts<F::Out>>> {
-    let slot = std::mem::size_of::<Slot<F::A>>() as u64;
+    let slot = (std::mem::size_of::<i64>() + std::mem::size_of::<F::A>()) as u64;
     let tasks = ctx.here().num_threads().max(1) as u64;
     // Every table this may hold at once: the tasks', the locale's and the exchanged parts.
     let reservation = match ctx.reserve("atoll_ops::dense_aggregate (tables)", limit as u64 * slot * (tasks + 2)) {
@@ -226,55 +154,38 @@ fn run<T: AggValue, F: Fold<T>>(
         Err(Error::OutOfMemory { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let tables = per_task(ctx, ks.len(), |r| fold_rows(f, ks, vs, r, limit));
+    let valued = vs.is_some() && std::mem::size_of::<F::A>() > 0;
+    let init = f.init();
+    let tables = per_task(ctx, ks.len(), |r| match vs {
+        Some(vs) if valued => fold_table(ks, r, limit, init, true, true, |a, i| f.step(a, vs[i])),
+        _ => fold_table(ks, r, limit, init, true, false, |_, _| {}),
+    });
     let wide = tables.iter().any(Option::is_none);
     let tables: Vec<Table<F::A>> = tables.into_iter().flatten().collect();
-    let span = tables.iter().filter_map(Table::span).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let (wide, span) = ctx.allreduce((wide, span), |a, b| {
-        let s = match (a.1, b.1) {
-            (Some(x), Some(y)) => Some((x.0.min(y.0), x.1.max(y.1))),
-            (x, y) => x.or(y),
-        };
-        (a.0 || b.0, s)
-    })?;
+    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
     let _held = reservation.commit();
-    let (lo, range) = match span {
-        _ if wide => return Ok(None),
-        None => (0, 0),
-        Some((lo, hi)) => {
-            let r = hi as i128 - lo as i128 + 1;
-            if r > limit as i128 {
-                return Ok(None);
-            }
-            (lo, r as usize)
-        }
-    };
+    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
     // This locale's table over lo..lo + range, tasks merged in chunk order.
-    let init = f.init();
-    let mut all = vec![Slot { rows: 0, acc: init }; range];
+    let mut all_rows = vec![0i64; range];
+    let mut all_acc = vec![init; if valued { range } else { 0 }];
     for t in &tables {
-        let Some((a, b)) = t.span() else { continue };
-        let (from, to) = ((a.wrapping_sub(t.lo)) as usize, (b.wrapping_sub(t.lo)) as usize + 1);
-        let at = a.wrapping_sub(lo) as usize;
-        for (d, s) in all[at..at + (to - from)].iter_mut().zip(&t.slots[from..to]) {
-            d.rows += s.rows;
-            f.merge(&mut d.acc, &s.acc);
+        let Some(s) = t.seen_slots() else { continue };
+        let at = t.seen.map_or(0, |(a, _)| a.wrapping_sub(lo) as usize);
+        all_rows[at..at + s.len()].iter_mut().zip(&t.rows[s.clone()]).for_each(|(d, s)| *d += s);
+        if valued {
+            all_acc[at..at + s.len()].iter_mut().zip(&t.acc[s]).for_each(|(d, s)| f.merge(d, s));
         }
     }
     drop(tables);
     // Block d of the key range goes to locale d, merged there in locale order.
     let kr = Layout::new(ctx, range)?;
-    let part = |d: usize| &all[kr.bounds[d]..kr.bounds[d + 1]];
-    let got_rows: Vec<Vec<i64>> = ctx.alltoallv((0..kr.locales()).map(|d| part(d).iter().map(|s| s.rows).collect()).collect())?;
-    let got_acc: Vec<Vec<F::A>> = if vs.is_some() && std::mem::size_of::<F::A>() > 0 {
-        ctx.alltoallv((0..kr.locales()).map(|d| part(d).iter().map(|s| s.acc).collect()).collect())?
-    } else {
-        Vec::new()
-    };
-    drop(all);
+    let got_rows: Vec<Vec<i64>> = ctx.alltoallv(parts(&kr, &all_rows))?;
+    let got_acc: Vec<Vec<F::A>> = if valued { ctx.alltoallv(parts(&kr, &all_acc))? } else { Vec::new() };
+    drop((all_rows, all_acc));
     let mine = kr.len_here();
     let mut rows = vec![0i64; mine];
-    let mut acc = vec![init; if vs.is_some() { mine } else { 0 }];
+    let mut acc = vec![init; if valued { mine } else { 0 }];
     for (l, g) in got_rows.iter().enumerate() {
         rows.iter_mut().zip(g).for_each(|(a, b)| *a += b);
         if let Some(ga) = got_acc.get(l) {
@@ -283,20 +194,86 @@ fn run<T: AggValue, F: Fold<T>>(
     }
     let base = lo.wrapping_add(kr.lo() as i64);
     let present: Vec<usize> = (0..mine).filter(|&j| rows[j] > 0).collect();
-    let uk: Vec<i64> = present.iter().map(|&j| base.wrapping_add(j as i64)).collect();
     let uc: Vec<i64> = present.iter().map(|&j| rows[j]).collect();
+    let ov: Option<Vec<F::Out>> = vs.map(|_| present.iter().map(|&j| if valued { f.finish(&acc[j]) } else { f.finish(&init) }).collect());
+    output(ctx, base, &present, Some(uc), ov)
+}
+
+/// The keys `lo..lo + range` that every locale's rows span, or `None` (sort instead) when a
+/// task's keys or all of them span more than `limit`.
+fn key_range(wide: bool, span: Option<(i64, i64)>, limit: usize) -> Option<(i64, usize)> {
+    match span {
+        _ if wide => None,
+        None => Some((0, 0)),
+        Some((lo, hi)) => {
+            let r = hi as i128 - lo as i128 + 1;
+            (r <= limit as i128).then_some((lo, r as usize))
+        }
+    }
+}
+
+/// The union of two key spans.
+fn join(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some((x.0.min(y.0), x.1.max(y.1))),
+        (x, y) => x.or(y),
+    }
+}
+
+/// Block `d` of the key range, for locale `d`.
+fn parts<X: Copy>(kr: &Layout, all: &[X]) -> Vec<Vec<X>> {
+    (0..kr.locales()).map(|d| all[kr.bounds[d]..kr.bounds[d + 1]].to_vec()).collect()
+}
+
+/// The Block arrays of the keys `base + j` for `j` in `present` (this locale's part, in
+/// order), their rows and values.
+fn output<O: Elem + Pod>(ctx: &Ctx, base: i64, present: &[usize], rows: Option<Vec<i64>>, vals: Option<Vec<O>>) -> Result<Option<Parts<O>>> {
+    let uk: Vec<i64> = present.iter().map(|&j| base.wrapping_add(j as i64)).collect();
     let off = ctx.exscan(uk.len(), 0, |a, b| a + b)?;
     let total = ctx.allreduce(uk.len(), |a, b| a + b)?;
     let out_k = block_from_runs(ctx, total, off, &uk)?;
-    let out_c = block_from_runs(ctx, total, off, &uc)?;
-    let out_v = match vs {
-        Some(_) => {
-            let ov: Vec<F::Out> = present.iter().map(|&j| f.finish(&acc[j])).collect();
-            Some(block_from_runs(ctx, total, off, &ov)?)
-        }
-        None => None,
-    };
+    let out_c = rows.map(|c| block_from_runs(ctx, total, off, &c)).transpose()?;
+    let out_v = vals.map(|v| block_from_runs(ctx, total, off, &v)).transpose()?;
     Ok(Some((out_k, out_c, out_v)))
+}
+
+/// The uncounted `f64` sum (see [`crate::dense_fold`]): no rows per key, the keys with rows
+/// being those whose sum is not `-0.0`. Same result as [`run`] with [`Sum`] less the rows.
+fn run_sum_f64<T: AggValue>(ctx: &Ctx, ks: &[i64], vs: &[f64], limit: usize) -> Result<Option<Parts<T>>> {
+    let tasks = ctx.here().num_threads().max(1) as u64;
+    // The tasks' tables, the locale's and the exchanged parts.
+    let reservation = match ctx.reserve("atoll_ops::dense_aggregate (sums)", limit as u64 * 8 * (tasks + 2)) {
+        Ok(r) => r,
+        Err(Error::OutOfMemory { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let tables = per_task(ctx, ks.len(), |r| fold_sum_f64(ks, vs, r, limit));
+    let wide = tables.iter().any(Option::is_none);
+    let tables: Vec<Table<f64>> = tables.into_iter().flatten().collect();
+    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
+    let _held = reservation.commit();
+    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
+    let mut all = vec![NEG_ZERO; range];
+    for t in &tables {
+        let Some(s) = t.seen_slots() else { continue };
+        let at = t.seen.map_or(0, |(a, _)| a.wrapping_sub(lo) as usize);
+        all[at..at + s.len()].iter_mut().zip(&t.acc[s]).for_each(|(d, x)| *d += x);
+    }
+    drop(tables);
+    let kr = Layout::new(ctx, range)?;
+    let got: Vec<Vec<f64>> = ctx.alltoallv(parts(&kr, &all))?;
+    drop(all);
+    let mine = kr.len_here();
+    let mut acc = vec![NEG_ZERO; mine];
+    for g in &got {
+        acc.iter_mut().zip(g).for_each(|(a, b)| *a += b);
+    }
+    let present: Vec<usize> = (0..mine).filter(|&j| touched(&acc[j])).collect();
+    let ov: Vec<f64> = present.iter().map(|&j| acc[j]).collect();
+    // `T` is `f64` (the caller checked): the same bits.
+    let ov: Vec<T> = bytemuck::cast_slice(&ov).to_vec();
+    output(ctx, lo.wrapping_add(kr.lo() as i64), &present, None, Some(ov))
 }
 
 /// The distinct keys of `keys` in increasing order, the number of rows of each and, with
@@ -316,7 +293,7 @@ fn run<T: AggValue, F: Fold<T>>(
 ///     let vals = DistArray::from_fn(ctx, dist::block(ctx, [6])?, |[i]| i as f64)?;
 ///     let g = dense_aggregate(&keys, Some((&vals, Agg::Max)), 1 << 10)?.unwrap();
 ///     assert_eq!(g.keys.to_vec()?, vec![3, 5, 9]);
-///     assert_eq!(g.rows.to_vec()?, vec![2, 3, 1]);
+///     assert_eq!(g.rows.unwrap().to_vec()?, vec![2, 3, 1]);
 ///     let Some(AggResult::Same(m)) = g.values else { panic!() };
 ///     assert_eq!(m.to_vec()?, vec![4.0, 5.0, 3.0]);
 ///     assert!(dense_aggregate(&keys, Some((&vals, Agg::Sum)), 4)?.is_none()); // 3..=9 spans 7
@@ -332,6 +309,30 @@ pub fn dense_aggregate<T: AggValue>(
     keys: &DistArray<i64, 1>,
     values: Option<(&DistArray<T, 1>, Agg)>,
     limit: usize,
+) -> Result<Option<DenseGroups<T>>> {
+    dense(keys, values, limit, true)
+}
+
+/// [`dense_aggregate`] of `values` where the rows per key are computed only when the
+/// aggregation needs them: `rows` is `None` for [`Agg::Sum`] of `f64` values, which then
+/// folds into one `f64` per key and nothing else (the fastest dense `GroupBy.sum`); the same
+/// keys and values otherwise. **Collective.**
+///
+/// # Errors
+/// As [`dense_aggregate`].
+pub fn dense_aggregate_values<T: AggValue>(
+    keys: &DistArray<i64, 1>,
+    values: (&DistArray<T, 1>, Agg),
+    limit: usize,
+) -> Result<Option<DenseGroups<T>>> {
+    dense(keys, Some(values), limit, false)
+}
+
+fn dense<T: AggValue>(
+    keys: &DistArray<i64, 1>,
+    values: Option<(&DistArray<T, 1>, Agg)>,
+    limit: usize,
+    with_rows: bool,
 ) -> Result<Option<DenseGroups<T>>> {
     let ctx = keys.ctx();
     if limit == 0 || limit > crate::DENSE_MAX_RANGE {
@@ -351,6 +352,11 @@ pub fn dense_aggregate<T: AggValue>(
     }
     check_block(ctx, v, "dense_aggregate (values)")?;
     let vs = Some(v.local());
+    // `f64` is the only type with a NaN.
+    if !with_rows && agg == Agg::Sum && T::missing().nan() {
+        let v64: &[f64] = bytemuck::cast_slice(v.local());
+        return Ok(run_sum_f64::<T>(ctx, ks, v64, limit)?.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(AggResult::Same) }));
+    }
     fn wrap<O: Elem, T: Elem>(r: Option<Parts<O>>, w: fn(DistArray<O, 1>) -> AggResult<T>) -> Option<DenseGroups<T>> {
         r.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(w) })
     }

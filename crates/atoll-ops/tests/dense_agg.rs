@@ -4,7 +4,7 @@
 //! limit (`None` beyond it on every locale); errors.
 
 use atoll_array::{dist, DistArray, Elem};
-use atoll_ops::{dense_aggregate, Agg, AggResult, AggValue};
+use atoll_ops::{dense_aggregate, dense_aggregate_values, Agg, AggResult, AggValue};
 use atoll_runtime::{run, Config, Ctx, Result};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -36,12 +36,21 @@ fn check<T: AggValue>(ctx: &Ctx, keys: &[i64], vals: &[T], limit: usize) -> Resu
     let (k, v) = (block(ctx, keys)?, block(ctx, vals)?);
     let g = dense_aggregate::<T>(&k, None, limit)?.expect("within the limit");
     assert_eq!(g.keys.to_vec()?, want.keys().copied().collect::<Vec<_>>());
-    assert_eq!(g.rows.to_vec()?, want.values().map(|x| x.0).collect::<Vec<_>>());
+    assert_eq!(g.rows.expect("rows").to_vec()?, want.values().map(|x| x.0).collect::<Vec<_>>());
     assert!(g.values.is_none());
     for agg in [Agg::Sum, Agg::Count, Agg::Mean, Agg::Min, Agg::Max] {
         let g = dense_aggregate(&k, Some((&v, agg)), limit)?.expect("within the limit");
         assert_eq!(g.keys.to_vec()?, want.keys().copied().collect::<Vec<_>>());
-        assert_eq!(g.rows.to_vec()?, want.values().map(|x| x.0).collect::<Vec<_>>());
+        assert_eq!(g.rows.expect("rows").to_vec()?, want.values().map(|x| x.0).collect::<Vec<_>>());
+        let sum = |x: &(i64, Vec<T>)| x.1.iter().fold(T::zero(), |a, &b| a.add(b));
+        // Without rows: the uncounted `f64` sum (presence from the sums), the same for `i64`.
+        let gv = dense_aggregate_values(&k, (&v, agg), limit)?.expect("within the limit");
+        assert_eq!(gv.keys.to_vec()?, want.keys().copied().collect::<Vec<_>>());
+        assert_eq!(gv.rows.is_none(), agg == Agg::Sum && T::missing().nan(), "rows only when needed");
+        if agg == Agg::Sum {
+            let Some(AggResult::Same(s)) = gv.values else { panic!("sum") };
+            assert_eq!(bits(&s.to_vec()?), bits(&want.values().map(sum).collect::<Vec<_>>()), "uncounted sum");
+        }
         let first = |max: bool, xs: &Vec<T>| {
             xs.iter().fold(None, |b: Option<T>, &x| match b {
                 Some(b) if !(if max { x > b } else { x < b }) => Some(b),
@@ -50,7 +59,7 @@ fn check<T: AggValue>(ctx: &Ctx, keys: &[i64], vals: &[T], limit: usize) -> Resu
         };
         match (agg, g.values.expect("values")) {
             (Agg::Sum, AggResult::Same(s)) => {
-                let w: Vec<T> = want.values().map(|x| x.1.iter().fold(T::zero(), |a, &b| a.add(b))).collect();
+                let w: Vec<T> = want.values().map(sum).collect();
                 assert_eq!(bits(&s.to_vec()?), bits(&w), "sum");
             }
             (Agg::Count, AggResult::I64(c)) => assert_eq!(c.to_vec()?, want.values().map(|x| x.1.len() as i64).collect::<Vec<_>>()),
@@ -135,6 +144,36 @@ fn limit_ends_of_i64_and_errors() {
             let short = block(ctx, &[1.0f64; 4])?;
             assert!(matches!(dense_aggregate(&k, Some((&short, Agg::Sum)), 11), Err(Error::ShapeMismatch { .. })));
             Ok(())
+        })
+        .unwrap();
+    }
+}
+
+#[test]
+fn uncounted_sum_over_tasks_and_growth() {
+    // Tasks of thousands of rows: keys that grow the table mid-run (both ways),
+    // negative keys, every key of the range present (presence from the sums) or some absent
+    // and some of NaN/-0.0 values only (presence marked), on 1-4 locales of 1-3 tasks.
+    let n = 20_000usize;
+    let drift: Vec<i64> = (0..n as i64).map(|i| if i % 2 == 0 { -(i / 7) } else { i / 5 + (i * 7919) % 13 }).collect();
+    let dense: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 300 - 150).collect();
+    let sparse: Vec<i64> = (0..n as i64).map(|i| ((i * 7919) % 300 - 150) * 3).collect();
+    let vals: Vec<f64> = (0..n).map(|i| ((i * 31) % 17) as f64 - 8.0).collect();
+    // Keys that are 0 mod 7 only have NaN or -0.0 values.
+    let odd: Vec<f64> = dense.iter().zip(&vals).map(|(&k, &v)| if k % 7 == 0 { if v > 0.0 { f64::NAN } else { -0.0 } } else { v }).collect();
+    for (locales, threads) in [(1, 1), (1, 3), (2, 2), (4, 1)] {
+        run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
+            for (k, v) in [(&drift, &vals), (&dense, &vals), (&sparse, &vals), (&dense, &odd)] {
+                check(ctx, k, v, 1 << 16)?;
+            }
+            // A key range of 300 within a limit of 300 but not 299, found mid-array.
+            let k = block(ctx, &dense)?;
+            let v = block(ctx, &vals)?;
+            assert!(dense_aggregate_values(&k, (&v, Agg::Sum), 300)?.is_some());
+            assert!(dense_aggregate_values(&k, (&v, Agg::Sum), 299)?.is_none());
+            // Fewer rows than locales, and none.
+            check(ctx, &[-3], &[f64::NAN], 4)?;
+            check::<f64>(ctx, &[], &[], 4)
         })
         .unwrap();
     }

@@ -30,14 +30,15 @@ fn result_col<T: AggValue>(r: AggResult<T>, same: fn(DistArray<T, 1>) -> Col) ->
     }
 }
 
-fn split<T: AggValue>(g: Option<DenseGroups<T>>, same: fn(DistArray<T, 1>) -> Col) -> Option<(DistArray<i64, 1>, DistArray<i64, 1>, Option<Col>)> {
+#[allow(clippy::type_complexity)]
+fn split<T: AggValue>(g: Option<DenseGroups<T>>, same: fn(DistArray<T, 1>) -> Col) -> Option<(DistArray<i64, 1>, Option<DistArray<i64, 1>>, Option<Col>)> {
     g.map(|g| (g.keys, g.rows, g.values.map(|v| result_col(v, same))))
 }
 
 type Ids = (u64, u64, u64);
 
 #[allow(clippy::type_complexity)]
-fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg): (Ids, Node, Option<Node>, usize, usize, Agg)) -> Result<Option<u64>> {
+fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg, rows): (Ids, Node, Option<Node>, usize, usize, Agg, bool)) -> Result<Option<u64>> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
@@ -51,10 +52,14 @@ fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg): (Ids, Node, 
         let ka = keys_col(kc)?;
         match &v {
             None => Ok(split(atoll::ops::dense_aggregate::<i64>(ka, None, limit)?, Col::I)),
+            // Without `rows`, the rows per key are computed only when `agg` needs them.
             Some(v) => v.with(|vc| match vc {
-                Col::I(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::I)),
-                Col::U(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::U)),
-                Col::F(a) => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::F)),
+                Col::I(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::I)),
+                Col::U(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::U)),
+                Col::F(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::F)),
+                Col::I(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::I)),
+                Col::U(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::U)),
+                Col::F(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::F)),
                 Col::B(_) => Err(Error::InvalidArgument("internal: bool values are aggregated as int64".into())),
             }),
         }
@@ -63,20 +68,23 @@ fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg): (Ids, Node, 
     if let Some(v) = v {
         v.free()?;
     }
-    let Some((uk, rows, out)) = r? else { return Ok(None) };
+    let Some((uk, counts, out)) = r? else { return Ok(None) };
     let groups = uk.len() as u64;
     let reg = Registry::of(ctx);
     reg.insert(ids.0, Col::I(uk));
-    reg.insert(ids.1, Col::I(rows));
+    if let Some(c) = counts {
+        reg.insert(ids.1, Col::I(c));
+    }
     if let Some(o) = out {
         reg.insert(ids.2, o);
     }
     Ok(Some(groups))
 }
-/// The dense aggregation: registers the distinct keys, their rows and the aggregation;
-/// returns the number of groups, or `None` when the keys span more than the limit.
+/// The dense aggregation: registers the distinct keys, their rows (with `rows`, or when the
+/// aggregation needs them) and the aggregation; returns the number of groups, or `None`
+/// when the keys span more than the limit.
 #[allow(clippy::type_complexity)]
-pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg), Option<u64>> =
+pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg, bool), Option<u64>> =
     Handler::new("atoll-python::dense_aggregate", dense_aggregate_cmd);
 
 /// Registers the commands of this module.
@@ -87,10 +95,12 @@ pub fn register_commands() {
 /// Distinct int64 keys (an expression of `n` elements) in order with their numbers of rows
 /// and, with `values` (int64, uint64 or float64), their `op` (sum, count, mean, min, max;
 /// NaNs skipped): `(keys, rows, aggregated or None)`, or `None` when the keys span more than
-/// `limit` values (sort instead).
+/// `limit` values (sort instead). With `rows=False` and values, `rows` is `None` when the
+/// aggregation did not need them (a float64 sum: one float per key, the fastest).
 #[pyfunction]
-#[pyo3(signature = (keys, n, limit, values=None, op="sum"))]
-pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize, values: Option<&crate::Ex>, op: &str) -> PyResult<Option<(Arr, Arr, Option<Arr>)>> {
+#[pyo3(signature = (keys, n, limit, values=None, op="sum", rows=true))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize, values: Option<&crate::Ex>, op: &str, rows: bool) -> PyResult<Option<(Arr, Option<Arr>, Option<Arr>)>> {
     let (agg, out) = match op {
         "sum" => (Agg::Sum, None),
         "count" => (Agg::Count, Some(DType::I64)),
@@ -108,12 +118,15 @@ pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize,
     }
     let (_, generation) = driver(py)?;
     let ids = (next_id(), next_id(), next_id());
-    let cmd = (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, limit, agg);
+    let rows = rows || values.is_none();
+    // The only aggregation without rows (atoll_ops::dense_aggregate_values).
+    let counted = rows || !(agg == Agg::Sum && vt == Some(DType::F64));
+    let cmd = (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, limit, agg, rows);
     let Some(groups) = exec(py, &DENSE_AGGREGATE, cmd)? else { return Ok(None) };
     let groups = groups as usize;
     Ok(Some((
         Arr { id: ids.0, dtype: DType::I64, len: groups, generation },
-        Arr { id: ids.1, dtype: DType::I64, len: groups, generation },
+        counted.then_some(Arr { id: ids.1, dtype: DType::I64, len: groups, generation }),
         vt.map(|t| Arr { id: ids.2, dtype: out.unwrap_or(t), len: groups, generation }),
     )))
 }
