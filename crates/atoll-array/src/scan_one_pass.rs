@@ -211,7 +211,7 @@ fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy 
 
 /// `o[j] = f(j)` in order, with streaming stores when `stream`.
 #[inline(always)]
-fn write_chunk<T: Copy>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
+fn write_chunk<T: Copy + 'static>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
     if stream {
         write_streaming(o, f);
     } else {
