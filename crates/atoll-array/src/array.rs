@@ -912,6 +912,9 @@ pub struct ViewBound<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> 
     dom: Domain<D>,
     aligned: bool,
     follow: Option<crate::follow::Follow>,
+    /// For a 1-D view of the leader's distribution shifted by a constant: the shift
+    /// (`follow_shift.rs`).
+    shift: Option<i64>,
 }
 
 impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View<'v, T, D, M> {
@@ -933,7 +936,8 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
         plan.check_shape(self.dom.shape(), || format!("a view over {}", self.dom))?;
         let aligned = plan.is_aligned(&self.arr.dist, &self.dom);
         let follow = if aligned { None } else { Some(crate::follow::Follow::new(&self.arr.ctx)?) };
-        Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow })
+        let shift = if aligned { None } else { crate::follow_shift::shift_of(plan, &self.arr.dist, &self.dom) };
+        Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow, shift })
     }
 }
 
@@ -956,9 +960,15 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBou
     fn aligned(&self) -> bool {
         self.aligned
     }
+    fn local_order(&self) -> bool {
+        self.aligned || self.shift.is_some()
+    }
     #[inline]
     fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<crate::StridedRow<'s, T>> {
         if let (false, Some(follow)) = (self.aligned, &self.follow) {
+            if let (true, Some(s)) = (seg.flat, self.shift) {
+                return crate::follow_shift::fetch_shifted(self.arr, s, seg, follow, buf);
+            }
             return crate::follow::fetch(self.arr, &self.dom, seg, follow, buf);
         }
         // An aligned operand reads the leader's local offsets in place, at the leader's step.
@@ -1084,6 +1094,9 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
             plan.flatten();
             local_only::fenced_unless(ctx, true, || body(&plan, b))
         }
+        // Every operand aligned or shifted: one pass in the leader's storage order
+        // (`zip/local_order.rs`), after the leading barrier as any remote read.
+        Ok(b) if b.local_order() && plan.flatten_local_order() => local_only::fenced(ctx, || body(&plan, b)),
         _ => local_only::fenced(ctx, || body(&plan, bound.as_ref().map_err(Clone::clone)?)),
     }
 }

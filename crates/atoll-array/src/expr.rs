@@ -50,6 +50,11 @@ pub trait Bound<const D: usize>: Sync {
         Self: 's;
     /// Whether every operand is aligned with the leader (then segments may cross rows).
     fn aligned(&self) -> bool;
+    /// Whether every operand can read the flat segments of a local-order plan (aligned, or a
+    /// shifted view of the leader's distribution: `zip/local_order.rs`).
+    fn local_order(&self) -> bool {
+        self.aligned()
+    }
     /// The values of segment `seg`.
     fn row<'s>(&'s self, seg: &Seg<D>, scratch: &'s mut Self::Scratch) -> Result<Self::Row<'s>>;
 }
@@ -243,6 +248,9 @@ impl<const D: usize, L: Bound<D>, R: Bound<D>, O: BinOp<L::Item, R::Item>> Bound
     fn aligned(&self) -> bool {
         self.l.aligned() && self.r.aligned()
     }
+    fn local_order(&self) -> bool {
+        self.l.local_order() && self.r.local_order()
+    }
     fn row<'s>(&'s self, seg: &Seg<D>, scratch: &'s mut Self::Scratch) -> Result<Self::Row<'s>> {
         let (a, b) = scratch;
         Ok(BinRow(self.l.row(seg, a)?, self.r.row(seg, b)?, self.op))
@@ -306,6 +314,9 @@ impl<const D: usize, E: Bound<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + C
     fn aligned(&self) -> bool {
         self.e.aligned()
     }
+    fn local_order(&self) -> bool {
+        self.e.local_order()
+    }
     fn row<'s>(&'s self, seg: &Seg<D>, scratch: &'s mut Self::Scratch) -> Result<Self::Row<'s>> {
         Ok(MapRow(self.e.row(seg, scratch)?, self.f))
     }
@@ -337,6 +348,9 @@ macro_rules! tuple_expr {
             type Row<'s> = ($($n::Row<'s>,)+) where Self: 's;
             fn aligned(&self) -> bool {
                 true $(&& self.$i.aligned())+
+            }
+            fn local_order(&self) -> bool {
+                true $(&& self.$i.local_order())+
             }
             fn row<'s>(&'s self, seg: &Seg<D>, scratch: &'s mut Self::Scratch) -> Result<Self::Row<'s>> {
                 #[allow(non_snake_case)]

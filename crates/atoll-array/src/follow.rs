@@ -44,6 +44,13 @@ pub struct FollowBuf<T> {
     held: Option<Held>,
 }
 
+impl<T> FollowBuf<T> {
+    /// Forgets the held chunk (before `row` is reused for something else).
+    pub(crate) fn forget(&mut self) {
+        self.held = None;
+    }
+}
+
 impl<T> Default for FollowBuf<T> {
     fn default() -> Self {
         FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new(), held: None }
@@ -96,8 +103,13 @@ impl Follow {
         Ok(Follow { mode, agg })
     }
 
+    /// Records the remote transfers of one chunk in the follower statistics.
+    pub(crate) fn record(&self, remote: usize, strided: u64, element: u64) {
+        self.agg.record(remote, strided, element);
+    }
+
     /// The smallest patch (elements) moved with one strided transfer; `usize::MAX` for `off`.
-    fn threshold<T: Elem, const D: usize, M: Distribution<D>>(&self, arr: &Inner<T, D, M>, t: usize) -> usize {
+    pub(crate) fn threshold<T: Elem, const D: usize, M: Distribution<D>>(&self, arr: &Inner<T, D, M>, t: usize) -> usize {
         match self.mode {
             Aggregation::Off => usize::MAX,
             Aggregation::Static => 2,

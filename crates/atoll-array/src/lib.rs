@@ -32,6 +32,7 @@ mod elem;
 pub mod expr;
 mod external;
 mod follow;
+mod follow_shift;
 mod local_only;
 pub mod irregular;
 mod ordered;

@@ -17,6 +17,7 @@ use atoll_runtime::Ctx;
 use std::any::Any;
 use std::sync::Mutex;
 
+mod local_order;
 mod sublocales;
 
 /// The largest number of iterations in one segment (the rows of scratch buffers).

@@ -198,6 +198,10 @@ impl DimMap for BlockCyclicDim {
         (p < self.range.len() as u128).then_some(p as usize)
     }
 
+    fn shifted_moves(&self, part: usize, start: usize, len: usize, shift: i64, out: &mut Vec<crate::ShiftMove>) -> bool {
+        crate::shift::block_cyclic_moves(self.range.len(), self.parts, self.block, part, self.local_len(part), start, len, shift, out)
+    }
+
     fn local_len(&self, part: usize) -> usize {
         if part >= self.parts {
             return 0;

@@ -49,6 +49,19 @@ pub trait DimMap: Clone + Debug + PartialEq + Send + Sync + Serialize + Deserial
     /// nothing for `part >= parts()`.
     fn pieces(&self, part: usize, sub: &StridedRange, out: &mut Vec<Piece>);
 
+    /// Where the positions `p + shift` are stored, for the positions `p` of `part`'s local
+    /// positions `start..start + len` in order (row position `j` for local position
+    /// `start + j`): appends to `out` (after clearing it) strided copies that, applied in
+    /// order, fill the row (a later copy overwrites an earlier one). `false` when this map
+    /// does not describe them (the caller reads otherwise), or when a shifted position leaves
+    /// the dimension. Only [`BlockCyclicDim`](crate::BlockCyclicDim) describes them: a part of
+    /// other maps owns runs of consecutive positions, read as such.
+    fn shifted_moves(&self, part: usize, start: usize, len: usize, shift: i64, out: &mut Vec<crate::ShiftMove>) -> bool {
+        let _ = (part, start, len, shift);
+        out.clear();
+        false
+    }
+
     /// The number of positions.
     fn len(&self) -> usize {
         self.range().len()

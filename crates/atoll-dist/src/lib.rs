@@ -55,6 +55,7 @@ mod math;
 mod piece;
 mod range;
 mod serde_array;
+mod shift;
 mod sublocale_block;
 
 pub use atoll_error::{Error, Result};
@@ -67,4 +68,5 @@ pub use domain::{Domain, DomainIter, MAX_RANK, MIN_RANK};
 pub use grid::LocaleGrid;
 pub use piece::{Patch, PatchIter, Patches, Piece, Runs};
 pub use range::{RangeIter, StridedRange};
+pub use shift::ShiftMove;
 pub use sublocale_block::SublocaleBlock;
