@@ -100,8 +100,8 @@ pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
 /// (it waits in the store buffer), so the address arithmetic of the next elements overlaps the
 /// misses of the earlier ones, as in the one-core loop `out[idx[i]] = v[i]`. Split into an
 /// address pass and a store pass, memory idled during the first and the core during the second:
-/// ~1.2-1.35x the one-core loop's time on one thread (CPU time, 2^26 `u64`, session 11), against
-/// ~1.0x in one pass.
+/// 1.07-1.33x the one-core loop's time on one thread (thread CPU time, 2^26 `u64`, session 11),
+/// against 0.83-1.01x in one pass (docs/BENCHMARKS.md, session 11).
 ///
 /// # Safety
 /// As [`gather_part`], except that the elements are written: other tasks and locales may write
