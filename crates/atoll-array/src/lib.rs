@@ -36,7 +36,6 @@ mod local_only;
 pub mod irregular;
 mod ordered;
 mod reduce;
-mod scan_global;
 mod scan_into;
 mod scan_one_pass;
 mod storage;

@@ -39,13 +39,7 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
         // A view of a Block array over the output's indices has the output's layout: scanned
         // in place of its storage, in one pass over memory (`scan_one_pass.rs`).
         if (&self.arr.dist as &dyn std::any::Any).downcast_ref::<Block<1>>() == Some(&want) {
-            let whole = {
-                let o = out.view();
-                crate::scan_global::scan_global(ctx, &self.arr.store, &o.inner().store, &self.arr.dist, op, identity, inclusive)?
-            };
-            if !whole {
-                crate::scan_one_pass::scan_aligned(ctx, &self.arr.store, out.local_mut(), op, identity, inclusive)?;
-            }
+            crate::scan_one_pass::scan_aligned(ctx, &self.arr.store, &self.arr.dist, out.local_mut(), op, identity, inclusive)?;
             return ctx.barrier();
         }
         // Bring the values into the output's Block layout, then the two passes of `scan`.

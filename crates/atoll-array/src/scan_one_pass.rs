@@ -2,13 +2,13 @@
 //! over the same indices: Arkouda's `cumsum`) in one pass over memory on the last locale and
 //! two reads and one write elsewhere, instead of a copy and two passes.
 //!
-//! When every part of the input and output is directly addressable (the local backend, MPI
-//! ranks of one node) and the array is large, `scan_global.rs` scans the whole array in one
-//! chained look-back across locales instead (one read and one write of memory). Otherwise:
-//!
-//! 1. Each locale needs the combination of everything before its part: every locale but the last
-//!    folds its own part and one exclusive scan of the totals gives the bases (the last locale's
-//!    total is needed by nobody, so it skips this pass).
+//! 1. Each locale needs the combination of everything before its part: the totals of every part
+//!    but the last. When every part is directly addressable (the local backend, MPI ranks of one
+//!    node) and the array is large, all locales fold those parts together, each an equal share of
+//!    them read in place ([`bases_balanced`]), and one allgather of the shares' totals gives every
+//!    locale its base; otherwise every locale but the last folds its own part and one exclusive
+//!    scan of the totals gives the bases (the last locale's total is needed by nobody, so it
+//!    skips this pass; it waits instead, which is why the balanced form exists).
 //! 2. Each locale's tasks take cache-sized chunks of its part in increasing order (an atomic
 //!    counter): a task folds the chunk's input (bringing it into the cache), takes its
 //!    predecessor's inclusive prefix (published by the task that had it, a chained look-back:
@@ -23,6 +23,7 @@
 use crate::elem::Elem;
 use crate::storage::Storage;
 use crate::stream_store::{worth_it, write_streaming};
+use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,10 +34,11 @@ const CHUNK_BYTES: usize = 128 << 10;
 
 /// Scans `input` (this locale's part) into `out` (the same length) with `op`, locale prefixes
 /// combined in locale order. **Collective** (one exclusive scan of the locales' totals).
-/// `store` holds the input.
-pub(crate) fn scan_aligned<T: Elem>(
+/// `store` holds the input, `dist` is its (Block) distribution.
+pub(crate) fn scan_aligned<T: Elem, M: Distribution<1>>(
     ctx: &Ctx,
     store: &Storage<T>,
+    dist: &M,
     out: &mut [T],
     op: impl Fn(T, T) -> T + Sync + Copy,
     identity: T,
@@ -44,11 +46,87 @@ pub(crate) fn scan_aligned<T: Elem>(
 ) -> Result<()> {
     let input = store.local();
     debug_assert_eq!(input.len(), out.len());
-    let last = ctx.id() + 1 == ctx.num_locales();
-    let mine = if last { identity } else { fold_parallel(ctx, input, op, identity) };
-    let base = ctx.exscan(mine, identity, op)?;
+    let base = match bases_balanced(ctx, store, dist, op, identity)? {
+        Some(b) => b,
+        None => {
+            let last = ctx.id() + 1 == ctx.num_locales();
+            let mine = if last { identity } else { fold_parallel(ctx, input, op, identity) };
+            ctx.exscan(mine, identity, op)?
+        }
+    };
     scan_chunks(ctx, input, out, base, op, identity, inclusive);
     Ok(())
+}
+
+/// Elements before the last part from which the balanced fold is used: below, its extra
+/// collective costs more than the idle last locale.
+const BALANCED_MIN: usize = 1 << 20;
+
+/// Step 1 with every locale's share of the work equal: the `F` elements before the last part,
+/// in global order, are cut into `num_locales` equal pieces; each locale folds its piece (read
+/// in place, where it lives, by [`Storage::direct`]; counted as the gets it replaces) part by
+/// part; one allgather of those per-part folds gives every part's total (the pieces' folds in
+/// piece order) and so every locale's base. `None` (on every locale: they agree through one
+/// allgather) when the array is small or some part is not directly addressable from some
+/// locale. The combination order depends on the locale count only, not on the threads.
+/// **Collective.**
+fn bases_balanced<T: Elem, M: Distribution<1>>(
+    ctx: &Ctx,
+    store: &Storage<T>,
+    dist: &M,
+    op: impl Fn(T, T) -> T + Sync + Copy,
+    identity: T,
+) -> Result<Option<T>> {
+    let p = ctx.num_locales();
+    let mut starts = Vec::with_capacity(p + 1);
+    starts.push(0usize);
+    for l in 0..p {
+        let len = if dist.grid().contains(l) { dist.local_len(l)? } else { 0 };
+        starts.push(starts[l] + len);
+    }
+    let before_last = starts[p - 1];
+    if p < 2 || before_last < BALANCED_MIN {
+        return Ok(None);
+    }
+    let mut parts = Vec::with_capacity(p - 1);
+    for k in 0..p - 1 {
+        parts.push(store.direct(ctx, k, 0, starts[k + 1] - starts[k])?);
+    }
+    let direct = parts.iter().all(Option::is_some);
+    // Agreement (and the entry synchronization: every locale's earlier writes to its part are
+    // done before anyone reads it in place).
+    if !ctx.allgather(&direct)?.into_iter().all(|d| d) {
+        return Ok(None);
+    }
+    let me = ctx.id();
+    let cut = |l: usize| (before_last as u128 * l as u128 / p as u128) as usize;
+    let (lo, hi) = (cut(me), cut(me + 1));
+    let mut mine = vec![identity; p - 1];
+    for (k, (slot, ptr)) in mine.iter_mut().zip(&parts).enumerate() {
+        let (a, b) = (lo.max(starts[k]), hi.min(starts[k + 1]));
+        if a >= b {
+            continue;
+        }
+        let (off, len) = (a - starts[k], b - a);
+        let Some(ptr) = *ptr else { continue };
+        if k != me {
+            store.count_direct(ctx, k, off, len, false);
+        }
+        // SAFETY: `ptr` addresses part `k`'s `starts[k + 1] - starts[k]` elements
+        // (`Storage::direct`), of which `off..off + len` is in bounds; the input is only read
+        // during the scan (the output is another array, borrowed mutably by the caller on every
+        // locale), and the allgather above ordered its owner's earlier writes before this read.
+        let seg = unsafe { std::slice::from_raw_parts(ptr.add(off), len) };
+        *slot = fold_parallel(ctx, seg, op, identity);
+    }
+    let all = ctx.allgather(&mine)?;
+    let mut base = identity;
+    for k in 0..me.min(p - 1) {
+        for piece in &all {
+            base = op(base, piece[k]);
+        }
+    }
+    Ok(Some(base))
 }
 
 /// The fold of `input` with `op` on this locale's task pools, chunks combined in order.
@@ -64,7 +142,7 @@ fn fold_parallel<T: Elem>(ctx: &Ctx, input: &[T], op: impl Fn(T, T) -> T + Sync 
 }
 
 /// Elements of `T` per chunk.
-pub(crate) fn chunk_len<T>() -> usize {
+fn chunk_len<T>() -> usize {
     (CHUNK_BYTES / size_of::<T>().max(1)).max(1)
 }
 
@@ -119,7 +197,7 @@ fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl
 /// register: a borrowed one was stored and reloaded on every element, a store-to-load chain of
 /// ~5 cycles that halved the scan's speed. Call it with a literal `inclusive`, so the test folds away.
 #[inline(always)]
-pub(crate) fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool) -> impl FnMut(usize) -> T + 'a {
+fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool) -> impl FnMut(usize) -> T + 'a {
     move |j| {
         let prev = acc;
         acc = op(acc, inp[j]);
@@ -133,7 +211,7 @@ pub(crate) fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -
 
 /// `o[j] = f(j)` in order, with streaming stores when `stream`.
 #[inline(always)]
-pub(crate) fn write_chunk<T: Copy + 'static>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
+fn write_chunk<T: Copy + 'static>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
     if stream {
         write_streaming(o, f);
     } else {

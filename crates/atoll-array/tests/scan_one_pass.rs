@@ -74,9 +74,9 @@ fn float_scans_do_not_depend_on_the_thread_count() {
     }
 }
 
-/// Large arrays are scanned in one chained look-back over every locale's chunks
-/// (`scan_global.rs`): the same results as the loop (every element, inclusive and exclusive),
-/// for any thread count, and the chunks of other locales' parts are counted as a get and a put.
+/// Large arrays take the balanced first step (every locale folds an equal share of the parts
+/// before the last, read in place): the same results as the loop, for any thread count, and the
+/// in-place reads of other locales' parts are counted as gets.
 #[test]
 fn balanced_bases_match_the_sequential_loop() {
     let n = (1usize << 21) + 12_345;
@@ -92,9 +92,7 @@ fn balanced_bases_match_the_sequential_loop() {
                 ctx.start_comm_diagnostics()?;
                 ctx.reset_comm_diagnostics()?;
                 let inc = a.view().cumsum()?;
-                let d = ctx.comm_diagnostics()?;
-                let (gets, puts): (u64, u64) = (d.iter().map(|c| c.gets).sum(), d.iter().map(|c| c.puts).sum());
-                assert_eq!(gets, puts, "one get and one put per chunk of another part");
+                let gets: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.gets).sum();
                 ctx.stop_comm_diagnostics()?;
                 let exc = a.view().scan(|x, y| x.wrapping_add(y), 0, false)?.gather(0)?;
                 let f = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 1.0 / (1.0 + (i % 1000) as f64))?;
@@ -109,7 +107,6 @@ fn balanced_bases_match_the_sequential_loop() {
                 assert_eq!(exc[i], if i == 0 { 0 } else { seq[i - 1] }, "exclusive at {i}");
             }
             assert!(inc == seq, "{locales} locales, {threads} threads");
-            assert!(exc[1..] == seq[..n - 1] && exc[0] == 0, "exclusive, {locales} locales, {threads} threads");
             match &floats {
                 None => floats = Some(fl),
                 Some(one) => assert!(one.iter().zip(&fl).all(|(x, y)| x.to_bits() == y.to_bits()), "{locales} locales: floats independent of threads"),
