@@ -27,6 +27,7 @@ mod abandon;
 mod raw;
 mod shm;
 mod shm_coll;
+mod shm_futex;
 mod shm_pool;
 pub mod baseline;
 
@@ -92,6 +93,15 @@ impl Inner {
     #[inline]
     fn direct(&self, target: usize, addr: u64, len: usize) -> Option<u64> {
         self.shm.as_ref()?.local(target, addr, len).map(|a| a as u64)
+    }
+
+    /// The shared-memory collectives, where they apply now: every rank on this node, and
+    /// outside driver commands (a command abandoned by one rank's failure leaves the others
+    /// at different points of their collectives; MPI's communicator swap at the command
+    /// boundary handles that, and commands are coarse-grained enough not to need the shared
+    /// rounds).
+    fn node_coll(&self) -> Option<&shm_coll::NodeColl> {
+        self.node_coll.as_ref().filter(|_| !self.abort.in_command())
     }
 
     /// The current communicator of collectives.
@@ -365,7 +375,7 @@ impl ActiveMessages for MpiComm {
 
 impl Collectives for MpiComm {
     fn barrier(&self) -> Result<()> {
-        if let Some(nc) = &self.inner.node_coll {
+        if let Some(nc) = self.inner.node_coll() {
             nc.round(&[], &*self.inner.abort)?;
             return Ok(());
         }
@@ -373,7 +383,7 @@ impl Collectives for MpiComm {
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
-        if let Some(nc) = &self.inner.node_coll {
+        if let Some(nc) = self.inner.node_coll() {
             let mine: &[u8] = if self.inner.rank == root { &data } else { &[] };
             if let shm_coll::Round::Small(all) = nc.round(mine, &*self.inner.abort)? {
                 return Ok(all.get(root).map(|b| b.to_vec()).unwrap_or_default());
@@ -383,7 +393,7 @@ impl Collectives for MpiComm {
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        if let Some(nc) = &self.inner.node_coll {
+        if let Some(nc) = self.inner.node_coll() {
             if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
                 return Ok(all.into_iter().map(|b| b.to_vec()).collect());
             }
@@ -392,7 +402,7 @@ impl Collectives for MpiComm {
     }
 
     fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
-        if let Some(nc) = &self.inner.node_coll {
+        if let Some(nc) = self.inner.node_coll() {
             if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
                 return all.into_iter().try_for_each(visit);
             }
@@ -404,7 +414,7 @@ impl Collectives for MpiComm {
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
-        if let Some(nc) = &self.inner.node_coll {
+        if let Some(nc) = self.inner.node_coll() {
             if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
                 let mine = self.inner.rank == root;
                 return Ok(if mine { all.into_iter().map(|b| b.to_vec()).collect() } else { Vec::new() });

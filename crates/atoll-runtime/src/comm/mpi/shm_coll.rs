@@ -1,8 +1,9 @@
 //! Collectives between MPI ranks that share one node, through shared memory (issue 15):
 //! barrier, allgather, broadcast and gather of small payloads cost a few cache-line transfers
-//! instead of MPI's message protocol (MPICH's `MPI_Ibarrier` + `MPI_Test` polling cost
-//! ~10-20 us per collective between two ranks of one host, which dominated programs that
-//! issue thousands of tiny reductions, such as polybench at scale 1).
+//! instead of MPI's message protocol (MPICH's `MPI_Ibarrier` / `MPI_Iallgather` polled with
+//! `MPI_Test` cost 5-30 us per collective between two ranks of one host on the loaded 2-core
+//! VM, which dominated programs that issue thousands of tiny operations, such as polybench at
+//! scale 1).
 //!
 //! - **Where.** Used only when every rank of the job is on this node (`NodeShm` found them
 //!   all as peers) and node sharing works; otherwise, and with `ATOLL_MPI_SHM_COLL=0`, every
@@ -26,23 +27,32 @@
 //!   [`TOO_BIG`]; every rank sees every announcement, so every rank then makes the same choice
 //!   and runs the MPI collective for it (after the shared-memory round, which stays a
 //!   synchronization).
-//! - **Waiting** is polite: a short spin, then yields, then sleeps growing to 1 ms
-//!   (`Backoff`), so 4 ranks on 2 cores do not starve each other. While it waits a rank
+//! - **Waiting** is polite: a short spin (30 us; yields instead when the node's ranks
+//!   outnumber its cores), then the waiter sleeps on the awaited rank's futex word
+//!   (`shm_futex.rs`), which that rank's arrival wakes, so 4 ranks on 2 cores do not starve
+//!   each other and no wake-up waits for a timer. While it waits a rank
 //!   checks whether its driver command was abandoned (`abandon.rs`: it then gives up with
 //!   `CommandFailed`, like the MPI collectives), reports a stall after 5 s like them, and
 //!   checks every ~100 ms that the peers it waits for are still alive (a peer that exited is
 //!   a `Comm` error rather than a hang, should the launcher not end the job first).
-//! - **After an abandoned command** ranks may have left collective `t` at different points;
-//!   [`NodeColl::resync`] (called at the command boundary, which is a rendezvous) moves every
-//!   rank to a common ticket above any arrival published so far.
+//! - **Not inside driver commands.** A command abandoned by one rank's failure leaves the
+//!   others at different points of their collectives, and a rank that gave up may go on to
+//!   later rounds without the double-buffering guarantee above (tried: a 4-rank
+//!   `driver_failures` run then read a peer's slot of another round). Inside a command
+//!   (`abandon.rs`'s `in_command`, the same at the same collective on every rank) the MPI
+//!   collectives run, whose communicator is swapped at the command boundary; the command
+//!   broadcasts between commands, and SPMD programs, use the shared rounds. As a safety net
+//!   [`NodeColl::resync`] still moves every rank to a common ticket at that boundary.
 //!
 //! Every `unsafe` block is a load, store or copy within a control segment mapped by
 //! `shm.rs`, at offsets inside the segment's fixed layout.
 
 use super::raw::{self, Abandon};
 use super::shm::{Mapping, NodeShm};
+use super::shm_futex;
 use crate::comm::coll_note;
-use crate::sync::{AtomicU64, Backoff, Ordering};
+use crate::sync::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU32;
 use atoll_error::{Error, Result};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,6 +68,10 @@ const SLOTS_AT: usize = 256;
 const SLOT_STRIDE: usize = 128 + SLOT;
 /// Bytes of a control segment.
 pub(crate) const SEGMENT: usize = SLOTS_AT + 2 * SLOT_STRIDE;
+/// How long a waiter polls before it sleeps on the awaited rank's futex word.
+const SPIN: Duration = Duration::from_micros(30);
+/// How long a sleeping waiter sleeps before it re-checks the command state and liveness.
+const PARK_SLICE: Duration = Duration::from_millis(10);
 /// How often a waiter checks that the peers it waits for are alive.
 const LIVENESS_EVERY: Duration = Duration::from_millis(100);
 
@@ -80,6 +94,29 @@ impl Ctl {
         // SAFETY: offset 0 of a live, page-aligned mapping of at least SEGMENT bytes; every
         // party accesses the word only atomically.
         unsafe { AtomicU64::from_ptr(self.base.cast::<u64>()) }
+    }
+
+    /// The low 32 bits of the arrival, for sleepers to park on (`shm_futex.rs`).
+    fn futex(&self) -> &AtomicU32 {
+        // SAFETY: offset 64 of the mapping (4-aligned), inside the header; atomic access only.
+        unsafe { AtomicU32::from_ptr(self.base.add(64).cast::<u32>()) }
+    }
+
+    /// How many peers sleep (or are about to) on [`Ctl::futex`].
+    fn sleepers(&self) -> &AtomicU32 {
+        // SAFETY: offset 128 of the mapping (4-aligned), inside the header; atomic access only.
+        unsafe { AtomicU32::from_ptr(self.base.add(128).cast::<u32>()) }
+    }
+
+    /// Publishes arrival at collective `t` and wakes the peers sleeping on it.
+    fn arrive(&self, t: u64) {
+        self.arrival().store(t, Ordering::SeqCst);
+        self.futex().store(t as u32, Ordering::SeqCst);
+        // Pairs with the sleeper's increment then re-check (both SeqCst): either it sees
+        // the arrival, or this load sees it counted.
+        if self.sleepers().load(Ordering::SeqCst) != 0 {
+            shm_futex::wake_all(self.futex());
+        }
     }
 
     fn slot(&self, t: u64) -> *mut u8 {
@@ -125,6 +162,8 @@ pub(crate) struct NodeColl {
     pids: Vec<u32>,
     /// The last ticket taken.
     ticket: AtomicU64,
+    /// Whether this node's ranks outnumber its cores (waiters then yield rather than spin).
+    oversubscribed: bool,
 }
 
 /// The outcome of one shared-memory round.
@@ -169,7 +208,8 @@ impl NodeColl {
         if !verdicts.iter().all(|v| v.first() == Some(&1)) {
             return Ok(None);
         }
-        Ok(Some(NodeColl { rank, ctls, pids: shm.pids().to_vec(), ticket: AtomicU64::new(0) }))
+        let cores = std::thread::available_parallelism().map(|c| c.get()).unwrap_or(1);
+        Ok(Some(NodeColl { rank, ctls, pids: shm.pids().to_vec(), ticket: AtomicU64::new(0), oversubscribed: size > cores }))
     }
 
     /// One round: publishes `mine` (or announces it as too big) and waits for every rank's.
@@ -188,7 +228,7 @@ impl NodeColl {
         }
         let note = coll_note::CURRENT.word();
         me.note_word(t).store(note, Ordering::Relaxed);
-        me.arrival().store(t, Ordering::Release);
+        me.arrive(t);
         self.wait_all(t, abandon)?;
         // Collectives called in different orders (checking off): every rank noted its own;
         // the first that differs from rank 0's is an error, as on the local backend. The
@@ -216,25 +256,46 @@ impl NodeColl {
         Ok(Round::Small(out))
     }
 
-    /// Waits until every rank has arrived at collective `t`.
+    /// Waits until every rank has arrived at collective `t`: spins briefly (yields when the
+    /// node's ranks outnumber its cores), then sleeps on the awaited rank's futex word until
+    /// it arrives, waking every [`PARK_SLICE`] to check for an abandoned command, a stall and
+    /// the rank's death.
     fn wait_all(&self, t: u64, abandon: &dyn Abandon) -> Result<()> {
-        let mut backoff = Backoff::new();
         let mut stall = raw::Stall::new(true);
         let mut next_alive_check = Instant::now() + LIVENESS_EVERY;
         for (r, c) in self.ctls.iter().enumerate() {
-            let mut n = 0u32;
-            while c.arrival().load(Ordering::Acquire) < t {
-                n = n.wrapping_add(1);
-                backoff.snooze();
-                if n % 16 == 0 {
-                    // Collectives that another rank's failure abandoned give up (its
-                    // arrival may never come).
-                    abandon.check()?;
-                    stall.tick();
-                    if Instant::now() >= next_alive_check {
-                        next_alive_check = Instant::now() + LIVENESS_EVERY;
-                        self.check_alive(r)?;
+            if c.arrival().load(Ordering::Acquire) >= t {
+                continue;
+            }
+            let start = Instant::now();
+            let mut k = 0u32;
+            while c.arrival().load(Ordering::Acquire) < t && start.elapsed() < SPIN {
+                if self.oversubscribed {
+                    std::thread::yield_now();
+                } else {
+                    for _ in 0..64 {
+                        std::hint::spin_loop();
                     }
+                }
+                k += 1;
+                if k % 256 == 0 {
+                    abandon.check()?;
+                }
+            }
+            while c.arrival().load(Ordering::Acquire) < t {
+                c.sleepers().fetch_add(1, Ordering::SeqCst);
+                let seen = c.futex().load(Ordering::SeqCst);
+                if c.arrival().load(Ordering::SeqCst) < t {
+                    shm_futex::wait(c.futex(), seen, PARK_SLICE);
+                }
+                c.sleepers().fetch_sub(1, Ordering::SeqCst);
+                // Collectives that another rank's failure abandoned give up (its arrival may
+                // never come).
+                abandon.check()?;
+                stall.tick();
+                if Instant::now() >= next_alive_check {
+                    next_alive_check = Instant::now() + LIVENESS_EVERY;
+                    self.check_alive(r)?;
                 }
             }
         }
