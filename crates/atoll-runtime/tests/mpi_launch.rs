@@ -132,6 +132,22 @@ fn node_shared_segments_kept_for_reuse() {
     assert!(out.status.success() && so.contains("selftest shm_keep ok"), "local shm_keep\nstdout:\n{so}\nstderr:\n{se}");
 }
 
+/// Collectives between node peers through shared memory (`comm/mpi/shm_coll.rs`): payloads
+/// around the 16 KiB slot (so rounds switch to MPI and back), every root, uneven sizes, on 2
+/// and 3 ranks and oversubscribed (4 ranks on this machine); then the same through MPI
+/// collectives only, and on the local backend.
+#[test]
+fn node_collectives_in_shared_memory() {
+    ok(2, "coll");
+    ok(3, "coll");
+    ok(4, "coll");
+    ok_env(2, "coll", &[("ATOLL_MPI_SHM_COLL", "0")]);
+    ok_env(3, "coll", &[("ATOLL_MPI_SHM", "0")]);
+    let (out, _) = launch(3, "coll", false, Duration::from_secs(60));
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains("selftest coll ok"), "local coll\nstdout:\n{so}\nstderr:\n{se}");
+}
+
 #[test]
 fn mpi_driver_mode_on_2_and_4_ranks() {
     ok(2, "driver");
@@ -210,8 +226,15 @@ fn mismatched_collectives_are_reported_under_mpi() {
 
 #[test]
 fn collectives_in_different_orders_do_not_hang_silently_with_checking_off() {
-    // Before: rank 0 waited forever without a word (the program's own 12 s timer ends it).
+    // Node peers compare their notes in the shared-memory round (`shm_coll.rs`): rank 0's
+    // allreduce meets rank 1's end-of-job barrier and both fail at once, naming them.
+    fails_fast(2, "mismatch_unchecked", "collective mismatch");
     let (out, _) = launch(2, "mismatch_unchecked", true, Duration::from_secs(60));
+    let (_, se) = text(&out);
+    assert!(se.contains("allreduce") && se.contains("the end of the job"), "{se}");
+    // Through MPI collectives: before, rank 0 waited forever without a word (the program's
+    // own 12 s timer ends it); now it says where it waits.
+    let (out, _) = launch_env(2, "mismatch_unchecked", true, Duration::from_secs(60), &[("ATOLL_MPI_SHM_COLL", "0")]);
     let (so, se) = text(&out);
     assert!(!out.status.success(), "{so}\n{se}");
     assert!(se.contains("has waited") && se.contains("allreduce") && se.contains("selftest.rs:"), "no stall report in\nstdout:\n{so}\nstderr:\n{se}");

@@ -37,7 +37,7 @@ const KINDS: &[&str] = &[
     "stop_comm_diagnostics",
 ];
 const OTHER: u64 = 0xffff;
-const SEQ_BITS: u32 = 48;
+pub(crate) const SEQ_BITS: u32 = 48;
 
 /// Packs a collective's sequence number and kind into one word.
 pub(crate) fn word(seq: u64, kind: &str) -> u64 {
@@ -57,6 +57,13 @@ fn describe(word: u64, at: Option<&'static Location<'static>>) -> String {
         Some(l) => format!("{kind} (#{seq}) at {}:{}:{}", l.file(), l.line(), l.column()),
         None => format!("{kind} (#{seq})"),
     }
+}
+
+/// A packed word in words (kind and sequence number; the call site is known only in the
+/// process that noted it): for MPI ranks comparing notes through shared memory.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn describe_word(word: u64) -> String {
+    describe(word, None)
 }
 
 /// One locale's current collective: a packed word and its call site.

@@ -7,6 +7,8 @@
 mod scenarios;
 #[path = "../common/shm_scenarios.rs"]
 mod shm_scenarios;
+#[path = "../common/coll_scenarios.rs"]
+mod coll_scenarios;
 
 use atoll_runtime::{run, run_driver, Config, Error, Result};
 use scenarios::*;
@@ -53,6 +55,12 @@ fn main() {
             let expected = ctx.backend_name() == "mpi" && node_shm_on() && ctx.num_locales() > 1;
             let cap = std::env::var("ATOLL_MPI_SHM_KEEP").ok().and_then(|v| v.parse().ok()).unwrap_or(2 << 30);
             shm_scenarios::node_shared_keep(ctx, expected, cap)?;
+            Ok(String::new())
+        }),
+        // Collectives of every payload size in a row (shared memory between node peers
+        // under MPI, `comm/mpi/shm_coll.rs`, unless ATOLL_MPI_SHM_COLL=0).
+        "coll" => run(config, |ctx| {
+            coll_scenarios::node_collectives(ctx, 120)?;
             Ok(String::new())
         }),
         "counts" => run(config, |ctx| {

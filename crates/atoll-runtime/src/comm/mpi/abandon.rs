@@ -97,6 +97,12 @@ impl CommandAbort {
         self.in_command.store(true, Ordering::SeqCst);
     }
 
+    /// Whether this rank is inside a driver command (the same answer at the same collective
+    /// on every rank: commands start and end at the same points of every rank's sequence).
+    pub(crate) fn in_command(&self) -> bool {
+        self.in_command.load(Ordering::SeqCst)
+    }
+
     /// Marks this rank as outside any driver command (its closing gather or boundary).
     pub(crate) fn end_command(&self) {
         self.in_command.store(false, Ordering::SeqCst);

@@ -26,6 +26,8 @@
 mod abandon;
 mod raw;
 mod shm;
+mod shm_coll;
+mod shm_futex;
 mod shm_pool;
 pub mod baseline;
 
@@ -74,6 +76,8 @@ pub(crate) struct Inner {
     state: OnceLock<Weak<LocaleState>>,
     /// Node-shared memory with the ranks of this host (`shm.rs`); `None` when off or unusable.
     shm: Option<shm::NodeShm>,
+    /// Shared-memory collectives when every rank is on this node (`shm_coll.rs`).
+    node_coll: Option<shm_coll::NodeColl>,
 }
 
 impl Inner {
@@ -89,6 +93,15 @@ impl Inner {
     #[inline]
     fn direct(&self, target: usize, addr: u64, len: usize) -> Option<u64> {
         self.shm.as_ref()?.local(target, addr, len).map(|a| a as u64)
+    }
+
+    /// The shared-memory collectives, where they apply now: every rank on this node, and
+    /// outside driver commands (a command abandoned by one rank's failure leaves the others
+    /// at different points of their collectives; MPI's communicator swap at the command
+    /// boundary handles that, and commands are coarse-grained enough not to need the shared
+    /// rounds).
+    fn node_coll(&self) -> Option<&shm_coll::NodeColl> {
+        self.node_coll.as_ref().filter(|_| !self.abort.in_command())
     }
 
     /// The current communicator of collectives.
@@ -225,6 +238,13 @@ impl MpiComm {
             Ok(c) => c.leak(),
             Err(shared) => std::mem::forget(shared),
         }
+        if let Some(nc) = &inner.node_coll {
+            // Ranks left the abandoned shared-memory collective at different points: every
+            // rank moves on from the largest ticket taken (see `shm_coll.rs`).
+            let tickets = fresh.allgather(&nc.ticket().to_le_bytes())?;
+            let base = tickets.iter().filter_map(|b| b.as_slice().try_into().ok().map(u64::from_le_bytes)).max().unwrap_or(0);
+            nc.resync(base);
+        }
         let all = fresh.gather(0, &encode(mine)?, inner.rank)?;
         all.iter().enumerate().map(|(l, b)| Ok((l, decode::<Error>(b)?))).collect()
     }
@@ -355,18 +375,51 @@ impl ActiveMessages for MpiComm {
 
 impl Collectives for MpiComm {
     fn barrier(&self) -> Result<()> {
+        if let Some(nc) = self.inner.node_coll() {
+            nc.round(&[], &*self.inner.abort)?;
+            return Ok(());
+        }
         self.inner.coll().barrier()
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
+        if let Some(nc) = self.inner.node_coll() {
+            let mine: &[u8] = if self.inner.rank == root { &data } else { &[] };
+            if let shm_coll::Round::Small(all) = nc.round(mine, &*self.inner.abort)? {
+                return Ok(all.get(root).map(|b| b.to_vec()).unwrap_or_default());
+            }
+        }
         self.inner.coll().broadcast(root, data)
     }
 
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        if let Some(nc) = self.inner.node_coll() {
+            if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
+                return Ok(all.into_iter().map(|b| b.to_vec()).collect());
+            }
+        }
         self.inner.coll().allgather(data)
     }
 
+    fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+        if let Some(nc) = self.inner.node_coll() {
+            if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
+                return all.into_iter().try_for_each(visit);
+            }
+        }
+        for b in self.inner.coll().allgather(data)? {
+            visit(&b)?;
+        }
+        Ok(())
+    }
+
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        if let Some(nc) = self.inner.node_coll() {
+            if let shm_coll::Round::Small(all) = nc.round(data, &*self.inner.abort)? {
+                let mine = self.inner.rank == root;
+                return Ok(if mine { all.into_iter().map(|b| b.to_vec()).collect() } else { Vec::new() });
+            }
+        }
         self.inner.coll().gather(root, data, self.inner.rank)
     }
 
@@ -455,6 +508,7 @@ impl MpiJob {
         let win = raw::Win::create_dynamic(&ctl)?;
         let (node_rank, node_size) = ctl.node_rank_size()?;
         let shm = shm::NodeShm::start(&ctl, rank, size)?;
+        let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size)?;
         let inner = Arc::new(Inner {
             rank,
             size,
@@ -472,6 +526,7 @@ impl MpiJob {
             fins: AtomicU64::new(0),
             state: OnceLock::new(),
             shm,
+            node_coll,
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);

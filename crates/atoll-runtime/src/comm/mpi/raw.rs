@@ -114,7 +114,7 @@ fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
 /// The stall report of a wait (issue 20 item 7): a rank waiting in a collective for
 /// `coll_note::STALL_WARN` prints its own call site (`coll_note::warn_stalled`), then again
 /// each time the wait doubles, so collectives called in different orders never hang silently.
-struct Stall {
+pub(crate) struct Stall {
     on: bool,
     start: std::time::Instant,
     warn_at: std::time::Duration,
@@ -122,12 +122,12 @@ struct Stall {
 }
 
 impl Stall {
-    fn new(on: bool) -> Self {
+    pub(crate) fn new(on: bool) -> Self {
         let on = on && !crate::comm::coll_note::is_quiet();
         Stall { on, start: std::time::Instant::now(), warn_at: crate::comm::coll_note::STALL_WARN, k: 0 }
     }
 
-    fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         self.k = self.k.wrapping_add(1);
         if self.on && self.k % 64 == 0 {
             let waited = self.start.elapsed();

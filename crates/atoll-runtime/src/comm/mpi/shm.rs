@@ -57,6 +57,18 @@ unsafe impl Send for Mapping {}
 // SAFETY: as above.
 unsafe impl Sync for Mapping {}
 
+impl Mapping {
+    /// The start of the mapping in this process.
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// Its length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
 impl Drop for Mapping {
     fn drop(&mut self) {
         if self.fd >= 0 && self.counted.load(Ordering::Relaxed) {
@@ -348,6 +360,29 @@ impl NodeShm {
     fn map_one(&self, target: usize, token: u64, bytes: usize) -> Result<Arc<Mapping>> {
         let (seq, fd, populated) = ((token >> 32) - 1, token as u32 & POPULATED_FD_MASK, token & (1 << 31) != 0);
         Ok(Arc::new(open_peer(self.pids[target], target, seq, fd, bytes, populated)?))
+    }
+
+    /// The process ids of every rank (0 for ranks on other nodes).
+    pub(crate) fn pids(&self) -> &[u32] {
+        &self.pids
+    }
+
+    /// A fresh, populated segment of this rank outside the symmetric allocations (the
+    /// control segment of `shm_coll.rs`), and the token peers map it with.
+    pub(crate) fn control_segment(&self, bytes: usize) -> Result<(Arc<Mapping>, u64)> {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let m = create(self.rank, seq, bytes, true)?;
+        let token = ((seq + 1) << 32) | (1 << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
+        Ok((Arc::new(m), token))
+    }
+
+    /// Maps node peer `target`'s segment of `token` (at least `bytes`), outside the tables of
+    /// symmetric allocations (for `shm_coll.rs`).
+    pub(crate) fn map_control(&self, target: usize, token: u64, bytes: usize) -> Result<Arc<Mapping>> {
+        if !self.is_peer(target) || token >> 32 == 0 {
+            return Err(Error::Io(format!("node shared memory: no segment of locale {target} to map")));
+        }
+        self.map_one(target, token, bytes)
     }
 
     /// Maps the node peers' parts of a symmetric allocation (see `Registration::map_shared`).
