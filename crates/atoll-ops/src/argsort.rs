@@ -75,10 +75,10 @@ pub fn argsort_positions<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'
     let ks = local.as_slice();
     let m = ks.len();
     crate::profile::mark(|| "block_keys".into());
-    // The key bounds, and in the same read the histograms of the keys' low digit: the first
-    // pass's digit whenever the lowest bit varies.
+    // The key bounds, and in the same read the histograms of the keys' low 16 bits: the first
+    // pass's digit whenever the lowest bit varies (and the sort uses 16-bit digits).
     let image = |i: usize| ks[i].to_ordered();
-    let (varying, low) = radix::varying_and_low_digits(ctx, m, radix::digit_bits(ctx, n), &image)?;
+    let (varying, low) = radix::varying_and_low_digits(ctx, m, &image)?;
     crate::profile::mark(|| "bounds_and_first_hist".into());
     let out = argsort_images(ctx, &layout, n, "atoll_ops::argsort", &image, varying, Some(low))?;
     crate::profile::report("argsort", ctx.id());
@@ -88,9 +88,9 @@ pub fn argsort_positions<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'
 /// The positions that sort the `n` images `image(i)` of this locale (`i` in `0..len_here`, the
 /// Block layout's local part) stably, over all locales: the radix sort of [`argsort`].
 /// `varying` holds the bits in which images differ over all locales (see
-/// `radix::varying_bits`); `low`, when given, each task's histogram of the images' low
-/// `radix::digit_bits` bits (`radix::varying_and_low_digits`), used as the first pass's when
-/// that digit is the first. **Collective.**
+/// `radix::varying_bits`); `low`, when given, each task's histogram of the images' low 16
+/// bits (`radix::varying_and_low_digits`), used as the first pass's when that digit is the
+/// first. **Collective.**
 pub(crate) fn argsort_images(
     ctx: &atoll_runtime::Ctx,
     layout: &Layout,
@@ -101,9 +101,8 @@ pub(crate) fn argsort_images(
     low: Option<radix::Hists>,
 ) -> Result<DistArray<i64, 1>> {
     let base = layout.lo() as u64;
-    let bits = radix::digit_bits(ctx, n);
     let low_first = |first: Option<&radix::Pass>, span_ok: bool| {
-        first.is_some_and(|f| f.bits == bits) && varying & 1 == 1 && span_ok
+        first.is_some_and(|f| f.bits == radix::DIGIT_BITS) && varying & 1 == 1 && span_ok
     };
     let mut out = DistArray::<i64, 1>::zeros_lazy(ctx, layout.dist.clone())?;
     crate::profile::mark(|| "out_alloc".into());
@@ -113,8 +112,8 @@ pub(crate) fn argsort_images(
             let src = |i: usize| [p.pack(image(i), base + i as u64)];
             let passes = radix::passes(ctx, n, &[p.varying()]);
             let mask = p.index_mask();
-            // The first digit is the key's low digit when the key part is that wide.
-            let counted = low.filter(|_| low_first(passes.first(), p.span_mask >= (1u64 << bits) - 1));
+            // The first digit is the key's low 16 bits when the key part is that wide.
+            let counted = low.filter(|_| low_first(passes.first(), p.span_mask >= 0xFFFF));
             radix::sort_records(ctx, layout, op, &src, &passes, &mut out, |r: &[u64; 1]| (r[0] & mask) as i64, counted)?;
         }
         None => {

@@ -160,13 +160,11 @@ fn run<T: AggValue, F: Fold<T>>(
         Some(vs) if valued => fold_table(ks, r, limit, init, true, true, |a, i| f.step(a, vs[i])),
         _ => fold_table(ks, r, limit, init, true, false, |_, _| {}),
     });
-    crate::profile::mark(|| "fold".into());
     let wide = tables.iter().any(Option::is_none);
     let tables: Vec<Table<F::A>> = tables.into_iter().flatten().collect();
     let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
     let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
     let _held = reservation.commit();
-    crate::profile::mark(|| "span_allreduce".into());
     let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
     // This locale's table over lo..lo + range, tasks merged in chunk order.
     let mut all_rows = vec![0i64; range];
@@ -180,13 +178,11 @@ fn run<T: AggValue, F: Fold<T>>(
         }
     }
     drop(tables);
-    crate::profile::mark(|| "merge_tasks".into());
     // Block d of the key range goes to locale d, merged there in locale order.
     let kr = Layout::new(ctx, range)?;
     let got_rows: Vec<Vec<i64>> = ctx.alltoallv(parts(&kr, &all_rows))?;
     let got_acc: Vec<Vec<F::A>> = if valued { ctx.alltoallv(parts(&kr, &all_acc))? } else { Vec::new() };
     drop((all_rows, all_acc));
-    crate::profile::mark(|| "alltoallv".into());
     let mine = kr.len_here();
     let mut rows = vec![0i64; mine];
     let mut acc = vec![init; if valued { mine } else { 0 }];
@@ -200,10 +196,7 @@ fn run<T: AggValue, F: Fold<T>>(
     let present: Vec<usize> = (0..mine).filter(|&j| rows[j] > 0).collect();
     let uc: Vec<i64> = present.iter().map(|&j| rows[j]).collect();
     let ov: Option<Vec<F::Out>> = vs.map(|_| present.iter().map(|&j| if valued { f.finish(&acc[j]) } else { f.finish(&init) }).collect());
-    crate::profile::mark(|| "merge_locales".into());
-    let out = output(ctx, base, &present, Some(uc), ov);
-    crate::profile::mark(|| "output".into());
-    out
+    output(ctx, base, &present, Some(uc), ov)
 }
 
 /// The keys `lo..lo + range` that every locale's rows span, or `None` (sort instead) when a
@@ -335,20 +328,7 @@ pub fn dense_aggregate_values<T: AggValue>(
     dense(keys, Some(values), limit, false)
 }
 
-/// [`dense_inner`], timed by phase with `ATOLL_SORT_PROFILE=1` (see `profile.rs`).
 fn dense<T: AggValue>(
-    keys: &DistArray<i64, 1>,
-    values: Option<(&DistArray<T, 1>, Agg)>,
-    limit: usize,
-    with_rows: bool,
-) -> Result<Option<DenseGroups<T>>> {
-    crate::profile::start();
-    let r = dense_inner(keys, values, limit, with_rows);
-    crate::profile::report("dense_aggregate", keys.ctx().id());
-    r
-}
-
-fn dense_inner<T: AggValue>(
     keys: &DistArray<i64, 1>,
     values: Option<(&DistArray<T, 1>, Agg)>,
     limit: usize,

@@ -2,10 +2,7 @@
 //! `ATOLL_SORT_PROFILE=1` in the environment, every locale prints to standard error, after each
 //! sort, the seconds its calling thread spent in each phase (key bounds and first histograms,
 //! output allocation, buffer allocation, and per pass: histogram, exchange, cursors, scatter,
-//! puts, barrier), and after each dense aggregation (`dense_aggregate`: unique, value counts,
-//! GroupBy folds) the fold, the key-span allreduce, the merge of the tasks' tables, the
-//! all-to-all, the merge of the locales' parts and the output (issue 16). Off by default: then
-//! every call is one relaxed load of a cached flag.
+//! puts, barrier). Off by default: then every call is one relaxed load of a cached flag.
 //!
 //! The timings are of the locale's calling thread (the phases are parallel loops it waits
 //! for), kept in a thread-local list: each locale of the local backend calls the sort from its

@@ -26,7 +26,7 @@
 //! wants (the index for argsort, the key for sort).
 
 use crate::layout::Layout;
-use crate::raw::{scatter, scatter_wc, Cursors, NextDigits, NoCount, Places, Registered, SplitRuns, SyncPtr, WriteCombine};
+use crate::raw::{scatter, scatter_wc, Cursors, Places, Registered, SplitRuns, SyncPtr, WriteCombine};
 use atoll_error::{Error, Result};
 use atoll_array::{DistArray, Elem};
 use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
@@ -43,29 +43,6 @@ pub(crate) const SMALL_DIGIT_BITS: u32 = 8;
 /// Sorts with fewer keys per locale than this use [`SMALL_DIGIT_BITS`].
 pub(crate) const SMALL_PER_LOCALE: usize = 1 << 17;
 
-/// Sorts over at most this many locales count the next pass's digits while scattering
-/// ([`NextDigits`]): each locale then exchanges `locales x 2^bits` counters per pass instead of
-/// `2^bits`, and the next pass skips the read of its source that counts them.
-pub(crate) const FUSED_MAX_LOCALES: usize = 4;
-
-/// Whether the next pass's histograms are counted during the scatter (`ATOLL_SORT_FUSED_HIST=0`
-/// turns it off, for comparisons; read once). The same on every locale.
-fn fused_enabled(locales: usize) -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    locales <= FUSED_MAX_LOCALES && *ON.get_or_init(|| !matches!(std::env::var("ATOLL_SORT_FUSED_HIST").as_deref().map(str::trim), Ok("0" | "off" | "false")))
-}
-
-/// The histograms that a pass starts from, when it need not count them from its source.
-pub(crate) enum Counted {
-    /// Count them (one read of the source).
-    No,
-    /// Each task's histogram of its chunk (the first pass: counted with the key bounds).
-    Tasks(Hists),
-    /// Per task of the previous pass, its records' digits of this pass by destination locale
-    /// (`locales x 2^bits` counters, [`NextDigits`]).
-    Fused(Vec<Vec<u32>>),
-}
-
 /// One pass: the digit `(r[word] >> shift) % 2^bits` of each record `r`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pass {
@@ -73,7 +50,7 @@ pub(crate) struct Pass {
     pub(crate) word: usize,
     /// The digit's lowest bit.
     pub(crate) shift: u32,
-    /// The digit's width: [`digit_bits`], at most [`DIGIT_BITS`].
+    /// The digit's width: [`DIGIT_BITS`] or [`SMALL_DIGIT_BITS`].
     pub(crate) bits: u32,
 }
 
@@ -110,17 +87,6 @@ pub(crate) fn varying_bits<const W: usize>(ctx: &Ctx, m: usize, src: &(impl Fn(u
     Ok(or.iter().zip(&and).map(|(o, a)| o ^ a).collect())
 }
 
-/// The digit width of a sort of `n` records: [`DIGIT_BITS`], or [`SMALL_DIGIT_BITS`] for
-/// small sorts; `ATOLL_SORT_DIGIT_BITS` (1 to 16, read once) overrides it, for measuring the
-/// width against the number of passes (issue 15). The same on every locale.
-pub(crate) fn digit_bits(ctx: &Ctx, n: usize) -> u32 {
-    static OVERRIDE: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    let o = *OVERRIDE.get_or_init(|| {
-        std::env::var("ATOLL_SORT_DIGIT_BITS").ok().and_then(|v| v.trim().parse::<u32>().ok()).filter(|b| (1..=DIGIT_BITS).contains(b))
-    });
-    o.unwrap_or(if n / ctx.num_locales().max(1) >= SMALL_PER_LOCALE { DIGIT_BITS } else { SMALL_DIGIT_BITS })
-}
-
 /// The passes that sort `n` records by the key words `0..varying.len()` (word 0 most
 /// significant), `varying[w]` being the bits of word `w` that differ between records: least
 /// significant word and digit first, digits from the lowest varying bit of each word, skipping
@@ -131,7 +97,7 @@ pub(crate) fn passes(ctx: &Ctx, n: usize, varying: &[u64]) -> Vec<Pass> {
     if n <= 1 {
         return passes;
     }
-    let bits = digit_bits(ctx, n);
+    let bits = if n / ctx.num_locales() >= SMALL_PER_LOCALE { DIGIT_BITS } else { SMALL_DIGIT_BITS };
     for (word, &v) in varying.iter().enumerate().rev() {
         if v == 0 {
             continue;
@@ -175,11 +141,10 @@ pub(crate) fn task_parts(ctx: &Ctx, m: usize) -> Vec<Range<usize>> {
 pub(crate) type Hists = Vec<Box<[u32; DIGITS]>>;
 
 /// [`varying_bits`] of one key word, and in the same read each task's histogram of the key's
-/// low `bits` bits (the first pass's digit when the lowest bit varies: see `argsort`).
+/// low 16 bits (the first pass's digit when the lowest bit varies: see `argsort`).
 /// **Collective** (one allreduce).
-pub(crate) fn varying_and_low_digits(ctx: &Ctx, m: usize, bits: u32, image: &(impl Fn(usize) -> u64 + Sync)) -> Result<(u64, Hists)> {
+pub(crate) fn varying_and_low_digits(ctx: &Ctx, m: usize, image: &(impl Fn(usize) -> u64 + Sync)) -> Result<(u64, Hists)> {
     let parts = task_parts(ctx, m);
-    let low = (1usize << bits.min(DIGIT_BITS)) - 1;
     // Per task: the OR and AND of its keys, and its histogram.
     type Counted = (u64, u64, Box<[u32; DIGITS]>);
     let slots: Vec<Mutex<Counted>> = parts.iter().map(|_| Mutex::new((0, u64::MAX, zero_hist()))).collect();
@@ -192,7 +157,7 @@ pub(crate) fn varying_and_low_digits(ctx: &Ctx, m: usize, bits: u32, image: &(im
                 let x = image(i);
                 or |= x;
                 and &= x;
-                h[x as usize & low] += 1;
+                h[x as usize & (DIGITS - 1)] += 1;
             }
             (g.0, g.1) = (or, and);
         }
@@ -314,15 +279,8 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     let held = reservation.commit();
     let mut rec_work = Work::<[u64; W]>::new(ctx, m);
     let mut out_work = Work::<X>::new(ctx, m);
-    let fuse = fused_enabled(layout.locales());
-    let mut counted = match first.take() {
-        Some(h) => Counted::Tasks(h),
-        None => Counted::No,
-    };
     for (k, &p) in passes.iter().enumerate() {
         let is_last = k + 1 == np;
-        let next = passes.get(k + 1).copied().filter(|_| fuse);
-        let c = std::mem::replace(&mut counted, Counted::No);
         // Pass k reads the user's records (k = 0) or buffer (k - 1) % 2, and writes the output
         // (last pass) or buffer k % 2.
         let (from, to) = if k % 2 == 0 { (b.as_mut(), a.as_mut()) } else { (a.as_mut(), b.as_mut()) };
@@ -332,21 +290,18 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
             (_, None) => return Err(Error::InvalidArgument("radix sort: a pass has no source buffer".into())),
         };
         let s = |i: usize| prev[i];
-        let got = match (k == 0, is_last, to) {
-            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, None, &out_dest, &mut staging, &last, c)?,
-            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, None, &out_dest, &mut staging, &last, c)?,
+        match (k == 0, is_last, to) {
+            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last, first.take())?,
+            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last, None)?,
             (true, false, Some(t)) => {
                 let d = Dest::records(ctx, layout, t)?;
-                pass(ctx, layout, &mut rec_work, src, p, next, &d, &mut staging, |r: &[u64; W]| *r, c)?
+                pass(ctx, layout, &mut rec_work, src, p, &d, &mut staging, |r: &[u64; W]| *r, first.take())?
             }
             (false, false, Some(t)) => {
                 let d = Dest::records(ctx, layout, t)?;
-                pass(ctx, layout, &mut rec_work, &s, p, next, &d, &mut staging, |r: &[u64; W]| *r, c)?
+                pass(ctx, layout, &mut rec_work, &s, p, &d, &mut staging, |r: &[u64; W]| *r, None)?
             }
             (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
-        };
-        if let Some(g) = got {
-            counted = Counted::Fused(g);
         }
     }
     drop((staging, held, rec_work, out_work));
@@ -357,9 +312,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
 }
 
 /// One pass: the records `src(i)` of this locale, stably by digit `p`, into `dst` (as `O`s,
-/// `proj` of each record) over all locales; with `next`, counting the next pass's digits by
-/// destination locale on the way (returned per task: the next pass's [`Counted::Fused`]).
-/// **Collective** (one allgather, puts, one barrier).
+/// `proj` of each record) over all locales. **Collective** (one allgather, puts, one barrier).
 #[allow(clippy::too_many_arguments)]
 fn pass<const W: usize, O: Pod + Send + Sync>(
     ctx: &Ctx,
@@ -367,20 +320,23 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     work: &mut Work<O>,
     src: &(impl Fn(usize) -> [u64; W] + Sync),
     p: Pass,
-    next: Option<Pass>,
     dst: &Dest<O>,
     staging: &mut Vec<[u64; W]>,
     proj: impl Fn(&[u64; W]) -> O + Sync,
-    counted: Counted,
-) -> Result<Option<Vec<Vec<u32>>>> {
+    counted: Option<Hists>,
+) -> Result<()> {
     let (word, shift, nd) = (p.word, p.shift, p.digits());
     let mask = nd - 1;
     let digit = |r: &[u64; W]| (r[word] >> shift) as usize & mask & (DIGITS - 1);
     let (me, lo, hi) = (layout.me, layout.lo(), layout.hi());
     let nparts = work.parts.len();
 
-    let locales = layout.locales();
-    let count_tasks = |work: &Work<O>| {
+    // 1. Histograms of the tasks' chunks (unless counted already), merged.
+    if let Some(c) = counted.filter(|c| c.len() == nparts) {
+        for (h, c) in work.hists.iter().zip(c) {
+            *lock(h) = c;
+        }
+    } else {
         let (parts, hists) = (&work.parts, &work.hists);
         ctx.forall_chunks_with(0..nparts, 1, |r| {
             for t in r {
@@ -392,80 +348,21 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
                 }
             }
         });
-    };
-    let merged = |work: &Work<O>| {
-        let mut mine = vec![0u64; nd];
-        for h in &work.hists {
-            for (x, &c) in mine.iter_mut().zip(lock(h)[..nd].iter()) {
-                *x += u64::from(c);
-            }
+    }
+    crate::profile::mark(|| format!("p{}s{}_hist", p.word, p.shift));
+    let mut mine = vec![0u64; nd];
+    for h in &work.hists {
+        for (x, &c) in mine.iter_mut().zip(lock(h)[..nd].iter()) {
+            *x += u64::from(c);
         }
-        mine
-    };
-    // 1. Histograms of the tasks' chunks (unless counted already), merged; 2. one exchange
-    // of the locales' histograms (every locale's, `all`).
-    let (mine, all) = match counted {
-        Counted::Fused(tables) => {
-            // What this locale sent to each locale, by digit, exchanged: locale l's histogram
-            // is the sum of what every locale sent it.
-            let mut row = vec![0u64; locales * nd];
-            for t in &tables {
-                row.iter_mut().zip(t).for_each(|(x, &c)| *x += u64::from(c));
-            }
-            let rows: Vec<Vec<u64>> = ctx.allgather(&row)?;
-            crate::profile::mark(|| format!("p{}s{}_allgather", p.word, p.shift));
-            if rows.iter().any(|r| r.len() != locales * nd) {
-                return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
-            }
-            let all: Vec<Vec<u64>> = (0..locales)
-                .map(|l| {
-                    let mut h = vec![0u64; nd];
-                    for r in &rows {
-                        h.iter_mut().zip(&r[l * nd..(l + 1) * nd]).for_each(|(x, &c)| *x += c);
-                    }
-                    h
-                })
-                .collect();
-            if nparts == 1 {
-                // The task's histogram is the locale's (fewer than 2^31 records: `task_parts`).
-                if cfg!(debug_assertions) {
-                    // Test builds check the counts against a read of the source.
-                    count_tasks(work);
-                    let h = lock(&work.hists[0]);
-                    debug_assert!(h[..nd].iter().zip(&all[me]).all(|(&x, &c)| u64::from(x) == c), "radix sort: fused histogram differs from a count");
-                }
-                let mut h = lock(&work.hists[0]);
-                h[..nd].iter_mut().zip(&all[me]).for_each(|(x, &c)| *x = c as u32);
-            } else {
-                count_tasks(work);
-                if cfg!(debug_assertions) {
-                    // Test builds check the counts against the tasks' (their sum).
-                    let mine = merged(work);
-                    debug_assert!(mine == all[me], "radix sort: fused histogram differs from the tasks' counts");
-                }
-            }
-            crate::profile::mark(|| format!("p{}s{}_hist", p.word, p.shift));
-            (all[me].clone(), all)
-        }
-        c => {
-            match c {
-                Counted::Tasks(c) if c.len() == nparts => {
-                    for (h, c) in work.hists.iter().zip(c) {
-                        *lock(h) = c;
-                    }
-                }
-                _ => count_tasks(work),
-            }
-            crate::profile::mark(|| format!("p{}s{}_hist", p.word, p.shift));
-            let mine = merged(work);
-            let all: Vec<Vec<u64>> = ctx.allgather(&mine)?;
-            crate::profile::mark(|| format!("p{}s{}_allgather", p.word, p.shift));
-            if all.iter().any(|h| h.len() != nd) {
-                return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
-            }
-            (mine, all)
-        }
-    };
+    }
+
+    // 2. One exchange of the locales' histograms.
+    let all: Vec<Vec<u64>> = ctx.allgather(&mine)?;
+    crate::profile::mark(|| format!("p{}s{}_allgather", p.word, p.shift));
+    if all.iter().any(|h| h.len() != nd) {
+        return Err(Error::Comm { locale: me, message: "radix sort: a histogram of the wrong size arrived".into() });
+    }
 
     // 3. Where this locale's run of each digit starts, globally (`gbase`) and in this
     // locale's digit order (`lbase`).
@@ -507,39 +404,32 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     let local: *mut O = dst.local.0;
     let stage: *mut O = staging.as_mut_ptr().cast::<O>();
     let mut split_digits = Vec::new();
-    let mut next_pos: Vec<usize> = lbase.clone();
+    let mut next: Vec<usize> = lbase.clone();
     let mut splits: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nparts];
     let bounds = &layout.bounds;
     // The locale holding global position g.
     let owner = |g: usize| bounds.partition_point(|&x| x <= g) - 1;
     for d in 0..nd {
         let (lb, h) = (lbase[d], mine[d] as usize);
-        let crosses = h > 0 && owner(gbase[d]) != owner(gbase[d] + h - 1);
         let split = match dst.direct {
             // A run stored in place splits where it crosses into another locale's part.
-            Some(_) => crosses,
-            // A run staged splits where it crosses a..b, and, when the next pass's digits are
-            // counted by destination, where it crosses into another locale's part.
-            None => (h > 0 && ((lb < a && a < lb + h) || (lb < b && b < lb + h))) || (next.is_some() && crosses),
+            Some(_) => h > 0 && owner(gbase[d]) != owner(gbase[d] + h - 1),
+            // A run staged splits where it crosses a..b.
+            None => h > 0 && ((lb < a && a < lb + h) || (lb < b && b < lb + h)),
         };
         if split {
             split_digits.push(d);
         }
     }
-    // The locale each digit's records go to (split digits: per record).
-    let dest: Vec<u8> = match next {
-        Some(_) => (0..nd).map(|d| if mine[d] > 0 { owner(gbase[d]) as u8 } else { 0 }).collect(),
-        None => Vec::new(),
-    };
     for (t, split) in splits.iter_mut().enumerate() {
         let h = lock(&work.hists[t]);
         let mut c = lock(&work.cursors[t]);
         let cur = &mut *c.0;
         for d in 0..nd {
             let (lb, run) = (lbase[d], mine[d] as usize);
-            let start = next_pos[d];
+            let start = next[d];
             let cnt = h[d] as usize;
-            next_pos[d] += cnt;
+            next[d] += cnt;
             cur[d] = if cnt == 0 {
                 std::ptr::null_mut()
             } else if split_digits.contains(&d) {
@@ -562,8 +452,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     }
 
     crate::profile::mark(|| format!("p{}s{}_cursors", p.word, p.shift));
-    // 5. Scatter, each task its chunk (counting the next pass's digits when fused).
-    let fused: Option<Vec<Vec<u32>>>;
+    // 5. Scatter, each task its chunk.
     {
         let (parts, cursors, combine) = (&work.parts, &work.cursors, &work.combine);
         // Write-combining pays for 8-byte records over many digits (aligned destinations).
@@ -573,20 +462,10 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             Some(parts) => Places::Direct { parts, bounds },
             None => Places::Staged { staging: SyncPtr(stage), local: SyncPtr(local), a, b, lo },
         };
-        let next_counts: Vec<Mutex<Option<Vec<u32>>>> = (0..nparts).map(|_| Mutex::new(None)).collect();
         ctx.forall_chunks_with(0..nparts, 1, |r| {
             for t in r {
                 let mut c = lock(&cursors[t]);
                 let mut split = SplitRuns { runs: std::mem::take(&mut *lock(&splits[t])), places: &places };
-                let mut counter = next.map(|q| NextDigits {
-                    dest: &dest,
-                    bounds,
-                    counts: vec![0u32; locales * q.digits()],
-                    word: q.word,
-                    shift: q.shift,
-                    mask: q.digits() - 1,
-                    nd: q.digits(),
-                });
                 // SAFETY: the cursors and split positions of task t give each of its records a
                 // distinct slot: a digit's run in this locale's digit order is cut into the
                 // tasks' sub-runs in task order (`next`), and the run maps one to one onto the
@@ -596,25 +475,16 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
                 // global runs from the same histograms). The buffers live until after this
                 // loop, and every locale's stores end before the barrier below.
                 unsafe {
-                    match (use_wc, counter.as_mut()) {
-                        (true, Some(n)) => {
-                            let mut w = lock(&combine[t]);
-                            let w = w.get_or_insert_with(WriteCombine::new);
-                            scatter_wc(parts[t].clone(), src, word, shift, mask, &mut c, w, &proj, &mut split, n)
-                        }
-                        (true, None) => {
-                            let mut w = lock(&combine[t]);
-                            let w = w.get_or_insert_with(WriteCombine::new);
-                            scatter_wc(parts[t].clone(), src, word, shift, mask, &mut c, w, &proj, &mut split, &mut NoCount)
-                        }
-                        (false, Some(n)) => scatter(parts[t].clone(), src, word, shift, mask, &mut c, &proj, &mut split, n),
-                        (false, None) => scatter(parts[t].clone(), src, word, shift, mask, &mut c, &proj, &mut split, &mut NoCount),
+                    if use_wc {
+                        let mut w = lock(&combine[t]);
+                        let w = w.get_or_insert_with(WriteCombine::new);
+                        scatter_wc(parts[t].clone(), src, word, shift, mask, &mut c, w, &proj, &mut split)
+                    } else {
+                        scatter(parts[t].clone(), src, word, shift, mask, &mut c, &proj, &mut split)
                     }
                 };
-                *lock(&next_counts[t]) = counter.map(|n| n.counts);
             }
         });
-        fused = next.map(|_| next_counts.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_default()).collect());
     }
 
     crate::profile::mark(|| format!("p{}s{}_scatter", p.word, p.shift));
@@ -661,7 +531,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     // 7. Every locale's records have arrived before anyone reads them.
     let bar = ctx.barrier();
     crate::profile::mark(|| format!("p{}s{}_barrier", p.word, p.shift));
-    put_result.and(bar).map(|()| fused)
+    put_result.and(bar)
 }
 
 /// The remote runs of one pass: for each digit, the pieces of its run (in this locale's

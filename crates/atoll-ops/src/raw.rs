@@ -114,16 +114,15 @@ pub(crate) struct SplitRuns<'p, O> {
 }
 
 impl<O> SplitRuns<'_, O> {
-    /// Writes `o`, the next record of digit `d` (a split digit of this task), and returns its
-    /// global position.
+    /// Writes `o`, the next record of digit `d` (a split digit of this task).
     ///
     /// # Safety
     /// `d` is in `runs`, and its next position was assigned to this task (as for `scatter`).
     #[inline(never)]
-    unsafe fn write(&mut self, d: usize, o: O) -> usize {
+    unsafe fn write(&mut self, d: usize, o: O) {
         let Some(e) = self.runs.iter_mut().find(|e| e.0 == d) else {
             debug_assert!(false, "digit {d} is not a split digit");
-            return 0;
+            return;
         };
         let pos = e.1;
         e.1 += 1;
@@ -149,56 +148,6 @@ impl<O> SplitRuns<'_, O> {
                 }
             }
         }
-        global
-    }
-}
-
-/// What a scatter counts besides moving the records: nothing ([`NoCount`]), or the next
-/// pass's digits by destination locale ([`NextDigits`]).
-pub(crate) trait Count<const W: usize> {
-    /// Record `r`, of digit `d`, whose run lands on one locale.
-    fn run(&mut self, d: usize, r: &[u64; W]);
-    /// Record `r`, written at global position `g` (a split digit's).
-    fn at(&mut self, g: usize, r: &[u64; W]);
-}
-
-/// Counts nothing.
-pub(crate) struct NoCount;
-
-impl<const W: usize> Count<W> for NoCount {
-    #[inline(always)]
-    fn run(&mut self, _: usize, _: &[u64; W]) {}
-    #[inline(always)]
-    fn at(&mut self, _: usize, _: &[u64; W]) {}
-}
-
-/// The histograms of the next pass's digit, one per destination locale, counted while the
-/// records are scattered (so the next pass needs no read of its source for them).
-pub(crate) struct NextDigits<'p> {
-    /// The locale that every record of digit `d` of this pass goes to (split digits: unused).
-    pub(crate) dest: &'p [u8],
-    /// `locales + 1` increasing global positions.
-    pub(crate) bounds: &'p [usize],
-    /// `counts[t * nd + e]`: the records bound to locale `t` whose next digit is `e`.
-    pub(crate) counts: Vec<u32>,
-    /// The next pass's key word, digit shift, mask and digit count.
-    pub(crate) word: usize,
-    pub(crate) shift: u32,
-    pub(crate) mask: usize,
-    pub(crate) nd: usize,
-}
-
-impl<const W: usize> Count<W> for NextDigits<'_> {
-    #[inline(always)]
-    fn run(&mut self, d: usize, r: &[u64; W]) {
-        let e = (r[self.word] >> self.shift) as usize & self.mask;
-        self.counts[self.dest[d] as usize * self.nd + e] += 1;
-    }
-    #[inline(never)]
-    fn at(&mut self, g: usize, r: &[u64; W]) {
-        let t = self.bounds.partition_point(|&x| x <= g).saturating_sub(1);
-        let e = (r[self.word] >> self.shift) as usize & self.mask;
-        self.counts[t * self.nd + e] += 1;
     }
 }
 
@@ -221,7 +170,6 @@ pub(crate) unsafe fn scatter<const W: usize, O>(
     cur: &mut Cursors<O>,
     proj: &impl Fn(&[u64; W]) -> O,
     split: &mut SplitRuns<'_, O>,
-    count: &mut impl Count<W>,
 ) {
     let cur = &mut *cur.0;
     for i in range {
@@ -231,15 +179,13 @@ pub(crate) unsafe fn scatter<const W: usize, O>(
         let o = proj(&r);
         if p.is_null() {
             // SAFETY: a null cursor of a digit this task sees is a split digit (contract).
-            let g = unsafe { split.write(d, o) };
-            count.at(g, &r);
+            unsafe { split.write(d, o) };
         } else {
             // SAFETY: the caller gave `cur[d]` enough unshared slots for this task's records.
             unsafe {
                 p.write(o);
                 cur[d] = p.add(1);
             }
-            count.run(d, &r);
         }
     }
 }
@@ -316,7 +262,6 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
     wc: &mut WriteCombine<O>,
     proj: &impl Fn(&[u64; W]) -> O,
     split: &mut SplitRuns<'_, O>,
-    count: &mut impl Count<W>,
 ) {
     debug_assert_eq!(std::mem::size_of::<O>(), 8);
     let cur = &mut *cur.0;
@@ -331,11 +276,9 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
         let o = proj(&r);
         if p.is_null() {
             // SAFETY: as in `scatter`.
-            let g = unsafe { split.write(d, o) };
-            count.at(g, &r);
+            unsafe { split.write(d, o) };
             continue;
         }
-        count.run(d, &r);
         let line = &mut lines[d];
         line[slot(p)] = o;
         let q = p.wrapping_add(1);

@@ -4,14 +4,13 @@
 //! needs no buffers: a task reads (gather) or writes (scatter) each element where it lives, in
 //! one loop whose independent cache misses overlap, as the one-core loop does.
 //!
-//! A gather task works in batches of [`BATCH`] elements and two passes: the first computes every
+//! Each task works in batches of [`BATCH`] elements and two passes: the first computes every
 //! element's address (owner and offset, a few dozen instructions each) and counts the elements
-//! per owner; the second only loads through those addresses. The
+//! per owner; the second only loads (gather) or stores (scatter) through those addresses. The
 //! second pass is the one-core loop's few instructions per element, so the processor keeps as
 //! many cache misses in flight as the plain loop does; in a single pass the address arithmetic
 //! filled its instruction window with ~8x fewer misses in flight (Atoll's gather took ~4x the
-//! plain loop's time on one thread, issue 15). A scatter task writes in one pass: stores that
-//! miss wait in the store buffer without stalling the arithmetic (see [`scatter_part`]).
+//! plain loop's time on one thread, issue 15).
 //!
 //! Diagnostics: each task counts the active messages its aggregator would have sent
 //! (`ceil(k / buffer)` per remote destination that `k` of its elements name, with the records'
@@ -96,13 +95,6 @@ pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
 /// One task's scatter: `self[ids[k]] = vals[k]`, written in place through `ptrs`; the elements
 /// per owner added to `per_dest`. Within a task the writes keep their order.
 ///
-/// One pass, not gather's two: a store that misses does not hold up the instructions after it
-/// (it waits in the store buffer), so the address arithmetic of the next elements overlaps the
-/// misses of the earlier ones, as in the one-core loop `out[idx[i]] = v[i]`. Split into an
-/// address pass and a store pass, memory idled during the first and the core during the second:
-/// 1.07-1.33x the one-core loop's time on one thread (thread CPU time, 2^26 `u64`, session 11),
-/// against 0.83-1.01x in one pass (docs/BENCHMARKS.md, session 11).
-///
 /// # Safety
 /// As [`gather_part`], except that the elements are written: other tasks and locales may write
 /// the same element (duplicate indices), an unspecified last writer (the PGAS contract of
@@ -114,12 +106,14 @@ pub(super) unsafe fn scatter_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     vals: &[T],
     per_dest: &mut [usize],
 ) {
-    for (&i, &x) in ids.iter().zip(vals) {
-        let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
-        per_dest[owner] += 1;
-        // SAFETY: `off` is the offset in `owner`'s part of a checked index of the domain (the
-        // caller's contract), so the element is in bounds of the part `ptrs[owner]` addresses.
-        unsafe { ptrs[owner].add(off).write(x) };
+    let mut addr = [std::ptr::null_mut::<T>(); BATCH];
+    for (ids, vals) in ids.chunks(BATCH).zip(vals.chunks(BATCH)) {
+        addresses(loc, ptrs, ids, per_dest, &mut addr);
+        for (&a, &x) in addr.iter().zip(vals) {
+            // SAFETY: `a` is the element of a checked index in its owner's part (`addresses`,
+            // the caller's contract).
+            unsafe { a.write(x) };
+        }
     }
 }
 
