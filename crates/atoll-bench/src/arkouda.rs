@@ -601,7 +601,9 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
                 .with("gibps", r.bytes / r.seconds / GIB)
                 .with("speedup_vs_one_core", r.ref_seconds / r.seconds)
                 .with("one_core_seconds", r.ref_seconds)
-                .with("one_core_gibps", r.bytes / r.ref_seconds / GIB);
+                .with("one_core_gibps", r.bytes / r.ref_seconds / GIB)
+                .with("thp_shmem", crate::hugevec::thp_setting("shmem_enabled"))
+                .with("thp_defrag", crate::hugevec::thp_setting("defrag"));
             for (k, v) in r.extra {
                 line = line.with(k, v);
             }

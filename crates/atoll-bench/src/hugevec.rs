@@ -28,3 +28,31 @@ pub fn collect<T>(it: impl Iterator<Item = T>, huge: bool) -> Vec<T> {
 pub fn filled<T: Clone>(len: usize, x: T, huge: bool) -> Vec<T> {
     collect(std::iter::repeat_n(x, len), huge)
 }
+
+/// The chosen value of a transparent-huge-page setting of this host
+/// (`/sys/kernel/mm/transparent_hugepage/<name>`, the word in brackets), or `"unknown"`.
+/// Reported beside figures that depend on it: node-shared memory under MPI gets huge pages only
+/// where `shmem_enabled` is `advise`, `within_size` or `always`, and `defrag` decides whether a
+/// huge-page fault may stall for compaction.
+pub fn thp_setting(name: &str) -> String {
+    let text = std::fs::read_to_string(format!("/sys/kernel/mm/transparent_hugepage/{name}")).unwrap_or_default();
+    chosen(&text).unwrap_or("unknown").to_string()
+}
+
+/// The bracketed word of a sysfs choice list (`"always [madvise] never"` -> `madvise`).
+fn chosen(text: &str) -> Option<&str> {
+    let start = text.find('[')? + 1;
+    let len = text[start..].find(']')?;
+    Some(&text[start..start + len])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_bracketed_choice_is_read() {
+        assert_eq!(super::chosen("always within_size advise [never] deny force\n"), Some("never"));
+        assert_eq!(super::chosen("[always] madvise never"), Some("always"));
+        assert_eq!(super::chosen("no brackets"), None);
+        assert_eq!(super::chosen(""), None);
+    }
+}
