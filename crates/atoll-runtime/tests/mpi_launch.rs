@@ -148,6 +148,22 @@ fn node_collectives_in_shared_memory() {
     assert!(out.status.success() && so.contains("selftest coll ok"), "local coll\nstdout:\n{so}\nstderr:\n{se}");
 }
 
+/// Active messages between node peers through byte rings in shared memory
+/// (`comm/mpi/shm_am.rs`): payloads from empty to several times a ring, many in flight from
+/// several tasks, on 2 and 3 ranks and oversubscribed (4 ranks on this machine); then through
+/// MPI only, without node sharing, and on the local backend.
+#[test]
+fn active_messages_in_shared_memory() {
+    ok(2, "am");
+    ok(3, "am");
+    ok(4, "am");
+    ok_env(2, "am", &[("ATOLL_MPI_SHM_AM", "0")]);
+    ok_env(3, "am", &[("ATOLL_MPI_SHM", "0")]);
+    let (out, _) = launch(3, "am", false, Duration::from_secs(60));
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains("selftest am ok"), "local am\nstdout:\n{so}\nstderr:\n{se}");
+}
+
 #[test]
 fn mpi_driver_mode_on_2_and_4_ranks() {
     ok(2, "driver");

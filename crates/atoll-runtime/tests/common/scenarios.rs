@@ -337,6 +337,38 @@ pub fn active_messages(ctx: &Ctx) -> Result<()> {
     ctx.barrier()
 }
 
+/// Active messages of every size, many in flight from several tasks of every locale to every
+/// locale at once: under MPI between node peers they pass through byte rings of 256 KiB in
+/// shared memory (`comm/mpi/shm_am.rs`), so the larger payloads cross a ring several times
+/// over, and the replies interleave with the requests. Each reply is checked element by
+/// element.
+pub fn active_messages_of_every_size(ctx: &Ctx) -> Result<()> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    // 32,768 elements fill a ring exactly (with the encoding's and the frame's bytes, a bit more).
+    let sizes = [0usize, 1, 3, 2_000, 32_767, 32_768, 90_001];
+    let payload = |task: usize, t: usize, k: usize| -> Vec<u64> {
+        (0..sizes[k]).map(|i| ((me * 1_000 + task * 100 + t * 10 + k) as u64) << 32 | i as u64).collect()
+    };
+    let results = ctx.coforall_tasks(2, |task| -> Result<()> {
+        for round in 0..2 {
+            let mut pending = Vec::new();
+            for t in 0..n {
+                for k in 0..sizes.len() {
+                    pending.push((t, k, ctx.on_async((t + round) % n, &ADD_ONE, payload(task, t, k))?));
+                }
+            }
+            for (t, k, p) in pending {
+                let got = p.wait()?;
+                let want: Vec<u64> = payload(task, t, k).into_iter().map(|x| x + 1).collect();
+                check(got == want, format!("reply of {} elements (task {task}, target {}, round {round})", sizes[k], (t + round) % n))?;
+            }
+        }
+        Ok(())
+    });
+    results.into_iter().collect::<Result<Vec<()>>>()?;
+    ctx.barrier()
+}
+
 /// Tasks: forall with reductions, coforall over tasks, sublocale pinning.
 pub fn tasks(ctx: &Ctx) -> Result<()> {
     let n = 100_003;

@@ -63,6 +63,14 @@ fn main() {
             coll_scenarios::node_collectives(ctx, 120)?;
             Ok(String::new())
         }),
+        // Active messages of every size from several tasks at once (byte rings in shared
+        // memory between node peers under MPI, `comm/mpi/shm_am.rs`, unless
+        // ATOLL_MPI_SHM_AM=0).
+        "am" => run(config, |ctx| {
+            active_messages_of_every_size(ctx)?;
+            active_messages(ctx)?;
+            Ok(String::new())
+        }),
         "counts" => run(config, |ctx| {
             let all = fixed_pattern(ctx)?;
             Ok(format!("{all:?}"))

@@ -5,8 +5,10 @@
 //!   (`MPI_Win_attach`, through the registration table) and addressed by their absolute
 //!   addresses. Strided transfers are one `MPI_Get`/`MPI_Put` with a nested hvector datatype.
 //! - **Atomics**: `MPI_Fetch_and_op` and `MPI_Compare_and_swap` on 64-bit words.
-//! - **Active messages**: two-sided messages on their own communicator. A **progress thread**
-//!   receives them (`MPI_Improbe` + `MPI_Mrecv`) and hands requests to the locale's handler
+//! - **Active messages**: between node peers through byte rings in shared memory
+//!   (`shm_am.rs`; `ATOLL_MPI_SHM_AM=0` turns it off), else two-sided messages on their own
+//!   communicator. A **progress thread** polls the rings and receives the MPI ones
+//!   (`MPI_Improbe` + `MPI_Mrecv`) and hands requests to the locale's handler
 //!   threads; replies are routed to the waiting caller by request id. The same polling also
 //!   drives MPI's progress for RMA that targets this rank (MPICH implements RMA on dynamic
 //!   windows with messages the target must progress). The thread is *hot* (polls, yielding
@@ -26,6 +28,7 @@
 mod abandon;
 mod raw;
 mod shm;
+mod shm_am;
 mod shm_coll;
 mod shm_futex;
 mod shm_pool;
@@ -78,6 +81,8 @@ pub(crate) struct Inner {
     shm: Option<shm::NodeShm>,
     /// Shared-memory collectives when every rank is on this node (`shm_coll.rs`).
     node_coll: Option<shm_coll::NodeColl>,
+    /// Active messages to and from node peers through shared memory (`shm_am.rs`).
+    node_am: Option<shm_am::NodeAm>,
 }
 
 impl Inner {
@@ -108,6 +113,25 @@ impl Inner {
     fn coll(&self) -> Arc<raw::Comm> {
         Arc::clone(&lock(&self.coll))
     }
+
+    /// Sends an active message (or a control message) to `target`: through shared memory to
+    /// a node peer (`shm_am.rs`), else on the AM communicator. Each pair of ranks uses one of
+    /// the two for everything, so a pair's messages stay in order.
+    fn send(&self, target: usize, tag: i32, data: &[u8]) -> Result<()> {
+        match &self.node_am {
+            Some(am) if am.reaches(target) => am.send(target, tag, data),
+            _ => self.am.send(target, tag, data),
+        }
+    }
+
+    /// The next message from a node peer's ring or from the AM communicator.
+    fn try_recv(&self) -> Result<Option<(usize, i32, Vec<u8>)>> {
+        if let Some(m) = self.node_am.as_ref().and_then(|am| am.try_recv()) {
+            return Ok(Some(m));
+        }
+        // Also drives MPI's progress for RMA that targets this rank.
+        self.am.try_recv()
+    }
 }
 
 /// One rank's end of the MPI backend.
@@ -118,7 +142,7 @@ pub(crate) struct MpiComm {
 fn progress_loop(inner: Arc<Inner>) {
     let mut backoff = Backoff::new();
     loop {
-        match inner.am.try_recv() {
+        match inner.try_recv() {
             Ok(Some((src, tag, buf))) => {
                 backoff.reset();
                 inner.heat();
@@ -172,7 +196,7 @@ fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
             Ok(b) => reply.extend_from_slice(&b),
             Err(e) => reply.extend_from_slice(&encode(&Err::<Vec<u8>, Error>(e)).unwrap_or_default()),
         }
-        if let Err(e) = me.am.send(src, TAG_REPLY, &reply) {
+        if let Err(e) = me.send(src, TAG_REPLY, &reply) {
             eprintln!("atoll: locale {} cannot reply to locale {src}: {e}", me.rank);
             raw::abort(1);
         }
@@ -218,7 +242,7 @@ impl MpiComm {
         msg.extend_from_slice(&seq.to_le_bytes());
         msg.extend_from_slice(message.as_bytes());
         for r in (0..inner.size).filter(|&r| r != inner.rank) {
-            inner.am.send(r, TAG_ABORT, &msg)?;
+            inner.send(r, TAG_ABORT, &msg)?;
         }
         Ok(())
     }
@@ -365,7 +389,7 @@ impl ActiveMessages for MpiComm {
         msg.extend_from_slice(&payload);
         // Our own progress thread must be responsive to receive the reply.
         inner.heat();
-        if let Err(e) = inner.am.send(target, TAG_REQ, &msg) {
+        if let Err(e) = inner.send(target, TAG_REQ, &msg) {
             lock(&inner.pending).remove(&req);
             return Err(e);
         }
@@ -469,7 +493,7 @@ impl Backend for MpiComm {
 
     fn wake(&self, target: usize) {
         // A hint: if it cannot be sent, the request that follows reports the error.
-        let _ = self.inner.am.send(target, TAG_WAKE, &[]);
+        let _ = self.inner.send(target, TAG_WAKE, &[]);
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -509,6 +533,7 @@ impl MpiJob {
         let (node_rank, node_size) = ctl.node_rank_size()?;
         let shm = shm::NodeShm::start(&ctl, rank, size)?;
         let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size)?;
+        let node_am = shm_am::NodeAm::start(&ctl, shm.as_ref(), rank, size)?;
         let inner = Arc::new(Inner {
             rank,
             size,
@@ -527,6 +552,7 @@ impl MpiJob {
             state: OnceLock::new(),
             shm,
             node_coll,
+            node_am,
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);
@@ -564,13 +590,16 @@ impl MpiJob {
         // (MPI's non-overtaking rule), so once all FINs are in, no message is left in flight.
         for r in 0..inner.size {
             if r != inner.rank {
-                inner.am.send(r, TAG_FIN, &[])?;
+                inner.send(r, TAG_FIN, &[])?;
             }
         }
         inner.shutdown.store(true, Ordering::SeqCst);
         inner.heat();
         if let Some(p) = self.progress.take() {
             let _ = p.join();
+        }
+        if let Some(am) = &inner.node_am {
+            am.close();
         }
         self.ctx.st.exec.shutdown();
         inner.coll().barrier()?;
