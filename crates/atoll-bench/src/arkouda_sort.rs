@@ -343,7 +343,9 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
             one_4k = one_4k.min(t.elapsed().as_secs_f64());
             ok &= argsort_ok(&host, &p, got.as_deref());
         }
-        ctx.barrier()?;
+        // The other ranks wait here while locale 0 times the one-core references alone
+        // (seconds per variant at 2^26): long by design, so without the stall report.
+        atoll::runtime::quiet_waits(|| ctx.barrier())?;
     }
     let ok = ctx.broadcast(0, (ctx.id() == 0).then_some(ok))?;
     let (one, one_4k, width, combine) = ctx.broadcast(0, (ctx.id() == 0).then_some((one, one_4k, width, combine)))?;
