@@ -288,7 +288,8 @@ impl NodeAm {
         let mine = shm.control_segment(bytes);
         let token = mine.as_ref().map_or(0, |(_, t)| *t);
         let all = ctl.allgather(&token.to_le_bytes())?;
-        let mut ok = mine.is_ok();
+        // A short inbox (never expected) counts as a failure to set up, decided with the rest.
+        let mut ok = mine.as_ref().is_ok_and(|(m, _)| m.len() >= bytes);
         let mut out: Vec<Option<Outbound>> = (0..size).map(|_| None).collect();
         let my_slot = slot(rank).unwrap_or(0);
         for (r, b) in all.iter().enumerate() {
@@ -312,10 +313,8 @@ impl NodeAm {
         if !verdicts.iter().all(|v| v.first() == Some(&1)) {
             return Ok(None);
         }
+        // Every rank's verdict was `ok`, so this rank's inbox exists and is long enough.
         let Ok((mine, _)) = mine else { return Ok(None) };
-        if mine.len() < bytes {
-            return Err(Error::Io(format!("node active messages: an inbox of {} bytes (need {bytes})", mine.len())));
-        }
         let inbox = members
             .iter()
             .enumerate()
