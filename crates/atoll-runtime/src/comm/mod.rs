@@ -307,7 +307,17 @@ impl PendingReply {
 
     /// Blocks until the reply arrives (or the job is aborted).
     pub fn wait(self) -> Result<Vec<u8>> {
-        use std::sync::mpsc::RecvTimeoutError;
+        use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
+        // Polls (yielding the core) for a moment first: a reply that comes within it needs
+        // no wake-up of this thread.
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_micros(50) {
+            match self.rx.try_recv() {
+                Ok(r) => return r,
+                Err(TryRecvError::Empty) => std::thread::yield_now(),
+                Err(TryRecvError::Disconnected) => break,
+            }
+        }
         loop {
             match self.rx.recv_timeout(std::time::Duration::from_millis(20)) {
                 Ok(r) => return r,
