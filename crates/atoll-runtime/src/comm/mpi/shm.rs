@@ -480,3 +480,15 @@ impl Drop for Owned {
         drop(out);
     }
 }
+
+/// Whether process `pid` has exited (`false` for 0, the id of ranks on other nodes): the node
+/// peers waiting on each other in shared memory (`shm_coll.rs`, `shm_am.rs`) check it so that a
+/// dead peer is an error rather than a hang.
+pub(crate) fn process_exited(pid: u32) -> bool {
+    if pid == 0 {
+        return false;
+    }
+    // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}

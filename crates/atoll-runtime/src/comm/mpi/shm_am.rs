@@ -146,12 +146,8 @@ impl Outbound {
         if self.ring.closed().load(Ordering::Acquire) != 0 {
             return Err(Error::Comm { locale: target, message: format!("locale {target} has ended its job; an active message to it cannot be delivered") });
         }
-        if self.pid != 0 {
-            // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
-            let rc = unsafe { libc::kill(self.pid as libc::pid_t, 0) };
-            if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
-                return Err(Error::Comm { locale: target, message: format!("locale {target} (pid {}) exited with active messages to it unread", self.pid) });
-            }
+        if super::shm::process_exited(self.pid) {
+            return Err(Error::Comm { locale: target, message: format!("locale {target} (pid {}) exited with active messages to it unread", self.pid) });
         }
         Ok(())
     }

@@ -310,12 +310,7 @@ impl NodeColl {
     /// An error if rank `r`'s process is gone (it cannot arrive any more).
     fn check_alive(&self, r: usize) -> Result<()> {
         let pid = self.pids.get(r).copied().unwrap_or(0);
-        if pid == 0 {
-            return Ok(());
-        }
-        // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
-        let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
-        if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+        if super::shm::process_exited(pid) {
             return Err(Error::Comm {
                 locale: self.rank,
                 message: format!("node collective: locale {r} (pid {pid}) exited while this locale waited for it"),
