@@ -35,12 +35,14 @@ use atoll_runtime::Ctx;
 use std::sync::Arc;
 
 /// A follower's scratch buffers for one task: the assembled chunk (or row), the packed buffer of
-/// strided transfers, the values as fetched (to find what a loop changed), and which group's
-/// chunk is held.
+/// strided transfers, the values as fetched (to find what a loop changed), the copies of a
+/// shifted read, and which group's chunk is held.
 pub struct FollowBuf<T> {
     pub(crate) row: Vec<T>,
     pub(crate) packed: Vec<T>,
     pub(crate) orig: Vec<T>,
+    /// The copies of a shifted read (`follow_shift.rs`), kept between segments.
+    pub(crate) moves: Vec<atoll_dist::ShiftMove>,
     held: Option<Held>,
 }
 
@@ -53,7 +55,7 @@ impl<T> FollowBuf<T> {
 
 impl<T> Default for FollowBuf<T> {
     fn default() -> Self {
-        FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new(), held: None }
+        FollowBuf { row: Vec::new(), packed: Vec::new(), orig: Vec::new(), moves: Vec::new(), held: None }
     }
 }
 
