@@ -14,6 +14,17 @@ pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
+/// `a % m` (`m > 0`), in 64-bit arithmetic when both fit (a 128-bit remainder is a library
+/// call several times slower).
+#[inline]
+pub(crate) fn rem(a: u128, m: u128) -> u128 {
+    if (a | m) >> 64 == 0 {
+        ((a as u64) % (m as u64)) as u128
+    } else {
+        a % m
+    }
+}
+
 /// `ceil(a / b)` for `b > 0`.
 pub(crate) fn div_ceil(a: u128, b: u128) -> u128 {
     debug_assert!(b > 0);
@@ -113,8 +124,21 @@ impl Ap {
         let (s1, s2) = (self.step(), other.step());
         debug_assert!(s1 < (1 << 64) && s2 < (1 << 64));
         // lower + r ≡ first (mod s), smallest r >= 0.
-        let r1 = (s1 - (lower - self.first) as u128 % s1) % s1;
-        let r2 = (s2 - (lower - other.first) as u128 % s2) % s2;
+        let r1 = (s1 - rem((lower - self.first) as u128, s1)) % s1;
+        let r2 = (s2 - rem((lower - other.first) as u128, s2)) % s2;
+        let span = (upper - lower) as u128;
+        // The common cases without the CRT step (every zippered loop over a unit-stride view
+        // and a Cyclic dimension meets them): one stride is 1, or both are equal.
+        if s1 == 1 || s2 == 1 || s1 == s2 {
+            if s1 == s2 && r1 != r2 {
+                return Ap::empty(lower);
+            }
+            let (y, s) = if s1 == 1 { (r2, s2) } else { (r1, s1) };
+            if y > span {
+                return Ap::empty(lower);
+            }
+            return Ap::new(lower + y as i128, s, (span - y) / s + 1);
+        }
         let g = gcd(s1, s2);
         if r1 % g != r2 % g {
             return Ap::empty(lower);
@@ -125,7 +149,6 @@ impl Ap {
         let d = ((r2 + s2 - r1 % s2) % s2) / g;
         let t = (d % m2) * mod_inverse((s1 / g) % m2, m2) % m2;
         let y = r1 + s1 * t;
-        let span = (upper - lower) as u128;
         if y > span {
             return Ap::empty(lower);
         }
