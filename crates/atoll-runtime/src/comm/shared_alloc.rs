@@ -22,7 +22,9 @@ unsafe impl Sync for SharedAlloc {}
 
 impl SharedAlloc {
     /// Wraps a mapping of `len` zeroed bytes at `ptr` (page aligned), valid until `keeper` is
-    /// dropped; `token` (non-zero) tells node peers how to map it.
+    /// dropped; `token` (non-zero) tells node peers how to map it. Only the MPI backend maps
+    /// node-shared memory.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn new(ptr: *mut u8, len: usize, token: u64, keeper: Box<dyn Send + Sync>) -> Self {
         SharedAlloc { ptr, len, token, _keeper: keeper }
     }
