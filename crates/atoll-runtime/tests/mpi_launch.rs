@@ -88,6 +88,13 @@ fn ok_env(n: usize, scenario: &str, env: &[(&str, &str)]) -> String {
     so
 }
 
+/// `scenario` with `n` locales on the local backend (no mpiexec), with `env`.
+fn ok_local(n: usize, scenario: &str, env: &[(&str, &str)]) {
+    let (out, _) = launch_env(n, scenario, false, Duration::from_secs(60), env);
+    let (so, se) = text(&out);
+    assert!(out.status.success() && so.contains(&format!("selftest {scenario} ok")), "local {scenario}\nstdout:\n{so}\nstderr:\n{se}");
+}
+
 #[test]
 fn mpi_scenarios_on_2_ranks() {
     ok(2, "all");
@@ -113,9 +120,7 @@ fn node_shared_memory_between_ranks() {
     ok_env(2, "shm", &[("ATOLL_MPI_SHM_KEEP", "0")]);
     ok_env(3, "shm", &[("ATOLL_MPI_SHM_KEEP", "0")]);
     ok_env(2, "shm", &[("ATOLL_MPI_SHM", "0")]);
-    let (out, _) = launch(3, "shm", false, Duration::from_secs(60));
-    let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains("selftest shm ok"), "local shm\nstdout:\n{so}\nstderr:\n{se}");
+    ok_local(3, "shm", &[]);
 }
 
 /// Freed node segments kept for reuse (`comm/mpi/shm_pool.rs`): reused (same segment),
@@ -127,9 +132,7 @@ fn node_shared_segments_kept_for_reuse() {
     ok_env(2, "shm_keep", &cap);
     ok_env(3, "shm_keep", &cap);
     ok_env(2, "shm_keep", &[cap[0], ("ATOLL_MPI_SHM", "0")]);
-    let (out, _) = launch_env(2, "shm_keep", false, Duration::from_secs(60), &cap);
-    let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains("selftest shm_keep ok"), "local shm_keep\nstdout:\n{so}\nstderr:\n{se}");
+    ok_local(2, "shm_keep", &cap);
 }
 
 /// Collectives between node peers through shared memory (`comm/mpi/shm_coll.rs`): payloads
@@ -143,9 +146,7 @@ fn node_collectives_in_shared_memory() {
     ok(4, "coll");
     ok_env(2, "coll", &[("ATOLL_MPI_SHM_COLL", "0")]);
     ok_env(3, "coll", &[("ATOLL_MPI_SHM", "0")]);
-    let (out, _) = launch(3, "coll", false, Duration::from_secs(60));
-    let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains("selftest coll ok"), "local coll\nstdout:\n{so}\nstderr:\n{se}");
+    ok_local(3, "coll", &[]);
 }
 
 /// Active messages between node peers through byte rings in shared memory
@@ -159,9 +160,7 @@ fn active_messages_in_shared_memory() {
     ok(4, "am");
     ok_env(2, "am", &[("ATOLL_MPI_SHM_AM", "0")]);
     ok_env(3, "am", &[("ATOLL_MPI_SHM", "0")]);
-    let (out, _) = launch(3, "am", false, Duration::from_secs(60));
-    let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains("selftest am ok"), "local am\nstdout:\n{so}\nstderr:\n{se}");
+    ok_local(3, "am", &[]);
 }
 
 #[test]
@@ -190,9 +189,7 @@ fn mpi_driver_failures_recover_with_collective_checking_off() {
 fn out_of_memory_is_the_same_on_every_rank_and_survived() {
     // Also under the local backend in the same program, with tracking installed.
     ok(2, "oom");
-    let (out, _) = launch(2, "oom", false, Duration::from_secs(60));
-    let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains("selftest oom ok"), "local oom\nstdout:\n{so}\nstderr:\n{se}");
+    ok_local(2, "oom", &[]);
 }
 
 #[test]
