@@ -156,14 +156,17 @@ fn run<T: AggValue, F: Fold<T>>(
     };
     let valued = vs.is_some() && std::mem::size_of::<F::A>() > 0;
     let init = f.init();
+    crate::profile::start();
     let tables = per_task(ctx, ks.len(), |r| match vs {
         Some(vs) if valued => fold_table(ks, r, limit, init, true, true, |a, i| f.step(a, vs[i])),
         _ => fold_table(ks, r, limit, init, true, false, |_, _| {}),
     });
+    crate::profile::mark(|| "fold".into());
     let wide = tables.iter().any(Option::is_none);
     let tables: Vec<Table<F::A>> = tables.into_iter().flatten().collect();
     let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
     let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
+    crate::profile::mark(|| "span_allreduce".into());
     let _held = reservation.commit();
     let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
     // This locale's table over lo..lo + range, tasks merged in chunk order.
@@ -178,11 +181,13 @@ fn run<T: AggValue, F: Fold<T>>(
         }
     }
     drop(tables);
+    crate::profile::mark(|| "merge_tasks".into());
     // Block d of the key range goes to locale d, merged there in locale order.
     let kr = Layout::new(ctx, range)?;
     let got_rows: Vec<Vec<i64>> = ctx.alltoallv(parts(&kr, &all_rows))?;
     let got_acc: Vec<Vec<F::A>> = if valued { ctx.alltoallv(parts(&kr, &all_acc))? } else { Vec::new() };
     drop((all_rows, all_acc));
+    crate::profile::mark(|| "alltoallv".into());
     let mine = kr.len_here();
     let mut rows = vec![0i64; mine];
     let mut acc = vec![init; if valued { mine } else { 0 }];
@@ -196,7 +201,11 @@ fn run<T: AggValue, F: Fold<T>>(
     let present: Vec<usize> = (0..mine).filter(|&j| rows[j] > 0).collect();
     let uc: Vec<i64> = present.iter().map(|&j| rows[j]).collect();
     let ov: Option<Vec<F::Out>> = vs.map(|_| present.iter().map(|&j| if valued { f.finish(&acc[j]) } else { f.finish(&init) }).collect());
-    output(ctx, base, &present, Some(uc), ov)
+    crate::profile::mark(|| "merge_locales".into());
+    let r = output(ctx, base, &present, Some(uc), ov);
+    crate::profile::mark(|| "output".into());
+    crate::profile::report("dense", ctx.id());
+    r
 }
 
 /// The keys `lo..lo + range` that every locale's rows span, or `None` (sort instead) when a

@@ -2,7 +2,10 @@
 //! `ATOLL_SORT_PROFILE=1` in the environment, every locale prints to standard error, after each
 //! sort, the seconds its calling thread spent in each phase (key bounds and first histograms,
 //! output allocation, buffer allocation, and per pass: histogram, exchange, cursors, scatter,
-//! puts, barrier). Off by default: then every call is one relaxed load of a cached flag.
+//! puts, barrier), and after each dense aggregation (`dense_agg.rs`: the tasks' fold, the
+//! key-span allreduce, the merge of the tasks' tables, the exchange of the key range's Block
+//! parts, the merge of the locales' parts, the output arrays). Off by default: then every call
+//! is one relaxed load of a cached flag.
 //!
 //! The timings are of the locale's calling thread (the phases are parallel loops it waits
 //! for), kept in a thread-local list: each locale of the local backend calls the sort from its

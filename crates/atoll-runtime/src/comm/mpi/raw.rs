@@ -3,8 +3,9 @@
 //!
 //! Communicators and windows are set to `MPI_ERRORS_RETURN`, so a failing call becomes an
 //! [`Error::Comm`] with MPI's own message. Waiting for a non-blocking operation polls
-//! `MPI_Test` with [`Backoff`]: spinning briefly, then yielding, then sleeping, so waiting ranks
-//! leave the cores to working ones (4 ranks on 2 cores stay usable).
+//! `MPI_Test` with [`Backoff`]: spinning briefly, then yielding (for as long as a transfer of the
+//! wait's size could take: MPI moves it one piece per progress call), then sleeping, so waiting
+//! ranks leave the cores to working ones (4 ranks on 2 cores stay usable).
 
 use crate::comm::Strided;
 use crate::sync::{AtomicUsize, Backoff, Mutex, Ordering};
@@ -92,12 +93,13 @@ pub(crate) fn abort(code: i32) -> ! {
     std::process::exit(code)
 }
 
-/// Waits for a request with polite polling.
+/// Waits for a request that moves `bytes` (this process's sent and received bytes, 0 when
+/// small) with polite polling ([`Backoff::for_bytes`]).
 ///
 /// A collective (every wait but `MPI_Isend`'s) that has waited `coll_note::STALL_WARN` says so
 /// on stderr with this rank's current collective, and again at every doubling of the wait.
-fn wait(mut req: ffi::MPI_Request, what: &str) -> Result<()> {
-    let mut b = Backoff::new();
+fn wait(mut req: ffi::MPI_Request, what: &str, bytes: usize) -> Result<()> {
+    let mut b = Backoff::for_bytes(bytes);
     let mut stall = Stall::new(what != "MPI_Isend");
     loop {
         let mut flag: c_int = 0;
@@ -149,7 +151,7 @@ pub(crate) trait Abandon: Send + Sync {
 /// Waits for a collective's request like [`wait`], but gives up when the communicator's
 /// command is abandoned meanwhile, returning that error. `keep` holds every buffer (and count
 /// array) the request was given; it is returned when the request completes.
-fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T) -> Result<T> {
+fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T, bytes: usize) -> Result<T> {
     if let Some(a) = &comm.abandon {
         if let Err(e) = a.check() {
             // The request has been started: same as below.
@@ -157,7 +159,7 @@ fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T) -> 
             return Err(e);
         }
     }
-    let mut b = Backoff::new();
+    let mut b = Backoff::for_bytes(bytes);
     let mut stall = Stall::new(true);
     loop {
         let mut flag: c_int = 0;
@@ -216,7 +218,7 @@ impl Comm {
         // SAFETY: live communicator; `raw` is a local that outlives the request, which `wait`
         // completes before `raw` is read.
         check("MPI_Comm_idup", unsafe { ffi::MPI_Comm_idup(self.raw, &mut raw, &mut req) })?;
-        wait(req, "MPI_Comm_idup")?;
+        wait(req, "MPI_Comm_idup", 0)?;
         // SAFETY: `raw` is the new communicator, completed above.
         check("MPI_Comm_set_errhandler", unsafe { ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN) })?;
         Ok(Comm { raw, abandon: Some(abandon) })
@@ -272,7 +274,7 @@ impl Comm {
         let mut req = null_request();
         // SAFETY: live communicator, valid out-pointer.
         check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(self.raw, &mut req) })?;
-        wait_coll(self, req, "MPI_Ibarrier", ())
+        wait_coll(self, req, "MPI_Ibarrier", (), 0)
     }
 
     /// Broadcasts `buf` (owned, so that an abandoned request can keep it).
@@ -282,7 +284,8 @@ impl Comm {
         check("MPI_Ibcast", unsafe {
             ffi::MPI_Ibcast_c(buf.as_mut_ptr().cast(), count(buf.len())?, byte(), root as c_int, self.raw, &mut req)
         })?;
-        wait_coll(self, req, "MPI_Ibcast", buf)
+        let bytes = buf.len();
+        wait_coll(self, req, "MPI_Ibcast", buf, bytes)
     }
 
     pub(crate) fn broadcast(&self, root: usize, mut data: Vec<u8>) -> Result<Vec<u8>> {
@@ -321,7 +324,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let (_, out) = wait_coll(self, req, "MPI_Iallgather", (v, out))?;
+        let (_, out) = wait_coll(self, req, "MPI_Iallgather", (v, out), 0)?;
         Ok(out)
     }
 
@@ -369,7 +372,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let (_, flat, _, _) = wait_coll(self, req, "MPI_Iallgatherv", (data, flat, counts, displs))?;
+        let (_, flat, _, _) = wait_coll(self, req, "MPI_Iallgatherv", (data, flat, counts, displs), total)?;
         Ok(Self::split_flat(flat, &lens))
     }
 
@@ -378,6 +381,7 @@ impl Comm {
         let lens = self.allgather_u64(data.len() as u64)?;
         let (counts, displs, total) = Self::displs(&lens)?;
         let mut flat = vec![0u8; if me == root { total } else { 0 }];
+        let moved = data.len() + flat.len();
         let data = data.to_vec();
         let mut req = null_request();
         // SAFETY: as in `allgather`; receive arguments are only read on the root, where `flat`
@@ -396,7 +400,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let (_, flat, _, _) = wait_coll(self, req, "MPI_Igatherv", (data, flat, counts, displs))?;
+        let (_, flat, _, _) = wait_coll(self, req, "MPI_Igatherv", (data, flat, counts, displs), moved)?;
         Ok(if me == root { Self::split_flat(flat, &lens) } else { Vec::new() })
     }
 
@@ -419,7 +423,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let (send_lens, recv_lens) = wait_coll(self, req, "MPI_Ialltoall", (send_lens, recv_lens))?;
+        let (send_lens, recv_lens) = wait_coll(self, req, "MPI_Ialltoall", (send_lens, recv_lens), 0)?;
         let (scounts, sdispls, stotal) = Self::displs(&send_lens)?;
         let (rcounts, rdispls, rtotal) = Self::displs(&recv_lens)?;
         let mut sflat = Vec::with_capacity(stotal);
@@ -445,7 +449,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let keep = wait_coll(self, req, "MPI_Ialltoallv", (sflat, rflat, scounts, sdispls, rcounts, rdispls))?;
+        let keep = wait_coll(self, req, "MPI_Ialltoallv", (sflat, rflat, scounts, sdispls, rcounts, rdispls), stotal + rtotal)?;
         Ok(Self::split_flat(keep.1, &recv_lens))
     }
 
@@ -478,7 +482,7 @@ impl Comm {
         check("MPI_Isend", unsafe {
             ffi::MPI_Isend_c(data.as_ptr().cast(), count(data.len())?, byte(), dest as c_int, tag, self.raw, &mut req)
         })?;
-        wait(req, "MPI_Isend")
+        wait(req, "MPI_Isend", data.len())
     }
 
     /// Receives a pending message from anyone, if there is one: (source, tag, bytes).
