@@ -44,6 +44,11 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     ks, seq = key_list(pda, "pda")
     n = ks[0].size
     limit = None if (seq or return_groups) else dense_limit(ks[0])
+    if limit is not None and not return_counts:  # one pass into a presence bitmap, no sort
+        uk = _atoll.dense_unique(ks[0]._ex(), n, limit)
+        if uk is not None:  # None: the keys span more than the limit
+            return pdarray(uk)
+        limit = None
     r = None if limit is None else _atoll.dense_aggregate(ks[0]._ex(), n, limit)
     if r is not None:  # one pass, no sort (None: the keys span more than the limit)
         uk, c, _ = r

@@ -13,7 +13,7 @@
 
 use crate::aggregate::{Agg, AggResult, AggValue};
 use crate::dense::per_task;
-use crate::dense_fold::{fold_sum_f64, fold_table, touched, Table, NEG_ZERO};
+use crate::dense_fold::{fold_presence, fold_sum_f64, fold_table, touched, Presence, Table, NEG_ZERO};
 use crate::layout::Layout;
 use crate::runs::block_from_runs;
 use crate::segments::check_block;
@@ -335,6 +335,75 @@ pub fn dense_aggregate_values<T: AggValue>(
     limit: usize,
 ) -> Result<Option<DenseGroups<T>>> {
     dense(keys, Some(values), limit, false)
+}
+
+/// The distinct keys of `keys` in increasing order, Block over `0..distinct`: what
+/// [`dense_aggregate`] returns as `keys` without values, but folded into one presence bit per
+/// key instead of a row count (a table that stays in cache), and exchanged as one byte per key.
+/// `Ok(None)` on every locale when the keys span more than `limit` values, or when the bitmaps
+/// would not fit in the memory budget: the caller sorts instead. **Collective.**
+///
+/// ```
+/// use atoll_array::{dist, DistArray};
+/// use atoll_runtime::{run, Config};
+/// run(Config::local(2), |ctx| {
+///     let k = [5i64, 3, 5, 9, 3, 5];
+///     let keys = DistArray::from_fn(ctx, dist::block(ctx, [6])?, |[i]| k[i as usize])?;
+///     assert_eq!(atoll_ops::dense_unique(&keys, 1 << 10)?.unwrap().to_vec()?, vec![3, 5, 9]);
+///     assert!(atoll_ops::dense_unique(&keys, 6)?.is_none()); // 3..=9 spans 7
+///     Ok(())
+/// }).unwrap();
+/// ```
+///
+/// # Errors
+/// On every locale: [`Error::InvalidArgument`] for a `limit` outside `1..=DENSE_MAX_RANGE` or
+/// keys that are not a Block array.
+pub fn dense_unique(keys: &DistArray<i64, 1>, limit: usize) -> Result<Option<DistArray<i64, 1>>> {
+    let ctx = keys.ctx();
+    if limit == 0 || limit > crate::DENSE_MAX_RANGE {
+        return Err(invalid_arg!("dense_unique: a limit of {limit} (expected 1..={})", crate::DENSE_MAX_RANGE));
+    }
+    check_block(ctx, keys, "dense_unique (keys)")?;
+    let ks = keys.local();
+    let tasks = ctx.here().num_threads().max(1) as u64;
+    // The tasks' bitmaps, the locale's flags and the exchanged parts.
+    let reservation = match ctx.reserve("atoll_ops::dense_unique (bitmaps)", (limit as u64 / 8 + 16) * tasks + 2 * limit as u64) {
+        Ok(r) => r,
+        Err(Error::OutOfMemory { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    crate::profile::start();
+    let tables = per_task(ctx, ks.len(), |r| fold_presence(ks, r, limit));
+    crate::profile::mark(|| "fold".into());
+    let wide = tables.iter().any(Option::is_none);
+    let tables: Vec<Presence> = tables.into_iter().flatten().collect();
+    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
+    crate::profile::mark(|| "span_allreduce".into());
+    let _held = reservation.commit();
+    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
+    // One byte per key of lo..lo + range: whether this locale has rows of it.
+    let mut all = vec![0u8; range];
+    for t in &tables {
+        t.for_each_key(|k| all[k.wrapping_sub(lo) as usize] = 1);
+    }
+    drop(tables);
+    crate::profile::mark(|| "merge_tasks".into());
+    let kr = Layout::new(ctx, range)?;
+    let got: Vec<Vec<u8>> = ctx.alltoallv(parts(&kr, &all))?;
+    drop(all);
+    crate::profile::mark(|| "alltoallv".into());
+    let mine = kr.len_here();
+    let mut flags = vec![0u8; mine];
+    for g in &got {
+        flags.iter_mut().zip(g).for_each(|(a, b)| *a |= b);
+    }
+    let present: Vec<usize> = (0..mine).filter(|&j| flags[j] != 0).collect();
+    crate::profile::mark(|| "merge_locales".into());
+    let r = output::<i64>(ctx, lo.wrapping_add(kr.lo() as i64), &present, None, None).map(|o| o.map(|(k, _, _)| k));
+    crate::profile::mark(|| "output".into());
+    crate::profile::report("dense_unique", ctx.id());
+    r
 }
 
 fn dense<T: AggValue>(

@@ -171,6 +171,89 @@ fn scatter_add(acc: &mut [f64], lo: i64, ks: &[i64], vs: &[f64], r: std::ops::Ra
     r.end
 }
 
+/// A task's presence bitmap for [`dense_unique`](crate::dense_unique): bit `j` of `words`
+/// says whether key `lo + j` has a row. `lo` is a multiple of 64, so the bitmap moves and
+/// grows by whole words. (One bit per key: 128 KiB for 2^20 keys stays in a core's L2, where
+/// a table of row counts, 8 MiB, is read and written at random in L3.)
+pub(crate) struct Presence {
+    pub(crate) lo: i64,
+    pub(crate) words: Vec<u64>,
+    /// The smallest and largest key read (known at the end of the fold).
+    pub(crate) seen: Option<(i64, i64)>,
+}
+
+impl Presence {
+    fn cap(&self) -> usize {
+        self.words.len() * 64
+    }
+
+    /// The smallest and largest key with a row.
+    fn span(&self) -> Option<(i64, i64)> {
+        let first = self.words.iter().position(|&w| w != 0)?;
+        let last = self.words.iter().rposition(|&w| w != 0)?;
+        let a = first * 64 + self.words[first].trailing_zeros() as usize;
+        let b = last * 64 + 63 - self.words[last].leading_zeros() as usize;
+        Some((self.lo.wrapping_add(a as i64), self.lo.wrapping_add(b as i64)))
+    }
+
+    /// Makes the bitmap hold `k` (with the keys seen so far, `seen`); `false` when they would
+    /// span more than `limit`.
+    fn cover(&mut self, k: i64, seen: Option<(i64, i64)>, limit: usize) -> bool {
+        let (a, b) = seen.map_or((k, k), |(a, b)| (a.min(k), b.max(k)));
+        let Some((lo2, cap2)) = placement(self.cap(), a, b, limit) else { return false };
+        // Word-aligned: `lo` down to a multiple of 64 (i64::MIN is one), the end up.
+        let lo2 = (lo2 as i128).div_euclid(64) * 64;
+        let need = (b as i128 - lo2 + 1).max(cap2 as i128);
+        let words2 = ((need + 63) / 64) as usize;
+        let mut w = vec![0u64; words2];
+        if let Some((sa, sb)) = seen {
+            let (from, to) = ((sa.wrapping_sub(self.lo) as usize) / 64, (sb.wrapping_sub(self.lo) as usize) / 64 + 1);
+            // The seen keys lie in the new bitmap, so this word index is not negative.
+            let at = ((self.lo as i128 - lo2) / 64 + from as i128) as usize;
+            w[at..at + (to - from)].copy_from_slice(&self.words[from..to]);
+        }
+        self.words = w;
+        self.lo = lo2 as i64;
+        true
+    }
+
+    /// Calls `f(key)` for every key with a row, in increasing order.
+    pub(crate) fn for_each_key(&self, mut f: impl FnMut(i64)) {
+        for (i, &w) in self.words.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let j = i * 64 + w.trailing_zeros() as usize;
+                f(self.lo.wrapping_add(j as i64));
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+/// Marks the keys of the rows `r` in a presence bitmap (no counts); `None` when they span
+/// more than `limit`.
+pub(crate) fn fold_presence(ks: &[i64], r: std::ops::Range<usize>, limit: usize) -> Option<Presence> {
+    let mut t = Presence { lo: 0, words: Vec::new(), seen: None };
+    let mut i = r.start;
+    while i < r.end {
+        let (lo, words) = (t.lo, &mut t.words[..]);
+        while i < r.end {
+            let j = ks[i].wrapping_sub(lo) as u64;
+            let Some(w) = words.get_mut((j / 64) as usize) else { break };
+            *w |= 1u64 << (j % 64);
+            i += 1;
+        }
+        if i < r.end {
+            let seen = t.span();
+            if !t.cover(ks[i], seen, limit) {
+                return None;
+            }
+        }
+    }
+    t.seen = t.span();
+    Some(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +281,28 @@ mod tests {
         assert_eq!(t.acc[(3 - t.lo) as usize], 3.0);
         assert_eq!(t.acc[(9 - t.lo) as usize].to_bits(), 0.0f64.to_bits());
         assert!(fold_sum_f64(&ks, &vs, 0..6, 18_000).is_none());
+    }
+
+    #[test]
+    fn presence_grows_both_ways_and_lists_its_keys() {
+        // Keys that move the bitmap down, then up past its end, then to the ends of i64.
+        let ks = [100i64, 99, -5000, 7, 70_000, -5000, 64, 63];
+        let t = fold_presence(&ks, 0..ks.len(), 1 << 20).unwrap();
+        assert_eq!(t.lo % 64, 0);
+        assert_eq!(t.seen, Some((-5000, 70_000)));
+        let mut got = Vec::new();
+        t.for_each_key(|k| got.push(k));
+        let mut want: Vec<i64> = ks.to_vec();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(got, want);
+        assert!(fold_presence(&ks, 0..ks.len(), 75_000).is_none());
+        for ks in [[i64::MAX, i64::MAX - 70], [i64::MIN + 3, i64::MIN]] {
+            let t = fold_presence(&ks, 0..2, 100).unwrap();
+            let mut got = Vec::new();
+            t.for_each_key(|k| got.push(k));
+            assert_eq!(got, vec![ks[0].min(ks[1]), ks[0].max(ks[1])]);
+        }
+        assert!(fold_presence(&[], 0..0, 1).unwrap().seen.is_none());
     }
 }

@@ -51,7 +51,7 @@ pub use argsort::{argsort, argsort_positions, sort};
 pub use coargsort::{coargsort, coargsort_positions, MAX_COARGSORT_KEYS};
 pub use column::SortColumn;
 pub use dense::{dense_groups, dense_in1d, DENSE_MAX_RANGE};
-pub use dense_agg::{dense_aggregate, dense_aggregate_values, DenseGroups};
+pub use dense_agg::{dense_aggregate, dense_aggregate_values, dense_unique, DenseGroups};
 pub use groupby::GroupBy;
 pub use key::SortKey;
 pub use segments::{group_flags, segment_starts};

@@ -4,7 +4,7 @@
 //! limit (`None` beyond it on every locale); errors.
 
 use atoll_array::{dist, DistArray, Elem};
-use atoll_ops::{dense_aggregate, dense_aggregate_values, Agg, AggResult, AggValue};
+use atoll_ops::{dense_aggregate, dense_aggregate_values, dense_unique, Agg, AggResult, AggValue};
 use atoll_runtime::{run, Config, Ctx, Result};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -38,6 +38,8 @@ fn check<T: AggValue>(ctx: &Ctx, keys: &[i64], vals: &[T], limit: usize) -> Resu
     assert_eq!(g.keys.to_vec()?, want.keys().copied().collect::<Vec<_>>());
     assert_eq!(g.rows.expect("rows").to_vec()?, want.values().map(|x| x.0).collect::<Vec<_>>());
     assert!(g.values.is_none());
+    // The presence-bitmap path: the same keys.
+    assert_eq!(dense_unique(&k, limit)?.expect("within the limit").to_vec()?, want.keys().copied().collect::<Vec<_>>());
     for agg in [Agg::Sum, Agg::Count, Agg::Mean, Agg::Min, Agg::Max] {
         let g = dense_aggregate(&k, Some((&v, agg)), limit)?.expect("within the limit");
         assert_eq!(g.keys.to_vec()?, want.keys().copied().collect::<Vec<_>>());
@@ -136,10 +138,14 @@ fn limit_ends_of_i64_and_errors() {
             let v = block(ctx, &[1.0f64; 5])?;
             assert!(dense_aggregate(&k, Some((&v, Agg::Sum)), 11)?.is_some());
             assert!(dense_aggregate(&k, Some((&v, Agg::Sum)), 10)?.is_none());
+            assert!(dense_unique(&k, 11)?.is_some());
+            assert!(dense_unique(&k, 10)?.is_none());
             let wide = block(ctx, &[i64::MIN, i64::MAX])?;
             assert!(dense_aggregate::<f64>(&wide, None, atoll_ops::DENSE_MAX_RANGE)?.is_none());
             use atoll_runtime::Error;
             assert!(matches!(dense_aggregate::<f64>(&k, None, 0), Err(Error::InvalidArgument(_))));
+            assert!(matches!(dense_unique(&k, 0), Err(Error::InvalidArgument(_))));
+            assert!(dense_unique(&wide, atoll_ops::DENSE_MAX_RANGE)?.is_none());
             assert!(matches!(dense_aggregate(&k, Some((&v, Agg::Prod)), 11), Err(Error::InvalidArgument(_))));
             let short = block(ctx, &[1.0f64; 4])?;
             assert!(matches!(dense_aggregate(&k, Some((&short, Agg::Sum)), 11), Err(Error::ShapeMismatch { .. })));

@@ -1,5 +1,6 @@
 //! Binding of `atoll_ops::dense_aggregate` (issue 16): GroupBy's sum, count, mean, min, max
-//! (and `unique` with counts) of one int64 key array of small range in one pass, no sort.
+//! (and `unique` with counts) of one int64 key array of small range in one pass, no sort; and
+//! of `atoll_ops::dense_unique` (`unique` without counts: one presence bit per key).
 //! The Python layer falls back to the sort when the keys span more than the limit.
 
 use crate::commands::Operand;
@@ -87,9 +88,24 @@ fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg, rows): (Ids, 
 pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg, bool), Option<u64>> =
     Handler::new("atoll-python::dense_aggregate", dense_aggregate_cmd);
 
+fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) -> Result<Option<u64>> {
+    let k = Operand::of(ctx, &keys, n)?;
+    let r = k.with(|kc| atoll::ops::dense_unique(keys_col(kc)?, limit));
+    k.free()?;
+    let Some(uk) = r? else { return Ok(None) };
+    let groups = uk.len() as u64;
+    Registry::of(ctx).insert(id, Col::I(uk));
+    Ok(Some(groups))
+}
+
+/// The distinct keys only (a presence bitmap per task, `atoll_ops::dense_unique`): registers
+/// them and returns how many, or `None` when the keys span more than the limit.
+pub static DENSE_UNIQUE: Handler<(u64, Node, usize, usize), Option<u64>> = Handler::new("atoll-python::dense_unique", dense_unique_cmd);
+
 /// Registers the commands of this module.
 pub fn register_commands() {
     DENSE_AGGREGATE.register();
+    DENSE_UNIQUE.register();
 }
 
 /// Distinct int64 keys (an expression of `n` elements) in order with their numbers of rows
@@ -131,8 +147,22 @@ pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize,
     )))
 }
 
+/// The distinct int64 keys (an expression of `n` elements) in order, without counts, or
+/// `None` when they span more than `limit` values (sort instead).
+#[pyfunction]
+pub fn dense_unique(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize) -> PyResult<Option<Arr>> {
+    if keys.node.dtype() != DType::I64 {
+        return Err(value_err("keys", "dense keys must be int64"));
+    }
+    let (_, generation) = driver(py)?;
+    let id = next_id();
+    let groups = exec(py, &DENSE_UNIQUE, (id, keys.node.clone(), n, limit))?;
+    Ok(groups.map(|g| Arr { id, dtype: DType::I64, len: g as usize, generation }))
+}
+
 /// Adds this module's functions.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dense_aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(dense_unique, m)?)?;
     Ok(())
 }
