@@ -13,7 +13,7 @@
 
 use crate::aggregate::{Agg, AggResult, AggValue};
 use crate::dense::per_task;
-use crate::dense_fold::{fold_presence, fold_sum_f64, fold_table, touched, Presence, Table, NEG_ZERO};
+use crate::dense_fold::{fold_presence, fold_sum_f64, fold_table, touched, NEG_ZERO};
 use crate::layout::Layout;
 use crate::runs::block_from_runs;
 use crate::segments::check_block;
@@ -162,13 +162,9 @@ fn run<T: AggValue, F: Fold<T>>(
         _ => fold_table(ks, r, limit, init, true, false, |_, _| {}),
     });
     crate::profile::mark(|| "fold".into());
-    let wide = tables.iter().any(Option::is_none);
-    let tables: Vec<Table<F::A>> = tables.into_iter().flatten().collect();
-    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
-    crate::profile::mark(|| "span_allreduce".into());
+    let (tables, found) = common_range(ctx, tables, |t| t.seen, limit)?;
     let _held = reservation.commit();
-    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
+    let Some((lo, range)) = found else { return Ok(None) };
     // This locale's table over lo..lo + range, tasks merged in chunk order.
     let mut all_rows = vec![0i64; range];
     let mut all_acc = vec![init; if valued { range } else { 0 }];
@@ -206,6 +202,22 @@ fn run<T: AggValue, F: Fold<T>>(
     crate::profile::mark(|| "output".into());
     crate::profile::report("dense", ctx.id());
     r
+}
+
+/// The tables that stayed within the limit, and the keys `lo..lo + range` of all locales.
+type InRange<X> = (Vec<X>, Option<(i64, usize)>);
+
+/// The tasks' tables (each `None` when its keys spanned more than `limit`) without the
+/// `None`s, and the keys `lo..lo + range` that all locales' rows span ([`key_range`]: `None`
+/// on every locale when any task's or all the keys span more than `limit`). `seen` is a
+/// table's smallest and largest key. **Collective** (one allreduce).
+fn common_range<X>(ctx: &Ctx, tables: Vec<Option<X>>, seen: impl Fn(&X) -> Option<(i64, i64)>, limit: usize) -> Result<InRange<X>> {
+    let wide = tables.iter().any(Option::is_none);
+    let tables: Vec<X> = tables.into_iter().flatten().collect();
+    let span = tables.iter().filter_map(&seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
+    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
+    crate::profile::mark(|| "span_allreduce".into());
+    Ok((tables, key_range(wide, span, limit)))
 }
 
 /// The keys `lo..lo + range` that every locale's rows span, or `None` (sort instead) when a
@@ -257,12 +269,9 @@ fn run_sum_f64<T: AggValue>(ctx: &Ctx, ks: &[i64], vs: &[f64], limit: usize) -> 
         Err(e) => return Err(e),
     };
     let tables = per_task(ctx, ks.len(), |r| fold_sum_f64(ks, vs, r, limit));
-    let wide = tables.iter().any(Option::is_none);
-    let tables: Vec<Table<f64>> = tables.into_iter().flatten().collect();
-    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
+    let (tables, found) = common_range(ctx, tables, |t| t.seen, limit)?;
     let _held = reservation.commit();
-    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
+    let Some((lo, range)) = found else { return Ok(None) };
     let mut all = vec![NEG_ZERO; range];
     for t in &tables {
         let Some(s) = t.seen_slots() else { continue };
@@ -375,13 +384,9 @@ pub fn dense_unique(keys: &DistArray<i64, 1>, limit: usize) -> Result<Option<Dis
     crate::profile::start();
     let tables = per_task(ctx, ks.len(), |r| fold_presence(ks, r, limit));
     crate::profile::mark(|| "fold".into());
-    let wide = tables.iter().any(Option::is_none);
-    let tables: Vec<Presence> = tables.into_iter().flatten().collect();
-    let span = tables.iter().filter_map(|t| t.seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
-    let (wide, span) = ctx.allreduce((wide, span), |a, b| (a.0 || b.0, join(a.1, b.1)))?;
-    crate::profile::mark(|| "span_allreduce".into());
+    let (tables, found) = common_range(ctx, tables, |t| t.seen, limit)?;
     let _held = reservation.commit();
-    let Some((lo, range)) = key_range(wide, span, limit) else { return Ok(None) };
+    let Some((lo, range)) = found else { return Ok(None) };
     // One byte per key of lo..lo + range: whether this locale has rows of it.
     let mut all = vec![0u8; range];
     for t in &tables {
