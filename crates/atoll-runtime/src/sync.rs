@@ -48,7 +48,7 @@ impl Backoff {
     }
 
     pub(crate) fn snooze(&mut self) {
-        match self.pause(std::time::Instant::now()) {
+        match self.pause(std::time::Instant::now) {
             Pause::Spin => std::hint::spin_loop(),
             Pause::Yield => std::thread::yield_now(),
             Pause::Sleep(d) => std::thread::sleep(d),
@@ -56,13 +56,14 @@ impl Backoff {
         self.step = self.step.saturating_add(1);
     }
 
-    /// What the next [`snooze`](Self::snooze) does at `now`.
-    fn pause(&self, now: std::time::Instant) -> Pause {
+    /// What the next [`snooze`](Self::snooze) does at `now()` (read only inside a transfer's
+    /// window, so spinning and plain yielding read no clock).
+    fn pause(&self, now: impl FnOnce() -> std::time::Instant) -> Pause {
         const SPIN: u32 = 32;
         const YIELD: u32 = SPIN + 200;
         if self.step < SPIN {
             Pause::Spin
-        } else if self.step < YIELD || self.yield_until.is_some_and(|t| now < t) {
+        } else if self.step < YIELD || self.yield_until.is_some_and(|t| now() < t) {
             Pause::Yield
         } else {
             let k = (self.step - YIELD).min(10);
@@ -96,7 +97,7 @@ mod tests {
         let now = Instant::now();
         let at = |mut b: Backoff, step: u32, t: Instant| {
             b.step = step;
-            b.pause(t)
+            b.pause(|| t)
         };
         // Small waits: spin, yield, then sleep (growing, capped at 1 ms).
         assert_eq!(at(Backoff::new(), 0, now), Pause::Spin);
