@@ -17,6 +17,9 @@
 //!    cache to write the output, with streaming stores for large outputs (no read for
 //!    ownership of the output's lines).
 //!
+//!    A locale with one worker (one core per locale) scans its part in one straight pass
+//!    instead: its base is known, and the chunk folds would only stall the memory reads.
+//!
 //! Tasks wait only for chunks with a lower index, which were taken earlier by tasks that are
 //! running, so the look-back cannot deadlock, whatever the number of threads.
 
@@ -166,14 +169,18 @@ fn wait_for<T: Copy>(slot: &OnceLock<T>) -> T {
 fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) {
     let sz = chunk_len::<T>();
     let stream = worth_it::<T>(out.len());
-    let outs: Vec<Mutex<&mut [T]>> = out.chunks_mut(sz).map(Mutex::new).collect();
-    let n = outs.len();
+    let n = out.len().div_ceil(sz);
     if n == 0 {
         return;
     }
+    let workers = ctx.here().num_threads().clamp(1, n);
+    if workers == 1 {
+        straight(ctx, input, out, base, op, identity, stream, inclusive);
+        return;
+    }
+    let outs: Vec<Mutex<&mut [T]>> = out.chunks_mut(sz).map(Mutex::new).collect();
     let incl: Vec<OnceLock<T>> = (0..n).map(|_| OnceLock::new()).collect();
     let next = AtomicUsize::new(0);
-    let workers = ctx.here().num_threads().clamp(1, n);
     ctx.forall_chunks_with(0..workers, 1, |_| loop {
         let c = next.fetch_add(1, Ordering::Relaxed);
         if c >= n {
@@ -190,6 +197,53 @@ fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl
             write_chunk(&mut o, stream, scanner(inp, excl, op, false));
         }
     });
+}
+
+/// Pass 2 on a locale with one worker, whose base is already known: one straight pass on the
+/// locale's pool, each value computed as the input streams in from memory and written out. The
+/// look-back's fold of each chunk first would leave memory idle while the chunk is re-read
+/// from the cache and scanned (a scan is one dependent combination per element). The values are
+/// combined exactly as the chunked pass combines them (each chunk scanned from the combination
+/// of its predecessors' folds, each fold from `identity`: a second, independent chain per
+/// element), so floating-point results do not depend on the number of workers.
+fn straight<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, stream: bool, inclusive: bool) {
+    let sz = chunk_len::<T>();
+    let out = Mutex::new(out);
+    ctx.forall_chunks_with(0..1, 1, |_| {
+        let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+        let mut excl = base;
+        for (inp, o) in input.chunks(sz).zip(o.chunks_mut(sz)) {
+            let mut total = identity;
+            if inclusive {
+                write_chunk(o, stream, folding_scanner(inp, excl, identity, op, true, &mut total));
+            } else {
+                write_chunk(o, stream, folding_scanner(inp, excl, identity, op, false, &mut total));
+            }
+            excl = op(excl, total);
+        }
+    });
+}
+
+/// [`scanner`] that also folds the chunk from `identity` (as the chunked pass's first fold
+/// does, in the same order) and leaves that fold in `total` at the last element. Both running
+/// values are owned by the closure, so they stay in registers.
+#[inline(always)]
+fn folding_scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, mut fold: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool, total: &'a mut T) -> impl FnMut(usize) -> T + 'a {
+    let last = inp.len().wrapping_sub(1);
+    move |j| {
+        let x = inp[j];
+        let prev = acc;
+        acc = op(acc, x);
+        fold = op(fold, x);
+        if j == last {
+            *total = fold;
+        }
+        if inclusive {
+            acc
+        } else {
+            prev
+        }
+    }
 }
 
 /// The scan of `inp` from `acc` as a function of the output index, called in index order. The
