@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub const THRESHOLD: usize = 4 << 20;
 
 /// The huge-page size of x86-64 and aarch64 (4 KiB base pages).
-const HUGE_PAGE: usize = 2 << 20;
+pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// 0: not read yet; 1: on; 2: off.
 static STATE: AtomicU8 = AtomicU8::new(0);
@@ -102,24 +102,46 @@ pub fn zeroed_vec<T: bytemuck::Zeroable + Clone>(len: usize) -> Vec<T> {
 /// Whether the huge-page advice is set on the mapping that holds `ptr` (Linux: the `hg` flag
 /// in `/proc/self/smaps`); `None` where that cannot be read. For tests and diagnostics.
 pub fn is_advised(ptr: *const u8) -> Option<bool> {
+    let entry = smaps_entry(ptr)?;
+    let flags = entry.iter().find_map(|l| l.strip_prefix("VmFlags:"))?;
+    Some(flags.split_whitespace().any(|f| f == "hg"))
+}
+
+/// KiB of the mapping that holds `ptr` mapped with huge pages (`AnonHugePages`,
+/// `ShmemPmdMapped` and `FilePmdMapped` of `/proc/self/smaps`); `None` where that cannot be
+/// read. For tests and diagnostics.
+pub fn huge_kib(ptr: *const u8) -> Option<u64> {
+    let entry = smaps_entry(ptr)?;
+    let kib = |key: &str| {
+        entry.iter().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()).unwrap_or(0)
+    };
+    Some(kib("AnonHugePages:") + kib("ShmemPmdMapped:") + kib("FilePmdMapped:"))
+}
+
+/// The lines of `/proc/self/smaps` that describe the mapping holding `ptr` (after its
+/// address line).
+fn smaps_entry(ptr: *const u8) -> Option<Vec<String>> {
     let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
     let addr = ptr as usize;
-    let mut inside = false;
+    let mut entry: Option<Vec<String>> = None;
     for line in smaps.lines() {
         let first = line.split_whitespace().next().unwrap_or("");
         if let Some((lo, hi)) = first.split_once('-') {
             if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16)) {
-                inside = (lo..hi).contains(&addr);
+                if entry.is_some() {
+                    break;
+                }
+                if (lo..hi).contains(&addr) {
+                    entry = Some(Vec::new());
+                }
                 continue;
             }
         }
-        if inside {
-            if let Some(flags) = line.strip_prefix("VmFlags:") {
-                return Some(flags.split_whitespace().any(|f| f == "hg"));
-            }
+        if let Some(e) = entry.as_mut() {
+            e.push(line.to_string());
         }
     }
-    None
+    entry
 }
 
 #[cfg(test)]

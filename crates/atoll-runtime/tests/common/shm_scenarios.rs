@@ -40,7 +40,9 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
     let (me, n) = (ctx.id(), ctx.num_locales());
     ctx.barrier()?;
     let base = segments_in_use();
-    let sizes = [1usize, 3, 511, 512, 4097, 100_000, 3 << 17];
+    // The last two are segments of whole huge pages, 2 MiB aligned and collapsed into huge
+    // pages by their owner where the kernel allows (`shared_huge.rs`); the last is the largest.
+    let sizes = [1usize, 3, 511, 512, 4097, 100_000, 5 << 17, 9 << 17];
     for round in 0..3 {
         let mut arrays = Vec::new();
         for (j, &s) in sizes.iter().enumerate() {

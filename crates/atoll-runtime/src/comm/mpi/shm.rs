@@ -35,6 +35,7 @@
 use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
+use crate::shared_huge;
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
 use std::collections::BTreeMap;
@@ -105,8 +106,10 @@ fn name_of(rank: usize, seq: u64) -> String {
 }
 
 /// Creates and maps a zeroed segment of at least `bytes`, keeping its descriptor for peers.
-fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping> {
-    let len = bytes.div_ceil(page()).max(1) * page();
+/// Also returns whether its pages are all present (populated, or collapsed into huge pages:
+/// `shared_huge.rs`).
+fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<(Mapping, bool)> {
+    let len = shared_huge::segment_len(bytes, page());
     let name = CString::new(name_of(rank, seq)).map_err(|_| Error::Io("segment name".into()))?;
     // SAFETY: `name` is a valid NUL-terminated string.
     let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
@@ -120,10 +123,8 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
         unsafe { libc::close(fd) };
         return Err(e);
     }
-    // SAFETY: a fresh shared mapping of the whole file; the kernel picks the address.
-    let ptr = unsafe {
-        libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
-    };
+    // A fresh shared mapping of the whole file (2 MiB aligned when large).
+    let ptr = shared_huge::map_shared(fd, len, false);
     if ptr == libc::MAP_FAILED {
         let e = os_err("mmap");
         // SAFETY: as above.
@@ -134,13 +135,17 @@ fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<Mapping
     advise_huge(&m);
     // The memory tracker counts it for this rank like the heap block it replaces.
     atoll_mem::note_mapped(m.ptr as usize, len);
+    // SAFETY: the fresh mapping made above, not yet announced to any peer.
+    if unsafe { shared_huge::collapse(m.ptr, len) } {
+        return Ok((m, true));
+    }
     if populate {
         // Fault the pages in now (one kernel call instead of a fault per page later); a kernel
         // without MADV_POPULATE_WRITE (before 5.14) just faults them on first touch.
         // SAFETY: advice on the mapping made above.
         unsafe { libc::madvise(m.ptr.cast(), len, libc::MADV_POPULATE_WRITE) };
     }
-    Ok(m)
+    Ok((m, populate))
 }
 
 /// Maps `bytes` of the segment `fd` of process `pid` (`rank`'s segment number `seq`).
@@ -165,9 +170,10 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
     // SAFETY: `st` is a valid out-pointer; `own` is the descriptor opened above.
     let ok = unsafe { libc::fstat(own, &mut st) } == 0 && st.st_size as u64 >= bytes as u64;
     let len = (st.st_size.max(0) as usize).max(1);
-    // SAFETY: maps the whole (size-checked) file shared; the kernel picks the address.
+    // The whole (size-checked) file, shared, 2 MiB aligned when large (so that the owner's
+    // huge pages map as such here too).
     let ptr = if ok {
-        unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | if populate { libc::MAP_POPULATE } else { 0 }, own, 0) }
+        shared_huge::map_shared(own, len, populate)
     } else {
         libc::MAP_FAILED
     };
@@ -319,7 +325,7 @@ impl NodeShm {
     /// A fresh segment of this rank for `bytes` of a symmetric allocation; `None` if the
     /// system refuses one (the allocation then uses the heap and transfers).
     pub(crate) fn alloc(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
-        let want = bytes.div_ceil(page()).max(1) * page();
+        let want = shared_huge::segment_len(bytes, page());
         let kept = shm_pool::lock(&self.pools).take_fit(self.rank, want);
         if let Some(k) = kept {
             if let Some(a) = self.reuse(k) {
@@ -330,7 +336,7 @@ impl NodeShm {
         if seq >= u32::MAX as u64 - 1 {
             return None;
         }
-        let m = create(self.rank, seq, bytes, populate).ok()?;
+        let (m, populate) = create(self.rank, seq, bytes, populate).ok()?;
         // Bits 32..: the sequence number + 1; bit 31: populated; bits 0..31: the descriptor.
         let token = ((seq + 1) << 32) | (u64::from(populate) << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
         Some(self.hand_out(m, seq, token))
@@ -371,7 +377,7 @@ impl NodeShm {
     /// control segment of `shm_coll.rs`), and the token peers map it with.
     pub(crate) fn control_segment(&self, bytes: usize) -> Result<(Arc<Mapping>, u64)> {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-        let m = create(self.rank, seq, bytes, true)?;
+        let (m, _) = create(self.rank, seq, bytes, true)?;
         let token = ((seq + 1) << 32) | (1 << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;
         Ok((Arc::new(m), token))
     }
