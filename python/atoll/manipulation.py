@@ -71,6 +71,9 @@ def histogram(pda, bins=10):
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     edges_np = np.linspace(lo, hi, bins + 1, endpoint=True)
+    if np.any(edges_np[:-1] >= edges_np[1:]):
+        # Values a few ulps apart: the edges would not all differ (NumPy's error too).
+        raise ValueError(f"Too many bins for data range. Cannot create {bins} finite-sized bins.")
     if x.size == 0:
         from .creation import zeros
         return zeros(bins, int64), array(edges_np)
