@@ -66,11 +66,25 @@ impl<'a, T> StridedRow<'a, T> {
     }
 }
 
+/// The panic of [`StridedRow`]'s `at` for `j >= len`, out of line.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn out_of_bounds(j: usize, len: usize) -> ! {
+    panic!("row index {j} out of bounds ({len})")
+}
+
 impl<T: Copy> Row for StridedRow<'_, T> {
     type Item = T;
     #[inline(always)]
     fn at(&self, j: usize) -> T {
-        assert!(j < self.len, "row index {j} out of bounds ({})", self.len);
+        // The check's failure is a call with `j` by value: a panic message formatted here
+        // took `j` by reference, which kept the loop counter in memory, one more store per
+        // element in every strided loop (the folding kernel's loop ran 2-3x slower,
+        // docs/BENCHMARKS.md, session 16).
+        if j >= self.len {
+            out_of_bounds(j, self.len);
+        }
         // SAFETY: `j < len`, and the constructor's contract makes `ptr + j * stride` a live,
         // initialized `T` that nothing writes while the row is borrowed.
         unsafe { self.ptr.add(j * self.stride).read() }
@@ -85,5 +99,29 @@ impl<T: Copy> Row for StridedRow<'_, T> {
         // initialized `T`s from `ptr` that nothing writes while the row is borrowed (the
         // constructor's contract), as a slice.
         (self.stride == 1 || self.len <= 1).then(|| unsafe { std::slice::from_raw_parts(self.ptr, self.len) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_strided_row_reads_every_stride_th_value() {
+        let v: Vec<u32> = (0..10).collect();
+        // SAFETY: elements 1, 4, 7 of `v`, which outlives the row and is not written.
+        let r = unsafe { StridedRow::from_raw(v.as_ptr().add(1), 3, 3) };
+        assert_eq!(r.to_vec(), vec![1, 4, 7]);
+        assert!(r.unit().is_none());
+        assert_eq!(StridedRow::from_slice(&v[2..5]).unit(), Some(&[2u32, 3, 4][..]));
+    }
+
+    #[test]
+    #[should_panic(expected = "row index 3 out of bounds (3)")]
+    fn reading_past_a_strided_row_panics_with_the_index() {
+        let v = [1.0f64; 8];
+        // SAFETY: elements 0, 2, 4 of `v`, which outlives the row and is not written.
+        let r = unsafe { StridedRow::from_raw(v.as_ptr(), 2, 3) };
+        let _ = r.at(3);
     }
 }

@@ -31,7 +31,7 @@ pub enum SublocaleMode {
 /// | `backend` | `ATOLL_BACKEND=local\|mpi` | `mpi` when launched by `mpiexec` and built with MPI, else `local` |
 /// | `locales` | `ATOLL_LOCALES` | 4 (local backend; MPI uses the rank count) |
 /// | `sublocales` | `ATOLL_SUBLOCALES=numa\|core\|none` | `numa` |
-/// | `pin` | `ATOLL_PIN=0\|1` | 1: pin task-pool threads to their sublocale's cores |
+/// | `pin` | `ATOLL_PIN=0\|1` | 1: pin task-pool threads to their sublocale's cores (and each locale's main thread to its cores; under MPI the thread that starts the rank) |
 /// | `threads_per_locale` | `ATOLL_THREADS_PER_LOCALE` | the locale's share of the cores |
 /// | `verbose_comm` | `ATOLL_VERBOSE_COMM=0\|1` | 0 |
 /// | `check_collectives` | `ATOLL_CHECK_COLLECTIVES=0\|1` | 1 in debug builds, 0 in release |

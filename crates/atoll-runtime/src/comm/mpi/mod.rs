@@ -15,7 +15,12 @@
 //!   the core between polls) for `progress_hot_ms` after any message, and *cold* otherwise
 //!   (sleeps with growing pauses up to 1 ms), so an idle rank costs almost nothing. Origins
 //!   send a tiny wake-up message before a burst of requests to a cold target (at most once per
-//!   half hot period), which keeps the targets of active communication hot.
+//!   half hot period), which keeps the targets of active communication hot. When every rank
+//!   is a node peer, every message arrives through the inbox, whose doorbell wakes a sleeping
+//!   thread: the thread then polls only briefly after a message ([`LINGER`]) and sleeps on its
+//!   inbox (at most [`PARK`]), and is hot only when a wake-up or a request to a rank off the
+//!   node needs MPI polled. Polling hot after every node-peer message took 30-60% of a core
+//!   on 2 cores with 2 ranks, slowing the computing threads (docs/BENCHMARKS.md, session 16).
 //! - **Collectives**: non-blocking MPI collectives on their own communicator, waited for with
 //!   polite polling (no busy core while waiting).
 //! - **Failed driver commands** (`abandon.rs`): a rank whose part fails sends `TAG_ABORT` to
@@ -90,8 +95,18 @@ impl Inner {
         self.epoch.elapsed().as_millis() as u64
     }
 
+    /// Makes the progress thread poll MPI for `hot_ms` (waking it if it sleeps on its inbox).
     fn heat(&self) {
         self.hot_until.store(self.now_ms() + self.hot_ms, Ordering::Relaxed);
+        if let Some(am) = &self.node_am {
+            am.ring();
+        }
+    }
+
+    /// Whether `target`'s messages, and its replies to this rank, travel through the node's
+    /// shared memory (which wakes the progress thread by itself, `shm_am.rs`).
+    fn by_inbox(&self, target: usize) -> bool {
+        self.node_am.as_ref().is_some_and(|am| am.reaches(target))
     }
 
     /// Where `addr..addr+len` of `target` is mapped in this process (node-shared memory).
@@ -139,13 +154,30 @@ pub(crate) struct MpiComm {
     inner: Arc<Inner>,
 }
 
+/// How long the progress thread keeps polling (yielding between polls) after a message from
+/// a node peer before it sleeps on its inbox: the next message of a burst (an aggregator's
+/// flushes, a request after its reply) is then taken without a futex wake-up.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// The longest sleep on the inbox: MPI is still polled this often (`MPI_Improbe` also drives
+/// MPI's progress), as in the cold state.
+const PARK: std::time::Duration = std::time::Duration::from_millis(1);
+
 fn progress_loop(inner: Arc<Inner>) {
     let mut backoff = Backoff::new();
+    // When every rank is a node peer, every message arrives in the inbox and rings its
+    // doorbell: the thread then sleeps on it instead of polling hot, unless something needs
+    // MPI polled (a wake-up for an access through MPI, a request to a rank off the node).
+    let inbox = inner.node_am.as_ref().filter(|am| am.reaches_everyone());
+    let mut last_message = Instant::now();
     loop {
         match inner.try_recv() {
             Ok(Some((src, tag, buf))) => {
                 backoff.reset();
-                inner.heat();
+                last_message = Instant::now();
+                if inbox.is_none() || tag == TAG_WAKE {
+                    inner.heat();
+                }
                 match tag {
                     TAG_REQ => serve_request(&inner, src, buf),
                     TAG_REPLY => route_reply(&inner, buf),
@@ -166,6 +198,12 @@ fn progress_loop(inner: Arc<Inner>) {
                 }
                 if inner.now_ms() < inner.hot_until.load(Ordering::Relaxed) {
                     std::thread::yield_now();
+                } else if let Some(am) = inbox {
+                    if last_message.elapsed() < LINGER {
+                        std::thread::yield_now();
+                    } else {
+                        am.park(PARK);
+                    }
                 } else {
                     backoff.snooze();
                 }
@@ -387,8 +425,11 @@ impl ActiveMessages for MpiComm {
         msg.extend_from_slice(&req.to_le_bytes());
         msg.extend_from_slice(&sub.map(|s| s as u64).unwrap_or(u64::MAX).to_le_bytes());
         msg.extend_from_slice(&payload);
-        // Our own progress thread must be responsive to receive the reply.
-        inner.heat();
+        // Our own progress thread must be responsive to receive the reply (a reply through the
+        // inbox wakes it by itself).
+        if !inner.by_inbox(target) {
+            inner.heat();
+        }
         if let Err(e) = inner.send(target, TAG_REQ, &msg) {
             lock(&inner.pending).remove(&req);
             return Err(e);
@@ -556,6 +597,14 @@ impl MpiJob {
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);
+        // The calling thread is the locale's main thread: it runs the loops of a locale with
+        // one worker inline and waits in collectives, like a local locale's main thread, which
+        // is pinned. Unpinned, a wake-up could place it on a node peer's core until the
+        // scheduler moved it again: small polybench kernels took 0.1-0.3 ms more under MPI
+        // (docs/BENCHMARKS.md, session 16).
+        if config.pin {
+            let _ = crate::affinity::pin_current_thread(&cores);
+        }
         let st = crate::run::build_locale(
             rank,
             size,

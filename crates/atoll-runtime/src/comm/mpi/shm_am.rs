@@ -15,7 +15,8 @@
 //!   the sender's position among the node's ranks. A ring is a header (the consumer's `head`
 //!   and the producer's `tail` on cache lines of their own, and a `closed` word) and
 //!   [`RING`] data bytes. `head` and `tail` count bytes since the start, so
-//!   `tail - head` bytes are unread and the ring is full at [`RING`].
+//!   `tail - head` bytes are unread and the ring is full at [`RING`]. The fourth header line
+//!   of the inbox's first ring holds the inbox's **doorbell** (below).
 //! - **Protocol** (one producer, one consumer per ring). A message is a 16-byte frame (tag,
 //!   length) and its payload, written as one byte stream: the producer copies as much as
 //!   fits, publishes `tail` (release) and waits for space for the rest, so a message of any
@@ -23,6 +24,15 @@
 //!   message, so messages never interleave. The consumer (the rank's progress thread) reads
 //!   what `tail` (acquire) covers, keeps a partial message per ring, and publishes `head`
 //!   (release) as it copies, freeing space for the producer. It never waits on a ring.
+//! - **Doorbell.** An idle consumer does not poll: it sets the doorbell word to 1, looks at
+//!   every ring once more, and sleeps on the word (a futex, `shm_futex.rs`) for at most the
+//!   given timeout. A producer that has published `tail` swaps the word to 0 and, if it was 1,
+//!   wakes the consumer. A sequentially consistent fence on each side between its store and
+//!   its load (Dekker's pattern) means that either the consumer sees the new `tail` or the
+//!   producer sees the 1; a wake that comes before the sleep finds the word already 0, and
+//!   the futex does not sleep. So a sleeping progress thread costs no core and a message
+//!   wakes it within a futex wake-up, where polling hot took a share of a core that the
+//!   computing threads needed (docs/BENCHMARKS.md, session 16).
 //! - **Ending.** A rank whose progress thread has stopped marks its rings `closed`; a producer
 //!   waiting for space in a closed ring, or in the ring of a rank whose process is gone, gets
 //!   a `Comm` error instead of waiting forever.
@@ -32,7 +42,9 @@
 
 use super::raw;
 use super::shm::{Mapping, NodeShm};
+use super::shm_futex;
 use crate::sync::{lock, AtomicU64, Backoff, Mutex, Ordering};
+use std::sync::atomic::AtomicU32;
 use atoll_error::{Error, Result};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,6 +98,13 @@ impl Ring {
         self.word(2)
     }
 
+    /// The inbox's doorbell, when this is the inbox's first ring (see the module docs).
+    fn bell(&self) -> &AtomicU32 {
+        // SAFETY: a 4-aligned word at the start of the fourth header line (`3 * 64 < HEADER`),
+        // inside the mapping (see `new`); every party accesses it atomically.
+        unsafe { AtomicU32::from_ptr(self.base.add(3 * 64).cast::<u32>()) }
+    }
+
     /// Copies `src` into the ring from stream position `pos` on, wrapping.
     ///
     /// # Safety
@@ -123,6 +142,8 @@ impl Ring {
 /// The producer's end of a ring (this rank's messages to one node peer).
 struct Outbound {
     ring: Ring,
+    /// The first ring of the peer's inbox, whose header holds the inbox's doorbell.
+    first: Ring,
     /// The peer's process id (0: unknown), checked while waiting for space.
     pid: u32,
     /// Held for a whole message, so that messages of this rank's threads never interleave.
@@ -138,7 +159,7 @@ impl Outbound {
         frame[..4].copy_from_slice(&tag.to_le_bytes());
         frame[8..].copy_from_slice(&(payload.len() as u64).to_le_bytes());
         let _guard = lock(&self.lock);
-        produce(&self.ring, [&frame, payload], || self.check(target))
+        produce(&self.ring, self.first.bell(), [&frame, payload], || self.check(target))
     }
 
     /// An error if the peer stopped reading or its process is gone.
@@ -153,10 +174,31 @@ impl Outbound {
     }
 }
 
-/// Copies `parts` into `ring` as one stream, publishing `tail` whenever the ring fills and at
-/// the end; while it is full, backs off politely and runs `check` about every
-/// [`LIVENESS_EVERY`]. The caller is the ring's only producer.
-fn produce(ring: &Ring, parts: [&[u8]; 2], check: impl Fn() -> Result<()>) -> Result<()> {
+/// Wakes the consumer sleeping on `bell`, if it is (see the module docs: the caller has just
+/// published a `tail`).
+fn ring_bell(bell: &AtomicU32) {
+    std::sync::atomic::fence(Ordering::SeqCst);
+    if bell.load(Ordering::Relaxed) != 0 && bell.swap(0, Ordering::SeqCst) != 0 {
+        shm_futex::wake_all(bell);
+    }
+}
+
+/// The consumer's side of the doorbell: announces the sleep on `bell`, then sleeps for at
+/// most `timeout` unless `waiting` (whether a ring has unread bytes) says a message already
+/// came (see the module docs).
+fn park_on(bell: &AtomicU32, waiting: impl Fn() -> bool, timeout: Duration) {
+    bell.store(1, Ordering::Relaxed);
+    std::sync::atomic::fence(Ordering::SeqCst);
+    if !waiting() {
+        shm_futex::wait(bell, 1, timeout);
+    }
+    bell.store(0, Ordering::Relaxed);
+}
+
+/// Copies `parts` into `ring` as one stream, publishing `tail` (and ringing `bell`) whenever
+/// the ring fills and at the end; while it is full, backs off politely and runs `check` about
+/// every [`LIVENESS_EVERY`]. The caller is the ring's only producer.
+fn produce(ring: &Ring, bell: &AtomicU32, parts: [&[u8]; 2], check: impl Fn() -> Result<()>) -> Result<()> {
     let mut tail = ring.tail().load(Ordering::Relaxed);
     let mut backoff = Backoff::new();
     let mut next_check = Instant::now() + LIVENESS_EVERY;
@@ -166,6 +208,7 @@ fn produce(ring: &Ring, parts: [&[u8]; 2], check: impl Fn() -> Result<()>) -> Re
             let free = ring.cap - (tail - head) as usize;
             if free == 0 {
                 ring.tail().store(tail, Ordering::Release);
+                ring_bell(bell);
                 backoff.snooze();
                 if Instant::now() >= next_check {
                     next_check = Instant::now() + LIVENESS_EVERY;
@@ -183,6 +226,7 @@ fn produce(ring: &Ring, parts: [&[u8]; 2], check: impl Fn() -> Result<()>) -> Re
         }
     }
     ring.tail().store(tail, Ordering::Release);
+    ring_bell(bell);
     Ok(())
 }
 
@@ -261,7 +305,11 @@ pub(crate) struct NodeAm {
     inbox: Mutex<(Vec<Inbound>, usize)>,
     /// Keeps this rank's inbox mapped.
     mine: Arc<Mapping>,
+    /// The first ring of this rank's inbox, whose header holds its doorbell.
+    first: Ring,
     members: usize,
+    /// Whether every other rank of the job is a node peer (then no message comes through MPI).
+    everyone: bool,
 }
 
 impl NodeAm {
@@ -299,8 +347,10 @@ impl NodeAm {
                     // (`my_slot < members.len()`), page-aligned plus a multiple of STRIDE
                     // (64-aligned), zeroed at creation, mapped while `_map` lives.
                     let ring = unsafe { Ring::new(map.ptr().add(my_slot * STRIDE), RING) };
+                    // SAFETY: the inbox's first ring, at the start of the same mapping.
+                    let first = unsafe { Ring::new(map.ptr(), RING) };
                     let pid = shm.pids().get(r).copied().unwrap_or(0);
-                    out[r] = Some(Outbound { ring, pid, lock: Mutex::new(()), _map: map });
+                    out[r] = Some(Outbound { ring, first, pid, lock: Mutex::new(()), _map: map });
                 }
                 _ => ok = false,
             }
@@ -318,7 +368,10 @@ impl NodeAm {
             // SAFETY: slot `i < members.len()` of this rank's own inbox, as above.
             .map(|(i, &r)| Inbound::new(unsafe { Ring::new(mine.ptr().add(i * STRIDE), RING) }, r))
             .collect();
-        Ok(Some(NodeAm { out, inbox: Mutex::new((inbox, 0)), mine, members: members.len() }))
+        // SAFETY: slot 0 of this rank's own inbox, as above.
+        let first = unsafe { Ring::new(mine.ptr(), RING) };
+        let everyone = members.len() == size;
+        Ok(Some(NodeAm { out, inbox: Mutex::new((inbox, 0)), mine, first, members: members.len(), everyone }))
     }
 
     /// Whether messages to `target` go through shared memory.
@@ -349,6 +402,25 @@ impl NodeAm {
             }
         }
         None
+    }
+
+    /// Whether every other rank of the job is a node peer, so that every message to this rank
+    /// comes through its inbox (and rings its doorbell).
+    pub(crate) fn reaches_everyone(&self) -> bool {
+        self.everyone
+    }
+
+    /// Sleeps until a node peer's message arrives (or [`NodeAm::ring`] is called), for at
+    /// most `timeout`; returns at once if a message is already waiting. Called by the
+    /// progress thread only (see the module docs for why no message is missed).
+    pub(crate) fn park(&self, timeout: Duration) {
+        park_on(self.first.bell(), || lock(&self.inbox).0.iter().any(|r| r.ring.tail().load(Ordering::Relaxed) != r.head), timeout);
+    }
+
+    /// Wakes this rank's progress thread if it sleeps in [`NodeAm::park`] (its own rank has
+    /// something for it: the end of the job, a reason to poll MPI).
+    pub(crate) fn ring(&self) {
+        ring_bell(self.first.bell());
     }
 
     /// Marks this rank's rings closed: producers waiting for space give up with an error.
@@ -393,6 +465,7 @@ mod tests {
         for cap in [64usize, 100, 4096] {
             let (_mem, prod, cons) = heap_ring(cap);
             let n = 300;
+            let bell = AtomicU32::new(0);
             std::thread::scope(|s| {
                 s.spawn(|| {
                     for i in 0..n {
@@ -400,7 +473,7 @@ mod tests {
                         let mut frame = [0u8; FRAME];
                         frame[..4].copy_from_slice(&tag.to_le_bytes());
                         frame[8..].copy_from_slice(&(p.len() as u64).to_le_bytes());
-                        produce(&prod, [&frame, &p], || Ok(())).unwrap();
+                        produce(&prod, &bell, [&frame, &p], || Ok(())).unwrap();
                     }
                 });
                 let mut inb = Inbound::new(cons, 1);
@@ -416,13 +489,41 @@ mod tests {
         }
     }
 
+    /// A consumer sleeping on the doorbell (with a timeout far longer than the test) wakes
+    /// when a message is published, and does not sleep when one is already there: the bound
+    /// below is only reached if a wake-up is lost.
+    #[test]
+    fn the_doorbell_wakes_a_parked_consumer_and_misses_no_message() {
+        const LONG: Duration = Duration::from_secs(60);
+        for round in 0..50 {
+            let (_mem, prod, cons) = heap_ring(4096);
+            let bell = AtomicU32::new(0);
+            let start = Instant::now();
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    // Sometimes before the consumer parks, sometimes after.
+                    if round % 2 == 1 {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    produce(&prod, &bell, [&[1u8; FRAME], &[]], || Ok(())).unwrap();
+                });
+                let inb = Inbound::new(cons, 1);
+                while inb.ring.tail().load(Ordering::Acquire) == inb.head {
+                    park_on(&bell, || inb.ring.tail().load(Ordering::Relaxed) != inb.head, LONG);
+                }
+            });
+            assert!(start.elapsed() < LONG / 2, "round {round}: the consumer slept through a message");
+            assert_eq!(bell.load(Ordering::Relaxed), 0);
+        }
+    }
+
     #[test]
     fn a_producer_facing_a_closed_full_ring_gets_an_error() {
         let (_mem, prod, cons) = heap_ring(64);
         cons.closed().store(1, Ordering::Release);
         let check = || if prod.closed().load(Ordering::Acquire) != 0 { Err(Error::Comm { locale: 1, message: "closed".into() }) } else { Ok(()) };
         let big = vec![7u8; 1000];
-        let e = produce(&prod, [&[], &big], check).unwrap_err();
+        let e = produce(&prod, &AtomicU32::new(0), [&[], &big], check).unwrap_err();
         assert!(matches!(e, Error::Comm { .. }), "{e}");
     }
 }

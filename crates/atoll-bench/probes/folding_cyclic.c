@@ -1,0 +1,106 @@
+// polybench's folding on Cyclic over 2 pinned threads (issue 13), polybench's size (n = 50400,
+// 10 repetitions of five folds), one spinning barrier per fold, against the sequential loop of
+// the benchmark's reference (the first fold into a second array, the next ones in place):
+//   direct: each thread computes the outputs it owns (b[i], i = me mod 2, stored at i / 2),
+//           loading both inputs a[2i] (thread 0's storage, index i) and a[2i + 1] (thread 1's,
+//           index i) where they live: no copies, half of every input line is the other's.
+// Compile without -march=native: the same instruction set as the Rust build.
+//
+//   gcc -O3 -pthread crates/atoll-bench/probes/folding_cyclic.c -o /tmp/folding_cyclic && /tmp/folding_cyclic
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#define N 50400
+#define REPS 10
+#define H (N / 2)
+// Cyclic storage: element i of an array lives on thread i % 2 at index i / 2.
+static double IN[2][H], A[2][H], B[2][H];
+static atomic_int cnt, sense;
+static double best2 = 1e9;
+
+static void barrier(int *ls) {
+    *ls = !*ls;
+    if (atomic_fetch_add(&cnt, 1) == 1) {
+        atomic_store(&cnt, 0);
+        atomic_store(&sense, *ls);
+    } else {
+        while (atomic_load(&sense) != *ls) __builtin_ia32_pause();
+    }
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+// out[i] = in[2i] + in[2i + 1] for the i < h that thread `me` owns.
+static void fold(double (*in)[H], double (*out)[H], int h, int me) {
+    const double *e = in[0], *o = in[1];
+    double *w = out[me];
+    for (int i = me; i < h; i += 2) w[i / 2] = e[i] + o[i];
+}
+
+static void *run(void *p) {
+    int me = (int)(long)p, ls = 0;
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    CPU_SET(me, &s);
+    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    for (int rep = 0; rep < 50; rep++) {
+        barrier(&ls);
+        double t0 = now();
+        for (int r = 0; r < REPS; r++) {
+            double(*a)[H] = A, (*b)[H] = B;
+            int len = N / 2;
+            fold(IN, a, len, me);
+            barrier(&ls);
+            while (len % 2 == 0) {
+                fold(a, b, len / 2, me);
+                barrier(&ls);
+                double(*x)[H] = a;
+                a = b;
+                b = x;
+                len /= 2;
+            }
+        }
+        double dt = now() - t0;
+        if (me == 0 && dt < best2) best2 = dt;
+    }
+    return 0;
+}
+
+int main(void) {
+    double *in = malloc(N * 8), *v = calloc(H, 8);
+    for (int i = 0; i < N; i++) in[i] = IN[i % 2][i / 2] = i % 97;
+    double best = 1e9;
+    int len = 0;
+    for (int rep = 0; rep < 50; rep++) {
+        double t0 = now();
+        for (int r = 0; r < REPS; r++) {
+            len = N / 2;
+            for (int i = 0; i < len; i++) v[i] = in[2 * i] + in[2 * i + 1];
+            while (len % 2 == 0) {
+                len /= 2;
+                for (int i = 0; i < len; i++) v[i] = v[2 * i] + v[2 * i + 1];
+            }
+        }
+        double dt = now() - t0;
+        if (dt < best) best = dt;
+    }
+    pthread_t th[2];
+    for (long i = 0; i < 2; i++) pthread_create(&th[i], 0, run, (void *)i);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], 0);
+    // The last fold (the fourth in place: 25200 -> 12600 -> 6300 -> 3150 -> 1575) wrote A:
+    // its `len` values must equal the sequential ones.
+    int ok = len == 1575;
+    for (int i = 0; i < len; i++) ok &= A[i % 2][i / 2] == v[i];
+    printf("sequential           %7.1f us\n", best * 1e6);
+    printf("2 threads, direct    %7.1f us  speedup vs sequential %.2f  %s\n", best2 * 1e6, best / best2, ok ? "ok" : "WRONG");
+    return 0;
+}
