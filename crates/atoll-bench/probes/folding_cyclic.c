@@ -15,29 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "two_threads.h"
 #define N 50400
 #define REPS 10
 #define H (N / 2)
 // Cyclic storage: element i of an array lives on thread i % 2 at index i / 2.
 static double IN[2][H], A[2][H], B[2][H];
-static atomic_int cnt, sense;
 static double best2 = 1e9;
-
-static void barrier(int *ls) {
-    *ls = !*ls;
-    if (atomic_fetch_add(&cnt, 1) == 1) {
-        atomic_store(&cnt, 0);
-        atomic_store(&sense, *ls);
-    } else {
-        while (atomic_load(&sense) != *ls) __builtin_ia32_pause();
-    }
-}
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 // out[i] = in[2i] + in[2i + 1] for the i < h that thread `me` owns.
 static void fold(double (*in)[H], double (*out)[H], int h, int me) {
@@ -48,10 +32,7 @@ static void fold(double (*in)[H], double (*out)[H], int h, int me) {
 
 static void *run(void *p) {
     int me = (int)(long)p, ls = 0;
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(me, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    pin_to(me);
     for (int rep = 0; rep < 50; rep++) {
         barrier(&ls);
         double t0 = now();

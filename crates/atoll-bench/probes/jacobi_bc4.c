@@ -16,37 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "two_threads.h"
 #define N 10000
 #define T 100
 #define H (N / 2)
 static double A[2][H + 8], B[2][H + 8];
-static atomic_int cnt, sense;
 static int copied;
 static double best2 = 1e9;
-
-static void barrier(int *ls) {
-    *ls = !*ls;
-    if (atomic_fetch_add(&cnt, 1) == 1) {
-        atomic_store(&cnt, 0);
-        atomic_store(&sense, *ls);
-    } else {
-        while (atomic_load(&sense) != *ls) __builtin_ia32_pause();
-    }
-}
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 // Thread `me` owns global blocks q = 2m + me (m = 0..H/4), stored one after the other.
 static void *run(void *p) {
     int me = (int)(long)p, ls = 0;
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(me, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    pin_to(me);
     double *L = calloc(H + 8, 8), *R = calloc(H + 8, 8);
     for (int rep = 0; rep < 50; rep++) {
         barrier(&ls);
