@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "probe.h"
 #define N (1L << 26)
 #define K (1 << 16)
 static int64_t *keys;
@@ -25,18 +26,9 @@ static double sink[2];
 static int mode;
 static pthread_barrier_t bar;
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static void *run(void *p) {
     int me = (int)(long)p;
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(me, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    pin_to(me);
     long lo = me * (N / 2), hi = lo + N / 2;
     pthread_barrier_wait(&bar);
     if (mode == 0) {

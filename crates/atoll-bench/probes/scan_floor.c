@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "probe.h"
 #define N (1L << 26)
 #define CHUNK (16384L) /* 128 KiB of input */
 #define NCHUNK (N / CHUNK)
@@ -34,12 +35,6 @@ static _Atomic uint64_t prefix[NCHUNK];
 static _Atomic int ready[NCHUNK];
 static int mode;
 static pthread_barrier_t bar;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static uint64_t *huge(size_t bytes) {
     void *p = aligned_alloc(2 << 20, bytes);
@@ -70,10 +65,7 @@ static uint64_t scan_stream(const uint64_t *a, uint64_t *o, long n, uint64_t acc
 
 static void *worker(void *arg) {
     long t = (long)arg;
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(t, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    pin_to((int)t);
     for (;;) {
         pthread_barrier_wait(&bar);
         if (mode < 0) return 0;
