@@ -372,6 +372,14 @@ impl Ctx {
         let size = std::mem::size_of::<T>();
         let parts: Vec<(u64, usize, u64)> = ptrs.iter().map(|&(a, n, t)| (a, n * size, t)).collect();
         self.st.backend.map_shared(&parts);
+        // Every part was registered before the exchange: the remote cache learns them now, so
+        // the first access to each needs no lookup (under MPI a request to the owner's
+        // progress thread). `release` forgets them.
+        for (l, &(a, bytes, _)) in parts.iter().enumerate() {
+            if l != self.id() && bytes > 0 {
+                self.st.remote.learn(l, a, bytes);
+            }
+        }
         Ok(Symmetric {
             ctx: self.clone(),
             data,

@@ -180,17 +180,23 @@ impl RemoteCache {
         self.misses.fetch_add(1, Ordering::Relaxed);
         match lookup()? {
             Some((s, l)) if s <= addr && s + l as u64 >= end => {
-                let mut map = self.per_target[target].write().unwrap_or_else(|e| e.into_inner());
-                // A region learned earlier that this one replaces (re-registered memory).
-                let stale: Vec<u64> = map.range(s..s + l as u64).map(|(&k, _)| k).collect();
-                for k in stale {
-                    map.remove(&k);
-                }
-                map.insert(s, l);
+                self.learn(target, s, l);
                 Ok(())
             }
             _ => Err(Error::NotRegistered { locale: target, addr, len }),
         }
+    }
+
+    /// Records that `start..start + len` on `target` is registered, replacing the regions
+    /// learned earlier that start inside it (re-registered memory): after a lookup, or
+    /// without one for the parts whose addresses a symmetric allocation exchanged.
+    pub(crate) fn learn(&self, target: usize, start: u64, len: usize) {
+        let mut map = self.per_target[target].write().unwrap_or_else(|e| e.into_inner());
+        let stale: Vec<u64> = map.range(start..start.saturating_add(len as u64)).map(|(&k, _)| k).collect();
+        for k in stale {
+            map.remove(&k);
+        }
+        map.insert(start, len);
     }
 
     /// Whether `addr..addr+len` on `target` lies in a region already known (no lookup, not
@@ -281,5 +287,23 @@ mod tests {
         c.forget(1, 5000);
         c.resolve(1, 5000, 8, || Ok(Some((5000, 800)))).unwrap();
         assert_eq!(c.stats().1, 3);
+    }
+
+    #[test]
+    fn a_learned_region_needs_no_lookup_and_replaces_the_regions_inside_it() {
+        let c = RemoteCache::new(3);
+        let never = || -> Result<Option<(u64, usize)>> { panic!("looked up a learned region") };
+        c.learn(2, 4096, 64);
+        c.learn(2, 8192, 64);
+        c.resolve(2, 4096, 64, never).unwrap();
+        c.resolve(2, 8200, 8, never).unwrap();
+        assert_eq!(c.stats(), (2, 0));
+        // One region over both (memory registered again, larger): the old entries go.
+        c.learn(2, 4096, 8192);
+        assert!(c.knows(2, 4096, 8192) && !c.knows(1, 4096, 8));
+        c.forget(2, 4096);
+        assert!(!c.knows(2, 8192, 8), "the region at 8192 was replaced by the one forgotten");
+        let e = c.resolve(2, 8192, 8, || Ok(None)).unwrap_err();
+        assert_eq!(e, Error::NotRegistered { locale: 2, addr: 8192, len: 8 });
     }
 }

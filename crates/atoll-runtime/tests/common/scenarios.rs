@@ -185,9 +185,12 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     }
     ctx.barrier()?;
     let val = |l: usize, i: usize| (l * 100_000 + i) as f64;
+    // The allocation told every locale where the others' parts are: no lookup on first access.
+    let misses = ctx.registration_stats().remote_misses;
     for t in 0..n {
         let mut buf = vec![0.0; 100];
         ctx.get(a.ptr(t).add(50), &mut buf)?;
+        check(ctx.registration_stats().remote_misses == misses, format!("the first get from {t} needed a lookup"))?;
         check(buf.iter().enumerate().all(|(k, &x)| x == val(t, 50 + k)), format!("get from {t}"))?;
         check(ctx.get_value(a.ptr(t).add(7))? == val(t, 7), "get_value")?;
         // 1-D strided: 100 elements at stride 4 from offset 3.
