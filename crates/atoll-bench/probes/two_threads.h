@@ -1,4 +1,4 @@
-// What the two-thread probes share (jacobi_bc4.c, folding_cyclic.c): `probe.h`, and a
+// What the two-thread probes share (jacobi.c, folding.c): `probe.h`, and a
 // sense-reversing spinning barrier for exactly two threads. Include after defining _GNU_SOURCE.
 #include <stdatomic.h>
 #include "probe.h"
