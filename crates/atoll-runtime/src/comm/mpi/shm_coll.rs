@@ -272,19 +272,30 @@ impl NodeColl {
             if c.arrival().load(Ordering::Acquire) >= t {
                 continue;
             }
+            // The arrival is checked after every pause: a pause takes ~65 cycles on AMD Zen,
+            // so the 64 pauses between checks this loop used to make put ~1.4 us between an
+            // arrival and its discovery (a barrier after a little work cost ~1.2 us against the
+            // local backend's 0.35). While spinning, the clock and the command state are read
+            // every 64 checks; while yielding (a system call anyway), at every check.
             let start = Instant::now();
             let mut k = 0u32;
-            while c.arrival().load(Ordering::Acquire) < t && start.elapsed() < POLL {
-                if self.oversubscribed || start.elapsed() >= SPIN {
+            let mut yielding = self.oversubscribed;
+            while c.arrival().load(Ordering::Acquire) < t {
+                if yielding {
                     std::thread::yield_now();
                 } else {
-                    for _ in 0..64 {
-                        std::hint::spin_loop();
-                    }
+                    std::hint::spin_loop();
                 }
-                k += 1;
-                if k % 256 == 0 {
-                    abandon.check()?;
+                k = k.wrapping_add(1);
+                if yielding || k % 64 == 0 {
+                    let waited = start.elapsed();
+                    if waited >= POLL {
+                        break;
+                    }
+                    yielding |= waited >= SPIN;
+                    if k % 256 == 0 {
+                        abandon.check()?;
+                    }
                 }
             }
             while c.arrival().load(Ordering::Acquire) < t {
