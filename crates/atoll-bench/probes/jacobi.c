@@ -10,7 +10,12 @@
 //                                i % 2 at index i / 2), reading both neighbours where they
 //                                live: every neighbour is the other thread's, so each step
 //                                reads the other's whole half (no copies); checked against the
-//                                sequential loop.
+//                                sequential loop;
+//   lines only:                  the communication alone (session 18): each step reads one
+//                                element of every cache line the other thread wrote and writes
+//                                its own half, no arithmetic;
+//   arithmetic only:             BlockCyclic(4) direct with the edges from the own storage (no
+//                                line crosses between the cores; wrong values, the same work).
 // Compile without -march=native: the same instruction set as the Rust build.
 //
 //   gcc -O3 -pthread crates/atoll-bench/probes/jacobi.c -o /tmp/jacobi && /tmp/jacobi
@@ -42,7 +47,32 @@ static void *run(void *p) {
         double(*a)[H + 8] = A, (*b)[H + 8] = B;
         for (int t = 0; t < T; t++) {
             double *own = a[me], *oth = a[1 - me], *out = b[me];
-            if (variant == 2) {
+            if (variant == 3) {
+                // The communication alone: each step reads one element of every cache line the
+                // other thread wrote in the step before (the lines a BlockCyclic(4) or Cyclic
+                // step must bring over), and writes its own half; no arithmetic.
+                double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                for (int k = 0; k < H; k += 32) {
+                    a0 += oth[k];
+                    a1 += oth[k + 8];
+                    a2 += oth[k + 16];
+                    a3 += oth[k + 24];
+                }
+                memcpy(out, own, H * 8);
+                out[0] += (a0 + a1 + a2 + a3) * 1e-300;
+            } else if (variant == 4) {
+                // The arithmetic alone: BlockCyclic(4) direct with the neighbours' edges taken
+                // from the thread's own storage (no line crosses between the cores; wrong values,
+                // the same work).
+                for (int m = 0; m < H / 4; m++) {
+                    double *o = own + 4 * m;
+                    double left = m > 0 ? own[4 * m - 1] : 0, right = own[4 * m + 4];
+                    out[4 * m] = 0.33333 * (left + o[0] + o[1]);
+                    out[4 * m + 1] = 0.33333 * (o[0] + o[1] + o[2]);
+                    out[4 * m + 2] = 0.33333 * (o[1] + o[2] + o[3]);
+                    out[4 * m + 3] = 0.33333 * (o[2] + o[3] + right);
+                }
+            } else if (variant == 2) {
                 // Thread 0 owns i = 2k (neighbours 2k - 1, 2k + 1: thread 1's k - 1, k); thread
                 // 1 owns i = 2k + 1 (neighbours 2k, 2k + 2: thread 0's k, k + 1). i = 0 and
                 // i = N - 1 stay.
@@ -103,8 +133,8 @@ int main(void) {
         if (dt < best) best = dt;
     }
     printf("sequential                         %7.1f us\n", best * 1e6);
-    static const char *names[3] = {"BlockCyclic(4), direct", "BlockCyclic(4), copied rows", "Cyclic, direct"};
-    for (variant = 0; variant < 3; variant++) {
+    static const char *names[5] = {"BlockCyclic(4), direct", "BlockCyclic(4), copied rows", "Cyclic, direct", "lines only (no arithmetic)", "arithmetic only (no lines)"};
+    for (variant = 0; variant < 5; variant++) {
         // Cyclic starts from the sequential loop's start and, after the same 50 x 100 steps,
         // must end with its values (`sa`); BlockCyclic starts from arbitrary values (unchecked).
         for (int l = 0; l < 2; l++)

@@ -15,6 +15,35 @@ pub fn zeroed<T: bytemuck::Zeroable + Clone>(len: usize, huge: bool) -> Vec<T> {
     }
 }
 
+/// Buffers a one-core reference keeps between calls, by element type: what a careful
+/// single-core program does with its scratch and output buffers, so that only the first call
+/// pays for fresh pages (on the development VM, memory freed more than about a second ago is
+/// written again at 0.4-0.8 GB/s: `probes/first_touch.c`). Atoll's runtime pools large
+/// buffers the same way (`atoll_runtime::page_pool`).
+#[derive(Default)]
+pub struct Keep {
+    bufs: Vec<Box<dyn std::any::Any>>,
+}
+
+impl Keep {
+    /// A buffer of `len` elements: a kept one of that length (its old contents: callers
+    /// overwrite it), else a zeroed fresh one (`zeroed`).
+    pub fn take<T: bytemuck::Zeroable + Clone + 'static>(&mut self, len: usize, huge: bool) -> Vec<T> {
+        let at = self.bufs.iter().position(|b| b.downcast_ref::<Vec<T>>().is_some_and(|v| v.len() == len));
+        match at.map(|i| self.bufs.swap_remove(i).downcast::<Vec<T>>()) {
+            Some(Ok(v)) => *v,
+            _ => zeroed(len, huge),
+        }
+    }
+
+    /// Keeps `v` for a later [`Keep::take`] (empty vectors are dropped).
+    pub fn give<T: 'static>(&mut self, v: Vec<T>) {
+        if !v.is_empty() {
+            self.bufs.push(Box::new(v));
+        }
+    }
+}
+
 /// The items of `it`, collected into a buffer allocated (and advised) first for the length
 /// its size hint gives (exact for ranges and slices, mapped).
 pub fn collect<T>(it: impl Iterator<Item = T>, huge: bool) -> Vec<T> {

@@ -53,6 +53,7 @@ mod external;
 mod handler;
 mod handler_call;
 pub mod hugepages;
+pub mod page_pool;
 mod shared_huge;
 mod memory;
 mod pool;

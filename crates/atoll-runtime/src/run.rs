@@ -230,6 +230,8 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
         }
     });
     job.shutdown();
+    // The job's idle pooled buffers go back to the kernel (`page_pool.rs`).
+    crate::page_pool::trim();
     if let Some(e) = job.world.first_failure() {
         return Err(e);
     }
@@ -243,7 +245,10 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
 #[cfg(feature = "mpi")]
 fn run_mpi<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> Result<R> {
     let job = crate::comm::mpi::MpiJob::start(&config)?;
-    match locale_main(&job.ctx, |c| f(c)) {
+    let outcome = locale_main(&job.ctx, |c| f(c));
+    // Idle pooled heap parts go back to the kernel (`page_pool.rs`).
+    crate::page_pool::trim();
+    match outcome {
         Outcome::Done(v) => {
             job.finish()?;
             Ok(v)

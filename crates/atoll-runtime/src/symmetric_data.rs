@@ -15,6 +15,41 @@ pub(crate) enum SymData<T: Pod> {
     Shared { mem: SharedAlloc, len: usize, _t: PhantomData<T> },
     /// `len` elements at `ptr`, inside `_block` (which keeps them mapped).
     External { ptr: *mut T, len: usize, _block: ExternalBlock },
+    /// A buffer of the page pool (`page_pool.rs`), given back when dropped.
+    Pooled(Pooled<T>),
+}
+
+/// `len` elements in a buffer of the page pool that locale `locale` took, given back to the
+/// pool when dropped.
+pub(crate) struct Pooled<T> {
+    buf: Option<crate::page_pool::PoolBuf>,
+    locale: usize,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T: Pod> Pooled<T> {
+    /// `len` zeroed elements for locale `locale` from the pool; `None` when the pool does not
+    /// serve this size or type (see `page_pool::take_zeroed`).
+    pub(crate) fn zeroed(locale: usize, len: usize) -> Option<Self> {
+        if std::mem::align_of::<T>() > crate::page_pool::ALIGN || std::mem::size_of::<T>() == 0 {
+            return None;
+        }
+        let buf = crate::page_pool::take_zeroed(locale, len.checked_mul(std::mem::size_of::<T>())?)?;
+        Some(Pooled { buf: Some(buf), locale, len, _t: PhantomData })
+    }
+
+    fn ptr(&self) -> *mut T {
+        self.buf.as_ref().map_or(std::ptr::NonNull::dangling().as_ptr(), |b| b.as_ptr().cast())
+    }
+}
+
+impl<T> Drop for Pooled<T> {
+    fn drop(&mut self) {
+        if let Some(b) = self.buf.take() {
+            crate::page_pool::give_back(self.locale, b);
+        }
+    }
 }
 
 // SAFETY: `External`'s pointer is into the block that the value owns (ExternalBlock is Send +
@@ -54,7 +89,7 @@ impl<T: Pod> SymData<T> {
     /// (reached by node peers through the backend's transfers).
     pub(crate) fn token(&self) -> u64 {
         match self {
-            SymData::Heap(_) | SymData::External { .. } => 0,
+            SymData::Heap(_) | SymData::External { .. } | SymData::Pooled(_) => 0,
             SymData::Shared { mem, .. } => mem.token(),
         }
     }
@@ -68,6 +103,11 @@ impl<T: Pod> SymData<T> {
             // SAFETY: `ptr..ptr+len` is the checked, aligned, initialized block owned by this
             // value (dangling and empty for len 0); every bit pattern is a valid `Pod` value.
             SymData::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+            // SAFETY: the pooled buffer holds at least `len * size_of::<T>()` bytes (asked for
+            // in `Pooled::zeroed`), page aligned (>= `align_of::<T>()`, checked there), zeroed
+            // or since written as `T` (every bit pattern is a valid `Pod` value), owned by this
+            // value and borrowed here.
+            SymData::Pooled(p) => unsafe { std::slice::from_raw_parts(p.ptr(), p.len) },
         }
     }
 
@@ -79,6 +119,8 @@ impl<T: Pod> SymData<T> {
             SymData::Shared { mem, len, .. } => unsafe { std::slice::from_raw_parts_mut(mem.ptr() as *mut T, *len) },
             // SAFETY: as in `as_slice`; `&mut self` makes the slice exclusive in this process.
             SymData::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts_mut(*ptr, *len) },
+            // SAFETY: as in `as_slice`; `&mut self` makes the slice exclusive in this process.
+            SymData::Pooled(p) => unsafe { std::slice::from_raw_parts_mut(p.ptr(), p.len) },
         }
     }
 }

@@ -287,3 +287,40 @@ fn memory_used_attributes_each_locales_threads() {
         .unwrap_or_else(|e| panic!("{n} locales: {e}"));
     }
 }
+
+/// Large heap parts go through the page pool (`page_pool.rs`): a freed part is kept, counts
+/// for no locale while idle (neither in `memory_used` nor against the budget: a job whose
+/// limit holds one such part at a time can allocate, free and allocate again), and the next
+/// allocation that it fits gets it back zeroed.
+#[test]
+fn pooled_parts_come_back_zeroed_and_idle_ones_count_for_no_one() {
+    let _s = serial();
+    atoll_mem::set_mode(atoll_mem::Mode::Full, 0);
+    if atoll_runtime::page_pool::cap() < 64 * MIB as usize {
+        return;
+    }
+    for n in 1..=3 {
+        run(config(n, "24MiB"), |ctx| {
+            let me = ctx.id();
+            // 12 MiB per locale (over the pool's 4 MiB threshold), under half the 24 MiB limit
+            // only once: the second allocation fits only if the idle first one is not counted.
+            let len = (12 * MIB / 8) as usize + 8 * me;
+            for round in 0..3 {
+                let before = ctx.memory_used();
+                let mut a = ctx.alloc_symmetric_for::<u64>("pool test", len)?;
+                check(a.local().iter().all(|&x| x == 0), format!("locale {me} round {round}: the part is zeroed"))?;
+                let during = ctx.memory_used();
+                check(during >= before + 12 * MIB, format!("locale {me} round {round}: memory_used {before} -> {during} with 12 MiB"))?;
+                a.local_mut().fill(u64::MAX - round as u64);
+                ctx.barrier()?;
+                a.free()?;
+                let after = ctx.memory_used();
+                check(after + 11 * MIB <= during, format!("locale {me} round {round}: memory_used {during} -> {after} after the free"))?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{n} locales: {e}"));
+    }
+    atoll_runtime::page_pool::trim();
+    assert_eq!(atoll_runtime::page_pool::idle_bytes(), 0);
+}

@@ -1,0 +1,210 @@
+//! A pool of large zeroed buffers for the heap parts of symmetric allocations (every array's
+//! local part on the `local` backend, `zeros_lazy`, a sort's buffers): a freed part of at
+//! least [`THRESHOLD`] bytes is kept and handed, zeroed again, to a later allocation that it
+//! fits, instead of going back to the kernel.
+//!
+//! Why: the first write to fresh memory costs a page fault per page, and on the development
+//! VM far more. Memory that a process frees goes back to the hypervisor within about a second
+//! (free page reporting), and writing it again then ran at 0.4-0.8 GB/s, against 7-8 GB/s for
+//! pages the guest still held and ~25 GB/s for a `memset` of memory already mapped
+//! (`crates/atoll-bench/probes/first_touch.c`). A distributed argsort of 2^26 keys allocates
+//! ~1 GiB of buffers and output: their first touch took 1-2 s of its 2.3-2.9 s, and decided
+//! whether the sort or the one-core reference that ran after it looked fast
+//! (docs/BENCHMARKS.md, session 18).
+//!
+//! Policy: idle buffers are kept per locale (the pages stay where that locale's threads first
+//! touched them). An allocation takes the smallest idle buffer of its locale that holds it and
+//! is at most an eighth larger, else of any locale, else a fresh one; the bytes it asks for are
+//! zeroed before it gets them. Idle bytes are capped ([`cap`]: `ATOLL_HEAP_KEEP`, default a
+//! quarter of physical memory up to 8 GiB; `0` turns the pool off); a buffer that does not fit
+//! under the cap is freed. [`trim`] frees every idle buffer (at the end of every `run`).
+//! Pooled memory is outside the memory budget's reservations: it is held, not in use.
+
+use crate::hugepages::THRESHOLD;
+use std::ptr::NonNull;
+use std::sync::{Mutex, OnceLock};
+
+/// The alignment the pool serves (its buffers are page aligned).
+pub(crate) const ALIGN: usize = 4096;
+
+/// One anonymous mapping of `bytes` bytes (page aligned), owned (unmapped on drop). Mapped
+/// outside the global allocator, so that the tracking allocator counts a buffer only while a
+/// locale holds it: [`take_zeroed`] notes it as mapped for the calling thread's locale,
+/// [`give_back`] as unmapped (`atoll_mem::note_mapped`), and idle buffers count for no one
+/// (neither in `Ctx::memory_used` nor against a memory budget).
+pub(crate) struct PoolBuf {
+    ptr: NonNull<u8>,
+    bytes: usize,
+}
+
+// SAFETY: a `PoolBuf` owns its mapping exclusively (as a `Box<[u8]>` owns its memory); moving
+// it to another thread moves that ownership.
+unsafe impl Send for PoolBuf {}
+// SAFETY: `&PoolBuf` only exposes the address.
+unsafe impl Sync for PoolBuf {}
+
+impl PoolBuf {
+    /// A fresh zeroed mapping of `bytes` (> 0) bytes, advised for huge pages (untouched pages
+    /// from the kernel). `None` when the kernel refuses it.
+    #[cfg(unix)]
+    fn fresh(bytes: usize) -> Option<PoolBuf> {
+        if bytes == 0 {
+            return None;
+        }
+        // SAFETY: a new private anonymous mapping: no existing memory is affected; the result
+        // is checked against MAP_FAILED.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+        if p == libc::MAP_FAILED {
+            return None;
+        }
+        let ptr = NonNull::new(p.cast::<u8>())?;
+        crate::hugepages::advise(ptr.as_ptr(), bytes);
+        Some(PoolBuf { ptr, bytes })
+    }
+
+    #[cfg(not(unix))]
+    fn fresh(_bytes: usize) -> Option<PoolBuf> {
+        None
+    }
+
+    /// The first byte.
+    pub(crate) fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+}
+
+impl Drop for PoolBuf {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: `ptr..ptr + bytes` is the mapping `fresh` made, owned by this value and
+        // unmapped once, here (no reference into it outlives its owner).
+        unsafe {
+            libc::munmap(self.ptr.as_ptr().cast(), self.bytes);
+        }
+    }
+}
+
+struct Idle {
+    bufs: Vec<(usize, PoolBuf)>,
+    bytes: usize,
+}
+
+static IDLE: Mutex<Idle> = Mutex::new(Idle { bufs: Vec::new(), bytes: 0 });
+
+fn idle() -> std::sync::MutexGuard<'static, Idle> {
+    IDLE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The most idle bytes the pool keeps: `ATOLL_HEAP_KEEP` (a byte size such as `2GiB`; `0`
+/// turns the pool off; an unreadable value is ignored),
+/// else a quarter of physical memory, at most 8 GiB (read once).
+pub fn cap() -> usize {
+    static CAP: OnceLock<usize> = OnceLock::new();
+    *CAP.get_or_init(|| match std::env::var("ATOLL_HEAP_KEEP").ok().and_then(|v| atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", &v).ok()) {
+        Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
+        None => (atoll_mem::physical_memory().unwrap_or(0) / 4).min(8 << 30) as usize,
+    })
+}
+
+/// A buffer for `bytes` bytes of locale `locale`, whose first `bytes` bytes are zero: an idle
+/// one when one fits (zeroed here), else a fresh one. `None` below [`THRESHOLD`] bytes, with
+/// the pool off, or when the allocator refuses (the caller allocates otherwise).
+pub(crate) fn take_zeroed(locale: usize, bytes: usize) -> Option<PoolBuf> {
+    if bytes < THRESHOLD || cap() == 0 {
+        return None;
+    }
+    let reused = {
+        let mut idle = idle();
+        // At most an eighth larger: the holder is counted for the whole buffer (memory it
+        // holds), so the count stays within an eighth of what its reservation committed.
+        let fits = |b: &PoolBuf| b.bytes >= bytes && b.bytes - bytes <= bytes / 8;
+        let best = |same: bool| {
+            idle.bufs.iter().enumerate().filter(|(_, (l, b))| (*l == locale) == same && fits(b)).min_by_key(|(_, (_, b))| b.bytes).map(|(i, _)| i)
+        };
+        match best(true).or_else(|| best(false)) {
+            Some(i) => {
+                let (_, b) = idle.bufs.swap_remove(i);
+                idle.bytes -= b.bytes;
+                Some(b)
+            }
+            None => None,
+        }
+    };
+    let buf = match reused {
+        Some(b) => {
+            // SAFETY: `bytes <= b.bytes`: the buffer's own memory, not shared (taken out of the
+            // pool under its lock).
+            unsafe { std::ptr::write_bytes(b.as_ptr(), 0, bytes) };
+            b
+        }
+        None => PoolBuf::fresh(bytes)?,
+    };
+    atoll_mem::note_mapped(buf.as_ptr() as usize, buf.bytes);
+    Some(buf)
+}
+
+/// Keeps `buf` (freed by locale `locale`) for reuse, or frees it when the idle bytes would
+/// exceed [`cap`].
+pub(crate) fn give_back(locale: usize, buf: PoolBuf) {
+    atoll_mem::note_unmapped(buf.as_ptr() as usize, buf.bytes);
+    let mut idle = idle();
+    if idle.bytes + buf.bytes <= cap() {
+        idle.bytes += buf.bytes;
+        idle.bufs.push((locale, buf));
+    } else {
+        drop(idle);
+        drop(buf);
+    }
+}
+
+/// Frees every idle buffer (the memory goes back to the kernel).
+pub fn trim() {
+    let bufs = {
+        let mut idle = idle();
+        idle.bytes = 0;
+        std::mem::take(&mut idle.bufs)
+    };
+    drop(bufs);
+}
+
+/// The bytes of the idle buffers (diagnostics and tests).
+pub fn idle_bytes() -> usize {
+    idle().bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A freed buffer comes back zeroed to the next allocation it fits, only to one it fits.
+    #[test]
+    fn a_freed_buffer_is_reused_zeroed_and_only_where_it_fits() {
+        if cap() < 4 * THRESHOLD {
+            return;
+        }
+        // A locale number no other test uses, so concurrent tests do not take its buffer.
+        let locale = 90_210;
+        // An odd size that no other test allocates (they could take the buffer meanwhile).
+        let bytes = 3 * THRESHOLD + 12_345;
+        let b = take_zeroed(locale, bytes).expect("a fresh buffer");
+        let addr = b.as_ptr() as usize;
+        // SAFETY: the buffer's own bytes.
+        unsafe { std::ptr::write_bytes(b.as_ptr(), 0xAB, b.bytes) };
+        give_back(locale, b);
+        // Too large for it (more than its size) and too small (it would be over an eighth
+        // larger): fresh buffers.
+        let big = take_zeroed(locale, bytes + 1).expect("a fresh buffer");
+        assert_ne!(big.as_ptr() as usize, addr);
+        let small = take_zeroed(locale, bytes * 7 / 8 - 4096).expect("a fresh buffer");
+        assert_ne!(small.as_ptr() as usize, addr);
+        assert!(take_zeroed(locale, 100).is_none(), "below the threshold the caller allocates");
+        let again = take_zeroed(locale, bytes - 8).expect("the freed buffer");
+        assert_eq!(again.as_ptr() as usize, addr);
+        // SAFETY: the buffer's own bytes, `bytes - 8` of them zeroed by `take_zeroed`.
+        let s = unsafe { std::slice::from_raw_parts(again.as_ptr(), bytes - 8) };
+        assert!(s.iter().all(|&x| x == 0));
+        give_back(locale, big);
+        give_back(locale, small);
+        give_back(locale, again);
+    }
+}
