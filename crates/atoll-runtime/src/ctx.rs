@@ -327,9 +327,11 @@ impl Ctx {
             // other's parts), else the heap. `bytes` fitted the budget, so it is a valid size.
             let nbytes = len * std::mem::size_of::<T>();
             let shared = if nbytes > 0 { self.st.backend.alloc_shared(nbytes, !lazy) } else { None };
-            // Large heap parts come from the page pool: a freed part of a similar size, zeroed,
-            // instead of fresh pages (`page_pool.rs`; fresh ones are advised for huge pages).
-            let pooled = || crate::symmetric_data::Pooled::zeroed(self.id(), len).map(SymData::Pooled);
+            // Large lazy heap parts come from the page pool: a freed part of this locale of a
+            // similar size, zeroed, instead of fresh pages (`page_pool.rs`; fresh ones are
+            // advised for huge pages). Eager ones keep `alloc_filled`, whose threads first-touch
+            // each sublocale's share (NUMA placement).
+            let pooled = || if lazy { crate::symmetric_data::Pooled::zeroed(self.id(), len).map(SymData::Pooled) } else { None };
             match shared.and_then(|m| SymData::shared(m, len)).or_else(pooled) {
                 Some(d) => d,
                 // Large heap parts get huge pages (`hugepages.rs`; `alloc_filled` advises too).

@@ -1,7 +1,9 @@
-//! A pool of large zeroed buffers for the heap parts of symmetric allocations (every array's
-//! local part on the `local` backend, `zeros_lazy`, a sort's buffers): a freed part of at
-//! least [`THRESHOLD`] bytes is kept and handed, zeroed again, to a later allocation that it
-//! fits, instead of going back to the kernel.
+//! A pool of large zeroed buffers for the lazy heap parts of symmetric allocations
+//! (`Ctx::alloc_symmetric_lazy_for`: `DistArray::zeros_lazy`, which makes the results of most
+//! operations and every array of the Python package, and a sort's buffers): a freed part of
+//! at least [`THRESHOLD`] bytes is kept and handed, zeroed again, to a later allocation of the
+//! same locale that it fits, instead of going back to the kernel. (Eager allocations keep
+//! fresh pages, first touched by each sublocale's threads for NUMA placement.)
 //!
 //! Why: the first write to fresh memory costs a page fault per page, and on the development
 //! VM far more. Memory that a process frees goes back to the hypervisor within about a second
@@ -12,10 +14,10 @@
 //! whether the sort or the one-core reference that ran after it looked fast
 //! (docs/BENCHMARKS.md, session 18).
 //!
-//! Policy: idle buffers are kept per locale (the pages stay where that locale's threads first
-//! touched them). An allocation takes the smallest idle buffer of its locale that holds it and
-//! is at most an eighth larger, else of any locale, else a fresh one; the bytes it asks for are
-//! zeroed before it gets them. Idle bytes are capped ([`cap`]: `ATOLL_HEAP_KEEP`, default a
+//! Policy: idle buffers are kept per locale and reused only by it (the pages stay where that
+//! locale's threads first touched them). An allocation takes the smallest idle buffer of its
+//! locale that holds it and is at most an eighth larger, else a fresh one; the bytes it asks
+//! for are zeroed before it gets them. Idle bytes are capped ([`cap`]: `ATOLL_HEAP_KEEP`, default a
 //! quarter of physical memory up to 8 GiB; `0` turns the pool off); a buffer that does not fit
 //! under the cap is freed. [`trim`] frees every idle buffer (at the end of every `run`).
 //! Pooled memory is outside the memory budget's reservations: it is held, not in use.
@@ -118,10 +120,8 @@ pub(crate) fn take_zeroed(locale: usize, bytes: usize) -> Option<PoolBuf> {
         // At most an eighth larger: the holder is counted for the whole buffer (memory it
         // holds), so the count stays within an eighth of what its reservation committed.
         let fits = |b: &PoolBuf| b.bytes >= bytes && b.bytes - bytes <= bytes / 8;
-        let best = |same: bool| {
-            idle.bufs.iter().enumerate().filter(|(_, (l, b))| (*l == locale) == same && fits(b)).min_by_key(|(_, (_, b))| b.bytes).map(|(i, _)| i)
-        };
-        match best(true).or_else(|| best(false)) {
+        let best = idle.bufs.iter().enumerate().filter(|(_, (l, b))| *l == locale && fits(b)).min_by_key(|(_, (_, b))| b.bytes).map(|(i, _)| i);
+        match best {
             Some(i) => {
                 let (_, b) = idle.bufs.swap_remove(i);
                 idle.bytes -= b.bytes;
@@ -176,7 +176,8 @@ pub fn idle_bytes() -> usize {
 mod tests {
     use super::*;
 
-    /// A freed buffer comes back zeroed to the next allocation it fits, only to one it fits.
+    /// A freed buffer comes back zeroed to the next allocation of its locale that it fits,
+    /// only to one it fits.
     #[test]
     fn a_freed_buffer_is_reused_zeroed_and_only_where_it_fits() {
         if cap() < 4 * THRESHOLD {
@@ -198,12 +199,15 @@ mod tests {
         let small = take_zeroed(locale, bytes * 7 / 8 - 4096).expect("a fresh buffer");
         assert_ne!(small.as_ptr() as usize, addr);
         assert!(take_zeroed(locale, 100).is_none(), "below the threshold the caller allocates");
+        let other = take_zeroed(locale + 1, bytes).expect("a fresh buffer");
+        assert_ne!(other.as_ptr() as usize, addr, "another locale's idle buffer is not reused");
         let again = take_zeroed(locale, bytes - 8).expect("the freed buffer");
         assert_eq!(again.as_ptr() as usize, addr);
         // SAFETY: the buffer's own bytes, `bytes - 8` of them zeroed by `take_zeroed`.
         let s = unsafe { std::slice::from_raw_parts(again.as_ptr(), bytes - 8) };
         assert!(s.iter().all(|&x| x == 0));
         give_back(locale, big);
+        give_back(locale + 1, other);
         give_back(locale, small);
         give_back(locale, again);
     }
