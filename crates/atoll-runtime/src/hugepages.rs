@@ -57,11 +57,7 @@ pub fn set_enabled(on: bool) {
 /// at least [`THRESHOLD`] and the advice is [`enabled`]: whether the kernel accepted it.
 /// Contents are unchanged; pages already touched stay as they are (khugepaged may merge them
 /// later), so advise a buffer before its first write.
-pub(crate) fn advise(ptr: *const u8, bytes: usize) -> bool {
-    advise_bytes(ptr, bytes)
-}
-
-fn advise_bytes(ptr: *const u8, bytes: usize) -> bool {
+pub(crate) fn advise_bytes(ptr: *const u8, bytes: usize) -> bool {
     if bytes < THRESHOLD || !enabled() {
         return false;
     }

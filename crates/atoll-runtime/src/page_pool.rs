@@ -60,7 +60,7 @@ impl PoolBuf {
             return None;
         }
         let ptr = NonNull::new(p.cast::<u8>())?;
-        crate::hugepages::advise(ptr.as_ptr(), bytes);
+        crate::hugepages::advise_bytes(ptr.as_ptr(), bytes);
         Some(PoolBuf { ptr, bytes })
     }
 
