@@ -63,6 +63,11 @@ demo:
 # the Python package's pytest suite (1, 2, 4 locales in process, then mpiexec -n 2 and -n 3).
 test: test-local test-mpi test-python
 
+# The tests fill every array part made to be overwritten (`DistArray::for_overwrite`: results
+# of cumsum, take, sorts, Python expressions) with a poison byte, so that an operation reading
+# an element it has not written shows in their checks.
+test-local test-mpi test-python: export ATOLL_POISON_OVERWRITE := 1
+
 # The Python extension is left out of cargo's tests (a PyO3 extension module links against
 # the interpreter that loads it); test-python covers it.
 test-local: examples-c

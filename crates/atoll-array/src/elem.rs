@@ -10,6 +10,10 @@ mod private {
         /// The registered storage type: the same size and alignment as the element, any bit
         /// pattern valid (`u8` for `bool`).
         type Store: atoll_runtime::Pod + Send + Sync;
+        /// Whether every bit pattern of the store is a valid element (not `bool`'s): only
+        /// then may a new array's part keep an earlier array's bytes until overwritten
+        /// (`Storage::alloc_for_overwrite`).
+        const ANY_BITS: bool;
     }
 }
 
@@ -27,6 +31,7 @@ macro_rules! pod_elem {
     ($($t:ty),*) => {$(
         impl private::Sealed for $t {
             type Store = $t;
+            const ANY_BITS: bool = true;
         }
         impl Elem for $t {
             const NAME: &'static str = stringify!($t);
@@ -37,6 +42,7 @@ pod_elem!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 
 impl private::Sealed for bool {
     type Store = u8;
+    const ANY_BITS: bool = false;
 }
 impl Elem for bool {
     const NAME: &'static str = "bool";

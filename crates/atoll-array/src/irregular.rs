@@ -393,7 +393,8 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let ctx = self.ctx();
         let (cap, tasks) = resolve(ctx, opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
-        let mut out = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
+        // Every element is read from `self` below (its pages first touched by those writes).
+        let mut out = DistArray::<T, 1, MI>::for_overwrite(ctx, idx.dist().clone())?;
         self.take_checked(idx, &mut out, opts, (cap, tasks), "DistArray::take (aggregation buffers)")?;
         Ok(out)
     }
@@ -560,7 +561,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let values: &[T] = match same_dist::<MV, MI>(v.dist()) {
             Some(d) if d == idx.dist() && v.domain() == idx.domain() => v.local(),
             _ => {
-                let mut c = DistArray::<T, 1, MI>::zeros(ctx, idx.dist().clone())?;
+                let mut c = DistArray::<T, 1, MI>::for_overwrite(ctx, idx.dist().clone())?;
                 c.assign(&v.view())?;
                 copy = c;
                 copy.local()

@@ -308,8 +308,8 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
         let ctx = self.ctx();
         // The view's own indices, Block-distributed over all locales in locale order.
         let dist = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
-        // Untouched pages: the assignment below is their first write.
-        let mut out = DistArray::<T, 1, Block<1>>::zeros_lazy(ctx, dist)?;
+        // Untouched (or reused, unzeroed) pages: the scan below writes every element.
+        let mut out = DistArray::<T, 1, Block<1>>::for_overwrite(ctx, dist)?;
         self.scan_into(&mut out, op, identity, inclusive)?;
         Ok(out)
     }

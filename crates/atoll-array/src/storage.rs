@@ -40,6 +40,18 @@ impl<T: Elem> Storage<T> {
         Self::wrap(ctx.alloc_symmetric_lazy_for::<T::Store>(operation, len)?)
     }
 
+    /// [`alloc_lazy`](Self::alloc_lazy) for a part that the caller overwrites entirely before
+    /// any element is read: a reused part (page pool, kept MPI segment) keeps an earlier
+    /// array's bytes instead of being zeroed ([`Ctx::alloc_symmetric_for_overwrite`]), for the
+    /// element types whose every bit pattern is valid (`bool`'s part is zeroed). **Collective.**
+    pub(crate) fn alloc_for_overwrite(ctx: &Ctx, operation: &str, len: usize) -> Result<Self> {
+        if T::ANY_BITS {
+            Self::wrap(ctx.alloc_symmetric_for_overwrite::<T::Store>(operation, len)?)
+        } else {
+            Self::alloc_lazy(ctx, operation, len)
+        }
+    }
+
     /// `len` elements here in memory that `block` owns (a mapped file), registered and
     /// counted in the memory budget ([`Ctx::alloc_symmetric_external_for`]). **Collective.**
     pub(crate) fn external(ctx: &Ctx, operation: &str, len: usize, block: Result<ExternalBlock>) -> Result<Self> {
@@ -54,8 +66,10 @@ impl<T: Elem> Storage<T> {
 
     /// The local part.
     pub(crate) fn local(&self) -> &[T] {
-        // SAFETY: `base..base+len` is the live buffer of `sym` (zero-initialized, so valid for
-        // every element type: 0 is `false`); writes follow the module's PGAS contract.
+        // SAFETY: `base..base+len` is the live buffer of `sym`, initialized: zeroed (0 is
+        // `false`), or for `ANY_BITS` types possibly an earlier part's bytes
+        // (`alloc_for_overwrite`), valid for every such type; writes store valid elements and
+        // follow the module's PGAS contract.
         unsafe { std::slice::from_raw_parts(self.base, self.len) }
     }
 

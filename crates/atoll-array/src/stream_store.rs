@@ -3,9 +3,10 @@
 //! An assignment that writes more than the caches hold gains nothing from bringing each
 //! destination line into the cache first (the read-for-ownership that a plain store costs):
 //! on x86_64, `_mm_stream_si128` writes 16 bytes straight to memory, and STREAM's triad moves
-//! a third fewer bytes. `assign_expr`'s loop (`array.rs`, `apply_led`) uses such stores for the
-//! contiguous rows of a destination of at least [`streaming_store_threshold`] bytes on this
-//! locale; other targets, small destinations, short rows and strided rows use plain stores.
+//! a third fewer bytes. `assign_expr`'s loop (`array/view_mut.rs`, `apply_led`) uses such
+//! stores for the contiguous rows of a destination of at least [`streaming_store_threshold`]
+//! bytes on this locale; other targets, small destinations, short rows and strided rows use
+//! plain stores.
 //! The results are identical either way (tested for every element type, unaligned starts and
 //! short rows).
 //!

@@ -104,7 +104,8 @@ pub(crate) fn argsort_images(
     let low_first = |first: Option<&radix::Pass>, span_ok: bool| {
         first.is_some_and(|f| f.bits == radix::DIGIT_BITS) && varying & 1 == 1 && span_ok
     };
-    let mut out = DistArray::<i64, 1>::zeros_lazy(ctx, layout.dist.clone())?;
+    // The sort's last pass writes every position.
+    let mut out = DistArray::<i64, 1>::for_overwrite(ctx, layout.dist.clone())?;
     crate::profile::mark(|| "out_alloc".into());
     match Packing::new(n, varying) {
         Some(p) => {
@@ -208,7 +209,7 @@ pub fn sort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) 
     // Equal keys are indistinguishable in the result: no index to carry.
     let src = |i: usize| [ks[i].to_ordered()];
     let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, ks.len(), &src)?);
-    let mut out = DistArray::<K, 1>::zeros_lazy(ctx, layout.dist.clone())?;
+    let mut out = DistArray::<K, 1>::for_overwrite(ctx, layout.dist.clone())?;
     radix::sort_records(ctx, &layout, "atoll_ops::sort", &src, &passes, &mut out, |r: &[u64; 1]| K::from_ordered(r[0]), None)?;
     Ok(out)
 }

@@ -316,9 +316,10 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
     store_fence();
 }
 
-/// A zeroed buffer on every locale (its pages first touched when written), registered for
-/// remote access, with every locale's address: the destination of the sort's passes before
-/// the last. A symmetric allocation (`Ctx::alloc_symmetric_lazy_for`), so that where the
+/// A buffer on every locale whose every element a pass writes before the next reads it (its
+/// pages first touched when written; a reused part is not zeroed), registered for remote
+/// access, with every locale's address: the destination of the sort's passes before the
+/// last. A symmetric allocation (`Ctx::alloc_symmetric_for_overwrite`), so that where the
 /// backend maps node peers' memory (MPI ranks of one host, issue 15) every locale's part is
 /// directly addressable and the passes store in place, as on the local backend. Its bytes are
 /// reserved in the memory budget before anything is allocated. **Collective** to make and to
@@ -328,11 +329,12 @@ pub(crate) struct Registered<T: atoll_runtime::Pod> {
 }
 
 impl<T: atoll_runtime::Pod + Send + Sync> Registered<T> {
-    /// `len` zeroed values here (`len` may differ between locales). **Collective.**
+    /// `len` values here (`len` may differ between locales), unspecified until written.
+    /// **Collective.**
     pub(crate) fn new(ctx: &atoll_runtime::Ctx, operation: &str, len: usize) -> atoll_error::Result<Self> {
         len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| invalid_arg!("{operation}: {len} records overflow"))?;
-        // Zeroed by the OS (fresh pages), not written here: the passes touch them.
-        Ok(Registered { sym: Some(ctx.alloc_symmetric_lazy_for(operation, len)?) })
+        // Not written here: the passes write every record (fresh pages are first touched then).
+        Ok(Registered { sym: Some(ctx.alloc_symmetric_for_overwrite(operation, len)?) })
     }
 
     fn sym(&self) -> &atoll_runtime::Symmetric<T> {

@@ -182,7 +182,8 @@ fn eval_into(ctx: &Ctx, node: &Node, out: &mut Col) -> Result<()> {
 
 /// A new array holding `node`'s value (`n` elements). **Collective.**
 pub(crate) fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
-    let mut out = Col::zeros(ctx, node.dtype(), n)?;
+    // The evaluation writes every element.
+    let mut out = Col::for_overwrite(ctx, node.dtype(), n)?;
     match eval_into(ctx, node, &mut out) {
         Ok(()) => Ok(out),
         Err(e) => {
@@ -263,7 +264,8 @@ fn copy_in<T: Copy + Send + Sync>(ctx: &Ctx, buf: crate::raw::RawBuf, lo: usize,
 fn from_raw(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
     let buf = crate::raw::current().ok_or_else(|| Error::InvalidArgument("internal: no shared buffer".into()))?;
     let lo = local_range(ctx, n)?.start;
-    let mut col = Col::zeros(ctx, dtype, n)?;
+    // Every element is copied in below.
+    let mut col = Col::for_overwrite(ctx, dtype, n)?;
     match &mut col {
         Col::I(a) => copy_in(ctx, buf, lo, a.local_mut()),
         Col::U(a) => copy_in(ctx, buf, lo, a.local_mut()),

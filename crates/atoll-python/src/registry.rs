@@ -42,6 +42,19 @@ impl Col {
         })
     }
 
+    /// An array of `n` elements for a command that writes every one of them before anything
+    /// reads it ([`DistArray::for_overwrite`]: a reused part is not zeroed first).
+    /// **Collective.**
+    pub fn for_overwrite(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
+        let d = dist::block(ctx, [n])?;
+        Ok(match dtype {
+            DType::I64 => Col::I(DistArray::for_overwrite(ctx, d)?),
+            DType::U64 => Col::U(DistArray::for_overwrite(ctx, d)?),
+            DType::F64 => Col::F(DistArray::for_overwrite(ctx, d)?),
+            DType::Bool => Col::B(DistArray::for_overwrite(ctx, d)?),
+        })
+    }
+
     /// The dtype.
     pub fn dtype(&self) -> DType {
         match self {

@@ -76,6 +76,7 @@ pub use comm::mpi::baseline::PlainMpi;
 pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use external::ExternalBlock;
+pub use symmetric_data::{poison_overwrites, PartInit, POISON};
 pub use diagnostics::{CommCounts, CommTable};
 /// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.
 pub use atoll_mem;

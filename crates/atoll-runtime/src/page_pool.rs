@@ -17,7 +17,9 @@
 //! Policy: idle buffers are kept per locale and reused only by it (the pages stay where that
 //! locale's threads first touched them). An allocation takes the smallest idle buffer of its
 //! locale that holds it and is at most an eighth larger, else a fresh one; the bytes it asks
-//! for are zeroed before it gets them. Idle bytes are capped ([`cap`]: `ATOLL_HEAP_KEEP`, default a
+//! for are zeroed before it gets them, unless it overwrites them all before reading any
+//! (`Ctx::alloc_symmetric_for_overwrite`: result arrays, a sort's buffers), which saves a
+//! write of the whole part. Idle bytes are capped ([`cap`]: `ATOLL_HEAP_KEEP`, default a
 //! quarter of physical memory up to 8 GiB; `0` turns the pool off); a buffer that does not fit
 //! under the cap is freed. [`trim`] frees every idle buffer (at the end of every `run`).
 //! Pooled memory is outside the memory budget's reservations: it is held, not in use.
@@ -31,7 +33,7 @@ pub(crate) const ALIGN: usize = 4096;
 
 /// One anonymous mapping of `bytes` bytes (page aligned), owned (unmapped on drop). Mapped
 /// outside the global allocator, so that the tracking allocator counts a buffer only while a
-/// locale holds it: [`take_zeroed`] notes it as mapped for the calling thread's locale,
+/// locale holds it: [`take`] notes it as mapped for the calling thread's locale,
 /// [`give_back`] as unmapped (`atoll_mem::note_mapped`), and idle buffers count for no one
 /// (neither in `Ctx::memory_used` nor against a memory budget).
 pub(crate) struct PoolBuf {
@@ -108,10 +110,13 @@ pub fn cap() -> usize {
     })
 }
 
-/// A buffer for `bytes` bytes of locale `locale`, whose first `bytes` bytes are zero: an idle
-/// one when one fits (zeroed here), else a fresh one. `None` below [`THRESHOLD`] bytes, with
-/// the pool off, or when the allocator refuses (the caller allocates otherwise).
-pub(crate) fn take_zeroed(locale: usize, bytes: usize) -> Option<PoolBuf> {
+/// A buffer for `bytes` bytes of locale `locale`: an idle one when one fits, else a fresh one
+/// (zero). With `zero`, its first `bytes` bytes are zero (an idle one is zeroed here); without,
+/// an idle one keeps what its last holder wrote (every byte initialized: buffers are mapped
+/// zeroed and their holders store plain values), for a part that is overwritten before it is
+/// read. `None` below [`THRESHOLD`] bytes, with the pool off, or when the allocator refuses
+/// (the caller allocates otherwise).
+pub(crate) fn take(locale: usize, bytes: usize, zero: bool) -> Option<PoolBuf> {
     if bytes < THRESHOLD || cap() == 0 {
         return None;
     }
@@ -132,9 +137,11 @@ pub(crate) fn take_zeroed(locale: usize, bytes: usize) -> Option<PoolBuf> {
     };
     let buf = match reused {
         Some(b) => {
-            // SAFETY: `bytes <= b.bytes`: the buffer's own memory, not shared (taken out of the
-            // pool under its lock).
-            unsafe { std::ptr::write_bytes(b.as_ptr(), 0, bytes) };
+            if zero {
+                // SAFETY: `bytes <= b.bytes`: the buffer's own memory, not shared (taken out of
+                // the pool under its lock).
+                unsafe { std::ptr::write_bytes(b.as_ptr(), 0, bytes) };
+            }
             b
         }
         None => PoolBuf::fresh(bytes)?,
@@ -177,9 +184,9 @@ mod tests {
     use super::*;
 
     /// A freed buffer comes back zeroed to the next allocation of its locale that it fits,
-    /// only to one it fits.
+    /// only to one it fits, and as it was to one that overwrites it.
     #[test]
-    fn a_freed_buffer_is_reused_zeroed_and_only_where_it_fits() {
+    fn a_freed_buffer_is_reused_zeroed_or_as_it_was_and_only_where_it_fits() {
         if cap() < 4 * THRESHOLD {
             return;
         }
@@ -187,28 +194,37 @@ mod tests {
         let locale = 90_210;
         // An odd size that no other test allocates (they could take the buffer meanwhile).
         let bytes = 3 * THRESHOLD + 12_345;
-        let b = take_zeroed(locale, bytes).expect("a fresh buffer");
+        let b = take(locale, bytes, true).expect("a fresh buffer");
         let addr = b.as_ptr() as usize;
         // SAFETY: the buffer's own bytes.
         unsafe { std::ptr::write_bytes(b.as_ptr(), 0xAB, b.bytes) };
         give_back(locale, b);
         // Too large for it (more than its size) and too small (it would be over an eighth
         // larger): fresh buffers.
-        let big = take_zeroed(locale, bytes + 1).expect("a fresh buffer");
+        let big = take(locale, bytes + 1, true).expect("a fresh buffer");
         assert_ne!(big.as_ptr() as usize, addr);
-        let small = take_zeroed(locale, bytes * 7 / 8 - 4096).expect("a fresh buffer");
+        let small = take(locale, bytes * 7 / 8 - 4096, true).expect("a fresh buffer");
         assert_ne!(small.as_ptr() as usize, addr);
-        assert!(take_zeroed(locale, 100).is_none(), "below the threshold the caller allocates");
-        let other = take_zeroed(locale + 1, bytes).expect("a fresh buffer");
+        assert!(take(locale, 100, true).is_none(), "below the threshold the caller allocates");
+        let other = take(locale + 1, bytes, true).expect("a fresh buffer");
         assert_ne!(other.as_ptr() as usize, addr, "another locale's idle buffer is not reused");
-        let again = take_zeroed(locale, bytes - 8).expect("the freed buffer");
+        let again = take(locale, bytes - 8, true).expect("the freed buffer");
         assert_eq!(again.as_ptr() as usize, addr);
-        // SAFETY: the buffer's own bytes, `bytes - 8` of them zeroed by `take_zeroed`.
+        // SAFETY: the buffer's own bytes, `bytes - 8` of them zeroed by `take`.
         let s = unsafe { std::slice::from_raw_parts(again.as_ptr(), bytes - 8) };
         assert!(s.iter().all(|&x| x == 0));
+        // Taken for overwriting, it keeps what its last holder wrote (no write of its bytes).
+        // SAFETY: the buffer's own bytes.
+        unsafe { std::ptr::write_bytes(again.as_ptr(), 0xCD, bytes - 8) };
+        give_back(locale, again);
+        let stale = take(locale, bytes - 16, false).expect("the freed buffer");
+        assert_eq!(stale.as_ptr() as usize, addr);
+        // SAFETY: the buffer's own bytes, written above.
+        let s = unsafe { std::slice::from_raw_parts(stale.as_ptr(), bytes - 8) };
+        assert!(s.iter().all(|&x| x == 0xCD));
         give_back(locale, big);
         give_back(locale + 1, other);
         give_back(locale, small);
-        give_back(locale, again);
+        give_back(locale, stale);
     }
 }

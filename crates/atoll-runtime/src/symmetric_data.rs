@@ -7,6 +7,32 @@ use crate::external::ExternalBlock;
 use bytemuck::Pod;
 use std::marker::PhantomData;
 
+/// What a new symmetric part holds, and who first touches its pages.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PartInit {
+    /// Zeros, written now by the locale's own threads (each sublocale its share: NUMA
+    /// placement).
+    Eager,
+    /// Zeros; fresh pages are left untouched until first written.
+    Lazy,
+    /// As `Lazy`, except that a reused part (page pool, kept MPI segment) keeps what its last
+    /// holder wrote instead of being zeroed: values of plain types, for a part that its
+    /// holder overwrites before reading.
+    Overwrite,
+}
+
+/// The byte that fills every new part made to be overwritten
+/// (`Ctx::alloc_symmetric_for_overwrite`) when [`poison_overwrites`] is on.
+pub const POISON: u8 = 0xA5;
+
+/// Whether parts made to be overwritten are filled with [`POISON`] when made, so that an
+/// operation that reads an element before writing it shows in the results: the environment
+/// variable `ATOLL_POISON_OVERWRITE` set to anything but `0` (read once; `make test` sets it).
+pub fn poison_overwrites() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("ATOLL_POISON_OVERWRITE").is_some_and(|v| v != "0"))
+}
+
 /// `len` elements of `T`, in a `Vec` or in shared memory.
 pub(crate) enum SymData<T: Pod> {
     /// Ordinary process memory.
@@ -29,13 +55,14 @@ pub(crate) struct Pooled<T> {
 }
 
 impl<T: Pod> Pooled<T> {
-    /// `len` zeroed elements for locale `locale` from the pool; `None` when the pool does not
-    /// serve this size or type (see `page_pool::take_zeroed`).
-    pub(crate) fn zeroed(locale: usize, len: usize) -> Option<Self> {
+    /// `len` elements for locale `locale` from the pool, zeroed unless `init` is
+    /// [`PartInit::Overwrite`]; `None` when the pool does not serve this size or type (see
+    /// `page_pool::take`).
+    pub(crate) fn new(locale: usize, len: usize, init: PartInit) -> Option<Self> {
         if std::mem::align_of::<T>() > crate::page_pool::ALIGN || std::mem::size_of::<T>() == 0 {
             return None;
         }
-        let buf = crate::page_pool::take_zeroed(locale, len.checked_mul(std::mem::size_of::<T>())?)?;
+        let buf = crate::page_pool::take(locale, len.checked_mul(std::mem::size_of::<T>())?, init != PartInit::Overwrite)?;
         Some(Pooled { buf: Some(buf), locale, len, _t: PhantomData })
     }
 
@@ -97,15 +124,17 @@ impl<T: Pod> SymData<T> {
     pub(crate) fn as_slice(&self) -> &[T] {
         match self {
             SymData::Heap(v) => v,
-            // SAFETY: `shared` checked that the mapping holds `len` aligned elements; it is
-            // zero-initialized (valid for a Pod type) and lives as long as `mem`, borrowed here.
+            // SAFETY: `shared` checked that the mapping holds `len` aligned elements; every
+            // byte is initialized (zero-filled when mapped, since written only with the bytes
+            // of `Pod` values: valid for a Pod type) and lives as long as `mem`, borrowed here.
             SymData::Shared { mem, len, .. } => unsafe { std::slice::from_raw_parts(mem.ptr() as *const T, *len) },
             // SAFETY: `ptr..ptr+len` is the checked, aligned, initialized block owned by this
             // value (dangling and empty for len 0); every bit pattern is a valid `Pod` value.
             SymData::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
             // SAFETY: the pooled buffer holds at least `len * size_of::<T>()` bytes (asked for
-            // in `Pooled::zeroed`), page aligned (>= `align_of::<T>()`, checked there), zeroed
-            // or since written as `T` (every bit pattern is a valid `Pod` value), owned by this
+            // in `Pooled::new`), page aligned (>= `align_of::<T>()`, checked there), every byte
+            // initialized (mapped zeroed, then zeroed again or written with the bytes of `Pod`
+            // values by its holders; every bit pattern is a valid `Pod` value), owned by this
             // value and borrowed here.
             SymData::Pooled(p) => unsafe { std::slice::from_raw_parts(p.ptr(), p.len) },
         }

@@ -327,3 +327,40 @@ fn pooled_parts_come_back_zeroed_and_idle_ones_count_for_no_one() {
     atoll_runtime::page_pool::trim();
     assert_eq!(atoll_runtime::page_pool::idle_bytes(), 0);
 }
+
+/// A part made to be overwritten (`alloc_symmetric_for_overwrite`: result arrays, a sort's
+/// buffers) takes a pooled part of its locale without zeroing it: it holds what its last
+/// holder wrote, or, under `ATOLL_POISON_OVERWRITE` (set by `make test`), the poison byte in
+/// every byte, so that an operation reading an element it has not written shows in the tests.
+#[test]
+fn parts_made_to_be_overwritten_keep_old_bytes_or_poison() {
+    let _s = serial();
+    atoll_mem::set_mode(atoll_mem::Mode::Full, 0);
+    if atoll_runtime::page_pool::cap() < 64 * MIB as usize {
+        return;
+    }
+    for n in 1..=3 {
+        run(config(n, "64MiB"), |ctx| {
+            let me = ctx.id();
+            let len = (12 * MIB / 8) as usize + 8 * me + 16;
+            let old = 0x0123_4567_89AB_CDEF + me as u64;
+            let mut a = ctx.alloc_symmetric_lazy_for::<u64>("overwrite test", len)?;
+            a.local_mut().fill(old);
+            let addr = a.local().as_ptr() as usize;
+            ctx.barrier()?;
+            a.free()?;
+            let mut b = ctx.alloc_symmetric_for_overwrite::<u64>("overwrite test", len)?;
+            check(b.local().as_ptr() as usize == addr, format!("locale {me}: the pooled part is reused"))?;
+            let want = if atoll_runtime::poison_overwrites() { u64::from_ne_bytes([atoll_runtime::POISON; 8]) } else { old };
+            check(b.local().iter().all(|&x| x == want), format!("locale {me}: the reused part holds {want:#x}"))?;
+            // Zeroed allocations still get zeros from the same pool.
+            b.local_mut().fill(old);
+            ctx.barrier()?;
+            b.free()?;
+            let c = ctx.alloc_symmetric_lazy_for::<u64>("overwrite test", len)?;
+            check(c.local().iter().all(|&x| x == 0), format!("locale {me}: a zeroed allocation after it gets zeros"))?;
+            c.free()
+        })
+        .unwrap_or_else(|e| panic!("{n} locales: {e}"));
+    }
+}

@@ -260,11 +260,13 @@ pub trait Registration {
     /// Asks `target` which registered region contains `addr..addr+len` (start and length), for
     /// the registration cache; `None` if none does.
     fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>>;
-    /// Zeroed memory of at least `bytes` for a symmetric allocation of this locale that the
-    /// locales sharing its node can map (MPI ranks of one host), touched now when `populate`;
-    /// `None` where the backend has no such memory (the local backend, whose locales share
-    /// the process anyway) or cannot make it now (the caller then uses heap memory).
-    fn alloc_shared(&self, _bytes: usize, _populate: bool) -> Option<SharedAlloc> {
+    /// Memory of at least `bytes` for a symmetric allocation of this locale that the locales
+    /// sharing its node can map (MPI ranks of one host): zeroed, touched now for
+    /// [`PartInit::Eager`](crate::symmetric_data::PartInit), and for `Overwrite` a reused
+    /// segment may keep its old bytes; `None` where the backend has no such memory (the local
+    /// backend, whose locales share the process anyway) or cannot make it now (the caller then
+    /// uses heap memory).
+    fn alloc_shared(&self, _bytes: usize, _init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
         None
     }
     /// Maps the node-shared parts of a symmetric allocation: `parts[l]` is locale `l`'s

@@ -510,8 +510,8 @@ impl Registration for MpiComm {
         decode(&reply)
     }
 
-    fn alloc_shared(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
-        self.inner.shm.as_ref()?.alloc(bytes, populate)
+    fn alloc_shared(&self, bytes: usize, init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
+        self.inner.shm.as_ref()?.alloc(bytes, init)
     }
 
     fn map_shared(&self, parts: &[(u64, usize, u64)]) {

@@ -36,6 +36,7 @@ use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
 use crate::shared_huge;
+use crate::symmetric_data::PartInit;
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
 use std::collections::BTreeMap;
@@ -275,7 +276,7 @@ impl NodeShm {
             pools: Arc::new(Mutex::new(Pools::new(size, shm_pool::cap_from_env()))),
         };
         // The probe: every rank's first segment holds PROBE + rank.
-        let probe = if off { None } else { shm.alloc(8, true) };
+        let probe = if off { None } else { shm.alloc(8, PartInit::Eager) };
         if let Some(p) = &probe {
             // SAFETY: the probe mapping holds at least one page, page aligned.
             unsafe { (p.ptr() as *mut u64).write_volatile(PROBE + rank as u64) };
@@ -322,16 +323,19 @@ impl NodeShm {
         self.peer.get(target).copied().unwrap_or(false)
     }
 
-    /// A fresh segment of this rank for `bytes` of a symmetric allocation; `None` if the
-    /// system refuses one (the allocation then uses the heap and transfers).
-    pub(crate) fn alloc(&self, bytes: usize, populate: bool) -> Option<SharedAlloc> {
+    /// A segment of this rank for `bytes` of a symmetric allocation, kept or fresh, zeroed
+    /// unless `init` is [`PartInit::Overwrite`] (a kept one then holds its last holder's
+    /// bytes) and populated now for `Eager`; `None` if the system refuses one (the allocation
+    /// then uses the heap and transfers).
+    pub(crate) fn alloc(&self, bytes: usize, init: PartInit) -> Option<SharedAlloc> {
         let want = shared_huge::segment_len(bytes, page());
         let kept = shm_pool::lock(&self.pools).take_fit(self.rank, want);
         if let Some(k) = kept {
-            if let Some(a) = self.reuse(k) {
+            if let Some(a) = self.reuse(k, init != PartInit::Overwrite) {
                 return Some(a);
             }
         }
+        let populate = init == PartInit::Eager;
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         if seq >= u32::MAX as u64 - 1 {
             return None;
@@ -342,13 +346,15 @@ impl NodeShm {
         Some(self.hand_out(m, seq, token))
     }
 
-    /// A kept segment of this rank, zeroed, as a new allocation under its old token (its
-    /// pages are all present now: peers that map it afresh populate their mapping).
-    fn reuse(&self, k: Kept) -> Option<SharedAlloc> {
+    /// A kept segment of this rank, zeroed when `zero`, as a new allocation under its old
+    /// token (its pages are all present now: peers that map it afresh populate their mapping).
+    fn reuse(&self, k: Kept, zero: bool) -> Option<SharedAlloc> {
         let m = Arc::try_unwrap(k.map).ok()?;
-        // SAFETY: `m` is this rank's own mapping of `len` writable bytes, unshared (the
-        // allocation that used it was freed collectively: no rank reads it any more).
-        unsafe { std::ptr::write_bytes(m.ptr, 0, m.len) };
+        if zero {
+            // SAFETY: `m` is this rank's own mapping of `len` writable bytes, unshared (the
+            // allocation that used it was freed collectively: no rank reads it any more).
+            unsafe { std::ptr::write_bytes(m.ptr, 0, m.len) };
+        }
         atoll_mem::note_mapped(m.ptr as usize, m.len);
         m.counted.store(true, Ordering::Relaxed);
         let token = ((k.seq + 1) << 32) | (1 << 31) | (m.fd as u32 & POPULATED_FD_MASK) as u64;

@@ -20,7 +20,8 @@
 //!   [`DEFAULT_CAP`]; `0`: nothing kept).
 //! - **Taken at allocation.** The owner takes the oldest kept segment whose size is between
 //!   the page-rounded request and 1/8 more, **zeroes it** (symmetric allocations promise
-//!   zeros) and announces it with its old token (same sequence number and descriptor); a peer
+//!   zeros, except those made to be overwritten: `Ctx::alloc_symmetric_for_overwrite`) and
+//!   announces it with its old token (same sequence number and descriptor); a peer
 //!   that finds that sequence number in its list for the owner takes its mapping back instead
 //!   of mapping the segment again.
 //! - **Nothing leaks.** Kept segments are memfd memory like live ones: freed by the kernel
