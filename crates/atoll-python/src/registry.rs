@@ -33,25 +33,30 @@ macro_rules! with_col {
 impl Col {
     /// A zeroed array of `n` elements. **Collective.**
     pub fn zeros(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
-        let d = dist::block(ctx, [n])?;
-        Ok(match dtype {
-            DType::I64 => Col::I(DistArray::zeros_lazy(ctx, d)?),
-            DType::U64 => Col::U(DistArray::zeros_lazy(ctx, d)?),
-            DType::F64 => Col::F(DistArray::zeros_lazy(ctx, d)?),
-            DType::Bool => Col::B(DistArray::zeros_lazy(ctx, d)?),
-        })
+        Self::make(ctx, dtype, n, false)
     }
 
     /// An array of `n` elements for a command that writes every one of them before anything
     /// reads it ([`DistArray::for_overwrite`]: a reused part is not zeroed first).
     /// **Collective.**
     pub fn for_overwrite(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
+        Self::make(ctx, dtype, n, true)
+    }
+
+    fn make(ctx: &Ctx, dtype: DType, n: usize, overwrite: bool) -> Result<Col> {
+        fn one<T: atoll::array::Elem>(ctx: &Ctx, d: atoll::array::Block<1>, overwrite: bool) -> Result<DistArray<T, 1>> {
+            if overwrite {
+                DistArray::for_overwrite(ctx, d)
+            } else {
+                DistArray::zeros_lazy(ctx, d)
+            }
+        }
         let d = dist::block(ctx, [n])?;
         Ok(match dtype {
-            DType::I64 => Col::I(DistArray::for_overwrite(ctx, d)?),
-            DType::U64 => Col::U(DistArray::for_overwrite(ctx, d)?),
-            DType::F64 => Col::F(DistArray::for_overwrite(ctx, d)?),
-            DType::Bool => Col::B(DistArray::for_overwrite(ctx, d)?),
+            DType::I64 => Col::I(one(ctx, d, overwrite)?),
+            DType::U64 => Col::U(one(ctx, d, overwrite)?),
+            DType::F64 => Col::F(one(ctx, d, overwrite)?),
+            DType::Bool => Col::B(one(ctx, d, overwrite)?),
         })
     }
 
