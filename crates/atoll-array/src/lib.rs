@@ -39,6 +39,7 @@ mod ordered;
 mod reduce;
 mod scan_into;
 mod scan_one_pass;
+mod scan_wavefront;
 mod storage;
 mod strided_row;
 pub mod stream_store;

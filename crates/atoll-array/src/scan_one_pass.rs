@@ -1,6 +1,8 @@
 //! The scan of a view that is aligned with its output (a Block array scanned into a Block array
 //! over the same indices: Arkouda's `cumsum`) in one pass over memory on the last locale and
-//! two reads and one write elsewhere, instead of a copy and two passes.
+//! two reads and one write elsewhere, instead of a copy and two passes. (Arrays of 2^20 elements
+//! or more whose parts every locale addresses directly take `scan_wavefront.rs` instead: one
+//! pass for all locales.)
 //!
 //! 1. Each locale needs the combination of everything before its part: the totals of every part
 //!    but the last. When every part is directly addressable (the local backend, MPI ranks of one
@@ -145,7 +147,7 @@ fn fold_parallel<T: Elem>(ctx: &Ctx, input: &[T], op: impl Fn(T, T) -> T + Sync 
 }
 
 /// Elements of `T` per chunk.
-fn chunk_len<T>() -> usize {
+pub(crate) fn chunk_len<T>() -> usize {
     (CHUNK_BYTES / size_of::<T>().max(1)).max(1)
 }
 
@@ -251,7 +253,7 @@ fn folding_scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, mut fold: T, op: impl 
 /// register: a borrowed one was stored and reloaded on every element, a store-to-load chain of
 /// ~5 cycles that halved the scan's speed. Call it with a literal `inclusive`, so the test folds away.
 #[inline(always)]
-fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool) -> impl FnMut(usize) -> T + 'a {
+pub(crate) fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool) -> impl FnMut(usize) -> T + 'a {
     move |j| {
         let prev = acc;
         acc = op(acc, inp[j]);
@@ -265,7 +267,7 @@ fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy 
 
 /// `o[j] = f(j)` in order, with streaming stores when `stream`.
 #[inline(always)]
-fn write_chunk<T: Copy + 'static>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
+pub(crate) fn write_chunk<T: Copy + 'static>(o: &mut [T], stream: bool, mut f: impl FnMut(usize) -> T) {
     if stream {
         write_streaming(o, f);
     } else {

@@ -162,6 +162,13 @@ impl<T: Elem> Storage<T> {
         }
     }
 
+    /// Counts the stores of `len` elements into `locale`'s part at `off` made through
+    /// [`Storage::direct`] as the put they replace.
+    #[track_caller]
+    pub(crate) fn count_direct_put(&self, ctx: &Ctx, locale: usize, off: usize, len: usize) {
+        ctx.count_direct_put(self.gptr(locale, off), len * size_of::<T>());
+    }
+
     /// Copies `dst.len()` elements from `locale`'s part at `off`. **One-sided.**
     #[track_caller]
     pub(crate) fn get(&self, ctx: &Ctx, locale: usize, off: usize, dst: &mut [T]) -> Result<()> {

@@ -33,7 +33,7 @@ on_1_to_5_locales!(
     block_halos_are_one_strided_get_per_group,
     from_vec_and_single_elements,
     scan_moves_data_once,
-    balanced_scan,
+    wavefront_scan,
     view_sent_with_on,
     ordered_reduce_with,
     aligned_and_misaligned_in_sequence

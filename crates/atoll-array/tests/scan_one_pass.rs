@@ -1,6 +1,6 @@
-//! The one-pass scan of a Block array into a Block array over the same indices
-//! (`scan_one_pass.rs`): inclusive and exclusive, sizes around the chunk size (16,384 u64),
-//! 1-3 locales and 1-3 threads per locale, against a sequential loop; f64 results do not depend
+//! The one-pass scans of a Block array into a Block array over the same indices
+//! (`scan_one_pass.rs`, and `scan_wavefront.rs` from 2^20 elements): inclusive and exclusive,
+//! sizes around the chunk size (16,384 u64) and over 2^20, 1-3 locales and 1-3 threads per locale, against a sequential loop; f64 results do not depend
 //! on the thread count (the chained look-back fixes the combination order). Streaming stores
 //! on and off.
 
@@ -23,7 +23,7 @@ fn block_scans_match_the_sequential_loop() {
 fn scans_match(threshold: usize) {
     for locales in 1..=3 {
         for threads in 1..=3 {
-            for n in [0usize, 1, 5, 16_383, 16_384, 16_385, 100_003] {
+            for n in [0usize, 1, 5, 16_383, 16_384, 16_385, 100_003, (1 << 20) + 16_387] {
                 run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
                     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| val(i as u64))?;
                     let inc = a.view().cumsum()?.gather(0)?;
@@ -74,11 +74,12 @@ fn float_scans_do_not_depend_on_the_thread_count() {
     }
 }
 
-/// Large arrays take the balanced first step (every locale folds an equal share of the parts
-/// before the last, read in place): the same results as the loop, for any thread count, and the
-/// in-place reads of other locales' parts are counted as gets.
+/// Large arrays are scanned in one pass across locales (`scan_wavefront.rs`: chunks in global
+/// order dealt to the locales, each read and written in place): the same results as the loop,
+/// floats independent of the thread count, and the in-place reads of other locales' parts are
+/// counted as gets.
 #[test]
-fn balanced_bases_match_the_sequential_loop() {
+fn large_scans_across_locales_match_the_sequential_loop() {
     let n = (1usize << 21) + 12_345;
     let seq: Vec<u64> = (0..n as u64).scan(0u64, |s, i| {
         *s = s.wrapping_add(val(i));

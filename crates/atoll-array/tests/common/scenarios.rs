@@ -534,26 +534,31 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     Ok(counts)
 }
 
-/// `cumsum` of a large Block array into a Block array: every locale folds an equal share of the
-/// parts before the last, read where they live (`scan_one_pass.rs`, balanced bases; MPI ranks of
-/// one node map each other's memory), each read of another locale's part counted as one get:
-/// locale 0's share lies in its own part (no get), the last locale's in others' (gets).
-pub fn balanced_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
+/// `cumsum` of a large Block array into a Block array in one pass across locales
+/// (`scan_wavefront.rs`; MPI ranks of one node map each other's memory): chunks of 16,384
+/// elements in global order, dealt round-robin to the locales and read and written where they
+/// live; a chunk in another locale's part counts as one get and one put.
+pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let n = (1usize << 20) * nl + 777;
     let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) as i64 - 3)?;
     let (s, counts) = measure(ctx, || a.view().cumsum())?;
     let c = &counts[me];
-    check(c.puts == 0 && c.strided_gets == 0 && c.ams == 0 && c.atomics == 0, || format!("balanced scan: counts {c:?}"))?;
-    if nl > 1 {
-        check((c.gets == 0) == (me == 0), || format!("balanced scan on locale {me}: counts {c:?}"))?;
+    let mut remote = 0u64;
+    let mut g = 0usize;
+    for part in 0..nl {
+        for _ in 0..a.dist().local_len(part)?.div_ceil(16_384) {
+            remote += u64::from(g % nl == me && part != me);
+            g += 1;
+        }
     }
+    check(c.gets == remote && c.puts == remote && c.strided_gets == 0 && c.ams == 0 && c.atomics == 0, || format!("wavefront scan on locale {me}: {remote} remote chunks, counts {c:?}"))?;
     let want: Vec<i64> = (0..n).scan(0i64, |acc, i| {
         *acc += (i % 7) as i64 - 3;
         Some(*acc)
     })
     .collect();
-    check(s.gather(0)?.is_none_or(|g| g == want), || "balanced cumsum values".into())?;
+    check(s.gather(0)?.is_none_or(|g| g == want), || "wavefront cumsum values".into())?;
     Ok(counts)
 }
 
@@ -653,7 +658,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(&'static str, Vec<CommCounts>)>> {
         ("block_halos", block_halos_are_one_strided_get_per_group),
         ("from_vec_get_set", from_vec_and_single_elements),
         ("scan", scan_moves_data_once),
-        ("balanced_scan", balanced_scan),
+        ("wavefront_scan", wavefront_scan),
         ("view_sent_with_on", view_sent_with_on),
         ("ordered_reduce_with", ordered_reduce_with),
         ("aligned_and_misaligned", aligned_and_misaligned_in_sequence),
