@@ -56,7 +56,7 @@ unsafe impl<T> Sync for Ptr<T> {}
 /// Scans `input` (distributed by `dist`, Block over all locales in order) into `output` (the
 /// same layout) in one pass, when the array is large and every part of both is directly
 /// addressable from every locale; `false` (on every locale alike, nothing written) otherwise.
-/// **Collective** (an allgather, a symmetric allocation and its free).
+/// **Collective** (two allgathers, a symmetric allocation and its free).
 pub(crate) fn scan<T: Elem, M: Distribution<1>>(
     ctx: &Ctx,
     input: &Storage<T>,
@@ -96,14 +96,15 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
     for l in 0..p {
         slot_ptrs.push(ctx.direct_ptr(slots.ptr(l), 2 * n)?.map(Ptr));
     }
-    let panicked = if slot_ptrs.iter().all(Option::is_some) {
-        let slot = |g: usize| slot_ptrs[g % p].map_or(std::ptr::null_mut(), |s| s.0.wrapping_add(2 * g));
-        run_chunks(ctx, &chunks, &ins, &outs, slot, input, output, op, identity, inclusive)
-    } else {
-        // Every locale mapped the others' parts, so it maps their slot tables too (the same
-        // kind of memory); a locale that cannot still takes part in the free below.
-        None
-    };
+    // The slot tables are small allocations that may live where a node peer cannot map them
+    // (a refused shared segment): then every locale falls back to the two-pass form.
+    let mapped = slot_ptrs.iter().all(Option::is_some);
+    if !ctx.allgather(&mapped)?.into_iter().all(|m| m) {
+        slots.free()?;
+        return Ok(false);
+    }
+    let slot = |g: usize| slot_ptrs[g % p].map_or(std::ptr::null_mut(), |s| s.0.wrapping_add(2 * g));
+    let panicked = run_chunks(ctx, &chunks, &ins, &outs, slot, input, output, op, identity, inclusive);
     let freed = ctx.barrier().and_then(|()| slots.free());
     if let Some(e) = panicked {
         std::panic::resume_unwind(e);
