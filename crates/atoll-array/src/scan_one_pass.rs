@@ -85,8 +85,7 @@ fn bases_balanced<T: Elem, M: Distribution<1>>(
     let p = ctx.num_locales();
     let mut starts = Vec::with_capacity(p + 1);
     starts.push(0usize);
-    for l in 0..p {
-        let len = if dist.grid().contains(l) { dist.local_len(l)? } else { 0 };
+    for (l, len) in part_lens(ctx, dist)?.into_iter().enumerate() {
         starts.push(starts[l] + len);
     }
     let before_last = starts[p - 1];
@@ -132,6 +131,11 @@ fn bases_balanced<T: Elem, M: Distribution<1>>(
         }
     }
     Ok(Some(base))
+}
+
+/// The length of every locale's part of the Block distribution `dist` (0 off its grid).
+pub(crate) fn part_lens<M: Distribution<1>>(ctx: &Ctx, dist: &M) -> Result<Vec<usize>> {
+    (0..ctx.num_locales()).map(|l| if dist.grid().contains(l) { dist.local_len(l) } else { Ok(0) }).collect()
 }
 
 /// The fold of `input` with `op` on this locale's task pools, chunks combined in order.

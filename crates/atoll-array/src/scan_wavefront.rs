@@ -20,7 +20,7 @@
 //! locale once its tasks are done.
 
 use crate::elem::Elem;
-use crate::scan_one_pass::{chunk_len, scanner, write_chunk};
+use crate::scan_one_pass::{chunk_len, part_lens, scanner, write_chunk};
 use crate::storage::Storage;
 use crate::stream_store::worth_it;
 use atoll_dist::Distribution;
@@ -68,10 +68,7 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
 ) -> Result<bool> {
     const { assert!(size_of::<T>() <= 8 && align_of::<T>() <= 8) };
     let p = ctx.num_locales();
-    let mut lens = Vec::with_capacity(p);
-    for l in 0..p {
-        lens.push(if dist.grid().contains(l) { dist.local_len(l)? } else { 0 });
-    }
+    let lens = part_lens(ctx, dist)?;
     if p < 2 || lens.iter().sum::<usize>() < MIN_LEN {
         return Ok(false);
     }
