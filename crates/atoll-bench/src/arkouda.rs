@@ -5,7 +5,9 @@
 //! `atoll_runtime::hugepages`; the one-core loop runs on huge-page buffers (`hugevec.rs`) and
 //! on plain `Vec`s with 4 KiB pages, and `one_core_seconds` is the faster of the two
 //! (`one_core_4k_seconds` is the 4 KiB figure); `ATOLL_HUGEPAGES=0` turns huge pages off for
-//! both.)
+//! both. Stores: a kernel with a sequential output (stream, gather, scan) also runs its
+//! one-core loop with streaming stores, as Atoll writes large outputs, and the one-core figure
+//! is the faster of the two (`one_core_plain_seconds`, `one_core_streaming_seconds`).)
 //! GiB/s = bytes / seconds / 2^30, with bytes
 //!
 //! | variant | bytes | kernel |
@@ -17,6 +19,10 @@
 //! | `scan` | 2 x 8 x n | `cumsum(a)` (u64) |
 //! | `argsort` | 8 x n | `atoll_ops::argsort` of i64 keys random in `0..2^32` (see `arkouda_sort.rs`) |
 //!
+//! The scan line also gives the speedup that moving its bytes at the stream kernel's
+//! bandwidth of the same run would reach (`speedup_limit_at_stream_bandwidth`, see
+//! [`scan_limit`]): the ceiling that the host's memory puts on it.
+//!
 //! The scatter line also compares aggregation with the best unaggregated code (a non-blocking
 //! put per remote element, one flush at the end), at the same `n` and repetitions, as
 //! `aggregation_speedup` (element-wise seconds over aggregated seconds).
@@ -27,7 +33,11 @@ use atoll::prelude::*;
 use crate::hugevec as hv;
 use crate::mix::mix;
 use crate::report::Line;
+use atoll::array::stream_store::write_streaming;
 use std::time::Instant;
+
+/// The JSON fields of [`RefTimes::fields`] for a kernel's one-core reference.
+const ONE_CORE_FIELDS: [&str; 3] = ["one_core_4k_seconds", "one_core_plain_seconds", "one_core_streaming_seconds"];
 
 /// Options of the arkouda benchmark.
 pub struct ArkoudaOpts {
@@ -125,10 +135,17 @@ fn timed<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, f64)> {
 }
 
 /// The best of `reps` runs of `f`. **Collective.**
+///
+/// Each repetition's result is dropped before the next one starts (untimed), as the one-core
+/// reference of an allocating kernel hands its previous output to the next run
+/// ([`reference_alloc`]): a result allocated by the next run can then reuse its memory (the
+/// page pool) instead of fresh pages, which cost ~2 s/GiB to fault in on the development VM.
+/// Holding the previous result while the next was made left one pooled repetition in three.
 fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(R, f64)> {
     let mut out = None;
     let mut best = f64::INFINITY;
     for _ in 0..reps.max(1) {
+        drop(out.take());
         let (r, s) = timed(ctx, &mut f)?;
         best = best.min(s);
         out = Some(r);
@@ -139,74 +156,136 @@ fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(
     }
 }
 
+/// The best times of a single-core reference ([`reference`]).
+struct RefTimes {
+    /// Whether every variant's result checked.
+    ok: bool,
+    /// The fastest variant on either page size: the one-core figure.
+    best: f64,
+    /// The fastest variant on 4 KiB pages.
+    small: f64,
+    /// The fastest with plain stores, and with streaming stores (when the kernel has them).
+    plain: f64,
+    streaming: Option<f64>,
+}
+
+impl RefTimes {
+    /// The JSON fields of the variants: the 4 KiB pages figure, and with streaming stores the
+    /// plain and streaming figures apart.
+    fn fields(&self, prefix: &'static [&'static str; 3]) -> Vec<(&'static str, serde_json::Value)> {
+        let mut v = vec![(prefix[0], self.small.into())];
+        if let Some(st) = self.streaming {
+            v.push((prefix[1], self.plain.into()));
+            v.push((prefix[2], st.into()));
+        }
+        v
+    }
+}
+
 /// A single-core reference on locale 0 only (the others wait): for huge pages, then for 4 KiB
-/// pages (`setup(huge)` builds its buffers with `hugevec`), `setup` once (untimed), the best
-/// of `reps` runs of `kernel`, then `check`: (whether both checked, the best seconds of the
-/// faster page size -- the strongest one-core figure, [`fastest`] -- and the best seconds on
-/// 4 KiB pages). Other locales get `(true, 0.0, 0.0)`.
+/// pages (`setup(huge)` builds its buffers with `hugevec`), `setup` (untimed) before each
+/// variant, the best of `reps` runs of `kernel(state, false)`, and with `streaming` also of
+/// `kernel(state, true)`, each variant checked by `check`. `kernel(state, true)` is the same loop writing its
+/// output with streaming stores (`atoll::array::stream_store::write_streaming`, the
+/// non-temporal stores of STREAM's bandwidth limit): the strongest one-core code for an
+/// output larger than the caches, as Atoll's own large outputs are written. `best` is the
+/// fastest variant on either page size ([`fastest`]). Other locales get zeros (and `ok`).
 fn reference<S>(
     ctx: &Ctx,
     reps: usize,
+    streaming: bool,
     setup: impl Fn(bool) -> S,
-    mut kernel: impl FnMut(&mut S),
+    mut kernel: impl FnMut(&mut S, bool),
     check: impl Fn(&S) -> bool,
-) -> Result<(bool, f64, f64)> {
-    let mut r = (true, 0.0, 0.0);
+) -> Result<RefTimes> {
+    let mut r = RefTimes { ok: true, best: 0.0, small: 0.0, plain: 0.0, streaming: None };
     if ctx.id() == 0 {
+        let (mut huge_best, mut small, mut plain, mut st) = (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
         for huge in [true, false] {
-            let mut state = setup(huge);
-            let mut best = f64::INFINITY;
-            for _ in 0..reps.max(1) {
-                let t = Instant::now();
-                kernel(std::hint::black_box(&mut state));
-                best = best.min(t.elapsed().as_secs_f64());
-            }
-            r.0 &= check(&state);
-            if huge {
-                r.1 = best;
-            } else {
-                r.2 = best;
+            for nt in [false, true] {
+                if nt && !streaming {
+                    continue;
+                }
+                // A fresh state for each variant, so that each one's output is checked alone.
+                let mut state = setup(huge);
+                let mut best = f64::INFINITY;
+                for _ in 0..reps.max(1) {
+                    let t = Instant::now();
+                    kernel(std::hint::black_box(&mut state), nt);
+                    best = best.min(t.elapsed().as_secs_f64());
+                }
+                r.ok &= check(&state);
+                if huge {
+                    huge_best = huge_best.min(best);
+                } else {
+                    small = small.min(best);
+                }
+                if nt {
+                    st = st.min(best);
+                } else {
+                    plain = plain.min(best);
+                }
             }
         }
+        let (_, best, small) = fastest((true, huge_best, small));
+        r.best = best;
+        r.small = small;
+        r.plain = plain;
+        r.streaming = streaming.then_some(st);
     }
     ctx.barrier()?;
-    Ok(fastest(r))
+    Ok(r)
 }
 
 /// The single-core reference that allocates its output, as Atoll's `take` and `cumsum`
 /// do: on locale 0 only, for huge pages then 4 KiB pages, `setup(huge)` once (untimed), then
-/// `reps` timed runs of `kernel(state, huge, None)` returning a fresh output (allocated with
-/// `hugevec`), each checked and dropped untimed, then `reps` timed runs of `kernel(state, huge,
-/// Some(buffer))` that fill the previous run's output again (stale contents, overwritten): the
-/// allocation of a program that keeps its buffers, as Atoll's page pool does
-/// (`atoll_runtime::page_pool`). Returns (whether all checked, the best seconds of either
-/// allocation on the faster page size ([`fastest`]), the best on 4 KiB pages, the best fresh
-/// and the best kept on huge pages). Other locales get `(true, 0.0, 0.0, 0.0, 0.0)`.
+/// `reps` timed runs of `kernel(state, huge, None, false)` returning a fresh output (allocated
+/// with `hugevec`), each checked and dropped untimed, then `reps` timed runs of
+/// `kernel(state, huge, Some(buffer), false)` that fill the previous run's output again
+/// (overwritten; filled with a value no kernel writes first, untimed, so that each run is
+/// checked on its own): the allocation of a program that keeps its buffers, as Atoll's page
+/// pool does (`atoll_runtime::page_pool`); then the same with streaming stores
+/// (`kernel(state, huge, Some(buffer), true)`, see [`reference`]). Returns (whether all
+/// checked, the best seconds of any variant on the faster page size ([`fastest`]), the best on
+/// 4 KiB pages, the best fresh, kept and kept with streaming stores on huge pages). Other
+/// locales get `(true, 0.0, 0.0, 0.0, 0.0, 0.0)`.
 fn reference_alloc<S>(
     ctx: &Ctx,
     reps: usize,
     setup: impl Fn(bool) -> S,
-    mut kernel: impl FnMut(&S, bool, Option<Vec<u64>>) -> Vec<u64>,
+    mut kernel: impl FnMut(&S, bool, Option<Vec<u64>>, bool) -> Vec<u64>,
     check: impl Fn(&[u64]) -> bool,
-) -> Result<(bool, f64, f64, f64, f64)> {
+) -> Result<(bool, f64, f64, f64, f64, f64)> {
     let mut r = (true, 0.0, 0.0);
-    let (mut fresh, mut kept) = (f64::INFINITY, f64::INFINITY);
+    let (mut fresh, mut kept, mut kept_nt) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     if ctx.id() == 0 {
         for huge in [true, false] {
             let state = setup(huge);
             let mut best = f64::INFINITY;
             let mut last = None;
-            for keep in [false, true] {
+            for (keep, nt) in [(false, false), (true, false), (true, true)] {
                 for _ in 0..reps.max(1) {
-                    let buf = if keep { last.take() } else { None };
+                    // The kept output is filled with a value no kernel writes (untimed), so
+                    // that the check sees this run's output only.
+                    let buf = if keep {
+                        last.take().map(|mut b: Vec<u64>| {
+                            b.fill(u64::MAX);
+                            b
+                        })
+                    } else {
+                        None
+                    };
                     let t = Instant::now();
-                    let out = kernel(std::hint::black_box(&state), huge, buf);
+                    let out = kernel(std::hint::black_box(&state), huge, buf, nt);
                     let dt = t.elapsed().as_secs_f64();
                     best = best.min(dt);
-                    if huge && keep {
-                        kept = kept.min(dt);
-                    } else if huge {
-                        fresh = fresh.min(dt);
+                    if huge {
+                        let slot = match (keep, nt) {
+                            (false, _) => &mut fresh,
+                            (true, false) => &mut kept,
+                            (true, true) => &mut kept_nt,
+                        };
+                        *slot = slot.min(dt);
                     }
                     r.0 &= check(&out);
                     last = Some(out);
@@ -221,7 +300,7 @@ fn reference_alloc<S>(
     }
     ctx.barrier()?;
     let (ok, best, small) = fastest(r);
-    Ok((ok, best, small, fresh, kept))
+    Ok((ok, best, small, fresh, kept, kept_nt))
 }
 
 /// The one-core figure a skeptic would quote: `(ok, huge, small)` becomes `(ok, the faster of
@@ -259,18 +338,23 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
     let ok = all_ok(ctx, &a, stream_value_ok)?;
     drop((a, b, c));
-    let (ref_ok, ref_s, ref_4k) = reference(
+    let r = reference(
         ctx,
         o.reps,
+        true,
         |h| (hv::zeroed::<f64>(n, h), hv::collect((0..n).map(|i| i as f64), h), hv::filled(n, 2.0f64, h)),
-        |(a, b, c)| {
-            for ((x, y), z) in a.iter_mut().zip(b.iter()).zip(c.iter()) {
-                *x = y + 3.0 * z;
+        |(a, b, c), nt| {
+            if nt {
+                write_streaming(a, |i| b[i] + 3.0 * c[i]);
+            } else {
+                for ((x, y), z) in a.iter_mut().zip(b.iter()).zip(c.iter()) {
+                    *x = y + 3.0 * z;
+                }
             }
         },
         |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
-    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: ref_s, ok: ok && ref_ok, extra: vec![("one_core_4k_seconds", ref_4k.into())] })
+    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: r.best, ok: ok && r.ok, extra: r.fields(&ONE_CORE_FIELDS) })
 }
 
 fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
@@ -290,26 +374,30 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s_pre) = best(ctx, o.reps, || a.take_into(&idx, &mut pre))?;
     ok &= all_ok(ctx, &pre, |j, x| gather_value_ok(j, x, nn))?;
     drop((a, idx, pre));
-    let (ref_ok, ref_s, ref_4k) = reference(
-        ctx,
-        o.reps,
-        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
-        |(out, a, idx)| {
+    let gather_into = |out: &mut [u64], a: &[u64], idx: &[u64], nt: bool| {
+        if nt {
+            write_streaming(out, |j| a[idx[j] as usize]);
+        } else {
             for (x, &i) in out.iter_mut().zip(idx.iter()) {
                 *x = a[i as usize];
             }
-        },
+        }
+    };
+    let r = reference(
+        ctx,
+        o.reps,
+        true,
+        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
+        |(out, a, idx), nt| gather_into(out, a, idx, nt),
         |(out, _, _)| gather_ok(out, nn),
     )?;
-    let (alloc_ok, alloc_s, alloc_4k, alloc_fresh, alloc_kept) = reference_alloc(
+    let alloc = reference_alloc(
         ctx,
         o.reps,
         |h| (hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
-        |(a, idx), h, buf| match buf {
+        |(a, idx), h, buf, nt| match buf {
             Some(mut out) => {
-                for (x, &i) in out.iter_mut().zip(idx.iter()) {
-                    *x = a[i as usize];
-                }
+                gather_into(&mut out, a, idx, nt);
                 out
             }
             None => hv::collect(idx.iter().map(|&i| a[i as usize]), h),
@@ -320,9 +408,9 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         variant: "gather",
         bytes: 24.0 * n as f64,
         seconds: s,
-        ref_seconds: alloc_s,
-        ok: ok && ref_ok && alloc_ok,
-        extra: allocation_figures(s_pre, (ref_s, ref_4k), (alloc_s, alloc_4k), (alloc_fresh, alloc_kept), vec![("messages", msgs.into())]),
+        ref_seconds: alloc.1,
+        ok: ok && r.ok && alloc.0,
+        extra: allocation_figures(s_pre, &r, alloc, vec![("messages", msgs.into())]),
     })
 }
 
@@ -415,15 +503,16 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let speedup = se / s;
     let nn = n as u64;
     let p = Perm::new(nn);
-    let (ref_ok, ref_s, ref_4k) = reference(
+    let r = reference(
         ctx,
         o.reps,
+        false,
         |h| {
             let idx: Vec<u64> = hv::collect((0..nn).map(|j| p.at(j)), h);
             let v: Vec<u64> = hv::collect(idx.iter().map(|&i| 2 * i + 1), h);
             (hv::zeroed::<u64>(n, h), idx, v)
         },
-        |(a, idx, v)| {
+        |(a, idx, v), _| {
             for (&i, &x) in idx.iter().zip(v.iter()) {
                 a[i as usize] = x;
             }
@@ -435,10 +524,10 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         variant: "scatter",
         bytes: 24.0 * n as f64,
         seconds: s,
-        ref_seconds: ref_s,
-        ok: ok && ok_e && ref_ok,
+        ref_seconds: r.best,
+        ok: ok && ok_e && r.ok,
         extra: vec![
-            ("one_core_4k_seconds", ref_4k.into()),
+            ("one_core_4k_seconds", r.small.into()),
             ("aggregation_speedup", speedup.into()),
             ("messages", msgs.into()),
             ("elementwise", "non-blocking put per remote element, same n and reps".into()),
@@ -485,27 +574,30 @@ fn stream_value_ok(i: u64, x: f64) -> bool {
 /// allocates its output too (`one_core_seconds`); `prealloc_seconds` is Atoll into a
 /// preallocated output (`take_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
 /// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
-/// Each one-core figure is the faster of huge and 4 KiB pages ([`fastest`]), with its 4 KiB
-/// pages twin (`one_core_4k_seconds`, `one_core_prealloc_4k_seconds`); the allocating one is
-/// also the faster of a fresh output and one kept from the previous run (reported on huge
-/// pages as `one_core_alloc_fresh_seconds`, `one_core_alloc_kept_seconds`: Atoll's page pool
-/// keeps its outputs' pages, so the one-core loop may keep its own).
+/// Each one-core figure is the fastest of huge and 4 KiB pages ([`fastest`]) and of plain and
+/// streaming stores ([`reference`]), with its 4 KiB pages twin (`one_core_4k_seconds`,
+/// `one_core_prealloc_4k_seconds`) and the plain and streaming figures of the preallocated
+/// loop; the allocating one is also the fastest of a fresh output and one kept from the
+/// previous run, with plain or streaming stores (reported on huge pages as
+/// `one_core_alloc_fresh_seconds`, `one_core_alloc_kept_seconds`,
+/// `one_core_alloc_kept_streaming_seconds`: Atoll's page pool keeps its outputs' pages, so
+/// the one-core loop may keep its own).
 fn allocation_figures(
     s_pre: f64,
-    (prealloc_s, prealloc_4k): (f64, f64),
-    (alloc_s, alloc_4k): (f64, f64),
-    (alloc_fresh, alloc_kept): (f64, f64),
+    pre: &RefTimes,
+    (_, alloc_s, alloc_4k, alloc_fresh, alloc_kept, alloc_kept_nt): (bool, f64, f64, f64, f64, f64),
     mut extra: Vec<(&'static str, serde_json::Value)>,
 ) -> Vec<(&'static str, serde_json::Value)> {
     extra.push(("allocation", "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into()));
     extra.push(("prealloc_seconds", s_pre.into()));
-    extra.push(("one_core_prealloc_seconds", prealloc_s.into()));
-    extra.push(("speedup_vs_one_core_prealloc", (prealloc_s / s_pre).into()));
+    extra.push(("one_core_prealloc_seconds", pre.best.into()));
+    extra.push(("speedup_vs_one_core_prealloc", (pre.best / s_pre).into()));
+    extra.extend(pre.fields(&["one_core_prealloc_4k_seconds", "one_core_prealloc_plain_seconds", "one_core_prealloc_streaming_seconds"]));
     extra.push(("one_core_alloc_seconds", alloc_s.into()));
     extra.push(("one_core_alloc_fresh_seconds", alloc_fresh.into()));
     extra.push(("one_core_alloc_kept_seconds", alloc_kept.into()));
+    extra.push(("one_core_alloc_kept_streaming_seconds", alloc_kept_nt.into()));
     extra.push(("one_core_4k_seconds", alloc_4k.into()));
-    extra.push(("one_core_prealloc_4k_seconds", prealloc_4k.into()));
     extra
 }
 
@@ -527,20 +619,21 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
     drop(a);
-    let (ref_ok, ref_s, ref_4k) = reference(
+    let r = reference(
         ctx,
         o.reps,
+        false,
         |h| (hv::collect((0..n as u64).map(small), h), 0u64),
-        |(a, s)| *s = a.iter().sum(),
+        |(a, s), _| *s = a.iter().sum(),
         |(_, s)| reduce_ok(*s, n),
     )?;
     Ok(Result1 {
         variant: "reduce",
         bytes: 8.0 * n as f64,
         seconds: s,
-        ref_seconds: ref_s,
-        ok: reduce_ok(sum, n) && ref_ok,
-        extra: vec![("one_core_4k_seconds", ref_4k.into())],
+        ref_seconds: r.best,
+        ok: reduce_ok(sum, n) && r.ok,
+        extra: vec![("one_core_4k_seconds", r.small.into())],
     })
 }
 
@@ -554,31 +647,38 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let ((), s_pre) = best(ctx, o.reps, || a.view().cumsum_into(&mut pre))?;
     ok &= all_ok(ctx, &pre, scan_value_ok)?;
     drop((a, pre));
-    let (ref_ok, ref_s, ref_4k) = reference(
-        ctx,
-        o.reps,
-        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..n as u64).map(small), h)),
-        |(out, a)| {
-            let mut acc = 0u64;
+    let scan_into = |out: &mut [u64], a: &[u64], nt: bool| {
+        let mut acc = 0u64;
+        if nt {
+            // `write_streaming` calls its function in order of the index.
+            write_streaming(out, |i| {
+                acc += a[i];
+                acc
+            });
+        } else {
             for (x, &y) in out.iter_mut().zip(a.iter()) {
                 acc += y;
                 *x = acc;
             }
-        },
+        }
+    };
+    let r = reference(
+        ctx,
+        o.reps,
+        true,
+        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..n as u64).map(small), h)),
+        |(out, a), nt| scan_into(out, a, nt),
         |(out, _)| scan_ok(out),
     )?;
-    let (alloc_ok, alloc_s, alloc_4k, alloc_fresh, alloc_kept) = reference_alloc(
+    let alloc = reference_alloc(
         ctx,
         o.reps,
         |h| hv::collect((0..n as u64).map(small), h),
-        |a, h, buf| {
+        |a, h, buf, nt| {
             let mut acc = 0u64;
             match buf {
                 Some(mut out) => {
-                    for (x, &y) in out.iter_mut().zip(a.iter()) {
-                        acc += y;
-                        *x = acc;
-                    }
+                    scan_into(&mut out, a, nt);
                     out
                 }
                 None => hv::collect(
@@ -596,9 +696,9 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         variant: "scan",
         bytes: 16.0 * n as f64,
         seconds: s,
-        ref_seconds: alloc_s,
-        ok: ok && ref_ok && alloc_ok,
-        extra: allocation_figures(s_pre, (ref_s, ref_4k), (alloc_s, alloc_4k), (alloc_fresh, alloc_kept), vec![]),
+        ref_seconds: alloc.1,
+        ok: ok && r.ok && alloc.0,
+        extra: allocation_figures(s_pre, &r, alloc, vec![]),
     })
 }
 
@@ -615,6 +715,20 @@ fn argsort(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Option<Result1>> {
         ok: r.ok,
         extra: r.extra,
     }))
+}
+
+/// Adds to the scan line, when stream ran too, the speedup over its one-core loop that a
+/// scan moving its minimum traffic (read the input once, write the output once: `bytes`) at
+/// the stream kernel's bandwidth in the same run would reach:
+/// `speedup_limit_at_stream_bandwidth` = one-core seconds / (scan bytes / stream bytes per
+/// second). The triad, with streaming stores and no dependency between elements, is the
+/// fastest traffic Atoll's locales sustain together, so no one-pass scan exceeds this figure.
+fn scan_limit(results: &mut [Result1]) {
+    let Some(bw) = results.iter().find(|r| r.variant == "stream").map(|r| r.bytes / r.seconds) else { return };
+    if let Some(scan) = results.iter_mut().find(|r| r.variant == "scan") {
+        let limit = scan.ref_seconds / (scan.bytes / bw);
+        scan.extra.push(("speedup_limit_at_stream_bandwidth", limit.into()));
+    }
 }
 
 /// Runs every kernel; locale 0 prints one line each.
@@ -635,6 +749,7 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
             results.push(r);
         }
     }
+    scan_limit(&mut results);
     if ctx.id() == 0 {
         for r in results {
             let mut line = Line::new("arkouda", r.variant, ctx.backend_name(), ctx.num_locales(), o.n as u64, r.seconds, r.ok)
