@@ -249,7 +249,7 @@ impl Drop for NodeShm {
     }
 }
 
-const PROBE: u64 = 0xA7011_5EED;
+const PROBE: u64 = 0x000A_7011_5EED;
 /// The descriptor's bits in a token (descriptors are below 2^31).
 const POPULATED_FD_MASK: u32 = (1 << 31) - 1;
 
@@ -296,9 +296,9 @@ impl NodeShm {
         let mut shm = shm;
         shm.pids = pids;
         let mut ok = probe.is_some();
-        for r in 0..size {
+        for (r, &token) in tokens.iter().enumerate() {
             if ok && shm.peer[r] {
-                ok = match shm.map_one(r, tokens[r], 8) {
+                ok = match shm.map_one(r, token, 8) {
                     // SAFETY: the mapping holds at least 8 bytes, page aligned.
                     Ok(m) => (unsafe { (m.ptr as *const u64).read_volatile() }) == PROBE + r as u64,
                     Err(_) => false,
