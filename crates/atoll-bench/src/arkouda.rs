@@ -233,7 +233,9 @@ fn reference<S>(
         r.plain = plain;
         r.streaming = streaming.then_some(st);
     }
-    ctx.barrier()?;
+    // The other locales wait here while locale 0 times the references alone (seconds at
+    // 2^26): long by design, so without the stall report.
+    atoll::runtime::quiet_waits(|| ctx.barrier())?;
     Ok(r)
 }
 
@@ -298,7 +300,9 @@ fn reference_alloc<S>(
             }
         }
     }
-    ctx.barrier()?;
+    // The other locales wait here while locale 0 times the references alone (seconds at
+    // 2^26): long by design, so without the stall report.
+    atoll::runtime::quiet_waits(|| ctx.barrier())?;
     let (ok, best, small) = fastest(r);
     Ok((ok, best, small, fresh, kept, kept_nt))
 }
