@@ -25,6 +25,8 @@ struct Inner {
     shutdown: AtomicBool,
     name: String,
     on_start: Box<dyn Fn() + Send + Sync>,
+    /// Called by an idle thread at each poll (see [`Executor::set_idle_poll`]).
+    idle_poll: std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// A growable pool of handler threads.
@@ -45,8 +47,18 @@ impl Executor {
                 shutdown: AtomicBool::new(false),
                 name,
                 on_start: Box::new(on_start),
+                idle_poll: std::sync::OnceLock::new(),
             }),
         }
+    }
+
+    /// Has an idle thread call `poll` at each of its polls, before it looks at the queue: the
+    /// MPI backend's idle handler threads take requests from the node's inbox themselves
+    /// (`poll` queues them with [`Executor::spawn`], and the polling thread runs them next),
+    /// saving the hand-off from the progress thread. Set once; later calls are ignored.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn set_idle_poll(&self, poll: Box<dyn Fn() + Send + Sync>) {
+        let _ = self.inner.idle_poll.set(poll);
     }
 
     /// Runs `job` on a handler thread.
@@ -110,6 +122,9 @@ fn worker(inner: Arc<Inner>) {
                 let start = std::time::Instant::now();
                 q = loop {
                     std::thread::yield_now();
+                    if let Some(poll) = inner.idle_poll.get() {
+                        poll();
+                    }
                     let q = lock(&inner.queue);
                     if !q.is_empty() || inner.shutdown.load(Ordering::SeqCst) || start.elapsed() >= POLL {
                         break q;

@@ -297,6 +297,10 @@ pub trait Backend: Rma + Atomics + ActiveMessages + Collectives + Registration +
 pub struct PendingReply {
     rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
     waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
+    /// Called while the waiting thread polls: takes and handles a message that has arrived
+    /// (the MPI backend's inbox), so a reply reaches its waiter without a hand-off through the
+    /// progress thread.
+    poll: Option<Box<dyn Fn() + Send + Sync>>,
 }
 
 impl PendingReply {
@@ -304,7 +308,14 @@ impl PendingReply {
         rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
         waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
     ) -> Self {
-        PendingReply { rx, waiter }
+        PendingReply { rx, waiter, poll: None }
+    }
+
+    /// With `poll` called at every check while the waiting thread polls (see the field).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn with_poll(mut self, poll: Box<dyn Fn() + Send + Sync>) -> Self {
+        self.poll = Some(poll);
+        self
     }
 
     /// Blocks until the reply arrives (or the job is aborted).
@@ -314,6 +325,9 @@ impl PendingReply {
         // no wake-up of this thread.
         let start = std::time::Instant::now();
         while start.elapsed() < std::time::Duration::from_micros(50) {
+            if let Some(p) = &self.poll {
+                p();
+            }
             match self.rx.try_recv() {
                 Ok(r) => return r,
                 Err(TryRecvError::Empty) => std::thread::yield_now(),

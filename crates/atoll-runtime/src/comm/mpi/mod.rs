@@ -178,19 +178,7 @@ fn progress_loop(inner: Arc<Inner>) {
                 if inbox.is_none() || tag == TAG_WAKE {
                     inner.heat();
                 }
-                match tag {
-                    TAG_REQ => serve_request(&inner, src, buf),
-                    TAG_REPLY => route_reply(&inner, buf),
-                    TAG_FIN => {
-                        inner.fins.fetch_add(1, Ordering::SeqCst);
-                    }
-                    TAG_ABORT if buf.len() >= 16 => {
-                        let word = |i: usize| u64::from_le_bytes(buf[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-                        let message = String::from_utf8_lossy(&buf[16..]).into_owned();
-                        inner.abort.raise(word(0), src, word(1), message);
-                    }
-                    _ => {}
-                }
+                handle(&inner, src, tag, buf);
             }
             Ok(None) => {
                 if inner.shutdown.load(Ordering::SeqCst) && inner.fins.load(Ordering::SeqCst) + 1 >= inner.size as u64 {
@@ -213,6 +201,44 @@ fn progress_loop(inner: Arc<Inner>) {
                 raw::abort(1);
             }
         }
+    }
+}
+
+/// Acts on one message, whoever took it (the progress thread, or a thread waiting for a
+/// reply: [`wait_poll`]).
+fn handle(inner: &Arc<Inner>, src: usize, tag: i32, buf: Vec<u8>) {
+    match tag {
+        TAG_REQ => serve_request(inner, src, buf),
+        TAG_REPLY => route_reply(inner, buf),
+        TAG_FIN => {
+            inner.fins.fetch_add(1, Ordering::SeqCst);
+        }
+        TAG_ABORT if buf.len() >= 16 => {
+            let word = |i: usize| u64::from_le_bytes(buf[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+            let message = String::from_utf8_lossy(&buf[16..]).into_owned();
+            inner.abort.raise(word(0), src, word(1), message);
+        }
+        _ => {}
+    }
+}
+
+/// What a thread waiting for a reply from a node peer, or an idle handler thread, does at each
+/// poll: takes the next message of the inbox, if one has come, and handles it as the progress
+/// thread would. A reply then reaches its waiter without two hand-offs (to the progress
+/// thread, and from it through the reply channel), and a request is run by the handler thread
+/// that took it (it queues the job and takes it next), without the hand-off from the progress
+/// thread: each hand-off is a wait for the threads sharing a core to yield. Only where every
+/// message arrives through the inbox (MPI itself is polled by the progress thread alone).
+/// Messages are still taken in the order each peer sent them (under the inbox's lock); several
+/// threads may act on consecutive ones at once, as handler jobs already ran concurrently with
+/// the progress thread.
+fn wait_poll(inner: &Arc<Inner>) {
+    let Some(am) = inner.node_am.as_ref().filter(|am| am.reaches_everyone()) else { return };
+    if let Some((src, tag, buf)) = am.try_recv() {
+        if tag == TAG_WAKE {
+            inner.heat();
+        }
+        handle(inner, src, tag, buf);
     }
 }
 
@@ -434,7 +460,12 @@ impl ActiveMessages for MpiComm {
             lock(&inner.pending).remove(&req);
             return Err(e);
         }
-        Ok(PendingReply::new(rx, None))
+        let reply = PendingReply::new(rx, None);
+        if inner.by_inbox(target) && inner.node_am.as_ref().is_some_and(|am| am.reaches_everyone()) {
+            let me = Arc::clone(inner);
+            return Ok(reply.with_poll(Box::new(move || wait_poll(&me))));
+        }
+        Ok(reply)
     }
 }
 
@@ -618,6 +649,13 @@ impl MpiJob {
         )?;
         let _ = inner.state.set(Arc::downgrade(&st));
         inner.abort.set_state(Arc::downgrade(&st));
+        // Idle handler threads take requests from the inbox themselves (see `wait_poll`).
+        let weak = Arc::downgrade(&inner);
+        st.exec.set_idle_poll(Box::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                wait_poll(&inner);
+            }
+        }));
         let pin = config.pin;
         let me = Arc::clone(&inner);
         let progress = std::thread::Builder::new()
