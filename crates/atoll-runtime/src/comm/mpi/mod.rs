@@ -9,7 +9,10 @@
 //!   (`shm_am.rs`; `ATOLL_MPI_SHM_AM=0` turns it off), else two-sided messages on their own
 //!   communicator. A **progress thread** polls the rings and receives the MPI ones
 //!   (`MPI_Improbe` + `MPI_Mrecv`) and hands requests to the locale's handler
-//!   threads; replies are routed to the waiting caller by request id. The same polling also
+//!   threads; replies are routed to the waiting caller by request id. Where every rank is a
+//!   node peer, a thread waiting for a reply and an idle handler thread also take messages
+//!   from the inbox themselves (`wait_poll`), saving the hand-offs through the progress
+//!   thread. The same polling also
 //!   drives MPI's progress for RMA that targets this rank (MPICH implements RMA on dynamic
 //!   windows with messages the target must progress). The thread is *hot* (polls, yielding
 //!   the core between polls) for `progress_hot_ms` after any message, and *cold* otherwise

@@ -21,8 +21,9 @@
 //!   length) and its payload, written as one byte stream: the producer copies as much as
 //!   fits, publishes `tail` (release) and waits for space for the rest, so a message of any
 //!   size passes through; the sending rank's threads take a per-target lock for the whole
-//!   message, so messages never interleave. The consumer (the rank's progress thread) reads
-//!   what `tail` (acquire) covers, keeps a partial message per ring, and publishes `head`
+//!   message, so messages never interleave. The consumer (the rank's progress thread, or a
+//!   thread of the rank waiting for a reply or idle in its handler pool, one at a time under
+//!   the inbox's lock: `mod.rs`, `wait_poll`) reads what `tail` (acquire) covers, keeps a partial message per ring, and publishes `head`
 //!   (release) as it copies, freeing space for the producer. It never waits on a ring.
 //! - **Doorbell.** An idle consumer does not poll: it sets the doorbell word to 1, looks at
 //!   every ring once more, and sleeps on the word (a futex, `shm_futex.rs`) for at most the
@@ -388,8 +389,10 @@ impl NodeAm {
         }
     }
 
-    /// The next complete message from any node peer: (source rank, tag, payload). Called by
-    /// the progress thread only; never waits.
+    /// The next complete message from any node peer: (source rank, tag, payload). Never waits.
+    /// Called by the progress thread, and by threads waiting for a reply and idle handler
+    /// threads (`mod.rs`, `wait_poll`); the inbox's lock makes them one consumer, taking each
+    /// peer's messages in order.
     pub(crate) fn try_recv(&self) -> Option<(usize, i32, Vec<u8>)> {
         let mut g = lock(&self.inbox);
         let (rings, next) = &mut *g;
