@@ -208,7 +208,7 @@ fn progress_loop(inner: Arc<Inner>) {
 }
 
 /// Acts on one message, whoever took it (the progress thread, or a thread waiting for a
-/// reply: [`wait_poll`]).
+/// reply or an idle handler thread: [`wait_poll`]).
 fn handle(inner: &Arc<Inner>, src: usize, tag: i32, buf: Vec<u8>) {
     match tag {
         TAG_REQ => serve_request(inner, src, buf),
@@ -465,8 +465,13 @@ impl ActiveMessages for MpiComm {
         }
         let reply = PendingReply::new(rx, None);
         if inner.by_inbox(target) && inner.node_am.as_ref().is_some_and(|am| am.reaches_everyone()) {
-            let me = Arc::clone(inner);
-            return Ok(reply.with_poll(Box::new(move || wait_poll(&me))));
+            // Weak: a pending reply kept past the end of the job does not keep the backend.
+            let me = Arc::downgrade(inner);
+            return Ok(reply.with_poll(Box::new(move || {
+                if let Some(inner) = me.upgrade() {
+                    wait_poll(&inner);
+                }
+            })));
         }
         Ok(reply)
     }
