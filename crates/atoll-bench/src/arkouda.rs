@@ -189,7 +189,8 @@ impl RefTimes {
 /// output with streaming stores (`atoll::array::stream_store::write_streaming`, the
 /// non-temporal stores of STREAM's bandwidth limit): the strongest one-core code for an
 /// output larger than the caches, as Atoll's own large outputs are written. `best` is the
-/// fastest variant on either page size ([`fastest`]). Other locales get zeros (and `ok`).
+/// fastest variant on either page size. Other locales time nothing (zeros, and `ok` from no
+/// check: only locale 0's figures are printed).
 fn reference<S>(
     ctx: &Ctx,
     reps: usize,
@@ -198,9 +199,9 @@ fn reference<S>(
     mut kernel: impl FnMut(&mut S, bool),
     check: impl Fn(&S) -> bool,
 ) -> Result<RefTimes> {
-    let mut r = RefTimes { ok: true, best: 0.0, small: 0.0, plain: 0.0, streaming: None };
+    // Each variant timed on locale 0: (huge pages, streaming stores, best seconds, checked).
+    let mut runs: Vec<(bool, bool, f64, bool)> = Vec::new();
     if ctx.id() == 0 {
-        let (mut huge_best, mut small, mut plain, mut st) = (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
         for huge in [true, false] {
             for nt in [false, true] {
                 if nt && !streaming {
@@ -214,25 +215,19 @@ fn reference<S>(
                     kernel(std::hint::black_box(&mut state), nt);
                     best = best.min(t.elapsed().as_secs_f64());
                 }
-                r.ok &= check(&state);
-                if huge {
-                    huge_best = huge_best.min(best);
-                } else {
-                    small = small.min(best);
-                }
-                if nt {
-                    st = st.min(best);
-                } else {
-                    plain = plain.min(best);
-                }
+                runs.push((huge, nt, best, check(&state)));
             }
         }
-        let (_, best, small) = fastest((true, huge_best, small));
-        r.best = best;
-        r.small = small;
-        r.plain = plain;
-        r.streaming = streaming.then_some(st);
     }
+    // The fastest of the runs that `keep` selects (0 where none ran: other locales).
+    let fastest_of = |keep: &dyn Fn(bool, bool) -> bool| runs.iter().filter(|r| keep(r.0, r.1)).map(|r| r.2).reduce(f64::min).unwrap_or(0.0);
+    let r = RefTimes {
+        ok: runs.iter().all(|r| r.3),
+        best: fastest_of(&|_, _| true),
+        small: fastest_of(&|huge, _| !huge),
+        plain: fastest_of(&|_, nt| !nt),
+        streaming: streaming.then(|| fastest_of(&|_, nt| nt)),
+    };
     // The other locales wait here while locale 0 times the references alone (seconds at
     // 2^26): long by design, so without the stall report.
     atoll::runtime::quiet_waits(|| ctx.barrier())?;

@@ -112,6 +112,13 @@ impl Inner {
         self.node_am.as_ref().is_some_and(|am| am.reaches(target))
     }
 
+    /// The shared-memory inbox, when every message to this rank arrives through it (every
+    /// rank is a node peer): its doorbell then wakes a sleeping progress thread, and threads
+    /// other than the progress thread may take messages from it ([`wait_poll`]).
+    fn sole_inbox(&self) -> Option<&shm_am::NodeAm> {
+        self.node_am.as_ref().filter(|am| am.reaches_everyone())
+    }
+
     /// Where `addr..addr+len` of `target` is mapped in this process (node-shared memory).
     #[inline]
     fn direct(&self, target: usize, addr: u64, len: usize) -> Option<u64> {
@@ -171,7 +178,7 @@ fn progress_loop(inner: Arc<Inner>) {
     // When every rank is a node peer, every message arrives in the inbox and rings its
     // doorbell: the thread then sleeps on it instead of polling hot, unless something needs
     // MPI polled (a wake-up for an access through MPI, a request to a rank off the node).
-    let inbox = inner.node_am.as_ref().filter(|am| am.reaches_everyone());
+    let inbox = inner.sole_inbox();
     let mut last_message = Instant::now();
     loop {
         match inner.try_recv() {
@@ -236,7 +243,7 @@ fn handle(inner: &Arc<Inner>, src: usize, tag: i32, buf: Vec<u8>) {
 /// threads may act on consecutive ones at once, as handler jobs already ran concurrently with
 /// the progress thread.
 fn wait_poll(inner: &Arc<Inner>) {
-    let Some(am) = inner.node_am.as_ref().filter(|am| am.reaches_everyone()) else { return };
+    let Some(am) = inner.sole_inbox() else { return };
     if let Some((src, tag, buf)) = am.try_recv() {
         if tag == TAG_WAKE {
             inner.heat();
@@ -464,7 +471,7 @@ impl ActiveMessages for MpiComm {
             return Err(e);
         }
         let reply = PendingReply::new(rx, None);
-        if inner.by_inbox(target) && inner.node_am.as_ref().is_some_and(|am| am.reaches_everyone()) {
+        if inner.sole_inbox().is_some() {
             // Weak: a pending reply kept past the end of the job does not keep the backend.
             let me = Arc::downgrade(inner);
             return Ok(reply.with_poll(Box::new(move || {
