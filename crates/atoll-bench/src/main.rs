@@ -102,7 +102,7 @@ enum Bench {
         #[command(flatten)]
         args: polybench::PolyArgs,
     },
-    /// Arkouda's kernels (stream, gather, scatter, reduce, scan) on Block arrays vs one core; scatter with and without aggregation.
+    /// Arkouda's kernels (stream, copy, gather, scatter, reduce, scan) on Block arrays vs one core; scatter with and without aggregation.
     Arkouda {
         #[command(flatten)]
         common: Common,
@@ -116,7 +116,7 @@ enum Bench {
         /// MPICH one flush after 2^15 puts was 15x slower than one every 64, see BENCHMARKS).
         #[arg(long, default_value_t = 64)]
         flush_every: usize,
-        /// Only these kernels (comma-separated: stream, gather, scatter, reduce, scan, argsort); default all.
+        /// Only these kernels (comma-separated: stream, copy, gather, scatter, reduce, scan, argsort); default all.
         #[arg(long, value_delimiter = ',')]
         kernels: Vec<String>,
     },
