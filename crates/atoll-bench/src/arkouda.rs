@@ -872,4 +872,29 @@ mod tests {
             assert!(v.is_finite() && v > 0.0, "{name} = {v}");
         }
     }
+
+    #[test]
+    fn a_wrong_element_on_any_locale_fails_the_collective_check() {
+        atoll::runtime::run(Config::local(2), |ctx| {
+            let mut a = DistArray::from_fn(ctx, dist::block(ctx, [1000])?, |[i]| prefix(i as u64))?;
+            assert!(all_ok(ctx, &a, scan_value_ok)?);
+            // Locale 1 corrupts one of its elements: every locale must see `false`.
+            if ctx.id() == 1 {
+                a.local_mut()[7] ^= 1;
+            }
+            ctx.barrier()?;
+            assert!(!all_ok(ctx, &a, scan_value_ok)?);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn the_element_wise_scatter_checks_its_result() {
+        // Both flush rules give a checked, complete scatter on the local backend.
+        for flush_every in [0, 1, 7] {
+            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
+            assert!(ok && msgs > 0, "flush every {flush_every}");
+        }
+    }
 }
