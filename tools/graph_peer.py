@@ -188,9 +188,22 @@ def main(argv=None):
             times, res, secs, check, bnorm, conv = hitting_cg(a, [target], args.cg_iters, args.tol)
             # Converged, and the residual recomputed from the solution is small too.
             ok = conv and len(res) > 0 and check <= 10 * args.tol * bnorm
-            emit({"bench": "graph", "variant": f"hitting_{kind}", "peer": "scipy", "n": n, "nnz": int(a.nnz),
-                  "seconds_per_iter": secs / max(len(res), 1), "iters": len(res), "target": target, "converged": bool(conv),
-                  "last_residual": res[-1] if res else 0.0, "ok": bool(ok)}, args.json)
+            emit(
+                {
+                    "bench": "graph",
+                    "variant": f"hitting_{kind}",
+                    "peer": "scipy",
+                    "n": n,
+                    "nnz": int(a.nnz),
+                    "seconds_per_iter": secs / max(len(res), 1),
+                    "iters": len(res),
+                    "target": target,
+                    "converged": bool(conv),
+                    "last_residual": res[-1] if res else 0.0,
+                    "ok": bool(ok),
+                },
+                args.json,
+            )
         if want(f"lp_{kind}"):
             import networkx as nx
 
@@ -202,10 +215,21 @@ def main(argv=None):
             comms = list(nx.community.label_propagation_communities(g))
             lpa = time.perf_counter() - t0
             partition = sum(len(c) for c in comms) == n
-            emit({"bench": "graph", "variant": f"lp_{kind}", "peer": "networkx", "n": n, "nnz": int(a.nnz),
-                  "seconds_per_iter": secs / max(done, 1), "iters": done, "networkx_lpa_seconds": lpa,
-                  "networkx_lpa_communities": len(comms),
-                  "ok": bool(np.array_equal(got, ref) and done == rdone and partition)}, args.json)
+            emit(
+                {
+                    "bench": "graph",
+                    "variant": f"lp_{kind}",
+                    "peer": "networkx",
+                    "n": n,
+                    "nnz": int(a.nnz),
+                    "seconds_per_iter": secs / max(done, 1),
+                    "iters": done,
+                    "networkx_lpa_seconds": lpa,
+                    "networkx_lpa_communities": len(comms),
+                    "ok": bool(np.array_equal(got, ref) and done == rdone and partition),
+                },
+                args.json,
+            )
     return 0
 
 

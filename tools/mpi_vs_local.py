@@ -63,8 +63,8 @@ def main():
     ap.add_argument("--mpiexec", default=".venv/bin/mpiexec")
     ap.add_argument("--out", help="write every JSON line here, tagged with round")
     argv = sys.argv[1:]
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    o = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    extra = argv[argv.index("--") + 1 :] if "--" in argv else []
+    o = ap.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     o.args = extra
 
     times = collections.defaultdict(lambda: collections.defaultdict(dict))

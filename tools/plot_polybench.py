@@ -119,7 +119,13 @@ def plot_suite(runs, out):
                 r = kernels[k].get(m)
                 ratios[m]["time"].append(time_ratio(r["seconds"], off["seconds"]) if r else float("nan"))
                 ratios[m]["msg"].append(msg_ratio(r["messages"], off["messages"]) if r else float("nan"))
-        speed = {m: [kernels[k][m].get("speedup_vs_sequential", float("nan")) if m in kernels[k] else float("nan") for k in names] for m in ALL_MODES}
+        speed = {
+            m: [
+                kernels[k][m].get("speedup_vs_sequential", float("nan")) if m in kernels[k] else float("nan")
+                for k in names
+            ]
+            for m in ALL_MODES
+        }
         has_speed = any(math.isfinite(v) for vs in speed.values() for v in vs)
         labels = names + ["geomean"]
         rows = 3 if has_speed else 2
@@ -149,7 +155,9 @@ def plot_suite(runs, out):
             ax.legend()
             ax.grid(axis="y", alpha=0.3)
         first = next(iter(kernels[names[0]].values()))
-        axes[0].set_title(f"polybench, {dist}: normalized to aggregation off ({first.get('locales')} locales, {first.get('backend')})")
+        axes[0].set_title(
+            f"polybench, {dist}: normalized to aggregation off ({first.get('locales')} locales, {first.get('backend')})"
+        )
         axes[-1].set_xticks(list(xs))
         axes[-1].set_xticklabels(labels, rotation=45, ha="right")
         fig.tight_layout()
@@ -191,8 +199,14 @@ def plot_sweeps(pts, out):
             for m in MODES:
                 if not any(m in by_x[x] for x in xs):
                     continue
-                t = [time_ratio(by_x[x][m]["seconds"], by_x[x]["off"]["seconds"]) if m in by_x[x] else float("nan") for x in xs]
-                g = [msg_ratio(by_x[x][m]["messages"], by_x[x]["off"]["messages"]) if m in by_x[x] else float("nan") for x in xs]
+                t = [
+                    time_ratio(by_x[x][m]["seconds"], by_x[x]["off"]["seconds"]) if m in by_x[x] else float("nan")
+                    for x in xs
+                ]
+                g = [
+                    msg_ratio(by_x[x][m]["messages"], by_x[x]["off"]["messages"]) if m in by_x[x] else float("nan")
+                    for x in xs
+                ]
                 c = [by_x[x][m]["chunk_elems"] if m in by_x[x] else float("nan") for x in xs]
                 axes[r][0].plot(xs, t, marker="o", label=m, color=COLORS[m])
                 axes[r][1].plot(xs, g, marker="o", label=m, color=COLORS[m])
@@ -233,7 +247,9 @@ def suite_tables(runs, geo):
         if not names:
             continue
         out.append(f"### {dist}\n")
-        out.append("| kernel | size | off s | static s | auto s | off msgs | static msgs | auto msgs | chunk | auto/off time | auto/off msgs | 1-core s | auto vs 1 core | ok |")
+        out.append(
+            "| kernel | size | off s | static s | auto s | off msgs | static msgs | auto msgs | chunk | auto/off time | auto/off msgs | 1-core s | auto vs 1 core | ok |"
+        )
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         tr, mr, sp = [], [], []
         for k in names:
@@ -251,9 +267,13 @@ def suite_tables(runs, geo):
                 sp.append(x)
             seq_s = f"{seq:.4g}" if seq is not None else ""
             x_s = f"{x:.3f}" if x is not None else ""
-            out.append(f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {fmt_ratio(g)} | {seq_s} | {x_s} | {ok} |")
+            out.append(
+                f"| {k} | {off.get('size', '')} | {secs} | {msgs} | {chunk} | {t:.3f} | {fmt_ratio(g)} | {seq_s} | {x_s} | {ok} |"
+            )
         gsp = f"**{geomean(sp):.3f}**" if sp else ""
-        out.append(f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{fmt_ratio(geomean(mr))}** | | {gsp} | |")
+        out.append(
+            f"| **geomean ({len(names)} kernels)** | | | | | | | | | **{geomean(tr):.3f}** | **{fmt_ratio(geomean(mr))}** | | {gsp} | |"
+        )
         if dist in geo:
             keep = (
                 "msg_ratio",
@@ -307,7 +327,11 @@ def main():
     a = ap.parse_args()
     lines = read_lines(a.files)
     if a.tables:
-        geo = {l["dist"]: l for l in lines if l.get("bench") == "polybench" and l.get("variant") == "geomean" and "sweep" not in l}
+        geo = {
+            l["dist"]: l
+            for l in lines
+            if l.get("bench") == "polybench" and l.get("variant") == "geomean" and "sweep" not in l
+        }
         text = suite_tables(suite_runs(lines), geo) + sweep_tables(sweep_runs(lines))
         if not text:
             print("no polybench result found in the files", file=sys.stderr)

@@ -1,21 +1,48 @@
 """Atoll: Arkouda's ``pdarray`` API on distributed arrays, in process (no server).
 
-    import atoll as ak
-    a = ak.arange(10)
-    b = ak.ones(10) * 2.5
-    print((a + 3 * b).sum())
+import atoll as ak
+a = ak.arange(10)
+b = ak.ones(10) * 2.5
+print((a + 3 * b).sum())
 """
+
 from . import _atoll
 from ._atoll import OutOfMemoryError, AtollError
 from ._session import init, shutdown, connect, disconnect, num_locales, backend, _start_at_import
 from .dtypes import int64, uint64, float64, bool_, dtype, DTypes
 from .pdarrayclass import (
-    pdarray, sum, prod, min, max, argmin, argmax, mean, var, std, any, all, is_sorted,
-    count_nonzero, cumsum, cumprod, argsort, sort,
+    pdarray,
+    sum,
+    prod,
+    min,
+    max,
+    argmin,
+    argmax,
+    mean,
+    var,
+    std,
+    any,
+    all,
+    is_sorted,
+    count_nonzero,
+    cumsum,
+    cumprod,
+    argsort,
+    sort,
 )
 from .creation import (
-    array, zeros, ones, full, zeros_like, ones_like, full_like, arange, linspace, randint,
-    uniform, standard_normal,
+    array,
+    zeros,
+    ones,
+    full,
+    zeros_like,
+    ones_like,
+    full_like,
+    arange,
+    linspace,
+    randint,
+    uniform,
+    standard_normal,
 )
 from .numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
 from .sorting import argsort, sort, coargsort, searchsorted

@@ -5,6 +5,7 @@ equals 0.0, as NumPy compares). Another groupable type joins by giving its
 arrays (the set operations compare two arrays' keys). Strings and Categoricals do not: their
 ranks compare only within one array, so GroupBy and coargsort replace them by their ranks
 first (``str_groupby.rank_keys``)."""
+
 import builtins
 
 from . import _atoll
@@ -53,6 +54,7 @@ def key_expr_desc(k):
 def has_nan(k):
     from .numeric import isnan
     from .pdarrayclass import any as _any
+
     return k.dtype == float64 and k.size > 0 and builtins.bool(_any(isnan(k)))
 
 
@@ -66,6 +68,7 @@ DENSE_MAX_RANGE = 1 << 24
 def dense_range(k, rows=None):
     """``(lo, range)`` of the int64 pdarray ``k`` when the dense paths apply, else None."""
     from .pdarrayclass import max as _max, min as _min
+
     if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
         return None
     lo, hi = builtins.int(_min(k)), builtins.int(_max(k))

@@ -5,6 +5,7 @@ locales or those of ``init(locales=N)``. Under ``mpiexec`` (``ATOLL_BACKEND=mpi`
 launcher's environment) the job starts at import: rank 0 returns and runs the script, the
 other ranks serve commands inside ``import atoll`` and exit when the driver ends.
 """
+
 import atexit
 import os
 

@@ -6,6 +6,7 @@ against NumPy on the same data in the same run, results checked. One JSON line p
 in1d, groupby_sum; see ``bench_analytics``) add ``speedup_vs_polars``/``speedup_vs_pandas``;
 ``--chart PATH`` draws their speedups. Works under ``mpiexec -n N python -m atoll.bench`` too.
 """
+
 import argparse
 import json
 import os
@@ -19,14 +20,16 @@ import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
 from . import bench_analytics  # noqa: E402  (argsort, coargsort, unique, in1d, groupby_sum)
+
 ANALYTICS = bench_analytics.KERNELS
 DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when named
 from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
+
 KERNELS += STRING_KERNELS
 # Parquet IO (bench_io.py): parquet_read, parquet_write.
-from .bench_io import parquet_read, parquet_write  # noqa: E402
+
 KERNELS += ["parquet_read", "parquet_write"]
-from .bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402  (string columns)
+
 KERNELS += ["parquet_read_str", "parquet_write_str"]
 
 
@@ -93,9 +96,17 @@ def triad(n, reps):
     t, tp, tu, tn = interleaved([run, run_plain, run_unfused, run_np], reps)
     ok = ok and bool(np.array_equal(a.to_ndarray(), want))
     rust = rust_triad(n, reps)
-    return dict(seconds=t, numpy_seconds=tn, plain_stores_seconds=tp, unfused_seconds=tu, gbps=3 * 8 * n / t / 1e9, ok=ok and rust.get("ok", True),
-                rust_seconds=rust.get("seconds"), ratio_vs_rust=(rust["seconds"] / t) if "seconds" in rust else None,
-                rust_note=rust.get("note"))
+    return dict(
+        seconds=t,
+        numpy_seconds=tn,
+        plain_stores_seconds=tp,
+        unfused_seconds=tu,
+        gbps=3 * 8 * n / t / 1e9,
+        ok=ok and rust.get("ok", True),
+        rust_seconds=rust.get("seconds"),
+        ratio_vs_rust=(rust["seconds"] / t) if "seconds" in rust else None,
+        rust_note=rust.get("note"),
+    )
 
 
 def rust_triad(n, reps):
@@ -103,7 +114,9 @@ def rust_triad(n, reps):
     subprocess: ``ATOLL_BENCH_BIN`` or the repository's ``target/release/atoll-bench``."""
     if ak.backend() != "local":
         return {"note": "ratio_vs_rust is measured on the local backend only"}
-    exe = os.environ.get("ATOLL_BENCH_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", "target", "release", "atoll-bench")
+    exe = os.environ.get("ATOLL_BENCH_BIN") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "target", "release", "atoll-bench"
+    )
     if not os.path.exists(exe):
         return {"note": f"no atoll-bench binary at {exe} (make build, or set ATOLL_BENCH_BIN)"}
     cmd = [exe, "stream", "--json", "--locales", str(ak.num_locales()), "--n", str(n), "--reps", str(reps)]
@@ -179,7 +192,12 @@ def scatter(n, reps):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m atoll.bench", description=__doc__.split("\n")[0])
-    p.add_argument("kernels", nargs="*", default=DEFAULT_KERNELS, help=f"any of {KERNELS + ANALYTICS}, or analytics (default: {DEFAULT_KERNELS})")
+    p.add_argument(
+        "kernels",
+        nargs="*",
+        default=DEFAULT_KERNELS,
+        help=f"any of {KERNELS + ANALYTICS}, or analytics (default: {DEFAULT_KERNELS})",
+    )
     p.add_argument("--chart", default=None, help="PNG of the analytics kernels' speedups (matplotlib)")
     p.add_argument("--json", action="store_true", help="JSON lines (the default prints them too)")
     p.add_argument("--locales", type=int, default=None)

@@ -5,6 +5,7 @@ Each times Atoll and, on the same data in the same run, NumPy's equivalent (stab
 ``lexsort``, ``unique``, ``isin``, a ``bincount``-based group sum), polars' and pandas' (their
 default threading); ``ok`` checks Atoll's result against NumPy's. polars and pandas are
 optional: a missing one gives ``null`` speedups and a note."""
+
 import time
 
 import numpy as np
@@ -37,8 +38,15 @@ def _peers():
 
 
 def _result(t, tn, tpl, tpd, ok, **extra):
-    r = dict(seconds=t, numpy_seconds=tn, polars_seconds=tpl, pandas_seconds=tpd,
-             speedup_vs_polars=(tpl / t) if tpl else None, speedup_vs_pandas=(tpd / t) if tpd else None, ok=ok)
+    r = dict(
+        seconds=t,
+        numpy_seconds=tn,
+        polars_seconds=tpl,
+        pandas_seconds=tpd,
+        speedup_vs_polars=(tpl / t) if tpl else None,
+        speedup_vs_pandas=(tpd / t) if tpd else None,
+        ok=ok,
+    )
     r.update(extra)
     return r
 
@@ -111,16 +119,20 @@ def groupby_sum(n, reps):
         s = pd.Series(xv)
         tpd = _best(lambda: s.groupby(xk).sum(), reps)[0]
     present = np.flatnonzero(np.bincount(xk))
-    ok = bool(np.array_equal(keys.to_ndarray(), present)
-              and np.allclose(sums.to_ndarray(), want[present], rtol=1e-9, atol=1e-9))
+    ok = bool(
+        np.array_equal(keys.to_ndarray(), present)
+        and np.allclose(sums.to_ndarray(), want[present], rtol=1e-9, atol=1e-9)
+    )
     return _result(t, tn, tpl, tpd, ok, groups=int(present.size))
 
 
 def chart(rows, path):
     """One PNG: the speedups of Atoll over NumPy, polars and pandas per kernel (log scale)."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     names = [r["bench"] for r in rows]
     peers = [("speedup_vs_numpy", "NumPy"), ("speedup_vs_polars", "polars"), ("speedup_vs_pandas", "pandas")]
     fig, ax = plt.subplots(figsize=(1.6 * len(names) + 2, 4))

@@ -10,6 +10,7 @@ file written by pyarrow (1 Mi-row groups); Atoll's read of its own per-locale fi
 default) and are deleted after the kernel; reads are from the page cache (warm).
 ``ok``: every result equals NumPy's arrays.
 """
+
 import glob
 import os
 import shutil
@@ -38,7 +39,7 @@ def _rm(pattern):
 
 
 def _data(n):
-    k = ak.randint(-2**40, 2**40, n, seed=21)
+    k = ak.randint(-(2**40), 2**40, n, seed=21)
     v = ak.uniform(n, seed=22)
     return k, v, k.to_ndarray(), v.to_ndarray()
 
@@ -55,12 +56,14 @@ def _dir():
 def _peers():
     import pandas as pd
     import polars as pl
+
     return pd, pl
 
 
 def parquet_write(n, reps):
     pd, pl = _peers()
     import pyarrow.parquet as pq
+
     k, v, nk, nv = _data(n)
     d = _dir()
     try:
@@ -68,9 +71,11 @@ def parquet_write(n, reps):
         t = _best(lambda: ak.to_parquet({"k": k, "v": v}, prefix), reps, lambda: _rm(prefix + "_LOCALE*"))
         files = sorted(glob.glob(prefix + "_LOCALE*"))
         back = [pq.read_table(f) for f in files]
-        ok = len(files) == ak.num_locales() and \
-            np.array_equal(np.concatenate([b.column("k").to_numpy() for b in back]), nk) and \
-            np.array_equal(np.concatenate([b.column("v").to_numpy() for b in back]), nv)
+        ok = (
+            len(files) == ak.num_locales()
+            and np.array_equal(np.concatenate([b.column("k").to_numpy() for b in back]), nk)
+            and np.array_equal(np.concatenate([b.column("v").to_numpy() for b in back]), nv)
+        )
         _rm(prefix + "_LOCALE*")
 
         npk, npv = os.path.join(d, "k.npy"), os.path.join(d, "v.npy")
@@ -78,6 +83,7 @@ def parquet_write(n, reps):
         def np_write():
             np.save(npk, nk)
             np.save(npv, nv)
+
         tn = _best(np_write, reps)
         _rm(os.path.join(d, "*.npy"))
 
@@ -96,15 +102,24 @@ def parquet_write(n, reps):
         del pf
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    return dict(seconds=t, numpy_seconds=tn, polars_seconds=tpl, pandas_seconds=tpd,
-                speedup_vs_polars=tpl / t, speedup_vs_pandas=tpd / t, codec="none",
-                gbps=16 * n / t / 1e9, ok=bool(ok))
+    return dict(
+        seconds=t,
+        numpy_seconds=tn,
+        polars_seconds=tpl,
+        pandas_seconds=tpd,
+        speedup_vs_polars=tpl / t,
+        speedup_vs_pandas=tpd / t,
+        codec="none",
+        gbps=16 * n / t / 1e9,
+        ok=bool(ok),
+    )
 
 
 def parquet_read(n, reps):
     pd, pl = _peers()
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     k, v, nk, nv = _data(n)
     d = _dir()
     try:
@@ -136,6 +151,15 @@ def parquet_read(n, reps):
         r[0] = None
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    return dict(seconds=t, numpy_seconds=tn, polars_seconds=tpl, pandas_seconds=tpd,
-                speedup_vs_polars=tpl / t, speedup_vs_pandas=tpd / t, seconds_own_files=t_own,
-                codec="none", gbps=16 * n / t / 1e9, ok=bool(ok))
+    return dict(
+        seconds=t,
+        numpy_seconds=tn,
+        polars_seconds=tpl,
+        pandas_seconds=tpd,
+        speedup_vs_polars=tpl / t,
+        speedup_vs_pandas=tpd / t,
+        seconds_own_files=t_own,
+        codec="none",
+        gbps=16 * n / t / 1e9,
+        ok=bool(ok),
+    )

@@ -12,11 +12,11 @@ files is ``seconds_own_files``. ``gbps`` counts the strings' bytes plus 8 bytes 
 string. ``ok``: every reader's strings (and every writer's file, read back by pyarrow) equal
 the original strings.
 """
+
 import glob
 import os
 import shutil
 
-import numpy as np
 
 import atoll as ak
 from .bench_io import _best, _dir, _peers, _rm
@@ -26,6 +26,7 @@ MAX_N = 1 << 24
 
 def _data(n):
     import pyarrow as pa
+
     n = min(n, MAX_N)
     s = ak.random_strings_uniform(1, 33, n, characters="letters", seed=23)
     words = s.to_list()
@@ -37,6 +38,7 @@ def _data(n):
 def _same(col, ref):
     """A pyarrow/polars column equals the reference strings (chunks and large_string allowed)."""
     import pyarrow as pa
+
     if hasattr(col, "to_arrow"):  # polars Series
         col = col.to_arrow()
     if isinstance(col, pa.ChunkedArray):
@@ -48,6 +50,7 @@ def parquet_write_str(n, reps):
     pd, pl = _peers()
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     n, s, words, ref, nbytes = _data(n)
     d = _dir()
     try:
@@ -79,15 +82,26 @@ def parquet_write_str(n, reps):
         del pf
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    return dict(n=n, seconds=t, numpy_seconds=t1, one_core="pyarrow write_table", polars_seconds=tpl, pandas_seconds=tpd,
-                speedup_vs_polars=tpl / t, speedup_vs_pandas=tpd / t, codec="none",
-                gbps=nbytes / t / 1e9, ok=bool(ok))
+    return dict(
+        n=n,
+        seconds=t,
+        numpy_seconds=t1,
+        one_core="pyarrow write_table",
+        polars_seconds=tpl,
+        pandas_seconds=tpd,
+        speedup_vs_polars=tpl / t,
+        speedup_vs_pandas=tpd / t,
+        codec="none",
+        gbps=nbytes / t / 1e9,
+        ok=bool(ok),
+    )
 
 
 def parquet_read_str(n, reps):
     pd, pl = _peers()
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     n, s, words, ref, nbytes = _data(n)
     d = _dir()
     try:
@@ -115,6 +129,17 @@ def parquet_read_str(n, reps):
         r[0] = None
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    return dict(n=n, seconds=t, numpy_seconds=t1, one_core="pyarrow read_table(use_threads=False)", polars_seconds=tpl,
-                pandas_seconds=tpd, speedup_vs_polars=tpl / t, speedup_vs_pandas=tpd / t, seconds_own_files=t_own,
-                codec="none", gbps=nbytes / t / 1e9, ok=bool(ok))
+    return dict(
+        n=n,
+        seconds=t,
+        numpy_seconds=t1,
+        one_core="pyarrow read_table(use_threads=False)",
+        polars_seconds=tpl,
+        pandas_seconds=tpd,
+        speedup_vs_polars=tpl / t,
+        speedup_vs_pandas=tpd / t,
+        seconds_own_files=t_own,
+        codec="none",
+        gbps=nbytes / t / 1e9,
+        ok=bool(ok),
+    )

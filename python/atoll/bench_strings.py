@@ -4,6 +4,7 @@
 the same strings (``numpy_seconds``: ``re`` over a list for the regex, ``np.argsort(kind="stable")``
 of a ``str`` array, ``np.unique(return_counts=True)``) and, where polars is installed, against
 polars on the same strings in the same run (``polars_seconds``, ``speedup_vs_polars``)."""
+
 import re
 import time
 
@@ -86,7 +87,9 @@ def groupby_count(n, reps):
     keys, counts = g[0].to_list(), g[1].to_ndarray()
     x = np.array(v, dtype=str)
     tn, (wk, wc) = _best(lambda: np.unique(x, return_counts=True), 1)
-    out = dict(n=n, seconds=t, numpy_seconds=tn, ok=bool(keys == wk.tolist() and np.array_equal(counts, wc)), groups=len(keys))
+    out = dict(
+        n=n, seconds=t, numpy_seconds=tn, ok=bool(keys == wk.tolist() and np.array_equal(counts, wc)), groups=len(keys)
+    )
     if pl is not None:
         df = pl.DataFrame({"s": v})
         out.update(_polars(lambda: df.group_by("s").len().sort("s"), reps))

@@ -10,11 +10,12 @@ the categories then a comparison of codes. ``from_codes`` takes any distinct cat
 Differences from Arkouda: no ``NAvalue`` category is added (as ``pandas.Categorical``, the
 categories are exactly the distinct values), and codes must lie in ``0..len(categories)``.
 """
+
 import builtins
 
 import numpy as np
 
-from .dtypes import bool_, int64
+from .dtypes import int64
 from .pdarrayclass import pdarray, _check
 from .strings import Strings
 
@@ -26,6 +27,7 @@ class Categorical:
 
     def __init__(self, values):
         from . import _atoll
+
         if isinstance(values, Categorical):
             self.codes, self.categories, self._sorted = values.codes, values.categories, values._sorted
             return
@@ -39,14 +41,17 @@ class Categorical:
         """The Categorical with the given int64 ``codes`` (each in ``0..len(categories)``) into
         the distinct Strings ``categories``."""
         from .pdarrayclass import max as _max, min as _min
+
         _check(codes, "codes")
         if codes.dtype != int64:
             raise TypeError(f"codes: expected an int64 pdarray, got {codes.dtype}")
         if not isinstance(categories, Strings):
             raise TypeError(f"categories: expected Strings, got {type(categories).__name__}")
         if codes.size and (builtins.int(_min(codes)) < 0 or builtins.int(_max(codes)) >= categories.size):
-            raise ValueError(f"codes: every code must be in [0, {categories.size}), got values in "
-                             f"[{builtins.int(_min(codes))}, {builtins.int(_max(codes))}]")
+            raise ValueError(
+                f"codes: every code must be in [0, {categories.size}), got values in "
+                f"[{builtins.int(_min(codes))}, {builtins.int(_max(codes))}]"
+            )
         if categories.size and categories.unique().size != categories.size:
             raise ValueError("categories: must be distinct")
         return cls._make(codes, categories, None)
@@ -107,6 +112,7 @@ class Categorical:
         if self.categories.size != other.categories.size:
             return False
         from .pdarrayclass import all as _all
+
         return self.categories.size == 0 or builtins.bool(_all(self.categories == other.categories))
 
     def _eq(self, other):
@@ -152,6 +158,7 @@ class Categorical:
         if self._sorted is None:
             from .creation import arange
             from .pdarrayclass import all as _all
+
             k = self.categories.size
             self._sorted = k == 0 or builtins.bool(_all(self.categories.argsort() == arange(k)))
         return self._sorted
@@ -162,6 +169,7 @@ class Categorical:
         if self._is_sorted():
             return self.codes
         from .creation import arange, zeros
+
         k = self.categories.size
         rank = zeros(k, int64)
         rank[self.categories.argsort()] = arange(k)
@@ -170,6 +178,7 @@ class Categorical:
     def argsort(self):
         """The stable permutation that sorts the values (by code point)."""
         from .sorting import argsort
+
         return argsort(self._ranks())
 
     def sort(self):
@@ -185,13 +194,15 @@ class Categorical:
         are those values (Arkouda's ``unique``)."""
         from .creation import arange
         from .setops import unique
+
         used = unique(self.codes)
         return Categorical._make(arange(used.size), self.categories[used], self._sorted)
 
     def counts(self):
         """``(categories, the number of values of each)``."""
         from .manipulation import bincount
-        return self.categories, bincount(self.codes, minlength=self.nlevels)[:self.nlevels]
+
+        return self.categories, bincount(self.codes, minlength=self.nlevels)[: self.nlevels]
 
 
 __all__ = ["Categorical"]

@@ -1,11 +1,12 @@
 """Creation of pdarrays (Arkouda's pdarraycreation): from NumPy data, by value, by formula."""
+
 import builtins
 import os
 
 import numpy as np
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, uint64, dtype as _dtype, is_scalar, scalar_dtype, supported
+from .dtypes import bool_, float64, int64, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
 
 
@@ -31,6 +32,7 @@ def array(a, dtype=None):
         return a.astype(a.dtype if dtype is None else dtype)._materialize()
     if _is_strs(a):
         from .strings import from_list
+
         return from_list(a)
     try:
         x = np.asarray(a)
@@ -89,7 +91,6 @@ def full_like(pda, fill_value):
     return full(_like(pda).size, fill_value, pda.dtype)
 
 
-
 def arange(*args, dtype=int64):
     """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64."""
     if not 1 <= len(args) <= 3:
@@ -113,8 +114,9 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, lengt
     n = _size(num if length is None else length, "num")
     for name, v in (("start", start), ("stop", stop)):
         if not is_scalar(v):
-            raise TypeError(f"{name}: expected a number (pdarray bounds make a 2-D result, "
-                            f"not supported), got {type(v).__name__}")
+            raise TypeError(
+                f"{name}: expected a number (pdarray bounds make a 2-D result, not supported), got {type(v).__name__}"
+            )
     if dtype is not None and _dtype(dtype) != float64:
         raise TypeError(f"dtype: must be None or float64, got {dtype!r}")
     if not isinstance(axis, (builtins.int, np.integer)) or isinstance(axis, builtins.bool):

@@ -1,4 +1,5 @@
 """The four dtypes and NumPy's promotion rules between them."""
+
 import builtins
 
 import numpy as np

@@ -8,6 +8,7 @@ the columns of row ``i``); results are pdarrays aligned with the vertices::
     labels = ak.graph.connected_components(g)
     h = ak.graph.hitting_times(g, targets=[0])
 """
+
 from __future__ import annotations
 
 import builtins
@@ -18,8 +19,18 @@ from . import _atoll
 from .pdarrayclass import pdarray
 
 __all__ = [
-    "Graph", "read_matrix_market", "kronecker", "fe_banded", "from_edges", "label_propagation",
-    "connected_components", "hitting_times", "pagerank", "bfs", "share_edges", "SharedEdges",
+    "Graph",
+    "read_matrix_market",
+    "kronecker",
+    "fe_banded",
+    "from_edges",
+    "label_propagation",
+    "connected_components",
+    "hitting_times",
+    "pagerank",
+    "bfs",
+    "share_edges",
+    "SharedEdges",
 ]
 
 
@@ -73,13 +84,17 @@ def kronecker(scale, edge_factor=16, seed=1) -> Graph:
     """The undirected Kronecker (R-MAT, Graph500 parameters) graph of ``2**scale`` vertices and
     ``edge_factor * 2**scale`` generated edges (self loops and duplicates dropped). The same
     seed gives the same graph on any number of locales."""
-    return Graph(_atoll.graph_kronecker(_count(scale, "scale"), _count(edge_factor, "edge_factor"), _count(seed, "seed")))
+    return Graph(
+        _atoll.graph_kronecker(_count(scale, "scale"), _count(edge_factor, "edge_factor"), _count(seed, "seed"))
+    )
 
 
 def fe_banded(nx, ny, nz, dof=1) -> Graph:
     """A 3-D finite-element-like stiffness pattern: ``nx*ny*nz`` nodes with ``dof`` unknowns,
     each coupled to the 27 nodes around it (``fe_banded(6, 11, 106, 2)`` is bcsstk29-sized)."""
-    return Graph(_atoll.graph_fe_banded(_count(nx, "nx", 1), _count(ny, "ny", 1), _count(nz, "nz", 1), _count(dof, "dof", 1)))
+    return Graph(
+        _atoll.graph_fe_banded(_count(nx, "nx", 1), _count(ny, "ny", 1), _count(nz, "nz", 1), _count(dof, "dof", 1))
+    )
 
 
 def from_edges(src, dst, num_vertices=None, symmetric=False) -> Graph:
@@ -94,7 +109,11 @@ def from_edges(src, dst, num_vertices=None, symmetric=False) -> Graph:
         raise ValueError(f"dst: src and dst differ in length ({src.size} vs {dst.size})")
     if num_vertices is None:
         num_vertices = 0 if src.size == 0 else builtins.int(builtins.max(src.max(), dst.max())) + 1
-    return Graph(_atoll.graph_from_edges(src._whole(), dst._whole(), _count(num_vertices, "num_vertices"), builtins.bool(symmetric)))
+    return Graph(
+        _atoll.graph_from_edges(
+            src._whole(), dst._whole(), _count(num_vertices, "num_vertices"), builtins.bool(symmetric)
+        )
+    )
 
 
 def label_propagation(g, max_iters=100, return_info=False):
@@ -132,7 +151,9 @@ def hitting_times(g, targets, tol=1e-8, max_iters=10_000, method="cg", return_re
         raise TypeError(f"targets: expected integer vertex ids, got {t.dtype}")
     if t.size and (t < 0).any():
         raise IndexError(f"targets: vertex ids are non-negative, got {t.min()}")
-    a, res, conv = _atoll.graph_hitting_times(_graph(g), [builtins.int(x) for x in t], builtins.float(tol), _count(max_iters, "max_iters"), method == "jacobi")
+    a, res, conv = _atoll.graph_hitting_times(
+        _graph(g), [builtins.int(x) for x in t], builtins.float(tol), _count(max_iters, "max_iters"), method == "jacobi"
+    )
     return (pdarray(a), res, conv) if return_residuals else pdarray(a)
 
 

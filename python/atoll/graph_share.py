@@ -12,6 +12,7 @@ in place::
     out = share.attach("h", writable=True)
     out.signal_post(0); out.signal_wait(1, timeout=60)  # go ... done: h holds the times
 """
+
 from __future__ import annotations
 
 import builtins

@@ -10,13 +10,14 @@ of NaNs only: sum 0, prod 1, NaN for the rest, its first row for argmin/argmax);
 Values passed to the aggregations have one element per row of the keys as given (before
 NaN keys are dropped); ``permutation`` holds indices of those rows.
 """
+
 import builtins
 
 import numpy as np
 
 from . import _atoll
 from ._keys import dense_limit, has_nan, key_expr, key_list
-from .dtypes import bool_, float64, int64, uint64
+from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray, _check
 
 
@@ -24,14 +25,32 @@ class GroupBy:
     """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value
     (Arkouda's GroupBy; Strings keys: see ``str_groupby``)."""
 
-    Reductions = frozenset(["sum", "prod", "min", "max", "mean", "var", "std", "count", "argmin", "argmax",
-                            "nunique", "any", "all", "first", "mode"])
+    Reductions = frozenset(
+        [
+            "sum",
+            "prod",
+            "min",
+            "max",
+            "mean",
+            "var",
+            "std",
+            "count",
+            "argmin",
+            "argmax",
+            "nunique",
+            "any",
+            "all",
+            "first",
+            "mode",
+        ]
+    )
 
     def __init__(self, keys, assume_sorted=False, dropna=True):
         from .creation import arange
         from .numeric import isnan
         from .strings import Strings
         from .str_groupby import init_strings, rank_keys
+
         if isinstance(keys, Strings):
             init_strings(self, keys, dropna)
             return
@@ -82,8 +101,9 @@ class GroupBy:
         if self._dense is not None:
             # The rows per group only when the aggregation needs them: a float64 sum folds one
             # float per key and nothing else (``size`` then makes its own pass).
-            r = _atoll.dense_aggregate(self._ks[0]._ex(), self._nrows, self._dense,
-                                       None if values is None else values._ex(), op, False)
+            r = _atoll.dense_aggregate(
+                self._ks[0]._ex(), self._nrows, self._dense, None if values is None else values._ex(), op, False
+            )
             if r is not None:
                 uk, c, v = r
                 if c is not None:
@@ -111,6 +131,7 @@ class GroupBy:
     def _group(self):
         """The sort: permutation, group-start flags and segments."""
         from .creation import zeros
+
         if self._perm is not None:
             return
         if self.length == 0:
@@ -141,7 +162,12 @@ class GroupBy:
     def _ends(self):
         from .creation import array
         from .manipulation import concatenate
-        return concatenate([self.segments[1:], array(np.array([self.length], dtype=np.int64))]) if self.ngroups else self.segments
+
+        return (
+            concatenate([self.segments[1:], array(np.array([self.length], dtype=np.int64))])
+            if self.ngroups
+            else self.segments
+        )
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
@@ -161,9 +187,18 @@ class GroupBy:
     def _agg(self, values, op, ddof=0, skipna=True):
         from .creation import zeros
         from .numeric import isnan, where
+
         vals = values.astype(int64) if values.dtype == bool_ else values
-        out_dt = {"count": int64, "argmin": int64, "argmax": int64, "mean": float64, "var": float64,
-                  "std": float64, "any": bool_, "all": bool_}.get(op, vals.dtype)
+        out_dt = {
+            "count": int64,
+            "argmin": int64,
+            "argmax": int64,
+            "mean": float64,
+            "var": float64,
+            "std": float64,
+            "any": bool_,
+            "all": bool_,
+        }.get(op, vals.dtype)
         if self.ngroups == 0:
             return zeros(0, out_dt)
         sv = self._sorted(vals)
@@ -171,7 +206,9 @@ class GroupBy:
         if op in ("argmin", "argmax"):
             r = self.permutation[r]
         if not skipna and vals.dtype == float64 and op in ("sum", "prod", "min", "max", "mean", "var", "std"):
-            nan = pdarray(_atoll.aggregate(isnan(sv).astype(int64)._ex(), self._flags._arr, self.length, self.ngroups, "any", 0))
+            nan = pdarray(
+                _atoll.aggregate(isnan(sv).astype(int64)._ex(), self._flags._arr, self.length, self.ngroups, "any", 0)
+            )
             r = where(nan, np.nan, r)._materialize()
         return r
 
@@ -180,16 +217,24 @@ class GroupBy:
         op = operator.lower()
         if op not in self.Reductions:
             raise ValueError(f"Unsupported reduction: {operator}\nMust be one of {sorted(self.Reductions)}")
-        return getattr(self, op)(values) if op in ("nunique", "first", "mode") else \
-            (self.unique_keys, self._dispatch(values, op, skipna, ddof))
+        return (
+            getattr(self, op)(values)
+            if op in ("nunique", "first", "mode")
+            else (self.unique_keys, self._dispatch(values, op, skipna, ddof))
+        )
 
     # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
     _DENSE_OPS = frozenset(["sum", "count", "mean", "min", "max"])
 
     def _try_dense(self, values, op, skipna=True):
         """``op`` of ``values`` per group on the dense path, or None when it does not apply."""
-        if self._dense is None or op not in self._DENSE_OPS or not isinstance(values, pdarray) \
-                or values.size != self._nrows or (not skipna and values.dtype == float64 and op != "count"):
+        if (
+            self._dense is None
+            or op not in self._DENSE_OPS
+            or not isinstance(values, pdarray)
+            or values.size != self._nrows
+            or (not skipna and values.dtype == float64 and op != "count")
+        ):
             return None
         vals = values.astype(int64) if values.dtype == bool_ else values
         ok, r = self._dense_groups(vals, op)
@@ -270,6 +315,7 @@ class GroupBy:
     def _group_ids(self):
         """The group number of each row (of the keys as given; -1 for dropped rows)."""
         from .creation import arange
+
         return self.broadcast(arange(self.ngroups), permute=True)
 
     def _pairs(self, values):
@@ -287,15 +333,17 @@ class GroupBy:
         """Number of distinct non-NaN values per group."""
         from .manipulation import bincount
         from .creation import zeros
+
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, int64)
         g2 = self._pairs(values)
-        return self.unique_keys, bincount(g2.unique_keys[0], minlength=self.ngroups)[:self.ngroups]._materialize()
+        return self.unique_keys, bincount(g2.unique_keys[0], minlength=self.ngroups)[: self.ngroups]._materialize()
 
     def mode(self, values):
         """The most frequent non-NaN value per group (the smallest among ties; NaN, or 0 for
         integers, for a group of NaNs only)."""
         from .creation import full, zeros
+
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, values.dtype)
         g2 = self._pairs(values)
@@ -311,6 +359,7 @@ class GroupBy:
     def _seg_cumsum(self, z):
         """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
         from .pdarrayclass import cumsum
+
         cs = cumsum(z)._materialize()
         start = (cs[self.segments] - z[self.segments])._materialize()
         return cs - self.broadcast(start, permute=False)
@@ -324,6 +373,7 @@ class GroupBy:
         the running total over earlier groups (relative to it, not to the group's sum)."""
         from .creation import full, zeros
         from .numeric import isnan, where
+
         _check(values, "values")
         sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
         is_f = sv.dtype == float64
@@ -344,6 +394,7 @@ class GroupBy:
         for int64) or in grouped order."""
         from .creation import full, zeros
         from .pdarrayclass import cumsum
+
         _check(values, "values")
         if values.size != self.ngroups:
             raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
@@ -364,6 +415,7 @@ def broadcast(segments, values, size=-1, permutation=None):
     starting at ``segments``, ``size`` positions in all), unpermuted by ``permutation``."""
     from .creation import zeros
     from .pdarrayclass import cumsum
+
     _check(segments, "segments")
     _check(values, "values")
     if segments.size != values.size:

@@ -11,6 +11,7 @@ Arkouda) and written from ``ak.Strings`` (``Strings.to_parquet`` too). A missing
 file a ``ValueError``, a dataset of another type a ``TypeError``; nothing in the session is
 lost.
 """
+
 import glob as _glob
 import os
 

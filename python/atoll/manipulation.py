@@ -1,15 +1,17 @@
 """``concatenate``, ``bincount`` and ``histogram`` (Arkouda's names and results)."""
+
 import builtins
 
 import numpy as np
 
 from .dtypes import float64, int64, supported
-from .pdarrayclass import pdarray, _check
+from .pdarrayclass import _check
 
 
 def concatenate(arrays, ordered=True):
     """One pdarray holding the elements of ``arrays`` in order, in NumPy's result dtype."""
     from .creation import zeros
+
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
@@ -21,7 +23,7 @@ def concatenate(arrays, ordered=True):
     at = 0
     for a in arrays:
         if a.size:
-            out[at:at + a.size] = a if a.dtype == d else a.astype(d)
+            out[at : at + a.size] = a if a.dtype == d else a.astype(d)
         at += a.size
     return out
 
@@ -31,6 +33,7 @@ def bincount(pda, weights=None, minlength=0):
     the sum of ``weights`` per value (float64)."""
     from .creation import zeros
     from .groupby import GroupBy
+
     _check(pda)
     if pda.dtype.kind not in "iu" and pda.dtype.kind != "b":
         raise TypeError(f"pda: bincount needs an integer array, got {pda.dtype.name}")
@@ -59,8 +62,9 @@ def bincount(pda, weights=None, minlength=0):
 def histogram(pda, bins=10):
     """``(counts, bin_edges)`` of ``bins`` equal-width bins from ``pda.min()`` to
     ``pda.max()`` (the last bin closed), as ``numpy.histogram``."""
-    from .creation import array, linspace
+    from .creation import array
     from .numeric import floor, isnan, where
+
     _check(pda)
     if not isinstance(bins, (builtins.int, np.integer)) or bins < 1:
         raise ValueError(f"bins: expected a positive integer, got {bins!r}")
@@ -76,6 +80,7 @@ def histogram(pda, bins=10):
         raise ValueError(f"Too many bins for data range. Cannot create {bins} finite-sized bins.")
     if x.size == 0:
         from .creation import zeros
+
         return zeros(bins, int64), array(edges_np)
     # NumPy's rule: the bin from the scaled value, corrected against the edges themselves.
     norm = bins / (hi - lo)

@@ -1,4 +1,5 @@
 """Memory figures of the locales (Arkouda's get_mem_used / get_mem_avail / get_mem_status)."""
+
 from . import _atoll
 
 

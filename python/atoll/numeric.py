@@ -1,10 +1,9 @@
 """Elementwise functions (Arkouda's numeric): lazy, fused with the surrounding expression."""
-import builtins
 
-import numpy as np
+
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, is_scalar, result, scalar_dtype
+from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value
 
 
@@ -18,6 +17,7 @@ def _float_op(op):
     def f(pda):
         _check(pda)
         return pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2)
+
     f.__name__ = op
     f.__doc__ = f"Elementwise {op} (float64)."
     return f
@@ -36,6 +36,7 @@ def _same_op(op):
         if pda.dtype == bool_ and op in ("floor", "ceil"):
             pda = pda.astype(float64)
         return pda._unary(op)
+
     f.__name__ = op
     f.__doc__ = f"Elementwise {op} (the input's dtype)."
     return f

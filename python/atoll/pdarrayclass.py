@@ -4,13 +4,14 @@ Elementwise operators build a fused expression (checked at once for dtype errors
 as one owner-computes loop when its value is needed: printing, indexing, a reduction,
 ``to_ndarray``, or an assignment (``a[:] = b + 3 * c`` writes in place, no temporary).
 """
+
 import builtins
 import weakref
 
 import numpy as np
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, uint64, is_scalar, scalar_dtype, result, supported
+from .dtypes import bool_, float64, int64, uint64, is_scalar, result
 
 # Lazy arrays whose value is not computed yet: an in-place write first computes them, so
 # they keep the values their operands had when they were written.
@@ -99,6 +100,7 @@ class pdarray:
     def astype(self, dtype):
         """A copy (lazy) converted to ``dtype``."""
         from .dtypes import dtype as _dt
+
         d = _dt(dtype)
         return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
 
@@ -138,7 +140,9 @@ class pdarray:
 
     def __bool__(self):
         if self._size != 1:
-            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+            )
         return builtins.bool(self[0])
 
     # ----- elementwise -------------------------------------------------------------------
@@ -163,7 +167,9 @@ class pdarray:
             common = float64
         elif op in ("//", "%", "**", "-") and common == bool_:
             if op == "-":
-                raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.")
+                raise TypeError(
+                    "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead."
+                )
             common = int64
         elif op in ("&", "|", "^", "<<", ">>") and common == float64:
             raise TypeError(f"other: unsupported operand dtype {common.name} for {op}")
@@ -184,36 +190,95 @@ class pdarray:
         ex = self._ex()
         return ex if self._dtype == d else _atoll.cast(ex, d.name)
 
-    def __add__(self, o): return self._binop(o, "+")
-    def __radd__(self, o): return self._binop(o, "+", True)
-    def __sub__(self, o): return self._binop(o, "-")
-    def __rsub__(self, o): return self._binop(o, "-", True)
-    def __mul__(self, o): return self._binop(o, "*")
-    def __rmul__(self, o): return self._binop(o, "*", True)
-    def __truediv__(self, o): return self._binop(o, "/")
-    def __rtruediv__(self, o): return self._binop(o, "/", True)
-    def __floordiv__(self, o): return self._binop(o, "//")
-    def __rfloordiv__(self, o): return self._binop(o, "//", True)
-    def __mod__(self, o): return self._binop(o, "%")
-    def __rmod__(self, o): return self._binop(o, "%", True)
-    def __pow__(self, o): return self._binop(o, "**")
-    def __rpow__(self, o): return self._binop(o, "**", True)
-    def __lt__(self, o): return self._binop(o, "<")
-    def __le__(self, o): return self._binop(o, "<=")
-    def __gt__(self, o): return self._binop(o, ">")
-    def __ge__(self, o): return self._binop(o, ">=")
-    def __eq__(self, o): return self._binop(o, "==")
-    def __ne__(self, o): return self._binop(o, "!=")
-    def __and__(self, o): return self._binop(o, "&")
-    def __rand__(self, o): return self._binop(o, "&", True)
-    def __or__(self, o): return self._binop(o, "|")
-    def __ror__(self, o): return self._binop(o, "|", True)
-    def __xor__(self, o): return self._binop(o, "^")
-    def __rxor__(self, o): return self._binop(o, "^", True)
-    def __lshift__(self, o): return self._binop(o, "<<")
-    def __rlshift__(self, o): return self._binop(o, "<<", True)
-    def __rshift__(self, o): return self._binop(o, ">>")
-    def __rrshift__(self, o): return self._binop(o, ">>", True)
+    def __add__(self, o):
+        return self._binop(o, "+")
+
+    def __radd__(self, o):
+        return self._binop(o, "+", True)
+
+    def __sub__(self, o):
+        return self._binop(o, "-")
+
+    def __rsub__(self, o):
+        return self._binop(o, "-", True)
+
+    def __mul__(self, o):
+        return self._binop(o, "*")
+
+    def __rmul__(self, o):
+        return self._binop(o, "*", True)
+
+    def __truediv__(self, o):
+        return self._binop(o, "/")
+
+    def __rtruediv__(self, o):
+        return self._binop(o, "/", True)
+
+    def __floordiv__(self, o):
+        return self._binop(o, "//")
+
+    def __rfloordiv__(self, o):
+        return self._binop(o, "//", True)
+
+    def __mod__(self, o):
+        return self._binop(o, "%")
+
+    def __rmod__(self, o):
+        return self._binop(o, "%", True)
+
+    def __pow__(self, o):
+        return self._binop(o, "**")
+
+    def __rpow__(self, o):
+        return self._binop(o, "**", True)
+
+    def __lt__(self, o):
+        return self._binop(o, "<")
+
+    def __le__(self, o):
+        return self._binop(o, "<=")
+
+    def __gt__(self, o):
+        return self._binop(o, ">")
+
+    def __ge__(self, o):
+        return self._binop(o, ">=")
+
+    def __eq__(self, o):
+        return self._binop(o, "==")
+
+    def __ne__(self, o):
+        return self._binop(o, "!=")
+
+    def __and__(self, o):
+        return self._binop(o, "&")
+
+    def __rand__(self, o):
+        return self._binop(o, "&", True)
+
+    def __or__(self, o):
+        return self._binop(o, "|")
+
+    def __ror__(self, o):
+        return self._binop(o, "|", True)
+
+    def __xor__(self, o):
+        return self._binop(o, "^")
+
+    def __rxor__(self, o):
+        return self._binop(o, "^", True)
+
+    def __lshift__(self, o):
+        return self._binop(o, "<<")
+
+    def __rlshift__(self, o):
+        return self._binop(o, "<<", True)
+
+    def __rshift__(self, o):
+        return self._binop(o, ">>")
+
+    def __rrshift__(self, o):
+        return self._binop(o, ">>", True)
 
     __hash__ = None
 
@@ -237,22 +302,47 @@ class pdarray:
         if r is NotImplemented:
             return r
         if not np.can_cast(r.dtype, self._dtype, casting="same_kind"):
-            raise TypeError(f"Cannot cast ufunc {op!r} output from dtype('{r.dtype}') to dtype('{self._dtype}') with casting rule 'same_kind'")
+            raise TypeError(
+                f"Cannot cast ufunc {op!r} output from dtype('{r.dtype}') to dtype('{self._dtype}') with casting rule 'same_kind'"
+            )
         self[:] = r
         return self
 
-    def __iadd__(self, o): return self._inplace(o, "+")
-    def __isub__(self, o): return self._inplace(o, "-")
-    def __imul__(self, o): return self._inplace(o, "*")
-    def __itruediv__(self, o): return self._inplace(o, "/")
-    def __ifloordiv__(self, o): return self._inplace(o, "//")
-    def __imod__(self, o): return self._inplace(o, "%")
-    def __ipow__(self, o): return self._inplace(o, "**")
-    def __iand__(self, o): return self._inplace(o, "&")
-    def __ior__(self, o): return self._inplace(o, "|")
-    def __ixor__(self, o): return self._inplace(o, "^")
-    def __ilshift__(self, o): return self._inplace(o, "<<")
-    def __irshift__(self, o): return self._inplace(o, ">>")
+    def __iadd__(self, o):
+        return self._inplace(o, "+")
+
+    def __isub__(self, o):
+        return self._inplace(o, "-")
+
+    def __imul__(self, o):
+        return self._inplace(o, "*")
+
+    def __itruediv__(self, o):
+        return self._inplace(o, "/")
+
+    def __ifloordiv__(self, o):
+        return self._inplace(o, "//")
+
+    def __imod__(self, o):
+        return self._inplace(o, "%")
+
+    def __ipow__(self, o):
+        return self._inplace(o, "**")
+
+    def __iand__(self, o):
+        return self._inplace(o, "&")
+
+    def __ior__(self, o):
+        return self._inplace(o, "|")
+
+    def __ixor__(self, o):
+        return self._inplace(o, "^")
+
+    def __ilshift__(self, o):
+        return self._inplace(o, "<<")
+
+    def __irshift__(self, o):
+        return self._inplace(o, ">>")
 
     # ----- indexing ----------------------------------------------------------------------
     def _position(self, key):
@@ -292,7 +382,9 @@ class pdarray:
         if isinstance(key, pdarray):
             if key._dtype == bool_:
                 if key._size != self._size:
-                    raise IndexError(f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}")
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
+                    )
                 return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
             self._materialize()
             i = self._index_expr(key)
@@ -303,12 +395,15 @@ class pdarray:
         """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
         if isinstance(value, pdarray):
             if value._size != n:
-                raise ValueError(f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)")
+                raise ValueError(
+                    f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)"
+                )
             return value._cast(self._dtype)
         if is_scalar(value):
             return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
         if isinstance(value, (list, tuple, np.ndarray)):
             from .creation import array
+
             return self._values_for(array(value), n)
         raise TypeError(f"value: unsupported type {type(value).__name__}")
 
@@ -333,17 +428,21 @@ class pdarray:
                 _atoll.assign(self._arr, start, step, n, ex)
             else:
                 from .creation import arange
+
                 idx = arange(start, start + n * step, step)
                 _atoll.scatter(self._arr, idx._ex(), ex, n)
             return
         if isinstance(key, pdarray):
             if key._dtype == bool_:
                 if key._size != self._size:
-                    raise IndexError(f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}")
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
+                    )
                 if is_scalar(value):
                     self[:] = where(key, value, self)
                     return
                 from .creation import arange
+
                 key = arange(self._size)[key]
             i = self._index_expr(key)
             ex = self._values_for(value, key._size)
@@ -354,25 +453,55 @@ class pdarray:
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
     # ----- methods (Arkouda's) -----------------------------------------------------------
-    def sum(self): return sum(self)
-    def prod(self): return prod(self)
-    def min(self): return min(self)
-    def max(self): return max(self)
-    def argmin(self): return argmin(self)
-    def argmax(self): return argmax(self)
-    def mean(self): return mean(self)
-    def var(self, ddof=0): return var(self, ddof)
-    def std(self, ddof=0): return std(self, ddof)
-    def any(self): return any(self)
-    def all(self): return all(self)
-    def is_sorted(self): return is_sorted(self)
-    def cumsum(self): return cumsum(self)
-    def cumprod(self): return cumprod(self)
-    def argsort(self): return argsort(self)
+    def sum(self):
+        return sum(self)
+
+    def prod(self):
+        return prod(self)
+
+    def min(self):
+        return min(self)
+
+    def max(self):
+        return max(self)
+
+    def argmin(self):
+        return argmin(self)
+
+    def argmax(self):
+        return argmax(self)
+
+    def mean(self):
+        return mean(self)
+
+    def var(self, ddof=0):
+        return var(self, ddof)
+
+    def std(self, ddof=0):
+        return std(self, ddof)
+
+    def any(self):
+        return any(self)
+
+    def all(self):
+        return all(self)
+
+    def is_sorted(self):
+        return is_sorted(self)
+
+    def cumsum(self):
+        return cumsum(self)
+
+    def cumprod(self):
+        return cumprod(self)
+
+    def argsort(self):
+        return argsort(self)
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
         from .io import to_parquet
+
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
 
@@ -524,6 +653,7 @@ def _scan(pda, op):
     ex = pda._cast(d)
     if pda._size == 0:
         from .creation import zeros
+
         return zeros(0, d)
     return pdarray(_atoll.scan(ex, pda._size, op))
 
@@ -543,8 +673,10 @@ def argsort(pda):
     _check(pda)
     if pda._size == 0:
         from .creation import zeros
+
         return zeros(0, int64)
     from ._keys import key_expr  # bool as int64, -0.0 as 0.0 (NumPy's order)
+
     return pdarray(_atoll.argsort(key_expr(pda), pda._size))
 
 

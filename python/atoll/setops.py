@@ -3,7 +3,7 @@
 ``setxor1d``. All sort-based (one distributed radix sort of the keys); results sorted, as
 NumPy's. Equality is NumPy's (``-0.0 == 0.0``); NaN: ``unique`` keeps one NaN (as
 ``numpy.unique``), ``in1d`` finds no NaN (NaN equals nothing, as ``numpy.isin``)."""
-import builtins
+
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from .pdarrayclass import pdarray
 def _group(ks):
     """(permutation, flags, segments) of the rows of the key arrays ``ks`` (every NaN one key)."""
     from .creation import zeros
+
     n = ks[0].size
     if n == 0:
         return zeros(0, int64), zeros(0, bool_), zeros(0, int64)
@@ -36,9 +37,11 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     from .creation import array, zeros
     from .manipulation import concatenate
     from .str_groupby import is_str_key
+
     if is_str_key(pda) and not return_groups:  # Strings / Categorical: their own sort
         if return_counts:
             from .groupby import GroupBy
+
             return GroupBy(pda).size()
         return pda.unique()
     ks, seq = key_list(pda, "pda")
@@ -72,6 +75,7 @@ def value_counts(pda):
 
 def _concat_rows(a, b):
     from .manipulation import concatenate
+
     return [concatenate([x, y]) for x, y in zip(a, b)]
 
 
@@ -88,6 +92,7 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
     from .creation import zeros
     from .numeric import isnan
     from .str_groupby import is_str_key
+
     if is_str_key(pda1) and is_str_key(pda2):  # exact string comparison, by hash partitioning
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
         return (~r)._materialize() if invert else r
@@ -108,6 +113,7 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
     last = pdarray(_atoll.aggregate(perm._ex(), flags._arr, na + nb, segs.size, "max", 0))
     # Back to the rows: the group of each rank, then unpermute.
     from .pdarrayclass import cumsum
+
     seg = (cumsum(flags.astype(int64)) - 1)._materialize()
     hit_sorted = (last >= na)[seg]
     hit = zeros(na + nb, bool_)

@@ -15,6 +15,7 @@ zero-copy array when it has one block, and ``to_numpy()`` a copy in global order
 A read-only attach maps private copy-on-write pages and gives read-only NumPy arrays.
 Bad files raise ``OSError`` naming the defect; a wait that times out raises ``TimeoutError``.
 """
+
 import ctypes
 
 import numpy as np
@@ -24,9 +25,16 @@ from . import _atoll
 __all__ = ["SharedArray", "attach", "call_c", "create", "from_numpy", "make"]
 
 _DTYPES = {
-    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "f32": np.float32, "f64": np.float64,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "u8": np.uint8,
+    "u16": np.uint16,
+    "u32": np.uint32,
+    "u64": np.uint64,
+    "f32": np.float32,
+    "f64": np.float64,
 }
 
 
@@ -70,7 +78,9 @@ class SharedArray:
     def numpy(self):
         """The whole array as one NumPy array over the mapping (zero copy): one block only."""
         if len(self.blocks) != 1:
-            raise ValueError(f"the array has {len(self.blocks)} blocks (separate mappings): use .blocks, or .to_numpy() for a copy")
+            raise ValueError(
+                f"the array has {len(self.blocks)} blocks (separate mappings): use .blocks, or .to_numpy() for a copy"
+            )
         return self.blocks[0][2]
 
     def to_numpy(self):
@@ -116,7 +126,9 @@ def create(name, shape, dtype="f64", nblocks=1, dir="/dev/shm", keep=False):
         code = dtype
     else:
         code = _code(dtype)
-    return SharedArray(_atoll.SharedHandle.create(name, str(dir), code, [int(s) for s in shape], int(nblocks), bool(keep)))
+    return SharedArray(
+        _atoll.SharedHandle.create(name, str(dir), code, [int(s) for s in shape], int(nblocks), bool(keep))
+    )
 
 
 def from_numpy(name, values, nblocks=1, dir="/dev/shm", keep=False):

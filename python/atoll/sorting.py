@@ -2,16 +2,18 @@
 ``sort``, ``coargsort`` (several keys), ``is_sorted`` and ``searchsorted``.
 
 Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order)."""
+
 import numpy as np
 
 from . import _atoll
 from ._keys import key_expr, key_expr_desc, key_list
-from .dtypes import bool_, int64
+from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
 
 
 def _empty_perm():
     from .creation import zeros
+
     return zeros(0, int64)
 
 
@@ -21,6 +23,7 @@ def argsort(pda, algorithm=None, ascending=True):
     equal elements in index order and NaN last (pandas' ``sort_values(ascending=False,
     kind="stable")``)."""
     from .str_groupby import is_str_key
+
     if is_str_key(pda):
         return pda.argsort() if ascending else coargsort([pda], ascending=False)
     _check(pda)
@@ -34,6 +37,7 @@ def sort(pda, algorithm=None):
     _check(pda)
     if pda.size == 0:
         from .creation import zeros
+
         return zeros(0, pda.dtype)
     return pda[argsort(pda)]
 
@@ -43,6 +47,7 @@ def coargsort(arrays, algorithm=None, ascending=True):
     Categoricals of one length, the first most significant) lexicographically and stably;
     ``ascending=False``: every key in nonincreasing order (equal rows in index order, NaN last)."""
     from .str_groupby import rank_keys
+
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     ks, _ = key_list(rank_keys(arrays), "arrays")
@@ -60,6 +65,7 @@ def searchsorted(a, v, side="left"):
     from .creation import array, zeros
     from .manipulation import concatenate
     from .pdarrayclass import cumsum
+
     _check(a, "a")
     scalar = not isinstance(v, pdarray)
     if scalar:
@@ -73,6 +79,7 @@ def searchsorted(a, v, side="left"):
         out = zeros(nv, int64)
         return out[0] if scalar else out
     from .dtypes import result
+
     d = result(a.dtype, v.dtype)
     c = concatenate([a.astype(d), v.astype(d)])
     # Tag: on "left" an element of v sorts before equal elements of a, on "right" after.
@@ -80,7 +87,7 @@ def searchsorted(a, v, side="left"):
     tag = concatenate([zeros(na, int64) + ta, zeros(nv, int64) + tv])
     perm = coargsort([c, tag])
     is_a = perm < na
-    before = cumsum(is_a.astype(int64))     # elements of a up to each rank
+    before = cumsum(is_a.astype(int64))  # elements of a up to each rank
     from_v = ~is_a
     out = zeros(nv, int64)
     out[perm[from_v] - na] = before[from_v]

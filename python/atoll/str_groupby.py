@@ -11,6 +11,7 @@
 
 Ranks compare only within one array: they are never mixed across two arrays.
 """
+
 from . import _atoll
 from .dtypes import bool_
 from .pdarrayclass import pdarray
@@ -20,6 +21,7 @@ def is_str_key(k):
     """Whether ``k`` is a Strings or a Categorical."""
     from .categorical import Categorical
     from .strings import Strings
+
     return isinstance(k, (Strings, Categorical))
 
 
@@ -30,8 +32,10 @@ def string_ranks(s):
 
 def rank_keys(keys):
     """``keys`` with every Strings / Categorical replaced by its ranks (same list shape)."""
+
     def one(k):
         return k._ranks() if is_str_key(k) else k
+
     if isinstance(keys, (list, tuple)):
         return [one(k) for k in keys]
     return one(keys)
@@ -41,6 +45,7 @@ def init_strings(g, s, dropna):
     """Fills the GroupBy ``g`` for the single Strings key ``s`` (one sample sort)."""
     from .creation import zeros
     from .strings import _groupby
+
     perm, segs, uk, counts = _groupby(s)
     flags = zeros(s.size, bool_)
     if segs.size:

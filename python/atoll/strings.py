@@ -5,6 +5,7 @@ Block-distributed by index. Element-wise methods run on every locale over its ow
 regular expressions (the Rust ``regex`` crate's syntax, close to Python's ``re`` for common
 patterns) are compiled once per locale per operation, with no communication while matching.
 """
+
 import builtins
 import re as _re
 
@@ -52,6 +53,7 @@ class Match:
     def ends(self):
         """The end of each match (-1 where there is none)."""
         from .numeric import where
+
         return where(self._matched, self._starts + self._lengths, -1)
 
     def lengths(self):
@@ -102,14 +104,17 @@ class Strings:
             if not 0 <= i < self.size:
                 raise IndexError(f"index {key} is out of bounds for Strings of size {self.size}")
             from .creation import arange
+
             return self[arange(i, i + 1)].to_list()[0]
         if isinstance(key, slice):
             from .creation import arange
+
             start, stop, step = key.indices(self.size)
             return self[arange(start, stop, step)]
         if isinstance(key, pdarray):
             if key.dtype == np.dtype(bool):
                 from .creation import arange
+
                 key = arange(self.size)[key]
             return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
         raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
@@ -184,16 +189,27 @@ class Strings:
 
     def sub(self, pat, repl, count=0):
         """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``, or all)."""
-        return Strings(_atoll.str_op_py(self._s, "sub", a=_str(pat, "pat"), b=_str(repl, "repl"), k=builtins.int(count)))
+        return Strings(
+            _atoll.str_op_py(self._s, "sub", a=_str(pat, "pat"), b=_str(repl, "repl"), k=builtins.int(count))
+        )
 
     def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
         """Split each string at ``delimiter``: the pieces of every string, and with
         ``return_segments`` the index of each string's first piece."""
-        p, seg = _atoll.str_split_py(self._s, _str(delimiter, "delimiter"), regex=builtins.bool(regex), maxsplit=maxsplit)
+        p, seg = _atoll.str_split_py(
+            self._s, _str(delimiter, "delimiter"), regex=builtins.bool(regex), maxsplit=maxsplit
+        )
         return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
 
     def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False):
-        l, r = _atoll.str_peel_py(self._s, _str(delimiter, "delimiter"), builtins.int(times), builtins.bool(includeDelimiter), builtins.bool(keepPartial), builtins.bool(fromRight))
+        l, r = _atoll.str_peel_py(
+            self._s,
+            _str(delimiter, "delimiter"),
+            builtins.int(times),
+            builtins.bool(includeDelimiter),
+            builtins.bool(keepPartial),
+            builtins.bool(fromRight),
+        )
         return Strings(l), Strings(r)
 
     def rpeel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False):
@@ -202,7 +218,9 @@ class Strings:
     def stick(self, other, delimiter="", toLeft=False):
         if not isinstance(other, Strings):
             raise TypeError(f"other: expected Strings, got {type(other).__name__}")
-        return Strings(_atoll.str_op_py(self._s, "lstick" if toLeft else "stick", a=_str(delimiter, "delimiter"), other=other._s))
+        return Strings(
+            _atoll.str_op_py(self._s, "lstick" if toLeft else "stick", a=_str(delimiter, "delimiter"), other=other._s)
+        )
 
     def lstick(self, other, delimiter=""):
         return self.stick(other, delimiter, toLeft=True)
@@ -233,6 +251,7 @@ class Strings:
     def _ranks(self):
         """Each string's rank among the distinct strings: a sort key (see ``str_groupby``)."""
         from .str_groupby import string_ranks
+
         return string_ranks(self)
 
 
@@ -255,7 +274,12 @@ def from_list(values):
 def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
     from .creation import _seed, _size
-    return Strings(_atoll.str_random_uniform(builtins.int(minlen), builtins.int(maxlen), _size(size), _str(characters, "characters"), _seed(seed)))
+
+    return Strings(
+        _atoll.str_random_uniform(
+            builtins.int(minlen), builtins.int(maxlen), _size(size), _str(characters, "characters"), _seed(seed)
+        )
+    )
 
 
 def concatenate(arrays):

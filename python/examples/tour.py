@@ -2,6 +2,7 @@
 
 Run: ATOLL_LOCALES=4 .venv/bin/python python/examples/tour.py
 """
+
 import numpy as np
 
 import atoll as ak

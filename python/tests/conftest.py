@@ -1,9 +1,9 @@
 """The suite runs on the locale count of ATOLL_LOCALES (make test-python runs 1, 2 and 4) or
 under mpiexec (ATOLL_BACKEND=mpi); the same files either way."""
+
 import os
 
 import numpy as np
-import pytest
 from hypothesis import settings
 
 import atoll as ak

@@ -1,4 +1,5 @@
 """Hypothesis strategies: 1-D NumPy arrays of the four dtypes."""
+
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp

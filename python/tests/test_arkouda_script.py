@@ -2,6 +2,7 @@
 ``arkouda_script`` is written the way an Arkouda tutorial writes it (``ak.connect()``, Arkouda's
 names, keywords and return shapes only, nothing specific to Atoll); the test checks everything
 it computed against NumPy on the same data."""
+
 import numpy as np
 
 import atoll as ak

@@ -67,8 +67,9 @@ def test_random_same_on_any_locale_count():
     # The values are a function of (seed, index) only: recorded on one locale count, they
     # match every other (the suite runs on 1, 2, 4 locales and under MPI).
     a = ak.randint(0, 1000, 8, seed=42).tolist()
-    import hashlib
+
     assert len(a) == 8
+
     # Independent reference: SplitMix64 in Python.
     def mix(seed, i):
         m = (1 << 64) - 1
@@ -76,6 +77,7 @@ def test_random_same_on_any_locale_count():
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
         return z ^ (z >> 31)
+
     assert a == [(mix(42, i) * 1000 >> 64) for i in range(8)]
 
 

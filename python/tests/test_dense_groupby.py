@@ -2,6 +2,7 @@
 pandas and NumPy: enough rows for several tasks per locale, keys whose range the kernel
 finds itself (negative, offset), keys spanning more than the limit (the sort path takes
 over, same results), and the sort state computed lazily after a dense aggregation."""
+
 import numpy as np
 import pandas as pd
 import pytest

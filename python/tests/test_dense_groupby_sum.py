@@ -3,6 +3,7 @@ one float per key, no rows per key, the keys with rows being those whose sum is 
 against pandas and NumPy: the first call on a fresh GroupBy, then ``size``/``count``; groups of NaN or -0.0 values only (present, sum 0.0);
 absent keys inside the range; keys growing the range in the middle of a task, at
 various lengths; negative keys; empty and shorter-than-locales arrays."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -63,8 +64,9 @@ def test_every_key_present_like_the_benchmark():
     n = 1 << 18
     xk, xv = rng.integers(0, 1 << 12, n), rng.random(n)
     _check(xk, xv)
-    np.testing.assert_allclose(ak.GroupBy(ak.array(xk)).sum(ak.array(xv))[1].to_ndarray(),
-                               np.bincount(xk, weights=xv), rtol=1e-12)
+    np.testing.assert_allclose(
+        ak.GroupBy(ak.array(xk)).sum(ak.array(xv))[1].to_ndarray(), np.bincount(xk, weights=xv), rtol=1e-12
+    )
 
 
 def test_empty_and_shorter_than_locales():

@@ -21,6 +21,7 @@ def test_type_errors_name_the_argument():
     with pytest.raises(TypeError, match="value"):
         a[0] = "x"
 
+
 def test_value_and_index_errors():
     a = ak.arange(10)
     with pytest.raises(ValueError, match="size"):

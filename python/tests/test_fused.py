@@ -4,6 +4,7 @@ the chunked evaluator. Every kernel (operation pair and shape) and every scalar 
 give NumPy's values bit for bit, with the kernels on and off, with streaming stores forced on
 and off, on sizes that end inside a 2,048-element chunk and past a 65,536-element task on each
 locale."""
+
 import itertools
 import operator
 

@@ -1,5 +1,6 @@
 """ak.graph against scipy.sparse and networkx on small graphs (on every locale count of the
 suite and under mpiexec)."""
+
 import os
 import tempfile
 
@@ -137,7 +138,7 @@ def test_matrix_market_and_generators():
     k1 = ak.graph.kronecker(8, seed=3)
     assert k1.num_vertices == 256 and k1.num_edges > 0
     f = ak.graph.fe_banded(3, 3, 3, 1)
-    assert f.num_edges == 7 ** 3  # 27-point couplings on a 3 x 3 x 3 grid: (2 + 3 + 2) per axis
+    assert f.num_edges == 7**3  # 27-point couplings on a 3 x 3 x 3 grid: (2 + 3 + 2) per axis
     lv = ak.graph.bfs(f, 0).to_ndarray()
     assert lv.max() == 2 and (lv >= 0).all()
 

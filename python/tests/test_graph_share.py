@@ -3,6 +3,7 @@ shared arrays, the C++ consumer ``examples/c/hitting_consumer`` (built by ``make
 skipped with a message if it is not) computes hitting times on it in place in a separate
 process, and the answer equals ``ak.graph.hitting_times`` and a scipy solve (rtol 1e-6, inf
 pattern equal). Bad files give the consumer's exit status 2 and a message."""
+
 import os
 import subprocess
 from pathlib import Path
@@ -17,7 +18,9 @@ sp = pytest.importorskip("scipy.sparse")
 spla = pytest.importorskip("scipy.sparse.linalg")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
 
-CONSUMER = Path(os.environ.get("ATOLL_HITTING_CONSUMER", Path(__file__).resolve().parents[2] / "target/examples-c/hitting_consumer"))
+CONSUMER = Path(
+    os.environ.get("ATOLL_HITTING_CONSUMER", Path(__file__).resolve().parents[2] / "target/examples-c/hitting_consumer")
+)
 needs_consumer = pytest.mark.skipif(not CONSUMER.exists(), reason=f"{CONSUMER} is not built (run `make examples-c`)")
 
 
@@ -42,9 +45,24 @@ def scipy_hitting(n, rows, cols, vals, targets):
 
 def run_consumer(d, prefix, out, *extra, timeout_ms=60000):
     return subprocess.Popen(
-        [str(CONSUMER), "--dir", str(d), "--edges", prefix, "--targets", f"{prefix}-targets", "--out", out,
-         "--timeout-ms", str(timeout_ms), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            str(CONSUMER),
+            "--dir",
+            str(d),
+            "--edges",
+            prefix,
+            "--targets",
+            f"{prefix}-targets",
+            "--out",
+            out,
+            "--timeout-ms",
+            str(timeout_ms),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def check_close(got, want):

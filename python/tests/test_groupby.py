@@ -1,5 +1,6 @@
 """GroupBy against pandas (groupby with sort=True, dropna=True): random keys with heavy
 duplicates, all-equal keys, NaN keys and values, one and two key arrays, empty and tiny."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,7 +33,9 @@ def frame(data, nkeys=1, float_key=False, n=None):
     cols = {}
     for j in range(nkeys):
         if float_key and j == nkeys - 1:
-            cols[f"k{j}"] = data.draw(hnp.arrays(np.float64, n, elements=st.sampled_from([np.nan, -0.0, 0.0, 1.5, 2.0])))
+            cols[f"k{j}"] = data.draw(
+                hnp.arrays(np.float64, n, elements=st.sampled_from([np.nan, -0.0, 0.0, 1.5, 2.0]))
+            )
         else:
             hi = data.draw(st.sampled_from([0, 3, 40]))
             cols[f"k{j}"] = data.draw(hnp.arrays(np.int64, n, elements=st.integers(-hi, hi)))

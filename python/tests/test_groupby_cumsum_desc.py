@@ -1,5 +1,6 @@
 """GroupBy.cumsum against pandas' groupby().cumsum(), and argsort/coargsort with
 ascending=False against pandas' stable descending sort (NaN last, ties in index order)."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,7 +24,10 @@ def test_groupby_cumsum(n, use_dense):
         ps = pd.DataFrame({"k": xk, "v": xv, "i": xi}).groupby("k")
         assert_same(g.cumsum(ak.array(xv)), ps["v"].cumsum().to_numpy(dtype=np.float64))
         assert_same(g.cumsum(ak.array(xi)), ps["i"].cumsum().to_numpy(dtype=np.int64))
-        assert_same(g.cumsum(ak.array(xi > 0)), pd.Series((xi > 0).astype(np.int64)).groupby(xk).cumsum().to_numpy(dtype=np.int64))
+        assert_same(
+            g.cumsum(ak.array(xi > 0)),
+            pd.Series((xi > 0).astype(np.int64)).groupby(xk).cumsum().to_numpy(dtype=np.int64),
+        )
         want = ps["v"].cumsum(skipna=False).to_numpy(dtype=np.float64) if n else np.zeros(0)
         assert_same(g.cumsum(ak.array(xv), skipna=False), want)
     finally:

@@ -1,13 +1,16 @@
 import numpy as np
-import pytest
 from hypothesis import given, strategies as st
 
 import atoll as ak
 from conftest import assert_same
 from strategies import arrays
 
-SLICES = st.builds(slice, st.none() | st.integers(-60, 60), st.none() | st.integers(-60, 60),
-                   st.none() | st.integers(-7, 7).filter(lambda s: s != 0))
+SLICES = st.builds(
+    slice,
+    st.none() | st.integers(-60, 60),
+    st.none() | st.integers(-60, 60),
+    st.none() | st.integers(-7, 7).filter(lambda s: s != 0),
+)
 
 
 @given(x=arrays(np.int64, max_size=50), s=SLICES, s2=SLICES)
@@ -17,7 +20,7 @@ def test_slices_are_views(x, s, s2):
     assert_same(a[s][s2], x[s][s2])
     y = x.copy()
     v = a[s]
-    v[:] = -1           # writes go through
+    v[:] = -1  # writes go through
     y[s] = -1
     assert_same(a, y)
 

@@ -1,6 +1,7 @@
 """Parquet IO: files written by pandas/pyarrow read back equal (widened dtypes, NaN for
 nulls, many row groups, globs of many files); files written by Atoll (one per locale) read
 back equal in pandas, polars and Atoll; every error a typed exception with nothing lost."""
+
 import glob
 import os
 
@@ -18,14 +19,16 @@ def _frame(n, seed=0):
     rng = np.random.default_rng(seed)
     f = rng.normal(size=n)
     f[rng.random(n) < 0.1] = np.nan
-    return pd.DataFrame({
-        "i": rng.integers(-2**62, 2**62, n, dtype=np.int64),
-        "u": rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True),
-        "f": f,
-        "b": rng.random(n) < 0.3,
-        "i32": rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32),
-        "f32": rng.normal(size=n).astype(np.float32),
-    })
+    return pd.DataFrame(
+        {
+            "i": rng.integers(-(2**62), 2**62, n, dtype=np.int64),
+            "u": rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True),
+            "f": f,
+            "b": rng.random(n) < 0.3,
+            "i32": rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32),
+            "f32": rng.normal(size=n).astype(np.float32),
+        }
+    )
 
 
 def _want(df, name):
@@ -76,7 +79,7 @@ def test_nulls_read_as_nan_in_float_columns_and_pyarrow_codecs(tmp_path):
 
 @pytest.mark.parametrize("n", [0, 2, 5, 30_001])
 def test_files_written_by_atoll_read_back_equal_in_pandas_polars_and_atoll(tmp_path, n):
-    a = ak.randint(-10**12, 10**12, n, seed=5)
+    a = ak.randint(-(10**12), 10**12, n, seed=5)
     u = ak.randint(0, 2**40, n, seed=6, dtype=ak.uint64) if n else ak.zeros(0, ak.uint64)
     f = ak.uniform(n, seed=7)
     b = a > 0
@@ -129,8 +132,13 @@ def test_a_glob_of_many_files_reads_in_sorted_order(tmp_path):
 def test_errors_are_typed_and_lose_nothing(tmp_path):
     keep = ak.arange(100) * 3
     p = tmp_path / "ok.parquet"
-    pd.DataFrame({"x": np.arange(50, dtype=np.int64), "s": [str(k).encode() for k in range(50)],
-                  "n": pd.array([None if k % 5 == 0 else k for k in range(50)], dtype="Int64")}).to_parquet(p)
+    pd.DataFrame(
+        {
+            "x": np.arange(50, dtype=np.int64),
+            "s": [str(k).encode() for k in range(50)],
+            "n": pd.array([None if k % 5 == 0 else k for k in range(50)], dtype="Int64"),
+        }
+    ).to_parquet(p)
     with pytest.raises(FileNotFoundError, match="nope.parquet"):
         ak.read_parquet([str(p), str(tmp_path / "nope.parquet")], datasets="x")
     with pytest.raises(FileNotFoundError, match="no file matches"):

@@ -3,6 +3,7 @@ dictionary pages, nulls) and polars read back as ``ak.Strings`` equal to what th
 read; strings written by Atoll (one file per locale) read back equal in pandas, pyarrow,
 polars and Atoll; empty strings, non-ASCII UTF-8, many row groups, mixed with numeric
 columns; errors typed with nothing lost."""
+
 import glob
 import os
 
@@ -27,7 +28,7 @@ def _words(n, seed=0, distinct=None):
     picks = rng.integers(0, len(_ALPHABET), lens.sum())
     pool, at = [], 0
     for L in lens:
-        pool.append("".join(_ALPHABET[i] for i in picks[at:at + L]))
+        pool.append("".join(_ALPHABET[i] for i in picks[at : at + L]))
         at += L
     if distinct is None:
         return pool
@@ -47,7 +48,9 @@ def _plain(vals):
 def test_a_pandas_file_with_strings_and_numbers_reads_back_as_strings_and_pdarrays(tmp_path, n):
     words = _words(n, seed=n)
     # (an empty object column would be written with Arrow's null type: name the type then)
-    df = pd.DataFrame({"s": pd.Series(words, dtype=object if n else "string[pyarrow]"), "i": np.arange(n, dtype=np.int64) * 3})
+    df = pd.DataFrame(
+        {"s": pd.Series(words, dtype=object if n else "string[pyarrow]"), "i": np.arange(n, dtype=np.int64) * 3}
+    )
     p = tmp_path / "pandas.parquet"
     df.to_parquet(p, row_group_size=700)  # several row groups straddling the locales' parts
     assert ak.get_datasets(str(p)) == ["s", "i"]
@@ -69,8 +72,13 @@ def test_pyarrow_dictionary_and_plain_pages_with_nulls_and_codecs(tmp_path):
     n = 6000
     few = _nulls(_words(n, seed=1, distinct=37), 11)  # dictionary-encoded
     many = _nulls(_words(n, seed=2), 13)
-    t = pa.table({"few": pa.array(few, type=pa.string()), "many": pa.array(many, type=pa.large_string()),
-                  "k": pa.array(np.arange(n, dtype=np.int64))})
+    t = pa.table(
+        {
+            "few": pa.array(few, type=pa.string()),
+            "many": pa.array(many, type=pa.large_string()),
+            "k": pa.array(np.arange(n, dtype=np.int64)),
+        }
+    )
     for codec, dictionary in [("snappy", True), ("zstd", False), ("none", ["few"])]:
         p = tmp_path / f"t-{codec}.parquet"
         pq.write_table(t, p, compression=codec, use_dictionary=dictionary, row_group_size=1001, data_page_size=2048)
@@ -85,8 +93,12 @@ def test_pyarrow_dictionary_and_plain_pages_with_nulls_and_codecs(tmp_path):
 def test_a_polars_file_and_a_glob_of_files_from_several_writers(tmp_path):
     pl = pytest.importorskip("polars")
     parts = [_words(m, seed=10 + m) for m in [900, 0, 1, 2500]]
-    pl.DataFrame({"s": parts[0], "v": np.arange(900, dtype=np.float64)}).write_parquet(tmp_path / "p0.parquet", row_group_size=128)
-    pd.DataFrame({"s": pd.Series(parts[1], dtype="string[pyarrow]"), "v": np.zeros(0)}).to_parquet(tmp_path / "p1.parquet")
+    pl.DataFrame({"s": parts[0], "v": np.arange(900, dtype=np.float64)}).write_parquet(
+        tmp_path / "p0.parquet", row_group_size=128
+    )
+    pd.DataFrame({"s": pd.Series(parts[1], dtype="string[pyarrow]"), "v": np.zeros(0)}).to_parquet(
+        tmp_path / "p1.parquet"
+    )
     pq.write_table(pa.table({"s": parts[2], "v": [1.5]}), tmp_path / "p2.parquet")
     pd.DataFrame({"s": parts[3], "v": np.arange(2500) * 0.5}).to_parquet(tmp_path / "p3.parquet", row_group_size=333)
     got = ak.read_parquet(str(tmp_path / "p*.parquet"))

@@ -1,6 +1,7 @@
 """Scripts under mpiexec: rank 0 runs the script, the other ranks serve inside ``import atoll``
 and leave when the driver ends (normally, by an exception, by sys.exit). Run from the
 in-process suite (skipped when the suite itself runs under MPI)."""
+
 import os
 import subprocess
 import sys
@@ -20,7 +21,9 @@ def launch(body, n=2):
     env = dict(os.environ)
     env.pop("ATOLL_LOCALES", None)
     env["ATOLL_BACKEND"] = "mpi"
-    return subprocess.run([MPIEXEC, "-n", str(n), sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    return subprocess.run(
+        [MPIEXEC, "-n", str(n), sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
 
 
 def test_rank0_runs_the_script_once():

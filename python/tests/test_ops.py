@@ -21,6 +21,7 @@ def pair(dt1, dt2, nonzero=False):
         if nonzero:
             y = np.where(y == 0, 1, y).astype(dt2)
         return x, y
+
     return s()
 
 
@@ -87,7 +88,7 @@ def test_isnan_and_int_ops():
     i = np.array([-7, -1, 0, 5, 9], dtype=np.int64)
     a = ak.array(i)
     assert_same(~a, ~i)
-    assert_same(a ** 2, i ** 2)
+    assert_same(a**2, i**2)
     assert_same(ak.abs(a), np.abs(i))
     assert_same(ak.where(a > 0, a, 100), np.where(i > 0, i, 100))
     assert_same(ak.clip(a, -2, 4), np.clip(i, -2, 4))
@@ -112,10 +113,10 @@ def test_inplace(op):
 
 def test_lazy_keeps_operand_values():
     a = ak.arange(10)
-    c = a + 1           # lazy
-    a[:] = 0            # an in-place write computes pending expressions first
+    c = a + 1  # lazy
+    a[:] = 0  # an in-place write computes pending expressions first
     assert_same(c, np.arange(10) + 1)
-    a += a              # reads the target: replaced
+    a += a  # reads the target: replaced
     assert_same(a, np.zeros(10, dtype=np.int64))
 
 

@@ -25,7 +25,12 @@ def test_reductions(dt, data):
     assert ak.is_sorted(ak.sort(a)) if dt != np.bool_ else True
     np.testing.assert_allclose(ak.mean(a), np.mean(x.astype(np.float64)), rtol=1e-9, atol=1e-6)
     np.testing.assert_allclose(ak.var(a), np.var(x.astype(np.float64)), rtol=1e-7, atol=1e-6)
-    np.testing.assert_allclose(ak.std(a, ddof=1) if len(x) > 1 else 0.0, np.std(x.astype(np.float64), ddof=1) if len(x) > 1 else 0.0, rtol=1e-7, atol=1e-6)
+    np.testing.assert_allclose(
+        ak.std(a, ddof=1) if len(x) > 1 else 0.0,
+        np.std(x.astype(np.float64), ddof=1) if len(x) > 1 else 0.0,
+        rtol=1e-7,
+        atol=1e-6,
+    )
 
 
 @given(x=arrays(np.int64, min_size=0, max_size=300, elements=st.integers(-3, 3)))

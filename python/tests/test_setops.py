@@ -1,6 +1,7 @@
 """unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d, concatenate,
 bincount, histogram against NumPy: heavy duplicates, all-equal, NaN, -0.0, empty, several
 key arrays."""
+
 import numpy as np
 import pytest
 import os
@@ -14,13 +15,17 @@ from conftest import assert_same
 # Each example runs a dozen commands, for 4 dtypes and both paths: half the suite's examples.
 HALF = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 2))
 
-SMALL = {np.int64: st.integers(-4, 4), np.uint64: st.integers(0, 6),
-         np.float64: st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.0, np.inf, 3.0]), np.bool_: st.booleans()}
+SMALL = {
+    np.int64: st.integers(-4, 4),
+    np.uint64: st.integers(0, 6),
+    np.float64: st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.0, np.inf, 3.0]),
+    np.bool_: st.booleans(),
+}
 DTS = list(SMALL)
 
 
 def arr(data, dt, lo=0, hi=150, wide=False):
-    el = SMALL[dt] if not wide else st.one_of(SMALL[dt], st.integers(-2**62, 2**62) if dt == np.int64 else SMALL[dt])
+    el = SMALL[dt] if not wide else st.one_of(SMALL[dt], st.integers(-(2**62), 2**62) if dt == np.int64 else SMALL[dt])
     return data.draw(hnp.arrays(dt, st.integers(lo, hi), elements=el))
 
 
@@ -52,7 +57,7 @@ def test_unique_counts_indices(use_dense, dt, data):
     _, perm, segs, nkeys, uki = ak.unique(a, return_groups=True, return_indices=True)
     _, first = np.unique(x, return_index=True)
     assert nkeys == 1
-    assert_same(uki, first)                      # the first occurrence of each unique value
+    assert_same(uki, first)  # the first occurrence of each unique value
     assert_same(ak.array(x)[perm], x[np.argsort(x, kind="stable")])
 
 
@@ -87,7 +92,9 @@ def test_in1d_and_set_operations(use_dense, dt, data):
     if dt != np.float64:  # NumPy keeps two NaNs in setxor1d of arrays that both hold NaN
         assert_same(ak.setxor1d(a, b), np.setxor1d(x, y))
         ux, uy = np.unique(x), np.unique(y)
-        assert_same(ak.setxor1d(ak.array(ux), ak.array(uy), assume_unique=True), np.setxor1d(ux, uy, assume_unique=True))
+        assert_same(
+            ak.setxor1d(ak.array(ux), ak.array(uy), assume_unique=True), np.setxor1d(ux, uy, assume_unique=True)
+        )
 
 
 @given(data=st.data())
@@ -115,7 +122,7 @@ def test_concatenate_bincount_histogram(data):
     assert_same(ak.bincount(ak.array(x)), np.bincount(x))
     assert_same(ak.bincount(ak.array(x), minlength=30), np.bincount(x, minlength=30))
     if 0 < len(x) <= len(y):  # (NumPy gives int64 for no weights at all)
-        w = y[:len(x)]
+        w = y[: len(x)]
         assert_same(ak.bincount(ak.array(x), weights=ak.array(w)), np.bincount(x, weights=w), exact=False)
     bins = data.draw(st.integers(1, 12))
     try:

@@ -1,5 +1,6 @@
 """Shared arrays from Python (atoll.share): zero-copy NumPy views of the mappings, attach from
 another process with signals, read-only attaches, bad files and timeouts."""
+
 import os
 import subprocess
 import sys

@@ -1,5 +1,6 @@
 """argsort, sort, coargsort, is_sorted, searchsorted against NumPy's stable sorts: random
 data with heavy duplicates, all-equal keys, NaN and -0.0, empty and tiny arrays."""
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -12,10 +13,12 @@ FLOATS = st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.0, np.inf, -np.inf, 3.0])
 
 
 def keys(dtype):
-    el = {np.int64: st.one_of(st.integers(-3, 3), st.integers(-2**63, 2**63 - 1)),
-          np.uint64: st.one_of(st.integers(0, 3), st.integers(0, 2**64 - 1)),
-          np.float64: st.one_of(FLOATS, st.floats(-1e300, 1e300, width=64)),
-          np.bool_: st.booleans()}[dtype]
+    el = {
+        np.int64: st.one_of(st.integers(-3, 3), st.integers(-(2**63), 2**63 - 1)),
+        np.uint64: st.one_of(st.integers(0, 3), st.integers(0, 2**64 - 1)),
+        np.float64: st.one_of(FLOATS, st.floats(-1e300, 1e300, width=64)),
+        np.bool_: st.booleans(),
+    }[dtype]
     return hnp.arrays(dtype, st.integers(0, 200), elements=el)
 
 

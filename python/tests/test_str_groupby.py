@@ -1,6 +1,7 @@
 """ak.GroupBy by Strings keys, and by lists mixing Strings and pdarrays (issue 17), against
 pandas' groupby (sort=True) on random strings with empty strings, non-ASCII UTF-8, heavy
 duplicates and all-equal keys; in process (1, 2, 4 locales) and under MPI."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,13 +33,15 @@ CASES = {
 def case(request):
     v = CASES[request.param]()
     rng = np.random.default_rng(len(v))
-    return pd.DataFrame({
-        "k": v,
-        "j": rng.integers(-2, 3, len(v)),
-        "x": rng.normal(size=len(v)).round(3),
-        "i": rng.integers(-5, 6, len(v)),
-        "b": rng.integers(0, 2, len(v)).astype(bool),
-    })
+    return pd.DataFrame(
+        {
+            "k": v,
+            "j": rng.integers(-2, 3, len(v)),
+            "x": rng.normal(size=len(v)).round(3),
+            "i": rng.integers(-5, 6, len(v)),
+            "b": rng.integers(0, 2, len(v)).astype(bool),
+        }
+    )
 
 
 def test_structure_matches_pandas(case):
@@ -69,7 +72,7 @@ def test_numeric_aggregations_match_pandas(case, op):
     s = ak.array(case["k"].tolist())
     g = ak.GroupBy(s)
     pg = case.groupby("k", sort=True)
-    for col in (["x"] if op == "prod" else ["x", "i"]):
+    for col in ["x"] if op == "prod" else ["x", "i"]:
         keys, got = g.aggregate(ak.array(case[col].to_numpy()), op)
         assert keys.to_list() == list(pg.size().index)
         want = getattr(pg[col], op)()

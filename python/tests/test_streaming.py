@@ -3,6 +3,7 @@ into a small buffer and streamed out (crates/atoll-python/src/commands.rs `run_l
 atoll-array's stream_store.rs). The results must be bit-identical to NumPy's on both sides of
 the size threshold, and views and strided targets (which never stream) must stay right. The
 threshold is lowered here so that small arrays take the streaming path."""
+
 import numpy as np
 import pytest
 
@@ -72,12 +73,19 @@ def test_views_and_strided_targets_stay_right(threshold, bytes_):
     n = 4 * per * ak.num_locales() + 13
     (fb, _, _), (fc, _, _) = data(n, 5), data(n, 6)
     b, c = ak.array(fb), ak.array(fc)
-    for sl in [slice(1, None), slice(3, n - 5), slice(None, None, 2), slice(1, None, 3), slice(n // 3, None, 7), slice(n - 2, 5, -3)]:
+    for sl in [
+        slice(1, None),
+        slice(3, n - 5),
+        slice(None, None, 2),
+        slice(1, None, 3),
+        slice(n // 3, None, 7),
+        slice(n - 2, 5, -3),
+    ]:
         m = len(range(n)[sl])
         a = ak.full(n, -1.0)
         want = np.full(n, -1.0)
-        a[sl] = b[:m] + 3.0 * c[n - m:]
-        want[sl] = fb[:m] + 3.0 * fc[n - m:]
+        a[sl] = b[:m] + 3.0 * c[n - m :]
+        want[sl] = fb[:m] + 3.0 * fc[n - m :]
         np.testing.assert_array_equal(a.to_ndarray(), want, err_msg=str(sl))
         # A view read by its own target (aliased: evaluated into a temporary first).
         a[sl] = a[sl] * 2.0 + c[:m]

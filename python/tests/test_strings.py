@@ -1,5 +1,6 @@
 """ak.Strings (issue 17) against Python's str/re, NumPy and collections, on random strings with
 empty strings and non-ASCII characters, in process (1, 2, 4 locales) and under MPI."""
+
 import collections
 import re
 
@@ -56,14 +57,20 @@ def test_regex_against_re(v, pat):
         return
     s = ak.array(v)
     rx = re.compile(pat)
-    np.testing.assert_array_equal(s.contains(pat, regex=True).to_ndarray(), np.array([rx.search(x) is not None for x in v]))
+    np.testing.assert_array_equal(
+        s.contains(pat, regex=True).to_ndarray(), np.array([rx.search(x) is not None for x in v])
+    )
     m = s.search(pat)
     want = [rx.search(x) for x in v]
     np.testing.assert_array_equal(m.matched().to_ndarray(), np.array([w is not None for w in want]))
-    np.testing.assert_array_equal(m.starts().to_ndarray(), np.array([w.start() if w else -1 for w in want], dtype=np.int64))
+    np.testing.assert_array_equal(
+        m.starts().to_ndarray(), np.array([w.start() if w else -1 for w in want], dtype=np.int64)
+    )
     np.testing.assert_array_equal(m.ends().to_ndarray(), np.array([w.end() if w else -1 for w in want], dtype=np.int64))
     np.testing.assert_array_equal(s.match(pat).matched().to_ndarray(), np.array([rx.match(x) is not None for x in v]))
-    np.testing.assert_array_equal(s.fullmatch(pat).matched().to_ndarray(), np.array([rx.fullmatch(x) is not None for x in v]))
+    np.testing.assert_array_equal(
+        s.fullmatch(pat).matched().to_ndarray(), np.array([rx.fullmatch(x) is not None for x in v])
+    )
     assert s.sub(pat, "<>").to_list() == [rx.sub("<>", x) for x in v]
     assert s.sub(pat, "", count=1).to_list() == [rx.sub("", x, count=1) for x in v]
     assert s.findall(pat).to_list() == [m.group(0) for x in v for m in rx.finditer(x)]
@@ -103,7 +110,9 @@ def test_sort_group_unique_in1d_hash():
     p, seg, uk, counts = ak.strings._groupby(s)
     assert uk.to_list() == keys
     np.testing.assert_array_equal(counts.to_ndarray(), np.array([c[k] for k in keys], dtype=np.int64))
-    np.testing.assert_array_equal(seg.to_ndarray(), np.concatenate([[0], np.cumsum([c[k] for k in keys])[:-1]]).astype(np.int64))
+    np.testing.assert_array_equal(
+        seg.to_ndarray(), np.concatenate([[0], np.cumsum([c[k] for k in keys])[:-1]]).astype(np.int64)
+    )
     assert s.unique().to_list() == keys
     other = ak.array(["ab", "", "日", "zzz"])
     np.testing.assert_array_equal(s.in1d(other).to_ndarray(), np.array([x in {"ab", "", "日", "zzz"} for x in v]))

@@ -1,6 +1,7 @@
 """``ak.sum`` of float64 is a pairwise summation like NumPy's (blocks of 128 elements with 8
 accumulators, halves added recursively; chunk, task and locale partials combined as a tree), so
 its rounding error grows with log(n), not n."""
+
 import math
 
 import numpy as np

@@ -2,13 +2,27 @@
 (``sum_lockstep.rs``); a sum of an expression goes chunk by chunk through the evaluator. Both
 follow the same rule, so they must agree bit for bit, on every length (whole groups of eight
 2048-element chunks, partial groups, short last chunks, task and locale boundaries)."""
+
 import numpy as np
 import pytest
 
 import atoll as ak
 
-SIZES = [1, 7, 8, 129, 2047, 2048, 2049, 8 * 2048 - 1, 8 * 2048, 8 * 2048 + 5, 9 * 2048 + 3,
-         (1 << 16) + 8 * 2048 * 3 + 77, 300_001]
+SIZES = [
+    1,
+    7,
+    8,
+    129,
+    2047,
+    2048,
+    2049,
+    8 * 2048 - 1,
+    8 * 2048,
+    8 * 2048 + 5,
+    9 * 2048 + 3,
+    (1 << 16) + 8 * 2048 * 3 + 77,
+    300_001,
+]
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -72,7 +72,12 @@ impl LocaleAgg {
     /// (`ATOLL_AGG_THRESHOLD`), or the
     /// calibrated model's (measured with `probe` the first time), or 2 when the probe's target
     /// was too small to measure (then the next call tries again).
-    pub(crate) fn threshold_for(&self, ctx: &Ctx, elem_bytes: usize, probe: &dyn Fn(usize, usize) -> Result<bool>) -> usize {
+    pub(crate) fn threshold_for(
+        &self,
+        ctx: &Ctx,
+        elem_bytes: usize,
+        probe: &dyn Fn(usize, usize) -> Result<bool>,
+    ) -> usize {
         if let Some(&(_, Some(k))) = self.configured.get() {
             return k.max(2);
         }
@@ -170,7 +175,11 @@ impl CommModel {
         }
         // k * get > base + k * e * per_byte  <=>  k > base / gain.
         let k = (self.strided_base_s / gain).floor() + 1.0;
-        if k.is_finite() && k < 1e15 { (k as usize).max(2) } else { usize::MAX }
+        if k.is_finite() && k < 1e15 {
+            (k as usize).max(2)
+        } else {
+            usize::MAX
+        }
     }
 }
 
@@ -200,6 +209,10 @@ fn calibrate(ctx: &Ctx, elem_bytes: usize, probe: &dyn Fn(usize, usize) -> Resul
         let big_k = 512;
         let big = best_time(4, &|| probe(big_k, 2)).unwrap_or(small);
         let per_byte = ((big - small) / ((big_k - 2) * elem_bytes) as f64).max(0.0);
-        Some(CommModel { get_s: get, strided_base_s: (small - 2.0 * elem_bytes as f64 * per_byte).max(0.0), strided_per_byte_s: per_byte })
+        Some(CommModel {
+            get_s: get,
+            strided_base_s: (small - 2.0 * elem_bytes as f64 * per_byte).max(0.0),
+            strided_per_byte_s: per_byte,
+        })
     })
 }

@@ -28,7 +28,8 @@ pub(crate) fn assign<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: 
         });
     }
     // Same distribution and indices: a purely local copy, no leading barrier (`local_only.rs`).
-    let local = src.domain() == dom && (src.dist() as &dyn std::any::Any).downcast_ref::<M>().is_some_and(|m| *m == dst.dist);
+    let local =
+        src.domain() == dom && (src.dist() as &dyn std::any::Any).downcast_ref::<M>().is_some_and(|m| *m == dst.dist);
     crate::local_only::fenced_unless(ctx, local, || pull(dst, dom, src))
 }
 

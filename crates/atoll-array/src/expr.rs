@@ -284,7 +284,9 @@ impl<R: Row, O, F: Fn(R::Item) -> O + Copy> Row for MapRow<R, F> {
     }
 }
 
-impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> Expr<D> for Map<E, F, D> {
+impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> Expr<D>
+    for Map<E, F, D>
+{
     type Item = O;
     type Bound<'a>
         = Map<E::Bound<'a>, F, D>
@@ -304,7 +306,9 @@ impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Co
     }
 }
 
-impl<const D: usize, E: Bound<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> Bound<D> for Map<E, F, D> {
+impl<const D: usize, E: Bound<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> Bound<D>
+    for Map<E, F, D>
+{
     type Item = O;
     type Scratch = E::Scratch;
     type Row<'s>
@@ -395,7 +399,11 @@ pub trait ExprExt<const D: usize>: Expr<D> + Sized {
     }
 
     /// `f(x, y)` for every pair of values of `self` and `other`.
-    fn zip_map<R: IntoExpr<D>, O: Copy + Send + Sync, F: Fn(Self::Item, <R::Expr as Expr<D>>::Item) -> O + Copy + Send + Sync>(
+    fn zip_map<
+        R: IntoExpr<D>,
+        O: Copy + Send + Sync,
+        F: Fn(Self::Item, <R::Expr as Expr<D>>::Item) -> O + Copy + Send + Sync,
+    >(
         self,
         other: R,
         f: F,
@@ -498,7 +506,9 @@ impl<const D: usize, L: Expr<D>, R: Expr<D>, O: BinOp<L::Item, R::Item>> IntoExp
     }
 }
 
-impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> IntoExpr<D> for Map<E, F, D> {
+impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Copy + Send + Sync> IntoExpr<D>
+    for Map<E, F, D>
+{
     type Expr = Self;
     fn into_expr(self) -> Self {
         self

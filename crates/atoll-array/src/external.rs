@@ -34,7 +34,12 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// On every locale, the lowest failing locale's error: the one `block` returned, an
     /// [`atoll_error::Error::InvalidArgument`] for a block whose size is not the local length
     /// or whose address is misaligned, or an out-of-memory refusal of the budget.
-    pub fn from_external(ctx: &Ctx, dist: M, operation: &str, block: impl FnOnce(usize) -> Result<ExternalBlock>) -> Result<Self> {
+    pub fn from_external(
+        ctx: &Ctx,
+        dist: M,
+        operation: &str,
+        block: impl FnOnce(usize) -> Result<ExternalBlock>,
+    ) -> Result<Self> {
         Self::create_from(ctx, dist, |len| Storage::external(ctx, operation, len, block(len)))
     }
 }

@@ -111,18 +111,29 @@ impl Follow {
     }
 
     /// The smallest patch (elements) moved with one strided transfer; `usize::MAX` for `off`.
-    pub(crate) fn threshold<T: Elem, const D: usize, M: Distribution<D>>(&self, arr: &Inner<T, D, M>, t: usize) -> usize {
+    pub(crate) fn threshold<T: Elem, const D: usize, M: Distribution<D>>(
+        &self,
+        arr: &Inner<T, D, M>,
+        t: usize,
+    ) -> usize {
         match self.mode {
             Aggregation::Off => usize::MAX,
             Aggregation::Static => 2,
-            Aggregation::Auto => self.agg.threshold_for(&arr.ctx, size_of::<T>(), &|k, stride| probe(arr, t, k, stride)),
+            Aggregation::Auto => {
+                self.agg.threshold_for(&arr.ctx, size_of::<T>(), &|k, stride| probe(arr, t, k, stride))
+            }
         }
     }
 }
 
 /// One timed transfer for the calibration: `k` elements at `stride` from `t` (`k == 1`: a
 /// plain get). Returns false when `t`'s part is too small.
-fn probe<T: Elem, const D: usize, M: Distribution<D>>(arr: &Inner<T, D, M>, t: usize, k: usize, stride: usize) -> Result<bool> {
+fn probe<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    t: usize,
+    k: usize,
+    stride: usize,
+) -> Result<bool> {
     let avail = arr.dist.local_len(t)?;
     if k == 0 || (k - 1) * stride >= avail {
         return Ok(false);
@@ -179,7 +190,9 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
         // is this locale's storage), which stays allocated while the array is borrowed;
         // followers are read-only during a loop, and the loop's leading barrier orders it after
         // earlier writes (the PGAS contract of `storage.rs`).
-        Some(b) => Ok(unsafe { StridedRow::from_raw((b.addr as *const T).add(seg.row * b.row_stride), b.elem_stride, seg.len) }),
+        Some(b) => Ok(unsafe {
+            StridedRow::from_raw((b.addr as *const T).add(seg.row * b.row_stride), b.elem_stride, seg.len)
+        }),
         None => Ok(StridedRow::from_slice(&buf.row[seg.row * seg.len..(seg.row + 1) * seg.len])),
     }
 }
@@ -196,7 +209,10 @@ pub(crate) fn local_row<T: Elem>(store: &Storage<T>, off: usize, step: usize, le
     let step = if len <= 1 { 1 } else { step };
     let last = (len.max(1) - 1).checked_mul(step).and_then(|x| x.checked_add(off));
     if len > 0 && last.is_none_or(|l| l >= local.len()) {
-        return Err(atoll_error::Error::IndexOutOfBounds { index: format!("local offset {off} + {len} x {step}"), bounds: format!("0..{}", local.len()) });
+        return Err(atoll_error::Error::IndexOutOfBounds {
+            index: format!("local offset {off} + {len} x {step}"),
+            bounds: format!("0..{}", local.len()),
+        });
     }
     if step == 1 {
         // SAFETY: `off..off + len` is in bounds (checked above); operands are read-only during
@@ -383,7 +399,13 @@ fn single_box<const D: usize>(runs: &Runs<D>, rows: usize, len: usize) -> Option
     for (d, ps) in runs.pieces().iter().enumerate() {
         // The chunk's extent in dimension d: `len` along the last, `rows` along the one
         // before (when there is one), 1 elsewhere.
-        let n = if d + 1 == D { len } else if d == rd { rows } else { 1 };
+        let n = if d + 1 == D {
+            len
+        } else if d == rd {
+            rows
+        } else {
+            1
+        };
         let (l0, step) = merged_dim(ps, n)?;
         off = off.checked_add(l0.checked_mul(ls[d])?)?;
         if d + 1 == D {
@@ -405,7 +427,8 @@ fn merged_dim(ps: &[Piece], n: usize) -> Option<(usize, usize)> {
     let local_of = |q: usize| {
         ps.iter().find_map(|p| {
             let k = q.checked_sub(p.sub_start)?;
-            (k % p.sub_stride == 0 && k / p.sub_stride < p.len()).then(|| p.local_start + k / p.sub_stride * p.local_stride)
+            (k % p.sub_stride == 0 && k / p.sub_stride < p.len())
+                .then(|| p.local_start + k / p.sub_stride * p.local_stride)
         })
     };
     let l0 = local_of(0)?;
@@ -427,7 +450,13 @@ fn merged_dim(ps: &[Piece], n: usize) -> Option<(usize, usize)> {
 /// describes from `t` (the hull, one strided get per patch, or element gets), for a backend
 /// that reads them in place: diagnostics and follower statistics are the same on every
 /// backend.
-fn count_gets<T: Elem, const D: usize, M: Distribution<D>>(arr: &Inner<T, D, M>, t: usize, runs: &Runs<D>, threshold: usize, tally: &mut Tally) {
+fn count_gets<T: Elem, const D: usize, M: Distribution<D>>(
+    arr: &Inner<T, D, M>,
+    t: usize,
+    runs: &Runs<D>,
+    threshold: usize,
+    tally: &mut Tally,
+) {
     let (ctx, store) = (&arr.ctx, &arr.store);
     let count = runs.count();
     if let Some((lo, _, n)) = hull(runs) {
@@ -514,7 +543,15 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
 }
 
 /// One strided transfer shape: `k` elements at `stride` (a plain transfer when contiguous).
-fn strided_get<T: Elem>(store: &Storage<T>, ctx: &Ctx, t: usize, off: usize, k: usize, stride: usize, dst: &mut [T]) -> Result<()> {
+fn strided_get<T: Elem>(
+    store: &Storage<T>,
+    ctx: &Ctx,
+    t: usize,
+    off: usize,
+    k: usize,
+    stride: usize,
+    dst: &mut [T],
+) -> Result<()> {
     store.get_strided(ctx, t, off, &[k], &[stride], dst)
 }
 

@@ -26,7 +26,11 @@ const COPY_PIECE: usize = 2048;
 /// leader's element at position `p` of the dimension, position `p + s`: a 1-D view with the
 /// leader's distribution, the dimension's stride and the leader's length, over a map that
 /// describes shifted reads ([`DimMap::shifted_moves`]).
-pub(crate) fn shift_of<M: Distribution<D> + 'static, const D: usize>(plan: &Plan<'_, D>, dist: &M, dom: &Domain<D>) -> Option<i64> {
+pub(crate) fn shift_of<M: Distribution<D> + 'static, const D: usize>(
+    plan: &Plan<'_, D>,
+    dist: &M,
+    dom: &Domain<D>,
+) -> Option<i64> {
     if D != 1 || plan.leader_dist::<M>() != Some(dist) {
         return None;
     }
@@ -35,7 +39,10 @@ pub(crate) fn shift_of<M: Distribution<D> + 'static, const D: usize>(plan: &Plan
         return None;
     }
     let (range, f, l) = (map.range(), &dom.dims()[0], &plan.dom.dims()[0]);
-    if f.len() != l.len() || f.is_empty() || (f.len() > 1 && (f.stride() != range.stride() || l.stride() != range.stride())) {
+    if f.len() != l.len()
+        || f.is_empty()
+        || (f.len() > 1 && (f.stride() != range.stride() || l.stride() != range.stride()))
+    {
         return None;
     }
     let (pf, pl) = (range.position(f.lo())?, range.position(l.lo())?);
@@ -56,8 +63,16 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
     let grid = dist.grid();
     let part = grid.coords(ctx.id())?[0];
     let FollowBuf { row, packed, moves, .. } = buf;
-    if D != 1 || !seg.flat || seg.off_step != 1 || !dist.dim_maps()[0].shifted_moves(part, seg.off, seg.len, shift, moves) {
-        return Err(invalid_arg!("a shifted read by {shift} of local offsets {}..{} leaves the array", seg.off, seg.off + seg.len));
+    if D != 1
+        || !seg.flat
+        || seg.off_step != 1
+        || !dist.dim_maps()[0].shifted_moves(part, seg.off, seg.len, shift, moves)
+    {
+        return Err(invalid_arg!(
+            "a shifted read by {shift} of local offsets {}..{} leaves the array",
+            seg.off,
+            seg.off + seg.len
+        ));
     }
     let local = store.local();
     // The first copy is of the own storage (the offsets that stay in their block): copied
@@ -68,11 +83,16 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
     // pieces: 1.1 ms in every run; the cause was not pinned down, docs/BENCHMARKS.md).
     row.clear();
     row.reserve(seg.len);
-    let first_own = moves.first().filter(|m| m.part == part && m.src_step == 1 && m.dst_step == 1 && m.dst + m.len <= seg.len);
+    let first_own =
+        moves.first().filter(|m| m.part == part && m.src_step == 1 && m.dst_step == 1 && m.dst + m.len <= seg.len);
     let skip = match first_own {
         Some(m) => {
             row.resize(m.dst, T::default());
-            for c in local.get(m.src..m.src + m.len).ok_or_else(|| out_of_part(m))?.chunks((COPY_PIECE / std::mem::size_of::<T>().max(1)).max(1)) {
+            for c in local
+                .get(m.src..m.src + m.len)
+                .ok_or_else(|| out_of_part(m))?
+                .chunks((COPY_PIECE / std::mem::size_of::<T>().max(1)).max(1))
+            {
                 row.extend_from_slice(c);
             }
             row.resize(seg.len, T::default());
@@ -97,7 +117,8 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
         }
         if m.part == part {
             let src = local.get(m.src..=m.src + (m.len - 1) * m.src_step).ok_or_else(|| out_of_part(m))?;
-            for (d, v) in row[m.dst..].iter_mut().step_by(m.dst_step.max(1)).zip(src.iter().step_by(m.src_step.max(1))) {
+            for (d, v) in row[m.dst..].iter_mut().step_by(m.dst_step.max(1)).zip(src.iter().step_by(m.src_step.max(1)))
+            {
                 *d = *v;
             }
             continue;
@@ -150,5 +171,11 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
 }
 
 fn out_of_part(m: &ShiftMove) -> atoll_error::Error {
-    invalid_arg!("a shifted read of {} elements at local offset {} (step {}) of part {} leaves its buffer", m.len, m.src, m.src_step, m.part)
+    invalid_arg!(
+        "a shifted read of {} elements at local offset {} (step {}) of part {} leaves its buffer",
+        m.len,
+        m.src,
+        m.src_step,
+        m.part
+    )
 }

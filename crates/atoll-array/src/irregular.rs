@@ -135,7 +135,10 @@ impl<'d, M: Distribution<1>> Locator<'d, M> {
         let fast = match dist.kind() {
             _ if targets.len() != parts || parts == 0 => None,
             DistKind::Block => Some(Fast::Block(
-                (0..parts).filter(|&p| map.local_len(p) > 0).filter_map(|p| Some((map.global_pos(p, 0)? as u64, targets[p]))).collect(),
+                (0..parts)
+                    .filter(|&p| map.local_len(p) > 0)
+                    .filter_map(|p| Some((map.global_pos(p, 0)? as u64, targets[p])))
+                    .collect(),
             )),
             DistKind::Cyclic => Some(Fast::Cyclic(targets)),
             DistKind::BlockCyclic => {
@@ -252,12 +255,19 @@ fn agree(ctx: &Ctx, mine: Option<Error>) -> Result<()> {
 
 /// Checks every locale's indices against `domain`: the first bad one (lowest locale, then
 /// local order) becomes the same [`Error::IndexOutOfBounds`] on every locale. **Collective.**
-fn check_indices<I: IndexElem, MI: Distribution<1>>(ctx: &Ctx, idx: &DistArray<I, 1, MI>, domain: &atoll_dist::Domain<1>, what: &str) -> Result<()> {
+fn check_indices<I: IndexElem, MI: Distribution<1>>(
+    ctx: &Ctx,
+    idx: &DistArray<I, 1, MI>,
+    domain: &atoll_dist::Domain<1>,
+    what: &str,
+) -> Result<()> {
     let local = idx.local();
     let bad = ctx.forall_reduce(
         0..local.len(),
         None,
-        |acc: Option<usize>, k| acc.or_else(|| (!local[k].to_index().is_some_and(|i| domain.contains([i]))).then_some(k)),
+        |acc: Option<usize>, k| {
+            acc.or_else(|| (!local[k].to_index().is_some_and(|i| domain.contains([i]))).then_some(k))
+        },
         |a, b| a.or(b),
     );
     let mine = bad.map(|k| {
@@ -346,7 +356,10 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     ///
     /// # Errors
     /// As [`take_with`](Self::take_with).
-    pub fn take<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
+    pub fn take<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+    ) -> Result<DistArray<T, 1, MI>> {
         self.take_with(idx, &IrregularOptions::default())
     }
 
@@ -355,7 +368,10 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     /// # Errors
     /// As [`take`](Self::take).
     #[deprecated(note = "renamed `take` (an indexed read; `gather(root)` and `to_vec()` collect whole arrays)")]
-    pub fn gather_at<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>) -> Result<DistArray<T, 1, MI>> {
+    pub fn gather_at<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+    ) -> Result<DistArray<T, 1, MI>> {
         self.take(idx)
     }
 
@@ -428,7 +444,8 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         // SAFETY: only values read from `self`'s storage of `T` are written through it.
         let out_store = unsafe { as_store_mut(out.local_mut()) };
         let chunks = split_parts(out_store, &ranges);
-        let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
+        let direct =
+            if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
         if let Some(ptrs) = direct {
             let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {
@@ -581,7 +598,8 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let es = size_of::<T>() as u64;
         let ranges = parts(len, tasks);
         let indices = idx.local();
-        let direct = if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
+        let direct =
+            if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
         if let Some(ptrs) = direct {
             let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {

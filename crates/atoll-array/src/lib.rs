@@ -33,32 +33,35 @@ pub mod expr;
 mod external;
 mod follow;
 mod follow_shift;
-mod local_only;
 pub mod irregular;
+mod local_only;
 mod ordered;
 mod reduce;
 mod scan_into;
 mod scan_one_pass;
 mod scan_wavefront;
 mod storage;
-mod strided_row;
 pub mod stream_store;
+mod strided_row;
 mod sublocales;
 mod util;
 mod zip;
 
-pub use aggregation::{aggregation, comm_model, follower_stats, reset_follower_stats, set_aggregation, Aggregation, CommModel, FollowerStats};
-pub use follow::FollowBuf;
+pub use aggregation::{
+    aggregation, comm_model, follower_stats, reset_follower_stats, set_aggregation, Aggregation, CommModel,
+    FollowerStats,
+};
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
+pub use atoll_dist::SublocaleBlock;
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
 pub use elem::Elem;
-pub use sublocales::Targets;
-pub use atoll_dist::SublocaleBlock;
-pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
+pub use follow::FollowBuf;
+pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use reduce::{num_one::One, ExprReduce};
-pub use zip::{Plan, Row, Seg, GROUP, SEG};
 pub use strided_row::StridedRow;
+pub use sublocales::Targets;
+pub use zip::{Plan, Row, Seg, GROUP, SEG};
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// The global address of `locale`'s part of the array (its element at local offset 0;

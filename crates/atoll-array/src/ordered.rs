@@ -48,7 +48,8 @@ pub(crate) fn index_ordered<M: Distribution<D>, const D: usize>(dist: &M, dom: &
             return Ok(false);
         }
         let p: [atoll_dist::Piece; D] = std::array::from_fn(|d| pieces[d][0]);
-        let full = |d: usize| p[d].sub_start == 0 && p[d].len() == shape[d] && (p[d].len() == 1 || p[d].sub_stride == 1);
+        let full =
+            |d: usize| p[d].sub_start == 0 && p[d].len() == shape[d] && (p[d].len() == 1 || p[d].sub_stride == 1);
         // The dimensions after k are whole, k is one run of positions, the ones before are single.
         let mut k = D - 1;
         while k > 0 && full(k) {
@@ -69,7 +70,10 @@ pub(crate) fn index_ordered<M: Distribution<D>, const D: usize>(dist: &M, dom: &
 
 /// The type-erased [`index_ordered`] a [`Plan`] keeps for its leader.
 pub(crate) fn plan_index_ordered<M: Distribution<D> + 'static, const D: usize>(plan: &Plan<'_, D>) -> Result<bool> {
-    let dist = plan.dist.downcast_ref::<M>().ok_or_else(|| invalid_arg!("a plan's distribution has another type than its leader's"))?;
+    let dist = plan
+        .dist
+        .downcast_ref::<M>()
+        .ok_or_else(|| invalid_arg!("a plan's distribution has another type than its leader's"))?;
     index_ordered(dist, &plan.dom)
 }
 

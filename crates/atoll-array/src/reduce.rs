@@ -136,7 +136,8 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
             (x, None) => x,
             (None, y) => y,
         };
-        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the minimum of no element"))
+        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?
+            .ok_or_else(|| invalid_arg!("the minimum of no element"))
     }
 
     /// The largest value (NaN if any value is NaN).
@@ -152,7 +153,8 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
             (x, None) => x,
             (None, y) => y,
         };
-        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?.ok_or_else(|| invalid_arg!("the maximum of no element"))
+        self.reduce_commutative(None, move |a, x| pick(a, Some(x)), pick)?
+            .ok_or_else(|| invalid_arg!("the maximum of no element"))
     }
 
     /// The number of `true` values.
@@ -230,7 +232,10 @@ pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Seri
 }
 
 /// argmin/argmax: `better(x, y)` says whether `x` beats `y`; ties go to the first position.
-fn arg<const D: usize, E: Expr<D>>(e: E, better: impl Fn(&E::Item, &E::Item) -> bool + Sync + Copy) -> Result<(E::Item, [i64; D])>
+fn arg<const D: usize, E: Expr<D>>(
+    e: E,
+    better: impl Fn(&E::Item, &E::Item) -> bool + Sync + Copy,
+) -> Result<(E::Item, [i64; D])>
 where
     E::Item: Elem,
 {
@@ -255,7 +260,8 @@ where
             let row = bound.row(seg, scratch)?;
             let lin = shape[..D - 1].iter().zip(&seg.pos).fold(0usize, |l, (&n, &p)| l * n + p);
             let base = lin * shape[D - 1];
-            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len).fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step))))))
+            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len)
+                .fold(acc, |a, j| pick(a, Some((row.at(j), base + seg.pos[D - 1] + j * seg.step))))))
         },
         pick,
     )?;
@@ -304,7 +310,12 @@ impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
     ///
     /// # Errors
     /// As array creation and assignment.
-    pub fn scan(&self, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<DistArray<T, 1, Block<1>>> {
+    pub fn scan(
+        &self,
+        op: impl Fn(T, T) -> T + Sync + Copy,
+        identity: T,
+        inclusive: bool,
+    ) -> Result<DistArray<T, 1, Block<1>>> {
         let ctx = self.ctx();
         // The view's own indices, Block-distributed over all locales in locale order.
         let dist = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);

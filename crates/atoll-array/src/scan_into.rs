@@ -26,7 +26,13 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
     /// # Errors
     /// [`Error::ShapeMismatch`] when `out` is not the Block array over the view's indices on
     /// every locale (the same on every locale); as assignment otherwise.
-    pub fn scan_into(&self, out: &mut DistArray<T, 1, Block<1>>, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) -> Result<()> {
+    pub fn scan_into(
+        &self,
+        out: &mut DistArray<T, 1, Block<1>>,
+        op: impl Fn(T, T) -> T + Sync + Copy,
+        identity: T,
+        inclusive: bool,
+    ) -> Result<()> {
         let ctx = self.ctx();
         let want = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
         if *out.dist() != want {
@@ -43,12 +49,28 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
             // (`scan_wavefront.rs`); else the locales' bases first.
             let done = {
                 let o = out.view();
-                crate::scan_wavefront::scan(ctx, &self.arr.store, &self.arr.dist, &o.inner().store, op, identity, inclusive)?
+                crate::scan_wavefront::scan(
+                    ctx,
+                    &self.arr.store,
+                    &self.arr.dist,
+                    &o.inner().store,
+                    op,
+                    identity,
+                    inclusive,
+                )?
             };
             if done {
                 return ctx.barrier();
             }
-            crate::scan_one_pass::scan_aligned(ctx, &self.arr.store, &self.arr.dist, out.local_mut(), op, identity, inclusive)?;
+            crate::scan_one_pass::scan_aligned(
+                ctx,
+                &self.arr.store,
+                &self.arr.dist,
+                out.local_mut(),
+                op,
+                identity,
+                inclusive,
+            )?;
             return ctx.barrier();
         }
         // Bring the values into the output's Block layout, then the two passes of `scan`.

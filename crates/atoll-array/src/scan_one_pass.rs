@@ -172,7 +172,15 @@ fn wait_for<T: Copy>(slot: &OnceLock<T>) -> T {
 }
 
 /// Pass 2: the chunks of `input` scanned into `out` from `base`, with a chained look-back.
-fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, inclusive: bool) {
+fn scan_chunks<T: Elem>(
+    ctx: &Ctx,
+    input: &[T],
+    out: &mut [T],
+    base: T,
+    op: impl Fn(T, T) -> T + Sync + Copy,
+    identity: T,
+    inclusive: bool,
+) {
     let sz = chunk_len::<T>();
     let stream = worth_it::<T>(out.len());
     let n = out.len().div_ceil(sz);
@@ -212,7 +220,16 @@ fn scan_chunks<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl
 /// combined exactly as the chunked pass combines them (each chunk scanned from the combination
 /// of its predecessors' folds, each fold from `identity`: a second, independent chain per
 /// element), so floating-point results do not depend on the number of workers.
-fn straight<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn(T, T) -> T + Sync + Copy, identity: T, stream: bool, inclusive: bool) {
+fn straight<T: Elem>(
+    ctx: &Ctx,
+    input: &[T],
+    out: &mut [T],
+    base: T,
+    op: impl Fn(T, T) -> T + Sync + Copy,
+    identity: T,
+    stream: bool,
+    inclusive: bool,
+) {
     let sz = chunk_len::<T>();
     let out = Mutex::new(out);
     ctx.forall_chunks_with(0..1, 1, |_| {
@@ -234,7 +251,14 @@ fn straight<T: Elem>(ctx: &Ctx, input: &[T], out: &mut [T], base: T, op: impl Fn
 /// does, in the same order) and leaves that fold in `total` at the last element. Both running
 /// values are owned by the closure, so they stay in registers.
 #[inline(always)]
-fn folding_scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, mut fold: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool, total: &'a mut T) -> impl FnMut(usize) -> T + 'a {
+fn folding_scanner<'a, T: Copy>(
+    inp: &'a [T],
+    mut acc: T,
+    mut fold: T,
+    op: impl Fn(T, T) -> T + Copy + 'a,
+    inclusive: bool,
+    total: &'a mut T,
+) -> impl FnMut(usize) -> T + 'a {
     let last = inp.len().wrapping_sub(1);
     move |j| {
         let x = inp[j];
@@ -257,7 +281,12 @@ fn folding_scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, mut fold: T, op: impl 
 /// register: a borrowed one was stored and reloaded on every element, a store-to-load chain of
 /// ~5 cycles that halved the scan's speed. Call it with a literal `inclusive`, so the test folds away.
 #[inline(always)]
-pub(crate) fn scanner<'a, T: Copy>(inp: &'a [T], mut acc: T, op: impl Fn(T, T) -> T + Copy + 'a, inclusive: bool) -> impl FnMut(usize) -> T + 'a {
+pub(crate) fn scanner<'a, T: Copy>(
+    inp: &'a [T],
+    mut acc: T,
+    op: impl Fn(T, T) -> T + Copy + 'a,
+    inclusive: bool,
+) -> impl FnMut(usize) -> T + 'a {
     move |j| {
         let prev = acc;
         acc = op(acc, inp[j]);

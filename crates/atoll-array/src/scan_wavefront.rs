@@ -92,7 +92,13 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
         return Ok(false);
     }
     let sz = chunk_len::<T>();
-    let chunks: Vec<Chunk> = lens.iter().enumerate().flat_map(|(part, &len)| (0..len.div_ceil(sz)).map(move |c| Chunk { part, off: c * sz, len: sz.min(len - c * sz) })).collect();
+    let chunks: Vec<Chunk> = lens
+        .iter()
+        .enumerate()
+        .flat_map(|(part, &len)| {
+            (0..len.div_ceil(sz)).map(move |c| Chunk { part, off: c * sz, len: sz.min(len - c * sz) })
+        })
+        .collect();
     let n = chunks.len();
     // Slot `g` (two words: flag, value) lives on chunk `g`'s locale, `g % p`.
     let slots = ctx.alloc_symmetric_lazy_for::<u64>("View::scan (chunk prefixes)", 2 * n)?;
@@ -153,7 +159,12 @@ fn run_chunks<T: Elem>(
         // the part's whole length), of which chunk `c` is in bounds; the input is only read
         // during the scan, and chunk `g` of the output is written by this task only (each
         // chunk is dealt once); the allgather before the pass ordered earlier writes.
-        let (inp, out) = unsafe { (std::slice::from_raw_parts(ip.0.add(c.off), c.len), std::slice::from_raw_parts_mut(op_.0.add(c.off), c.len)) };
+        let (inp, out) = unsafe {
+            (
+                std::slice::from_raw_parts(ip.0.add(c.off), c.len),
+                std::slice::from_raw_parts_mut(op_.0.add(c.off), c.len),
+            )
+        };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let agg = inp.iter().fold(identity, |a, &x| op(a, x));
             let excl = if g == 0 { Some(identity) } else { wait(slot(g - 1)) };

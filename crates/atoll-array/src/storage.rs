@@ -185,7 +185,15 @@ impl<T: Elem> Storage<T> {
     /// One strided get from `locale`'s part: `counts`/`strides` in elements, outermost first;
     /// `dst` receives the elements packed row-major. **One-sided.**
     #[track_caller]
-    pub(crate) fn get_strided(&self, ctx: &Ctx, locale: usize, off: usize, counts: &[usize], strides: &[usize], dst: &mut [T]) -> Result<()> {
+    pub(crate) fn get_strided(
+        &self,
+        ctx: &Ctx,
+        locale: usize,
+        off: usize,
+        counts: &[usize],
+        strides: &[usize],
+        dst: &mut [T],
+    ) -> Result<()> {
         let shape = atoll_runtime::Strided::elems(size_of::<T>(), counts, strides)?;
         let p = self.gptr(locale, off);
         // SAFETY: the bytes come from `locale`'s storage of `T` values.
@@ -196,7 +204,15 @@ impl<T: Elem> Storage<T> {
     /// **One-sided.** (For followers written in a loop: the static aggregation issue.)
     #[track_caller]
     #[allow(dead_code)]
-    pub(crate) fn put_strided(&self, ctx: &Ctx, locale: usize, off: usize, counts: &[usize], strides: &[usize], src: &[T]) -> Result<()> {
+    pub(crate) fn put_strided(
+        &self,
+        ctx: &Ctx,
+        locale: usize,
+        off: usize,
+        counts: &[usize],
+        strides: &[usize],
+        src: &[T],
+    ) -> Result<()> {
         let shape = atoll_runtime::Strided::elems(size_of::<T>(), counts, strides)?;
         let p = self.gptr(locale, off);
         ctx.put_strided_raw(locale, p.addr(), &shape, as_bytes(src))

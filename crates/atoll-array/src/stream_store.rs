@@ -275,7 +275,9 @@ mod tests {
         for start in 0..16 {
             for len in [0, 1, 3, 15, 16, 17, 31, 63, 64, 255, 256, 257, 1000, 4099] {
                 let mut buf: Vec<T> = (0..start + len + 3).map(|i| make(i + 7)).collect();
-                let want: Vec<T> = (0..buf.len()).map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) }).collect();
+                let want: Vec<T> = (0..buf.len())
+                    .map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) })
+                    .collect();
                 write_streaming(&mut buf[start..start + len], |j| make((start + j) * 31 + 1));
                 assert_eq!(buf, want, "start {start} len {len} {}", std::any::type_name::<T>());
             }
@@ -287,7 +289,9 @@ mod tests {
             for len in [0, 1, 3, 15, 16, 17, 31, 63, 64, 255, 256, 257, 1000, 4099] {
                 let mut buf: Vec<T> = (0..start + len + 3).map(|i| make(i + 7)).collect();
                 let src: Vec<T> = (0..len).map(|j| make((start + j) * 31 + 1)).collect();
-                let want: Vec<T> = (0..buf.len()).map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) }).collect();
+                let want: Vec<T> = (0..buf.len())
+                    .map(|i| if i >= start && i < start + len { make(i * 31 + 1) } else { make(i + 7) })
+                    .collect();
                 with_streaming(|s| s.copy(&mut buf[start..start + len], &src));
                 assert_eq!(buf, want, "start {start} len {len} {}", std::any::type_name::<T>());
             }

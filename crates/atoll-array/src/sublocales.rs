@@ -45,7 +45,10 @@ pub(crate) struct SubLayout<const D: usize> {
 
 /// The plan of a loop led by `arr` over `dom`: split by sublocale when the array's pieces
 /// target sublocales.
-pub(crate) fn plan<'a, T: Elem, const D: usize, M: Distribution<D> + 'static>(arr: &'a Inner<T, D, M>, dom: Domain<D>) -> Result<Plan<'a, D>> {
+pub(crate) fn plan<'a, T: Elem, const D: usize, M: Distribution<D> + 'static>(
+    arr: &'a Inner<T, D, M>,
+    dom: Domain<D>,
+) -> Result<Plan<'a, D>> {
     let mut plan = Plan::new(&arr.ctx, &arr.dist, dom)?;
     if let Some(sub) = arr.sub.get() {
         plan.split_by_sublocales(sub.row_len, &sub.rows);
@@ -170,7 +173,9 @@ impl<T: Elem, const D: usize> DistArray<T, D, Block<D>> {
     fn split(&self) -> Result<&SublocaleBlock<D>> {
         match self.view().inner().sub.get() {
             Some(l) => Ok(&l.split),
-            None => Err(atoll_error::invalid_arg!("this array's pieces target locales, not sublocales (see Targets::Sublocales)")),
+            None => Err(atoll_error::invalid_arg!(
+                "this array's pieces target locales, not sublocales (see Targets::Sublocales)"
+            )),
         }
     }
 }

@@ -5,7 +5,12 @@ use std::sync::Mutex;
 /// Calls `f(k, offset)` for every element `k` (row-major over `shape`) of the strided box at
 /// `off + sum(t[d] * strides[d])`.
 #[inline]
-pub(crate) fn for_each_offset<const D: usize>(off: usize, strides: &[usize; D], shape: &[usize; D], mut f: impl FnMut(usize, usize)) {
+pub(crate) fn for_each_offset<const D: usize>(
+    off: usize,
+    strides: &[usize; D],
+    shape: &[usize; D],
+    mut f: impl FnMut(usize, usize),
+) {
     if shape.contains(&0) {
         return;
     }
@@ -35,7 +40,13 @@ pub(crate) fn for_each_offset<const D: usize>(off: usize, strides: &[usize; D], 
 }
 
 /// Writes `buf` (packed, row-major over `shape`) into `out` at `off + sum(t[d] * strides[d])`.
-pub(crate) fn scatter<T: Copy, const D: usize>(out: &mut [T], off: usize, strides: &[usize; D], shape: &[usize; D], buf: &[T]) {
+pub(crate) fn scatter<T: Copy, const D: usize>(
+    out: &mut [T],
+    off: usize,
+    strides: &[usize; D],
+    shape: &[usize; D],
+    buf: &[T],
+) {
     for_each_offset(off, strides, shape, |k, o| out[o] = buf[k]);
 }
 

@@ -76,7 +76,8 @@ impl<const D: usize> Seg<D> {
             let rd = D.saturating_sub(2);
             let mut dims = *dom.dims();
             let first = self.pos[rd] - self.row * self.row_step;
-            dims[rd] = StridedRange::from_parts(first as i64, self.row_step.max(1) as u64, self.rows).unwrap_or_else(|_| StridedRange::empty());
+            dims[rd] = StridedRange::from_parts(first as i64, self.row_step.max(1) as u64, self.rows)
+                .unwrap_or_else(|_| StridedRange::empty());
             dom = Domain::new(dims).unwrap_or_else(|_| unreachable_domain());
         }
         dom
@@ -136,7 +137,11 @@ impl<const D: usize> Tile<D> {
     /// Chooses the rows per group: consecutive rows of a plane when each row is one segment.
     fn set_groups(&mut self) {
         let last = self.shape[D - 1];
-        self.group_rows = if self.flat || D < 2 || last == 0 || last > SEG { 1 } else { (GROUP / last).clamp(1, self.shape[D.saturating_sub(2)].max(1)) };
+        self.group_rows = if self.flat || D < 2 || last == 0 || last > SEG {
+            1
+        } else {
+            (GROUP / last).clamp(1, self.shape[D.saturating_sub(2)].max(1))
+        };
     }
 
     fn num_groups(&self) -> usize {
@@ -216,7 +221,13 @@ pub(crate) struct Run1 {
 
 impl Run1 {
     fn of(p: &Piece) -> Run1 {
-        Run1 { sub_start: p.sub_start, sub_stride: p.sub_stride, local_start: p.local_start, local_stride: p.local_stride, len: p.len() }
+        Run1 {
+            sub_start: p.sub_start,
+            sub_stride: p.sub_stride,
+            local_start: p.local_start,
+            local_stride: p.local_stride,
+            len: p.len(),
+        }
     }
 
     /// The pieces of one dimension as tile dimensions: one run when together they are one
@@ -256,7 +267,9 @@ impl Run1 {
         // first `total` points; disjoint runs with `total` elements in all then cover it.
         let fits = |r: &Run1| {
             let k0 = (r.sub_start - s0) / ss;
-            if (r.sub_start - s0) % ss != 0 || Some(r.local_start) != k0.checked_mul(lstep).and_then(|x| x.checked_add(l0)) {
+            if (r.sub_start - s0) % ss != 0
+                || Some(r.local_start) != k0.checked_mul(lstep).and_then(|x| x.checked_add(l0))
+            {
                 return false;
             }
             if r.len < 2 {
@@ -266,9 +279,18 @@ impl Run1 {
             r.sub_stride % ss == 0
                 && m >= 1
                 && m.checked_mul(lstep) == Some(r.local_stride)
-                && (r.len - 1).checked_mul(r.sub_stride).and_then(|x| x.checked_add(r.sub_start)).is_some_and(|e| e <= last)
+                && (r.len - 1)
+                    .checked_mul(r.sub_stride)
+                    .and_then(|x| x.checked_add(r.sub_start))
+                    .is_some_and(|e| e <= last)
         };
-        rs.iter().all(fits).then_some(Run1 { sub_start: s0, sub_stride: ss, local_start: l0, local_stride: lstep, len: total })
+        rs.iter().all(fits).then_some(Run1 {
+            sub_start: s0,
+            sub_stride: ss,
+            local_start: l0,
+            local_stride: lstep,
+            len: total,
+        })
     }
 }
 
@@ -299,7 +321,15 @@ impl<'a, const D: usize> Plan<'a, D> {
             let counts: Vec<usize> = pieces.iter().map(Vec::len).collect();
             let total: usize = counts.iter().product();
             for mut k in 0..total {
-                let mut tile = Tile { pos0: [0; D], pos_step: [0; D], off0: 0, off_step: [0; D], shape: [0; D], flat: false, group_rows: 1 };
+                let mut tile = Tile {
+                    pos0: [0; D],
+                    pos_step: [0; D],
+                    off0: 0,
+                    off_step: [0; D],
+                    shape: [0; D],
+                    flat: false,
+                    group_rows: 1,
+                };
                 for d in (0..D).rev() {
                     let p = &pieces[d][k % counts[d]];
                     k /= counts[d];
@@ -313,7 +343,8 @@ impl<'a, const D: usize> Plan<'a, D> {
             }
         }
         let index_ordered = crate::ordered::plan_index_ordered::<M, D>;
-        let mut plan = Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered, sub_tiles: None };
+        let mut plan =
+            Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered, sub_tiles: None };
         plan.index();
         Ok(plan)
     }

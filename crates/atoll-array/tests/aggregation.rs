@@ -5,8 +5,8 @@
 //! more than `off`.
 
 use atoll_array::{
-    aggregation, dist, follower_stats, reset_follower_stats, set_aggregation, Aggregation, Block, BlockCyclic, Cyclic, DistArray,
-    Distribution, Domain, StridedRange,
+    aggregation, dist, follower_stats, reset_follower_stats, set_aggregation, Aggregation, Block, BlockCyclic, Cyclic,
+    DistArray, Distribution, Domain, StridedRange,
 };
 use atoll_runtime::{run, CommCounts, Config, Ctx, Error, Result};
 use proptest::prelude::*;
@@ -58,7 +58,8 @@ where
         let mut c = DistArray::<i64, D, MF>::zeros(ctx, fdist.clone())?;
         let bl = DistArray::<i64, D, ML>::from_fn(ctx, ldist.clone(), |i| val(i, 3))?;
         let mut total = 0;
-        let ((), m) = measure(ctx, || a.slice_mut(ld)?.zip_apply(b.slice(fd)?, |x, y| *x = x.wrapping_mul(3).wrapping_add(y)))?;
+        let ((), m) =
+            measure(ctx, || a.slice_mut(ld)?.zip_apply(b.slice(fd)?, |x, y| *x = x.wrapping_mul(3).wrapping_add(y)))?;
         total += m;
         let ((), m) = measure(ctx, || {
             a.slice_mut(ld)?.zip_apply_with_mut(&mut c.slice_mut(fd)?, b.slice(fd)?, |x, y, v| {
@@ -138,18 +139,35 @@ fn two_and_three_dimensions() {
             let (n, m) = (23usize, 17usize);
             let ld = Domain::new([StridedRange::new(1, n as i64 - 1), StridedRange::new(1, m as i64 - 1)])?;
             for (di, dj) in [(-1i64, 0i64), (0, -1), (1, 1), (0, 1)] {
-                let fd = Domain::new([StridedRange::new(1 + di, n as i64 - 1 + di), StridedRange::new(1 + dj, m as i64 - 1 + dj)])?;
+                let fd = Domain::new([
+                    StridedRange::new(1 + di, n as i64 - 1 + di),
+                    StridedRange::new(1 + dj, m as i64 - 1 + dj),
+                ])?;
                 let msgs = scenario(ctx, dist::cyclic(ctx, [n, m])?, dist::cyclic(ctx, [n, m])?, ld, fd)?;
                 if msgs[0] > 0 {
                     check(msgs[1] < msgs[0], || format!("2-D Cyclic shift ({di},{dj}): static {msgs:?}"))?;
                 }
-                scenario(ctx, dist::block_cyclic(ctx, [n, m], [3, 2])?, dist::block_cyclic(ctx, [n, m], [3, 2])?, ld, fd)?;
+                scenario(
+                    ctx,
+                    dist::block_cyclic(ctx, [n, m], [3, 2])?,
+                    dist::block_cyclic(ctx, [n, m], [3, 2])?,
+                    ld,
+                    fd,
+                )?;
                 scenario(ctx, dist::block(ctx, [n, m])?, dist::block(ctx, [n, m])?, ld, fd)?;
             }
             let s = 9usize;
-            let ld = Domain::new([StridedRange::new(1, 9), StridedRange::new(0, 8), StridedRange::with_stride(0, 8, 2)?])?;
-            let fd = Domain::new([StridedRange::new(0, 8), StridedRange::new(1, 9), StridedRange::with_stride(1, 9, 2)?])?;
-            scenario(ctx, dist::block_cyclic(ctx, [s, s, s], [2, 2, 2])?, dist::block_cyclic(ctx, [s, s, s], [2, 2, 2])?, ld, fd)?;
+            let ld =
+                Domain::new([StridedRange::new(1, 9), StridedRange::new(0, 8), StridedRange::with_stride(0, 8, 2)?])?;
+            let fd =
+                Domain::new([StridedRange::new(0, 8), StridedRange::new(1, 9), StridedRange::with_stride(1, 9, 2)?])?;
+            scenario(
+                ctx,
+                dist::block_cyclic(ctx, [s, s, s], [2, 2, 2])?,
+                dist::block_cyclic(ctx, [s, s, s], [2, 2, 2])?,
+                ld,
+                fd,
+            )?;
             scenario(ctx, dist::cyclic(ctx, [s, s, s])?, dist::cyclic(ctx, [s, s, s])?, ld, fd)?;
             Ok(())
         })
@@ -165,7 +183,13 @@ fn three_dimensional_tiles_of_several_groups() {
     run(Config::local(2), |ctx| {
         let shape = [3usize, 1700, 80];
         let whole = Domain::from_shape(shape)?;
-        let inner = |d: [i64; 3]| Domain::new([StridedRange::new(d[0], 2 + d[0]), StridedRange::new(1 + d[1], 1699 + d[1]), StridedRange::new(1 + d[2], 79 + d[2])]);
+        let inner = |d: [i64; 3]| {
+            Domain::new([
+                StridedRange::new(d[0], 2 + d[0]),
+                StridedRange::new(1 + d[1], 1699 + d[1]),
+                StridedRange::new(1 + d[2], 79 + d[2]),
+            ])
+        };
         let (ld, planes, cols) = (inner([0, 0, 0])?, inner([1, 0, 0])?, inner([0, 0, -1])?);
         // A plane of a tile has 1698 rows of 39 (Block) or 78 (Cyclic) elements: several groups.
         check(1698 * 39 > atoll_array::GROUP, || "sizes make several groups per plane".into())?;

@@ -17,7 +17,13 @@ enum What {
     Fill,
 }
 
-fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<D>, what: What, root: usize) -> Result<()> {
+fn body<const D: usize, M: Distribution<D> + 'static>(
+    ctx: &Ctx,
+    dist: M,
+    c: &ZipCase<D>,
+    what: What,
+    root: usize,
+) -> Result<()> {
     let root = root % ctx.num_locales();
     let (l, [f0, f1, f2]) = (&c.leader, &c.followers);
     let mut a = DistArray::<i64, D, M>::from_fn(ctx, dist, |i| val(i, l.salt))?;
@@ -25,7 +31,8 @@ fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &Zi
     let cc = DistArray::<i64, D, Cyclic<D>>::from_fn(ctx, f1.build().cyclic(), |i| val(i, f1.salt))?;
     let e = DistArray::<i64, D, BlockCyclic<D>>::from_fn(ctx, f2.build().block_cyclic(), |i| val(i, f2.salt))?;
     let ce = DistArray::<f64, D, Cyclic<D>>::from_fn(ctx, f1.build().cyclic(), |i| val(i, f1.salt) as f64 + 0.5)?;
-    let (vb, vc, ve, vf) = (nested(&b, &f0.views)?, nested(&cc, &f1.views)?, nested(&e, &f2.views)?, nested(&ce, &f1.views)?);
+    let (vb, vc, ve, vf) =
+        (nested(&b, &f0.views)?, nested(&cc, &f1.views)?, nested(&e, &f2.views)?, nested(&ce, &f1.views)?);
 
     let mut want = reference(&l.dom, |i| val(i, l.salt));
     let fs = [f0, f1, f2];

@@ -25,7 +25,11 @@ fn the_threshold_is_where_a_strided_transfer_becomes_cheaper() {
         for base_us in [0.0, 0.3, 1.0, 2.9, 7.5, 40.0] {
             for per_byte_ns in [0.0, 0.01, 0.1, 1.0] {
                 for e in [1usize, 4, 8] {
-                    let m = CommModel { get_s: get_us * 1e-6, strided_base_s: base_us * 1e-6, strided_per_byte_s: per_byte_ns * 1e-9 };
+                    let m = CommModel {
+                        get_s: get_us * 1e-6,
+                        strided_base_s: base_us * 1e-6,
+                        strided_per_byte_s: per_byte_ns * 1e-9,
+                    };
                     let t = m.threshold(e);
                     match brute(&m, e, 100_000) {
                         Some(k) => {
@@ -34,10 +38,16 @@ fn the_threshold_is_where_a_strided_transfer_becomes_cheaper() {
                                 let (gets, strided) = costs(&m, j, e);
                                 (gets - strided).abs() <= 1e-9 * gets
                             };
-                            assert!(t == k || (t == k + 1 && tie(k)) || (t + 1 == k && tie(t)), "{m:?} e={e}: model {t}, search {k}");
+                            assert!(
+                                t == k || (t == k + 1 && tie(k)) || (t + 1 == k && tie(t)),
+                                "{m:?} e={e}: model {t}, search {k}"
+                            );
                             if t > 2 {
                                 let (gets, strided) = costs(&m, t - 1, e);
-                                assert!(strided >= gets * (1.0 - 1e-9), "{m:?} e={e}: below the threshold strided must not win");
+                                assert!(
+                                    strided >= gets * (1.0 - 1e-9),
+                                    "{m:?} e={e}: below the threshold strided must not win"
+                                );
                             }
                         }
                         None => assert!(t > 100_000, "{m:?} e={e}: never cheaper, but threshold {t}"),

@@ -10,7 +10,13 @@ use atoll_runtime::{run, Config, Ctx, Result};
 use common::*;
 use proptest::prelude::*;
 
-fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, op: &Operand<D>, how: u8, root: usize) -> Result<()> {
+fn body<const D: usize, M: Distribution<D> + 'static>(
+    ctx: &Ctx,
+    dist: M,
+    op: &Operand<D>,
+    how: u8,
+    root: usize,
+) -> Result<()> {
     let (dom, salt, me) = (op.dom, op.salt, ctx.id());
     let root = root % ctx.num_locales();
     let expected: Vec<i64> = match how {

@@ -16,7 +16,12 @@ use std::ops::{Add, Mul};
 const SHAPE: [usize; 2] = [7, 5];
 
 /// Checks for every element type, with `mk(k)` the value at row-major position `k`.
-fn all_types<T: Elem, M: Distribution<2> + 'static, M2: Distribution<2> + 'static>(ctx: &Ctx, d: M, d2: M2, mk: fn(i64) -> T) -> Result<()> {
+fn all_types<T: Elem, M: Distribution<2> + 'static, M2: Distribution<2> + 'static>(
+    ctx: &Ctx,
+    d: M,
+    d2: M2,
+    mk: fn(i64) -> T,
+) -> Result<()> {
     let n = SHAPE[0] * SHAPE[1];
     let want: Vec<T> = (0..n as i64).map(mk).collect();
     let root = ctx.num_locales() - 1;
@@ -145,7 +150,9 @@ fn bool_arrays() {
             check(a.view().count()? == 2 && a.view().argmax()? == (true, [4]), || "set true".into())?;
             check(a.slice([5..10])?.map(|x: bool| !x).count()? == 4, || "map not".into())?;
             let g = a.gather(0)?;
-            check(g.is_none_or(|g| g == (0..10).map(|i| i == 4 || i == 9).collect::<Vec<_>>()), || "gather bool".into())?;
+            check(g.is_none_or(|g| g == (0..10).map(|i| i == 4 || i == 9).collect::<Vec<_>>()), || {
+                "gather bool".into()
+            })?;
             let mut b = DistArray::<bool, 1, BlockCyclic<1>>::zeros(ctx, dist::block_cyclic(ctx, [10], [3])?)?;
             b.assign_expr(a.view().zip_map(Scalar(true), |x, y| x ^ y))?;
             check(b.view().count()? == 8 && !b.get([4])?, || "xor".into())

@@ -6,7 +6,9 @@
 
 mod common;
 
-use atoll_array::{dist, Block, BlockCyclic, Cyclic, DistArray, Domain, ExprExt, ExprReduce, LocaleGrid, Scalar, StridedRange};
+use atoll_array::{
+    dist, Block, BlockCyclic, Cyclic, DistArray, Domain, ExprExt, ExprReduce, LocaleGrid, Scalar, StridedRange,
+};
 use atoll_runtime::{run, Config, Ctx, Error, Result};
 use common::check;
 
@@ -41,7 +43,9 @@ fn shape_errors(ctx: &Ctx) -> Result<()> {
     let b = DistArray::<i64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [9])?)?;
     expect_err(a.zip_apply(b.view(), |x, y| *x += y), "zip [10] with [9]", |e| shape_mismatch(e, "[10]", "[9]"))?;
     still_works(ctx)?;
-    expect_err(a.view_mut().zip_apply_indexed((b.view(),), |_, x, (y,)| *x += y), "zip_apply_indexed", |e| shape_mismatch(e, "[10]", "[9]"))?;
+    expect_err(a.view_mut().zip_apply_indexed((b.view(),), |_, x, (y,)| *x += y), "zip_apply_indexed", |e| {
+        shape_mismatch(e, "[10]", "[9]")
+    })?;
     expect_err(a.assign(&b.view()), "assign [9] to [10]", |e| shape_mismatch(e, "[10]", "[9]"))?;
     still_works(ctx)?;
     expect_err(a.assign_expr(b.view() + 1i64), "assign_expr", |e| shape_mismatch(e, "[10]", "[9]"))?;
@@ -56,10 +60,14 @@ fn shape_errors(ctx: &Ctx) -> Result<()> {
     let mut c = DistArray::<f64, 2, BlockCyclic<2>>::zeros(ctx, dist::block_cyclic(ctx, [3, 4], [2, 2])?)?;
     let d = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [4, 3])?)?;
     expect_err(c.assign(&d.view()), "assign [4, 3] to [3, 4]", |e| shape_mismatch(e, "[3, 4]", "[4, 3]"))?;
-    expect_err(c.zip_apply((d.view(), Scalar(1.0)), |x, (y, z)| *x = y + z), "zip 2-D", |e| shape_mismatch(e, "[3, 4]", "[4, 3]"))?;
+    expect_err(c.zip_apply((d.view(), Scalar(1.0)), |x, (y, z)| *x = y + z), "zip 2-D", |e| {
+        shape_mismatch(e, "[3, 4]", "[4, 3]")
+    })?;
     // Views of equal shape are fine, of unequal shape are not.
     c.slice_mut([0..3, 0..3])?.assign(&d.slice([1..4, 0..3])?)?;
-    expect_err(c.slice_mut([0..3, 0..3])?.assign(&d.slice([0..4, 0..3])?), "views", |e| shape_mismatch(e, "[3, 3]", "[4, 3]"))?;
+    expect_err(c.slice_mut([0..3, 0..3])?.assign(&d.slice([0..4, 0..3])?), "views", |e| {
+        shape_mismatch(e, "[3, 3]", "[4, 3]")
+    })?;
 
     // from_vec with the wrong number of elements: the same error on every locale.
     let r = DistArray::<i64, 1>::from_vec(ctx, dist::block(ctx, [5])?, 0, (ctx.id() == 0).then(|| vec![1, 2, 3]));
@@ -82,7 +90,9 @@ fn bounds_errors(ctx: &Ctx) -> Result<()> {
     }
     // Slices outside the array, outside a view, and element access outside a view.
     expect_err(a.slice([4..7, 0..5]), "slice past the end", |e| out_of_bounds(e, "{4..7, 0..5}", "{0..6, 0..5}"))?;
-    expect_err(a.slice_mut([-1..2, 0..5]).map(|_| ()), "slice before the start", |e| out_of_bounds(e, "{-1..2, 0..5}", "{0..6, 0..5}"))?;
+    expect_err(a.slice_mut([-1..2, 0..5]).map(|_| ()), "slice before the start", |e| {
+        out_of_bounds(e, "{-1..2, 0..5}", "{0..6, 0..5}")
+    })?;
     let v = a.slice([1..5, 1..4])?;
     expect_err(v.slice([0..2, 1..4]), "slice outside a view", |e| out_of_bounds(e, "{0..2, 1..4}", "{1..5, 1..4}"))?;
     expect_err(v.get([0, 0]), "get outside a view", |e| out_of_bounds(e, "[0, 0]", "{1..5, 1..4}"))?;
@@ -93,7 +103,9 @@ fn bounds_errors(ctx: &Ctx) -> Result<()> {
     {
         let mut w = a.slice_mut([1..5, 1..4])?;
         expect_err(w.set([5, 1], 0), "set outside a writable view", |e| out_of_bounds(e, "[5, 1]", "{1..5, 1..4}"))?;
-        expect_err(w.slice_mut([1..6, 1..4]).map(|_| ()), "slice_mut outside a view", |e| matches!(e, Error::IndexOutOfBounds { .. }))?;
+        expect_err(w.slice_mut([1..6, 1..4]).map(|_| ()), "slice_mut outside a view", |e| {
+            matches!(e, Error::IndexOutOfBounds { .. })
+        })?;
     }
     // Non-zero bases: a domain -3..3.
     let dom = Domain::new([StridedRange::new(-3, 3)])?;
@@ -108,12 +120,16 @@ fn argument_errors(ctx: &Ctx) -> Result<()> {
     let n = ctx.num_locales();
     // Block size 0.
     expect_err(dist::block_cyclic(ctx, [8], [0]), "block size 0", |e| matches!(e, Error::InvalidArgument(_)))?;
-    expect_err(BlockCyclic::new(Domain::from_shape([4, 4])?, LocaleGrid::auto(0..n)?, [2, 0]), "block [2, 0]", |e| {
-        matches!(e, Error::InvalidArgument(m) if m.contains('0'))
-    })?;
+    expect_err(
+        BlockCyclic::new(Domain::from_shape([4, 4])?, LocaleGrid::auto(0..n)?, [2, 0]),
+        "block [2, 0]",
+        |e| matches!(e, Error::InvalidArgument(m) if m.contains('0')),
+    )?;
     // An empty locale grid.
     expect_err(LocaleGrid::<1>::new([], [0]), "empty grid", |e| matches!(e, Error::InvalidArgument(_)))?;
-    expect_err(LocaleGrid::<2>::auto(std::iter::empty()), "empty auto grid", |e| matches!(e, Error::InvalidArgument(_)))?;
+    expect_err(LocaleGrid::<2>::auto(std::iter::empty()), "empty auto grid", |e| {
+        matches!(e, Error::InvalidArgument(_))
+    })?;
     still_works(ctx)?;
     // A grid naming a locale that does not exist: the same error on every locale, and the
     // other operations go on.
@@ -132,7 +148,11 @@ fn argument_errors(ctx: &Ctx) -> Result<()> {
     still_works(ctx)?;
     // Extrema of no element; sums and counts of no element are the identities.
     let empty = a.view();
-    expect_err(empty.min(), "min of an empty array", |e| matches!(e, Error::InvalidArgument(m) if m.contains("no element")))?;
+    expect_err(
+        empty.min(),
+        "min of an empty array",
+        |e| matches!(e, Error::InvalidArgument(m) if m.contains("no element")),
+    )?;
     expect_err(empty.max(), "max of an empty array", |e| matches!(e, Error::InvalidArgument(_)))?;
     expect_err(empty.argmin(), "argmin of an empty array", |e| matches!(e, Error::InvalidArgument(_)))?;
     expect_err(empty.argmax(), "argmax of an empty array", |e| matches!(e, Error::InvalidArgument(_)))?;

@@ -5,7 +5,9 @@
 //! modes, against sequential references; and exact message counts of a strided-view follower
 //! that lives evenly strided in one locale (read in place, counted as the gets it replaces).
 
-use atoll_array::{dist, set_aggregation, Aggregation, BlockCyclic, Cyclic, DistArray, Distribution, Domain, LocaleGrid, StridedRange};
+use atoll_array::{
+    dist, set_aggregation, Aggregation, BlockCyclic, Cyclic, DistArray, Distribution, Domain, LocaleGrid, StridedRange,
+};
 use atoll_runtime::{run, CommCounts, Config, Ctx, Error, Result};
 
 const MODES: [Aggregation; 3] = [Aggregation::Off, Aggregation::Static, Aggregation::Auto];
@@ -35,7 +37,9 @@ fn stencil_1d<M: Distribution<1> + Clone + 'static>(ctx: &Ctx, dist: M, steps: u
         let mut want_b = vec![0.0; n];
         for _ in 0..steps {
             b.slice_mut(r(1, n - 1))?
-                .zip_apply((a.slice(r(0, n - 2))?, a.slice(r(1, n - 1))?, a.slice(r(2, n))?), |x, (l, c, rr)| *x = l + 2.0 * c + 3.0 * rr)?;
+                .zip_apply((a.slice(r(0, n - 2))?, a.slice(r(1, n - 1))?, a.slice(r(2, n))?), |x, (l, c, rr)| {
+                    *x = l + 2.0 * c + 3.0 * rr
+                })?;
             for i in 1..n - 1 {
                 want_b[i] = want_a[i - 1] + 2.0 * want_a[i] + 3.0 * want_a[i + 1];
             }
@@ -103,14 +107,22 @@ fn stencil_3d<M: Distribution<3> + Clone + 'static>(ctx: &Ctx, dist: M) -> Resul
     let init = |i: usize, j: usize, k: usize| ((i * 7 + j * 5 + k * 3) % 13) as i64;
     for mode in MODES {
         set_aggregation(ctx, mode);
-        let a = DistArray::<i64, 3, M>::from_fn(ctx, dist.clone(), |[i, j, k]| init(i as usize, j as usize, k as usize))?;
+        let a =
+            DistArray::<i64, 3, M>::from_fn(ctx, dist.clone(), |[i, j, k]| init(i as usize, j as usize, k as usize))?;
         let mut b = DistArray::<i64, 3, M>::zeros(ctx, dist.clone())?;
         let at = |d: [usize; 3]| [r(d[0], n - 2 + d[0]), r(d[1], m - 2 + d[1]), r(d[2], l - 2 + d[2])];
         b.slice_mut(at([1, 1, 1]))?.zip_apply(
-            (a.slice(at([0, 1, 1]))?, a.slice(at([2, 1, 1]))?, a.slice(at([1, 0, 1]))?, a.slice(at([1, 2, 1]))?, a.slice(at([1, 1, 0]))?),
+            (
+                a.slice(at([0, 1, 1]))?,
+                a.slice(at([2, 1, 1]))?,
+                a.slice(at([1, 0, 1]))?,
+                a.slice(at([1, 2, 1]))?,
+                a.slice(at([1, 1, 0]))?,
+            ),
             |x, (p, q, s, t, u)| *x = p + 2 * q + 3 * s + 4 * t + 5 * u,
         )?;
-        b.slice_mut(at([1, 1, 1]))?.zip_apply((a.slice(at([1, 1, 2]))?, a.slice(at([1, 1, 1]))?), |x, (p, q)| *x += 6 * p - 100 * q)?;
+        b.slice_mut(at([1, 1, 1]))?
+            .zip_apply((a.slice(at([1, 1, 2]))?, a.slice(at([1, 1, 1]))?), |x, (p, q)| *x += 6 * p - 100 * q)?;
         if let Some(got) = b.gather(0)? {
             let mut want = vec![0i64; n * m * l];
             for i in 1..n - 1 {
@@ -177,7 +189,8 @@ fn strided_views<M: Distribution<1> + Clone + 'static>(ctx: &Ctx, dist: M, strid
     let (lo, n) = (whole.lo(), whole.len() as i64);
     let val = |i: i64| (i * 13).rem_euclid(97) - 40;
     let len = ((n - 2) / stride as i64 + 1) as usize;
-    let out = Cyclic::new(Domain::new([StridedRange::new(-3, -3 + len as i64)])?, LocaleGrid::auto(0..ctx.num_locales())?);
+    let out =
+        Cyclic::new(Domain::new([StridedRange::new(-3, -3 + len as i64)])?, LocaleGrid::auto(0..ctx.num_locales())?);
     for mode in MODES {
         set_aggregation(ctx, mode);
         let x = DistArray::<i64, 1, M>::from_fn(ctx, dist.clone(), |[i]| val(i))?;
@@ -188,8 +201,10 @@ fn strided_views<M: Distribution<1> + Clone + 'static>(ctx: &Ctx, dist: M, strid
         y.zip_apply((x.slice(even)?, x.slice(odd)?), |v, (e, o)| *v = e - 2 * o)?;
         // And the same views as the leader's operands through an expression.
         let s: i64 = atoll_array::ExprReduce::sum(x.slice(even)? * 3i64 - x.slice(odd)?)?;
-        let want: Vec<i64> = (0..len as i64).map(|k| val(lo + k * stride as i64) - 2 * val(lo + 1 + k * stride as i64)).collect();
-        let want_s: i64 = (0..len as i64).map(|k| 3 * val(lo + k * stride as i64) - val(lo + 1 + k * stride as i64)).sum();
+        let want: Vec<i64> =
+            (0..len as i64).map(|k| val(lo + k * stride as i64) - 2 * val(lo + 1 + k * stride as i64)).collect();
+        let want_s: i64 =
+            (0..len as i64).map(|k| 3 * val(lo + k * stride as i64) - val(lo + 1 + k * stride as i64)).sum();
         check(s == want_s, || format!("strided sum by {stride} ({mode}): {s} vs {want_s}"))?;
         if let Some(got) = y.gather(0)? {
             check(got == want, || format!("strided views by {stride} over {whole} ({mode}): {got:?} vs {want:?}"))?;

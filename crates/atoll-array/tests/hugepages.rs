@@ -21,7 +21,9 @@ fn gather_scatter(locales: usize, n: usize, check_advice: bool) -> (Vec<u64>, Ve
         let g = a.take(&idx)?;
         let mut s = DistArray::<u64, 1>::zeros_lazy(ctx, dist::block(ctx, [n])?)?;
         // A permutation: i -> (i * odd) mod n (n a power of two).
-        let p = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| ((j as u64).wrapping_mul(0x2545_f491) % n as u64) as i64)?;
+        let p = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| {
+            ((j as u64).wrapping_mul(0x2545_f491) % n as u64) as i64
+        })?;
         let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| j as u64 + 1)?;
         s.scatter_at(&p, &v)?;
         let mut advised = 0u64;
@@ -63,6 +65,9 @@ fn huge_pages_on_and_off_give_the_sequential_results() {
     }
     hugepages::set_enabled(true);
     // The budget still refuses a large array before anything is allocated.
-    let e = run(Config::local(2).with_mem_max("8MiB"), |ctx| DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n * 8])?).map(drop)).unwrap_err();
+    let e = run(Config::local(2).with_mem_max("8MiB"), |ctx| {
+        DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n * 8])?).map(drop)
+    })
+    .unwrap_err();
     assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
 }

@@ -22,7 +22,8 @@ fn preallocated_outputs_equal_the_references() {
             let host: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
             // Gather with random-looking indices (duplicates included), twice into one output.
             let m = 3001usize;
-            let idx = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| ((j as u64 * 2_654_435_761) % n as u64) as i64)?;
+            let idx =
+                DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| ((j as u64 * 2_654_435_761) % n as u64) as i64)?;
             let mut out = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [m])?, 77)?;
             for _ in 0..2 {
                 a.take_into(&idx, &mut out)?;
@@ -34,24 +35,34 @@ fn preallocated_outputs_equal_the_references() {
             let mut s = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [n])?, 5)?;
             a.view().cumsum_into(&mut s)?;
             let mut acc = 0;
-            let want: Vec<u64> = host.iter().map(|&x| {
-                acc += x;
-                acc
-            }).collect();
+            let want: Vec<u64> = host
+                .iter()
+                .map(|&x| {
+                    acc += x;
+                    acc
+                })
+                .collect();
             check(s.gather(0)?.is_none_or(|g| g == want), || format!("cumsum_into on {locales} locales"))?;
             a.view().scan_into(&mut s, u64::max, 0, false)?;
             let mut m_ = 0;
-            let want: Vec<u64> = host.iter().map(|&x| {
-                let r = m_;
-                m_ = m_.max(x);
-                r
-            }).collect();
+            let want: Vec<u64> = host
+                .iter()
+                .map(|&x| {
+                    let r = m_;
+                    m_ = m_.max(x);
+                    r
+                })
+                .collect();
             check(s.gather(0)?.is_none_or(|g| g == want), || "exclusive max scan_into".into())?;
             // Wrong outputs: the same typed error on every locale.
             let mut short = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n - 1])?)?;
-            check(matches!(a.view().cumsum_into(&mut short), Err(Error::ShapeMismatch { .. })), || "short scan output".into())?;
+            check(matches!(a.view().cumsum_into(&mut short), Err(Error::ShapeMismatch { .. })), || {
+                "short scan output".into()
+            })?;
             let mut cyc = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [m + 1])?)?;
-            check(matches!(a.take_into(&idx, &mut cyc), Err(Error::ShapeMismatch { .. })), || "gather output not like idx".into())?;
+            check(matches!(a.take_into(&idx, &mut cyc), Err(Error::ShapeMismatch { .. })), || {
+                "gather output not like idx".into()
+            })?;
             Ok(())
         })
         .unwrap();

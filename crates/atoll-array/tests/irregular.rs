@@ -18,7 +18,8 @@ fn each_size(f: impl Fn(usize)) {
 #[test]
 fn gather_and_scatter_scenarios_on_1_to_4_locales() {
     each_size(|n| {
-        let r = run(Config::local(n), |ctx| sc::all(ctx).map(|r| sc::report(&r))).unwrap_or_else(|e| panic!("{n} locales: {e}"));
+        let r = run(Config::local(n), |ctx| sc::all(ctx).map(|r| sc::report(&r)))
+            .unwrap_or_else(|e| panic!("{n} locales: {e}"));
         assert_eq!(r.lines().count(), 18, "{r}");
     });
 }
@@ -39,7 +40,14 @@ fn random_gathers_match_the_sequential_reference() {
             let (n, m) = (1 + r.below(300), r.below(500));
             let (cap, tasks) = (1 + r.below(20), 1 + r.below(4));
             run(Config::local(nl), |ctx| {
-                sc::gather_case(ctx, dist::block_cyclic(ctx, [n], [1 + seed as usize])?, dist::cyclic(ctx, [m])?, cap, tasks, seed)?;
+                sc::gather_case(
+                    ctx,
+                    dist::block_cyclic(ctx, [n], [1 + seed as usize])?,
+                    dist::cyclic(ctx, [m])?,
+                    cap,
+                    tasks,
+                    seed,
+                )?;
                 sc::scatter_case(ctx, dist::cyclic(ctx, [n])?, dist::block(ctx, [n])?, cap, tasks, seed).map(drop)
             })
             .unwrap_or_else(|e| panic!("{nl} locales, n {n}, m {m}, cap {cap}, tasks {tasks}: {e}"));
@@ -65,7 +73,9 @@ fn the_default_buffer_is_atoll_agg_buffer() {
 
 #[test]
 fn errors_are_the_same_on_every_locale_and_nothing_is_written() {
-    each_size(|n| run(Config::local(n), |ctx| sc::out_of_bounds(ctx, 50)).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+    each_size(|n| {
+        run(Config::local(n), |ctx| sc::out_of_bounds(ctx, 50)).unwrap_or_else(|e| panic!("{n} locales: {e}"))
+    });
     each_size(|n| run(Config::local(n), sc::empty).unwrap_or_else(|e| panic!("{n} locales: {e}")));
 }
 
@@ -123,7 +133,8 @@ fn batched_direct_loops_cross_batch_boundaries() {
                 sc::gather_case(ctx, dist::cyclic(ctx, [n])?, dist::block(ctx, [m])?, 100, tasks, seed)?;
                 sc::gather_case(ctx, dist::block_cyclic(ctx, [n], [7])?, dist::block(ctx, [m])?, 1000, tasks, seed)?;
                 sc::scatter_case(ctx, dist::block(ctx, [n])?, dist::cyclic(ctx, [n])?, 8192, tasks, seed)?;
-                sc::scatter_case(ctx, dist::block_cyclic(ctx, [n], [5])?, dist::block(ctx, [n])?, 64, tasks, seed).map(drop)
+                sc::scatter_case(ctx, dist::block_cyclic(ctx, [n], [5])?, dist::block(ctx, [n])?, 64, tasks, seed)
+                    .map(drop)
             })
             .unwrap_or_else(|e| panic!("{nl} locales, n {n}, m {m}, tasks {tasks}: {e}"));
         }

@@ -91,16 +91,20 @@ fn long_rows(config: Config) {
         check((mn, at) == (f(want_at), [want_at]), || format!("argmin {mn} at {at:?}, want {want_at}"))?;
         let big = a.slice(Domain::new([StridedRange::with_stride(3, n as i64, 3)?])?)?;
         let s = big.cumsum()?;
-        let want: Vec<i64> = (3..n as i64).step_by(3).scan(0, |acc, i| {
-            *acc += f(i);
-            Some(*acc)
-        })
-        .collect();
+        let want: Vec<i64> = (3..n as i64)
+            .step_by(3)
+            .scan(0, |acc, i| {
+                *acc += f(i);
+                Some(*acc)
+            })
+            .collect();
         check(s.gather(ctx.num_locales() - 1)?.is_none_or(|g| g == want), || "cumsum of a long strided view".into())?;
         let e = b.view().scan(|x, y| x.max(y), i64::MIN, false)?;
         check(e.get([0])? == i64::MIN && e.get([n as i64 - 1])? == n as i64 - 2, || "exclusive max scan".into())?;
         // 2-D with rows longer than a segment, a misaligned view follower.
-        let p = DistArray::<f64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [3, 20_000])?, |[i, j]| (i * 20_000 + j) as f64)?;
+        let p = DistArray::<f64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [3, 20_000])?, |[i, j]| {
+            (i * 20_000 + j) as f64
+        })?;
         let mut q = DistArray::<f64, 2>::zeros(ctx, dist::block(ctx, [3, 20_000])?)?;
         q.slice_mut([0..3, 0..19_999])?.assign_expr(p.slice([0..3, 1..20_000])? * 0.5)?;
         let t = q.view().sum()?;

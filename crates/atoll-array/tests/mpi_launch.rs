@@ -14,7 +14,13 @@ use std::time::Duration;
 mod launch;
 
 fn same_counts_as_local(n: usize) {
-    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-array-selftest"), "the array selftest", "array selftest ok", n, Duration::from_secs(180));
+    let so = launch::launch(
+        env!("CARGO_BIN_EXE_atoll-array-selftest"),
+        "the array selftest",
+        "array selftest ok",
+        n,
+        Duration::from_secs(180),
+    );
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
     let (mpi, local) = (launch::counts(&so), launch::counts(&local));

@@ -14,8 +14,15 @@ use std::time::Duration;
 mod launch;
 
 fn same_counts_as_local(n: usize) {
-    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-array-irregular-selftest"), "the irregular selftest", "irregular selftest ok", n, Duration::from_secs(300));
-    let local = run(Config::local(n), |ctx| irregular_scenarios::all(ctx).map(|r| irregular_scenarios::report(&r))).unwrap();
+    let so = launch::launch(
+        env!("CARGO_BIN_EXE_atoll-array-irregular-selftest"),
+        "the irregular selftest",
+        "irregular selftest ok",
+        n,
+        Duration::from_secs(300),
+    );
+    let local =
+        run(Config::local(n), |ctx| irregular_scenarios::all(ctx).map(|r| irregular_scenarios::report(&r))).unwrap();
     let (mpi, local) = (launch::counts(&so), launch::counts(&local));
     assert_eq!(mpi.len(), 18, "one line per counted scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");

@@ -15,7 +15,8 @@ fn sublocale_arrays_under_mpi_on_2_and_3_ranks() {
     for (ranks, mode) in [(2, "core"), (3, "none")] {
         std::env::set_var("ATOLL_SUBLOCALES", mode);
         let exe = env!("CARGO_BIN_EXE_atoll-array-sublocale-selftest");
-        let so = launch::launch(exe, "the sublocale selftest", "sublocale selftest ok", ranks, Duration::from_secs(300));
+        let so =
+            launch::launch(exe, "the sublocale selftest", "sublocale selftest ok", ranks, Duration::from_secs(300));
         assert!(so.contains("sublocale checks:"), "{so}");
     }
 }

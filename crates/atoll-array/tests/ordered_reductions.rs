@@ -64,7 +64,14 @@ fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &Zi
     let ys: Vec<i64> = f1.view_dom().iter().map(|i| val(i, f1.salt)).collect();
     let what = |op: &str| format!("{op} over {:?} of {:?} on {} locales", l.view_dom(), l.dist, c.n);
 
-    let got = v.reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
+    let got = v.reduce_with(
+        Vec::new(),
+        |mut s, x| {
+            s.push(x);
+            s
+        },
+        cat,
+    )?;
     check(got == xs, || format!("{}: {got:?}, want {xs:?}", what("concatenation")))?;
     let want = xs.iter().copied().fold(0, last);
     let got = v.reduce_with(0, last, last)?;
@@ -77,11 +84,20 @@ fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &Zi
     check(got == want, || format!("{}: {got:?}, want {want:?}", what("2x2 matrix product")))?;
     // An expression led by the view with a Cyclic follower (fetched by the leader).
     let want: Vec<i64> = xs.iter().zip(&ys).map(|(x, y)| x - 3 * y).collect();
-    let got = (v - Scalar(3i64) * vc).reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
+    let got = (v - Scalar(3i64) * vc).reduce_with(
+        Vec::new(),
+        |mut s, x| {
+            s.push(x);
+            s
+        },
+        cat,
+    )?;
     check(got == want, || format!("{}: {got:?}, want {want:?}", what("expression concatenation")))?;
     // The commutative reductions still agree.
     check(v.sum()? == xs.iter().sum::<i64>(), || what("sum"))?;
-    check(v.reduce_commutative(0i64, |a, x| a + x, |a, b| a + b)? == xs.iter().sum::<i64>(), || what("reduce_commutative"))?;
+    check(v.reduce_commutative(0i64, |a, x| a + x, |a, b| a + b)? == xs.iter().sum::<i64>(), || {
+        what("reduce_commutative")
+    })?;
     Ok(())
 }
 
@@ -121,9 +137,26 @@ fn last_non_zero_of_a_cyclic_array_is_in_index_order() {
 #[test]
 fn block_cyclic_on_one_locale_folds_in_index_order() {
     let got = run(Config::local(1), |ctx| {
-        let a = DistArray::<i64, 2, BlockCyclic<2>>::from_fn(ctx, dist::block_cyclic(ctx, [5, 7], [2, 3])?, |[i, j]| i * 7 + j)?;
-        let all = a.view().reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
-        let part = a.slice([1..5, 2..7])?.reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
+        let a =
+            DistArray::<i64, 2, BlockCyclic<2>>::from_fn(ctx, dist::block_cyclic(ctx, [5, 7], [2, 3])?, |[i, j]| {
+                i * 7 + j
+            })?;
+        let all = a.view().reduce_with(
+            Vec::new(),
+            |mut s, x| {
+                s.push(x);
+                s
+            },
+            cat,
+        )?;
+        let part = a.slice([1..5, 2..7])?.reduce_with(
+            Vec::new(),
+            |mut s, x| {
+                s.push(x);
+                s
+            },
+            cat,
+        )?;
         Ok((all, part))
     })
     .unwrap();
@@ -139,22 +172,52 @@ fn index_ordered_leaders_reduce_in_place() {
     for n in 1..=4 {
         run(Config::local(n), |ctx| {
             let a = DistArray::from_fn(ctx, dist::block(ctx, [100])?, |[i]| i)?;
-            let rows = atoll_array::Block::new(atoll_array::Domain::from_shape([9, 7])?, atoll_array::LocaleGrid::new(0..n, [n, 1])?);
+            let rows = atoll_array::Block::new(
+                atoll_array::Domain::from_shape([9, 7])?,
+                atoll_array::LocaleGrid::new(0..n, [n, 1])?,
+            );
             let b = DistArray::from_fn(ctx, rows, |[i, j]| i * 7 + j)?;
             let c = DistArray::from_fn(ctx, dist::cyclic(ctx, [100])?, |[i]| i)?;
             let strided = atoll_array::StridedRange::with_stride(3, 97, 4)?;
             let ((x, y, z), counts) = scenarios::measure(ctx, || {
-                let x = a.slice(strided)?.reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
-                let y = b.slice([2..8, 1..7])?.reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat)?;
+                let x = a.slice(strided)?.reduce_with(
+                    Vec::new(),
+                    |mut s, x| {
+                        s.push(x);
+                        s
+                    },
+                    cat,
+                )?;
+                let y = b.slice([2..8, 1..7])?.reduce_with(
+                    Vec::new(),
+                    |mut s, x| {
+                        s.push(x);
+                        s
+                    },
+                    cat,
+                )?;
                 let z = b.view().reduce_with(0, last, last)?;
                 Ok((x, y, z))
             })?;
             check(x == strided.iter().collect::<Vec<i64>>(), || format!("strided 1-D Block: {x:?}"))?;
-            check(y == (2..8).flat_map(|i| (1..7).map(move |j| i * 7 + j)).collect::<Vec<i64>>(), || format!("2-D Block rows: {y:?}"))?;
+            check(y == (2..8).flat_map(|i| (1..7).map(move |j| i * 7 + j)).collect::<Vec<i64>>(), || {
+                format!("2-D Block rows: {y:?}")
+            })?;
             check(z == 62, || format!("last non-zero {z}"))?;
             let c0 = &counts[ctx.id()];
-            check(c0.gets + c0.strided_gets + c0.puts + c0.strided_puts == 0, || format!("index-ordered leaders moved elements: {c0:?}"))?;
-            let (w, counts) = scenarios::measure(ctx, || c.view().reduce_with(Vec::new(), |mut s, x| { s.push(x); s }, cat))?;
+            check(c0.gets + c0.strided_gets + c0.puts + c0.strided_puts == 0, || {
+                format!("index-ordered leaders moved elements: {c0:?}")
+            })?;
+            let (w, counts) = scenarios::measure(ctx, || {
+                c.view().reduce_with(
+                    Vec::new(),
+                    |mut s, x| {
+                        s.push(x);
+                        s
+                    },
+                    cat,
+                )
+            })?;
             check(w == (0..100).collect::<Vec<i64>>(), || format!("Cyclic: {w:?}"))?;
             let fetched: u64 = counts.iter().map(|c| c.gets + c.strided_gets).sum();
             check((n == 1) == (fetched == 0), || format!("Cyclic on {n} locales: {fetched} gets"))

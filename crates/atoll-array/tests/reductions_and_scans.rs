@@ -38,13 +38,22 @@ fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &Zi
     check(v.sum()? == xs.iter().sum::<i64>(), || "sum".into())?;
     let fsum = vf.sum()?;
     check(close(fsum, fs.iter().sum()), || format!("float sum {fsum}"))?;
-    let small = |x: i64| if x > 40 { 2i64 } else if x < -40 { -1 } else { 1 };
+    let small = |x: i64| {
+        if x > 40 {
+            2i64
+        } else if x < -40 {
+            -1
+        } else {
+            1
+        }
+    };
     check(v.map(small).product()? == xs.iter().map(|&x| small(x)).product::<i64>(), || "product".into())?;
     check(vf.map(|x: f64| 1.0 + x / 1000.0).product()?.to_bits() != 0, || "float product".into())?;
     let fp = vf.map(|x: f64| 1.0 + x / 1000.0).product()?;
     check(close(fp, fs.iter().map(|x| 1.0 + x / 1000.0).product()), || format!("float product {fp}"))?;
     check(v.map(|x| x > 0).count()? == xs.iter().filter(|&&x| x > 0).count() as u64, || "count".into())?;
-    let (lo, hi) = (v.reduce_with(i64::MAX, |a, x| a.min(x), i64::min)?, v.reduce_with(i64::MIN, |a, x| a.max(x), i64::max)?);
+    let (lo, hi) =
+        (v.reduce_with(i64::MAX, |a, x| a.min(x), i64::min)?, v.reduce_with(i64::MIN, |a, x| a.max(x), i64::max)?);
     check(lo == xs.iter().copied().min().unwrap_or(i64::MAX), || "reduce_with min".into())?;
     check(hi == xs.iter().copied().max().unwrap_or(i64::MIN), || "reduce_with max".into())?;
 
@@ -90,11 +99,23 @@ fn scan_body<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<1>, r
     let (v, vf) = (nested(&a, &l.views)?, nested(&af, &l.views)?);
     let xs: Vec<i64> = l.view_dom().iter().map(|i| val(i, l.salt)).collect();
 
-    let incl: Vec<i64> = xs.iter().scan(0, |s, &x| { *s += x; Some(*s) }).collect();
+    let incl: Vec<i64> = xs
+        .iter()
+        .scan(0, |s, &x| {
+            *s += x;
+            Some(*s)
+        })
+        .collect();
     let excl: Vec<i64> = std::iter::once(0).chain(incl.iter().copied()).take(xs.len()).collect();
     // "The last non-zero value": associative, not commutative, identity 0.
     let last = |a: i64, b: i64| if b != 0 { b } else { a };
-    let lastnz: Vec<i64> = xs.iter().scan(0, |s, &x| { *s = last(*s, x); Some(*s) }).collect();
+    let lastnz: Vec<i64> = xs
+        .iter()
+        .scan(0, |s, &x| {
+            *s = last(*s, x);
+            Some(*s)
+        })
+        .collect();
     let lastnz_ex: Vec<i64> = std::iter::once(0).chain(lastnz.iter().copied()).take(xs.len()).collect();
 
     let s = v.scan(|x, y| x + y, 0, true)?;
@@ -110,7 +131,17 @@ fn scan_body<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<1>, r
         (v.cumsum()?.gather(root)?, &incl, "cumsum"),
         (v.scan(last, 0, true)?.gather(root)?, &lastnz, "inclusive last-non-zero"),
         (v.scan(last, 0, false)?.gather(root)?, &lastnz_ex, "exclusive last-non-zero"),
-        (s.view().scan(|x, y| x.max(y), i64::MIN, true)?.gather(root)?, &incl.iter().scan(i64::MIN, |m, &x| { *m = (*m).max(x); Some(*m) }).collect(), "max of a scan"),
+        (
+            s.view().scan(|x, y| x.max(y), i64::MIN, true)?.gather(root)?,
+            &incl
+                .iter()
+                .scan(i64::MIN, |m, &x| {
+                    *m = (*m).max(x);
+                    Some(*m)
+                })
+                .collect(),
+            "max of a scan",
+        ),
     ] {
         if let Some(g) = got {
             check(&g == want, || format!("{what}: {g:?}, want {want:?}"))?;
@@ -161,7 +192,11 @@ fn nan_and_ties_in_extrema() {
     for n in 1..=4 {
         run(Config::local(n), |ctx| {
             let a = DistArray::<f64, 2, Cyclic<2>>::from_fn(ctx, atoll_array::dist::cyclic(ctx, [6, 5])?, |[i, j]| {
-                if (i, j) == (3, 1) || (i, j) == (4, 4) { f64::NAN } else { ((i + j) % 3) as f64 }
+                if (i, j) == (3, 1) || (i, j) == (4, 4) {
+                    f64::NAN
+                } else {
+                    ((i + j) % 3) as f64
+                }
             })?;
             let v = a.view();
             check(v.min()?.is_nan() && v.max()?.is_nan(), || "NaN extrema".into())?;
@@ -175,7 +210,9 @@ fn nan_and_ties_in_extrema() {
             let col = a.slice([0..6, 2..3])?;
             check(col.argmin()? == (0.0, [1, 2]), || "ties in a column".into())?;
             let ints = DistArray::<u8, 1>::from_fn(ctx, atoll_array::dist::block(ctx, [40])?, |[i]| (i % 7) as u8)?;
-            check(ints.view().argmax()? == (6, [6]) && ints.slice([10..40])?.argmin()? == (0, [14]), || "int ties".into())
+            check(ints.view().argmax()? == (6, [6]) && ints.slice([10..40])?.argmin()? == (0, [14]), || {
+                "int ties".into()
+            })
         })
         .unwrap();
     }

@@ -62,14 +62,19 @@ fn float_scans_do_not_depend_on_the_thread_count() {
             .unwrap()
         };
         let one = once(1);
-        let seq: Vec<f64> = (0..n).scan(0.0, |s, i| {
-            *s += 1.0 / (1.0 + i as f64);
-            Some(*s)
-        }).collect();
+        let seq: Vec<f64> = (0..n)
+            .scan(0.0, |s, i| {
+                *s += 1.0 / (1.0 + i as f64);
+                Some(*s)
+            })
+            .collect();
         assert!(one.iter().zip(&seq).all(|(x, y)| (x - y).abs() <= 1e-9 * y), "{locales} locales vs the loop");
         for threads in 2..=3 {
             let got = once(threads);
-            assert!(got.iter().zip(&one).all(|(x, y)| x.to_bits() == y.to_bits()), "{locales} locales, {threads} threads");
+            assert!(
+                got.iter().zip(&one).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{locales} locales, {threads} threads"
+            );
         }
     }
 }
@@ -81,10 +86,12 @@ fn float_scans_do_not_depend_on_the_thread_count() {
 #[test]
 fn large_scans_across_locales_match_the_sequential_loop() {
     let n = (1usize << 21) + 12_345;
-    let seq: Vec<u64> = (0..n as u64).scan(0u64, |s, i| {
-        *s = s.wrapping_add(val(i));
-        Some(*s)
-    }).collect();
+    let seq: Vec<u64> = (0..n as u64)
+        .scan(0u64, |s, i| {
+            *s = s.wrapping_add(val(i));
+            Some(*s)
+        })
+        .collect();
     for locales in 2..=4 {
         let mut floats: Option<Vec<f64>> = None;
         for threads in 1..=2 {
@@ -110,7 +117,10 @@ fn large_scans_across_locales_match_the_sequential_loop() {
             assert!(inc == seq, "{locales} locales, {threads} threads");
             match &floats {
                 None => floats = Some(fl),
-                Some(one) => assert!(one.iter().zip(&fl).all(|(x, y)| x.to_bits() == y.to_bits()), "{locales} locales: floats independent of threads"),
+                Some(one) => assert!(
+                    one.iter().zip(&fl).all(|(x, y)| x.to_bits() == y.to_bits()),
+                    "{locales} locales: floats independent of threads"
+                ),
             }
         }
     }

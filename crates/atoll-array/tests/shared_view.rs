@@ -124,7 +124,8 @@ proptest! {
 fn a_view_of_a_freed_array_is_a_typed_error_and_the_job_continues() {
     register();
     run(Config::local(3), |ctx| {
-        let a = DistArray::<i64, 2, Cyclic<2>>::from_fn(ctx, atoll_array::dist::cyclic(ctx, [6, 4])?, |[i, j]| i * 4 + j)?;
+        let a =
+            DistArray::<i64, 2, Cyclic<2>>::from_fn(ctx, atoll_array::dist::cyclic(ctx, [6, 4])?, |[i, j]| i * 4 + j)?;
         let s = a.slice([1..5, 0..4])?.share();
         check(s.pin().is_ok(), || "pin of a live array".into())?;
         a.free()?;

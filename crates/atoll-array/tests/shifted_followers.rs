@@ -39,16 +39,22 @@ fn shifted<M: Distribution<1> + Clone + 'static>(ctx: &Ctx, dist: M, s: usize, w
         let a = DistArray::<f64, 1, M>::from_fn(ctx, dist.clone(), |[i]| init(i as usize))?;
         let mut b = DistArray::<f64, 1, M>::from_fn(ctx, dist.clone(), |[i]| -(i as f64))?;
         let mut c = DistArray::<f64, 1, M>::zeros(ctx, dist.clone())?;
-        b.slice_mut(r(lo, hi))?
-            .zip_apply((a.slice(r(lo - s, hi - s))?, a.slice(r(lo, hi))?, a.slice(r(lo + s, hi + s))?), |x, (l, m, rr)| *x = l + 2.0 * m + 5.0 * rr)?;
+        b.slice_mut(r(lo, hi))?.zip_apply(
+            (a.slice(r(lo - s, hi - s))?, a.slice(r(lo, hi))?, a.slice(r(lo + s, hi + s))?),
+            |x, (l, m, rr)| *x = l + 2.0 * m + 5.0 * rr,
+        )?;
         c.slice_mut(r(lo, hi))?.assign_expr(a.slice(r(lo + s, hi + s))? - a.slice(r(lo, hi))?)?;
         let a0: Vec<f64> = (0..n).map(init).collect();
-        let want_b: Vec<f64> = (0..n).map(|i| if (lo..hi).contains(&i) { a0[i - s] + 2.0 * a0[i] + 5.0 * a0[i + s] } else { -(i as f64) }).collect();
+        let want_b: Vec<f64> = (0..n)
+            .map(|i| if (lo..hi).contains(&i) { a0[i - s] + 2.0 * a0[i] + 5.0 * a0[i + s] } else { -(i as f64) })
+            .collect();
         let want_c: Vec<f64> = (0..n).map(|i| if (lo..hi).contains(&i) { a0[i + s] - a0[i] } else { 0.0 }).collect();
         let (gb, gc) = (b.gather(0)?, c.gather(0)?);
         if let (Some(gb), Some(gc)) = (gb, gc) {
             check(gb == want_b, || format!("{what} n={n} s={s} {lo}..{hi} ({mode}) zip_apply: {gb:?} vs {want_b:?}"))?;
-            check(gc == want_c, || format!("{what} n={n} s={s} {lo}..{hi} ({mode}) assign_expr: {gc:?} vs {want_c:?}"))?;
+            check(gc == want_c, || {
+                format!("{what} n={n} s={s} {lo}..{hi} ({mode}) assign_expr: {gc:?} vs {want_c:?}")
+            })?;
         }
     }
     set_aggregation(ctx, Aggregation::Auto);
@@ -98,18 +104,26 @@ fn halo_messages_on_two_locales() {
             set_aggregation(ctx, mode);
             ctx.barrier()?;
             reset_follower_stats(ctx);
-            b.slice_mut(r(1, n - 1))?.zip_apply((a.slice(r(0, n - 2))?, a.slice(r(2, n))?), |x, (l, rr)| *x = l + rr)?;
+            b.slice_mut(r(1, n - 1))?
+                .zip_apply((a.slice(r(0, n - 2))?, a.slice(r(2, n))?), |x, (l, rr)| *x = l + rr)?;
             let st = follower_stats(ctx);
             let me = ctx.id();
             // One remote chunk per shifted follower (one segment each).
             check(st.remote_chunks == 2 && st.max_chunk_elems == 125, || format!("{mode}: chunks {st:?}"))?;
             match mode {
-                Aggregation::Off => check(st.element_transfers == remote_per_locale[me] && st.strided_transfers == 0, || format!("off: {st:?}"))?,
-                _ => check(st.strided_transfers == strided_want && st.element_transfers == 0, || format!("static: {st:?}"))?,
+                Aggregation::Off => {
+                    check(st.element_transfers == remote_per_locale[me] && st.strided_transfers == 0, || {
+                        format!("off: {st:?}")
+                    })?
+                }
+                _ => check(st.strided_transfers == strided_want && st.element_transfers == 0, || {
+                    format!("static: {st:?}")
+                })?,
             }
             if let Some(g) = b.gather(0)? {
                 let a0: Vec<f64> = (0..n).map(init).collect();
-                let want: Vec<f64> = (0..n).map(|i| if i == 0 || i == n - 1 { 0.0 } else { a0[i - 1] + a0[i + 1] }).collect();
+                let want: Vec<f64> =
+                    (0..n).map(|i| if i == 0 || i == n - 1 { 0.0 } else { a0[i - 1] + a0[i + 1] }).collect();
                 check(g == want, || format!("{mode}: values"))?;
             }
         }

@@ -7,7 +7,9 @@
 // `a.slice([lo..hi])` is how 1-D arrays are sliced.
 #![allow(clippy::single_range_in_vec_init)]
 
-use atoll_array::stream_store::{set_streaming_store_threshold, streaming_store_threshold, DEFAULT_STREAMING_THRESHOLD};
+use atoll_array::stream_store::{
+    set_streaming_store_threshold, streaming_store_threshold, DEFAULT_STREAMING_THRESHOLD,
+};
 use atoll_array::{dist, DistArray, Distribution, Elem};
 use atoll_runtime::{run, Config, Ctx, Error, Result};
 
@@ -42,8 +44,10 @@ fn copy_2d<T: Elem, M: Distribution<2> + 'static>(ctx: &Ctx, d: M, mk: fn(i64) -
     for c0 in [0, 1, 3, 5, 9] {
         let mut a = DistArray::<T, 2, M>::zeros(ctx, d.clone())?;
         a.slice_mut([1..r, c0..c])?.assign_expr(b.slice([1..r, c0..c])?)?;
-        let want: Vec<T> =
-            (0..r * c).map(|k| (k / c, k % c)).map(|(i, j)| if i >= 1 && j >= c0 { mk(i * 1000 + j) } else { T::default() }).collect();
+        let want: Vec<T> = (0..r * c)
+            .map(|k| (k / c, k % c))
+            .map(|(i, j)| if i >= 1 && j >= c0 { mk(i * 1000 + j) } else { T::default() })
+            .collect();
         check(a.gather(0)?.is_none_or(|g| g == want), || format!("{} 2-D copy from column {c0}", T::NAME))?;
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 mod common;
 
-use atoll_array::{BlockCyclic, Block, Cyclic, DistArray, Distribution, ExprExt};
+use atoll_array::{Block, BlockCyclic, Cyclic, DistArray, Distribution, ExprExt};
 use atoll_runtime::{run, Config, Ctx, Result};
 use common::*;
 use proptest::prelude::*;
@@ -14,7 +14,14 @@ fn idx_term<const D: usize>(idx: [i64; D]) -> i64 {
     idx.iter().enumerate().map(|(d, &i)| i * 100 * (d as i64 + 1)).sum()
 }
 
-fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<D>, k: usize, indexed: bool, root: usize) -> Result<()> {
+fn body<const D: usize, M: Distribution<D> + 'static>(
+    ctx: &Ctx,
+    dist: M,
+    c: &ZipCase<D>,
+    k: usize,
+    indexed: bool,
+    root: usize,
+) -> Result<()> {
     let root = root % ctx.num_locales();
     let (l, [f0, f1, f2]) = (&c.leader, &c.followers);
     let mut a = DistArray::<i64, D, M>::from_fn(ctx, dist, |i| val(i, l.salt))?;
@@ -43,12 +50,14 @@ fn body<const D: usize, M: Distribution<D> + 'static>(ctx: &Ctx, dist: M, c: &Zi
     nested_mut(&mut a.view_mut(), &l.views, &mut |w| match (k, indexed) {
         (1, false) => w.zip_apply(vb, |x, bv| *x = *x * 3 + bv),
         (2, false) => w.zip_apply((vb, vc), |x, (bv, cv)| *x = *x * 3 + bv - 2 * cv as i64),
-        (_, false) => w.zip_apply((vb, vc, ve.map(|v| v as i64 * 5)), |x, (bv, cv, ev)| *x = *x * 3 + bv - 2 * cv as i64 + ev),
+        (_, false) => {
+            w.zip_apply((vb, vc, ve.map(|v| v as i64 * 5)), |x, (bv, cv, ev)| *x = *x * 3 + bv - 2 * cv as i64 + ev)
+        }
         (1, true) => w.zip_apply_indexed(vb, |i, x, bv| *x = *x * 3 + bv + idx_term(i)),
         (2, true) => w.zip_apply_indexed((vb, vc), |i, x, (bv, cv)| *x = *x * 3 + bv - 2 * cv as i64 + idx_term(i)),
-        (_, true) => {
-            w.zip_apply_indexed((vb, vc, ve), |i, x, (bv, cv, ev)| *x = *x * 3 + bv - 2 * cv as i64 + 5 * ev as i64 + idx_term(i))
-        }
+        (_, true) => w.zip_apply_indexed((vb, vc, ve), |i, x, (bv, cv, ev)| {
+            *x = *x * 3 + bv - 2 * cv as i64 + 5 * ev as i64 + idx_term(i)
+        }),
     })?;
     if let Some(g) = a.gather(root)? {
         check(g == want, || format!("after the zip: {g:?}\n want {want:?}"))?;

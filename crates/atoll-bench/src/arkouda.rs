@@ -31,12 +31,12 @@
 //! `aggregation_speedup` (element-wise seconds over aggregated seconds).
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
-use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
-use atoll::prelude::*;
 use crate::hugevec as hv;
 use crate::mix::mix;
 use crate::report::Line;
 use atoll::array::stream_store::write_streaming;
+use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
+use atoll::prelude::*;
 use std::time::Instant;
 
 /// The JSON fields of [`RefTimes::fields`] for a kernel's one-core reference.
@@ -223,7 +223,9 @@ fn reference<S>(
         }
     }
     // The fastest of the runs that `keep` selects (0 where none ran: other locales).
-    let fastest_of = |keep: &dyn Fn(bool, bool) -> bool| runs.iter().filter(|r| keep(r.0, r.1)).map(|r| r.2).reduce(f64::min).unwrap_or(0.0);
+    let fastest_of = |keep: &dyn Fn(bool, bool) -> bool| {
+        runs.iter().filter(|r| keep(r.0, r.1)).map(|r| r.2).reduce(f64::min).unwrap_or(0.0)
+    };
     let r = RefTimes {
         ok: runs.iter().all(|r| r.3),
         best: fastest_of(&|_, _| true),
@@ -318,7 +320,12 @@ fn fastest((ok, huge, small): (bool, f64, f64)) -> (bool, f64, f64) {
 fn all_ok<T: atoll::array::Elem>(ctx: &Ctx, a: &DistArray<T, 1>, ok: impl Fn(u64, T) -> bool + Sync) -> Result<bool> {
     let local = a.local();
     let start = if local.is_empty() { 0 } else { a.dist().global_index(ctx.id(), 0)?[0] as u64 };
-    let bad = ctx.forall_reduce(0..local.len(), 0u64, |acc, k| acc + u64::from(!ok(start + k as u64, local[k])), |x, y| x + y);
+    let bad = ctx.forall_reduce(
+        0..local.len(),
+        0u64,
+        |acc, k| acc + u64::from(!ok(start + k as u64, local[k])),
+        |x, y| x + y,
+    );
     Ok(ctx.allreduce(bad, |x, y| x + y)? == 0)
 }
 
@@ -356,7 +363,14 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
         |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
-    Ok(Result1 { variant: "stream", bytes: 24.0 * n as f64, seconds: s, ref_seconds: r.best, ok: ok && r.ok, extra: r.fields(&ONE_CORE_FIELDS) })
+    Ok(Result1 {
+        variant: "stream",
+        bytes: 24.0 * n as f64,
+        seconds: s,
+        ref_seconds: r.best,
+        ok: ok && r.ok,
+        extra: r.fields(&ONE_CORE_FIELDS),
+    })
 }
 
 /// The `variant: "copy"` line: `a[:] = b` for `u64` (Atoll's aligned assignment, streaming
@@ -386,7 +400,14 @@ fn copy(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
         |(a, _)| copy_ok(a),
     )?;
-    Ok(Result1 { variant: "copy", bytes: 16.0 * n as f64, seconds: s, ref_seconds: r.best, ok: ok && r.ok, extra: r.fields(&ONE_CORE_FIELDS) })
+    Ok(Result1 {
+        variant: "copy",
+        bytes: 16.0 * n as f64,
+        seconds: s,
+        ref_seconds: r.best,
+        ok: ok && r.ok,
+        extra: r.fields(&ONE_CORE_FIELDS),
+    })
 }
 
 fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
@@ -419,7 +440,13 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         ctx,
         o.reps,
         true,
-        |h| (hv::zeroed::<u64>(n, h), hv::collect((0..nn).map(|i| i * 3 + 1), h), hv::collect((0..nn).map(|j| gather_index(j, nn)), h)),
+        |h| {
+            (
+                hv::zeroed::<u64>(n, h),
+                hv::collect((0..nn).map(|i| i * 3 + 1), h),
+                hv::collect((0..nn).map(|j| gather_index(j, nn)), h),
+            )
+        },
         |(out, a, idx), nt| gather_into(out, a, idx, nt),
         |(out, _, _)| gather_ok(out, nn),
     )?;
@@ -550,7 +577,10 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
             }
         },
         // Every element written with its value (and the permutation's inverse agrees).
-        |(a, _, _)| (0..nn.min(1 << 16)).all(|i| p.at(p.inverse(i)) == i) && a.iter().enumerate().all(|(i, &x)| scatter_value_ok(i as u64, x)),
+        |(a, _, _)| {
+            (0..nn.min(1 << 16)).all(|i| p.at(p.inverse(i)) == i)
+                && a.iter().enumerate().all(|(i, &x)| scatter_value_ok(i as u64, x))
+        },
     )?;
     Ok(Result1 {
         variant: "scatter",
@@ -630,11 +660,18 @@ fn allocation_figures(
     (_, alloc_s, alloc_4k, alloc_fresh, alloc_kept, alloc_kept_nt): (bool, f64, f64, f64, f64, f64),
     mut extra: Vec<(&'static str, serde_json::Value)>,
 ) -> Vec<(&'static str, serde_json::Value)> {
-    extra.push(("allocation", "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into()));
+    extra.push((
+        "allocation",
+        "seconds and one_core_seconds allocate the output in the timed part; *prealloc* do not".into(),
+    ));
     extra.push(("prealloc_seconds", s_pre.into()));
     extra.push(("one_core_prealloc_seconds", pre.best.into()));
     extra.push(("speedup_vs_one_core_prealloc", (pre.best / s_pre).into()));
-    extra.extend(pre.fields(&["one_core_prealloc_4k_seconds", "one_core_prealloc_plain_seconds", "one_core_prealloc_streaming_seconds"]));
+    extra.extend(pre.fields(&[
+        "one_core_prealloc_4k_seconds",
+        "one_core_prealloc_plain_seconds",
+        "one_core_prealloc_streaming_seconds",
+    ]));
     extra.push(("one_core_alloc_seconds", alloc_s.into()));
     extra.push(("one_core_alloc_fresh_seconds", alloc_fresh.into()));
     extra.push(("one_core_alloc_kept_seconds", alloc_kept.into()));
@@ -770,7 +807,9 @@ fn scan_limit(results: &mut [Result1]) {
     let bw = |name: &str| results.iter().find(|r| r.variant == name).map(|r| r.bytes / r.seconds);
     let (stream_bw, copy_bw) = (bw("stream"), bw("copy"));
     if let Some(scan) = results.iter_mut().find(|r| r.variant == "scan") {
-        for (field, bw) in [("speedup_limit_at_stream_bandwidth", stream_bw), ("speedup_limit_at_copy_bandwidth", copy_bw)] {
+        for (field, bw) in
+            [("speedup_limit_at_stream_bandwidth", stream_bw), ("speedup_limit_at_copy_bandwidth", copy_bw)]
+        {
             if let Some(bw) = bw {
                 scan.extra.push((field, (scan.ref_seconds / (scan.bytes / bw)).into()));
             }
@@ -799,13 +838,14 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
     scan_limit(&mut results);
     if ctx.id() == 0 {
         for r in results {
-            let mut line = Line::new("arkouda", r.variant, ctx.backend_name(), ctx.num_locales(), o.n as u64, r.seconds, r.ok)
-                .with("gibps", r.bytes / r.seconds / GIB)
-                .with("speedup_vs_one_core", r.ref_seconds / r.seconds)
-                .with("one_core_seconds", r.ref_seconds)
-                .with("one_core_gibps", r.bytes / r.ref_seconds / GIB)
-                .with("thp_shmem", crate::hugevec::thp_setting("shmem_enabled"))
-                .with("thp_defrag", crate::hugevec::thp_setting("defrag"));
+            let mut line =
+                Line::new("arkouda", r.variant, ctx.backend_name(), ctx.num_locales(), o.n as u64, r.seconds, r.ok)
+                    .with("gibps", r.bytes / r.seconds / GIB)
+                    .with("speedup_vs_one_core", r.ref_seconds / r.seconds)
+                    .with("one_core_seconds", r.ref_seconds)
+                    .with("one_core_gibps", r.bytes / r.ref_seconds / GIB)
+                    .with("thp_shmem", crate::hugevec::thp_setting("shmem_enabled"))
+                    .with("thp_defrag", crate::hugevec::thp_setting("defrag"));
             for (k, v) in r.extra {
                 line = line.with(k, v);
             }
@@ -863,12 +903,19 @@ mod tests {
     fn copy_and_scan_lines_are_checked_and_the_scan_gets_both_ceilings() {
         let o = ArkoudaOpts { json: true, n: 40_000, reps: 1, flush_every: 0, kernels: vec![] };
         // `run` returns locale 0's value, whose one-core loops were timed.
-        let mut results = atoll::runtime::run(Config::local(2), |ctx| Ok(vec![stream(ctx, &o)?, copy(ctx, &o)?, scan(ctx, &o)?])).unwrap();
+        let mut results =
+            atoll::runtime::run(Config::local(2), |ctx| Ok(vec![stream(ctx, &o)?, copy(ctx, &o)?, scan(ctx, &o)?]))
+                .unwrap();
         assert!(results.iter().all(|r| r.ok), "every line checked ok");
         scan_limit(&mut results);
         let scan = results.iter().find(|r| r.variant == "scan").unwrap();
         for name in ["speedup_limit_at_stream_bandwidth", "speedup_limit_at_copy_bandwidth"] {
-            let v = scan.extra.iter().find(|(k, _)| *k == name).and_then(|(_, v)| v.as_f64()).unwrap_or_else(|| panic!("{name} missing"));
+            let v = scan
+                .extra
+                .iter()
+                .find(|(k, _)| *k == name)
+                .and_then(|(_, v)| v.as_f64())
+                .unwrap_or_else(|| panic!("{name} missing"));
             assert!(v.is_finite() && v > 0.0, "{name} = {v}");
         }
     }
@@ -893,7 +940,8 @@ mod tests {
     fn the_element_wise_scatter_checks_its_result() {
         // Both flush rules give a checked, complete scatter on the local backend.
         for flush_every in [0, 1, 7] {
-            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
+            let (_, msgs, ok) =
+                atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
             assert!(ok && msgs > 0, "flush every {flush_every}");
         }
     }

@@ -18,8 +18,8 @@
 //! `one_core_seconds` is the faster of the two.
 
 use crate::hugevec as hv;
-use atoll::prelude::*;
 use crate::mix::mix;
+use atoll::prelude::*;
 use std::time::Instant;
 
 /// What one argsort measurement gives.
@@ -126,7 +126,13 @@ mod seq {
 
     /// Writes `f(i)` to `out[off[digit(i)]++]` for every `i` in `0..n`.
     #[inline(always)]
-    fn scatter<T: Copy>(n: usize, out: &mut [T], off: &mut [usize], digit: impl Fn(usize) -> usize, f: impl Fn(usize) -> T) {
+    fn scatter<T: Copy>(
+        n: usize,
+        out: &mut [T],
+        off: &mut [usize],
+        digit: impl Fn(usize) -> usize,
+        f: impl Fn(usize) -> T,
+    ) {
         let base = out.as_mut_ptr();
         let len = out.len();
         for i in 0..n {
@@ -146,7 +152,13 @@ mod seq {
     /// collect in a 64-byte line, slotted by destination address, written whole with
     /// non-temporal stores when full (partial lines at the ends of runs slot by slot).
     #[inline(always)]
-    fn scatter_wc(n: usize, out: &mut [u64], off: &mut [usize], digit: impl Fn(usize) -> usize, f: impl Fn(usize) -> u64) {
+    fn scatter_wc(
+        n: usize,
+        out: &mut [u64],
+        off: &mut [usize],
+        digit: impl Fn(usize) -> usize,
+        f: impl Fn(usize) -> u64,
+    ) {
         let nd = off.len();
         let base = out.as_mut_ptr();
         let starts: Vec<usize> = off.to_vec();
@@ -212,7 +224,16 @@ mod seq {
     /// One-word records: key bits `lo..lo + span` above `idx_bits` index bits; `wc`: through
     /// write-combining lines.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn packed(keys: &[i64], lo: u32, span: u32, idx_bits: u32, w: u32, wc: bool, huge: bool, keep: &mut hv::Keep) -> Vec<u64> {
+    pub(super) fn packed(
+        keys: &[i64],
+        lo: u32,
+        span: u32,
+        idx_bits: u32,
+        w: u32,
+        wc: bool,
+        huge: bool,
+        keep: &mut hv::Keep,
+    ) -> Vec<u64> {
         let n = keys.len();
         let mask = (1u64 << w) - 1;
         let idx_mask = if idx_bits == 64 { u64::MAX } else { (1u64 << idx_bits) - 1 };
@@ -319,7 +340,8 @@ pub fn is_stable_argsort(keys: &[i64], perm: &[u64]) -> bool {
 /// One repetition's check: the reference `p` is the stable argsort of `keys` and the
 /// distributed result `got` (locale 0's gathered copy) equals it.
 fn argsort_ok(keys: &[i64], p: &[u64], got: Option<&[i64]>) -> bool {
-    is_stable_argsort(keys, p) && got.is_some_and(|g| g.len() == p.len() && g.iter().zip(p).all(|(&a, &b)| a as u64 == b))
+    is_stable_argsort(keys, p)
+        && got.is_some_and(|g| g.len() == p.len() && g.iter().zip(p).all(|(&a, &b)| a as u64 == b))
 }
 
 /// Distributed argsort of `n` keys over all locales, best of `reps`, against the best
@@ -378,7 +400,8 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
     }
     drop(keep);
     let ok = ctx.broadcast(0, (ctx.id() == 0).then_some(ok))?;
-    let (one, one_4k, one_kept, width, combine) = ctx.broadcast(0, (ctx.id() == 0).then_some((one, one_4k, one_kept, width, combine)))?;
+    let (one, one_4k, one_kept, width, combine) =
+        ctx.broadcast(0, (ctx.id() == 0).then_some((one, one_4k, one_kept, width, combine)))?;
     Ok(ArgsortRun {
         seconds: best,
         // The strongest reference: the best of the fresh-buffer variants and the kept one.
@@ -401,11 +424,19 @@ pub fn argsort_line(ctx: &Ctx, n: usize, reps: usize, json: bool) -> Result<()> 
     if ctx.id() == 0 {
         const GIB: f64 = (1u64 << 30) as f64;
         let bytes = 8.0 * n as f64;
-        let mut line = crate::report::Line::new("arkouda", "argsort", ctx.backend_name(), ctx.num_locales(), n as u64, r.seconds, r.ok)
-            .with("gibps", bytes / r.seconds / GIB)
-            .with("speedup_vs_one_core", r.one_core_seconds / r.seconds)
-            .with("one_core_seconds", r.one_core_seconds)
-            .with("one_core_gibps", bytes / r.one_core_seconds / GIB);
+        let mut line = crate::report::Line::new(
+            "arkouda",
+            "argsort",
+            ctx.backend_name(),
+            ctx.num_locales(),
+            n as u64,
+            r.seconds,
+            r.ok,
+        )
+        .with("gibps", bytes / r.seconds / GIB)
+        .with("speedup_vs_one_core", r.one_core_seconds / r.seconds)
+        .with("one_core_seconds", r.one_core_seconds)
+        .with("one_core_gibps", bytes / r.one_core_seconds / GIB);
         for (k, v) in r.extra {
             line = line.with(k, v);
         }

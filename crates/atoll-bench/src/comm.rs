@@ -520,7 +520,11 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let raw = mpi.then_some(&raw);
     let line = |variant: &str, ops: usize, s: f64, ok: bool| Line::new("comm", variant, &backend, n, ops as u64, s, ok);
     let with_raw = |l: Line, ours: f64, raw_s: Option<f64>| match raw_s {
-        Some(r) => l.with("raw_mpi_seconds", r).with("overhead_vs_raw_mpi", ours / r).with("raw_mpi", "plain MPI, no Atoll job running, alternating phases").with("rounds", rounds as u64),
+        Some(r) => l
+            .with("raw_mpi_seconds", r)
+            .with("overhead_vs_raw_mpi", ours / r)
+            .with("raw_mpi", "plain MPI, no Atoll job running, alternating phases")
+            .with("rounds", rounds as u64),
         None => l,
     };
     let per = |s: f64, ops: usize| s / ops.max(1) as f64;
@@ -529,10 +533,10 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let g8 = per(ours.get8, ours.get8_ops);
     let mut l = line("get8", ours.get8_ops, g8, ok(0) && local_ref.is_none_or(|r| r.1));
     if let Some((local_s, _)) = local_ref {
-        l = l
-            .with("local_seconds", local_s)
-            .with("ratio_vs_local", g8 / local_s)
-            .with("local_reference", "the same gets on the local backend (2 locales) in this process before MPI starts");
+        l = l.with("local_seconds", local_s).with("ratio_vs_local", g8 / local_s).with(
+            "local_reference",
+            "the same gets on the local backend (2 locales) in this process before MPI starts",
+        );
     }
     with_raw(l, g8, raw.map(|r| per(r.get8, r.get8_ops))).print(o.json);
     let gib = BIG as f64 / (1u64 << 30) as f64;
@@ -548,8 +552,12 @@ pub fn comm(cfg: &Config, o: &CommOpts) -> Result<()> {
     let rtt = per(ours.rtt, ours.rtt_ops);
     with_raw(line("am_rtt", ours.rtt_ops, rtt, ok(3)), rtt, raw.map(|r| per(r.rtt, r.rtt_ops))).print(o.json);
     let b = per(ours.barrier, ours.barrier_ops);
-    with_raw(line("barrier", ours.barrier_ops, b, ok(4)).with("checked_rounds", (BARRIER_CHECKS * rounds) as u64), b, raw.map(|r| per(r.barrier, r.barrier_ops)))
-        .print(o.json);
+    with_raw(
+        line("barrier", ours.barrier_ops, b, ok(4)).with("checked_rounds", (BARRIER_CHECKS * rounds) as u64),
+        b,
+        raw.map(|r| per(r.barrier, r.barrier_ops)),
+    )
+    .print(o.json);
     let rc = per(ours.reg, ours.reg_ops);
     let l = line("reg_cache", ours.reg_ops, rc, ok(5))
         .with("reg_cache_hit_rate", ours.reg_hits as f64 / (ours.reg_hits + ours.reg_misses).max(1) as f64)

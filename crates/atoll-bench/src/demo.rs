@@ -7,13 +7,13 @@ use atoll::prelude::*;
 atoll::mem::track_memory!();
 
 mod baseline;
-mod stream_nt;
 mod demo_agg;
 mod demo_arrays;
 mod demo_mem;
 mod demo_sort;
 mod demo_stencil;
 mod mix;
+mod stream_nt;
 use std::time::Instant;
 
 fn hello(ctx: &Ctx, from: usize) -> Result<String> {
@@ -85,7 +85,9 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
     let hits = ctx.get_value(counter.ptr(0))?;
     check(hits == 10 * n as u64, "fetch_add")?;
     if me == 0 {
-        println!("\n== One-sided access: get, strided get (1000 doubles in one message), put, atomics: counter = {hits}");
+        println!(
+            "\n== One-sided access: get, strided get (1000 doubles in one message), put, atomics: counter = {hits}"
+        );
     }
 
     // Active messages.
@@ -104,7 +106,10 @@ fn tour(ctx: &Ctx, baseline: &baseline::Baseline) -> Result<()> {
     let stats = ctx.registration_stats();
     let rates = ctx.allgather(&stats.remote_hit_rate())?;
     if me == 0 {
-        println!("   registration cache hit rate per locale: {:?}", rates.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>());
+        println!(
+            "   registration cache hit rate per locale: {:?}",
+            rates.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>()
+        );
     }
     counter.free()?;
     a.free()?;
@@ -149,7 +154,11 @@ fn main() {
             let n = 50_000_000u64;
             let sums = d.exec(&LOCAL_SUM, n)?;
             check(sums.iter().all(|&s| s == n * (n - 1) / 2), "driver sum")?;
-            println!("\n== Driver mode: one program on locale 0 ran a collective command on {} locales: sum 0..{n} = {}", d.num_locales(), sums[0]);
+            println!(
+                "\n== Driver mode: one program on locale 0 ran a collective command on {} locales: sum 0..{n} = {}",
+                d.num_locales(),
+                sums[0]
+            );
             Ok(())
         })
     });

@@ -2,9 +2,9 @@
 //! aggregation (one message per buffer of 8192 elements per destination and task) against one
 //! put per remote element, with times, message counts and a check of every element.
 
+use crate::check;
 use atoll::array::{dist, DistArray, IrregularOptions};
 use atoll::prelude::*;
-use crate::check;
 use std::time::Instant;
 
 /// Scatters a permutation of `0..n` (`a[(j * 7919) % n] = j`) with `opts`: (seconds, messages
@@ -24,11 +24,7 @@ fn scatter(ctx: &Ctx, n: usize, opts: &IrregularOptions) -> Result<(f64, u64, bo
     // a[(j * step) % n] == j: check each local element through its index.
     let local = a.local();
     let start = if local.is_empty() { 0 } else { a.dist().global_index(ctx.id(), 0)?[0] };
-    let bad = local
-        .iter()
-        .enumerate()
-        .filter(|&(k, &x)| (x as i64 * step) % n as i64 != start + k as i64)
-        .count();
+    let bad = local.iter().enumerate().filter(|&(k, &x)| (x as i64 * step) % n as i64 != start + k as i64).count();
     let ok = ctx.allreduce(bad, |x, y| x + y)? == 0;
     Ok((secs, msgs, ok))
 }

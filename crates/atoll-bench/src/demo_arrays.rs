@@ -2,10 +2,10 @@
 //! assignment, reductions and scans, and STREAM. Every step checks its result against a
 //! sequential computation.
 
-use atoll::array::{dist, Cyclic, DistArray, Distribution, ExprExt, ExprReduce, StridedRange};
-use atoll::prelude::*;
 use crate::baseline::Baseline;
 use crate::check;
+use atoll::array::{dist, Cyclic, DistArray, Distribution, ExprExt, ExprReduce, StridedRange};
+use atoll::prelude::*;
 use std::time::Instant;
 
 /// Messages (remote operations) made by `f` on all locales together.
@@ -77,7 +77,10 @@ pub fn arrays_tour(ctx: &Ctx, baseline: &Baseline) -> Result<()> {
     if me == 0 {
         println!("\n== Zippered forall z = b + c (Block leader, Cyclic follower): {zip_msgs} messages (one per remote element)");
         println!("   bulk assignment Cyclic -> Block of the same data: {bulk_msgs} messages (strided gets, one per locale pair)");
-        println!("   fused expression z = b + 0.5 * cb over aligned Block arrays: {expr_msgs} messages; cumsum(b)[-1] = {}", cums.get([k as i64 - 1])?);
+        println!(
+            "   fused expression z = b + 0.5 * cb over aligned Block arrays: {expr_msgs} messages; cumsum(b)[-1] = {}",
+            cums.get([k as i64 - 1])?
+        );
     }
     ctx.stop_comm_diagnostics()?;
 

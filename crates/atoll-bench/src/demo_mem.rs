@@ -1,9 +1,9 @@
 //! The memory part of the tour: tracked memory per locale, budgets, and an out-of-memory error
 //! that every locale reports the same way, before anything is allocated, and survives.
 
+use crate::check;
 use atoll::mem::{MemStats, Mode};
 use atoll::prelude::*;
-use crate::check;
 
 const MIB: u64 = 1 << 20;
 
@@ -22,7 +22,10 @@ pub fn memory_tour(ctx: &Ctx, outside: u64) -> Result<()> {
     let rows = ctx.gather(0, &row)?;
     let total = ctx.memory_used_all()?;
     if me == 0 {
-        println!("\n== Memory: budgets and tracked use per locale (ATOLL_MEM_TRACK={}, ATOLL_MEM_MAX)", atoll::mem::mode());
+        println!(
+            "\n== Memory: budgets and tracked use per locale (ATOLL_MEM_TRACK={}, ATOLL_MEM_MAX)",
+            atoll::mem::mode()
+        );
         println!("  {:>6} {:>14} {:>16} {:>14}", "locale", "tracked MiB", "committed MiB", "limit MiB");
         for (l, (used, committed, limit)) in rows.iter().enumerate() {
             let mib = |x: u64| x as f64 / MIB as f64;

@@ -3,17 +3,18 @@
 //! definition (a permutation along which keys never decrease, equal keys in position order),
 //! then a two-key `coargsort` of mixed types.
 
+use crate::check;
+use crate::mix::mix;
 use atoll::array::{dist, Cyclic, DistArray};
 use atoll::ops::{argsort, coargsort, SortColumn};
 use atoll::prelude::*;
-use crate::check;
-use crate::mix::mix;
 use std::time::Instant;
 
 /// The tour step (collective).
 pub fn sort_tour(ctx: &Ctx) -> Result<()> {
     let n = 1usize << 22;
-    let keys = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| (mix(i as u64) >> 32) as i64)?;
+    let keys =
+        DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| (mix(i as u64) >> 32) as i64)?;
     ctx.reset_comm_diagnostics()?;
     ctx.start_comm_diagnostics()?;
     ctx.barrier()?;
@@ -40,7 +41,12 @@ pub fn sort_tour(ctx: &Ctx) -> Result<()> {
     // Two keys of different types: group (u64) first, then value (f64, NaN last).
     let m = 12;
     let group = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[i]| (i % 3) as u64)?;
-    let value = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[i]| if i == 4 { f64::NAN } else { (i * 7 % 5) as f64 - 2.0 })?;
+    let value =
+        DistArray::from_fn(
+            ctx,
+            dist::block(ctx, [m])?,
+            |[i]| if i == 4 { f64::NAN } else { (i * 7 % 5) as f64 - 2.0 },
+        )?;
     let p = coargsort(&[&group as &dyn SortColumn, &value])?;
     if let (Some(p), Some(g), Some(v)) = (p.gather(0)?, group.gather(0)?, value.gather(0)?) {
         let rows: Vec<String> = p.iter().map(|&i| format!("({}, {})", g[i as usize], v[i as usize])).collect();

@@ -2,9 +2,9 @@
 //! shifted followers are remote, run with static message aggregation off and then auto. Both
 //! results are checked against each other and against a sequential reference.
 
+use crate::check;
 use atoll::array::{aggregation, dist, set_aggregation, Aggregation, Cyclic, DistArray};
 use atoll::prelude::*;
-use crate::check;
 use std::time::Instant;
 
 /// `steps` Jacobi sweeps over `n` points with aggregation `mode`: the result (on locale 0),
@@ -20,7 +20,10 @@ fn jacobi(ctx: &Ctx, n: usize, steps: usize, mode: Aggregation) -> Result<(Optio
     let t = Instant::now();
     for _ in 0..steps {
         // The leader is the written interior; the left and right views follow, shifted by one.
-        b.slice_mut(1..n - 1)?.zip_apply((a.slice(0..n - 2)?, a.slice(1..n - 1)?, a.slice(2..n)?), |x, (l, c, r)| *x = (l + c + r) / 3.0)?;
+        b.slice_mut(1..n - 1)?
+            .zip_apply((a.slice(0..n - 2)?, a.slice(1..n - 1)?, a.slice(2..n)?), |x, (l, c, r)| {
+                *x = (l + c + r) / 3.0
+            })?;
         a.slice_mut(1..n - 1)?.assign_expr(b.slice(1..n - 1)?)?;
     }
     ctx.barrier()?;
@@ -47,7 +50,10 @@ pub fn stencil_tour(ctx: &Ctx) -> Result<()> {
             reference[1..n - 1].copy_from_slice(&next[1..n - 1]);
         }
         check(off == auto, "aggregation off and auto give the same stencil")?;
-        check(off.iter().zip(&reference).all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1.0)), "stencil vs sequential reference")?;
+        check(
+            off.iter().zip(&reference).all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1.0)),
+            "stencil vs sequential reference",
+        )?;
         println!("\n== Static message aggregation: 1-D Jacobi, {n} points on a Cyclic array, {steps} steps (followers shifted by one: remote)");
         println!("   off : {:>8.1} ms, {off_m:>9} messages (one get per remote element)", off_s * 1e3);
         println!("   auto: {:>8.1} ms, {auto_m:>9} messages (strided gets per remote piece); same result, checked against a sequential loop", auto_s * 1e3);

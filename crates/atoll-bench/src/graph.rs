@@ -79,7 +79,10 @@ fn dump(dir: &std::path::Path, name: &str, g: &SeqCsr) -> Result<()> {
 /// The highest-degree vertex (ties: smallest id), the hitting-time target of the Kronecker lines.
 fn top_vertex(ctx: &Ctx, m: &CsrMatrix) -> Result<u64> {
     let start = m.local_rows().start;
-    let best = (0..m.local_rows().len()).map(|i| (m.row(i).0.len() as u64, u64::MAX - (start + i) as u64)).max().unwrap_or((0, u64::MAX));
+    let best = (0..m.local_rows().len())
+        .map(|i| (m.row(i).0.len() as u64, u64::MAX - (start + i) as u64))
+        .max()
+        .unwrap_or((0, u64::MAX));
     let b = ctx.allreduce(best, |a, b| a.max(b))?;
     Ok(u64::MAX - b.1)
 }
@@ -125,7 +128,8 @@ impl Ctxt<'_> {
     fn hitting(&self, name: &str, m: &CsrMatrix, g: Option<&SeqCsr>, target: u64) -> Result<()> {
         let ctx = self.ctx;
         let (k, tol) = (self.args.cg_iters, self.args.tol);
-        let (t, h) = collective_time(ctx, || hitting_times(ctx, m, &[target], HittingMethod::ConjugateGradient, tol, k))?;
+        let (t, h) =
+            collective_time(ctx, || hitting_times(ctx, m, &[target], HittingMethod::ConjugateGradient, tol, k))?;
         // The solve includes a components pass (reachability); time it alone to report the
         // iterations' own cost too.
         let (tcc, _) = collective_time(ctx, || connected_components(ctx, m))?;
@@ -143,9 +147,14 @@ impl Ctxt<'_> {
             let (true_res, bnorm) = sys.residual(g, &got);
             let scale = want.iter().filter(|x| x.is_finite()).fold(1.0f64, |a, &b| a.max(b.abs()));
             let same_inf = got.iter().zip(&want).all(|(a, b)| a.is_infinite() == b.is_infinite());
-            let diff = got.iter().zip(&want).map(|(a, b)| if a.is_infinite() && b.is_infinite() { 0.0 } else { (a - b).abs() }).fold(0.0, f64::max);
+            let diff = got
+                .iter()
+                .zip(&want)
+                .map(|(a, b)| if a.is_infinite() && b.is_infinite() { 0.0 } else { (a - b).abs() })
+                .fold(0.0, f64::max);
             let iters = h.residuals.len();
-            let ok = h.converged && conv && same_inf && true_res <= 10.0 * tol * bnorm && diff <= 1e-6 * scale && iters > 0;
+            let ok =
+                h.converged && conv && same_inf && true_res <= 10.0 * tol * bnorm && diff <= 1e-6 * scale && iters > 0;
             let (tuf, _) = timed(|| graph_seq::cc_union_find(g));
             self.line(name, g.n, nnz, t / iters.max(1) as f64, iters, ts / res.len().max(1) as f64, ok)
                 .with("target", target)
@@ -208,7 +217,10 @@ pub fn graph(ctx: &Ctx, args: &GraphArgs) -> Result<()> {
     }
     if c.want("lp_kron") || c.want("hitting_kron") || c.want("cc_kron") {
         if args.scale > 31 {
-            return Err(Error::InvalidArgument(format!("graph: --scale {} is above 31 (the one-core baseline stores u32 vertex ids)", args.scale)));
+            return Err(Error::InvalidArgument(format!(
+                "graph: --scale {} is above 31 (the one-core baseline stores u32 vertex ids)",
+                args.scale
+            )));
         }
         let (tb, m) = collective_time(ctx, || atoll_graph::kronecker(ctx, args.scale, 16, args.seed))?;
         let g = if ctx.id() == 0 {
@@ -224,7 +236,11 @@ pub fn graph(ctx: &Ctx, args: &GraphArgs) -> Result<()> {
                     .collect();
                 SeqCsr::from_undirected(n, &pairs)
             });
-            eprintln!("graph: Kronecker scale {} built in {tb:.2} s on {} locales, {tg:.2} s on one core", args.scale, ctx.num_locales());
+            eprintln!(
+                "graph: Kronecker scale {} built in {tb:.2} s on {} locales, {tg:.2} s on one core",
+                args.scale,
+                ctx.num_locales()
+            );
             Some(g)
         } else {
             None

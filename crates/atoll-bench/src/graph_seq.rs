@@ -153,7 +153,9 @@ pub fn lp_sort(g: &SeqCsr, max_iters: usize) -> (Vec<u64>, usize) {
         let mut changed = 0usize;
         for i in 0..g.n {
             buf.clear();
-            buf.extend(g.col[g.row_ptr[i]..g.row_ptr[i + 1]].iter().filter(|&&c| c as usize != i).map(|&c| l[c as usize]));
+            buf.extend(
+                g.col[g.row_ptr[i]..g.row_ptr[i + 1]].iter().filter(|&&c| c as usize != i).map(|&c| l[c as usize]),
+            );
             let new = mode_sorted(&mut buf).unwrap_or(l[i]);
             changed += (new != l[i]) as usize;
             next[i] = new;
@@ -348,7 +350,17 @@ pub fn hitting_cg(g: &SeqCsr, sys: &HittingSystem, tol: f64, max_iters: usize) -
             p[i] = z[i] + beta * p[i];
         }
     }
-    let t = (0..n).map(|i| if sys.is_target[i] { 0.0 } else if active[i] { h[i] } else { f64::INFINITY }).collect();
+    let t = (0..n)
+        .map(|i| {
+            if sys.is_target[i] {
+                0.0
+            } else if active[i] {
+                h[i]
+            } else {
+                f64::INFINITY
+            }
+        })
+        .collect();
     (t, res, converged)
 }
 

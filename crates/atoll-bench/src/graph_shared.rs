@@ -42,12 +42,23 @@ pub struct GraphSharedArgs {
 fn consume(args: &GraphSharedArgs, prefix: &str, out: &SharedArray<f64, 1>) -> Result<f64> {
     let k = args.cg_iters.to_string();
     let mut child = Command::new(&args.consumer)
-        .args(["--dir", &args.dir.display().to_string(), "--edges", prefix, "--targets", &format!("{prefix}-targets"), "--out", &format!("{prefix}-h")])
+        .args([
+            "--dir",
+            &args.dir.display().to_string(),
+            "--edges",
+            prefix,
+            "--targets",
+            &format!("{prefix}-targets"),
+            "--out",
+            &format!("{prefix}-h"),
+        ])
         .args(["--method", "cg", "--tol", "0", "--max-iters", &k, "--timeout-ms", "60000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error::InvalidArgument(format!("cannot start {} (run `make examples-c`): {e}", args.consumer.display())))?;
+        .map_err(|e| {
+            Error::InvalidArgument(format!("cannot start {} (run `make examples-c`): {e}", args.consumer.display()))
+        })?;
     out.signal(0)?.post(1)?;
     let t = Instant::now();
     loop {
@@ -57,22 +68,43 @@ fn consume(args: &GraphSharedArgs, prefix: &str, out: &SharedArray<f64, 1>) -> R
             Err(e) => {
                 let _ = child.kill();
                 let o = child.wait_with_output()?;
-                return Err(Error::InvalidArgument(format!("hitting_consumer gave no result ({e}): {}", String::from_utf8_lossy(&o.stderr).trim())));
+                return Err(Error::InvalidArgument(format!(
+                    "hitting_consumer gave no result ({e}): {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                )));
             }
         }
     }
     let o = child.wait_with_output()?;
     let so = String::from_utf8_lossy(&o.stdout);
     let key = "\"seconds_per_iter\": ";
-    let v = so.find(key).and_then(|i| so[i + key.len()..].split([',', '}']).next()).and_then(|s| s.trim().parse::<f64>().ok());
+    let v = so
+        .find(key)
+        .and_then(|i| so[i + key.len()..].split([',', '}']).next())
+        .and_then(|s| s.trim().parse::<f64>().ok());
     match (o.status.success(), v) {
         (true, Some(v)) => Ok(v),
-        _ => Err(Error::InvalidArgument(format!("hitting_consumer failed ({}): {so} {}", o.status, String::from_utf8_lossy(&o.stderr).trim()))),
+        _ => Err(Error::InvalidArgument(format!(
+            "hitting_consumer failed ({}): {so} {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        ))),
     }
 }
 
 fn max_diff(got: &[f64], want: &[f64]) -> f64 {
-    got.iter().zip(want).map(|(a, b)| if a.is_infinite() && b.is_infinite() { 0.0 } else if a.is_infinite() != b.is_infinite() { f64::INFINITY } else { (a - b).abs() }).fold(0.0, f64::max)
+    got.iter()
+        .zip(want)
+        .map(|(a, b)| {
+            if a.is_infinite() && b.is_infinite() {
+                0.0
+            } else if a.is_infinite() != b.is_infinite() {
+                f64::INFINITY
+            } else {
+                (a - b).abs()
+            }
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Runs the line on this job. **Collective.**
@@ -103,7 +135,12 @@ pub fn graph_shared(ctx: &Ctx, args: &GraphSharedArgs) -> Result<()> {
     }
     let atoll_all = ctx.gather(0, &mine)?.concat();
     // The C++ consumer, best of reps (locale 0 drives it; the others wait).
-    let t_cpp = (ctx.id() == 0).then(|| (0..reps).map(|_| consume(args, &prefix, &out)).collect::<Result<Vec<f64>>>().map(|v| v.into_iter().fold(f64::INFINITY, f64::min)));
+    let t_cpp = (ctx.id() == 0).then(|| {
+        (0..reps)
+            .map(|_| consume(args, &prefix, &out))
+            .collect::<Result<Vec<f64>>>()
+            .map(|v| v.into_iter().fold(f64::INFINITY, f64::min))
+    });
     let t_cpp: Result<f64> = ctx.broadcast(0, t_cpp)?;
     let cpp = out.array().gather(0)?;
     if let (Some(cpp), 0) = (cpp, ctx.id()) {

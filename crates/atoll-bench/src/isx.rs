@@ -19,9 +19,9 @@
 //! a 64-bit hash of every key, over all locales). Weak scaling: with `--sweep` the local
 //! backend runs 1 to 4 locales.
 
-use atoll::prelude::*;
 use crate::mix::mix;
 use crate::report::Line;
+use atoll::prelude::*;
 use std::time::Instant;
 
 /// Options of `atoll-bench isx`.
@@ -102,7 +102,9 @@ fn isx_job(ctx: &Ctx, kpl: usize, width: u64, iters: usize) -> Result<(f64, bool
             }
             let at = ctx.fetch_add(counter.ptr(l), c as u64)? as usize;
             if at + c > cap {
-                return Err(Error::InvalidArgument(format!("isx: locale {l}'s receive buffer ({cap} keys) overflowed")));
+                return Err(Error::InvalidArgument(format!(
+                    "isx: locale {l}'s receive buffer ({cap} keys) overflowed"
+                )));
             }
             ctx.put(recv.ptr(l).add(at), &send[off[l]..off[l] + c])?;
         }

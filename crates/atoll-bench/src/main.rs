@@ -3,13 +3,12 @@
 
 mod arkouda;
 mod arkouda_sort;
-mod hugevec;
 mod baseline;
-mod stream_nt;
 mod comm;
 mod graph;
-mod graph_shared;
 mod graph_seq;
+mod graph_shared;
+mod hugevec;
 mod isx;
 mod memtrack;
 mod mix;
@@ -21,6 +20,7 @@ mod share;
 mod slices;
 mod stencil;
 mod stream;
+mod stream_nt;
 mod stream_sub;
 mod strings;
 
@@ -220,8 +220,9 @@ fn main() {
             }
             stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps, sublocales: *sublocales })
         }),
-        Bench::Polybench { common, args } => config(common)
-            .and_then(|cfg| polybench::polybench(&cfg, args, common.json, common.locales, common.backend == Backend::Local)),
+        Bench::Polybench { common, args } => config(common).and_then(|cfg| {
+            polybench::polybench(&cfg, args, common.json, common.locales, common.backend == Backend::Local)
+        }),
         Bench::Slices { common, n, slices, reps } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
@@ -231,7 +232,16 @@ fn main() {
         Bench::Arkouda { common, n, reps, flush_every, kernels } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(ctx, &arkouda::ArkoudaOpts { json: common.json, n: *n, reps: *reps, flush_every: *flush_every, kernels: kernels.clone() })
+                arkouda::arkouda(
+                    ctx,
+                    &arkouda::ArkoudaOpts {
+                        json: common.json,
+                        n: *n,
+                        reps: *reps,
+                        flush_every: *flush_every,
+                        kernels: kernels.clone(),
+                    },
+                )
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {
@@ -246,7 +256,9 @@ fn main() {
             // the launcher's PMI_SIZE.
             let size = match common.backend {
                 Backend::Local => cfg.locales,
-                Backend::Mpi => std::env::var("PMI_SIZE").ok().and_then(|s| s.parse().ok()).or(common.locales).unwrap_or(1),
+                Backend::Mpi => {
+                    std::env::var("PMI_SIZE").ok().and_then(|s| s.parse().ok()).or(common.locales).unwrap_or(1)
+                }
             };
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(size.max(1))
@@ -267,7 +279,10 @@ fn main() {
         Bench::Stencil { common, n, steps, reps } => config(common).and_then(|cfg| {
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                stencil::stencil(ctx, &stencil::StencilOpts { json: common.json, sizes: n.clone(), steps: *steps, reps: *reps })
+                stencil::stencil(
+                    ctx,
+                    &stencil::StencilOpts { json: common.json, sizes: n.clone(), steps: *steps, reps: *reps },
+                )
             })
         }),
         Bench::Isx(args) => isx::isx(args),
@@ -286,7 +301,10 @@ fn main() {
             })
         }),
         Bench::Comm { common, iters, rounds } => config(common).and_then(|cfg| {
-            comm::comm(&cfg, &comm::CommOpts { json: common.json, iters: *iters, rounds: *rounds, locales: common.locales })
+            comm::comm(
+                &cfg,
+                &comm::CommOpts { json: common.json, iters: *iters, rounds: *rounds, locales: common.locales },
+            )
         }),
     };
     if let Err(e) = r {

@@ -112,16 +112,24 @@ impl Refs<'_> {
 
 /// A result line with its references.
 #[allow(clippy::too_many_arguments)]
-fn emit(ctx: &Ctx, o: &OverheadOpts, variant: &str, ours: (f64, f64, bool), rayon: Option<(f64, f64, bool)>, seq: Option<(f64, f64, bool)>) {
+fn emit(
+    ctx: &Ctx,
+    o: &OverheadOpts,
+    variant: &str,
+    ours: (f64, f64, bool),
+    rayon: Option<(f64, f64, bool)>,
+    seq: Option<(f64, f64, bool)>,
+) {
     if ctx.id() != 0 {
         return;
     }
     let n = ctx.num_locales();
     let refs_ok = rayon.is_none_or(|r| r.2) && seq.is_none_or(|s| s.2);
-    let mut l = Line::new("overhead", variant, ctx.backend_name(), n, (PER_LOCALE * n) as u64, ours.0, ours.2 && refs_ok)
-        .with("median_seconds", ours.1)
-        .with("iters", o.iters as u64)
-        .with("samples", o.samples as u64);
+    let mut l =
+        Line::new("overhead", variant, ctx.backend_name(), n, (PER_LOCALE * n) as u64, ours.0, ours.2 && refs_ok)
+            .with("median_seconds", ours.1)
+            .with("iters", o.iters as u64)
+            .with("samples", o.samples as u64);
     if let Some(r) = rayon {
         l = l.with("rayon_seconds", r.0).with("rayon_median_seconds", r.1).with("ratio_vs_rayon", ours.0 / r.0);
     }
@@ -154,14 +162,23 @@ pub fn overhead(ctx: &Ctx, pool: &rayon::ThreadPool, o: &OverheadOpts) -> Result
     }
     flags.free()?;
     let ours = time_all(ctx, o, || ctx.barrier().map(|()| true))?;
-    let ray = Refs::on0(ctx, || refs.inside(|| time_here(o, || { rayon::broadcast(|_| ()); true })))?;
+    let ray = Refs::on0(ctx, || {
+        refs.inside(|| {
+            time_here(o, || {
+                rayon::broadcast(|_| ());
+                true
+            })
+        })
+    })?;
     emit(ctx, o, "barrier", (ours.0, ours.1, ours.2 && barrier_ok), ray, None);
 
     // allreduce of one f64.
     let want: f64 = (1..=n).map(|l| l as f64).sum();
     let ours = time_all(ctx, o, || ctx.allreduce(me as f64 + 1.0, |a, b| a + b).map(|s| s == want))?;
     let ray = Refs::on0(ctx, || {
-        refs.inside(|| time_here(o, || rayon::broadcast(|c| c.index() as f64 + 1.0).into_iter().fold(0.0, |a, b| a + b) == want))
+        refs.inside(|| {
+            time_here(o, || rayon::broadcast(|c| c.index() as f64 + 1.0).into_iter().fold(0.0, |a, b| a + b) == want)
+        })
     })?;
     emit(ctx, o, "allreduce", ours, ray, None);
 
@@ -198,7 +215,9 @@ pub fn overhead(ctx: &Ctx, pool: &rayon::ThreadPool, o: &OverheadOpts) -> Result
     let ours = time_all(ctx, o, || a.view().sum().map(|s| s == want))?;
     let want_ref: f64 = data.iter().sum();
     let ray = Refs::on0(ctx, || {
-        refs.inside(|| time_here(o, || data.par_chunks(PER_LOCALE).map(|c| c.iter().sum::<f64>()).sum::<f64>() == want_ref))
+        refs.inside(|| {
+            time_here(o, || data.par_chunks(PER_LOCALE).map(|c| c.iter().sum::<f64>()).sum::<f64>() == want_ref)
+        })
     })?;
     let seq = Refs::on0(ctx, || time_here(o, || std::hint::black_box(&data).iter().sum::<f64>() == want_ref))?;
     emit(ctx, o, "sum_small", ours, ray, seq);

@@ -14,9 +14,14 @@ impl Progress {
     /// A bar of `total` steps, labeled `label`, shown only if `visible` and stderr is a
     /// terminal.
     pub fn new(total: u64, label: &str, visible: bool) -> Progress {
-        let target = if visible && std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+        let target = if visible && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
         let bar = ProgressBar::with_draw_target(Some(total), target);
-        let style = ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar());
+        let style = ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
         bar.set_prefix(label.to_string());
         Progress { bar }

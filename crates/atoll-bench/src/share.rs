@@ -145,7 +145,16 @@ fn attach(cfg: &Config, args: &ShareArgs) -> Result<()> {
         ctx.barrier()?;
         let child = if ctx.id() == 0 {
             let o = Command::new(std::env::current_exe()?)
-                .args(["share-child", "attach", "--name", &name, "--locales", &ctx.num_locales().to_string(), "--reps", &args.reps.to_string()])
+                .args([
+                    "share-child",
+                    "attach",
+                    "--name",
+                    &name,
+                    "--locales",
+                    &ctx.num_locales().to_string(),
+                    "--reps",
+                    &args.reps.to_string(),
+                ])
                 .args(args.lazy_attach.then_some("--lazy"))
                 .arg("--dir")
                 .arg(&args.dir)
@@ -171,9 +180,11 @@ fn attach(cfg: &Config, args: &ShareArgs) -> Result<()> {
     if id != 0 {
         return Ok(());
     }
-    let v: serde_json::Value = serde_json::from_str(child.as_deref().unwrap_or("").trim()).map_err(|e| bench_err(format!("child output: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(child.as_deref().unwrap_or("").trim())
+        .map_err(|e| bench_err(format!("child output: {e}")))?;
     let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-    let (attach_s, first_s, shared_s, private_s, read_s) = (f("attach_s"), f("first_sum_s"), f("shared_sum_s"), f("private_sum_s"), f("read_s"));
+    let (attach_s, first_s, shared_s, private_s, read_s) =
+        (f("attach_s"), f("first_sum_s"), f("shared_sum_s"), f("private_sum_s"), f("read_s"));
     let ok = v["ok"].as_bool() == Some(true);
     let file_route = write_s + read_s + private_s;
     let shared_route = attach_s + first_s;
@@ -204,7 +215,12 @@ fn attach_child(c: &ChildArgs) -> Result<()> {
     run(cfg, |ctx| {
         ctx.barrier()?;
         let s = Instant::now();
-        let a = SharedArray::<f64, 1>::attach(ctx, &c.name, &c.dir, if c.lazy { Access::ReadOnly } else { Access::ReadWrite })?;
+        let a = SharedArray::<f64, 1>::attach(
+            ctx,
+            &c.name,
+            &c.dir,
+            if c.lazy { Access::ReadOnly } else { Access::ReadWrite },
+        )?;
         let attach_s = ctx.allreduce(s.elapsed().as_secs_f64(), f64::max)?;
         let n = a.array().len();
         let want = expected_sum(n);
@@ -304,7 +320,11 @@ fn signal_rtt(args: &ShareArgs) -> Result<()> {
             .arg("--dir")
             .arg(&args.dir)
             .spawn()?;
-        let mut pipe = Command::new(&exe).args(["share-child", "pipe-pong"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
+        let mut pipe = Command::new(&exe)
+            .args(["share-child", "pipe-pong"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
         let mut pin = pipe.stdin.take().ok_or_else(|| bench_err("pipe stdin"))?;
         let mut pout = pipe.stdout.take().ok_or_else(|| bench_err("pipe stdout"))?;
         let (ping, pong) = (a.signal(0)?, a.signal(1)?);
@@ -326,7 +346,9 @@ fn signal_rtt(args: &ShareArgs) -> Result<()> {
             t_pipe = t_pipe.min(s.elapsed().as_secs_f64() / iters as f64);
         }
         drop(pin);
-        let sig_ok = child.wait()?.success() && ping.total_posted() == (iters * rounds) as u64 && pong.total_posted() == (iters * rounds) as u64;
+        let sig_ok = child.wait()?.success()
+            && ping.total_posted() == (iters * rounds) as u64
+            && pong.total_posted() == (iters * rounds) as u64;
         let pipe_ok = pipe.wait()?.success() && echoed == iters * rounds;
         a.free()?;
         Ok((t_sig, t_pipe, sig_ok && pipe_ok))

@@ -69,10 +69,18 @@ fn create(ctx: &Ctx, opts: &SlicesOpts) -> Result<Vec<Line>> {
             .with("messages", all_msgs)
             .with("probe_messages", probe_msgs)
             .with("shape", "1-D Block"),
-        Line::new("slices", "create_2d_view_of_view", ctx.backend_name(), ctx.num_locales(), opts.slices as u64, s2, ok)
-            .with("ns_per_slice", s2 / k / 2.0 * 1e9)
-            .with("messages", all_msgs)
-            .with("shape", "2-D Cyclic, strided, a view of a view"),
+        Line::new(
+            "slices",
+            "create_2d_view_of_view",
+            ctx.backend_name(),
+            ctx.num_locales(),
+            opts.slices as u64,
+            s2,
+            ok,
+        )
+        .with("ns_per_slice", s2 / k / 2.0 * 1e9)
+        .with("messages", all_msgs)
+        .with("shape", "2-D Cyclic, strided, a view of a view"),
     ])
 }
 

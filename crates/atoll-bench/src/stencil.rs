@@ -89,9 +89,10 @@ fn distributed<M: Distribution<1> + Clone + 'static>(
         let t = Instant::now();
         for _ in 0..steps {
             if n >= 3 {
-                b.slice_mut(1..n - 1)?.zip_apply((a.slice(0..n - 2)?, a.slice(1..n - 1)?, a.slice(2..n)?), |x, (l, c, r)| {
-                    *x = (l + c + r) / 3.0
-                })?;
+                b.slice_mut(1..n - 1)?
+                    .zip_apply((a.slice(0..n - 2)?, a.slice(1..n - 1)?, a.slice(2..n)?), |x, (l, c, r)| {
+                        *x = (l + c + r) / 3.0
+                    })?;
             }
             std::mem::swap(&mut a, &mut b);
         }
@@ -134,7 +135,9 @@ pub fn stencil(ctx: &Ctx, opts: &StencilOpts) -> Result<()> {
                 .with("gbps", 16.0 * n as f64 / s / 1e9)
                 .print(opts.json);
         }
-        Line::new("stencil", "sequential", backend, 1, n as u64, seq_s, true).with("steps", steps as u64).print(opts.json);
+        Line::new("stencil", "sequential", backend, 1, n as u64, seq_s, true)
+            .with("steps", steps as u64)
+            .print(opts.json);
         Line::new("stencil", "cyclic_vs_block", backend, locales, n as u64, cyc_s, cyc_ok && blk_ok)
             .with("block_seconds", blk_s)
             .with("cyclic_vs_block", cyc_s / blk_s)

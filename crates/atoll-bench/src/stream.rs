@@ -71,9 +71,11 @@ pub fn stream(cfg: &Config, opts: &StreamOpts) -> Result<()> {
     // Started before the jobs, so its threads are not pinned to locale 0's cores.
     let baseline = Baseline::new(n, threads, ALPHA);
     let default_threshold = atoll::array::stream_store::streaming_store_threshold();
-    for (variant, pin, threshold) in
-        [("triad", true, default_threshold), ("triad_unpinned", false, default_threshold), ("triad_plain_stores", true, usize::MAX)]
-    {
+    for (variant, pin, threshold) in [
+        ("triad", true, default_threshold),
+        ("triad_unpinned", false, default_threshold),
+        ("triad_plain_stores", true, usize::MAX),
+    ] {
         let mut c = cfg.clone();
         c.pin = pin;
         atoll::array::stream_store::set_streaming_store_threshold(threshold);

@@ -210,7 +210,13 @@ pub fn strings(ctx: &Ctx, o: &StringsOpts) -> Result<()> {
     if let (Some(l), Some(uk), Some(uc)) = (&all, uk, uc) {
         let (t1, (wk, wc)) = best_seq(reps, || seq_groupby_count(l));
         let groups = wc.len();
-        out.push(Kernel { name: "groupby_count", seconds: t, one_core: t1, ok: uk == wk && uc == wc, extra: vec![("groups", groups.into())] });
+        out.push(Kernel {
+            name: "groupby_count",
+            seconds: t,
+            one_core: t1,
+            ok: uk == wk && uc == wc,
+            extra: vec![("groups", groups.into())],
+        });
     }
 
     // hash.
@@ -227,16 +233,23 @@ pub fn strings(ctx: &Ctx, o: &StringsOpts) -> Result<()> {
     let (pieces, segs) = (p.pieces.gather_block(0)?, p.segments.gather(0)?);
     if let (Some(l), Some(pieces), Some(segs)) = (&all, pieces, segs) {
         let (t1, (wp, ws)) = best_seq(reps, || seq_split(l));
-        out.push(Kernel { name: "split", seconds: t, one_core: t1, ok: pieces == wp && segs == ws, extra: vec![("pieces", wp.len().into()), ("separator", SEP.into())] });
+        out.push(Kernel {
+            name: "split",
+            seconds: t,
+            one_core: t1,
+            ok: pieces == wp && segs == ws,
+            extra: vec![("pieces", wp.len().into()), ("separator", SEP.into())],
+        });
     }
 
     if zero {
         for k in out {
-            let mut line = Line::new("strings", k.name, ctx.backend_name(), ctx.num_locales(), o.n as u64, k.seconds, k.ok)
-                .with("gibps", bytes / k.seconds / GIB)
-                .with("speedup_vs_one_core", k.one_core / k.seconds)
-                .with("one_core_seconds", k.one_core)
-                .with("one_core_gibps", bytes / k.one_core / GIB);
+            let mut line =
+                Line::new("strings", k.name, ctx.backend_name(), ctx.num_locales(), o.n as u64, k.seconds, k.ok)
+                    .with("gibps", bytes / k.seconds / GIB)
+                    .with("speedup_vs_one_core", k.one_core / k.seconds)
+                    .with("one_core_seconds", k.one_core)
+                    .with("one_core_gibps", bytes / k.one_core / GIB);
             for (key, v) in k.extra {
                 line = line.with(key, v);
             }

@@ -20,10 +20,7 @@ fn run_bench_on(locales: usize, args: &[&str]) -> Vec<Value> {
     assert!(out.status.success(), "atoll-bench failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
     // Progress goes to stderr, and only on a terminal: stdout is JSON lines only.
     assert!(stdout.lines().all(|l| l.starts_with('{')), "non-JSON output on stdout: {stdout}");
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l}: {e}")))
-        .collect()
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l}: {e}"))).collect()
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> &'a str {
@@ -41,7 +38,10 @@ fn every_kernel_checks_and_shifted_followers_communicate() {
         let (seq, speedup) = (r["seq_seconds"].as_f64(), r["speedup_vs_sequential"].as_f64());
         assert!(seq.is_some_and(|x| x > 0.0), "no sequential time: {r}");
         let expect = seq.unwrap_or(0.0) / r["seconds"].as_f64().unwrap_or(1.0);
-        assert!(speedup.is_some_and(|x| (x - expect).abs() <= 1e-9 * expect.max(1.0)), "speedup is not seq/seconds: {r}");
+        assert!(
+            speedup.is_some_and(|x| (x - expect).abs() <= 1e-9 * expect.max(1.0)),
+            "speedup is not seq/seconds: {r}"
+        );
     }
     // One sequential time per kernel and dist, the same on every mode's line.
     for r in &runs {
@@ -53,8 +53,21 @@ fn every_kernel_checks_and_shifted_followers_communicate() {
     // (The linear-algebra kernels copy matrices or panels of rows onto every locale through
     // zippered loops whose followers are the row-distributed matrices.)
     let shifted = [
-        "2mm", "fw", "trmm", "correlation", "covariance", "cholesky", "lu", "mvt", "syrk", "fdtd-2d", "jacobi1D", "jacobi2D", "stencil9",
-        "pascal", "folding",
+        "2mm",
+        "fw",
+        "trmm",
+        "correlation",
+        "covariance",
+        "cholesky",
+        "lu",
+        "mvt",
+        "syrk",
+        "fdtd-2d",
+        "jacobi1D",
+        "jacobi2D",
+        "stencil9",
+        "pascal",
+        "folding",
     ];
     for k in shifted {
         let off = runs
@@ -63,7 +76,8 @@ fn every_kernel_checks_and_shifted_followers_communicate() {
             .unwrap_or_else(|| panic!("no off line for {k}"));
         assert!(off["messages"].as_u64().is_some_and(|m| m > 0), "{k}: no message in off mode: {off}");
     }
-    let geo: Vec<&Value> = lines.iter().filter(|l| l.get("variant").and_then(Value::as_str) == Some("geomean")).collect();
+    let geo: Vec<&Value> =
+        lines.iter().filter(|l| l.get("variant").and_then(Value::as_str) == Some("geomean")).collect();
     assert_eq!(geo.len(), 2, "one geomean line per dist");
     for g in geo {
         for k in [
@@ -97,7 +111,18 @@ fn owner_computes_kernels_check_with_several_panels() {
     for (locales, dists) in [(3, "cyclic,blockcyclic,block"), (1, "cyclic")] {
         let lines = run_bench_on(
             locales,
-            &["--scale", "0.6", "--block", "3", "--dists", dists, "--modes", "off,auto", "--kernels", "fw,lu,cholesky,2mm,trmm,syrk,correlation,covariance,mvt"],
+            &[
+                "--scale",
+                "0.6",
+                "--block",
+                "3",
+                "--dists",
+                dists,
+                "--modes",
+                "off,auto",
+                "--kernels",
+                "fw,lu,cholesky,2mm,trmm,syrk,correlation,covariance,mvt",
+            ],
         );
         let runs: Vec<&Value> = lines.iter().filter(|l| l.get("kernel").is_some()).collect();
         assert_eq!(runs.len(), 9 * 2 * dists.split(',').count());
@@ -109,8 +134,10 @@ fn owner_computes_kernels_check_with_several_panels() {
 
 #[test]
 fn block_sweep_reports_points() {
-    let lines = run_bench(&["--sweep", "block", "--blocks", "1,8", "--scale", "0.02", "--steps", "2", "--modes", "off,auto"]);
-    let points: Vec<&Value> = lines.iter().filter(|l| l.get("variant").and_then(Value::as_str) == Some("sweep_point")).collect();
+    let lines =
+        run_bench(&["--sweep", "block", "--blocks", "1,8", "--scale", "0.02", "--steps", "2", "--modes", "off,auto"]);
+    let points: Vec<&Value> =
+        lines.iter().filter(|l| l.get("variant").and_then(Value::as_str) == Some("sweep_point")).collect();
     assert_eq!(points.len(), 2 * 2, "folding and jacobi1D at two block sizes");
     for l in &lines {
         assert_eq!(s(l, "sweep"), "block");

@@ -92,18 +92,27 @@ pub extern "C" fn atoll_last_error() -> *const c_char {
 /// # Safety
 /// `name` and `dir` (if not NULL) are NUL-terminated strings; `out` points to a writable handle.
 #[no_mangle]
-pub unsafe extern "C" fn atoll_open(name: *const c_char, dir: *const c_char, writable: i32, out_handle: *mut *mut AtollArray) -> i32 {
+pub unsafe extern "C" fn atoll_open(
+    name: *const c_char,
+    dir: *const c_char,
+    writable: i32,
+    out_handle: *mut *mut AtollArray,
+) -> i32 {
     guard(|| {
         if name.is_null() {
             return Err(null("name"));
         }
         // SAFETY: NUL-terminated by the caller's contract.
-        let name = unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| Error::InvalidArgument("name is not UTF-8".into()))?;
+        let name =
+            unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| Error::InvalidArgument("name is not UTF-8".into()))?;
         let dir = if dir.is_null() {
             "/dev/shm".to_string()
         } else {
             // SAFETY: as above.
-            unsafe { CStr::from_ptr(dir) }.to_str().map_err(|_| Error::InvalidArgument("dir is not UTF-8".into()))?.to_string()
+            unsafe { CStr::from_ptr(dir) }
+                .to_str()
+                .map_err(|_| Error::InvalidArgument("dir is not UTF-8".into()))?
+                .to_string()
         };
         if out_handle.is_null() {
             return Err(null("out"));
@@ -191,7 +200,14 @@ pub unsafe extern "C" fn atoll_nblocks(a: *const AtollArray, n: *mut u64) -> i32
 /// `a` is an open handle; non-NULL `lo`/`hi` point to `rank` writable `uint64_t`s; `data` and
 /// `len` point to writable values.
 #[no_mangle]
-pub unsafe extern "C" fn atoll_block(a: *const AtollArray, b: u64, lo: *mut u64, hi: *mut u64, data: *mut *mut c_void, len: *mut u64) -> i32 {
+pub unsafe extern "C" fn atoll_block(
+    a: *const AtollArray,
+    b: u64,
+    lo: *mut u64,
+    hi: *mut u64,
+    data: *mut *mut c_void,
+    len: *mut u64,
+) -> i32 {
     guard(|| {
         // SAFETY: by the caller's contract.
         let f = &unsafe { handle(a)? }.file;

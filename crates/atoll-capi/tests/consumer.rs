@@ -88,16 +88,32 @@ fn producer_and_consumer(tag: &str, prefix: &[&str]) {
         let mut x = SharedArray::<f64, 1>::create(ctx, "x", [n], opts())?;
         let y = SharedArray::<f64, 1>::create(ctx, "y", [n], opts())?;
         let e = dist::block(ctx, [m])?;
-        rows.array_mut()?.assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 1) % n as u64) as i64)?.view())?;
-        cols.array_mut()?.assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 2) % n as u64) as i64)?.view())?;
-        vals.array_mut()?.assign(&DistArray::from_fn(ctx, e, |[i]| (mix(i as u64, 3) % 1000) as f64 / 1000.0)?.view())?;
+        rows.array_mut()?
+            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 1) % n as u64) as i64)?.view())?;
+        cols.array_mut()?
+            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 2) % n as u64) as i64)?.view())?;
+        vals.array_mut()?
+            .assign(&DistArray::from_fn(ctx, e, |[i]| (mix(i as u64, 3) % 1000) as f64 / 1000.0)?.view())?;
         x.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 1.0 + (i % 7) as f64)?.view())?;
         let child = if ctx.id() == 0 {
             let mut cmd = Command::new(prefix.first().map(String::as_str).unwrap_or(bin.to_str().unwrap()));
             if !prefix.is_empty() {
                 cmd.args(&prefix[1..]).arg(&bin);
             }
-            cmd.args(["--dir", d.to_str().unwrap(), "--rows", "rows", "--cols", "cols", "--vals", "vals", "--x", "x", "--y", "y"]);
+            cmd.args([
+                "--dir",
+                d.to_str().unwrap(),
+                "--rows",
+                "rows",
+                "--cols",
+                "cols",
+                "--vals",
+                "vals",
+                "--x",
+                "x",
+                "--y",
+                "y",
+            ]);
             cmd.args(["--iters", "2", "--timeout-ms", "60000"]).stdout(Stdio::piped()).stderr(Stdio::piped());
             Some(cmd.spawn().expect("cannot start the consumer"))
         } else {
@@ -111,7 +127,8 @@ fn producer_and_consumer(tag: &str, prefix: &[&str]) {
             }
             ctx.barrier()?;
             let got = y.array().gather(0)?;
-            let (r, c, v, xs) = (rows.array().gather(0)?, cols.array().gather(0)?, vals.array().gather(0)?, x.array().gather(0)?);
+            let (r, c, v, xs) =
+                (rows.array().gather(0)?, cols.array().gather(0)?, vals.array().gather(0)?, x.array().gather(0)?);
             if let (Some(got), Some(r), Some(c), Some(v), Some(xs)) = (got, r, c, v, xs) {
                 let want = spmv(&r, &c, &v, &xs);
                 assert_eq!(got, want, "iteration {it}: the consumer's y = A x differs from the reference");
@@ -146,11 +163,15 @@ fn cpp_consumer_computes_spmv_in_place() {
 
 #[test]
 fn cpp_consumer_across_pid_ipc_and_mount_namespaces() {
-    let probe = Command::new("unshare").args(["--pid", "--ipc", "--mount", "--fork", "true"]).stderr(Stdio::piped()).output();
+    let probe =
+        Command::new("unshare").args(["--pid", "--ipc", "--mount", "--fork", "true"]).stderr(Stdio::piped()).output();
     match probe {
         Ok(o) if o.status.success() => {}
         Ok(o) => {
-            eprintln!("SKIP cpp_consumer_across_pid_ipc_and_mount_namespaces: unshare not permitted here: {}", String::from_utf8_lossy(&o.stderr).trim());
+            eprintln!(
+                "SKIP cpp_consumer_across_pid_ipc_and_mount_namespaces: unshare not permitted here: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
             return;
         }
         Err(e) => {
@@ -173,7 +194,22 @@ fn a_dead_peer_is_a_timeout_on_either_side() {
         let y = SharedArray::<f64, 1>::create(ctx, "y", [4], opts())?;
         let args = |ys: &str| {
             let mut c = Command::new(&bin);
-            c.args(["--dir", d.to_str().unwrap(), "--rows", "e", "--cols", "e", "--vals", "v", "--x", "y", "--y", ys, "--timeout-ms", "300"]);
+            c.args([
+                "--dir",
+                d.to_str().unwrap(),
+                "--rows",
+                "e",
+                "--cols",
+                "e",
+                "--vals",
+                "v",
+                "--x",
+                "y",
+                "--y",
+                ys,
+                "--timeout-ms",
+                "300",
+            ]);
             c
         };
         // The producer never says go: the consumer gives up with its timeout status.
@@ -183,7 +219,11 @@ fn a_dead_peer_is_a_timeout_on_either_side() {
         // The consumer dies (here: a name that does not exist): the producer's wait times out.
         let out = args("missing").output().unwrap();
         assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("atoll-missing.meta"), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("atoll-missing.meta"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         y.signal(0)?.post(1)?;
         match y.signal(1)?.wait(Duration::from_millis(200)) {
             Err(Error::Timeout { .. }) => {}

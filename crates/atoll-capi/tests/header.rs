@@ -13,7 +13,9 @@ fn header_declares_every_exported_function_and_constant() {
     let src = std::fs::read_to_string(root().join("crates/atoll-capi/src/lib.rs")).unwrap();
     let declared: BTreeSet<String> = header
         .lines()
-        .filter(|l| !l.trim_start().starts_with('#') && !l.trim_start().starts_with('*') && !l.trim_start().starts_with("/*"))
+        .filter(|l| {
+            !l.trim_start().starts_with('#') && !l.trim_start().starts_with('*') && !l.trim_start().starts_with("/*")
+        })
         .filter_map(|l| {
             let i = l.find("atoll_")?;
             let rest = &l[i..];

@@ -10,7 +10,9 @@
 //! edge-list file, ids out of range, negative weights) gives the consumer's exit status 2 and
 //! a message.
 
-use atoll_graph::{fe_entries, hitting_times, kronecker, share_targets, CsrMatrix, HittingMethod, LocalEntries, SharedEdges};
+use atoll_graph::{
+    fe_entries, hitting_times, kronecker, share_targets, CsrMatrix, HittingMethod, LocalEntries, SharedEdges,
+};
 use atoll_runtime::{run, Config, Ctx};
 use atoll_share::{ShareOptions, SharedArray};
 use std::path::{Path, PathBuf};
@@ -127,7 +129,9 @@ fn targets(kind: GraphKind, adj: &[Vec<usize>]) -> Vec<u64> {
             let comp = components(adj);
             let mut size = vec![0usize; adj.len()];
             comp.iter().for_each(|&c| size[c] += 1);
-            let other = (0..adj.len()).filter(|&c| comp[c] == c && c != comp[hub] && size[c] >= 2).max_by_key(|&c| (size[c], std::cmp::Reverse(c)));
+            let other = (0..adj.len())
+                .filter(|&c| comp[c] == c && c != comp[hub] && size[c] >= 2)
+                .max_by_key(|&c| (size[c], std::cmp::Reverse(c)));
             let other = other.expect("the Kronecker graph has a second non-trivial component");
             vec![hub as u64, other as u64]
         }
@@ -216,10 +220,24 @@ fn producer_and_consumer(tag: &str, kind: GraphKind, method: &str, prefix: &[&st
             if !prefix.is_empty() {
                 cmd.args(&prefix[1..]).arg(&bin);
             }
-            cmd.args(["--dir", d.to_str().unwrap(), "--edges", "g", "--targets", "g-targets", "--out", "h", "--method", &method]);
-            cmd.args(["--tol", "1e-10", "--max-iters", "100000", "--timeout-ms", "60000"]).stdout(Stdio::piped()).stderr(Stdio::piped());
+            cmd.args([
+                "--dir",
+                d.to_str().unwrap(),
+                "--edges",
+                "g",
+                "--targets",
+                "g-targets",
+                "--out",
+                "h",
+                "--method",
+                &method,
+            ]);
+            cmd.args(["--tol", "1e-10", "--max-iters", "100000", "--timeout-ms", "60000"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
             let mut child = cmd.spawn().expect("cannot start the consumer");
-            let done = out.signal(0).and_then(|s| s.post(1)).and_then(|()| out.signal(1)?.wait(Duration::from_secs(120)));
+            let done =
+                out.signal(0).and_then(|s| s.post(1)).and_then(|()| out.signal(1)?.wait(Duration::from_secs(120)));
             if let Err(e) = done {
                 let _ = child.kill();
                 let o = child.wait_with_output().unwrap();
@@ -236,7 +254,10 @@ fn producer_and_consumer(tag: &str, kind: GraphKind, method: &str, prefix: &[&st
         let atoll: Vec<f64> = ctx.allgather(&mine.times)?.concat();
         if let Some(got) = out.array().gather(0)? {
             let want = dense_reference(&adj, &t);
-            let (fin, inf) = (want.iter().filter(|x| x.is_finite() && **x > 0.0).count(), want.iter().filter(|x| x.is_infinite()).count());
+            let (fin, inf) = (
+                want.iter().filter(|x| x.is_finite() && **x > 0.0).count(),
+                want.iter().filter(|x| x.is_infinite()).count(),
+            );
             assert!(fin > 10, "{kind:?}: too few finite hitting times ({fin})");
             if let GraphKind::Kron = kind {
                 assert!(inf > 0, "the Kronecker case should have unreachable vertices");
@@ -275,11 +296,15 @@ fn cpp_consumer_hitting_times_on_a_kronecker_graph_with_several_components() {
 
 #[test]
 fn cpp_consumer_hitting_times_across_pid_ipc_and_mount_namespaces() {
-    let probe = Command::new("unshare").args(["--pid", "--ipc", "--mount", "--fork", "true"]).stderr(Stdio::piped()).output();
+    let probe =
+        Command::new("unshare").args(["--pid", "--ipc", "--mount", "--fork", "true"]).stderr(Stdio::piped()).output();
     match probe {
         Ok(o) if o.status.success() => {}
         Ok(o) => {
-            eprintln!("SKIP cpp_consumer_hitting_times_across_pid_ipc_and_mount_namespaces: unshare not permitted here: {}", String::from_utf8_lossy(&o.stderr).trim());
+            eprintln!(
+                "SKIP cpp_consumer_hitting_times_across_pid_ipc_and_mount_namespaces: unshare not permitted here: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
             return;
         }
         Err(e) => {
@@ -294,7 +319,18 @@ fn cpp_consumer_hitting_times_across_pid_ipc_and_mount_namespaces() {
 /// status and stderr.
 fn consume(bin: &Path, d: &Path, edges: &str, targets: &str, out: &str, timeout_ms: &str) -> (Option<i32>, String) {
     let o = Command::new(bin)
-        .args(["--dir", d.to_str().unwrap(), "--edges", edges, "--targets", targets, "--out", out, "--timeout-ms", timeout_ms])
+        .args([
+            "--dir",
+            d.to_str().unwrap(),
+            "--edges",
+            edges,
+            "--targets",
+            targets,
+            "--out",
+            out,
+            "--timeout-ms",
+            timeout_ms,
+        ])
         .output()
         .expect("cannot start the consumer");
     (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())

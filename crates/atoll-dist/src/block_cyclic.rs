@@ -60,10 +60,7 @@ impl BlockCyclicDim {
     /// [`Error::InvalidArgument`] when `parts` or `block` is 0.
     pub fn new(range: StridedRange, parts: usize, block: usize) -> Result<Self> {
         ensure!(parts > 0, invalid_arg!("a dimension map needs at least one part, got 0"));
-        ensure!(
-            block > 0,
-            invalid_arg!("the block size of a block-cyclic dimension must be positive, got 0")
-        );
+        ensure!(block > 0, invalid_arg!("the block size of a block-cyclic dimension must be positive, got 0"));
         Ok(BlockCyclicDim { range, parts, block })
     }
 
@@ -153,15 +150,7 @@ impl BlockCyclicDim {
         for j in starts {
             let first = p0 + j * q;
             let len = (m - 1 - j) / period + 1;
-            out.push(Piece::from_positions(
-                &self.range,
-                sub,
-                first,
-                lcm,
-                len,
-                self.local_pos_wide(first),
-                local_step,
-            ));
+            out.push(Piece::from_positions(&self.range, sub, first, lcm, len, self.local_pos_wide(first), local_step));
         }
     }
 }
@@ -198,8 +187,25 @@ impl DimMap for BlockCyclicDim {
         (p < self.range.len() as u128).then_some(p as usize)
     }
 
-    fn shifted_moves(&self, part: usize, start: usize, len: usize, shift: i64, out: &mut Vec<crate::ShiftMove>) -> bool {
-        crate::shift::block_cyclic_moves(self.range.len(), self.parts, self.block, part, self.local_len(part), start, len, shift, out)
+    fn shifted_moves(
+        &self,
+        part: usize,
+        start: usize,
+        len: usize,
+        shift: i64,
+        out: &mut Vec<crate::ShiftMove>,
+    ) -> bool {
+        crate::shift::block_cyclic_moves(
+            self.range.len(),
+            self.parts,
+            self.block,
+            part,
+            self.local_len(part),
+            start,
+            len,
+            shift,
+            out,
+        )
     }
 
     fn local_len(&self, part: usize) -> usize {
@@ -318,11 +324,8 @@ impl<const D: usize> BlockCyclic<D> {
             invalid_arg!("block sizes must be positive in every dimension, got {block:?}")
         );
         let shape = grid.shape();
-        let dims = std::array::from_fn(|d| BlockCyclicDim {
-            range: domain.dims()[d],
-            parts: shape[d],
-            block: block[d],
-        });
+        let dims =
+            std::array::from_fn(|d| BlockCyclicDim { range: domain.dims()[d], parts: shape[d], block: block[d] });
         Ok(BlockCyclic { domain, grid, dims })
     }
 

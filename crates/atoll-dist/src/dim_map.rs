@@ -56,7 +56,14 @@ pub trait DimMap: Clone + Debug + PartialEq + Send + Sync + Serialize + Deserial
     /// does not describe them (the caller reads otherwise), or when a shifted position leaves
     /// the dimension. Only [`BlockCyclicDim`](crate::BlockCyclicDim) describes them: a part of
     /// other maps owns runs of consecutive positions, read as such.
-    fn shifted_moves(&self, part: usize, start: usize, len: usize, shift: i64, out: &mut Vec<crate::ShiftMove>) -> bool {
+    fn shifted_moves(
+        &self,
+        part: usize,
+        start: usize,
+        len: usize,
+        shift: i64,
+        out: &mut Vec<crate::ShiftMove>,
+    ) -> bool {
         let _ = (part, start, len, shift);
         out.clear();
         false

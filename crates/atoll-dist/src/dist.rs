@@ -75,9 +75,7 @@ impl fmt::Display for DistKind {
 /// assert!(dist.checked_owner([8, 0]).is_err());
 /// # Ok::<(), atoll_dist::Error>(())
 /// ```
-pub trait Distribution<const D: usize>:
-    Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned
-{
+pub trait Distribution<const D: usize>: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned {
     /// The map of one dimension.
     type Dim: DimMap;
 
@@ -99,9 +97,7 @@ pub trait Distribution<const D: usize>:
     /// # Errors
     /// [`Error::InvalidArgument`] when `dim >= D`.
     fn dimension_map(&self, dim: usize) -> Result<&Self::Dim> {
-        self.dim_maps()
-            .get(dim)
-            .ok_or_else(|| invalid_arg!("dimension {dim} does not exist: the rank is {D}"))
+        self.dim_maps().get(dim).ok_or_else(|| invalid_arg!("dimension {dim} does not exist: the rank is {D}"))
     }
 
     /// The grid coordinates of the owner of `idx` (see *Indices outside the domain*).
@@ -197,10 +193,7 @@ pub trait Distribution<const D: usize>:
             let l = rest % shape[d];
             rest /= shape[d];
             let pos = maps[d].global_pos(coords[d], l).ok_or_else(|| {
-                invalid_arg!(
-                    "inconsistent dimension map: part {} has no local position {l}",
-                    coords[d]
-                )
+                invalid_arg!("inconsistent dimension map: part {} has no local position {l}", coords[d])
             })?;
             idx[d] = maps[d].range().at_unchecked(pos);
         }

@@ -17,9 +17,7 @@ pub const MAX_RANK: usize = 3;
 pub(crate) fn check_rank<const D: usize>() -> Result<()> {
     ensure!(
         (MIN_RANK..=MAX_RANK).contains(&D),
-        invalid_arg!(
-            "rank {D} is not supported: Atoll domains have {MIN_RANK} to {MAX_RANK} dimensions"
-        )
+        invalid_arg!("rank {D} is not supported: Atoll domains have {MIN_RANK} to {MAX_RANK} dimensions")
     );
     Ok(())
 }
@@ -102,9 +100,9 @@ impl<const D: usize> Domain<D> {
         let size = if dims.iter().any(StridedRange::is_empty) {
             0
         } else {
-            dims.iter().try_fold(1usize, |acc, r| acc.checked_mul(r.len())).ok_or_else(|| {
-                invalid_arg!("domain {} has more than usize::MAX indices", DisplayDims(&dims))
-            })?
+            dims.iter()
+                .try_fold(1usize, |acc, r| acc.checked_mul(r.len()))
+                .ok_or_else(|| invalid_arg!("domain {} has more than usize::MAX indices", DisplayDims(&dims)))?
         };
         Ok(Domain { dims, size })
     }
@@ -124,8 +122,7 @@ impl<const D: usize> Domain<D> {
     pub fn from_shape(shape: [usize; D]) -> Result<Self> {
         let mut dims = [StridedRange::empty(); D];
         for (dim, &n) in dims.iter_mut().zip(&shape) {
-            let hi = i64::try_from(n)
-                .map_err(|_| invalid_arg!("extent {n} of shape {shape:?} exceeds i64::MAX"))?;
+            let hi = i64::try_from(n).map_err(|_| invalid_arg!("extent {n} of shape {shape:?} exceeds i64::MAX"))?;
             *dim = StridedRange::new(0, hi);
         }
         Domain::new(dims)
@@ -179,10 +176,7 @@ impl<const D: usize> Domain<D> {
     /// # Errors
     /// [`Error::IndexOutOfBounds`] naming the index and the domain otherwise.
     pub fn ensure_contains(&self, idx: [i64; D]) -> Result<()> {
-        ensure!(
-            self.contains(idx),
-            Error::IndexOutOfBounds { index: fmt_index(&idx), bounds: self.to_string() }
-        );
+        ensure!(self.contains(idx), Error::IndexOutOfBounds { index: fmt_index(&idx), bounds: self.to_string() });
         Ok(())
     }
 
@@ -193,10 +187,9 @@ impl<const D: usize> Domain<D> {
     pub fn positions(&self, idx: [i64; D]) -> Result<[usize; D]> {
         let mut pos = [0usize; D];
         for d in 0..D {
-            pos[d] = self.dims[d].position(idx[d]).ok_or_else(|| Error::IndexOutOfBounds {
-                index: fmt_index(&idx),
-                bounds: self.to_string(),
-            })?;
+            pos[d] = self.dims[d]
+                .position(idx[d])
+                .ok_or_else(|| Error::IndexOutOfBounds { index: fmt_index(&idx), bounds: self.to_string() })?;
         }
         Ok(pos)
     }
@@ -275,10 +268,7 @@ impl<const D: usize> Domain<D> {
     /// # Ok::<(), atoll_dist::Error>(())
     /// ```
     pub fn slice(&self, sub: &Domain<D>) -> Result<Domain<D>> {
-        ensure!(
-            sub.is_subset_of(self),
-            Error::IndexOutOfBounds { index: sub.to_string(), bounds: self.to_string() }
-        );
+        ensure!(sub.is_subset_of(self), Error::IndexOutOfBounds { index: sub.to_string(), bounds: self.to_string() });
         Ok(*sub)
     }
 

@@ -100,9 +100,7 @@ impl<const D: usize> LocaleGrid<D> {
         let mut place = HashMap::with_capacity(targets.len());
         for (k, &t) in targets.iter().enumerate() {
             if let Some(prev) = place.insert(t, k) {
-                return Err(invalid_arg!(
-                    "target {t} appears twice in the locale grid (places {prev} and {k})"
-                ));
+                return Err(invalid_arg!("target {t} appears twice in the locale grid (places {prev} and {k})"));
             }
         }
         Ok(LocaleGrid { targets, strides: row_major_strides(&shape), shape, place })

@@ -101,8 +101,7 @@ impl Ap {
         }
         let s = self.step();
         let j_lo = if lo <= self.first { 0 } else { div_ceil((lo - self.first) as u128, s) };
-        let j_hi =
-            if hi <= self.first { 0 } else { div_ceil((hi - self.first) as u128, s).min(self.len) };
+        let j_hi = if hi <= self.first { 0 } else { div_ceil((hi - self.first) as u128, s).min(self.len) };
         if j_lo >= j_hi {
             return Ap::empty(lo);
         }
@@ -188,8 +187,7 @@ mod tests {
                                 let a = Ap::new(f1, s1, l1);
                                 let b = Ap::new(f2, s2, l2);
                                 let eb = elems(&b);
-                                let want: Vec<i128> =
-                                    elems(&a).into_iter().filter(|x| eb.contains(x)).collect();
+                                let want: Vec<i128> = elems(&a).into_iter().filter(|x| eb.contains(x)).collect();
                                 assert_eq!(elems(&a.intersect(&b)), want, "{a:?} ∩ {b:?}");
                             }
                         }
@@ -207,8 +205,7 @@ mod tests {
                     let a = Ap::new(f, s, l);
                     for lo in -6..12i128 {
                         for hi in -6..12i128 {
-                            let want: Vec<i128> =
-                                elems(&a).into_iter().filter(|x| (lo..hi).contains(x)).collect();
+                            let want: Vec<i128> = elems(&a).into_iter().filter(|x| (lo..hi).contains(x)).collect();
                             assert_eq!(elems(&a.clip(lo, hi)), want);
                         }
                     }

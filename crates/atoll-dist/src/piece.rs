@@ -50,11 +50,7 @@ impl Piece {
         let sub_start = (first - sub.lo() as i128) as u128 / sub.stride() as u128;
         // All values describe elements of valid ranges and buffers, so they fit.
         Piece {
-            global: StridedRange::from_parts_unchecked(
-                first as i64,
-                global_stride as u64,
-                len as usize,
-            ),
+            global: StridedRange::from_parts_unchecked(first as i64, global_stride as u64, len as usize),
             local_start: local_start as usize,
             local_stride: local_stride as usize,
             sub_start: sub_start as usize,
@@ -74,9 +70,10 @@ impl Piece {
 
     /// The elements as `(global index, local position, sub position)`.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (i64, usize, usize)> + '_ {
-        self.global.iter().enumerate().map(move |(t, i)| {
-            (i, self.local_start + t * self.local_stride, self.sub_start + t * self.sub_stride)
-        })
+        self.global
+            .iter()
+            .enumerate()
+            .map(move |(t, i)| (i, self.local_start + t * self.local_stride, self.sub_start + t * self.sub_stride))
     }
 }
 
@@ -278,13 +275,7 @@ impl<const D: usize> Iterator for Patches<'_, D> {
             }
             self.next[d] = 0;
         }
-        Some(Patch {
-            global: Domain::from_dims_unchecked(dims),
-            local_offset,
-            local_strides,
-            sub_offset,
-            sub_strides,
-        })
+        Some(Patch { global: Domain::from_dims_unchecked(dims), local_offset, local_strides, sub_offset, sub_strides })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -68,8 +68,7 @@ impl From<StridedRange> for RangeRepr {
 impl TryFrom<RangeRepr> for StridedRange {
     type Error = Error;
     fn try_from(r: RangeRepr) -> Result<Self> {
-        let len = usize::try_from(r.len)
-            .map_err(|_| invalid_arg!("range length {} does not fit in usize", r.len))?;
+        let len = usize::try_from(r.len).map_err(|_| invalid_arg!("range length {} does not fit in usize", r.len))?;
         StridedRange::from_parts(r.first, r.stride, len)
     }
 }
@@ -249,9 +248,7 @@ impl StridedRange {
     pub fn is_subset_of(&self, other: &StridedRange) -> bool {
         match (self.first(), self.last()) {
             (Some(f), Some(l)) => {
-                other.contains(f)
-                    && other.contains(l)
-                    && (self.len < 2 || self.stride % other.stride == 0)
+                other.contains(f) && other.contains(l) && (self.len < 2 || self.stride % other.stride == 0)
             }
             _ => true,
         }
@@ -328,16 +325,12 @@ impl StridedRange {
     /// # Ok::<(), atoll_dist::Error>(())
     /// ```
     pub fn positions_of(&self, sub: &StridedRange) -> Result<StridedRange> {
-        ensure!(
-            sub.is_subset_of(self),
-            Error::IndexOutOfBounds { index: sub.to_string(), bounds: self.to_string() }
-        );
+        ensure!(sub.is_subset_of(self), Error::IndexOutOfBounds { index: sub.to_string(), bounds: self.to_string() });
         let Some(f) = sub.first() else {
             return Ok(StridedRange::empty());
         };
         let p0 = self.position(f).unwrap_or(0);
-        let p0 = i64::try_from(p0)
-            .map_err(|_| invalid_arg!("the positions of {sub} in {self} do not fit in i64"))?;
+        let p0 = i64::try_from(p0).map_err(|_| invalid_arg!("the positions of {sub} in {self} do not fit in i64"))?;
         let stride = if sub.len < 2 { 1 } else { sub.stride / self.stride };
         StridedRange::from_parts(p0, stride, sub.len)
     }
@@ -355,10 +348,8 @@ impl StridedRange {
     /// # Ok::<(), atoll_dist::Error>(())
     /// ```
     pub fn shift(&self, offset: i64) -> Result<StridedRange> {
-        let first = self
-            .first
-            .checked_add(offset)
-            .ok_or_else(|| invalid_arg!("shifting {self} by {offset} overflows i64"))?;
+        let first =
+            self.first.checked_add(offset).ok_or_else(|| invalid_arg!("shifting {self} by {offset} overflows i64"))?;
         StridedRange::from_parts(first, self.stride, self.len)
     }
 

@@ -5,10 +5,7 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub(crate) fn serialize<S, T, const D: usize>(
-    value: &[T; D],
-    serializer: S,
-) -> Result<S::Ok, S::Error>
+pub(crate) fn serialize<S, T, const D: usize>(value: &[T; D], serializer: S) -> Result<S::Ok, S::Error>
 where
     S: Serializer,
     T: Serialize,
@@ -23,7 +20,5 @@ where
 {
     let items = Vec::<T>::deserialize(deserializer)?;
     let len = items.len();
-    items.try_into().map_err(|_| {
-        De::Error::custom(format!("expected {D} elements (one per dimension), found {len}"))
-    })
+    items.try_into().map_err(|_| De::Error::custom(format!("expected {D} elements (one per dimension), found {len}")))
 }

@@ -31,7 +31,17 @@ pub struct ShiftMove {
 /// [`DimMap::shifted_moves`](crate::DimMap::shifted_moves) of a BlockCyclic dimension with
 /// block `b` over `parts` parts and `n` positions, for part `part`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn block_cyclic_moves(n: usize, parts: usize, b: usize, part: usize, local_len: usize, start: usize, len: usize, shift: i64, out: &mut Vec<ShiftMove>) -> bool {
+pub(crate) fn block_cyclic_moves(
+    n: usize,
+    parts: usize,
+    b: usize,
+    part: usize,
+    local_len: usize,
+    start: usize,
+    len: usize,
+    shift: i64,
+    out: &mut Vec<ShiftMove>,
+) -> bool {
     out.clear();
     if len == 0 {
         return true;
@@ -51,7 +61,14 @@ pub(crate) fn block_cyclic_moves(n: usize, parts: usize, b: usize, part: usize, 
     let (lo, hi) = (start as i128 + shift as i128, (start + len) as i128 + shift as i128);
     let (clo, chi) = (lo.max(0), hi.min(local_len as i128));
     if chi > clo {
-        out.push(ShiftMove { part, src: clo as usize, src_step: 1, dst: (clo - lo) as usize, dst_step: 1, len: (chi - clo) as usize });
+        out.push(ShiftMove {
+            part,
+            src: clo as usize,
+            src_step: 1,
+            dst: (clo - lo) as usize,
+            dst_step: 1,
+            len: (chi - clo) as usize,
+        });
     }
     // Each offset `o` that `s` moves out of its block: the blocks `db = floor((o + s) / b)`
     // away, owned by part `part + db (mod parts)`, `floor((part + db) / parts)` local blocks
@@ -76,7 +93,14 @@ pub(crate) fn block_cyclic_moves(n: usize, parts: usize, b: usize, part: usize, 
         if src < 0 {
             return false;
         }
-        out.push(ShiftMove { part: owner, src: src as usize, src_step: b, dst: k0 * b + o - start, dst_step: b, len: cnt });
+        out.push(ShiftMove {
+            part: owner,
+            src: src as usize,
+            src_step: b,
+            dst: k0 * b + o - start,
+            dst_step: b,
+            len: cnt,
+        });
     }
     true
 }
@@ -107,17 +131,26 @@ mod tests {
                                         })
                                         .collect();
                                     match want {
-                                        None => assert!(!ok, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}"),
+                                        None => {
+                                            assert!(!ok, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}")
+                                        }
                                         Some(want) => {
                                             assert!(ok, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}");
                                             let mut row = vec![None; len];
                                             for m in &out {
                                                 for k in 0..m.len {
-                                                    row[m.dst + k * m.dst_step] = Some((m.part, m.src + k * m.src_step));
+                                                    row[m.dst + k * m.dst_step] =
+                                                        Some((m.part, m.src + k * m.src_step));
                                                 }
                                             }
-                                            let got: Vec<(usize, usize)> = row.into_iter().map(|x| x.expect("every row position written")).collect();
-                                            assert_eq!(got, want, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}");
+                                            let got: Vec<(usize, usize)> = row
+                                                .into_iter()
+                                                .map(|x| x.expect("every row position written"))
+                                                .collect();
+                                            assert_eq!(
+                                                got, want,
+                                                "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}"
+                                            );
                                         }
                                     }
                                 }

@@ -53,8 +53,7 @@ fn owner_map_1d_uneven() -> Result<(), Error> {
 #[test]
 fn more_targets_than_elements() -> Result<(), Error> {
     // floor(p * 5 / 3): 0, 1, 3; targets 2 and 4 own nothing.
-    let dist =
-        Block::new(Domain::new([StridedRange::with_stride(-7, 2, 3)?])?, LocaleGrid::auto(0..5)?);
+    let dist = Block::new(Domain::new([StridedRange::with_stride(-7, 2, 3)?])?, LocaleGrid::auto(0..5)?);
     assert_eq!(dist.owner_map(), "0 1 3\n");
     let lens: Vec<usize> = (0..5).map(|t| dist.local_len(t)).collect::<Result<_, _>>()?;
     assert_eq!(lens, [1, 1, 0, 1, 0]);
@@ -66,10 +65,7 @@ fn more_targets_than_elements() -> Result<(), Error> {
 
 #[test]
 fn empty_domain() -> Result<(), Error> {
-    let dist = Block::new(
-        Domain::new([StridedRange::new(5, 5), StridedRange::new(0, 4)])?,
-        LocaleGrid::auto(0..4)?,
-    );
+    let dist = Block::new(Domain::new([StridedRange::new(5, 5), StridedRange::new(0, 4)])?, LocaleGrid::auto(0..4)?);
     assert_eq!(dist.owner_map(), "");
     for t in 0..4 {
         assert_eq!(dist.local_len(t)?, 0);
@@ -86,9 +82,9 @@ trait Total {
 impl<M: Distribution<2>> Total for M {
     /// Owner and locate never panic, even on an empty domain.
     fn dist_is_total(&self) -> bool {
-        [[i64::MIN, i64::MIN], [0, 0], [i64::MAX, -3]].iter().all(|&idx| {
-            self.grid().contains(self.owner(idx)) && self.grid().contains(self.locate(idx).0)
-        })
+        [[i64::MIN, i64::MIN], [0, 0], [i64::MAX, -3]]
+            .iter()
+            .all(|&idx| self.grid().contains(self.owner(idx)) && self.grid().contains(self.locate(idx).0))
     }
 }
 
@@ -101,9 +97,7 @@ fn sublocale_targets_keep_their_ids() -> Result<(), Error> {
     assert_eq!(dist.local_len(9)?, 4);
     assert_eq!(
         dist.local_len(0),
-        Err(atoll_dist::Error::InvalidArgument(
-            "target 0 is not in the locale grid of targets [17, 4, 9]".into()
-        ))
+        Err(atoll_dist::Error::InvalidArgument("target 0 is not in the locale grid of targets [17, 4, 9]".into()))
     );
     Ok(())
 }
@@ -141,10 +135,7 @@ fn full_i64_range_does_not_overflow() -> Result<(), Error> {
 #[test]
 fn huge_strides_and_negative_bases() -> Result<(), Error> {
     let r = StridedRange::from_parts(i64::MIN + 5, 1 << 61, 7)?;
-    let dist = Block::new(
-        Domain::new([r, StridedRange::with_stride(-9, -1, 2)?])?,
-        LocaleGrid::auto(0..4)?,
-    );
+    let dist = Block::new(Domain::new([r, StridedRange::with_stride(-9, -1, 2)?])?, LocaleGrid::auto(0..4)?);
     let mut seen = [0usize; 4];
     for idx in dist.domain().iter() {
         let (t, local) = dist.checked_locate(idx)?;

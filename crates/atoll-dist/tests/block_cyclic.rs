@@ -3,8 +3,7 @@
 mod common;
 
 use atoll_dist::{
-    BlockCyclic, BlockCyclicDim, Cyclic, DimMap, DistKind, Distribution, Domain, Error, LocaleGrid,
-    StridedRange,
+    BlockCyclic, BlockCyclicDim, Cyclic, DimMap, DistKind, Distribution, Domain, Error, LocaleGrid, StridedRange,
 };
 use common::*;
 use proptest::prelude::*;
@@ -103,8 +102,7 @@ proptest! {
 #[test]
 fn owner_map_uneven_blocks() -> Result<(), Error> {
     // 3x3 blocks over a 2x2 grid on a 7x7 domain.
-    let dist =
-        BlockCyclic::new(Domain::from_shape([7, 7])?, LocaleGrid::new(0..4, [2, 2])?, [3, 3])?;
+    let dist = BlockCyclic::new(Domain::from_shape([7, 7])?, LocaleGrid::new(0..4, [2, 2])?, [3, 3])?;
     assert_eq!(
         dist.owner_map(),
         "\
@@ -130,7 +128,8 @@ fn block_size_zero_is_an_error() -> Result<(), Error> {
     assert!(matches!(err, Error::InvalidArgument(ref m) if m.contains("[0, 2]")), "{err}");
     assert!(BlockCyclicDim::new(StridedRange::new(0, 4), 2, 0).is_err());
     assert!(BlockCyclicDim::new(StridedRange::new(0, 4), 0, 2).is_err());
-    let bad = r#"{"domain":{"dims":[{"first":0,"stride":1,"len":8}]},"grid":{"targets":[0,1],"shape":[2]},"block":[0]}"#;
+    let bad =
+        r#"{"domain":{"dims":[{"first":0,"stride":1,"len":8}]},"grid":{"targets":[0,1],"shape":[2]},"block":[0]}"#;
     assert!(serde_json::from_str::<BlockCyclic<1>>(bad).is_err());
     Ok(())
 }
@@ -142,10 +141,7 @@ fn unit_stride_inside_one_block_is_one_piece() -> Result<(), Error> {
     dim.pieces(2, &StridedRange::new(2100, 2900), &mut pieces);
     assert_eq!(pieces.len(), 1);
     let p = pieces[0];
-    assert_eq!(
-        (p.global, p.local_start, p.local_stride, p.sub_start),
-        (StridedRange::new(2100, 2900), 100, 1, 0)
-    );
+    assert_eq!((p.global, p.local_start, p.local_stride, p.sub_start), (StridedRange::new(2100, 2900), 100, 1, 0));
     // Spanning two owned blocks (cycle 4000): one piece per block.
     pieces.clear();
     dim.pieces(2, &StridedRange::new(2500, 6800), &mut pieces);

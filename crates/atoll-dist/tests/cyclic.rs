@@ -2,9 +2,7 @@
 
 mod common;
 
-use atoll_dist::{
-    Cyclic, CyclicDim, DimMap, DistKind, Distribution, Domain, Error, LocaleGrid, StridedRange,
-};
+use atoll_dist::{Cyclic, CyclicDim, DimMap, DistKind, Distribution, Domain, Error, LocaleGrid, StridedRange};
 use common::*;
 use proptest::prelude::*;
 
@@ -45,8 +43,7 @@ cyclic_props!(cyclic_rank3_matches_brute_force, 3, 5, 96);
 #[test]
 fn owner_map_strided_domain() -> Result<(), Error> {
     // Positions of -5..6 by 2 (-5, -3, ..., 5) dealt to 4 targets.
-    let dist =
-        Cyclic::new(Domain::new([StridedRange::with_stride(-5, 6, 2)?])?, LocaleGrid::auto(0..4)?);
+    let dist = Cyclic::new(Domain::new([StridedRange::with_stride(-5, 6, 2)?])?, LocaleGrid::auto(0..4)?);
     assert_eq!(dist.owner_map(), "0 1 2 3 0 1\n");
     assert_eq!(dist.kind(), DistKind::Cyclic);
     assert_eq!(dist.local_domain(1)?.to_string(), "{-3..6 by 8}");

@@ -12,10 +12,7 @@ use proptest::prelude::*;
 fn brute<const D: usize>(dom: &Domain<D>) -> Vec<[i64; D]> {
     let mut out: Vec<Vec<i64>> = vec![Vec::new()];
     for r in dom.dims() {
-        out = out
-            .into_iter()
-            .flat_map(|prefix| r.iter().map(move |i| [prefix.clone(), vec![i]].concat()))
-            .collect();
+        out = out.into_iter().flat_map(|prefix| r.iter().map(move |i| [prefix.clone(), vec![i]].concat())).collect();
     }
     out.into_iter().map(|v| v.try_into().unwrap()).collect()
 }
@@ -102,14 +99,10 @@ fn size_overflow_is_an_error() {
 #[test]
 fn slicing_names_the_bounds() {
     let dom = Domain::from_shape([4, 5]).unwrap();
-    let sub = Domain::new([StridedRange::new(1, 3), StridedRange::with_stride(0, 9, 4).unwrap()])
-        .unwrap();
+    let sub = Domain::new([StridedRange::new(1, 3), StridedRange::with_stride(0, 9, 4).unwrap()]).unwrap();
     assert_eq!(
         dom.slice(&sub),
-        Err(Error::IndexOutOfBounds {
-            index: "{1..3, 0..9 by 4}".into(),
-            bounds: "{0..4, 0..5}".into()
-        })
+        Err(Error::IndexOutOfBounds { index: "{1..3, 0..9 by 4}".into(), bounds: "{0..4, 0..5}".into() })
     );
     assert_eq!(
         dom.position([4, 0]),

@@ -60,11 +60,7 @@ fn auto_shapes_for_1_to_16_targets() {
 /// The rule, by brute force: among all factorizations, sorted non-increasing, the
 /// lexicographically smallest.
 fn brute_shape<const D: usize>(n: usize) -> [usize; D] {
-    ordered_factorizations::<D>(n)
-        .into_iter()
-        .filter(|f| f.windows(2).all(|w| w[0] >= w[1]))
-        .min()
-        .unwrap()
+    ordered_factorizations::<D>(n).into_iter().filter(|f| f.windows(2).all(|w| w[0] >= w[1])).min().unwrap()
 }
 
 proptest! {
@@ -111,9 +107,7 @@ fn errors_for_bad_grids() {
         })
     );
     assert!(LocaleGrid::new(0..2, [usize::MAX, 2]).is_err());
-    assert!(
-        matches!(LocaleGrid::new([3, 5, 3], [3]), Err(Error::InvalidArgument(m)) if m.contains("twice"))
-    );
+    assert!(matches!(LocaleGrid::new([3, 5, 3], [3]), Err(Error::InvalidArgument(m)) if m.contains("twice")));
     assert!(matches!(LocaleGrid::<4>::auto(0..4), Err(Error::InvalidArgument(_))));
     assert!(matches!(LocaleGrid::<0>::new([0], []), Err(Error::InvalidArgument(_))));
     let grid = LocaleGrid::<2>::auto(0..6).unwrap();
@@ -131,8 +125,5 @@ fn sublocale_ids() {
     assert_eq!(grid.coords(1005), Ok([1, 1]));
     assert_eq!(grid.target([0, 3]), Ok(1003));
     assert!(matches!(grid.coords(5), Err(Error::InvalidArgument(m)) if m.contains("1000")));
-    assert_eq!(
-        grid.to_string(),
-        "2x4 grid of targets [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]"
-    );
+    assert_eq!(grid.to_string(), "2x4 grid of targets [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]");
 }

@@ -20,9 +20,7 @@ fn elems(r: &StridedRange) -> Vec<i64> {
 /// Ranges anywhere in i64 with any stride, as long as they are valid.
 fn wide_range() -> impl Strategy<Value = StridedRange> {
     (any::<i64>(), prop_oneof![1u64..10, any::<u64>().prop_map(|s| s.max(1))], 0usize..6)
-        .prop_filter_map("overflows", |(first, stride, len)| {
-            StridedRange::from_parts(first, stride, len).ok()
-        })
+        .prop_filter_map("overflows", |(first, stride, len)| StridedRange::from_parts(first, stride, len).ok())
 }
 
 proptest! {
@@ -191,15 +189,9 @@ fn extremes() {
 #[test]
 fn equality_is_by_sequence() {
     assert_eq!(StridedRange::new(3, 3), StridedRange::new(-7, -9));
-    assert_eq!(
-        StridedRange::with_stride(0, 10, 3).unwrap(),
-        StridedRange::with_stride(0, 12, 3).unwrap()
-    );
+    assert_eq!(StridedRange::with_stride(0, 10, 3).unwrap(), StridedRange::with_stride(0, 12, 3).unwrap());
     assert_eq!(StridedRange::with_stride(5, 6, 9).unwrap(), StridedRange::new(5, 6));
-    assert_ne!(
-        StridedRange::with_stride(0, 10, 3).unwrap(),
-        StridedRange::with_stride(0, 10, 2).unwrap()
-    );
+    assert_ne!(StridedRange::with_stride(0, 10, 3).unwrap(), StridedRange::with_stride(0, 10, 2).unwrap());
     let set: HashSet<StridedRange> = [
         StridedRange::new(3, 3),
         StridedRange::new(1, 0),

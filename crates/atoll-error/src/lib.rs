@@ -361,13 +361,7 @@ mod tests {
 
     #[test]
     fn messages_name_the_values() {
-        let e = Error::OutOfMemory {
-            operation: "zeros".into(),
-            locale: 2,
-            requested: 100,
-            in_use: 50,
-            limit: 120,
-        };
+        let e = Error::OutOfMemory { operation: "zeros".into(), locale: 2, requested: 100, in_use: 50, limit: 120 };
         let s = e.to_string();
         assert!(s.contains("zeros") && s.contains("locale 2") && s.contains("120"), "{s}");
         let e = Error::NotRegistered { locale: 1, addr: 0x1000, len: 16 };

@@ -39,10 +39,18 @@ impl CsrMatrix {
         let rows = Partition::new(nrows, p);
         let cols = Partition::new(ncols, p);
         let pattern = ctx.allreduce(entries.vals.is_none(), |a, b| a && b)?;
-        let bad = entries.rows.iter().zip(&entries.cols).find(|(&r, &c)| r >= nrows as u64 || c >= ncols as u64).map(|(&r, &c)| (r, c));
+        let bad = entries
+            .rows
+            .iter()
+            .zip(&entries.cols)
+            .find(|(&r, &c)| r >= nrows as u64 || c >= ncols as u64)
+            .map(|(&r, &c)| (r, c));
         let bad = ctx.allgather(&bad)?.into_iter().flatten().next();
         if let Some((r, c)) = bad {
-            return Err(Error::IndexOutOfBounds { index: format!("({r}, {c})"), bounds: format!("of a {nrows} x {ncols} matrix") });
+            return Err(Error::IndexOutOfBounds {
+                index: format!("({r}, {c})"),
+                bounds: format!("of a {nrows} x {ncols} matrix"),
+            });
         }
         // Route (row, col[, val]) to the row owners.
         let w = if pattern { 2 } else { 3 };
@@ -132,7 +140,8 @@ impl CsrMatrix {
         };
         // Local column numbering and the ghosts.
         let mc = cols.range(me);
-        let mut ghosts: Vec<u64> = gcol.iter().copied().filter(|&c| !(mc.start as u64..mc.end as u64).contains(&c)).collect();
+        let mut ghosts: Vec<u64> =
+            gcol.iter().copied().filter(|&c| !(mc.start as u64..mc.end as u64).contains(&c)).collect();
         ghosts.sort_unstable();
         ghosts.dedup();
         let too_many = mc.len() + ghosts.len() > u32::MAX as usize;
@@ -149,7 +158,15 @@ impl CsrMatrix {
             }
             gcol.iter().map(|&c| if local(c) { (c as usize - mc.start) as u32 } else { table[c as usize] }).collect()
         } else {
-            gcol.iter().map(|&c| if local(c) { (c as usize - mc.start) as u32 } else { (mc.len() + ghosts.binary_search(&c).unwrap_or(0)) as u32 }).collect()
+            gcol.iter()
+                .map(|&c| {
+                    if local(c) {
+                        (c as usize - mc.start) as u32
+                    } else {
+                        (mc.len() + ghosts.binary_search(&c).unwrap_or(0)) as u32
+                    }
+                })
+                .collect()
         };
         drop(gcol);
         let halo = Halo::new(ctx, cols, ghosts)?;

@@ -78,7 +78,11 @@ impl RowMatrix for CsrMatrix {
         Ok((0..self.row_ptr.len() - 1)
             .map(|i| {
                 let (cs, vs) = self.row(i);
-                cs.iter().enumerate().filter(|(_, &c)| self.global_col(c) == start + i as u64).map(|(k, _)| vs.map_or(1.0, |v| v[k])).sum()
+                cs.iter()
+                    .enumerate()
+                    .filter(|(_, &c)| self.global_col(c) == start + i as u64)
+                    .map(|(k, _)| vs.map_or(1.0, |v| v[k]))
+                    .sum()
             })
             .collect())
     }

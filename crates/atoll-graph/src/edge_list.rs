@@ -44,7 +44,13 @@ impl EdgeSource for DistEdges {
     }
 }
 
-pub(crate) fn spread<T: atoll_runtime::Pod + Default>(ctx: &Ctx, part: &Partition, first: usize, v: &[T], out: &mut [T]) -> Result<()> {
+pub(crate) fn spread<T: atoll_runtime::Pod + Default>(
+    ctx: &Ctx,
+    part: &Partition,
+    first: usize,
+    v: &[T],
+    out: &mut [T],
+) -> Result<()> {
     let p = ctx.num_locales();
     let mut send: Vec<Vec<T>> = vec![Vec::new(); p];
     let mut k = 0;
@@ -56,7 +62,10 @@ pub(crate) fn spread<T: atoll_runtime::Pod + Default>(ctx: &Ctx, part: &Partitio
     }
     let got = ctx.alltoallv(send)?.concat();
     if got.len() != out.len() {
-        return Err(Error::Comm { locale: ctx.id(), message: format!("DistEdges: received {} entries for a part of {}", got.len(), out.len()) });
+        return Err(Error::Comm {
+            locale: ctx.id(),
+            message: format!("DistEdges: received {} entries for a part of {}", got.len(), out.len()),
+        });
     }
     out.copy_from_slice(&got);
     Ok(())
@@ -141,9 +150,18 @@ impl<S: EdgeSource> EdgeListMatrix<S> {
         let (r, c) = (source.local_rows(), source.local_cols());
         let mut bad: Option<Error> = None;
         if r.len() != c.len() || source.local_vals().is_some_and(|v| v.len() != r.len()) {
-            bad = Some(Error::ShapeMismatch { context: "EdgeListMatrix::new".into(), left: format!("{} rows here", r.len()), right: format!("{} columns / values here", c.len()) });
-        } else if let Some(k) = (0..r.len()).find(|&k| r[k] < 0 || c[k] < 0 || r[k] as u64 >= nrows as u64 || c[k] as u64 >= ncols as u64) {
-            bad = Some(Error::IndexOutOfBounds { index: format!("({}, {})", r[k], c[k]), bounds: format!("of a {nrows} x {ncols} matrix") });
+            bad = Some(Error::ShapeMismatch {
+                context: "EdgeListMatrix::new".into(),
+                left: format!("{} rows here", r.len()),
+                right: format!("{} columns / values here", c.len()),
+            });
+        } else if let Some(k) =
+            (0..r.len()).find(|&k| r[k] < 0 || c[k] < 0 || r[k] as u64 >= nrows as u64 || c[k] as u64 >= ncols as u64)
+        {
+            bad = Some(Error::IndexOutOfBounds {
+                index: format!("({}, {})", r[k], c[k]),
+                bounds: format!("of a {nrows} x {ncols} matrix"),
+            });
         }
         if let Some(e) = ctx.allgather(&bad)?.into_iter().flatten().next() {
             return Err(e);
@@ -165,7 +183,17 @@ impl<S: EdgeSource> EdgeListMatrix<S> {
 
     /// `acc[to[k]] += f(val_k) * xg[from[k]]`, then the ghosts of `acc` sent to their owners.
     #[allow(clippy::too_many_arguments)]
-    fn product(&self, ctx: &Ctx, gather: &Halo, scatter: &Halo, from: &[u32], to: &[u32], x: &[f64], y: &mut [f64], f: impl Fn(f64) -> f64) -> Result<()> {
+    fn product(
+        &self,
+        ctx: &Ctx,
+        gather: &Halo,
+        scatter: &Halo,
+        from: &[u32],
+        to: &[u32],
+        x: &[f64],
+        y: &mut [f64],
+        f: impl Fn(f64) -> f64,
+    ) -> Result<()> {
         let mut xg = Vec::new();
         gather.gather(ctx, x, &mut xg)?;
         let nl = y.len();

@@ -20,7 +20,9 @@ pub const BCSSTK29_LIKE: (usize, usize, usize, usize) = (6, 11, 106, 2);
 /// [`Error::InvalidArgument`] for an empty grid or `dof == 0`.
 pub fn fe_entries(ctx: &Ctx, nx: usize, ny: usize, nz: usize, dof: usize) -> Result<(usize, LocalEntries)> {
     if nx == 0 || ny == 0 || nz == 0 || dof == 0 {
-        return Err(Error::InvalidArgument(format!("fe_banded: empty grid {nx} x {ny} x {nz} with {dof} unknowns per node")));
+        return Err(Error::InvalidArgument(format!(
+            "fe_banded: empty grid {nx} x {ny} x {nz} with {dof} unknowns per node"
+        )));
     }
     let n = nx * ny * nz * dof;
     let part = Partition::new(n, ctx.num_locales());

@@ -82,7 +82,9 @@ pub fn kronecker_edges(ctx: &Ctx, scale: u32, edge_factor: u64, seed: u64) -> Re
     if scale > 40 {
         return Err(Error::InvalidArgument(format!("kronecker: scale {scale} is above 40")));
     }
-    let m = edge_factor.checked_mul(1u64 << scale).ok_or_else(|| Error::InvalidArgument("kronecker: too many edges".into()))?;
+    let m = edge_factor
+        .checked_mul(1u64 << scale)
+        .ok_or_else(|| Error::InvalidArgument("kronecker: too many edges".into()))?;
     let part = Partition::new(m as usize, ctx.num_locales());
     let r = part.range(ctx.id());
     let mut rows = vec![0u64; r.len()];

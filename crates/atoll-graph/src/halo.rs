@@ -43,7 +43,10 @@ fn words<T: Pod>(what: &str) -> Result<()> {
     if std::mem::size_of::<T>() == 8 && std::mem::align_of::<T>() <= 8 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("{what}: halo exchanges move 8-byte values, got {}", std::any::type_name::<T>())))
+        Err(Error::InvalidArgument(format!(
+            "{what}: halo exchanges move 8-byte values, got {}",
+            std::any::type_name::<T>()
+        )))
     }
 }
 
@@ -82,11 +85,19 @@ impl Halo {
                 send_at[src] = at as usize;
                 rev_from[src] = rev_total;
                 rev_total += idx.len();
-                send_idx[src] = idx.iter().map(|&i| u32::try_from(i).map_err(|_| Error::InvalidArgument("a locale owns more than u32::MAX vector entries".into()))).collect::<Result<_>>()?;
+                send_idx[src] = idx
+                    .iter()
+                    .map(|&i| {
+                        u32::try_from(i).map_err(|_| {
+                            Error::InvalidArgument("a locale owns more than u32::MAX vector entries".into())
+                        })
+                    })
+                    .collect::<Result<_>>()?;
             }
         }
         // Tell each requester where its segment goes in our reverse buffer.
-        let back: Vec<Vec<u64>> = (0..p).map(|src| if send_idx[src].is_empty() { vec![] } else { vec![rev_from[src] as u64] }).collect();
+        let back: Vec<Vec<u64>> =
+            (0..p).map(|src| if send_idx[src].is_empty() { vec![] } else { vec![rev_from[src] as u64] }).collect();
         let got = ctx.alltoallv(back)?;
         let rev_at: Vec<usize> = got.iter().map(|v| v.first().map_or(0, |&x| x as usize)).collect();
         let lens = ctx.allgather(&(needed.len() as u64, rev_total as u64))?;
@@ -95,7 +106,20 @@ impl Halo {
         let fwd = ctx.alloc_symmetric_for::<u64>("graph halo", 2 * needed.len())?;
         let rev = ctx.alloc_symmetric_for::<u64>("graph halo (transpose)", 2 * rev_total)?;
         let _ = me;
-        Ok(Halo { ghosts: needed, recv, send_idx, send_at, rev_at, rev_from, ghost_len, rev_len, fwd, rev, parity: AtomicUsize::new(0), scratch: Mutex::new(Vec::new()) })
+        Ok(Halo {
+            ghosts: needed,
+            recv,
+            send_idx,
+            send_at,
+            rev_at,
+            rev_from,
+            ghost_len,
+            rev_len,
+            fwd,
+            rev,
+            parity: AtomicUsize::new(0),
+            scratch: Mutex::new(Vec::new()),
+        })
     }
 
     /// The ghosts' global indices, sorted.
@@ -148,7 +172,11 @@ impl Halo {
     /// Lengths that do not match the plan; communication failures.
     pub fn scatter_add(&self, ctx: &Ctx, ghost_vals: &[f64], local: &mut [f64]) -> Result<()> {
         if ghost_vals.len() != self.ghosts.len() {
-            return Err(Error::ShapeMismatch { context: "Halo::scatter_add".into(), left: format!("{} ghost values", ghost_vals.len()), right: format!("{} ghosts", self.ghosts.len()) });
+            return Err(Error::ShapeMismatch {
+                context: "Halo::scatter_add".into(),
+                left: format!("{} ghost values", ghost_vals.len()),
+                right: format!("{} ghosts", self.ghosts.len()),
+            });
         }
         let par = self.parity.fetch_add(1, Ordering::Relaxed) & 1;
         for (q, r) in self.recv.iter().enumerate() {

@@ -67,10 +67,24 @@ pub fn parse_header(src: &str, text: &[u8]) -> Result<MmHeader> {
     let banner = std::str::from_utf8(banner).map_err(|_| err(src, 1, "the banner is not UTF-8"))?;
     let words: Vec<String> = banner.split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
     if words.first().map(String::as_str) != Some("%%matrixmarket") {
-        return Err(err(src, 1, format!("expected the banner `%%MatrixMarket matrix coordinate <field> <symmetry>`, got `{}`", banner.trim())));
+        return Err(err(
+            src,
+            1,
+            format!(
+                "expected the banner `%%MatrixMarket matrix coordinate <field> <symmetry>`, got `{}`",
+                banner.trim()
+            ),
+        ));
     }
     if words.len() != 5 || words[1] != "matrix" {
-        return Err(err(src, 1, format!("malformed banner `{}`: expected 5 words `%%MatrixMarket matrix coordinate <field> <symmetry>`", banner.trim())));
+        return Err(err(
+            src,
+            1,
+            format!(
+                "malformed banner `{}`: expected 5 words `%%MatrixMarket matrix coordinate <field> <symmetry>`",
+                banner.trim()
+            ),
+        ));
     }
     if words[2] != "coordinate" {
         return Err(err(src, 1, format!("unsupported format `{}`: only `coordinate` is read", words[2])));
@@ -88,14 +102,18 @@ pub fn parse_header(src: &str, text: &[u8]) -> Result<MmHeader> {
     };
     loop {
         line += 1;
-        let l = next_line(&mut pos).ok_or_else(|| err(src, line, "the file ends before the size line `rows cols entries`"))?;
+        let l = next_line(&mut pos)
+            .ok_or_else(|| err(src, line, "the file ends before the size line `rows cols entries`"))?;
         let l = std::str::from_utf8(l).map_err(|_| err(src, line, "the line is not UTF-8"))?;
         let t = l.trim();
         if t.is_empty() || t.starts_with('%') {
             continue;
         }
         let nums: Vec<&str> = t.split_whitespace().collect();
-        let parse = |s: &str| s.parse::<usize>().map_err(|_| err(src, line, format!("malformed size line `{t}`: `{s}` is not a non-negative integer")));
+        let parse = |s: &str| {
+            s.parse::<usize>()
+                .map_err(|_| err(src, line, format!("malformed size line `{t}`: `{s}` is not a non-negative integer")))
+        };
         if nums.len() != 3 {
             return Err(err(src, line, format!("malformed size line `{t}`: expected `rows cols entries`")));
         }

@@ -76,7 +76,13 @@ fn line_start(f: &mut File, path: &str, at: u64, size: u64, data_start: u64) -> 
 type LineError = Option<(u64, String)>;
 
 /// Parses the entry lines of `chunk`, whose first line is line `first_line` of the file.
-fn parse_chunk(h: &MmHeader, chunk: &[u8], first_line: u64, out: &mut LocalEntries, lines_of: &mut Vec<u64>) -> LineError {
+fn parse_chunk(
+    h: &MmHeader,
+    chunk: &[u8],
+    first_line: u64,
+    out: &mut LocalEntries,
+    lines_of: &mut Vec<u64>,
+) -> LineError {
     let mut line = first_line;
     let fields = if h.field == MmField::Pattern { 2 } else { 3 };
     for raw in chunk.split(|&b| b == b'\n') {
@@ -91,7 +97,13 @@ fn parse_chunk(h: &MmHeader, chunk: &[u8], first_line: u64, out: &mut LocalEntri
             for (k, dim) in [(0usize, h.rows), (1, h.cols)] {
                 let what = if k == 0 { "row" } else { "column" };
                 let Some(w) = it.next() else {
-                    return Some((line, format!("expected {fields} fields `row col{}`, got `{t}`", if fields == 3 { " value" } else { "" })));
+                    return Some((
+                        line,
+                        format!(
+                            "expected {fields} fields `row col{}`, got `{t}`",
+                            if fields == 3 { " value" } else { "" }
+                        ),
+                    ));
                 };
                 match w.parse::<u64>() {
                     Ok(i) if i >= 1 && i <= dim as u64 => idx[k] = i - 1,
@@ -103,10 +115,22 @@ fn parse_chunk(h: &MmHeader, chunk: &[u8], first_line: u64, out: &mut LocalEntri
                 let Some(w) = it.next() else {
                     return Some((line, format!("expected 3 fields `row col value`, got `{t}`")));
                 };
-                let v = if h.field == MmField::Integer { w.parse::<i64>().map(|x| x as f64).ok() } else { w.parse::<f64>().ok() };
+                let v = if h.field == MmField::Integer {
+                    w.parse::<i64>().map(|x| x as f64).ok()
+                } else {
+                    w.parse::<f64>().ok()
+                };
                 match v {
                     Some(v) => v,
-                    None => return Some((line, format!("value `{w}` is not {}", if h.field == MmField::Integer { "an integer" } else { "a number" }))),
+                    None => {
+                        return Some((
+                            line,
+                            format!(
+                                "value `{w}` is not {}",
+                                if h.field == MmField::Integer { "an integer" } else { "a number" }
+                            ),
+                        ))
+                    }
                 }
             } else {
                 1.0
@@ -173,7 +197,10 @@ pub fn read_local(ctx: &Ctx, path: impl AsRef<Path>) -> Result<MmLocal> {
         return Err(Error::Parse {
             source_name: path_s,
             line: total_lines + 1,
-            message: format!("the file ends after {total} of the {} entries the size line declares (truncated?)", h.nnz),
+            message: format!(
+                "the file ends after {total} of the {} entries the size line declares (truncated?)",
+                h.nnz
+            ),
         });
     }
     Ok(MmLocal { header: h, entries })

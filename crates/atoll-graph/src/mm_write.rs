@@ -15,7 +15,14 @@ use std::path::Path;
 ///
 /// # Errors
 /// The same on every locale: [`Error::Io`] when the file cannot be written.
-pub fn write_matrix_market(ctx: &Ctx, path: impl AsRef<Path>, rows: usize, cols: usize, entries: &LocalEntries, symmetry: MmSymmetry) -> Result<()> {
+pub fn write_matrix_market(
+    ctx: &Ctx,
+    path: impl AsRef<Path>,
+    rows: usize,
+    cols: usize,
+    entries: &LocalEntries,
+    symmetry: MmSymmetry,
+) -> Result<()> {
     let path_s = path.as_ref().display().to_string();
     let pattern = ctx.allreduce(entries.vals.is_none(), |a, b| a && b)?;
     let mut text = String::new();

@@ -79,7 +79,12 @@ pub trait RowMatrix {
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when an array's local part is not this locale's range.
-    fn spmv_arrays(&self, ctx: &Ctx, x: &DistArray<f64, 1, Block<1>>, y: &mut DistArray<f64, 1, Block<1>>) -> Result<()> {
+    fn spmv_arrays(
+        &self,
+        ctx: &Ctx,
+        x: &DistArray<f64, 1, Block<1>>,
+        y: &mut DistArray<f64, 1, Block<1>>,
+    ) -> Result<()> {
         check_part("RowMatrix::spmv_arrays (x)", x.len(), x.local().len(), self.shape().1, self.local_cols())?;
         check_part("RowMatrix::spmv_arrays (y)", y.len(), y.local().len(), self.shape().0, self.local_rows())?;
         self.spmv(ctx, x.local(), y.local_mut())

@@ -70,17 +70,28 @@ impl SharedEdges {
     /// On every locale: [`Error::IndexOutOfBounds`] for an entry outside
     /// `0..num_vertices`; the errors of [`SharedArray::create`] (a bad prefix, existing
     /// files); communication failures. Nothing is left behind on error.
-    pub fn create(ctx: &Ctx, prefix: &str, num_vertices: usize, entries: &LocalEntries, unit_weights: bool, opts: ShareOptions) -> Result<Self> {
+    pub fn create(
+        ctx: &Ctx,
+        prefix: &str,
+        num_vertices: usize,
+        entries: &LocalEntries,
+        unit_weights: bool,
+        opts: ShareOptions,
+    ) -> Result<Self> {
         let n = num_vertices as u64;
-        let bad = (0..entries.len()).find(|&k| entries.rows[k] >= n || entries.cols[k] >= n).map(|k| Error::IndexOutOfBounds {
-            index: format!("({}, {})", entries.rows[k], entries.cols[k]),
-            bounds: format!("0..{num_vertices} (SharedEdges::create)"),
+        let bad = (0..entries.len()).find(|&k| entries.rows[k] >= n || entries.cols[k] >= n).map(|k| {
+            Error::IndexOutOfBounds {
+                index: format!("({}, {})", entries.rows[k], entries.cols[k]),
+                bounds: format!("0..{num_vertices} (SharedEdges::create)"),
+            }
         });
         if let Some(e) = ctx.allgather(&bad)?.into_iter().flatten().next() {
             return Err(e);
         }
         if i64::try_from(num_vertices).is_err() {
-            return Err(Error::InvalidArgument(format!("SharedEdges::create: {num_vertices} vertices do not fit int64 ids")));
+            return Err(Error::InvalidArgument(format!(
+                "SharedEdges::create: {num_vertices} vertices do not fit int64 ids"
+            )));
         }
         let first = ctx.exscan(entries.len() as u64, 0u64, |a, b| a + b)? as usize;
         let total = ctx.allreduce(entries.len() as u64, |a, b| a + b)? as usize;
@@ -128,7 +139,11 @@ impl SharedEdges {
     pub fn from_csr(ctx: &Ctx, prefix: &str, m: &CsrMatrix, unit_weights: bool, opts: ShareOptions) -> Result<Self> {
         let (r, c) = m.shape();
         if r != c {
-            return Err(Error::ShapeMismatch { context: "SharedEdges::from_csr".into(), left: format!("a {r} x {c} matrix"), right: "a square matrix (a graph)".into() });
+            return Err(Error::ShapeMismatch {
+                context: "SharedEdges::from_csr".into(),
+                left: format!("a {r} x {c} matrix"),
+                right: "a square matrix (a graph)".into(),
+            });
         }
         SharedEdges::create(ctx, prefix, r, &m.local_entries(), unit_weights, opts)
     }
@@ -161,7 +176,11 @@ pub fn share_targets(ctx: &Ctx, name: &str, targets: &[u64], opts: ShareOptions)
     if targets.is_empty() {
         return Err(Error::InvalidArgument("share_targets: the target set is empty".into()));
     }
-    let t: Vec<i64> = targets.iter().map(|&x| i64::try_from(x)).collect::<std::result::Result<_, _>>().map_err(|_| Error::InvalidArgument("share_targets: a vertex id beyond int64".into()))?;
+    let t: Vec<i64> = targets
+        .iter()
+        .map(|&x| i64::try_from(x))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| Error::InvalidArgument("share_targets: a vertex id beyond int64".into()))?;
     let mut a = SharedArray::<i64, 1>::create(ctx, name, [t.len()], opts)?;
     let r = Partition::new(t.len(), ctx.num_locales()).range(ctx.id());
     a.array_mut()?.local_mut().copy_from_slice(&t[r]);

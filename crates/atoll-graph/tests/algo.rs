@@ -4,7 +4,10 @@
 
 mod common;
 
-use atoll_graph::{bfs, connected_components, fe_entries, hitting_times, kronecker, kronecker_edges, label_propagation, pagerank, CsrMatrix, HittingMethod, LocalEntries, RowMatrix};
+use atoll_graph::{
+    bfs, connected_components, fe_entries, hitting_times, kronecker, kronecker_edges, label_propagation, pagerank,
+    CsrMatrix, HittingMethod, LocalEntries, RowMatrix,
+};
 use atoll_runtime::{run, Config, Ctx, Error, Result};
 use common::*;
 
@@ -145,19 +148,34 @@ fn hitting_times_match_a_dense_solve_with_both_methods() {
             let want = hitting_reference(&adj, &targets);
             for (method, iters) in [(HittingMethod::ConjugateGradient, 500), (HittingMethod::Jacobi, 20_000)] {
                 let h = hitting_times(ctx, &m, &targets, method, 1e-11, iters)?;
-                assert!(h.converged, "{method:?} on {p} locales: residuals {:?}", &h.residuals[h.residuals.len().saturating_sub(3)..]);
+                assert!(
+                    h.converged,
+                    "{method:?} on {p} locales: residuals {:?}",
+                    &h.residuals[h.residuals.len().saturating_sub(3)..]
+                );
                 assert!(h.residuals.windows(2).any(|w| w[1] < w[0]));
                 let got = all(ctx, &h.times)?;
                 for v in 0..100 {
                     if want[v].is_infinite() {
                         assert!(got[v].is_infinite(), "{method:?} vertex {v}: {}", got[v]);
                     } else {
-                        assert!((got[v] - want[v]).abs() <= 1e-6 * want[v].max(1.0), "{method:?} vertex {v}: {} vs {}", got[v], want[v]);
+                        assert!(
+                            (got[v] - want[v]).abs() <= 1e-6 * want[v].max(1.0),
+                            "{method:?} vertex {v}: {} vs {}",
+                            got[v],
+                            want[v]
+                        );
                     }
                 }
             }
-            assert!(matches!(hitting_times(ctx, &m, &[], HittingMethod::Jacobi, 1e-9, 10), Err(Error::InvalidArgument(_))));
-            assert!(matches!(hitting_times(ctx, &m, &[100], HittingMethod::Jacobi, 1e-9, 10), Err(Error::IndexOutOfBounds { .. })));
+            assert!(matches!(
+                hitting_times(ctx, &m, &[], HittingMethod::Jacobi, 1e-9, 10),
+                Err(Error::InvalidArgument(_))
+            ));
+            assert!(matches!(
+                hitting_times(ctx, &m, &[100], HittingMethod::Jacobi, 1e-9, 10),
+                Err(Error::IndexOutOfBounds { .. })
+            ));
             Ok(())
         })
         .unwrap();
@@ -203,7 +221,12 @@ fn hitting_times_on_a_kronecker_graph_with_several_components_match_a_dense_solv
         let got = run(Config::local(p), |ctx| {
             let (_, m) = kron_components(ctx)?;
             let h = hitting_times(ctx, &m, &targets, HittingMethod::ConjugateGradient, 1e-10, KRON_CG_ITERS)?;
-            assert!(h.converged, "{p} locales: {} iterations, last residuals {:?}", h.residuals.len(), &h.residuals[h.residuals.len().saturating_sub(3)..]);
+            assert!(
+                h.converged,
+                "{p} locales: {} iterations, last residuals {:?}",
+                h.residuals.len(),
+                &h.residuals[h.residuals.len().saturating_sub(3)..]
+            );
             all(ctx, &h.times)
         })
         .unwrap();
@@ -211,7 +234,12 @@ fn hitting_times_on_a_kronecker_graph_with_several_components_match_a_dense_solv
             if want[v].is_infinite() {
                 assert!(got[v].is_infinite(), "{p} locales, vertex {v}: {}", got[v]);
             } else {
-                assert!((got[v] - want[v]).abs() <= 1e-7 * want[v].max(1.0), "{p} locales, vertex {v}: {} vs {}", got[v], want[v]);
+                assert!(
+                    (got[v] - want[v]).abs() <= 1e-7 * want[v].max(1.0),
+                    "{p} locales, vertex {v}: {} vs {}",
+                    got[v],
+                    want[v]
+                );
             }
         }
     }

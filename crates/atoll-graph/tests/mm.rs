@@ -108,7 +108,11 @@ fn integer_file_and_real_round_trip_keep_values() {
     let path = write("int.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 -7\n3 3 5\n2 1 12\n");
     run(Config::local(2), |ctx| {
         let m = read_matrix_market(ctx, &path)?;
-        let mut all = ctx.allgather(&m.local_entries().rows.iter().zip(&m.local_entries().cols).map(|(&r, &c)| (r, c)).collect::<Vec<_>>())?.concat();
+        let mut all = ctx
+            .allgather(
+                &m.local_entries().rows.iter().zip(&m.local_entries().cols).map(|(&r, &c)| (r, c)).collect::<Vec<_>>(),
+            )?
+            .concat();
         all.sort();
         assert_eq!(all, vec![(0, 1), (1, 0), (2, 2)]);
         let out = tmp("int-out.mtx");
@@ -182,6 +186,7 @@ fn malformed_files_give_an_error_naming_the_line_on_every_locale() {
 
 #[test]
 fn a_missing_file_is_an_io_error_everywhere() {
-    let r = run(Config::local(3), |ctx| ctx.allgather(&read_matrix_market(ctx, "/nonexistent/atoll.mtx").err())).unwrap();
+    let r =
+        run(Config::local(3), |ctx| ctx.allgather(&read_matrix_market(ctx, "/nonexistent/atoll.mtx").err())).unwrap();
     assert!(r.iter().all(|e| matches!(e, Some(Error::Io(m)) if m.contains("/nonexistent/atoll.mtx"))), "{r:?}");
 }

@@ -13,8 +13,15 @@ use std::time::Duration;
 mod launch;
 
 fn same_results_and_counts_as_local(n: usize) {
-    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-graph-selftest"), "the graph selftest", "graph selftest ok", n, Duration::from_secs(180));
-    let local = run(Config::local(n), |ctx| mpi_scenarios::all_scenarios(ctx).map(|r| mpi_scenarios::report(&r))).unwrap();
+    let so = launch::launch(
+        env!("CARGO_BIN_EXE_atoll-graph-selftest"),
+        "the graph selftest",
+        "graph selftest ok",
+        n,
+        Duration::from_secs(180),
+    );
+    let local =
+        run(Config::local(n), |ctx| mpi_scenarios::all_scenarios(ctx).map(|r| mpi_scenarios::report(&r))).unwrap();
     let (mpi, local) = (launch::counts(&so), launch::counts(&local));
     assert_eq!(mpi.len(), 4, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");

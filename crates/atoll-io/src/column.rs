@@ -1,8 +1,8 @@
 //! The columns that IO reads and writes: 1-D Block arrays of the numeric dtypes, and strings.
 
 use atoll_array::DistArray;
-use atoll_strings::DistStrings;
 use atoll_error::Result;
+use atoll_strings::DistStrings;
 use serde::{Deserialize, Serialize};
 
 /// The dtypes of columns.

@@ -80,8 +80,12 @@ fn classify(c: &ColumnDescriptor) -> std::result::Result<Source, String> {
         return Err("a repeated (list) column".into());
     }
     let unsigned = matches!(c.logical_type_ref(), Some(LogicalType::Integer(t)) if !t.is_signed)
-        || matches!(c.converted_type(), ConvertedType::UINT_8 | ConvertedType::UINT_16 | ConvertedType::UINT_32 | ConvertedType::UINT_64);
-    let decimal = matches!(c.logical_type_ref(), Some(LogicalType::Decimal { .. })) || c.converted_type() == ConvertedType::DECIMAL;
+        || matches!(
+            c.converted_type(),
+            ConvertedType::UINT_8 | ConvertedType::UINT_16 | ConvertedType::UINT_32 | ConvertedType::UINT_64
+        );
+    let decimal = matches!(c.logical_type_ref(), Some(LogicalType::Decimal { .. }))
+        || c.converted_type() == ConvertedType::DECIMAL;
     let what = || {
         let l = c.logical_type_ref().map(|l| format!(" ({l:?})")).unwrap_or_default();
         format!("{}{l}", c.physical_type())
@@ -130,7 +134,11 @@ pub fn parquet_datasets(path: impl AsRef<Path>) -> Result<Vec<DatasetInfo>> {
         .iter()
         .map(|c| {
             let l = c.logical_type_ref().map(|l| format!(" ({l:?})")).unwrap_or_default();
-            DatasetInfo { name: c.path().string(), dtype: classify(c).ok().map(Source::dtype), parquet_type: format!("{}{l}", c.physical_type()) }
+            DatasetInfo {
+                name: c.path().string(),
+                dtype: classify(c).ok().map(Source::dtype),
+                parquet_type: format!("{}{l}", c.physical_type()),
+            }
         })
         .collect())
 }
@@ -151,18 +159,32 @@ pub(crate) fn summarize(path: &Path, names: &[String]) -> Result<FileSummary> {
     let schema = md.file_metadata().schema_descr_ptr();
     let mut cols = Vec::with_capacity(names.len());
     for name in names {
-        let found = schema.columns().iter().position(|c| c.path().string() == *name || (c.max_rep_level() == 0 && c.name() == name && c.path().parts().len() == 1));
+        let found = schema.columns().iter().position(|c| {
+            c.path().string() == *name || (c.max_rep_level() == 0 && c.name() == name && c.path().parts().len() == 1)
+        });
         let Some(leaf) = found else {
             let have: Vec<String> = schema.columns().iter().map(|c| c.path().string()).collect();
-            return Err(file_err(FileErrorKind::MissingDataset, path, format!("no dataset {name:?} (the file has {have:?})")));
+            return Err(file_err(
+                FileErrorKind::MissingDataset,
+                path,
+                format!("no dataset {name:?} (the file has {have:?})"),
+            ));
         };
-        let source = classify(&schema.columns()[leaf])
-            .map_err(|why| file_err(FileErrorKind::WrongType, path, format!("dataset {name:?} is {why}; readable types: int8-64, uint8-64, float32/64, bool, UTF-8 strings")))?;
+        let source = classify(&schema.columns()[leaf]).map_err(|why| {
+            file_err(
+                FileErrorKind::WrongType,
+                path,
+                format!(
+                    "dataset {name:?} is {why}; readable types: int8-64, uint8-64, float32/64, bool, UTF-8 strings"
+                ),
+            )
+        })?;
         cols.push((leaf, source));
     }
     let mut groups = Vec::with_capacity(md.num_row_groups());
     for g in md.row_groups() {
-        let n = u64::try_from(g.num_rows()).map_err(|_| file_err(FileErrorKind::Corrupt, path, format!("a row group has {} rows", g.num_rows())))?;
+        let n = u64::try_from(g.num_rows())
+            .map_err(|_| file_err(FileErrorKind::Corrupt, path, format!("a row group has {} rows", g.num_rows())))?;
         groups.push(n);
     }
     Ok(FileSummary { groups, cols })

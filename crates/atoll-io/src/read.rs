@@ -182,7 +182,13 @@ fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Resul
                 return Err(file_err(
                     FileErrorKind::WrongType,
                     &paths[f],
-                    format!("dataset {:?} reads as {} here but as {} in {}", names[k], c.1.dtype().name(), first[k].name(), paths[0].display()),
+                    format!(
+                        "dataset {:?} reads as {} here but as {} in {}",
+                        names[k],
+                        c.1.dtype().name(),
+                        first[k].name(),
+                        paths[0].display()
+                    ),
                 ));
             }
         }
@@ -258,7 +264,8 @@ fn decode_local(
     }
     // Each task's destination slices, cut in order from the local parts (tasks tile them);
     // string columns: one block of strings per task, concatenated afterwards.
-    let mut str_parts: Vec<Vec<LocalStrings>> = (0..nstr).map(|_| tasks.iter().map(|_| LocalStrings::new()).collect()).collect();
+    let mut str_parts: Vec<Vec<LocalStrings>> =
+        (0..nstr).map(|_| tasks.iter().map(|_| LocalStrings::new()).collect()).collect();
     let mut str_iter = str_parts.iter_mut();
     let mut dests: Vec<Vec<Dest<'_>>> = tasks.iter().map(|_| Vec::with_capacity(cols.len())).collect();
     for c in cols.iter_mut() {
@@ -277,7 +284,9 @@ fn decode_local(
             Some(Column::U64(a)) => cut!(a, U),
             Some(Column::F64(a)) => cut!(a, F),
             Some(Column::Bool(a)) => cut!(a, B),
-            Some(Column::Str(_)) => return Err(invalid_arg!("read_parquet: a string column was allocated before decoding")),
+            Some(Column::Str(_)) => {
+                return Err(invalid_arg!("read_parquet: a string column was allocated before decoding"))
+            }
             None => {
                 let parts = str_iter.next().ok_or_else(|| invalid_arg!("read_parquet: string columns miscounted"))?;
                 for (k, p) in parts.iter_mut().enumerate() {
@@ -306,7 +315,13 @@ fn decode_local(
     }
 }
 
-fn run_task(reader: &SerializedFileReader<PosFile>, path: &Path, s: &FileSummary, t: &Task, dests: &mut [Dest<'_>]) -> Result<()> {
+fn run_task(
+    reader: &SerializedFileReader<PosFile>,
+    path: &Path,
+    s: &FileSummary,
+    t: &Task,
+    dests: &mut [Dest<'_>],
+) -> Result<()> {
     let rg = reader.get_row_group(t.group).map_err(|e| corrupt(path, e))?;
     for ((leaf, source), dest) in s.cols.iter().zip(dests.iter_mut()) {
         let cr = rg.get_column_reader(*leaf).map_err(|e| corrupt(path, e))?;
@@ -337,7 +352,13 @@ struct Col<'p> {
 impl Col<'_> {
     /// Reads `out.len()` values after skipping `self.skip` rows, converting each with `conv`;
     /// nulls become `null` (an error when `None`).
-    fn read<T: DataType, U: Copy>(&self, cr: ColumnReader, out: &mut [U], conv: impl Fn(&T::T) -> U, null: Option<U>) -> Result<()> {
+    fn read<T: DataType, U: Copy>(
+        &self,
+        cr: ColumnReader,
+        out: &mut [U],
+        conv: impl Fn(&T::T) -> U,
+        null: Option<U>,
+    ) -> Result<()> {
         let path = self.path;
         let short = || file_err(FileErrorKind::Corrupt, path, "a column chunk holds fewer rows than its row group");
         let mut r = get_typed_column_reader::<T>(cr);
@@ -363,7 +384,11 @@ impl Col<'_> {
                 }
             } else {
                 let Some(nv) = null else {
-                    return Err(file_err(FileErrorKind::WrongType, path, "a column holds null values (only float columns may: they read as NaN)"));
+                    return Err(file_err(
+                        FileErrorKind::WrongType,
+                        path,
+                        "a column holds null values (only float columns may: they read as NaN)",
+                    ));
                 };
                 if defs.len() != recs {
                     return Err(short());

@@ -25,13 +25,7 @@ pub(crate) fn read_strings(
     max_def: i16,
     out: &mut LocalStrings,
 ) -> Result<()> {
-    let short = || {
-        file_err(
-            FileErrorKind::Corrupt,
-            path,
-            "a column chunk holds fewer rows than its row group",
-        )
-    };
+    let short = || file_err(FileErrorKind::Corrupt, path, "a column chunk holds fewer rows than its row group");
     let bad_utf8 = |row: usize| {
         file_err(
             FileErrorKind::Corrupt,
@@ -51,9 +45,7 @@ pub(crate) fn read_strings(
         vals.clear();
         defs.clear();
         let levels = if max_def > 0 { Some(&mut defs) } else { None };
-        let (recs, nvals, _) = r
-            .read_records(want, levels, None, &mut vals)
-            .map_err(|e| corrupt(path, e))?;
+        let (recs, nvals, _) = r.read_records(want, levels, None, &mut vals).map_err(|e| corrupt(path, e))?;
         if recs == 0 || recs > want || nvals > recs || vals.len() != nvals {
             return Err(short());
         }

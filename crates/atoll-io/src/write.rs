@@ -78,7 +78,12 @@ impl Default for WriteOptions {
 /// On every locale: `InvalidArgument` for no columns, a bad name or lengths that differ;
 /// [`Error::File`] ([`FileErrorKind::Io`]) when a file cannot be written (a missing directory,
 /// permissions, a full disk).
-pub fn write_parquet(ctx: &Ctx, prefix: impl AsRef<Path>, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOptions) -> Result<PathBuf> {
+pub fn write_parquet(
+    ctx: &Ctx,
+    prefix: impl AsRef<Path>,
+    columns: &[(&str, ColumnRef<'_>)],
+    opts: &WriteOptions,
+) -> Result<PathBuf> {
     if columns.is_empty() {
         return Err(invalid_arg!("write_parquet: no columns to write"));
     }
@@ -129,11 +134,14 @@ fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
     let mut fields = Vec::with_capacity(columns.len());
     for (name, c) in columns {
         let b = match c {
-            ColumnRef::I64(_) => Type::primitive_type_builder(name, PhysicalType::INT64).with_logical_type(Some(LogicalType::integer(64, true))),
-            ColumnRef::U64(_) => Type::primitive_type_builder(name, PhysicalType::INT64).with_logical_type(Some(LogicalType::integer(64, false))),
+            ColumnRef::I64(_) => Type::primitive_type_builder(name, PhysicalType::INT64)
+                .with_logical_type(Some(LogicalType::integer(64, true))),
+            ColumnRef::U64(_) => Type::primitive_type_builder(name, PhysicalType::INT64)
+                .with_logical_type(Some(LogicalType::integer(64, false))),
             ColumnRef::F64(_) => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
             ColumnRef::Bool(_) => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
-            ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY).with_logical_type(Some(LogicalType::String)),
+            ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY)
+                .with_logical_type(Some(LogicalType::String)),
         };
         fields.push(Arc::new(b.with_repetition(Repetition::REQUIRED).build()?));
     }
@@ -156,7 +164,12 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         .set_created_by("atoll-io (parquet-rs)".into())
         .build();
     let file = File::create(path).map_err(|err| file_err(FileErrorKind::Io, path, err.to_string()))?;
-    let mut w = SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), Arc::new(schema(columns).map_err(&e)?), Arc::new(props)).map_err(&e)?;
+    let mut w = SerializedFileWriter::new(
+        BufWriter::with_capacity(1 << 20, file),
+        Arc::new(schema(columns).map_err(&e)?),
+        Arc::new(props),
+    )
+    .map_err(&e)?;
     let n = match columns[0].1 {
         ColumnRef::I64(a) => a.local().len(),
         ColumnRef::U64(a) => a.local().len(),
@@ -193,7 +206,10 @@ fn put<T: DataType, V>(
     conv: impl Fn(&V) -> T::T,
     e: &impl Fn(parquet::errors::ParquetError) -> Error,
 ) -> Result<()> {
-    let mut col = rg.next_column().map_err(e)?.ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
+    let mut col = rg
+        .next_column()
+        .map_err(e)?
+        .ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
     let mut buf: Vec<T::T> = Vec::with_capacity(BATCH.min(vals.len()));
     for chunk in vals.chunks(BATCH) {
         buf.clear();
@@ -212,7 +228,10 @@ fn put_strings(
     rows: std::ops::Range<usize>,
     e: &impl Fn(parquet::errors::ParquetError) -> Error,
 ) -> Result<()> {
-    let mut col = rg.next_column().map_err(e)?.ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
+    let mut col = rg
+        .next_column()
+        .map_err(e)?
+        .ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
     let off = local.offsets();
     let base = off[rows.start] as usize;
     let bytes = bytes::Bytes::copy_from_slice(&local.bytes()[base..off[rows.end] as usize]);

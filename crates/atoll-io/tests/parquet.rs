@@ -5,7 +5,10 @@
 
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind};
-use atoll_io::{locale_filename, parquet_datasets, read_parquet, write_parquet, Column, ColumnRef, Compression, IoDType, WriteOptions};
+use atoll_io::{
+    locale_filename, parquet_datasets, read_parquet, write_parquet, Column, ColumnRef, Compression, IoDType,
+    WriteOptions,
+};
 use atoll_runtime::{run, Config, Ctx, Result};
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::properties::WriterProperties;
@@ -31,22 +34,37 @@ fn mix(i: u64) -> u64 {
 }
 
 /// The whole column on every locale.
-fn all<T: atoll_array::Elem + serde::Serialize + serde::de::DeserializeOwned>(ctx: &Ctx, a: &DistArray<T, 1>) -> Result<Vec<T>> {
+fn all<T: atoll_array::Elem + serde::Serialize + serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    a: &DistArray<T, 1>,
+) -> Result<Vec<T>> {
     let v = a.gather(0)?;
     ctx.broadcast(0, v)
 }
 
 fn ints(c: &Column) -> &DistArray<i64, 1> {
-    match c { Column::I64(a) => a, _ => panic!("expected int64, got {:?}", c.dtype()) }
+    match c {
+        Column::I64(a) => a,
+        _ => panic!("expected int64, got {:?}", c.dtype()),
+    }
 }
 fn uints(c: &Column) -> &DistArray<u64, 1> {
-    match c { Column::U64(a) => a, _ => panic!("expected uint64, got {:?}", c.dtype()) }
+    match c {
+        Column::U64(a) => a,
+        _ => panic!("expected uint64, got {:?}", c.dtype()),
+    }
 }
 fn floats(c: &Column) -> &DistArray<f64, 1> {
-    match c { Column::F64(a) => a, _ => panic!("expected float64, got {:?}", c.dtype()) }
+    match c {
+        Column::F64(a) => a,
+        _ => panic!("expected float64, got {:?}", c.dtype()),
+    }
 }
 fn bools(c: &Column) -> &DistArray<bool, 1> {
-    match c { Column::Bool(a) => a, _ => panic!("expected bool, got {:?}", c.dtype()) }
+    match c {
+        Column::Bool(a) => a,
+        _ => panic!("expected bool, got {:?}", c.dtype()),
+    }
 }
 
 fn free_all(cols: Vec<(String, Column)>) -> Result<()> {
@@ -67,7 +85,8 @@ fn round_trip(n: usize, w: usize, codec: Compression, tag: &str) {
     let prefix = dir.join("t");
     let iv: Vec<i64> = (0..n as u64).map(|i| mix(i) as i64).collect();
     let uv: Vec<u64> = (0..n as u64).map(|i| mix(i + 7)).collect();
-    let fv: Vec<f64> = (0..n as u64).map(|i| if i % 17 == 3 { f64::NAN } else { (mix(i + 9) >> 11) as f64 * 1e-3 - 4e12 }).collect();
+    let fv: Vec<f64> =
+        (0..n as u64).map(|i| if i % 17 == 3 { f64::NAN } else { (mix(i + 9) >> 11) as f64 * 1e-3 - 4e12 }).collect();
     let bv: Vec<bool> = (0..n as u64).map(|i| mix(i + 11) % 3 == 0).collect();
     let (i2, u2, f2, b2) = (iv.clone(), uv.clone(), fv.clone(), bv.clone());
     let p = prefix.clone();
@@ -77,16 +96,27 @@ fn round_trip(n: usize, w: usize, codec: Compression, tag: &str) {
         let b = DistArray::from_fn(ctx, d.clone(), |[k]| u2[k as usize])?;
         let c = DistArray::from_fn(ctx, d.clone(), |[k]| f2[k as usize])?;
         let e = DistArray::from_fn(ctx, d, |[k]| b2[k as usize])?;
-        let cols = [("i", ColumnRef::I64(&a)), ("u", ColumnRef::U64(&b)), ("f", ColumnRef::F64(&c)), ("b", ColumnRef::Bool(&e))];
+        let cols = [
+            ("i", ColumnRef::I64(&a)),
+            ("u", ColumnRef::U64(&b)),
+            ("f", ColumnRef::F64(&c)),
+            ("b", ColumnRef::Bool(&e)),
+        ];
         let mine = write_parquet(ctx, &p, &cols, &WriteOptions { compression: codec, row_group_size: 3000 })?;
         assert_eq!(mine, locale_filename(&p, ctx.id()));
-        a.free()?; b.free()?; c.free()?; e.free()?;
+        a.free()?;
+        b.free()?;
+        c.free()?;
+        e.free()?;
         Ok(())
     })
     .unwrap();
     let infos = parquet_datasets(locale_filename(&prefix, 0)).unwrap();
     let dts: Vec<_> = infos.iter().map(|i| (i.name.as_str(), i.dtype)).collect();
-    assert_eq!(dts, [("i", Some(IoDType::I64)), ("u", Some(IoDType::U64)), ("f", Some(IoDType::F64)), ("b", Some(IoDType::Bool))]);
+    assert_eq!(
+        dts,
+        [("i", Some(IoDType::I64)), ("u", Some(IoDType::U64)), ("f", Some(IoDType::F64)), ("b", Some(IoDType::Bool))]
+    );
     let paths = files(&prefix, w);
     for r in 1..=4 {
         let (iv, uv, fv, bv, paths) = (iv.clone(), uv.clone(), fv.clone(), bv.clone(), paths.clone());
@@ -198,7 +228,14 @@ fn write_foreign_files(dir: &Path, layout: &[&[usize]]) -> (Vec<PathBuf>, usize)
     let mut paths = Vec::new();
     for (f, groups) in layout.iter().enumerate() {
         let p = dir.join(format!("part{f}.parquet"));
-        let gs: Vec<Vec<Data>> = groups.iter().map(|&g| { let d = foreign_group(at, at + g); at += g; d }).collect();
+        let gs: Vec<Vec<Data>> = groups
+            .iter()
+            .map(|&g| {
+                let d = foreign_group(at, at + g);
+                at += g;
+                d
+            })
+            .collect();
         write_foreign(&p, FOREIGN, &gs);
         paths.push(p);
     }
@@ -216,13 +253,25 @@ fn reads_files_of_another_writer_widening_int32_uint32_float32_and_nulls_as_nan(
     assert_eq!(infos[6].dtype, Some(IoDType::Str), "UTF8 byte arrays read as strings");
     let want_a: Vec<i64> = (0..n as u64).map(|i| mix(i) as i32 as i64).collect();
     let want_b: Vec<u64> = (0..n as u64).map(|i| mix(i + 1) as u32 as u64).collect();
-    let want_c: Vec<f64> = (0..n as u64).map(|i| if i % 5 != 2 { (mix(i + 2) % 1000) as f32 as f64 * 0.25 } else { f64::NAN }).collect();
-    let want_d: Vec<f64> = (0..n as u64).map(|i| if i % 7 != 0 { (mix(i + 3) % 100_000) as f64 / 7.0 } else { f64::NAN }).collect();
+    let want_c: Vec<f64> =
+        (0..n as u64).map(|i| if i % 5 != 2 { (mix(i + 2) % 1000) as f32 as f64 * 0.25 } else { f64::NAN }).collect();
+    let want_d: Vec<f64> =
+        (0..n as u64).map(|i| if i % 7 != 0 { (mix(i + 3) % 100_000) as f64 / 7.0 } else { f64::NAN }).collect();
     let want_e: Vec<u64> = (0..n as u64).map(|i| mix(i + 4)).collect();
     let want_f: Vec<bool> = (0..n as u64).map(|i| mix(i + 5) & 1 == 1).collect();
-    let same = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()));
+    let same = |a: &[f64], b: &[f64]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+    };
     for r in 1..=4 {
-        let (paths, a, b, c, d, e, f) = (paths.clone(), want_a.clone(), want_b.clone(), want_c.clone(), want_d.clone(), want_e.clone(), want_f.clone());
+        let (paths, a, b, c, d, e, f) = (
+            paths.clone(),
+            want_a.clone(),
+            want_b.clone(),
+            want_c.clone(),
+            want_d.clone(),
+            want_e.clone(),
+            want_f.clone(),
+        );
         run(Config::local(r), move |ctx| {
             let names: Vec<String> = ["f", "a", "b", "c", "d", "e"].iter().map(|s| s.to_string()).collect();
             let cols = read_parquet(ctx, &paths, Some(&names))?;
@@ -261,13 +310,20 @@ fn a_row_group_larger_than_a_task_is_split_among_threads_and_locales() {
 
 /// Runs `f` on 1-3 locales; each gets the read's error, which must be the same on every
 /// locale and of `kind`; an array made before survives intact and the job goes on.
-fn expect_file_error(kind: FileErrorKind, what: &str, f: impl Fn(&Ctx) -> Result<Vec<(String, Column)>> + Sync + Clone + Send) {
+fn expect_file_error(
+    kind: FileErrorKind,
+    what: &str,
+    f: impl Fn(&Ctx) -> Result<Vec<(String, Column)>> + Sync + Clone + Send,
+) {
     for r in 1..=3 {
         let f = f.clone();
         let msg = run(Config::local(r), move |ctx| {
             let keep = DistArray::from_fn(ctx, dist::block(ctx, [100])?, |[k]| k * 3)?;
             let e = match f(ctx) {
-                Ok(cols) => { free_all(cols)?; panic!("{what}: the read succeeded on {r} locales") }
+                Ok(cols) => {
+                    free_all(cols)?;
+                    panic!("{what}: the read succeeded on {r} locales")
+                }
                 Err(e) => e,
             };
             let Error::File { kind: k, ref message, .. } = e else { panic!("{what}: not a file error: {e}") };
@@ -295,7 +351,9 @@ fn a_missing_file_is_not_found_on_every_locale() {
     p.insert(1, dir.join("nope.parquet"));
     expect_file_error(FileErrorKind::NotFound, "missing file", move |ctx| read_parquet(ctx, &p, Some(&["a".into()])));
     let q = vec![dir.join("nope.parquet")];
-    expect_file_error(FileErrorKind::NotFound, "missing first file, all datasets", move |ctx| read_parquet(ctx, &q, None));
+    expect_file_error(FileErrorKind::NotFound, "missing first file, all datasets", move |ctx| {
+        read_parquet(ctx, &q, None)
+    });
 }
 
 #[test]
@@ -303,16 +361,24 @@ fn a_missing_dataset_and_a_wrong_type_are_typed_errors() {
     let dir = tmpdir("types");
     let (paths, _) = write_foreign_files(&dir, &[&[10], &[5, 6]]);
     let p = paths.clone();
-    expect_file_error(FileErrorKind::MissingDataset, "missing dataset", move |ctx| read_parquet(ctx, &p, Some(&["a".into(), "zz".into()])));
+    expect_file_error(FileErrorKind::MissingDataset, "missing dataset", move |ctx| {
+        read_parquet(ctx, &p, Some(&["a".into(), "zz".into()]))
+    });
     let p = paths.clone();
-    expect_file_error(FileErrorKind::WrongType, "all datasets include an int column with nulls", move |ctx| read_parquet(ctx, &p, None));
+    expect_file_error(FileErrorKind::WrongType, "all datasets include an int column with nulls", move |ctx| {
+        read_parquet(ctx, &p, None)
+    });
     let p = paths.clone();
-    expect_file_error(FileErrorKind::WrongType, "nulls in an int column", move |ctx| read_parquet(ctx, &p, Some(&["g".into()])));
+    expect_file_error(FileErrorKind::WrongType, "nulls in an int column", move |ctx| {
+        read_parquet(ctx, &p, Some(&["g".into()]))
+    });
     // A dataset of another type in a second file.
     let other = dir.join("other.parquet");
     write_foreign(&other, "message m { REQUIRED DOUBLE a; }", &[vec![Data::F64(vec![Some(1.0); 4])]]);
     let p = vec![paths[0].clone(), other];
-    expect_file_error(FileErrorKind::WrongType, "type differs between files", move |ctx| read_parquet(ctx, &p, Some(&["a".into()])));
+    expect_file_error(FileErrorKind::WrongType, "type differs between files", move |ctx| {
+        read_parquet(ctx, &p, Some(&["a".into()]))
+    });
 }
 
 #[test]
@@ -325,13 +391,21 @@ fn corrupt_truncated_and_non_parquet_files_are_corrupt_errors() {
         ("cut in half", bytes[..bytes.len() / 2].to_vec()),
         ("empty", vec![]),
         ("not parquet", b"col_a,col_b\n1,2\n3,4\n".repeat(10)),
-        ("damaged page header", { let mut b = bytes.clone(); for x in &mut b[4..24] { *x = 0xFF; } b }),
+        ("damaged page header", {
+            let mut b = bytes.clone();
+            for x in &mut b[4..24] {
+                *x = 0xFF;
+            }
+            b
+        }),
     ];
     for (what, data) in cases {
         let p = dir.join(format!("{}.parquet", what.replace(' ', "_")));
         std::fs::write(&p, data).unwrap();
         let ps = vec![paths[0].clone(), p];
-        expect_file_error(FileErrorKind::Corrupt, what, move |ctx| read_parquet(ctx, &ps, Some(&["a".into(), "e".into()])));
+        expect_file_error(FileErrorKind::Corrupt, what, move |ctx| {
+            read_parquet(ctx, &ps, Some(&["a".into(), "e".into()]))
+        });
     }
 }
 
@@ -350,9 +424,21 @@ fn a_failed_write_is_an_error_everywhere_and_keeps_the_files_that_were_there() {
             // Bad arguments are errors too (no columns, lengths that differ, names twice).
             assert!(matches!(write_parquet(ctx, &good, &[], &WriteOptions::default()), Err(Error::InvalidArgument(_))));
             let b = DistArray::from_fn(ctx, dist::block(ctx, [51])?, |[k]| k)?;
-            let e = write_parquet(ctx, &good, &[("a", ColumnRef::I64(&a)), ("b", ColumnRef::I64(&b))], &WriteOptions::default()).unwrap_err();
+            let e = write_parquet(
+                ctx,
+                &good,
+                &[("a", ColumnRef::I64(&a)), ("b", ColumnRef::I64(&b))],
+                &WriteOptions::default(),
+            )
+            .unwrap_err();
             assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
-            let e = write_parquet(ctx, &good, &[("a", ColumnRef::I64(&a)), ("a", ColumnRef::I64(&a))], &WriteOptions::default()).unwrap_err();
+            let e = write_parquet(
+                ctx,
+                &good,
+                &[("a", ColumnRef::I64(&a)), ("a", ColumnRef::I64(&a))],
+                &WriteOptions::default(),
+            )
+            .unwrap_err();
             assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
             // The files of the first write are intact, and no temporary is left.
             let back = read_parquet(ctx, &files(&good, ctx.num_locales()), None)?;
@@ -363,7 +449,11 @@ fn a_failed_write_is_an_error_everywhere_and_keeps_the_files_that_were_there() {
             Ok(())
         })
         .unwrap();
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.contains("tmp")).collect();
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("tmp"))
+            .collect();
         assert!(left.is_empty(), "temporaries left: {left:?}");
     }
     assert!(Compression::parse(Some("gzip")).is_err());

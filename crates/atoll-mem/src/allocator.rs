@@ -14,9 +14,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 
 use crate::counters::{self, BUSY, PERMANENT};
+use crate::sites;
 use crate::state::{self, skip_below, COUNTING, FULL, SITES_BIT, UNINIT};
 use crate::table::{self, Entry};
-use crate::sites;
 
 /// A global allocator that tracks memory use per locale, wrapping [`System`].
 ///
@@ -175,7 +175,12 @@ unsafe fn count_alloc_fast<const ZEROED: bool>(layout: Layout) -> *mut u8 {
 /// As [`GlobalAlloc::alloc`].
 #[cold]
 #[inline(never)]
-unsafe fn count_alloc_report<const ZEROED: bool>(cell: &'static counters::Cell, used: i64, flushed: i64, layout: Layout) -> *mut u8 {
+unsafe fn count_alloc_report<const ZEROED: bool>(
+    cell: &'static counters::Cell,
+    used: i64,
+    flushed: i64,
+    layout: Layout,
+) -> *mut u8 {
     counters::report_cell(cell, used, flushed);
     // SAFETY: forwarded caller contract.
     unsafe { system_alloc(layout, ZEROED) }
@@ -400,7 +405,13 @@ unsafe fn realloc_slow(word: usize, ptr: *mut u8, layout: Layout, new_size: usiz
 ///
 /// As [`GlobalAlloc::realloc`].
 #[inline(always)]
-unsafe fn count_realloc(ptr: *mut u8, layout: Layout, new_size: usize, old_tracked: bool, new_tracked: bool) -> *mut u8 {
+unsafe fn count_realloc(
+    ptr: *mut u8,
+    layout: Layout,
+    new_size: usize,
+    old_tracked: bool,
+    new_tracked: bool,
+) -> *mut u8 {
     // SAFETY: forwarded caller contract.
     let p = unsafe { System.realloc(ptr, layout, new_size) };
     if !p.is_null() {

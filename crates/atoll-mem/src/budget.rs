@@ -150,7 +150,8 @@ pub fn physical_memory() -> Result<u64> {
     }
     let text = std::fs::read_to_string("/proc/meminfo")
         .map_err(|e| Error::Io(format!("cannot determine physical memory: sysconf failed and /proc/meminfo: {e}")))?;
-    meminfo_total(&text).ok_or_else(|| Error::Io("cannot determine physical memory: no MemTotal in /proc/meminfo".into()))
+    meminfo_total(&text)
+        .ok_or_else(|| Error::Io("cannot determine physical memory: no MemTotal in /proc/meminfo".into()))
 }
 
 /// `MemTotal` from the text of `/proc/meminfo`, in bytes.
@@ -437,7 +438,10 @@ mod tests {
         assert_eq!(MemoryLimit::parse("100%").unwrap(), MemoryLimit::PercentOfPhysical(100.0));
         for bad in ["", "%", "0", "0%", "101%", "-5%", "abc", "1.2.3%", "5 parsecs", "99999999999999999999"] {
             let e = MemoryLimit::parse(bad).unwrap_err();
-            assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_MAX" && value == bad), "{bad}: {e}");
+            assert!(
+                matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_MAX" && value == bad),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -222,10 +222,7 @@ pub(crate) fn parse_bytes(b: &[u8]) -> std::result::Result<u64, ParseFail> {
     let mult = suffix_multiplier(trim(rest)).ok_or(ParseFail::Bytes)?;
     let mut value: u64 = 0;
     for &d in int {
-        value = value
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(d - b'0')))
-            .ok_or(ParseFail::Overflow)?;
+        value = value.checked_mul(10).and_then(|v| v.checked_add(u64::from(d - b'0'))).ok_or(ParseFail::Overflow)?;
     }
     let mut total = value.checked_mul(mult).ok_or(ParseFail::Overflow)?;
     // The fraction: sum of digit * mult / 10^k, computed in u128 to stay exact.
@@ -236,7 +233,8 @@ pub(crate) fn parse_bytes(b: &[u8]) -> std::result::Result<u64, ParseFail> {
         den *= 10;
     }
     let frac_bytes = num * u128::from(mult) / den;
-    total = total.checked_add(u64::try_from(frac_bytes).map_err(|_| ParseFail::Overflow)?).ok_or(ParseFail::Overflow)?;
+    total =
+        total.checked_add(u64::try_from(frac_bytes).map_err(|_| ParseFail::Overflow)?).ok_or(ParseFail::Overflow)?;
     Ok(total)
 }
 

@@ -68,7 +68,12 @@ pub(crate) struct Cell {
 
 impl Cell {
     const fn new() -> Self {
-        Cell { used: AtomicI64::new(0), flushed: AtomicI64::new(0), allocs: AtomicU64::new(0), frees: AtomicU64::new(0) }
+        Cell {
+            used: AtomicI64::new(0),
+            flushed: AtomicI64::new(0),
+            allocs: AtomicU64::new(0),
+            frees: AtomicU64::new(0),
+        }
     }
 }
 

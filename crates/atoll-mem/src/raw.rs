@@ -227,8 +227,7 @@ pub(crate) fn physical_memory_sysconf() -> Option<u64> {
     #[cfg(unix)]
     {
         // SAFETY: `sysconf` has no preconditions; it returns -1 for unsupported names.
-        let (pages, page_size) =
-            unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
         if pages > 0 && page_size > 0 {
             return (pages as u64).checked_mul(page_size as u64);
         }

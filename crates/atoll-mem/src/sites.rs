@@ -28,7 +28,8 @@ struct Shard {
     index: Option<SysBuf<u32>>,
 }
 
-static TABLE: [SpinLock<Shard>; SHARDS] = [const { SpinLock::new(Shard { sites: SysVec::new(), index: None }) }; SHARDS];
+static TABLE: [SpinLock<Shard>; SHARDS] =
+    [const { SpinLock::new(Shard { sites: SysVec::new(), index: None }) }; SHARDS];
 
 fn lock(i: usize) -> SpinGuard<'static, Shard> {
     TABLE[i % SHARDS].lock()
@@ -171,8 +172,8 @@ pub(crate) fn is_internal(name: &str) -> bool {
     // trait impls on generic parameters, primitives, references, slices and tuples.
     if let Some((ty, rest)) = n.split_once(" as ") {
         const PRIMS: [&str; 17] = [
-            "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32",
-            "f64", "bool", "char", "str",
+            "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64",
+            "bool", "char", "str",
         ];
         let std_trait = ["alloc::", "core::", "std::"].iter().any(|p| rest.starts_with(p));
         let ty = ty.trim_start_matches(['&', '*']).trim_start_matches("mut ").trim_start_matches("const ");

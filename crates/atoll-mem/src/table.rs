@@ -43,7 +43,8 @@ struct Shard {
     inner: SpinLock<Inner>,
 }
 
-static TABLE: [Shard; SHARDS] = [const { Shard { inner: SpinLock::new(Inner { slots: None, len: 0, grow_at: 0 }) } }; SHARDS];
+static TABLE: [Shard; SHARDS] =
+    [const { Shard { inner: SpinLock::new(Inner { slots: None, len: 0, grow_at: 0 }) } }; SHARDS];
 
 /// Fibonacci hashing of an address (blocks are at least 16-byte aligned): one multiplication,
 /// whose high bits are well mixed. The shard is taken from the top 6 bits, the home slot from

@@ -38,13 +38,7 @@ fn committed_memory_is_counted_once() {
     let err = budget.try_reserve(500_000, "ones").unwrap_err();
     assert_eq!(
         err,
-        Error::OutOfMemory {
-            operation: "ones".into(),
-            locale: 50,
-            requested: 500_000,
-            in_use: base + 600_000,
-            limit,
-        }
+        Error::OutOfMemory { operation: "ones".into(), locale: 50, requested: 500_000, in_use: base + 600_000, limit }
     );
     assert_eq!(budget.reserved(), 0, "a failed reservation reserves nothing");
     assert!(err.to_string().contains("ones") && err.to_string().contains("locale 50"));

@@ -84,7 +84,10 @@ fn child_bad_threshold() {
     assert!(!atoll_mem::track_sites());
     // The first bad variable, in the documented order, is the one reported.
     let e = atoll_mem::config_error().unwrap();
-    assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_THRESHOLD" && value == "12 apples"), "{e}");
+    assert!(
+        matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_MEM_THRESHOLD" && value == "12 apples"),
+        "{e}"
+    );
     assert_eq!(Settings::from_env().unwrap_err(), e);
 }
 

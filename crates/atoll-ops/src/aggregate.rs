@@ -45,39 +45,93 @@ pub trait AggValue: Elem + Pod + private::Sealed {
 }
 
 impl AggValue for i64 {
-    fn add(self, b: Self) -> Self { self.wrapping_add(b) }
-    fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
-    fn zero() -> Self { 0 }
-    fn one() -> Self { 1 }
-    fn nan(self) -> bool { false }
-    fn f64(self) -> f64 { self as f64 }
-    fn missing() -> Self { 0 }
-    fn lowest() -> Self { i64::MIN }
-    fn highest() -> Self { i64::MAX }
+    fn add(self, b: Self) -> Self {
+        self.wrapping_add(b)
+    }
+    fn mul(self, b: Self) -> Self {
+        self.wrapping_mul(b)
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn nan(self) -> bool {
+        false
+    }
+    fn f64(self) -> f64 {
+        self as f64
+    }
+    fn missing() -> Self {
+        0
+    }
+    fn lowest() -> Self {
+        i64::MIN
+    }
+    fn highest() -> Self {
+        i64::MAX
+    }
 }
 
 impl AggValue for u64 {
-    fn add(self, b: Self) -> Self { self.wrapping_add(b) }
-    fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
-    fn zero() -> Self { 0 }
-    fn one() -> Self { 1 }
-    fn nan(self) -> bool { false }
-    fn f64(self) -> f64 { self as f64 }
-    fn missing() -> Self { 0 }
-    fn lowest() -> Self { u64::MIN }
-    fn highest() -> Self { u64::MAX }
+    fn add(self, b: Self) -> Self {
+        self.wrapping_add(b)
+    }
+    fn mul(self, b: Self) -> Self {
+        self.wrapping_mul(b)
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn nan(self) -> bool {
+        false
+    }
+    fn f64(self) -> f64 {
+        self as f64
+    }
+    fn missing() -> Self {
+        0
+    }
+    fn lowest() -> Self {
+        u64::MIN
+    }
+    fn highest() -> Self {
+        u64::MAX
+    }
 }
 
 impl AggValue for f64 {
-    fn add(self, b: Self) -> Self { self + b }
-    fn mul(self, b: Self) -> Self { self * b }
-    fn zero() -> Self { 0.0 }
-    fn one() -> Self { 1.0 }
-    fn nan(self) -> bool { self.is_nan() }
-    fn f64(self) -> f64 { self }
-    fn missing() -> Self { f64::NAN }
-    fn lowest() -> Self { f64::NEG_INFINITY }
-    fn highest() -> Self { f64::INFINITY }
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    fn mul(self, b: Self) -> Self {
+        self * b
+    }
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn f64(self) -> f64 {
+        self
+    }
+    fn missing() -> Self {
+        f64::NAN
+    }
+    fn lowest() -> Self {
+        f64::NEG_INFINITY
+    }
+    fn highest() -> Self {
+        f64::INFINITY
+    }
 }
 
 /// An aggregation of [`aggregate`].
@@ -125,21 +179,39 @@ struct Arith(bool);
 impl<T: AggValue> SegFold<T> for Arith {
     type Acc = T;
     type Out = T;
-    fn init(&self) -> T { if self.0 { T::one() } else { T::zero() } }
+    fn init(&self) -> T {
+        if self.0 {
+            T::one()
+        } else {
+            T::zero()
+        }
+    }
     #[inline]
     fn step(&self, acc: &mut T, v: T, _: usize) {
         if !v.nan() {
             *acc = if self.0 { acc.mul(v) } else { acc.add(v) };
         }
     }
-    fn merge(&self, acc: &mut T, later: &T) { *acc = if self.0 { acc.mul(*later) } else { acc.add(*later) } }
-    fn finish(&self, acc: &T) -> T { *acc }
+    fn merge(&self, acc: &mut T, later: &T) {
+        *acc = if self.0 { acc.mul(*later) } else { acc.add(*later) }
+    }
+    fn finish(&self, acc: &T) -> T {
+        *acc
+    }
 }
 
 /// Min, max, argmin, argmax: the best non-NaN value and its rank, or the first rank.
-struct Extreme { max: bool }
+struct Extreme {
+    max: bool,
+}
 impl Extreme {
-    fn better<T: AggValue>(&self, v: T, than: T) -> bool { if self.max { v > than } else { v < than } }
+    fn better<T: AggValue>(&self, v: T, than: T) -> bool {
+        if self.max {
+            v > than
+        } else {
+            v < than
+        }
+    }
     fn take<T: AggValue>(&self, acc: &mut (Option<(T, usize)>, usize), v: Option<(T, usize)>) {
         if let Some((v, r)) = v {
             if acc.0.map_or(true, |(b, _)| self.better(v, b)) {
@@ -152,17 +224,23 @@ impl<T: AggValue> SegFold<T> for Extreme {
     /// (best value and its rank, first rank of the piece).
     type Acc = (Option<(T, usize)>, usize);
     type Out = T;
-    fn init(&self) -> Self::Acc { (None, usize::MAX) }
+    fn init(&self) -> Self::Acc {
+        (None, usize::MAX)
+    }
     #[inline]
     fn step(&self, acc: &mut Self::Acc, v: T, r: usize) {
         acc.1 = acc.1.min(r);
-        if !v.nan() { self.take(acc, Some((v, r))) }
+        if !v.nan() {
+            self.take(acc, Some((v, r)))
+        }
     }
     fn merge(&self, acc: &mut Self::Acc, later: &Self::Acc) {
         acc.1 = acc.1.min(later.1);
         self.take(acc, later.0);
     }
-    fn finish(&self, acc: &Self::Acc) -> T { acc.0.map_or(T::missing(), |(v, _)| v) }
+    fn finish(&self, acc: &Self::Acc) -> T {
+        acc.0.map_or(T::missing(), |(v, _)| v)
+    }
 }
 
 /// Argmin / argmax: the rank of [`Extreme`]'s best value.
@@ -170,19 +248,31 @@ struct ArgExtreme(Extreme);
 impl<T: AggValue> SegFold<T> for ArgExtreme {
     type Acc = (Option<(T, usize)>, usize);
     type Out = i64;
-    fn init(&self) -> Self::Acc { (None, usize::MAX) }
+    fn init(&self) -> Self::Acc {
+        (None, usize::MAX)
+    }
     #[inline]
-    fn step(&self, acc: &mut Self::Acc, v: T, r: usize) { SegFold::<T>::step(&self.0, acc, v, r) }
-    fn merge(&self, acc: &mut Self::Acc, later: &Self::Acc) { SegFold::<T>::merge(&self.0, acc, later) }
-    fn finish(&self, acc: &Self::Acc) -> i64 { acc.0.map_or(acc.1, |(_, r)| r) as i64 }
+    fn step(&self, acc: &mut Self::Acc, v: T, r: usize) {
+        SegFold::<T>::step(&self.0, acc, v, r)
+    }
+    fn merge(&self, acc: &mut Self::Acc, later: &Self::Acc) {
+        SegFold::<T>::merge(&self.0, acc, later)
+    }
+    fn finish(&self, acc: &Self::Acc) -> i64 {
+        acc.0.map_or(acc.1, |(_, r)| r) as i64
+    }
 }
 
 /// Count, mean, var, std: (count, mean, sum of squared deviations), merged as Chan et al.
-struct Moments { out: Agg }
+struct Moments {
+    out: Agg,
+}
 impl<T: AggValue> SegFold<T> for Moments {
     type Acc = (u64, f64, f64);
     type Out = f64;
-    fn init(&self) -> Self::Acc { (0, 0.0, 0.0) }
+    fn init(&self) -> Self::Acc {
+        (0, 0.0, 0.0)
+    }
     #[inline]
     fn step(&self, acc: &mut Self::Acc, v: T, _: usize) {
         if v.nan() {
@@ -209,7 +299,13 @@ impl<T: AggValue> SegFold<T> for Moments {
         let var = |ddof: u32| if acc.0 > ddof as u64 { acc.2 / (acc.0 - ddof as u64) as f64 } else { f64::NAN };
         match self.out {
             Agg::Count => acc.0 as f64,
-            Agg::Mean => if acc.0 == 0 { f64::NAN } else { acc.1 },
+            Agg::Mean => {
+                if acc.0 == 0 {
+                    f64::NAN
+                } else {
+                    acc.1
+                }
+            }
             Agg::Var(d) => var(d),
             Agg::Std(d) => var(d).sqrt(),
             _ => f64::NAN,
@@ -222,26 +318,42 @@ struct Count;
 impl<T: AggValue> SegFold<T> for Count {
     type Acc = i64;
     type Out = i64;
-    fn init(&self) -> i64 { 0 }
+    fn init(&self) -> i64 {
+        0
+    }
     #[inline]
-    fn step(&self, acc: &mut i64, v: T, _: usize) { *acc += i64::from(!v.nan()) }
-    fn merge(&self, acc: &mut i64, later: &i64) { *acc += later }
-    fn finish(&self, acc: &i64) -> i64 { *acc }
+    fn step(&self, acc: &mut i64, v: T, _: usize) {
+        *acc += i64::from(!v.nan())
+    }
+    fn merge(&self, acc: &mut i64, later: &i64) {
+        *acc += later
+    }
+    fn finish(&self, acc: &i64) -> i64 {
+        *acc
+    }
 }
 
 /// Any / all nonzero.
-struct Truth { all: bool }
+struct Truth {
+    all: bool,
+}
 impl<T: AggValue> SegFold<T> for Truth {
     type Acc = bool;
     type Out = u8;
-    fn init(&self) -> bool { self.all }
+    fn init(&self) -> bool {
+        self.all
+    }
     #[inline]
     fn step(&self, acc: &mut bool, v: T, _: usize) {
         let nz = v != T::zero();
         *acc = if self.all { *acc && nz } else { *acc || nz };
     }
-    fn merge(&self, acc: &mut bool, later: &bool) { *acc = if self.all { *acc && *later } else { *acc || *later } }
-    fn finish(&self, acc: &bool) -> u8 { u8::from(*acc) }
+    fn merge(&self, acc: &mut bool, later: &bool) {
+        *acc = if self.all { *acc && *later } else { *acc || *later }
+    }
+    fn finish(&self, acc: &bool) -> u8 {
+        u8::from(*acc)
+    }
 }
 
 /// The first value.
@@ -249,11 +361,21 @@ struct First;
 impl<T: AggValue> SegFold<T> for First {
     type Acc = Option<T>;
     type Out = T;
-    fn init(&self) -> Option<T> { None }
+    fn init(&self) -> Option<T> {
+        None
+    }
     #[inline]
-    fn step(&self, acc: &mut Option<T>, v: T, _: usize) { acc.get_or_insert(v); }
-    fn merge(&self, acc: &mut Option<T>, later: &Option<T>) { if acc.is_none() { *acc = *later } }
-    fn finish(&self, acc: &Option<T>) -> T { acc.unwrap_or_else(T::missing) }
+    fn step(&self, acc: &mut Option<T>, v: T, _: usize) {
+        acc.get_or_insert(v);
+    }
+    fn merge(&self, acc: &mut Option<T>, later: &Option<T>) {
+        if acc.is_none() {
+            *acc = *later
+        }
+    }
+    fn finish(&self, acc: &Option<T>) -> T {
+        acc.unwrap_or_else(T::missing)
+    }
 }
 
 /// The bool array of a 0/1 byte array (same distribution). **Collective.**
@@ -296,7 +418,9 @@ pub fn aggregate<T: AggValue>(values: &DistArray<T, 1>, flags: &DistArray<bool, 
         Agg::ArgMax => AggResult::I64(segmented_fold(values, flags, &ArgExtreme(Extreme { max: true }))?),
         Agg::Count => AggResult::I64(segmented_fold(values, flags, &Count)?),
         Agg::Mean | Agg::Var(_) | Agg::Std(_) => AggResult::F64(segmented_fold(values, flags, &Moments { out: agg })?),
-        Agg::Any | Agg::All => AggResult::Bool(to_bool(segmented_fold(values, flags, &Truth { all: agg == Agg::All })?)?),
+        Agg::Any | Agg::All => {
+            AggResult::Bool(to_bool(segmented_fold(values, flags, &Truth { all: agg == Agg::All })?)?)
+        }
         Agg::First => AggResult::Same(segmented_fold(values, flags, &First)?),
     })
 }

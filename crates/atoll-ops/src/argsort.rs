@@ -66,7 +66,9 @@ pub fn argsort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M
 ///
 /// # Errors
 /// As [`argsort`].
-pub fn argsort_positions<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) -> Result<DistArray<i64, 1>> {
+pub fn argsort_positions<K: SortKey, M: Distribution<1> + 'static>(
+    keys: &View<'_, K, 1, M>,
+) -> Result<DistArray<i64, 1>> {
     let ctx = keys.ctx();
     crate::profile::start();
     let n = keys.len();
@@ -115,7 +117,16 @@ pub(crate) fn argsort_images(
             let mask = p.index_mask();
             // The first digit is the key's low 16 bits when the key part is that wide.
             let counted = low.filter(|_| low_first(passes.first(), p.span_mask >= 0xFFFF));
-            radix::sort_records(ctx, layout, op, &src, &passes, &mut out, |r: &[u64; 1]| (r[0] & mask) as i64, counted)?;
+            radix::sort_records(
+                ctx,
+                layout,
+                op,
+                &src,
+                &passes,
+                &mut out,
+                |r: &[u64; 1]| (r[0] & mask) as i64,
+                counted,
+            )?;
         }
         None => {
             let src = |i: usize| [image(i), base + i as u64];
@@ -210,6 +221,15 @@ pub fn sort<K: SortKey, M: Distribution<1> + 'static>(keys: &View<'_, K, 1, M>) 
     let src = |i: usize| [ks[i].to_ordered()];
     let passes = radix::passes(ctx, n, &radix::varying_bits(ctx, ks.len(), &src)?);
     let mut out = DistArray::<K, 1>::for_overwrite(ctx, layout.dist.clone())?;
-    radix::sort_records(ctx, &layout, "atoll_ops::sort", &src, &passes, &mut out, |r: &[u64; 1]| K::from_ordered(r[0]), None)?;
+    radix::sort_records(
+        ctx,
+        &layout,
+        "atoll_ops::sort",
+        &src,
+        &passes,
+        &mut out,
+        |r: &[u64; 1]| K::from_ordered(r[0]),
+        None,
+    )?;
     Ok(out)
 }

@@ -121,14 +121,31 @@ fn with_width<const W: usize>(keys: &[&dyn SortColumn], n: usize) -> Result<Dist
         // The keys' varying bits fit in one word: sort that word as argsort does (one-word
         // records when the position fits beside it, else pairs), not W-word records.
         let image = |i: usize| cat.image(&rows[i]);
-        let out = crate::argsort::argsort_images(ctx, &layout, n, "atoll_ops::coargsort", &image, cat.image(&varying[..nkeys]), None)?;
+        let out = crate::argsort::argsort_images(
+            ctx,
+            &layout,
+            n,
+            "atoll_ops::coargsort",
+            &image,
+            cat.image(&varying[..nkeys]),
+            None,
+        )?;
         crate::profile::report("coargsort", ctx.id());
         return Ok(out);
     }
     let passes = radix::passes(ctx, n, &varying[..nkeys]);
     let mut out = DistArray::<i64, 1>::zeros_lazy(ctx, layout.dist.clone())?;
     crate::profile::mark(|| "out_alloc".into());
-    radix::sort_records(ctx, &layout, "atoll_ops::coargsort", &src, &passes, &mut out, |r: &[u64; W]| r[nkeys] as i64, None)?;
+    radix::sort_records(
+        ctx,
+        &layout,
+        "atoll_ops::coargsort",
+        &src,
+        &passes,
+        &mut out,
+        |r: &[u64; W]| r[nkeys] as i64,
+        None,
+    )?;
     crate::profile::report("coargsort", ctx.id());
     Ok(out)
 }

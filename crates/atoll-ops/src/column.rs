@@ -30,7 +30,10 @@ impl<K: SortKey> LocalKeys<'_, K> {
 /// Where this locale's Block part of `view` starts in its array's local storage, if every
 /// locale owns exactly its Block part of the view, contiguously. Pure index math (the same
 /// answer on every locale).
-fn aligned_start<K: SortKey, M: Distribution<1> + 'static>(view: &View<'_, K, 1, M>, layout: &Layout) -> Result<Option<usize>> {
+fn aligned_start<K: SortKey, M: Distribution<1> + 'static>(
+    view: &View<'_, K, 1, M>,
+    layout: &Layout,
+) -> Result<Option<usize>> {
     let dist = view.dist();
     let mut mine = None;
     for l in 0..layout.locales() {

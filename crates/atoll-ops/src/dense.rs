@@ -117,14 +117,17 @@ pub fn dense_groups(
     }
     let _held = reservation.commit();
     let mut it = tables.into_iter();
-    let (mut counts, mut sums, _) = it.next().unwrap_or_else(|| (vec![0; range], vec![0.0; if vs.is_some() { range } else { 0 }], false));
+    let (mut counts, mut sums, _) =
+        it.next().unwrap_or_else(|| (vec![0; range], vec![0.0; if vs.is_some() { range } else { 0 }], false));
     for (c, s, _) in it {
         counts.iter_mut().zip(&c).for_each(|(a, b)| *a += b);
         sums.iter_mut().zip(&s).for_each(|(a, b)| *a += b);
     }
     // Block d of the key range goes to locale d.
     let kr = Layout::new(ctx, range)?;
-    let split = |t: &[i64]| -> Vec<Vec<i64>> { (0..kr.locales()).map(|d| t[kr.bounds[d]..kr.bounds[d + 1]].to_vec()).collect() };
+    let split = |t: &[i64]| -> Vec<Vec<i64>> {
+        (0..kr.locales()).map(|d| t[kr.bounds[d]..kr.bounds[d + 1]].to_vec()).collect()
+    };
     let got_c = ctx.alltoallv(split(&counts))?;
     drop(counts);
     let mine = kr.len_here();

@@ -54,32 +54,48 @@ impl<T: AggValue> Fold<T> for Rows {
     #[inline]
     fn step(&self, _: &mut (), _: T) {}
     fn merge(&self, _: &mut (), _: &()) {}
-    fn finish(&self, _: &()) -> i64 { 0 }
+    fn finish(&self, _: &()) -> i64 {
+        0
+    }
 }
 
 struct Sum;
 impl<T: AggValue> Fold<T> for Sum {
     type A = T;
     type Out = T;
-    fn init(&self) -> T { T::zero() }
+    fn init(&self) -> T {
+        T::zero()
+    }
     #[inline]
     fn step(&self, a: &mut T, v: T) {
         // A select, not a branch: NaN rows add zero.
         *a = a.add(if v.nan() { T::zero() } else { v });
     }
-    fn merge(&self, a: &mut T, b: &T) { *a = a.add(*b) }
-    fn finish(&self, a: &T) -> T { *a }
+    fn merge(&self, a: &mut T, b: &T) {
+        *a = a.add(*b)
+    }
+    fn finish(&self, a: &T) -> T {
+        *a
+    }
 }
 
 struct Count;
 impl<T: AggValue> Fold<T> for Count {
     type A = i64;
     type Out = i64;
-    fn init(&self) -> i64 { 0 }
+    fn init(&self) -> i64 {
+        0
+    }
     #[inline]
-    fn step(&self, a: &mut i64, v: T) { *a += i64::from(!v.nan()) }
-    fn merge(&self, a: &mut i64, b: &i64) { *a += b }
-    fn finish(&self, a: &i64) -> i64 { *a }
+    fn step(&self, a: &mut i64, v: T) {
+        *a += i64::from(!v.nan())
+    }
+    fn merge(&self, a: &mut i64, b: &i64) {
+        *a += b
+    }
+    fn finish(&self, a: &i64) -> i64 {
+        *a
+    }
 }
 
 /// Sum and count of the non-NaN values.
@@ -93,7 +109,9 @@ struct Mean;
 impl<T: AggValue> Fold<T> for Mean {
     type A = MeanAcc;
     type Out = f64;
-    fn init(&self) -> MeanAcc { MeanAcc { sum: 0.0, n: 0 } }
+    fn init(&self) -> MeanAcc {
+        MeanAcc { sum: 0.0, n: 0 }
+    }
     #[inline]
     fn step(&self, a: &mut MeanAcc, v: T) {
         if !v.nan() {
@@ -105,7 +123,13 @@ impl<T: AggValue> Fold<T> for Mean {
         a.sum += b.sum;
         a.n += b.n;
     }
-    fn finish(&self, a: &MeanAcc) -> f64 { if a.n == 0 { f64::NAN } else { a.sum / a.n as f64 } }
+    fn finish(&self, a: &MeanAcc) -> f64 {
+        if a.n == 0 {
+            f64::NAN
+        } else {
+            a.sum / a.n as f64
+        }
+    }
 }
 
 /// Min (`false`) or max (`true`) of the non-NaN values; the first of equal values.
@@ -130,8 +154,12 @@ impl<T: AggValue> Fold<T> for Extreme {
             *a = v;
         }
     }
-    fn merge(&self, a: &mut T, b: &T) { self.step(a, *b) }
-    fn finish(&self, a: &T) -> T { *a }
+    fn merge(&self, a: &mut T, b: &T) {
+        self.step(a, *b)
+    }
+    fn finish(&self, a: &T) -> T {
+        *a
+    }
 }
 
 /// Distinct keys, their rows, and the folded values per key.
@@ -196,7 +224,8 @@ fn run<T: AggValue, F: Fold<T>>(
     let base = lo.wrapping_add(kr.lo() as i64);
     let present: Vec<usize> = (0..mine).filter(|&j| rows[j] > 0).collect();
     let uc: Vec<i64> = present.iter().map(|&j| rows[j]).collect();
-    let ov: Option<Vec<F::Out>> = vs.map(|_| present.iter().map(|&j| if valued { f.finish(&acc[j]) } else { f.finish(&init) }).collect());
+    let ov: Option<Vec<F::Out>> =
+        vs.map(|_| present.iter().map(|&j| if valued { f.finish(&acc[j]) } else { f.finish(&init) }).collect());
     crate::profile::mark(|| "merge_locales".into());
     let r = output(ctx, base, &present, Some(uc), ov);
     crate::profile::mark(|| "output".into());
@@ -211,7 +240,12 @@ type InRange<X> = (Vec<X>, Option<(i64, usize)>);
 /// `None`s, and the keys `lo..lo + range` that all locales' rows span ([`key_range`]: `None`
 /// on every locale when any task's or all the keys span more than `limit`). `seen` is a
 /// table's smallest and largest key. **Collective** (one allreduce).
-fn common_range<X>(ctx: &Ctx, tables: Vec<Option<X>>, seen: impl Fn(&X) -> Option<(i64, i64)>, limit: usize) -> Result<InRange<X>> {
+fn common_range<X>(
+    ctx: &Ctx,
+    tables: Vec<Option<X>>,
+    seen: impl Fn(&X) -> Option<(i64, i64)>,
+    limit: usize,
+) -> Result<InRange<X>> {
     let wide = tables.iter().any(Option::is_none);
     let tables: Vec<X> = tables.into_iter().flatten().collect();
     let span = tables.iter().filter_map(&seen).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
@@ -248,7 +282,13 @@ fn parts<X: Copy>(kr: &Layout, all: &[X]) -> Vec<Vec<X>> {
 
 /// The Block arrays of the keys `base + j` for `j` in `present` (this locale's part, in
 /// order), their rows and values.
-fn output<O: Elem + Pod>(ctx: &Ctx, base: i64, present: &[usize], rows: Option<Vec<i64>>, vals: Option<Vec<O>>) -> Result<Option<Parts<O>>> {
+fn output<O: Elem + Pod>(
+    ctx: &Ctx,
+    base: i64,
+    present: &[usize],
+    rows: Option<Vec<i64>>,
+    vals: Option<Vec<O>>,
+) -> Result<Option<Parts<O>>> {
     let uk: Vec<i64> = present.iter().map(|&j| base.wrapping_add(j as i64)).collect();
     let off = ctx.exscan(uk.len(), 0, |a, b| a + b)?;
     let total = ctx.allreduce(uk.len(), |a, b| a + b)?;
@@ -376,11 +416,12 @@ pub fn dense_unique(keys: &DistArray<i64, 1>, limit: usize) -> Result<Option<Dis
     let ks = keys.local();
     let tasks = ctx.here().num_threads().max(1) as u64;
     // The tasks' bitmaps, the locale's flags and the exchanged parts.
-    let reservation = match ctx.reserve("atoll_ops::dense_unique (bitmaps)", (limit as u64 / 8 + 16) * tasks + 2 * limit as u64) {
-        Ok(r) => r,
-        Err(Error::OutOfMemory { .. }) => return Ok(None),
-        Err(e) => return Err(e),
-    };
+    let reservation =
+        match ctx.reserve("atoll_ops::dense_unique (bitmaps)", (limit as u64 / 8 + 16) * tasks + 2 * limit as u64) {
+            Ok(r) => r,
+            Err(Error::OutOfMemory { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
     crate::profile::start();
     let tables = per_task(ctx, ks.len(), |r| fold_presence(ks, r, limit));
     crate::profile::mark(|| "fold".into());
@@ -424,7 +465,11 @@ fn dense<T: AggValue>(
     check_block(ctx, keys, "dense_aggregate (keys)")?;
     let ks = keys.local();
     let Some((v, agg)) = values else {
-        return Ok(run::<T, Rows>(ctx, &Rows, ks, None, limit)?.map(|(keys, rows, _)| DenseGroups { keys, rows, values: None }));
+        return Ok(run::<T, Rows>(ctx, &Rows, ks, None, limit)?.map(|(keys, rows, _)| DenseGroups {
+            keys,
+            rows,
+            values: None,
+        }));
     };
     if v.len() != keys.len() {
         return Err(Error::ShapeMismatch {
@@ -438,7 +483,11 @@ fn dense<T: AggValue>(
     // `f64` is the only type with a NaN.
     if !with_rows && agg == Agg::Sum && T::missing().nan() {
         let v64: &[f64] = bytemuck::cast_slice(v.local());
-        return Ok(run_sum_f64::<T>(ctx, ks, v64, limit)?.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(AggResult::Same) }));
+        return Ok(run_sum_f64::<T>(ctx, ks, v64, limit)?.map(|(keys, rows, v)| DenseGroups {
+            keys,
+            rows,
+            values: v.map(AggResult::Same),
+        }));
     }
     fn wrap<O: Elem, T: Elem>(r: Option<Parts<O>>, w: fn(DistArray<O, 1>) -> AggResult<T>) -> Option<DenseGroups<T>> {
         r.map(|(keys, rows, v)| DenseGroups { keys, rows, values: v.map(w) })

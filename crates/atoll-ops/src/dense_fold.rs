@@ -24,7 +24,9 @@ pub(crate) const NEG_ZERO: f64 = -0.0;
 
 /// Whether an uncounted sum has rows.
 #[inline]
-pub(crate) fn touched(x: &f64) -> bool { x.to_bits() != NEG_ZERO.to_bits() }
+pub(crate) fn touched(x: &f64) -> bool {
+    x.to_bits() != NEG_ZERO.to_bits()
+}
 
 /// Where a table's keys `lo..lo + cap` go when they must hold `kmin..=kmax` (the keys seen so
 /// far and the new block's): `None` when those span more than `limit`. The table keeps its
@@ -37,7 +39,11 @@ fn placement(cap: usize, kmin: i64, kmax: i64, limit: usize) -> Option<(i64, usi
         return None;
     }
     let cap = cap as i128;
-    let cap2 = if 4 * span <= 3 * cap { cap } else { (span + span / 2).max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128) };
+    let cap2 = if 4 * span <= 3 * cap {
+        cap
+    } else {
+        (span + span / 2).max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128)
+    };
     let lo2 = (kmin as i128 - (cap2 - span) / 2).max(i64::MIN as i128);
     Some((lo2 as i64, cap2 as usize))
 }
@@ -54,9 +60,13 @@ pub(crate) struct Table<A> {
 }
 
 impl<A: Copy> Table<A> {
-    fn new() -> Self { Table { lo: 0, rows: Vec::new(), acc: Vec::new(), seen: None } }
+    fn new() -> Self {
+        Table { lo: 0, rows: Vec::new(), acc: Vec::new(), seen: None }
+    }
 
-    fn cap(&self) -> usize { self.rows.len().max(self.acc.len()) }
+    fn cap(&self) -> usize {
+        self.rows.len().max(self.acc.len())
+    }
 
     /// The smallest and largest key of the slots that `touched` says have rows.
     fn span(&self, touched: impl Fn(usize) -> bool) -> Option<(i64, i64)> {
@@ -73,7 +83,8 @@ impl<A: Copy> Table<A> {
         fn moved<X: Copy>(old: &[X], lo: i64, lo2: i64, seen: Option<(i64, i64)>, cap2: usize, fill: X) -> Vec<X> {
             let mut v = vec![fill; cap2];
             if let Some((a, b)) = seen {
-                let (from, to, at) = (a.wrapping_sub(lo) as usize, b.wrapping_sub(lo) as usize + 1, a.wrapping_sub(lo2) as usize);
+                let (from, to, at) =
+                    (a.wrapping_sub(lo) as usize, b.wrapping_sub(lo) as usize + 1, a.wrapping_sub(lo2) as usize);
                 v[at..at + (to - from)].copy_from_slice(&old[from..to]);
             }
             v

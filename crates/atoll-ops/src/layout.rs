@@ -38,7 +38,10 @@ impl Layout {
             bounds.push(here + len);
         }
         if bounds.last() != Some(&n) {
-            return Err(invalid_arg!("sort layout: the Block distribution of {n} positions covers {:?}", bounds.last()));
+            return Err(invalid_arg!(
+                "sort layout: the Block distribution of {n} positions covers {:?}",
+                bounds.last()
+            ));
         }
         Ok(Layout { dist, bounds, me: ctx.id() })
     }

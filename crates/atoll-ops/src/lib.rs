@@ -31,10 +31,10 @@
 mod aggregate;
 mod argsort;
 mod coargsort;
+mod column;
 mod dense;
 mod dense_agg;
 mod dense_fold;
-mod column;
 mod groupby;
 mod indices;
 mod key;

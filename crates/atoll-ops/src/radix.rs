@@ -27,8 +27,8 @@
 
 use crate::layout::Layout;
 use crate::raw::{scatter, scatter_wc, Cursors, Places, Registered, SplitRuns, SyncPtr, WriteCombine};
-use atoll_error::{Error, Result};
 use atoll_array::{DistArray, Elem};
+use atoll_error::{Error, Result};
 use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
 use std::ops::Range;
 use std::sync::Mutex;
@@ -67,7 +67,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The bits of each word of the records that differ between records, over all locales (the
 /// XOR of the words' OR and AND). **Collective** (one allreduce).
-pub(crate) fn varying_bits<const W: usize>(ctx: &Ctx, m: usize, src: &(impl Fn(usize) -> [u64; W] + Sync)) -> Result<Vec<u64>> {
+pub(crate) fn varying_bits<const W: usize>(
+    ctx: &Ctx,
+    m: usize,
+    src: &(impl Fn(usize) -> [u64; W] + Sync),
+) -> Result<Vec<u64>> {
     let (or, and) = ctx.forall_reduce(
         0..m,
         ([0u64; W], [u64::MAX; W]),
@@ -143,7 +147,11 @@ pub(crate) type Hists = Vec<Box<[u32; DIGITS]>>;
 /// [`varying_bits`] of one key word, and in the same read each task's histogram of the key's
 /// low 16 bits (the first pass's digit when the lowest bit varies: see `argsort`).
 /// **Collective** (one allreduce).
-pub(crate) fn varying_and_low_digits(ctx: &Ctx, m: usize, image: &(impl Fn(usize) -> u64 + Sync)) -> Result<(u64, Hists)> {
+pub(crate) fn varying_and_low_digits(
+    ctx: &Ctx,
+    m: usize,
+    image: &(impl Fn(usize) -> u64 + Sync),
+) -> Result<(u64, Hists)> {
     let parts = task_parts(ctx, m);
     // Per task: the OR and AND of its keys, and its histogram.
     type Counted = (u64, u64, Box<[u32; DIGITS]>);
@@ -253,7 +261,8 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
         // Already in order (n <= 1, or every key equal).
         let w = out.local_mut();
         let chunk = (m / (ctx.here().num_threads() * 4)).max(1 << 14);
-        let slots: Vec<Mutex<(usize, &mut [X])>> = w.chunks_mut(chunk).enumerate().map(|(k, c)| Mutex::new((k * chunk, c))).collect();
+        let slots: Vec<Mutex<(usize, &mut [X])>> =
+            w.chunks_mut(chunk).enumerate().map(|(k, c)| Mutex::new((k * chunk, c))).collect();
         ctx.forall_chunks_with(0..slots.len(), 1, |r| {
             for k in r {
                 let mut g = lock(&slots[k]);
@@ -269,7 +278,8 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     crate::profile::mark(|| "buf_alloc".into());
     let out_local = out.local_mut().as_mut_ptr();
-    let out_dest = Dest::new(ctx, layout, out_local, (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?)?;
+    let out_dest =
+        Dest::new(ctx, layout, out_local, (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?)?;
     // Records bound to other locales wait in the staging buffer for their puts, unless they
     // are stored in place.
     let staged_len = if layout.locales() > 1 && out_dest.direct.is_none() { m } else { 0 };
@@ -301,7 +311,9 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
                 let d = Dest::records(ctx, layout, t)?;
                 pass(ctx, layout, &mut rec_work, &s, p, &d, &mut staging, |r: &[u64; W]| *r, None)?
             }
-            (_, false, None) => return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into())),
+            (_, false, None) => {
+                return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into()))
+            }
         }
     }
     drop((staging, held, rec_work, out_work));

@@ -41,7 +41,11 @@ impl ChunksStrided {
     pub(crate) fn check(&self, count: usize, offset: usize) -> Result<()> {
         match count.checked_mul(self.stride) {
             Some(need) if need <= self.len && offset < self.stride => Ok(()),
-            _ => Err(invalid_arg!("column write: {count} records of {} words at word {offset} in {} words", self.stride, self.len)),
+            _ => Err(invalid_arg!(
+                "column write: {count} records of {} words at word {offset} in {} words",
+                self.stride,
+                self.len
+            )),
         }
     }
 
@@ -190,7 +194,6 @@ pub(crate) unsafe fn scatter<const W: usize, O>(
     }
 }
 
-
 /// Software write-combining for records of 8 bytes: one cache line of records per digit,
 /// written to its destination in one piece when full (with non-temporal stores on x86-64, so
 /// the line is not first read from memory), which keeps a 2^16-way scatter from thrashing the
@@ -206,7 +209,10 @@ unsafe impl<O: Send> Send for WriteCombine<O> {}
 impl<O: atoll_runtime::Pod> WriteCombine<O> {
     /// Buffers for every digit.
     pub(crate) fn new() -> Self {
-        WriteCombine { lines: vec![[O::zeroed(); 8]; DIGITS].into_boxed_slice(), starts: vec![std::ptr::null_mut(); DIGITS].into_boxed_slice() }
+        WriteCombine {
+            lines: vec![[O::zeroed(); 8]; DIGITS].into_boxed_slice(),
+            starts: vec![std::ptr::null_mut(); DIGITS].into_boxed_slice(),
+        }
     }
 }
 

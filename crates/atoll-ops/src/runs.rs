@@ -10,7 +10,12 @@ use atoll_runtime::{Ctx, Pod};
 /// A new Block array of `n` elements in which every locale's `vals` land at global positions
 /// `off..off + vals.len()` (the runs of the locales must cover `0..n` exactly, in any
 /// placement). **Collective**: puts, then one barrier.
-pub(crate) fn block_from_runs<T: atoll_array::Elem + Pod>(ctx: &Ctx, n: usize, off: usize, vals: &[T]) -> Result<DistArray<T, 1>> {
+pub(crate) fn block_from_runs<T: atoll_array::Elem + Pod>(
+    ctx: &Ctx,
+    n: usize,
+    off: usize,
+    vals: &[T],
+) -> Result<DistArray<T, 1>> {
     let layout = Layout::new(ctx, n)?;
     let out = DistArray::<T, 1>::zeros_lazy(ctx, layout.dist.clone())?;
     let mut r = Ok(());

@@ -49,7 +49,11 @@ struct Edge<A> {
 /// # Errors
 /// On every locale: [`Error::ShapeMismatch`] when the lengths differ;
 /// [`Error::InvalidArgument`] when an input is not a Block array; a communication error.
-pub fn segmented_fold<T: Elem, F: SegFold<T>>(values: &DistArray<T, 1>, flags: &DistArray<bool, 1>, f: &F) -> Result<DistArray<F::Out, 1>> {
+pub fn segmented_fold<T: Elem, F: SegFold<T>>(
+    values: &DistArray<T, 1>,
+    flags: &DistArray<bool, 1>,
+    f: &F,
+) -> Result<DistArray<F::Out, 1>> {
     let ctx = values.ctx();
     if values.len() != flags.len() {
         return Err(Error::ShapeMismatch {

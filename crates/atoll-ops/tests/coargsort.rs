@@ -64,7 +64,8 @@ fn one_key_is_argsort_and_views_are_columns() {
         let b = DistArray::from_fn(ctx, dist::block(ctx, [n + 10])?, |[i]| (i % 3) as u64)?;
         let (va, vb) = (a.slice(0..100)?, b.slice(10..110)?);
         let p = atoll_ops::coargsort_positions(&[&vb as &dyn SortColumn, &va])?;
-        let rows: Vec<Vec<u64>> = (0..100).map(|i| vec![((i + 10) % 3) as u64, ((((i * 31) % 17) as f64) - 8.0).to_ordered()]).collect();
+        let rows: Vec<Vec<u64>> =
+            (0..100).map(|i| vec![((i + 10) % 3) as u64, ((((i * 31) % 17) as f64) - 8.0).to_ordered()]).collect();
         if let Some(v) = p.gather(0)? {
             assert_eq!(v, reference_rows(&rows));
         }
@@ -114,12 +115,17 @@ fn concatenated_and_wide_key_rows_match_the_reference() {
         ("one word with the bench's shape: 16 + 32 bits", |i| (mix(i) % (1 << 16)) as i64, |i| mix(i + 7) >> 32),
         ("pairs: 31 + 32 bits", |i| (mix(i) >> 33) as i64 - (1 << 30), |i| mix(i + 7) >> 32),
         ("wide: full-range keys", |i| mix(i) as i64, |i| [0, u64::MAX, mix(i + 7)][(i % 3) as usize]),
-        ("extremes", |i| [i64::MIN, i64::MAX, -1, 0][(mix(i) % 4) as usize], |i| [0, u64::MAX][(mix(i + 1) % 2) as usize]),
+        (
+            "extremes",
+            |i| [i64::MIN, i64::MAX, -1, 0][(mix(i) % 4) as usize],
+            |i| [0, u64::MAX][(mix(i + 1) % 2) as usize],
+        ),
     ];
     for (what, fa, fb) in cases {
         let a: Vec<i64> = (0..n).map(fa).collect();
         let b: Vec<u64> = (0..n).map(fb).collect();
-        let f: Vec<f64> = (0..n).map(|i| [f64::NAN, -0.0, 0.0, -1.5, f64::INFINITY][(mix(i + 3) % 5) as usize]).collect();
+        let f: Vec<f64> =
+            (0..n).map(|i| [f64::NAN, -0.0, 0.0, -1.5, f64::INFINITY][(mix(i + 3) % 5) as usize]).collect();
         let rows: Vec<Vec<u64>> = (0..n as usize).map(|i| vec![a[i].to_ordered(), b[i]]).collect();
         let want = reference_rows(&rows);
         let rows3: Vec<Vec<u64>> = (0..n as usize).map(|i| vec![b[i], f[i].to_ordered(), a[i].to_ordered()]).collect();

@@ -61,7 +61,10 @@ fn extremes_and_errors() {
             assert!(atoll_ops::dense_in1d(&k, &k, 0, 10).is_err());
             assert!(atoll_ops::dense_groups(&k, None, 0, 0).is_err());
             let short = block(ctx, &[1.0])?;
-            assert!(matches!(atoll_ops::dense_groups(&k, Some(&short), 0, 100), Err(atoll_runtime::Error::ShapeMismatch { .. })));
+            assert!(matches!(
+                atoll_ops::dense_groups(&k, Some(&short), 0, 100),
+                Err(atoll_runtime::Error::ShapeMismatch { .. })
+            ));
             Ok(())
         })
         .unwrap();

@@ -64,9 +64,20 @@ fn check<T: AggValue>(ctx: &Ctx, keys: &[i64], vals: &[T], limit: usize) -> Resu
                 let w: Vec<T> = want.values().map(sum).collect();
                 assert_eq!(bits(&s.to_vec()?), bits(&w), "sum");
             }
-            (Agg::Count, AggResult::I64(c)) => assert_eq!(c.to_vec()?, want.values().map(|x| x.1.len() as i64).collect::<Vec<_>>()),
+            (Agg::Count, AggResult::I64(c)) => {
+                assert_eq!(c.to_vec()?, want.values().map(|x| x.1.len() as i64).collect::<Vec<_>>())
+            }
             (Agg::Mean, AggResult::F64(m)) => {
-                let w: Vec<f64> = want.values().map(|x| if x.1.is_empty() { f64::NAN } else { x.1.iter().fold(0.0, |a, v| a + v.f64()) / x.1.len() as f64 }).collect();
+                let w: Vec<f64> = want
+                    .values()
+                    .map(|x| {
+                        if x.1.is_empty() {
+                            f64::NAN
+                        } else {
+                            x.1.iter().fold(0.0, |a, v| a + v.f64()) / x.1.len() as f64
+                        }
+                    })
+                    .collect();
                 assert_eq!(bits(&m.to_vec()?), bits(&w), "mean");
             }
             (Agg::Min, AggResult::Same(m)) => {
@@ -111,17 +122,24 @@ fn tables_grow_both_ways_over_several_tasks() {
     // 100k rows (several tasks per locale): keys drift down then up, so each task's table
     // grows at both ends; values with ties (min/max keep the first).
     let n = 100_000usize;
-    let keys: Vec<i64> = (0..n).map(|i| {
-        let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50;
-        if i % 3 == 0 { -(x as i64) - (i as i64 / 1000) } else { x as i64 + i as i64 / 100 }
-    }).collect();
+    let keys: Vec<i64> = (0..n)
+        .map(|i| {
+            let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50;
+            if i % 3 == 0 {
+                -(x as i64) - (i as i64 / 1000)
+            } else {
+                x as i64 + i as i64 / 100
+            }
+        })
+        .collect();
     let f: Vec<f64> = (0..n).map(|i| if i % 97 == 0 { f64::NAN } else { ((i * 31) % 17) as f64 - 8.0 }).collect();
     let u: Vec<u64> = (0..n).map(|i| (i as u64 * 7919) % 1013).collect();
     for locales in [1, 2] {
         run(Config::local(locales).with_threads_per_locale(3), |ctx| {
             check(ctx, &keys, &f, 1 << 20)?;
             check(ctx, &keys, &u, 1 << 20)
-        }).unwrap();
+        })
+        .unwrap();
     }
 }
 
@@ -166,7 +184,21 @@ fn uncounted_sum_over_tasks_and_growth() {
     let sparse: Vec<i64> = (0..n as i64).map(|i| ((i * 7919) % 300 - 150) * 3).collect();
     let vals: Vec<f64> = (0..n).map(|i| ((i * 31) % 17) as f64 - 8.0).collect();
     // Keys that are 0 mod 7 only have NaN or -0.0 values.
-    let odd: Vec<f64> = dense.iter().zip(&vals).map(|(&k, &v)| if k % 7 == 0 { if v > 0.0 { f64::NAN } else { -0.0 } } else { v }).collect();
+    let odd: Vec<f64> = dense
+        .iter()
+        .zip(&vals)
+        .map(|(&k, &v)| {
+            if k % 7 == 0 {
+                if v > 0.0 {
+                    f64::NAN
+                } else {
+                    -0.0
+                }
+            } else {
+                v
+            }
+        })
+        .collect();
     for (locales, threads) in [(1, 1), (1, 3), (2, 2), (4, 1)] {
         run(Config::local(locales).with_threads_per_locale(threads), |ctx| {
             for (k, v) in [(&drift, &vals), (&dense, &vals), (&sparse, &vals), (&dense, &odd)] {

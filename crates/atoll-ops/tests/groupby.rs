@@ -14,7 +14,10 @@ use proptest::prelude::*;
 /// The reference groups: the stable sort of the rows and the rank where each group starts.
 fn ref_groups(rows: &[Vec<u64>]) -> (Vec<i64>, Vec<i64>) {
     let perm = reference_rows(rows);
-    let starts = (0..perm.len()).filter(|&r| r == 0 || rows[perm[r] as usize] != rows[perm[r - 1] as usize]).map(|r| r as i64).collect();
+    let starts = (0..perm.len())
+        .filter(|&r| r == 0 || rows[perm[r] as usize] != rows[perm[r - 1] as usize])
+        .map(|r| r as i64)
+        .collect();
     (perm, starts)
 }
 
@@ -29,7 +32,13 @@ fn ref_agg(sorted: &[f64], starts: &[i64], agg: Agg) -> Vec<f64> {
             let ok: Vec<(usize, f64)> = seg.iter().copied().enumerate().filter(|(_, v)| !v.is_nan()).collect();
             let c = ok.len() as f64;
             let mean = ok.iter().map(|x| x.1).sum::<f64>() / c;
-            let var = |d: u32| if ok.len() > d as usize { ok.iter().map(|x| (x.1 - mean).powi(2)).sum::<f64>() / (c - d as f64) } else { f64::NAN };
+            let var = |d: u32| {
+                if ok.len() > d as usize {
+                    ok.iter().map(|x| (x.1 - mean).powi(2)).sum::<f64>() / (c - d as f64)
+                } else {
+                    f64::NAN
+                }
+            };
             let arg = |max: bool| {
                 let mut best: Option<(usize, f64)> = None;
                 for &(i, v) in &ok {
@@ -45,7 +54,13 @@ fn ref_agg(sorted: &[f64], starts: &[i64], agg: Agg) -> Vec<f64> {
                 Agg::Min => arg(false).map_or(f64::NAN, |b| b.1),
                 Agg::Max => arg(true).map_or(f64::NAN, |b| b.1),
                 Agg::Count => c,
-                Agg::Mean => if ok.is_empty() { f64::NAN } else { mean },
+                Agg::Mean => {
+                    if ok.is_empty() {
+                        f64::NAN
+                    } else {
+                        mean
+                    }
+                }
                 Agg::Var(d) => var(d),
                 Agg::Std(d) => var(d).sqrt(),
                 Agg::ArgMin => (lo + arg(false).map_or(0, |b| b.0)) as f64,
@@ -59,8 +74,20 @@ fn ref_agg(sorted: &[f64], starts: &[i64], agg: Agg) -> Vec<f64> {
 }
 
 const AGGS: [Agg; 14] = [
-    Agg::Sum, Agg::Prod, Agg::Min, Agg::Max, Agg::Count, Agg::Mean, Agg::Var(0), Agg::Var(1), Agg::Std(1),
-    Agg::ArgMin, Agg::ArgMax, Agg::Any, Agg::All, Agg::First,
+    Agg::Sum,
+    Agg::Prod,
+    Agg::Min,
+    Agg::Max,
+    Agg::Count,
+    Agg::Mean,
+    Agg::Var(0),
+    Agg::Var(1),
+    Agg::Std(1),
+    Agg::ArgMin,
+    Agg::ArgMax,
+    Agg::Any,
+    Agg::All,
+    Agg::First,
 ];
 
 fn same(a: f64, b: f64) -> bool {

@@ -32,7 +32,8 @@ fn check_array<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, what: &str) -> 
     let a = DistArray::from_fn(ctx, dist, |[i]| key(i))?;
     let dom = a.domain().dims()[0];
     // A strided view of the array: every second index from its third.
-    let sub = StridedRange::from_parts(dom.nth(2).unwrap_or(0), dom.stride() * 2, dom.len().saturating_sub(2).div_ceil(2))?;
+    let sub =
+        StridedRange::from_parts(dom.nth(2).unwrap_or(0), dom.stride() * 2, dom.len().saturating_sub(2).div_ceil(2))?;
     for (label, view) in [("whole", a.view()), ("strided view", a.slice(sub)?)] {
         let idx: Vec<i64> = view.domain().iter().map(|[i]| i).collect();
         let keys: Vec<i64> = idx.iter().map(|&i| key(i)).collect();
@@ -52,7 +53,9 @@ fn check_array<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, what: &str) -> 
         // coargsort: indices of the first column (the view), positions beside.
         let cperm = coargsort(&[&view as &dyn SortColumn])?;
         check(cperm.to_vec()? == want, || format!("coargsort indices: {what}"))?;
-        check(coargsort_positions(&[&view as &dyn SortColumn])?.to_vec()? == pos, || format!("coargsort_positions: {what}"))?;
+        check(coargsort_positions(&[&view as &dyn SortColumn])?.to_vec()? == pos, || {
+            format!("coargsort_positions: {what}")
+        })?;
     }
     Ok(())
 }

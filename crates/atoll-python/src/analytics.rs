@@ -64,9 +64,15 @@ fn groupby_cmd(ctx: &Ctx, ((perm, flags, segs), keys, n): ((u64, u64, u64), Vec<
 }
 /// Groups the rows of the keys: registers the permutation, the group-start flags (over the
 /// sorted rows) and the segments; returns the number of groups.
-pub static GROUPBY: Handler<((u64, u64, u64), Vec<Node>, usize), u64> = Handler::new("atoll-python::groupby", groupby_cmd);
+pub static GROUPBY: Handler<((u64, u64, u64), Vec<Node>, usize), u64> =
+    Handler::new("atoll-python::groupby", groupby_cmd);
 
-fn agg_col<T: atoll::ops::AggValue>(v: &DistArray<T, 1>, flags: &DistArray<bool, 1>, agg: Agg, wrap: fn(DistArray<T, 1>) -> Col) -> Result<Col> {
+fn agg_col<T: atoll::ops::AggValue>(
+    v: &DistArray<T, 1>,
+    flags: &DistArray<bool, 1>,
+    agg: Agg,
+    wrap: fn(DistArray<T, 1>) -> Col,
+) -> Result<Col> {
     Ok(match atoll::ops::aggregate(v, flags, agg)? {
         AggResult::Same(a) => wrap(a),
         AggResult::I64(a) => Col::I(a),
@@ -92,7 +98,8 @@ fn aggregate_cmd(ctx: &Ctx, (id, vals, flags, n, agg): (u64, Node, u64, usize, A
     Ok(())
 }
 /// A new array `id`: the aggregation of the (sorted) values per group of the flags.
-pub static AGGREGATE: Handler<(u64, Node, u64, usize, Agg), ()> = Handler::new("atoll-python::aggregate", aggregate_cmd);
+pub static AGGREGATE: Handler<(u64, Node, u64, usize, Agg), ()> =
+    Handler::new("atoll-python::aggregate", aggregate_cmd);
 
 /// Registers the commands of this module.
 pub fn register_commands() {
@@ -130,11 +137,29 @@ pub fn groupby(py: Python<'_>, keys: Vec<PyRef<'_, Ex>>, n: usize) -> PyResult<(
 /// argmin, argmax (ranks of the sorted rows), any, all, first.
 #[pyfunction]
 #[pyo3(signature = (values, flags, n, groups, op, ddof=0))]
-pub fn aggregate(py: Python<'_>, values: &Ex, flags: &Arr, n: usize, groups: usize, op: &str, ddof: u32) -> PyResult<Arr> {
+pub fn aggregate(
+    py: Python<'_>,
+    values: &Ex,
+    flags: &Arr,
+    n: usize,
+    groups: usize,
+    op: &str,
+    ddof: u32,
+) -> PyResult<Arr> {
     let agg = match op {
-        "sum" => Agg::Sum, "prod" => Agg::Prod, "min" => Agg::Min, "max" => Agg::Max, "count" => Agg::Count,
-        "mean" => Agg::Mean, "var" => Agg::Var(ddof), "std" => Agg::Std(ddof), "argmin" => Agg::ArgMin,
-        "argmax" => Agg::ArgMax, "any" => Agg::Any, "all" => Agg::All, "first" => Agg::First,
+        "sum" => Agg::Sum,
+        "prod" => Agg::Prod,
+        "min" => Agg::Min,
+        "max" => Agg::Max,
+        "count" => Agg::Count,
+        "mean" => Agg::Mean,
+        "var" => Agg::Var(ddof),
+        "std" => Agg::Std(ddof),
+        "argmin" => Agg::ArgMin,
+        "argmax" => Agg::ArgMax,
+        "any" => Agg::Any,
+        "all" => Agg::All,
+        "first" => Agg::First,
         other => return Err(value_err("operator", format!("unsupported aggregation {other:?}"))),
     };
     let vt = values.node.dtype();
@@ -167,7 +192,10 @@ fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
     }
 }
 
-fn dense_groups_cmd(ctx: &Ctx, ((kid, cid, sid), keys, vals, n, lo, range): ((u64, u64, u64), Node, Option<Node>, usize, i64, usize)) -> Result<u64> {
+fn dense_groups_cmd(
+    ctx: &Ctx,
+    ((kid, cid, sid), keys, vals, n, lo, range): ((u64, u64, u64), Node, Option<Node>, usize, i64, usize),
+) -> Result<u64> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
@@ -230,16 +258,25 @@ fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, N
     Ok(())
 }
 /// Membership of int64 `a` in `b` (elements in `lo..lo + range`): see `atoll_ops::dense_in1d`.
-pub static DENSE_IN1D: Handler<(u64, Node, usize, Node, usize, i64, usize), ()> = Handler::new("atoll-python::dense_in1d", dense_in1d_cmd);
+pub static DENSE_IN1D: Handler<(u64, Node, usize, Node, usize, i64, usize), ()> =
+    Handler::new("atoll-python::dense_in1d", dense_in1d_cmd);
 
 /// Distinct int64 keys (an expression of `n` elements, all in `lo..lo + range`) in order,
 /// their counts and, with float64 `values`, their sums: `(keys, counts, sums or None)`.
 #[pyfunction]
 #[pyo3(signature = (keys, n, lo, range, values=None))]
-pub fn dense_groups(py: Python<'_>, keys: &Ex, n: usize, lo: i64, range: usize, values: Option<&Ex>) -> PyResult<(Arr, Arr, Option<Arr>)> {
+pub fn dense_groups(
+    py: Python<'_>,
+    keys: &Ex,
+    n: usize,
+    lo: i64,
+    range: usize,
+    values: Option<&Ex>,
+) -> PyResult<(Arr, Arr, Option<Arr>)> {
     let (_, generation) = crate::session::driver(py)?;
     let ids = (next_id(), next_id(), next_id());
-    let groups = exec(py, &DENSE_GROUPS, (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, lo, range))? as usize;
+    let groups =
+        exec(py, &DENSE_GROUPS, (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, lo, range))? as usize;
     Ok((
         Arr { id: ids.0, dtype: DType::I64, len: groups, generation },
         Arr { id: ids.1, dtype: DType::I64, len: groups, generation },

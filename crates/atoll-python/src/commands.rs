@@ -242,10 +242,18 @@ fn from_inbox(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
     let data = if ctx.id() == 0 { take(&INBOX) } else { None };
     let d = dist::block(ctx, [n])?;
     let col = match dtype {
-        DType::I64 => Col::I(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::I(v) = x { Some(v) } else { None }))?),
-        DType::U64 => Col::U(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::U(v) = x { Some(v) } else { None }))?),
-        DType::F64 => Col::F(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::F(v) = x { Some(v) } else { None }))?),
-        DType::Bool => Col::B(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::B(v) = x { Some(v) } else { None }))?),
+        DType::I64 => {
+            Col::I(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::I(v) = x { Some(v) } else { None }))?)
+        }
+        DType::U64 => {
+            Col::U(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::U(v) = x { Some(v) } else { None }))?)
+        }
+        DType::F64 => {
+            Col::F(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::F(v) = x { Some(v) } else { None }))?)
+        }
+        DType::Bool => {
+            Col::B(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::B(v) = x { Some(v) } else { None }))?)
+        }
     };
     Registry::of(ctx).insert(id, col);
     Ok(())
@@ -445,8 +453,13 @@ pub enum ScanOp {
     Prod,
 }
 
-fn scan_t<T: crate::kernels::Num + Serialize + serde::de::DeserializeOwned>(ctx: &Ctx, local: &mut [T], op: ScanOp) -> Result<()> {
-    let f = |a: T, b: T| T::bin(if op == ScanOp::Sum { crate::types::BinOp::Add } else { crate::types::BinOp::Mul }, a, b);
+fn scan_t<T: crate::kernels::Num + Serialize + serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    local: &mut [T],
+    op: ScanOp,
+) -> Result<()> {
+    let f =
+        |a: T, b: T| T::bin(if op == ScanOp::Sum { crate::types::BinOp::Add } else { crate::types::BinOp::Mul }, a, b);
     let id = if op == ScanOp::Sum { T::zero() } else { T::one() };
     let mut acc = id;
     for x in local.iter_mut() {
@@ -562,16 +575,18 @@ fn scatter(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<(
         }
     };
     let d = Registry::of(ctx).get(dst)?;
-    let r = idx.with(|idx| vals.with(|vals| {
-        let mut g = lock(&d);
-        match (&mut *g, idx, vals) {
-            (Col::I(a), Col::I(i), Col::I(v)) => a.scatter_at(i, v),
-            (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
-            (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
-            (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
-            _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
-        }
-    }));
+    let r = idx.with(|idx| {
+        vals.with(|vals| {
+            let mut g = lock(&d);
+            match (&mut *g, idx, vals) {
+                (Col::I(a), Col::I(i), Col::I(v)) => a.scatter_at(i, v),
+                (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
+                (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
+                (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
+                _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
+            }
+        })
+    });
     idx.free()?;
     vals.free()?;
     r
@@ -587,7 +602,11 @@ fn put_runs<P: atoll::runtime::Pod>(ctx: &Ctx, n: usize, ptrs: &[u64], off: usiz
             let d = dist::block(ctx, [n])?;
             let dom = d.local_domain(l)?;
             let r = &dom.dims()[0];
-            if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() }
+            if r.is_empty() {
+                0..0
+            } else {
+                r.lo() as usize..r.lo() as usize + r.len()
+            }
         };
         let lo = r.start.max(off + done);
         let hi = r.end.min(off + vals.len());
@@ -606,7 +625,12 @@ fn compress_t<T: Elem + atoll::runtime::Pod>(ctx: &Ctx, src: &[T], mask: &[bool]
     Ok((kept, off, total))
 }
 
-fn compress_into<T: Elem + atoll::runtime::Pod>(ctx: &Ctx, kept: &[T], off: usize, total: usize) -> Result<DistArray<T, 1>> {
+fn compress_into<T: Elem + atoll::runtime::Pod>(
+    ctx: &Ctx,
+    kept: &[T],
+    off: usize,
+    total: usize,
+) -> Result<DistArray<T, 1>> {
     let out = DistArray::<T, 1>::zeros_lazy(ctx, dist::block(ctx, [total])?)?;
     let ptrs: Vec<u64> = (0..ctx.num_locales()).map(|l| out.part_ptr(l).map(|p| p.addr())).collect::<Result<_>>()?;
     let r = put_runs(ctx, total, &ptrs, off, kept);
@@ -635,14 +659,17 @@ fn compress(ctx: &Ctx, (id, src, mask, n): (u64, Node, Node, usize)) -> Result<u
             Col::F(a) => compress_t(ctx, a.local(), mk).and_then(|(k, o, t)| compress_into(ctx, &k, o, t)).map(Col::F),
             Col::B(a) => {
                 let bytes: Vec<u8> = a.local().iter().map(|&b| b as u8).collect();
-                compress_t(ctx, &bytes, mk).and_then(|(k, o, t)| {
-                    let out = DistArray::<bool, 1>::zeros_lazy(ctx, dist::block(ctx, [t])?)?;
-                    let ptrs: Vec<u64> = (0..ctx.num_locales()).map(|l| out.part_ptr(l).map(|p| p.addr())).collect::<Result<_>>()?;
-                    let r = put_runs(ctx, t, &ptrs, o, &k);
-                    let b = ctx.barrier();
-                    r.and(b)?;
-                    Ok(out)
-                }).map(Col::B)
+                compress_t(ctx, &bytes, mk)
+                    .and_then(|(k, o, t)| {
+                        let out = DistArray::<bool, 1>::zeros_lazy(ctx, dist::block(ctx, [t])?)?;
+                        let ptrs: Vec<u64> =
+                            (0..ctx.num_locales()).map(|l| out.part_ptr(l).map(|p| p.addr())).collect::<Result<_>>()?;
+                        let r = put_runs(ctx, t, &ptrs, o, &k);
+                        let b = ctx.barrier();
+                        r.and(b)?;
+                        Ok(out)
+                    })
+                    .map(Col::B)
             }
         }
     };
@@ -711,13 +738,21 @@ fn create(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
         Fill::Full(Scal::B(v)) => Col::B(DistArray::filled(ctx, d, v)?),
         Fill::Arange(s, st) => Col::I(DistArray::from_fn(ctx, d, move |[i]| s.wrapping_add(i.wrapping_mul(st)))?),
         Fill::Linspace(s, st, stop, end) => {
-            Col::F(DistArray::from_fn(ctx, d, move |[i]| if end && i == last && last > 0 { stop } else { s + i as f64 * st })?)
+            Col::F(DistArray::from_fn(
+                ctx,
+                d,
+                move |[i]| if end && i == last && last > 0 { stop } else { s + i as f64 * st },
+            )?)
         }
         Fill::RandInt(lo, hi, seed) => {
             let span = hi.wrapping_sub(lo) as u64;
-            Col::I(DistArray::from_fn(ctx, d, move |[i]| lo.wrapping_add(((mix(seed, i as u64) as u128 * span as u128) >> 64) as i64))?)
+            Col::I(DistArray::from_fn(ctx, d, move |[i]| {
+                lo.wrapping_add(((mix(seed, i as u64) as u128 * span as u128) >> 64) as i64)
+            })?)
         }
-        Fill::Uniform(lo, hi, seed) => Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * unit(mix(seed, i as u64)))?),
+        Fill::Uniform(lo, hi, seed) => {
+            Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * unit(mix(seed, i as u64)))?)
+        }
         Fill::Normal(seed) => Col::F(DistArray::from_fn(ctx, d, move |[i]| {
             // Box-Muller on two independent words of index i.
             let u1 = 1.0 - unit(mix(seed, 2 * i as u64));

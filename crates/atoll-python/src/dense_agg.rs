@@ -32,14 +32,20 @@ fn result_col<T: AggValue>(r: AggResult<T>, same: fn(DistArray<T, 1>) -> Col) ->
 }
 
 #[allow(clippy::type_complexity)]
-fn split<T: AggValue>(g: Option<DenseGroups<T>>, same: fn(DistArray<T, 1>) -> Col) -> Option<(DistArray<i64, 1>, Option<DistArray<i64, 1>>, Option<Col>)> {
+fn split<T: AggValue>(
+    g: Option<DenseGroups<T>>,
+    same: fn(DistArray<T, 1>) -> Col,
+) -> Option<(DistArray<i64, 1>, Option<DistArray<i64, 1>>, Option<Col>)> {
     g.map(|g| (g.keys, g.rows, g.values.map(|v| result_col(v, same))))
 }
 
 type Ids = (u64, u64, u64);
 
 #[allow(clippy::type_complexity)]
-fn dense_aggregate_cmd(ctx: &Ctx, (ids, keys, vals, n, limit, agg, rows): (Ids, Node, Option<Node>, usize, usize, Agg, bool)) -> Result<Option<u64>> {
+fn dense_aggregate_cmd(
+    ctx: &Ctx,
+    (ids, keys, vals, n, limit, agg, rows): (Ids, Node, Option<Node>, usize, usize, Agg, bool),
+) -> Result<Option<u64>> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
@@ -100,7 +106,8 @@ fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) 
 
 /// The distinct keys only (a presence bitmap per task, `atoll_ops::dense_unique`): registers
 /// them and returns how many, or `None` when the keys span more than the limit.
-pub static DENSE_UNIQUE: Handler<(u64, Node, usize, usize), Option<u64>> = Handler::new("atoll-python::dense_unique", dense_unique_cmd);
+pub static DENSE_UNIQUE: Handler<(u64, Node, usize, usize), Option<u64>> =
+    Handler::new("atoll-python::dense_unique", dense_unique_cmd);
 
 /// Registers the commands of this module.
 pub fn register_commands() {
@@ -116,7 +123,15 @@ pub fn register_commands() {
 #[pyfunction]
 #[pyo3(signature = (keys, n, limit, values=None, op="sum", rows=true))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-pub fn dense_aggregate(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize, values: Option<&crate::Ex>, op: &str, rows: bool) -> PyResult<Option<(Arr, Option<Arr>, Option<Arr>)>> {
+pub fn dense_aggregate(
+    py: Python<'_>,
+    keys: &crate::Ex,
+    n: usize,
+    limit: usize,
+    values: Option<&crate::Ex>,
+    op: &str,
+    rows: bool,
+) -> PyResult<Option<(Arr, Option<Arr>, Option<Arr>)>> {
     let (agg, out) = match op {
         "sum" => (Agg::Sum, None),
         "count" => (Agg::Count, Some(DType::I64)),

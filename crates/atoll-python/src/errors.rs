@@ -4,8 +4,18 @@ use atoll::Error;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::{create_exception, PyErr};
 
-create_exception!(atoll, OutOfMemoryError, PyMemoryError, "An operation would exceed a locale's memory budget; nothing was allocated and the session goes on.");
-create_exception!(atoll, AtollError, PyRuntimeError, "A failure of the Atoll runtime (communication, a failed locale).");
+create_exception!(
+    atoll,
+    OutOfMemoryError,
+    PyMemoryError,
+    "An operation would exceed a locale's memory budget; nothing was allocated and the session goes on."
+);
+create_exception!(
+    atoll,
+    AtollError,
+    PyRuntimeError,
+    "A failure of the Atoll runtime (communication, a failed locale)."
+);
 
 /// The Python exception of an Atoll error.
 pub fn to_py(e: Error) -> PyErr {
@@ -16,9 +26,11 @@ pub fn to_py(e: Error) -> PyErr {
         Error::Io(_) => PyOSError::new_err(msg),
         Error::Timeout { .. } => pyo3::exceptions::PyTimeoutError::new_err(msg),
         Error::SharedFile { .. } => PyOSError::new_err(msg),
-        Error::ShapeMismatch { .. } | Error::InvalidArgument(_) | Error::Config { .. } | Error::ZeroLocales | Error::Parse { .. } => {
-            PyValueError::new_err(msg)
-        }
+        Error::ShapeMismatch { .. }
+        | Error::InvalidArgument(_)
+        | Error::Config { .. }
+        | Error::ZeroLocales
+        | Error::Parse { .. } => PyValueError::new_err(msg),
         Error::File { kind, .. } => crate::io::file_error(kind, msg),
         _ => AtollError::new_err(msg),
     }

@@ -45,7 +45,13 @@ impl<'a> BNode<'a> {
             BNode::Leaf(s) => s.dtype(),
             BNode::Scalar(s) => s.dtype(),
             BNode::Cast(_, t) => *t,
-            BNode::Bin(op, l, _) => if op.is_comparison() { DType::Bool } else { l.dtype() },
+            BNode::Bin(op, l, _) => {
+                if op.is_comparison() {
+                    DType::Bool
+                } else {
+                    l.dtype()
+                }
+            }
             BNode::Un(UnOp::IsNan, _) => DType::Bool,
             BNode::Un(_, x) => x.dtype(),
             BNode::Where(_, a, _) => a.dtype(),
@@ -187,7 +193,10 @@ pub struct Flags {
 }
 
 fn bin_t<'a, T: Access>(op: BinOp, a: &Val, b: &Val, n: usize, flags: &Flags) -> Result<Val<'a>> {
-    let (x, y) = (T::arg(a).ok_or_else(|| mismatch("a binary operation"))?, T::arg(b).ok_or_else(|| mismatch("a binary operation"))?);
+    let (x, y) = (
+        T::arg(a).ok_or_else(|| mismatch("a binary operation"))?,
+        T::arg(b).ok_or_else(|| mismatch("a binary operation"))?,
+    );
     use BinOp::*;
     Ok(match op {
         Lt => Val::B(zip2(&x, &y, n, |a, b| a < b)),
@@ -284,9 +293,15 @@ fn un(op: UnOp, v: &Val, n: usize) -> Result<Val<'static>> {
 fn where_t<'a, T: Access>(c: &Arg<bool>, a: &Val, b: &Val, n: usize) -> Result<Val<'a>> {
     let (x, y) = (T::arg(a).ok_or_else(|| mismatch("where"))?, T::arg(b).ok_or_else(|| mismatch("where"))?);
     let pick = |i: usize| -> T {
-        let ci = match c { Arg::S(s) => s[i], Arg::C(v) => *v };
+        let ci = match c {
+            Arg::S(s) => s[i],
+            Arg::C(v) => *v,
+        };
         let v = if ci { &x } else { &y };
-        match v { Arg::S(s) => s[i], Arg::C(v) => *v }
+        match v {
+            Arg::S(s) => s[i],
+            Arg::C(v) => *v,
+        }
     };
     Ok(T::wrap((0..n).map(pick).collect()))
 }
@@ -431,7 +446,16 @@ pub enum Part {
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum RedOp {
-    Sum, Prod, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero, IsSorted,
+    Sum,
+    Prod,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+    Any,
+    All,
+    CountNonzero,
+    IsSorted,
 }
 
 /// Elements [`fold8`] reads ahead with a software prefetch (512 bytes of float64, the distance
@@ -477,7 +501,10 @@ fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
     if n == 0 {
         return Part::Empty;
     }
-    let at = |i: usize| match x { Arg::S(s) => s[i], Arg::C(c) => *c };
+    let at = |i: usize| match x {
+        Arg::S(s) => s[i],
+        Arg::C(c) => *c,
+    };
     if let Arg::S(s) = x {
         match op {
             RedOp::Sum => return Part::Val(pairwise_sum(s).scal()),
@@ -537,7 +564,11 @@ fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
             let (x, y) = (v(x), v(y));
             let m = if op == RedOp::ArgMin { min_of(x, y) } else { max_of(x, y) };
             let take_right = !x.is_nan() && (m.is_nan() || m != x);
-            if take_right { Part::Arg(y.scal(), j) } else { Part::Arg(x.scal(), i) }
+            if take_right {
+                Part::Arg(y.scal(), j)
+            } else {
+                Part::Arg(x.scal(), i)
+            }
         }
         (Part::Count(x), Part::Count(y)) => Part::Count(x + y),
         (Part::Sorted(f, l, ok), Part::Sorted(f2, l2, ok2)) => Part::Sorted(f, l2, ok && ok2 && !(v(f2) < v(l))),

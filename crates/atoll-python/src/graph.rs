@@ -27,7 +27,9 @@ fn graphs(ctx: &Ctx) -> Arc<Graphs> {
 pub(crate) fn graph(ctx: &Ctx, id: u64) -> Result<Arc<CsrMatrix>> {
     let g = graphs(ctx);
     let m = g.0.lock().unwrap_or_else(|p| p.into_inner());
-    m.get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("no graph with id {id} (it was freed, or belongs to an earlier session)")))
+    m.get(&id).cloned().ok_or_else(|| {
+        Error::InvalidArgument(format!("no graph with id {id} (it was freed, or belongs to an earlier session)"))
+    })
 }
 
 /// Where a graph comes from.
@@ -47,7 +49,10 @@ fn edges_of(ctx: &Ctx, id: u64, what: &str) -> Result<Vec<u64>> {
         Col::U(a) => a.local().iter().map(|&x| x.min(i64::MAX as u64) as i64).collect(),
         _ => return Err(Error::InvalidArgument(format!("{what}: expected an int64 or uint64 pdarray"))),
     };
-    let bad = v.iter().find(|&&x| x < 0).map(|&x| Error::IndexOutOfBounds { index: x.to_string(), bounds: format!("0.. ({what}: vertex ids are non-negative)") });
+    let bad = v.iter().find(|&&x| x < 0).map(|&x| Error::IndexOutOfBounds {
+        index: x.to_string(),
+        bounds: format!("0.. ({what}: vertex ids are non-negative)"),
+    });
     if let Some(e) = ctx.allgather(&bad)?.into_iter().flatten().next() {
         return Err(e);
     }
@@ -71,7 +76,11 @@ fn build(ctx: &Ctx, (id, src): (u64, Source)) -> Result<(usize, u64)> {
     let nnz = m.nnz(ctx)?;
     let n = m.shape().0;
     if m.shape().0 != m.shape().1 {
-        return Err(Error::ShapeMismatch { context: "ak.graph".into(), left: format!("a {} x {} matrix", m.shape().0, m.shape().1), right: "a square matrix (a graph)".into() });
+        return Err(Error::ShapeMismatch {
+            context: "ak.graph".into(),
+            left: format!("a {} x {} matrix", m.shape().0, m.shape().1),
+            right: "a square matrix (a graph)".into(),
+        });
     }
     graphs(ctx).0.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(m));
     Ok((n, nnz))
@@ -218,7 +227,10 @@ pub fn graph_fe_banded(py: Python<'_>, nx: usize, ny: usize, nz: usize, dof: usi
 #[pyfunction]
 pub fn graph_from_edges(py: Python<'_>, src: &Arr, dst: &Arr, n: usize, symmetric: bool) -> PyResult<Graph> {
     if src.len != dst.len {
-        return Err(crate::errors::value_err("dst", format!("src and dst differ in length ({} vs {})", src.len, dst.len)));
+        return Err(crate::errors::value_err(
+            "dst",
+            format!("src and dst differ in length ({} vs {})", src.len, dst.len),
+        ));
     }
     new_graph(py, Source::Edges { src: src.id, dst: dst.id, n, symmetric })
 }
@@ -256,14 +268,27 @@ pub fn graph_bfs(py: Python<'_>, g: &Graph, source: u64) -> PyResult<(Arr, usize
 
 /// Hitting times: (times, residuals, converged).
 #[pyfunction]
-pub fn graph_hitting_times(py: Python<'_>, g: &Graph, targets: Vec<u64>, tol: f64, max_iters: usize, jacobi: bool) -> PyResult<(Arr, Vec<f64>, bool)> {
+pub fn graph_hitting_times(
+    py: Python<'_>,
+    g: &Graph,
+    targets: Vec<u64>,
+    tol: f64,
+    max_iters: usize,
+    jacobi: bool,
+) -> PyResult<(Arr, Vec<f64>, bool)> {
     let (a, _, c, r) = run_graph(py, g, Algo::Hitting { targets, tol, max_iters, jacobi }, DType::F64)?;
     Ok((a, r, c))
 }
 
 /// PageRank: (ranks, iterations, converged).
 #[pyfunction]
-pub fn graph_pagerank(py: Python<'_>, g: &Graph, damping: f64, tol: f64, max_iters: usize) -> PyResult<(Arr, usize, bool)> {
+pub fn graph_pagerank(
+    py: Python<'_>,
+    g: &Graph,
+    damping: f64,
+    tol: f64,
+    max_iters: usize,
+) -> PyResult<(Arr, usize, bool)> {
     let (a, it, c, _) = run_graph(py, g, Algo::PageRank { damping, tol, max_iters }, DType::F64)?;
     Ok((a, it, c))
 }

@@ -34,7 +34,14 @@ pub static SHARE_EDGES: Handler<Args, u64> = Handler::new("atoll-python::graph_s
 /// Writes graph `g`'s entries into the shared arrays `prefix-rows`, `prefix-cols` (int64) and
 /// `prefix-vals` (float64; all 1 with `unit_weights`) in `dir`: the three pdarrays.
 #[pyfunction]
-pub fn graph_share_edges(py: Python<'_>, g: &Graph, prefix: String, dir: String, unit_weights: bool, keep: bool) -> PyResult<(Arr, Arr, Arr)> {
+pub fn graph_share_edges(
+    py: Python<'_>,
+    g: &Graph,
+    prefix: String,
+    dir: String,
+    unit_weights: bool,
+    keep: bool,
+) -> PyResult<(Arr, Arr, Arr)> {
     let (_, generation) = crate::session::driver(py)?;
     let ids = [next_id(), next_id(), next_id()];
     let len = exec(py, &SHARE_EDGES, (g.id, ids, prefix, dir, unit_weights, keep))? as usize;

@@ -49,11 +49,15 @@ fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>))
     Ok(out)
 }
 /// Reads Parquet datasets into new arrays.
-pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Option<DType>, u64)>> = Handler::new("atoll-python::read_parquet", read);
+pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Option<DType>, u64)>> =
+    Handler::new("atoll-python::read_parquet", read);
 
 /// Writes arrays and strings `ids` (`(id, is_strings)`) as datasets `names` to
 /// `<prefix>_LOCALE####` files; locale 0's file.
-fn write(ctx: &Ctx, (ids, names, prefix, compression): (Vec<(u64, bool)>, Vec<String>, String, Option<String>)) -> Result<String> {
+fn write(
+    ctx: &Ctx,
+    (ids, names, prefix, compression): (Vec<(u64, bool)>, Vec<String>, String, Option<String>),
+) -> Result<String> {
     let opts = WriteOptions { compression: Compression::parse(compression.as_deref())?, ..Default::default() };
     let reg = Registry::of(ctx);
     // Each array locked once (an array may be written under two names).
@@ -68,7 +72,9 @@ fn write(ctx: &Ctx, (ids, names, prefix, compression): (Vec<(u64, bool)>, Vec<St
     let mut cols: Vec<(&str, ColumnRef<'_>)> = Vec::with_capacity(ids.len());
     for (&(id, is_str), name) in ids.iter().zip(&names) {
         let c = if is_str {
-            ColumnRef::Str(strs_iter.next().ok_or_else(|| atoll::Error::InvalidArgument("internal: strings miscounted".into()))?)
+            ColumnRef::Str(
+                strs_iter.next().ok_or_else(|| atoll::Error::InvalidArgument("internal: strings miscounted".into()))?,
+            )
         } else {
             match &*guards[uniq.binary_search(&id).unwrap_or(0)] {
                 Col::I(a) => ColumnRef::I64(a),
@@ -83,7 +89,8 @@ fn write(ctx: &Ctx, (ids, names, prefix, compression): (Vec<(u64, bool)>, Vec<St
     Ok(p.display().to_string())
 }
 /// Writes arrays to Parquet files, one per locale.
-pub static WRITE_PARQUET: Handler<(Vec<(u64, bool)>, Vec<String>, String, Option<String>), String> = Handler::new("atoll-python::write_parquet", write);
+pub static WRITE_PARQUET: Handler<(Vec<(u64, bool)>, Vec<String>, String, Option<String>), String> =
+    Handler::new("atoll-python::write_parquet", write);
 
 /// Registers the IO commands.
 pub fn register() {
@@ -118,7 +125,13 @@ pub fn read_parquet(py: Python<'_>, paths: Vec<String>, datasets: Vec<String>) -
 /// locale 0's file name.
 #[pyfunction]
 #[pyo3(signature = (arrays, names, prefix, compression=None))]
-pub fn write_parquet(py: Python<'_>, arrays: Vec<Bound<'_, PyAny>>, names: Vec<String>, prefix: String, compression: Option<String>) -> PyResult<String> {
+pub fn write_parquet(
+    py: Python<'_>,
+    arrays: Vec<Bound<'_, PyAny>>,
+    names: Vec<String>,
+    prefix: String,
+    compression: Option<String>,
+) -> PyResult<String> {
     if arrays.len() != names.len() {
         return Err(value_err("names", format!("{} names for {} arrays", names.len(), arrays.len())));
     }
@@ -129,7 +142,10 @@ pub fn write_parquet(py: Python<'_>, arrays: Vec<Bound<'_, PyAny>>, names: Vec<S
         } else if let Ok(s) = a.downcast::<StrArr>() {
             ids.push((s.get().id, true));
         } else {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("write_parquet: expected arrays or strings, got {}", a.get_type().name()?)));
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "write_parquet: expected arrays or strings, got {}",
+                a.get_type().name()?
+            )));
         }
     }
     drop(arrays);

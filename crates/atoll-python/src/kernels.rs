@@ -32,16 +32,36 @@ pub trait Num: Copy + Send + Sync + PartialOrd + Default + 'static {
 }
 
 fn shl_i(a: i64, b: i64) -> i64 {
-    if (0..64).contains(&b) { a.wrapping_shl(b as u32) } else { 0 }
+    if (0..64).contains(&b) {
+        a.wrapping_shl(b as u32)
+    } else {
+        0
+    }
 }
 fn shr_i(a: i64, b: i64) -> i64 {
-    if (0..64).contains(&b) { a >> b } else if a < 0 { -1 } else { 0 }
+    if (0..64).contains(&b) {
+        a >> b
+    } else if a < 0 {
+        -1
+    } else {
+        0
+    }
 }
 
 impl Num for i64 {
-    fn scal(self) -> Scal { Scal::I(self) }
-    fn of(s: Scal) -> Option<Self> { if let Scal::I(v) = s { Some(v) } else { None } }
-    fn supports(op: BinOp) -> bool { op != BinOp::Div }
+    fn scal(self) -> Scal {
+        Scal::I(self)
+    }
+    fn of(s: Scal) -> Option<Self> {
+        if let Scal::I(v) = s {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    fn supports(op: BinOp) -> bool {
+        op != BinOp::Div
+    }
     #[inline]
     fn bin(op: BinOp, a: i64, b: i64) -> i64 {
         use BinOp::*;
@@ -50,16 +70,34 @@ impl Num for i64 {
             Sub => a.wrapping_sub(b),
             Mul => a.wrapping_mul(b),
             FloorDiv => {
-                if b == 0 { return 0; }
+                if b == 0 {
+                    return 0;
+                }
                 let q = a.wrapping_div(b);
-                if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+                if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                }
             }
             Mod => {
-                if b == 0 { return 0; }
+                if b == 0 {
+                    return 0;
+                }
                 let r = a.wrapping_rem(b);
-                if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+                if r != 0 && ((r < 0) != (b < 0)) {
+                    r + b
+                } else {
+                    r
+                }
             }
-            Pow => if b < 0 { 0 } else { a.wrapping_pow(b.min(u32::MAX as i64) as u32) },
+            Pow => {
+                if b < 0 {
+                    0
+                } else {
+                    a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+                }
+            }
             And => a & b,
             Or => a | b,
             Xor => a ^ b,
@@ -70,18 +108,40 @@ impl Num for i64 {
             _ => 0,
         }
     }
-    fn to_f64(self) -> f64 { self as f64 }
-    fn to_i64(self) -> i64 { self }
-    fn to_u64(self) -> u64 { self as u64 }
-    fn to_bool(self) -> bool { self != 0 }
-    fn zero() -> Self { 0 }
-    fn one() -> Self { 1 }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i64(self) -> i64 {
+        self
+    }
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn to_bool(self) -> bool {
+        self != 0
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
 }
 
 impl Num for u64 {
-    fn scal(self) -> Scal { Scal::U(self) }
-    fn of(s: Scal) -> Option<Self> { if let Scal::U(v) = s { Some(v) } else { None } }
-    fn supports(op: BinOp) -> bool { op != BinOp::Div }
+    fn scal(self) -> Scal {
+        Scal::U(self)
+    }
+    fn of(s: Scal) -> Option<Self> {
+        if let Scal::U(v) = s {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    fn supports(op: BinOp) -> bool {
+        op != BinOp::Div
+    }
     #[inline]
     fn bin(op: BinOp, a: u64, b: u64) -> u64 {
         use BinOp::*;
@@ -89,25 +149,61 @@ impl Num for u64 {
             Add => a.wrapping_add(b),
             Sub => a.wrapping_sub(b),
             Mul => a.wrapping_mul(b),
-            FloorDiv => if b == 0 { 0 } else { a / b },
-            Mod => if b == 0 { 0 } else { a % b },
+            FloorDiv => {
+                if b == 0 {
+                    0
+                } else {
+                    a / b
+                }
+            }
+            Mod => {
+                if b == 0 {
+                    0
+                } else {
+                    a % b
+                }
+            }
             Pow => a.wrapping_pow(b.min(u32::MAX as u64) as u32),
             And => a & b,
             Or => a | b,
             Xor => a ^ b,
-            Shl => if b < 64 { a << b } else { 0 },
-            Shr => if b < 64 { a >> b } else { 0 },
+            Shl => {
+                if b < 64 {
+                    a << b
+                } else {
+                    0
+                }
+            }
+            Shr => {
+                if b < 64 {
+                    a >> b
+                } else {
+                    0
+                }
+            }
             Minimum => a.min(b),
             Maximum => a.max(b),
             _ => 0,
         }
     }
-    fn to_f64(self) -> f64 { self as f64 }
-    fn to_i64(self) -> i64 { self as i64 }
-    fn to_u64(self) -> u64 { self }
-    fn to_bool(self) -> bool { self != 0 }
-    fn zero() -> Self { 0 }
-    fn one() -> Self { 1 }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn to_bool(self) -> bool {
+        self != 0
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
 }
 
 /// NumPy's `divmod` of floats (`npy_divmod`): the floor quotient and the modulo with the
@@ -128,7 +224,11 @@ fn divmod_f(a: f64, b: f64) -> (f64, f64) {
     }
     let q = if div != 0.0 {
         let f = div.floor();
-        if div - f > 0.5 { f + 1.0 } else { f }
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
     } else {
         0.0f64.copysign(a / b)
     };
@@ -136,8 +236,16 @@ fn divmod_f(a: f64, b: f64) -> (f64, f64) {
 }
 
 impl Num for f64 {
-    fn scal(self) -> Scal { Scal::F(self) }
-    fn of(s: Scal) -> Option<Self> { if let Scal::F(v) = s { Some(v) } else { None } }
+    fn scal(self) -> Scal {
+        Scal::F(self)
+    }
+    fn of(s: Scal) -> Option<Self> {
+        if let Scal::F(v) = s {
+            Some(v)
+        } else {
+            None
+        }
+    }
     fn supports(op: BinOp) -> bool {
         !matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr)
     }
@@ -153,23 +261,61 @@ impl Num for f64 {
             Mod => divmod_f(a, b).1,
             Pow => a.powf(b),
             // NumPy's minimum/maximum propagate NaN.
-            Minimum => if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) },
-            Maximum => if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) },
+            Minimum => {
+                if a.is_nan() || b.is_nan() {
+                    f64::NAN
+                } else {
+                    a.min(b)
+                }
+            }
+            Maximum => {
+                if a.is_nan() || b.is_nan() {
+                    f64::NAN
+                } else {
+                    a.max(b)
+                }
+            }
             _ => 0.0,
         }
     }
-    fn is_nan(self) -> bool { f64::is_nan(self) }
-    fn to_f64(self) -> f64 { self }
-    fn to_i64(self) -> i64 { self as i64 }
-    fn to_u64(self) -> u64 { if self < 0.0 { (self as i64) as u64 } else { self as u64 } }
-    fn to_bool(self) -> bool { self != 0.0 }
-    fn zero() -> Self { 0.0 }
-    fn one() -> Self { 1.0 }
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        if self < 0.0 {
+            (self as i64) as u64
+        } else {
+            self as u64
+        }
+    }
+    fn to_bool(self) -> bool {
+        self != 0.0
+    }
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
 }
 
 impl Num for bool {
-    fn scal(self) -> Scal { Scal::B(self) }
-    fn of(s: Scal) -> Option<Self> { if let Scal::B(v) = s { Some(v) } else { None } }
+    fn scal(self) -> Scal {
+        Scal::B(self)
+    }
+    fn of(s: Scal) -> Option<Self> {
+        if let Scal::B(v) = s {
+            Some(v)
+        } else {
+            None
+        }
+    }
     fn supports(op: BinOp) -> bool {
         matches!(op, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Minimum | BinOp::Maximum)
     }
@@ -183,22 +329,46 @@ impl Num for bool {
             _ => false,
         }
     }
-    fn to_f64(self) -> f64 { self as u8 as f64 }
-    fn to_i64(self) -> i64 { self as i64 }
-    fn to_u64(self) -> u64 { self as u64 }
-    fn to_bool(self) -> bool { self }
-    fn zero() -> Self { false }
-    fn one() -> Self { true }
+    fn to_f64(self) -> f64 {
+        self as u8 as f64
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn to_bool(self) -> bool {
+        self
+    }
+    fn zero() -> Self {
+        false
+    }
+    fn one() -> Self {
+        true
+    }
 }
 
 /// NaN-propagating minimum (NumPy's `min`): a NaN wins, then the smaller, then `a`.
 #[inline]
 pub fn min_of<T: Num>(a: T, b: T) -> T {
-    if a.is_nan() { a } else if b.is_nan() || b < a { b } else { a }
+    if a.is_nan() {
+        a
+    } else if b.is_nan() || b < a {
+        b
+    } else {
+        a
+    }
 }
 
 /// NaN-propagating maximum (NumPy's `max`).
 #[inline]
 pub fn max_of<T: Num>(a: T, b: T) -> T {
-    if a.is_nan() { a } else if b.is_nan() || b > a { b } else { a }
+    if a.is_nan() {
+        a
+    } else if b.is_nan() || b > a {
+        b
+    } else {
+        a
+    }
 }

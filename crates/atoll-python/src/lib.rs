@@ -21,11 +21,11 @@ mod prefetch;
 mod raw;
 pub mod registry;
 pub mod session;
-pub mod streaming;
-mod sum_lockstep;
-pub mod strings;
-pub mod str_groupby;
 pub mod share;
+pub mod str_groupby;
+pub mod streaming;
+pub mod strings;
+mod sum_lockstep;
 pub mod types;
 
 use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
@@ -116,7 +116,8 @@ impl Ex {
 }
 
 fn dtype_arg(s: &str) -> PyResult<DType> {
-    DType::parse(s).ok_or_else(|| type_err("dtype", format!("unsupported dtype {s:?} (expected int64, uint64, float64 or bool)")))
+    DType::parse(s)
+        .ok_or_else(|| type_err("dtype", format!("unsupported dtype {s:?} (expected int64, uint64, float64 or bool)")))
 }
 
 fn scal_of(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Scal> {
@@ -186,7 +187,12 @@ fn from_buffer(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: &str) -> PyResult<
         DType::F64 => Data::F(PyBuffer::<f64>::get(obj)?.to_vec(py)?),
         DType::Bool => Data::B(PyBuffer::<u8>::get(obj)?.to_vec(py)?.into_iter().map(|b| b != 0).collect()),
     };
-    let len = match &data { Data::I(v) => v.len(), Data::U(v) => v.len(), Data::F(v) => v.len(), Data::B(v) => v.len() };
+    let len = match &data {
+        Data::I(v) => v.len(),
+        Data::U(v) => v.len(),
+        Data::F(v) => v.len(),
+        Data::B(v) => v.len(),
+    };
     *INBOX.lock().unwrap_or_else(|p| p.into_inner()) = Some(data);
     new_arr(py, dtype, len, |id| exec(py, &commands::FROM_INBOX, (id, dtype, len)))
 }
@@ -196,14 +202,19 @@ fn is_local(py: Python<'_>) -> PyResult<bool> {
 }
 
 /// Runs `f` with [`raw::RAW`] describing `buf` (held by the caller for the whole command).
-fn with_raw<T: pyo3::buffer::Element, R>(buf: &PyBuffer<T>, writable: bool, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+fn with_raw<T: pyo3::buffer::Element, R>(
+    buf: &PyBuffer<T>,
+    writable: bool,
+    f: impl FnOnce() -> PyResult<R>,
+) -> PyResult<R> {
     if !buf.is_c_contiguous() || (writable && buf.readonly()) {
         return Err(value_err("buffer", "expected a C-contiguous (and, for output, writable) buffer"));
     }
     // One shared buffer at a time (Python threads may call concurrently).
     static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
-    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) = Some(raw::RawBuf::new(buf.buf_ptr() as *const T, buf.item_count()));
+    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) =
+        Some(raw::RawBuf::new(buf.buf_ptr() as *const T, buf.item_count()));
     let r = f();
     *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) = None;
     r
@@ -225,10 +236,22 @@ fn to_buffer(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResu
             exec(py, &commands::TO_RAW, (e.node.clone(), n))
         };
         return match e.node.dtype() {
-            DType::I64 => { let b = PyBuffer::<i64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
-            DType::U64 => { let b = PyBuffer::<u64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
-            DType::F64 => { let b = PyBuffer::<f64>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
-            DType::Bool => { let b = PyBuffer::<u8>::get(out)?; with_raw(&b, true, || run(b.item_count())) }
+            DType::I64 => {
+                let b = PyBuffer::<i64>::get(out)?;
+                with_raw(&b, true, || run(b.item_count()))
+            }
+            DType::U64 => {
+                let b = PyBuffer::<u64>::get(out)?;
+                with_raw(&b, true, || run(b.item_count()))
+            }
+            DType::F64 => {
+                let b = PyBuffer::<f64>::get(out)?;
+                with_raw(&b, true, || run(b.item_count()))
+            }
+            DType::Bool => {
+                let b = PyBuffer::<u8>::get(out)?;
+                with_raw(&b, true, || run(b.item_count()))
+            }
         };
     }
     exec(py, &commands::TO_OUTBOX, (e.node.clone(), n))?;
@@ -237,7 +260,9 @@ fn to_buffer(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResu
         Some(Data::I(v)) => PyBuffer::<i64>::get(out)?.copy_from_slice(py, &v),
         Some(Data::U(v)) => PyBuffer::<u64>::get(out)?.copy_from_slice(py, &v),
         Some(Data::F(v)) => PyBuffer::<f64>::get(out)?.copy_from_slice(py, &v),
-        Some(Data::B(v)) => PyBuffer::<u8>::get(out)?.copy_from_slice(py, &v.iter().map(|&b| b as u8).collect::<Vec<_>>()),
+        Some(Data::B(v)) => {
+            PyBuffer::<u8>::get(out)?.copy_from_slice(py, &v.iter().map(|&b| b as u8).collect::<Vec<_>>())
+        }
         None => Err(pyo3::exceptions::PyRuntimeError::new_err("atoll: no data came back from locale 0")),
     }
 }
@@ -264,9 +289,18 @@ fn create(
     let fill = match kind {
         "full" => Fill::Full(scal_of(need(a, "fill_value")?, dt)?),
         "arange" => Fill::Arange(need(a, "start")?.extract()?, need(b, "step")?.extract()?),
-        "linspace" => Fill::Linspace(need(a, "start")?.extract()?, need(b, "step")?.extract()?, need(c, "stop")?.extract()?, d.unwrap_or(true)),
-        "randint" => Fill::RandInt(need(a, "low")?.extract()?, need(b, "high")?.extract()?, need(c, "seed")?.extract()?),
-        "uniform" => Fill::Uniform(need(a, "low")?.extract()?, need(b, "high")?.extract()?, need(c, "seed")?.extract()?),
+        "linspace" => Fill::Linspace(
+            need(a, "start")?.extract()?,
+            need(b, "step")?.extract()?,
+            need(c, "stop")?.extract()?,
+            d.unwrap_or(true),
+        ),
+        "randint" => {
+            Fill::RandInt(need(a, "low")?.extract()?, need(b, "high")?.extract()?, need(c, "seed")?.extract()?)
+        }
+        "uniform" => {
+            Fill::Uniform(need(a, "low")?.extract()?, need(b, "high")?.extract()?, need(c, "seed")?.extract()?)
+        }
         "normal" => Fill::Normal(need(c, "seed")?.extract()?),
         other => return Err(value_err("kind", format!("unknown creation {other:?}"))),
     };
@@ -321,7 +355,8 @@ fn unary(op: &str, x: &Ex) -> PyResult<Ex> {
     let o = UnOp::parse(op).ok_or_else(|| value_err("op", format!("unknown operation {op:?}")))?;
     let t = x.node.dtype();
     let float_only = matches!(o, UnOp::Log | UnOp::Exp | UnOp::Sqrt | UnOp::Sin | UnOp::Cos);
-    if (float_only && t != DType::F64) || (o == UnOp::Invert && t == DType::F64) || (o == UnOp::Neg && t == DType::Bool) {
+    if (float_only && t != DType::F64) || (o == UnOp::Invert && t == DType::F64) || (o == UnOp::Neg && t == DType::Bool)
+    {
         return Err(type_err("x", format!("{op} is not supported for dtype {}", t.name())));
     }
     Ok(Ex { node: Node::Un(o, Box::new(x.node.clone())), keep: join(&[x]) })
@@ -336,7 +371,10 @@ fn where_(c: &Ex, a: &Ex, b: &Ex) -> PyResult<Ex> {
     if a.node.dtype() != b.node.dtype() {
         return Err(type_err("A, B", "need one dtype"));
     }
-    Ok(Ex { node: Node::Where(Box::new(c.node.clone()), Box::new(a.node.clone()), Box::new(b.node.clone())), keep: join(&[c, a, b]) })
+    Ok(Ex {
+        node: Node::Where(Box::new(c.node.clone()), Box::new(a.node.clone()), Box::new(b.node.clone())),
+        keep: join(&[c, a, b]),
+    })
 }
 
 /// A new array holding the expression's value (`n` elements).
@@ -357,9 +395,16 @@ fn assign(py: Python<'_>, arr: &Arr, start: i64, step: i64, len: usize, e: &Ex) 
 #[pyfunction]
 fn reduce(py: Python<'_>, e: &Ex, n: usize, op: &str) -> PyResult<Option<PyObject>> {
     let o = match op {
-        "sum" => RedOp::Sum, "prod" => RedOp::Prod, "min" => RedOp::Min, "max" => RedOp::Max,
-        "argmin" => RedOp::ArgMin, "argmax" => RedOp::ArgMax, "any" => RedOp::Any, "all" => RedOp::All,
-        "count_nonzero" => RedOp::CountNonzero, "is_sorted" => RedOp::IsSorted,
+        "sum" => RedOp::Sum,
+        "prod" => RedOp::Prod,
+        "min" => RedOp::Min,
+        "max" => RedOp::Max,
+        "argmin" => RedOp::ArgMin,
+        "argmax" => RedOp::ArgMax,
+        "any" => RedOp::Any,
+        "all" => RedOp::All,
+        "count_nonzero" => RedOp::CountNonzero,
+        "is_sorted" => RedOp::IsSorted,
         other => return Err(value_err("op", format!("unknown reduction {other:?}"))),
     };
     Ok(match exec(py, &commands::REDUCE, (e.node.clone(), n, o))? {
@@ -374,7 +419,11 @@ fn reduce(py: Python<'_>, e: &Ex, n: usize, op: &str) -> PyResult<Option<PyObjec
 /// Inclusive scan (`sum` or `prod`) of an expression into a new array.
 #[pyfunction]
 fn scan(py: Python<'_>, e: &Ex, n: usize, op: &str) -> PyResult<Arr> {
-    let o = match op { "sum" => ScanOp::Sum, "prod" => ScanOp::Prod, other => return Err(value_err("op", format!("unknown scan {other:?}"))) };
+    let o = match op {
+        "sum" => ScanOp::Sum,
+        "prod" => ScanOp::Prod,
+        other => return Err(value_err("op", format!("unknown scan {other:?}"))),
+    };
     new_arr(py, e.node.dtype(), n, |id| exec(py, &commands::SCAN, (id, e.node.clone(), n, o)))
 }
 
@@ -382,7 +431,9 @@ fn scan(py: Python<'_>, e: &Ex, n: usize, op: &str) -> PyResult<Arr> {
 #[pyfunction]
 fn get(py: Python<'_>, arr: &Arr, pos: usize) -> PyResult<PyObject> {
     let all = exec_all(py, &commands::GET, (arr.id, pos))?;
-    all.into_iter().flatten().next().map(|s| scal_py(py, s)).ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("index {pos} is out of bounds for size {}", arr.len)))
+    all.into_iter().flatten().next().map(|s| scal_py(py, s)).ok_or_else(|| {
+        pyo3::exceptions::PyIndexError::new_err(format!("index {pos} is out of bounds for size {}", arr.len))
+    })
 }
 
 /// Sets element `pos` of a whole array.

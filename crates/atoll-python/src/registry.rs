@@ -44,7 +44,11 @@ impl Col {
     }
 
     fn make(ctx: &Ctx, dtype: DType, n: usize, overwrite: bool) -> Result<Col> {
-        fn one<T: atoll::array::Elem>(ctx: &Ctx, d: atoll::array::Block<1>, overwrite: bool) -> Result<DistArray<T, 1>> {
+        fn one<T: atoll::array::Elem>(
+            ctx: &Ctx,
+            d: atoll::array::Block<1>,
+            overwrite: bool,
+        ) -> Result<DistArray<T, 1>> {
             if overwrite {
                 DistArray::for_overwrite(ctx, d)
             } else {
@@ -96,7 +100,9 @@ impl Registry {
     /// The array `id`.
     pub fn get(&self, id: u64) -> Result<Arc<Mutex<Col>>> {
         let g = self.arrays.lock().unwrap_or_else(|p| p.into_inner());
-        g.get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("no array with id {id} (it was freed, or belongs to an earlier session)")))
+        g.get(&id).cloned().ok_or_else(|| {
+            Error::InvalidArgument(format!("no array with id {id} (it was freed, or belongs to an earlier session)"))
+        })
     }
 
     /// Registers `col` as `id`.

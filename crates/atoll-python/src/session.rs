@@ -40,7 +40,9 @@ pub fn start(py: Python<'_>, locales: Option<usize>, backend: Option<&str>) -> P
         config.backend = match b {
             "local" => BackendKind::Local,
             "mpi" => BackendKind::Mpi,
-            other => return Err(crate::errors::value_err("backend", format!("expected 'local' or 'mpi', got {other:?}"))),
+            other => {
+                return Err(crate::errors::value_err("backend", format!("expected 'local' or 'mpi', got {other:?}")))
+            }
         };
     }
     if let Some(n) = locales {

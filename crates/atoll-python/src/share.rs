@@ -27,11 +27,18 @@ impl SharedHandle {
     /// out as a Block distribution over that many locales, mapped read-write; the files are
     /// removed when the handle goes, unless `keep`.
     #[staticmethod]
-    fn create(py: Python<'_>, name: String, dir: String, dtype: &str, shape: Vec<u64>, nblocks: usize, keep: bool) -> PyResult<Self> {
-        let dt = (1..=10)
-            .filter_map(DType::from_code)
-            .find(|d| d.name() == dtype)
-            .ok_or_else(|| crate::errors::value_err("dtype", format!("{dtype:?} is not one of i8..i64, u8..u64, f32, f64")))?;
+    fn create(
+        py: Python<'_>,
+        name: String,
+        dir: String,
+        dtype: &str,
+        shape: Vec<u64>,
+        nblocks: usize,
+        keep: bool,
+    ) -> PyResult<Self> {
+        let dt = (1..=10).filter_map(DType::from_code).find(|d| d.name() == dtype).ok_or_else(|| {
+            crate::errors::value_err("dtype", format!("{dtype:?} is not one of i8..i64, u8..u64, f32, f64"))
+        })?;
         let file = py.allow_threads(|| SharedFile::create(&name, &dir, dt, &shape, nblocks, keep)).py()?;
         Ok(SharedHandle { file })
     }
@@ -104,25 +111,38 @@ use crate::types::DType as PyDType;
 use atoll::runtime::{Ctx, Handler};
 use atoll_share::{ShareOptions, SharedArray};
 
-fn make_shared(ctx: &Ctx, (id, name, dir, dtype, n, keep): (u64, String, String, PyDType, usize, bool)) -> atoll::Result<()> {
+fn make_shared(
+    ctx: &Ctx,
+    (id, name, dir, dtype, n, keep): (u64, String, String, PyDType, usize, bool),
+) -> atoll::Result<()> {
     let opts = ShareOptions::in_dir(dir).keep(keep);
     let col = match dtype {
         PyDType::I64 => Col::I(SharedArray::<i64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         PyDType::U64 => Col::U(SharedArray::<u64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         PyDType::F64 => Col::F(SharedArray::<f64, 1>::create(ctx, &name, [n], opts)?.into_array()),
-        PyDType::Bool => return Err(atoll::Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into())),
+        PyDType::Bool => {
+            return Err(atoll::Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
+        }
     };
     Registry::of(ctx).insert(id, col);
     Ok(())
 }
 
 /// A new zeroed array `id` whose locales' blocks are the files of shared array `name`.
-pub static MAKE_SHARED: Handler<(u64, String, String, PyDType, usize, bool), ()> = Handler::new("atoll-python::make_shared", make_shared);
+pub static MAKE_SHARED: Handler<(u64, String, String, PyDType, usize, bool), ()> =
+    Handler::new("atoll-python::make_shared", make_shared);
 
 /// A pdarray of `n` zeros whose every locale's block is a memory-mapped file of shared array
 /// `name` in `dir` (removed with the array unless `keep`): other processes attach it by name.
 #[pyfunction]
-pub fn make_shared_arr(py: Python<'_>, name: String, dir: String, dtype: &str, n: usize, keep: bool) -> PyResult<crate::Arr> {
+pub fn make_shared_arr(
+    py: Python<'_>,
+    name: String,
+    dir: String,
+    dtype: &str,
+    n: usize,
+    keep: bool,
+) -> PyResult<crate::Arr> {
     let dt = crate::dtype_arg(dtype)?;
     if dt == PyDType::Bool {
         return Err(crate::errors::value_err("dtype", "shared pdarrays hold int64, uint64 or float64"));

@@ -26,7 +26,13 @@ fn reg(ctx: &Ctx) -> Arc<StrRegistry> {
 }
 
 pub(crate) fn get(ctx: &Ctx, id: u64) -> Result<Arc<DistStrings>> {
-    reg(ctx).map.lock().unwrap_or_else(|p| p.into_inner()).get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("internal: no strings {id}")))
+    reg(ctx)
+        .map
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&id)
+        .cloned()
+        .ok_or_else(|| Error::InvalidArgument(format!("internal: no strings {id}")))
 }
 
 pub(crate) fn put(ctx: &Ctx, id: u64, s: DistStrings) {
@@ -162,23 +168,31 @@ fn val_op(ctx: &Ctx, (out, id, op): (u64, u64, ValOp)) -> Result<()> {
 }
 static VAL_OP: Handler<(u64, u64, ValOp), ()> = Handler::new("atoll-python::str_val_op", val_op);
 
-fn split(ctx: &Ctx, (out_s, out_seg, id, sep, regex, maxsplit, findall): (u64, u64, u64, String, bool, Option<usize>, bool)) -> Result<()> {
+fn split(
+    ctx: &Ctx,
+    (out_s, out_seg, id, sep, regex, maxsplit, findall): (u64, u64, u64, String, bool, Option<usize>, bool),
+) -> Result<()> {
     let s = get(ctx, id)?;
     let p = if findall { s.findall(&sep, RegexFlags::default())? } else { s.split(&sep, regex, maxsplit)? };
     put(ctx, out_s, p.pieces);
     Registry::of(ctx).insert(out_seg, Col::I(p.segments));
     Ok(())
 }
-static SPLIT: Handler<(u64, u64, u64, String, bool, Option<usize>, bool), ()> = Handler::new("atoll-python::str_split", split);
+static SPLIT: Handler<(u64, u64, u64, String, bool, Option<usize>, bool), ()> =
+    Handler::new("atoll-python::str_split", split);
 
-fn peel(ctx: &Ctx, (l, r, id, d, times, incl, keep, right): (u64, u64, u64, String, usize, bool, bool, bool)) -> Result<()> {
+fn peel(
+    ctx: &Ctx,
+    (l, r, id, d, times, incl, keep, right): (u64, u64, u64, String, usize, bool, bool, bool),
+) -> Result<()> {
     let s = get(ctx, id)?;
     let (a, b) = if right { s.rpeel(&d, times, incl, keep)? } else { s.peel(&d, times, incl, keep)? };
     put(ctx, l, a);
     put(ctx, r, b);
     Ok(())
 }
-static PEEL: Handler<(u64, u64, u64, String, usize, bool, bool, bool), ()> = Handler::new("atoll-python::str_peel", peel);
+static PEEL: Handler<(u64, u64, u64, String, usize, bool, bool, bool), ()> =
+    Handler::new("atoll-python::str_peel", peel);
 
 fn hash(ctx: &Ctx, (h1, h2, id): (u64, u64, u64)) -> Result<()> {
     let (a, b) = get(ctx, id)?.hash()?;
@@ -279,7 +293,14 @@ fn str_to_list(py: Python<'_>, s: &StrArr) -> PyResult<Vec<String>> {
 
 /// `random_strings_uniform`.
 #[pyfunction]
-fn str_random_uniform(py: Python<'_>, minlen: usize, maxlen: usize, n: usize, characters: String, seed: u64) -> PyResult<StrArr> {
+fn str_random_uniform(
+    py: Python<'_>,
+    minlen: usize,
+    maxlen: usize,
+    n: usize,
+    characters: String,
+    seed: u64,
+) -> PyResult<StrArr> {
     new_str(py, n, |id| exec(py, &RANDOM, (id, minlen, maxlen, n, characters, seed)))
 }
 
@@ -287,7 +308,16 @@ fn str_random_uniform(py: Python<'_>, minlen: usize, maxlen: usize, n: usize, ch
 #[pyfunction]
 #[pyo3(signature = (s, op, a=None, b=None, k=0, other=None, idx=None))]
 #[allow(clippy::too_many_arguments)]
-fn str_op_py(py: Python<'_>, s: &StrArr, op: &str, a: Option<String>, b: Option<String>, k: usize, other: Option<&StrArr>, idx: Option<&Arr>) -> PyResult<StrArr> {
+fn str_op_py(
+    py: Python<'_>,
+    s: &StrArr,
+    op: &str,
+    a: Option<String>,
+    b: Option<String>,
+    k: usize,
+    other: Option<&StrArr>,
+    idx: Option<&Arr>,
+) -> PyResult<StrArr> {
     let arg = |x: Option<String>, name: &str| x.ok_or_else(|| value_err(name, "missing"));
     let (op, len) = match op {
         "lower" => (StrOp::Lower, s.len),
@@ -311,7 +341,15 @@ fn str_op_py(py: Python<'_>, s: &StrArr, op: &str, a: Option<String>, b: Option<
 /// An operation giving a pdarray (int64 or bool) per string.
 #[pyfunction]
 #[pyo3(signature = (s, op, a=None, regex=false, other=None, flags=0))]
-fn str_val_py(py: Python<'_>, s: &StrArr, op: &str, a: Option<String>, regex: bool, other: Option<&StrArr>, flags: u8) -> PyResult<Vec<Arr>> {
+fn str_val_py(
+    py: Python<'_>,
+    s: &StrArr,
+    op: &str,
+    a: Option<String>,
+    regex: bool,
+    other: Option<&StrArr>,
+    flags: u8,
+) -> PyResult<Vec<Arr>> {
     let pat = || a.clone().ok_or_else(|| value_err("pat", "missing"));
     let oth = || other.map(|o| o.id).ok_or_else(|| value_err("other", "missing"));
     let (op, dt, outs) = match op {
@@ -347,7 +385,14 @@ fn str_val_py(py: Python<'_>, s: &StrArr, op: &str, a: Option<String>, regex: bo
 /// `split` (or `findall` when `findall`): the pieces and the segments.
 #[pyfunction]
 #[pyo3(signature = (s, sep, regex=false, maxsplit=None, findall=false))]
-fn str_split_py(py: Python<'_>, s: &StrArr, sep: String, regex: bool, maxsplit: Option<usize>, findall: bool) -> PyResult<(StrArr, Arr)> {
+fn str_split_py(
+    py: Python<'_>,
+    s: &StrArr,
+    sep: String,
+    regex: bool,
+    maxsplit: Option<usize>,
+    findall: bool,
+) -> PyResult<(StrArr, Arr)> {
     let seg = new_arr(py, DType::I64, s.len, |_| Ok(()))?;
     let pieces_id = next_id();
     let (_, generation) = session::driver(py)?;
@@ -363,7 +408,15 @@ static LEN: Handler<u64, usize> = Handler::new("atoll-python::str_len", len_of);
 
 /// `peel` / `rpeel`.
 #[pyfunction]
-fn str_peel_py(py: Python<'_>, s: &StrArr, delimiter: String, times: usize, include_delimiter: bool, keep_partial: bool, from_right: bool) -> PyResult<(StrArr, StrArr)> {
+fn str_peel_py(
+    py: Python<'_>,
+    s: &StrArr,
+    delimiter: String,
+    times: usize,
+    include_delimiter: bool,
+    keep_partial: bool,
+    from_right: bool,
+) -> PyResult<(StrArr, StrArr)> {
     let (_, generation) = session::driver(py)?;
     let (l, r) = (next_id(), next_id());
     exec(py, &PEEL, (l, r, s.id, delimiter, times, include_delimiter, keep_partial, from_right))?;
@@ -376,7 +429,10 @@ fn str_hash_py(py: Python<'_>, s: &StrArr) -> PyResult<(Arr, Arr)> {
     let (_, generation) = session::driver(py)?;
     let (a, b) = (next_id(), next_id());
     exec(py, &HASH, (a, b, s.id))?;
-    Ok((Arr { id: a, dtype: DType::U64, len: s.len, generation }, Arr { id: b, dtype: DType::U64, len: s.len, generation }))
+    Ok((
+        Arr { id: a, dtype: DType::U64, len: s.len, generation },
+        Arr { id: b, dtype: DType::U64, len: s.len, generation },
+    ))
 }
 
 /// Group-by by string keys: (permutation, segments, unique keys, counts). The entry point for

@@ -91,10 +91,26 @@ impl ArrRef {
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum BinOp {
-    Add, Sub, Mul, Div, FloorDiv, Mod, Pow,
-    Lt, Le, Gt, Ge, Eq, Ne,
-    And, Or, Xor, Shl, Shr,
-    Minimum, Maximum,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Minimum,
+    Maximum,
 }
 
 impl BinOp {
@@ -107,10 +123,26 @@ impl BinOp {
     pub fn parse(s: &str) -> Option<BinOp> {
         use BinOp::*;
         Some(match s {
-            "+" => Add, "-" => Sub, "*" => Mul, "/" => Div, "//" => FloorDiv, "%" => Mod, "**" => Pow,
-            "<" => Lt, "<=" => Le, ">" => Gt, ">=" => Ge, "==" => Eq, "!=" => Ne,
-            "&" => And, "|" => Or, "^" => Xor, "<<" => Shl, ">>" => Shr,
-            "minimum" => Minimum, "maximum" => Maximum,
+            "+" => Add,
+            "-" => Sub,
+            "*" => Mul,
+            "/" => Div,
+            "//" => FloorDiv,
+            "%" => Mod,
+            "**" => Pow,
+            "<" => Lt,
+            "<=" => Le,
+            ">" => Gt,
+            ">=" => Ge,
+            "==" => Eq,
+            "!=" => Ne,
+            "&" => And,
+            "|" => Or,
+            "^" => Xor,
+            "<<" => Shl,
+            ">>" => Shr,
+            "minimum" => Minimum,
+            "maximum" => Maximum,
             _ => return None,
         })
     }
@@ -120,7 +152,18 @@ impl BinOp {
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum UnOp {
-    Neg, Abs, Invert, Log, Exp, Sqrt, Sin, Cos, Floor, Ceil, Round, IsNan,
+    Neg,
+    Abs,
+    Invert,
+    Log,
+    Exp,
+    Sqrt,
+    Sin,
+    Cos,
+    Floor,
+    Ceil,
+    Round,
+    IsNan,
 }
 
 impl UnOp {
@@ -128,8 +171,18 @@ impl UnOp {
     pub fn parse(s: &str) -> Option<UnOp> {
         use UnOp::*;
         Some(match s {
-            "neg" => Neg, "abs" => Abs, "invert" => Invert, "log" => Log, "exp" => Exp, "sqrt" => Sqrt,
-            "sin" => Sin, "cos" => Cos, "floor" => Floor, "ceil" => Ceil, "round" => Round, "isnan" => IsNan,
+            "neg" => Neg,
+            "abs" => Abs,
+            "invert" => Invert,
+            "log" => Log,
+            "exp" => Exp,
+            "sqrt" => Sqrt,
+            "sin" => Sin,
+            "cos" => Cos,
+            "floor" => Floor,
+            "ceil" => Ceil,
+            "round" => Round,
+            "isnan" => IsNan,
             _ => return None,
         })
     }
@@ -158,7 +211,13 @@ impl Node {
         match self {
             Node::Leaf(_, t) | Node::Cast(_, t) => *t,
             Node::Scalar(s) => s.dtype(),
-            Node::Bin(op, l, _) => if op.is_comparison() { DType::Bool } else { l.dtype() },
+            Node::Bin(op, l, _) => {
+                if op.is_comparison() {
+                    DType::Bool
+                } else {
+                    l.dtype()
+                }
+            }
             Node::Un(UnOp::IsNan, _) => DType::Bool,
             Node::Un(_, x) => x.dtype(),
             Node::Where(_, a, _) => a.dtype(),

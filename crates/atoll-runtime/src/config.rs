@@ -128,9 +128,7 @@ fn parse_bool(key: &str, v: &str) -> Result<bool> {
 }
 
 fn parse_usize(key: &str, v: &str) -> Result<usize> {
-    v.trim()
-        .parse::<usize>()
-        .map_err(|_| config_err(key, v, "expected a non-negative integer"))
+    v.trim().parse::<usize>().map_err(|_| config_err(key, v, "expected a non-negative integer"))
 }
 
 /// `ATOLL_AGG_BUFFER`: a positive number of elements.
@@ -248,7 +246,11 @@ impl Config {
         var("ATOLL_AGG_THRESHOLD", &mut |v| {
             if !v.trim().is_empty() {
                 let k = v.trim().parse::<usize>().map_err(|_| {
-                    config_err("ATOLL_AGG_THRESHOLD", v, "expected a number of elements (unset: the calibrated threshold)")
+                    config_err(
+                        "ATOLL_AGG_THRESHOLD",
+                        v,
+                        "expected a number of elements (unset: the calibrated threshold)",
+                    )
                 })?;
                 c.agg_threshold = Some(k);
             }
@@ -478,7 +480,9 @@ mod tests {
             let e = Config::from_vars(move |k| (k == "ATOLL_AGG_BUFFER").then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_AGG_BUFFER" && value == bad), "{e}");
         }
-        for (key, bad) in [("ATOLL_AGGREGATION", "sometimes"), ("ATOLL_AGG_THRESHOLD", "many"), ("ATOLL_AGG_THRESHOLD", "-1")] {
+        for (key, bad) in
+            [("ATOLL_AGGREGATION", "sometimes"), ("ATOLL_AGG_THRESHOLD", "many"), ("ATOLL_AGG_THRESHOLD", "-1")]
+        {
             let e = Config::from_vars(move |k| (k == key).then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key: k, value, .. } if k == key && value == bad), "{e}");
             let e = Config::from_vars_lenient(move |k| (k == key).then(|| bad.to_string())).validate().unwrap_err();

@@ -53,9 +53,14 @@ fn serve(ctx: &Ctx) -> Result<()> {
 }
 
 enum Kind {
-    Local { job: LocalJob, workers: Vec<std::thread::JoinHandle<()>> },
+    Local {
+        job: LocalJob,
+        workers: Vec<std::thread::JoinHandle<()>>,
+    },
     #[cfg(feature = "mpi")]
-    Mpi { job: crate::comm::mpi::MpiJob },
+    Mpi {
+        job: crate::comm::mpi::MpiJob,
+    },
 }
 
 /// A running job driven from locale 0.
@@ -189,25 +194,27 @@ impl Driver {
         R: Serialize + DeserializeOwned + 'static,
     {
         let _one_at_a_time = lock(&self.lock);
-        attribution::as_locale(0, || crate::current::with_current(&self.ctx, || {
-            let payload = encode(&args)?;
-            let cmd = Command::Exec { handler: h.id(), payload };
-            self.ctx.broadcast(0, Some(cmd))?;
-            let start = command_start(&self.ctx);
-            // Locale 0 runs the command like the others: the same registry check, panics
-            // caught the same way.
-            let mine = self.ctx.call_here(h, args).and_then(|r| encode(&r));
-            let all: Vec<Result<Vec<u8>>> = end_command(&self.ctx, start, mine)?;
-            all.into_iter()
-                .map(|r| match r {
-                    Ok(b) => decode(&b),
-                    Err(Error::HandlerNotRegistered { id, locale, .. }) => {
-                        Err(Error::HandlerNotRegistered { name: h.name().to_string(), id, locale })
-                    }
-                    Err(e) => Err(e),
-                })
-                .collect()
-        }))
+        attribution::as_locale(0, || {
+            crate::current::with_current(&self.ctx, || {
+                let payload = encode(&args)?;
+                let cmd = Command::Exec { handler: h.id(), payload };
+                self.ctx.broadcast(0, Some(cmd))?;
+                let start = command_start(&self.ctx);
+                // Locale 0 runs the command like the others: the same registry check, panics
+                // caught the same way.
+                let mine = self.ctx.call_here(h, args).and_then(|r| encode(&r));
+                let all: Vec<Result<Vec<u8>>> = end_command(&self.ctx, start, mine)?;
+                all.into_iter()
+                    .map(|r| match r {
+                        Ok(b) => decode(&b),
+                        Err(Error::HandlerNotRegistered { id, locale, .. }) => {
+                            Err(Error::HandlerNotRegistered { name: h.name().to_string(), id, locale })
+                        }
+                        Err(e) => Err(e),
+                    })
+                    .collect()
+            })
+        })
     }
 
     /// Stops the command loops and ends the job. **Collective** (with the serving locales).

@@ -40,7 +40,8 @@ pub fn enabled() -> bool {
         1 => true,
         2 => false,
         _ => {
-            let on = !matches!(std::env::var("ATOLL_HUGEPAGES").as_deref().map(str::trim), Ok("0" | "off" | "false" | "no"));
+            let on =
+                !matches!(std::env::var("ATOLL_HUGEPAGES").as_deref().map(str::trim), Ok("0" | "off" | "false" | "no"));
             // A concurrent `set_enabled` wins over the environment.
             let _ = STATE.compare_exchange(0, if on { 1 } else { 2 }, Ordering::Relaxed, Ordering::Relaxed);
             STATE.load(Ordering::Relaxed) == 1
@@ -113,7 +114,11 @@ pub fn is_advised(ptr: *const u8) -> Option<bool> {
 pub fn huge_kib(ptr: *const u8) -> Option<u64> {
     let entry = smaps_entry(ptr)?;
     let kib = |key: &str| {
-        entry.iter().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()).unwrap_or(0)
+        entry
+            .iter()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
     };
     Some(kib("AnonHugePages:") + kib("ShmemPmdMapped:") + kib("FilePmdMapped:"))
 }

@@ -36,12 +36,12 @@
 mod affinity;
 pub mod aggregate;
 mod aggregation_mode;
-pub use aggregation_mode::Aggregation;
 pub use affinity::current_cpu;
 pub use aggregate::{DstAggregator, SrcAggregator};
+pub use aggregation_mode::Aggregation;
 mod attribution;
-mod command;
 pub mod comm;
+mod command;
 mod config;
 mod ctx;
 mod current;
@@ -53,38 +53,38 @@ mod external;
 mod handler;
 mod handler_call;
 pub mod hugepages;
-pub mod page_pool;
-mod shared_huge;
 mod memory;
+pub mod page_pool;
 mod pool;
 mod quiet;
 mod registration;
 mod run;
-mod symmetric_data;
+mod shared_huge;
 mod sublocale_loop;
+mod symmetric_data;
 mod sync;
 pub mod topology;
 
 pub use atoll_error::{bail, ensure, Error, Result};
-pub use attribution::thread_locale;
-pub use bytemuck;
-pub use bytemuck::{Pod, Zeroable};
-pub use comm::Strided;
-/// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`).
-#[cfg(feature = "mpi")]
-pub use comm::mpi::baseline::PlainMpi;
-pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
-pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
-pub use external::ExternalBlock;
-pub use symmetric_data::{poison_overwrites, PartInit, POISON};
-pub use diagnostics::{CommCounts, CommTable};
 /// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.
 pub use atoll_mem;
 pub use atoll_mem::{Budget, Commitment, LeakReport, MemStats, MemoryLimit, Reservation};
+pub use attribution::thread_locale;
+pub use bytemuck;
+pub use bytemuck::{Pod, Zeroable};
+/// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`).
+#[cfg(feature = "mpi")]
+pub use comm::mpi::baseline::PlainMpi;
+pub use comm::Strided;
+pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
+pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
+pub use diagnostics::{CommCounts, CommTable};
 pub use driver::{run_driver, Driver};
+pub use external::ExternalBlock;
 pub use handler::{handler_id, is_registered, Handler};
 pub use pool::{Locale, Sublocale};
+pub use quiet::quiet_waits;
 pub use registration::RegistrationStats;
 pub use run::run;
-pub use quiet::quiet_waits;
 pub use sublocale_loop::current_sublocale;
+pub use symmetric_data::{poison_overwrites, PartInit, POISON};

@@ -57,7 +57,16 @@ impl PoolBuf {
         }
         // SAFETY: a new private anonymous mapping: no existing memory is affected; the result
         // is checked against MAP_FAILED.
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
         if p == libc::MAP_FAILED {
             return None;
         }
@@ -104,9 +113,12 @@ fn idle() -> std::sync::MutexGuard<'static, Idle> {
 /// else a quarter of physical memory, at most 8 GiB (read once).
 pub fn cap() -> usize {
     static CAP: OnceLock<usize> = OnceLock::new();
-    *CAP.get_or_init(|| match std::env::var("ATOLL_HEAP_KEEP").ok().and_then(|v| atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", &v).ok()) {
-        Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
-        None => (atoll_mem::physical_memory().unwrap_or(0) / 4).min(8 << 30) as usize,
+    *CAP.get_or_init(|| {
+        match std::env::var("ATOLL_HEAP_KEEP").ok().and_then(|v| atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", &v).ok())
+        {
+            Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
+            None => (atoll_mem::physical_memory().unwrap_or(0) / 4).min(8 << 30) as usize,
+        }
     })
 }
 
@@ -125,7 +137,13 @@ pub(crate) fn take(locale: usize, bytes: usize, zero: bool) -> Option<PoolBuf> {
         // At most an eighth larger: the holder is counted for the whole buffer (memory it
         // holds), so the count stays within an eighth of what its reservation committed.
         let fits = |b: &PoolBuf| b.bytes >= bytes && b.bytes - bytes <= bytes / 8;
-        let best = idle.bufs.iter().enumerate().filter(|(_, (l, b))| *l == locale && fits(b)).min_by_key(|(_, (_, b))| b.bytes).map(|(i, _)| i);
+        let best = idle
+            .bufs
+            .iter()
+            .enumerate()
+            .filter(|(_, (l, b))| *l == locale && fits(b))
+            .min_by_key(|(_, (_, b))| b.bytes)
+            .map(|(i, _)| i);
         match best {
             Some(i) => {
                 let (_, b) = idle.bufs.swap_remove(i);

@@ -101,7 +101,8 @@ impl Sublocale {
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
         let next = AtomicUsize::new(0);
-        let parts: Vec<std::sync::Mutex<&mut [MaybeUninit<T>]>> = parts.into_iter().map(std::sync::Mutex::new).collect();
+        let parts: Vec<std::sync::Mutex<&mut [MaybeUninit<T>]>> =
+            parts.into_iter().map(std::sync::Mutex::new).collect();
         self.pool.broadcast(|_| loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = parts.get(i) else { break };
@@ -117,7 +118,13 @@ impl Sublocale {
         v
     }
 
-    pub(crate) fn for_chunks(&self, range: Range<usize>, chunk: usize, first_chunk: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) {
+    pub(crate) fn for_chunks(
+        &self,
+        range: Range<usize>,
+        chunk: usize,
+        first_chunk: usize,
+        f: &(dyn Fn(usize, Range<usize>) + Sync),
+    ) {
         if range.is_empty() {
             return;
         }
@@ -174,9 +181,11 @@ impl Locale {
 
     /// Sublocale `i`, or an error naming how many there are.
     pub fn child(&self, i: usize) -> Result<&Sublocale> {
-        self.children
-            .get(i)
-            .ok_or(Error::InvalidSublocale { locale: self.id, sublocale: i, count: self.children.len() })
+        self.children.get(i).ok_or(Error::InvalidSublocale {
+            locale: self.id,
+            sublocale: i,
+            count: self.children.len(),
+        })
     }
 
     /// Total threads over all sublocales.
@@ -241,7 +250,12 @@ impl Locale {
 
     /// Runs `f(chunk_index, sub_range)` over `range` in chunks of `chunk` on all sublocales,
     /// returning the number of chunks.
-    pub(crate) fn for_chunks(&self, range: Range<usize>, chunk: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) -> usize {
+    pub(crate) fn for_chunks(
+        &self,
+        range: Range<usize>,
+        chunk: usize,
+        f: &(dyn Fn(usize, Range<usize>) + Sync),
+    ) -> usize {
         let chunk = chunk.max(1);
         let parts = self.split(&range);
         // Chunks are numbered globally: sublocale k's first chunk follows those before it.

@@ -61,12 +61,7 @@ pub(crate) struct RegionTable {
 
 impl RegionTable {
     pub(crate) fn new(locale: usize) -> Self {
-        RegionTable {
-            locale,
-            regions: Mutex::new(BTreeMap::new()),
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
-        }
+        RegionTable { locale, regions: Mutex::new(BTreeMap::new()), hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
     }
 
     /// Registers `addr..addr+len`, calling `attach` only for a region not yet covered.
@@ -102,14 +97,12 @@ impl RegionTable {
             return Ok(());
         }
         let mut map = lock(&self.regions);
-        let found = map
-            .range_mut(..=addr)
-            .next_back()
-            .filter(|(&s, r)| s + r.len as u64 >= addr + len as u64)
-            .map(|(&s, r)| {
+        let found = map.range_mut(..=addr).next_back().filter(|(&s, r)| s + r.len as u64 >= addr + len as u64).map(
+            |(&s, r)| {
                 r.refs -= 1;
                 (s, r.refs)
-            });
+            },
+        );
         match found {
             Some((s, 0)) => {
                 map.remove(&s);

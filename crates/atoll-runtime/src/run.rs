@@ -112,7 +112,10 @@ pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Ou
     match r {
         Ok(Ok(v)) => Outcome::Done(v),
         Ok(Err(e)) => Outcome::Failed(e),
-        Err(p) => Outcome::Failed(Error::LocaleFailed { locale: ctx.id(), message: format!("panicked: {}", panic_message(&*p)) }),
+        Err(p) => Outcome::Failed(Error::LocaleFailed {
+            locale: ctx.id(),
+            message: format!("panicked: {}", panic_message(&*p)),
+        }),
     }
 }
 
@@ -169,7 +172,17 @@ impl LocalJob {
         let states = (0..n)
             .map(|i| {
                 let comm = LocalComm::new(i, Arc::clone(&world));
-                build_locale(i, n, config, Box::new(comm), Arc::clone(&regions[i]), machine.share(i, n), &machine, false, n)
+                build_locale(
+                    i,
+                    n,
+                    config,
+                    Box::new(comm),
+                    Arc::clone(&regions[i]),
+                    machine.share(i, n),
+                    &machine,
+                    false,
+                    n,
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         world.set_locales(states.iter().map(Arc::downgrade).collect());
@@ -198,18 +211,16 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
             .iter()
             .map(|ctx| {
                 let job = &job;
-                std::thread::Builder::new()
-                    .name(format!("atoll-l{}-main", ctx.id()))
-                    .spawn_scoped(s, move || {
-                        if ctx.config().pin {
-                            let _ = crate::affinity::pin_current_thread(ctx.here().cores());
-                        }
-                        let o = locale_main(ctx, f);
-                        if let Outcome::Failed(e) = &o {
-                            job.fail(ctx.id(), e);
-                        }
-                        o
-                    })
+                std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn_scoped(s, move || {
+                    if ctx.config().pin {
+                        let _ = crate::affinity::pin_current_thread(ctx.here().cores());
+                    }
+                    let o = locale_main(ctx, f);
+                    if let Outcome::Failed(e) = &o {
+                        job.fail(ctx.id(), e);
+                    }
+                    o
+                })
             })
             .collect::<std::io::Result<Vec<_>>>()
             .map_err(|e| Error::Io(format!("cannot start a locale thread: {e}")));

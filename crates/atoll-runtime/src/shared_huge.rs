@@ -47,7 +47,16 @@ pub(crate) fn map_shared(fd: i32, len: usize, populate: bool) -> *mut libc::c_vo
     // and give back the slack on both sides.
     let span = len + HUGE_PAGE;
     // SAFETY: a fresh private reservation (no access, no memory); the kernel picks the address.
-    let r = unsafe { libc::mmap(std::ptr::null_mut(), span, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0) };
+    let r = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            span,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
     if r == libc::MAP_FAILED {
         return r;
     }
@@ -157,7 +166,10 @@ mod tests {
         let all = unsafe { std::slice::from_raw_parts_mut(owner, len) };
         assert!(all.iter().all(|&b| b == 0), "a collapsed segment reads as zeros");
         if collapsed {
-            assert!(crate::hugepages::huge_kib(owner).is_some_and(|k| k > 0), "collapse reported success without huge pages");
+            assert!(
+                crate::hugepages::huge_kib(owner).is_some_and(|k| k > 0),
+                "collapse reported success without huge pages"
+            );
         }
         for (i, b) in all.iter_mut().enumerate().step_by(4093) {
             *b = (i % 251) as u8 + 1;

@@ -84,7 +84,12 @@ impl Ctx {
     /// # Errors
     /// [`atoll_error::Error::InvalidArgument`] when `parts` does not have one range per
     /// sublocale of this locale.
-    pub fn forall_chunks_on_sublocales(&self, parts: &[Range<usize>], chunk: usize, f: impl Fn(usize, Range<usize>) + Sync) -> Result<()> {
+    pub fn forall_chunks_on_sublocales(
+        &self,
+        parts: &[Range<usize>],
+        chunk: usize,
+        f: impl Fn(usize, Range<usize>) + Sync,
+    ) -> Result<()> {
         let subs = self.here().children();
         ensure!(
             parts.len() == subs.len(),

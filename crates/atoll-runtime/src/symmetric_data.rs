@@ -62,7 +62,8 @@ impl<T: Pod> Pooled<T> {
         if std::mem::align_of::<T>() > crate::page_pool::ALIGN || std::mem::size_of::<T>() == 0 {
             return None;
         }
-        let buf = crate::page_pool::take(locale, len.checked_mul(std::mem::size_of::<T>())?, init != PartInit::Overwrite)?;
+        let buf =
+            crate::page_pool::take(locale, len.checked_mul(std::mem::size_of::<T>())?, init != PartInit::Overwrite)?;
         Some(Pooled { buf: Some(buf), locale, len, _t: PhantomData })
     }
 
@@ -98,10 +99,17 @@ impl<T: Pod> SymData<T> {
     pub(crate) fn check_external(block: &ExternalBlock, len: usize) -> Result<(), String> {
         let size = std::mem::size_of::<T>();
         if Some(block.bytes) != len.checked_mul(size) {
-            return Err(format!("an external block of {} bytes cannot hold {len} elements of {size} bytes", block.bytes));
+            return Err(format!(
+                "an external block of {} bytes cannot hold {len} elements of {size} bytes",
+                block.bytes
+            ));
         }
         if block.bytes > 0 && block.addr() % std::mem::align_of::<T>() != 0 {
-            return Err(format!("an external block at {:#x} is not aligned for {}", block.addr(), std::any::type_name::<T>()));
+            return Err(format!(
+                "an external block at {:#x} is not aligned for {}",
+                block.addr(),
+                std::any::type_name::<T>()
+            ));
         }
         Ok(())
     }

@@ -112,6 +112,9 @@ mod tests {
         let w = end.duration_since(now);
         assert!(w >= Duration::from_micros(62_000) && w < Duration::from_secs(5), "{w:?}");
         assert_eq!(at(Backoff::for_bytes(64 << 20), 10_000, now), Pause::Yield);
-        assert_eq!(at(Backoff::for_bytes(64 << 20), 10_000, end + Duration::from_millis(1)), Pause::Sleep(Duration::from_micros(1000)));
+        assert_eq!(
+            at(Backoff::for_bytes(64 << 20), 10_000, end + Duration::from_millis(1)),
+            Pause::Sleep(Duration::from_micros(1000))
+        );
     }
 }

@@ -49,11 +49,7 @@ impl Machine {
     pub fn detect() -> Machine {
         let cores = std::fs::read_to_string("/proc/self/status")
             .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
-                    .and_then(parse_cpu_list)
-            })
+            .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).and_then(parse_cpu_list))
             .filter(|c| !c.is_empty())
             .unwrap_or_else(|| {
                 let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -66,9 +62,8 @@ impl Machine {
                 let Some(id) = name.strip_prefix("node").and_then(|n| n.parse::<usize>().ok()) else {
                     continue;
                 };
-                if let Some(list) = std::fs::read_to_string(entry.path().join("cpulist"))
-                    .ok()
-                    .and_then(|s| parse_cpu_list(&s))
+                if let Some(list) =
+                    std::fs::read_to_string(entry.path().join("cpulist")).ok().and_then(|s| parse_cpu_list(&s))
                 {
                     for c in list {
                         numa_of.insert(c, id);

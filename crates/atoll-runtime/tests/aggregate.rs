@@ -96,7 +96,9 @@ fn gather_random(ctx: &Ctx, len: usize, reads: usize, cap: usize) -> Result<()> 
     ctx.stop_comm_diagnostics()?;
     let counts = ctx.comm_counts();
     let want = expected_messages(me, &per_dest, cap);
-    check(sent == want && counts.ams == want, || format!("locale {me}, cap {cap}: {sent} messages, {counts:?}, expected {want}"))?;
+    check(sent == want && counts.ams == want, || {
+        format!("locale {me}, cap {cap}: {sent} messages, {counts:?}, expected {want}")
+    })?;
     for (k, &g) in idx.iter().enumerate() {
         check(got[k] == g as f64 + 0.5, || format!("locale {me}: read {k} of element {g} gave {}", got[k]))?;
     }
@@ -163,7 +165,10 @@ fn one_aggregator_per_task_in_a_forall() {
 
 #[test]
 fn element_sizes_1_2_3_4_8_16_bytes() {
-    fn roundtrip<T: atoll_runtime::Pod + Send + Sync + PartialEq + std::fmt::Debug>(ctx: &Ctx, make: impl Fn(usize) -> T) -> Result<()> {
+    fn roundtrip<T: atoll_runtime::Pod + Send + Sync + PartialEq + std::fmt::Debug>(
+        ctx: &Ctx,
+        make: impl Fn(usize) -> T,
+    ) -> Result<()> {
         let (me, nl, len) = (ctx.id(), ctx.num_locales(), 50usize);
         let a = ctx.alloc_symmetric::<T>(len)?;
         ctx.barrier()?;
@@ -211,7 +216,9 @@ fn buffers_are_lazy_and_charged_to_the_budget_until_flushed() {
         agg.put(a.ptr((ctx.id() + 2) % 4), 2)?;
         agg.put(a.ptr((ctx.id() + 1) % 4).add(1), 3)?;
         let charged = ctx.budget().committed() - before;
-        check(charged == 2 * agg.buffer_bytes() && agg.buffer_bytes() == 4 + 1000 * 16, || format!("charged {charged}"))?;
+        check(charged == 2 * agg.buffer_bytes() && agg.buffer_bytes() == 4 + 1000 * 16, || {
+            format!("charged {charged}")
+        })?;
         agg.flush()?;
         check(ctx.budget().committed() == before, || "flushed buffers are released".into())?;
         let mut x = 0u64;
@@ -235,7 +242,9 @@ fn a_buffer_over_the_budget_is_out_of_memory_on_that_locale() {
         let mut agg = DstAggregator::<u64>::with_capacity(ctx, 1 << 20)?;
         match agg.put(a.ptr(1 - ctx.id()), 5) {
             Err(Error::OutOfMemory { locale, operation, .. }) => {
-                check(locale == ctx.id() && operation.contains("DstAggregator"), || format!("locale {locale}, {operation}"))?
+                check(locale == ctx.id() && operation.contains("DstAggregator"), || {
+                    format!("locale {locale}, {operation}")
+                })?
             }
             other => return Err(Error::InvalidArgument(format!("expected out of memory, got {other:?}"))),
         }

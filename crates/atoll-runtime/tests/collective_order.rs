@@ -14,7 +14,8 @@ fn run_unchecked<R: Send + 'static>(n: usize, f: fn(&Ctx) -> Result<R>) -> Resul
     std::thread::spawn(move || {
         let _ = tx.send(run(Config::local(n).with_check_collectives(false), f));
     });
-    rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("the job hung (collectives in different orders)"))
+    rx.recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("the job hung (collectives in different orders)"))
 }
 
 fn mismatch(e: &Error, a: &str, b: &str) {
@@ -29,9 +30,13 @@ fn mismatch(e: &Error, a: &str, b: &str) {
 fn a_locale_that_skips_a_collective_does_not_hang() {
     // Before: locale 1's end-of-job barrier met locale 0's allreduce, then locale 0 waited
     // forever at its own end of the job.
-    let e = run_unchecked(2, |ctx| if ctx.id() == 0 { ctx.allreduce(1u64, |a, b| a + b).map(|_| ()) } else { Ok(()) }).unwrap_err();
+    let e = run_unchecked(2, |ctx| if ctx.id() == 0 { ctx.allreduce(1u64, |a, b| a + b).map(|_| ()) } else { Ok(()) })
+        .unwrap_err();
     let s = e.to_string();
-    assert!(matches!(e, Error::CollectiveMismatch { .. }) && s.contains("allreduce") && s.contains("the end of the job"), "{s}");
+    assert!(
+        matches!(e, Error::CollectiveMismatch { .. }) && s.contains("allreduce") && s.contains("the end of the job"),
+        "{s}"
+    );
 }
 
 #[test]

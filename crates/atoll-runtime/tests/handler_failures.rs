@@ -54,7 +54,9 @@ fn an_unregistered_command_fails_on_one_locale_too() {
     for n in 1..=3 {
         let d = Driver::start(Config::local(n)).unwrap();
         match d.exec(&UNREGISTERED, 1) {
-            Err(Error::HandlerNotRegistered { name, locale: 0, .. }) => assert_eq!(name, "handler_failures::unregistered"),
+            Err(Error::HandlerNotRegistered { name, locale: 0, .. }) => {
+                assert_eq!(name, "handler_failures::unregistered")
+            }
             other => panic!("{n} locales: {other:?}"),
         }
         assert_eq!(d.exec(&COLLECTIVE_SUM, 0).unwrap().len(), n);

@@ -35,7 +35,9 @@ fn tasks_on_1_to_4_locales() {
 
 #[test]
 fn out_of_memory_on_1_to_4_locales() {
-    each_size(|n| run(Config::local(n).with_mem_max(OOM_LIMIT), out_of_memory).unwrap_or_else(|e| panic!("{n} locales: {e}")));
+    each_size(|n| {
+        run(Config::local(n).with_mem_max(OOM_LIMIT), out_of_memory).unwrap_or_else(|e| panic!("{n} locales: {e}"))
+    });
 }
 
 #[test]
@@ -111,8 +113,9 @@ fn collectives_in_different_orders_are_detected() {
 
 #[test]
 fn a_locale_that_returns_early_is_detected() {
-    let e = run(Config::local(2).with_check_collectives(true), |ctx| if ctx.id() == 0 { ctx.barrier() } else { Ok(()) })
-        .unwrap_err();
+    let e =
+        run(Config::local(2).with_check_collectives(true), |ctx| if ctx.id() == 0 { ctx.barrier() } else { Ok(()) })
+            .unwrap_err();
     assert!(e.to_string().contains("the end of the job"), "{e}");
 }
 

@@ -32,7 +32,10 @@ fn check(cond: bool, what: impl Into<String>) -> Result<()> {
 }
 
 /// Every locale's value, checked identical on all of them.
-fn same_everywhere<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(ctx: &Ctx, v: &T) -> Result<()> {
+fn same_everywhere<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
+    ctx: &Ctx,
+    v: &T,
+) -> Result<()> {
     let all = ctx.allgather(v)?;
     check(all.iter().all(|x| x == v), format!("locale {} got {v:?}, all got {all:?}", ctx.id()))
 }
@@ -76,13 +79,18 @@ fn out_of_memory_in_alloc_symmetric_is_the_same_everywhere_and_survived() {
             }
             let text = err.to_string();
             check(
-                text.contains("alloc_symmetric") && text.contains(&(80 * MIB).to_string()) && text.contains(&(64 * MIB).to_string()),
+                text.contains("alloc_symmetric")
+                    && text.contains(&(80 * MIB).to_string())
+                    && text.contains(&(64 * MIB).to_string()),
                 format!("message names the operation, the request and the limit: {text}"),
             )?;
             // Nothing was allocated or left reserved.
             check(ctx.budget().reserved() == 0, "nothing stays reserved")?;
             check(ctx.budget().committed() == committed_before, "nothing was committed")?;
-            check(ctx.memory_used() < used_before + MIB, format!("memory used {} after {used_before}", ctx.memory_used()))?;
+            check(
+                ctx.memory_used() < used_before + MIB,
+                format!("memory used {} after {used_before}", ctx.memory_used()),
+            )?;
             // The job goes on: collectives, a new allocation, and the old memory intact.
             let s = ctx.allreduce(me as u64 + 1, |a, b| a + b)?;
             check(s == (n * (n + 1) / 2) as u64, "allreduce after the failure")?;
@@ -93,7 +101,10 @@ fn out_of_memory_in_alloc_symmetric_is_the_same_everywhere_and_survived() {
             for l in 0..n {
                 let mut got = vec![0u64; 1000 + l];
                 ctx.get(keep.ptr(l), &mut got)?;
-                check(got.iter().enumerate().all(|(i, &x)| x == pattern(l, i)), format!("locale {l}'s old array is intact"))?;
+                check(
+                    got.iter().enumerate().all(|(i, &x)| x == pattern(l, i)),
+                    format!("locale {l}'s old array is intact"),
+                )?;
                 check(ctx.get_value(fresh.ptr(l).add(4095))? == l as u64 + 100, "the new array works")?;
             }
             fresh.free()?;
@@ -136,7 +147,10 @@ fn impossible_sizes_are_typed_errors_on_every_locale() {
         let len = if ctx.id() == 2 { usize::MAX / 2 } else { 10 };
         let err = ctx.alloc_symmetric::<u64>(len).map(|_| ()).unwrap_err();
         same_everywhere(ctx, &err)?;
-        check(matches!(&err, Error::InvalidArgument(m) if m.contains("alloc_symmetric") && m.contains("exceed")), format!("{err:?}"))?;
+        check(
+            matches!(&err, Error::InvalidArgument(m) if m.contains("alloc_symmetric") && m.contains("exceed")),
+            format!("{err:?}"),
+        )?;
         // Within usize but beyond isize::MAX bytes.
         let len = if ctx.id() == 0 { usize::MAX / 2 + 1 } else { 0 };
         let err = ctx.alloc_symmetric::<u8>(len).map(|_| ()).unwrap_err();
@@ -186,8 +200,11 @@ fn collective_reserve_gives_back_everything_on_failure() {
         let more = if ctx.id() == 0 { 7 * MIB } else { MIB };
         let e = ctx.reserve("stage more", more).unwrap_err();
         same_everywhere(ctx, &e)?;
-        check(matches!(&e, Error::OutOfMemory { operation, locale: 0, requested, limit, .. }
-            if operation == "stage more" && *requested == 7 * MIB && *limit == 10 * MIB), format!("{e:?}"))?;
+        check(
+            matches!(&e, Error::OutOfMemory { operation, locale: 0, requested, limit, .. }
+            if operation == "stage more" && *requested == 7 * MIB && *limit == 10 * MIB),
+            format!("{e:?}"),
+        )?;
         check(ctx.budget().reserved() == 4 * MIB, "the failed reserve left nothing")?;
         drop(r);
         check(ctx.budget().reserved() == 0, "dropping a reservation releases it")?;
@@ -312,13 +329,22 @@ fn pooled_parts_come_back_zeroed_and_idle_ones_count_for_no_one() {
                 check(a.local().iter().all(|&x| x == 0), format!("locale {me} round {round}: the part is zeroed"))?;
                 let during = ctx.memory_used();
                 // (64 KiB of slack: the job's other threads allocate and free small blocks.)
-                check(during + (64 << 10) >= before + 12 * MIB, format!("locale {me} round {round}: memory_used {before} -> {during} with 12 MiB"))?;
+                check(
+                    during + (64 << 10) >= before + 12 * MIB,
+                    format!("locale {me} round {round}: memory_used {before} -> {during} with 12 MiB"),
+                )?;
                 a.local_mut().fill(u64::MAX - round as u64);
                 ctx.barrier()?;
                 a.free()?;
-                check(atoll_runtime::page_pool::idle_bytes() >= 12 * MIB as usize, format!("locale {me} round {round}: the freed part is pooled"))?;
+                check(
+                    atoll_runtime::page_pool::idle_bytes() >= 12 * MIB as usize,
+                    format!("locale {me} round {round}: the freed part is pooled"),
+                )?;
                 let after = ctx.memory_used();
-                check(after + 11 * MIB <= during, format!("locale {me} round {round}: memory_used {during} -> {after} after the free"))?;
+                check(
+                    after + 11 * MIB <= during,
+                    format!("locale {me} round {round}: memory_used {during} -> {after} after the free"),
+                )?;
             }
             Ok(())
         })
@@ -351,7 +377,8 @@ fn parts_made_to_be_overwritten_keep_old_bytes_or_poison() {
             a.free()?;
             let mut b = ctx.alloc_symmetric_for_overwrite::<u64>("overwrite test", len)?;
             check(b.local().as_ptr() as usize == addr, format!("locale {me}: the pooled part is reused"))?;
-            let want = if atoll_runtime::poison_overwrites() { u64::from_ne_bytes([atoll_runtime::POISON; 8]) } else { old };
+            let want =
+                if atoll_runtime::poison_overwrites() { u64::from_ne_bytes([atoll_runtime::POISON; 8]) } else { old };
             check(b.local().iter().all(|&x| x == want), format!("locale {me}: the reused part holds {want:#x}"))?;
             // Zeroed allocations still get zeros from the same pool.
             b.local_mut().fill(old);

@@ -88,8 +88,14 @@ fn the_tracked_peak_stays_within_the_reservation() {
     for n in 1..=4 {
         let rounds = measure(n);
         let worst = rounds.iter().map(|r| r.0).max().unwrap_or(0);
-        eprintln!("full, {n} locales: a locale's peak stayed at least {} bytes below its reservation plus slack", -worst);
-        assert!(worst <= 0, "{n} locales: a locale's peak exceeded its reservation plus slack by {worst} bytes: {rounds:?}");
+        eprintln!(
+            "full, {n} locales: a locale's peak stayed at least {} bytes below its reservation plus slack",
+            -worst
+        );
+        assert!(
+            worst <= 0,
+            "{n} locales: a locale's peak exceeded its reservation plus slack by {worst} bytes: {rounds:?}"
+        );
     }
     // `count` mode (the default) is exact for the process: a free may be charged to another
     // locale than the allocation, but never lost. Check the process's peak against the sum of
@@ -98,7 +104,13 @@ fn the_tracked_peak_stays_within_the_reservation() {
     for n in 1..=4 {
         let rounds = measure(n);
         let worst = rounds.iter().map(|r| r.1).max().unwrap_or(0);
-        eprintln!("count, {n} locales: the process's peak stayed at least {} bytes below the reservations plus slack", -worst);
-        assert!(worst <= 0, "{n} locales: the process's peak exceeded the reservations plus slack by {worst} bytes: {rounds:?}");
+        eprintln!(
+            "count, {n} locales: the process's peak stayed at least {} bytes below the reservations plus slack",
+            -worst
+        );
+        assert!(
+            worst <= 0,
+            "{n} locales: the process's peak exceeded the reservations plus slack by {worst} bytes: {rounds:?}"
+        );
     }
 }

@@ -9,7 +9,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn mpiexec() -> String {
-    std::env::var("ATOLL_MPIEXEC").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
+    std::env::var("ATOLL_MPIEXEC")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
 }
 
 /// Runs the selftest with `n` ranks (or locally with `n` locales when `n_mpi` is None), with a
@@ -92,7 +93,10 @@ fn ok_env(n: usize, scenario: &str, env: &[(&str, &str)]) -> String {
 fn ok_local(n: usize, scenario: &str, env: &[(&str, &str)]) {
     let (out, _) = launch_env(n, scenario, false, Duration::from_secs(60), env);
     let (so, se) = text(&out);
-    assert!(out.status.success() && so.contains(&format!("selftest {scenario} ok")), "local {scenario}\nstdout:\n{so}\nstderr:\n{se}");
+    assert!(
+        out.status.success() && so.contains(&format!("selftest {scenario} ok")),
+        "local {scenario}\nstdout:\n{so}\nstderr:\n{se}"
+    );
 }
 
 #[test]
@@ -211,7 +215,10 @@ fn fails_fast(n: usize, scenario: &str, message: &str) {
     let (so, se) = text(&out);
     assert!(!out.status.success(), "{scenario} should fail\n{so}\n{se}");
     assert!(took < Duration::from_secs(10), "{scenario} took {took:?} to end the job");
-    assert!(se.contains(message) || so.contains(message), "{scenario}: no '{message}' in\nstdout:\n{so}\nstderr:\n{se}");
+    assert!(
+        se.contains(message) || so.contains(message),
+        "{scenario}: no '{message}' in\nstdout:\n{so}\nstderr:\n{se}"
+    );
 }
 
 #[test]
@@ -250,7 +257,10 @@ fn collectives_in_different_orders_do_not_hang_silently_with_checking_off() {
     let (out, _) = launch_env(2, "mismatch_unchecked", true, Duration::from_secs(60), &[("ATOLL_MPI_SHM_COLL", "0")]);
     let (so, se) = text(&out);
     assert!(!out.status.success(), "{so}\n{se}");
-    assert!(se.contains("has waited") && se.contains("allreduce") && se.contains("selftest.rs:"), "no stall report in\nstdout:\n{so}\nstderr:\n{se}");
+    assert!(
+        se.contains("has waited") && se.contains("allreduce") && se.contains("selftest.rs:"),
+        "no stall report in\nstdout:\n{so}\nstderr:\n{se}"
+    );
 }
 
 #[test]
@@ -266,7 +276,10 @@ fn verbose_comm_traces_each_operation_with_its_source_location() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     // fixed_pattern: 3 gets of 16 u64 from the next locale, from scenarios.rs.
-    let gets = err.lines().filter(|l| l.contains("locale 0 get 128 bytes with locale 1 at") && l.contains("scenarios.rs:")).count();
+    let gets = err
+        .lines()
+        .filter(|l| l.contains("locale 0 get 128 bytes with locale 1 at") && l.contains("scenarios.rs:"))
+        .count();
     assert_eq!(gets, 3, "{err}");
     assert!(err.contains("locale 1 strided get 80 bytes with locale 0"), "{err}");
     assert!(err.contains("locale 0 active message"), "{err}");

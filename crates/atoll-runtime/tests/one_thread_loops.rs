@@ -24,11 +24,25 @@ fn check(locales: usize) {
             });
             assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "n = {n}: an index run twice or never");
             let seen = seen.into_inner().unwrap();
-            assert!(n < 2 || seen.iter().all(|&(s, _)| s == Some((me, 0))), "n = {n}: chunks outside sublocale 0: {seen:?}");
+            assert!(
+                n < 2 || seen.iter().all(|&(s, _)| s == Some((me, 0))),
+                "n = {n}: chunks outside sublocale 0: {seen:?}"
+            );
             let caller = std::thread::current().id();
             assert!(seen.iter().all(|&(_, t)| t == caller), "n = {n}: a chunk ran on another thread than the caller");
             // A non-commutative reduction (concatenation order) equals the sequential one.
-            let got = ctx.forall_reduce(0..n, Vec::new(), |mut a: Vec<usize>, i| { a.push(i); a }, |mut a, b| { a.extend(b); a });
+            let got = ctx.forall_reduce(
+                0..n,
+                Vec::new(),
+                |mut a: Vec<usize>, i| {
+                    a.push(i);
+                    a
+                },
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+            );
             assert_eq!(got, (0..n).collect::<Vec<_>>(), "n = {n}");
         }
         // Many small loops between barriers: rounds stay in step.

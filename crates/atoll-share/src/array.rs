@@ -112,7 +112,11 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
             return Err(bad(format!("has rank {}, not {D}", meta.shape.len())));
         }
         if meta.blocks.len() != ctx.num_locales() {
-            return Err(bad(format!("has {} blocks; attach it from a job of as many locales (this one has {})", meta.blocks.len(), ctx.num_locales())));
+            return Err(bad(format!(
+                "has {} blocks; attach it from a job of as many locales (this one has {})",
+                meta.blocks.len(),
+                ctx.num_locales()
+            )));
         }
         let mut shape = [0usize; D];
         for d in 0..D {
@@ -122,9 +126,15 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         for l in 0..ctx.num_locales() {
             let dom = dist.local_domain(l)?;
             let b = &meta.blocks[l];
-            let same = dom.dims().iter().enumerate().all(|(d, r)| r.lo() as u64 == b.lo[d] && r.lo() as u64 + r.len() as u64 == b.hi[d]);
+            let same = dom
+                .dims()
+                .iter()
+                .enumerate()
+                .all(|(d, r)| r.lo() as u64 == b.lo[d] && r.lo() as u64 + r.len() as u64 == b.hi[d]);
             if !same {
-                return Err(bad(format!("block {l} holds a different part than this job's Block layout gives locale {l}")));
+                return Err(bad(format!(
+                    "block {l} holds a different part than this job's Block layout gives locale {l}"
+                )));
             }
         }
         let me = &meta.blocks[ctx.id()];
@@ -152,7 +162,10 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
     /// [`Error::InvalidArgument`] for an array attached read-only.
     pub fn array_mut(&mut self) -> Result<&mut DistArray<T, D, Block<D>>> {
         if self.access == Access::ReadOnly {
-            return Err(Error::InvalidArgument(format!("shared array {} is attached read-only", self.meta_path.display())));
+            return Err(Error::InvalidArgument(format!(
+                "shared array {} is attached read-only",
+                self.meta_path.display()
+            )));
         }
         Ok(self.array.as_mut().expect("present until freed"))
     }

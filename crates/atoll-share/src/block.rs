@@ -52,7 +52,10 @@ impl BlockFile {
         let f = mmap::open_existing(path, write)?;
         let size = f.metadata().map_err(|e| crate::meta::bad(path, e))?.len();
         if size != bytes {
-            return Err(crate::meta::bad(path, format!("truncated or foreign: {size} bytes, the metadata says {bytes}")));
+            return Err(crate::meta::bad(
+                path,
+                format!("truncated or foreign: {size} bytes, the metadata says {bytes}"),
+            ));
         }
         let bytes = usize::try_from(bytes).map_err(|_| crate::meta::bad(path, "too large to map"))?;
         let mode = if write { MapMode::SharedPopulated } else { MapMode::Private };

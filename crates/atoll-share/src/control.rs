@@ -50,11 +50,9 @@ impl Control {
 
     /// Signal `k`.
     pub(crate) fn signal(&self, k: usize) -> Result<Signal<'_>> {
-        let slot = self
-            .page()
-            .slots
-            .get(k)
-            .ok_or_else(|| Error::InvalidArgument(format!("signal {k}: a shared array has signals 0..{NUM_SIGNALS}")))?;
+        let slot = self.page().slots.get(k).ok_or_else(|| {
+            Error::InvalidArgument(format!("signal {k}: a shared array has signals 0..{NUM_SIGNALS}"))
+        })?;
         Ok(Signal::new(slot, k))
     }
 }

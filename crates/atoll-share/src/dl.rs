@@ -16,7 +16,11 @@ fn dl_error(what: String) -> Error {
     // until the next loader call on this thread (it is copied at once).
     let detail = unsafe {
         let msg = libc::dlerror();
-        if msg.is_null() { String::new() } else { CStr::from_ptr(msg).to_string_lossy().into_owned() }
+        if msg.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(msg).to_string_lossy().into_owned()
+        }
     };
     Error::InvalidArgument(format!("{what}: {detail}"))
 }

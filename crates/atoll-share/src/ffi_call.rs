@@ -21,13 +21,18 @@ pub type CBlockFn = unsafe extern "C" fn(u32, u32, *mut c_void, u64, u64, *mut c
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming the lowest locale whose call returned non-zero.
-pub unsafe fn call_c_per_locale<T: ShareElem>(a: &mut DistArray<T, 1, Block<1>>, f: CBlockFn, user: *mut c_void) -> Result<()> {
+pub unsafe fn call_c_per_locale<T: ShareElem>(
+    a: &mut DistArray<T, 1, Block<1>>,
+    f: CBlockFn,
+    user: *mut c_void,
+) -> Result<()> {
     let ctx = a.ctx().clone();
     let lo = a.dist().local_domain(ctx.id())?.dims()[0].lo() as u64;
     let part = a.local_mut();
     // SAFETY: the caller vouches for `f`; the pointer and length are this locale's part,
     // borrowed mutably for the call.
-    let rc = unsafe { f(ctx.id() as u32, ctx.num_locales() as u32, part.as_mut_ptr().cast(), part.len() as u64, lo, user) };
+    let rc =
+        unsafe { f(ctx.id() as u32, ctx.num_locales() as u32, part.as_mut_ptr().cast(), part.len() as u64, lo, user) };
     let all: Vec<i32> = ctx.allgather(&rc)?;
     match all.iter().position(|&r| r != 0) {
         Some(l) => Err(Error::InvalidArgument(format!("the C function returned {} on locale {l}", all[l]))),
@@ -48,7 +53,12 @@ pub unsafe fn call_c_per_locale<T: ShareElem>(a: &mut DistArray<T, 1, Block<1>>,
 /// # Errors
 /// On every locale: [`Error::InvalidArgument`] when a locale cannot load the library or find
 /// the symbol (with the loader's message), or as [`call_c_per_locale`].
-pub unsafe fn call_c_symbol_per_locale<T: ShareElem>(a: &mut DistArray<T, 1, Block<1>>, library: &str, symbol: &str, user: u64) -> Result<()> {
+pub unsafe fn call_c_symbol_per_locale<T: ShareElem>(
+    a: &mut DistArray<T, 1, Block<1>>,
+    library: &str,
+    symbol: &str,
+    user: u64,
+) -> Result<()> {
     let ctx = a.ctx().clone();
     let loaded = crate::dl::Symbol::load(library, symbol);
     let failures: Vec<Option<Error>> = ctx.allgather(&loaded.as_ref().err().cloned())?;

@@ -69,7 +69,14 @@ impl SharedFile {
     /// # Errors
     /// [`Error::InvalidArgument`] for a bad name, rank (1 to 3) or `nblocks == 0`;
     /// [`Error::SharedFile`] when a file exists or cannot be made (nothing is left behind).
-    pub fn create(name: &str, dir: impl AsRef<Path>, dtype: DType, shape: &[u64], nblocks: usize, keep: bool) -> Result<SharedFile> {
+    pub fn create(
+        name: &str,
+        dir: impl AsRef<Path>,
+        dtype: DType,
+        shape: &[u64],
+        nblocks: usize,
+        keep: bool,
+    ) -> Result<SharedFile> {
         use atoll_dist::{Block, Domain, LocaleGrid};
         meta::check_name(name)?;
         if nblocks == 0 || nblocks > 1 << 16 {
@@ -77,9 +84,24 @@ impl SharedFile {
         }
         let ext = |d: usize| usize::try_from(shape[d]).map_err(|_| Error::InvalidArgument("shape too large".into()));
         let meta = match shape.len() {
-            1 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
-            2 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?, ext(1)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
-            3 => meta::layout(name, dtype, &Block::new(Domain::from_shape([ext(0)?, ext(1)?, ext(2)?])?, LocaleGrid::auto(0..nblocks)?), nblocks)?,
+            1 => meta::layout(
+                name,
+                dtype,
+                &Block::new(Domain::from_shape([ext(0)?])?, LocaleGrid::auto(0..nblocks)?),
+                nblocks,
+            )?,
+            2 => meta::layout(
+                name,
+                dtype,
+                &Block::new(Domain::from_shape([ext(0)?, ext(1)?])?, LocaleGrid::auto(0..nblocks)?),
+                nblocks,
+            )?,
+            3 => meta::layout(
+                name,
+                dtype,
+                &Block::new(Domain::from_shape([ext(0)?, ext(1)?, ext(2)?])?, LocaleGrid::auto(0..nblocks)?),
+                nblocks,
+            )?,
             r => return Err(Error::InvalidArgument(format!("rank {r}: shared arrays have rank 1 to 3"))),
         };
         let dir = dir.as_ref();

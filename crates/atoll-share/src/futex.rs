@@ -23,7 +23,17 @@ pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) -> Wake {
     };
     // SAFETY: FUTEX_WAIT reads the aligned 32-bit word behind a live reference and the
     // timespec on the stack; it writes no memory.
-    let r = unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAIT, expected, &ts as *const libc::timespec, std::ptr::null::<u32>(), 0u32) };
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT,
+            expected,
+            &ts as *const libc::timespec,
+            std::ptr::null::<u32>(),
+            0u32,
+        )
+    };
     if r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ETIMEDOUT) {
         Wake::TimedOut
     } else {
@@ -35,6 +45,20 @@ pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) -> Wake {
 pub(crate) fn wake(word: &AtomicU32, n: u32) -> u32 {
     let n = n.min(i32::MAX as u32) as libc::c_int;
     // SAFETY: FUTEX_WAKE only uses the word's address as a key; it reads and writes no memory.
-    let r = unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE, n, std::ptr::null::<libc::timespec>(), std::ptr::null::<u32>(), 0u32) };
-    if r < 0 { 0 } else { r as u32 }
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE,
+            n,
+            std::ptr::null::<libc::timespec>(),
+            std::ptr::null::<u32>(),
+            0u32,
+        )
+    };
+    if r < 0 {
+        0
+    } else {
+        r as u32
+    }
 }

@@ -25,9 +25,9 @@ mod dtype;
 mod exit;
 mod ffi_call;
 mod file;
+mod futex;
 pub mod meta;
 mod mmap;
-mod futex;
 mod options;
 mod signal;
 

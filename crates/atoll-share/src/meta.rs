@@ -57,7 +57,9 @@ pub fn check_name(name: &str) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("shared array name {name:?}: use 1 to 100 of A-Z a-z 0-9 _ - . (not starting with .)")))
+        Err(Error::InvalidArgument(format!(
+            "shared array name {name:?}: use 1 to 100 of A-Z a-z 0-9 _ - . (not starting with .)"
+        )))
     }
 }
 
@@ -137,7 +139,8 @@ impl Meta {
         if version != VERSION {
             return Err(bad(path, format!("format version {version}, this library reads version {VERSION}")));
         }
-        let dtype = DType::from_code(u32_at(12)).ok_or_else(|| bad(path, format!("unknown dtype code {}", u32_at(12))))?;
+        let dtype =
+            DType::from_code(u32_at(12)).ok_or_else(|| bad(path, format!("unknown dtype code {}", u32_at(12))))?;
         let rank = u32_at(16) as usize;
         let nblocks = u32_at(20) as usize;
         if !(1..=3).contains(&rank) {
@@ -149,7 +152,10 @@ impl Meta {
         let shape: Vec<u64> = (0..rank).map(|d| u64_at(24 + 8 * d)).collect();
         let control_offset = u64_at(48);
         let header_len = u64_at(56);
-        if header_len < FIXED as u64 + 8 || header_len > size || header_len > (FIXED + 8 + nblocks * (58 + u16::MAX as usize)) as u64 {
+        if header_len < FIXED as u64 + 8
+            || header_len > size
+            || header_len > (FIXED + 8 + nblocks * (58 + u16::MAX as usize)) as u64
+        {
             return Err(bad(path, format!("truncated or corrupt: header of {header_len} bytes in a file of {size}")));
         }
         let mut rest = Vec::new();
@@ -177,18 +183,27 @@ impl Meta {
             for d in 0..6 {
                 let x = u64::from_le_bytes(rd(&mut o, 8)?.try_into().unwrap());
                 if d % 3 < rank {
-                    if d < 3 { lo.push(x) } else { hi.push(x) }
+                    if d < 3 {
+                        lo.push(x)
+                    } else {
+                        hi.push(x)
+                    }
                 }
             }
             let bytes = u64::from_le_bytes(rd(&mut o, 8)?.try_into().unwrap());
             let n = u16::from_le_bytes(rd(&mut o, 2)?.try_into().unwrap()) as usize;
-            let file = std::str::from_utf8(rd(&mut o, n)?).map_err(|_| bad(path, format!("block {b}: file name is not UTF-8")))?.to_string();
+            let file = std::str::from_utf8(rd(&mut o, n)?)
+                .map_err(|_| bad(path, format!("block {b}: file name is not UTF-8")))?
+                .to_string();
             if file.is_empty() || file.contains('/') || file.starts_with('.') || file.contains('\0') {
                 return Err(bad(path, format!("block {b}: file name {file:?} is not a plain name")));
             }
             for d in 0..rank {
                 if lo[d] > hi[d] || hi[d] > shape[d] {
-                    return Err(bad(path, format!("block {b}: range {}..{} outside dimension {d} of extent {}", lo[d], hi[d], shape[d])));
+                    return Err(bad(
+                        path,
+                        format!("block {b}: range {}..{} outside dimension {d} of extent {}", lo[d], hi[d], shape[d]),
+                    ));
                 }
             }
             blocks.push(BlockInfo { lo, hi, bytes, file });
@@ -202,7 +217,10 @@ impl Meta {
             let n = meta.block_len(b);
             total += n as u128;
             if Some(meta.blocks[b].bytes) != n.checked_mul(dtype.size() as u64) {
-                return Err(bad(path, format!("block {b}: {} bytes for {n} elements of {}", meta.blocks[b].bytes, dtype.name())));
+                return Err(bad(
+                    path,
+                    format!("block {b}: {} bytes for {n} elements of {}", meta.blocks[b].bytes, dtype.name()),
+                ));
             }
         }
         let volume: u128 = meta.shape.iter().map(|&s| s as u128).product();
@@ -213,7 +231,10 @@ impl Meta {
             return Err(bad(path, format!("corrupt: control page offset {control_offset}")));
         }
         if size < control_offset + CONTROL_BYTES as u64 {
-            return Err(bad(path, format!("truncated: {size} bytes, the control page ends at {}", control_offset + CONTROL_BYTES as u64)));
+            return Err(bad(
+                path,
+                format!("truncated: {size} bytes, the control page ends at {}", control_offset + CONTROL_BYTES as u64),
+            ));
         }
         Ok(meta)
     }
@@ -223,7 +244,11 @@ impl Meta {
     pub fn write(&self, path: &Path) -> Result<()> {
         use std::io::Write;
         let dir = path.parent().unwrap_or(Path::new("."));
-        let tmp = dir.join(format!(".{}.{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("meta"), std::process::id()));
+        let tmp = dir.join(format!(
+            ".{}.{}.tmp",
+            path.file_name().and_then(|n| n.to_str()).unwrap_or("meta"),
+            std::process::id()
+        ));
         let f = crate::mmap::create_exclusive(&tmp, self.control_offset + CONTROL_BYTES as u64)?;
         let r = (|| {
             (&f).write_all(&self.encode()).map_err(|e| bad(&tmp, e))?;
@@ -240,12 +265,18 @@ pub(crate) fn bad(path: &Path, reason: impl std::fmt::Display) -> Error {
 
 /// The metadata of array `name` of `dtype` over the Block distribution `dist` of `nblocks`
 /// targets (block `l` is target `l`'s part), its control page placed after the header.
-pub(crate) fn layout<const D: usize>(name: &str, dtype: DType, dist: &atoll_dist::Block<D>, nblocks: usize) -> Result<Meta> {
+pub(crate) fn layout<const D: usize>(
+    name: &str,
+    dtype: DType,
+    dist: &atoll_dist::Block<D>,
+    nblocks: usize,
+) -> Result<Meta> {
     use atoll_dist::Distribution;
     let mut blocks = Vec::with_capacity(nblocks);
     for l in 0..nblocks {
         let dom = dist.local_domain(l)?;
-        let (lo, hi): (Vec<u64>, Vec<u64>) = dom.dims().iter().map(|r| (r.lo() as u64, r.lo() as u64 + r.len() as u64)).unzip();
+        let (lo, hi): (Vec<u64>, Vec<u64>) =
+            dom.dims().iter().map(|r| (r.lo() as u64, r.lo() as u64 + r.len() as u64)).unzip();
         let n: u64 = lo.iter().zip(&hi).map(|(l, h)| h - l).product();
         blocks.push(BlockInfo { lo, hi, bytes: n * dtype.size() as u64, file: block_file(name, l) });
     }

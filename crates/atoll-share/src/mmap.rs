@@ -84,7 +84,9 @@ impl Mapping {
         let off = libc::off_t::try_from(offset).map_err(|_| file_err(path, "offset out of range"))?;
         // SAFETY: a new mapping at an address the kernel chooses; it aliases no Rust object.
         // The fd is valid for the call (the mapping outlives it, as mmap allows).
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, file.as_raw_fd(), off) };
+        let p = unsafe {
+            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, file.as_raw_fd(), off)
+        };
         if p == libc::MAP_FAILED {
             return Err(file_err(path, format!("mmap failed: {}", std::io::Error::last_os_error())));
         }

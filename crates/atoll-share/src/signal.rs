@@ -44,9 +44,9 @@ impl<'a> Signal<'a> {
     /// [`Error::InvalidArgument`] when the count would pass `u32::MAX`.
     pub fn post(&self, n: u32) -> Result<()> {
         let s = self.slot;
-        s.count
-            .fetch_update(SeqCst, SeqCst, |c| c.checked_add(n))
-            .map_err(|c| Error::InvalidArgument(format!("signal {}: posting {n} to a count of {c} overflows", self.index)))?;
+        s.count.fetch_update(SeqCst, SeqCst, |c| c.checked_add(n)).map_err(|c| {
+            Error::InvalidArgument(format!("signal {}: posting {n} to a count of {c} overflows", self.index))
+        })?;
         s.posted.fetch_add(n as u64, SeqCst);
         if s.waiters.load(SeqCst) > 0 {
             futex::wake(&s.count, n);
@@ -67,7 +67,10 @@ impl<'a> Signal<'a> {
             }
             let left = timeout.saturating_sub(start.elapsed());
             if left.is_zero() {
-                return Err(Error::Timeout { what: format!("shared signal {}", self.index), waited_ms: start.elapsed().as_millis() as u64 });
+                return Err(Error::Timeout {
+                    what: format!("shared signal {}", self.index),
+                    waited_ms: start.elapsed().as_millis() as u64,
+                });
             }
             s.waiters.fetch_add(1, SeqCst);
             // A post between `try_wait` and here changed the count: the futex returns at once.

@@ -22,7 +22,13 @@ fn launch_with_dir(n: usize, dir: &std::path::Path) -> String {
     // The selftest takes its directory from the environment of the launch (argv is fixed by
     // launch()): a small wrapper script would do too, the variable is simpler.
     std::env::set_var("ATOLL_SHARE_SELFTEST_DIR", dir);
-    launch::launch(env!("CARGO_BIN_EXE_atoll-share-selftest"), "the share selftest", "share selftest ok", n, Duration::from_secs(120))
+    launch::launch(
+        env!("CARGO_BIN_EXE_atoll-share-selftest"),
+        "the share selftest",
+        "share selftest ok",
+        n,
+        Duration::from_secs(120),
+    )
 }
 
 #[test]

@@ -19,7 +19,8 @@ impl TempDir {
         TempDir(p)
     }
     fn files(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        let mut v: Vec<String> =
+            std::fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
         v.sort();
         v
     }
@@ -49,7 +50,8 @@ fn operations_on_shared_arrays_match_a_sequential_reference() {
             let n = 1000;
             let mut a = SharedArray::<f64, 1>::create(ctx, "a", [n], ShareOptions::in_dir(&d))?;
             let mut b = SharedArray::<f64, 1>::create(ctx, "b", [n], ShareOptions::in_dir(&d))?;
-            b.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i * 7 % 13) as f64)?.view())?;
+            b.array_mut()?
+                .assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i * 7 % 13) as f64)?.view())?;
             let c = DistArray::<f64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as f64)?;
             a.array_mut()?.assign_expr(b.array() + 3.0 * &c)?; // triad: shared, shared, private
             let want: Vec<f64> = (0..n).map(|i| (i * 7 % 13) as f64 + 3.0 * i as f64).collect();
@@ -136,7 +138,11 @@ fn files_are_private_exclusive_and_kept_on_request() {
     let d = dir.0.clone();
     run(Config::local(2), move |ctx| {
         let r = SharedArray::<u8, 1>::create(ctx, "o", [4], ShareOptions::in_dir(&d));
-        assert!(matches!(r, Err(Error::SharedFile { ref reason, .. }) if reason.contains("exclusively")), "{:?}", r.map(|_| ()));
+        assert!(
+            matches!(r, Err(Error::SharedFile { ref reason, .. }) if reason.contains("exclusively")),
+            "{:?}",
+            r.map(|_| ())
+        );
         Ok(())
     })
     .unwrap();
@@ -146,7 +152,13 @@ fn files_are_private_exclusive_and_kept_on_request() {
     let d = dir.0.clone();
     run(Config::local(1), move |ctx| {
         for bad in ["", "../x", "a/b", ".hidden"] {
-            assert!(matches!(SharedArray::<u8, 1>::create(ctx, bad, [4], ShareOptions::in_dir(&d)), Err(Error::InvalidArgument(_))), "{bad:?}");
+            assert!(
+                matches!(
+                    SharedArray::<u8, 1>::create(ctx, bad, [4], ShareOptions::in_dir(&d)),
+                    Err(Error::InvalidArgument(_))
+                ),
+                "{bad:?}"
+            );
         }
         Ok(())
     })
@@ -196,7 +208,9 @@ fn another_job_attaches_read_write_and_read_only() {
 
 fn expect_file_error(dir: &TempDir, name: &str, needle: &str) {
     match SharedFile::open(name, &dir.0, Access::ReadOnly) {
-        Err(Error::SharedFile { reason, .. }) => assert!(reason.contains(needle), "{name}: expected {needle:?} in {reason:?}"),
+        Err(Error::SharedFile { reason, .. }) => {
+            assert!(reason.contains(needle), "{name}: expected {needle:?} in {reason:?}")
+        }
         other => panic!("{name}: expected a SharedFile error containing {needle:?}, got {:?}", other.map(|_| ())),
     }
 }
@@ -263,7 +277,10 @@ fn truncated_foreign_and_corrupt_files_are_typed_errors() {
     let d = dir.0.clone();
     run(Config::local(2), move |ctx| {
         for name in ["foreign", "t1", "c", "tb"] {
-            assert!(matches!(SharedArray::<f64, 1>::attach(ctx, name, &d, Access::ReadOnly), Err(Error::SharedFile { .. })), "{name}");
+            assert!(
+                matches!(SharedArray::<f64, 1>::attach(ctx, name, &d, Access::ReadOnly), Err(Error::SharedFile { .. })),
+                "{name}"
+            );
         }
         Ok(())
     })
@@ -310,17 +327,40 @@ fn signals_count_posts_wake_waiters_and_time_out() {
     assert_eq!(f.generation(), 2);
 }
 
-unsafe extern "C" fn scale_block(locale: u32, nlocales: u32, data: *mut std::ffi::c_void, len: u64, first: u64, user: *mut std::ffi::c_void) -> i32 {
+unsafe extern "C" fn scale_block(
+    locale: u32,
+    nlocales: u32,
+    data: *mut std::ffi::c_void,
+    len: u64,
+    first: u64,
+    user: *mut std::ffi::c_void,
+) -> i32 {
     // SAFETY: the block of `len` f64s that call_c_per_locale passes, and the factor behind `user`.
-    let (block, factor) = unsafe { (std::slice::from_raw_parts_mut(data.cast::<f64>(), len as usize), *user.cast::<f64>()) };
+    let (block, factor) =
+        unsafe { (std::slice::from_raw_parts_mut(data.cast::<f64>(), len as usize), *user.cast::<f64>()) };
     for (k, x) in block.iter_mut().enumerate() {
         *x = (first + k as u64) as f64 * factor + locale as f64 * 0.0;
     }
-    if nlocales == 0 { 1 } else { 0 }
+    if nlocales == 0 {
+        1
+    } else {
+        0
+    }
 }
 
-unsafe extern "C" fn fail_on_one(locale: u32, _: u32, _: *mut std::ffi::c_void, _: u64, _: u64, _: *mut std::ffi::c_void) -> i32 {
-    if locale == 1 { 7 } else { 0 }
+unsafe extern "C" fn fail_on_one(
+    locale: u32,
+    _: u32,
+    _: *mut std::ffi::c_void,
+    _: u64,
+    _: u64,
+    _: *mut std::ffi::c_void,
+) -> i32 {
+    if locale == 1 {
+        7
+    } else {
+        0
+    }
 }
 
 #[test]
@@ -365,7 +405,10 @@ fn a_plain_process_creates_and_a_job_attaches() {
         .unwrap();
         assert!(matches!(SharedFile::create("p", &dir.0, DType::U32, &[10], 3, false), Err(Error::SharedFile { .. })));
         assert!(matches!(SharedFile::create("q", &dir.0, DType::U32, &[10], 0, false), Err(Error::InvalidArgument(_))));
-        assert!(matches!(SharedFile::create("q", &dir.0, DType::U32, &[1, 2, 3, 4], 1, false), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            SharedFile::create("q", &dir.0, DType::U32, &[1, 2, 3, 4], 1, false),
+            Err(Error::InvalidArgument(_))
+        ));
     }
     assert!(dir.files().is_empty(), "{:?}", dir.files());
     drop(SharedFile::create("kept", &dir.0, DType::F32, &[4, 4], 4, true).unwrap());
@@ -481,7 +524,12 @@ fn each_locale_loads_and_calls_a_c_function_by_name() {
     .unwrap();
     let lib = dir.0.join("libblk.so");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let st = std::process::Command::new(&cc).args(["-shared", "-fPIC", "-O2", "-o"]).arg(&lib).arg(&src).status().expect("a C compiler");
+    let st = std::process::Command::new(&cc)
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(&lib)
+        .arg(&src)
+        .status()
+        .expect("a C compiler");
     assert!(st.success());
     let (d, lib) = (dir.0.clone(), lib.to_str().unwrap().to_string());
     run(Config::local(3), move |ctx| {

@@ -4,7 +4,6 @@ use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
 
-
 impl DistStrings {
     /// Whether each string equals `other`. **Collective.**
     pub fn eq_str(&self, other: &str) -> Result<DistArray<bool, 1>> {
@@ -36,7 +35,12 @@ impl DistStrings {
         self.zip_values(other, "DistStrings::ne", |a, b| a != b)
     }
 
-    pub(crate) fn zip_values<T: atoll_array::Elem + Send + Copy>(&self, other: &DistStrings, op: &str, f: impl Fn(&[u8], &[u8]) -> T + Sync) -> Result<DistArray<T, 1>> {
+    pub(crate) fn zip_values<T: atoll_array::Elem + Send + Copy>(
+        &self,
+        other: &DistStrings,
+        op: &str,
+        f: impl Fn(&[u8], &[u8]) -> T + Sync,
+    ) -> Result<DistArray<T, 1>> {
         self.check_same_len(other, op)?;
         let (a, b) = (self.local(), other.local());
         let mut v = vec![T::default(); a.len()];
@@ -63,4 +67,3 @@ impl DistStrings {
         self.map_values(|s| f.find(s).is_some())
     }
 }
-

@@ -14,7 +14,11 @@ pub(crate) fn redistribute(ctx: &Ctx, local: &LocalStrings, from: &[usize], to: 
     let me = ctx.id();
     let (lo, hi) = (from[me], from[me + 1]);
     if local.len() != hi - lo {
-        return Err(Error::ShapeMismatch { context: "strings redistribute".into(), left: format!("{} local strings", local.len()), right: format!("{} in the layout", hi - lo) });
+        return Err(Error::ShapeMismatch {
+            context: "strings redistribute".into(),
+            left: format!("{} local strings", local.len()),
+            right: format!("{} in the layout", hi - lo),
+        });
     }
     let mut lens = Vec::with_capacity(p);
     let mut bytes = Vec::with_capacity(p);

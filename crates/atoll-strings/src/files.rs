@@ -91,7 +91,8 @@ fn read_lines(p: &Path, a: u64, b: u64, out: &mut LocalStrings) -> Result<()> {
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
-        let s = std::str::from_utf8(line).map_err(|_| invalid_arg!("{}: the line at byte {} is not valid UTF-8", p.display(), from + pos as u64))?;
+        let s = std::str::from_utf8(line)
+            .map_err(|_| invalid_arg!("{}: the line at byte {} is not valid UTF-8", p.display(), from + pos as u64))?;
         out.push(s);
         pos = e + 1;
     }

@@ -103,7 +103,11 @@ impl DistStrings {
             None => None,
             Some(a) => {
                 if a.len() != self.len() {
-                    return Err(Error::ShapeMismatch { context: "GroupBy".into(), left: format!("{} strings", self.len()), right: format!("{} numbers", a.len()) });
+                    return Err(Error::ShapeMismatch {
+                        context: "GroupBy".into(),
+                        left: format!("{} strings", self.len()),
+                        right: format!("{} numbers", a.len()),
+                    });
                 }
                 Some(a.local().iter().map(|&x| x.to_ordered()).collect())
             }
@@ -149,7 +153,15 @@ impl DistStrings {
     /// # Errors
     /// [`Error::ShapeMismatch`] when the lengths differ.
     pub fn groupby_with(&self, numbers: &DistArray<i64, 1>) -> Result<GroupBy> {
-        let check = if numbers.len() == self.len() { Ok(()) } else { Err(Error::ShapeMismatch { context: "GroupBy".into(), left: format!("{} strings", self.len()), right: format!("{} numbers", numbers.len()) }) };
+        let check = if numbers.len() == self.len() {
+            Ok(())
+        } else {
+            Err(Error::ShapeMismatch {
+                context: "GroupBy".into(),
+                left: format!("{} strings", self.len()),
+                right: format!("{} numbers", numbers.len()),
+            })
+        };
         check?;
         self.groupby_impl(Some(numbers))
     }

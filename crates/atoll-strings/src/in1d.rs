@@ -35,7 +35,8 @@ impl DistStrings {
         let (_, olens, obytes) = by_owner(other.local(), p);
         let olens = ctx.alltoallv(olens)?;
         let obytes = ctx.alltoallv(obytes)?;
-        let sets: Vec<LocalStrings> = olens.iter().zip(obytes).map(|(l, b)| LocalStrings::from_lengths(b, l)).collect::<Result<_>>()?;
+        let sets: Vec<LocalStrings> =
+            olens.iter().zip(obytes).map(|(l, b)| LocalStrings::from_lengths(b, l)).collect::<Result<_>>()?;
         let set: HashSet<&[u8]> = sets.iter().flat_map(|s| s.iter()).collect();
         // The queries.
         let (pos, qlens, qbytes) = by_owner(self.local(), p);
@@ -44,7 +45,9 @@ impl DistStrings {
         let answers: Vec<Vec<u8>> = qlens
             .iter()
             .zip(qbytes)
-            .map(|(l, b)| LocalStrings::from_lengths(b, l).map(|q| q.iter().map(|s| u8::from(set.contains(s))).collect()))
+            .map(|(l, b)| {
+                LocalStrings::from_lengths(b, l).map(|q| q.iter().map(|s| u8::from(set.contains(s))).collect())
+            })
             .collect::<Result<_>>()?;
         let got = ctx.alltoallv(answers)?;
         let mut out = vec![false; self.local().len()];

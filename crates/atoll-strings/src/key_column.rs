@@ -19,7 +19,14 @@ use atoll_ops::SortColumn;
 use atoll_runtime::Ctx;
 
 /// Writes this locale's codes (Block over `0..layout_n`, aligned with `codes`) as images.
-fn write_codes(codes: &DistArray<i64, 1>, what: &str, layout_n: usize, out: &mut [u64], stride: usize, offset: usize) -> Result<()> {
+fn write_codes(
+    codes: &DistArray<i64, 1>,
+    what: &str,
+    layout_n: usize,
+    out: &mut [u64],
+    stride: usize,
+    offset: usize,
+) -> Result<()> {
     // Both checks depend only on global lengths: every locale takes the same branch.
     if layout_n != codes.len() {
         return Err(invalid_arg!("{what} key column: {} rows, asked for the images of {layout_n}", codes.len()));
@@ -54,7 +61,10 @@ impl SortColumn for DistStrings {
     /// The rank of each string among the distinct strings. **Collective** (a sample sort).
     fn write_images(&self, layout_n: usize, out: &mut [u64], stride: usize, offset: usize) -> Result<()> {
         if layout_n != DistStrings::len(self) {
-            return Err(invalid_arg!("strings key column: {} rows, asked for the images of {layout_n}", DistStrings::len(self)));
+            return Err(invalid_arg!(
+                "strings key column: {} rows, asked for the images of {layout_n}",
+                DistStrings::len(self)
+            ));
         }
         let (codes, _categories) = self.codes_and_categories()?;
         write_codes(&codes, "strings", layout_n, out, stride, offset)

@@ -130,12 +130,18 @@ impl LocalStrings {
             offsets.push(o);
         }
         if o as usize != bytes.len() {
-            return Err(atoll_error::Error::Comm { locale: usize::MAX, message: format!("strings: {} bytes arrived for lengths summing to {o}", bytes.len()) });
+            return Err(atoll_error::Error::Comm {
+                locale: usize::MAX,
+                message: format!("strings: {} bytes arrived for lengths summing to {o}", bytes.len()),
+            });
         }
         // The bytes are whole strings of other blocks (cut at string boundaries, lengths
         // checked above), so they stay valid UTF-8; in debug builds this is verified.
         let s = LocalStrings { bytes, offsets };
-        debug_assert!((0..s.len()).all(|i| std::str::from_utf8(s.get(i)).is_ok()), "strings: a block received invalid UTF-8");
+        debug_assert!(
+            (0..s.len()).all(|i| std::str::from_utf8(s.get(i)).is_ok()),
+            "strings: a block received invalid UTF-8"
+        );
         Ok(s)
     }
 
@@ -145,7 +151,10 @@ impl LocalStrings {
             return LocalStrings::new();
         }
         let (a, b) = (self.offsets[r.start], self.offsets[r.end]);
-        LocalStrings { bytes: self.bytes[a as usize..b as usize].to_vec(), offsets: self.offsets[r.start..=r.end].iter().map(|o| o - a).collect() }
+        LocalStrings {
+            bytes: self.bytes[a as usize..b as usize].to_vec(),
+            offsets: self.offsets[r.start..=r.end].iter().map(|o| o - a).collect(),
+        }
     }
 
     /// The per-string byte lengths of `range`.

@@ -51,7 +51,13 @@ impl DistStrings {
     /// The number of characters (Unicode code points, as Python's `len`) of each string.
     /// **Collective.**
     pub fn lengths(&self) -> Result<DistArray<i64, 1>> {
-        self.map_values(|s| if s.is_ascii() { s.len() as i64 } else { s.iter().filter(|&&b| (b as i8) >= -0x40).count() as i64 })
+        self.map_values(|s| {
+            if s.is_ascii() {
+                s.len() as i64
+            } else {
+                s.iter().filter(|&&b| (b as i8) >= -0x40).count() as i64
+            }
+        })
     }
 
     /// The number of UTF-8 bytes of each string. **Collective.**

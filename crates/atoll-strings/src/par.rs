@@ -56,7 +56,12 @@ pub(crate) fn fill_with<T: Send>(ctx: &Ctx, out: &mut [T], f: impl Fn(usize, &mu
 
 /// Writes `out[i] = f(state, i)` for every `i` on the locale's tasks, each part with its own
 /// `state` from `init` (a regex cache).
-pub(crate) fn fill_stateful<T: Send, S>(ctx: &Ctx, out: &mut [T], init: impl Fn() -> S + Sync, f: impl Fn(&mut S, usize) -> T + Sync) {
+pub(crate) fn fill_stateful<T: Send, S>(
+    ctx: &Ctx,
+    out: &mut [T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize) -> T + Sync,
+) {
     let ps = parts(ctx, out.len());
     let mut rest = &mut *out;
     let mut slots = Vec::with_capacity(ps.len());

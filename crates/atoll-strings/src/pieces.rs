@@ -93,7 +93,13 @@ impl DistStrings {
     ///
     /// # Errors
     /// [`atoll_error::Error::InvalidArgument`] for an empty delimiter or `times == 0`.
-    pub fn peel(&self, delimiter: &str, times: usize, include_delimiter: bool, keep_partial: bool) -> Result<(DistStrings, DistStrings)> {
+    pub fn peel(
+        &self,
+        delimiter: &str,
+        times: usize,
+        include_delimiter: bool,
+        keep_partial: bool,
+    ) -> Result<(DistStrings, DistStrings)> {
         self.peel_impl(delimiter, times, include_delimiter, keep_partial, false)
     }
 
@@ -104,13 +110,28 @@ impl DistStrings {
     ///
     /// # Errors
     /// As [`peel`](DistStrings::peel).
-    pub fn rpeel(&self, delimiter: &str, times: usize, include_delimiter: bool, keep_partial: bool) -> Result<(DistStrings, DistStrings)> {
+    pub fn rpeel(
+        &self,
+        delimiter: &str,
+        times: usize,
+        include_delimiter: bool,
+        keep_partial: bool,
+    ) -> Result<(DistStrings, DistStrings)> {
         self.peel_impl(delimiter, times, include_delimiter, keep_partial, true)
     }
 
-    fn peel_impl(&self, d: &str, times: usize, incl: bool, keep: bool, from_right: bool) -> Result<(DistStrings, DistStrings)> {
+    fn peel_impl(
+        &self,
+        d: &str,
+        times: usize,
+        incl: bool,
+        keep: bool,
+        from_right: bool,
+    ) -> Result<(DistStrings, DistStrings)> {
         if d.is_empty() || times == 0 {
-            return Err(invalid_arg!("peel: the delimiter must not be empty and times must be positive (got {d:?}, {times})"));
+            return Err(invalid_arg!(
+                "peel: the delimiter must not be empty and times must be positive (got {d:?}, {times})"
+            ));
         }
         let l = self.local();
         let parts = crate::par::map_parts(self.ctx(), l.len(), |r| {
@@ -118,7 +139,8 @@ impl DistStrings {
             let mut right = LocalStrings::with_capacity(r.len(), 0);
             for i in r {
                 let s = l.get_str(i);
-                let at = if from_right { s.rmatch_indices(d).nth(times - 1) } else { s.match_indices(d).nth(times - 1) };
+                let at =
+                    if from_right { s.rmatch_indices(d).nth(times - 1) } else { s.match_indices(d).nth(times - 1) };
                 match at {
                     Some((j, _)) => {
                         let (a, b) = (&s[..j], &s[j + d.len()..]);
@@ -139,7 +161,10 @@ impl DistStrings {
             (left, right)
         });
         let (ls, rs): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
-        Ok((self.with_local(LocalStrings::concat(ls), "DistStrings::peel")?, self.with_local(LocalStrings::concat(rs), "DistStrings::peel")?))
+        Ok((
+            self.with_local(LocalStrings::concat(ls), "DistStrings::peel")?,
+            self.with_local(LocalStrings::concat(rs), "DistStrings::peel")?,
+        ))
     }
 
     /// `self[i] + delimiter + other[i]` for every `i` (Arkouda's `stick`). **Collective.**
@@ -162,7 +187,8 @@ impl DistStrings {
         self.check_same_len(other, "DistStrings::stick")?;
         let (a, b) = (self.local(), other.local());
         let parts = crate::par::map_parts(self.ctx(), a.len(), |r| {
-            let mut out = LocalStrings::with_capacity(r.len(), a.range_bytes(r.clone()).len() + b.range_bytes(r.clone()).len());
+            let mut out =
+                LocalStrings::with_capacity(r.len(), a.range_bytes(r.clone()).len() + b.range_bytes(r.clone()).len());
             for i in r {
                 let (x, y) = if left { (b.get(i), a.get(i)) } else { (a.get(i), b.get(i)) };
                 out.push_concat(&[x, d.as_bytes(), y]);
@@ -204,7 +230,9 @@ impl DistStrings {
     pub fn take(&self, idx: &DistArray<i64, 1>) -> Result<DistStrings> {
         let bad = idx.local().iter().find(|&&i| i < 0);
         let check = match bad {
-            Some(&i) => Err(Error::IndexOutOfBounds { index: i.to_string(), bounds: format!("0..{} (strings)", self.len()) }),
+            Some(&i) => {
+                Err(Error::IndexOutOfBounds { index: i.to_string(), bounds: format!("0..{} (strings)", self.len()) })
+            }
             None => Ok(()),
         };
         crate::agree::agree(self.ctx(), check)?;
@@ -213,4 +241,3 @@ impl DistStrings {
         DistStrings::from_block(self.ctx(), idx.len(), local, "DistStrings::take")
     }
 }
-

@@ -29,7 +29,9 @@ impl Charset {
             Charset::Lowercase => b"abcdefghijklmnopqrstuvwxyz",
             Charset::Letters => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
             Charset::Numeric => b"0123456789",
-            Charset::Printable => b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+            Charset::Printable => {
+                b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+            }
         }
     }
 
@@ -45,7 +47,11 @@ impl Charset {
             "letters" => Charset::Letters,
             "numeric" => Charset::Numeric,
             "printable" => Charset::Printable,
-            _ => return Err(invalid_arg!("unknown character set {name:?} (uppercase, lowercase, letters, numeric, printable)")),
+            _ => {
+                return Err(invalid_arg!(
+                    "unknown character set {name:?} (uppercase, lowercase, letters, numeric, printable)"
+                ))
+            }
         })
     }
 }
@@ -76,7 +82,14 @@ impl Rng {
     }
 }
 
-fn generate(ctx: &Ctx, size: usize, seed: u64, charset: Charset, len_of: impl Fn(&mut Rng) -> usize + Sync, op: &str) -> Result<DistStrings> {
+fn generate(
+    ctx: &Ctx,
+    size: usize,
+    seed: u64,
+    charset: Charset,
+    len_of: impl Fn(&mut Rng) -> usize + Sync,
+    op: &str,
+) -> Result<DistStrings> {
     let (_, bounds) = crate::layout::block(ctx, size)?;
     let me = ctx.id();
     let lo = bounds[me];
@@ -103,7 +116,14 @@ fn generate(ctx: &Ctx, size: usize, seed: u64, charset: Charset, len_of: impl Fn
 ///
 /// # Errors
 /// [`atoll_error::Error::InvalidArgument`] when `maxlen <= minlen`.
-pub fn random_strings_uniform(ctx: &Ctx, minlen: usize, maxlen: usize, size: usize, charset: Charset, seed: u64) -> Result<DistStrings> {
+pub fn random_strings_uniform(
+    ctx: &Ctx,
+    minlen: usize,
+    maxlen: usize,
+    size: usize,
+    charset: Charset,
+    seed: u64,
+) -> Result<DistStrings> {
     if maxlen <= minlen {
         return Err(invalid_arg!("random_strings_uniform: maxlen ({maxlen}) must exceed minlen ({minlen})"));
     }
@@ -118,7 +138,14 @@ pub fn random_strings_uniform(ctx: &Ctx, minlen: usize, maxlen: usize, size: usi
 /// # Errors
 /// [`atoll_error::Error::InvalidArgument`] when `logstd` is negative or either is not finite,
 /// or when the mean length `exp(logmean)` exceeds 2^20.
-pub fn random_strings_lognormal(ctx: &Ctx, logmean: f64, logstd: f64, size: usize, charset: Charset, seed: u64) -> Result<DistStrings> {
+pub fn random_strings_lognormal(
+    ctx: &Ctx,
+    logmean: f64,
+    logstd: f64,
+    size: usize,
+    charset: Charset,
+    seed: u64,
+) -> Result<DistStrings> {
     if !logmean.is_finite() || !logstd.is_finite() || logstd < 0.0 || logmean > 20.0 * std::f64::consts::LN_2 {
         return Err(invalid_arg!("random_strings_lognormal: logmean {logmean}, logstd {logstd} (need finite, logstd >= 0, exp(logmean) <= 2^20)"));
     }

@@ -46,9 +46,12 @@ impl DistStrings {
         let re = crate::pattern::automaton(pattern, flags)?;
         let l = self.local();
         let mut out = DistArray::<bool, 1>::zeros_lazy(self.ctx(), self.dist().clone())?;
-        crate::par::fill_stateful(self.ctx(), out.local_mut(), || re.create_cache(), |cache, i| {
-            re.search_half_with(cache, &regex_automata::Input::new(l.get(i)).earliest(true)).is_some()
-        });
+        crate::par::fill_stateful(
+            self.ctx(),
+            out.local_mut(),
+            || re.create_cache(),
+            |cache, i| re.search_half_with(cache, &regex_automata::Input::new(l.get(i)).earliest(true)).is_some(),
+        );
         self.ctx().barrier()?;
         Ok(out)
     }
@@ -67,7 +70,11 @@ impl DistStrings {
         let matched: Vec<bool> = found.iter().map(|f| f.0).collect();
         let starts: Vec<i64> = found.iter().map(|f| f.1).collect();
         let lengths: Vec<i64> = found.iter().map(|f| f.2).collect();
-        Ok(Matches { matched: self.array_from_local(&matched)?, starts: self.array_from_local(&starts)?, lengths: self.array_from_local(&lengths)? })
+        Ok(Matches {
+            matched: self.array_from_local(&matched)?,
+            starts: self.array_from_local(&starts)?,
+            lengths: self.array_from_local(&lengths)?,
+        })
     }
 
     /// The first match of `pattern` anywhere in each string (`re.search`). **Collective.**

@@ -97,7 +97,9 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
     let lo = s.lo() as u64;
     let ex = |i: usize| extra.map_or(0, |e| e[i]);
     if p == 1 {
-        let held = ctx.reserve("DistStrings sort (local sort)", local_sort_bytes(m, l.bytes().len(), extra.is_some()))?.commit();
+        let held = ctx
+            .reserve("DistStrings sort (local sort)", local_sort_bytes(m, l.bytes().len(), extra.is_some()))?
+            .commit();
         return Ok(local_sort(ctx, l.clone(), (0..m as u64).collect(), extra.map(<[u64]>::to_vec), held));
     }
     let send = ctx.reserve("DistStrings sort (send buffers)", send_bytes(m, l.bytes().len(), extra.is_some()))?;
@@ -128,13 +130,19 @@ pub(crate) fn sample_sort(s: &DistStrings, extra: Option<&[u64]>) -> Result<Sort
         }
         (ids, lens, bytes)
     });
-    let (ids, lens, bytes) = (gather_dest(&parts, p, |o| &o.0), gather_dest(&parts, p, |o| &o.1), gather_dest(&parts, p, |o| &o.2));
+    let (ids, lens, bytes) =
+        (gather_dest(&parts, p, |o| &o.0), gather_dest(&parts, p, |o| &o.1), gather_dest(&parts, p, |o| &o.2));
     drop(parts);
     // What each locale receives (strings, bytes), to reserve it before the exchange.
     let sizes: Vec<Vec<u64>> = (0..p).map(|d| vec![lens[d].len() as u64, bytes[d].len() as u64]).collect();
     let got = ctx.alltoallv(sizes)?.concat();
     let (rm, rb) = got.chunks_exact(2).fold((0u64, 0u64), |(a, b), c| (a + c[0], b + c[1]));
-    let held = ctx.reserve("DistStrings sort (received strings and local sort)", local_sort_bytes(rm as usize, rb as usize, extra.is_some()))?.commit();
+    let held = ctx
+        .reserve(
+            "DistStrings sort (received strings and local sort)",
+            local_sort_bytes(rm as usize, rb as usize, extra.is_some()),
+        )?
+        .commit();
     let sending = send.commit();
     let ids = ctx.alltoallv(ids)?.concat();
     let lens = ctx.alltoallv(lens)?.concat();
@@ -164,7 +172,13 @@ fn gather_dest<T: Pod, O>(parts: &[O], p: usize, f: impl Fn(&O) -> &Vec<Vec<T>>)
 
 /// Sorts one locale's strings: bucket by the first two bytes, then sort each bucket on the
 /// locale's tasks.
-fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec<u64>>, held: Commitment) -> SortedPart {
+fn local_sort(
+    ctx: &Ctx,
+    strings: LocalStrings,
+    idx: Vec<u64>,
+    extra: Option<Vec<u64>>,
+    held: Commitment,
+) -> SortedPart {
     let m = strings.len();
     const B: usize = 1 << 16;
     let mut recs: Vec<(u64, u32)> = vec![(0, 0); m];
@@ -189,7 +203,11 @@ fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec
     let cmp = |a: &(u64, u32), b: &(u64, u32)| {
         a.0.cmp(&b.0).then_with(|| {
             let (i, j) = (a.1 as usize, b.1 as usize);
-            strings.get(i).cmp(strings.get(j)).then_with(|| extra.as_ref().map_or(Ordering::Equal, |e| e[i].cmp(&e[j]))).then(idx[i].cmp(&idx[j]))
+            strings
+                .get(i)
+                .cmp(strings.get(j))
+                .then_with(|| extra.as_ref().map_or(Ordering::Equal, |e| e[i].cmp(&e[j])))
+                .then(idx[i].cmp(&idx[j]))
         })
     };
     {
@@ -216,7 +234,10 @@ fn local_sort(ctx: &Ctx, strings: LocalStrings, idx: Vec<u64>, extra: Option<Vec
 
 /// Values that each locale holds (in locale order, as one sequence), moved to the Block layout
 /// of their total length. **Collective** (one allgather, one `alltoallv`).
-pub(crate) fn values_to_block<T: atoll_array::Elem + Pod + Send + Copy>(ctx: &Ctx, vals: Vec<T>) -> Result<DistArray<T, 1>> {
+pub(crate) fn values_to_block<T: atoll_array::Elem + Pod + Send + Copy>(
+    ctx: &Ctx,
+    vals: Vec<T>,
+) -> Result<DistArray<T, 1>> {
     let counts: Vec<usize> = ctx.allgather(&vals.len())?;
     let me = ctx.id();
     let lo: usize = counts[..me].iter().sum();
@@ -225,7 +246,11 @@ pub(crate) fn values_to_block<T: atoll_array::Elem + Pod + Send + Copy>(ctx: &Ct
     let out: Vec<Vec<T>> = (0..ctx.num_locales())
         .map(|d| {
             let (a, b) = (lo.max(to[d]), (lo + vals.len()).min(to[d + 1]));
-            if a < b { vals[a - lo..b - lo].to_vec() } else { Vec::new() }
+            if a < b {
+                vals[a - lo..b - lo].to_vec()
+            } else {
+                Vec::new()
+            }
         })
         .collect();
     let got = ctx.alltoallv(out)?.concat();

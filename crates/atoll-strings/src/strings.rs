@@ -154,7 +154,8 @@ impl DistStrings {
 
     /// Every string, on every locale (an allgather of every block). **Collective.**
     pub fn to_vec(&self) -> Result<Vec<String>> {
-        let all: Vec<(Vec<u8>, Vec<u64>)> = self.ctx.allgather(&(self.local.bytes().to_vec(), self.local.offsets().to_vec()))?;
+        let all: Vec<(Vec<u8>, Vec<u64>)> =
+            self.ctx.allgather(&(self.local.bytes().to_vec(), self.local.offsets().to_vec()))?;
         let mut out = Vec::with_capacity(self.n);
         for (b, o) in all {
             for w in o.windows(2) {
@@ -209,7 +210,11 @@ impl DistStrings {
     /// Both are Block-distributed over the same length, so their blocks align.
     pub(crate) fn check_same_len(&self, other: &DistStrings, op: &str) -> Result<()> {
         if self.n != other.n {
-            return Err(Error::ShapeMismatch { context: op.into(), left: format!("{} strings", self.n), right: format!("{} strings", other.n) });
+            return Err(Error::ShapeMismatch {
+                context: op.into(),
+                left: format!("{} strings", self.n),
+                right: format!("{} strings", other.n),
+            });
         }
         Ok(())
     }
@@ -217,11 +222,19 @@ impl DistStrings {
 
 /// A Block array of `dist` from this locale's values (one per index of its Block part).
 /// **Collective** (the array's allocation).
-pub(crate) fn array_from_local<T: Elem + Send + Copy>(ctx: &Ctx, dist: &Block<1>, values: &[T]) -> Result<DistArray<T, 1>> {
+pub(crate) fn array_from_local<T: Elem + Send + Copy>(
+    ctx: &Ctx,
+    dist: &Block<1>,
+    values: &[T],
+) -> Result<DistArray<T, 1>> {
     // Every caller passes one value per index of its Block part: checked without a collective.
     let want = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
     if want != values.len() {
-        return Err(Error::ShapeMismatch { context: "strings result".into(), left: format!("{} values", values.len()), right: format!("{want} local elements") });
+        return Err(Error::ShapeMismatch {
+            context: "strings result".into(),
+            left: format!("{} values", values.len()),
+            right: format!("{want} local elements"),
+        });
     }
     let mut out = DistArray::<T, 1>::zeros_lazy(ctx, dist.clone())?;
     crate::par::fill(ctx, out.local_mut(), |i| values[i]);

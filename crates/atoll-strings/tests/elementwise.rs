@@ -64,7 +64,10 @@ fn element_wise_ops_match_sequential_references() {
             assert_eq!(s.upper()?.to_vec()?, v.iter().map(|x| x.to_uppercase()).collect::<Vec<_>>());
             assert_eq!(s.title()?.to_vec()?, v.iter().map(|x| title(x)).collect::<Vec<_>>());
             assert_eq!(s.strip(None)?.to_vec()?, v.iter().map(|x| x.trim().to_string()).collect::<Vec<_>>());
-            assert_eq!(s.strip(Some("a.é"))?.to_vec()?, v.iter().map(|x| x.trim_matches(|c| "a.é".contains(c)).to_string()).collect::<Vec<_>>());
+            assert_eq!(
+                s.strip(Some("a.é"))?.to_vec()?,
+                v.iter().map(|x| x.trim_matches(|c| "a.é".contains(c)).to_string()).collect::<Vec<_>>()
+            );
             assert_eq!(s.eq_str("ab")?.to_vec()?, v.iter().map(|x| x == "ab").collect::<Vec<_>>());
             assert_eq!(s.ne_str("")?.to_vec()?, v.iter().map(|x| !x.is_empty()).collect::<Vec<_>>());
             assert_eq!(s.startswith("a")?.to_vec()?, v.iter().map(|x| x.starts_with('a')).collect::<Vec<_>>());
@@ -80,8 +83,14 @@ fn element_wise_ops_match_sequential_references() {
                 assert_eq!((h1[i], h2[i]), atoll_strings::hash128(x.as_bytes()));
             }
             // stick / lstick / concatenate.
-            assert_eq!(s.stick(&up, "|")?.to_vec()?, v.iter().map(|x| format!("{x}|{}", x.to_uppercase())).collect::<Vec<_>>());
-            assert_eq!(s.lstick(&up, "")?.to_vec()?, v.iter().map(|x| format!("{}{x}", x.to_uppercase())).collect::<Vec<_>>());
+            assert_eq!(
+                s.stick(&up, "|")?.to_vec()?,
+                v.iter().map(|x| format!("{x}|{}", x.to_uppercase())).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                s.lstick(&up, "")?.to_vec()?,
+                v.iter().map(|x| format!("{}{x}", x.to_uppercase())).collect::<Vec<_>>()
+            );
             let short = DistStrings::from_vec(ctx, &v[..5])?;
             let c = DistStrings::concatenate(&[&s, &short, &up])?;
             let mut want = v.clone();
@@ -115,7 +124,8 @@ fn peel_ref(s: &str, d: &str, times: usize, incl: bool, keep: bool, right: bool)
 
 #[test]
 fn split_peel_and_regex_ops() {
-    let v: Vec<String> = sample(500, 5).into_iter().chain(["a.b.c".to_string(), "..".into(), "".into(), "é.日.x".into()]).collect();
+    let v: Vec<String> =
+        sample(500, 5).into_iter().chain(["a.b.c".to_string(), "..".into(), "".into(), "é.日.x".into()]).collect();
     for n in LOCALES {
         run(Config::local(n), |ctx| {
             let s = DistStrings::from_vec(ctx, &v)?;
@@ -133,23 +143,45 @@ fn split_peel_and_regex_ops() {
             // Regex split (a character class).
             let re = regex::Regex::new("[.\\- ]+").unwrap();
             let p = s.split("[.\\- ]+", true, None)?.pieces.to_vec()?;
-            assert_eq!(p, v.iter().flat_map(|x| re.split(x).map(str::to_string).collect::<Vec<_>>()).collect::<Vec<_>>());
+            assert_eq!(
+                p,
+                v.iter().flat_map(|x| re.split(x).map(str::to_string).collect::<Vec<_>>()).collect::<Vec<_>>()
+            );
             assert!(s.split("", false, None).is_err());
             // findall, sub.
             let re = regex::Regex::new("[ab]+|日").unwrap();
             let f = s.findall("[ab]+|日", RegexFlags::default())?;
-            assert_eq!(f.pieces.to_vec()?, v.iter().flat_map(|x| re.find_iter(x).map(|m| m.as_str().to_string()).collect::<Vec<_>>()).collect::<Vec<_>>());
-            assert_eq!(s.sub("[ab]+|日", "<$0>", 0)?.to_vec()?, v.iter().map(|x| re.replace_all(x, regex::NoExpand("<$0>")).into_owned()).collect::<Vec<_>>());
-            assert_eq!(s.sub("[ab]+", "", 1)?.to_vec()?, v.iter().map(|x| regex::Regex::new("[ab]+").unwrap().replacen(x, 1, "").into_owned()).collect::<Vec<_>>());
+            assert_eq!(
+                f.pieces.to_vec()?,
+                v.iter()
+                    .flat_map(|x| re.find_iter(x).map(|m| m.as_str().to_string()).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(
+                s.sub("[ab]+|日", "<$0>", 0)?.to_vec()?,
+                v.iter().map(|x| re.replace_all(x, regex::NoExpand("<$0>")).into_owned()).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                s.sub("[ab]+", "", 1)?.to_vec()?,
+                v.iter()
+                    .map(|x| regex::Regex::new("[ab]+").unwrap().replacen(x, 1, "").into_owned())
+                    .collect::<Vec<_>>()
+            );
             // contains_regex / search / match / fullmatch (positions in characters).
-            assert_eq!(s.contains_regex("^a|é$")?.to_vec()?, v.iter().map(|x| x.starts_with('a') || x.ends_with('é')).collect::<Vec<_>>());
+            assert_eq!(
+                s.contains_regex("^a|é$")?.to_vec()?,
+                v.iter().map(|x| x.starts_with('a') || x.ends_with('é')).collect::<Vec<_>>()
+            );
             let flags = RegexFlags { ignore_case: true, ..Default::default() };
             let m = s.search("b+", flags)?;
             let (mm, st, ln) = (m.matched.to_vec()?, m.starts.to_vec()?, m.lengths.to_vec()?);
             let re = regex::RegexBuilder::new("b+").case_insensitive(true).build().unwrap();
             for (i, x) in v.iter().enumerate() {
                 match re.find(x) {
-                    Some(f) => assert_eq!((mm[i], st[i], ln[i]), (true, x[..f.start()].chars().count() as i64, f.as_str().chars().count() as i64)),
+                    Some(f) => assert_eq!(
+                        (mm[i], st[i], ln[i]),
+                        (true, x[..f.start()].chars().count() as i64, f.as_str().chars().count() as i64)
+                    ),
                     None => assert_eq!((mm[i], st[i], ln[i]), (false, -1, 0)),
                 }
             }
@@ -165,8 +197,16 @@ fn split_peel_and_regex_ops() {
                         let (l2, r2) = s.rpeel(".", times, incl, keep)?;
                         let (l, r, l2, r2) = (l.to_vec()?, r.to_vec()?, l2.to_vec()?, r2.to_vec()?);
                         for (i, x) in v.iter().enumerate() {
-                            assert_eq!((l[i].clone(), r[i].clone()), peel_ref(x, ".", times, incl, keep, false), "peel {x:?}");
-                            assert_eq!((l2[i].clone(), r2[i].clone()), peel_ref(x, ".", times, incl, keep, true), "rpeel {x:?}");
+                            assert_eq!(
+                                (l[i].clone(), r[i].clone()),
+                                peel_ref(x, ".", times, incl, keep, false),
+                                "peel {x:?}"
+                            );
+                            assert_eq!(
+                                (l2[i].clone(), r2[i].clone()),
+                                peel_ref(x, ".", times, incl, keep, true),
+                                "rpeel {x:?}"
+                            );
                         }
                     }
                 }
@@ -190,7 +230,10 @@ fn invalid_patterns_fail_the_same_way_on_every_locale_and_change_nothing() {
             // The job goes on and the strings are unchanged.
             assert_eq!(s.to_vec()?, vec!["abc", "x"]);
             for e in [&e1, &e2, &e3, &e4] {
-                assert!(matches!(e, atoll_error::Error::InvalidArgument(m) if m.contains("invalid regular expression")), "{e}");
+                assert!(
+                    matches!(e, atoll_error::Error::InvalidArgument(m) if m.contains("invalid regular expression")),
+                    "{e}"
+                );
             }
             Ok(ctx.allgather(&(e1.to_string(), e2.to_string(), e3.to_string(), e4.to_string()))?)
         })

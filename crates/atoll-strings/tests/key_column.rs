@@ -16,7 +16,11 @@ fn reference(v: &[String], x: &[i64]) -> (Vec<i64>, Vec<i64>) {
     let mut p: Vec<i64> = (0..v.len() as i64).collect();
     p.sort_by(|&a, &b| (v[a as usize].as_bytes(), x[a as usize]).cmp(&(v[b as usize].as_bytes(), x[b as usize])));
     let segs = (0..p.len())
-        .filter(|&r| r == 0 || (v[p[r] as usize].as_str(), x[p[r] as usize]) != (v[p[r - 1] as usize].as_str(), x[p[r - 1] as usize]))
+        .filter(|&r| {
+            r == 0
+                || (v[p[r] as usize].as_str(), x[p[r] as usize])
+                    != (v[p[r - 1] as usize].as_str(), x[p[r - 1] as usize])
+        })
         .map(|r| r as i64)
         .collect();
     (p, segs)
@@ -51,7 +55,9 @@ fn strings_and_numbers_sort_together_in_one_coargsort() {
             // Numbers first: a different order, the strings as the second key.
             let p2 = coargsort(&[&nums as &dyn SortColumn, &s])?.to_vec()?;
             let mut w2: Vec<i64> = (0..v.len() as i64).collect();
-            w2.sort_by(|&a, &b| (x[a as usize], v[a as usize].as_bytes()).cmp(&(x[b as usize], v[b as usize].as_bytes())));
+            w2.sort_by(|&a, &b| {
+                (x[a as usize], v[a as usize].as_bytes()).cmp(&(x[b as usize], v[b as usize].as_bytes()))
+            });
             assert_eq!(p2, w2);
             // Lengths must agree, on every locale.
             let short = DistStrings::from_vec(ctx, &v[..10])?;
@@ -72,7 +78,10 @@ fn a_sort_over_the_budget_is_refused_before_it_allocates() {
             let s = random_strings_uniform(ctx, 1, 33, 100_000 * n, Charset::Letters, 3)?;
             let (reserved, committed) = (ctx.budget().reserved(), ctx.budget().committed());
             let e = s.argsort().unwrap_err();
-            assert!(matches!(e, Error::OutOfMemory { ref operation, .. } if operation.contains("DistStrings sort")), "{e}");
+            assert!(
+                matches!(e, Error::OutOfMemory { ref operation, .. } if operation.contains("DistStrings sort")),
+                "{e}"
+            );
             let e = s.groupby().unwrap_err();
             assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
             // Nothing stays reserved, and the job goes on: a smaller sort fits and is right.

@@ -73,8 +73,14 @@ fn unique_groupby_in1d_and_categorical_match_references() {
             let a = atoll_array::DistArray::from_fn(ctx, s.dist().clone(), |[i]| nums[i as usize])?;
             let g2 = s.groupby_with(&a)?;
             assert_eq!(g2.counts.to_vec()?, pairs.values().copied().collect::<Vec<_>>());
-            assert_eq!(g2.unique_keys.to_vec()?, pairs.keys().map(|k| String::from_utf8(k.0.to_vec()).unwrap()).collect::<Vec<_>>());
-            assert_eq!(g2.unique_numbers.as_ref().map(|x| x.to_vec()).transpose()?, Some(pairs.keys().map(|k| k.1).collect::<Vec<_>>()));
+            assert_eq!(
+                g2.unique_keys.to_vec()?,
+                pairs.keys().map(|k| String::from_utf8(k.0.to_vec()).unwrap()).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                g2.unique_numbers.as_ref().map(|x| x.to_vec()).transpose()?,
+                Some(pairs.keys().map(|k| k.1).collect::<Vec<_>>())
+            );
             // in1d.
             let o = DistStrings::from_vec(ctx, &other)?;
             assert_eq!(s.in1d(&o)?.to_vec()?, v.iter().map(|x| set.contains(x)).collect::<Vec<_>>());
@@ -90,7 +96,13 @@ fn unique_groupby_in1d_and_categorical_match_references() {
             assert_eq!(cat.eq_str(&v[3])?.to_vec()?, v.iter().map(|x| *x == v[3]).collect::<Vec<_>>());
             assert!(cat.eq_str("not there at all")?.to_vec()?.iter().all(|&b| !b));
             // take with an out-of-range index fails everywhere, nothing moves.
-            let bad = atoll_array::DistArray::from_fn(ctx, atoll_array::dist::block(ctx, [3])?, |[i]| if i == 2 { 1 << 40 } else { i })?;
+            let bad = atoll_array::DistArray::from_fn(ctx, atoll_array::dist::block(ctx, [3])?, |[i]| {
+                if i == 2 {
+                    1 << 40
+                } else {
+                    i
+                }
+            })?;
             assert!(matches!(s.take(&bad), Err(atoll_error::Error::IndexOutOfBounds { .. })));
             Ok(())
         })

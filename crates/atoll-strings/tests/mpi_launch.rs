@@ -14,7 +14,13 @@ use std::time::Duration;
 mod launch;
 
 fn same_results_and_counts_as_local(n: usize) {
-    let so = launch::launch(env!("CARGO_BIN_EXE_atoll-strings-selftest"), "the strings selftest", "strings selftest ok", n, Duration::from_secs(180));
+    let so = launch::launch(
+        env!("CARGO_BIN_EXE_atoll-strings-selftest"),
+        "the strings selftest",
+        "strings selftest ok",
+        n,
+        Duration::from_secs(180),
+    );
     let local = run(Config::local(n), |ctx| mpi_scenarios::all(ctx).map(|r| mpi_scenarios::report(&r))).unwrap();
     let (mpi, local) = (launch::counts(&so), launch::counts(&local));
     assert_eq!(mpi.len(), 4, "one line per scenario:\n{so}");

@@ -40,29 +40,30 @@
 //! }).unwrap();
 //! ```
 
+/// Distributed arrays (re-exported `atoll-array`).
+pub use atoll_array as array;
+/// Distributions (re-exported `atoll-dist`).
+pub use atoll_dist as dist;
 pub use atoll_error::{bail, ensure, invalid_arg, Error, Result};
 /// The memory layer (re-exported `atoll-mem`).
 pub use atoll_mem as mem;
-/// The runtime core (re-exported `atoll-runtime`).
-pub use atoll_runtime as runtime;
-/// Distributions (re-exported `atoll-dist`).
-pub use atoll_dist as dist;
-/// Distributed arrays (re-exported `atoll-array`).
-pub use atoll_array as array;
 /// Distributed algorithms: sorts (re-exported `atoll-ops`).
 pub use atoll_ops as ops;
+/// The runtime core (re-exported `atoll-runtime`).
+pub use atoll_runtime as runtime;
 pub use atoll_strings as strings;
 
 /// The names most programs use.
 pub mod prelude {
-    pub use atoll_error::{bail, ensure, Error, Result};
+    /// Distribution shorthands over all locales: `dists::block(ctx, [n])`.
+    pub use atoll_array::dist as dists;
     pub use atoll_array::{
         Block, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprExt, ExprReduce, LocaleGrid, SharedView,
         StridedRange, View, ViewMut,
     };
+    pub use atoll_error::{bail, ensure, Error, Result};
     pub use atoll_runtime::{
-        run, run_driver, BackendKind, CommCounts, Config, Ctx, Driver, GlobalPtr, Handler, Pod, SublocaleMode, Symmetric,
+        run, run_driver, BackendKind, CommCounts, Config, Ctx, Driver, GlobalPtr, Handler, Pod, SublocaleMode,
+        Symmetric,
     };
-    /// Distribution shorthands over all locales: `dists::block(ctx, [n])`.
-    pub use atoll_array::dist as dists;
 }

@@ -95,7 +95,14 @@ pub struct DistArray<T: Elem, const D: usize, M: Distribution<D> + 'static = Blo
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> std::fmt::Debug for DistArray<T, D, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DistArray<{}>({} over {}, locale {})", T::NAME, self.inner.dist.kind(), self.domain(), self.inner.ctx.id())
+        write!(
+            f,
+            "DistArray<{}>({} over {}, locale {})",
+            T::NAME,
+            self.inner.dist.kind(),
+            self.domain(),
+            self.inner.ctx.id()
+        )
     }
 }
 
@@ -105,7 +112,13 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     }
 
     fn create_with(ctx: &Ctx, dist: M, operation: &str, lazy: bool) -> Result<Self> {
-        Self::create_from(ctx, dist, |len| if lazy { Storage::alloc_lazy(ctx, operation, len) } else { Storage::alloc(ctx, operation, len) })
+        Self::create_from(ctx, dist, |len| {
+            if lazy {
+                Storage::alloc_lazy(ctx, operation, len)
+            } else {
+                Storage::alloc(ctx, operation, len)
+            }
+        })
     }
 
     /// An array over `dist` whose local part (of the length given) `store` makes. **Collective.**
@@ -117,11 +130,20 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let len = if dist.grid().contains(ctx.id()) { dist.local_len(ctx.id())? } else { 0 };
         let store = store(len)?;
         let id = ctx.collectives_started();
-        let inner = Arc::new(Inner { ctx: ctx.clone(), dist, store, sub: std::sync::OnceLock::new(), id, _entry: RegistryEntry((ctx.job_key(), id)) });
+        let inner = Arc::new(Inner {
+            ctx: ctx.clone(),
+            dist,
+            store,
+            sub: std::sync::OnceLock::new(),
+            id,
+            _entry: RegistryEntry((ctx.job_key(), id)),
+        });
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));
         // The registry's table outlives every array (it is process-wide): its growth is marked
         // permanent so leak reports do not list it.
-        atoll_runtime::atoll_mem::permanent(|| registry().lock().unwrap_or_else(|p| p.into_inner()).insert((ctx.job_key(), id), weak));
+        atoll_runtime::atoll_mem::permanent(|| {
+            registry().lock().unwrap_or_else(|p| p.into_inner()).insert((ctx.job_key(), id), weak)
+        });
         Ok(DistArray { inner })
     }
 
@@ -226,11 +248,16 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
             Error::ShapeMismatch {
                 context: "DistArray::from_vec".into(),
                 left: format!("{} elements in the domain {}", size, dist.domain()),
-                right: if len == usize::MAX { format!("no data on locale {root}") } else { format!("{len} elements of data") },
+                right: if len == usize::MAX {
+                    format!("no data on locale {root}")
+                } else {
+                    format!("{len} elements of data")
+                },
             }
         );
         let mut a = Self::create(ctx, dist, "DistArray::from_vec")?;
-        let staging = Storage::<T>::alloc(ctx, "DistArray::from_vec (staging)", if ctx.id() == root { size } else { 0 })?;
+        let staging =
+            Storage::<T>::alloc(ctx, "DistArray::from_vec (staging)", if ctx.id() == root { size } else { 0 })?;
         if let Some(d) = data.filter(|_| ctx.id() == root) {
             // SAFETY: `staging` is owned here and not yet shared with any locale (the barrier
             // below publishes it).

@@ -47,7 +47,13 @@ pub(crate) fn update_row<T: Elem, const D: usize>(store: &Storage<T>, seg: &Seg<
 
 /// Writes `buf` (packed, row-major over `shape`) to this locale's storage at offsets
 /// `off + sum(t[d] * strides[d])`. The caller owns those elements (no other task writes them).
-pub(crate) fn scatter_local<T: Elem, const D: usize>(store: &Storage<T>, off: usize, strides: &[usize; D], shape: &[usize; D], buf: &[T]) {
+pub(crate) fn scatter_local<T: Elem, const D: usize>(
+    store: &Storage<T>,
+    off: usize,
+    strides: &[usize; D],
+    shape: &[usize; D],
+    buf: &[T],
+) {
     crate::util::for_each_offset(off, strides, shape, |k, o| {
         // SAFETY: the offsets come from the distribution's runs of this locale, in bounds.
         unsafe { store.write(o, buf[k]) }

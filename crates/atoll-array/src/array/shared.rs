@@ -47,13 +47,18 @@ impl<'de, T: Elem, const D: usize, M: Distribution<D> + 'static> Deserialize<'de
         use serde::de::Error as _;
         let w = ViewWire::<D>::deserialize(d)?;
         if w.elem != T::NAME {
-            return Err(De::Error::custom(format!("a view of {} arrays arrived as a view of {} arrays", w.elem, T::NAME)));
+            return Err(De::Error::custom(format!(
+                "a view of {} arrays arrived as a view of {} arrays",
+                w.elem,
+                T::NAME
+            )));
         }
-        let ctx = Ctx::current().ok_or_else(|| De::Error::custom("a view can only arrive on a locale thread (in run or a handler)"))?;
+        let ctx = Ctx::current()
+            .ok_or_else(|| De::Error::custom("a view can only arrive on a locale thread (in run or a handler)"))?;
         let weak = registry().lock().unwrap_or_else(|p| p.into_inner()).get(&(ctx.job_key(), w.id)).cloned();
-        let any = weak
-            .and_then(|w| w.upgrade())
-            .ok_or_else(|| De::Error::custom(format!("the array of a view (id {}) no longer exists on locale {}", w.id, ctx.id())))?;
+        let any = weak.and_then(|w| w.upgrade()).ok_or_else(|| {
+            De::Error::custom(format!("the array of a view (id {}) no longer exists on locale {}", w.id, ctx.id()))
+        })?;
         let arr = any
             .downcast::<Inner<T, D, M>>()
             .map_err(|_| De::Error::custom("a view arrived with another distribution type than its array's"))?;
@@ -67,7 +72,8 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> SharedView<T, D, M> 
     /// # Errors
     /// [`Error::InvalidArgument`] when the array has been freed.
     pub fn pin(&self) -> Result<PinnedView<T, D, M>> {
-        let arr = self.arr.upgrade().ok_or_else(|| invalid_arg!("the array of this view (id {}) was freed", self.id))?;
+        let arr =
+            self.arr.upgrade().ok_or_else(|| invalid_arg!("the array of this view (id {}) was freed", self.id))?;
         Ok(PinnedView { arr, dom: self.dom })
     }
 }

@@ -142,7 +142,8 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
     pub fn share(&self) -> SharedView<T, D, M> {
         let key = (self.arr.ctx.job_key(), self.arr.id);
         let found = registry().lock().unwrap_or_else(|p| p.into_inner()).get(&key).and_then(Weak::upgrade);
-        let arr = found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
+        let arr =
+            found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
         SharedView { arr, id: self.arr.id, dom: self.dom }
     }
 

@@ -82,7 +82,11 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     ///
     /// # Errors
     /// As [`assign_expr`](Self::assign_expr).
-    pub fn zip_apply<E: IntoExpr<D>>(&mut self, operands: E, f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync) -> Result<()> {
+    pub fn zip_apply<E: IntoExpr<D>>(
+        &mut self,
+        operands: E,
+        f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync,
+    ) -> Result<()> {
         let expr = operands.into_expr();
         apply_led(self.arr, self.as_view().plan()?, &expr, f, false)
     }
@@ -135,16 +139,21 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                 let row = bound.row(seg, scratch)?;
                 if aligned {
                     // The follower has the leader's local offsets.
-                    crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| {
-                        let o = seg.off + j * seg.off_step;
-                        // SAFETY: an aligned operand's offsets are in bounds, and this task is
-                        // the only one visiting iteration j of this segment.
-                        unsafe {
-                            let mut y = oarr.store.read(o);
-                            f(x, &mut y, row.at(j));
-                            oarr.store.write(o, y);
+                    crate::zip::unit_versioned!(row, |row| update_row(
+                        store,
+                        seg,
+                        #[inline(always)]
+                        |j, x| {
+                            let o = seg.off + j * seg.off_step;
+                            // SAFETY: an aligned operand's offsets are in bounds, and this task is
+                            // the only one visiting iteration j of this segment.
+                            unsafe {
+                                let mut y = oarr.store.read(o);
+                                f(x, &mut y, row.at(j));
+                                oarr.store.write(o, y);
+                            }
                         }
-                    }));
+                    ));
                     return Ok(());
                 }
                 // The group's chunk is fetched at its first row and sent back after its last.
@@ -154,7 +163,12 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
                     fb.orig.clone_from(&fb.row);
                 }
                 let vals = &mut fb.row[seg.row * seg.len..(seg.row + 1) * seg.len];
-                crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| f(x, &mut vals[j], row.at(j))));
+                crate::zip::unit_versioned!(row, |row| update_row(
+                    store,
+                    seg,
+                    #[inline(always)]
+                    |j, x| f(x, &mut vals[j], row.at(j))
+                ));
                 if seg.row + 1 < seg.rows {
                     return Ok(());
                 }
@@ -179,19 +193,24 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
         let plan = self.as_view().plan()?;
         let local = expr.bind(&plan).is_ok_and(|b| b.aligned());
         local_only::fenced_unless(ctx, local, || {
-        let bound = expr.bind(&plan)?;
-        plan.for_each(|seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
-            let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
-            let first = idx[D - 1];
-            crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| {
-                let mut i = idx;
-                i[D - 1] = first + j as i64 * stride;
-                f(i, x, row.at(j))
-            }));
-            Ok(())
-        })
+            let bound = expr.bind(&plan)?;
+            plan.for_each(|seg, scratch| {
+                let row = bound.row(seg, scratch)?;
+                let idx: [i64; D] = std::array::from_fn(|d| dom.dims()[d].nth(seg.pos[d]).unwrap_or(0));
+                let stride = dom.dims()[D - 1].stride() as i64 * seg.step as i64;
+                let first = idx[D - 1];
+                crate::zip::unit_versioned!(row, |row| update_row(
+                    store,
+                    seg,
+                    #[inline(always)]
+                    |j, x| {
+                        let mut i = idx;
+                        i[D - 1] = first + j as i64 * stride;
+                        f(i, x, row.at(j))
+                    }
+                ));
+                Ok(())
+            })
         })
     }
 
@@ -301,13 +320,22 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
                 // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
                 // one loop are disjoint).
                 let out = unsafe { store.row_mut(seg.off, seg.len) };
-                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(out, #[inline(always)] |j| {
-                    let mut x = T::default();
-                    f(&mut x, row.at(j));
-                    x
-                }));
+                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(
+                    out,
+                    #[inline(always)]
+                    |j| {
+                        let mut x = T::default();
+                        f(&mut x, row.at(j));
+                        x
+                    }
+                ));
             } else {
-                crate::zip::unit_versioned!(row, |row| update_row(store, seg, #[inline(always)] |j, x| f(x, row.at(j))));
+                crate::zip::unit_versioned!(row, |row| update_row(
+                    store,
+                    seg,
+                    #[inline(always)]
+                    |j, x| f(x, row.at(j))
+                ));
             }
             Ok(())
         })

@@ -68,7 +68,11 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     ///
     /// # Errors
     /// As [`assign_expr`](Self::assign_expr).
-    pub fn zip_apply<E: IntoExpr<D>>(&mut self, operands: E, f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync) -> Result<()> {
+    pub fn zip_apply<E: IntoExpr<D>>(
+        &mut self,
+        operands: E,
+        f: impl Fn(&mut T, <E::Expr as Expr<D>>::Item) + Sync,
+    ) -> Result<()> {
         self.view_mut().zip_apply(operands, f)
     }
 

@@ -26,7 +26,11 @@ use atoll_runtime::Ctx;
 
 /// Element pointers of every locale's part of `store` (`dist`'s parts), or `None` when one is
 /// not directly addressable. **One-sided**, no message.
-pub(super) fn parts<T: Elem, M: Distribution<1>>(ctx: &Ctx, store: &Storage<T>, dist: &M) -> Result<Option<Vec<*mut T>>> {
+pub(super) fn parts<T: Elem, M: Distribution<1>>(
+    ctx: &Ctx,
+    store: &Storage<T>,
+    dist: &M,
+) -> Result<Option<Vec<*mut T>>> {
     let mut out = Vec::with_capacity(ctx.num_locales());
     for l in 0..ctx.num_locales() {
         let len = if dist.grid().contains(l) { dist.local_len(l)? } else { 0 };
@@ -57,7 +61,13 @@ const BATCH: usize = 1024;
 /// Pass 1 of a batch: the address of every element that `ids` names (in `ptrs[owner]`, the
 /// element pointers of [`parts`]), counted per owner in `per_dest`.
 #[inline(always)]
-fn addresses<T, I: IndexElem, M: Distribution<1>>(loc: &Locator<'_, M>, ptrs: &[*mut T], ids: &[I], per_dest: &mut [usize], out: &mut [*mut T; BATCH]) {
+fn addresses<T, I: IndexElem, M: Distribution<1>>(
+    loc: &Locator<'_, M>,
+    ptrs: &[*mut T],
+    ids: &[I],
+    per_dest: &mut [usize],
+    out: &mut [*mut T; BATCH],
+) {
     for (a, &i) in out.iter_mut().zip(ids) {
         let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
         per_dest[owner] += 1;

@@ -27,7 +27,11 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     /// # Errors
     /// [`Error::ShapeMismatch`] when `out` is not distributed like `idx`; otherwise as
     /// [`take_with`](Self::take_with).
-    pub fn take_into<I: IndexElem, MI: Distribution<1> + 'static>(&self, idx: &DistArray<I, 1, MI>, out: &mut DistArray<T, 1, MI>) -> Result<()> {
+    pub fn take_into<I: IndexElem, MI: Distribution<1> + 'static>(
+        &self,
+        idx: &DistArray<I, 1, MI>,
+        out: &mut DistArray<T, 1, MI>,
+    ) -> Result<()> {
         let ctx = self.ctx();
         if out.dist() != idx.dist() || out.domain() != idx.domain() {
             return Err(Error::ShapeMismatch {

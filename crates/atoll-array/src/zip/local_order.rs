@@ -31,7 +31,15 @@ impl<const D: usize> Plan<'_, D> {
         if total == 0 || hi - lo + 1 != total {
             return false;
         }
-        self.tiles = vec![Tile { pos0: [0; D], pos_step: [0; D], off0: lo, off_step: [1; D], shape: [total; D], flat: true, group_rows: 1 }];
+        self.tiles = vec![Tile {
+            pos0: [0; D],
+            pos_step: [0; D],
+            off0: lo,
+            off_step: [1; D],
+            shape: [total; D],
+            flat: true,
+            group_rows: 1,
+        }];
         self.index();
         true
     }

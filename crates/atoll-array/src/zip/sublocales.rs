@@ -14,7 +14,15 @@ impl<const D: usize> Tile<D> {
         let n = self.shape[0];
         let (r0, k) = (self.off0 / row_len.max(1), self.off_step[0] / row_len.max(1));
         // The first tile row at or after buffer row `x`.
-        let first = |x: usize| if x <= r0 { 0 } else if k == 0 { n } else { n.min((x - r0).div_ceil(k)) };
+        let first = |x: usize| {
+            if x <= r0 {
+                0
+            } else if k == 0 {
+                n
+            } else {
+                n.min((x - r0).div_ceil(k))
+            }
+        };
         let (lo, hi) = (first(rows.start), first(rows.end));
         if n == 0 || hi <= lo {
             return None;

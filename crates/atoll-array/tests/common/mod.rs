@@ -176,13 +176,19 @@ fn chain<const D: usize>(shape: [usize; D], levels: &[[Level; D]]) -> ([usize; D
 }
 
 fn level_strategy<const D: usize>() -> impl Strategy<Value = [Level; D]> {
-    proptest::collection::vec((0usize..=3, 1usize..=3, 0usize..=3).prop_map(|(off, step, extra)| Level { off, step, extra }), D)
-        .prop_map(|v| v.try_into().unwrap())
+    proptest::collection::vec(
+        (0usize..=3, 1usize..=3, 0usize..=3).prop_map(|(off, step, extra)| Level { off, step, extra }),
+        D,
+    )
+    .prop_map(|v| v.try_into().unwrap())
 }
 
 /// An operand whose innermost view has `shape`, with 0-2 levels of views, an array base in
 /// `-20..20` and stride 1-3, distributed by `dist`.
-pub fn operand_strategy<const D: usize>(shape: [usize; D], dist: impl Strategy<Value = DistSpec<D>>) -> impl Strategy<Value = Operand<D>> {
+pub fn operand_strategy<const D: usize>(
+    shape: [usize; D],
+    dist: impl Strategy<Value = DistSpec<D>>,
+) -> impl Strategy<Value = Operand<D>> {
     (
         proptest::collection::vec(level_strategy::<D>(), 0..=2),
         proptest::collection::vec((-20i64..20, 1u64..=3), D),

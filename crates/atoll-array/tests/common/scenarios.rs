@@ -11,7 +11,9 @@
 // `a.slice([lo..hi])` is how 1-D arrays are sliced, not a mistaken `vec![lo..hi]`.
 #![allow(clippy::single_range_in_vec_init)]
 
-use atoll_array::{dist, Block, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprReduce, SharedView, StridedRange};
+use atoll_array::{
+    dist, Block, BlockCyclic, Cyclic, DistArray, Distribution, Domain, ExprReduce, SharedView, StridedRange,
+};
 use atoll_runtime::{CommCounts, Ctx, Error, Handler, Result};
 use std::collections::BTreeSet;
 
@@ -45,18 +47,24 @@ fn v2([i, j]: [i64; 2]) -> f64 {
 
 /// The pairs (destination locale, source locale) with the source remote that `dst[dst_dom] =
 /// src[src_dom]` must move data between, by brute force.
-fn remote_pairs<const D: usize>(dst: &impl Distribution<D>, dst_dom: &Domain<D>, src: &impl Distribution<D>, src_dom: &Domain<D>) -> BTreeSet<(usize, usize)> {
-    dst_dom
-        .iter()
-        .zip(src_dom.iter())
-        .map(|(i, j)| (dst.owner(i), src.owner(j)))
-        .filter(|(d, s)| d != s)
-        .collect()
+fn remote_pairs<const D: usize>(
+    dst: &impl Distribution<D>,
+    dst_dom: &Domain<D>,
+    src: &impl Distribution<D>,
+    src_dom: &Domain<D>,
+) -> BTreeSet<(usize, usize)> {
+    dst_dom.iter().zip(src_dom.iter()).map(|(i, j)| (dst.owner(i), src.owner(j))).filter(|(d, s)| d != s).collect()
 }
 
 /// Per locale, how many elements of `follower[f_dom]` are owned elsewhere than the matching
 /// element of `leader[l_dom]` (one get each for a misaligned follower).
-fn remote_elements<const D: usize>(n: usize, leader: &impl Distribution<D>, l_dom: &Domain<D>, follower: &impl Distribution<D>, f_dom: &Domain<D>) -> Vec<u64> {
+fn remote_elements<const D: usize>(
+    n: usize,
+    leader: &impl Distribution<D>,
+    l_dom: &Domain<D>,
+    follower: &impl Distribution<D>,
+    f_dom: &Domain<D>,
+) -> Vec<u64> {
     let mut per = vec![0u64; n];
     for (i, j) in l_dom.iter().zip(f_dom.iter()) {
         let (l, f) = (leader.owner(i), follower.owner(j));
@@ -69,7 +77,12 @@ fn remote_elements<const D: usize>(n: usize, leader: &impl Distribution<D>, l_do
 
 fn only(c: &CommCounts, what: &str, gets: u64, strided_gets: u64, puts: u64, ams: u64) -> Result<()> {
     check(
-        c.gets == gets && c.strided_gets == strided_gets && c.puts == puts && c.strided_puts == 0 && c.atomics == 0 && c.ams == ams,
+        c.gets == gets
+            && c.strided_gets == strided_gets
+            && c.puts == puts
+            && c.strided_puts == 0
+            && c.atomics == 0
+            && c.ams == ams,
         || format!("{what}: counts {c:?}, want gets {gets}, strided gets {strided_gets}, puts {puts}, ams {ams}"),
     )
 }
@@ -115,7 +128,10 @@ pub fn creating_slices_makes_no_messages(ctx: &Ctx) -> Result<Vec<CommCounts>> {
         for k in 0..250i64 {
             let lo = k % 20;
             let v = a.slice([lo..lo + 40, 0..48])?;
-            let w = v.slice(Domain::new([StridedRange::with_stride(lo + 1, lo + 40, 3)?, StridedRange::with_stride(k % 5, 48, 5)?])?)?;
+            let w = v.slice(Domain::new([
+                StridedRange::with_stride(lo + 1, lo + 40, 3)?,
+                StridedRange::with_stride(k % 5, 48, 5)?,
+            ])?)?;
             let s = w.share();
             made += 3 + usize::from(s.pin().is_ok());
             let mut m = a.slice_mut([lo..lo + 1, 0..48])?;
@@ -143,7 +159,8 @@ pub fn shifted_view_assign_is_one_strided_get_per_locale_pair(ctx: &Ctx) -> Resu
     let sc = DistArray::<f64, 2, Cyclic<2>>::from_fn(ctx, dist::cyclic(ctx, [12, 10])?, v2)?;
     let mut dc = DistArray::<f64, 2, Cyclic<2>>::zeros(ctx, dist::cyclic(ctx, [12, 10])?)?;
     let (d1, sd1) = (Domain::new([StridedRange::new(0, 93)])?, Domain::new([StridedRange::new(7, 100)])?);
-    let (dd2, sdd2) = (Domain::from_shape([11, 9])?, Domain::new([StridedRange::new(1, 12), StridedRange::new(1, 10)])?);
+    let (dd2, sdd2) =
+        (Domain::from_shape([11, 9])?, Domain::new([StridedRange::new(1, 12), StridedRange::new(1, 10)])?);
     let mut all = Vec::new();
     for case in 0..3 {
         let (_, counts) = measure(ctx, || match case {
@@ -162,11 +179,15 @@ pub fn shifted_view_assign_is_one_strided_get_per_locale_pair(ctx: &Ctx) -> Resu
         all.extend(counts);
     }
     if let Some(g) = dst.gather(0)? {
-        check((0..93).all(|i| g[i] == v1(i as i64 + 7)) && g[93..].iter().all(|&x| x == 0.0), || "1-D shifted assign".into())?;
+        check((0..93).all(|i| g[i] == v1(i as i64 + 7)) && g[93..].iter().all(|&x| x == 0.0), || {
+            "1-D shifted assign".into()
+        })?;
     }
     for (arr, name) in [(d2.gather(0)?, "Block"), (dc.gather(0)?, "Cyclic")] {
         if let Some(g) = arr {
-            let ok = (0..12i64).all(|i| (0..10i64).all(|j| g[(i * 10 + j) as usize] == if i < 11 && j < 9 { v2([i + 1, j + 1]) } else { 0.0 }));
+            let ok = (0..12i64).all(|i| {
+                (0..10i64).all(|j| g[(i * 10 + j) as usize] == if i < 11 && j < 9 { v2([i + 1, j + 1]) } else { 0.0 })
+            });
             check(ok, || format!("2-D {name} shifted assign"))?;
         }
     }
@@ -209,9 +230,17 @@ pub fn gather_is_one_strided_get_per_remote_locale(ctx: &Ctx) -> Result<Vec<Comm
 /// chunk and remote owner, one get for one element, else one strided get (these cases are
 /// chosen so that each owner's elements of a chunk are at a fixed stride in its buffer, which
 /// is checked).
-fn static_transfers<const D: usize>(n: usize, leader: &impl Distribution<D>, l_dom: &Domain<D>, follower: &impl Distribution<D>, f_dom: &Domain<D>) -> Result<Vec<(u64, u64)>> {
+fn static_transfers<const D: usize>(
+    n: usize,
+    leader: &impl Distribution<D>,
+    l_dom: &Domain<D>,
+    follower: &impl Distribution<D>,
+    f_dom: &Domain<D>,
+) -> Result<Vec<(u64, u64)>> {
     use std::collections::BTreeMap;
-    check(l_dom.size() <= atoll_array::GROUP && l_dom.shape()[D - 1] <= atoll_array::SEG, || format!("scenario assumption: {l_dom} is one chunk per locale"))?;
+    check(l_dom.size() <= atoll_array::GROUP && l_dom.shape()[D - 1] <= atoll_array::SEG, || {
+        format!("scenario assumption: {l_dom} is one chunk per locale")
+    })?;
     // (leader locale, follower owner) -> follower local offsets in iteration order.
     let mut chunks: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (i, j) in l_dom.iter().zip(f_dom.iter()) {
@@ -226,7 +255,9 @@ fn static_transfers<const D: usize>(n: usize, leader: &impl Distribution<D>, l_d
             per[l].0 += 1;
         } else {
             let step = offs[1] as i64 - offs[0] as i64;
-            check(offs.windows(2).all(|w| w[1] as i64 - w[0] as i64 == step), || format!("scenario assumption: offsets {offs:?} at a fixed stride"))?;
+            check(offs.windows(2).all(|w| w[1] as i64 - w[0] as i64 == step), || {
+                format!("scenario assumption: offsets {offs:?} at a fixed stride")
+            })?;
             per[l].1 += 1;
         }
     }
@@ -270,9 +301,18 @@ pub fn misaligned_follower_transfers_by_aggregation_mode(ctx: &Ctx) -> Result<Ve
                 })
             })?;
             let (elems, transfers) = match case {
-                0 | 3 => (remote_elements(nl, a.dist(), &whole, b.dist(), &whole), static_transfers(nl, a.dist(), &whole, b.dist(), &whole)?),
-                1 => (remote_elements(nl, a.dist(), &lead_s, b.dist(), &fol_s), static_transfers(nl, a.dist(), &lead_s, b.dist(), &fol_s)?),
-                _ => (remote_elements(nl, p.dist(), p.domain(), q.dist(), q.domain()), static_transfers(nl, p.dist(), p.domain(), q.dist(), q.domain())?),
+                0 | 3 => (
+                    remote_elements(nl, a.dist(), &whole, b.dist(), &whole),
+                    static_transfers(nl, a.dist(), &whole, b.dist(), &whole)?,
+                ),
+                1 => (
+                    remote_elements(nl, a.dist(), &lead_s, b.dist(), &fol_s),
+                    static_transfers(nl, a.dist(), &lead_s, b.dist(), &fol_s)?,
+                ),
+                _ => (
+                    remote_elements(nl, p.dist(), p.domain(), q.dist(), q.domain()),
+                    static_transfers(nl, p.dist(), p.domain(), q.dist(), q.domain())?,
+                ),
             };
             let what = format!("misaligned follower {case}, aggregation {mode}");
             match mode {
@@ -281,12 +321,15 @@ pub fn misaligned_follower_transfers_by_aggregation_mode(ctx: &Ctx) -> Result<Ve
                 Aggregation::Auto => {
                     let c = &counts[me];
                     only(c, &what, c.gets, c.strided_gets, 0, 0)?;
-                    check(c.gets + c.strided_gets <= elems[me], || format!("{what}: {c:?} is more than {} element gets", elems[me]))?;
+                    check(c.gets + c.strided_gets <= elems[me], || {
+                        format!("{what}: {c:?} is more than {} element gets", elems[me])
+                    })?;
                 }
             }
             if case == 3 {
                 // a[i] = i + 1000 i, then the even ones 2000 (i + 1); the sum adds b once more.
-                let want_sum: i64 = (0..n as i64).map(|i| if i % 2 == 0 { 2000 * (i + 1) } else { 1001 * i } + 1000 * i).sum();
+                let want_sum: i64 =
+                    (0..n as i64).map(|i| if i % 2 == 0 { 2000 * (i + 1) } else { 1001 * i } + 1000 * i).sum();
                 check(total == want_sum, || format!("misaligned sum {total}, want {want_sum} ({mode})"))?;
             }
             // `auto` depends on a measured threshold: its counts are checked, not reported.
@@ -295,7 +338,9 @@ pub fn misaligned_follower_transfers_by_aggregation_mode(ctx: &Ctx) -> Result<Ve
             }
         }
         if let Some(g) = p.gather(0)? {
-            check(g == (0..48).map(|k| v2([k / 6, k % 6])).collect::<Vec<f64>>(), || format!("BlockCyclic follower values ({mode})"))?;
+            check(g == (0..48).map(|k| v2([k / 6, k % 6])).collect::<Vec<f64>>(), || {
+                format!("BlockCyclic follower values ({mode})")
+            })?;
         }
     }
     set_aggregation(ctx, Aggregation::Auto);
@@ -304,7 +349,9 @@ pub fn misaligned_follower_transfers_by_aggregation_mode(ctx: &Ctx) -> Result<Ve
 
 fn puts_gets(c: &CommCounts, what: &str, want: [u64; 4]) -> Result<()> {
     let got = [c.gets, c.strided_gets, c.puts, c.strided_puts];
-    check(got == want && c.atomics == 0 && c.ams == 0, || format!("{what}: counts {c:?}, want [gets, strided gets, puts, strided puts] = {want:?}"))
+    check(got == want && c.atomics == 0 && c.ams == 0, || {
+        format!("{what}: counts {c:?}, want [gets, strided gets, puts, strided puts] = {want:?}")
+    })
 }
 
 /// A written follower (`zip_apply_with_mut`: Cyclic `c[i+1]` written from a loop led by
@@ -324,10 +371,12 @@ pub fn written_follower_and_owning_expression(ctx: &Ctx) -> Result<Vec<CommCount
         let mut a = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| i + 1)?;
         let mut c = DistArray::<i64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [n])?)?;
         // c[i + 1] = a[i] + b[i], a[i] = 2 b[i], for i < n - 1.
-        let ((), counts) = measure(ctx, || a.slice_mut(lo)?.zip_apply_with_mut(&mut c.slice_mut(hi)?, b.slice(lo)?, |x, y, v| {
-            *y = *x + v;
-            *x = 2 * v;
-        }))?;
+        let ((), counts) = measure(ctx, || {
+            a.slice_mut(lo)?.zip_apply_with_mut(&mut c.slice_mut(hi)?, b.slice(lo)?, |x, y, v| {
+                *y = *x + v;
+                *x = 2 * v;
+            })
+        })?;
         let elems = remote_elements(nl, a.dist(), &lo, c.dist(), &hi)[me];
         let t = static_transfers(nl, a.dist(), &lo, c.dist(), &hi)?[me];
         let what = format!("written follower ({mode})");
@@ -367,7 +416,13 @@ pub fn written_follower_and_owning_expression(ctx: &Ctx) -> Result<Vec<CommCount
 /// most `SEG`), cut into groups of `GROUP / row length` consecutive rows; per group and remote
 /// owner, one get for one element, else one strided get (a Block owner's part of a box is one
 /// box in its buffer).
-fn block_group_transfers(n: usize, leader: &Block<2>, l_dom: &Domain<2>, follower: &Block<2>, f_dom: &Domain<2>) -> Result<Vec<(u64, u64)>> {
+fn block_group_transfers(
+    n: usize,
+    leader: &Block<2>,
+    l_dom: &Domain<2>,
+    follower: &Block<2>,
+    f_dom: &Domain<2>,
+) -> Result<Vec<(u64, u64)>> {
     use std::collections::BTreeMap;
     let last = l_dom.shape()[1];
     // Per leader locale: its first row of l_dom (a Block tile's rows are consecutive rows of
@@ -414,7 +469,9 @@ pub fn block_halos_are_one_strided_get_per_group(ctx: &Ctx) -> Result<Vec<CommCo
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let (n, m) = (300usize, 300usize);
     let whole = Domain::from_shape([n, m])?;
-    let interior = |di: i64, dj: i64| Domain::new([StridedRange::new(1 + di, n as i64 - 1 + di), StridedRange::new(1 + dj, m as i64 - 1 + dj)]);
+    let interior = |di: i64, dj: i64| {
+        Domain::new([StridedRange::new(1 + di, n as i64 - 1 + di), StridedRange::new(1 + dj, m as i64 - 1 + dj)])
+    };
     let ld = interior(0, 0)?;
     let shifts = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)];
     let mut all = Vec::new();
@@ -433,7 +490,9 @@ pub fn block_halos_are_one_strided_get_per_group(ctx: &Ctx) -> Result<Vec<CommCo
             let east = interior(0, 1)?;
             let mut e = DistArray::<f64, 2>::zeros(ctx, bd.clone())?;
             let ((), col) = measure(ctx, || e.slice_mut(ld)?.assign_expr(b.slice(east)?))?;
-            let ((), written) = measure(ctx, || a.slice_mut(ld)?.zip_apply_with_mut(&mut c.slice_mut(east)?, 1.0f64, |x, y, one| *y = *x + one))?;
+            let ((), written) = measure(ctx, || {
+                a.slice_mut(ld)?.zip_apply_with_mut(&mut c.slice_mut(east)?, 1.0f64, |x, y, one| *y = *x + one)
+            })?;
             // References: per-locale transfers, then the values.
             let what = |case: &str| format!("Block halo {case}, grid {:?}, {mode}", bd.grid().shape());
             let mut want = (0u64, 0u64);
@@ -471,12 +530,19 @@ pub fn block_halos_are_one_strided_get_per_group(ctx: &Ctx) -> Result<Vec<CommCo
                 for i in 1..n - 1 {
                     for j in 1..m - 1 {
                         let avg = (at(i, j) + at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1)) * 0.2;
-                        check(ga[i * m + j] == avg, || format!("{}: a[{i}, {j}] = {}, want {avg}", what("5-point"), ga[i * m + j]))?;
+                        check(ga[i * m + j] == avg, || {
+                            format!("{}: a[{i}, {j}] = {}, want {avg}", what("5-point"), ga[i * m + j])
+                        })?;
                         check(ge[i * m + j] == at(i, j + 1), || format!("{}: e[{i}, {j}]", what("east column")))?;
-                        check(gc[i * m + j + 1] == avg + 1.0, || format!("{}: c[{i}, {}]", what("written east column"), j + 1))?;
+                        check(gc[i * m + j + 1] == avg + 1.0, || {
+                            format!("{}: c[{i}, {}]", what("written east column"), j + 1)
+                        })?;
                     }
                 }
-                check(gc.iter().enumerate().all(|(k, &x)| (k % m != 0 && k / m > 0 && k / m < n - 1) || x == 0.0), || format!("{}: c outside the shifted interior", what("written east column")))?;
+                check(
+                    gc.iter().enumerate().all(|(k, &x)| (k % m != 0 && k / m > 0 && k / m < n - 1) || x == 0.0),
+                    || format!("{}: c outside the shifted interior", what("written east column")),
+                )?;
             }
         }
     }
@@ -490,7 +556,9 @@ pub fn from_vec_and_single_elements(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let data: Vec<u32> = (0..77).map(|i| i * i).collect();
     let root = nl - 1;
-    let (a, counts) = measure(ctx, || DistArray::<u32, 1>::from_vec(ctx, dist::block(ctx, [77])?, root, (me == root).then(|| data.clone())))?;
+    let (a, counts) = measure(ctx, || {
+        DistArray::<u32, 1>::from_vec(ctx, dist::block(ctx, [77])?, root, (me == root).then(|| data.clone()))
+    })?;
     let mine = a.local().len();
     only(&counts[me], "from_vec", 0, u64::from(me != root && mine > 0), 0, 0)?;
     let mut all = counts;
@@ -509,7 +577,8 @@ pub fn from_vec_and_single_elements(ctx: &Ctx) -> Result<Vec<CommCounts>> {
         Ok(())
     })?;
     let remote_a = a.domain().iter().filter(|&i| a.dist().owner(i) != me).count() as u64;
-    let remote_c = c.domain().iter().filter(|&[i, j]| (i + j) as usize % nl == me && c.dist().owner([i, j]) != me).count() as u64;
+    let remote_c =
+        c.domain().iter().filter(|&[i, j]| (i + j) as usize % nl == me && c.dist().owner([i, j]) != me).count() as u64;
     only(&counts[me], "get/set", remote_a, 0, remote_c, 0)?;
     check(c.gather(0)?.is_none_or(|g| g == (0..20).collect::<Vec<u8>>()), || "set values".into())?;
     all.extend(counts);
@@ -525,11 +594,12 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (s, counts) = measure(ctx, || v.cumsum())?;
     let pairs = remote_pairs(s.dist(), s.domain(), a.dist(), v.domain());
     only(&counts[me], "cumsum", 0, pairs.iter().filter(|(d, _)| *d == me).count() as u64, 0, 0)?;
-    let want: Vec<i64> = (5..45).scan(0, |acc, i| {
-        *acc += i % 4;
-        Some(*acc)
-    })
-    .collect();
+    let want: Vec<i64> = (5..45)
+        .scan(0, |acc, i| {
+            *acc += i % 4;
+            Some(*acc)
+        })
+        .collect();
     check(s.gather(0)?.is_none_or(|g| g == want), || "cumsum values".into())?;
     Ok(counts)
 }
@@ -552,12 +622,15 @@ pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
             g += 1;
         }
     }
-    check(c.gets == remote && c.puts == remote && c.strided_gets == 0 && c.ams == 0 && c.atomics == 0, || format!("wavefront scan on locale {me}: {remote} remote chunks, counts {c:?}"))?;
-    let want: Vec<i64> = (0..n).scan(0i64, |acc, i| {
-        *acc += (i % 7) as i64 - 3;
-        Some(*acc)
-    })
-    .collect();
+    check(c.gets == remote && c.puts == remote && c.strided_gets == 0 && c.ams == 0 && c.atomics == 0, || {
+        format!("wavefront scan on locale {me}: {remote} remote chunks, counts {c:?}")
+    })?;
+    let want: Vec<i64> = (0..n)
+        .scan(0i64, |acc, i| {
+            *acc += (i % 7) as i64 - 3;
+            Some(*acc)
+        })
+        .collect();
     check(s.gather(0)?.is_none_or(|g| g == want), || "wavefront cumsum values".into())?;
     Ok(counts)
 }
@@ -571,7 +644,11 @@ pub fn ordered_reduce_with(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let me = ctx.id();
     let b = DistArray::<i64, 2, Block<2>>::from_fn(ctx, dist::block(ctx, [7, 9])?, |[i, j]| i * 9 + j - 20)?;
     let c = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [50])?, |[i]| (i * 7) % 11 - 5)?;
-    let k = DistArray::<i64, 3, BlockCyclic<3>>::from_fn(ctx, dist::block_cyclic(ctx, [4, 5, 6], [2, 2, 3])?, |[i, j, l]| i * 30 + j * 6 + l)?;
+    let k = DistArray::<i64, 3, BlockCyclic<3>>::from_fn(
+        ctx,
+        dist::block_cyclic(ctx, [4, 5, 6], [2, 2, 3])?,
+        |[i, j, l]| i * 30 + j * 6 + l,
+    )?;
     let a = DistArray::<i64, 1, Block<1>>::from_fn(ctx, dist::block(ctx, [60])?, |[i]| i - 30)?;
     let push = |mut s: Vec<i64>, x: i64| {
         s.push(x);
@@ -615,7 +692,8 @@ fn read_view(_ctx: &Ctx, v: SharedView<i64, 2, Cyclic<2>>) -> Result<i64> {
 }
 
 /// The handler of [`view_sent_with_on`].
-pub static READ_VIEW: Handler<SharedView<i64, 2, Cyclic<2>>, i64> = Handler::new("atoll_array_scenarios::read_view", read_view);
+pub static READ_VIEW: Handler<SharedView<i64, 2, Cyclic<2>>, i64> =
+    Handler::new("atoll_array_scenarios::read_view", read_view);
 
 /// Registers the scenarios' handlers (every process, before running them).
 pub fn register_all() {
@@ -683,7 +761,8 @@ pub fn aligned_and_misaligned_in_sequence(ctx: &Ctx) -> Result<Vec<CommCounts>> 
     let mut a = DistArray::<i64, 1, Cyclic<1>>::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| i)?;
     let mut c = DistArray::<i64, 1, Cyclic<1>>::zeros(ctx, dist::cyclic(ctx, [n])?)?;
     let mut b = DistArray::<i64, 1, Block<1>>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 2 * i)?;
-    let (mut ra, mut rb, mut rc): (Vec<i64>, Vec<i64>, Vec<i64>) = ((0..ni).collect(), (0..ni).map(|i| 2 * i).collect(), vec![0; n]);
+    let (mut ra, mut rb, mut rc): (Vec<i64>, Vec<i64>, Vec<i64>) =
+        ((0..ni).collect(), (0..ni).map(|i| 2 * i).collect(), vec![0; n]);
     let ((), counts) = measure(ctx, || {
         for r in 0..40i64 {
             // Aligned, local: a = 3a + r.

@@ -59,7 +59,9 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
     let n = dom.size();
 
     // Made by their sublocales: every element computed on its owner sublocale's thread.
-    let who = DistArray::<i64, D>::from_fn_on(ctx, dist::block(ctx, shape)?, Targets::Sublocales, |_| code(current_sublocale()))?;
+    let who = DistArray::<i64, D>::from_fn_on(ctx, dist::block(ctx, shape)?, Targets::Sublocales, |_| {
+        code(current_sublocale())
+    })?;
     let a = DistArray::<i64, D>::from_fn_on(ctx, dist::block(ctx, shape)?, Targets::Sublocales, val)?;
     let b = DistArray::<i64, D>::from_fn(ctx, dist::block(ctx, shape)?, |i| 3 * val(i) + 1)?;
     check(a.targets() == Targets::Sublocales && b.targets() == Targets::Locales, || format!("{what}: targets"))?;
@@ -80,7 +82,9 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
             next = r.end;
             for idx in a.sublocale_domain(me, s)?.iter() {
                 let off = a.dist().local_index(idx);
-                check(r.contains(&off) && want[dom.position(idx)?] == (me, s), || format!("{what}: {idx:?} at {off} not in sublocale {s}'s {r:?}"))?;
+                check(r.contains(&off) && want[dom.position(idx)?] == (me, s), || {
+                    format!("{what}: {idx:?} at {off} not in sublocale {s}'s {r:?}")
+                })?;
             }
         }
         check(next == a.local().len(), || format!("{what}: ranges {ranges:?} cover {next} of {}", a.local().len()))?;
@@ -89,22 +93,32 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
     // Who made each element: its owner sublocale (gathered, checked on locale 0).
     if let Some(w) = who.gather(0)? {
         for (pos, (&got, &(l, s))) in w.iter().zip(&want).enumerate() {
-            check(got == code(Some((l, s))), || format!("{what}: element {pos} (owner {l}.{s}) was computed by {got}"))?;
+            check(got == code(Some((l, s))), || {
+                format!("{what}: element {pos} (owner {l}.{s}) was computed by {got}")
+            })?;
         }
     }
 
     // zip_apply over the whole array and over strided views: each element on its owner's thread.
     let mut seen = DistArray::<i64, D>::zeros_on(ctx, dist::block(ctx, shape)?, Targets::Sublocales)?;
     seen.view_mut().zip_apply_indexed(Scalar(()), |_, x, ()| *x = code(current_sublocale()))?;
-    let mismatches = (seen.view(), who.view()).reduce_commutative(0u64, |acc, (x, w)| acc + u64::from(x != w), |p, q| p + q)?;
-    check(mismatches == 0, || format!("{what}: {mismatches} elements processed by another sublocale than their owner"))?;
+    let mismatches =
+        (seen.view(), who.view()).reduce_commutative(0u64, |acc, (x, w)| acc + u64::from(x != w), |p, q| p + q)?;
+    check(mismatches == 0, || {
+        format!("{what}: {mismatches} elements processed by another sublocale than their owner")
+    })?;
     let sub = Domain::new(std::array::from_fn(|d| {
         let len = shape[d] as i64;
-        if d == 0 { StridedRange::with_stride(1.min(len), len, 3).unwrap_or(StridedRange::empty()) } else { StridedRange::new(len / 3, len) }
+        if d == 0 {
+            StridedRange::with_stride(1.min(len), len, 3).unwrap_or(StridedRange::empty())
+        } else {
+            StridedRange::new(len / 3, len)
+        }
     }))?;
     seen.slice_mut(sub)?.zip_apply_indexed(Scalar(()), |_, x, ()| *x = -2 - code(current_sublocale()))?;
     // Reductions run on the owners' threads too: count elements whose fold ran elsewhere.
-    let elsewhere = who.view().reduce_commutative(0u64, |acc, w| acc + u64::from(w != code(current_sublocale())), |p, q| p + q)?;
+    let elsewhere =
+        who.view().reduce_commutative(0u64, |acc, w| acc + u64::from(w != code(current_sublocale())), |p, q| p + q)?;
     check(elsewhere == 0, || format!("{what}: {elsewhere} elements folded by another sublocale than their owner"))?;
     if let Some(s) = seen.gather(0)? {
         for (pos, idx) in dom.iter().enumerate() {
@@ -124,7 +138,9 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
     c_sub.assign_expr(&a + 2 * &b)?;
     c_blk.assign_expr(&a + 2 * &b)?;
     ctx.stop_comm_diagnostics()?;
-    check(ctx.comm_counts().total_ops() == 0, || format!("{what}: aligned expressions over sublocale and Block arrays made messages: {:?}", ctx.comm_counts()))?;
+    check(ctx.comm_counts().total_ops() == 0, || {
+        format!("{what}: aligned expressions over sublocale and Block arrays made messages: {:?}", ctx.comm_counts())
+    })?;
     let ref_c: Vec<i64> = ref_a.iter().zip(&ref_b).map(|(x, y)| x + 2 * y).collect();
     let (gs, gb) = (c_sub.gather(0)?, c_blk.gather(0)?);
     if let (Some(gs), Some(gb)) = (gs, gb) {
@@ -148,8 +164,20 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
     let mut d_sub = DistArray::<i64, D>::zeros_on(ctx, dist::block(ctx, shape)?, Targets::Sublocales)?;
     d_sub.view_mut().assign(&b.view())?;
     if shape[0] > 1 {
-        let lo = Domain::new(std::array::from_fn(|d| if d == 0 { StridedRange::new(0, shape[0] as i64 - 1) } else { dom.dims()[d] }))?;
-        let hi = Domain::new(std::array::from_fn(|d| if d == 0 { StridedRange::new(1, shape[0] as i64) } else { dom.dims()[d] }))?;
+        let lo = Domain::new(std::array::from_fn(|d| {
+            if d == 0 {
+                StridedRange::new(0, shape[0] as i64 - 1)
+            } else {
+                dom.dims()[d]
+            }
+        }))?;
+        let hi = Domain::new(std::array::from_fn(|d| {
+            if d == 0 {
+                StridedRange::new(1, shape[0] as i64)
+            } else {
+                dom.dims()[d]
+            }
+        }))?;
         d_sub.slice_mut(hi)?.assign(&a.slice(lo)?)?;
     }
     if let Some(g) = d_sub.gather(0)? {
@@ -174,8 +202,12 @@ fn check_shape<const D: usize>(ctx: &Ctx, shape: [usize; D]) -> Result<usize> {
     }
 
     // Errors: the queries of an ordinary array, and an index outside the domain.
-    check(matches!(b.owner_sublocale([0; D]), Err(Error::InvalidArgument(_))), || format!("{what}: owner_sublocale of a Block array"))?;
-    check(matches!(a.owner_sublocale([shape[0] as i64; D]), Err(Error::IndexOutOfBounds { .. })), || format!("{what}: owner_sublocale out of bounds"))?;
+    check(matches!(b.owner_sublocale([0; D]), Err(Error::InvalidArgument(_))), || {
+        format!("{what}: owner_sublocale of a Block array")
+    })?;
+    check(matches!(a.owner_sublocale([shape[0] as i64; D]), Err(Error::IndexOutOfBounds { .. })), || {
+        format!("{what}: owner_sublocale out of bounds")
+    })?;
     check(a.sublocale_domain(me, counts[me]).is_err(), || format!("{what}: sublocale_domain past the last sublocale"))?;
 
     for arr in [who, a, b, seen, c_sub, c_blk, d_sub] {

@@ -96,11 +96,15 @@ pub fn gather_case<MA: Distribution<1> + 'static, MI: Distribution<1> + 'static>
     let opts = IrregularOptions::default().with_buffer(cap).with_tasks(tasks);
     let (b, c) = counted(ctx, || a.take_with(&idx, &opts))?;
     let want = expected_messages(ctx, &da, idx.local(), tasks, cap);
-    check(c.ams == want && c.total_ops() == want, || format!("locale {}: gather counts {c:?}, expected {want} messages", ctx.id()))?;
+    check(c.ams == want && c.total_ops() == want, || {
+        format!("locale {}: gather counts {c:?}, expected {want} messages", ctx.id())
+    })?;
     check_gathered(ctx, &b, &all_idx)?;
     let (b2, c2) = counted(ctx, || a.take_with(&idx, &IrregularOptions::per_element()))?;
     let want2 = expected_per_element(ctx, &da, idx.local());
-    check(c2.gets == want2 && c2.total_ops() == want2, || format!("locale {}: per-element counts {c2:?}, expected {want2} gets", ctx.id()))?;
+    check(c2.gets == want2 && c2.total_ops() == want2, || {
+        format!("locale {}: per-element counts {c2:?}, expected {want2} gets", ctx.id())
+    })?;
     check_gathered(ctx, &b2, &all_idx)?;
     Ok(ctx.allgather(&vec![c, c2])?.concat())
 }
@@ -142,7 +146,9 @@ pub fn scatter_case<MA: Distribution<1> + 'static, MI: Distribution<1> + 'static
             expected_per_element(ctx, &da, idx.local())
         };
         let got = if opts.transfer == atoll_array::Transfer::Aggregated { c.ams } else { c.puts };
-        check(got == want && c.total_ops() == want, || format!("locale {}: scatter {opts:?} counts {c:?}, expected {want}", ctx.id()))?;
+        check(got == want && c.total_ops() == want, || {
+            format!("locale {}: scatter {opts:?} counts {c:?}, expected {want}", ctx.id())
+        })?;
         for (k, &x) in a.local().iter().enumerate() {
             let [i] = a.dist().global_index(ctx.id(), k)?;
             let w = inv[i as usize] as u64 * 3 + 1;
@@ -164,7 +170,8 @@ pub fn scatter_duplicates(ctx: &Ctx, n: usize, m: usize, cap: usize) -> Result<(
     a.scatter_at_with(&idx, &v, &IrregularOptions::default().with_buffer(cap))?;
     for (k, &x) in a.local().iter().enumerate() {
         let [i] = a.dist().global_index(ctx.id(), k)?;
-        let writers: Vec<i32> = all_idx.iter().enumerate().filter(|&(_, &t)| t == i).map(|(j, _)| j as i32 + 1).collect();
+        let writers: Vec<i32> =
+            all_idx.iter().enumerate().filter(|&(_, &t)| t == i).map(|(j, _)| j as i32 + 1).collect();
         let ok = if writers.is_empty() { x == 0 } else { writers.contains(&x) };
         check(ok, || format!("locale {}: a[{i}] = {x}, written {writers:?}", ctx.id()))?;
     }
@@ -201,13 +208,16 @@ pub fn out_of_bounds(ctx: &Ctx, n: usize) -> Result<()> {
     for bad in [-1i64, n as i64, i64::MAX] {
         // The bad index sits in the part of the last locale.
         let m = 4 * nl as usize;
-        let idx = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| if j == m as i64 - 1 { bad } else { j % n as i64 })?;
+        let idx =
+            DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| if j == m as i64 - 1 { bad } else { j % n as i64 })?;
         let v = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [m])?, 9.0)?;
         let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
         let e = a.scatter_at(&idx, &v).unwrap_err();
         let all = ctx.allgather(&e)?;
         check(all.iter().all(|x| *x == e), || format!("different errors: {all:?}"))?;
-        check(matches!(&e, Error::IndexOutOfBounds { index, .. } if index.contains(&bad.to_string())), || format!("{e}"))?;
+        check(matches!(&e, Error::IndexOutOfBounds { index, .. } if index.contains(&bad.to_string())), || {
+            format!("{e}")
+        })?;
         check(a.local().iter().all(|&x| x == 0.0), || "a failed scatter wrote".into())?;
         let e2 = a.take(&idx).unwrap_err();
         check(matches!(&e2, Error::IndexOutOfBounds { .. }), || format!("{e2}"))?;
@@ -244,12 +254,30 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let (n, m) = (1001usize, 777usize);
     for (cap, tasks) in [(7, 3), (64, 2), (8192, 1)] {
         let name = |what: &str| format!("{what}-cap{cap}-tasks{tasks}");
-        out.push((name("gather-block-block"), gather_case(ctx, dist::block(ctx, [n])?, dist::block(ctx, [m])?, cap, tasks, 1)?));
-        out.push((name("gather-cyclic-blockcyclic"), gather_case(ctx, dist::cyclic(ctx, [n])?, dist::block_cyclic(ctx, [m], [5])?, cap, tasks, 2)?));
-        out.push((name("gather-blockcyclic-cyclic"), gather_case(ctx, dist::block_cyclic(ctx, [n], [3])?, dist::cyclic(ctx, [m])?, cap, tasks, 3)?));
-        out.push((name("scatter-block-cyclic"), scatter_case(ctx, dist::block(ctx, [n])?, dist::cyclic(ctx, [n])?, cap, tasks, 4)?));
-        out.push((name("scatter-cyclic-block"), scatter_case(ctx, dist::cyclic(ctx, [n])?, dist::block(ctx, [n])?, cap, tasks, 5)?));
-        out.push((name("scatter-blockcyclic-blockcyclic"), scatter_case(ctx, dist::block_cyclic(ctx, [n], [2])?, dist::block_cyclic(ctx, [n], [7])?, cap, tasks, 6)?));
+        out.push((
+            name("gather-block-block"),
+            gather_case(ctx, dist::block(ctx, [n])?, dist::block(ctx, [m])?, cap, tasks, 1)?,
+        ));
+        out.push((
+            name("gather-cyclic-blockcyclic"),
+            gather_case(ctx, dist::cyclic(ctx, [n])?, dist::block_cyclic(ctx, [m], [5])?, cap, tasks, 2)?,
+        ));
+        out.push((
+            name("gather-blockcyclic-cyclic"),
+            gather_case(ctx, dist::block_cyclic(ctx, [n], [3])?, dist::cyclic(ctx, [m])?, cap, tasks, 3)?,
+        ));
+        out.push((
+            name("scatter-block-cyclic"),
+            scatter_case(ctx, dist::block(ctx, [n])?, dist::cyclic(ctx, [n])?, cap, tasks, 4)?,
+        ));
+        out.push((
+            name("scatter-cyclic-block"),
+            scatter_case(ctx, dist::cyclic(ctx, [n])?, dist::block(ctx, [n])?, cap, tasks, 5)?,
+        ));
+        out.push((
+            name("scatter-blockcyclic-blockcyclic"),
+            scatter_case(ctx, dist::block_cyclic(ctx, [n], [2])?, dist::block_cyclic(ctx, [n], [7])?, cap, tasks, 6)?,
+        ));
     }
     scatter_duplicates(ctx, 101, 1000, 4)?;
     other_types(ctx, 203)?;

@@ -57,7 +57,9 @@ pub fn two_mm<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
         rb.fill_pair(&mut rc, &b, &c)?;
         let (bl, cl) = (rb.get(), rc.get());
         // A, tmp and D have the same distribution: local row l is the same row of each.
-        for ((ar, t), dr) in a.local().chunks_exact(n).zip(tmp.local_mut().chunks_exact_mut(n)).zip(d.local_mut().chunks_exact_mut(n)) {
+        for ((ar, t), dr) in
+            a.local().chunks_exact(n).zip(tmp.local_mut().chunks_exact_mut(n)).zip(d.local_mut().chunks_exact_mut(n))
+        {
             t.fill(0.0);
             for k in 0..n {
                 axpy(t, alpha * ar[k], &bl[k * n..(k + 1) * n]);
@@ -320,7 +322,10 @@ fn column_statistics<X: Dists>(ctx: &Ctx, x: &X, p: &Params, meter: &mut Meter, 
     let (mut rd, mut rs) = (Replica::new(ctx, n, m)?, Replica::new(ctx, m, m)?);
     let srows = owned_rows(ctx, &sym)?;
     meter.measure(ctx, || {
-        let mean: Vec<f64> = sum_vectors(ctx, column_sums(data.local().chunks_exact(m), m, |_, v| v))?.into_iter().map(|s| s / float_n).collect();
+        let mean: Vec<f64> = sum_vectors(ctx, column_sums(data.local().chunks_exact(m), m, |_, v| v))?
+            .into_iter()
+            .map(|s| s / float_n)
+            .collect();
         let sd = if reduced {
             let sq = column_sums(data.local().chunks_exact(m), m, |j, v| (v - mean[j]) * (v - mean[j]));
             sum_vectors(ctx, sq)?.into_iter().map(|s| stddev(s, float_n)).collect()
@@ -349,8 +354,14 @@ fn column_statistics<X: Dists>(ctx: &Ctx, x: &X, p: &Params, meter: &mut Meter, 
         || (host(n, m, f), vec![0.0; m * m]),
         |(mut d, mut s)| {
             let mean: Vec<f64> = column_sums(d.chunks_exact(m), m, |_, v| v).into_iter().map(|s| s / float_n).collect();
-            let sd: Vec<f64> =
-                if reduced { column_sums(d.chunks_exact(m), m, |j, v| (v - mean[j]) * (v - mean[j])).into_iter().map(|s| stddev(s, float_n)).collect() } else { vec![1.0; m] };
+            let sd: Vec<f64> = if reduced {
+                column_sums(d.chunks_exact(m), m, |j, v| (v - mean[j]) * (v - mean[j]))
+                    .into_iter()
+                    .map(|s| stddev(s, float_n))
+                    .collect()
+            } else {
+                vec![1.0; m]
+            };
             center_rows(d.chunks_exact_mut(m), &mean, &sd, float_n, reduced);
             let all: Vec<usize> = (0..m).collect();
             upper_products(&d, n, m, &all, &mut s, reduced);
@@ -541,7 +552,15 @@ pub fn mvt<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<Outc
         ctx,
         m,
         got,
-        || (host(n, n, fa), (0..n).map(fy1).collect::<Vec<f64>>(), (0..n).map(fy2).collect::<Vec<f64>>(), (0..n).map(fx1).collect::<Vec<f64>>(), (0..n).map(fx2).collect::<Vec<f64>>()),
+        || {
+            (
+                host(n, n, fa),
+                (0..n).map(fy1).collect::<Vec<f64>>(),
+                (0..n).map(fy2).collect::<Vec<f64>>(),
+                (0..n).map(fx1).collect::<Vec<f64>>(),
+                (0..n).map(fx2).collect::<Vec<f64>>(),
+            )
+        },
         |(a, y1, y2, mut x1, mut x2)| {
             // One pass over A for both products.
             for i in 0..n {

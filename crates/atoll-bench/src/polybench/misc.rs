@@ -28,7 +28,8 @@ pub fn pascal<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<O
         for (n, a, b) in arrays.iter_mut() {
             let n = *n as i64;
             for _ in 0..rows {
-                b.slice_mut(1..n)?.zip_apply((a.slice(0..n - 1)?, a.slice(1..n)?), |v, (l, c)| *v = (l + c) % MODULUS)?;
+                b.slice_mut(1..n)?
+                    .zip_apply((a.slice(0..n - 1)?, a.slice(1..n)?), |v, (l, c)| *v = (l + c) % MODULUS)?;
                 std::mem::swap(a, b);
             }
         }
@@ -78,10 +79,14 @@ pub fn folding<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<
         for _ in 0..reps {
             len = n / 2;
             let h = len as i64;
-            a.slice_mut(0..h)?.zip_apply((input.slice(strided(0, 2 * h)?)?, input.slice(strided(1, 2 * h)?)?), |v, (e, o)| *v = e + o)?;
+            a.slice_mut(0..h)?
+                .zip_apply((input.slice(strided(0, 2 * h)?)?, input.slice(strided(1, 2 * h)?)?), |v, (e, o)| {
+                    *v = e + o
+                })?;
             while len % 2 == 0 {
                 let h = (len / 2) as i64;
-                b.slice_mut(0..h)?.zip_apply((a.slice(strided(0, 2 * h)?)?, a.slice(strided(1, 2 * h)?)?), |v, (e, o)| *v = e + o)?;
+                b.slice_mut(0..h)?
+                    .zip_apply((a.slice(strided(0, 2 * h)?)?, a.slice(strided(1, 2 * h)?)?), |v, (e, o)| *v = e + o)?;
                 std::mem::swap(&mut a, &mut b);
                 len /= 2;
             }

@@ -267,7 +267,14 @@ pub struct Outcome {
 ///
 /// # Errors
 /// Communication errors.
-pub fn verify<S>(ctx: &Ctx, meter: &mut Meter, got: Option<Vec<f64>>, setup: impl FnOnce() -> S, compute: impl FnOnce(S) -> Vec<f64>, tol: f64) -> Result<bool> {
+pub fn verify<S>(
+    ctx: &Ctx,
+    meter: &mut Meter,
+    got: Option<Vec<f64>>,
+    setup: impl FnOnce() -> S,
+    compute: impl FnOnce(S) -> Vec<f64>,
+    tol: f64,
+) -> Result<bool> {
     let mine = got.map(|g| {
         let input = std::hint::black_box(setup());
         let t = Instant::now();
@@ -333,11 +340,9 @@ fn kernel<X: Dists>(name: &str) -> Option<KernelFn<X>> {
 
 /// The canonical name of a kernel given on the command line (case-insensitive).
 fn canonical(name: &str) -> Result<&'static str> {
-    KERNELS
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(name.trim()))
-        .copied()
-        .ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {name:?}; the kernels are {}", KERNELS.join(","))))
+    KERNELS.iter().find(|k| k.eq_ignore_ascii_case(name.trim())).copied().ok_or_else(|| {
+        Error::InvalidArgument(format!("unknown kernel {name:?}; the kernels are {}", KERNELS.join(",")))
+    })
 }
 
 /// One measured run.
@@ -351,7 +356,13 @@ struct RunResult {
 }
 
 /// Runs `kernel` once on every locale with `mode`.
-fn run_kernel<X: Dists>(ctx: &Ctx, x: &X, name: &'static str, p: &Params, mode: Aggregation) -> Result<(Meter, Outcome)> {
+fn run_kernel<X: Dists>(
+    ctx: &Ctx,
+    x: &X,
+    name: &'static str,
+    p: &Params,
+    mode: Aggregation,
+) -> Result<(Meter, Outcome)> {
     let f = kernel::<X>(name).ok_or_else(|| Error::InvalidArgument(format!("unknown kernel {name}")))?;
     set_aggregation(ctx, mode);
     let mut m = Meter::default();
@@ -359,7 +370,14 @@ fn run_kernel<X: Dists>(ctx: &Ctx, x: &X, name: &'static str, p: &Params, mode: 
     Ok((m, out))
 }
 
-fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, mode: Aggregation) -> Result<(Meter, Outcome)> {
+fn run_dist(
+    ctx: &Ctx,
+    d: DistName,
+    block: usize,
+    name: &'static str,
+    p: &Params,
+    mode: Aggregation,
+) -> Result<(Meter, Outcome)> {
     match d {
         DistName::Cyclic => run_kernel(ctx, &CyclicDists, name, p, mode),
         DistName::Blockcyclic => run_kernel(ctx, &BlockCyclicDists { block }, name, p, mode),
@@ -371,7 +389,15 @@ fn run_dist(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params
 /// interleaved in each round (so that drift of a shared machine hits every mode alike): per
 /// mode the best time, the last counts, `ok` only if every run was checked correct.
 #[allow(clippy::too_many_arguments)]
-fn run_modes(ctx: &Ctx, d: DistName, block: usize, name: &'static str, p: &Params, modes: &[Aggregation], reps: usize) -> Result<Vec<(Aggregation, Meter, Outcome)>> {
+fn run_modes(
+    ctx: &Ctx,
+    d: DistName,
+    block: usize,
+    name: &'static str,
+    p: &Params,
+    modes: &[Aggregation],
+    reps: usize,
+) -> Result<Vec<(Aggregation, Meter, Outcome)>> {
     let mut best: Vec<Option<(Meter, Outcome)>> = vec![None; modes.len()];
     // Short kernels get more rounds (while the slowest mode has run less than 0.3 s in all, at
     // most 50 rounds): the best of a few 1 ms runs is noise on a shared machine. Every locale
@@ -506,7 +532,10 @@ fn speedup_summary(results: &[RunResult], d: DistName) -> Option<SpeedupSummary>
     let of = |m: &str| results.iter().filter(|r| r.dist == d && r.mode.name() == m).collect::<Vec<_>>();
     let (mode, runs) = ["auto", "static", "off"].into_iter().map(|m| (m, of(m))).find(|(_, rs)| !rs.is_empty())?;
     let sp: Vec<f64> = runs.iter().map(|r| speedup(&r.meter)).collect();
-    let (worst, worst_kernel) = runs.iter().map(|r| (speedup(&r.meter), r.kernel)).fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
+    let (worst, worst_kernel) =
+        runs.iter()
+            .map(|r| (speedup(&r.meter), r.kernel))
+            .fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
     Some(SpeedupSummary { mode, kernels: runs.len(), geomean: geomean(&sp), worst, worst_kernel })
 }
 
@@ -579,7 +608,13 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
     let p = Params::uniform(args.scale, args.steps);
     let mut results = Vec::new();
     if ctx.id() == 0 && !json {
-        println!("polybench: {} locales ({} backend), scale {}, block {}", ctx.num_locales(), ctx.backend_name(), args.scale, args.block);
+        println!(
+            "polybench: {} locales ({} backend), scale {}, block {}",
+            ctx.num_locales(),
+            ctx.backend_name(),
+            args.scale,
+            args.block
+        );
         print_table_header();
     }
     let progress = Progress::new((args.dists.len() * kernels.len()) as u64, "polybench", ctx.id() == 0);
@@ -737,10 +772,20 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
                     let p = match sweep {
                         // Weak: the work (elements) grows with the locale count, from the
                         // paper's size at 2 locales.
-                        Sweep::Weak => Params { scale1: args.scale * f, scale2: args.scale * f.sqrt(), scale3: args.scale * f.cbrt(), steps: args.steps },
+                        Sweep::Weak => Params {
+                            scale1: args.scale * f,
+                            scale2: args.scale * f.sqrt(),
+                            scale3: args.scale * f.cbrt(),
+                            steps: args.steps,
+                        },
                         _ => Params::uniform(args.scale, args.steps),
                     };
-                    sweep_point(ctx, args, json, &Point { sweep, kernels: &kernels, dists: &args.dists, block: args.block, params: p })
+                    sweep_point(
+                        ctx,
+                        args,
+                        json,
+                        &Point { sweep, kernels: &kernels, dists: &args.dists, block: args.block, params: p },
+                    )
                 })?;
             }
             Ok(())
@@ -751,7 +796,13 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
                 check(ctx)?;
                 let p = Params::uniform(args.scale, args.steps);
                 for &b in &args.blocks {
-                    let pt = Point { sweep: Sweep::Block, kernels: &kernels, dists: &[DistName::Blockcyclic], block: b, params: p };
+                    let pt = Point {
+                        sweep: Sweep::Block,
+                        kernels: &kernels,
+                        dists: &[DistName::Blockcyclic],
+                        block: b,
+                        params: p,
+                    };
                     sweep_point(ctx, args, json, &pt)?;
                 }
                 Ok(())

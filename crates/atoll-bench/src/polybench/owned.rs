@@ -28,7 +28,13 @@ pub type RowMat<X> = DistArray<f64, 2, <X as Dists>::M<2>>;
 ///
 /// # Errors
 /// Bad sizes; communication errors.
-pub fn row_mat<X: Dists>(ctx: &Ctx, x: &X, r: usize, c: usize, f: impl Fn(usize, usize) -> f64 + Sync) -> Result<RowMat<X>> {
+pub fn row_mat<X: Dists>(
+    ctx: &Ctx,
+    x: &X,
+    r: usize,
+    c: usize,
+    f: impl Fn(usize, usize) -> f64 + Sync,
+) -> Result<RowMat<X>> {
     DistArray::from_fn(ctx, x.make_rows(ctx, [r, c])?, |[i, j]| f(i as usize, j as usize))
 }
 
@@ -53,7 +59,9 @@ pub fn rows_of<M: Distribution<2>>(arr: &DistArray<f64, 2, M>, me: usize) -> Res
     let [lr, lc] = dist.local_shape(me)?;
     let c = arr.shape()[1];
     if lc != c && lr > 0 {
-        return Err(Error::InvalidArgument(format!("owned_rows: locale {me} owns {lc} of {c} columns (not distributed by rows)")));
+        return Err(Error::InvalidArgument(format!(
+            "owned_rows: locale {me} owns {lc} of {c} columns (not distributed by rows)"
+        )));
     }
     (0..lr).map(|l| Ok(dist.global_index(me, l * c)?[0] as usize)).collect()
 }
@@ -102,9 +110,17 @@ impl Replica {
     /// # Errors
     /// [`Error::ShapeMismatch`] when `src` has not `c` columns; [`Error::InvalidArgument`] for
     /// more than `r` rows; communication errors.
-    pub fn fill_rows<M: Distribution<2> + 'static>(&mut self, src: &DistArray<f64, 2, M>, lo: usize, hi: usize) -> Result<()> {
+    pub fn fill_rows<M: Distribution<2> + 'static>(
+        &mut self,
+        src: &DistArray<f64, 2, M>,
+        lo: usize,
+        hi: usize,
+    ) -> Result<()> {
         if hi < lo || hi - lo > self.r {
-            return Err(Error::InvalidArgument(format!("Replica::fill_rows: rows {lo}..{hi} in a copy of {} rows", self.r)));
+            return Err(Error::InvalidArgument(format!(
+                "Replica::fill_rows: rows {lo}..{hi} in a copy of {} rows",
+                self.r
+            )));
         }
         let (r, c, h) = (self.r as i64, self.arr.shape()[1] as i64, (hi - lo) as i64);
         let rows = src.slice([lo as i64..hi as i64, 0..c])?;
@@ -133,7 +149,12 @@ impl Replica {
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes differ; communication errors.
-    pub fn fill_pair<M: Distribution<2> + 'static>(&mut self, other: &mut Replica, a: &DistArray<f64, 2, M>, b: &DistArray<f64, 2, M>) -> Result<()> {
+    pub fn fill_pair<M: Distribution<2> + 'static>(
+        &mut self,
+        other: &mut Replica,
+        a: &DistArray<f64, 2, M>,
+        b: &DistArray<f64, 2, M>,
+    ) -> Result<()> {
         if self.arr.shape() != other.arr.shape() {
             return Err(Error::ShapeMismatch {
                 context: "Replica::fill_pair: two replicas of different shapes".into(),
@@ -157,10 +178,14 @@ impl Replica {
         let (r, c) = (self.r as i64, self.arr.shape()[1] as i64);
         for l in 0..self.arr.ctx().num_locales() as i64 {
             let plane = [l * r..(l + 1) * r, 0..c];
-            self.arr.slice_mut(plane.clone())?.zip_apply_with_mut(&mut other.arr.slice_mut(plane)?, (a.view(), b.view()), |x, y, (av, bv)| {
-                *x = av;
-                *y = bv;
-            })?;
+            self.arr.slice_mut(plane.clone())?.zip_apply_with_mut(
+                &mut other.arr.slice_mut(plane)?,
+                (a.view(), b.view()),
+                |x, y, (av, bv)| {
+                    *x = av;
+                    *y = bv;
+                },
+            )?;
         }
         Ok(())
     }
@@ -200,7 +225,11 @@ impl Replica {
 /// # Errors
 /// [`Error::InvalidArgument`] when a matrix is not distributed by rows or does not fit its
 /// copy; communication errors.
-fn bulk_fill<M: Distribution<2> + 'static>(pairs: &mut [(&mut Symmetric<f64>, &DistArray<f64, 2, M>)], lo: usize, hi: usize) -> Result<()> {
+fn bulk_fill<M: Distribution<2> + 'static>(
+    pairs: &mut [(&mut Symmetric<f64>, &DistArray<f64, 2, M>)],
+    lo: usize,
+    hi: usize,
+) -> Result<()> {
     let Some(ctx) = pairs.first().map(|(_, s)| s.ctx().clone()) else { return Ok(()) };
     let (me, l) = (ctx.id(), ctx.num_locales());
     // Every locale's rows in lo..hi, per source, as (local row index, global row).
@@ -208,7 +237,10 @@ fn bulk_fill<M: Distribution<2> + 'static>(pairs: &mut [(&mut Symmetric<f64>, &D
     for (copy, src) in pairs.iter_mut() {
         let [r, c] = src.shape();
         if hi < lo || hi > r || (hi - lo) * c > copy.local().len() {
-            return Err(Error::InvalidArgument(format!("bulk_fill: rows {lo}..{hi} of a {r} x {c} matrix into a copy of {} values", copy.local().len())));
+            return Err(Error::InvalidArgument(format!(
+                "bulk_fill: rows {lo}..{hi} of a {r} x {c} matrix into a copy of {} values",
+                copy.local().len()
+            )));
         }
         let rows: Vec<Vec<usize>> = (0..l).map(|t| rows_of(src, t)).collect::<Result<_>>()?;
         let out = copy.local_mut();
@@ -279,7 +311,9 @@ mod tests {
         let (r, c) = (11, 5);
         let a = row_mat(ctx, x, r, c, value)?;
         let b = row_mat(ctx, x, r, c, |i, j| -value(i, j))?;
-        let want = |f: &dyn Fn(usize, usize) -> f64, lo: usize, hi: usize| (lo..hi).flat_map(|i| (0..c).map(move |j| (i, j))).map(|(i, j)| f(i, j)).collect::<Vec<f64>>();
+        let want = |f: &dyn Fn(usize, usize) -> f64, lo: usize, hi: usize| {
+            (lo..hi).flat_map(|i| (0..c).map(move |j| (i, j))).map(|(i, j)| f(i, j)).collect::<Vec<f64>>()
+        };
         for mode in [Aggregation::Off, Aggregation::Static, Aggregation::Auto] {
             set_aggregation(ctx, mode);
             let (mut ra, mut rb) = (Replica::new(ctx, r, c)?, Replica::new(ctx, r, c)?);

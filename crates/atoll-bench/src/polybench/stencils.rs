@@ -33,9 +33,13 @@ pub fn fdtd_2d<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<
         for t in 0..t_max {
             ey.slice_mut([r(0, 1), r(0, ny)])?.fill(t as f64)?;
             ey.slice_mut([r(1, nx), r(0, ny)])?
-                .zip_apply((hz.slice([r(1, nx), r(0, ny)])?, hz.slice([r(0, nx - 1), r(0, ny)])?), |e, (h, hu)| *e -= 0.5 * (h - hu))?;
+                .zip_apply((hz.slice([r(1, nx), r(0, ny)])?, hz.slice([r(0, nx - 1), r(0, ny)])?), |e, (h, hu)| {
+                    *e -= 0.5 * (h - hu)
+                })?;
             ex.slice_mut([r(0, nx), r(1, ny)])?
-                .zip_apply((hz.slice([r(0, nx), r(1, ny)])?, hz.slice([r(0, nx), r(0, ny - 1)])?), |e, (h, hl)| *e -= 0.5 * (h - hl))?;
+                .zip_apply((hz.slice([r(0, nx), r(1, ny)])?, hz.slice([r(0, nx), r(0, ny - 1)])?), |e, (h, hl)| {
+                    *e -= 0.5 * (h - hl)
+                })?;
             let (i, j) = (r(0, nx - 1), r(0, ny - 1));
             hz.slice_mut([i.clone(), j.clone()])?.zip_apply(
                 (
@@ -75,7 +79,8 @@ pub fn fdtd_2d<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Result<
                 }
                 for i in 0..nx - 1 {
                     for j in 0..ny - 1 {
-                        hz[i * ny + j] -= 0.7 * (ex[i * ny + j + 1] - ex[i * ny + j] + ey[(i + 1) * ny + j] - ey[i * ny + j]);
+                        hz[i * ny + j] -=
+                            0.7 * (ex[i * ny + j + 1] - ex[i * ny + j] + ey[(i + 1) * ny + j] - ey[i * ny + j]);
                     }
                 }
             }
@@ -104,7 +109,16 @@ struct Apml {
 impl Apml {
     fn new(cz: usize, cym: usize, cxm: usize) -> Apml {
         let v = |len: usize, off: f64| (0..=len).map(|i| (i as f64 + off) / cxm as f64).collect::<Vec<f64>>();
-        Apml { mui: 2341.0, ch: 42.0, czm: v(cz, 1.0), czp: v(cz, 2.0), cxmh: v(cxm, 3.0), cxph: v(cxm, 4.0), cymh: v(cym, 5.0), cyph: v(cym, 6.0) }
+        Apml {
+            mui: 2341.0,
+            ch: 42.0,
+            czm: v(cz, 1.0),
+            czp: v(cz, 2.0),
+            cxmh: v(cxm, 3.0),
+            cxph: v(cxm, 4.0),
+            cymh: v(cym, 5.0),
+            cyph: v(cym, 6.0),
+        }
     }
 
     /// `(clf, tmp)` of PolyBench's inner loop at `(iy, ix)`.
@@ -117,7 +131,8 @@ impl Apml {
     /// The new `Hz` at `(iz, ix)`, from the old one, `tmp` and the old `Bza`.
     #[inline]
     fn hz(&self, iz: usize, ix: usize, hz: f64, tmp: f64, bza: f64) -> f64 {
-        (self.cxmh[ix] / self.cxph[ix]) * hz + (self.mui * self.czp[iz] / self.cxph[ix]) * tmp - (self.mui * self.czm[iz] / self.cxph[ix]) * bza
+        (self.cxmh[ix] / self.cxph[ix]) * hz + (self.mui * self.czp[iz] / self.cxph[ix]) * tmp
+            - (self.mui * self.czm[iz] / self.cxph[ix]) * bza
     }
 }
 
@@ -135,14 +150,17 @@ pub fn fdtd_apml<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
     let fhz = move |i: usize, j: usize, k: usize| (i * (j + 5) + k + 3) as f64 / cz as f64;
     let fbz = move |i: usize, j: usize, k: usize| (i * (j + 6) + k + 4) as f64 / cz as f64;
     let make = |f: &(dyn Fn(usize, usize, usize) -> f64 + Sync)| {
-        DistArray::<f64, 3, X::M<3>>::from_fn(ctx, x.make(ctx, shape)?, |[i, j, k]| f(i as usize, j as usize, k as usize))
+        DistArray::<f64, 3, X::M<3>>::from_fn(ctx, x.make(ctx, shape)?, |[i, j, k]| {
+            f(i as usize, j as usize, k as usize)
+        })
     };
     let (ex, ey, mut hz, mut bza) = (make(&fex)?, make(&fey)?, make(&fhz)?, make(&fbz)?);
     let co = Apml::new(cz, cym, cxm);
     let (z, y, xr) = (r(0, cz), r(0, cym), r(0, cxm));
     m.measure(ctx, || {
         for _ in 0..sweeps {
-            let exs = (ex.slice([z.clone(), y.clone(), xr.clone()])?, ex.slice([z.clone(), r(1, cym + 1), xr.clone()])?);
+            let exs =
+                (ex.slice([z.clone(), y.clone(), xr.clone()])?, ex.slice([z.clone(), r(1, cym + 1), xr.clone()])?);
             let eys = (ey.slice([z.clone(), y.clone(), r(1, cxm + 1)])?, ey.slice([z.clone(), y.clone(), xr.clone()])?);
             hz.slice_mut([z.clone(), y.clone(), xr.clone()])?.zip_apply_indexed(
                 (bza.slice([z.clone(), y.clone(), xr.clone()])?, exs.0, exs.1, eys.0, eys.1),
@@ -151,9 +169,12 @@ pub fn fdtd_apml<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
                     *h = co.hz(iz as usize, ix as usize, *h, tmp, b);
                 },
             )?;
-            bza.slice_mut([z.clone(), y.clone(), xr.clone()])?.zip_apply_indexed((exs.0, exs.1, eys.0, eys.1), |[_, iy, _], b, (e, en, eyn, eyc)| {
-                *b = co.tmp(iy as usize, *b, e, en, eyn, eyc);
-            })?;
+            bza.slice_mut([z.clone(), y.clone(), xr.clone()])?.zip_apply_indexed(
+                (exs.0, exs.1, eys.0, eys.1),
+                |[_, iy, _], b, (e, en, eyn, eyc)| {
+                    *b = co.tmp(iy as usize, *b, e, en, eyn, eyc);
+                },
+            )?;
         }
         Ok(())
     })?;
@@ -165,7 +186,11 @@ pub fn fdtd_apml<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
         m,
         got,
         || {
-            let grid = |f: &dyn Fn(usize, usize, usize) -> f64| (0..shape.iter().product::<usize>()).map(|q| f(q / (sy * sx), (q / sx) % sy, q % sx)).collect::<Vec<f64>>();
+            let grid = |f: &dyn Fn(usize, usize, usize) -> f64| {
+                (0..shape.iter().product::<usize>())
+                    .map(|q| f(q / (sy * sx), (q / sx) % sy, q % sx))
+                    .collect::<Vec<f64>>()
+            };
             (grid(&fex), grid(&fey), grid(&fhz), grid(&fbz))
         },
         |(ex, ey, mut hz, mut bza)| {
@@ -174,7 +199,14 @@ pub fn fdtd_apml<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
                     for iy in 0..cym {
                         for ix in 0..cxm {
                             let b = bza[at(iz, iy, ix)];
-                            let tmp = co.tmp(iy, b, ex[at(iz, iy, ix)], ex[at(iz, iy + 1, ix)], ey[at(iz, iy, ix + 1)], ey[at(iz, iy, ix)]);
+                            let tmp = co.tmp(
+                                iy,
+                                b,
+                                ex[at(iz, iy, ix)],
+                                ex[at(iz, iy + 1, ix)],
+                                ey[at(iz, iy, ix + 1)],
+                                ey[at(iz, iy, ix)],
+                            );
                             hz[at(iz, iy, ix)] = co.hz(iz, ix, hz[at(iz, iy, ix)], tmp, b);
                             bza[at(iz, iy, ix)] = tmp;
                         }
@@ -205,7 +237,9 @@ pub fn jacobi_1d<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
     m.measure(ctx, || {
         for _ in 0..t_max {
             b.slice_mut(1..n1 - 1)?
-                .zip_apply((a.slice(0..n1 - 2)?, a.slice(1..n1 - 1)?, a.slice(2..n1)?), |v, (l, c, r)| *v = 0.33333 * (l + c + r))?;
+                .zip_apply((a.slice(0..n1 - 2)?, a.slice(1..n1 - 1)?, a.slice(2..n1)?), |v, (l, c, r)| {
+                    *v = 0.33333 * (l + c + r)
+                })?;
             std::mem::swap(&mut a, &mut b);
         }
         Ok(())
@@ -261,12 +295,22 @@ pub fn jacobi_2d<X: Dists>(ctx: &Ctx, x: &X, p: &Params, m: &mut Meter) -> Resul
         ctx,
         m,
         a.gather(0)?,
-        || ((0..n * n).map(|q| fa(q / n, q % n)).collect::<Vec<f64>>(), (0..n * n).map(|q| fb(q / n, q % n)).collect::<Vec<f64>>()),
+        || {
+            (
+                (0..n * n).map(|q| fa(q / n, q % n)).collect::<Vec<f64>>(),
+                (0..n * n).map(|q| fb(q / n, q % n)).collect::<Vec<f64>>(),
+            )
+        },
         |(mut a, mut b)| {
             for _ in 0..t_max {
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
-                        b[i * n + j] = 0.2 * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i + 1) * n + j] + a[(i - 1) * n + j]);
+                        b[i * n + j] = 0.2
+                            * (a[i * n + j]
+                                + a[i * n + j - 1]
+                                + a[i * n + j + 1]
+                                + a[(i + 1) * n + j]
+                                + a[(i - 1) * n + j]);
                     }
                 }
                 std::mem::swap(&mut a, &mut b);

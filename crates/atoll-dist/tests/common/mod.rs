@@ -28,8 +28,7 @@ pub fn range_strategy(max_len: usize) -> impl Strategy<Value = StridedRange> {
 
 /// A domain of rank `D` with up to `max_len` indices per dimension.
 pub fn domain_strategy<const D: usize>(max_len: usize) -> impl Strategy<Value = Domain<D>> {
-    proptest::collection::vec(range_strategy(max_len), D)
-        .prop_map(|v| Domain::new(v.try_into().unwrap()).unwrap())
+    proptest::collection::vec(range_strategy(max_len), D).prop_map(|v| Domain::new(v.try_into().unwrap()).unwrap())
 }
 
 /// Every ordered factorization of `n` into `D` factors.
@@ -64,11 +63,8 @@ pub fn grid_strategy<const D: usize>() -> impl Strategy<Value = LocaleGrid<D>> {
             )
         })
         .prop_map(|(shape, sublocales, perm)| {
-            let targets: Vec<usize> = if sublocales {
-                perm.iter().map(|k| 100 + 8 * k + 3).collect()
-            } else {
-                (0..perm.len()).collect()
-            };
+            let targets: Vec<usize> =
+                if sublocales { perm.iter().map(|k| 100 + 8 * k + 3).collect() } else { (0..perm.len()).collect() };
             LocaleGrid::new(targets, shape).unwrap()
         })
 }
@@ -81,9 +77,8 @@ pub fn sub_strategy<const D: usize>(dom: Domain<D>) -> impl Strategy<Value = Dom
         .iter()
         .map(|r| {
             let base = r.lo();
-            (-6i64..6, 1u64..=7, 0usize..=10).prop_map(move |(off, s, len)| {
-                StridedRange::from_parts(base + off, s, len).unwrap()
-            })
+            (-6i64..6, 1u64..=7, 0usize..=10)
+                .prop_map(move |(off, s, len)| StridedRange::from_parts(base + off, s, len).unwrap())
         })
         .collect();
     dims.prop_map(|v| Domain::new(v.try_into().unwrap()).unwrap())
@@ -129,8 +124,7 @@ where
         prop_assert_eq!(dist.checked_locate(idx), Ok((want, *local)));
         prop_assert_eq!(dist.global_index(want, *local), Ok(idx));
         let strides = *strides_of.entry(want).or_insert_with(|| dist.local_strides(want).unwrap());
-        let by_maps: usize =
-            (0..D).map(|d| dist.dimension_map(d).unwrap().local_pos(pos[d]) * strides[d]).sum();
+        let by_maps: usize = (0..D).map(|d| dist.dimension_map(d).unwrap().local_pos(pos[d]) * strides[d]).sum();
         prop_assert_eq!(by_maps, *local);
         *local += 1;
     }
@@ -140,8 +134,7 @@ where
         prop_assert_eq!(dist.local_len(t), Ok(len), "local_len of target {}", t);
         let lshape = dist.local_shape(t).unwrap();
         for d in 0..D {
-            let owned =
-                (0..shape[d]).filter(|&p| part(d, p, shape[d], gshape[d]) == coords[d]).count();
+            let owned = (0..shape[d]).filter(|&p| part(d, p, shape[d], gshape[d]) == coords[d]).count();
             prop_assert_eq!(lshape[d], owned);
             prop_assert_eq!(dist.dim_maps()[d].local_len(coords[d]), owned);
         }
@@ -300,12 +293,9 @@ pub fn gcd(a: usize, b: usize) -> usize {
 
 /// A domain (up to `max_len` indices per dimension), a grid, and three sub-domains around
 /// the domain.
-pub fn dist_case<const D: usize>(
-    max_len: usize,
-) -> impl Strategy<Value = (Domain<D>, LocaleGrid<D>, Vec<Domain<D>>)> {
-    (domain_strategy::<D>(max_len), grid_strategy::<D>()).prop_flat_map(|(dom, grid)| {
-        (Just(dom), Just(grid), proptest::collection::vec(sub_strategy(dom), 3))
-    })
+pub fn dist_case<const D: usize>(max_len: usize) -> impl Strategy<Value = (Domain<D>, LocaleGrid<D>, Vec<Domain<D>>)> {
+    (domain_strategy::<D>(max_len), grid_strategy::<D>())
+        .prop_flat_map(|(dom, grid)| (Just(dom), Just(grid), proptest::collection::vec(sub_strategy(dom), 3)))
 }
 
 /// At most one piece per dimension (Block and Cyclic).

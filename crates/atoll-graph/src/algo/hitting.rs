@@ -44,7 +44,14 @@ fn dot(ctx: &Ctx, a: &[f64], b: &[f64]) -> Result<f64> {
 /// # Errors
 /// [`Error::IndexOutOfBounds`] for a target outside the graph; [`Error::InvalidArgument`] for an
 /// empty target set or a negative weight; a non-square matrix; communication failures.
-pub fn hitting_times(ctx: &Ctx, m: &CsrMatrix, targets: &[u64], method: HittingMethod, tol: f64, max_iters: usize) -> Result<HittingTimes> {
+pub fn hitting_times(
+    ctx: &Ctx,
+    m: &CsrMatrix,
+    targets: &[u64],
+    method: HittingMethod,
+    tol: f64,
+    max_iters: usize,
+) -> Result<HittingTimes> {
     super::lp::square(m, "hitting_times")?;
     let n = m.shape().0 as u64;
     if let Some(&t) = targets.iter().find(|&&t| t >= n) {
@@ -55,13 +62,19 @@ pub fn hitting_times(ctx: &Ctx, m: &CsrMatrix, targets: &[u64], method: HittingM
     }
     let neg = m.val.as_ref().is_some_and(|v| v.iter().any(|&a| a < 0.0));
     if ctx.allreduce(neg, |a, b| a || b)? {
-        return Err(Error::InvalidArgument("hitting_times: the matrix has a negative weight (a random walk needs nonnegative weights)".into()));
+        return Err(Error::InvalidArgument(
+            "hitting_times: the matrix has a negative weight (a random walk needs nonnegative weights)".into(),
+        ));
     }
     let rows = m.local_rows();
     let nl = rows.len();
     // Reachability: components holding a target.
     let cc = connected_components(ctx, m)?;
-    let mut tcomp: Vec<u64> = targets.iter().filter(|&&t| rows.contains(&(t as usize))).map(|&t| cc.labels[t as usize - rows.start]).collect();
+    let mut tcomp: Vec<u64> = targets
+        .iter()
+        .filter(|&&t| rows.contains(&(t as usize)))
+        .map(|&t| cc.labels[t as usize - rows.start])
+        .collect();
     tcomp = ctx.allgather(&tcomp)?.concat();
     tcomp.sort_unstable();
     tcomp.dedup();
@@ -75,8 +88,15 @@ pub fn hitting_times(ctx: &Ctx, m: &CsrMatrix, targets: &[u64], method: HittingM
     let diag = m.diagonal(ctx)?;
     let deg: Vec<f64> = m.abs_row_sums(ctx)?.iter().zip(&diag).map(|(s, d)| s - d).collect();
     // Unknowns: non-targets that reach a target.
-    let active: Vec<bool> = (0..nl).map(|i| !is_target[i] && tcomp.binary_search(&cc.labels[i]).is_ok() && deg[i] > 0.0).collect();
-    let mask = |v: &mut [f64]| v.iter_mut().zip(&active).for_each(|(x, &a)| if !a { *x = 0.0 });
+    let active: Vec<bool> =
+        (0..nl).map(|i| !is_target[i] && tcomp.binary_search(&cc.labels[i]).is_ok() && deg[i] > 0.0).collect();
+    let mask = |v: &mut [f64]| {
+        v.iter_mut().zip(&active).for_each(|(x, &a)| {
+            if !a {
+                *x = 0.0
+            }
+        })
+    };
     // y = (D - A) h on active rows (h zero off the active set), diagonal removed from A.
     let apply = |h: &[f64], y: &mut [f64]| -> Result<()> {
         m.spmv(ctx, h, y)?;
@@ -146,6 +166,16 @@ pub fn hitting_times(ctx: &Ctx, m: &CsrMatrix, targets: &[u64], method: HittingM
             }
         }
     }
-    let times = (0..nl).map(|i| if is_target[i] { 0.0 } else if active[i] { h[i] } else { f64::INFINITY }).collect();
+    let times = (0..nl)
+        .map(|i| {
+            if is_target[i] {
+                0.0
+            } else if active[i] {
+                h[i]
+            } else {
+                f64::INFINITY
+            }
+        })
+        .collect();
     Ok(HittingTimes { times, residuals, converged })
 }

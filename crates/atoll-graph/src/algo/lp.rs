@@ -130,9 +130,20 @@ pub fn label_propagation(ctx: &Ctx, m: &CsrMatrix, initial: Option<Vec<u64>>, ma
     // the first exchange).
     let (labels, bad) = match initial {
         Some(l) => {
-            let bad = crate::operator::check_part("label_propagation (initial labels)", n as usize, l.len(), n as usize, rows.clone())
-                .err()
-                .or_else(|| l.iter().find(|&&x| x >= n).map(|&b| atoll_error::Error::IndexOutOfBounds { index: b.to_string(), bounds: format!("0..{n} (labels are vertex ids)") }));
+            let bad = crate::operator::check_part(
+                "label_propagation (initial labels)",
+                n as usize,
+                l.len(),
+                n as usize,
+                rows.clone(),
+            )
+            .err()
+            .or_else(|| {
+                l.iter().find(|&&x| x >= n).map(|&b| atoll_error::Error::IndexOutOfBounds {
+                    index: b.to_string(),
+                    bounds: format!("0..{n} (labels are vertex ids)"),
+                })
+            });
             (l, bad)
         }
         None => (rows.clone().map(|i| i as u64).collect(), None),
@@ -159,7 +170,11 @@ pub fn label_propagation(ctx: &Ctx, m: &CsrMatrix, initial: Option<Vec<u64>>, ma
 pub(crate) fn square(m: &CsrMatrix, what: &str) -> Result<()> {
     let (r, c) = m.shape();
     if r != c {
-        return Err(atoll_error::Error::ShapeMismatch { context: what.into(), left: format!("a {r} x {c} matrix"), right: "a square matrix (a graph)".into() });
+        return Err(atoll_error::Error::ShapeMismatch {
+            context: what.into(),
+            left: format!("a {r} x {c} matrix"),
+            right: "a square matrix (a graph)".into(),
+        });
     }
     Ok(())
 }

@@ -12,10 +12,18 @@ use atoll_runtime::Ctx;
 /// # Errors
 /// [`Error::InvalidArgument`] for a damping outside `[0, 1)` or a non-square matrix;
 /// communication failures.
-pub fn pagerank<M: RowMatrix + ?Sized>(ctx: &Ctx, m: &M, damping: f64, tol: f64, max_iters: usize) -> Result<(Vec<f64>, usize, bool)> {
+pub fn pagerank<M: RowMatrix + ?Sized>(
+    ctx: &Ctx,
+    m: &M,
+    damping: f64,
+    tol: f64,
+    max_iters: usize,
+) -> Result<(Vec<f64>, usize, bool)> {
     let (n, c) = m.shape();
     if n != c || !(0.0..1.0).contains(&damping) {
-        return Err(Error::InvalidArgument(format!("pagerank: needs a square matrix and a damping in [0, 1), got {n} x {c} and {damping}")));
+        return Err(Error::InvalidArgument(format!(
+            "pagerank: needs a square matrix and a damping in [0, 1), got {n} x {c} and {damping}"
+        )));
     }
     let w = m.abs_row_sums(ctx)?;
     let (rows, cols) = (m.local_rows(), m.local_cols());

@@ -8,7 +8,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-use atoll_graph::{bfs, connected_components, hitting_times, kronecker, kronecker_edges, label_propagation, pagerank, read_matrix_market, read_matrix_market_edges, write_matrix_market, EdgeListMatrix, HittingMethod, MmSymmetry, RowMatrix};
+use atoll_graph::{
+    bfs, connected_components, hitting_times, kronecker, kronecker_edges, label_propagation, pagerank,
+    read_matrix_market, read_matrix_market_edges, write_matrix_market, EdgeListMatrix, HittingMethod, MmSymmetry,
+    RowMatrix,
+};
 use atoll_runtime::{CommCounts, Ctx, Error, Result};
 use common::*;
 
@@ -42,7 +46,8 @@ pub fn all_scenarios(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let scale = 8;
     let n = 1usize << scale;
     let raw = kronecker_edges(ctx, scale, 16, 5)?;
-    let pairs: Vec<(u64, u64)> = ctx.allgather(&raw.rows.iter().copied().zip(raw.cols.iter().copied()).collect::<Vec<_>>())?.concat();
+    let pairs: Vec<(u64, u64)> =
+        ctx.allgather(&raw.rows.iter().copied().zip(raw.cols.iter().copied()).collect::<Vec<_>>())?.concat();
     let sym: Vec<(u64, u64)> = pairs.iter().flat_map(|&(u, v)| [(u, v), (v, u)]).filter(|(u, v)| u != v).collect();
     let adj = adjacency(n, &sym);
     let m = kronecker(ctx, scale, 16, 5)?;
@@ -70,7 +75,14 @@ pub fn all_scenarios(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let h = hitting_times(ctx, &m, &targets, HittingMethod::ConjugateGradient, 1e-11, 1000)?;
     let want = hitting_reference(&adj, &targets);
     let got = all(ctx, &h.times)?;
-    check(h.converged && got.iter().zip(&want).all(|(a, b)| (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-6 * b.max(1.0)), "hitting times")?;
+    check(
+        h.converged
+            && got
+                .iter()
+                .zip(&want)
+                .all(|(a, b)| (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-6 * b.max(1.0)),
+        "hitting times",
+    )?;
     // Each CG iteration of the hitting-time solve: one SpMV, hence one put per remote reader
     // and nothing else (the reductions are collectives, not counted messages): the counts of
     // 7 iterations minus those of 2 (the setup, components included, cancels).
@@ -99,7 +111,8 @@ pub fn all_scenarios(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     out.push(("spmv_edge_list".to_string(), c));
     // A malformed file: the same typed error on every rank, and the job goes on.
     if ctx.id() == 0 {
-        std::fs::write(&path, "%%MatrixMarket matrix coordinate pattern general\n4 4 3\n1 2\n5 1\n2 2\n").map_err(Error::from)?;
+        std::fs::write(&path, "%%MatrixMarket matrix coordinate pattern general\n4 4 3\n1 2\n5 1\n2 2\n")
+            .map_err(Error::from)?;
     }
     ctx.barrier()?;
     let err = read_matrix_market(ctx, &path).err();

@@ -15,7 +15,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let r: Result<(usize, String)> = run(config, |ctx| Ok((ctx.id(), mpi_scenarios::report(&mpi_scenarios::all_scenarios(ctx)?))));
+    let r: Result<(usize, String)> =
+        run(config, |ctx| Ok((ctx.id(), mpi_scenarios::report(&mpi_scenarios::all_scenarios(ctx)?))));
     match r {
         Ok((0, report)) => {
             print!("{report}");

@@ -259,7 +259,9 @@ fn measure_tracked(mode: Mode, threshold: usize, o: &Options, large: bool) -> Sa
             problems.push(format!("off mode counted {allocs} allocations"));
         }
     } else if allocs >= expected {
-        problems.push(format!("the threshold should skip the {expected} small strings, but {allocs} allocations were counted"));
+        problems.push(format!(
+            "the threshold should skip the {expected} small strings, but {allocs} allocations were counted"
+        ));
     }
     if mode == Mode::Full && blocks_after != blocks_before {
         problems.push(format!("the full-mode table held {blocks_before} blocks before and {blocks_after} after"));
@@ -267,7 +269,13 @@ fn measure_tracked(mode: Mode, threshold: usize, o: &Options, large: bool) -> Sa
     Sample {
         seconds: timing.wall,
         cpu_seconds: timing.cpu,
-        ok: problems.is_empty(), allocs_counted: allocs, used_before, used_after, peak, problems }
+        ok: problems.is_empty(),
+        allocs_counted: allocs,
+        used_before,
+        used_after,
+        peak,
+        problems,
+    }
 }
 
 fn main() {

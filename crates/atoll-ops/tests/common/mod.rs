@@ -43,7 +43,8 @@ pub fn with_array<K: Elem, R>(
             f(ArrayRef::Block(&a))
         }
         Kind::Cyclic => {
-            let a: DistArray<K, 1, Cyclic<1>> = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| data[i as usize])?;
+            let a: DistArray<K, 1, Cyclic<1>> =
+                DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| data[i as usize])?;
             f(ArrayRef::Cyclic(&a))
         }
         Kind::BlockCyclic(b) => {

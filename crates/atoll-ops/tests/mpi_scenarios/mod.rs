@@ -107,7 +107,9 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let h = DistArray::from_fn(ctx, atoll_array::Cyclic::new(dom, grid), |[i]| (mix(i as u64) % 9) as i64)?;
     let view = h.slice(atoll_array::StridedRange::with_stride(-34, 60, 6)?)?;
     // Counted: the sorts (take's aggregators depend on the task count, not counted here).
-    let ((p_all, p_view, q_view), c) = measure(ctx, || Ok((atoll_ops::argsort(&h.view())?, atoll_ops::argsort(&view)?, atoll_ops::argsort_positions(&view)?)))?;
+    let ((p_all, p_view, q_view), c) = measure(ctx, || {
+        Ok((atoll_ops::argsort(&h.view())?, atoll_ops::argsort(&view)?, atoll_ops::argsort_positions(&view)?))
+    })?;
     let all = (p_all.to_vec()?, h.take(&p_all)?.to_vec()?);
     let part = (p_view.to_vec()?, q_view.to_vec()?, h.take(&p_view)?.to_vec()?);
     for (v, label) in [(h.view(), "the whole array"), (view, "a strided view")] {
@@ -121,7 +123,10 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
         check(*got_idx == want_idx, &format!("argsort indices of {label}"))?;
         check(*got_sorted == sorted, &format!("take of argsort of {label}"))?;
     }
-    check(part.1 == reference(&view.domain().iter().map(|[i]| (mix(i as u64) % 9) as i64).collect::<Vec<_>>()), "argsort_positions of a strided view")?;
+    check(
+        part.1 == reference(&view.domain().iter().map(|[i]| (mix(i as u64) % 9) as i64).collect::<Vec<_>>()),
+        "argsort_positions of a strided view",
+    )?;
     out.push(("argsort_indices_offset_strided".to_string(), c));
     // Errors are the same everywhere and the job goes on.
     let short = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n - 1])?)?;

@@ -75,7 +75,14 @@ pub struct DstAggregator<T: Pod> {
 
 impl<T: Pod> std::fmt::Debug for DstAggregator<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DstAggregator<{}>(locale {}, capacity {}, {} messages)", std::any::type_name::<T>(), self.ctx.id(), self.cap, self.messages)
+        write!(
+            f,
+            "DstAggregator<{}>(locale {}, capacity {}, {} messages)",
+            std::any::type_name::<T>(),
+            self.ctx.id(),
+            self.cap,
+            self.messages
+        )
     }
 }
 

@@ -67,7 +67,13 @@ impl<R: DeserializeOwned, E> Flight<R, E> {
     }
 
     /// Queues a sent flush; completes the oldest ones (with `done`) beyond the limit.
-    fn push(&mut self, pending: Pending<R>, extra: E, held: Commitment, done: &mut impl FnMut(R, E) -> Result<()>) -> Result<()> {
+    fn push(
+        &mut self,
+        pending: Pending<R>,
+        extra: E,
+        held: Commitment,
+        done: &mut impl FnMut(R, E) -> Result<()>,
+    ) -> Result<()> {
         self.queue.push_back(InFlight { pending, extra, _held: held });
         while self.queue.len() > self.max {
             self.complete_oldest(done)?;

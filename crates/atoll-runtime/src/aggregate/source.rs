@@ -72,7 +72,14 @@ pub struct SrcAggregator<'a, T: Pod> {
 
 impl<T: Pod> std::fmt::Debug for SrcAggregator<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SrcAggregator<{}>(locale {}, capacity {}, {} messages)", std::any::type_name::<T>(), self.ctx.id(), self.cap, self.messages)
+        write!(
+            f,
+            "SrcAggregator<{}>(locale {}, capacity {}, {} messages)",
+            std::any::type_name::<T>(),
+            self.ctx.id(),
+            self.cap,
+            self.messages
+        )
     }
 }
 
@@ -97,7 +104,13 @@ impl<'a, T: Pod> SrcAggregator<'a, T> {
     }
 
     fn build(ctx: &Ctx, cap: usize) -> Self {
-        SrcAggregator { ctx: ctx.clone(), cap, bufs: (0..ctx.num_locales()).map(|_| None).collect(), flight: Flight::new(ctx), messages: 0 }
+        SrcAggregator {
+            ctx: ctx.clone(),
+            cap,
+            bufs: (0..ctx.num_locales()).map(|_| None).collect(),
+            flight: Flight::new(ctx),
+            messages: 0,
+        }
     }
 
     /// Elements per source buffer.
@@ -142,7 +155,11 @@ impl<'a, T: Pod> SrcAggregator<'a, T> {
             None => {
                 let bytes = (HEADER + self.cap * (ADDR + std::mem::size_of::<&mut T>() + Self::ES)) as u64;
                 let held = charge(&self.ctx, bytes, "SrcAggregator buffer")?;
-                entry.insert(Batch { msg: new_message(Self::ES, self.cap, ADDR), slots: Vec::with_capacity(self.cap), held })
+                entry.insert(Batch {
+                    msg: new_message(Self::ES, self.cap, ADDR),
+                    slots: Vec::with_capacity(self.cap),
+                    held,
+                })
             }
         };
         b.msg.extend_from_slice(&addr.to_le_bytes());
@@ -199,7 +216,10 @@ impl<'a, T: Pod> SrcAggregator<'a, T> {
 fn land<T: Pod>(values: Bytes, (locale, slots): (usize, Vec<&mut T>)) -> Result<()> {
     let es = std::mem::size_of::<T>();
     if values.0.len() != slots.len() * es {
-        return Err(torn(locale, &format!("a reply of {} bytes for {} values of {es} bytes", values.0.len(), slots.len())));
+        return Err(torn(
+            locale,
+            &format!("a reply of {} bytes for {} values of {es} bytes", values.0.len(), slots.len()),
+        ));
     }
     if es == 0 {
         return Ok(());

@@ -22,7 +22,11 @@ fn with_bytes<T: Serialize, R>(value: &T, f: impl FnOnce(&[u8]) -> Result<R>) ->
 }
 
 /// The combination with `op` of every locale's `value`, in locale order. **Collective.**
-pub(crate) fn allreduce<T: Serialize + DeserializeOwned>(b: &dyn Backend, value: T, op: impl Fn(T, T) -> T) -> Result<T> {
+pub(crate) fn allreduce<T: Serialize + DeserializeOwned>(
+    b: &dyn Backend,
+    value: T,
+    op: impl Fn(T, T) -> T,
+) -> Result<T> {
     let mut acc: Option<T> = None;
     with_bytes(&value, |bytes| {
         b.allgather_visit(bytes, &mut |from| {
@@ -39,7 +43,13 @@ pub(crate) fn allreduce<T: Serialize + DeserializeOwned>(b: &dyn Backend, value:
 
 /// The combination with `op` of the values of locales `0..me` (`identity` on locale 0).
 /// **Collective.**
-pub(crate) fn exscan<T: Serialize + DeserializeOwned>(b: &dyn Backend, me: usize, value: T, identity: T, op: impl Fn(T, T) -> T) -> Result<T> {
+pub(crate) fn exscan<T: Serialize + DeserializeOwned>(
+    b: &dyn Backend,
+    me: usize,
+    value: T,
+    identity: T,
+    op: impl Fn(T, T) -> T,
+) -> Result<T> {
     let mut acc = Some(identity);
     let mut l = 0;
     with_bytes(&value, |bytes| {

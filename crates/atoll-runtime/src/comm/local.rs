@@ -78,7 +78,10 @@ impl LocalWorld {
             n,
             bar: FastBarrier::new(n),
             notes: [(0..n).map(|_| Padded::default()).collect(), (0..n).map(|_| Padded::default()).collect()],
-            slots: [(0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect(), (0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect()],
+            slots: [
+                (0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect(),
+                (0..n).map(|_| Padded(Mutex::new(Slot::Empty))).collect(),
+            ],
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
             fence: CommandFence::new(n),

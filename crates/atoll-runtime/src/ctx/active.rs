@@ -12,10 +12,14 @@ use std::panic::Location;
 /// Runs handler `id` on `ctx`, turning a panic into an error reply and attributing the work
 /// to the target locale.
 pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
-    attribution::as_locale(ctx.id(), || crate::current::with_current(ctx, || {
-        let name = crate::handler::name_of(id);
-        crate::handler_call::catch_handler(ctx.id(), &name, || crate::handler::dispatch(ctx, id, sub, payload, &name))
-    }))
+    attribution::as_locale(ctx.id(), || {
+        crate::current::with_current(ctx, || {
+            let name = crate::handler::name_of(id);
+            crate::handler_call::catch_handler(ctx.id(), &name, || {
+                crate::handler::dispatch(ctx, id, sub, payload, &name)
+            })
+        })
+    })
 }
 
 /// The text of a panic payload.
@@ -73,7 +77,14 @@ impl Ctx {
         self.on_blocking(target, None, h, args, Location::caller())
     }
 
-    fn on_blocking<A, R>(&self, target: usize, sub: Option<usize>, h: &'static Handler<A, R>, args: A, at: &Location<'_>) -> Result<R>
+    fn on_blocking<A, R>(
+        &self,
+        target: usize,
+        sub: Option<usize>,
+        h: &'static Handler<A, R>,
+        args: A,
+        at: &Location<'_>,
+    ) -> Result<R>
     where
         A: Serialize + DeserializeOwned + Send + 'static,
         R: Serialize + DeserializeOwned + Send + 'static,
@@ -175,6 +186,12 @@ impl Ctx {
             .map(|l| if l == self.st.id { Ok(None) } else { self.on_async_at(l, None, h, args.clone(), at).map(Some) })
             .collect::<Result<_>>()?;
         let mut mine = Some(self.call_here(h, args));
-        pending.into_iter().map(|p| match p { Some(p) => p.wait(), None => mine.take().expect("own result") }).collect()
+        pending
+            .into_iter()
+            .map(|p| match p {
+                Some(p) => p.wait(),
+                None => mine.take().expect("own result"),
+            })
+            .collect()
     }
 }

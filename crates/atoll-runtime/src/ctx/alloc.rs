@@ -116,7 +116,11 @@ impl Ctx {
     ///
     /// # Errors
     /// As [`Ctx::alloc_symmetric_for`].
-    pub fn alloc_symmetric_for_overwrite<T: Pod + Send + Sync>(&self, operation: &str, len: usize) -> Result<Symmetric<T>> {
+    pub fn alloc_symmetric_for_overwrite<T: Pod + Send + Sync>(
+        &self,
+        operation: &str,
+        len: usize,
+    ) -> Result<Symmetric<T>> {
         let mut s = self.alloc_symmetric_with(operation, len, PartInit::Overwrite)?;
         if poison_overwrites() {
             bytemuck::cast_slice_mut::<T, u8>(s.local_mut()).fill(POISON);
@@ -124,7 +128,12 @@ impl Ctx {
         Ok(s)
     }
 
-    fn alloc_symmetric_with<T: Pod + Send + Sync>(&self, operation: &str, len: usize, init: PartInit) -> Result<Symmetric<T>> {
+    fn alloc_symmetric_with<T: Pod + Send + Sync>(
+        &self,
+        operation: &str,
+        len: usize,
+        init: PartInit,
+    ) -> Result<Symmetric<T>> {
         let bytes = symmetric_bytes::<T>(operation, len);
         let lazy = init != PartInit::Eager;
         self.alloc_symmetric_from(operation, bytes, || {
@@ -136,7 +145,13 @@ impl Ctx {
             // similar size (zeroed unless made to be overwritten) instead of fresh pages
             // (`page_pool.rs`; fresh ones are advised for huge pages). Eager ones keep
             // `alloc_filled`, whose threads first-touch each sublocale's share (NUMA placement).
-            let pooled = || if lazy { crate::symmetric_data::Pooled::new(self.id(), len, init).map(SymData::Pooled) } else { None };
+            let pooled = || {
+                if lazy {
+                    crate::symmetric_data::Pooled::new(self.id(), len, init).map(SymData::Pooled)
+                } else {
+                    None
+                }
+            };
             match shared.and_then(|m| SymData::shared(m, len)).or_else(pooled) {
                 Some(d) => d,
                 // Large heap parts get huge pages (`hugepages.rs`; `alloc_filled` advises too).
@@ -155,7 +170,12 @@ impl Ctx {
     /// # Errors
     /// As [`Ctx::alloc_symmetric_for`], `block`'s own error, and [`Error::InvalidArgument`]
     /// when the block's size is not `len` elements or its address is misaligned for `T`.
-    pub fn alloc_symmetric_external_for<T: Pod + Send + Sync>(&self, operation: &str, len: usize, block: Result<ExternalBlock>) -> Result<Symmetric<T>> {
+    pub fn alloc_symmetric_external_for<T: Pod + Send + Sync>(
+        &self,
+        operation: &str,
+        len: usize,
+        block: Result<ExternalBlock>,
+    ) -> Result<Symmetric<T>> {
         let bytes = block.as_ref().map_err(Clone::clone).and_then(|b| {
             SymData::<T>::check_external(b, len).map_err(|m| invalid_arg!("{operation}: {m}"))?;
             symmetric_bytes::<T>(operation, len)
@@ -169,7 +189,12 @@ impl Ctx {
 
     /// The body of the symmetric allocations: reserve `bytes` (or report its error), make the
     /// data, register it and exchange addresses.
-    fn alloc_symmetric_from<T: Pod + Send + Sync>(&self, operation: &str, bytes: Result<u64>, make: impl FnOnce() -> SymData<T>) -> Result<Symmetric<T>> {
+    fn alloc_symmetric_from<T: Pod + Send + Sync>(
+        &self,
+        operation: &str,
+        bytes: Result<u64>,
+        make: impl FnOnce() -> SymData<T>,
+    ) -> Result<Symmetric<T>> {
         self.coll_enter("alloc_symmetric")?;
         let reservation = self.reserve_raw(operation, bytes)?;
         let data = make();

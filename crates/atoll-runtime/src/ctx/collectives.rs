@@ -158,7 +158,10 @@ impl Ctx {
         got.into_iter()
             .map(|b| {
                 if b.len() % es != 0 {
-                    return Err(Error::Comm { locale: self.st.id, message: "alltoallv: a torn element arrived".into() });
+                    return Err(Error::Comm {
+                        locale: self.st.id,
+                        message: "alltoallv: a torn element arrived".into(),
+                    });
                 }
                 Ok(bytemuck::pod_collect_to_vec::<u8, T>(&b))
             })

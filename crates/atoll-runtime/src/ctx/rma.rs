@@ -20,7 +20,15 @@ impl Ctx {
     /// What every remote access does before the backend moves bytes: check the target range
     /// against the registration cache, count the operation, and wake the target if needed.
     #[inline]
-    pub(super) fn remote_access(&self, op: Op, target: usize, addr: u64, span: usize, bytes: usize, at: &Location<'_>) -> Result<()> {
+    pub(super) fn remote_access(
+        &self,
+        op: Op,
+        target: usize,
+        addr: u64,
+        span: usize,
+        bytes: usize,
+        at: &Location<'_>,
+    ) -> Result<()> {
         self.resolve(target, addr, span)?;
         self.st.diag.record(op, target, bytes, at);
         // Memory this process maps (a node peer's, under MPI) needs no progress on the target:
@@ -185,7 +193,13 @@ impl Ctx {
     /// }).unwrap();
     /// ```
     #[track_caller]
-    pub fn get_strided<T: Pod>(&self, src: GlobalPtr<T>, counts: &[usize], strides: &[usize], dst: &mut [T]) -> Result<()> {
+    pub fn get_strided<T: Pod>(
+        &self,
+        src: GlobalPtr<T>,
+        counts: &[usize],
+        strides: &[usize],
+        dst: &mut [T],
+    ) -> Result<()> {
         let shape = Strided::elems(std::mem::size_of::<T>(), counts, strides)?;
         self.get_strided_bytes(src.locale, src.addr, &shape, bytemuck::cast_slice_mut(dst), Location::caller())
     }
@@ -221,7 +235,14 @@ impl Ctx {
         Ok(())
     }
 
-    fn get_strided_bytes(&self, target: usize, addr: u64, shape: &Strided, dst: &mut [u8], at: &Location<'_>) -> Result<()> {
+    fn get_strided_bytes(
+        &self,
+        target: usize,
+        addr: u64,
+        shape: &Strided,
+        dst: &mut [u8],
+        at: &Location<'_>,
+    ) -> Result<()> {
         Self::check_shape(shape, dst.len())?;
         if dst.is_empty() {
             return self.check_locale(target);
@@ -233,7 +254,14 @@ impl Ctx {
         self.st.backend.get_strided(target, addr, shape, dst)
     }
 
-    fn put_strided_bytes(&self, target: usize, addr: u64, shape: &Strided, src: &[u8], at: &Location<'_>) -> Result<()> {
+    fn put_strided_bytes(
+        &self,
+        target: usize,
+        addr: u64,
+        shape: &Strided,
+        src: &[u8],
+        at: &Location<'_>,
+    ) -> Result<()> {
         Self::check_shape(shape, src.len())?;
         if src.is_empty() {
             return self.check_locale(target);

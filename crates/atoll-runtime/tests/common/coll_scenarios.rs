@@ -28,7 +28,11 @@ const LENS: &[usize] = &[0, 1, 7, 100, 4000, 16_378, 16_380, 16_381, 16_382, 16_
 /// is large (every locale must still take the same path).
 fn len_of(l: usize, r: usize) -> usize {
     if r % 3 == 2 {
-        if l == r % 5 { LENS[r % LENS.len()] } else { 3 }
+        if l == r % 5 {
+            LENS[r % LENS.len()]
+        } else {
+            3
+        }
     } else {
         LENS[(r + l) % LENS.len()]
     }
@@ -67,7 +71,10 @@ pub fn node_collectives(ctx: &Ctx, rounds: usize) -> Result<()> {
             let out: Vec<Vec<u64>> = (0..n).map(|d| vec![(me * 100 + d + r) as u64; (me + d + r) % 4]).collect();
             let got = ctx.alltoallv(out)?;
             for (src, v) in got.iter().enumerate() {
-                check(*v == vec![(src * 100 + me + r) as u64; (src + me + r) % 4], format!("round {r}: alltoallv from {src}"))?;
+                check(
+                    *v == vec![(src * 100 + me + r) as u64; (src + me + r) % 4],
+                    format!("round {r}: alltoallv from {src}"),
+                )?;
             }
         }
     }

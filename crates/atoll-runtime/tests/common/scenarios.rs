@@ -103,7 +103,9 @@ pub fn driver_failures(d: &Driver, modes: &[u8]) -> Result<()> {
                     handler == "scenarios::fails_on" && message.starts_with("every locale panics on purpose")
                 }
                 (Err(Error::HandlerPanicked { locale, handler, message }), _) => {
-                    *locale == who && handler == "scenarios::fails_on" && message == &format!("locale {who} panics on purpose (mode {mode})")
+                    *locale == who
+                        && handler == "scenarios::fails_on"
+                        && message == &format!("locale {who} panics on purpose (mode {mode})")
                 }
                 _ => false,
             };
@@ -161,7 +163,8 @@ pub fn collectives(ctx: &Ctx) -> Result<()> {
     let e = ctx.exscan(me as u64 + 1, 0, |a, b| a + b)?;
     check(e == (me * (me + 1) / 2) as u64, "exscan")?;
     // alltoallv with uneven sizes, including empty buffers.
-    let out: Vec<Vec<u64>> = (0..n).map(|d| (0..(me + d) % 3).map(|k| (me * 1000 + d * 10 + k) as u64).collect()).collect();
+    let out: Vec<Vec<u64>> =
+        (0..n).map(|d| (0..(me + d) % 3).map(|k| (me * 1000 + d * 10 + k) as u64).collect()).collect();
     let got = ctx.alltoallv(out)?;
     for (src, v) in got.iter().enumerate() {
         let want: Vec<u64> = (0..(src + me) % 3).map(|k| (src * 1000 + me * 10 + k) as u64).collect();
@@ -170,7 +173,10 @@ pub fn collectives(ctx: &Ctx) -> Result<()> {
     // A large allgather (4 MiB per locale) goes through too.
     let big = vec![me as u8; 4 << 20];
     let all = ctx.allgather(&big)?;
-    check(all.iter().enumerate().all(|(i, v)| v.len() == 4 << 20 && v.iter().all(|&b| b == i as u8)), "large allgather")?;
+    check(
+        all.iter().enumerate().all(|(i, v)| v.len() == 4 << 20 && v.iter().all(|&b| b == i as u8)),
+        "large allgather",
+    )?;
     check(matches!(ctx.broadcast::<u8>(n, None), Err(Error::InvalidLocale { .. })), "broadcast from a bad root")?;
     Ok(())
 }
@@ -204,7 +210,9 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
         // 3-D: 2x3x4 of a 16x16x16 array, every other element along the last dimension.
         let mut c = vec![0.0; 24];
         ctx.get_strided(a.ptr(t), &[2, 3, 4], &[256, 16, 2], &mut c)?;
-        let want: Vec<f64> = (0..2).flat_map(|i| (0..3).flat_map(move |j| (0..4).map(move |k| val(t, i * 256 + j * 16 + 2 * k)))).collect();
+        let want: Vec<f64> = (0..2)
+            .flat_map(|i| (0..3).flat_map(move |j| (0..4).map(move |k| val(t, i * 256 + j * 16 + 2 * k))))
+            .collect();
         check(c == want, "strided get 3-D")?;
     }
     ctx.barrier()?;
@@ -248,12 +256,18 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(matches!(ctx.get(bad, &mut one), Err(Error::NotRegistered { .. })), "get from unregistered memory")?;
     let mis = atoll_runtime::GlobalPtr::<u64>::new(counter.ptr(0).locale(), counter.ptr(0).addr() + 1);
     check(matches!(ctx.fetch_add(mis, 1), Err(Error::Misaligned { .. })), "misaligned atomic")?;
-    check(matches!(ctx.get(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), &mut one), Err(Error::InvalidLocale { .. })), "bad locale")?;
+    check(
+        matches!(ctx.get(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), &mut one), Err(Error::InvalidLocale { .. })),
+        "bad locale",
+    )?;
     let past_end = a.ptr((me + 1) % n).add(len - 1);
     let mut two = [0.0; 2];
     check(matches!(ctx.get(past_end, &mut two), Err(Error::NotRegistered { .. })), "get past the end")?;
     let mut wrong = vec![0.0; 3];
-    check(matches!(ctx.get_strided(a.ptr(0), &[4], &[2], &mut wrong), Err(Error::ShapeMismatch { .. })), "strided shape mismatch")?;
+    check(
+        matches!(ctx.get_strided(a.ptr(0), &[4], &[2], &mut wrong), Err(Error::ShapeMismatch { .. })),
+        "strided shape mismatch",
+    )?;
     // Direct pointers: own memory always; other locales' on the local backend (they share
     // the process) and under MPI for ranks of this node (node-shared memory, on unless
     // ATOLL_MPI_SHM=0; the tests launch every rank on one host); registered ranges only.
@@ -267,10 +281,16 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
             let v = unsafe { p.add(50).read() };
             check(v == val(t, 50), format!("direct read from {t}"))?;
         }
-        check(matches!(ctx.direct_ptr(a.ptr(t), len + 1), Err(Error::NotRegistered { .. })), "direct pointer past the end")?;
+        check(
+            matches!(ctx.direct_ptr(a.ptr(t), len + 1), Err(Error::NotRegistered { .. })),
+            "direct pointer past the end",
+        )?;
     }
     check(matches!(ctx.direct_ptr(bad, 1), Err(Error::NotRegistered { .. })), "direct pointer to unregistered memory")?;
-    check(matches!(ctx.direct_ptr(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), 1), Err(Error::InvalidLocale { .. })), "direct pointer to a bad locale")?;
+    check(
+        matches!(ctx.direct_ptr(atoll_runtime::GlobalPtr::<u64>::new(n + 3, 0), 1), Err(Error::InvalidLocale { .. })),
+        "direct pointer to a bad locale",
+    )?;
     ctx.barrier()?;
     // Stores through a direct pointer, counted as the puts they stand for.
     ctx.reset_comm_diagnostics()?;
@@ -363,7 +383,10 @@ pub fn active_messages_of_every_size(ctx: &Ctx) -> Result<()> {
             for (t, k, p) in pending {
                 let got = p.wait()?;
                 let want: Vec<u64> = payload(task, t, k).into_iter().map(|x| x + 1).collect();
-                check(got == want, format!("reply of {} elements (task {task}, target {}, round {round})", sizes[k], (t + round) % n))?;
+                check(
+                    got == want,
+                    format!("reply of {} elements (task {task}, target {}, round {round})", sizes[k], (t + round) % n),
+                )?;
             }
         }
         Ok(())
@@ -393,7 +416,10 @@ pub fn tasks(ctx: &Ctx) -> Result<()> {
     if ctx.config().pin {
         for sub in ctx.here().children() {
             let cpu = sub.run(atoll_runtime::current_cpu);
-            check(cpu.is_none_or(|c| sub.cores().contains(&c)), format!("sublocale {} ran on cpu {cpu:?}, cores {:?}", sub.index(), sub.cores()))?;
+            check(
+                cpu.is_none_or(|c| sub.cores().contains(&c)),
+                format!("sublocale {} ran on cpu {cpu:?}, cores {:?}", sub.index(), sub.cores()),
+            )?;
         }
     }
     let v = ctx.here().alloc_filled(1000, 7u32);
@@ -432,7 +458,15 @@ pub fn fixed_pattern(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 pub fn expected_fixed_counts() -> CommCounts {
     // gets 3x128 B, put 128 B, strided get/put 80 B each, 2 atomics x 8 B, AM payload + reply.
     let am_bytes = (postcard_len(&[1u64, 2]) + postcard_len(&[2u64, 3])) as u64;
-    CommCounts { gets: 3, puts: 1, strided_gets: 1, strided_puts: 1, atomics: 2, ams: 1, bytes: 3 * 128 + 128 + 80 + 80 + 16 + am_bytes }
+    CommCounts {
+        gets: 3,
+        puts: 1,
+        strided_gets: 1,
+        strided_puts: 1,
+        atomics: 2,
+        ams: 1,
+        bytes: 3 * 128 + 128 + 80 + 80 + 16 + am_bytes,
+    }
 }
 
 fn postcard_len(v: &[u64]) -> usize {
@@ -448,7 +482,10 @@ pub const OOM_LIMIT: &str = "64MiB";
 pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
     const MIB: u64 = 1 << 20;
     let (me, n) = (ctx.id(), ctx.num_locales());
-    check(ctx.budget().limit() == 64 * MIB, format!("limit {} (run with mem_max = {OOM_LIMIT})", ctx.budget().limit()))?;
+    check(
+        ctx.budget().limit() == 64 * MIB,
+        format!("limit {} (run with mem_max = {OOM_LIMIT})", ctx.budget().limit()),
+    )?;
     let same = |e: &Error| -> Result<()> {
         let all = ctx.allgather(e)?;
         check(all.iter().all(|x| x == e), format!("locale {me} got {e:?}; all: {all:?}"))
@@ -478,9 +515,15 @@ pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
     let e = ctx.reserve("stage", bytes).map(|_| ()).unwrap_err();
     same(&e)?;
     if n > 1 {
-        check(matches!(&e, Error::OutOfMemory { operation, locale: 1, requested, .. } if operation == "stage" && *requested == 71 * MIB), format!("{e:?}"))?;
+        check(
+            matches!(&e, Error::OutOfMemory { operation, locale: 1, requested, .. } if operation == "stage" && *requested == 71 * MIB),
+            format!("{e:?}"),
+        )?;
     } else {
-        check(matches!(&e, Error::OutOfMemory { locale: 0, requested, .. } if *requested == 70 * MIB), format!("{e:?}"))?;
+        check(
+            matches!(&e, Error::OutOfMemory { locale: 0, requested, .. } if *requested == 70 * MIB),
+            format!("{e:?}"),
+        )?;
     }
     check(ctx.budget().reserved() == 0, "the failed reserve left nothing")?;
 
@@ -500,7 +543,10 @@ pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
     for l in 0..n {
         let mut got = vec![0u64; 512 + l];
         ctx.get(keep.ptr(l), &mut got)?;
-        check(got.iter().enumerate().all(|(i, &x)| x == (l * 1_000_000 + i) as u64), format!("locale {l}'s array is intact"))?;
+        check(
+            got.iter().enumerate().all(|(i, &x)| x == (l * 1_000_000 + i) as u64),
+            format!("locale {l}'s array is intact"),
+        )?;
         check(ctx.get_value(fresh.ptr(l))? == l as u64 + 7, "the new array works")?;
     }
     fresh.free()?;
@@ -512,7 +558,10 @@ pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
         let block = std::hint::black_box(vec![1u8; 4 << 20]);
         let after = ctx.memory_used();
         let slack = 64 << 10;
-        check(after + slack >= before + (4 << 20) && after <= before + (4 << 20) + slack, format!("memory_used {before} -> {after}"))?;
+        check(
+            after + slack >= before + (4 << 20) && after <= before + (4 << 20) + slack,
+            format!("memory_used {before} -> {after}"),
+        )?;
         // Every locale holds its 4 MiB block now. (In `count` mode a locale's figure also moves
         // when its threads free blocks other locales allocated: allow 256 KiB each.)
         let total = ctx.memory_used_all()?;

@@ -26,7 +26,9 @@ fn segments_in_use() -> (usize, usize) {
     let fds = std::fs::read_dir("/proc/self/fd")
         .map(|d| {
             d.filter_map(|e| e.ok())
-                .filter(|e| std::fs::read_link(e.path()).is_ok_and(|t| t.to_string_lossy().starts_with("/memfd:atoll.")))
+                .filter(|e| {
+                    std::fs::read_link(e.path()).is_ok_and(|t| t.to_string_lossy().starts_with("/memfd:atoll."))
+                })
                 .count()
         })
         .unwrap_or(0);
@@ -69,7 +71,10 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
                 // Whole part, a piece near the end, a strided view.
                 let mut all = vec![0u64; len];
                 ctx.get(a.ptr(t), &mut all)?;
-                check(all.iter().enumerate().all(|(i, &v)| v == pat(*k, t, i)), format!("get of allocation {k} from {t}"))?;
+                check(
+                    all.iter().enumerate().all(|(i, &v)| v == pat(*k, t, i)),
+                    format!("get of allocation {k} from {t}"),
+                )?;
                 let tail = len.min(5);
                 let mut end = vec![0u64; tail];
                 ctx.get(a.ptr(t).add(len - tail), &mut end)?;
@@ -79,7 +84,10 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
                 ctx.get_strided(a.ptr(t), &[cnt], &[3], &mut st)?;
                 check(st.iter().enumerate().all(|(i, &v)| v == pat(*k, t, 3 * i)), "strided get")?;
                 let p = ctx.direct_ptr(a.ptr(t), len)?;
-                check(p.is_some() == (t == me || shm_expected || ctx.backend_name() == "local"), format!("direct pointer to {t}: {p:?}"))?;
+                check(
+                    p.is_some() == (t == me || shm_expected || ctx.backend_name() == "local"),
+                    format!("direct pointer to {t}: {p:?}"),
+                )?;
                 if let Some(p) = p {
                     // SAFETY: `len` registered elements of locale t, not written until the
                     // barrier below.
@@ -105,7 +113,10 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
         ctx.barrier()?;
         let from = (me + n - 1) % n;
         let l = big.local();
-        check(l[10 + 2 * from] == pat(*kb, 1000 + from, 0) && l[11 + 2 * from] == pat(*kb, 1000 + from, 1), "put landed")?;
+        check(
+            l[10 + 2 * from] == pat(*kb, 1000 + from, 0) && l[11 + 2 * from] == pat(*kb, 1000 + from, 1),
+            "put landed",
+        )?;
         let from2 = (me + 2 * n - 2) % n;
         for i in 0..4 {
             check(l[10_000 + from2 + i * n] == pat(*kb, 2000 + from2, i), format!("strided put landed ({i})"))?;
@@ -192,7 +203,11 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
         let lazy = round % 2 == 1;
         let mut arrays = Vec::new();
         for (j, &len) in sizes.iter().enumerate() {
-            let a = if lazy { ctx.alloc_symmetric_lazy_for::<u64>("selftest::keep", len)? } else { ctx.alloc_symmetric::<u64>(len)? };
+            let a = if lazy {
+                ctx.alloc_symmetric_lazy_for::<u64>("selftest::keep", len)?
+            } else {
+                ctx.alloc_symmetric::<u64>(len)?
+            };
             // Zeros, here and as every peer sees them, whatever the segment held before.
             check(a.local().iter().all(|&v| v == 0), format!("round {round}: allocation {j} not zeroed here"))?;
             arrays.push(a);
@@ -209,7 +224,10 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
                 check(seg.is_some(), format!("allocation {j} is not in a node segment"))?;
                 // Same sizes as the previous round's: the same segment again.
                 if round > 0 {
-                    check(seg == names[j], format!("round {round}: allocation {j} in {seg:?}, not the kept {:?}", names[j]))?;
+                    check(
+                        seg == names[j],
+                        format!("round {round}: allocation {j} in {seg:?}, not the kept {:?}", names[j]),
+                    )?;
                 }
                 names[j] = seg;
             }
@@ -224,7 +242,10 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
                 let len = a.len_on(t);
                 let mut got = vec![0u64; len];
                 ctx.get(a.ptr(t), &mut got)?;
-                check(got.iter().enumerate().all(|(i, &v)| v == pat(round * 10 + j, t, i)), format!("round {round}: get of {j} from {t}"))?;
+                check(
+                    got.iter().enumerate().all(|(i, &v)| v == pat(round * 10 + j, t, i)),
+                    format!("round {round}: get of {j} from {t}"),
+                )?;
                 if let Some(p) = ctx.direct_ptr(a.ptr(t), len)? {
                     // SAFETY: `len` registered elements of locale t, not written until the
                     // frees below.
@@ -243,7 +264,8 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
     // More than the cap freed at once: the oldest leave, what stays fits the cap (for small
     // caps only: the test allocates twice the cap).
     let rounds = if cap <= 64 << 20 { 6 } else { 0 };
-    let many: Vec<_> = (0..rounds).map(|k| ctx.alloc_symmetric::<u64>((cap / 8) / 3 + k * 100)).collect::<Result<_>>()?;
+    let many: Vec<_> =
+        (0..rounds).map(|k| ctx.alloc_symmetric::<u64>((cap / 8) / 3 + k * 100)).collect::<Result<_>>()?;
     for a in many {
         a.free()?;
     }
@@ -255,7 +277,8 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
     if shm_expected && atoll_runtime::hugepages::enabled() {
         let a = ctx.alloc_symmetric::<u64>(1 << 19)?;
         for t in 0..n {
-            let p = ctx.direct_ptr(a.ptr(t), 1 << 19)?.ok_or_else(|| Error::InvalidArgument("no direct pointer".into()))?;
+            let p =
+                ctx.direct_ptr(a.ptr(t), 1 << 19)?.ok_or_else(|| Error::InvalidArgument("no direct pointer".into()))?;
             let adv = atoll_runtime::hugepages::is_advised(p as *const u8);
             check(adv != Some(false), format!("segment of {t} not advised for huge pages here"))?;
         }

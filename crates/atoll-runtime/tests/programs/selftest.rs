@@ -3,12 +3,12 @@
 //!
 //! Usage: `atoll-selftest <scenario>`; prints `selftest <scenario> ok` on locale 0 on success.
 
+#[path = "../common/coll_scenarios.rs"]
+mod coll_scenarios;
 #[path = "../common/scenarios.rs"]
 mod scenarios;
 #[path = "../common/shm_scenarios.rs"]
 mod shm_scenarios;
-#[path = "../common/coll_scenarios.rs"]
-mod coll_scenarios;
 
 use atoll_runtime::{run, run_driver, Config, Error, Result};
 use scenarios::*;

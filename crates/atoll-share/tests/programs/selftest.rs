@@ -36,7 +36,9 @@ fn main() {
     });
     match r {
         Ok(0) => {
-            let left: Vec<_> = std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect()).unwrap_or_default();
+            let left: Vec<_> = std::fs::read_dir(&dir)
+                .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+                .unwrap_or_default();
             assert!(left.is_empty(), "files left: {left:?}");
             println!("share selftest ok");
         }

@@ -54,7 +54,10 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     zero(&c, "search made remote operations")?;
     let re = regex::Regex::new("b+c?").map_err(|e| Error::InvalidArgument(e.to_string()))?;
     let starts = m.starts.to_vec()?;
-    check(starts == v.iter().map(|x| re.find(x).map_or(-1, |f| f.start() as i64)).collect::<Vec<_>>(), "search starts")?;
+    check(
+        starts == v.iter().map(|x| re.find(x).map_or(-1, |f| f.start() as i64)).collect::<Vec<_>>(),
+        "search starts",
+    )?;
     out.push(("search".into(), c));
     // An invalid pattern: the same error everywhere, the job goes on.
     let e = s.contains_regex("(ab").err().map(|e| e.to_string()).unwrap_or_default();

@@ -18,7 +18,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let r: Result<(usize, String)> = run(config, |ctx| Ok((ctx.id(), mpi_scenarios::report(&mpi_scenarios::all(ctx)?))));
+    let r: Result<(usize, String)> =
+        run(config, |ctx| Ok((ctx.id(), mpi_scenarios::report(&mpi_scenarios::all(ctx)?))));
     match r {
         Ok((0, report)) => {
             print!("{report}");

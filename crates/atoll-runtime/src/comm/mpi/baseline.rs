@@ -110,7 +110,12 @@ impl PlainMpi {
         let addrs = comm
             .allgather(&addr.to_le_bytes())?
             .iter()
-            .map(|b| b.as_slice().try_into().map(u64::from_le_bytes).map_err(|_| atoll_error::invalid_arg!("bad address exchange")))
+            .map(|b| {
+                b.as_slice()
+                    .try_into()
+                    .map(u64::from_le_bytes)
+                    .map_err(|_| atoll_error::invalid_arg!("bad address exchange"))
+            })
             .collect::<Result<Vec<u64>>>()?;
         comm.blocking_barrier()?;
         Ok(PlainMpi { comm, win, buf, addrs, rank, size })
@@ -137,7 +142,10 @@ impl PlainMpi {
         }
         match offset.checked_add(len) {
             Some(end) if end <= self.buf.len() => Ok(self.addrs[target] + offset as u64),
-            _ => Err(atoll_error::invalid_arg!("bytes {offset}..+{len} are outside the {}-byte baseline buffer", self.buf.len())),
+            _ => Err(atoll_error::invalid_arg!(
+                "bytes {offset}..+{len} are outside the {}-byte baseline buffer",
+                self.buf.len()
+            )),
         }
     }
 

@@ -34,15 +34,17 @@
 //!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
 
 mod abandon;
+pub mod baseline;
 mod raw;
 mod shm;
 mod shm_am;
 mod shm_coll;
 mod shm_futex;
 mod shm_pool;
-pub mod baseline;
 
-use super::{memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided};
+use super::{
+    memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided,
+};
 use crate::config::Config;
 use crate::ctx::{run_handler, Ctx, LocaleState};
 use crate::handler::{decode, encode, Handler};
@@ -340,7 +342,8 @@ impl MpiComm {
             // Ranks left the abandoned shared-memory collective at different points: every
             // rank moves on from the largest ticket taken (see `shm_coll.rs`).
             let tickets = fresh.allgather(&nc.ticket().to_le_bytes())?;
-            let base = tickets.iter().filter_map(|b| b.as_slice().try_into().ok().map(u64::from_le_bytes)).max().unwrap_or(0);
+            let base =
+                tickets.iter().filter_map(|b| b.as_slice().try_into().ok().map(u64::from_le_bytes)).max().unwrap_or(0);
             nc.resync(base);
         }
         let all = fresh.gather(0, &encode(mine)?, inner.rank)?;

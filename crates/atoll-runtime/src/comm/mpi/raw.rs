@@ -24,7 +24,8 @@ fn err(what: &str, rc: c_int) -> Error {
     let mut len: c_int = 0;
     // SAFETY: the buffer has MPI_MAX_ERROR_STRING bytes plus one, as MPI_Error_string requires.
     let ok = unsafe { ffi::MPI_Error_string(rc, buf.as_mut_ptr().cast(), &mut len) } == 0;
-    let msg = if ok { String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned() } else { format!("error code {rc}") };
+    let msg =
+        if ok { String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned() } else { format!("error code {rc}") };
     Error::Comm { locale: RANK.load(Ordering::Relaxed), message: format!("{what}: {msg}") }
 }
 
@@ -241,7 +242,13 @@ impl Comm {
         unsafe {
             check(
                 "MPI_Comm_split_type",
-                ffi::MPI_Comm_split_type(self.raw, ffi::RSMPI_COMM_TYPE_SHARED as c_int, 0, ffi::RSMPI_INFO_NULL, &mut node),
+                ffi::MPI_Comm_split_type(
+                    self.raw,
+                    ffi::RSMPI_COMM_TYPE_SHARED as c_int,
+                    0,
+                    ffi::RSMPI_INFO_NULL,
+                    &mut node,
+                ),
             )?;
             check("MPI_Comm_rank", ffi::MPI_Comm_rank(node, &mut r))?;
             check("MPI_Comm_size", ffi::MPI_Comm_size(node, &mut s))?;
@@ -261,7 +268,13 @@ impl Comm {
             check("MPI_Comm_rank", ffi::MPI_Comm_rank(self.raw, &mut me))?;
             check(
                 "MPI_Comm_split_type",
-                ffi::MPI_Comm_split_type(self.raw, ffi::RSMPI_COMM_TYPE_SHARED as c_int, 0, ffi::RSMPI_INFO_NULL, &mut node),
+                ffi::MPI_Comm_split_type(
+                    self.raw,
+                    ffi::RSMPI_COMM_TYPE_SHARED as c_int,
+                    0,
+                    ffi::RSMPI_INFO_NULL,
+                    &mut node,
+                ),
             )?;
         }
         // Owned (freed on drop) from here on.
@@ -449,7 +462,13 @@ impl Comm {
                 &mut req,
             )
         })?;
-        let keep = wait_coll(self, req, "MPI_Ialltoallv", (sflat, rflat, scounts, sdispls, rcounts, rdispls), stotal + rtotal)?;
+        let keep = wait_coll(
+            self,
+            req,
+            "MPI_Ialltoallv",
+            (sflat, rflat, scounts, sdispls, rcounts, rdispls),
+            stotal + rtotal,
+        )?;
         Ok(Self::split_flat(keep.1, &recv_lens))
     }
 
@@ -471,7 +490,15 @@ impl Comm {
     pub(crate) fn blocking_recv(&self, src: usize, tag: i32, buf: &mut [u8]) -> Result<()> {
         // SAFETY: `buf` is valid and exclusively borrowed for the duration of the blocking call.
         check("MPI_Recv", unsafe {
-            ffi::MPI_Recv_c(buf.as_mut_ptr().cast(), count(buf.len())?, byte(), src as c_int, tag, self.raw, ffi::RSMPI_STATUS_IGNORE)
+            ffi::MPI_Recv_c(
+                buf.as_mut_ptr().cast(),
+                count(buf.len())?,
+                byte(),
+                src as c_int,
+                tag,
+                self.raw,
+                ffi::RSMPI_STATUS_IGNORE,
+            )
         })
     }
 
@@ -558,7 +585,13 @@ fn strided_type(shape: &Strided) -> Result<Datatype> {
             let mut outer = ffi::RSMPI_DATATYPE_NULL;
             check(
                 "MPI_Type_create_hvector",
-                ffi::MPI_Type_create_hvector_c(count(shape.counts[d])?, 1, shape.strides[d] as ffi::MPI_Count, t, &mut outer),
+                ffi::MPI_Type_create_hvector_c(
+                    count(shape.counts[d])?,
+                    1,
+                    shape.strides[d] as ffi::MPI_Count,
+                    t,
+                    &mut outer,
+                ),
             )?;
             check("MPI_Type_free", ffi::MPI_Type_free(&mut t))?;
             t = outer;
@@ -644,7 +677,16 @@ impl Win {
         unsafe {
             check(
                 "MPI_Get",
-                ffi::MPI_Get_c(dst.as_mut_ptr().cast(), count(dst.len())?, byte(), target as c_int, addr as ffi::MPI_Aint, 1, t.0, self.raw),
+                ffi::MPI_Get_c(
+                    dst.as_mut_ptr().cast(),
+                    count(dst.len())?,
+                    byte(),
+                    target as c_int,
+                    addr as ffi::MPI_Aint,
+                    1,
+                    t.0,
+                    self.raw,
+                ),
             )?;
         }
         self.flush(target)
@@ -660,7 +702,16 @@ impl Win {
         unsafe {
             check(
                 "MPI_Put",
-                ffi::MPI_Put_c(src.as_ptr().cast(), count(src.len())?, byte(), target as c_int, addr as ffi::MPI_Aint, 1, t.0, self.raw),
+                ffi::MPI_Put_c(
+                    src.as_ptr().cast(),
+                    count(src.len())?,
+                    byte(),
+                    target as c_int,
+                    addr as ffi::MPI_Aint,
+                    1,
+                    t.0,
+                    self.raw,
+                ),
             )?;
         }
         self.flush(target)

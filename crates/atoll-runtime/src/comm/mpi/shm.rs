@@ -173,11 +173,7 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
     let len = (st.st_size.max(0) as usize).max(1);
     // The whole (size-checked) file, shared, 2 MiB aligned when large (so that the owner's
     // huge pages map as such here too).
-    let ptr = if ok {
-        shared_huge::map_shared(own, len, populate)
-    } else {
-        libc::MAP_FAILED
-    };
+    let ptr = if ok { shared_huge::map_shared(own, len, populate) } else { libc::MAP_FAILED };
     let e = os_err(&format!("map {path} ({bytes} bytes)"));
     // SAFETY: the mapping (if any) keeps the segment alive; the descriptor is closed once.
     unsafe { libc::close(own) };
@@ -417,7 +413,8 @@ impl NodeShm {
             let mut map = self.maps[target].write().unwrap_or_else(|e| e.into_inner());
             // Mappings of freed memory that overlaps this part (a part not freed collectively).
             let end = addr.saturating_add(bytes as u64);
-            let stale: Vec<u64> = map.range(..end).filter(|(&s, &(l, _, _))| s + l as u64 > addr).map(|(&s, _)| s).collect();
+            let stale: Vec<u64> =
+                map.range(..end).filter(|(&s, &(l, _, _))| s + l as u64 > addr).map(|(&s, _)| s).collect();
             for s in stale {
                 map.remove(&s);
             }

@@ -45,8 +45,8 @@ use super::raw;
 use super::shm::{Mapping, NodeShm};
 use super::shm_futex;
 use crate::sync::{lock, AtomicU64, Backoff, Mutex, Ordering};
-use std::sync::atomic::AtomicU32;
 use atoll_error::{Error, Result};
+use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -166,10 +166,16 @@ impl Outbound {
     /// An error if the peer stopped reading or its process is gone.
     fn check(&self, target: usize) -> Result<()> {
         if self.ring.closed().load(Ordering::Acquire) != 0 {
-            return Err(Error::Comm { locale: target, message: format!("locale {target} has ended its job; an active message to it cannot be delivered") });
+            return Err(Error::Comm {
+                locale: target,
+                message: format!("locale {target} has ended its job; an active message to it cannot be delivered"),
+            });
         }
         if super::shm::process_exited(self.pid) {
-            return Err(Error::Comm { locale: target, message: format!("locale {target} (pid {}) exited with active messages to it unread", self.pid) });
+            return Err(Error::Comm {
+                locale: target,
+                message: format!("locale {target} (pid {}) exited with active messages to it unread", self.pid),
+            });
         }
         Ok(())
     }
@@ -417,7 +423,11 @@ impl NodeAm {
     /// most `timeout`; returns at once if a message is already waiting. Called by the
     /// progress thread only (see the module docs for why no message is missed).
     pub(crate) fn park(&self, timeout: Duration) {
-        park_on(self.first.bell(), || lock(&self.inbox).0.iter().any(|r| r.ring.tail().load(Ordering::Relaxed) != r.head), timeout);
+        park_on(
+            self.first.bell(),
+            || lock(&self.inbox).0.iter().any(|r| r.ring.tail().load(Ordering::Relaxed) != r.head),
+            timeout,
+        );
     }
 
     /// Wakes this rank's progress thread if it sleeps in [`NodeAm::park`] (its own rank has
@@ -524,7 +534,13 @@ mod tests {
     fn a_producer_facing_a_closed_full_ring_gets_an_error() {
         let (_mem, prod, cons) = heap_ring(64);
         cons.closed().store(1, Ordering::Release);
-        let check = || if prod.closed().load(Ordering::Acquire) != 0 { Err(Error::Comm { locale: 1, message: "closed".into() }) } else { Ok(()) };
+        let check = || {
+            if prod.closed().load(Ordering::Acquire) != 0 {
+                Err(Error::Comm { locale: 1, message: "closed".into() })
+            } else {
+                Ok(())
+            }
+        };
         let big = vec![7u8; 1000];
         let e = produce(&prod, &AtomicU32::new(0), [&[], &big], check).unwrap_err();
         assert!(matches!(e, Error::Comm { .. }), "{e}");

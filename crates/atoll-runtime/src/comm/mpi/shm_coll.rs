@@ -53,8 +53,8 @@ use super::shm::{Mapping, NodeShm};
 use super::shm_futex;
 use crate::comm::coll_note;
 use crate::sync::{AtomicU64, Ordering};
-use std::sync::atomic::AtomicU32;
 use atoll_error::{Error, Result};
+use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -90,7 +90,10 @@ struct Ctl {
 impl Ctl {
     fn new(map: Arc<Mapping>) -> Result<Ctl> {
         if map.len() < SEGMENT {
-            return Err(Error::Io(format!("node collectives: a control segment of {} bytes (need {SEGMENT})", map.len())));
+            return Err(Error::Io(format!(
+                "node collectives: a control segment of {} bytes (need {SEGMENT})",
+                map.len()
+            )));
         }
         Ok(Ctl { base: map.ptr(), _map: map })
     }
@@ -214,7 +217,13 @@ impl NodeColl {
             return Ok(None);
         }
         let cores = std::thread::available_parallelism().map(|c| c.get()).unwrap_or(1);
-        Ok(Some(NodeColl { rank, ctls, pids: shm.pids().to_vec(), ticket: AtomicU64::new(0), oversubscribed: size > cores }))
+        Ok(Some(NodeColl {
+            rank,
+            ctls,
+            pids: shm.pids().to_vec(),
+            ticket: AtomicU64::new(0),
+            oversubscribed: size > cores,
+        }))
     }
 
     /// One round: publishes `mine` (or announces it as too big) and waits for every rank's.
@@ -239,8 +248,16 @@ impl NodeColl {
         // the first that differs from rank 0's is an error, as on the local backend. The
         // round itself completed, so later collectives stay in step.
         let first = self.ctls[0].note_word(t).load(Ordering::Relaxed);
-        if let Some((l, w)) = self.ctls.iter().map(|c| c.note_word(t).load(Ordering::Relaxed)).enumerate().find(|&(_, w)| w != first) {
-            let say = |r: usize, w: u64| if r == self.rank { coll_note::CURRENT.describe() } else { coll_note::describe_word(w) };
+        if let Some((l, w)) =
+            self.ctls.iter().map(|c| c.note_word(t).load(Ordering::Relaxed)).enumerate().find(|&(_, w)| w != first)
+        {
+            let say = |r: usize, w: u64| {
+                if r == self.rank {
+                    coll_note::CURRENT.describe()
+                } else {
+                    coll_note::describe_word(w)
+                }
+            };
             return Err(Error::CollectiveMismatch {
                 locale: l,
                 seq: first & ((1 << coll_note::SEQ_BITS) - 1),

@@ -10,11 +10,20 @@ use std::time::Duration;
 /// Sleeps while `word` holds `expected`, for at most `timeout` (spurious and early wake-ups
 /// are allowed: the caller re-checks its condition).
 pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
-    let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
+    let ts =
+        libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
     // SAFETY: `word` is a live, aligned 32-bit atomic (in a shared mapping: hence no
     // FUTEX_PRIVATE_FLAG); `ts` outlives the call; the kernel only reads both.
     unsafe {
-        libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAIT, expected, &ts as *const libc::timespec, std::ptr::null::<u32>(), 0);
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT,
+            expected,
+            &ts as *const libc::timespec,
+            std::ptr::null::<u32>(),
+            0,
+        );
     }
 }
 
@@ -22,6 +31,14 @@ pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
 pub(crate) fn wake_all(word: &AtomicU32) {
     // SAFETY: as in `wait`; FUTEX_WAKE reads no user memory beyond the word's address.
     unsafe {
-        libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE, i32::MAX, std::ptr::null::<libc::timespec>(), std::ptr::null::<u32>(), 0);
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE,
+            i32::MAX,
+            std::ptr::null::<libc::timespec>(),
+            std::ptr::null::<u32>(),
+            0,
+        );
     }
 }
