@@ -26,9 +26,11 @@ DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when na
 from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
 
 KERNELS += STRING_KERNELS
-# Parquet IO (bench_io.py): parquet_read, parquet_write.
+# Parquet IO (bench_io.py): parquet_read, parquet_write (looked up in globals() by name).
+from .bench_io import parquet_read, parquet_write  # noqa: E402,F401
 
 KERNELS += ["parquet_read", "parquet_write"]
+from .bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402,F401  (string columns)
 
 KERNELS += ["parquet_read_str", "parquet_write_str"]
 
