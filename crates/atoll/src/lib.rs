@@ -53,6 +53,19 @@ pub use atoll_ops as ops;
 pub use atoll_runtime as runtime;
 pub use atoll_strings as strings;
 
+/// The README's and the user guide's Rust examples (`docs/guide/`), run as doctests.
+#[cfg(doctest)]
+pub mod guide {
+    #[doc = include_str!("../../../README.md")]
+    pub mod readme {}
+    #[doc = include_str!("../../../docs/guide/rust.md")]
+    pub mod rust {}
+    #[doc = include_str!("../../../docs/guide/configuration.md")]
+    pub mod configuration {}
+    #[doc = include_str!("../../../docs/guide/sharing.md")]
+    pub mod sharing {}
+}
+
 /// The names most programs use.
 pub mod prelude {
     /// Distribution shorthands over all locales: `dists::block(ctx, [n])`.
