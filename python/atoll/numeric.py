@@ -1,7 +1,5 @@
 """Elementwise functions (Arkouda's numeric): lazy, fused with the surrounding expression."""
 
-
-
 from . import _atoll
 from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value

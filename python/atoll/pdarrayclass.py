@@ -13,16 +13,20 @@ import numpy as np
 from . import _atoll
 from .dtypes import bool_, float64, int64, uint64, is_scalar, result
 
-# Lazy arrays whose value is not computed yet: an in-place write first computes them, so
-# they keep the values their operands had when they were written.
+# Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
+# that read it are computed (`_before_write`), so each keeps the value its expression had on
+# the line that built it, whatever is written later.
 _pending = weakref.WeakValueDictionary()
 _MAX_NODES = 24  # deeper trees are computed (loops such as x = x + 1)
 PRINT_THRESHOLD = 100
 
 
-def _flush(keep=None):
+def _before_write(arr, spare=None):
+    """Computes every lazy array that reads the native array ``arr``, which is about to be
+    written. ``spare`` is a lazy value that the caller assigns and then drops (its expression
+    may read ``arr``: the native side evaluates it before writing)."""
     for p in list(_pending.values()):
-        if p is not keep:
+        if p is not spare and p._expr is not None and p._expr.reads(arr):
             p._materialize()
 
 
@@ -305,7 +309,7 @@ class pdarray:
             raise TypeError(
                 f"Cannot cast ufunc {op!r} output from dtype('{r.dtype}') to dtype('{self._dtype}') with casting rule 'same_kind'"
             )
-        self[:] = r
+        self._assign(slice(None), r, spare=r)
         return self
 
     def __iadd__(self, o):
@@ -408,20 +412,30 @@ class pdarray:
         raise TypeError(f"value: unsupported type {type(value).__name__}")
 
     def __setitem__(self, key, value):
+        self._assign(key, value)
+
+    def _assign(self, key, value, spare=None):
+        """``self[key] = value``; ``spare``: a lazy value made for this assignment only."""
         self._materialize()
+        if isinstance(value, (list, tuple, np.ndarray)):
+            from .creation import array
+
+            value = array(value)
         if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
             pos = self._position(key)
             if not is_scalar(value):
                 raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
-            _flush()
-            _atoll.set(self._arr, pos, _scalar_value(value, self._dtype))
+            v = _scalar_value(value, self._dtype)
+            _before_write(self._arr)
+            _atoll.set(self._arr, pos, v)
             return
         if isinstance(key, slice):
             s, e, st = key.indices(self._size)
             n = len(range(s, e, st))
             start, step = self._start + s * self._step, self._step * st
+            self._values_for(value, n)  # checks the value before anything is computed
+            _before_write(self._arr, spare)
             ex = self._values_for(value, n)
-            _flush(keep=value)
             if n == 0:
                 return
             if step > 0:
@@ -439,14 +453,16 @@ class pdarray:
                         f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
                     )
                 if is_scalar(value):
-                    self[:] = where(key, value, self)
+                    w = where(key, value, self)
+                    self._assign(slice(None), w, spare=w)
                     return
                 from .creation import arange
 
                 key = arange(self._size)[key]
             i = self._index_expr(key)
+            self._values_for(value, key._size)
+            _before_write(self._arr, spare)
             ex = self._values_for(value, key._size)
-            _flush(keep=value)
             if key._size:
                 _atoll.scatter(self._arr, i._ex(), ex, key._size)
             return

@@ -168,7 +168,7 @@ def call_c(pda, library, symbol, user=0):
     works under MPI too. A non-zero return on any locale raises ``ValueError``. ``pda`` must
     be a whole int64, uint64 or float64 array (not a slice): the function writes it in place.
     Like any ctypes call, a function of another signature is undefined behaviour."""
-    from .pdarrayclass import pdarray
+    from .pdarrayclass import _before_write, pdarray
 
     if not isinstance(pda, pdarray):
         raise TypeError(f"pda: expected a pdarray, got {type(pda).__name__}")
@@ -177,4 +177,5 @@ def call_c(pda, library, symbol, user=0):
         raise ValueError("call_c writes an array in place: pass a whole array, not a slice")
     if hasattr(library, "_name"):
         library = library._name
+    _before_write(pda._arr)
     _atoll.share_call_c(pda._arr, str(library), str(symbol), int(user))

@@ -103,8 +103,24 @@ def check_all(df, nkeys):
 @FEW
 @given(data=st.data())
 def test_one_int_key(use_dense, data):
-    ak._keys.DENSE = use_dense
-    check_all(frame(data), 1)
+    old, ak._keys.DENSE = ak._keys.DENSE, use_dense
+    try:
+        check_all(frame(data), 1)
+    finally:
+        ak._keys.DENSE = old
+
+
+def test_mean_is_the_same_on_both_paths():
+    keys = ak.array([3, 1, 2, 3, 1, 3])
+    vals = ak.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    got = []
+    for d in (True, False):
+        old, ak._keys.DENSE = ak._keys.DENSE, d
+        try:
+            got.append(ak.GroupBy(keys).mean(vals)[1].tolist())
+        finally:
+            ak._keys.DENSE = old
+    assert got[0] == got[1] == [3.5, 3.0, 11.0 / 3]
 
 
 @FEW

@@ -40,3 +40,19 @@ def test_exception_ends_the_job_with_its_status():
 def test_sys_exit_status_is_kept():
     r = launch("a = ak.arange(10)\nsys.exit(3)\n")
     assert r.returncode == 3, r.stderr
+
+
+def test_use_after_shutdown_ends_the_job_with_its_message():
+    r = launch("a = ak.arange(10)\nak.shutdown()\nak.arange(3)\nprint('never')\n", n=3)
+    assert r.returncode != 0 and "MPI job has ended" in r.stderr and "never" not in r.stdout
+
+
+def test_init_with_a_locale_count_ends_the_job_with_its_message():
+    r = launch("ak.init(locales=2)\nprint('never')\n", n=2)
+    assert r.returncode != 0 and "mpiexec -n" in r.stderr and "never" not in r.stdout
+
+
+def test_init_under_mpi_keeps_the_running_job():
+    r = launch("a = ak.arange(10)\nak.init()\nak.connect()\nprint('sum', ak.sum(a), ak.num_locales())\n", n=2)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["sum 45 2"]

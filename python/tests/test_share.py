@@ -159,3 +159,20 @@ def test_each_locale_calls_c_with_its_block(tmp_path):
     s = share.make(name, 100, "float64")
     share.call_c(s, lib, "fill", user=2)
     np.testing.assert_array_equal(share.attach(name).to_numpy(), np.arange(100) * 2.0)
+
+
+def test_a_shared_pdarray_keeps_its_files_when_assigned_from_itself(tmp_path):
+    name = _name("alias")
+    p = share.make(name, 10, "float64", dir=tmp_path)
+    files = sorted(os.listdir(tmp_path))
+    assert files
+    p[:] = ak.arange(10) * 1.0
+    p[:] = p + 1
+    p *= 2
+    p[::-1] = p
+    assert sorted(os.listdir(tmp_path)) == files
+    want = ((np.arange(10) + 1.0) * 2)[::-1]
+    np.testing.assert_array_equal(p.to_ndarray(), want)
+    a = share.attach(name, dir=tmp_path)
+    np.testing.assert_array_equal(a.to_numpy(), want)
+    del a, p

@@ -67,7 +67,9 @@ impl Default for WriteOptions {
 /// (REQUIRED columns: int64, uint64 as INT64 `UINT_64`, float64 as DOUBLE, bool as BOOLEAN,
 /// strings ([`ColumnRef::Str`]) as BYTE_ARRAY `String`; row
 /// groups of [`WriteOptions::row_group_size`] rows; no dictionary). Reading the files in locale order gives the columns
-/// back. Existing files of those names are replaced. Returns this locale's file name.
+/// back. Existing files of those names are replaced, and the files of the same prefix for
+/// locales beyond the locale count (from an earlier write with more locales) are removed, so
+/// the prefix then names exactly the new dataset. Returns this locale's file name.
 ///
 /// Each locale writes to a temporary name, and the files are renamed into place only when
 /// every locale succeeded: a failed write leaves the files that were there before.
@@ -105,7 +107,7 @@ pub fn write_parquet(
             });
         }
     }
-    let path = locale_filename(prefix, ctx.id());
+    let path = locale_filename(prefix.as_ref(), ctx.id());
     let mut tmp = path.clone().into_os_string();
     tmp.push(".atoll-tmp");
     let tmp = PathBuf::from(tmp);
@@ -122,6 +124,18 @@ pub fn write_parquet(
         let _ = std::fs::remove_file(&tmp);
     }
     agree(ctx, renamed)?;
+    // The dataset is exactly the new files: those of more locales, from an earlier write of the
+    // same prefix, go (each locale removes what it sees; another may have removed it first).
+    let stale = crate::names::stale_locale_files(prefix.as_ref(), ctx.num_locales()).and_then(|v| {
+        v.iter().try_for_each(|p| match std::fs::remove_file(p) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        })
+    });
+    agree(
+        ctx,
+        stale.map_err(|e| file_err(FileErrorKind::Io, &path, format!("removing an earlier write's files: {e}"))),
+    )?;
     Ok(path)
 }
 

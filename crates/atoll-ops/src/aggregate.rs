@@ -267,11 +267,14 @@ impl<T: AggValue> SegFold<T> for ArgExtreme {
 struct Moments {
     out: Agg,
 }
+/// Count, running mean and sum of squared deviations (Welford's, for the variance), and the
+/// plain sum: the mean is `sum / count` as pandas and the dense path compute it (the running
+/// mean can differ in the last bit).
 impl<T: AggValue> SegFold<T> for Moments {
-    type Acc = (u64, f64, f64);
+    type Acc = (u64, f64, f64, f64);
     type Out = f64;
     fn init(&self) -> Self::Acc {
-        (0, 0.0, 0.0)
+        (0, 0.0, 0.0, 0.0)
     }
     #[inline]
     fn step(&self, acc: &mut Self::Acc, v: T, _: usize) {
@@ -283,6 +286,7 @@ impl<T: AggValue> SegFold<T> for Moments {
         let d = x - acc.1;
         acc.1 += d / acc.0 as f64;
         acc.2 += d * (x - acc.1);
+        acc.3 += x;
     }
     fn merge(&self, acc: &mut Self::Acc, b: &Self::Acc) {
         if b.0 == 0 {
@@ -294,6 +298,7 @@ impl<T: AggValue> SegFold<T> for Moments {
         acc.2 += b.2 + d * d * acc.0 as f64 * b.0 as f64 / n as f64;
         acc.0 = n;
         acc.1 = mean;
+        acc.3 += b.3;
     }
     fn finish(&self, acc: &Self::Acc) -> f64 {
         let var = |ddof: u32| if acc.0 > ddof as u64 { acc.2 / (acc.0 - ddof as u64) as f64 } else { f64::NAN };
@@ -303,7 +308,7 @@ impl<T: AggValue> SegFold<T> for Moments {
                 if acc.0 == 0 {
                     f64::NAN
                 } else {
-                    acc.1
+                    acc.3 / acc.0 as f64
                 }
             }
             Agg::Var(d) => var(d),

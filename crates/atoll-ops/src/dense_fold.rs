@@ -44,7 +44,9 @@ fn placement(cap: usize, kmin: i64, kmax: i64, limit: usize) -> Option<(i64, usi
     } else {
         (span + span / 2).max(2 * cap).max(FIRST_TABLE as i128).min(limit as i128)
     };
-    let lo2 = (kmin as i128 - (cap2 - span) / 2).max(i64::MIN as i128);
+    // The table's keys lo2..lo2 + cap2 stay inside i64: a key beyond i64::MAX would wrap to
+    // i64::MIN's slot, where the folds' `key - lo` would find another key's counter.
+    let lo2 = (kmin as i128 - (cap2 - span) / 2).max(i64::MIN as i128).min(i64::MAX as i128 - cap2 + 1);
     Some((lo2 as i64, cap2 as usize))
 }
 
@@ -215,7 +217,9 @@ impl Presence {
         // Word-aligned: `lo` down to a multiple of 64 (i64::MIN is one), the end up.
         let lo2 = (lo2 as i128).div_euclid(64) * 64;
         let need = (b as i128 - lo2 + 1).max(cap2 as i128);
-        let words2 = ((need + 63) / 64) as usize;
+        // Whole words up to i64::MAX at most (2^63 - lo2 is a multiple of 64): no bit stands
+        // for a key past it (see `placement`).
+        let words2 = ((need + 63) / 64).min(((i64::MAX as i128 + 1) - lo2) / 64) as usize;
         let mut w = vec![0u64; words2];
         if let Some((sa, sb)) = seen {
             let (from, to) = ((sa.wrapping_sub(self.lo) as usize) / 64, (sb.wrapping_sub(self.lo) as usize) / 64 + 1);
@@ -278,6 +282,24 @@ mod tests {
         assert!(placement(0, i64::MIN, i64::MAX, usize::MAX).is_none());
         let (lo, cap) = placement(FIRST_TABLE, i64::MAX - 5, i64::MAX, 1 << 20).unwrap();
         assert!(lo <= i64::MAX - 5 && cap >= 6);
+    }
+
+    #[test]
+    fn presence_of_keys_at_the_ends_of_the_range() {
+        let ks = [i64::MAX, i64::MIN, 0, i64::MAX];
+        for r in [0..4, 0..1, 1..4, 2..4, 1..3, 3..4] {
+            // Keys spanning the whole i64 range are too wide for a bitmap: no table, no panic.
+            let t = fold_presence(&ks, r.clone(), 1 << 16);
+            let span = ks[r.clone()].iter().min().zip(ks[r.clone()].iter().max());
+            match (t, span) {
+                (Some(t), Some((&a, &b))) => assert_eq!(t.seen, Some((a, b)), "{r:?}"),
+                (None, Some((&a, &b))) => assert!(b as i128 - a as i128 >= 1 << 16, "{r:?}"),
+                (t, s) => panic!("{r:?}: {:?} {s:?}", t.map(|t| t.seen)),
+            }
+        }
+        let near = [i64::MAX - 3, i64::MAX, i64::MAX - 1000, i64::MIN + 5, i64::MIN];
+        assert!(fold_presence(&near, 0..3, 1 << 16).is_some());
+        assert!(fold_presence(&near, 3..5, 1 << 16).is_some());
     }
 
     #[test]

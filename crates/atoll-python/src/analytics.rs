@@ -205,16 +205,13 @@ fn dense_groups_cmd(
             return Err(e);
         }
     };
-    let r = k.with(|kc| {
-        let ka = int_col(kc)?;
-        match &v {
-            None => atoll::ops::dense_groups(ka, None, lo, range),
-            Some(v) => v.with(|vc| match vc {
-                Col::F(a) => atoll::ops::dense_groups(ka, Some(a), lo, range),
-                _ => Err(Error::InvalidArgument("internal: dense sums need float64 values".into())),
-            }),
-        }
-    });
+    let r = match &v {
+        None => k.with(|kc| atoll::ops::dense_groups(int_col(kc)?, None, lo, range)),
+        Some(v) => k.with2(v, |kc, vc| match vc {
+            Col::F(a) => atoll::ops::dense_groups(int_col(kc)?, Some(a), lo, range),
+            _ => Err(Error::InvalidArgument("internal: dense sums need float64 values".into())),
+        }),
+    };
     k.free()?;
     if let Some(v) = v {
         v.free()?;
@@ -251,7 +248,7 @@ fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, N
             return Err(e);
         }
     };
-    let r = x.with(|xc| y.with(|yc| atoll::ops::dense_in1d(int_col(xc)?, int_col(yc)?, lo, range)));
+    let r = x.with2(&y, |xc, yc| atoll::ops::dense_in1d(int_col(xc)?, int_col(yc)?, lo, range));
     x.free()?;
     y.free()?;
     Registry::of(ctx).insert(id, Col::B(r?));

@@ -13,26 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-/// Bulk data moving between Python and locale 0 outside the command's wire format (one copy).
-#[allow(missing_docs)]
-pub enum Data {
-    I(Vec<i64>),
-    U(Vec<u64>),
-    F(Vec<f64>),
-    B(Vec<bool>),
-}
-
-/// Data handed from the driver to locale 0's handler (same process on both backends).
-pub static INBOX: Mutex<Option<Data>> = Mutex::new(None);
-/// Data handed from locale 0's handler to the driver.
-pub static OUTBOX: Mutex<Option<Data>> = Mutex::new(None);
-
-fn take(m: &Mutex<Option<Data>>) -> Option<Data> {
-    m.lock().unwrap_or_else(|p| p.into_inner()).take()
-}
-
 /// This locale's global positions of a Block array of `n` elements.
-fn local_range(ctx: &Ctx, n: usize) -> Result<Range<usize>> {
+pub(crate) fn local_range(ctx: &Ctx, n: usize) -> Result<Range<usize>> {
     let d = dist::block(ctx, [n])?;
     let dom = d.local_domain(ctx.id())?;
     let r = &dom.dims()[0];
@@ -80,6 +62,8 @@ fn copy_view(ctx: &Ctx, base: &Col, r: &ArrRef) -> Result<Col> {
 /// Runs `f` with `node` bound to this locale's data (`n` elements in all): unaligned
 /// operands are first copied. **Collective.**
 fn with_bound<R>(ctx: &Ctx, node: &Node, f: impl FnOnce(&BNode<'_>) -> Result<R>) -> Result<R> {
+    // A bad tree fails here on every locale alike (locales without data evaluate nothing).
+    node.validate().map_err(Error::InvalidArgument)?;
     let reg = Registry::of(ctx);
     let mut refs = Vec::new();
     node.leaves(&mut refs);
@@ -223,11 +207,32 @@ impl Operand {
         }
     }
 
+    /// As [`Operand::of`], but a copy whenever `node` reads array `target`, which the command
+    /// then locks (to write it, or to read it while this operand is locked too): the operand
+    /// keeps the value it had before the command, and no array is locked twice.
+    pub(crate) fn of_apart_from(ctx: &Ctx, node: &Node, n: usize, target: u64) -> Result<Operand> {
+        if node.reads(target) {
+            return Ok(Operand::Temp(materialize(ctx, node, n)?));
+        }
+        Self::of(ctx, node, n)
+    }
+
     pub(crate) fn with<R>(&self, f: impl FnOnce(&Col) -> R) -> R {
         match self {
             Operand::Registered(a) => f(&lock(a)),
             Operand::Temp(c) => f(c),
         }
+    }
+
+    /// Runs `f` with both operands' columns, locking an array that both read only once.
+    pub(crate) fn with2<R>(&self, other: &Operand, f: impl FnOnce(&Col, &Col) -> R) -> R {
+        if let (Operand::Registered(a), Operand::Registered(b)) = (self, other) {
+            if Arc::ptr_eq(a, b) {
+                let g = lock(a);
+                return f(&g, &g);
+            }
+        }
+        self.with(|x| other.with(|y| f(x, y)))
     }
 
     pub(crate) fn free(self) -> Result<()> {
@@ -237,122 +242,6 @@ impl Operand {
         }
     }
 }
-
-fn from_inbox(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
-    let data = if ctx.id() == 0 { take(&INBOX) } else { None };
-    let d = dist::block(ctx, [n])?;
-    let col = match dtype {
-        DType::I64 => {
-            Col::I(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::I(v) = x { Some(v) } else { None }))?)
-        }
-        DType::U64 => {
-            Col::U(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::U(v) = x { Some(v) } else { None }))?)
-        }
-        DType::F64 => {
-            Col::F(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::F(v) = x { Some(v) } else { None }))?)
-        }
-        DType::Bool => {
-            Col::B(DistArray::from_vec(ctx, d, 0, data.and_then(|x| if let Data::B(v) = x { Some(v) } else { None }))?)
-        }
-    };
-    Registry::of(ctx).insert(id, col);
-    Ok(())
-}
-fn copy_in<T: Copy + Send + Sync>(ctx: &Ctx, buf: crate::raw::RawBuf, lo: usize, local: &mut [T]) {
-    let len = local.len();
-    let out = Disjoint::new(local);
-    ctx.forall_chunks_with(0..len, 1 << 16, |r| {
-        // SAFETY: the binding holds the buffer (n elements of T) for the whole command and
-        // nothing writes it; the chunks are disjoint.
-        let (src, dst) = unsafe { (buf.slice::<T>(lo + r.start..lo + r.end), out.chunk(r)) };
-        dst.copy_from_slice(src);
-    });
-}
-
-fn from_raw(ctx: &Ctx, (id, dtype, n): (u64, DType, usize)) -> Result<()> {
-    let buf = crate::raw::current().ok_or_else(|| Error::InvalidArgument("internal: no shared buffer".into()))?;
-    let lo = local_range(ctx, n)?.start;
-    // Every element is copied in below.
-    let mut col = Col::for_overwrite(ctx, dtype, n)?;
-    match &mut col {
-        Col::I(a) => copy_in(ctx, buf, lo, a.local_mut()),
-        Col::U(a) => copy_in(ctx, buf, lo, a.local_mut()),
-        Col::F(a) => copy_in(ctx, buf, lo, a.local_mut()),
-        Col::B(a) => {
-            let len = a.local().len();
-            let out = Disjoint::new(a.local_mut());
-            ctx.forall_chunks_with(0..len, 1 << 16, |r| {
-                // SAFETY: as in `copy_in`, the buffer holding n bytes (NumPy bools).
-                let (src, dst) = unsafe { (buf.slice::<u8>(lo + r.start..lo + r.end), out.chunk(r)) };
-                dst.iter_mut().zip(src).for_each(|(d, &s)| *d = s != 0);
-            });
-        }
-    }
-    Registry::of(ctx).insert(id, col);
-    Ok(())
-}
-/// A new array copied from the driver's buffer ([`crate::raw::RAW`], local backend).
-pub static FROM_RAW: Handler<(u64, DType, usize), ()> = Handler::new("atoll-python::from_raw", from_raw);
-
-fn copy_out<T: Copy + Send + Sync>(ctx: &Ctx, buf: crate::raw::RawBuf, lo: usize, local: &[T]) {
-    ctx.forall_chunks_with(0..local.len(), 1 << 16, |r| {
-        // SAFETY: the binding holds the output buffer (n elements) for the whole command;
-        // every locale writes its own positions lo.., in disjoint chunks.
-        let dst = unsafe { buf.slice_mut::<T>(lo + r.start..lo + r.end) };
-        dst.copy_from_slice(&local[r]);
-    });
-}
-
-fn to_raw(ctx: &Ctx, (node, n): (Node, usize)) -> Result<()> {
-    let buf = crate::raw::current().ok_or_else(|| Error::InvalidArgument("internal: no shared buffer".into()))?;
-    let lo = local_range(ctx, n)?.start;
-    let op = Operand::of(ctx, &node, n)?;
-    op.with(|c| match c {
-        Col::I(a) => copy_out(ctx, buf, lo, a.local()),
-        Col::U(a) => copy_out(ctx, buf, lo, a.local()),
-        Col::F(a) => copy_out(ctx, buf, lo, a.local()),
-        Col::B(a) => copy_out(ctx, buf, lo, bytemuck_bools(a.local())),
-    });
-    op.free()
-}
-
-/// NumPy's bools are bytes 0/1, as Rust's.
-fn bytemuck_bools(b: &[bool]) -> &[u8] {
-    // SAFETY: bool has size and alignment 1 and its valid values are the bytes 0 and 1.
-    unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<u8>(), b.len()) }
-}
-/// Copies an expression's value into the driver's buffer ([`crate::raw::RAW`], local backend).
-pub static TO_RAW: Handler<(Node, usize), ()> = Handler::new("atoll-python::to_raw", to_raw);
-
-/// A new array from the data in [`INBOX`].
-pub static FROM_INBOX: Handler<(u64, DType, usize), ()> = Handler::new("atoll-python::from_inbox", from_inbox);
-
-fn gather_col(c: &Col) -> Result<Option<Data>> {
-    Ok(match c {
-        Col::I(a) => a.gather(0)?.map(Data::I),
-        Col::U(a) => a.gather(0)?.map(Data::U),
-        Col::F(a) => a.gather(0)?.map(Data::F),
-        Col::B(a) => a.gather(0)?.map(Data::B),
-    })
-}
-
-fn to_outbox(ctx: &Ctx, (node, n): (Node, usize)) -> Result<()> {
-    let data = match &node {
-        Node::Leaf(r, _) if r.is_whole() => gather_col(&lock(&*Registry::of(ctx).get(r.id)?))?,
-        _ => {
-            let c = materialize(ctx, &node, n)?;
-            let d = gather_col(&c);
-            c.free()?;
-            d?
-        }
-    };
-    if ctx.id() == 0 {
-        *OUTBOX.lock().unwrap_or_else(|p| p.into_inner()) = data;
-    }
-    Ok(())
-}
-/// Gathers an array (or a selection) into [`OUTBOX`] on locale 0.
-pub static TO_OUTBOX: Handler<(Node, usize), ()> = Handler::new("atoll-python::to_outbox", to_outbox);
 
 fn evaluate(ctx: &Ctx, (id, node, n): (u64, Node, usize)) -> Result<()> {
     let col = materialize(ctx, &node, n)?;
@@ -378,7 +267,7 @@ fn assign(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
         return eval_into(ctx, &node, &mut g);
     }
     let val = materialize(ctx, &node, dst.len)?;
-    if dst.is_whole() {
+    if dst.is_whole() && !reg.is_pinned(dst.id) {
         // The tree read the target: the new value replaces it.
         let target = reg.get(dst.id)?;
         let old = std::mem::replace(&mut *lock(&target), val);
@@ -401,8 +290,49 @@ fn assign(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
 /// `dst = node` (a whole array or a positive-step selection).
 pub static ASSIGN: Handler<(ArrRef, Node), ()> = Handler::new("atoll-python::assign", assign);
 
+/// Runs `step` on each locale in turn, in locale order, handing each the previous locale's
+/// result (`init` for locale 0), and returns the last locale's result everywhere: a loop over
+/// the whole array in global order, one locale after another. Floating-point products are
+/// computed this way (NumPy's order: the result does not depend on the locale count, and an
+/// overflow followed by an underflow gives what one loop gives). **Collective** (one
+/// broadcast per locale).
+fn chain<T: Serialize + serde::de::DeserializeOwned + Clone>(
+    ctx: &Ctx,
+    init: T,
+    mut step: impl FnMut(T) -> Result<T>,
+) -> Result<T> {
+    let mut acc: std::result::Result<T, Error> = Ok(init);
+    for l in 0..ctx.num_locales() {
+        let mine = (ctx.id() == l).then(|| acc.clone().and_then(&mut step));
+        acc = ctx.broadcast(l, mine)?;
+    }
+    acc
+}
+
+/// The product of a float64 tree in global order ([`chain`]).
+fn prod_in_order(ctx: &Ctx, node: &Node, n: usize) -> Result<Part> {
+    let flags = Flags::default();
+    let len = local_range(ctx, n)?.len();
+    let total = with_bound(ctx, node, |b| {
+        chain(ctx, 1.0f64, |mut acc| {
+            for r in sub_chunks(0..len) {
+                let v = eval(b, &r, &flags)?;
+                match f64::arg(&v).ok_or_else(|| Error::InvalidArgument("internal: a float64 product".into()))? {
+                    crate::eval::Arg::S(s) => s.iter().for_each(|&x| acc *= x),
+                    crate::eval::Arg::C(c) => (0..r.len()).for_each(|_| acc *= c),
+                }
+            }
+            Ok(acc)
+        })
+    })?;
+    Ok(if n == 0 { Part::Empty } else { Part::Val(Scal::F(total)) })
+}
+
 fn reduce(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
     let dtype = node.dtype();
+    if op == RedOp::Prod && dtype == DType::F64 {
+        return prod_in_order(ctx, &node, n);
+    }
     let base = local_range(ctx, n)?.start as u64;
     let flags = Flags::default();
     let mine = with_bound(ctx, &node, |b| {
@@ -487,6 +417,15 @@ fn scan(ctx: &Ctx, (id, node, n, op): (u64, Node, usize, ScanOp)) -> Result<()> 
     let r = match &mut col {
         Col::I(a) => scan_t(ctx, a.local_mut(), op),
         Col::U(a) => scan_t(ctx, a.local_mut(), op),
+        // Products of floats in global order, as for `prod` (see `chain`).
+        Col::F(a) if op == ScanOp::Prod => chain(ctx, 1.0f64, |mut acc| {
+            for x in a.local_mut() {
+                acc *= *x;
+                *x = acc;
+            }
+            Ok(acc)
+        })
+        .map(drop),
         Col::F(a) => scan_t(ctx, a.local_mut(), op),
         Col::B(_) => Err(Error::InvalidArgument("internal: scan of bool".into())),
     };
@@ -547,7 +486,7 @@ fn gather_t<T: Elem>(src: &DistArray<T, 1>, idx: &Col) -> Result<DistArray<T, 1>
 }
 
 fn gather(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<()> {
-    let idx = Operand::of(ctx, &idx, n)?;
+    let idx = Operand::of_apart_from(ctx, &idx, n, src)?;
     let s = Registry::of(ctx).get(src)?;
     let out = idx.with(|idx| {
         let g = lock(&s);
@@ -566,8 +505,8 @@ fn gather(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<()> {
 pub static GATHER: Handler<(u64, u64, Node, usize), ()> = Handler::new("atoll-python::gather", gather);
 
 fn scatter(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<()> {
-    let idx = Operand::of(ctx, &idx, n)?;
-    let vals = match Operand::of(ctx, &vals, n) {
+    let idx = Operand::of_apart_from(ctx, &idx, n, dst)?;
+    let vals = match Operand::of_apart_from(ctx, &vals, n, dst) {
         Ok(v) => v,
         Err(e) => {
             idx.free()?;
@@ -575,17 +514,15 @@ fn scatter(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<(
         }
     };
     let d = Registry::of(ctx).get(dst)?;
-    let r = idx.with(|idx| {
-        vals.with(|vals| {
-            let mut g = lock(&d);
-            match (&mut *g, idx, vals) {
-                (Col::I(a), Col::I(i), Col::I(v)) => a.scatter_at(i, v),
-                (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
-                (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
-                (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
-                _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
-            }
-        })
+    let r = idx.with2(&vals, |idx, vals| {
+        let mut g = lock(&d);
+        match (&mut *g, idx, vals) {
+            (Col::I(a), Col::I(i), Col::I(v)) => a.scatter_at(i, v),
+            (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
+            (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
+            (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
+            _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
+        }
     });
     idx.free()?;
     vals.free()?;
@@ -778,10 +715,6 @@ pub fn register_all() {
     crate::share::MAKE_SHARED.register();
     crate::share::CALL_C.register();
     FREE.register();
-    FROM_INBOX.register();
-    FROM_RAW.register();
-    TO_RAW.register();
-    TO_OUTBOX.register();
     EVALUATE.register();
     ASSIGN.register();
     REDUCE.register();
@@ -801,4 +734,5 @@ pub fn register_all() {
     crate::io::register();
     crate::streaming::register();
     crate::fused::register();
+    crate::transfer::register();
 }

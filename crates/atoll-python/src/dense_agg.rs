@@ -55,12 +55,12 @@ fn dense_aggregate_cmd(
             return Err(e);
         }
     };
-    let r = k.with(|kc| {
-        let ka = keys_col(kc)?;
-        match &v {
-            None => Ok(split(atoll::ops::dense_aggregate::<i64>(ka, None, limit)?, Col::I)),
-            // Without `rows`, the rows per key are computed only when `agg` needs them.
-            Some(v) => v.with(|vc| match vc {
+    let r = match &v {
+        None => k.with(|kc| Ok(split(atoll::ops::dense_aggregate::<i64>(keys_col(kc)?, None, limit)?, Col::I))),
+        // Without `rows`, the rows per key are computed only when `agg` needs them.
+        Some(v) => k.with2(v, |kc, vc| {
+            let ka = keys_col(kc)?;
+            match vc {
                 Col::I(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::I)),
                 Col::U(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::U)),
                 Col::F(a) if rows => Ok(split(atoll::ops::dense_aggregate(ka, Some((a, agg)), limit)?, Col::F)),
@@ -68,9 +68,9 @@ fn dense_aggregate_cmd(
                 Col::U(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::U)),
                 Col::F(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::F)),
                 Col::B(_) => Err(Error::InvalidArgument("internal: bool values are aggregated as int64".into())),
-            }),
-        }
-    });
+            }
+        }),
+    };
     k.free()?;
     if let Some(v) = v {
         v.free()?;

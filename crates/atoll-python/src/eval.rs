@@ -282,7 +282,7 @@ fn un(op: UnOp, v: &Val, n: usize) -> Result<Val<'static>> {
             let x = bool::arg(v).ok_or_else(bad)?;
             match op {
                 UnOp::Invert => Val::B(map1(&x, n, |a| !a)),
-                UnOp::Abs => Val::B(map1(&x, n, |a| a)),
+                UnOp::Abs | UnOp::Floor | UnOp::Ceil => Val::B(map1(&x, n, |a| a)),
                 UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
                 _ => return Err(bad()),
             }

@@ -372,3 +372,14 @@ pub fn max_of<T: Num>(a: T, b: T) -> T {
         a
     }
 }
+
+/// True when binary operation `op` is defined on dtype `t` (comparisons are on every dtype).
+pub fn supports(t: crate::types::DType, op: BinOp) -> bool {
+    use crate::types::DType;
+    match t {
+        DType::I64 => <i64 as Num>::supports(op),
+        DType::U64 => <u64 as Num>::supports(op),
+        DType::F64 => <f64 as Num>::supports(op),
+        DType::Bool => <bool as Num>::supports(op),
+    }
+}

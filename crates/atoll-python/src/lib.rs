@@ -14,11 +14,11 @@ pub mod eval;
 pub mod fused;
 pub mod graph;
 pub mod graph_share;
+pub mod handoff;
 pub mod io;
 pub mod kernels;
 mod par;
 mod prefetch;
-mod raw;
 pub mod registry;
 pub mod session;
 pub mod share;
@@ -26,11 +26,13 @@ pub mod str_groupby;
 pub mod streaming;
 pub mod strings;
 mod sum_lockstep;
+pub mod transfer;
 pub mod types;
 
-use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
+use commands::{Fill, ScanOp};
 use errors::{type_err, value_err};
 use eval::{Part, RedOp};
+use handoff::DriverSlice;
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
 use session::{exec, exec_all, next_id};
@@ -113,6 +115,10 @@ impl Ex {
     fn is_leaf(&self) -> bool {
         matches!(self.node, Node::Leaf(..))
     }
+    /// True when the expression reads `arr` (whole or a selection of it).
+    fn reads(&self, arr: &Arr) -> bool {
+        self.node.reads(arr.id)
+    }
 }
 
 fn dtype_arg(s: &str) -> PyResult<DType> {
@@ -172,99 +178,49 @@ fn job_info(py: Python<'_>) -> PyResult<(usize, String)> {
 #[pyfunction]
 fn from_buffer(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: &str) -> PyResult<Arr> {
     let dtype = dtype_arg(dtype)?;
-    if is_local(py)? {
-        // The locales of this process copy their parts straight from the buffer.
-        return match dtype {
-            DType::I64 => shared_in(py, PyBuffer::<i64>::get(obj)?, dtype),
-            DType::U64 => shared_in(py, PyBuffer::<u64>::get(obj)?, dtype),
-            DType::F64 => shared_in(py, PyBuffer::<f64>::get(obj)?, dtype),
-            DType::Bool => shared_in(py, PyBuffer::<u8>::get(obj)?, dtype),
-        };
+    match dtype {
+        DType::I64 => buffer_in::<i64>(py, obj, dtype),
+        DType::U64 => buffer_in::<u64>(py, obj, dtype),
+        DType::F64 => buffer_in::<f64>(py, obj, dtype),
+        DType::Bool => buffer_in::<u8>(py, obj, dtype),
     }
-    let data = match dtype {
-        DType::I64 => Data::I(PyBuffer::<i64>::get(obj)?.to_vec(py)?),
-        DType::U64 => Data::U(PyBuffer::<u64>::get(obj)?.to_vec(py)?),
-        DType::F64 => Data::F(PyBuffer::<f64>::get(obj)?.to_vec(py)?),
-        DType::Bool => Data::B(PyBuffer::<u8>::get(obj)?.to_vec(py)?.into_iter().map(|b| b != 0).collect()),
-    };
-    let len = match &data {
-        Data::I(v) => v.len(),
-        Data::U(v) => v.len(),
-        Data::F(v) => v.len(),
-        Data::B(v) => v.len(),
-    };
-    *INBOX.lock().unwrap_or_else(|p| p.into_inner()) = Some(data);
-    new_arr(py, dtype, len, |id| exec(py, &commands::FROM_INBOX, (id, dtype, len)))
 }
 
-fn is_local(py: Python<'_>) -> PyResult<bool> {
-    Ok(session::driver(py)?.0.ctx().backend_name() == "local")
-}
-
-/// Runs `f` with [`raw::RAW`] describing `buf` (held by the caller for the whole command).
-fn with_raw<T: pyo3::buffer::Element, R>(
-    buf: &PyBuffer<T>,
-    writable: bool,
-    f: impl FnOnce() -> PyResult<R>,
-) -> PyResult<R> {
+/// The driver slice of a held buffer (C-contiguous, and writable when `writable`).
+fn slice_of<T: pyo3::buffer::Element>(buf: &PyBuffer<T>, writable: bool) -> PyResult<DriverSlice> {
     if !buf.is_c_contiguous() || (writable && buf.readonly()) {
         return Err(value_err("buffer", "expected a C-contiguous (and, for output, writable) buffer"));
     }
-    // One shared buffer at a time (Python threads may call concurrently).
-    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
-    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) =
-        Some(raw::RawBuf::new(buf.buf_ptr() as *const T, buf.item_count()));
-    let r = f();
-    *raw::RAW.lock().unwrap_or_else(|p| p.into_inner()) = None;
-    r
+    Ok(DriverSlice::from_raw(buf.buf_ptr() as *const T, buf.item_count(), writable))
 }
 
-fn shared_in<T: pyo3::buffer::Element>(py: Python<'_>, buf: PyBuffer<T>, dtype: DType) -> PyResult<Arr> {
-    let n = buf.item_count();
-    with_raw(&buf, false, || new_arr(py, dtype, n, |id| exec(py, &commands::FROM_RAW, (id, dtype, n))))
+fn buffer_in<T: pyo3::buffer::Element>(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Arr> {
+    // The buffer is held until the command ends (the handoff module's promise).
+    let buf = PyBuffer::<T>::get(obj)?;
+    let s = slice_of(&buf, false)?;
+    let n = s.len();
+    new_arr(py, dtype, n, |id| exec(py, &transfer::FROM_BUFFER, (id, dtype, n, s)))
 }
 
 /// Copies an expression's value (`n` elements) into `out`, a writable contiguous buffer.
 #[pyfunction]
 fn to_buffer(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResult<()> {
-    if is_local(py)? {
-        let run = |k: usize| -> PyResult<()> {
-            if k != n {
-                return Err(value_err("out", format!("expected {n} elements, got {k}")));
-            }
-            exec(py, &commands::TO_RAW, (e.node.clone(), n))
-        };
-        return match e.node.dtype() {
-            DType::I64 => {
-                let b = PyBuffer::<i64>::get(out)?;
-                with_raw(&b, true, || run(b.item_count()))
-            }
-            DType::U64 => {
-                let b = PyBuffer::<u64>::get(out)?;
-                with_raw(&b, true, || run(b.item_count()))
-            }
-            DType::F64 => {
-                let b = PyBuffer::<f64>::get(out)?;
-                with_raw(&b, true, || run(b.item_count()))
-            }
-            DType::Bool => {
-                let b = PyBuffer::<u8>::get(out)?;
-                with_raw(&b, true, || run(b.item_count()))
-            }
-        };
+    match e.node.dtype() {
+        DType::I64 => buffer_out::<i64>(py, e, n, out),
+        DType::U64 => buffer_out::<u64>(py, e, n, out),
+        DType::F64 => buffer_out::<f64>(py, e, n, out),
+        DType::Bool => buffer_out::<u8>(py, e, n, out),
     }
-    exec(py, &commands::TO_OUTBOX, (e.node.clone(), n))?;
-    let data = OUTBOX.lock().unwrap_or_else(|p| p.into_inner()).take();
-    match data {
-        Some(Data::I(v)) => PyBuffer::<i64>::get(out)?.copy_from_slice(py, &v),
-        Some(Data::U(v)) => PyBuffer::<u64>::get(out)?.copy_from_slice(py, &v),
-        Some(Data::F(v)) => PyBuffer::<f64>::get(out)?.copy_from_slice(py, &v),
-        Some(Data::B(v)) => {
-            PyBuffer::<u8>::get(out)?.copy_from_slice(py, &v.iter().map(|&b| b as u8).collect::<Vec<_>>())
-        }
-        None => Err(pyo3::exceptions::PyRuntimeError::new_err("atoll: no data came back from locale 0")),
+}
+
+fn buffer_out<T: pyo3::buffer::Element>(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    // The buffer is held until the command ends (the handoff module's promise).
+    let buf = PyBuffer::<T>::get(out)?;
+    let s = slice_of(&buf, true)?;
+    if s.len() != n {
+        return Err(value_err("out", format!("expected {n} elements, got {}", s.len())));
     }
+    exec(py, &transfer::TO_BUFFER, (e.node.clone(), n, s))
 }
 
 fn need<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>, name: &str) -> PyResult<&'a Bound<'py, PyAny>> {
@@ -329,52 +285,30 @@ fn cast(x: &Ex, dtype: &str) -> PyResult<Ex> {
     Ok(Ex { node: Node::Cast(Box::new(x.node.clone()), dtype_arg(dtype)?), keep: join(&[x]) })
 }
 
+/// A checked expression: a `TypeError` naming the problem if its dtypes do not fit.
+fn checked(node: Node, keep: Vec<Py<Arr>>) -> PyResult<Ex> {
+    node.validate().map_err(|e| type_err("operands", e))?;
+    Ok(Ex { node, keep })
+}
+
 /// `a op b` on operands of one dtype (the Python layer promotes first).
 #[pyfunction]
 fn binary(op: &str, a: &Ex, b: &Ex) -> PyResult<Ex> {
     let o = BinOp::parse(op).ok_or_else(|| value_err("op", format!("unknown operator {op:?}")))?;
-    let (ta, tb) = (a.node.dtype(), b.node.dtype());
-    if ta != tb {
-        return Err(type_err("operands", format!("{op} needs one dtype, got {} and {}", ta.name(), tb.name())));
-    }
-    let ok = match ta {
-        DType::I64 => <i64 as kernels::Num>::supports(o),
-        DType::U64 => <u64 as kernels::Num>::supports(o),
-        DType::F64 => <f64 as kernels::Num>::supports(o),
-        DType::Bool => <bool as kernels::Num>::supports(o),
-    };
-    if !ok && !o.is_comparison() {
-        return Err(type_err("operands", format!("unsupported operand dtype {} for {op}", ta.name())));
-    }
-    Ok(Ex { node: Node::Bin(o, Box::new(a.node.clone()), Box::new(b.node.clone())), keep: join(&[a, b]) })
+    checked(Node::Bin(o, Box::new(a.node.clone()), Box::new(b.node.clone())), join(&[a, b]))
 }
 
 /// A unary operation: neg, abs, invert, log, exp, sqrt, sin, cos, floor, ceil, round, isnan.
 #[pyfunction]
 fn unary(op: &str, x: &Ex) -> PyResult<Ex> {
     let o = UnOp::parse(op).ok_or_else(|| value_err("op", format!("unknown operation {op:?}")))?;
-    let t = x.node.dtype();
-    let float_only = matches!(o, UnOp::Log | UnOp::Exp | UnOp::Sqrt | UnOp::Sin | UnOp::Cos);
-    if (float_only && t != DType::F64) || (o == UnOp::Invert && t == DType::F64) || (o == UnOp::Neg && t == DType::Bool)
-    {
-        return Err(type_err("x", format!("{op} is not supported for dtype {}", t.name())));
-    }
-    Ok(Ex { node: Node::Un(o, Box::new(x.node.clone())), keep: join(&[x]) })
+    checked(Node::Un(o, Box::new(x.node.clone())), join(&[x]))
 }
 
 /// `where(c, a, b)`.
 #[pyfunction]
 fn where_(c: &Ex, a: &Ex, b: &Ex) -> PyResult<Ex> {
-    if c.node.dtype() != DType::Bool {
-        return Err(type_err("condition", "must be bool"));
-    }
-    if a.node.dtype() != b.node.dtype() {
-        return Err(type_err("A, B", "need one dtype"));
-    }
-    Ok(Ex {
-        node: Node::Where(Box::new(c.node.clone()), Box::new(a.node.clone()), Box::new(b.node.clone())),
-        keep: join(&[c, a, b]),
-    })
+    checked(Node::Where(Box::new(c.node.clone()), Box::new(a.node.clone()), Box::new(b.node.clone())), join(&[c, a, b]))
 }
 
 /// A new array holding the expression's value (`n` elements).

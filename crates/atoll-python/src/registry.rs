@@ -89,6 +89,8 @@ impl Col {
 #[derive(Default)]
 pub struct Registry {
     arrays: Mutex<HashMap<u64, Arc<Mutex<Col>>>>,
+    /// Arrays whose storage others see (shared files): written in place, never replaced.
+    pinned: Mutex<std::collections::HashSet<u64>>,
 }
 
 impl Registry {
@@ -110,8 +112,21 @@ impl Registry {
         self.arrays.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(Mutex::new(col)));
     }
 
+    /// Registers `col` as `id`, an array whose storage must stay in place (other processes
+    /// map it): an assignment writes into it rather than replacing it.
+    pub fn insert_pinned(&self, id: u64, col: Col) {
+        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
+        self.insert(id, col);
+    }
+
+    /// Whether `id`'s storage must stay in place.
+    pub fn is_pinned(&self, id: u64) -> bool {
+        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).contains(&id)
+    }
+
     /// Removes `id` (its storage is freed by the caller).
     pub fn remove(&self, id: u64) -> Option<Col> {
+        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
         let a = self.arrays.lock().unwrap_or_else(|p| p.into_inner()).remove(&id)?;
         Arc::try_unwrap(a).ok().map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
     }

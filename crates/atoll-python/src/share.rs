@@ -124,7 +124,7 @@ fn make_shared(
             return Err(atoll::Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
         }
     };
-    Registry::of(ctx).insert(id, col);
+    Registry::of(ctx).insert_pinned(id, col);
     Ok(())
 }
 

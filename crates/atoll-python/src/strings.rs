@@ -3,6 +3,7 @@
 //! their arrays in the arrays' registry, so Python sees them as `pdarray`s.
 
 use crate::errors::value_err;
+use crate::handoff::DriverRef;
 use crate::registry::{Col, Registry};
 use crate::session::{self, exec, next_id};
 use crate::types::DType;
@@ -39,27 +40,26 @@ pub(crate) fn put(ctx: &Ctx, id: u64, s: DistStrings) {
     reg(ctx).map.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(s));
 }
 
-/// Strings handed from the driver to locale 0 (same process on both backends).
-static STR_INBOX: Mutex<Option<Vec<String>>> = Mutex::new(None);
-/// Strings handed from locale 0 to the driver.
-static STR_OUTBOX: Mutex<Option<Vec<String>>> = Mutex::new(None);
-
-fn from_inbox(ctx: &Ctx, id: u64) -> Result<()> {
-    let data = if ctx.id() == 0 { STR_INBOX.lock().unwrap_or_else(|p| p.into_inner()).take() } else { None };
+fn from_list(ctx: &Ctx, (id, list): (u64, DriverRef<Vec<String>>)) -> Result<()> {
+    // SAFETY: locale 0 lives in the driver's process, which holds the list for the command.
+    let data = if ctx.id() == 0 { unsafe { list.get_mut() }.map(std::mem::take) } else { None };
     let s = DistStrings::from_root(ctx, 0, data.as_deref())?;
     put(ctx, id, s);
     Ok(())
 }
-static FROM_INBOX: Handler<u64, ()> = Handler::new("atoll-python::str_from_inbox", from_inbox);
+static FROM_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll-python::str_from_list", from_list);
 
-fn to_outbox(ctx: &Ctx, id: u64) -> Result<()> {
+fn to_list(ctx: &Ctx, (id, out): (u64, DriverRef<Vec<String>>)) -> Result<()> {
     let v = get(ctx, id)?.gather(0)?;
     if ctx.id() == 0 {
-        *STR_OUTBOX.lock().unwrap_or_else(|p| p.into_inner()) = v;
+        // SAFETY: as in `from_list`: the driver holds the output slot for the command.
+        if let (Some(slot), Some(v)) = (unsafe { out.get_mut() }, v) {
+            *slot = v;
+        }
     }
     Ok(())
 }
-static TO_OUTBOX: Handler<u64, ()> = Handler::new("atoll-python::str_to_outbox", to_outbox);
+static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll-python::str_to_list", to_list);
 
 fn free(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
     let r = reg(ctx);
@@ -224,8 +224,8 @@ static CONCATENATE: Handler<(u64, Vec<u64>), ()> = Handler::new("atoll-python::s
 
 /// Registers the strings' commands (called by `commands::register_all`).
 pub fn register() {
-    FROM_INBOX.register();
-    TO_OUTBOX.register();
+    FROM_LIST.register();
+    TO_LIST.register();
     FREE.register();
     RANDOM.register();
     STR_OP.register();
@@ -276,19 +276,21 @@ fn new_str(py: Python<'_>, len: usize, f: impl FnOnce(u64) -> PyResult<()>) -> P
 
 /// Strings from a list of `str` (on the driver).
 #[pyfunction]
-fn str_from_list(py: Python<'_>, v: Vec<String>) -> PyResult<StrArr> {
+fn str_from_list(py: Python<'_>, mut v: Vec<String>) -> PyResult<StrArr> {
     let n = v.len();
-    new_str(py, n, |id| {
-        *STR_INBOX.lock().unwrap_or_else(|p| p.into_inner()) = Some(v);
-        exec(py, &FROM_INBOX, id)
-    })
+    // `v` is held until the command ends (the handoff module's promise).
+    let list = DriverRef::of_mut(&mut v);
+    new_str(py, n, |id| exec(py, &FROM_LIST, (id, list)))
 }
 
 /// Every string, on the driver.
 #[pyfunction]
 fn str_to_list(py: Python<'_>, s: &StrArr) -> PyResult<Vec<String>> {
-    exec(py, &TO_OUTBOX, s.id)?;
-    Ok(STR_OUTBOX.lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_default())
+    let mut out = Vec::new();
+    // `out` is held until the command ends (the handoff module's promise).
+    let slot = DriverRef::of_mut(&mut out);
+    exec(py, &TO_LIST, (s.id, slot))?;
+    Ok(out)
 }
 
 /// `random_strings_uniform`.

@@ -119,6 +119,33 @@ impl BinOp {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
 
+    /// The operator's name as the Python layer writes it.
+    pub fn name(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            FloorDiv => "//",
+            Mod => "%",
+            Pow => "**",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&",
+            Or => "|",
+            Xor => "^",
+            Shl => "<<",
+            Shr => ">>",
+            Minimum => "minimum",
+            Maximum => "maximum",
+        }
+    }
+
     /// The operation of a name used by the Python layer.
     pub fn parse(s: &str) -> Option<BinOp> {
         use BinOp::*;
@@ -167,6 +194,40 @@ pub enum UnOp {
 }
 
 impl UnOp {
+    /// The dtype of the result on an operand of dtype `t`, or `None` where the operation is not
+    /// defined (NumPy's TypeError): float-only functions on integers (the Python layer casts
+    /// first), `invert` on floats, arithmetic on bools.
+    pub fn result(self, t: DType) -> Option<DType> {
+        use UnOp::*;
+        match (self, t) {
+            (IsNan, _) => Some(DType::Bool),
+            (Invert, DType::F64) => None,
+            (_, DType::F64) => Some(DType::F64),
+            (Neg | Abs | Invert | Floor | Ceil | Round, DType::I64 | DType::U64) => Some(t),
+            (Invert | Abs | Floor | Ceil, DType::Bool) => Some(DType::Bool),
+            _ => None,
+        }
+    }
+
+    /// The operation's name as the Python layer writes it.
+    pub fn name(self) -> &'static str {
+        use UnOp::*;
+        match self {
+            Neg => "neg",
+            Abs => "abs",
+            Invert => "invert",
+            Log => "log",
+            Exp => "exp",
+            Sqrt => "sqrt",
+            Sin => "sin",
+            Cos => "cos",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            IsNan => "isnan",
+        }
+    }
+
     /// The operation of a name used by the Python layer.
     pub fn parse(s: &str) -> Option<UnOp> {
         use UnOp::*;
@@ -240,6 +301,61 @@ impl Node {
                 b.leaves(out);
             }
         }
+    }
+
+    /// Checks the tree's dtypes (every operation defined on its operands' dtype): the same
+    /// answer on every locale, before any data is read, so a bad tree fails at once and
+    /// everywhere.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            Node::Leaf(..) | Node::Scalar(_) => Ok(()),
+            Node::Cast(x, _) => x.validate(),
+            Node::Un(op, x) => {
+                x.validate()?;
+                let t = x.dtype();
+                op.result(t).map(|_| ()).ok_or_else(|| format!("{} is not supported for dtype {}", op.name(), t.name()))
+            }
+            Node::Bin(op, a, b) => {
+                a.validate()?;
+                b.validate()?;
+                let (ta, tb) = (a.dtype(), b.dtype());
+                if ta != tb {
+                    return Err(format!(
+                        "{} needs operands of one dtype, got {} and {}",
+                        op.name(),
+                        ta.name(),
+                        tb.name()
+                    ));
+                }
+                if !op.is_comparison() && !crate::kernels::supports(ta, *op) {
+                    return Err(format!("unsupported operand dtype {} for {}", ta.name(), op.name()));
+                }
+                Ok(())
+            }
+            Node::Where(c, a, b) => {
+                c.validate()?;
+                a.validate()?;
+                b.validate()?;
+                if c.dtype() != DType::Bool {
+                    return Err(format!("where's condition must be bool, got {}", c.dtype().name()));
+                }
+                if a.dtype() != b.dtype() {
+                    return Err(format!(
+                        "where needs A and B of one dtype, got {} and {}",
+                        a.dtype().name(),
+                        b.dtype().name()
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// True when the tree reads array `id` (whole or a selection of it).
+    pub fn reads(&self, id: u64) -> bool {
+        let mut refs = Vec::new();
+        self.leaves(&mut refs);
+        refs.iter().any(|r| r.id == id)
     }
 
     /// True when the tree raises an integer to a power (whose negative exponents are an error).

@@ -36,7 +36,30 @@ pub(crate) fn command_start(ctx: &Ctx) -> u64 {
     if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
         mpi.begin_command();
     }
+    if let Some(lc) = local_comm(ctx) {
+        lc.set_in_command(true);
+    }
     ctx.st.coll_seq.load(Ordering::Relaxed)
+}
+
+/// Abandons the current driver command, if this locale is inside one, when its collectives
+/// were found in different orders (`e` a [`Error::CollectiveMismatch`]): every locale sees the
+/// mismatch at the same collective, and every later collective of the command then gives up
+/// at once, whatever each locale's error path does, so the next command starts in step.
+pub(crate) fn abandon_on_mismatch(ctx: &Ctx, e: &Error) {
+    if !matches!(e, Error::CollectiveMismatch { .. }) {
+        return;
+    }
+    #[cfg(feature = "mpi")]
+    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
+        if mpi.in_command() {
+            let _ = mpi.abandon_command(e);
+        }
+        return;
+    }
+    if let Some(lc) = local_comm(ctx) {
+        lc.abandon_on_mismatch(e);
+    }
 }
 
 /// Ends a command on this locale, whose own part gave `mine` (started at collective count
@@ -53,10 +76,19 @@ pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Resul
     let Some(lc) = local_comm(ctx) else {
         return ctx.gather(0, &mine);
     };
+    let r = end_command_local(ctx, lc, start, mine);
+    lc.set_in_command(false);
+    r
+}
+
+/// [`end_command`] on the in-process backend.
+fn end_command_local(ctx: &Ctx, lc: &LocalComm, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
     match mine {
         Err(e) => lc.world().abort_command(ctx.id(), e),
         Ok(_) => match ctx.gather(0, &mine) {
             Err(Error::CommandFailed { .. }) => {}
+            // Locales in different collectives (`LocalComm::meet` abandoned the command).
+            Err(Error::CollectiveMismatch { .. }) if lc.world().fence.is_aborted() => {}
             other => return other,
         },
     }
@@ -85,6 +117,7 @@ fn end_command_mpi(
         }
         Ok(_) => match ctx.gather(0, &mine) {
             Err(e @ Error::CommandFailed { .. }) => e,
+            Err(e @ Error::CollectiveMismatch { .. }) if mpi.is_aborted() => e,
             other => {
                 mpi.end_command();
                 return other;

@@ -3,6 +3,9 @@
 use crate::Aggregation;
 use atoll_error::{Error, Result};
 
+/// The most locales the local backend runs (each is a group of threads of one process).
+pub const MAX_LOCAL_LOCALES: usize = 4096;
+
 /// Which communication backend places the locales.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BackendKind {
@@ -375,6 +378,8 @@ impl Config {
         self.overridden(&["ATOLL_AGG_THRESHOLD"])
     }
 
+    /// Checks every field before anything is started or allocated: an impossible setting is an
+    /// error, never an abort.
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());
@@ -384,6 +389,13 @@ impl Config {
         }
         if self.backend == BackendKind::Local && self.locales == 0 {
             return Err(Error::ZeroLocales);
+        }
+        if self.backend == BackendKind::Local && self.locales > MAX_LOCAL_LOCALES {
+            return Err(config_err(
+                "ATOLL_LOCALES",
+                &self.locales.to_string(),
+                &format!("the local backend runs each locale as threads of this process: at most {MAX_LOCAL_LOCALES}"),
+            ));
         }
         if self.threads_per_locale == Some(0) {
             return Err(config_err("threads_per_locale", "0", "must be at least 1"));

@@ -76,7 +76,7 @@ pub use bytemuck::{Pod, Zeroable};
 #[cfg(feature = "mpi")]
 pub use comm::mpi::baseline::PlainMpi;
 pub use comm::Strided;
-pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
+pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, MAX_LOCAL_LOCALES};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
 pub use driver::{run_driver, Driver};

@@ -22,9 +22,47 @@ fn a_failed_driver_command_leaves_the_session_usable() {
     for n in 1..=4 {
         for check in [false, true] {
             let d = Driver::start(Config::local(n).with_check_collectives(check)).unwrap();
-            if let Err(e) = driver_failures(&d, &[0, 1, 2, 3, 4, 5]) {
+            if let Err(e) = driver_failures(&d, &[0, 1, 2, 3, 4, 5, 6]) {
                 panic!("{n} locales, collective checking {check}: {e}");
             }
+            d.shutdown().unwrap();
+        }
+    }
+}
+
+/// Fails on the locales below `k`, after collectives that the other locales do not make (as a
+/// handler's cleanup after a failure on some locales does): with `early`, the others end the
+/// command at once (they are in its closing gather while the failing ones are in a barrier);
+/// otherwise they go on to an allreduce and a barrier.
+fn fails_on_some(ctx: &Ctx, (k, early): (usize, bool)) -> Result<u64> {
+    if ctx.id() < k {
+        ctx.barrier()?;
+        return Err(Error::InvalidArgument(format!("locale {} has data that fails", ctx.id())));
+    }
+    if early {
+        return Ok(0);
+    }
+    let s = ctx.allreduce(1u64, |a, b| a + b)?;
+    ctx.barrier()?;
+    Ok(s)
+}
+static FAILS_ON_SOME: Handler<(usize, bool), u64> = Handler::new("handler_failures::fails_on_some", fails_on_some);
+
+#[test]
+fn a_command_failing_on_some_locales_after_different_collectives_leaves_the_session_usable() {
+    register_all();
+    FAILS_ON_SOME.register();
+    for n in 2..=4 {
+        for check in [false, true] {
+            let d = Driver::start(Config::local(n).with_check_collectives(check)).unwrap();
+            for (k, early) in (1..n).flat_map(|k| [(k, true), (k, false)]) {
+                for _ in 0..3 {
+                    assert!(d.exec(&FAILS_ON_SOME, (k, early)).is_err(), "{n} locales, {k} failing");
+                    assert_eq!(d.exec(&COLLECTIVE_SUM, 0).unwrap().len(), n, "{n} locales, {k} failing, check {check}");
+                    assert_eq!(d.exec(&ADD_ONE, vec![1]).unwrap(), vec![vec![2]; n]);
+                }
+            }
+            assert_eq!(d.exec(&FAILS_ON_SOME, (0, false)).unwrap(), vec![n as u64; n]);
             d.shutdown().unwrap();
         }
     }

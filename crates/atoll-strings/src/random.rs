@@ -88,11 +88,17 @@ fn generate(
     seed: u64,
     charset: Charset,
     len_of: impl Fn(&mut Rng) -> usize + Sync,
+    min_len: usize,
     op: &str,
 ) -> Result<DistStrings> {
     let (_, bounds) = crate::layout::block(ctx, size)?;
     let me = ctx.id();
     let lo = bounds[me];
+    // What the part takes at least (an offset and `min_len` bytes per string), reserved before
+    // anything is allocated: an impossible size is an agreed OutOfMemory, never an abort.
+    let n_here = (bounds[me + 1] - lo) as u64;
+    let least = n_here.saturating_mul(8u64.saturating_add(min_len as u64)).saturating_add(8);
+    drop(ctx.reserve(op, least)?);
     let chars = charset.chars();
     let k = chars.len() as u64;
     let parts = crate::par::map_parts(ctx, bounds[me + 1] - lo, |r| {
@@ -128,7 +134,7 @@ pub fn random_strings_uniform(
         return Err(invalid_arg!("random_strings_uniform: maxlen ({maxlen}) must exceed minlen ({minlen})"));
     }
     let span = (maxlen - minlen) as u64;
-    generate(ctx, size, seed, charset, |g| minlen + g.below(span) as usize, "random_strings_uniform")
+    generate(ctx, size, seed, charset, |g| minlen + g.below(span) as usize, minlen, "random_strings_uniform")
 }
 
 /// `size` random strings whose lengths are `1 + floor(exp(N(logmean, logstd)))` (log-normal,
@@ -160,6 +166,7 @@ pub fn random_strings_lognormal(
             let z = (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos();
             1 + ((logmean + logstd * z).exp().floor().min((1u64 << 24) as f64)) as usize
         },
+        1,
         "random_strings_lognormal",
     )
 }

@@ -171,11 +171,34 @@ pub(crate) struct LocalComm {
     seq: AtomicU64,
     /// The collective this locale is entering (see `note_collective`).
     note: Note,
+    /// Whether this locale is inside a driver command (where a failure abandons the command).
+    in_command: AtomicBool,
 }
 
 impl LocalComm {
     pub(crate) fn new(me: usize, world: Arc<LocalWorld>) -> Self {
-        LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default() }
+        LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default(), in_command: AtomicBool::new(false) }
+    }
+
+    /// Marks the start (`true`) or the end of a driver command on this locale.
+    pub(crate) fn set_in_command(&self, on: bool) {
+        self.in_command.store(on, Ordering::Relaxed);
+    }
+
+    /// The rendezvous of collective parity `p`. Collectives found in different orders inside
+    /// a driver command abandon the command (every locale sees the mismatch at the same
+    /// rendezvous): every later collective of the command then gives up at once, whatever
+    /// each locale's error path does, and the next command starts in step.
+    fn meet(&self, p: usize) -> Result<()> {
+        self.world.barrier(p).inspect_err(|e| self.abandon_on_mismatch(e))
+    }
+
+    /// Abandons the current driver command, if this locale is inside one, when `e` is a
+    /// collective mismatch (see `command::abandon_on_mismatch`).
+    pub(crate) fn abandon_on_mismatch(&self, e: &Error) {
+        if matches!(e, Error::CollectiveMismatch { .. }) && self.in_command.load(Ordering::Relaxed) {
+            self.world.abort_command(self.me, e.clone());
+        }
     }
 
     /// The world this locale belongs to.
@@ -322,7 +345,7 @@ impl ActiveMessages for LocalComm {
 impl Collectives for LocalComm {
     fn barrier(&self) -> Result<()> {
         let p = self.begin()?;
-        self.world.barrier(p)
+        self.meet(p)
     }
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Result<Vec<u8>> {
@@ -330,14 +353,14 @@ impl Collectives for LocalComm {
         if self.me == root {
             self.put_slot(p, if data.len() <= SMALL { Slot::bytes(&data) } else { Slot::Data(data) });
         }
-        self.world.barrier(p)?;
+        self.meet(p)?;
         Ok(self.read_slot(p, root))
     }
 
     fn allgather_visit(&self, data: &[u8], visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
         let p = self.begin()?;
         self.put_slot(p, Slot::bytes(data));
-        self.world.barrier(p)?;
+        self.meet(p)?;
         for s in &self.world.slots[p] {
             visit(lock(&s.0).as_bytes())?;
         }
@@ -347,14 +370,14 @@ impl Collectives for LocalComm {
     fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
         self.put_slot(p, Slot::bytes(data));
-        self.world.barrier(p)?;
+        self.meet(p)?;
         Ok((0..self.world.n).map(|s| self.read_slot(p, s)).collect())
     }
 
     fn gather(&self, root: usize, data: &[u8]) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
         self.put_slot(p, Slot::bytes(data));
-        self.world.barrier(p)?;
+        self.meet(p)?;
         Ok(if self.me == root { (0..self.world.n).map(|s| self.read_slot(p, s)).collect() } else { Vec::new() })
     }
 
@@ -365,7 +388,7 @@ impl Collectives for LocalComm {
     fn alltoallv(&self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
         let p = self.begin()?;
         self.put_slot(p, Slot::Out(out));
-        self.world.barrier(p)?;
+        self.meet(p)?;
         Ok((0..self.world.n)
             .map(|s| match &mut *lock(&self.world.slots[p][s].0) {
                 Slot::Out(v) => v.get_mut(self.me).map(std::mem::take).unwrap_or_default(),

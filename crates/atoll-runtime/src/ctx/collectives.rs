@@ -25,12 +25,14 @@ impl Ctx {
             match &first {
                 None => first = Some((s, k)),
                 Some((s0, k0)) if *s0 != s || *k0 != k => {
-                    return Err(Error::CollectiveMismatch {
+                    let e = Error::CollectiveMismatch {
                         locale: l,
                         seq: *s0,
                         expected: format!("{k0} (#{s0})"),
                         found: format!("{k} (#{s})"),
-                    })
+                    };
+                    crate::command::abandon_on_mismatch(self, &e);
+                    return Err(e);
                 }
                 _ => {}
             }

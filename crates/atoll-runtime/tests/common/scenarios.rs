@@ -48,7 +48,9 @@ pub static COLLECTIVE_SUM: Handler<u64, u64> = Handler::new("scenarios::collecti
 /// 2: every locale makes three collectives first, then the others make three more;
 /// 3: as 1, with an error instead of a panic; 4: as 1, and the others go on calling
 /// collectives after theirs failed; 5: every locale makes an allreduce, then every locale
-/// panics (the same point everywhere).
+/// panics (the same point everywhere); 6: the failing locale makes a barrier first (the
+/// cleanup of a failed part) while the others end the command at once, so its collectives
+/// and theirs differ (found by collective checking, which must then abandon the command).
 fn fails_on(ctx: &Ctx, (who, mode): (usize, u8)) -> Result<u64> {
     let me = ctx.id();
     if mode == 2 || mode == 5 {
@@ -60,13 +62,17 @@ fn fails_on(ctx: &Ctx, (who, mode): (usize, u8)) -> Result<u64> {
         ctx.barrier()?;
     }
     if me == who {
+        if mode == 6 {
+            ctx.barrier()?;
+            return Err(Error::InvalidArgument(format!("locale {me} refuses on purpose")));
+        }
         if mode == 3 {
             return Err(Error::InvalidArgument(format!("locale {me} refuses on purpose")));
         }
         panic!("locale {me} panics on purpose (mode {mode})");
     }
     match mode {
-        0 => Ok(me as u64),
+        0 | 6 => Ok(me as u64),
         2 => {
             ctx.gather(0, &me)?;
             ctx.barrier()?;
@@ -99,6 +105,9 @@ pub fn driver_failures(d: &Driver, modes: &[u8]) -> Result<()> {
             let got = d.exec(&FAILS_ON, (who, mode));
             let ok = match (&got, mode) {
                 (Err(Error::InvalidArgument(m)), 3) => m == &format!("locale {who} refuses on purpose"),
+                // The mismatch of the failing locale's barrier with the others' end of command.
+                (Err(Error::CollectiveMismatch { .. } | Error::CommandFailed { .. }), 6) => true,
+                (Err(Error::InvalidArgument(m)), 6) => m == &format!("locale {who} refuses on purpose"),
                 (Err(Error::HandlerPanicked { locale: 0, handler, message }), 5) => {
                     handler == "scenarios::fails_on" && message.starts_with("every locale panics on purpose")
                 }

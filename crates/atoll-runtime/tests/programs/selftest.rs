@@ -91,10 +91,14 @@ fn main() {
         // the others wait for it in a collective, between collectives, or on every rank at the
         // same point (every mode of `fails_on`): each returns the failing rank's error and the
         // session goes on (a checked command follows each).
-        "driver_failures" => run_driver(config, |d| {
-            driver_failures(d, &[0, 1, 2, 3, 4, 5])?;
-            Ok(String::new())
-        }),
+        "driver_failures" => {
+            // Mode 6 (different collectives on the failing rank) is found only with checking.
+            let modes: &[u8] = if config.check_collectives { &[0, 1, 2, 3, 4, 5, 6] } else { &[0, 1, 2, 3, 4, 5] };
+            run_driver(config, |d| {
+                driver_failures(d, modes)?;
+                Ok(String::new())
+            })
+        }
         // Failure scenarios: each must end the whole job, quickly, with a message.
         "panic" => run(config, |ctx| {
             if ctx.id() == ctx.num_locales() - 1 {

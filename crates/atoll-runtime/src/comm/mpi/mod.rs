@@ -297,6 +297,16 @@ impl MpiComm {
         self.inner.abort.begin_command();
     }
 
+    /// Whether this rank is inside a driver command.
+    pub(crate) fn in_command(&self) -> bool {
+        self.inner.abort.in_command()
+    }
+
+    /// Whether the current driver command was abandoned.
+    pub(crate) fn is_aborted(&self) -> bool {
+        self.inner.abort.is_aborted()
+    }
+
     /// Ends a driver command on this rank (after its closing gather).
     pub(crate) fn end_command(&self) {
         self.inner.abort.end_command();

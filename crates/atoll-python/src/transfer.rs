@@ -1,0 +1,122 @@
+//! Bulk data between the driver's buffers and the locales: `ak.array` of a NumPy array and
+//! `to_ndarray`. Locales in the driver's process (all of them on the local backend) copy their
+//! parts straight from or into the buffer, in parallel on their task pools; when some locale
+//! lives elsewhere (MPI), locale 0 distributes or gathers the whole array instead.
+
+use crate::commands::{local_range, Operand};
+use crate::handoff::DriverSlice;
+use crate::par::Disjoint;
+use crate::registry::{Col, Registry};
+use crate::types::{DType, Node};
+use atoll::array::{dist, DistArray, Elem};
+use atoll::runtime::{Ctx, Handler};
+use atoll::Result;
+
+/// Elements per task of the copies.
+const TASK: usize = 1 << 16;
+
+/// Whether every locale lives in the driver's process. **Collective.**
+fn all_here(ctx: &Ctx, buf: &DriverSlice) -> Result<bool> {
+    ctx.allreduce(buf.is_here(), |a, b| a && b)
+}
+
+/// Copies `buf[lo..lo + local.len()]` into `local`, converting each element with `f`.
+fn copy_in<S: Copy + Sync, T: Send>(
+    ctx: &Ctx,
+    buf: &DriverSlice,
+    lo: usize,
+    local: &mut [T],
+    f: impl Fn(S) -> T + Sync,
+) {
+    let len = local.len();
+    let out = Disjoint::new(local);
+    ctx.forall_chunks_with(0..len, TASK, |r| {
+        // SAFETY: the binding holds the buffer (`n` elements of S) for the whole command and
+        // nothing writes it; the chunks of one loop are disjoint.
+        let (src, dst) = unsafe { (buf.slice::<S>(lo + r.start..lo + r.end), out.chunk(r)) };
+        dst.iter_mut().zip(src).for_each(|(d, &s)| *d = f(s));
+    });
+}
+
+/// Copies `local` into `buf[lo..lo + local.len()]`, converting each element with `f`.
+fn copy_out<T: Copy + Sync, S>(ctx: &Ctx, buf: &DriverSlice, lo: usize, local: &[T], f: impl Fn(T) -> S + Sync) {
+    ctx.forall_chunks_with(0..local.len(), TASK, |r| {
+        // SAFETY: the binding holds the writable output buffer (`n` elements of S) for the whole
+        // command; every locale writes its own positions `lo..`, in disjoint chunks.
+        let dst = unsafe { buf.slice_mut::<S>(lo + r.start..lo + r.end) };
+        dst.iter_mut().zip(&local[r]).for_each(|(d, &s)| *d = f(s));
+    });
+}
+
+/// A new Block array of the driver's buffer, every locale copying its part in place.
+fn pull<S: Copy + Sync, T: Elem + Send>(
+    ctx: &Ctx,
+    buf: &DriverSlice,
+    n: usize,
+    f: impl Fn(S) -> T + Sync,
+) -> Result<DistArray<T, 1>> {
+    let d = dist::block(ctx, [n])?;
+    if all_here(ctx, buf)? {
+        // Every element is copied in below.
+        let mut a = DistArray::for_overwrite(ctx, d)?;
+        let lo = local_range(ctx, n)?.start;
+        copy_in(ctx, buf, lo, a.local_mut(), f);
+        return Ok(a);
+    }
+    // SAFETY: locale 0 lives in the driver's process; the binding holds the buffer.
+    let data = (ctx.id() == 0).then(|| unsafe { buf.slice::<S>(0..n) }.iter().map(|&s| f(s)).collect());
+    DistArray::from_vec(ctx, d, 0, data)
+}
+
+fn from_buffer(ctx: &Ctx, (id, dtype, n, buf): (u64, DType, usize, DriverSlice)) -> Result<()> {
+    let col = match dtype {
+        DType::I64 => Col::I(pull(ctx, &buf, n, |x: i64| x)?),
+        DType::U64 => Col::U(pull(ctx, &buf, n, |x: u64| x)?),
+        DType::F64 => Col::F(pull(ctx, &buf, n, |x: f64| x)?),
+        // NumPy's bools are bytes; any nonzero byte is true.
+        DType::Bool => Col::B(pull(ctx, &buf, n, |x: u8| x != 0)?),
+    };
+    Registry::of(ctx).insert(id, col);
+    Ok(())
+}
+/// A new array `id` of `n` elements of `dtype` copied from a driver buffer.
+pub static FROM_BUFFER: Handler<(u64, DType, usize, DriverSlice), ()> =
+    Handler::new("atoll-python::from_buffer", from_buffer);
+
+/// Writes `a`'s values into the driver's buffer, in place where every locale can reach it.
+fn push<T: Elem + Copy + Sync, S>(
+    ctx: &Ctx,
+    a: &DistArray<T, 1>,
+    buf: &DriverSlice,
+    f: impl Fn(T) -> S + Sync,
+) -> Result<()> {
+    if all_here(ctx, buf)? {
+        let lo = local_range(ctx, a.len())?.start;
+        copy_out(ctx, buf, lo, a.local(), f);
+        return ctx.barrier();
+    }
+    if let Some(v) = a.gather(0)? {
+        copy_out(ctx, buf, 0, &v, f);
+    }
+    Ok(())
+}
+
+fn to_buffer(ctx: &Ctx, (node, n, buf): (Node, usize, DriverSlice)) -> Result<()> {
+    let op = Operand::of(ctx, &node, n)?;
+    let r = op.with(|c| match c {
+        Col::I(a) => push(ctx, a, &buf, |x| x),
+        Col::U(a) => push(ctx, a, &buf, |x| x),
+        Col::F(a) => push(ctx, a, &buf, |x| x),
+        Col::B(a) => push(ctx, a, &buf, u8::from),
+    });
+    op.free()?;
+    r
+}
+/// Writes an expression's value (`n` elements) into a writable driver buffer.
+pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-python::to_buffer", to_buffer);
+
+/// Registers the commands of this module.
+pub fn register() {
+    FROM_BUFFER.register();
+    TO_BUFFER.register();
+}
