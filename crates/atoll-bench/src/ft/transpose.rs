@@ -96,7 +96,7 @@ impl Transpose {
                 let ul = complex(u.local());
                 ctx.barrier()?; // every locale is done reading its receive buffer
                 for step in 1..=s.p {
-                    let d = (me + step) % s.p; // the own block last; the others start spread
+                    let d = (me + step) % s.p; // the own block last; the others spread
                     for zl in 0..s.nzl() {
                         let from = (zl * s.ny + d * nyl) * nx;
                         send[zl * nyl * nx..(zl + 1) * nyl * nx].copy_from_slice(&ul[from..from + nyl * nx]);
@@ -113,16 +113,23 @@ impl Transpose {
     }
 
     /// Frequency slabs `w` to spatial slabs `u`: done for the global view; for the explicit
-    /// one, the blocks are in this locale's receive buffer and the returned loader unpacks
-    /// each z-plane (the plane pass calls it). **Collective.**
-    pub fn to_space<'a>(&'a mut self, ctx: &Ctx, s: Slabs, w: &Grid3, u: &mut Grid3) -> Result<Option<Loader<'a>>> {
+    /// one, the other locales' blocks are in this locale's receive buffer, its own block is
+    /// still in `w` (it is not copied to itself), and the returned loader unpacks each z-plane
+    /// from both (the plane pass calls it). **Collective.**
+    pub fn to_space<'a>(
+        &'a mut self,
+        ctx: &Ctx,
+        s: Slabs,
+        w: &'a Grid3,
+        u: &mut Grid3,
+    ) -> Result<Option<Loader<'a>>> {
         match self {
             Transpose::GlobalView => u.assign(&w.view()).map(|()| None),
             Transpose::Explicit { recv, .. } => {
                 let (me, blk) = (ctx.id(), s.block());
                 let wl = complex(w.local());
                 ctx.barrier()?; // every locale is done with its receive buffer
-                for step in 1..=s.p {
+                for step in 1..s.p {
                     let d = (me + step) % s.p;
                     // The rows of destination d's z-planes: contiguous in the frequency slab.
                     ctx.put(recv.ptr(d).add(me * blk), &wl[d * blk..(d + 1) * blk])?;
@@ -132,8 +139,11 @@ impl Transpose {
                 let (p, run) = (s.p, s.nyl() * s.nx);
                 Ok(Some(Box::new(move |zl, plane: &mut [Complex64]| {
                     for src in 0..p {
+                        // Block `src` sits at the same offset in the receive buffer as this
+                        // locale's own block (`src == me`) in the frequency slab.
                         let at = src * blk + zl * run;
-                        plane[src * run..(src + 1) * run].copy_from_slice(&r[at..at + run]);
+                        let from = if src == me { &wl[at..at + run] } else { &r[at..at + run] };
+                        plane[src * run..(src + 1) * run].copy_from_slice(from);
                     }
                 })))
             }
