@@ -79,7 +79,9 @@ def run_atoll(args, cls: str, ranks: int, backend: str, npb: dict | None, note: 
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
     if p.returncode != 0:
         print(f"atoll-bench ft {cls} {backend} {ranks}: exit {p.returncode}\n{p.stderr}", file=sys.stderr)
-        return [{"bench": "ft", "class": cls, "backend": backend, "locales": ranks, "ok": False, "error": p.stderr[-500:]}]
+        return [
+            {"bench": "ft", "class": cls, "backend": backend, "locales": ranks, "ok": False, "error": p.stderr[-500:]}
+        ]
     return [json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith("{")]
 
 
@@ -117,7 +119,16 @@ def main() -> int:
                     ok &= npb["ok"]
                 else:
                     note = args.npb_note or note
-                    emit({"bench": "ft", "variant": "npb_mpi", "class": cls, "locales": ranks, "round": rnd, "note": note})
+                    emit(
+                        {
+                            "bench": "ft",
+                            "variant": "npb_mpi",
+                            "class": cls,
+                            "locales": ranks,
+                            "round": rnd,
+                            "note": note,
+                        }
+                    )
                 for backend in args.backends.split(","):
                     for line in run_atoll(args, cls, ranks, backend, npb, note):
                         emit({**line, "round": rnd})

@@ -116,13 +116,7 @@ impl Transpose {
     /// one, the other locales' blocks are in this locale's receive buffer, its own block is
     /// still in `w` (it is not copied to itself), and the returned loader unpacks each z-plane
     /// from both (the plane pass calls it). **Collective.**
-    pub fn to_space<'a>(
-        &'a mut self,
-        ctx: &Ctx,
-        s: Slabs,
-        w: &'a Grid3,
-        u: &mut Grid3,
-    ) -> Result<Option<Loader<'a>>> {
+    pub fn to_space<'a>(&'a mut self, ctx: &Ctx, s: Slabs, w: &'a Grid3, u: &mut Grid3) -> Result<Option<Loader<'a>>> {
         match self {
             Transpose::GlobalView => u.assign(&w.view()).map(|()| None),
             Transpose::Explicit { recv, .. } => {
