@@ -93,7 +93,7 @@ fn setup(ctx: &Ctx, plans: &Plans, a: &mut Arrays, tr: &mut Transpose) -> Result
         });
         plane_pass(ex, plans, Dir::Forward, complex_mut(a.u.local_mut()), s.nzl(), s.ny, s.nx, None);
     }
-    tr.to_freq(ctx, s, &a.u, &mut a.v)?;
+    tr.towards_freq(ctx, s, &a.u, &mut a.v)?;
     z_pass(ex, plans, Dir::Forward, None, complex_mut(a.v.local_mut()), (s.nz, s.nyl(), s.nx), me * s.nyl(), None);
     Ok(())
 }
@@ -115,7 +115,7 @@ fn step(ctx: &Ctx, class: &Class, plans: &Plans, a: &mut Arrays, tr: &mut Transp
         me * s.nyl(),
         Some(&e),
     );
-    let load = tr.to_space(ctx, s, &a.w, &mut a.u)?;
+    let load = tr.towards_space(ctx, s, &a.w, &mut a.u)?;
     plane_pass(ex, plans, Dir::Inverse, complex_mut(a.u.local_mut()), s.nzl(), s.ny, s.nx, load.as_deref());
     drop(load);
     let part = checksum(class, complex(a.u.local()), me * s.nzl(), s.nzl());

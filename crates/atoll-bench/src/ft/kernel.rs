@@ -59,6 +59,9 @@ impl Evolve {
     }
 }
 
+/// Fills z-plane `zl` of a spatial slab (an explicit transpose's unpacking).
+pub type PlaneFill<'a> = dyn Fn(usize, &mut [Complex64]) + Sync + 'a;
+
 /// 2-D transforms of the `planes` z-planes of `data` (`ny x nx` each), in place; with `load`,
 /// each plane is first filled by `load(plane, dst)` (an explicit transpose's unpacking, done
 /// where the plane is about to be transformed, while it is in cache).
@@ -71,7 +74,7 @@ pub fn plane_pass(
     planes: usize,
     ny: usize,
     nx: usize,
-    load: Option<&(dyn Fn(usize, &mut [Complex64]) + Sync)>,
+    load: Option<&PlaneFill<'_>>,
 ) {
     let size = ny * nx;
     let d = Disjoint::new(data);

@@ -13,6 +13,7 @@
 //!
 //! Both leave the same data in the same arrays, so the kernel around them is one.
 
+use super::kernel::PlaneFill;
 use atoll::prelude::*;
 use atoll::runtime::bytemuck;
 use num_complex::Complex64;
@@ -21,7 +22,7 @@ use num_complex::Complex64;
 pub type Grid3 = DistArray<[f64; 2], 3, Block<3>>;
 
 /// A plane loader: fills z-plane `zl` of this locale's spatial slab.
-pub type Loader<'a> = Box<dyn Fn(usize, &mut [Complex64]) + Sync + 'a>;
+pub type Loader<'a> = Box<PlaneFill<'a>>;
 
 /// Which transpose, with its state.
 pub enum Transpose {
@@ -88,7 +89,7 @@ impl Transpose {
     }
 
     /// Spatial slabs `u` to frequency slabs `v`. **Collective.**
-    pub fn to_freq(&mut self, ctx: &Ctx, s: Slabs, u: &Grid3, v: &mut Grid3) -> Result<()> {
+    pub fn towards_freq(&mut self, ctx: &Ctx, s: Slabs, u: &Grid3, v: &mut Grid3) -> Result<()> {
         match self {
             Transpose::GlobalView => v.assign(&u.view()),
             Transpose::Explicit { recv, send } => {
@@ -116,7 +117,13 @@ impl Transpose {
     /// one, the other locales' blocks are in this locale's receive buffer, its own block is
     /// still in `w` (it is not copied to itself), and the returned loader unpacks each z-plane
     /// from both (the plane pass calls it). **Collective.**
-    pub fn to_space<'a>(&'a mut self, ctx: &Ctx, s: Slabs, w: &'a Grid3, u: &mut Grid3) -> Result<Option<Loader<'a>>> {
+    pub fn towards_space<'a>(
+        &'a mut self,
+        ctx: &Ctx,
+        s: Slabs,
+        w: &'a Grid3,
+        u: &mut Grid3,
+    ) -> Result<Option<Loader<'a>>> {
         match self {
             Transpose::GlobalView => u.assign(&w.view()).map(|()| None),
             Transpose::Explicit { recv, .. } => {
