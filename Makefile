@@ -97,6 +97,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
+	$(CARGO) test -p atoll-bench --features mpi --test ft_mpi -- --test-threads=1
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

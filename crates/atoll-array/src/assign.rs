@@ -75,7 +75,25 @@ fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<
                     dst_strides[d] = (q.sub_strides[d] / s_strides[d].max(1)) * p.local_strides[d];
                 }
                 let shape = q.global.shape();
+                if t == me && !std::ptr::eq(sarr.store.local().as_ptr(), dst.store.local().as_ptr()) {
+                    // SAFETY: the source box is this locale's own part of another array (offsets
+                    // from its runs, in bounds), read-only during the assignment; the destination
+                    // elements are this locale's own, written by this task only.
+                    unsafe {
+                        copy_box(
+                            dst,
+                            sarr.store.local().as_ptr(),
+                            q.local_offset,
+                            &q.local_strides,
+                            &shape,
+                            dst_off,
+                            &dst_strides,
+                        )
+                    };
+                    continue;
+                }
                 if t == me {
+                    // Within one array (views that may overlap): element by element, in order.
                     for_each_offset(q.local_offset, &q.local_strides, &shape, |k, o| {
                         let mut to = dst_off;
                         let mut kk = k;
@@ -113,14 +131,36 @@ fn transfer<T: Elem, const D: usize, M: Distribution<D>, M2: Distribution<D>>(
 ) -> Result<()> {
     let ctx = &dst.ctx;
     let len: usize = shape.iter().product();
+    let row: usize = shape[1..].iter().product::<usize>().max(1);
+    let rows_per = (MAX_BUF / row).max(1);
+    if len == 0 {
+        return Ok(());
+    }
+    // Memory this process can address (the local backend, node peers under MPI) is read in
+    // place, a row at a time, and counted as the strided gets it replaces.
+    let extent = 1 + (0..D).map(|d| (shape[d] - 1) * src_strides[d]).sum::<usize>();
+    if let Some(p) = src.store.direct(ctx, t, *src_off, extent)? {
+        if contiguous(dst_strides, shape) {
+            src.store.count_direct(ctx, t, *src_off, len, true);
+        } else {
+            for first in (0..shape[0]).step_by(rows_per) {
+                let n0 = rows_per.min(shape[0] - first);
+                src.store.count_direct(ctx, t, src_off + first * src_strides[0], n0 * row, true);
+            }
+        }
+        // SAFETY: `p` addresses the `extent` elements of the box on locale t (checked by
+        // `direct`), another locale's part, which nobody writes during a bulk assignment (it
+        // is bracketed by barriers); the destination elements are this locale's own, written by
+        // this task only.
+        unsafe { copy_box(dst, p.cast_const(), 0, src_strides, shape, dst_off, dst_strides) };
+        return Ok(());
+    }
     if contiguous(dst_strides, shape) {
         // SAFETY: the destination run is this locale's own part (in bounds, from its runs),
         // written by this task only.
         let out = unsafe { dst.store.row_mut(dst_off, len) };
         return src.store.get_strided(ctx, t, *src_off, shape, src_strides, out);
     }
-    let row: usize = shape[1..].iter().product::<usize>().max(1);
-    let rows_per = (MAX_BUF / row).max(1);
     let mut first = 0;
     while first < shape[0] {
         let n0 = rows_per.min(shape[0] - first);
@@ -133,6 +173,46 @@ fn transfer<T: Elem, const D: usize, M: Distribution<D>, M2: Distribution<D>>(
         first += n0;
     }
     Ok(())
+}
+
+/// Copies the box `shape` at offsets `src_off + sum(i_d src_strides[d])` from `src` into this
+/// locale's part at `dst_off`/`dst_strides`, a row of the last dimension at a time (one copy per
+/// row when both rows are contiguous).
+///
+/// # Safety
+/// Every source offset of the box is readable through `src` and nobody writes it during the
+/// copy; the destination elements are in bounds of this locale's part, do not overlap the
+/// source, and are written by this task only.
+unsafe fn copy_box<T: Elem, const D: usize, M: Distribution<D>>(
+    dst: &Inner<T, D, M>,
+    src: *const T,
+    src_off: usize,
+    src_strides: &[usize; D],
+    shape: &[usize; D],
+    dst_off: usize,
+    dst_strides: &[usize; D],
+) {
+    let last = shape[D - 1];
+    let (ss, ds) = (src_strides[D - 1], dst_strides[D - 1]);
+    let mut rows = *shape;
+    rows[D - 1] = 1;
+    for_each_offset(src_off, src_strides, &rows, |r, o| {
+        let mut to = dst_off;
+        let mut rr = r;
+        for d in (0..D - 1).rev() {
+            to += (rr % shape[d]) * dst_strides[d];
+            rr /= shape[d];
+        }
+        if ss == 1 && ds == 1 {
+            // SAFETY: by the caller's contract (both rows in bounds, disjoint, unshared).
+            unsafe { dst.store.row_mut(to, last).copy_from_slice(std::slice::from_raw_parts(src.add(o), last)) };
+        } else {
+            for j in 0..last {
+                // SAFETY: as above, element by element.
+                unsafe { dst.store.write(to + j * ds, src.add(o + j * ss).read()) };
+            }
+        }
+    });
 }
 
 /// Whether a strided box is one contiguous row-major run.

@@ -18,8 +18,10 @@ mod private {
 }
 
 /// An element type of a [`DistArray`](crate::DistArray): `i8`..`i64`, `u8`..`u64`, `f32`,
-/// `f64` and `bool`. Sealed: these are plain values without padding, so they can be copied
-/// byte for byte between locales.
+/// `f64`, `bool`, and `[f64; 2]` (a complex number as (re, im), the layout of
+/// `num_complex::Complex<f64>` and of C's and Fortran's double complex: arrays of it can be
+/// cast to complex slices with `bytemuck`). Sealed: these are plain values without padding, so
+/// they can be copied byte for byte between locales.
 pub trait Elem:
     private::Sealed + Copy + Send + Sync + PartialEq + PartialOrd + Debug + Default + Serialize + DeserializeOwned + 'static
 {
@@ -39,6 +41,16 @@ macro_rules! pod_elem {
     )*};
 }
 pod_elem!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+/// Complex numbers as (re, im) pairs: moved, assigned and compared (`PartialOrd` is
+/// lexicographic) like the other elements; arithmetic is the caller's (no operators).
+impl private::Sealed for [f64; 2] {
+    type Store = [f64; 2];
+    const ANY_BITS: bool = true;
+}
+impl Elem for [f64; 2] {
+    const NAME: &'static str = "c128";
+}
 
 impl private::Sealed for bool {
     type Store = u8;

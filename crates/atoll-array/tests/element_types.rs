@@ -1,4 +1,4 @@
-//! Every element type: i8..i64, u8..u64, f32, f64 and bool. Creation (`zeros`, `filled`,
+//! Every element type: i8..i64, u8..u64, f32, f64, bool and [f64; 2] (complex). Creation (`zeros`, `filled`,
 //! `from_fn`, `from_vec`), `get`/`set` (local and remote), `gather`, `assign` across
 //! distributions, `zip_apply`, extrema and `count` for all of them; sums, products, scans and
 //! promoted expressions for the numeric ones; over 1-4 locales and the three distributions.
@@ -130,6 +130,15 @@ numeric_tests! {
     u64_arrays: u64 = |k| (k as u64) << 40 | 17;
     f32_arrays: f32 = |k| k as f32 * 0.25 - 3.0;
     f64_arrays: f64 = |k| (k as f64).sqrt() - 2.5;
+}
+
+/// Complex numbers as (re, im) pairs: every operation but arithmetic (extrema are lexicographic).
+#[test]
+fn complex_arrays() {
+    for n in 1..=4 {
+        run(Config::local(n), |ctx| each_dist::<[f64; 2]>(ctx, |k| [(k % 6) as f64 - 2.5, (k * 7 % 11) as f64 * 0.5]))
+            .unwrap();
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod arkouda;
 mod arkouda_sort;
 mod baseline;
 mod comm;
+mod ft;
 mod graph;
 mod graph_seq;
 mod graph_shared;
@@ -169,6 +170,8 @@ enum Bench {
     },
     /// ISx: integer sort by bucket exchange, weak scaling (keys per locale fixed).
     Isx(isx::IsxArgs),
+    /// NPB FT: a distributed 3-D FFT (global-view and explicit transposes) verified by NPB's checksums.
+    Ft(ft::FtArgs),
     /// Graph analytics (issue 19): label propagation, hitting times, components.
     Graph(graph::GraphArgs),
     /// The seed's approach 2: hitting times by the C++ consumer on a shared edge list (hitting_shared_cpp).
@@ -286,6 +289,7 @@ fn main() {
             })
         }),
         Bench::Isx(args) => isx::isx(args),
+        Bench::Ft(args) => ft::ft(args),
         Bench::Share(args) => share::share(args),
         Bench::ShareChild(args) => share::child(args),
         Bench::Graph(args) => config(&args.common).and_then(|cfg| {
