@@ -60,7 +60,7 @@ def full(size, fill_value, dtype=None):
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
     d = scalar_dtype(fill_value) if dtype is None else _dtype(dtype)
-    return pdarray(_atoll.create("full", n, d.name, _scalar_value(fill_value, d)))
+    return pdarray(_atoll.full(n, d.name, _scalar_value(fill_value, d)))
 
 
 def zeros(size, dtype=float64):
@@ -102,7 +102,7 @@ def arange(*args, dtype=int64):
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
     n = len(range(builtins.int(start), builtins.int(stop), builtins.int(stride)))
-    a = pdarray(_atoll.create("arange", n, "int64", builtins.int(start), builtins.int(stride)))
+    a = pdarray(_atoll.arange(n, builtins.int(start), builtins.int(stride)))
     d = _dtype(dtype)
     return a if d == int64 else a.astype(d)._materialize()
 
@@ -126,7 +126,7 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, lengt
     endpoint = True if endpoint is None else builtins.bool(endpoint)
     div = (n - 1) if endpoint else n
     step = (builtins.float(stop) - builtins.float(start)) / div if div > 0 else 0.0
-    return pdarray(_atoll.create("linspace", n, "float64", builtins.float(start), step, builtins.float(stop), endpoint))
+    return pdarray(_atoll.linspace(n, builtins.float(start), step, builtins.float(stop), endpoint))
 
 
 def randint(low, high, size=1, dtype=int64, seed=None):
@@ -144,7 +144,7 @@ def randint(low, high, size=1, dtype=int64, seed=None):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
-    a = pdarray(_atoll.create("randint", n, "int64", builtins.int(low), builtins.int(high), s))
+    a = pdarray(_atoll.randint(n, builtins.int(low), builtins.int(high), s))
     return a if d == int64 else a.astype(d)._materialize()
 
 
@@ -154,10 +154,10 @@ def uniform(size, low=0.0, high=1.0, seed=None):
     for name, v in (("low", low), ("high", high)):
         if not is_scalar(v):
             raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
-    return pdarray(_atoll.create("uniform", n, "float64", builtins.float(low), builtins.float(high), _seed(seed)))
+    return pdarray(_atoll.uniform(n, builtins.float(low), builtins.float(high), _seed(seed)))
 
 
 def standard_normal(size, seed=None):
     """``size`` draws from the standard normal distribution (reproducible with ``seed``)."""
     n = _size(size)
-    return pdarray(_atoll.create("normal", n, "float64", None, None, _seed(seed)))
+    return pdarray(_atoll.standard_normal(n, _seed(seed)))

@@ -2,6 +2,7 @@
 
 use atoll::Error;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
 create_exception!(
@@ -31,7 +32,7 @@ pub fn to_py(e: Error) -> PyErr {
         | Error::Config { .. }
         | Error::ZeroLocales
         | Error::Parse { .. } => PyValueError::new_err(msg),
-        Error::File { kind, .. } => crate::io::file_error(kind, msg),
+        Error::File { kind, .. } => file_error(kind, msg),
         _ => AtollError::new_err(msg),
     }
 }
@@ -56,4 +57,23 @@ impl<T> IntoPy<T> for atoll::Result<T> {
     fn py(self) -> Result<T, PyErr> {
         self.map_err(to_py)
     }
+}
+
+/// The Python exception of a file error.
+fn file_error(kind: atoll_io::FileErrorKind, msg: String) -> PyErr {
+    use atoll_io::FileErrorKind as K;
+    use pyo3::exceptions::PyFileNotFoundError;
+    match kind {
+        K::NotFound => PyFileNotFoundError::new_err(msg),
+        K::WrongType => PyTypeError::new_err(msg),
+        K::MissingDataset | K::Corrupt => PyValueError::new_err(msg),
+        _ => PyOSError::new_err(msg),
+    }
+}
+
+/// Adds the exception classes to the module.
+pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("OutOfMemoryError", m.py().get_type::<OutOfMemoryError>())?;
+    m.add("AtollError", m.py().get_type::<AtollError>())?;
+    Ok(())
 }

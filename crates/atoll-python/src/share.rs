@@ -1,7 +1,8 @@
-//! Shared arrays from Python (issue 18): open one by name in any process and see its blocks as
+//! Shared arrays from Python: open one by name in any process and see its blocks as
 //! NumPy arrays over the mappings (zero copy: `python/atoll/share.py` builds them from the
 //! addresses given here and keeps this handle alive with them), plus its signals.
 
+use crate::arrays::Arr;
 use crate::errors::IntoPy;
 use atoll_share::{Access, DType, SharedFile};
 use pyo3::prelude::*;
@@ -104,76 +105,29 @@ impl SharedHandle {
     }
 }
 
-// ----- shared pdarrays ----------------------------------------------------------------------
-
-use crate::registry::{Col, Registry};
-use crate::types::DType as PyDType;
-use atoll::runtime::{Ctx, Handler};
-use atoll_share::{ShareOptions, SharedArray};
-
-fn make_shared(
-    ctx: &Ctx,
-    (id, name, dir, dtype, n, keep): (u64, String, String, PyDType, usize, bool),
-) -> atoll::Result<()> {
-    let opts = ShareOptions::in_dir(dir).keep(keep);
-    let col = match dtype {
-        PyDType::I64 => Col::I(SharedArray::<i64, 1>::create(ctx, &name, [n], opts)?.into_array()),
-        PyDType::U64 => Col::U(SharedArray::<u64, 1>::create(ctx, &name, [n], opts)?.into_array()),
-        PyDType::F64 => Col::F(SharedArray::<f64, 1>::create(ctx, &name, [n], opts)?.into_array()),
-        PyDType::Bool => {
-            return Err(atoll::Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
-        }
-    };
-    Registry::of(ctx).insert_pinned(id, col);
-    Ok(())
-}
-
-/// A new zeroed array `id` whose locales' blocks are the files of shared array `name`.
-pub static MAKE_SHARED: Handler<(u64, String, String, PyDType, usize, bool), ()> =
-    Handler::new("atoll-python::make_shared", make_shared);
+// ----- shared pdarrays and C calls ---------------------------------------------------------
 
 /// A pdarray of `n` zeros whose every locale's block is a memory-mapped file of shared array
 /// `name` in `dir` (removed with the array unless `keep`): other processes attach it by name.
 #[pyfunction]
-pub fn make_shared_arr(
-    py: Python<'_>,
-    name: String,
-    dir: String,
-    dtype: &str,
-    n: usize,
-    keep: bool,
-) -> PyResult<crate::Arr> {
-    let dt = crate::dtype_arg(dtype)?;
-    if dt == PyDType::Bool {
-        return Err(crate::errors::value_err("dtype", "shared pdarrays hold int64, uint64 or float64"));
-    }
-    crate::new_arr(py, dt, n, |id| crate::session::exec(py, &MAKE_SHARED, (id, name, dir, dt, n, keep)))
+fn make_shared_arr(py: Python<'_>, name: String, dir: String, dtype: &str, n: usize, keep: bool) -> PyResult<Arr> {
+    let dt = crate::arrays::dtype_arg(dtype)?;
+    crate::run(py, |s| atoll_session::share::make_shared(s, name, dir, dt, n, keep)).map(Arr)
 }
-
-// ----- approach 1: every locale calls a C function with its block --------------------------
-
-fn call_c(ctx: &Ctx, (id, library, symbol, user): (u64, String, String, u64)) -> atoll::Result<()> {
-    let col = Registry::of(ctx).get(id)?;
-    let mut g = crate::registry::lock(&col);
-    // SAFETY: the Python caller names a function of the documented CBlockFn signature
-    // (`atoll.share.call_c`), as with any ctypes call; nothing can check it from here.
-    unsafe {
-        match &mut *g {
-            Col::I(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
-            Col::U(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
-            Col::F(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
-            Col::B(_) => Err(atoll::Error::InvalidArgument("call_c: bool arrays have no C element type".into())),
-        }
-    }
-}
-
-/// Every locale calls `symbol` of `library` with its block.
-pub static CALL_C: Handler<(u64, String, String, u64), ()> = Handler::new("atoll-python::call_c", call_c);
 
 /// Every locale loads `library` and calls `symbol(locale, nlocales, data, len, first, user)`
-/// on its block of `arr`, all at once (the seed's approach 1).
+/// on its block of `arr`, all at once.
 #[pyfunction]
-pub fn share_call_c(py: Python<'_>, arr: Py<crate::Arr>, library: String, symbol: String, user: u64) -> PyResult<()> {
-    let id = arr.get().id;
-    crate::session::exec(py, &CALL_C, (id, library, symbol, user))
+fn share_call_c(py: Python<'_>, arr: &Arr, library: String, symbol: String, user: u64) -> PyResult<()> {
+    // SAFETY: `atoll.share.call_c` documents the C signature its caller must give, as any
+    // ctypes call does; like ctypes, nothing can check it.
+    crate::run(py, |s| unsafe { atoll_session::share::call_c(s, &arr.0, library, symbol, user) })
+}
+
+/// Adds the shared arrays' class and functions to the module.
+pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SharedHandle>()?;
+    m.add_function(wrap_pyfunction!(make_shared_arr, m)?)?;
+    m.add_function(wrap_pyfunction!(share_call_c, m)?)?;
+    Ok(())
 }

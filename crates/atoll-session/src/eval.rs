@@ -458,6 +458,27 @@ pub enum RedOp {
     IsSorted,
 }
 
+impl RedOp {
+    /// The reduction of a name: sum, prod, min, max, argmin, argmax, any, all, count_nonzero,
+    /// is_sorted.
+    pub fn parse(s: &str) -> Option<RedOp> {
+        use RedOp::*;
+        Some(match s {
+            "sum" => Sum,
+            "prod" => Prod,
+            "min" => Min,
+            "max" => Max,
+            "argmin" => ArgMin,
+            "argmax" => ArgMax,
+            "any" => Any,
+            "all" => All,
+            "count_nonzero" => CountNonzero,
+            "is_sorted" => IsSorted,
+            _ => return None,
+        })
+    }
+}
+
 /// Elements [`fold8`] reads ahead with a software prefetch (512 bytes of float64, the distance
 /// of NumPy's pairwise sum): 2 locales' sums read at about half of NumPy's one-core rate per
 /// core, and the hardware prefetcher stops at each 4 KiB page. The gain is not measured yet

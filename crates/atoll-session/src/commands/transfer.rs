@@ -3,10 +3,11 @@
 //! parts straight from or into the buffer, in parallel on their task pools; when some locale
 //! lives elsewhere (MPI), locale 0 distributes or gathers the whole array instead.
 
-use crate::commands::{local_range, Operand};
+use super::{local_range, Operand};
 use crate::handoff::DriverSlice;
 use crate::par::Disjoint;
 use crate::registry::{Col, Registry};
+use crate::session::{Array, Session};
 use crate::types::{DType, Node};
 use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, Handler};
@@ -81,7 +82,7 @@ fn from_buffer(ctx: &Ctx, (id, dtype, n, buf): (u64, DType, usize, DriverSlice))
 }
 /// A new array `id` of `n` elements of `dtype` copied from a driver buffer.
 pub static FROM_BUFFER: Handler<(u64, DType, usize, DriverSlice), ()> =
-    Handler::new("atoll-python::from_buffer", from_buffer);
+    Handler::new("atoll-session::from_buffer", from_buffer);
 
 /// Writes `a`'s values into the driver's buffer, in place where every locale can reach it.
 fn push<T: Elem + Copy + Sync, S>(
@@ -113,10 +114,27 @@ fn to_buffer(ctx: &Ctx, (node, n, buf): (Node, usize, DriverSlice)) -> Result<()
     r
 }
 /// Writes an expression's value (`n` elements) into a writable driver buffer.
-pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-python::to_buffer", to_buffer);
+pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-session::to_buffer", to_buffer);
+
+/// A new array of `buf`'s elements (of `dtype`; bool as bytes, any nonzero byte true).
+/// **Collective.** The caller holds the buffer until this returns (see `handoff`).
+pub fn from_slice(s: &Session, dtype: DType, buf: DriverSlice) -> Result<Array> {
+    let n = buf.len();
+    s.new_array(dtype, n, |id| s.exec(&FROM_BUFFER, (id, dtype, n, buf)))
+}
+
+/// Writes an expression's value (`n` elements) into `out`, a writable driver buffer of `n`
+/// elements of its dtype (bool as bytes). **Collective.** The caller holds the buffer until
+/// this returns.
+pub fn to_slice(s: &Session, node: &Node, n: usize, out: DriverSlice) -> Result<()> {
+    if out.len() != n {
+        return Err(atoll::Error::InvalidArgument(format!("out: expected {n} elements, got {}", out.len())));
+    }
+    s.exec(&TO_BUFFER, (node.clone(), n, out))
+}
 
 /// Registers the commands of this module.
-pub fn register() {
+pub(super) fn register() {
     FROM_BUFFER.register();
     TO_BUFFER.register();
 }

@@ -12,16 +12,16 @@
 //! Scalars are read from a constant buffer of [`CHUNK`] elements (in L1), so every kernel reads
 //! slices only and one instance serves every mix of operands and scalars.
 //!
-//! `atoll._atoll.set_fused_kernels(False)` (on every locale) sends these trees back to the
+//! [`set_fused_kernels`]`(false)` (on every locale) sends these trees back to the
 //! chunked evaluator: the bench times both paths in one run and the tests compare them.
 
 use crate::eval::{BNode, Src, CHUNK};
 use crate::par::Disjoint;
+use crate::session::Session;
 use crate::types::{BinOp, Scal};
 use atoll::array::stream_store::{self, Streamer};
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
-use pyo3::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,7 +33,7 @@ fn set(_ctx: &Ctx, on: bool) -> Result<()> {
     Ok(())
 }
 /// Turns the fused kernels on or off on every locale. **Collective.**
-pub static SET_FUSED: Handler<bool, ()> = Handler::new("atoll-python::set_fused", set);
+pub static SET_FUSED: Handler<bool, ()> = Handler::new("atoll-session::set_fused", set);
 
 /// Registers the command.
 pub fn register() {
@@ -42,10 +42,10 @@ pub fn register() {
 
 /// Turns the fused kernels on (the default) or off on every locale (off: every tree goes
 /// through the chunked evaluator); returns the previous setting. Results never depend on it.
-#[pyfunction]
-pub fn set_fused_kernels(py: Python<'_>, on: bool) -> PyResult<bool> {
+/// **Collective.**
+pub fn set_fused_kernels(s: &Session, on: bool) -> Result<bool> {
     let old = ENABLED.load(Ordering::Relaxed);
-    crate::session::exec(py, &SET_FUSED, on)?;
+    s.exec(&SET_FUSED, on)?;
     Ok(old)
 }
 

@@ -1,19 +1,16 @@
-//! Binding of `atoll_ops::dense_aggregate` (issue 16): GroupBy's sum, count, mean, min, max
+//! `atoll_ops::dense_aggregate`: GroupBy's sum, count, mean, min, max
 //! (and `unique` with counts) of one int64 key array of small range in one pass, no sort; and
 //! of `atoll_ops::dense_unique` (`unique` without counts: one presence bit per key).
 //! The Python layer falls back to the sort when the keys span more than the limit.
 
 use crate::commands::Operand;
-use crate::errors::value_err;
 use crate::registry::{Col, Registry};
-use crate::session::{driver, exec, next_id};
+use crate::session::{next_id, Array, Session};
 use crate::types::{DType, Node};
-use crate::Arr;
 use atoll::array::DistArray;
 use atoll::ops::{Agg, AggResult, AggValue, DenseGroups};
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
-use pyo3::prelude::*;
 
 fn keys_col(c: &Col) -> Result<&DistArray<i64, 1>> {
     match c {
@@ -92,7 +89,7 @@ fn dense_aggregate_cmd(
 /// when the keys span more than the limit.
 #[allow(clippy::type_complexity)]
 pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg, bool), Option<u64>> =
-    Handler::new("atoll-python::dense_aggregate", dense_aggregate_cmd);
+    Handler::new("atoll-session::dense_aggregate", dense_aggregate_cmd);
 
 fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) -> Result<Option<u64>> {
     let k = Operand::of(ctx, &keys, n)?;
@@ -107,7 +104,7 @@ fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) 
 /// The distinct keys only (a presence bitmap per task, `atoll_ops::dense_unique`): registers
 /// them and returns how many, or `None` when the keys span more than the limit.
 pub static DENSE_UNIQUE: Handler<(u64, Node, usize, usize), Option<u64>> =
-    Handler::new("atoll-python::dense_unique", dense_unique_cmd);
+    Handler::new("atoll-session::dense_unique", dense_unique_cmd);
 
 /// Registers the commands of this module.
 pub fn register_commands() {
@@ -118,66 +115,57 @@ pub fn register_commands() {
 /// Distinct int64 keys (an expression of `n` elements) in order with their numbers of rows
 /// and, with `values` (int64, uint64 or float64), their `op` (sum, count, mean, min, max;
 /// NaNs skipped): `(keys, rows, aggregated or None)`, or `None` when the keys span more than
-/// `limit` values (sort instead). With `rows=False` and values, `rows` is `None` when the
+/// `limit` values (sort instead). With `rows` false and values, `rows` is `None` when the
 /// aggregation did not need them (a float64 sum: one float per key, the fastest).
-#[pyfunction]
-#[pyo3(signature = (keys, n, limit, values=None, op="sum", rows=true))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// **Collective.**
+#[allow(clippy::type_complexity)]
 pub fn dense_aggregate(
-    py: Python<'_>,
-    keys: &crate::Ex,
+    s: &Session,
+    keys: &Node,
     n: usize,
     limit: usize,
-    values: Option<&crate::Ex>,
+    values: Option<&Node>,
     op: &str,
     rows: bool,
-) -> PyResult<Option<(Arr, Option<Arr>, Option<Arr>)>> {
+) -> Result<Option<(Array, Option<Array>, Option<Array>)>> {
     let (agg, out) = match op {
         "sum" => (Agg::Sum, None),
         "count" => (Agg::Count, Some(DType::I64)),
         "mean" => (Agg::Mean, Some(DType::F64)),
         "min" => (Agg::Min, None),
         "max" => (Agg::Max, None),
-        other => return Err(value_err("op", format!("no dense path for {other:?} (sum, count, mean, min, max)"))),
+        other => {
+            return Err(Error::InvalidArgument(format!("op: no dense path for {other:?} (sum, count, mean, min, max)")))
+        }
     };
-    if keys.node.dtype() != DType::I64 {
-        return Err(value_err("keys", "dense keys must be int64"));
+    if keys.dtype() != DType::I64 {
+        return Err(Error::InvalidArgument("keys: dense keys must be int64".into()));
     }
-    let vt = values.map(|v| v.node.dtype());
+    let vt = values.map(Node::dtype);
     if vt == Some(DType::Bool) {
-        return Err(value_err("values", "bool values are aggregated as int64 (cast first)"));
+        return Err(Error::InvalidArgument("values: bool values are aggregated as int64 (cast first)".into()));
     }
-    let (_, generation) = driver(py)?;
     let ids = (next_id(), next_id(), next_id());
     let rows = rows || values.is_none();
     // The only aggregation without rows (atoll_ops::dense_aggregate_values).
     let counted = rows || !(agg == Agg::Sum && vt == Some(DType::F64));
-    let cmd = (ids, keys.node.clone(), values.map(|v| v.node.clone()), n, limit, agg, rows);
-    let Some(groups) = exec(py, &DENSE_AGGREGATE, cmd)? else { return Ok(None) };
-    let groups = groups as usize;
+    let cmd = (ids, keys.clone(), values.cloned(), n, limit, agg, rows);
+    let Some(groups) = s.exec(&DENSE_AGGREGATE, cmd)? else { return Ok(None) };
+    let (groups, g) = (groups as usize, s.generation());
     Ok(Some((
-        Arr { id: ids.0, dtype: DType::I64, len: groups, generation },
-        counted.then_some(Arr { id: ids.1, dtype: DType::I64, len: groups, generation }),
-        vt.map(|t| Arr { id: ids.2, dtype: out.unwrap_or(t), len: groups, generation }),
+        Array { id: ids.0, dtype: DType::I64, len: groups, generation: g },
+        counted.then_some(Array { id: ids.1, dtype: DType::I64, len: groups, generation: g }),
+        vt.map(|t| Array { id: ids.2, dtype: out.unwrap_or(t), len: groups, generation: g }),
     )))
 }
 
 /// The distinct int64 keys (an expression of `n` elements) in order, without counts, or
-/// `None` when they span more than `limit` values (sort instead).
-#[pyfunction]
-pub fn dense_unique(py: Python<'_>, keys: &crate::Ex, n: usize, limit: usize) -> PyResult<Option<Arr>> {
-    if keys.node.dtype() != DType::I64 {
-        return Err(value_err("keys", "dense keys must be int64"));
+/// `None` when they span more than `limit` values (sort instead). **Collective.**
+pub fn dense_unique(s: &Session, keys: &Node, n: usize, limit: usize) -> Result<Option<Array>> {
+    if keys.dtype() != DType::I64 {
+        return Err(Error::InvalidArgument("keys: dense keys must be int64".into()));
     }
-    let (_, generation) = driver(py)?;
     let id = next_id();
-    let groups = exec(py, &DENSE_UNIQUE, (id, keys.node.clone(), n, limit))?;
-    Ok(groups.map(|g| Arr { id, dtype: DType::I64, len: g as usize, generation }))
-}
-
-/// Adds this module's functions.
-pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(dense_aggregate, m)?)?;
-    m.add_function(wrap_pyfunction!(dense_unique, m)?)?;
-    Ok(())
+    let groups = s.exec(&DENSE_UNIQUE, (id, keys.clone(), n, limit))?;
+    Ok(groups.map(|g| Array { id, dtype: DType::I64, len: g as usize, generation: s.generation() }))
 }

@@ -1,0 +1,28 @@
+//! The permutation that sorts an expression.
+
+use super::materialize;
+use crate::registry::{Col, Registry};
+use crate::session::{Array, Session};
+use crate::types::{DType, Node};
+use atoll::runtime::{Ctx, Handler};
+use atoll::{Error, Result};
+
+fn argsort_cmd(ctx: &Ctx, (id, src, n): (u64, Node, usize)) -> Result<()> {
+    let s = materialize(ctx, &src, n)?;
+    let r = match &s {
+        Col::I(a) => atoll::ops::argsort(&a.view()),
+        Col::U(a) => atoll::ops::argsort(&a.view()),
+        Col::F(a) => atoll::ops::argsort(&a.view()),
+        Col::B(_) => Err(Error::InvalidArgument("internal: argsort of bool".into())),
+    };
+    s.free()?;
+    Registry::of(ctx).insert(id, Col::I(r?));
+    Ok(())
+}
+/// A new int64 array `id`: the permutation that sorts an expression's value.
+pub static ARGSORT: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::argsort", argsort_cmd);
+
+/// The int64 permutation that sorts an expression of `n` elements (stable). **Collective.**
+pub fn argsort(s: &Session, x: &Node, n: usize) -> Result<Array> {
+    s.new_array(DType::I64, n, |id| s.exec(&ARGSORT, (id, x.clone(), n)))
+}

@@ -1,0 +1,248 @@
+//! The session's NumPy semantics, checked against sequential computations on 1 to 4 locales:
+//! integer arithmetic (wrapping, floor division and modulo with the divisor's sign, division by
+//! zero), NaN handling, casts, reductions and scans (float products in global order), indexing,
+//! assignments that read their own target, transfers, and bad trees refused before any data is
+//! read. The session is one per process, so every case runs inside one test, locale count by
+//! locale count.
+
+use atoll_session::commands::{self as cmd, ScanOp};
+use atoll_session::eval::RedOp;
+use atoll_session::handoff::DriverSlice;
+use atoll_session::{session, ArrRef, Array, BinOp, DType, Node, Scal, Session, UnOp};
+
+fn leaf(a: &Array) -> Node {
+    Node::Leaf(ArrRef { id: a.id, start: 0, step: 1, len: a.len, base_len: a.len }, a.dtype)
+}
+
+fn view(a: &Array, start: i64, step: i64, len: usize) -> Node {
+    Node::Leaf(ArrRef { id: a.id, start, step, len, base_len: a.len }, a.dtype)
+}
+
+fn bin(op: BinOp, a: Node, b: Node) -> Node {
+    Node::Bin(op, Box::new(a), Box::new(b))
+}
+
+fn put_i64(s: &Session, v: &[i64]) -> Array {
+    cmd::from_slice(s, DType::I64, DriverSlice::of(v)).unwrap()
+}
+
+fn put_f64(s: &Session, v: &[f64]) -> Array {
+    cmd::from_slice(s, DType::F64, DriverSlice::of(v)).unwrap()
+}
+
+fn get_i64(s: &Session, e: &Node, n: usize) -> Vec<i64> {
+    let mut out = vec![0i64; n];
+    cmd::to_slice(s, e, n, DriverSlice::of_mut(&mut out)).unwrap();
+    out
+}
+
+fn get_f64(s: &Session, e: &Node, n: usize) -> Vec<f64> {
+    let mut out = vec![0f64; n];
+    cmd::to_slice(s, e, n, DriverSlice::of_mut(&mut out)).unwrap();
+    out
+}
+
+fn get_bool(s: &Session, e: &Node, n: usize) -> Vec<bool> {
+    let mut out = vec![0u8; n];
+    cmd::to_slice(s, e, n, DriverSlice::of_mut(&mut out)).unwrap();
+    out.into_iter().map(|b| b != 0).collect()
+}
+
+/// NumPy's floor division and modulo of int64 (division by zero gives 0).
+fn floor_div_mod(a: i64, b: i64) -> (i64, i64) {
+    if b == 0 {
+        return (0, 0);
+    }
+    let (q, r) = (a.wrapping_div(b), a.wrapping_rem(b));
+    if r != 0 && ((r < 0) != (b < 0)) {
+        (q - 1, r + b)
+    } else {
+        (q, r)
+    }
+}
+
+fn integer_arithmetic(s: &Session) {
+    let a: Vec<i64> = vec![7, -7, 7, -7, i64::MIN, i64::MAX, 0, 5, -1, 3];
+    let b: Vec<i64> = vec![2, 2, -2, -2, -1, 1, 3, 0, 65, -64];
+    let (x, y) = (put_i64(s, &a), put_i64(s, &b));
+    let n = a.len();
+    let fd = get_i64(s, &bin(BinOp::FloorDiv, leaf(&x), leaf(&y)), n);
+    let md = get_i64(s, &bin(BinOp::Mod, leaf(&x), leaf(&y)), n);
+    for k in 0..n {
+        let (q, r) = floor_div_mod(a[k], b[k]);
+        assert_eq!((fd[k], md[k]), (q, r), "{} // % {}", a[k], b[k]);
+    }
+    let sum = get_i64(s, &bin(BinOp::Add, leaf(&x), leaf(&y)), n);
+    let mul = get_i64(s, &bin(BinOp::Mul, leaf(&x), leaf(&y)), n);
+    for k in 0..n {
+        assert_eq!(sum[k], a[k].wrapping_add(b[k]));
+        assert_eq!(mul[k], a[k].wrapping_mul(b[k]));
+    }
+    // Shifts of 64 bits or more give 0 (left) or the sign (right), as NumPy's.
+    let sh = get_i64(s, &bin(BinOp::Shr, leaf(&x), Node::Scalar(Scal::I(70))), n);
+    for k in 0..n {
+        assert_eq!(sh[k], if a[k] < 0 { -1 } else { 0 });
+    }
+    let shl = get_i64(s, &bin(BinOp::Shl, leaf(&x), Node::Scalar(Scal::I(64))), n);
+    assert!(shl.iter().all(|&v| v == 0));
+    // An integer to a negative power is an error, on every locale alike.
+    let e = cmd::evaluate(s, &bin(BinOp::Pow, leaf(&x), leaf(&y)), n).unwrap_err();
+    assert!(e.to_string().contains("negative integer powers"), "{e}");
+    // The session goes on.
+    let sq = get_i64(s, &bin(BinOp::Pow, leaf(&x), Node::Scalar(Scal::I(2))), n);
+    assert_eq!(sq, a.iter().map(|v| v.wrapping_mul(*v)).collect::<Vec<_>>());
+}
+
+fn floats_and_casts(s: &Session) {
+    let a = vec![1.5, -2.5, f64::NAN, 0.5, -0.0, 3.0];
+    let b = vec![2.0, f64::NAN, 1.0, -0.5, 0.0, 3.0];
+    let (x, y) = (put_f64(s, &a), put_f64(s, &b));
+    let n = a.len();
+    let mn = get_f64(s, &bin(BinOp::Minimum, leaf(&x), leaf(&y)), n);
+    for k in 0..n {
+        if a[k].is_nan() || b[k].is_nan() {
+            assert!(mn[k].is_nan(), "minimum propagates NaN");
+        } else {
+            assert_eq!(mn[k], a[k].min(b[k]));
+        }
+    }
+    let r = get_f64(s, &Node::Un(UnOp::Round, Box::new(leaf(&x))), n);
+    assert_eq!(r[0], 2.0); // half to even
+    assert_eq!(r[1], -2.0);
+    assert_eq!(r[3], 0.0);
+    let isnan = get_bool(s, &Node::Un(UnOp::IsNan, Box::new(leaf(&x))), n);
+    assert_eq!(isnan, a.iter().map(|v| v.is_nan()).collect::<Vec<_>>());
+    let lt = get_bool(s, &bin(BinOp::Lt, leaf(&x), leaf(&y)), n);
+    assert_eq!(lt, a.iter().zip(&b).map(|(p, q)| p < q).collect::<Vec<_>>());
+    // float -> int64 truncates toward zero.
+    let fin = put_f64(s, &[1.9, -1.9, 0.5, -0.5]);
+    let c = get_i64(s, &Node::Cast(Box::new(leaf(&fin)), DType::I64), 4);
+    assert_eq!(c, vec![1, -1, 0, 0]);
+    // Division of floats by zero follows IEEE.
+    let d = get_f64(s, &bin(BinOp::Div, leaf(&fin), Node::Scalar(Scal::F(0.0))), 4);
+    assert_eq!(d, vec![f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY]);
+}
+
+fn reductions_and_scans(s: &Session) {
+    let v: Vec<i64> = (0..10_000).map(|i| (i * 7919) % 1013 - 500).collect();
+    let x = put_i64(s, &v);
+    let n = v.len();
+    let red = |op| cmd::reduce(s, &leaf(&x), n, op).unwrap();
+    assert_eq!(red(RedOp::Sum), Some(Scal::I(v.iter().sum())));
+    assert_eq!(red(RedOp::Min), Some(Scal::I(*v.iter().min().unwrap())));
+    let first_max = v.iter().enumerate().max_by_key(|(i, &x)| (x, std::cmp::Reverse(*i))).unwrap().0;
+    assert_eq!(red(RedOp::ArgMax), Some(Scal::I(first_max as i64)));
+    assert_eq!(red(RedOp::IsSorted), Some(Scal::B(false)));
+    let empty = put_i64(s, &[]);
+    assert_eq!(cmd::reduce(s, &leaf(&empty), 0, RedOp::Sum).unwrap(), None);
+    let cs = cmd::scan(s, &leaf(&x), n, ScanOp::Sum).unwrap();
+    let want: Vec<i64> = v
+        .iter()
+        .scan(0i64, |a, &b| {
+            *a += b;
+            Some(*a)
+        })
+        .collect();
+    assert_eq!(get_i64(s, &leaf(&cs), n), want);
+    // Float products in global order: overflow then underflow gives what one loop gives.
+    for vals in
+        [vec![1e-300, 1e-300, 1e300, 1e300], vec![1e300, 1e300, 1e-300, 1e-300], vec![1e200, 0.5, 1e200, 1e-200, 3.0]]
+    {
+        let f = put_f64(s, &vals);
+        let seq = vals.iter().fold(1.0f64, |a, b| a * b);
+        match cmd::reduce(s, &leaf(&f), vals.len(), RedOp::Prod).unwrap() {
+            Some(Scal::F(p)) => assert!(p == seq || (p.is_nan() && seq.is_nan()), "{vals:?}: {p} vs {seq}"),
+            other => panic!("{other:?}"),
+        }
+        let cp = cmd::scan(s, &leaf(&f), vals.len(), ScanOp::Prod).unwrap();
+        let want: Vec<f64> = vals
+            .iter()
+            .scan(1.0f64, |a, &b| {
+                *a *= b;
+                Some(*a)
+            })
+            .collect();
+        assert_eq!(get_f64(s, &leaf(&cp), vals.len()), want);
+    }
+}
+
+fn indexing_and_aliasing(s: &Session) {
+    let v: Vec<i64> = (0..1001).map(|i| i * 3 - 100).collect();
+    let n = v.len();
+    let x = put_i64(s, &v);
+    // Reversed view assigned into its own array: the right-hand side as it was.
+    let rev = view(&x, n as i64 - 1, -1, n);
+    let idx = cmd::arange(s, n, 0, 1).unwrap();
+    cmd::scatter(s, &x, &leaf(&idx), &rev, n).unwrap();
+    let want: Vec<i64> = v.iter().rev().copied().collect();
+    assert_eq!(get_i64(s, &leaf(&x), n), want);
+    // x = x + x[::-1] (whole, aliased): no element sees another's new value.
+    cmd::assign(
+        s,
+        ArrRef { id: x.id, start: 0, step: 1, len: n, base_len: n },
+        &bin(BinOp::Add, leaf(&x), rev.clone()),
+    )
+    .unwrap();
+    let want2: Vec<i64> = (0..n).map(|i| want[i] + want[n - 1 - i]).collect();
+    assert_eq!(get_i64(s, &leaf(&x), n), want2);
+    // x[1:] = x[:-1] (a shifted view of itself).
+    cmd::assign(s, ArrRef { id: x.id, start: 1, step: 1, len: n - 1, base_len: n }, &view(&x, 0, 1, n - 1)).unwrap();
+    let mut want3 = want2.clone();
+    want3.copy_within(0..n - 1, 1);
+    assert_eq!(get_i64(s, &leaf(&x), n), want3);
+    // Gather by itself and compress.
+    let small = put_i64(s, &[2, 0, 1, 1]);
+    assert_eq!(get_i64(s, &leaf(&cmd::gather(s, &small, &leaf(&small), 4).unwrap()), 4), vec![1, 2, 0, 0]);
+    let mask = bin(BinOp::Gt, leaf(&small), Node::Scalar(Scal::I(0)));
+    let kept = cmd::compress(s, &leaf(&small), &mask, 4).unwrap();
+    assert_eq!(get_i64(s, &leaf(&kept), kept.len), vec![2, 1, 1]);
+    assert!(cmd::get(s, &small, 4).is_err());
+    assert_eq!(cmd::get(s, &small, 3).unwrap(), Scal::I(1));
+}
+
+fn bad_trees_are_refused(s: &Session) {
+    let b = cmd::full(s, 3, Scal::B(true)).unwrap();
+    let round = Node::Un(UnOp::Round, Box::new(leaf(&b)));
+    assert!(round.validate().is_err());
+    assert!(cmd::evaluate(s, &round, 3).is_err());
+    let mixed = bin(BinOp::Add, leaf(&b), Node::Scalar(Scal::I(1)));
+    assert!(mixed.validate().is_err());
+    // Nothing is left behind: later commands work.
+    assert_eq!(cmd::reduce(s, &leaf(&cmd::arange(s, 10, 0, 1).unwrap()), 10, RedOp::Sum).unwrap(), Some(Scal::I(45)));
+}
+
+fn threads_get_their_own_data(s: &Session) {
+    std::thread::scope(|sc| {
+        for t in 0..4i64 {
+            sc.spawn(move || {
+                let s = Session::current().unwrap();
+                for r in 0..10 {
+                    let v: Vec<i64> = (0..(500 + 37 * t + r)).map(|i| i * t).collect();
+                    let x = put_i64(&s, &v);
+                    assert_eq!(get_i64(&s, &leaf(&x), v.len()), v);
+                }
+            });
+        }
+    });
+    let _ = s;
+}
+
+#[test]
+fn numpy_semantics_on_one_to_four_locales() {
+    for n in 1..=4 {
+        session::start(Some(n), Some("local")).unwrap();
+        let s = Session::current().unwrap();
+        assert_eq!(s.num_locales(), n);
+        integer_arithmetic(&s);
+        floats_and_casts(&s);
+        reductions_and_scans(&s);
+        indexing_and_aliasing(&s);
+        bad_trees_are_refused(&s);
+        threads_get_their_own_data(&s);
+        drop(s);
+        session::stop().unwrap();
+    }
+    // Impossible locale counts are refused before anything starts.
+    assert!(session::start(Some(1 << 40), Some("local")).is_err());
+    assert!(!session::running());
+}
