@@ -66,7 +66,9 @@ def histogram(pda, bins=10):
     from .numeric import floor, isnan, where
 
     _check(pda)
-    if not isinstance(bins, (builtins.int, np.integer)) or bins < 1:
+    if isinstance(bins, (builtins.bool, np.bool_)) or not isinstance(bins, (builtins.int, np.integer)):
+        raise TypeError(f"bins: expected an int, got {type(bins).__name__}")
+    if bins < 1:
         raise ValueError(f"bins: expected a positive integer, got {bins!r}")
     if pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
         raise ValueError("autodetected range of [nan, nan] is not finite")

@@ -3,12 +3,23 @@
 
 Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order)."""
 
+import builtins
+from enum import Enum
+
 import numpy as np
 
 from . import _atoll
 from ._keys import key_expr, key_expr_desc, key_list
 from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
+
+
+class SortingAlgorithm(Enum):
+    """Arkouda's sort algorithms; Atoll has one (a distributed stable radix sort) and takes
+    every choice to mean it."""
+
+    RadixSortLSD = "RadixSortLSD"
+    TwoArrayRadixSort = "TwoArrayRadixSort"
 
 
 def _empty_perm():
@@ -51,12 +62,25 @@ def coargsort(arrays, algorithm=None, ascending=True):
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     ks, _ = key_list(rank_keys(arrays), "arrays")
-    if len(ks) > 8:
-        raise ValueError(f"arrays: at most 8 key arrays are supported, got {len(ks)}")
     n = ks[0].size
     if n == 0:
         return _empty_perm()
-    return pdarray(_atoll.coargsort([key_expr(k) if ascending else key_expr_desc(k) for k in ks], n))
+    exprs = lambda keys: [key_expr(k) if ascending else key_expr_desc(k) for k in keys]  # noqa: E731
+    if len(ks) <= _MAX_KEYS:
+        return pdarray(_atoll.coargsort(exprs(ks), n))
+    # More keys: stable sorts by groups of keys, the least significant group first.
+    perm = None
+    for hi in range(len(ks), 0, -_MAX_KEYS):
+        group = ks[builtins.max(0, hi - _MAX_KEYS) : hi]
+        if perm is not None:
+            group = [k[perm] for k in group]
+        p = pdarray(_atoll.coargsort(exprs(group), n))
+        perm = p if perm is None else perm[p]
+    return perm
+
+
+# Key arrays that one native coargsort takes.
+_MAX_KEYS = 8
 
 
 def searchsorted(a, v, side="left"):
@@ -69,7 +93,11 @@ def searchsorted(a, v, side="left"):
     _check(a, "a")
     scalar = not isinstance(v, pdarray)
     if scalar:
-        v = array(np.atleast_1d(np.asarray(v, dtype=a.dtype)))
+        from .dtypes import is_scalar, result as _result
+
+        # The scalar keeps its own kind (2.5 is compared as a float), as NumPy compares.
+        vd = _result(a.dtype, v) if is_scalar(v) else None
+        v = array(np.atleast_1d(np.asarray(v, dtype=vd)))
     if side not in ("left", "right"):
         raise ValueError(f"side: expected 'left' or 'right', got {side!r}")
     na, nv = a.size, v.size
@@ -94,4 +122,4 @@ def searchsorted(a, v, side="left"):
     return out[0] if scalar else out
 
 
-__all__ = ["argsort", "sort", "coargsort", "is_sorted", "searchsorted"]
+__all__ = ["argsort", "sort", "coargsort", "is_sorted", "searchsorted", "SortingAlgorithm"]

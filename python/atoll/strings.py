@@ -85,6 +85,30 @@ class Strings:
         """Every string, as a Python list."""
         return _atoll.str_to_list(self._s)
 
+    tolist = to_list
+
+    @property
+    def nbytes(self):
+        """The bytes the strings take: their UTF-8 bytes and one 8-byte offset each."""
+        return builtins.int(self.get_bytes_lengths().sum()) + 8 * self.size if self.size else 0
+
+    @property
+    def ndim(self):
+        return 1
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+    def get_bytes_lengths(self):
+        """The number of UTF-8 bytes of each string (int64)."""
+        from .creation import array
+
+        return array(np.array([len(x.encode()) for x in self.to_list()], dtype=np.int64))
+
+    def copy(self):
+        return self[:]
+
     def to_ndarray(self):
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
@@ -125,8 +149,13 @@ class Strings:
             if other.size != self.size:
                 raise ValueError(f"size mismatch: {self.size} and {other.size}")
             return pdarray(_atoll.str_val_py(self._s, op, other=other._s)[0])
-        if isinstance(other, str):
-            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=other)[0])
+        if isinstance(other, (str, np.str_)):
+            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=builtins.str(other))[0])
+        if isinstance(other, (builtins.int, builtins.float, np.number, builtins.bool, np.bool_, pdarray)):
+            # A string never equals a number (NumPy 2 and Arkouda give an array).
+            from .creation import full
+
+            return full(self.size, op == "ne", bool)
         return NotImplemented
 
     def __eq__(self, other):
@@ -141,6 +170,45 @@ class Strings:
     def get_lengths(self):
         """The number of characters of each string (int64 pdarray)."""
         return pdarray(_atoll.str_val_py(self._s, "lengths")[0])
+
+    def _test(self, kind):
+        return pdarray(_atoll.str_test_py(self._s, kind))
+
+    def isalpha(self):
+        return self._test("isalpha")
+
+    def isdigit(self):
+        return self._test("isdigit")
+
+    def isdecimal(self):
+        return self._test("isdecimal")
+
+    def isnumeric(self):
+        return self._test("isnumeric")
+
+    def isalnum(self):
+        return self._test("isalnum")
+
+    def isspace(self):
+        return self._test("isspace")
+
+    def islower(self):
+        return self._test("islower")
+
+    def isupper(self):
+        return self._test("isupper")
+
+    def istitle(self):
+        return self._test("istitle")
+
+    def isempty(self):
+        return self._test("isempty")
+
+    def capitalize(self):
+        return Strings(_atoll.str_map_py(self._s, "capitalize"))
+
+    def swapcase(self):
+        return Strings(_atoll.str_map_py(self._s, "swapcase"))
 
     def lower(self):
         return Strings(_atoll.str_op_py(self._s, "lower"))
@@ -188,20 +256,47 @@ class Strings:
         return (Strings(p), pdarray(seg)) if return_match_origins else Strings(p)
 
     def sub(self, pat, repl, count=0):
-        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``, or all)."""
-        return Strings(
-            _atoll.str_op_py(self._s, "sub", a=_str(pat, "pat"), b=_str(repl, "repl"), k=builtins.int(count))
-        )
+        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``; all when
+        ``count`` is 0 or negative)."""
+        return self.subn(pat, repl, count)[0]
+
+    def subn(self, pat, repl, count=0):
+        """``(sub(pat, repl, count), number of replacements in each string)``."""
+        _check_regex(_str(pat, "pat"))
+        k = builtins.int(count)
+        k = 0 if k < 0 else k
+        out = Strings(_atoll.str_op_py(self._s, "sub", a=pat, b=_str(repl, "repl"), k=k))
+        p, seg = _atoll.str_split_py(self._s, pat, findall=True)
+        counts = _counts(pdarray(seg), p.size)
+        if k:
+            from .numeric import where
+
+            counts = where(counts > k, k, counts)
+        return out, counts
 
     def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
         """Split each string at ``delimiter``: the pieces of every string, and with
         ``return_segments`` the index of each string's first piece."""
+        if regex:
+            _check_regex(_str(delimiter, "delimiter"))
+        if maxsplit is not None and builtins.int(maxsplit) < 0:
+            maxsplit = None  # Python's str.split: a negative maxsplit means no limit
         p, seg = _atoll.str_split_py(
             self._s, _str(delimiter, "delimiter"), regex=builtins.bool(regex), maxsplit=maxsplit
         )
         return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
 
-    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False):
+    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False, regex=False):
+        """``(left, right)``: each string split at the ``times``-th occurrence of
+        ``delimiter`` (from the left, or the right with ``fromRight``)."""
+        if isinstance(times, (builtins.bool, np.bool_)) or not isinstance(times, (builtins.int, np.integer)):
+            raise TypeError(f"times: expected an int, got {type(times).__name__}")
+        if times < 1:
+            raise ValueError(f"times: must be >= 1, got {times}")
+        if isinstance(delimiter, (str, np.str_)) and delimiter == "":
+            raise ValueError("delimiter: must not be empty")
+        if regex:
+            raise ValueError("peel: regex delimiters are not supported")
         l, r = _atoll.str_peel_py(
             self._s,
             _str(delimiter, "delimiter"),
@@ -239,6 +334,9 @@ class Strings:
         return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
 
     def in1d(self, other):
+        """Whether each string occurs in ``other`` (Strings, or a list/array of str)."""
+        if not isinstance(other, Strings):
+            other = from_list(list(other))
         return pdarray(_atoll.str_val_py(self._s, "in1d", other=other._s)[0])
 
     def unique(self):
@@ -262,6 +360,27 @@ def _groupby(s):
     return pdarray(p), pdarray(g), Strings(k), pdarray(c)
 
 
+def _check_regex(p):
+    """Python's ``re.error`` for a pattern Python's ``re`` rejects (Arkouda's exception)."""
+    try:
+        _re.compile(p)
+    except _re.error:
+        raise
+    return p
+
+
+def _counts(seg, total):
+    """Pieces per string from the index of each string's first piece (``findall``/``split``)
+    and the number of pieces in all."""
+    from .creation import array
+    from .manipulation import concatenate
+
+    if seg.size == 0:
+        return seg
+    ends = concatenate([seg[1:], array(np.array([total], dtype=np.int64))])
+    return (ends - seg)._materialize()
+
+
 def from_list(values):
     """Strings from a list (or 1-D NumPy array) of ``str``."""
     v = [builtins.str(x) if isinstance(x, np.str_) else x for x in values]
@@ -271,13 +390,34 @@ def from_list(values):
     return Strings(_atoll.str_from_list(v))
 
 
+def _int_arg(v, name):
+    if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+    return builtins.int(v)
+
+
 def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
     from .creation import _seed, _size
 
+    lo, hi = _int_arg(minlen, "minlen"), _int_arg(maxlen, "maxlen")
+    if lo < 0 or hi <= lo:
+        raise ValueError(f"Incompatible arguments: minlen < 0, maxlen <= minlen (minlen={lo}, maxlen={hi})")
+    return Strings(_atoll.str_random_uniform(lo, hi, _size(size), _str(characters, "characters"), _seed(seed)))
+
+
+def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed=None):
+    """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda)."""
+    from .creation import _seed, _size
+
+    for name, v in (("logmean", logmean), ("logstd", logstd)):
+        if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(v, (builtins.int, builtins.float, np.number)):
+            raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
+    if logstd <= 0:
+        raise ValueError(f"logstd: must be positive, got {logstd}")
     return Strings(
-        _atoll.str_random_uniform(
-            builtins.int(minlen), builtins.int(maxlen), _size(size), _str(characters, "characters"), _seed(seed)
+        _atoll.str_random_lognormal(
+            builtins.float(logmean), builtins.float(logstd), _size(size), _str(characters, "characters"), _seed(seed)
         )
     )
 

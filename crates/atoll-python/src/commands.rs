@@ -795,6 +795,7 @@ pub fn register_all() {
     CREATE.register();
     MEM.register();
     crate::strings::register();
+    crate::str_extra::register();
     crate::str_groupby::register();
     crate::analytics::register_commands();
     crate::dense_agg::register_commands();

@@ -22,11 +22,13 @@ mod raw;
 pub mod registry;
 pub mod session;
 pub mod share;
+pub mod str_extra;
 pub mod str_groupby;
 pub mod streaming;
 pub mod strings;
 mod sum_lockstep;
 pub mod types;
+pub mod ufuncs;
 
 use commands::{Data, Fill, ScanOp, INBOX, OUTBOX};
 use errors::{type_err, value_err};
@@ -520,6 +522,8 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     str_groupby::add(m)?;
     analytics::add(m)?;
     dense_agg::add(m)?;
+    ufuncs::add(m)?;
+    str_extra::add(m)?;
     m.add_function(wrap_pyfunction!(io::parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(io::write_parquet, m)?)?;

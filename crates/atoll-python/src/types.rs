@@ -203,6 +203,10 @@ pub enum Node {
     Un(UnOp, Box<Node>),
     /// `where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
     Where(Box<Node>, Box<Node>, Box<Node>),
+    /// A function of one operand ([`crate::ufuncs`]).
+    Fn1(crate::ufuncs::F1, Box<Node>),
+    /// A function of two operands of one dtype ([`crate::ufuncs`]).
+    Fn2(crate::ufuncs::F2, Box<Node>, Box<Node>),
 }
 
 impl Node {
@@ -221,6 +225,8 @@ impl Node {
             Node::Un(UnOp::IsNan, _) => DType::Bool,
             Node::Un(_, x) => x.dtype(),
             Node::Where(_, a, _) => a.dtype(),
+            Node::Fn1(f, x) => f.out(x.dtype()),
+            Node::Fn2(f, a, _) => f.out(a.dtype()),
         }
     }
 
@@ -229,8 +235,8 @@ impl Node {
         match self {
             Node::Leaf(r, _) => out.push(*r),
             Node::Scalar(_) => {}
-            Node::Cast(x, _) | Node::Un(_, x) => x.leaves(out),
-            Node::Bin(_, a, b) => {
+            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.leaves(out),
+            Node::Bin(_, a, b) | Node::Fn2(_, a, b) => {
                 a.leaves(out);
                 b.leaves(out);
             }
@@ -246,7 +252,8 @@ impl Node {
     pub fn has_int_pow(&self) -> bool {
         match self {
             Node::Leaf(..) | Node::Scalar(_) => false,
-            Node::Cast(x, _) | Node::Un(_, x) => x.has_int_pow(),
+            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.has_int_pow(),
+            Node::Fn2(_, a, b) => a.has_int_pow() || b.has_int_pow(),
             Node::Bin(op, a, b) => (*op == BinOp::Pow && a.dtype() == DType::I64) || a.has_int_pow() || b.has_int_pow(),
             Node::Where(c, a, b) => c.has_int_pow() || a.has_int_pow() || b.has_int_pow(),
         }
