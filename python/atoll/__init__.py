@@ -161,7 +161,7 @@ from .pdarrayclass import set_eager, is_eager, is_locally_sorted
 from .creation import from_series, scalar_array
 from .numpy.alignment import NonUniqueError, is_cosorted
 from .numpy.manipulation_functions import flip, squeeze
-from .bigint import bigint_from_uint_arrays
+from ._bigint import bigint_from_uint_arrays
 from .strings import random_strings_lognormal
 from . import numpy, core, testing, scipy, apply, arkouda as _arkouda_alias  # noqa: F401
 from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation  # noqa: F401

@@ -34,7 +34,7 @@ ALIASES = {
     "arkouda.numpy.strings": "atoll.strings",
     "arkouda.numpy.numeric": "atoll.numeric",
     "arkouda.numpy.dtypes": "atoll.dtypes",
-    "arkouda.numpy._bigint": "atoll.bigint",
+    "arkouda.numpy._bigint": "atoll._bigint",
     "arkouda.numpy.segarray": "atoll.segarray",
     "arkouda.pdarrayclass": "atoll.pdarrayclass",
     "arkouda.pdarraycreation": "atoll.creation",

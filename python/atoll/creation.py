@@ -37,12 +37,10 @@ def _ints_dtype(values):
         lo, hi = builtins.min(lo, v), builtins.max(hi, v)
     if hi >= (1 << 63):
         if lo < 0 or hi >= (1 << 64):
-            raise OverflowError(
-                f"a: Python integers from {lo} to {hi} fit neither int64 nor uint64 (bigint arrays are not supported)"
-            )
+            return "bigint"  # Arkouda keeps such lists exact as bigint
         return np.dtype(np.uint64)
     if lo < -(1 << 63):
-        raise OverflowError(f"a: Python integer {lo} out of bounds for int64")
+        return "bigint"
     return np.dtype(np.int64)
 
 
@@ -51,9 +49,19 @@ def array(a, dtype=None, copy=True, max_bits=-1):
     sequence, a pdarray or Strings): one bulk copy. ``dtype`` is honoured for every kind of
     input (strings are parsed as NumPy parses them, numbers formatted as str); a list of
     Python ints is int64, or uint64 when a value needs it, never through float64."""
-    from .dtypes import is_str_dtype
+    from .dtypes import is_bigint, is_str_dtype
     from .strings import Strings
 
+    if dtype is not None and is_bigint(dtype):
+        from ._bigint import to_bigint
+
+        if isinstance(a, (str, bytes)):
+            raise TypeError("a: expected a sequence, got a str")
+        if _is_strs(a):
+            from .strings import from_list
+
+            a = from_list(a)
+        return to_bigint(a if isinstance(a, (pdarray, Strings)) else list(a), max_bits)
     if dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype):
         if isinstance(a, Strings):
             return a if not copy else a[:]
@@ -94,10 +102,12 @@ def array(a, dtype=None, copy=True, max_bits=-1):
     if isinstance(a, (list, tuple)):
         if dtype is None:
             d0 = _ints_dtype(a)
+            if d0 == "bigint":
+                from ._bigint import from_ints
+
+                return from_ints(a, max_bits)
         else:
             d0 = _dtype(dtype)
-            if d0.kind in "iu":
-                _ints_dtype(a)  # values that fit no integer dtype raise here
         try:
             x = np.array(a, dtype=d0) if d0 is not None else np.asarray(a)
         except OverflowError as e:
@@ -136,6 +146,14 @@ def full(size, fill_value, dtype=None, max_bits=None):
         from .strings import from_list
 
         return from_list([str(fill_value)] * n)
+    from .dtypes import is_bigint
+
+    if (dtype is not None and is_bigint(dtype)) or (
+        isinstance(fill_value, builtins.int) and not -(1 << 63) <= fill_value < (1 << 64) and dtype is None
+    ):
+        from ._bigint import to_bigint
+
+        return to_bigint(builtins.int(fill_value), size=n, max_bits=-1 if max_bits is None else max_bits)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
     d = scalar_dtype(fill_value) if dtype is None else _dtype(dtype)
@@ -183,16 +201,20 @@ def arange(*args, dtype=None, max_bits=None):
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
     n = len(range(start, stop, stride))
+    from .dtypes import is_bigint
+
+    if dtype is not None and is_bigint(dtype):
+        from ._bigint import from_ints, to_bigint
+
+        if n and builtins.max(abs(start), abs(start + (n - 1) * stride)) < (1 << 62):
+            return to_bigint(arange(start, stop, stride), max_bits if max_bits is not None else -1)
+        return from_ints(range(start, stop, stride), -1 if max_bits is None else max_bits)
     if dtype is None or dtype is int64:
         # NumPy's dtype of the arguments: uint64 when a bound needs it.
         d = _ints_dtype([start, stop, stride]) if dtype is None else int64
         if dtype is int64 and builtins.max(start, stop, stride) >= (1 << 63) and n:
             d = _ints_dtype([start, stop, stride])
     else:
-        from .dtypes import is_bigint
-
-        if is_bigint(dtype):
-            raise TypeError("dtype: bigint arrays are not supported")
         d = _dtype(dtype)
     last = start + (n - 1) * stride if n else start
     for v in (start, last):
@@ -259,6 +281,9 @@ def randint(low, high, size=1, dtype=int64, seed=None):
         if low < 0 or high > (1 << 64):
             raise ValueError(f"low/high: out of bounds for uint64, got low={low}, high={high}")
         return _randint_u64(n, low, high, s)
+    if high > (1 << 63) and 0 <= low and high <= (1 << 64):
+        # Arkouda's leniency: int64 draws of a uint64 range keep their bits (wrap).
+        return _randint_u64(n, low, high, s).astype(d)._materialize()
     if low < -(1 << 63) or high > (1 << 63):
         raise ValueError(f"low/high: out of bounds for int64, got low={low}, high={high}")
     hi = high - (1 << 64) if high == (1 << 63) else high  # the span wraps exactly in the kernel

@@ -139,7 +139,7 @@ def _float_fn(name):
 
 
 def _numeric(pda, name):
-    from .bigint import is_bigint_array
+    from ._bigint import is_bigint_array
 
     if is_bigint_array(pda):
         raise TypeError(f"{name}: not supported for dtype bigint")
@@ -217,7 +217,7 @@ def isfinite(pda):
 
 def _int_fn(name):
     def f(pda):
-        from .bigint import is_bigint_array
+        from ._bigint import is_bigint_array
 
         if is_bigint_array(pda):
             return getattr(pda, name)()
@@ -292,7 +292,7 @@ def fmod(x1, x2):
 
 
 def _rot(name, x, r):
-    from .bigint import is_bigint_array
+    from ._bigint import is_bigint_array
 
     if is_bigint_array(x):
         return getattr(x, name)(r)
@@ -434,7 +434,7 @@ def cast(pda, dt, errors=ErrorMode.strict):
         errors = ErrorMode(errors)
     to_str = dt is Strings or (not is_bigint(dt) and dt != "Categorical" and dt is not Categorical and is_str_dtype(dt))
     if isinstance(pda, pdarray):
-        from .bigint import is_bigint_array, to_bigint
+        from ._bigint import is_bigint_array, to_bigint
 
         if to_str:
             return from_list(_str_of_values(pda.to_ndarray()) if not is_bigint_array(pda) else [str(x) for x in pda.tolist()])

@@ -313,6 +313,8 @@ class pdarray:
         return self._unary("neg")
 
     def __pos__(self):
+        if self._dtype == bool_:
+            raise TypeError("ufunc 'positive' did not contain a loop with signature matching types (bool)")
         return self
 
     def __abs__(self):
@@ -809,6 +811,8 @@ def is_sorted(pda, axis=None):
     """True when the elements are in nondecreasing order (``axis``: None, 0 or -1)."""
     if axis not in (None, 0, -1):
         raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+    if hasattr(pda, "_limbs"):  # bigint
+        return pda.is_sorted()
     v = _reduce(pda, "is_sorted")
     return np.bool_(True if v is None else v)
 

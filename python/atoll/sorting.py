@@ -37,6 +37,8 @@ def argsort(pda, algorithm=None, ascending=True):
 
     if is_str_key(pda):
         return pda.argsort() if ascending else coargsort([pda], ascending=False)
+    if hasattr(pda, "_limbs"):  # bigint: its limbs as keys
+        return coargsort([pda], ascending=ascending)
     _check(pda)
     if pda.size == 0:
         return _empty_perm()
@@ -47,9 +49,7 @@ def sort(pda, algorithm=None):
     """The elements of ``pda`` in nondecreasing order (NaN last)."""
     _check(pda)
     if pda.size == 0:
-        from .creation import zeros
-
-        return zeros(0, pda.dtype)
+        return pda[0:0]
     return pda[argsort(pda)]
 
 
