@@ -159,6 +159,7 @@ from .stats import (
 )
 from .pdarrayclass import set_eager, is_eager, is_locally_sorted
 from .creation import from_series, scalar_array
+from .setops import indexof1d
 from .numpy.alignment import NonUniqueError, is_cosorted
 from .numpy.manipulation_functions import flip, squeeze
 from ._bigint import bigint_from_uint_arrays

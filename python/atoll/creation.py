@@ -116,6 +116,16 @@ def array(a, dtype=None, copy=True, max_bits=-1):
             raise TypeError(f"a: cannot convert to an array: {e}") from None
     else:
         x = a
+        if x.dtype == object:
+            vals = x.tolist()
+            d0 = _ints_dtype(vals)
+            if d0 == "bigint" or (dtype is not None and is_bigint(dtype)):
+                from ._bigint import from_ints
+
+                return from_ints(vals, max_bits)
+            if _is_strs(vals):
+                return array(vals, dtype=dtype)
+            x = np.array(vals, dtype=d0 if dtype is None else _dtype(dtype))
     if x.ndim != 1:
         raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
     if x.dtype.kind in "US" and dtype is not None:
@@ -203,6 +213,9 @@ def arange(*args, dtype=None, max_bits=None):
     n = len(range(start, stop, stride))
     from .dtypes import is_bigint
 
+    last0 = start + (n - 1) * stride if n else start
+    if dtype is None and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64)) and n:
+        dtype = "bigint"  # Arkouda: values beyond uint64 make a bigint array
     if dtype is not None and is_bigint(dtype):
         from ._bigint import from_ints, to_bigint
 
@@ -281,9 +294,12 @@ def randint(low, high, size=1, dtype=int64, seed=None):
         if low < 0 or high > (1 << 64):
             raise ValueError(f"low/high: out of bounds for uint64, got low={low}, high={high}")
         return _randint_u64(n, low, high, s)
-    if high > (1 << 63) and 0 <= low and high <= (1 << 64):
-        # Arkouda's leniency: int64 draws of a uint64 range keep their bits (wrap).
-        return _randint_u64(n, low, high, s).astype(d)._materialize()
+    if high > (1 << 63) or low < -(1 << 63):
+        # Arkouda's leniency: a range wider than int64's gives int64 values that wrap (the
+        # draws of [low, high) modulo 2**64), where NumPy raises ValueError.
+        span = builtins.min(high - low, 1 << 64)
+        off = _randint_u64(n, 0, span, s)
+        return (off + np.uint64(low % (1 << 64))).astype(d)._materialize()
     if low < -(1 << 63) or high > (1 << 63):
         raise ValueError(f"low/high: out of bounds for int64, got low={low}, high={high}")
     hi = high - (1 << 64) if high == (1 << 63) else high  # the span wraps exactly in the kernel

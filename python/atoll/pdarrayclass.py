@@ -489,38 +489,38 @@ class pdarray:
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
     # ----- methods (Arkouda's) -----------------------------------------------------------
-    def sum(self):
-        return sum(self)
+    def sum(self, axis=None, keepdims=False):
+        return sum(self, axis=axis, keepdims=keepdims)
 
-    def prod(self):
-        return prod(self)
+    def prod(self, axis=None, keepdims=False):
+        return prod(self, axis=axis, keepdims=keepdims)
 
-    def min(self):
-        return min(self)
+    def min(self, axis=None, keepdims=False):
+        return min(self, axis=axis, keepdims=keepdims)
 
-    def max(self):
-        return max(self)
+    def max(self, axis=None, keepdims=False):
+        return max(self, axis=axis, keepdims=keepdims)
 
-    def argmin(self):
-        return argmin(self)
+    def argmin(self, axis=None, keepdims=False):
+        return argmin(self, axis=axis, keepdims=keepdims)
 
-    def argmax(self):
-        return argmax(self)
+    def argmax(self, axis=None, keepdims=False):
+        return argmax(self, axis=axis, keepdims=keepdims)
 
-    def mean(self):
-        return mean(self)
+    def mean(self, axis=None, keepdims=False):
+        return mean(self, axis=axis, keepdims=keepdims)
 
-    def var(self, ddof=0):
-        return var(self, ddof)
+    def var(self, ddof=0, axis=None, keepdims=False):
+        return var(self, ddof, axis=axis, keepdims=keepdims)
 
-    def std(self, ddof=0):
-        return std(self, ddof)
+    def std(self, ddof=0, axis=None, keepdims=False):
+        return std(self, ddof, axis=axis, keepdims=keepdims)
 
-    def any(self):
-        return any(self)
+    def any(self, axis=None, keepdims=False):
+        return any(self, axis=axis, keepdims=keepdims)
 
-    def all(self):
-        return all(self)
+    def all(self, axis=None, keepdims=False):
+        return all(self, axis=axis, keepdims=keepdims)
 
     def is_sorted(self, axis=None):
         return is_sorted(self, axis)
@@ -887,3 +887,43 @@ def sort(pda):
 
 
 from .numeric import where  # noqa: E402  (circular: numeric builds pdarrays)
+
+
+# Arkouda's names of the reductions (``ak.numpy.pdarrayclass.SUPPORTED_REDUCTION_OPS``).
+SUPPORTED_REDUCTION_OPS = ["any", "all", "isSorted", "isSortedLocally", "max", "min", "sum", "prod", "mean"]
+SUPPORTED_INDEX_REDUCTION_OPS = ["argmin", "argmax"]
+SUPPORTED_STATS_REDUCTION_OPS = ["var", "std"]
+
+
+def _with_axis(f):
+    """NumPy's ``axis``/``keepdims`` for a 1-D reduction: axis None, 0, -1 or (0,) reduce the
+    one axis; ``keepdims`` gives a 1-element pdarray."""
+
+    def g(pda, *args, axis=None, keepdims=False, **kw):
+        if axis not in (None, 0, -1) and not (isinstance(axis, tuple) and builtins.all(a in (0, -1) for a in axis)):
+            raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+        r = f(pda, *args, **kw)
+        if keepdims:
+            from .creation import array
+
+            return array(np.array([r]))
+        return r
+
+    g.__name__ = f.__name__
+    g.__qualname__ = f.__qualname__
+    g.__doc__ = f.__doc__
+    return g
+
+
+sum = _with_axis(sum)
+prod = _with_axis(prod)
+min = _with_axis(min)
+max = _with_axis(max)
+argmin = _with_axis(argmin)
+argmax = _with_axis(argmax)
+mean = _with_axis(mean)
+var = _with_axis(var)
+std = _with_axis(std)
+any = _with_axis(any)
+all = _with_axis(all)
+count_nonzero = _with_axis(count_nonzero)

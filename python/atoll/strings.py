@@ -140,6 +140,8 @@ class Strings:
                 from .creation import arange
 
                 key = arange(self.size)[key]
+            elif key.dtype != np.dtype(np.int64):
+                key = key.astype(np.int64)
             return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
         raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
 

@@ -229,6 +229,9 @@ def main(argv=None):
                     f"{r['skipped']} skipped, {r['xfail']} xfail ({rate(r):.1f}%)"
                 )
                 print(f"[{nl} locale(s)] {f}: {status} in {r['seconds']} s", flush=True)
+                if args.json:  # after every file: a long run can be read while it goes on
+                    with open(args.json, "w") as fh:
+                        json.dump(results, fh, indent=1)
                 if not r["loaded"] and r["tail"]:
                     print(r["tail"][-1500:], flush=True)
     if args.json:
