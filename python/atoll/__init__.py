@@ -160,6 +160,14 @@ from .stats import (
 from .pdarrayclass import set_eager, is_eager, is_locally_sorted
 from .creation import from_series, scalar_array
 from .setops import indexof1d
+from .testing import (
+    assert_almost_equal,
+    assert_almost_equivalent,
+    assert_arkouda_array_equal,
+    assert_arkouda_array_equivalent,
+    assert_equal,
+    assert_equivalent,
+)
 from .numpy.alignment import NonUniqueError, is_cosorted
 from .numpy.manipulation_functions import flip, squeeze
 from ._bigint import bigint_from_uint_arrays

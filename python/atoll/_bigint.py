@@ -302,6 +302,8 @@ class BigIntArray(pdarray):
         return BigIntArray([where(neg, a, b) for a, b in zip(n, self._ext(len(n)))], self._mb)
 
     def __invert__(self):
+        if self._mb < 0:
+            raise TypeError("~ of a bigint array needs max_bits (Arkouda's rule: the width to invert)")
         if self._mb >= 0:
             return BigIntArray([~x for x in self._limbs[:-1]] or [_zeros(self._size)], self._mb)
         return BigIntArray([~x for x in self._limbs], self._mb)
@@ -422,10 +424,10 @@ class BigIntArray(pdarray):
     def max(self):
         return builtins.max(self.tolist())
 
-    def argsort(self):
+    def argsort(self, algorithm=None, axis=0, ascending=True):
         from .sorting import coargsort
 
-        return coargsort(self._grouping_keys())
+        return coargsort(self._grouping_keys(), ascending=ascending)
 
     def is_sorted(self, axis=None):
         if self._size < 2:

@@ -171,6 +171,16 @@ class pdarray:
                 r = _cmp_out_of_range(self, other, op, reverse)
                 if r is not None:
                     return r
+            if (
+                type(other) is builtins.int
+                and not -(1 << 63) <= other < (1 << 64)
+                and self._dtype != float64
+                and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
+            ):
+                # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
+                from ._bigint import to_bigint
+
+                return to_bigint(self)._arith(other, op, reverse)
         elif isinstance(other, (np.ndarray, list, tuple)):
             from .creation import array
 
@@ -531,8 +541,11 @@ class pdarray:
     def cumprod(self):
         return cumprod(self)
 
-    def argsort(self):
-        return argsort(self)
+    def argsort(self, algorithm=None, axis=0, ascending=True):
+        from .sorting import argsort as _argsort
+
+        _axis1(axis)
+        return _argsort(self, algorithm=algorithm, ascending=ascending)
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
@@ -807,10 +820,15 @@ def count_nonzero(pda):
     return np.int64(0 if v is None else v)
 
 
+def _axis1(axis):
+    if axis in (None, 0, -1) or (isinstance(axis, tuple) and len(axis) == 1 and axis[0] in (0, -1)):
+        return
+    raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+
+
 def is_sorted(pda, axis=None):
     """True when the elements are in nondecreasing order (``axis``: None, 0 or -1)."""
-    if axis not in (None, 0, -1):
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+    _axis1(axis)
     if hasattr(pda, "_limbs"):  # bigint
         return pda.is_sorted()
     v = _reduce(pda, "is_sorted")
@@ -818,9 +836,15 @@ def is_sorted(pda, axis=None):
 
 
 def is_locally_sorted(pda, axis=None):
-    """True when the part of each locale is sorted (implied by ``is_sorted``; Atoll checks
-    the whole array)."""
-    return is_sorted(pda, axis)
+    """True when the part of each locale is sorted: the Block parts ``ceil(k * n / L)`` to
+    ``ceil((k + 1) * n / L)`` of the ``L`` locales (each checked in place)."""
+    from ._session import num_locales
+
+    _axis1(axis)
+    _check(pda)
+    n, nl = pda._size, num_locales()
+    bounds = [-(-k * n // nl) for k in range(nl + 1)]
+    return np.bool_(builtins.all(builtins.bool(is_sorted(pda[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo))
 
 
 def mean(pda):

@@ -68,6 +68,10 @@ def dot(pda1, pda2):
         return pda1 * pda2
     if pda1.size != pda2.size:
         raise ValueError(f"shapes ({pda1.size},) and ({pda2.size},) not aligned")
+    if pda1.dtype == bool_ and pda2.dtype == bool_:
+        from .pdarrayclass import any as _any
+
+        return np.bool_(_any(pda1 & pda2))
     p = pda1 * pda2
     return _sum(p)
 
