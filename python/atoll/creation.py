@@ -11,6 +11,12 @@ from .pdarrayclass import pdarray, _scalar_value
 
 
 def _size(size, name="size"):
+    if isinstance(size, tuple):
+        if len(size) != 1:
+            raise ValueError(f"{name}: arrays of rank {len(size)} are not supported (pdarrays are 1-D)")
+        size = size[0]
+    if isinstance(size, str) and size.strip().isdigit():
+        size = builtins.int(size)  # Arkouda takes sizes as text too
     if isinstance(size, (builtins.bool, np.bool_)) or not isinstance(size, (builtins.int, np.integer)):
         raise TypeError(f"{name}: expected an int, got {type(size).__name__}")
     if size < 0:
@@ -36,8 +42,10 @@ def _ints_dtype(values):
         v = builtins.int(v)
         lo, hi = builtins.min(lo, v), builtins.max(hi, v)
     if hi >= (1 << 63):
-        if lo < 0 or hi >= (1 << 64):
+        if hi >= (1 << 64) or lo < -(1 << 63):
             return "bigint"  # Arkouda keeps such lists exact as bigint
+        if lo < 0:
+            return np.dtype(np.float64)  # NumPy's and Arkouda's common type of int64 and uint64
         return np.dtype(np.uint64)
     if lo < -(1 << 63):
         return "bigint"
@@ -170,14 +178,22 @@ def full(size, fill_value, dtype=None, max_bits=None):
     return pdarray(_atoll.create("full", n, d.name, _scalar_value(fill_value, d)))
 
 
-def zeros(size, dtype=float64):
+def _numeric_dtype(dtype):
+    from .dtypes import is_bigint, is_str_dtype
+
+    if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
+        raise TypeError(f"dtype: {dtype!r} is not a numeric dtype")
+    return dtype
+
+
+def zeros(size, dtype=float64, max_bits=None):
     """An array of ``size`` zeros."""
-    return full(size, 0, dtype)
+    return full(size, 0, _numeric_dtype(dtype), max_bits)
 
 
-def ones(size, dtype=float64):
+def ones(size, dtype=float64, max_bits=None):
     """An array of ``size`` ones."""
-    return full(size, 1, dtype)
+    return full(size, 1, _numeric_dtype(dtype), max_bits)
 
 
 def _like(pda):
@@ -234,8 +250,10 @@ def arange(*args, dtype=None, max_bits=None):
         if not -(1 << 63) <= v < (1 << 64):
             raise OverflowError(f"arange: value {v} out of bounds for int64 and uint64")
     if d == uint64 or (n and builtins.max(start, last) >= (1 << 63)):
-        if builtins.min(start, last) < 0:
+        if builtins.min(start, last) < 0 and not (dtype is not None and _dtype(dtype) == uint64 and last < (1 << 63)):
             raise OverflowError(f"arange: values from {start} to {last} fit neither int64 nor uint64")
+        if builtins.max(start, last) < (1 << 63):  # an explicit uint64 of int64 values: they wrap
+            return pdarray(_atoll.create("arange", n, "int64", start, stride)).astype(uint64)._materialize()
         if not -(1 << 63) <= stride < (1 << 63):
             stride = 0 if n <= 1 else stride  # one element: the stride is never used
         # Wrapping int64 arithmetic then a cast gives the uint64 values exactly.
@@ -285,8 +303,10 @@ def randint(low, high, size=1, dtype=int64, seed=None):
     if d == bool_:
         return randint(0, 2, n, int64, s) != 0
     for name, v in (("low", low), ("high", high)):
-        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer, builtins.float, np.floating)):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+        if isinstance(v, (builtins.float, np.floating)) and not builtins.float(v).is_integer():
+            raise TypeError(f"{name}: expected an integer value, got {v!r}")
     low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")

@@ -554,6 +554,11 @@ class pdarray:
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
     # ----- more of Arkouda's methods -----------------------------------------------------
+    @property
+    def inferred_type(self):
+        """pandas' name of the kind of values: 'integer', 'floating' or 'boolean'."""
+        return {"i": "integer", "u": "integer", "f": "floating", "b": "boolean"}[self._dtype.kind]
+
     def copy(self):
         """A new array with the same values."""
         return pdarray(_atoll.evaluate(self._ex(), self._size))

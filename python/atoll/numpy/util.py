@@ -19,7 +19,7 @@ concatenate = generic_concat
 def _infer_shape_from_size(size):
     """``(shape, ndim, full_size)`` of an int or a tuple ``size``."""
     if isinstance(size, (builtins.int,)) or hasattr(size, "__index__"):
-        return (builtins.int(size),), 1, builtins.int(size)
+        return builtins.int(size), 1, builtins.int(size)
     shape = tuple(builtins.int(s) for s in size)
     return shape, len(shape), math.prod(shape)
 
