@@ -103,6 +103,12 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     if is_str_key(pda1) and is_str_key(pda2):  # exact string comparison, by hash partitioning
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
         return (~r)._materialize() if invert else r
+    if assume_unique and isinstance(pda1, (list, tuple)):
+        from .numpy.alignment import NonUniqueError
+
+        for side in (pda1, pda2):
+            if side and side[0].size and _unique_idx(list(side)).size != side[0].size:
+                raise NonUniqueError("assume_unique=True, but the rows are not unique")
     if _any_special(pda1, pda2):
         a, _ = _cols(pda1)
         b, _ = _cols(pda2)
@@ -310,20 +316,28 @@ def multiarray_setop_validation(pda1, pda2):
 
 
 def indexof1d(query, space):
-    """For each element of ``query``, the index of its first occurrence in ``space`` (-1 where
-    absent)."""
-    from .creation import arange, full
+    """For each element of ``query`` in order, the indices of every occurrence of it in
+    ``space`` (increasing); elements absent from ``space`` give nothing (Arkouda's
+    ``find(query, space, all_occurrences=True, remove_missing=True)``)."""
+    from .creation import arange, zeros
     from .groupby import GroupBy
+    from .pdarrayclass import cumsum, sum as _sum
+    from .sorting import searchsorted
 
-    if query.size == 0:
-        return full(0, -1, int64)
+    if query.size == 0 or space.size == 0:
+        return zeros(0, int64)
     g = GroupBy(space)
-    keys, first = g.min(arange(space.size))
-    found = in1d(query, keys)
-    out = full(query.size, -1, int64)
-    if builtins.bool(found.any()):
-        from .sorting import searchsorted
-
-        pos = searchsorted(keys, query[found])
-        out[found] = first[pos]
-    return out
+    uk, counts = g.size()
+    segs, perm = g.segments, g.permutation
+    found = in1d(query, uk)
+    gi = searchsorted(uk, query[found])
+    cnt = counts[gi]
+    total = builtins.int(_sum(cnt)) if cnt.size else 0
+    if total == 0:
+        return zeros(0, int64)
+    off = (cumsum(cnt) - cnt)._materialize()
+    mark = zeros(total, int64)
+    mark[off] = 1
+    j = (cumsum(mark) - 1)._materialize()  # the matched query of each output position
+    idx = segs[gi][j] + (arange(total) - off[j])
+    return perm[idx]

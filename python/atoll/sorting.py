@@ -83,9 +83,10 @@ def coargsort(arrays, algorithm=None, ascending=True):
 _MAX_KEYS = 8
 
 
-def searchsorted(a, v, side="left"):
+def searchsorted(a, v, side="left", x2_sorted=False):
     """For each element of ``v``, the index where it would be inserted into the sorted ``a``
-    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``."""
+    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``;
+    ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here."""
     from .creation import array, zeros
     from .manipulation import concatenate
     from .pdarrayclass import cumsum
