@@ -96,12 +96,10 @@ def array(a, dtype=None, copy=True, max_bits=-1):
     if _is_strs(a):
         from .strings import from_list
 
-        s = from_list(a)
         if dtype is None:
-            return s
-        from .numeric import cast
-
-        return cast(s, dtype)
+            return from_list(a)
+        # NumPy's conversion of str to numbers (ValueError where one does not parse).
+        return array(np.asarray(list(a)).astype(_dtype(dtype)))
     if not isinstance(a, (np.ndarray, list, tuple)):
         if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict)):
             a = list(a)
@@ -137,10 +135,7 @@ def array(a, dtype=None, copy=True, max_bits=-1):
     if x.ndim != 1:
         raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
     if x.dtype.kind in "US" and dtype is not None:
-        from .numeric import cast
-        from .strings import from_list
-
-        return cast(from_list([str(v) for v in x.tolist()]), dtype)
+        return array(x.astype(_dtype(dtype)))
     d = supported(x.dtype) if dtype is None else _dtype(dtype)
     x = np.ascontiguousarray(x, dtype=d)
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))

@@ -563,6 +563,12 @@ class pdarray:
         """A new array with the same values."""
         return pdarray(_atoll.evaluate(self._ex(), self._size))
 
+    def take(self, indices, axis=None):
+        """``self[indices]`` (NumPy's ``take``)."""
+        from .stats import take
+
+        return take(self, indices, axis)
+
     def fill(self, value):
         """Sets every element to ``value`` (in place)."""
         self[:] = value
