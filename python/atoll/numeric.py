@@ -1,5 +1,9 @@
 """Elementwise functions (Arkouda's numeric): lazy, fused with the surrounding expression."""
 
+import builtins as _b
+
+import numpy as np
+
 
 
 from . import _atoll
@@ -78,20 +82,72 @@ def _operand(x, d, n, name):
 
 
 def where(condition, A, B):
-    """``A`` where ``condition`` is True, else ``B`` (pdarrays or scalars)."""
-    _check(condition) if not isinstance(condition, pdarray) else None
-    if condition.dtype != bool_:
+    """``A`` where ``condition`` is True, else ``B``: each a pdarray or a scalar (Strings or
+    Categoricals for ``A`` and ``B`` together), pdarrays of one size; NumPy's result dtype.
+    All three scalars: a NumPy scalar."""
+    from .categorical import Categorical
+    from .strings import Strings
+
+    for name, v in (("condition", condition), ("A", A), ("B", B)):
+        if isinstance(v, (list, tuple, np.ndarray)):
+            raise TypeError(f"{name}: expected a pdarray or a scalar, got {type(v).__name__}")
+    sizes = {v.size for v in (condition, A, B) if isinstance(v, (pdarray, Strings, Categorical))}
+    if len(sizes) > 1:
+        raise ValueError(f"condition, A, B: sizes {sorted(sizes)} do not broadcast")
+    if not sizes:
+        return np.where(condition, A, B)[()]
+    n = sizes.pop()
+    if not isinstance(condition, pdarray):
+        if not isinstance(condition, (_b.bool, np.bool_, _b.int, _b.float, np.number)):
+            raise TypeError(f"condition: expected a pdarray or a bool, got {type(condition).__name__}")
+        from .creation import full
+
+        condition = full(n, _b.bool(condition), bool_)
+    elif condition.dtype != bool_:
         condition = condition != 0
-    n = condition.size
+    if isinstance(A, (Strings, Categorical, str)) or isinstance(B, (Strings, Categorical, str)):
+        return _where_strings(condition, A, B, n)
     for name, v in (("A", A), ("B", B)):
         if not isinstance(v, pdarray) and not is_scalar(v):
             raise TypeError(f"{name}: expected a pdarray or a scalar, got {type(v).__name__}")
+    if hasattr(A, "_limbs") or hasattr(B, "_limbs"):
+        from ._bigint import BigIntArray, to_bigint
+
+        a = A if isinstance(A, pdarray) else _b.int(A)
+        bb = B if isinstance(B, pdarray) else _b.int(B)
+        a = to_bigint(a, size=n) if not hasattr(a, "_limbs") else a
+        bb = to_bigint(bb, size=n) if not hasattr(bb, "_limbs") else bb
+        k = _b.max(len(a._limbs), len(bb._limbs))
+        return BigIntArray([where(condition, x, y) for x, y in zip(a._ext(k), bb._ext(k))], _b.max(a.max_bits, bb.max_bits))
     da = A.dtype if isinstance(A, pdarray) else A
     db = B.dtype if isinstance(B, pdarray) else B
     d = result(da, db)
     a, na = _operand(A, d, n, "A")
     b, nb = _operand(B, d, n, "B")
     return pdarray._lazy(_atoll.where_(condition._ex(), a, b), n, condition._nodes + na + nb + 1)
+
+
+def _where_strings(condition, A, B, n):
+    """``where`` of Strings (Categoricals as their strings, a str as every element): the
+    strings of both, gathered by index."""
+    from .categorical import Categorical
+    from .creation import arange
+    from .strings import Strings, concatenate as sconcat, from_list
+
+    def strs(x):
+        if isinstance(x, Categorical):
+            return x.categories[x.codes]
+        if isinstance(x, str):
+            return from_list([x] * n)
+        if not isinstance(x, Strings):
+            raise TypeError(f"where: cannot mix strings with {type(x).__name__}")
+        return x
+
+    cat = isinstance(A, Categorical) and isinstance(B, Categorical)
+    sa, sb = strs(A), strs(B)
+    i = arange(n)
+    r = sconcat([sa, sb])[where(condition, i, i + n)]
+    return Categorical(r) if cat else r
 
 
 def clip(pda, lo, hi):
