@@ -288,6 +288,55 @@ class BigIntArray(pdarray):
 
     __rxor__ = __xor__
 
+    def _iop(self, o, op):
+        r = self._arith(o, op)
+        if r is NotImplemented:
+            return r
+        if not isinstance(r, BigIntArray):
+            raise TypeError(f"Cannot cast the result of {op} back to bigint in place")
+        self._limbs, self._mb = r._limbs, r._mb
+        return self
+
+    def __iadd__(self, o):
+        return self._iop(o, "+")
+
+    def __isub__(self, o):
+        return self._iop(o, "-")
+
+    def __imul__(self, o):
+        return self._iop(o, "*")
+
+    def __ifloordiv__(self, o):
+        return self._iop(o, "//")
+
+    def __imod__(self, o):
+        return self._iop(o, "%")
+
+    def __ipow__(self, o):
+        return self._iop(o, "**")
+
+    def __iand__(self, o):
+        return self._iop(o, "&")
+
+    def __ior__(self, o):
+        return self._iop(o, "|")
+
+    def __ixor__(self, o):
+        return self._iop(o, "^")
+
+    def __ilshift__(self, o):
+        r = self << o
+        self._limbs, self._mb = r._limbs, r._mb
+        return self
+
+    def __irshift__(self, o):
+        r = self >> o
+        self._limbs, self._mb = r._limbs, r._mb
+        return self
+
+    def __itruediv__(self, o):
+        raise TypeError("Cannot cast ufunc 'divide' output from float64 to bigint in place")
+
     def __neg__(self):
         return BigIntArray(_neg(self), self._mb)
 
@@ -516,9 +565,8 @@ def _mul(x, y):
 
 
 def _rotate(x, o, left):
-    if x._mb < 0:
-        raise ValueError("rotl/rotr: the bigint array needs max_bits")
-    mb = x._mb
+    # Without max_bits: within the width the values are stored in (64 bits per limb).
+    mb = x._mb if x._mb >= 0 else 64 * len(x._limbs)
     if isinstance(o, pdarray):
         return _slow(x, to_bigint(o), "rotl" if left else "rotr", mb)
     s = builtins.int(o) % mb if mb else 0

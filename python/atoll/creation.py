@@ -125,7 +125,8 @@ def array(a, dtype=None, copy=True, max_bits=-1):
         if x.dtype == object:
             vals = x.tolist()
             d0 = _ints_dtype(vals)
-            if d0 == "bigint" or (dtype is not None and is_bigint(dtype)):
+            if d0 is not None and (dtype is None or is_bigint(dtype)):
+                # An object array of Python ints is Arkouda's bigint array.
                 from ._bigint import from_ints
 
                 return from_ints(vals, max_bits)
@@ -296,7 +297,10 @@ def randint(low, high, size=1, dtype=int64, seed=None):
             raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
         return uniform(n, low, high, seed=s)
     if d == bool_:
-        return randint(0, 2, n, int64, s) != 0
+        lo, hi = builtins.max(builtins.int(low), 0), builtins.min(builtins.int(high), 2)
+        if hi <= lo:
+            raise ValueError(f"high: must be greater than low for bool values, got low={low}, high={high}")
+        return (randint(lo, hi, n, int64, s) != 0)._materialize()
     for name, v in (("low", low), ("high", high)):
         if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer, builtins.float, np.floating)):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")

@@ -16,8 +16,20 @@ def concatenate(arrays, ordered=True):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError("arrays: need at least one array to concatenate")
+    from .strings import Strings, concatenate as sconcat
+
+    if builtins.all(isinstance(a, Strings) for a in arrays):
+        return sconcat(list(arrays))
     for a in arrays:
         _check(a, "arrays")
+    if builtins.any(hasattr(a, "_limbs") for a in arrays):
+        from ._bigint import BigIntArray, to_bigint
+
+        bs = [to_bigint(a) for a in arrays]
+        k = builtins.max(len(b._limbs) for b in bs)
+        mbs = [b.max_bits for b in bs]
+        mb = -1 if builtins.any(m < 0 for m in mbs) else builtins.max(mbs)
+        return BigIntArray([concatenate([b._ext(k)[i] for b in bs]) for i in range(k)], mb)
     d = supported(np.result_type(*[a.dtype for a in arrays]))
     out = zeros(builtins.sum(a.size for a in arrays), d)
     at = 0

@@ -18,9 +18,10 @@ def _check(pda):
 
 
 def _float_op(op):
-    def f(pda):
+    def f(pda, where=True):
         _check(pda)
-        return pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2)
+        r = pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2)
+        return r if where is True else _where_arg(where, r, pda.astype(float64))
 
     f.__name__ = op
     f.__doc__ = f"Elementwise {op} (float64)."
@@ -354,6 +355,8 @@ def _rot(name, x, r):
         return getattr(x, name)(r)
     if not isinstance(x, pdarray) or x.dtype not in (_i64, _u64):
         raise TypeError(f"{name}: expected an int64 or uint64 pdarray")
+    if is_bigint_array(r):
+        r = r.astype(x.dtype)  # the rotation modulo 64: the low limb suffices
     if isinstance(r, pdarray):
         return pdarray._lazy(_atoll.ufunc2(name, x._ex(), r._cast(x.dtype)), x.size, x._nodes + r._nodes + 2)
     from .pdarrayclass import _scalar_value
