@@ -71,7 +71,7 @@ def bincount(pda, weights=None, minlength=0):
     return out
 
 
-def histogram(pda, bins=10):
+def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     """``(counts, bin_edges)`` of ``bins`` equal-width bins from ``pda.min()`` to
     ``pda.max()`` (the last bin closed), as ``numpy.histogram``."""
     from .creation import array
@@ -82,10 +82,17 @@ def histogram(pda, bins=10):
         raise TypeError(f"bins: expected an int, got {type(bins).__name__}")
     if bins < 1:
         raise ValueError(f"bins: expected a positive integer, got {bins!r}")
-    if pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
-        raise ValueError("autodetected range of [nan, nan] is not finite")
     x = pda.astype(float64)
-    lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if x.size else (0.0, 1.0)
+    if range is not None:
+        lo, hi = builtins.float(range[0]), builtins.float(range[1])
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if x.size:
+            x = x[(x >= lo) & (x <= hi)]
+    elif pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
+        raise ValueError("autodetected range of [nan, nan] is not finite")
+    else:
+        lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if x.size else (0.0, 1.0)
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     edges_np = np.linspace(lo, hi, bins + 1, endpoint=True)

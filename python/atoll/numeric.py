@@ -316,18 +316,41 @@ def _fn2(name, a, b, float_only=False):
     return pdarray._lazy(_atoll.ufunc2(name, ea, eb), n, nodes)
 
 
-def arctan2(x1, x2, where=True):
-    """Elementwise angle of ``(x2, x1)`` in radians (float64; pdarrays or scalars)."""
+def arctan2(x1, x2, /, out=None, *, where=True):
+    """Elementwise angle of ``(x2, x1)`` in radians (float64; pdarrays or scalars, a NumPy
+    scalar for two scalars). ``out``: written in place (and returned) where ``where`` is
+    True, kept elsewhere; without ``out``, elements where ``where`` is False are ``x1``'s."""
     for v in (x1, x2):
         if isinstance(v, pdarray) and v.dtype not in (_i64, _u64, float64, bool_):
             raise TypeError(f"arctan2: unsupported dtype {v.dtype}")
-        if isinstance(v, (str, bytes)):
-            raise TypeError("arctan2: expected numbers")
-    r = _fn2("arctan2", x1, x2, True)
+        if isinstance(v, (str, bytes)) or not (isinstance(v, pdarray) or is_scalar(v)):
+            raise TypeError(f"arctan2: expected pdarrays or numbers, got {type(v).__name__}")
+    if out is not None and not isinstance(out, pdarray):
+        raise TypeError(f"out: expected a pdarray, got {type(out).__name__}")
+    if not isinstance(x1, pdarray) and not isinstance(x2, pdarray):
+        r = np.arctan2(np.float64(x1), np.float64(x2))
+        if out is None:
+            return r
+        from .creation import full
+
+        r = full(out.size, r, float64)
+    else:
+        r = _fn2("arctan2", x1, x2, True)
+    if where is not True:
+        if where is not False and (not isinstance(where, pdarray) or where.dtype != bool_):
+            raise TypeError("where: expected a bool or a bool pdarray")
+    if out is None:
+        if where is True:
+            return r
+        base = x1.astype(float64) if isinstance(x1, pdarray) else r * 0 + _b.float(x1)
+        return base if where is False else _where_arg(where, r, base)
+    if out.size != r.size:
+        raise ValueError(f"out: size {out.size} does not match the result's {r.size}")
     if where is True:
-        return r
-    base = x1.astype(float64) if isinstance(x1, pdarray) else r
-    return _where_arg(where, r, base / x2 if isinstance(x1, pdarray) else r)
+        out[:] = r
+    elif where is not False:
+        out[:] = _where_arg(where, r, out.astype(float64))
+    return out
 
 
 def hypot(x1, x2):
@@ -548,7 +571,10 @@ def _parse_strings(vals, d, errors):
             ok.append(True)
         except (ValueError, TypeError):
             if errors == ErrorMode.strict:
-                raise ValueError(f"cast: could not convert string {s!r} to {getattr(d, 'name', d)}") from None
-            out.append(_np.nan if getattr(d, "kind", "") == "f" else 0)
+                # Arkouda's error for a string that does not parse in strict mode.
+                raise RuntimeError(f"cast: could not convert string {s!r} to {getattr(d, 'name', d)}") from None
+            kind = getattr(d, "kind", "")
+            # Arkouda's "missing" values: NaN, the smallest int64, 0 for uint64, False.
+            out.append(_np.nan if kind == "f" else (-(2**63) if kind == "i" else (False if kind == "b" else 0)))
             ok.append(False)
     return out, ok
