@@ -223,8 +223,12 @@ def arange(*args, dtype=None, max_bits=None):
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
     n = len(range(start, stop, stride))
-    from .dtypes import is_bigint
+    from .dtypes import is_bigint, is_str_dtype
 
+    if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
+        from .numeric import cast
+
+        return cast(arange(start, stop, stride), "str")
     last0 = start + (n - 1) * stride if n else start
     if dtype is None and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64)) and n:
         dtype = "bigint"  # Arkouda: values beyond uint64 make a bigint array

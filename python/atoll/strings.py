@@ -113,6 +113,69 @@ class Strings:
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
 
+    def __str__(self):
+        """Arkouda's format: every string up to 100, else the first and last three."""
+        if self.size <= 100:
+            return "[" + ", ".join(repr(x) for x in self.to_list()) + "]"
+        head, tail = self[:3].to_list(), self[self.size - 3 :].to_list()
+        return "[" + ", ".join(repr(x) for x in head) + ", ... , " + ", ".join(repr(x) for x in tail) + "]"
+
+    def equals(self, other):
+        """True when ``other`` is a Strings of the same strings in the same order."""
+        if not isinstance(other, Strings) or other.size != self.size:
+            return False
+        return self.size == 0 or builtins.bool((self == other).all())
+
+    @property
+    def inferred_type(self):
+        return "string"
+
+    def flatten(self):
+        return self
+
+    def _driver_map(self, f):
+        """Strings of ``f`` of each string, computed on the driver (gathered, mapped, sent back)."""
+        return from_list([f(x) for x in self.to_list()])
+
+    def _fixes(self, n, return_origins, proper, suffix):
+        from .creation import array
+
+        if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)) or n < 0:
+            raise TypeError(f"n: expected a nonnegative int, got {n!r}")
+        vals = self.to_list()
+        keep = [len(x) > n if proper else len(x) >= n for x in vals]
+        out = from_list([(x[len(x) - n :] if suffix else x[:n]) for x, k in zip(vals, keep) if k])
+        return (out, array(np.array(keep, dtype=bool))) if return_origins else out
+
+    def get_prefixes(self, n, return_origins=True, proper=True):
+        """The first ``n`` characters of each string that has ``n`` (more than ``n`` when
+        ``proper``), and which strings those are (computed on the driver)."""
+        return self._fixes(n, return_origins, proper, False)
+
+    def get_suffixes(self, n, return_origins=True, proper=True):
+        """The last ``n`` characters of each string long enough (see ``get_prefixes``)."""
+        return self._fixes(n, return_origins, proper, True)
+
+    def encode(self, toEncoding="utf-8", fromEncoding="utf-8"):
+        """Each string encoded to ``toEncoding`` and read back as text (``idna`` gives its ASCII
+        form; ``utf-16``/``utf-8`` round-trip): computed on the driver with Python's codecs."""
+        enc = toEncoding.lower()
+        if enc == "idna":
+            return self._driver_map(lambda x: x.encode("idna").decode("ascii") if x else x)
+        return self._driver_map(lambda x: x.encode(enc).decode(enc))
+
+    def decode(self, fromEncoding="utf-8", toEncoding="utf-8"):
+        """The inverse of ``encode`` (``idna``: the Unicode form of an ASCII domain name)."""
+        enc = fromEncoding.lower()
+        if enc == "idna":
+            return self._driver_map(lambda x: x.encode("ascii").decode("idna") if x else x)
+        return self._driver_map(lambda x: x.encode(enc).decode(enc))
+
+    @staticmethod
+    def concatenate_uniquely(strings):
+        """The distinct strings of all the Strings in ``strings``."""
+        return concatenate(list(strings)).unique()
+
     def __repr__(self):
         v = self.to_list() if self.size <= 12 else self[:5].to_list() + ["..."] + self[self.size - 5 :].to_list()
         return f"Strings({v})"
@@ -331,8 +394,13 @@ class Strings:
         return pdarray(a), pdarray(b)
 
     # ----- as keys -----------------------------------------------------------------------
-    def argsort(self):
-        """The stable permutation that sorts the strings (by code point)."""
+    def argsort(self, algorithm=None, ascending=True):
+        """The stable permutation that sorts the strings (by code point); ``ascending=False``:
+        in reverse order, equal strings in index order."""
+        if not ascending:
+            from .sorting import coargsort
+
+            return coargsort([self], ascending=False)
         return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
 
     def in1d(self, other):
