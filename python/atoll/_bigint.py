@@ -208,7 +208,15 @@ class BigIntArray(pdarray):
             a = self.astype(float64)
             import operator as _op
 
-            f = {"+": _op.add, "-": _op.sub, "*": _op.mul, "/": _op.truediv, "//": _op.floordiv, "%": _op.mod, "**": _op.pow}[op]
+            f = {
+                "+": _op.add,
+                "-": _op.sub,
+                "*": _op.mul,
+                "/": _op.truediv,
+                "//": _op.floordiv,
+                "%": _op.mod,
+                "**": _op.pow,
+            }[op]
             return f(o, a) if reverse else f(a, o)
         b = self._other(o)
         if b is None:
@@ -385,7 +393,9 @@ class BigIntArray(pdarray):
         limbs = list(self._limbs[q:]) or [sign]
         limbs = limbs + [sign]
         if r:
-            limbs = [((a >> np.uint64(r)) | (b << np.uint64(64 - r)))._materialize() for a, b in zip(limbs[:-1], limbs[1:])] + [sign]
+            limbs = [
+                ((a >> np.uint64(r)) | (b << np.uint64(64 - r)))._materialize() for a, b in zip(limbs[:-1], limbs[1:])
+            ] + [sign]
         return BigIntArray(limbs, self._mb)
 
     def rotl(self, o):
@@ -618,7 +628,11 @@ def from_ints(values, max_bits=-1):
 
     limbs = []
     for i in range(k):
-        limbs.append(array(np.array([((v % (1 << (64 * k))) >> (64 * i)) & _M for v in vals], dtype=np.uint64)) if n else _zeros(0))
+        limbs.append(
+            array(np.array([((v % (1 << (64 * k))) >> (64 * i)) & _M for v in vals], dtype=np.uint64))
+            if n
+            else _zeros(0)
+        )
     return BigIntArray(limbs, max_bits)
 
 
@@ -643,7 +657,10 @@ def to_bigint(x, max_bits=-1, size=None):
             return BigIntArray([x.astype(uint64), sign], max_bits)
         return BigIntArray([x.astype(uint64)], max_bits)
     if isinstance(x, Strings):
-        return from_ints([builtins.int(s, 0) if s[:2].lower() in ("0x", "0b", "0o") else builtins.int(s) for s in x.to_list()], max_bits)
+        return from_ints(
+            [builtins.int(s, 0) if s[:2].lower() in ("0x", "0b", "0o") else builtins.int(s) for s in x.to_list()],
+            max_bits,
+        )
     if isinstance(x, (builtins.int, np.integer)) and size is not None:
         return BigIntArray(_const(builtins.int(x), size)._limbs, max_bits)
     if isinstance(x, (list, tuple, np.ndarray)):

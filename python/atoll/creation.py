@@ -156,7 +156,9 @@ def full(size, fill_value, dtype=None, max_bits=None):
     n = _size(size)
     from .dtypes import is_str_dtype
 
-    if isinstance(fill_value, (str, np.str_)) or (dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype)):
+    if isinstance(fill_value, (str, np.str_)) or (
+        dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype)
+    ):
         from .strings import from_list
 
         return from_list([str(fill_value)] * n)
@@ -230,7 +232,11 @@ def arange(*args, dtype=None, max_bits=None):
 
         return cast(arange(start, stop, stride), "str")
     last0 = start + (n - 1) * stride if n else start
-    if dtype is None and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64)) and n:
+    if (
+        dtype is None
+        and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64))
+        and n
+    ):
         dtype = "bigint"  # Arkouda: values beyond uint64 make a bigint array
     if dtype is not None and is_bigint(dtype):
         from ._bigint import from_ints, to_bigint
@@ -306,7 +312,9 @@ def randint(low, high, size=1, dtype=int64, seed=None):
             raise ValueError(f"high: must be greater than low for bool values, got low={low}, high={high}")
         return (randint(lo, hi, n, int64, s) != 0)._materialize()
     for name, v in (("low", low), ("high", high)):
-        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer, builtins.float, np.floating)):
+        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(
+            v, (builtins.int, np.integer, builtins.float, np.floating)
+        ):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
         if isinstance(v, (builtins.float, np.floating)) and not builtins.float(v).is_integer():
             raise TypeError(f"{name}: expected an integer value, got {v!r}")

@@ -141,14 +141,34 @@ int_scalars = _typing.Union[
 numeric_scalars = _typing.Union[float_scalars, int_scalars]
 numeric_and_bool_scalars = _typing.Union[bool_scalars, numeric_scalars]
 numpy_scalars = _typing.Union[
-    np.float64, np.float32, np.int8, np.int16, np.int32, np.int64, np.bool_, np.str_, np.uint8, np.uint16, np.uint32, np.uint64
+    np.float64,
+    np.float32,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.bool_,
+    np.str_,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
 ]
 str_scalars = _typing.Union[str, np.str_]
 all_scalars = _typing.Union[bool_scalars, numeric_scalars, numpy_scalars, str_scalars]
 
 ARKOUDA_SUPPORTED_BOOLS = (builtins.bool, np.bool_)
 ARKOUDA_SUPPORTED_INTS = (
-    builtins.int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, bigint_,
+    builtins.int,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    bigint_,
 )
 ARKOUDA_SUPPORTED_FLOATS = (builtins.float, np.float64, np.float32)
 ARKOUDA_SUPPORTED_NUMBERS = ARKOUDA_SUPPORTED_INTS + ARKOUDA_SUPPORTED_FLOATS

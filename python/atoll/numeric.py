@@ -5,7 +5,6 @@ import builtins as _b
 import numpy as np
 
 
-
 from . import _atoll
 from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value
@@ -119,7 +118,9 @@ def where(condition, A, B):
         a = to_bigint(a, size=n) if not hasattr(a, "_limbs") else a
         bb = to_bigint(bb, size=n) if not hasattr(bb, "_limbs") else bb
         k = _b.max(len(a._limbs), len(bb._limbs))
-        return BigIntArray([where(condition, x, y) for x, y in zip(a._ext(k), bb._ext(k))], _b.max(a.max_bits, bb.max_bits))
+        return BigIntArray(
+            [where(condition, x, y) for x, y in zip(a._ext(k), bb._ext(k))], _b.max(a.max_bits, bb.max_bits)
+        )
     da = A.dtype if isinstance(A, pdarray) else A
     db = B.dtype if isinstance(B, pdarray) else B
     d = result(da, db)
@@ -170,7 +171,6 @@ def _binary_fn(a, b, op):
 
 # ----- NumPy's other elementwise functions (crates/atoll-python/src/ufuncs.rs) --------------
 
-import builtins as _b  # noqa: E402
 from enum import Enum as _Enum  # noqa: E402
 
 import numpy as _np  # noqa: E402
@@ -519,7 +519,9 @@ def cast(pda, dt, errors=ErrorMode.strict):
         from ._bigint import is_bigint_array, to_bigint
 
         if to_str:
-            return from_list(_str_of_values(pda.to_ndarray()) if not is_bigint_array(pda) else [str(x) for x in pda.tolist()])
+            return from_list(
+                _str_of_values(pda.to_ndarray()) if not is_bigint_array(pda) else [str(x) for x in pda.tolist()]
+            )
         if is_bigint(dt):
             return to_bigint(pda)
         if is_bigint_array(pda):

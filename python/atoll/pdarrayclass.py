@@ -40,7 +40,9 @@ class pdarray:
     __array_priority__ = 1000
     __array_ufunc__ = None
     objType = "pdarray"
-    BinOps = frozenset(["+", "-", "*", "/", "//", "%", "<", ">", "<=", ">=", "!=", "==", "&", "|", "^", "<<", ">>", ">>>", "<<<", "**"])
+    BinOps = frozenset(
+        ["+", "-", "*", "/", "//", "%", "<", ">", "<=", ">=", "!=", "==", "&", "|", "^", "<<", ">>", ">>>", "<<<", "**"]
+    )
     OpEqOps = frozenset(["+=", "-=", "*=", "/=", "%=", "//=", "&=", "|=", "^=", "<<=", ">>=", "**="])
 
     def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1):

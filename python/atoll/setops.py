@@ -4,7 +4,6 @@
 NumPy's. Equality is NumPy's (``-0.0 == 0.0``); NaN: ``unique`` keeps one NaN (as
 ``numpy.unique``), ``in1d`` finds no NaN (NaN equals nothing, as ``numpy.isin``)."""
 
-
 import builtins
 
 import numpy as np

@@ -92,9 +92,21 @@ def matmul(pda_L, pda_R):
     return dot(pda_L, pda_R)
 
 
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
-            "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
-            "normal_unbiased")
+_METHODS = (
+    "linear",
+    "lower",
+    "higher",
+    "nearest",
+    "midpoint",
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "median_unbiased",
+    "normal_unbiased",
+)
 
 
 def quantile(a, q=0.5, axis=None, method="linear", keepdims=False):

@@ -481,7 +481,9 @@ def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed
     from .creation import _seed, _size
 
     for name, v in (("logmean", logmean), ("logstd", logstd)):
-        if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(v, (builtins.int, builtins.float, np.number)):
+        if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(
+            v, (builtins.int, builtins.float, np.number)
+        ):
             raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
     if logstd <= 0:
         raise ValueError(f"logstd: must be positive, got {logstd}")

@@ -49,8 +49,24 @@ def test_get_config_describes_the_job():
 
 # ----- elementwise functions against NumPy --------------------------------------------------
 
-FLOAT_FNS = ["tan", "sinh", "cosh", "tanh", "arctan", "arcsinh", "log1p", "expm1", "rad2deg", "deg2rad",
-             "trunc", "sign", "square", "fabs", "log2", "log10"]
+FLOAT_FNS = [
+    "tan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arctan",
+    "arcsinh",
+    "log1p",
+    "expm1",
+    "rad2deg",
+    "deg2rad",
+    "trunc",
+    "sign",
+    "square",
+    "fabs",
+    "log2",
+    "log10",
+]
 
 
 @pytest.mark.parametrize("name", FLOAT_FNS)
@@ -80,7 +96,9 @@ def test_integer_functions_match_numpy(dt, data):
     assert_same(ak.parity(a), (np.bitwise_count(x) % 2).astype(dt))
     bits = [format(int(v) % 2**64, "064b") for v in x]
     assert_same(ak.clz(a), np.array([len(b) - len(b.lstrip("0")) for b in bits], dtype=dt))
-    assert_same(ak.ctz(a), np.array([0 if int(v) == 0 else len(b) - len(b.rstrip("0")) for b, v in zip(bits, x)], dtype=dt))
+    assert_same(
+        ak.ctz(a), np.array([0 if int(v) == 0 else len(b) - len(b.rstrip("0")) for b, v in zip(bits, x)], dtype=dt)
+    )
     r = data.draw(st.integers(0, 130))
     u = x.astype(np.uint64)
     want = ((u << np.uint64(r % 64)) | (u >> np.uint64((64 - r % 64) % 64))) if r % 64 else u

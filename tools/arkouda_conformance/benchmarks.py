@@ -25,7 +25,9 @@ def run(ark, script, extra, env, timeout):
     cmd = [sys.executable, "-m", "atoll.arkouda", os.path.join(ark, "benchmarks", script), "localhost", "5555"] + extra
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, cwd=os.path.join(ark, "benchmarks"), env=env, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(
+            cmd, cwd=os.path.join(ark, "benchmarks"), env=env, capture_output=True, text=True, timeout=timeout
+        )
         ok, out = p.returncode == 0, (p.stdout + p.stderr)
     except subprocess.TimeoutExpired:
         ok, out = False, f"timed out after {timeout} s"

@@ -132,19 +132,31 @@ def run_file(ark, f, nl, backend, env, timeout):
         os.path.join(ark, f),
     ]
     if backend == "mpi":
-        mpiexec = os.environ.get("ATOLL_MPIEXEC") or shutil.which("mpiexec") or os.path.join(os.path.dirname(sys.executable), "mpiexec")
+        mpiexec = (
+            os.environ.get("ATOLL_MPIEXEC")
+            or shutil.which("mpiexec")
+            or os.path.join(os.path.dirname(sys.executable), "mpiexec")
+        )
         cmd = [mpiexec, "-n", str(nl)] + cmd
     t0 = time.time()
     try:
         p = subprocess.run(cmd, cwd=ark, env=env, capture_output=True, text=True, timeout=timeout)
         tail = (p.stdout + p.stderr)[-3000:]
     except subprocess.TimeoutExpired as e:
-        tail = f"timed out after {timeout} s\n" + ((e.stdout or b"")[-2000:].decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")[-2000:])
+        tail = f"timed out after {timeout} s\n" + (
+            (e.stdout or b"")[-2000:].decode(errors="replace")
+            if isinstance(e.stdout, bytes)
+            else (e.stdout or "")[-2000:]
+        )
     secs = time.time() - t0
     c, reasons, failures = _parse(xml)
     if os.path.exists(xml):
         os.unlink(xml)
-    loaded = not (c["collected"] <= 1 and c["failed"] == 1 and ("ImportError" in tail or "Error collecting" in tail or "error" in tail.lower() and c["passed"] == 0))
+    loaded = not (
+        c["collected"] <= 1
+        and c["failed"] == 1
+        and ("ImportError" in tail or "Error collecting" in tail or "error" in tail.lower() and c["passed"] == 0)
+    )
     return {
         "file": f,
         "locales": nl,
@@ -224,9 +236,13 @@ def main(argv=None):
             for f in files:
                 r = run_file(ark, f, nl, args.backend, env, args.timeout)
                 results.append(r)
-                status = "does not load" if not r["loaded"] else (
-                    f"{r['collected']} collected, {r['passed']} passed, {r['failed']} failed, "
-                    f"{r['skipped']} skipped, {r['xfail']} xfail ({rate(r):.1f}%)"
+                status = (
+                    "does not load"
+                    if not r["loaded"]
+                    else (
+                        f"{r['collected']} collected, {r['passed']} passed, {r['failed']} failed, "
+                        f"{r['skipped']} skipped, {r['xfail']} xfail ({rate(r):.1f}%)"
+                    )
                 )
                 print(f"[{nl} locale(s)] {f}: {status} in {r['seconds']} s", flush=True)
                 if args.json:  # after every file: a long run can be read while it goes on

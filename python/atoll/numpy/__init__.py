@@ -1,3 +1,4 @@
+# ruff: noqa: F401  (a namespace of re-exported names)
 """Arkouda's ``arkouda.numpy`` namespace on Atoll: pdarrays, Strings, their creation,
 elementwise functions, reductions, sorting and set operations, dtypes, ``random``.
 

@@ -243,7 +243,9 @@ def _pandas_of(x):
     return x.to_pandas() if hasattr(x, "to_pandas") else x
 
 
-def assert_index_equal(left, right, exact=True, check_names=True, check_exact=True, rtol=1e-5, atol=1e-8, obj="Index", **kw):
+def assert_index_equal(
+    left, right, exact=True, check_names=True, check_exact=True, rtol=1e-5, atol=1e-8, obj="Index", **kw
+):
     """Two Indexes with equal values (compared as pandas Indexes)."""
     assert_class_equal(left, right, obj=obj)
     pd.testing.assert_index_equal(
@@ -256,7 +258,13 @@ def assert_series_equal(left, right, check_dtype=True, check_exact=True, rtol=1e
     assert_class_equal(left, right, obj=obj)
     kw = {k: v for k, v in kw.items() if k in ("check_names", "check_index", "check_index_type", "check_like")}
     pd.testing.assert_series_equal(
-        _pandas_of(left), _pandas_of(right), check_dtype=check_dtype, check_exact=check_exact, rtol=rtol, atol=atol, **kw
+        _pandas_of(left),
+        _pandas_of(right),
+        check_dtype=check_dtype,
+        check_exact=check_exact,
+        rtol=rtol,
+        atol=atol,
+        **kw,
     )
 
 
@@ -265,7 +273,13 @@ def assert_frame_equal(left, right, check_dtype=True, check_exact=True, rtol=1e-
     assert_class_equal(left, right, obj=obj)
     kw = {k: v for k, v in kw.items() if k in ("check_names", "check_like", "check_column_type", "check_index_type")}
     pd.testing.assert_frame_equal(
-        _pandas_of(left), _pandas_of(right), check_dtype=check_dtype, check_exact=check_exact, rtol=rtol, atol=atol, **kw
+        _pandas_of(left),
+        _pandas_of(right),
+        check_dtype=check_dtype,
+        check_exact=check_exact,
+        rtol=rtol,
+        atol=atol,
+        **kw,
     )
 
 
@@ -324,9 +338,7 @@ def assert_arkouda_array_equivalent(
             "left and right must be type np.ndarray, pdarray, Strings, Categorical, or SegArray.  "
             f"Instead types were {type(left)} and {type(right)}"
         )
-    assert_arkouda_array_equal(
-        _to_atoll(left), _to_atoll(right), check_dtype, err_msg, check_same, obj, index_values
-    )
+    assert_arkouda_array_equal(_to_atoll(left), _to_atoll(right), check_dtype, err_msg, check_same, obj, index_values)
 
 
 def assert_index_equivalent(left, right, **kw):

@@ -200,7 +200,7 @@ class Generator:
         """Draws from ``a`` (an int: ``arange(a)``, or a pdarray): with replacement
         uniformly or with probabilities ``p``; without replacement the first ``size`` of a
         random permutation (``p`` must then be None)."""
-        from ...creation import arange, array
+        from ...creation import array
         from ...pdarrayclass import cumsum
         from ...sorting import searchsorted
 
