@@ -93,7 +93,13 @@ def searchsorted(a, v, side="left", x2_sorted=False):
 
     _check(a, "a")
     scalar = not isinstance(v, pdarray)
-    if scalar:
+    big = hasattr(a, "_limbs") or hasattr(v, "_limbs")
+    if big:
+        from ._bigint import to_bigint
+
+        a = to_bigint(a)
+        v = to_bigint([builtins.int(v)] if scalar else v)
+    elif scalar:
         from .dtypes import is_scalar, result as _result
 
         # The scalar keeps its own kind (2.5 is compared as a float), as NumPy compares.
@@ -109,8 +115,11 @@ def searchsorted(a, v, side="left", x2_sorted=False):
         return out[0] if scalar else out
     from .dtypes import result
 
-    d = result(a.dtype, v.dtype)
-    c = concatenate([a.astype(d), v.astype(d)])
+    if big:
+        c = concatenate([a, v])
+    else:
+        d = result(a.dtype, v.dtype)
+        c = concatenate([a.astype(d), v.astype(d)])
     # Tag: on "left" an element of v sorts before equal elements of a, on "right" after.
     ta, tv = (1, 0) if side == "left" else (0, 1)
     tag = concatenate([zeros(na, int64) + ta, zeros(nv, int64) + tv])
