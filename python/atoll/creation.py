@@ -246,9 +246,9 @@ def arange(*args, dtype=None, max_bits=None):
         return from_ints(range(start, stop, stride), -1 if max_bits is None else max_bits)
     if dtype is None or dtype is int64:
         # NumPy's dtype of the arguments: uint64 when a bound needs it.
-        d = _ints_dtype([start, stop, stride]) if dtype is None else int64
+        d = _ints_dtype([start, last0]) if dtype is None else int64
         if dtype is int64 and builtins.max(start, stop, stride) >= (1 << 63) and n:
-            d = _ints_dtype([start, stop, stride])
+            d = _ints_dtype([start, last0])
     else:
         d = _dtype(dtype)
     last = start + (n - 1) * stride if n else start
