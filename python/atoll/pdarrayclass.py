@@ -141,9 +141,12 @@ class pdarray:
         return iter(self.to_ndarray())
 
     def _fmt(self):
-        if self._size <= PRINT_THRESHOLD:
+        from .core import client
+
+        limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
+        if self._size <= limit:
             a = self.to_ndarray()
-            return np.array2string(a, separator=" ", threshold=PRINT_THRESHOLD + 1, max_line_width=10**9)
+            return np.array2string(a, separator=" ", threshold=limit + 1, max_line_width=10**9)
         head = self[:3].to_ndarray()
         tail = self[-3:].to_ndarray()
         both = np.concatenate([head, tail])
