@@ -92,8 +92,9 @@ def test_integer_functions_match_numpy(dt, data):
     with np.errstate(all="ignore"):
         assert_same(ak.sign(a), np.sign(x))
         assert_same(ak.square(a), np.square(x))
-    assert_same(ak.popcount(a), np.bitwise_count(x).astype(dt))
-    assert_same(ak.parity(a), (np.bitwise_count(x) % 2).astype(dt))
+    bits64 = np.bitwise_count(x.view(np.uint64))  # Arkouda counts the two's complement bits
+    assert_same(ak.popcount(a), bits64.astype(dt))
+    assert_same(ak.parity(a), (bits64 % 2).astype(dt))
     bits = [format(int(v) % 2**64, "064b") for v in x]
     assert_same(ak.clz(a), np.array([len(b) - len(b.lstrip("0")) for b in bits], dtype=dt))
     assert_same(

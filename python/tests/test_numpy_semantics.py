@@ -238,9 +238,9 @@ def test_int_power_with_large_exponent_wraps_as_numpy(e):
 def test_strings_arguments_python_accepts():
     py = ["a b c", "a", "", "bab"]
     s = ak.array(py)
-    assert s.in1d(["a"]).to_list() == [x in ["a"] for x in py]
+    assert s.in1d(["a"]).tolist() == [x in ["a"] for x in py]
     pieces = s.split(" ", maxsplit=-1)
     assert pieces.to_list() == [p for x in py for p in x.split(" ", -1)]
     assert s.sub("b", "X", count=-1).to_list() == [re.sub("b", "X", x) for x in py]
-    assert (s == 1).to_list() == [False] * 4
-    assert (s != 1).to_list() == [True] * 4
+    assert (s == 1).tolist() == [False] * 4
+    assert (s != 1).tolist() == [True] * 4
