@@ -91,6 +91,7 @@ from .dtypes import (
     str_scalars,
 )
 from .dtypes import ak_dtype as dtype
+from .numeric import transpose  # noqa: E402
 from .numeric import (
     ErrorMode,
     allclose,

@@ -284,7 +284,17 @@ def resolve_scalar_dtype(val):
 
 def can_cast(from_, to):
     """NumPy's ``can_cast`` (safe casting), with bigint: any integer to bigint, bigint to
-    floats and to bigint."""
+    floats and to bigint; a Python int by its value (``can_cast(-5, uint64)`` is False)."""
+    if isinstance(from_, builtins.int) and not isinstance(from_, builtins.bool):
+        if is_bigint(to):
+            return True
+        t = np.dtype(to)
+        if t.kind in "iu":
+            info = np.iinfo(t)
+            return builtins.bool(info.min <= from_ <= info.max)
+        return t.kind in "fc"
+    if isinstance(from_, (builtins.float, builtins.bool)):
+        return builtins.bool(np.can_cast(np.min_scalar_type(from_), to))
     if is_bigint(from_) or is_bigint(to):
         f = "bigint" if is_bigint(from_) else np.dtype(from_)
         t = "bigint" if is_bigint(to) else np.dtype(to)

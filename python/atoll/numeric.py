@@ -47,8 +47,40 @@ def _same_op(op):
 
 
 abs = _same_op("abs")
-floor = _same_op("floor")
-ceil = _same_op("ceil")
+
+
+def _out_where(r, out, where, base):
+    """NumPy's ``out=``/``where=`` of a ufunc: ``r`` written into ``out`` where ``where`` is
+    True (``out`` returned); without ``out``, ``base`` where ``where`` is False."""
+    if where is not True and where is not False and (not isinstance(where, pdarray) or where.dtype != bool_):
+        raise TypeError("where: expected a bool or a bool pdarray")
+    if out is None:
+        return r if where is True else (base if where is False else where_fn(where, r, base))
+    if not isinstance(out, pdarray):
+        raise TypeError(f"out: expected a pdarray, got {type(out).__name__}")
+    if out.size != r.size:
+        raise ValueError(f"out: size {out.size} does not match the result's {r.size}")
+    if where is True:
+        out[:] = r
+    elif where is not False:
+        out[:] = where_fn(where, r.astype(out.dtype), out)
+    return out
+
+
+def _rounding(op):
+    g = _same_op(op)
+
+    def f(pda, out=None, *, where=True):
+        _check(pda)
+        return _out_where(g(pda), out, where, pda)
+
+    f.__name__ = op
+    f.__doc__ = g.__doc__ + " ``out``/``where`` as NumPy's."
+    return f
+
+
+floor = _rounding("floor")
+ceil = _rounding("ceil")
 
 
 def round(pda, decimals=None):
@@ -231,12 +263,11 @@ rad2deg = _float_fn("rad2deg")
 deg2rad = _float_fn("deg2rad")
 
 
-def trunc(pda):
-    """Elementwise rounding toward zero (integers unchanged)."""
+def trunc(pda, out=None, *, where=True):
+    """Elementwise rounding toward zero (integers unchanged); ``out``/``where`` as NumPy's."""
     _check(pda)
-    if pda.dtype == bool_:
-        pda = pda.astype(float64)
-    return _fn1("trunc", pda)
+    x = pda.astype(float64) if pda.dtype == bool_ else pda
+    return _out_where(_fn1("trunc", x), out, where, x)
 
 
 def fabs(pda):
@@ -359,7 +390,9 @@ def hypot(x1, x2):
 
 
 def nextafter(x1, x2):
-    """Elementwise next float64 after ``x1`` toward ``x2``."""
+    """Elementwise next float64 after ``x1`` toward ``x2`` (a NumPy scalar for two scalars)."""
+    if not isinstance(x1, pdarray) and not isinstance(x2, pdarray):
+        return np.nextafter(np.float64(x1), np.float64(x2))
     return _fn2("nextafter", x1, x2, True)
 
 
@@ -580,3 +613,12 @@ def _parse_strings(vals, d, errors):
             out.append(_np.nan if kind == "f" else (-(2**63) if kind == "i" else (False if kind == "b" else 0)))
             ok.append(False)
     return out, ok
+
+
+where_fn = where
+
+
+def transpose(pda, axes=None):
+    """A 1-D array is its own transpose."""
+    _check(pda)
+    return pda
