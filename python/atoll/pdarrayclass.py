@@ -841,7 +841,8 @@ def count_nonzero(pda):
 def _axis1(axis):
     if axis in (None, 0, -1) or (isinstance(axis, tuple) and len(axis) == 1 and axis[0] in (0, -1)):
         return
-    raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+    # NumPy's AxisError is both a ValueError and an IndexError.
+    raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
 
 
 def is_sorted(pda, axis=None):

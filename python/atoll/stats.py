@@ -63,9 +63,12 @@ def dot(pda1, pda2):
     from .pdarrayclass import sum as _sum
 
     if not isinstance(pda1, pdarray) and not isinstance(pda2, pdarray):
-        return pda1 * pda2
+        return np.dot(pda1, pda2)
     if not isinstance(pda1, pdarray) or not isinstance(pda2, pdarray):
-        return pda1 * pda2
+        # NumPy's dot makes an array of the scalar first: its own dtype takes part.
+        arr, sc = (pda1, pda2) if isinstance(pda1, pdarray) else (pda2, pda1)
+        d = np.result_type(arr.dtype, np.asarray(sc).dtype)
+        return arr.astype(d) * np.asarray(sc).astype(d)[()]
     if pda1.size != pda2.size:
         raise ValueError(f"shapes ({pda1.size},) and ({pda2.size},) not aligned")
     if pda1.dtype == bool_ and pda2.dtype == bool_:
