@@ -174,12 +174,16 @@ class BigIntArray(pdarray):
             for i in range(k):
                 mine[i][key] = np.uint64((iv >> (64 * i)) & _M)
             self._limbs = mine
+            if self._mb >= 0:
+                self._wrap()
             return
         k = builtins.max(len(self._limbs), len(v._limbs))
         mine, theirs = [x.copy() for x in self._ext(k)], v._ext(k)
         for a, b in zip(mine, theirs):
             a[key] = b
         self._limbs = mine
+        if self._mb >= 0:
+            self._wrap()
 
     # ----- operators -------------------------------------------------------------------------
     def _other(self, o):

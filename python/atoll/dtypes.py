@@ -232,7 +232,7 @@ def is_bigint(x):
 
 def is_str_dtype(x):
     """True for ``str``, ``np.str_`` or a NumPy unicode dtype (Arkouda's ``Strings``)."""
-    if x is str or x is np.str_ or (isinstance(x, str) and x in ("str", "str_", "U")):
+    if x is str or x is np.str_ or (isinstance(x, str) and x in ("str", "str_", "U", "string", "Strings")):
         return True
     try:
         return np.dtype(x).kind == "U"

@@ -833,7 +833,9 @@ def all(pda):
 
 
 def count_nonzero(pda):
-    """The number of nonzero elements."""
+    """The number of nonzero elements (of Strings: of nonempty strings)."""
+    if hasattr(pda, "_s"):  # Strings
+        return np.int64(_reduce(pda.get_lengths() != 0, "count_nonzero") or 0)
     v = _reduce(_truth(pda), "count_nonzero")
     return np.int64(0 if v is None else v)
 

@@ -109,6 +109,14 @@ class Strings:
     def copy(self):
         return self[:]
 
+    def take(self, indices, axis=None):
+        """``self[indices]``."""
+        from .creation import array
+
+        if not isinstance(indices, pdarray):
+            indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
+        return self[indices]
+
     def to_ndarray(self):
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
@@ -289,15 +297,22 @@ class Strings:
 
     def contains(self, substr, regex=False):
         """Whether each string contains ``substr`` (a regular expression when ``regex``)."""
+        substr = _text(substr, "substr")
+        if regex:
+            _check_nonempty_regex(substr)
         return pdarray(_atoll.str_val_py(self._s, "contains", a=_str(substr, "substr"), regex=builtins.bool(regex))[0])
 
     def startswith(self, substr, regex=False):
+        substr = _text(substr, "substr")
         if regex:
+            _check_nonempty_regex(substr)
             return self._match("match", substr, 0).matched()
         return pdarray(_atoll.str_val_py(self._s, "startswith", a=_str(substr, "substr"))[0])
 
     def endswith(self, substr, regex=False):
+        substr = _text(substr, "substr")
         if regex:
+            _check_nonempty_regex(substr)
             return self.contains(f"(?:{_str(substr, 'substr')})\\z", regex=True)
         return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
 
@@ -428,6 +443,21 @@ def _groupby(s):
     point for ``ak.GroupBy(strings)``."""
     p, g, k, c = _atoll.str_groupby_py(s._s)
     return pdarray(p), pdarray(g), Strings(k), pdarray(c)
+
+
+def _text(x, name):
+    """A str of a str, a NumPy str or bytes (UTF-8); TypeError otherwise."""
+    if isinstance(x, bytes):
+        return x.decode()
+    if isinstance(x, np.str_):
+        return builtins.str(x)
+    return _str(x, name)
+
+
+def _check_nonempty_regex(p):
+    """Arkouda's rule: a pattern that matches the empty string is refused (ValueError)."""
+    if _check_regex(p) is not None and _re.search(p, "") is not None:
+        raise ValueError(f"pattern {p!r} matches the empty string, which is not supported")
 
 
 def _check_regex(p):
