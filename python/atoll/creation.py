@@ -10,13 +10,13 @@ from .dtypes import bool_, float64, int64, uint64, dtype as _dtype, is_scalar, s
 from .pdarrayclass import pdarray, _scalar_value
 
 
-def _size(size, name="size"):
+def _size(size, name="size", text=False):
     if isinstance(size, tuple):
         if len(size) != 1:
             raise ValueError(f"{name}: arrays of rank {len(size)} are not supported (pdarrays are 1-D)")
         size = size[0]
-    if isinstance(size, str) and size.strip().isdigit():
-        size = builtins.int(size)  # Arkouda takes sizes as text too
+    if text and isinstance(size, str) and size.strip().isdigit():
+        size = builtins.int(size)  # Arkouda's zeros/ones/full take sizes as text too
     if isinstance(size, (builtins.bool, np.bool_)) or not isinstance(size, (builtins.int, np.integer)):
         raise TypeError(f"{name}: expected an int, got {type(size).__name__}")
     if size < 0:
@@ -153,7 +153,7 @@ def full(size, fill_value, dtype=None, max_bits=None):
     """An array of ``size`` elements equal to ``fill_value``; as in Arkouda, ``dtype=None`` (the
     default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
     float64)."""
-    n = _size(size)
+    n = _size(size, text=True)
     from .dtypes import is_str_dtype
 
     if isinstance(fill_value, (str, np.str_)) or (
