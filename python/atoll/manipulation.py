@@ -28,7 +28,8 @@ def concatenate(arrays, ordered=True):
         bs = [to_bigint(a) for a in arrays]
         k = builtins.max(len(b._limbs) for b in bs)
         mbs = [b.max_bits for b in bs]
-        mb = -1 if builtins.any(m < 0 for m in mbs) else builtins.max(mbs)
+        set_ = [m for m in mbs if m >= 0]
+        mb = builtins.max(set_) if set_ else -1  # Arkouda: the widest max_bits given
         return BigIntArray([concatenate([b._ext(k)[i] for b in bs]) for i in range(k)], mb)
     d = supported(np.result_type(*[a.dtype for a in arrays]))
     out = zeros(builtins.sum(a.size for a in arrays), d)
