@@ -232,6 +232,8 @@ def arange(*args, dtype=None, max_bits=None):
 
         return cast(arange(start, stop, stride), "str")
     last0 = start + (n - 1) * stride if n else start
+    if dtype is None and max_bits is not None and max_bits >= 0:
+        dtype = "bigint"  # Arkouda: a max_bits makes a bigint array
     if (
         dtype is None
         and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64))

@@ -176,15 +176,23 @@ def _quantile_one(s, n, p, method):
         return at(int(np.around(v)))
     if method == "midpoint":
         return (at(lo) + at(int(np.ceil(v)))) / 2
-    m = n * p
+
+    # The discrete methods (H&F 1996): an index, its floor, and the floor's rule at g = 0.
+    def discrete(index, take_floor):
+        prev = np.floor(index)
+        g = index - prev
+        k = int(prev) if take_floor(g, index) else int(prev) + 1
+        return at(builtins.max(k, 0))
+
     if method == "inverted_cdf":
-        return at(int(np.ceil(m)) - 1)
+        return discrete(n * p - 1, lambda g, i: g == 0)
     if method == "averaged_inverted_cdf":
-        k = int(np.floor(m))
-        return (at(k - 1) + at(k)) / 2 if m == k else at(k)
+        v = n * p - 1
+        lo = int(np.floor(v))
+        g = v - lo
+        return (at(lo) + at(lo + 1)) / 2 if g == 0 else at(lo + 1)
     if method == "closest_observation":
-        k = int(np.around(m - 0.5))
-        return at(k)
+        return discrete(n * p - 1 - 0.5, lambda g, i: g == 0 and np.floor(i) % 2 == 1)
     raise ValueError(method)
 
 
