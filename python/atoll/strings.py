@@ -329,6 +329,21 @@ class Strings:
     def fullmatch(self, pattern, flags=0):
         return self._match("fullmatch", pattern, flags)
 
+    def find_locations(self, pattern):
+        """``(matches per string, start of each match, length of each match)`` of the
+        non-overlapping matches of ``pattern`` (Python's ``re``; computed on the driver)."""
+        from .creation import array
+
+        rx = _re.compile(_check_regex(_str(pattern, "pattern")))
+        counts, starts, lens = [], [], []
+        for x in self.to_list():
+            ms = list(rx.finditer(x))
+            counts.append(len(ms))
+            starts += [m.start() for m in ms]
+            lens += [m.end() - m.start() for m in ms]
+        as_i = lambda v: array(np.array(v, dtype=np.int64))  # noqa: E731
+        return as_i(counts), as_i(starts), as_i(lens)
+
     def findall(self, pattern, return_match_origins=False):
         """Every match of ``pattern`` (whole matches); with ``return_match_origins`` also the
         index of each string's first match among them."""
