@@ -109,6 +109,16 @@ class Strings:
     def copy(self):
         return self[:]
 
+    def _comp_to_ndarray(self, comp):
+        """Arkouda's components on the driver: ``values`` (the UTF-8 bytes, each string
+        followed by a NUL) or ``offsets`` (where each string starts in them)."""
+        enc = [x.encode() + b"\0" for x in self.to_list()]
+        if comp == "values":
+            return np.frombuffer(b"".join(enc), dtype=np.uint8).copy()
+        if comp == "offsets":
+            return np.cumsum([0] + [len(e) for e in enc[:-1]]).astype(np.int64) if enc else np.zeros(0, np.int64)
+        raise ValueError(f"comp: expected 'values' or 'offsets', got {comp!r}")
+
     def take(self, indices, axis=None):
         """``self[indices]``."""
         from .creation import array
@@ -304,6 +314,8 @@ class Strings:
 
     def startswith(self, substr, regex=False):
         substr = _text(substr, "substr")
+        if substr == "":
+            raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
             _check_nonempty_regex(substr)
             return self._match("match", substr, 0).matched()
@@ -311,6 +323,8 @@ class Strings:
 
     def endswith(self, substr, regex=False):
         substr = _text(substr, "substr")
+        if substr == "":
+            raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
             _check_nonempty_regex(substr)
             return self.contains(f"(?:{_str(substr, 'substr')})\\z", regex=True)
@@ -428,9 +442,8 @@ class Strings:
         """The stable permutation that sorts the strings (by code point); ``ascending=False``:
         in reverse order, equal strings in index order."""
         if not ascending:
-            from .sorting import coargsort
-
-            return coargsort([self], ascending=False)
+            # Arkouda's (and NumPy's flip of a stable argsort): equal strings in reverse order.
+            return pdarray(_atoll.str_val_py(self._s, "argsort")[0])[::-1]
         return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
 
     def in1d(self, other):
