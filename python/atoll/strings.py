@@ -175,19 +175,15 @@ class Strings:
         return self._fixes(n, return_origins, proper, True)
 
     def encode(self, toEncoding="utf-8", fromEncoding="utf-8"):
-        """Each string encoded to ``toEncoding`` and read back as text (``idna`` gives its ASCII
-        form; ``utf-16``/``utf-8`` round-trip): computed on the driver with Python's codecs."""
-        enc = toEncoding.lower()
-        if enc == "idna":
-            return self._driver_map(lambda x: x.encode("idna").decode("ascii") if x else x)
-        return self._driver_map(lambda x: x.encode(enc).decode(enc))
+        """The strings read in ``fromEncoding`` and written in ``toEncoding``: ``idna`` is the
+        ASCII form of domain names (each non-ASCII label lower-cased and Punycode-encoded
+        after ``xn--``, as IDNA 2008 keeps ``ß``), the UTF encodings are the text itself.
+        Computed on the driver."""
+        return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
 
     def decode(self, fromEncoding="utf-8", toEncoding="utf-8"):
-        """The inverse of ``encode`` (``idna``: the Unicode form of an ASCII domain name)."""
-        enc = fromEncoding.lower()
-        if enc == "idna":
-            return self._driver_map(lambda x: x.encode("ascii").decode("idna") if x else x)
-        return self._driver_map(lambda x: x.encode(enc).decode(enc))
+        """``encode`` the other way: read in ``fromEncoding``, written in ``toEncoding``."""
+        return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
 
     @staticmethod
     def concatenate_uniquely(strings):
@@ -471,6 +467,34 @@ def _groupby(s):
     point for ``ak.GroupBy(strings)``."""
     p, g, k, c = _atoll.str_groupby_py(s._s)
     return pdarray(p), pdarray(g), Strings(k), pdarray(c)
+
+
+_UTF = ("utf-8", "utf8", "utf-16", "utf16", "utf-32", "utf32", "ascii")
+
+
+def _recode(x, frm, to):
+    frm, to = frm.lower(), to.lower()
+    for e in (frm, to):
+        if e != "idna" and e not in _UTF:
+            raise ValueError(f"encoding: {e!r} is not supported (idna and the UTF encodings are)")
+    text = _idna_decode(x) if frm == "idna" else x
+    return _idna_encode(text) if to == "idna" else text
+
+
+def _idna_encode(x):
+    labels = []
+    for label in x.split("."):
+        if label.isascii():
+            labels.append(label)
+        else:
+            labels.append("xn--" + label.lower().encode("punycode").decode("ascii"))
+    return ".".join(labels)
+
+
+def _idna_decode(x):
+    return ".".join(
+        lab[4:].encode("ascii").decode("punycode") if lab.lower().startswith("xn--") else lab for lab in x.split(".")
+    )
 
 
 def _text(x, name):
