@@ -392,9 +392,14 @@ class GroupBy:
         """One value per group (``values``, in group order) given to every row of the group:
         in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
         for int64) or in grouped order."""
-        from .creation import full, zeros
+        from .creation import arange, full, zeros
         from .pdarrayclass import cumsum
 
+        if not isinstance(values, pdarray) and hasattr(values, "size") and hasattr(values, "__getitem__"):
+            # Strings (or another indexable array): the group number of each row, gathered.
+            if values.size != self.ngroups:
+                raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
+            return values[self.broadcast(arange(self.ngroups), permute=permute)]
         _check(values, "values")
         if values.size != self.ngroups:
             raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
@@ -413,10 +418,12 @@ class GroupBy:
 def broadcast(segments, values, size=-1, permutation=None):
     """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g`` (segments
     starting at ``segments``, ``size`` positions in all), unpermuted by ``permutation``."""
-    from .creation import zeros
+    from .creation import arange, zeros
     from .pdarrayclass import cumsum
 
     _check(segments, "segments")
+    if not isinstance(values, pdarray) and hasattr(values, "size") and hasattr(values, "__getitem__"):
+        return values[broadcast(segments, arange(values.size), size, permutation)]
     _check(values, "values")
     if segments.size != values.size:
         raise ValueError("segments and values must have the same size")

@@ -256,14 +256,21 @@ class Strings:
     def isalpha(self):
         return self._test("isalpha")
 
+    def _py_test(self, name):
+        """Python's ``str.<name>`` of each string, on the driver: the Unicode digit and numeric
+        types these tests read are not in Rust's standard library."""
+        from .creation import array
+
+        return array(np.array([getattr(x, name)() for x in self.to_list()], dtype=bool))
+
     def isdigit(self):
-        return self._test("isdigit")
+        return self._py_test("isdigit")
 
     def isdecimal(self):
-        return self._test("isdecimal")
+        return self._py_test("isdecimal")
 
     def isnumeric(self):
-        return self._test("isnumeric")
+        return self._py_test("isnumeric")
 
     def isalnum(self):
         return self._test("isalnum")
@@ -492,9 +499,23 @@ def _idna_encode(x):
 
 
 def _idna_decode(x):
-    return ".".join(
-        lab[4:].encode("ascii").decode("punycode") if lab.lower().startswith("xn--") else lab for lab in x.split(".")
-    )
+    """The Unicode form of an IDNA name; "" for a name that is not valid IDNA (a label that
+    does not decode, does not encode back to itself, or starts with a combining mark)."""
+    import unicodedata
+
+    out = []
+    for lab in x.split("."):
+        if not lab.lower().startswith("xn--"):
+            out.append(lab)
+            continue
+        try:
+            u = lab[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError):
+            return ""
+        if not u or unicodedata.category(u[0]).startswith("M") or _idna_encode(u).lower() != lab.lower():
+            return ""
+        out.append(u)
+    return ".".join(out)
 
 
 def _text(x, name):
