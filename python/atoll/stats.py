@@ -288,6 +288,16 @@ def argmaxk(pda, k):
     return p[p.size - k :]
 
 
+class PutmaskSizeError(ValueError, RuntimeError):
+    """``putmask``'s mask does not match the array: NumPy raises ValueError, Arkouda
+    RuntimeError; this is both."""
+
+
+class PutmaskTypeError(TypeError, RuntimeError):
+    """``putmask``'s values cannot be cast to the array's dtype (NumPy: TypeError, Arkouda:
+    RuntimeError; this is both)."""
+
+
 def putmask(A, mask, Values):
     """``A[i] = Values[i % len(Values)]`` where ``mask[i]`` (in place, NumPy's ``putmask``)."""
     from .creation import arange
@@ -295,13 +305,13 @@ def putmask(A, mask, Values):
     _check(A, "A")
     _check(mask, "mask")
     if mask.dtype != bool_ or mask.size != A.size:
-        raise ValueError("mask: must be a bool pdarray of A's size")
+        raise PutmaskSizeError("mask: must be a bool pdarray of A's size")
     if not isinstance(Values, pdarray):
         Values = __import__("atoll").array(np.atleast_1d(np.asarray(Values)))
     if not np.can_cast(Values.dtype, A.dtype, casting="same_kind") and not (
         A.dtype == float64 and Values.dtype in (int64, uint64, bool_)
     ):
-        raise TypeError(f"Values: cannot cast {Values.dtype} to {A.dtype}")
+        raise PutmaskTypeError(f"Values: cannot cast {Values.dtype} to {A.dtype}")
     idx = arange(A.size)[mask]
     if idx.size == 0:
         return
