@@ -408,6 +408,13 @@ class BigIntArray(pdarray):
     def rotr(self, o):
         return _rotate(self, o, False)
 
+    def slice_bits(self, low, high):
+        """Bits ``low..high`` (inclusive, from the least significant) of each value."""
+        if not 0 <= low <= high:
+            raise ValueError(f"low/high: need 0 <= low <= high, got {low}, {high}")
+        r = self >> low
+        return BigIntArray((r & ((1 << (high - low + 1)) - 1))._limbs, -1)
+
     def popcount(self):
         from .numeric import popcount
 
