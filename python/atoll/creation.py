@@ -52,11 +52,12 @@ def _ints_dtype(values):
     return np.dtype(np.int64)
 
 
-def array(a, dtype=None, copy=True, max_bits=-1):
+def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num_bits=None):
     """A pdarray (or Strings) with a copy of ``a`` (a NumPy array, a list, a tuple or any
     sequence, a pdarray or Strings): one bulk copy. ``dtype`` is honoured for every kind of
     input (strings are parsed as NumPy parses them, numbers formatted as str); a list of
-    Python ints is int64, or uint64 when a value needs it, never through float64."""
+    Python ints is int64, or uint64 when a value needs it, never through float64.
+    (``unsafe``, ``any_neg``, ``num_bits``: Arkouda's hints for its transfers; ignored.)"""
     from .dtypes import is_bigint, is_str_dtype
     from .strings import Strings
 

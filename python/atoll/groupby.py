@@ -137,8 +137,9 @@ class GroupBy:
         if self.length == 0:
             perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
         else:
-            p, f, s = _atoll.groupby([key_expr(k) for k in self._ks], self.length)
-            perm, self._flags_, self._segs = pdarray(p), pdarray(f), pdarray(s)
+            from .sorting import group_keys
+
+            perm, self._flags_, self._segs = group_keys([key_expr(k) for k in self._ks], self._ks, self.length)
         self._perm = perm if self._kept is None else self._kept[perm]
 
     @property

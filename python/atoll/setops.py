@@ -21,8 +21,9 @@ def _group(ks):
     n = ks[0].size
     if n == 0:
         return zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-    p, f, s = _atoll.groupby([key_expr(k) for k in ks], n)
-    return pdarray(p), pdarray(f), pdarray(s)
+    from .sorting import group_keys
+
+    return group_keys([key_expr(k) for k in ks], ks, n)
 
 
 def _rows(x, seq):

@@ -79,8 +79,31 @@ def coargsort(arrays, algorithm=None, ascending=True):
     return perm
 
 
-# Key arrays that one native coargsort takes.
+# Key arrays that one native coargsort (and groupby) takes.
 _MAX_KEYS = 8
+
+
+def group_keys(exprs, keys, n):
+    """``(permutation, group-start flags, segments)`` of the rows of key arrays: the native
+    group-by for up to ``_MAX_KEYS`` keys, else a ``coargsort`` of all of them and the rows'
+    boundaries (``exprs``: their sort-key expressions; ``keys``: the pdarrays)."""
+    from .creation import arange, full
+
+    if len(exprs) <= _MAX_KEYS:
+        p, f, s = _atoll.groupby(exprs, n)
+        return pdarray(p), pdarray(f), pdarray(s)
+    perm = coargsort(list(keys))
+    flags = full(n, False, bool)
+    if n:
+        flags[0] = True
+        if n > 1:
+            diff = None
+            for k in keys:
+                sk = k[perm]
+                d = sk[1:] != sk[: n - 1]
+                diff = d if diff is None else diff | d
+            flags[1:] = diff
+    return perm, flags._materialize(), arange(n)[flags]
 
 
 def searchsorted(a, v, side="left", x2_sorted=False):

@@ -100,6 +100,14 @@ class Strings:
     def shape(self):
         return (self.size,)
 
+    @property
+    def entry(self):
+        """Arkouda's server-side component of the strings' bytes (``entry.itemsize`` is 1,
+        ``entry.size`` the number of bytes); scripts read it to count bytes moved."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(itemsize=1, size=self.nbytes, name=f"strings-{id(self)}", dtype=np.dtype(np.uint8))
+
     def get_bytes_lengths(self):
         """The number of UTF-8 bytes of each string (int64)."""
         from .creation import array

@@ -55,6 +55,8 @@ def main(argv=None):
         f for f in os.listdir(os.path.join(ark, "benchmarks")) if f.endswith(".py") and f not in SKIP
     )
     env = dict(os.environ, ATOLL_LOCALES=str(args.locales))
+    # The IO scripts import the checkout's server_util; the alias still answers `arkouda`.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ark, env.get("PYTHONPATH")) if p)
     env.pop("ATOLL_BACKEND", None)
     if args.eager:
         env["ATOLL_EAGER"] = "1"

@@ -103,6 +103,12 @@ def note_for_server_log(message):
     """Arkouda writes a note into the server's log; Atoll has no server log: nothing to do."""
 
 
+def _no_op():
+    """A round trip that does nothing (Arkouda's ``noop`` command): 'noop'."""
+    _atoll.job_info()
+    return "noop"
+
+
 def ruok():
     """'imok' while the job runs (starts it if needed)."""
     _atoll.job_info()
