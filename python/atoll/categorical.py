@@ -153,6 +153,10 @@ class Categorical:
         return self.categories.startswith(substr, regex=regex)[self.codes]
 
     def endswith(self, substr, regex=False):
+        if substr == "" and not regex:  # every value ends with "" (Strings refuses it: Arkouda)
+            from .creation import full
+
+            return full(self.size, True, bool)
         return self.categories.endswith(substr, regex=regex)[self.codes]
 
     def in1d(self, test):

@@ -325,8 +325,6 @@ class Strings:
 
     def startswith(self, substr, regex=False):
         substr = _text(substr, "substr")
-        if substr == "":
-            raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
             _check_nonempty_regex(substr)
             return self._match("match", substr, 0).matched()
@@ -335,6 +333,8 @@ class Strings:
     def endswith(self, substr, regex=False):
         substr = _text(substr, "substr")
         if substr == "":
+            # Arkouda's rule (its suffix search is a regular expression, which may not
+            # match the empty string); Python's str.endswith("") is True.
             raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
             _check_nonempty_regex(substr)
