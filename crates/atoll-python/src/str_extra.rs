@@ -64,16 +64,16 @@ impl StrTest {
         let nonempty = !s.is_empty();
         match self {
             Alpha => nonempty && s.chars().all(char::is_alphabetic),
-            Digit | Decimal => nonempty && s.chars().all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric() && c.to_digit(10).is_some())),
+            Digit | Decimal => {
+                nonempty
+                    && s.chars()
+                        .all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric() && c.to_digit(10).is_some()))
+            }
             Numeric => nonempty && s.chars().all(char::is_numeric),
             Alnum => nonempty && s.chars().all(char::is_alphanumeric),
             Space => nonempty && s.chars().all(char::is_whitespace),
-            Lower => {
-                s.chars().any(|c| c.is_lowercase()) && !s.chars().any(|c| c.is_uppercase())
-            }
-            Upper => {
-                s.chars().any(|c| c.is_uppercase()) && !s.chars().any(|c| c.is_lowercase())
-            }
+            Lower => s.chars().any(|c| c.is_lowercase()) && !s.chars().any(|c| c.is_uppercase()),
+            Upper => s.chars().any(|c| c.is_uppercase()) && !s.chars().any(|c| c.is_lowercase()),
             Title => {
                 // Upper case letters only after uncased characters, lower case only after cased.
                 let (mut prev_cased, mut any) = (false, false);

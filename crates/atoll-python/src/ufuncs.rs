@@ -328,10 +328,7 @@ pub fn ufunc1(f: &str, x: &crate::Ex) -> pyo3::PyResult<crate::Ex> {
     if !g.accepts(t) {
         return Err(crate::errors::type_err("x", format!("{f} is not supported for dtype {}", t.name())));
     }
-    Ok(crate::Ex {
-        node: crate::types::Node::Fn1(g, Box::new(x.node.clone())),
-        keep: crate::join(&[x]),
-    })
+    Ok(crate::Ex { node: crate::types::Node::Fn1(g, Box::new(x.node.clone())), keep: crate::join(&[x]) })
 }
 
 /// `f(a, b)` for a function of [`F2`] on operands of one dtype (a lazy expression).
@@ -340,7 +337,10 @@ pub fn ufunc2(f: &str, a: &crate::Ex, b: &crate::Ex) -> pyo3::PyResult<crate::Ex
     let g = F2::parse(f).ok_or_else(|| crate::errors::value_err("f", format!("unknown function {f:?}")))?;
     let (ta, tb) = (a.node.dtype(), b.node.dtype());
     if ta != tb {
-        return Err(crate::errors::type_err("operands", format!("{f} needs one dtype, got {} and {}", ta.name(), tb.name())));
+        return Err(crate::errors::type_err(
+            "operands",
+            format!("{f} needs one dtype, got {} and {}", ta.name(), tb.name()),
+        ));
     }
     if !g.accepts(ta) {
         return Err(crate::errors::type_err("operands", format!("{f} is not supported for dtype {}", ta.name())));
