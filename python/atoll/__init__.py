@@ -9,7 +9,7 @@ print((a + 3 * b).sum())
 from . import _atoll
 from ._atoll import OutOfMemoryError, AtollError
 from ._session import init, shutdown, connect, disconnect, num_locales, backend, _start_at_import
-from .dtypes import int64, uint64, float64, bool_, dtype, DTypes
+from .dtypes import DTypes
 from .pdarrayclass import (
     pdarray,
     sum,
@@ -56,6 +56,151 @@ from .categorical import Categorical
 from .io import read_parquet, to_parquet, get_datasets
 from . import share
 
+# Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
+# Arkouda's scripts and tests use, grouped by module.
+import numpy as _np
+
+from .dtypes import (
+    ARKOUDA_SUPPORTED_DTYPES,
+    ARKOUDA_SUPPORTED_INTS,
+    DType,
+    DTypeObjects,
+    NumericDTypes,
+    ScalarDTypes,
+    SeriesDTypes,
+    all_scalars,
+    bigint,
+    bigint_,
+    bitType,
+    bool_scalars,
+    can_cast,
+    float_scalars,
+    intTypes,
+    int_scalars,
+    is_supported_bool,
+    is_supported_dtype,
+    is_supported_float,
+    is_supported_int,
+    is_supported_number,
+    numeric_and_bool_scalars,
+    numeric_scalars,
+    numpy_scalars,
+    promote_types,
+    resolve_scalar_dtype,
+    result_type,
+    str_scalars,
+)
+from .dtypes import ak_dtype as dtype
+from .numeric import transpose  # noqa: E402
+from .numeric import (
+    ErrorMode,
+    allclose,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    array_equal,
+    cast,
+    clz,
+    cosh,
+    ctz,
+    deg2rad,
+    divmod,
+    expm1,
+    fabs,
+    fmod,
+    hypot,
+    isclose,
+    isfinite,
+    isinf,
+    log10,
+    log1p,
+    log2,
+    logspace,
+    maximum,
+    minimum,
+    mod,
+    nextafter,
+    parity,
+    popcount,
+    power,
+    rad2deg,
+    remainder,
+    rotl,
+    rotr,
+    sign,
+    sinh,
+    square,
+    tan,
+    tanh,
+    trunc,
+)
+from .sorting import SortingAlgorithm
+from .stats import (
+    argmaxk,
+    argmink,
+    corr,
+    cov,
+    diff,
+    dot,
+    hash,
+    matmul,
+    maxk,
+    median,
+    mink,
+    percentile,
+    putmask,
+    quantile,
+    skew,
+    take,
+    vecdot,
+)
+from .pdarrayclass import set_eager, is_eager, is_locally_sorted
+from .creation import from_series, scalar_array
+from .setops import indexof1d
+from .testing import (
+    assert_almost_equal,
+    assert_almost_equivalent,
+    assert_arkouda_array_equal,
+    assert_arkouda_array_equivalent,
+    assert_equal,
+    assert_equivalent,
+)
+from .numpy.alignment import NonUniqueError, is_cosorted
+from .numpy.manipulation_functions import flip, squeeze
+from ._bigint import bigint_from_uint_arrays
+from .strings import random_strings_lognormal
+from . import numpy, core, testing, scipy, apply, arkouda as _arkouda_alias  # noqa: F401
+from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation  # noqa: F401
+from . import pdarrayclass, sorting, numeric, strings, dtypes  # noqa: F401
+from .core.client import get_config, get_max_array_rank, get_array_ranks, ruok, generate_history  # noqa: F401
+
+# Arkouda's dtypes are NumPy's scalar types (``ak.int64(5)`` makes a scalar); pdarrays' dtypes
+# are np.dtype objects, which compare equal to these.
+int64 = _np.int64
+uint64 = _np.uint64
+float64 = _np.float64
+bool_ = _np.bool_
+uint8 = _np.uint8
+str_ = _np.str_
 bool = bool_  # noqa: A001  (Arkouda's ak.bool)
+int8, int16, int32 = _np.int8, _np.int16, _np.int32
+uint16, uint32 = _np.uint16, _np.uint32
+float32 = _np.float32
+newaxis = None
+inf = float("inf")
+nan = float("nan")
+pi = 3.141592653589793
+e = 2.718281828459045
+
+try:
+    from importlib.metadata import version as _version
+
+    __version__ = _version("atoll")
+except Exception:  # noqa: BLE001  (not installed as a distribution)
+    __version__ = "0.1.0"
 
 _start_at_import()

@@ -90,6 +90,13 @@ class Categorical:
     def to_list(self):
         return self.to_strings().to_list()
 
+    tolist = to_list
+
+    @property
+    def nbytes(self):
+        """The bytes of the codes and of the categories."""
+        return self.codes.nbytes + self.categories.nbytes
+
     def to_ndarray(self):
         """The values, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
@@ -146,6 +153,10 @@ class Categorical:
         return self.categories.startswith(substr, regex=regex)[self.codes]
 
     def endswith(self, substr, regex=False):
+        if substr == "" and not regex:  # every value ends with "" (Strings refuses it: Arkouda)
+            from .creation import full
+
+            return full(self.size, True, bool)
         return self.categories.endswith(substr, regex=regex)[self.codes]
 
     def in1d(self, test):

@@ -6,11 +6,17 @@ import os
 import numpy as np
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, dtype as _dtype, is_scalar, scalar_dtype, supported
+from .dtypes import bool_, float64, int64, uint64, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
 
 
-def _size(size, name="size"):
+def _size(size, name="size", text=False):
+    if isinstance(size, tuple):
+        if len(size) != 1:
+            raise ValueError(f"{name}: arrays of rank {len(size)} are not supported (pdarrays are 1-D)")
+        size = size[0]
+    if text and isinstance(size, str) and size.strip().isdigit():
+        size = builtins.int(size)  # Arkouda's zeros/ones/full take sizes as text too
     if isinstance(size, (builtins.bool, np.bool_)) or not isinstance(size, (builtins.int, np.integer)):
         raise TypeError(f"{name}: expected an int, got {type(size).__name__}")
     if size < 0:
@@ -26,20 +32,112 @@ def _seed(seed):
     return builtins.int(seed) % (1 << 64)
 
 
-def array(a, dtype=None):
-    """A pdarray with a copy of ``a`` (a NumPy array, a list or a pdarray): one bulk copy."""
+def _ints_dtype(values):
+    """Arkouda's dtype of a sequence of Python ints: int64, or uint64 when some value needs
+    it (no float detour); None when not all are ints."""
+    lo = hi = 0
+    for v in values:
+        if not isinstance(v, (builtins.int, np.integer)) or isinstance(v, (builtins.bool, np.bool_)):
+            return None
+        v = builtins.int(v)
+        lo, hi = builtins.min(lo, v), builtins.max(hi, v)
+    if hi >= (1 << 63):
+        if hi >= (1 << 64) or lo < -(1 << 63):
+            return "bigint"  # Arkouda keeps such lists exact as bigint
+        if lo < 0:
+            return np.dtype(np.float64)  # NumPy's and Arkouda's common type of int64 and uint64
+        return np.dtype(np.uint64)
+    if lo < -(1 << 63):
+        return "bigint"
+    return np.dtype(np.int64)
+
+
+def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num_bits=None):
+    """A pdarray (or Strings) with a copy of ``a`` (a NumPy array, a list, a tuple or any
+    sequence, a pdarray or Strings): one bulk copy. ``dtype`` is honoured for every kind of
+    input (strings are parsed as NumPy parses them, numbers formatted as str); a list of
+    Python ints is int64, or uint64 when a value needs it, never through float64.
+    (``unsafe``, ``any_neg``, ``num_bits``: Arkouda's hints for its transfers; ignored.)"""
+    from .dtypes import is_bigint, is_str_dtype
+    from .strings import Strings
+
+    if dtype is not None and is_bigint(dtype):
+        from ._bigint import to_bigint
+
+        if isinstance(a, (str, bytes)):
+            raise TypeError("a: expected a sequence, got a str")
+        if _is_strs(a):
+            from .strings import from_list
+
+            a = from_list(a)
+        return to_bigint(a if isinstance(a, (pdarray, Strings)) else list(a), max_bits)
+    if dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype):
+        if isinstance(a, Strings):
+            return a if not copy else a[:]
+        if isinstance(a, pdarray):
+            from .numeric import cast
+
+            return cast(a, "str")
+        from .strings import from_list
+
+        x = np.asarray(list(a) if not isinstance(a, np.ndarray) else a)
+        if x.ndim != 1:
+            raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
+        return from_list([str(v) for v in x.tolist()])
     if isinstance(a, pdarray):
+        if dtype is None and not copy:
+            return a
         return a.astype(a.dtype if dtype is None else dtype)._materialize()
+    if isinstance(a, Strings):
+        if dtype is None:
+            return a if not copy else a[:]
+        from .numeric import cast
+
+        return cast(a, dtype)
     if _is_strs(a):
         from .strings import from_list
 
-        return from_list(a)
-    try:
-        x = np.asarray(a)
-    except (ValueError, TypeError) as e:
-        raise TypeError(f"a: cannot convert to an array: {e}") from None
+        if dtype is None:
+            return from_list(a)
+        # NumPy's conversion of str to numbers (ValueError where one does not parse).
+        return array(np.asarray(list(a)).astype(_dtype(dtype)))
+    if not isinstance(a, (np.ndarray, list, tuple)):
+        if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict)):
+            a = list(a)
+        else:
+            raise TypeError(f"a: expected a NumPy array, a list or a pdarray, got {type(a).__name__}")
+    if isinstance(a, (list, tuple)):
+        if dtype is None:
+            d0 = _ints_dtype(a)
+            if d0 == "bigint":
+                from ._bigint import from_ints
+
+                return from_ints(a, max_bits)
+        else:
+            d0 = _dtype(dtype)
+        try:
+            x = np.array(a, dtype=d0) if d0 is not None else np.asarray(a)
+        except OverflowError as e:
+            raise OverflowError(f"a: {e}") from None
+        except (ValueError, TypeError) as e:
+            raise TypeError(f"a: cannot convert to an array: {e}") from None
+    else:
+        x = a
+        if x.dtype == object:
+            vals = x.tolist()
+            d0 = _ints_dtype(vals)
+            if d0 is not None and (dtype is None or is_bigint(dtype)):
+                # An object array of Python ints is Arkouda's bigint array.
+                from ._bigint import from_ints
+
+                return from_ints(vals, max_bits)
+            if _is_strs(vals):
+                return array(vals, dtype=dtype)
+            x = np.array(vals, dtype=d0 if dtype is None else _dtype(dtype))
     if x.ndim != 1:
         raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
+    if x.dtype.kind in "US" and dtype is not None:
+        return array(x.astype(_dtype(dtype)))
     d = supported(x.dtype) if dtype is None else _dtype(dtype)
     x = np.ascontiguousarray(x, dtype=d)
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
@@ -52,25 +150,49 @@ def _is_strs(a):
     return isinstance(a, (list, tuple)) and len(a) > 0 and all(isinstance(x, str) for x in a)
 
 
-def full(size, fill_value, dtype=None):
+def full(size, fill_value, dtype=None, max_bits=None):
     """An array of ``size`` elements equal to ``fill_value``; as in Arkouda, ``dtype=None`` (the
     default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
     float64)."""
-    n = _size(size)
+    n = _size(size, text=True)
+    from .dtypes import is_str_dtype
+
+    if isinstance(fill_value, (str, np.str_)) or (
+        dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype)
+    ):
+        from .strings import from_list
+
+        return from_list([str(fill_value)] * n)
+    from .dtypes import is_bigint
+
+    if (dtype is not None and is_bigint(dtype)) or (
+        isinstance(fill_value, builtins.int) and not -(1 << 63) <= fill_value < (1 << 64) and dtype is None
+    ):
+        from ._bigint import to_bigint
+
+        return to_bigint(builtins.int(fill_value), size=n, max_bits=-1 if max_bits is None else max_bits)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
     d = scalar_dtype(fill_value) if dtype is None else _dtype(dtype)
     return pdarray(_atoll.full(n, d.name, _scalar_value(fill_value, d)))
 
 
-def zeros(size, dtype=float64):
+def _numeric_dtype(dtype):
+    from .dtypes import is_bigint, is_str_dtype
+
+    if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
+        raise TypeError(f"dtype: {dtype!r} is not a numeric dtype")
+    return dtype
+
+
+def zeros(size, dtype=float64, max_bits=None):
     """An array of ``size`` zeros."""
-    return full(size, 0, dtype)
+    return full(size, 0, _numeric_dtype(dtype), max_bits)
 
 
-def ones(size, dtype=float64):
+def ones(size, dtype=float64, max_bits=None):
     """An array of ``size`` ones."""
-    return full(size, 1, dtype)
+    return full(size, 1, _numeric_dtype(dtype), max_bits)
 
 
 def _like(pda):
@@ -91,19 +213,64 @@ def full_like(pda, fill_value):
     return full(_like(pda).size, fill_value, pda.dtype)
 
 
-def arange(*args, dtype=int64):
-    """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64."""
+def arange(*args, dtype=None, max_bits=None):
+    """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64, or
+    uint64 when a bound is 2**63 or more (NumPy's dtype of the arguments)."""
     if not 1 <= len(args) <= 3:
         raise TypeError(f"arange: expected 1 to 3 arguments, got {len(args)}")
     for name, v in zip(("start", "stop", "stride"), args if len(args) > 1 else (0,) + args):
         if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
     start, stop, stride = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
+    start, stop, stride = builtins.int(start), builtins.int(stop), builtins.int(stride)
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
-    n = len(range(builtins.int(start), builtins.int(stop), builtins.int(stride)))
-    a = pdarray(_atoll.arange(n, builtins.int(start), builtins.int(stride)))
-    d = _dtype(dtype)
+    n = len(range(start, stop, stride))
+    from .dtypes import is_bigint, is_str_dtype
+
+    if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
+        from .numeric import cast
+
+        return cast(arange(start, stop, stride), "str")
+    last0 = start + (n - 1) * stride if n else start
+    if dtype is None and max_bits is not None and max_bits >= 0:
+        dtype = "bigint"  # Arkouda: a max_bits makes a bigint array
+    if (
+        dtype is None
+        and not (-(1 << 63) <= builtins.min(start, last0) and builtins.max(start, last0) < (1 << 64))
+        and n
+    ):
+        dtype = "bigint"  # Arkouda: values beyond uint64 make a bigint array
+    if dtype is not None and is_bigint(dtype):
+        from ._bigint import from_ints, to_bigint
+
+        if n and builtins.max(abs(start), abs(start + (n - 1) * stride)) < (1 << 62):
+            return to_bigint(arange(start, stop, stride), max_bits if max_bits is not None else -1)
+        return from_ints(range(start, stop, stride), -1 if max_bits is None else max_bits)
+    if dtype is None or dtype is int64:
+        # NumPy's dtype of the arguments: uint64 when a bound needs it.
+        d = _ints_dtype([start, last0]) if dtype is None else int64
+        if dtype is int64 and builtins.max(start, stop, stride) >= (1 << 63) and n:
+            d = _ints_dtype([start, last0])
+    else:
+        d = _dtype(dtype)
+    last = start + (n - 1) * stride if n else start
+    for v in (start, last):
+        if not -(1 << 63) <= v < (1 << 64):
+            raise OverflowError(f"arange: value {v} out of bounds for int64 and uint64")
+    if d == uint64 or (n and builtins.max(start, last) >= (1 << 63)):
+        if builtins.min(start, last) < 0 and not (dtype is not None and _dtype(dtype) == uint64 and last < (1 << 63)):
+            raise OverflowError(f"arange: values from {start} to {last} fit neither int64 nor uint64")
+        if builtins.max(start, last) < (1 << 63):  # an explicit uint64 of int64 values: they wrap
+            return pdarray(_atoll.arange(n, start, stride)).astype(uint64)._materialize()
+        if not -(1 << 63) <= stride < (1 << 63):
+            stride = 0 if n <= 1 else stride  # one element: the stride is never used
+        # Wrapping int64 arithmetic then a cast gives the uint64 values exactly.
+        w = start - (1 << 64) if start >= (1 << 63) else start
+        a = pdarray(_atoll.arange(n, w, stride))
+        a = a.astype(uint64)._materialize()
+        return a if d in (uint64, int64) else a.astype(d)._materialize()
+    a = pdarray(_atoll.arange(n, start, stride))
     return a if d == int64 else a.astype(d)._materialize()
 
 
@@ -136,16 +303,67 @@ def randint(low, high, size=1, dtype=int64, seed=None):
     d = _dtype(dtype)
     s = _seed(seed)
     if d == float64:
+        for name, v in (("low", low), ("high", high)):
+            if not is_scalar(v) or isinstance(v, (builtins.bool, np.bool_)):
+                raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
+        if high <= low:
+            raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
         return uniform(n, low, high, seed=s)
     if d == bool_:
-        return randint(0, 2, n, int64, s) != 0
+        lo, hi = builtins.max(builtins.int(low), 0), builtins.min(builtins.int(high), 2)
+        if hi <= lo:
+            raise ValueError(f"high: must be greater than low for bool values, got low={low}, high={high}")
+        return (randint(lo, hi, n, int64, s) != 0)._materialize()
     for name, v in (("low", low), ("high", high)):
-        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(
+            v, (builtins.int, np.integer, builtins.float, np.floating)
+        ):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+        if isinstance(v, (builtins.float, np.floating)) and not builtins.float(v).is_integer():
+            raise TypeError(f"{name}: expected an integer value, got {v!r}")
+    low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
-    a = pdarray(_atoll.randint(n, builtins.int(low), builtins.int(high), s))
+    if d == uint64:
+        if low < 0 or high > (1 << 64):
+            raise ValueError(f"low/high: out of bounds for uint64, got low={low}, high={high}")
+        return _randint_u64(n, low, high, s)
+    if high > (1 << 63) or low < -(1 << 63):
+        # Arkouda's leniency: a range wider than int64's gives int64 values that wrap (the
+        # draws of [low, high) modulo 2**64), where NumPy raises ValueError.
+        span = builtins.min(high - low, 1 << 64)
+        off = _randint_u64(n, 0, span, s)
+        return (off + np.uint64(low % (1 << 64))).astype(d)._materialize()
+    if low < -(1 << 63) or high > (1 << 63):
+        raise ValueError(f"low/high: out of bounds for int64, got low={low}, high={high}")
+    hi = high - (1 << 64) if high == (1 << 63) else high  # the span wraps exactly in the kernel
+    a = pdarray(_atoll.randint(n, low, hi, s))
     return a if d == int64 else a.astype(d)._materialize()
+
+
+def _randint_u64(n, low, high, seed):
+    """uint64 values in ``[low, high)`` (the span may be up to 2**64)."""
+    span = high - low
+    if span <= (1 << 63):
+        off = pdarray(_atoll.randint(n, 0, span - (1 << 64) if span == (1 << 63) else span, seed))
+        return (off.astype(uint64) + np.uint64(low))._materialize()
+    # Spans above 2**63: 64-bit words (two 32-bit draws), redrawn where they are >= span.
+    from .numeric import where
+
+    def words(k):
+        hi32 = pdarray(_atoll.randint(n, 0, 1 << 32, (seed + 2 * k) % (1 << 64)))
+        lo32 = pdarray(_atoll.randint(n, 0, 1 << 32, (seed + 2 * k + 1) % (1 << 64)))
+        return ((hi32.astype(uint64) << np.uint64(32)) | lo32.astype(uint64))._materialize()
+
+    w = words(0)
+    k = 1
+    while span < (1 << 64):
+        bad = w >= np.uint64(span)
+        if not builtins.bool(bad.any()):
+            break
+        w = where(bad, words(k), w)._materialize()
+        k += 1
+    return (w + np.uint64(low))._materialize()
 
 
 def uniform(size, low=0.0, high=1.0, seed=None):
@@ -161,3 +379,24 @@ def standard_normal(size, seed=None):
     """``size`` draws from the standard normal distribution (reproducible with ``seed``)."""
     n = _size(size)
     return pdarray(_atoll.standard_normal(n, _seed(seed)))
+
+
+def from_series(series, dtype=None):
+    """A pdarray (or Strings) of a pandas Series' values."""
+    import pandas as pd
+
+    if not isinstance(series, pd.Series):
+        raise TypeError(f"series: expected a pandas Series, got {type(series).__name__}")
+    v = series.to_numpy()
+    if dtype is not None:
+        return array(v, dtype=dtype)
+    if v.dtype == object:
+        return array([str(x) for x in v])
+    if v.dtype.kind == "M" or v.dtype.kind == "m":
+        return array(v.view(np.int64))
+    return array(v)
+
+
+def scalar_array(value, dtype=None):
+    """A pdarray of one element."""
+    return full(1, value, dtype)

@@ -62,3 +62,291 @@ def result(a, b):
     """NumPy's result dtype of an operation between ``a`` and ``b`` (dtypes or Python scalars)."""
     r = np.result_type(a, b)
     return supported(r)
+
+
+# ----- Arkouda's dtype names beyond the four stored ones ------------------------------------
+
+import typing as _typing  # noqa: E402
+from enum import Enum as _Enum  # noqa: E402
+
+uint8 = np.dtype(np.uint8)
+str_ = np.str_
+intTypes = frozenset((int64, uint64, uint8))
+bitType = uint64
+
+
+class bigint:
+    """Arkouda's arbitrary-precision integer dtype: ``bigint()`` is the dtype (a singleton
+    that compares equal to ``"bigint"``), ``bigint(x)`` a scalar (:class:`bigint_`)."""
+
+    _instance = None
+    name = "bigint"
+    kind = "ui"
+    itemsize = 128
+    ndim = 0
+    shape = ()
+
+    def __new__(cls, *args):
+        if args:
+            return bigint_(*args)
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __eq__(self, other):
+        if other is bigint or isinstance(other, bigint):
+            return True
+        if isinstance(other, str):
+            return other.lower() == "bigint"
+        return getattr(other, "name", None) == "bigint" and not isinstance(other, np.dtype)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash("bigint")
+
+    def __str__(self):
+        return "bigint"
+
+    def __repr__(self):
+        return "dtype(bigint)"
+
+    @property
+    def type(self):
+        return bigint_
+
+
+class bigint_(builtins.int):
+    """A bigint scalar: a Python int (strings are read with ``int(x, 0)``)."""
+
+    def __new__(cls, x=0):
+        if isinstance(x, (str, bytes)):
+            x = builtins.int(x, 0)
+        return super().__new__(cls, builtins.int(x))
+
+    @property
+    def dtype(self):
+        return bigint()
+
+    def __repr__(self):
+        return f"ak.bigint_({builtins.int(self)})"
+
+
+bool_scalars = _typing.Union[builtins.bool, np.bool_]
+float_scalars = _typing.Union[builtins.float, np.float64, np.float32]
+int_scalars = _typing.Union[
+    builtins.int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64
+]
+numeric_scalars = _typing.Union[float_scalars, int_scalars]
+numeric_and_bool_scalars = _typing.Union[bool_scalars, numeric_scalars]
+numpy_scalars = _typing.Union[
+    np.float64,
+    np.float32,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.bool_,
+    np.str_,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+]
+str_scalars = _typing.Union[str, np.str_]
+all_scalars = _typing.Union[bool_scalars, numeric_scalars, numpy_scalars, str_scalars]
+
+ARKOUDA_SUPPORTED_BOOLS = (builtins.bool, np.bool_)
+ARKOUDA_SUPPORTED_INTS = (
+    builtins.int,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    bigint_,
+)
+ARKOUDA_SUPPORTED_FLOATS = (builtins.float, np.float64, np.float32)
+ARKOUDA_SUPPORTED_NUMBERS = ARKOUDA_SUPPORTED_INTS + ARKOUDA_SUPPORTED_FLOATS
+ARKOUDA_SUPPORTED_DTYPES = (bool_, builtins.float, float64, builtins.int, int64, uint64, uint8, bigint, str)
+DTypeObjects = frozenset([bool_, builtins.float, float64, builtins.int, int64, str, str_, uint8, uint64])
+NumericDTypes = frozenset(["bool_", "bool", "float", "float64", "int", "int64", "uint64", "bigint"])
+ScalarDTypes = frozenset(["bool_", "float64", "int64"])
+SeriesDTypes = {
+    "string": np.str_,
+    "<class 'str'>": np.str_,
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "<class 'numpy.int64'>": np.int64,
+    "float64": np.float64,
+    "<class 'numpy.float64'>": np.float64,
+    "bool": np.bool_,
+    "<class 'bool'>": np.bool_,
+    "datetime64[ns]": np.int64,
+    "timedelta64[ns]": np.int64,
+}
+
+
+class DType(_Enum):
+    """Arkouda's dtype names."""
+
+    FLOAT = "float"
+    FLOAT64 = "float64"
+    FLOAT32 = "float32"
+    COMPLEX64 = "complex64"
+    COMPLEX128 = "complex128"
+    INT = "int"
+    INT8 = "int8"
+    INT16 = "int16"
+    INT32 = "int32"
+    INT64 = "int64"
+    UINT = "uint"
+    UINT8 = "uint8"
+    UINT16 = "uint16"
+    UINT32 = "uint32"
+    UINT64 = "uint64"
+    BOOL = "bool"
+    BIGINT = "bigint"
+    STR = "str"
+
+    def __str__(self):
+        return self.value
+
+    __repr__ = __str__
+
+
+def is_bigint(x):
+    """True for the bigint dtype (or its name, class or scalar)."""
+    return (
+        x is bigint
+        or isinstance(x, (bigint, bigint_))
+        or x is bigint_
+        or (isinstance(x, str) and x.lower() == "bigint")
+        or (not isinstance(x, np.dtype) and getattr(x, "name", None) == "bigint")
+    )
+
+
+def is_str_dtype(x):
+    """True for ``str``, ``np.str_`` or a NumPy unicode dtype (Arkouda's ``Strings``)."""
+    if x is str or x is np.str_ or (isinstance(x, str) and x in ("str", "str_", "U", "string", "Strings")):
+        return True
+    try:
+        return np.dtype(x).kind == "U"
+    except TypeError:
+        return False
+
+
+def is_supported_int(num):
+    return isinstance(num, ARKOUDA_SUPPORTED_INTS) and not isinstance(num, builtins.bool)
+
+
+def is_supported_float(num):
+    return isinstance(num, ARKOUDA_SUPPORTED_FLOATS)
+
+
+def is_supported_number(num):
+    return isinstance(num, ARKOUDA_SUPPORTED_NUMBERS) and not isinstance(num, (builtins.bool, np.bool_))
+
+
+def is_supported_bool(num):
+    return isinstance(num, ARKOUDA_SUPPORTED_BOOLS)
+
+
+def is_supported_dtype(scalar):
+    return isinstance(scalar, ARKOUDA_SUPPORTED_NUMBERS + ARKOUDA_SUPPORTED_BOOLS + (str, np.str_))
+
+
+def resolve_scalar_dtype(val):
+    """Arkouda's dtype name of a scalar: 'bool', 'int64', 'uint64' (ints from 2**63 up to
+    2**64), 'bigint' (beyond), 'float64', 'str', or the NumPy dtype's name."""
+    if isinstance(val, (builtins.bool, np.bool_)):
+        return "bool"
+    if isinstance(val, bigint_):
+        return "bigint"
+    if isinstance(val, builtins.int):
+        if -(2**63) <= val < 2**63:
+            return "int64"
+        if 2**63 <= val < 2**64:
+            return "uint64"
+        return "bigint"
+    if isinstance(val, builtins.float):
+        return "float64"
+    if isinstance(val, (str, np.str_)):
+        return "str"
+    if isinstance(val, np.generic):
+        return val.dtype.name
+    return str(type(val))
+
+
+def can_cast(from_, to):
+    """NumPy's ``can_cast`` (safe casting), with bigint: any integer to bigint, bigint to
+    floats and to bigint; a Python int by its value (``can_cast(-5, uint64)`` is False)."""
+    if isinstance(from_, builtins.int) and not isinstance(from_, builtins.bool):
+        if is_bigint(to):
+            return True
+        t = np.dtype(to)
+        if t.kind in "iu":
+            info = np.iinfo(t)
+            return builtins.bool(info.min <= from_ <= info.max)
+        return t.kind in "fc"
+    if isinstance(from_, (builtins.float, builtins.bool)):
+        return builtins.bool(np.can_cast(np.min_scalar_type(from_), to))
+    if is_bigint(from_) or is_bigint(to):
+        f = "bigint" if is_bigint(from_) else np.dtype(from_)
+        t = "bigint" if is_bigint(to) else np.dtype(to)
+        if f == "bigint":
+            return t == "bigint" or (t != "bigint" and t.kind == "f")
+        return f.kind in "iub"
+    return builtins.bool(np.can_cast(from_, to))
+
+
+def result_type(*args):
+    """NumPy's ``result_type`` (bigint wins over the integers, floats over bigint)."""
+    if builtins.any(is_bigint(getattr(a, "dtype", a)) for a in args):
+        others = [getattr(a, "dtype", a) for a in args if not is_bigint(getattr(a, "dtype", a))]
+        if builtins.any(np.dtype(o).kind == "f" for o in others if not isinstance(o, (builtins.int, builtins.float))):
+            return float64
+        return bigint()
+    return np.result_type(*[a.dtype if hasattr(a, "dtype") and not isinstance(a, np.generic) else a for a in args])
+
+
+def promote_types(a, b):
+    return result_type(a, b)
+
+
+def isSupportedInt(num):
+    return is_supported_int(num)
+
+
+def isSupportedFloat(num):
+    return is_supported_float(num)
+
+
+def isSupportedNumber(num):
+    return is_supported_number(num)
+
+
+def ak_dtype(x):
+    """Arkouda's ``dtype``: the NumPy dtype of ``x`` (a dtype, a type, a name or a scalar),
+    ``bigint()`` for the bigint family, Python ints sized as Arkouda sizes them (int64, then
+    uint64 up to 2**64, then bigint)."""
+    if is_bigint(x):
+        return bigint()
+    if isinstance(x, builtins.bool) or x is builtins.bool or x == "bool":
+        return bool_
+    if isinstance(x, builtins.int) and not isinstance(x, builtins.bool):
+        r = resolve_scalar_dtype(x)
+        return bigint() if r == "bigint" else np.dtype(r)
+    if x is builtins.int:
+        return int64
+    if x is builtins.float or isinstance(x, builtins.float):
+        return float64
+    if x is str or isinstance(x, str) and x in ("str", "str_"):
+        return np.dtype(np.str_)
+    if isinstance(x, np.generic):
+        return x.dtype
+    return np.dtype(x)

@@ -137,8 +137,9 @@ class GroupBy:
         if self.length == 0:
             perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
         else:
-            p, f, s = _atoll.groupby([key_expr(k) for k in self._ks], self.length)
-            perm, self._flags_, self._segs = pdarray(p), pdarray(f), pdarray(s)
+            from .sorting import group_keys
+
+            perm, self._flags_, self._segs = group_keys([key_expr(k) for k in self._ks], self._ks, self.length)
         self._perm = perm if self._kept is None else self._kept[perm]
 
     @property
@@ -392,9 +393,14 @@ class GroupBy:
         """One value per group (``values``, in group order) given to every row of the group:
         in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
         for int64) or in grouped order."""
-        from .creation import full, zeros
+        from .creation import arange, full, zeros
         from .pdarrayclass import cumsum
 
+        if not isinstance(values, pdarray) and hasattr(values, "size") and hasattr(values, "__getitem__"):
+            # Strings (or another indexable array): the group number of each row, gathered.
+            if values.size != self.ngroups:
+                raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
+            return values[self.broadcast(arange(self.ngroups), permute=permute)]
         _check(values, "values")
         if values.size != self.ngroups:
             raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
@@ -413,10 +419,12 @@ class GroupBy:
 def broadcast(segments, values, size=-1, permutation=None):
     """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g`` (segments
     starting at ``segments``, ``size`` positions in all), unpermuted by ``permutation``."""
-    from .creation import zeros
+    from .creation import arange, zeros
     from .pdarrayclass import cumsum
 
     _check(segments, "segments")
+    if not isinstance(values, pdarray) and hasattr(values, "size") and hasattr(values, "__getitem__"):
+        return values[broadcast(segments, arange(values.size), size, permutation)]
     _check(values, "values")
     if segments.size != values.size:
         raise ValueError("segments and values must have the same size")

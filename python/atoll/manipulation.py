@@ -16,8 +16,21 @@ def concatenate(arrays, ordered=True):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError("arrays: need at least one array to concatenate")
+    from .strings import Strings, concatenate as sconcat
+
+    if builtins.all(isinstance(a, Strings) for a in arrays):
+        return sconcat(list(arrays))
     for a in arrays:
         _check(a, "arrays")
+    if builtins.any(hasattr(a, "_limbs") for a in arrays):
+        from ._bigint import BigIntArray, to_bigint
+
+        bs = [to_bigint(a) for a in arrays]
+        k = builtins.max(len(b._limbs) for b in bs)
+        mbs = [b.max_bits for b in bs]
+        set_ = [m for m in mbs if m >= 0]
+        mb = builtins.max(set_) if set_ else -1  # Arkouda: the widest max_bits given
+        return BigIntArray([concatenate([b._ext(k)[i] for b in bs]) for i in range(k)], mb)
     d = supported(np.result_type(*[a.dtype for a in arrays]))
     out = zeros(builtins.sum(a.size for a in arrays), d)
     at = 0
@@ -59,19 +72,28 @@ def bincount(pda, weights=None, minlength=0):
     return out
 
 
-def histogram(pda, bins=10):
+def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     """``(counts, bin_edges)`` of ``bins`` equal-width bins from ``pda.min()`` to
     ``pda.max()`` (the last bin closed), as ``numpy.histogram``."""
     from .creation import array
     from .numeric import floor, isnan, where
 
     _check(pda)
-    if not isinstance(bins, (builtins.int, np.integer)) or bins < 1:
+    if isinstance(bins, (builtins.bool, np.bool_)) or not isinstance(bins, (builtins.int, np.integer)):
+        raise TypeError(f"bins: expected an int, got {type(bins).__name__}")
+    if bins < 1:
         raise ValueError(f"bins: expected a positive integer, got {bins!r}")
-    if pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
-        raise ValueError("autodetected range of [nan, nan] is not finite")
     x = pda.astype(float64)
-    lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if x.size else (0.0, 1.0)
+    if range is not None:
+        lo, hi = builtins.float(range[0]), builtins.float(range[1])
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if x.size:
+            x = x[(x >= lo) & (x <= hi)]
+    elif pda.dtype == float64 and pda.size and builtins.bool(isnan(pda).any()):
+        raise ValueError("autodetected range of [nan, nan] is not finite")
+    else:
+        lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if x.size else (0.0, 1.0)
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     edges_np = np.linspace(lo, hi, bins + 1, endpoint=True)

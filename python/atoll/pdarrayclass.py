@@ -6,6 +6,7 @@ as one owner-computes loop when its value is needed: printing, indexing, a reduc
 """
 
 import builtins
+import os
 import weakref
 
 import numpy as np
@@ -18,6 +19,9 @@ from .dtypes import bool_, float64, int64, uint64, is_scalar, result
 # the line that built it, whatever is written later.
 _pending = weakref.WeakValueDictionary()
 _MAX_NODES = 24  # deeper trees are computed (loops such as x = x + 1)
+# Eager evaluation (``ATOLL_EAGER=1`` or ``ak.set_eager(True)``): every elementwise result is
+# computed on the line that makes it, as Arkouda does; for timings of single operations.
+_EAGER = [os.environ.get("ATOLL_EAGER", "").strip().lower() in ("1", "true", "yes", "on")]
 PRINT_THRESHOLD = 100
 
 
@@ -35,6 +39,16 @@ class pdarray:
 
     __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "__weakref__")
 
+    # NumPy defers to pdarrays: ``np.int64(2) - a`` and ``ndarray + a`` call our reflected
+    # operators and give pdarrays (NumPy's ufuncs called on a pdarray directly raise TypeError).
+    __array_priority__ = 1000
+    __array_ufunc__ = None
+    objType = "pdarray"
+    BinOps = frozenset(
+        ["+", "-", "*", "/", "//", "%", "<", ">", "<=", ">=", "!=", "==", "&", "|", "^", "<<", ">>", ">>>", "<<<", "**"]
+    )
+    OpEqOps = frozenset(["+=", "-=", "*=", "/=", "%=", "//=", "&=", "|=", "^=", "<<=", ">>=", "**="])
+
     def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1):
         self._arr = arr
         self._start = start
@@ -49,7 +63,7 @@ class pdarray:
     @classmethod
     def _lazy(cls, ex, size, nodes):
         p = cls(None, 0, 1, size, ex, ex.dtype, nodes)
-        if nodes > _MAX_NODES:
+        if nodes > _MAX_NODES or _EAGER[0]:
             p._materialize()
         return p
 
@@ -102,9 +116,13 @@ class pdarray:
         return self._size
 
     def astype(self, dtype):
-        """A copy (lazy) converted to ``dtype``."""
-        from .dtypes import dtype as _dt
+        """A copy (lazy) converted to ``dtype`` (``str``: a Strings; see ``ak.cast``)."""
+        from .dtypes import dtype as _dt, is_bigint, is_str_dtype
 
+        if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
+            from .numeric import cast
+
+            return cast(self, dtype)
         d = _dt(dtype)
         return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
 
@@ -127,9 +145,12 @@ class pdarray:
         return iter(self.to_ndarray())
 
     def _fmt(self):
-        if self._size <= PRINT_THRESHOLD:
+        from .core import client
+
+        limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
+        if self._size <= limit:
             a = self.to_ndarray()
-            return np.array2string(a, separator=" ", threshold=PRINT_THRESHOLD + 1, max_line_width=10**9)
+            return np.array2string(a, separator=" ", threshold=limit + 1, max_line_width=10**9)
         head = self[:3].to_ndarray()
         tail = self[-3:].to_ndarray()
         both = np.concatenate([head, tail])
@@ -157,9 +178,29 @@ class pdarray:
             od, oex, on = other._dtype, other._ex, other._nodes
         elif is_scalar(other):
             od, oex, on = None, None, 1
+            if op in _CMP and isinstance(other, builtins.int) and not isinstance(other, builtins.bool):
+                r = _cmp_out_of_range(self, other, op, reverse)
+                if r is not None:
+                    return r
+            if (
+                type(other) is builtins.int
+                and not -(1 << 63) <= other < (1 << 64)
+                and self._dtype != float64
+                and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
+            ):
+                # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
+                from ._bigint import to_bigint
+
+                return to_bigint(self)._arith(other, op, reverse)
+        elif isinstance(other, (np.ndarray, list, tuple)):
+            from .creation import array
+
+            return self._binop(array(other), op, reverse)
         else:
             return NotImplemented
         a_dt = self._dtype
+        if op in _CMP and od is not None and {a_dt, od} == {int64, uint64}:
+            return _cmp_mixed_sign(self, other, op, reverse)
         if od is None:
             try:
                 common = result(a_dt, other)
@@ -293,6 +334,8 @@ class pdarray:
         return self._unary("neg")
 
     def __pos__(self):
+        if self._dtype == bool_:
+            raise TypeError("ufunc 'positive' did not contain a loop with signature matching types (bool)")
         return self
 
     def __abs__(self):
@@ -380,9 +423,10 @@ class pdarray:
             return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
         if isinstance(key, slice):
             self._materialize()
-            s, e, st = key.indices(self._size)
+            s, e, st = _slice_indices(key, self._size)
             n = len(range(s, e, st))
-            return pdarray(self._arr, self._start + s * self._step, self._step * st, n)
+            step = self._step * st if n > 1 else 1  # one element: any step (2**80 too) is 1
+            return pdarray(self._arr, self._start + s * self._step if n else 0, step, n)
         if isinstance(key, pdarray):
             if key._dtype == bool_:
                 if key._size != self._size:
@@ -393,7 +437,16 @@ class pdarray:
             self._materialize()
             i = self._index_expr(key)
             return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
-        raise TypeError(f"key: unsupported index type {type(key).__name__}")
+        if isinstance(key, (list, np.ndarray)) and not isinstance(key, str):
+            from .creation import array
+
+            return self[array(key)] if len(key) else self[array(np.zeros(0, dtype=np.int64))]
+        if isinstance(key, tuple) and len(key) == 1:
+            return self[key[0]]
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+            f"arrays are valid indices (key: {type(key).__name__})"
+        )
 
     def _values_for(self, value, n):
         """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
@@ -469,41 +522,41 @@ class pdarray:
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
     # ----- methods (Arkouda's) -----------------------------------------------------------
-    def sum(self):
-        return sum(self)
+    def sum(self, axis=None, keepdims=False):
+        return sum(self, axis=axis, keepdims=keepdims)
 
-    def prod(self):
-        return prod(self)
+    def prod(self, axis=None, keepdims=False):
+        return prod(self, axis=axis, keepdims=keepdims)
 
-    def min(self):
-        return min(self)
+    def min(self, axis=None, keepdims=False):
+        return min(self, axis=axis, keepdims=keepdims)
 
-    def max(self):
-        return max(self)
+    def max(self, axis=None, keepdims=False):
+        return max(self, axis=axis, keepdims=keepdims)
 
-    def argmin(self):
-        return argmin(self)
+    def argmin(self, axis=None, keepdims=False):
+        return argmin(self, axis=axis, keepdims=keepdims)
 
-    def argmax(self):
-        return argmax(self)
+    def argmax(self, axis=None, keepdims=False):
+        return argmax(self, axis=axis, keepdims=keepdims)
 
-    def mean(self):
-        return mean(self)
+    def mean(self, axis=None, keepdims=False):
+        return mean(self, axis=axis, keepdims=keepdims)
 
-    def var(self, ddof=0):
-        return var(self, ddof)
+    def var(self, ddof=0, axis=None, keepdims=False):
+        return var(self, ddof, axis=axis, keepdims=keepdims)
 
-    def std(self, ddof=0):
-        return std(self, ddof)
+    def std(self, ddof=0, axis=None, keepdims=False):
+        return std(self, ddof, axis=axis, keepdims=keepdims)
 
-    def any(self):
-        return any(self)
+    def any(self, axis=None, keepdims=False):
+        return any(self, axis=axis, keepdims=keepdims)
 
-    def all(self):
-        return all(self)
+    def all(self, axis=None, keepdims=False):
+        return all(self, axis=axis, keepdims=keepdims)
 
-    def is_sorted(self):
-        return is_sorted(self)
+    def is_sorted(self, axis=None):
+        return is_sorted(self, axis)
 
     def cumsum(self):
         return cumsum(self)
@@ -511,8 +564,11 @@ class pdarray:
     def cumprod(self):
         return cumprod(self)
 
-    def argsort(self):
-        return argsort(self)
+    def argsort(self, algorithm=None, axis=0, ascending=True):
+        from .sorting import argsort as _argsort
+
+        _axis1(axis)
+        return _argsort(self, algorithm=algorithm, ascending=ascending)
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
@@ -520,20 +576,186 @@ class pdarray:
 
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
+    # ----- more of Arkouda's methods -----------------------------------------------------
+    @property
+    def inferred_type(self):
+        """pandas' name of the kind of values: 'integer', 'floating' or 'boolean'."""
+        return {"i": "integer", "u": "integer", "f": "floating", "b": "boolean"}[self._dtype.kind]
+
+    def copy(self):
+        """A new array with the same values."""
+        return pdarray(_atoll.evaluate(self._ex(), self._size))
+
+    def take(self, indices, axis=None):
+        """``self[indices]`` (NumPy's ``take``)."""
+        from .stats import take
+
+        return take(self, indices, axis)
+
+    def fill(self, value):
+        """Sets every element to ``value`` (in place)."""
+        self[:] = value
+
+    def equals(self, other):
+        """True when ``other`` is a pdarray of the same dtype, size and values."""
+        if not isinstance(other, pdarray) or other._dtype != self._dtype or other._size != self._size:
+            return False
+        return self._size == 0 or builtins.bool(all(self == other))
+
+    def is_locally_sorted(self):
+        """True when each locale's part is sorted (the whole array being sorted implies it)."""
+        return is_locally_sorted(self)
+
+    def value_counts(self):
+        from .setops import value_counts
+
+        return value_counts(self)
+
+    def popcount(self):
+        from .numeric import popcount
+
+        return popcount(self)
+
+    def parity(self):
+        from .numeric import parity
+
+        return parity(self)
+
+    def clz(self):
+        from .numeric import clz
+
+        return clz(self)
+
+    def ctz(self):
+        from .numeric import ctz
+
+        return ctz(self)
+
+    def rotl(self, other):
+        from .numeric import rotl
+
+        return rotl(self, other)
+
+    def rotr(self, other):
+        from .numeric import rotr
+
+        return rotr(self, other)
+
+    def slice_bits(self, low, high):
+        """Bits ``low..high`` (inclusive, from the least significant) of each element."""
+        if not 0 <= low <= high:
+            raise ValueError(f"low/high: need 0 <= low <= high, got {low}, {high}")
+        width = high - low + 1
+        x = self.astype(uint64) >> low
+        return x if width >= 64 else x & ((1 << width) - 1)
+
+    def flatten(self):
+        return self
+
+    def reshape(self, *shape):
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+        if tuple(shape) not in ((self._size,), (-1,)):
+            raise ValueError(f"reshape: pdarrays are 1-D, cannot reshape {self._size} elements to {shape}")
+        return self
+
+    def sum_bits(self):
+        return sum(self.popcount())
+
+    def register(self, user_defined_name):
+        """Arkouda's registry of named arrays has no counterpart in process: returns self."""
+        return self
+
+
+_CMP = ("<", "<=", ">", ">=", "==", "!=")
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _cmp_out_of_range(a, v, op, reverse):
+    """NumPy 2 compares by value: a Python int outside an integer array's range gives a
+    constant answer (``uint64_array == -1`` is all False). None when ``v`` is in range."""
+    if a._dtype == int64:
+        lo, hi = -(1 << 63), (1 << 63) - 1
+    elif a._dtype == uint64:
+        lo, hi = 0, (1 << 64) - 1
+    else:
+        return None
+    if lo <= v <= hi:
+        return None
+    if reverse:
+        op = _FLIP[op]
+    below = v < lo  # every element is greater than v
+    val = {"==": False, "!=": True, "<": not below, "<=": not below, ">": below, ">=": below}[op]
+    from .creation import full
+
+    return full(a._size, val, bool_)
+
+
+def _cmp_mixed_sign(a, b, op, reverse):
+    """``a op b`` for an int64 and a uint64 array, by value (not through float64)."""
+    left, right = (b, a) if reverse else (a, b)
+    if left._dtype == uint64:  # as "int64 op uint64"
+        left, right, op = right, left, _FLIP[op]
+    neg = left < 0
+    lu = left.astype(uint64)
+    if op == "==":
+        return ~neg & (lu == right)
+    if op == "!=":
+        return neg | (lu != right)
+    if op == "<":
+        return neg | (lu < right)
+    if op == "<=":
+        return neg | (lu <= right)
+    if op == ">":
+        return ~neg & (lu > right)
+    return ~neg & (lu >= right)
+
 
 def _scalar_value(x, d):
-    """``x`` converted to a Python value of dtype ``d`` (NumPy's rules for the cast)."""
+    """``x`` converted to a Python value of dtype ``d`` (NumPy's rules for the cast; a Python
+    int out of the dtype's range raises OverflowError, as NumPy 2)."""
     if d == bool_:
         return builtins.bool(x)
     if d == float64:
         return builtins.float(x)
     if d == uint64:
         v = builtins.int(x)
+        if isinstance(x, builtins.int) and not isinstance(x, builtins.bool) and not 0 <= v < (1 << 64):
+            raise OverflowError(f"Python integer {v} out of bounds for uint64")
         return v % (1 << 64)
     v = builtins.int(x)
     if not -(1 << 63) <= v < (1 << 63):
-        raise OverflowError(f"value: Python integer {v} out of bounds for int64")
+        if isinstance(x, np.integer):
+            return v - (1 << 64) if v >= (1 << 63) else v  # a NumPy uint64 cast: wraps, as NumPy
+        raise OverflowError(f"Python integer {v} out of bounds for int64")
     return v
+
+
+def _slice_indices(key, n):
+    """``key.indices(n)`` with NumPy's messages: a step of 0 is a ValueError, a non-integer
+    bound a TypeError naming it."""
+    for name in ("start", "stop", "step"):
+        v = getattr(key, name)
+        if v is not None and (isinstance(v, builtins.float) or not hasattr(v, "__index__")):
+            raise TypeError(
+                f"slice {name}: slice indices must be integers or None or have an __index__ method, got {v!r}"
+            )
+    if key.step is not None and key.step.__index__() == 0:
+        raise ValueError("slice step cannot be zero")
+    return key.indices(n)
+
+
+def set_eager(on=True):
+    """Evaluate every elementwise expression at once (``True``, Arkouda's behaviour) or
+    lazily, fused with the expressions that use it (``False``, the default unless
+    ``ATOLL_EAGER=1``). Returns the previous setting."""
+    old = _EAGER[0]
+    _EAGER[0] = builtins.bool(on)
+    return old
+
+
+def is_eager():
+    """True when elementwise expressions are evaluated at once (see ``set_eager``)."""
+    return _EAGER[0]
 
 
 def _check_exponent(e):
@@ -627,15 +849,39 @@ def all(pda):
 
 
 def count_nonzero(pda):
-    """The number of nonzero elements."""
+    """The number of nonzero elements (of Strings: of nonempty strings)."""
+    if hasattr(pda, "_s"):  # Strings
+        return np.int64(_reduce(pda.get_lengths() != 0, "count_nonzero") or 0)
     v = _reduce(_truth(pda), "count_nonzero")
     return np.int64(0 if v is None else v)
 
 
-def is_sorted(pda):
-    """True when the elements are in nondecreasing order."""
+def _axis1(axis):
+    if axis in (None, 0, -1) or (isinstance(axis, tuple) and len(axis) == 1 and axis[0] in (0, -1)):
+        return
+    # NumPy's AxisError is both a ValueError and an IndexError.
+    raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+
+
+def is_sorted(pda, axis=None):
+    """True when the elements are in nondecreasing order (``axis``: None, 0 or -1)."""
+    _axis1(axis)
+    if hasattr(pda, "_limbs"):  # bigint
+        return pda.is_sorted()
     v = _reduce(pda, "is_sorted")
     return np.bool_(True if v is None else v)
+
+
+def is_locally_sorted(pda, axis=None):
+    """True when the part of each locale is sorted: the Block parts ``ceil(k * n / L)`` to
+    ``ceil((k + 1) * n / L)`` of the ``L`` locales (each checked in place)."""
+    from ._session import num_locales
+
+    _axis1(axis)
+    _check(pda)
+    n, nl = pda._size, num_locales()
+    bounds = [-(-k * n // nl) for k in range(nl + 1)]
+    return np.bool_(builtins.all(builtins.bool(is_sorted(pda[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo))
 
 
 def mean(pda):
@@ -702,3 +948,43 @@ def sort(pda):
 
 
 from .numeric import where  # noqa: E402  (circular: numeric builds pdarrays)
+
+
+# Arkouda's names of the reductions (``ak.numpy.pdarrayclass.SUPPORTED_REDUCTION_OPS``).
+SUPPORTED_REDUCTION_OPS = ["any", "all", "isSorted", "isSortedLocally", "max", "min", "sum", "prod", "mean"]
+SUPPORTED_INDEX_REDUCTION_OPS = ["argmin", "argmax"]
+SUPPORTED_STATS_REDUCTION_OPS = ["var", "std"]
+
+
+def _with_axis(f):
+    """NumPy's ``axis``/``keepdims`` for a 1-D reduction: axis None, 0, -1 or (0,) reduce the
+    one axis; ``keepdims`` gives a 1-element pdarray."""
+
+    def g(pda, *args, axis=None, keepdims=False, **kw):
+        if axis not in (None, 0, -1) and not (isinstance(axis, tuple) and builtins.all(a in (0, -1) for a in axis)):
+            raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
+        r = f(pda, *args, **kw)
+        if keepdims:
+            from .creation import array
+
+            return array(np.array([r]))
+        return r
+
+    g.__name__ = f.__name__
+    g.__qualname__ = f.__qualname__
+    g.__doc__ = f.__doc__
+    return g
+
+
+sum = _with_axis(sum)
+prod = _with_axis(prod)
+min = _with_axis(min)
+max = _with_axis(max)
+argmin = _with_axis(argmin)
+argmax = _with_axis(argmax)
+mean = _with_axis(mean)
+var = _with_axis(var)
+std = _with_axis(std)
+any = _with_axis(any)
+all = _with_axis(all)
+count_nonzero = _with_axis(count_nonzero)

@@ -4,6 +4,8 @@
 NumPy's. Equality is NumPy's (``-0.0 == 0.0``); NaN: ``unique`` keeps one NaN (as
 ``numpy.unique``), ``in1d`` finds no NaN (NaN equals nothing, as ``numpy.isin``)."""
 
+import builtins
+
 import numpy as np
 
 from . import _atoll
@@ -19,8 +21,9 @@ def _group(ks):
     n = ks[0].size
     if n == 0:
         return zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-    p, f, s = _atoll.groupby([key_expr(k) for k in ks], n)
-    return pdarray(p), pdarray(f), pdarray(s)
+    from .sorting import group_keys
+
+    return group_keys([key_expr(k) for k in ks], ks, n)
 
 
 def _rows(x, seq):
@@ -37,6 +40,8 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     from .manipulation import concatenate
     from .str_groupby import is_str_key
 
+    if hasattr(pda, "_limbs") and not return_groups and not return_counts:  # bigint
+        return _sorted_rows([pda[_unique_idx([pda])]], False)
     if is_str_key(pda) and not return_groups:  # Strings / Categorical: their own sort
         if return_counts:
             from .groupby import GroupBy
@@ -86,14 +91,30 @@ def _pair(a, b):
     return ka, kb, sa
 
 
-def in1d(pda1, pda2, assume_unique=False, invert=False):
-    """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``)."""
+def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
+    """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``);
+    ``symmetric``: also the same for ``pda2`` in ``pda1`` (a pair)."""
+    if symmetric:
+        return in1d(pda1, pda2, invert=invert), in1d(pda2, pda1, invert=invert)
     from .creation import zeros
     from .numeric import isnan
     from .str_groupby import is_str_key
 
     if is_str_key(pda1) and is_str_key(pda2):  # exact string comparison, by hash partitioning
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
+        return (~r)._materialize() if invert else r
+    if assume_unique and isinstance(pda1, (list, tuple)):
+        from .numpy.alignment import NonUniqueError
+
+        for side in (pda1, pda2):
+            if side and side[0].size and _unique_idx(list(side)).size != side[0].size:
+                raise NonUniqueError("assume_unique=True, but the rows are not unique")
+    if _any_special(pda1, pda2):
+        a, _ = _cols(pda1)
+        b, _ = _cols(pda2)
+        if len(a) != len(b):
+            raise ValueError(f"pda1 and pda2 must have the same number of key arrays, got {len(a)} and {len(b)}")
+        r = _in_rows(a, b)
         return (~r)._materialize() if invert else r
     ka, kb, _ = _pair(pda1, pda2)
     na, nb = ka[0].size, kb[0].size
@@ -124,8 +145,115 @@ def in1d(pda1, pda2, assume_unique=False, invert=False):
     return (~res)._materialize() if invert else res._materialize()
 
 
+# ----- Strings, Categoricals and bigint arrays (alone or among the columns of rows) ----------
+
+
+def _special(x):
+    """True for a column that is not one of the four numeric dtypes' pdarrays."""
+    from .categorical import Categorical
+    from .strings import Strings
+
+    return isinstance(x, (Strings, Categorical)) or hasattr(x, "_limbs")
+
+
+def _any_special(*args):
+    return builtins.any(
+        builtins.any(_special(c) for c in a) if isinstance(a, (list, tuple)) else _special(a) for a in args
+    )
+
+
+def _cols(x):
+    return (list(x), True) if isinstance(x, (list, tuple)) else ([x], False)
+
+
+def _keys_of(col):
+    """pdarray keys whose rows are equal exactly when the column's elements are: a Strings'
+    (or Categorical's values') 128-bit hash, a bigint array's limbs, a pdarray itself."""
+    from .categorical import Categorical
+    from .strings import Strings
+
+    if isinstance(col, Categorical):
+        col = col.categories[col.codes]
+    if isinstance(col, Strings):
+        return list(col.hash())
+    if hasattr(col, "_limbs"):
+        return col._grouping_keys()
+    return [col]
+
+
+def _concat_col(a, b):
+    from .categorical import Categorical
+    from .manipulation import concatenate
+    from .strings import Strings, concatenate as sconcat
+
+    if isinstance(a, Categorical) or isinstance(b, Categorical):
+        sa = a.categories[a.codes] if isinstance(a, Categorical) else a
+        sb = b.categories[b.codes] if isinstance(b, Categorical) else b
+        return Categorical(sconcat([sa, sb]))
+    if isinstance(a, Strings):
+        return sconcat([a, b])
+    if hasattr(a, "_limbs") or hasattr(b, "_limbs"):
+        from ._bigint import BigIntArray, to_bigint
+
+        a, b = to_bigint(a), to_bigint(b)
+        k = builtins.max(len(a._limbs), len(b._limbs))
+        return BigIntArray([concatenate([x, y]) for x, y in zip(a._ext(k), b._ext(k))], a.max_bits)
+    return concatenate([a, b])
+
+
+def _sorted_rows(cols, seq):
+    """The rows of ``cols`` in sorted order (NumPy's order of the values)."""
+    from .sorting import coargsort
+
+    n = cols[0].size
+    if n == 0:
+        return cols if seq else cols[0]
+    p = coargsort(cols) if len(cols) > 1 else __import__("atoll").argsort(cols[0])
+    out = [c[p] for c in cols]
+    return out if seq else out[0]
+
+
+def _unique_idx(cols):
+    """Indices of the first row of each distinct row of ``cols``."""
+    keys = [k for c in cols for k in _keys_of(c)]
+    _, _, _, _, uki = unique(keys, return_groups=True, return_indices=True)
+    return uki
+
+
+def _in_rows(a_cols, b_cols):
+    ka = [k for c in a_cols for k in _keys_of(c)]
+    kb = [k for c in b_cols for k in _keys_of(c)]
+    return in1d(ka, kb)
+
+
+def _special_setop(op, pda1, pda2):
+    a, seq = _cols(pda1)
+    b, _ = _cols(pda2)
+    if len(a) != len(b):
+        raise ValueError(f"pda1 and pda2 must have the same number of key arrays, got {len(a)} and {len(b)}")
+    if op == "union1d":
+        c = [_concat_col(x, y) for x, y in zip(a, b)]
+        u = _unique_idx(c)
+        return _sorted_rows([x[u] for x in c], seq)
+    ua = _unique_idx(a)
+    ra = [x[ua] for x in a]
+    if op == "intersect1d":
+        m = _in_rows(ra, b)
+        return _sorted_rows([x[m] for x in ra], seq)
+    if op == "setdiff1d":
+        m = ~_in_rows(ra, b)
+        return _sorted_rows([x[m] for x in ra], seq)
+    ub = _unique_idx(b)
+    rb = [x[ub] for x in b]
+    ma, mb = ~_in_rows(ra, rb), ~_in_rows(rb, ra)
+    c = [_concat_col(x[ma], y[mb]) for x, y in zip(ra, rb)]
+    return _sorted_rows(c, seq)
+
+
 def union1d(pda1, pda2):
     """The sorted distinct elements (rows) of both."""
+    if _any_special(pda1, pda2):
+        return _special_setop("union1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
     return unique(_rows(_concat_rows(ka, kb), seq))
 
@@ -137,6 +265,8 @@ def _unique_rows(k, seq):
 
 def intersect1d(pda1, pda2, assume_unique=False):
     """The sorted distinct elements (rows) in both."""
+    if _any_special(pda1, pda2):
+        return _special_setop("intersect1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
     ua = _unique_rows(ka, seq)  # also sorts, as NumPy's result is
     m = in1d(_rows(ua, seq), _rows(kb, seq))
@@ -146,6 +276,8 @@ def intersect1d(pda1, pda2, assume_unique=False):
 
 def setdiff1d(pda1, pda2, assume_unique=False):
     """The sorted distinct elements (rows) of ``pda1`` not in ``pda2``."""
+    if _any_special(pda1, pda2):
+        return _special_setop("setdiff1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
     ua = _unique_rows(ka, seq)
     m = in1d(_rows(ua, seq), _rows(kb, seq), invert=True)
@@ -155,6 +287,8 @@ def setdiff1d(pda1, pda2, assume_unique=False):
 
 def setxor1d(pda1, pda2, assume_unique=False):
     """The sorted distinct elements (rows) in exactly one of the two."""
+    if _any_special(pda1, pda2):
+        return _special_setop("setxor1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
     ua = ka if assume_unique else _unique_rows(ka, seq)
     ub = kb if assume_unique else _unique_rows(kb, seq)
@@ -165,4 +299,45 @@ def setxor1d(pda1, pda2, assume_unique=False):
     return out if seq else out[0]
 
 
-__all__ = ["unique", "value_counts", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d"]
+__all__ = ["unique", "value_counts", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d", "indexof1d"]
+
+
+def multiarray_setop_validation(pda1, pda2):
+    """Checks two lists of key arrays for a set operation on rows: as many arrays on each
+    side, one length per side, the same dtypes; TypeError/ValueError otherwise."""
+    if not isinstance(pda1, (list, tuple)) or not isinstance(pda2, (list, tuple)):
+        raise TypeError("pda1 and pda2 must be lists of arrays")
+    if len(pda1) != len(pda2):
+        raise ValueError("multi-array setops require same number of arrays in arguments.")
+    if len({x.size for x in pda1}) > 1 or len({x.size for x in pda2}) > 1:
+        raise ValueError("multi-array setops require arrays in each argument to be the same length.")
+    if [getattr(x, "dtype", type(x)) for x in pda1] != [getattr(x, "dtype", type(x)) for x in pda2]:
+        raise TypeError("Array dtypes of arguments must match")
+
+
+def indexof1d(query, space):
+    """For each element of ``query`` in order, the indices of every occurrence of it in
+    ``space`` (increasing); elements absent from ``space`` give nothing (Arkouda's
+    ``find(query, space, all_occurrences=True, remove_missing=True)``)."""
+    from .creation import arange, zeros
+    from .groupby import GroupBy
+    from .pdarrayclass import cumsum, sum as _sum
+    from .sorting import searchsorted
+
+    if query.size == 0 or space.size == 0:
+        return zeros(0, int64)
+    g = GroupBy(space)
+    uk, counts = g.size()
+    segs, perm = g.segments, g.permutation
+    found = in1d(query, uk)
+    gi = searchsorted(uk, query[found])
+    cnt = counts[gi]
+    total = builtins.int(_sum(cnt)) if cnt.size else 0
+    if total == 0:
+        return zeros(0, int64)
+    off = (cumsum(cnt) - cnt)._materialize()
+    mark = zeros(total, int64)
+    mark[off] = 1
+    j = (cumsum(mark) - 1)._materialize()  # the matched query of each output position
+    idx = segs[gi][j] + (arange(total) - off[j])
+    return perm[idx]

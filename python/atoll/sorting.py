@@ -3,12 +3,23 @@
 
 Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order)."""
 
+import builtins
+from enum import Enum
+
 import numpy as np
 
 from . import _atoll
 from ._keys import key_expr, key_expr_desc, key_list
 from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
+
+
+class SortingAlgorithm(Enum):
+    """Arkouda's sort algorithms; Atoll has one (a distributed stable radix sort) and takes
+    every choice to mean it."""
+
+    RadixSortLSD = "RadixSortLSD"
+    TwoArrayRadixSort = "TwoArrayRadixSort"
 
 
 def _empty_perm():
@@ -26,6 +37,8 @@ def argsort(pda, algorithm=None, ascending=True):
 
     if is_str_key(pda):
         return pda.argsort() if ascending else coargsort([pda], ascending=False)
+    if hasattr(pda, "_limbs"):  # bigint: its limbs as keys
+        return coargsort([pda], ascending=ascending)
     _check(pda)
     if pda.size == 0:
         return _empty_perm()
@@ -36,9 +49,7 @@ def sort(pda, algorithm=None):
     """The elements of ``pda`` in nondecreasing order (NaN last)."""
     _check(pda)
     if pda.size == 0:
-        from .creation import zeros
-
-        return zeros(0, pda.dtype)
+        return pda[0:0]
     return pda[argsort(pda)]
 
 
@@ -51,25 +62,72 @@ def coargsort(arrays, algorithm=None, ascending=True):
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     ks, _ = key_list(rank_keys(arrays), "arrays")
-    if len(ks) > 8:
-        raise ValueError(f"arrays: at most 8 key arrays are supported, got {len(ks)}")
     n = ks[0].size
     if n == 0:
         return _empty_perm()
-    return pdarray(_atoll.coargsort([key_expr(k) if ascending else key_expr_desc(k) for k in ks], n))
+    exprs = lambda keys: [key_expr(k) if ascending else key_expr_desc(k) for k in keys]  # noqa: E731
+    if len(ks) <= _MAX_KEYS:
+        return pdarray(_atoll.coargsort(exprs(ks), n))
+    # More keys: stable sorts by groups of keys, the least significant group first.
+    perm = None
+    for hi in range(len(ks), 0, -_MAX_KEYS):
+        group = ks[builtins.max(0, hi - _MAX_KEYS) : hi]
+        if perm is not None:
+            group = [k[perm] for k in group]
+        p = pdarray(_atoll.coargsort(exprs(group), n))
+        perm = p if perm is None else perm[p]
+    return perm
 
 
-def searchsorted(a, v, side="left"):
+# Key arrays that one native coargsort (and groupby) takes.
+_MAX_KEYS = 8
+
+
+def group_keys(exprs, keys, n):
+    """``(permutation, group-start flags, segments)`` of the rows of key arrays: the native
+    group-by for up to ``_MAX_KEYS`` keys, else a ``coargsort`` of all of them and the rows'
+    boundaries (``exprs``: their sort-key expressions; ``keys``: the pdarrays)."""
+    from .creation import arange, full
+
+    if len(exprs) <= _MAX_KEYS:
+        p, f, s = _atoll.groupby(exprs, n)
+        return pdarray(p), pdarray(f), pdarray(s)
+    perm = coargsort(list(keys))
+    flags = full(n, False, bool)
+    if n:
+        flags[0] = True
+        if n > 1:
+            diff = None
+            for k in keys:
+                sk = k[perm]
+                d = sk[1:] != sk[: n - 1]
+                diff = d if diff is None else diff | d
+            flags[1:] = diff
+    return perm, flags._materialize(), arange(n)[flags]
+
+
+def searchsorted(a, v, side="left", x2_sorted=False):
     """For each element of ``v``, the index where it would be inserted into the sorted ``a``
-    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``."""
+    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``;
+    ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here."""
     from .creation import array, zeros
     from .manipulation import concatenate
     from .pdarrayclass import cumsum
 
     _check(a, "a")
     scalar = not isinstance(v, pdarray)
-    if scalar:
-        v = array(np.atleast_1d(np.asarray(v, dtype=a.dtype)))
+    big = hasattr(a, "_limbs") or hasattr(v, "_limbs")
+    if big:
+        from ._bigint import to_bigint
+
+        a = to_bigint(a)
+        v = to_bigint([builtins.int(v)] if scalar else v)
+    elif scalar:
+        from .dtypes import is_scalar, result as _result
+
+        # The scalar keeps its own kind (2.5 is compared as a float), as NumPy compares.
+        vd = _result(a.dtype, v) if is_scalar(v) else None
+        v = array(np.atleast_1d(np.asarray(v, dtype=vd)))
     if side not in ("left", "right"):
         raise ValueError(f"side: expected 'left' or 'right', got {side!r}")
     na, nv = a.size, v.size
@@ -80,8 +138,11 @@ def searchsorted(a, v, side="left"):
         return out[0] if scalar else out
     from .dtypes import result
 
-    d = result(a.dtype, v.dtype)
-    c = concatenate([a.astype(d), v.astype(d)])
+    if big:
+        c = concatenate([a, v])
+    else:
+        d = result(a.dtype, v.dtype)
+        c = concatenate([a.astype(d), v.astype(d)])
     # Tag: on "left" an element of v sorts before equal elements of a, on "right" after.
     ta, tv = (1, 0) if side == "left" else (0, 1)
     tag = concatenate([zeros(na, int64) + ta, zeros(nv, int64) + tv])
@@ -94,4 +155,4 @@ def searchsorted(a, v, side="left"):
     return out[0] if scalar else out
 
 
-__all__ = ["argsort", "sort", "coargsort", "is_sorted", "searchsorted"]
+__all__ = ["argsort", "sort", "coargsort", "is_sorted", "searchsorted", "SortingAlgorithm"]

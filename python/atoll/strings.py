@@ -85,9 +85,118 @@ class Strings:
         """Every string, as a Python list."""
         return _atoll.str_to_list(self._s)
 
+    tolist = to_list
+
+    @property
+    def nbytes(self):
+        """The bytes the strings take: their UTF-8 bytes and one 8-byte offset each."""
+        return builtins.int(self.get_bytes_lengths().sum()) + 8 * self.size if self.size else 0
+
+    @property
+    def ndim(self):
+        return 1
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+    @property
+    def entry(self):
+        """Arkouda's server-side component of the strings' bytes (``entry.itemsize`` is 1,
+        ``entry.size`` the number of bytes); scripts read it to count bytes moved."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(itemsize=1, size=self.nbytes, name=f"strings-{id(self)}", dtype=np.dtype(np.uint8))
+
+    def get_bytes_lengths(self):
+        """The number of UTF-8 bytes of each string (int64)."""
+        from .creation import array
+
+        return array(np.array([len(x.encode()) for x in self.to_list()], dtype=np.int64))
+
+    def copy(self):
+        return self[:]
+
+    def _comp_to_ndarray(self, comp):
+        """Arkouda's components on the driver: ``values`` (the UTF-8 bytes, each string
+        followed by a NUL) or ``offsets`` (where each string starts in them)."""
+        enc = [x.encode() + b"\0" for x in self.to_list()]
+        if comp == "values":
+            return np.frombuffer(b"".join(enc), dtype=np.uint8).copy()
+        if comp == "offsets":
+            return np.cumsum([0] + [len(e) for e in enc[:-1]]).astype(np.int64) if enc else np.zeros(0, np.int64)
+        raise ValueError(f"comp: expected 'values' or 'offsets', got {comp!r}")
+
+    def take(self, indices, axis=None):
+        """``self[indices]``."""
+        from .creation import array
+
+        if not isinstance(indices, pdarray):
+            indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
+        return self[indices]
+
     def to_ndarray(self):
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
+
+    def __str__(self):
+        """Arkouda's format: every string up to 100, else the first and last three."""
+        if self.size <= 100:
+            return "[" + ", ".join(repr(x) for x in self.to_list()) + "]"
+        head, tail = self[:3].to_list(), self[self.size - 3 :].to_list()
+        return "[" + ", ".join(repr(x) for x in head) + ", ... , " + ", ".join(repr(x) for x in tail) + "]"
+
+    def equals(self, other):
+        """True when ``other`` is a Strings of the same strings in the same order."""
+        if not isinstance(other, Strings) or other.size != self.size:
+            return False
+        return self.size == 0 or builtins.bool((self == other).all())
+
+    @property
+    def inferred_type(self):
+        return "string"
+
+    def flatten(self):
+        return self
+
+    def _driver_map(self, f):
+        """Strings of ``f`` of each string, computed on the driver (gathered, mapped, sent back)."""
+        return from_list([f(x) for x in self.to_list()])
+
+    def _fixes(self, n, return_origins, proper, suffix):
+        from .creation import array
+
+        if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)) or n < 0:
+            raise TypeError(f"n: expected a nonnegative int, got {n!r}")
+        vals = self.to_list()
+        keep = [len(x) > n if proper else len(x) >= n for x in vals]
+        out = from_list([(x[len(x) - n :] if suffix else x[:n]) for x, k in zip(vals, keep) if k])
+        return (out, array(np.array(keep, dtype=bool))) if return_origins else out
+
+    def get_prefixes(self, n, return_origins=True, proper=True):
+        """The first ``n`` characters of each string that has ``n`` (more than ``n`` when
+        ``proper``), and which strings those are (computed on the driver)."""
+        return self._fixes(n, return_origins, proper, False)
+
+    def get_suffixes(self, n, return_origins=True, proper=True):
+        """The last ``n`` characters of each string long enough (see ``get_prefixes``)."""
+        return self._fixes(n, return_origins, proper, True)
+
+    def encode(self, toEncoding="utf-8", fromEncoding="utf-8"):
+        """The strings read in ``fromEncoding`` and written in ``toEncoding``: ``idna`` is the
+        ASCII form of domain names (each non-ASCII label lower-cased and Punycode-encoded
+        after ``xn--``, as IDNA 2008 keeps ``ß``), the UTF encodings are the text itself.
+        Computed on the driver."""
+        return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
+
+    def decode(self, fromEncoding="utf-8", toEncoding="utf-8"):
+        """``encode`` the other way: read in ``fromEncoding``, written in ``toEncoding``."""
+        return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
+
+    @staticmethod
+    def concatenate_uniquely(strings):
+        """The distinct strings of all the Strings in ``strings``."""
+        return concatenate(list(strings)).unique()
 
     def __repr__(self):
         v = self.to_list() if self.size <= 12 else self[:5].to_list() + ["..."] + self[self.size - 5 :].to_list()
@@ -116,6 +225,8 @@ class Strings:
                 from .creation import arange
 
                 key = arange(self.size)[key]
+            elif key.dtype != np.dtype(np.int64):
+                key = key.astype(np.int64)
             return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
         raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
 
@@ -125,8 +236,13 @@ class Strings:
             if other.size != self.size:
                 raise ValueError(f"size mismatch: {self.size} and {other.size}")
             return pdarray(_atoll.str_val_py(self._s, op, other=other._s)[0])
-        if isinstance(other, str):
-            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=other)[0])
+        if isinstance(other, (str, np.str_)):
+            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=builtins.str(other))[0])
+        if isinstance(other, (builtins.int, builtins.float, np.number, builtins.bool, np.bool_, pdarray)):
+            # A string never equals a number (NumPy 2 and Arkouda give an array).
+            from .creation import full
+
+            return full(self.size, op == "ne", bool)
         return NotImplemented
 
     def __eq__(self, other):
@@ -142,6 +258,52 @@ class Strings:
         """The number of characters of each string (int64 pdarray)."""
         return pdarray(_atoll.str_val_py(self._s, "lengths")[0])
 
+    def _test(self, kind):
+        return pdarray(_atoll.str_test_py(self._s, kind))
+
+    def isalpha(self):
+        return self._test("isalpha")
+
+    def _py_test(self, name):
+        """Python's ``str.<name>`` of each string, on the driver: the Unicode digit and numeric
+        types these tests read are not in Rust's standard library."""
+        from .creation import array
+
+        return array(np.array([getattr(x, name)() for x in self.to_list()], dtype=bool))
+
+    def isdigit(self):
+        return self._py_test("isdigit")
+
+    def isdecimal(self):
+        return self._py_test("isdecimal")
+
+    def isnumeric(self):
+        return self._py_test("isnumeric")
+
+    def isalnum(self):
+        return self._test("isalnum")
+
+    def isspace(self):
+        return self._test("isspace")
+
+    def islower(self):
+        return self._test("islower")
+
+    def isupper(self):
+        return self._test("isupper")
+
+    def istitle(self):
+        return self._test("istitle")
+
+    def isempty(self):
+        return self._test("isempty")
+
+    def capitalize(self):
+        return Strings(_atoll.str_map_py(self._s, "capitalize"))
+
+    def swapcase(self):
+        return Strings(_atoll.str_map_py(self._s, "swapcase"))
+
     def lower(self):
         return Strings(_atoll.str_op_py(self._s, "lower"))
 
@@ -156,15 +318,26 @@ class Strings:
 
     def contains(self, substr, regex=False):
         """Whether each string contains ``substr`` (a regular expression when ``regex``)."""
+        substr = _text(substr, "substr")
+        if regex:
+            _check_nonempty_regex(substr)
         return pdarray(_atoll.str_val_py(self._s, "contains", a=_str(substr, "substr"), regex=builtins.bool(regex))[0])
 
     def startswith(self, substr, regex=False):
+        substr = _text(substr, "substr")
         if regex:
+            _check_nonempty_regex(substr)
             return self._match("match", substr, 0).matched()
         return pdarray(_atoll.str_val_py(self._s, "startswith", a=_str(substr, "substr"))[0])
 
     def endswith(self, substr, regex=False):
+        substr = _text(substr, "substr")
+        if substr == "":
+            # Arkouda's rule (its suffix search is a regular expression, which may not
+            # match the empty string); Python's str.endswith("") is True.
+            raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
+            _check_nonempty_regex(substr)
             return self.contains(f"(?:{_str(substr, 'substr')})\\z", regex=True)
         return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
 
@@ -181,6 +354,21 @@ class Strings:
     def fullmatch(self, pattern, flags=0):
         return self._match("fullmatch", pattern, flags)
 
+    def find_locations(self, pattern):
+        """``(matches per string, start of each match, length of each match)`` of the
+        non-overlapping matches of ``pattern`` (Python's ``re``; computed on the driver)."""
+        from .creation import array
+
+        rx = _re.compile(_check_regex(_str(pattern, "pattern")))
+        counts, starts, lens = [], [], []
+        for x in self.to_list():
+            ms = list(rx.finditer(x))
+            counts.append(len(ms))
+            starts += [m.start() for m in ms]
+            lens += [m.end() - m.start() for m in ms]
+        as_i = lambda v: array(np.array(v, dtype=np.int64))  # noqa: E731
+        return as_i(counts), as_i(starts), as_i(lens)
+
     def findall(self, pattern, return_match_origins=False):
         """Every match of ``pattern`` (whole matches); with ``return_match_origins`` also the
         index of each string's first match among them."""
@@ -188,20 +376,47 @@ class Strings:
         return (Strings(p), pdarray(seg)) if return_match_origins else Strings(p)
 
     def sub(self, pat, repl, count=0):
-        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``, or all)."""
-        return Strings(
-            _atoll.str_op_py(self._s, "sub", a=_str(pat, "pat"), b=_str(repl, "repl"), k=builtins.int(count))
-        )
+        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``; all when
+        ``count`` is 0 or negative)."""
+        return self.subn(pat, repl, count)[0]
+
+    def subn(self, pat, repl, count=0):
+        """``(sub(pat, repl, count), number of replacements in each string)``."""
+        _check_regex(_str(pat, "pat"))
+        k = builtins.int(count)
+        k = 0 if k < 0 else k
+        out = Strings(_atoll.str_op_py(self._s, "sub", a=pat, b=_str(repl, "repl"), k=k))
+        p, seg = _atoll.str_split_py(self._s, pat, findall=True)
+        counts = _counts(pdarray(seg), p.size)
+        if k:
+            from .numeric import where
+
+            counts = where(counts > k, k, counts)
+        return out, counts
 
     def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
         """Split each string at ``delimiter``: the pieces of every string, and with
         ``return_segments`` the index of each string's first piece."""
+        if regex:
+            _check_regex(_str(delimiter, "delimiter"))
+        if maxsplit is not None and builtins.int(maxsplit) < 0:
+            maxsplit = None  # Python's str.split: a negative maxsplit means no limit
         p, seg = _atoll.str_split_py(
             self._s, _str(delimiter, "delimiter"), regex=builtins.bool(regex), maxsplit=maxsplit
         )
         return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
 
-    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False):
+    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False, regex=False):
+        """``(left, right)``: each string split at the ``times``-th occurrence of
+        ``delimiter`` (from the left, or the right with ``fromRight``)."""
+        if isinstance(times, (builtins.bool, np.bool_)) or not isinstance(times, (builtins.int, np.integer)):
+            raise TypeError(f"times: expected an int, got {type(times).__name__}")
+        if times < 1:
+            raise ValueError(f"times: must be >= 1, got {times}")
+        if isinstance(delimiter, (str, np.str_)) and delimiter == "":
+            raise ValueError("delimiter: must not be empty")
+        if regex:
+            raise ValueError("peel: regex delimiters are not supported")
         l, r = _atoll.str_peel_py(
             self._s,
             _str(delimiter, "delimiter"),
@@ -234,11 +449,18 @@ class Strings:
         return pdarray(a), pdarray(b)
 
     # ----- as keys -----------------------------------------------------------------------
-    def argsort(self):
-        """The stable permutation that sorts the strings (by code point)."""
+    def argsort(self, algorithm=None, ascending=True):
+        """The stable permutation that sorts the strings (by code point); ``ascending=False``:
+        in reverse order, equal strings in index order."""
+        if not ascending:
+            # Arkouda's (and NumPy's flip of a stable argsort): equal strings in reverse order.
+            return pdarray(_atoll.str_val_py(self._s, "argsort")[0])[::-1]
         return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
 
     def in1d(self, other):
+        """Whether each string occurs in ``other`` (Strings, or a list/array of str)."""
+        if not isinstance(other, Strings):
+            other = from_list(list(other))
         return pdarray(_atoll.str_val_py(self._s, "in1d", other=other._s)[0])
 
     def unique(self):
@@ -262,6 +484,84 @@ def _groupby(s):
     return pdarray(p), pdarray(g), Strings(k), pdarray(c)
 
 
+_UTF = ("utf-8", "utf8", "utf-16", "utf16", "utf-32", "utf32", "ascii")
+
+
+def _recode(x, frm, to):
+    frm, to = frm.lower(), to.lower()
+    for e in (frm, to):
+        if e != "idna" and e not in _UTF:
+            raise ValueError(f"encoding: {e!r} is not supported (idna and the UTF encodings are)")
+    text = _idna_decode(x) if frm == "idna" else x
+    return _idna_encode(text) if to == "idna" else text
+
+
+def _idna_encode(x):
+    labels = []
+    for label in x.split("."):
+        if label.isascii():
+            labels.append(label)
+        else:
+            labels.append("xn--" + label.lower().encode("punycode").decode("ascii"))
+    return ".".join(labels)
+
+
+def _idna_decode(x):
+    """The Unicode form of an IDNA name; "" for a name that is not valid IDNA (a label that
+    does not decode, does not encode back to itself, or starts with a combining mark)."""
+    import unicodedata
+
+    out = []
+    for lab in x.split("."):
+        if not lab.lower().startswith("xn--"):
+            out.append(lab)
+            continue
+        try:
+            u = lab[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError):
+            return ""
+        if not u or unicodedata.category(u[0]).startswith("M") or _idna_encode(u).lower() != lab.lower():
+            return ""
+        out.append(u)
+    return ".".join(out)
+
+
+def _text(x, name):
+    """A str of a str, a NumPy str or bytes (UTF-8); TypeError otherwise."""
+    if isinstance(x, bytes):
+        return x.decode()
+    if isinstance(x, np.str_):
+        return builtins.str(x)
+    return _str(x, name)
+
+
+def _check_nonempty_regex(p):
+    """Arkouda's rule: a pattern that matches the empty string is refused (ValueError)."""
+    if _check_regex(p) is not None and _re.search(p, "") is not None:
+        raise ValueError(f"pattern {p!r} matches the empty string, which is not supported")
+
+
+def _check_regex(p):
+    """Python's ``re.error`` for a pattern Python's ``re`` rejects (Arkouda's exception)."""
+    try:
+        _re.compile(p)
+    except _re.error:
+        raise
+    return p
+
+
+def _counts(seg, total):
+    """Pieces per string from the index of each string's first piece (``findall``/``split``)
+    and the number of pieces in all."""
+    from .creation import array
+    from .manipulation import concatenate
+
+    if seg.size == 0:
+        return seg
+    ends = concatenate([seg[1:], array(np.array([total], dtype=np.int64))])
+    return (ends - seg)._materialize()
+
+
 def from_list(values):
     """Strings from a list (or 1-D NumPy array) of ``str``."""
     v = [builtins.str(x) if isinstance(x, np.str_) else x for x in values]
@@ -271,13 +571,36 @@ def from_list(values):
     return Strings(_atoll.str_from_list(v))
 
 
+def _int_arg(v, name):
+    if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+    return builtins.int(v)
+
+
 def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
     from .creation import _seed, _size
 
+    lo, hi = _int_arg(minlen, "minlen"), _int_arg(maxlen, "maxlen")
+    if lo < 0 or hi <= lo:
+        raise ValueError(f"Incompatible arguments: minlen < 0, maxlen <= minlen (minlen={lo}, maxlen={hi})")
+    return Strings(_atoll.str_random_uniform(lo, hi, _size(size), _str(characters, "characters"), _seed(seed)))
+
+
+def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed=None):
+    """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda)."""
+    from .creation import _seed, _size
+
+    for name, v in (("logmean", logmean), ("logstd", logstd)):
+        if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(
+            v, (builtins.int, builtins.float, np.number)
+        ):
+            raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
+    if logstd <= 0:
+        raise ValueError(f"logstd: must be positive, got {logstd}")
     return Strings(
-        _atoll.str_random_uniform(
-            builtins.int(minlen), builtins.int(maxlen), _size(size), _str(characters, "characters"), _seed(seed)
+        _atoll.str_random_lognormal(
+            builtins.float(logmean), builtins.float(logstd), _size(size), _str(characters, "characters"), _seed(seed)
         )
     )
 

@@ -134,9 +134,9 @@ def test_random_strings_and_errors():
     assert la == b.to_list()
     assert all(1 <= len(x) < 6 and x.isascii() and x.islower() for x in la)
     s = ak.array(["abc", "x"])
-    with pytest.raises(ValueError, match="invalid regular expression"):
+    with pytest.raises(re.error):  # Arkouda's exception (Python's re rejects the pattern)
         s.contains("a(b", regex=True)
-    with pytest.raises(ValueError, match="invalid regular expression"):
+    with pytest.raises(re.error):
         s.split("[z-a]", regex=True)
     with pytest.raises(ValueError):
         s.split("")

@@ -7,6 +7,7 @@ use crate::run;
 use atoll_session::commands::{self as cmd, ScanOp};
 use atoll_session::eval::RedOp;
 use atoll_session::handoff::DriverSlice;
+use atoll_session::ufuncs::{F1, F2};
 use atoll_session::{session, ArrRef, Array, BinOp, DType, Node, Scal, UnOp};
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
@@ -273,6 +274,20 @@ fn where_(c: &Ex, a: &Ex, b: &Ex) -> PyResult<Ex> {
     checked(node, join(&[c, a, b]))
 }
 
+/// `f(x)` for a function of one operand by NumPy's name (`trunc`, `tan`, `log2`, ...).
+#[pyfunction]
+fn ufunc1(f: &str, x: &Ex) -> PyResult<Ex> {
+    let g = F1::parse(f).ok_or_else(|| value_err("f", format!("unknown function {f:?}")))?;
+    checked(Node::Fn1(g, Box::new(x.node.clone())), join(&[x]))
+}
+
+/// `f(a, b)` for a function of two operands of one dtype (`arctan2`, `hypot`, `fmod`, ...).
+#[pyfunction]
+fn ufunc2(f: &str, a: &Ex, b: &Ex) -> PyResult<Ex> {
+    let g = F2::parse(f).ok_or_else(|| value_err("f", format!("unknown function {f:?}")))?;
+    checked(Node::Fn2(g, Box::new(a.node.clone()), Box::new(b.node.clone())), join(&[a, b]))
+}
+
 // ----- commands on expressions -------------------------------------------------------------
 
 /// A new array holding the expression's value (`n` elements).
@@ -367,6 +382,8 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(binary, m)?,
         wrap_pyfunction!(unary, m)?,
         wrap_pyfunction!(where_, m)?,
+        wrap_pyfunction!(ufunc1, m)?,
+        wrap_pyfunction!(ufunc2, m)?,
         wrap_pyfunction!(evaluate, m)?,
         wrap_pyfunction!(assign, m)?,
         wrap_pyfunction!(reduce, m)?,

@@ -2,6 +2,8 @@
 
 use crate::arrays::Arr;
 use crate::run;
+use crate::errors::value_err;
+use atoll_session::str_extra::{self as sx, StrMap, StrTest};
 use atoll_session::str_groupby::categorical_codes;
 use atoll_session::strings::{self as st, StrOp, Strs, ValOp};
 use pyo3::prelude::*;
@@ -145,6 +147,30 @@ fn str_categorical_py(py: Python<'_>, s: &StrArr) -> PyResult<(Arr, StrArr)> {
     Ok((Arr(c), StrArr(k)))
 }
 
+/// A bool array: `test` ("isalpha", "isdigit", ...) of each string.
+#[pyfunction]
+fn str_test_py(py: Python<'_>, s: &StrArr, test: &str) -> PyResult<Arr> {
+    let t = StrTest::parse(test).ok_or_else(|| value_err("test", format!("unknown test {test:?}")))?;
+    run(py, |ss| sx::test(ss, &s.0, t)).map(Arr)
+}
+
+/// New strings: `op` ("capitalize", "swapcase") of each string.
+#[pyfunction]
+fn str_map_py(py: Python<'_>, s: &StrArr, op: &str) -> PyResult<StrArr> {
+    let m = match op {
+        "capitalize" => StrMap::Capitalize,
+        "swapcase" => StrMap::Swapcase,
+        _ => return Err(value_err("op", format!("unknown map {op:?}"))),
+    };
+    run(py, |ss| sx::map(ss, &s.0, m)).map(StrArr)
+}
+
+/// `random_strings_lognormal`.
+#[pyfunction]
+fn str_random_lognormal(py: Python<'_>, logmean: f64, logstd: f64, n: usize, characters: String, seed: u64) -> PyResult<StrArr> {
+    run(py, |s| sx::random_lognormal(s, logmean, logstd, n, &characters, seed)).map(StrArr)
+}
+
 /// Adds the strings' class and functions to the module.
 pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<StrArr>()?;
@@ -160,6 +186,9 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(str_groupby_py, m)?,
         wrap_pyfunction!(str_concatenate_py, m)?,
         wrap_pyfunction!(str_categorical_py, m)?,
+        wrap_pyfunction!(str_test_py, m)?,
+        wrap_pyfunction!(str_map_py, m)?,
+        wrap_pyfunction!(str_random_lognormal, m)?,
     ] {
         m.add_function(f)?;
     }

@@ -36,6 +36,10 @@ pub enum BNode<'a> {
     Un(UnOp, Box<BNode<'a>>),
     /// A selection.
     Where(Box<BNode<'a>>, Box<BNode<'a>>, Box<BNode<'a>>),
+    /// A function of one operand ([`crate::ufuncs`]).
+    Fn1(crate::ufuncs::F1, Box<BNode<'a>>),
+    /// A function of two operands ([`crate::ufuncs`]).
+    Fn2(crate::ufuncs::F2, Box<BNode<'a>>, Box<BNode<'a>>),
 }
 
 impl<'a> BNode<'a> {
@@ -55,6 +59,8 @@ impl<'a> BNode<'a> {
             BNode::Un(UnOp::IsNan, _) => DType::Bool,
             BNode::Un(_, x) => x.dtype(),
             BNode::Where(_, a, _) => a.dtype(),
+            BNode::Fn1(f, x) => f.out(x.dtype()),
+            BNode::Fn2(f, a, _) => f.out(a.dtype()),
         }
     }
 
@@ -78,6 +84,11 @@ impl<'a> BNode<'a> {
                 let c = Self::bind(c, leaf);
                 let a = Self::bind(a, leaf);
                 BNode::Where(Box::new(c), Box::new(a), Box::new(Self::bind(b, leaf)))
+            }
+            Node::Fn1(f, x) => BNode::Fn1(*f, Box::new(Self::bind(x, leaf))),
+            Node::Fn2(f, a, b) => {
+                let a = Self::bind(a, leaf);
+                BNode::Fn2(*f, Box::new(a), Box::new(Self::bind(b, leaf)))
             }
         }
     }
@@ -354,6 +365,8 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
                 DType::Bool => where_t::<bool>(&c, &a, &b, n)?,
             }
         }
+        BNode::Fn1(f, x) => crate::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
+        BNode::Fn2(f, a, b) => crate::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
     })
 }
 

@@ -31,6 +31,20 @@ pub trait Num: Copy + Send + Sync + PartialOrd + Default + 'static {
     fn one() -> Self;
 }
 
+/// `a ** e` wrapping at 64 bits for any exponent (NumPy's integer power: square and
+/// multiply over every bit of `e`, not a 32-bit exponent).
+fn wrapping_pow_u64(mut a: u64, mut e: u64) -> u64 {
+    let mut r: u64 = 1;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r.wrapping_mul(a);
+        }
+        a = a.wrapping_mul(a);
+        e >>= 1;
+    }
+    r
+}
+
 fn shl_i(a: i64, b: i64) -> i64 {
     if (0..64).contains(&b) {
         a.wrapping_shl(b as u32)
@@ -95,7 +109,7 @@ impl Num for i64 {
                 if b < 0 {
                     0
                 } else {
-                    a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+                    wrapping_pow_u64(a as u64, b as u64) as i64
                 }
             }
             And => a & b,
@@ -163,7 +177,7 @@ impl Num for u64 {
                     a % b
                 }
             }
-            Pow => a.wrapping_pow(b.min(u32::MAX as u64) as u32),
+            Pow => wrapping_pow_u64(a, b),
             And => a & b,
             Or => a | b,
             Xor => a ^ b,

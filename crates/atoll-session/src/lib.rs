@@ -34,11 +34,13 @@ mod prefetch;
 pub mod registry;
 pub mod session;
 pub mod share;
+pub mod str_extra;
 pub mod str_groupby;
 pub mod streaming;
 pub mod strings;
 mod sum_lockstep;
 pub mod types;
+pub mod ufuncs;
 
 pub use session::{Array, Session};
 pub use types::{ArrRef, BinOp, DType, Node, Scal, UnOp};

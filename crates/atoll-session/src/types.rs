@@ -264,6 +264,10 @@ pub enum Node {
     Un(UnOp, Box<Node>),
     /// `where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
     Where(Box<Node>, Box<Node>, Box<Node>),
+    /// A function of one operand ([`crate::ufuncs`]).
+    Fn1(crate::ufuncs::F1, Box<Node>),
+    /// A function of two operands of one dtype ([`crate::ufuncs`]).
+    Fn2(crate::ufuncs::F2, Box<Node>, Box<Node>),
 }
 
 impl Node {
@@ -282,6 +286,8 @@ impl Node {
             Node::Un(UnOp::IsNan, _) => DType::Bool,
             Node::Un(_, x) => x.dtype(),
             Node::Where(_, a, _) => a.dtype(),
+            Node::Fn1(f, x) => f.out(x.dtype()),
+            Node::Fn2(f, a, _) => f.out(a.dtype()),
         }
     }
 
@@ -290,8 +296,8 @@ impl Node {
         match self {
             Node::Leaf(r, _) => out.push(*r),
             Node::Scalar(_) => {}
-            Node::Cast(x, _) | Node::Un(_, x) => x.leaves(out),
-            Node::Bin(_, a, b) => {
+            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.leaves(out),
+            Node::Bin(_, a, b) | Node::Fn2(_, a, b) => {
                 a.leaves(out);
                 b.leaves(out);
             }
@@ -332,6 +338,28 @@ impl Node {
                 }
                 Ok(())
             }
+            Node::Fn1(f, x) => {
+                x.validate()?;
+                let t = x.dtype();
+                if f.accepts(t) {
+                    Ok(())
+                } else {
+                    Err(format!("{f:?} is not supported for dtype {}", t.name()))
+                }
+            }
+            Node::Fn2(f, a, b) => {
+                a.validate()?;
+                b.validate()?;
+                let (ta, tb) = (a.dtype(), b.dtype());
+                if ta != tb {
+                    return Err(format!("{f:?} needs operands of one dtype, got {} and {}", ta.name(), tb.name()));
+                }
+                if f.accepts(ta) {
+                    Ok(())
+                } else {
+                    Err(format!("{f:?} is not supported for dtype {}", ta.name()))
+                }
+            }
             Node::Where(c, a, b) => {
                 c.validate()?;
                 a.validate()?;
@@ -362,7 +390,8 @@ impl Node {
     pub fn has_int_pow(&self) -> bool {
         match self {
             Node::Leaf(..) | Node::Scalar(_) => false,
-            Node::Cast(x, _) | Node::Un(_, x) => x.has_int_pow(),
+            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.has_int_pow(),
+            Node::Fn2(_, a, b) => a.has_int_pow() || b.has_int_pow(),
             Node::Bin(op, a, b) => (*op == BinOp::Pow && a.dtype() == DType::I64) || a.has_int_pow() || b.has_int_pow(),
             Node::Where(c, a, b) => c.has_int_pow() || a.has_int_pow() || b.has_int_pow(),
         }

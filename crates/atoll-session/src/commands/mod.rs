@@ -291,6 +291,7 @@ pub fn register_all() {
     create::CREATE.register();
     memory::MEM.register();
     crate::strings::register();
+    crate::str_extra::register();
     crate::str_groupby::register();
     crate::analytics::register_commands();
     crate::dense_agg::register_commands();

@@ -1,0 +1,207 @@
+//! More of Arkouda's `Strings` methods, on `atoll-strings`' per-locale layout: character
+//! class tests (`isalpha`, `isdigit`, ...), `capitalize`, `swapcase`, and log-normal random
+//! strings. Each locale works on its own strings; no communication but the result's
+//! bookkeeping.
+
+use crate::registry::{Col, Registry};
+use crate::session::{next_ids, Array, Session};
+use crate::strings::{get, put, Strs};
+use crate::types::DType;
+use atoll::array::{dist, DistArray};
+use atoll::runtime::{Ctx, Handler};
+use atoll::strings::{random_strings_lognormal, Charset, DistStrings, LocalStrings};
+use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A test of every character of a string (Python's `str.isalpha` and the others).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrTest {
+    /// `str.isalpha`
+    Alpha,
+    /// `str.isdigit`
+    Digit,
+    /// `str.isdecimal`
+    Decimal,
+    /// `str.isnumeric`
+    Numeric,
+    /// `str.isalnum`
+    Alnum,
+    /// `str.isspace`
+    Space,
+    /// `str.islower`
+    Lower,
+    /// `str.isupper`
+    Upper,
+    /// `str.istitle`
+    Title,
+    /// `s == ""`
+    Empty,
+}
+
+impl StrTest {
+    /// The test of a name (`isalpha`, `isdigit`, ...).
+    pub fn parse(s: &str) -> Option<StrTest> {
+        use StrTest::*;
+        Some(match s {
+            "isalpha" => Alpha,
+            "isdigit" => Digit,
+            "isdecimal" => Decimal,
+            "isnumeric" => Numeric,
+            "isalnum" => Alnum,
+            "isspace" => Space,
+            "islower" => Lower,
+            "isupper" => Upper,
+            "istitle" => Title,
+            "isempty" => Empty,
+            _ => return None,
+        })
+    }
+
+    /// The test of one string, as Python's `str` methods (Unicode's categories as Rust's
+    /// `char` methods give them).
+    fn test(self, s: &str) -> bool {
+        use StrTest::*;
+        let nonempty = !s.is_empty();
+        match self {
+            Alpha => nonempty && s.chars().all(char::is_alphabetic),
+            Digit | Decimal => {
+                nonempty
+                    && s.chars()
+                        .all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric() && c.to_digit(10).is_some()))
+            }
+            Numeric => nonempty && s.chars().all(char::is_numeric),
+            Alnum => nonempty && s.chars().all(char::is_alphanumeric),
+            Space => nonempty && s.chars().all(char::is_whitespace),
+            Lower => s.chars().any(|c| c.is_lowercase()) && !s.chars().any(|c| c.is_uppercase()),
+            Upper => s.chars().any(|c| c.is_uppercase()) && !s.chars().any(|c| c.is_lowercase()),
+            Title => {
+                // Upper case letters only after uncased characters, lower case only after cased.
+                let (mut prev_cased, mut any) = (false, false);
+                for c in s.chars() {
+                    if c.is_uppercase() {
+                        if prev_cased {
+                            return false;
+                        }
+                        prev_cased = true;
+                        any = true;
+                    } else if c.is_lowercase() {
+                        if !prev_cased {
+                            return false;
+                        }
+                        prev_cased = true;
+                    } else {
+                        prev_cased = false;
+                    }
+                }
+                any
+            }
+            Empty => s.is_empty(),
+        }
+    }
+}
+
+fn test_cmd(ctx: &Ctx, (out, id, t): (u64, u64, StrTest)) -> Result<()> {
+    let s = get(ctx, id)?;
+    let local = s.local();
+    let mut a = DistArray::<bool, 1>::zeros_lazy(ctx, dist::block(ctx, [s.len()])?)?;
+    if a.local().len() != local.len() {
+        a.free()?;
+        return Err(Error::InvalidArgument("internal: strings and arrays are laid out differently".into()));
+    }
+    for (i, o) in a.local_mut().iter_mut().enumerate() {
+        *o = t.test(local.get_str(i));
+    }
+    Registry::of(ctx).insert(out, Col::B(a));
+    Ok(())
+}
+static TEST: Handler<(u64, u64, StrTest), ()> = Handler::new("atoll-session::str_test", test_cmd);
+
+/// A string-to-string map (`capitalize`, `swapcase`).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrMap {
+    /// `str.capitalize`: the first character in title case, the rest in lower case.
+    Capitalize,
+    /// `str.swapcase`
+    Swapcase,
+}
+
+fn map_one(m: StrMap, s: &str, o: &mut String) {
+    match m {
+        StrMap::Capitalize => {
+            let mut it = s.chars();
+            if let Some(c) = it.next() {
+                let mut up = c.to_uppercase();
+                if let Some(f) = up.next() {
+                    o.push(f);
+                    for r in up {
+                        o.extend(r.to_lowercase());
+                    }
+                }
+                for c in it {
+                    o.extend(c.to_lowercase());
+                }
+            }
+        }
+        StrMap::Swapcase => {
+            for c in s.chars() {
+                if c.is_uppercase() {
+                    o.extend(c.to_lowercase());
+                } else if c.is_lowercase() {
+                    o.extend(c.to_uppercase());
+                } else {
+                    o.push(c);
+                }
+            }
+        }
+    }
+}
+
+fn map_cmd(ctx: &Ctx, (out, id, m): (u64, u64, StrMap)) -> Result<()> {
+    let s = get(ctx, id)?;
+    let local = s.local();
+    let mut res = LocalStrings::new();
+    let mut buf = String::new();
+    for i in 0..local.len() {
+        buf.clear();
+        map_one(m, local.get_str(i), &mut buf);
+        res.push(&buf);
+    }
+    put(ctx, out, DistStrings::from_local_parts(ctx, res, "Strings map")?);
+    Ok(())
+}
+static MAP: Handler<(u64, u64, StrMap), ()> = Handler::new("atoll-session::str_map", map_cmd);
+
+fn lognormal_cmd(ctx: &Ctx, (id, logmean, logstd, n, chars, seed): (u64, f64, f64, usize, String, u64)) -> Result<()> {
+    let s = random_strings_lognormal(ctx, logmean, logstd, n, Charset::from_name(&chars)?, seed)?;
+    put(ctx, id, s);
+    Ok(())
+}
+static LOGNORMAL: Handler<(u64, f64, f64, usize, String, u64), ()> =
+    Handler::new("atoll-session::str_random_lognormal", lognormal_cmd);
+
+/// A bool array: `test` of each string. **Collective.**
+pub fn test(s: &Session, x: &Strs, t: StrTest) -> Result<Array> {
+    s.new_array(DType::Bool, x.len, |id| s.exec(&TEST, (id, x.id, t)))
+}
+
+/// New strings: `m` of each string. **Collective.**
+pub fn map(s: &Session, x: &Strs, m: StrMap) -> Result<Strs> {
+    let id = next_ids(1);
+    s.exec(&MAP, (id, x.id, m))?;
+    Ok(Strs { id, len: x.len, generation: s.generation() })
+}
+
+/// `n` random strings of log-normal lengths (`random_strings_lognormal`). **Collective.**
+pub fn random_lognormal(s: &Session, logmean: f64, logstd: f64, n: usize, characters: &str, seed: u64) -> Result<Strs> {
+    let id = next_ids(1);
+    s.exec(&LOGNORMAL, (id, logmean, logstd, n, characters.to_string(), seed))?;
+    Ok(Strs { id, len: n, generation: s.generation() })
+}
+
+/// Registers the commands.
+pub fn register() {
+    TEST.register();
+    MAP.register();
+    LOGNORMAL.register();
+}
+

@@ -1,0 +1,321 @@
+//! NumPy's elementwise functions beyond the operators ([`crate::types::BinOp`],
+//! [`crate::types::UnOp`]): trigonometric and hyperbolic functions and their inverses,
+//! logarithms and exponentials of other bases, rounding toward zero, sign, infinity tests,
+//! bit counts and rotations, `arctan2`, `hypot`, `fmod`, `nextafter`. Nodes
+//! [`crate::types::Node::Fn1`] and [`crate::types::Node::Fn2`] of the fused expressions; the
+//! Python layer converts the operands to the dtype a function takes (float64 for the
+//! transcendental ones) before it builds the node, and [`F1::accepts`]/[`F2::accepts`] refuse
+//! the others when the node is built.
+
+use crate::eval::{Access, Arg, Val};
+use crate::types::DType;
+use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A function of one operand.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum F1 {
+    Trunc,
+    Tan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Arcsin,
+    Arccos,
+    Arctan,
+    Arcsinh,
+    Arccosh,
+    Arctanh,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Sign,
+    Square,
+    IsInf,
+    IsFinite,
+    Rad2deg,
+    Deg2rad,
+    Popcount,
+    Parity,
+    Clz,
+    Ctz,
+}
+
+/// A function of two operands of one dtype.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum F2 {
+    Arctan2,
+    Hypot,
+    Fmod,
+    Nextafter,
+    Rotl,
+    Rotr,
+}
+
+impl F1 {
+    /// The function of a name used by the Python layer (NumPy's name).
+    pub fn parse(s: &str) -> Option<F1> {
+        use F1::*;
+        Some(match s {
+            "trunc" => Trunc,
+            "tan" => Tan,
+            "sinh" => Sinh,
+            "cosh" => Cosh,
+            "tanh" => Tanh,
+            "arcsin" => Arcsin,
+            "arccos" => Arccos,
+            "arctan" => Arctan,
+            "arcsinh" => Arcsinh,
+            "arccosh" => Arccosh,
+            "arctanh" => Arctanh,
+            "log2" => Log2,
+            "log10" => Log10,
+            "log1p" => Log1p,
+            "expm1" => Expm1,
+            "sign" => Sign,
+            "square" => Square,
+            "isinf" => IsInf,
+            "isfinite" => IsFinite,
+            "rad2deg" => Rad2deg,
+            "deg2rad" => Deg2rad,
+            "popcount" => Popcount,
+            "parity" => Parity,
+            "clz" => Clz,
+            "ctz" => Ctz,
+            _ => return None,
+        })
+    }
+
+    /// True when the function is defined on `t`.
+    pub fn accepts(self, t: DType) -> bool {
+        use F1::*;
+        match self {
+            Sign | Square => t != DType::Bool,
+            Popcount | Parity | Clz | Ctz => matches!(t, DType::I64 | DType::U64),
+            IsInf | IsFinite | Trunc => true,
+            _ => t == DType::F64,
+        }
+    }
+
+    /// The dtype of the value for an operand of dtype `t`.
+    pub fn out(self, t: DType) -> DType {
+        match self {
+            F1::IsInf | F1::IsFinite => DType::Bool,
+            _ => t,
+        }
+    }
+}
+
+impl F2 {
+    /// The function of a name used by the Python layer.
+    pub fn parse(s: &str) -> Option<F2> {
+        use F2::*;
+        Some(match s {
+            "arctan2" => Arctan2,
+            "hypot" => Hypot,
+            "fmod" => Fmod,
+            "nextafter" => Nextafter,
+            "rotl" => Rotl,
+            "rotr" => Rotr,
+            _ => return None,
+        })
+    }
+
+    /// True when the function is defined on operands of dtype `t`.
+    pub fn accepts(self, t: DType) -> bool {
+        match self {
+            F2::Fmod => t != DType::Bool,
+            F2::Rotl | F2::Rotr => matches!(t, DType::I64 | DType::U64),
+            _ => t == DType::F64,
+        }
+    }
+
+    /// The dtype of the value for operands of dtype `t`.
+    pub fn out(self, t: DType) -> DType {
+        t
+    }
+}
+
+fn map<A: Copy, O: Clone>(x: &Arg<A>, n: usize, f: impl Fn(A) -> O) -> Vec<O> {
+    match x {
+        Arg::S(a) => a.iter().map(|&a| f(a)).collect(),
+        Arg::C(a) => vec![f(*a); n],
+    }
+}
+
+fn zip<A: Copy, O: Clone>(x: &Arg<A>, y: &Arg<A>, n: usize, f: impl Fn(A, A) -> O) -> Vec<O> {
+    match (x, y) {
+        (Arg::S(a), Arg::S(b)) => a.iter().zip(b.iter()).map(|(&a, &b)| f(a, b)).collect(),
+        (Arg::S(a), Arg::C(b)) => a.iter().map(|&a| f(a, *b)).collect(),
+        (Arg::C(a), Arg::S(b)) => b.iter().map(|&b| f(*a, b)).collect(),
+        (Arg::C(a), Arg::C(b)) => vec![f(*a, *b); n],
+    }
+}
+
+fn bad(what: &str, t: DType) -> Error {
+    Error::InvalidArgument(format!("{what} is not defined for dtype {}", t.name()))
+}
+
+fn arg<'b, T: Access>(v: &'b Val<'_>, what: &str) -> Result<Arg<'b, T>> {
+    T::arg(v).ok_or_else(|| bad(what, T::DTYPE))
+}
+
+/// NumPy's `sign` of a float: -1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0).
+fn sign_f(a: f64) -> f64 {
+    if a > 0.0 {
+        1.0
+    } else if a < 0.0 {
+        -1.0
+    } else if a.is_nan() {
+        a
+    } else {
+        0.0
+    }
+}
+
+/// C's `nextafter`: the float after `a` in the direction of `b`.
+fn nextafter(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    if a == b {
+        return b;
+    }
+    if a == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if b > 0.0 { tiny } else { -tiny };
+    }
+    let bits = a.to_bits();
+    let up = (b > a) == (a > 0.0);
+    f64::from_bits(if up { bits + 1 } else { bits - 1 })
+}
+
+/// The value of `f` on `v` (`n` elements).
+pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
+    use F1::*;
+    let what = format!("{f:?}");
+    let t = match v {
+        Val::S(s) => s.dtype(),
+        _ => {
+            if f64::arg(v).is_some() {
+                DType::F64
+            } else if i64::arg(v).is_some() {
+                DType::I64
+            } else if u64::arg(v).is_some() {
+                DType::U64
+            } else {
+                DType::Bool
+            }
+        }
+    };
+    if !f.accepts(t) {
+        return Err(bad(&what, t));
+    }
+    Ok(match t {
+        DType::F64 => {
+            let x = arg::<f64>(v, &what)?;
+            let g: fn(f64) -> f64 = match f {
+                Trunc => f64::trunc,
+                Tan => f64::tan,
+                Sinh => f64::sinh,
+                Cosh => f64::cosh,
+                Tanh => f64::tanh,
+                Arcsin => f64::asin,
+                Arccos => f64::acos,
+                Arctan => f64::atan,
+                Arcsinh => f64::asinh,
+                Arccosh => f64::acosh,
+                Arctanh => f64::atanh,
+                Log2 => f64::log2,
+                Log10 => f64::log10,
+                Log1p => f64::ln_1p,
+                Expm1 => f64::exp_m1,
+                Sign => sign_f,
+                Square => |a| a * a,
+                Rad2deg => f64::to_degrees,
+                Deg2rad => f64::to_radians,
+                IsInf => return Ok(Val::B(map(&x, n, f64::is_infinite))),
+                IsFinite => return Ok(Val::B(map(&x, n, f64::is_finite))),
+                Popcount | Parity | Clz | Ctz => return Err(bad(&what, t)),
+            };
+            Val::F(map(&x, n, g))
+        }
+        DType::I64 => {
+            let x = arg::<i64>(v, &what)?;
+            match f {
+                Sign => Val::I(map(&x, n, i64::signum)),
+                Square => Val::I(map(&x, n, |a| a.wrapping_mul(a))),
+                Trunc => Val::I(map(&x, n, |a| a)),
+                Popcount => Val::I(map(&x, n, |a| a.count_ones() as i64)),
+                Parity => Val::I(map(&x, n, |a| (a.count_ones() & 1) as i64)),
+                Clz => Val::I(map(&x, n, |a| a.leading_zeros() as i64)),
+                Ctz => Val::I(map(&x, n, |a| if a == 0 { 0 } else { a.trailing_zeros() as i64 })),
+                IsInf => Val::B(vec![false; n]),
+                IsFinite => Val::B(vec![true; n]),
+                _ => return Err(bad(&what, t)),
+            }
+        }
+        DType::U64 => {
+            let x = arg::<u64>(v, &what)?;
+            match f {
+                Sign => Val::U(map(&x, n, |a| (a != 0) as u64)),
+                Square => Val::U(map(&x, n, |a| a.wrapping_mul(a))),
+                Trunc => Val::U(map(&x, n, |a| a)),
+                Popcount => Val::U(map(&x, n, |a| a.count_ones() as u64)),
+                Parity => Val::U(map(&x, n, |a| (a.count_ones() & 1) as u64)),
+                Clz => Val::U(map(&x, n, |a| a.leading_zeros() as u64)),
+                Ctz => Val::U(map(&x, n, |a| if a == 0 { 0 } else { a.trailing_zeros() as u64 })),
+                IsInf => Val::B(vec![false; n]),
+                IsFinite => Val::B(vec![true; n]),
+                _ => return Err(bad(&what, t)),
+            }
+        }
+        DType::Bool => {
+            let x = arg::<bool>(v, &what)?;
+            match f {
+                Trunc => Val::B(map(&x, n, |a| a)),
+                IsInf => Val::B(vec![false; n]),
+                IsFinite => Val::B(vec![true; n]),
+                _ => return Err(bad(&what, t)),
+            }
+        }
+    })
+}
+
+/// The value of `f` on `a` and `b` (`n` elements, one dtype).
+pub fn eval2<'a>(f: F2, a: &Val<'_>, b: &Val<'_>, n: usize) -> Result<Val<'a>> {
+    use F2::*;
+    let what = format!("{f:?}");
+    if let (Some(x), Some(y)) = (f64::arg(a), f64::arg(b)) {
+        let g: fn(f64, f64) -> f64 = match f {
+            Arctan2 => f64::atan2,
+            Hypot => f64::hypot,
+            // C's fmod: the remainder with the dividend's sign (NaN for a zero divisor).
+            Fmod => |a, b| a % b,
+            Nextafter => nextafter,
+            Rotl | Rotr => return Err(bad(&what, DType::F64)),
+        };
+        return Ok(Val::F(zip(&x, &y, n, g)));
+    }
+    if let (Some(x), Some(y)) = (i64::arg(a), i64::arg(b)) {
+        return Ok(Val::I(match f {
+            // NumPy's fmod of integers: truncated remainder, 0 for a zero divisor.
+            Fmod => zip(&x, &y, n, |a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+            Rotl => zip(&x, &y, n, |a, b| a.rotate_left(b.rem_euclid(64) as u32)),
+            Rotr => zip(&x, &y, n, |a, b| a.rotate_right(b.rem_euclid(64) as u32)),
+            _ => return Err(bad(&what, DType::I64)),
+        }));
+    }
+    if let (Some(x), Some(y)) = (u64::arg(a), u64::arg(b)) {
+        return Ok(Val::U(match f {
+            Fmod => zip(&x, &y, n, |a, b| if b == 0 { 0 } else { a % b }),
+            Rotl => zip(&x, &y, n, |a, b| a.rotate_left((b % 64) as u32)),
+            Rotr => zip(&x, &y, n, |a, b| a.rotate_right((b % 64) as u32)),
+            _ => return Err(bad(&what, DType::U64)),
+        }));
+    }
+    Err(Error::InvalidArgument(format!("{what}: operands of one supported dtype expected")))
+}
