@@ -16,6 +16,12 @@ def concatenate(arrays, ordered=True):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError("arrays: need at least one array to concatenate")
+    from .pdarrayclass import pdarray
+
+    if not all(isinstance(a, pdarray) for a in arrays):  # Strings, Categorical, SegArray
+        from .pandas._concat import generic_concat
+
+        return generic_concat(arrays, ordered=ordered)
     for a in arrays:
         _check(a, "arrays")
     d = supported(np.result_type(*[a.dtype for a in arrays]))
