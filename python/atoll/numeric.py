@@ -1,7 +1,5 @@
 """Elementwise functions (Arkouda's numeric): lazy, fused with the surrounding expression."""
 
-
-
 from . import _atoll
 from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value
@@ -70,6 +68,10 @@ def _operand(x, d, n, name):
 
 def where(condition, A, B):
     """``A`` where ``condition`` is True, else ``B`` (pdarrays or scalars)."""
+    if not isinstance(A, pdarray) and not isinstance(B, pdarray) and hasattr(A if hasattr(A, "codes") else B, "codes"):
+        from .pandas.categorical import where as _cat_where  # a Categorical on either side
+
+        return _cat_where(condition, A, B)
     _check(condition) if not isinstance(condition, pdarray) else None
     if condition.dtype != bool_:
         condition = condition != 0

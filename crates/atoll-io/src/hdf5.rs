@@ -149,13 +149,7 @@ fn list_group(g: &Group, prefix: &str, path: &Path, out: &mut Vec<H5Item>) -> Re
             Ok(LocationType::Dataset) => {
                 let ds = g.dataset(&n).map_err(|e| h5err(FileErrorKind::Corrupt, path, e))?;
                 let dtype = ds.dtype().and_then(|t| t.to_descriptor()).map(|d| type_name(&d)).ok();
-                out.push(H5Item {
-                    path: full,
-                    is_group: false,
-                    dtype,
-                    len: ds.size() as u64,
-                    attrs: read_attrs(&ds),
-                });
+                out.push(H5Item { path: full, is_group: false, dtype, len: ds.size() as u64, attrs: read_attrs(&ds) });
             }
             _ => {}
         }
@@ -197,7 +191,8 @@ fn write_attr(loc: &Location, path: &Path, name: &str, v: &AttrVal) -> Result<()
         AttrVal::I64(x) => loc.new_attr::<i64>().create(name).and_then(|a| a.write_scalar(x)).map_err(io),
         AttrVal::F32(x) => loc.new_attr::<f32>().create(name).and_then(|a| a.write_scalar(x)).map_err(io),
         AttrVal::Str(s) => {
-            let u: VarLenUnicode = s.parse().map_err(|e| h5err(FileErrorKind::Io, path, format!("attribute {name}: {e}")))?;
+            let u: VarLenUnicode =
+                s.parse().map_err(|e| h5err(FileErrorKind::Io, path, format!("attribute {name}: {e}")))?;
             loc.new_attr::<VarLenUnicode>().create(name).and_then(|a| a.write_scalar(&u)).map_err(io)
         }
     }
@@ -526,8 +521,9 @@ fn dataset_info(p: &Path, path: &str) -> Result<(usize, H5Kind)> {
     let ds = f.dataset(path).map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
     let d = ds.dtype().and_then(|t| t.to_descriptor()).map_err(|e| h5err(FileErrorKind::WrongType, p, e))?;
     let is_bool = ds.attr("isBool").and_then(|a| a.read_scalar::<i64>()).map(|v| v != 0).unwrap_or(false);
-    let k = kind_of(&d, is_bool)
-        .ok_or_else(|| file_err(FileErrorKind::WrongType, p, format!("{path}: elements of type {} cannot be read", type_name(&d))))?;
+    let k = kind_of(&d, is_bool).ok_or_else(|| {
+        file_err(FileErrorKind::WrongType, p, format!("{path}: elements of type {} cannot be read", type_name(&d)))
+    })?;
     Ok((ds.size(), k))
 }
 
@@ -548,11 +544,13 @@ fn overlaps(lens: &[usize], want: Range<usize>) -> Vec<(usize, Range<usize>, Ran
     out
 }
 
-fn local_range(ctx: &Ctx, d: &atoll_array::dist::Block<1>) -> Result<Range<usize>> {
-    use atoll_array::dist::Distribution;
-    let dom = d.local_domain(ctx.id())?;
-    let r = &dom.dims()[0];
-    Ok(if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() })
+/// This locale's part of `0..n` in a Block distribution: `ceil(k n / N)..ceil((k+1) n / N)`
+/// (the arrays of `dist::block` own these ranges).
+fn block_range(ctx: &Ctx, n: usize) -> Range<usize> {
+    let parts = ctx.num_locales() as u128;
+    let start = |k: u128| ((k * n as u128).div_ceil(parts)) as usize;
+    let k = ctx.id() as u128;
+    start(k)..start(k + 1)
 }
 
 fn read_into<T: hdf5::H5Type + Copy, U: Copy>(
@@ -566,7 +564,9 @@ fn read_into<T: hdf5::H5Type + Copy, U: Copy>(
     for (f, src, dst) in overlaps(lens, here) {
         let p = &files[f];
         let file = open_read(p)?;
-        let ds = file.dataset(path).map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
+        let ds = file
+            .dataset(path)
+            .map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
         let v = ds
             .read_slice_1d::<T, _>(src.clone())
             .map_err(|e| h5err(FileErrorKind::Corrupt, p, format!("{path}: {e}")))?;
@@ -596,9 +596,12 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         })
         .collect();
     let infos = agree(ctx, infos)?;
-    let kind = infos[0].1;
+    // Without `strict`, integers of either sign read together as int64 (Arkouda's rule).
+    let mixed_ints = infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| x.1 == H5Kind::Uint);
+    let kind = if !strict && mixed_ints { H5Kind::Int } else { infos[0].1 };
+    let same = |k: H5Kind| k == kind || (!strict && kind == H5Kind::Int && k == H5Kind::Uint);
     for (i, (_, k, t)) in infos.iter().enumerate() {
-        if *k != kind || (strict && *t != infos[0].2) {
+        if !same(*k) || (strict && *t != infos[0].2) {
             return Err(file_err(
                 FileErrorKind::WrongType,
                 &files[i],
@@ -609,7 +612,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
     let lens: Vec<usize> = infos.iter().map(|x| x.0).collect();
     let total: usize = lens.iter().sum();
     let d = dist::block(ctx, [total])?;
-    let here = local_range(ctx, &d)?;
+    let here = block_range(ctx, total);
     macro_rules! read_as {
         ($t:ty, $wrap:path, $read:ty, $conv:expr) => {{
             let mut a = DistArray::<$t, 1>::for_overwrite(ctx, d.clone())?;
@@ -659,8 +662,7 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
         // Each locale reads the strings of its Block part of the string indices.
         let counts: Vec<usize> = meta.iter().map(|m| m.1.unwrap_or(0)).collect();
         let total: usize = counts.iter().sum();
-        let d = dist::block(ctx, [total])?;
-        let here = local_range(ctx, &d)?;
+        let here = block_range(ctx, total);
         (|| {
             let mut out = LocalStrings::new();
             for (f, src, _) in overlaps(&counts, here) {
@@ -689,8 +691,9 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
                     if let Some((&0, rest)) = x.split_last() {
                         x = rest;
                     }
-                    let st = std::str::from_utf8(x)
-                        .map_err(|_| file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8")))?;
+                    let st = std::str::from_utf8(x).map_err(|_| {
+                        file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8"))
+                    })?;
                     out.push(st);
                 }
             }
@@ -712,8 +715,9 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
                     continue;
                 }
                 for x in body.split(|&c| c == 0) {
-                    let st = std::str::from_utf8(x)
-                        .map_err(|_| file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8")))?;
+                    let st = std::str::from_utf8(x).map_err(|_| {
+                        file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8"))
+                    })?;
                     out.push(st);
                 }
             }
@@ -737,6 +741,19 @@ pub fn kind_dtype(k: H5Kind) -> IoDType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_ranges_match_the_block_distribution() {
+        atoll_runtime::run(atoll_runtime::Config::local(3), |ctx| {
+            use atoll_array::DistArray;
+            for n in [0usize, 1, 2, 7, 100] {
+                let a = DistArray::<i64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+                assert_eq!(a.local().len(), block_range(ctx, n).len());
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
 
     #[test]
     fn overlap_pieces() {

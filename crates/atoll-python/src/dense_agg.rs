@@ -48,7 +48,16 @@ fn dense_aggregate_cmd(
 ) -> Result<Option<u64>> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
-    let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
+    // The same array as keys and values is locked once: the values are then a copy.
+    let same = matches!((&keys, &vals), (Node::Leaf(a, _), Some(Node::Leaf(b, _))) if a.id == b.id);
+    let operand = |v: Node| {
+        if same {
+            crate::commands::materialize(ctx, &v, n).map(Operand::Temp)
+        } else {
+            Operand::of(ctx, &v, n)
+        }
+    };
+    let v = match vals.map(operand).transpose() {
         Ok(v) => v,
         Err(e) => {
             k.free()?;

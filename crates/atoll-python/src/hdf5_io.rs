@@ -164,7 +164,12 @@ pub fn h5_create(py: Python<'_>, files: Vec<String>, truncate: bool) -> PyResult
 
 /// Creates the group `path` with `attrs` in every file.
 #[pyfunction]
-pub fn h5_group(py: Python<'_>, files: Vec<String>, path: String, attrs: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
+pub fn h5_group(
+    py: Python<'_>,
+    files: Vec<String>,
+    path: String,
+    attrs: Vec<(String, Bound<'_, PyAny>)>,
+) -> PyResult<()> {
     let a = attrs_of(attrs)?;
     exec(py, &H5_GROUP, (files, path, a))
 }

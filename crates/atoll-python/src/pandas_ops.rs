@@ -20,8 +20,11 @@ use serde::{Deserialize, Serialize};
 /// A bitwise reduction.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum BitOp {
+    /// Bitwise or.
     Or,
+    /// Bitwise and.
     And,
+    /// Bitwise exclusive or.
     Xor,
 }
 
@@ -39,7 +42,7 @@ macro_rules! bit_fold {
                 }
             }
             fn step(&self, acc: &mut $t, v: $t, _rank: usize) {
-                self.merge(acc, &v);
+                <Self as SegFold<$t>>::merge(self, acc, &v);
             }
             fn merge(&self, acc: &mut $t, later: &$t) {
                 match self.0 {
@@ -83,7 +86,13 @@ fn f64_bits_cmd(ctx: &Ctx, (id, vals, n): (u64, Node, usize)) -> Result<()> {
             let mut out = DistArray::<u64, 1>::for_overwrite(ctx, a.dist().clone())?;
             for (o, x) in out.local_mut().iter_mut().zip(a.local()) {
                 // -0.0 and 0.0 compare equal, so they hash equal; every NaN is one value.
-                let y = if *x == 0.0 { 0.0 } else if x.is_nan() { f64::NAN } else { *x };
+                let y = if *x == 0.0 {
+                    0.0
+                } else if x.is_nan() {
+                    f64::NAN
+                } else {
+                    *x
+                };
                 *o = y.to_bits();
             }
             Ok(Col::U(out))
@@ -105,8 +114,7 @@ fn reserve_check_cmd(ctx: &Ctx, (operation, bytes): (String, u64)) -> Result<()>
     Ok(())
 }
 /// Fails with the out-of-memory error of the locale that cannot reserve `bytes`.
-pub static RESERVE_CHECK: Handler<(String, u64), ()> =
-    Handler::new("atoll-python::reserve_check", reserve_check_cmd);
+pub static RESERVE_CHECK: Handler<(String, u64), ()> = Handler::new("atoll-python::reserve_check", reserve_check_cmd);
 
 /// Registers the commands of this module.
 pub fn register_commands() {

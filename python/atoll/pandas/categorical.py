@@ -15,7 +15,7 @@ come in code-point order.
 
 >>> import atoll as ak
 >>> c = ak.Categorical(ak.array(["b", "a", "b", "c"]))
->>> c.categories.tolist()
+>>> c.categories.to_list()
 ['a', 'b', 'c', 'N/A']
 >>> c.codes.tolist()
 [1, 0, 1, 2]
@@ -140,6 +140,8 @@ class Categorical:
             raise TypeError("Codes must be pdarray of int64")
         if not isinstance(categories, Strings):
             raise TypeError(f"categories: expected Strings, got {type(categories).__name__}")
+        if categories.size and categories.unique().size != categories.size:
+            raise ValueError("categories: must be distinct")
         return cls(None, codes=codes, categories=categories, permutation=permutation, segments=segments, **kwargs)
 
     @classmethod
@@ -337,11 +339,9 @@ class Categorical:
             old_idx = arange(self.categories.size)[present]
             m = old_idx.size
             # Every present old category shares a group with exactly one new category.
-            first = gb.permutation[gb.segments]
-            second = gb.permutation[gb.segments + 1] if gb.ngroups else first
             _, cnt = gb.size()
-            two = cnt == 2
-            a, b = first[two], second[two]
+            seg2 = gb.segments[(cnt == 2)._materialize()]
+            a, b = gb.permutation[seg2], gb.permutation[seg2 + 1]
             from ..numeric import where
 
             old_pos = where(a < m, a, b)
@@ -515,3 +515,30 @@ def _is_pandas_categorical(v):
     except ImportError:  # pragma: no cover
         return False
     return isinstance(v, pd.Categorical)
+
+
+def where(condition, A, B):
+    """``ak.where`` with a Categorical (or a string) on either side: a Categorical over the
+    union of the categories (a string that is no category becomes one)."""
+    from ..numeric import where as _where
+
+    def as_cat(x):
+        if isinstance(x, Categorical):
+            return x
+        if isinstance(x, Strings):
+            return Categorical(x)
+        if isinstance(x, (str, np.str_)):
+            return Categorical.from_codes(_zeros_codes(condition.size), _strings([builtins.str(x)]))
+        raise TypeError(f"where: expected a Categorical, Strings or str, got {type(x).__name__}")
+
+    a, b = as_cat(A), as_cat(B)
+    if not a._same_categories(b):
+        a, b = Categorical.standardize_categories([a, b], na_value=a.na_value)
+    codes = _where(condition, a.codes, b.codes)._materialize()
+    return Categorical.from_codes(codes, a.categories, na_value=a.na_value)
+
+
+def _zeros_codes(n):
+    from ..creation import zeros
+
+    return zeros(n, int64)

@@ -81,8 +81,9 @@ class DataFrame(UserDict):
         self._nrows = 0
         self._index = None
         if isinstance(initialdata, DataFrame):
-            self._columns = list(initialdata._columns)
-            self.data = dict(initialdata.data)
+            # Arkouda's copy constructor: the columns are shared (a shallow copy).
+            self._columns = initialdata._columns
+            self.data = initialdata.data
             self._nrows = initialdata._nrows
             self._set_index(initialdata.index if index is None else index)
             return
@@ -477,7 +478,7 @@ class DataFrame(UserDict):
             elif isinstance(v, Categorical):
                 data[k] = v.to_pandas()
             elif isinstance(v, Strings):
-                data[k] = v.to_ndarray().astype(object)
+                data[k] = v.to_list()
             elif isinstance(v, pdarray):
                 data[k] = v.to_ndarray()
             else:
@@ -509,8 +510,17 @@ class DataFrame(UserDict):
         return "{:.2f} {}".format(_convert_bytes(b, unit), unit)
 
     # ----- changing ----------------------------------------------------------------------
+    def _shallow(self):
+        """A new frame of the same arrays (its own column list and dict)."""
+        out = DataFrame()
+        out._columns = list(self._columns)
+        out.data = dict(self.data)
+        out._nrows, out._index = self._nrows, self._index
+        return out
+
     def copy(self, deep=True):
-        """A copy; ``deep`` copies the columns too."""
+        """A copy; ``deep`` copies the columns too, otherwise the copy shares them (setting a
+        column of one sets it in both, as in Arkouda)."""
         if not deep:
             return DataFrame(self)
         out = DataFrame()
@@ -584,7 +594,7 @@ class DataFrame(UserDict):
         """Row labels 0..n-1."""
         from ..creation import arange
 
-        obj = self if inplace else self.copy(deep=False)
+        obj = self if inplace else self._shallow()
         obj.update_nrows()
         obj._set_index(arange(obj._nrows if not size else size))
         return None if inplace else obj
@@ -609,7 +619,7 @@ class DataFrame(UserDict):
         raise RuntimeError("Rename expects index or columns to be specified.")
 
     def _rename_column(self, mapper, inplace):
-        obj = self if inplace else self.copy(deep=False)
+        obj = self if inplace else self._shallow()
         if not callable(mapper) and not isinstance(mapper, dict):
             raise TypeError("Argument must be callable or dict-like")
         cols, data = [], {}
@@ -686,7 +696,7 @@ class DataFrame(UserDict):
 
     def assign(self, **kwargs):
         """A copy with the columns of ``kwargs`` (values, or functions of the frame) added."""
-        data = self.copy(deep=False)
+        data = self._shallow()
         for k, v in kwargs.items():
             data[k] = apply_if_callable(v, data)
         return data

@@ -568,9 +568,11 @@ class GroupBy:
         return self.unique_keys, bincount(g2.unique_keys[0], minlength=self.ngroups)[: self.ngroups]._materialize()
 
     def mode(self, values):
-        """The most frequent non-NaN value per group (the smallest among ties; NaN, or 0 for
-        integers, for a group of NaNs only); a list of arrays gives the most frequent row."""
+        """The most frequent value per group (among ties, the one that occurs first, as
+        Arkouda); a list of arrays gives the most frequent row. NaN values are left out (a
+        group of NaNs only gives NaN, or 0 for integers)."""
         from ..creation import full, zeros
+        from ..numeric import where
 
         values = _unwrap_values(values)
         vals, seq = _values_list(values)
@@ -581,8 +583,13 @@ class GroupBy:
         uk = g2.unique_keys
         gids, uvals = uk[0], list(uk[1:])
         _, counts = g2.size()
-        g3 = GroupBy(gids)
-        _, best = g3.argmax(counts)
+        # The first row (in the keys' order) of each (group, value) pair.
+        _, first_row = g2.min(self._pair_rows())
+        g3 = GroupBy(gids, assume_sorted=True)
+        _, most = g3.max(counts)
+        tie_ok = counts == g3.broadcast(most, permute=False)
+        big = np.iinfo(np.int64).max
+        _, best = g3.argmin(where(tie_ok, first_row, big)._materialize())
         res = []
         for v, u in zip(vals, uvals):
             if isinstance(v, pdarray):
@@ -593,6 +600,15 @@ class GroupBy:
                 # Every group has a value (no NaN among non-numeric values).
                 res.append(u[best])
         return self.unique_keys, (res if seq else res[0])
+
+    def _pair_rows(self):
+        """The row numbers of the rows ``_pairs`` groups (the kept rows, in order)."""
+        from ..creation import arange
+
+        rows = arange(self._nrows)
+        if self.length != self._nrows:
+            rows = rows[self._group_ids() >= 0]
+        return rows
 
     def unique(self, values):
         """The distinct values of each group, sorted, as a SegArray (a list of SegArrays for

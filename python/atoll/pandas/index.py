@@ -48,6 +48,11 @@ def _to_array(values):
     return array(a)
 
 
+def _list(x):
+    """The values of an Atoll array as a Python list."""
+    return x.to_list() if isinstance(x, Strings) else x.tolist()
+
+
 def _convert_bytes(nbytes, unit):
     units = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
     if unit not in units:
@@ -219,7 +224,7 @@ class Index:
         if isinstance(self.values, Categorical):
             return pd.CategoricalIndex(self.values.to_pandas(), name=self.name)
         if isinstance(self.values, Strings):
-            return pd.Index(self.values.to_ndarray(), dtype=object, name=self.name)
+            return pd.Index(self.values.to_list(), name=self.name)
         return pd.Index(self.values.to_ndarray(), name=self.name)
 
     def to_ndarray(self):
@@ -230,7 +235,7 @@ class Index:
     def tolist(self):
         if isinstance(self.values, list):
             return list(self.values)
-        return self.values.tolist() if hasattr(self.values, "tolist") else self.values.to_list()
+        return _list(self.values)
 
     to_list = tolist
 
@@ -315,9 +320,10 @@ class Index:
         return Index(generic_concat([self.values, other.values]), name=name)
 
     def _merge(self, other):
-        from ..setops import union1d
+        """The sorted distinct labels of both."""
+        from .groupbyclass import GroupBy
 
-        return Index(union1d(self.values, other.values))
+        return Index(GroupBy(generic_concat_values(self.values, other.values)).unique_keys)
 
     @staticmethod
     def factory(index):
@@ -489,7 +495,7 @@ class MultiIndex(Index):
             if hasattr(lv, "codes"):
                 arrs.append(lv.to_pandas())
             elif isinstance(lv, Strings):
-                arrs.append(lv.to_ndarray().astype(object))
+                arrs.append(lv.to_list())
             else:
                 arrs.append(lv.to_ndarray())
         return pd.MultiIndex.from_arrays(arrs, names=self._names)
@@ -498,7 +504,7 @@ class MultiIndex(Index):
         return np.array([lv.to_ndarray() for lv in self.levels])
 
     def tolist(self):
-        return list(zip(*[lv.tolist() for lv in self.levels]))
+        return list(zip(*[_list(lv) for lv in self.levels]))
 
     def set_dtype(self, dtype):
         self.levels = [lv.astype(dtype) for lv in self.levels]
@@ -530,17 +536,24 @@ class MultiIndex(Index):
         """A bool pdarray: whether each row of labels is among the rows of ``key`` (a list
         or tuple of one array or scalar per level)."""
         from ..creation import array
-        from ..setops import in1d
 
         if not isinstance(key, (list, tuple)) or len(key) != self.nlevels:
             raise TypeError("MultiIndex.lookup: key must be a list or tuple of one value or array per level")
+        from ._align import find
+
         k = [x if _is_atoll_array(x) else array([x]) for x in key]
-        return in1d(self.levels, k)
+        return (find(k, self.levels) >= 0)._materialize()
 
     def to_hdf(self, prefix_path, dataset="index", mode="truncate", file_type="distribute"):
         from ..hdf5 import to_hdf
 
         to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+
+
+def generic_concat_values(a, b):
+    from ._concat import generic_concat
+
+    return generic_concat([a, b])
 
 
 def _is_atoll_array(x):

@@ -105,9 +105,15 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
     gid = segment_ids(oseg, out_n, total)
     k = arange(total) - oseg[gid]
     l_g, r_g = cl[gid], cr[gid]
-    width = where(r_g > 0, r_g, 1)
-    i = k // width
-    j = k % width
+    if how == "right":
+        # pandas' order: each right row with the left rows of its key in turn.
+        width = where(l_g > 0, l_g, 1)
+        i = k % width
+        j = k // width
+    else:
+        width = where(r_g > 0, r_g, 1)
+        i = k // width
+        j = k % width
     start = segs[gid]
     lrow = where(l_g > 0, perm[where(l_g > 0, start + i, 0)], -1)
     rrow = where(r_g > 0, perm[where(r_g > 0, start + l_g + j, 0)] - nl, -1)
@@ -151,6 +157,15 @@ def _take(col, rows):
     if builtins.bool(present.all()) if present.size else True:
         return got
     return fill_missing(got, present)
+
+
+def _take_any(col, rows):
+    """``col[rows]`` where rows are valid, anything (row 0) where they are -1."""
+    from ..numeric import where
+
+    if len(col) == 0:
+        return _nulls(col, rows.size)
+    return col[where(rows >= 0, rows, 0)._materialize()]
 
 
 def _nulls(col, n):
@@ -232,11 +247,13 @@ def merge(
             li, ri = li[order], ri[order]
     out = {}
     for c in left._columns:
+        if c in shared and how in ("right", "outer"):
+            # The key from whichever side has the row (its dtype kept, as pandas).
+            rc = ron[lon.index(c)]
+            out[c] = _coalesce(_take_any(left.data[c], li), _take_any(right.data[rc], ri), (li >= 0)._materialize())
+            continue
         col = _take(left.data[c], li)
         if c in shared:
-            if how in ("right", "outer"):
-                rc = ron[lon.index(c)]
-                col = _coalesce(col, _take(right.data[rc], ri), (li >= 0)._materialize())
             out[c] = col
         else:
             name = c + left_suffix if c in col_intersect else c

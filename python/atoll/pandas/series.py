@@ -22,7 +22,7 @@ import numpy as np
 from ..dtypes import bool_, float64, int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
-from .index import Index, MultiIndex, _is_atoll_array, _to_array
+from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
 
 __all__ = ["Series", "map_values"]
 
@@ -148,14 +148,14 @@ class Series:
         if isinstance(self.values, SegArray):
             return pd.Series(self.values.tolist(), index=idx, name=self.name)
         if isinstance(self.values, Strings):
-            return pd.Series(self.values.to_ndarray().astype(object), index=idx, name=self.name)
+            return pd.Series(self.values.to_list(), index=idx, name=self.name)
         return pd.Series(self.values.to_ndarray(), index=idx, name=self.name)
 
     def to_ndarray(self):
         return self.values.to_ndarray()
 
     def tolist(self):
-        return self.values.tolist() if hasattr(self.values, "tolist") else self.values.to_list()
+        return _list(self.values)
 
     to_list = tolist
 

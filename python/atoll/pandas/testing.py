@@ -181,7 +181,7 @@ def assert_categorical_equal(left, right, check_dtype=True, check_category_order
         raise AssertionError(f"{obj}: expected two Categoricals")
     if left.tolist() != right.tolist():
         raise AssertionError(f"{obj}: values differ")
-    lc, rc = left.categories.tolist(), right.categories.tolist()
+    lc, rc = left.categories.to_list(), right.categories.to_list()
     if check_category_order:
         if lc != rc or left.codes.tolist() != right.codes.tolist():
             raise AssertionError(f"{obj}: categories or codes differ: {lc} vs {rc}")
