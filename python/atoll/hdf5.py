@@ -298,6 +298,8 @@ def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distrib
     tmp = [f + ".atoll-tmp" for f in files]
     try:
         _wrapped(_atoll.h5_create, tmp, True)
+        if file_type == "distribute" and len(tmp) == 1:
+            _atoll.h5_group(tmp, "", [("File_Format", 1)])  # one locale: still a per-locale file
         with Progress("to_hdf", len(cols)) as bar:
             for name, obj in cols.items():
                 _write_obj(tmp, _sanitize(name), obj)
@@ -325,7 +327,9 @@ def update_hdf(columns, prefix_path, names=None, repack=True):
     for name, obj in cols.items():
         _wrapped(_atoll.h5_delete, target, _sanitize(name))
         _write_obj(target, name, obj)
-    if repack:
+    # A file of one object gives its space back by itself (it was at the end): nothing to
+    # repack then, as in Arkouda.
+    if repack and len(get_hdf_datasets(target[0])) > 1:
         _wrapped(_atoll.h5_repack, target)
 
 

@@ -368,8 +368,6 @@ class GroupBy:
             return self.median(values, skipna)
         if op in ("any", "all"):
             return getattr(self, op)(values)
-        if op in ("min", "max"):
-            self._check_values(values, ("int64", "uint64", "float64"), op)
         return self.unique_keys, self._dispatch(values, op, skipna, ddof)
 
     # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
@@ -447,13 +445,13 @@ class GroupBy:
         return self.aggregate(values, "argmax")
 
     def any(self, values):
-        """Whether some value of the group is True (bool values)."""
-        values = self._check_values(values, ("bool",), "any")
+        """Whether some value of the group is nonzero (Arkouda takes bool values only)."""
+        values = self._check_values(values)
         return self.unique_keys, self._agg(values, "any")
 
     def all(self, values):
-        """Whether every value of the group is True (bool values)."""
-        values = self._check_values(values, ("bool",), "all")
+        """Whether every value of the group is nonzero (Arkouda takes bool values only)."""
+        values = self._check_values(values)
         return self.unique_keys, self._agg(values, "all")
 
     def _bitwise(self, values, op):
@@ -553,15 +551,12 @@ class GroupBy:
         return GroupBy([gid] + vals, dropna=True)
 
     def nunique(self, values):
-        """Number of distinct values per group (int, uint, bool, Strings, Categorical or a
-        list of them; float64 refused, as Arkouda does)."""
+        """Number of distinct non-NaN values per group (any array kind, or a list of them;
+        Arkouda refuses float64 values, Atoll counts them as pandas does)."""
         from ..manipulation import bincount
         from ..creation import zeros
 
         values = _unwrap_values(values)
-        for v in _values_list(values)[0]:
-            if isinstance(v, pdarray) and v.dtype == float64:
-                raise TypeError("grouping/uniquing unsupported for float64 arrays")
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, int64)
         g2 = self._pairs(values)
