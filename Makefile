@@ -19,12 +19,18 @@ all: build
 $(STAMPS):
 	mkdir -p $(STAMPS)
 
-# libclang-dev for bindgen (rsmpi); installed only when missing.
+# libclang-dev for bindgen (rsmpi), libhdf5-dev for atoll-io's HDF5 files; installed only
+# when missing.
 $(STAMPS)/apt: | $(STAMPS)
 	@if ! dpkg -s libclang-dev >/dev/null 2>&1; then \
 		echo "installing libclang-dev (needed by rsmpi's bindgen)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-dev >/dev/null; \
+	fi
+	@if ! dpkg -s libhdf5-dev >/dev/null 2>&1; then \
+		echo "installing libhdf5-dev (HDF5 files, through the hdf5-metno crate)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libhdf5-dev >/dev/null; \
 	fi
 	touch $@
 
@@ -49,8 +55,13 @@ $(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
 	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest pytest-timeout hypothesis scipy networkx pandas polars pyarrow
 	touch $@
 
+# The pandas layer's tests compare files with h5py and print tables with tabulate.
+$(STAMPS)/pydeps-pandas: | $(STAMPS) $(STAMPS)/pydeps
+	$(VENV)/bin/python -m pip install -q h5py tabulate
+	touch $@
+
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
-build-python: apt venv $(STAMPS)/pydeps
+build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin develop --release --features mpi -q
 
 # The tour, on the embedded backend with 4 locales (no MPI needed).

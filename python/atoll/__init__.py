@@ -53,8 +53,42 @@ from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
 from .strings import Strings, Match, random_strings_uniform
 from .categorical import Categorical
-from .io import read_parquet, to_parquet, get_datasets
+from .io import (
+    read_parquet,
+    to_parquet,
+    get_datasets,
+    ls,
+    read,
+    load,
+    load_all,
+    save_all,
+    get_filetype,
+    get_null_indices,
+    read_tagged_data,
+    import_data,
+    export,
+    snapshot,
+    restore,
+)
+from .hdf5 import to_hdf, read_hdf, update_hdf
+from .csv import read_csv, to_csv
 from . import share
+from .segarray import SegArray
+from . import pandas
+from .pandas import (
+    GroupByReductionType,
+    GROUPBY_REDUCTION_TYPES,
+    Index,
+    MultiIndex,
+    Series,
+    DataFrame,
+    DataFrameGroupBy,
+    intx,
+    merge,
+    join_on_eq_with_dt,
+    attach,
+    list_registry,
+)
 
 # Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
 # Arkouda's scripts and tests use, grouped by module.

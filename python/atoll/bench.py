@@ -33,6 +33,9 @@ KERNELS += ["parquet_read", "parquet_write"]
 from .bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402,F401  (string columns)
 
 KERNELS += ["parquet_read_str", "parquet_write_str"]
+from .bench_pandas import merge, dataframe_groupby, hdf5_write, hdf5_read, KERNELS as _PANDAS  # noqa: E402,F401
+
+KERNELS += _PANDAS
 
 
 def best(f, reps):

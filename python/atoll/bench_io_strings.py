@@ -111,10 +111,10 @@ def parquet_read_str(n, reps):
         ak.to_parquet({"s": s}, prefix)
         del s
         r = [None]
-        t = _best(lambda: r.__setitem__(0, ak.read_parquet(path)), reps)
+        t = _best(lambda: r.__setitem__(0, ak.read_parquet(path)["s"]), reps)
         ok = isinstance(r[0], ak.Strings) and r[0].to_list() == words
         r[0] = None
-        t_own = _best(lambda: r.__setitem__(0, ak.read_parquet(prefix + "_LOCALE*")), reps)
+        t_own = _best(lambda: r.__setitem__(0, ak.read_parquet(prefix + "_LOCALE*")["s"]), reps)
         ok = ok and r[0].to_list() == words
         r[0] = None
 

@@ -1,5 +1,7 @@
-"""Parquet IO with Arkouda's names: ``ak.read_parquet``, ``ak.to_parquet`` and
-``pdarray.to_parquet``.
+"""File IO with Arkouda's names: Parquet (``ak.read_parquet``, ``ak.to_parquet``,
+``pdarray.to_parquet``), and the functions that take any format (``ak.read``, ``ak.load``,
+``ak.load_all``, ``ak.get_datasets``, ``ak.ls``, ``ak.get_filetype``); HDF5 is in ``hdf5.py``,
+CSV in ``csv.py``. Readers return a dict name -> object, as Arkouda's do.
 
 Every locale reads the rows of its own part (the row groups that overlap it) and writes its
 own file, ``<prefix>_LOCALE0000.parquet`` (an extension in ``prefix_path`` moves to the end:
@@ -15,11 +17,29 @@ lost.
 import glob as _glob
 import os
 
+import numpy as np
+
 from . import _atoll
 from .pdarrayclass import pdarray
 from .strings import Strings
 
-__all__ = ["read_parquet", "to_parquet", "get_datasets", "ls"]
+__all__ = [
+    "read_parquet",
+    "to_parquet",
+    "get_datasets",
+    "ls",
+    "read",
+    "load",
+    "load_all",
+    "save_all",
+    "get_filetype",
+    "get_null_indices",
+    "read_tagged_data",
+    "import_data",
+    "export",
+    "snapshot",
+    "restore",
+]
 
 
 def _expand(filenames):
@@ -50,54 +70,401 @@ def _names(datasets, what="datasets"):
     return names
 
 
-def get_datasets(filename):
-    """The dataset (column) names of a Parquet file (the first file of a pattern or list)."""
-    return [d[0] for d in _atoll.parquet_datasets(_expand(filename)[0])]
+_HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
 
 
-def ls(filename):
-    """(name, dtype or None when Atoll cannot read it, Parquet type) of each dataset."""
-    return _atoll.parquet_datasets(_expand(filename)[0])
+def get_filetype(filenames):
+    """'HDF5', 'Parquet' or 'CSV': the format of the first file (by its first bytes)."""
+    f = filenames[0] if isinstance(filenames, (list, tuple)) else filenames
+    if not (f and builtins_str(f).strip()):
+        raise ValueError("filename cannot be an empty string")
+    from .hdf5 import HDF5FileNotFoundError
+
+    try:
+        first = _expand(f)[0]
+    except FileNotFoundError as e:
+        raise HDF5FileNotFoundError(str(e)) from None
+    try:
+        with open(first, "rb") as fh:
+            head = fh.read(8)
+            if head[:8] == _HDF5_MAGIC:
+                return "HDF5"
+            if head[:4] == b"PAR1":
+                return "Parquet"
+            fh.seek(0)
+            return "CSV" if fh.read(1) else _unknown(first)
+    except FileNotFoundError:
+        raise HDF5FileNotFoundError(f"File {first} does not exist") from None
 
 
-def read_parquet(filenames, datasets=None, iterative=False, strict_types=True, allow_errors=False, tag_data=False):
+def _unknown(f):
+    from .hdf5 import HDF5FormatError
+
+    raise HDF5FormatError(f"{f}: an empty file is neither HDF5, Parquet nor CSV")
+
+
+def builtins_str(x):
+    return x if isinstance(x, str) else os.fspath(x)
+
+
+def get_datasets(filenames, allow_errors=False, column_delim=",", read_nested=True):
+    """The dataset (column) names of the first readable file of ``filenames`` (HDF5,
+    Parquet or CSV)."""
+    files = filenames if isinstance(filenames, (list, tuple)) else [filenames]
+    last = None
+    for f in files:
+        try:
+            kind = get_filetype(f)
+            if kind == "HDF5":
+                from .hdf5 import get_hdf_datasets
+
+                names = get_hdf_datasets(_expand(f)[0])
+            elif kind == "Parquet":
+                names = [d[0] for d in _file_errors(_atoll.parquet_datasets, _expand(f)[0])]
+            else:
+                from .csv import get_csv_columns
+
+                names = get_csv_columns(_expand(f)[0], column_delim)
+            if names:
+                return names
+        except (OSError, ValueError, RuntimeError) as e:
+            last = e
+            if not allow_errors:
+                raise
+    if last is not None:
+        raise last
+    raise RuntimeError("Unable to identify datasets.")
+
+
+def ls(filename, col_delim=",", read_nested=True):
+    """A description of each dataset of the file: HDF5 objects (path, kind, type, length,
+    attributes), Parquet columns (name, dtype or None when Atoll cannot read it, Parquet
+    type), or CSV columns."""
+    if not isinstance(filename, (str, os.PathLike)) or not os.fspath(filename).strip():
+        raise ValueError("filename cannot be an empty string")
+    kind = get_filetype(filename)
+    if kind == "HDF5":
+        from .hdf5 import ls_hdf
+
+        return ls_hdf(_expand(filename)[0])
+    if kind == "Parquet":
+        return _file_errors(_atoll.parquet_datasets, _expand(filename)[0])
+    from .csv import get_csv_columns
+
+    return get_csv_columns(_expand(filename)[0], col_delim)
+
+
+def _file_errors(fn, *args):
+    from .hdf5 import _wrapped
+
+    return _wrapped(fn, *args)
+
+
+def read_parquet(
+    filenames,
+    datasets=None,
+    iterative=False,
+    strict_types=True,
+    allow_errors=False,
+    tag_data=False,
+    read_nested=True,
+    has_non_float_nulls=False,
+    null_handling=None,
+    fixed_len=-1,
+):
     """Reads ``datasets`` (every dataset of the first file when None) of the Parquet files
     ``filenames`` (a name, a glob pattern, or a list of them; their rows in order form the
-    arrays). Returns the pdarray (``Strings`` for a string dataset) for one dataset, otherwise
-    a dict name -> pdarray or Strings.
+    arrays). Returns a dict name -> pdarray (``Strings`` for a string dataset), as Arkouda.
 
-    ``iterative`` and ``strict_types`` are accepted for Arkouda's signature (the result is the
-    same; types are widened as documented in the module); ``allow_errors`` and ``tag_data``
-    are not supported.
+    ``tag_data``: also "Filename_Codes", the index of the file each row comes from.
+    ``null_handling``: 'only floats' (the default: nulls read as NaN in float columns) or
+    'all' (integer columns with nulls read as float64 with NaN); ``has_non_float_nulls`` is
+    its older name. ``iterative``, ``strict_types`` and ``read_nested`` are accepted for
+    Arkouda's signature.
     """
-    if allow_errors or tag_data:
-        raise ValueError("read_parquet: allow_errors and tag_data are not supported by Atoll")
-    files = _expand(filenames)
+    import warnings
+
+    if null_handling is not None and null_handling not in ("only floats", "all", "none"):
+        raise RuntimeError("null_handling argument only accepts 'only floats', 'all' or 'none'")
+    if has_non_float_nulls:
+        warnings.warn("has_non_float_nulls is deprecated: use null_handling='all'", DeprecationWarning)
+        if null_handling is not None:
+            warnings.warn("both has_non_float_nulls and null_handling given: null_handling is used", UserWarning)
+    if tag_data and iterative:
+        raise RuntimeError("Cannot tag data with iterative read")
+    if allow_errors:
+        raise ValueError("read_parquet: allow_errors is not supported by Atoll")
+    from .hdf5 import HDF5FileNotFoundError, _wrapped
+
+    try:
+        files = _expand(filenames)
+    except FileNotFoundError as e:
+        raise HDF5FileNotFoundError(str(e)) from None
+    for f in files:
+        if not os.path.exists(f):
+            raise HDF5FileNotFoundError(f"File {f} does not exist")
     names = get_datasets(files[0]) if datasets is None else _names(datasets)
     if not names:
         raise ValueError("datasets: no datasets to read")
-    arrs = _atoll.read_parquet(files, names)
-    out = {n: Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a) for n, a in zip(names, arrs)}
-    return out[names[0]] if len(names) == 1 else out
+    if tag_data:
+        return _read_tagged(files, names)
+    arrs = _wrapped(_atoll.read_parquet, files, names)
+    return {n: Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a) for n, a in zip(names, arrs)}
+
+
+def _read_tagged(files, names):
+    from .creation import array
+    from .manipulation import concatenate
+    from .hdf5 import _wrapped
+
+    parts = {n: [] for n in names}
+    codes = []
+    for i, f in enumerate(files):
+        got = _wrapped(_atoll.read_parquet, [f], names)
+        size = 0
+        for n, a in zip(names, got):
+            v = Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a)
+            parts[n].append(v)
+            size = v.size
+        codes.append(array(np.full(size, i, dtype=np.int64)))
+    out = {"Filename_Codes": concatenate(codes)}
+    for n in names:
+        out[n] = concatenate(parts[n])
+    return out
+
+
+def read_tagged_data(filenames, datasets=None, strictTypes=True, allow_errors=False, read_nested=True):
+    """``(data with "Filename_Codes", a Categorical of the file names)``."""
+    from .pandas.categorical import Categorical
+    from .strings import from_list
+    from .creation import arange
+
+    files = _expand(filenames)
+    data = read_parquet(files, datasets, tag_data=True)
+    cat = Categorical.from_codes(arange(len(files)), from_list(files))
+    return data, cat
+
+
+def get_null_indices(filenames, datasets=None):
+    """For each string dataset, a bool pdarray: True where the string is empty (Arkouda's
+    Strings cannot hold a null; a null reads as the empty string)."""
+    data = read_parquet(filenames, datasets)
+    return {k: (v.get_lengths() == 0) for k, v in data.items() if isinstance(v, Strings)}
+
+
+def read(
+    filenames,
+    datasets=None,
+    iterative=False,
+    strictTypes=True,
+    allow_errors=False,
+    calc_string_offsets=False,
+    column_delim=",",
+    read_nested=True,
+    has_non_float_nulls=False,
+    fixed_len=-1,
+):
+    """Reads files of any format (told by their first bytes): HDF5, Parquet or CSV."""
+    kind = get_filetype(filenames)
+    if kind == "HDF5":
+        from .hdf5 import read_hdf
+
+        return read_hdf(
+            filenames,
+            datasets,
+            iterative=iterative,
+            strict_types=strictTypes,
+            allow_errors=allow_errors,
+            calc_string_offsets=calc_string_offsets,
+        )
+    if kind == "Parquet":
+        return read_parquet(
+            filenames,
+            datasets,
+            iterative=iterative,
+            strict_types=strictTypes,
+            read_nested=read_nested,
+            has_non_float_nulls=has_non_float_nulls,
+        )
+    from .csv import read_csv
+
+    return read_csv(filenames, datasets, column_delim=column_delim)
+
+
+def _load_glob(path_prefix):
+    if "*" in os.fspath(path_prefix):
+        raise ValueError(
+            "Glob expressions not supported by ak.load(). To read files using a glob expression, please use ak.read()"
+        )
+    from .hdf5 import split_prefix
+
+    prefix, ext = split_prefix(path_prefix)
+    return f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}"
+
+
+def load(path_prefix, file_format="INFER", dataset="array", calc_string_offsets=False, column_delim=","):
+    """Reads ``dataset`` of the per-locale files ``<path_prefix>_LOCALE####`` (any format)."""
+    from .hdf5 import HDF5FileNotFoundError
+
+    g = _load_glob(path_prefix)
+    if not _glob.glob(g):
+        raise HDF5FileNotFoundError(
+            f"File {path_prefix}_LOCALE* does not exist: no files for the path_prefix {path_prefix}"
+        )
+    kind = (
+        get_filetype(g)
+        if file_format.lower() == "infer"
+        else {"hdf5": "HDF5", "parquet": "Parquet", "csv": "CSV"}.get(file_format.lower())
+    )
+    if kind is None:
+        raise ValueError(f"file_format: expected 'INFER', 'HDF5', 'Parquet' or 'CSV', got {file_format!r}")
+    if kind == "HDF5":
+        from .hdf5 import read_hdf
+
+        return read_hdf(g, dataset, calc_string_offsets=calc_string_offsets)
+    if kind == "Parquet":
+        return read_parquet(g, dataset)
+    from .csv import read_csv
+
+    return read_csv(g, dataset, column_delim=column_delim)
+
+
+def load_all(path_prefix, file_format="INFER", column_delim=",", read_nested=True):
+    """Every dataset of the per-locale files ``<path_prefix>_LOCALE####`` (ValueError when
+    there are none)."""
+    g = _load_glob(path_prefix)
+    if not _glob.glob(g):
+        raise ValueError(
+            f"There are no files corresponding to the path_prefix {path_prefix} in a location accessible to Atoll"
+        )
+    kind = (
+        get_filetype(g)
+        if file_format.lower() == "infer"
+        else {"hdf5": "HDF5", "parquet": "Parquet", "csv": "CSV"}.get(file_format.lower())
+    )
+    if kind == "HDF5":
+        from .hdf5 import read_hdf
+
+        return read_hdf(g)
+    if kind == "Parquet":
+        return read_parquet(g)
+    from .csv import read_csv
+
+    return read_csv(g, column_delim=column_delim)
+
+
+def save_all(
+    columns, prefix_path, names=None, file_format="HDF5", mode="truncate", file_type="distribute", compression=None
+):
+    """Writes the columns in ``file_format`` ('HDF5', 'Parquet' or 'CSV')."""
+    f = file_format.lower()
+    if f == "hdf5":
+        from .hdf5 import to_hdf
+
+        return to_hdf(columns, prefix_path, names=names, mode=mode, file_type=file_type)
+    if f == "parquet":
+        return to_parquet(columns, prefix_path, names=names, mode=mode, compression=compression)
+    from .csv import to_csv
+
+    return to_csv(columns, prefix_path, names=names)
+
+
+def snapshot(filename):
+    """Writes every DataFrame, array, Categorical and GroupBy bound to a name in the caller's
+    globals to HDF5 (``ak.restore`` reads them back by name)."""
+    import inspect
+
+    from .pandas.categorical import Categorical
+    from .pandas.dataframe import DataFrame
+    from .pandas.groupbyclass import GroupBy
+    from .segarray import SegArray
+    from .hdf5 import to_hdf
+
+    frame = inspect.currentframe().f_back
+    kinds = (pdarray, Strings, Categorical, SegArray, GroupBy, DataFrame)
+    found = {}
+    for scope in (frame.f_globals, frame.f_locals):
+        for k, v in scope.items():
+            if isinstance(v, kinds) and not k.startswith("_"):
+                found[k] = v
+    to_hdf(found, filename)
+
+
+def restore(filename):
+    """The objects written by ``ak.snapshot(filename)``, by name."""
+    from .hdf5 import read_hdf, split_prefix
+
+    prefix, ext = split_prefix(filename)
+    return read_hdf(sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")))
+
+
+def import_data(read_path, write_file=None, return_obj=True, index=False):
+    """A DataFrame of a file pandas reads (HDF5 written by pandas, or Parquet), and, with
+    ``write_file``, the same data written in Atoll's (Arkouda's) per-locale files."""
+    import pandas as pd
+
+    from .pandas.dataframe import DataFrame
+
+    files = _glob.glob(read_path)
+    if not files:
+        raise FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
+    if len(files) > 1:
+        from .hdf5 import HDF5FormatError
+
+        raise HDF5FormatError(f"import_data: {read_path} matches {len(files)} files; give one")
+    kind = get_filetype(files[0])
+    pdf = pd.read_hdf(files[0]) if kind == "HDF5" else pd.read_parquet(files[0])
+    df = DataFrame(pdf)
+    if write_file is not None:
+        if kind == "HDF5":
+            df.to_hdf(write_file, index=index)
+        else:
+            df.to_parquet(write_file, index=index)
+    return df if return_obj else None
+
+
+def export(read_path, dataset_name="ak_data", write_file=None, return_obj=True, index=False):
+    """A ``pandas.DataFrame`` of Atoll's (Arkouda's) files, and, with ``write_file``, the same
+    data written by pandas (HDF5 or Parquet, as the files read)."""
+    from .hdf5 import HDF5FileNotFoundError, split_prefix
+    from .pandas.dataframe import DataFrame
+
+    prefix, ext = split_prefix(read_path)
+    files = sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")) or _glob.glob(read_path)
+    if not files:
+        raise HDF5FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
+    kind = get_filetype(files[0])
+    df = DataFrame(read(files))
+    pdf = df.to_pandas(retain_index=index)
+    if write_file is not None:
+        if kind == "HDF5":
+            pdf.to_hdf(write_file, key=dataset_name, mode="w")
+        else:
+            pdf.to_parquet(write_file, index=index)
+    return pdf if return_obj else None
 
 
 def _check_write(prefix_path, mode):
-    if mode != "truncate":
-        raise ValueError(f"mode: only 'truncate' is supported (got {mode!r}); Atoll rewrites the files")
+    if mode not in ("truncate", "append"):
+        raise ValueError(f"mode: expected 'truncate' or 'append', got {mode!r}")
     return os.fspath(prefix_path)
 
 
 def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=None, convert_categoricals=False):
-    """Writes ``columns`` (a dict name -> pdarray or Strings, or a list of them with ``names``)
-    of one length to one Parquet file per locale, ``<prefix>_LOCALE####.parquet``, each holding that
-    locale's rows. ``compression``: None, 'snappy' or 'zstd'.
+    """Writes ``columns`` (a dict name -> pdarray, Strings or Categorical, or a list of them
+    with ``names``) of one length to one Parquet file per locale,
+    ``<prefix>_LOCALE####.parquet``, each holding that locale's rows. ``compression``: None,
+    'snappy', 'zstd', 'gzip', 'brotli' or 'lz4'. ``mode="append"`` adds the columns to the
+    files there (they are read and written again with the new columns).
     """
+    from .pandas.categorical import Categorical
+
     prefix = _check_write(prefix_path, mode)
     if isinstance(columns, dict):
         if names is not None:
             raise ValueError("names: give names either as the dict's keys or as names, not both")
         names, cols = list(columns.keys()), list(columns.values())
-    elif isinstance(columns, (pdarray, Strings)):
+    elif not isinstance(columns, (list, tuple)):
         cols = [columns]
         names = ["array"] if names is None else _names(names, "names")
     else:
@@ -107,9 +474,22 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
         names = _names(names, "names")
     if len(names) != len(cols):
         raise ValueError(f"names: {len(names)} names for {len(cols)} columns")
+    cols = [c.to_strings() if isinstance(c, Categorical) else c for c in cols]
     for c in cols:
         if not isinstance(c, (pdarray, Strings)):
-            raise TypeError(f"columns: expected pdarrays or Strings, got {type(c).__name__}")
+            raise TypeError(f"columns: Parquet takes pdarrays, Strings and Categoricals, got {type(c).__name__}")
+    if mode == "append":
+        from .hdf5 import split_prefix
+
+        p, ext = split_prefix(prefix)
+        existing = sorted(_glob.glob(f"{_glob.escape(p)}_LOCALE*{_glob.escape(ext)}*"))
+        if existing:
+            old = read_parquet(existing)
+            for n in names:
+                if n in old:
+                    raise ValueError(f"dataset {n!r} exists already in {existing[0]}")
+            names = list(old.keys()) + list(names)
+            cols = list(old.values()) + cols
     handles = [c._s if isinstance(c, Strings) else c._whole() for c in cols]
     _atoll.write_parquet(handles, [str(n) for n in names], prefix, compression)
 

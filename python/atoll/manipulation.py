@@ -16,10 +16,12 @@ def concatenate(arrays, ordered=True):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError("arrays: need at least one array to concatenate")
-    from .strings import Strings, concatenate as sconcat
+    from .pdarrayclass import pdarray
 
-    if builtins.all(isinstance(a, Strings) for a in arrays):
-        return sconcat(list(arrays))
+    if not builtins.all(isinstance(a, pdarray) for a in arrays):  # Strings, Categorical, SegArray
+        from .pandas._concat import generic_concat
+
+        return generic_concat(arrays, ordered=ordered)
     for a in arrays:
         _check(a, "arrays")
     if builtins.any(hasattr(a, "_limbs") for a in arrays):

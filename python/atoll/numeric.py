@@ -137,7 +137,11 @@ def where(condition, A, B):
         condition = full(n, _b.bool(condition), bool_)
     elif condition.dtype != bool_:
         condition = condition != 0
-    if isinstance(A, (Strings, Categorical, str)) or isinstance(B, (Strings, Categorical, str)):
+    if isinstance(A, Categorical) or isinstance(B, Categorical):
+        from .pandas.categorical import where as _cat_where  # keeps the categories
+
+        return _cat_where(condition, A, B)
+    if isinstance(A, (Strings, str)) or isinstance(B, (Strings, str)):
         return _where_strings(condition, A, B, n)
     for name, v in (("A", A), ("B", B)):
         if not isinstance(v, pdarray) and not is_scalar(v):
@@ -162,26 +166,19 @@ def where(condition, A, B):
 
 
 def _where_strings(condition, A, B, n):
-    """``where`` of Strings (Categoricals as their strings, a str as every element): the
-    strings of both, gathered by index."""
-    from .categorical import Categorical
+    """``where`` of Strings (a str as every element): the strings of both, gathered by index."""
     from .creation import arange
     from .strings import Strings, concatenate as sconcat, from_list
 
     def strs(x):
-        if isinstance(x, Categorical):
-            return x.categories[x.codes]
         if isinstance(x, str):
             return from_list([x] * n)
         if not isinstance(x, Strings):
             raise TypeError(f"where: cannot mix strings with {type(x).__name__}")
         return x
 
-    cat = isinstance(A, Categorical) and isinstance(B, Categorical)
-    sa, sb = strs(A), strs(B)
     i = arange(n)
-    r = sconcat([sa, sb])[where(condition, i, i + n)]
-    return Categorical(r) if cat else r
+    return sconcat([strs(A), strs(B)])[where(condition, i, i + n)]
 
 
 def clip(pda, lo, hi):

@@ -56,7 +56,7 @@ def test_a_file_written_by_pandas_reads_back_equal(tmp_path, n):
     assert list(got) == list(df.columns)
     for c in df.columns:
         _same(got[c], _want(df, c))
-    one = ak.read_parquet(p, datasets="u")
+    one = ak.read_parquet(p, datasets="u")["u"]  # a dict, as Arkouda's
     assert isinstance(one, ak.pdarray)
     _same(one, df["u"].to_numpy())
     two = ak.read_parquet(p, datasets=["f32", "i"])
@@ -105,7 +105,7 @@ def test_files_written_by_atoll_read_back_equal_in_pandas_polars_and_atoll(tmp_p
 def test_pdarray_to_parquet_of_a_selection_and_an_expression(tmp_path):
     a = ak.arange(1000)
     a[::3].to_parquet(str(tmp_path / "sel"), dataset="s")
-    _same(ak.read_parquet(str(tmp_path / "sel_LOCALE*"), datasets="s"), np.arange(1000)[::3])
+    _same(ak.read_parquet(str(tmp_path / "sel_LOCALE*"), datasets="s")["s"], np.arange(1000)[::3])
     (a * 2.5).to_parquet(str(tmp_path / "ex.parquet"), compression="snappy")
     files = sorted(glob.glob(str(tmp_path / "ex_LOCALE*.parquet")))
     assert len(files) == ak.num_locales()
@@ -125,7 +125,7 @@ def test_a_glob_of_many_files_reads_in_sorted_order(tmp_path):
     for c in ["b", "i", "f"]:
         _same(got[c], whole[c].to_numpy())
     # A list of names and patterns, in the order given.
-    got = ak.read_parquet([str(tmp_path / "part-06.parquet"), str(tmp_path / "part-0[0-1].parquet")], datasets="i")
+    got = ak.read_parquet([str(tmp_path / "part-06.parquet"), str(tmp_path / "part-0[0-1].parquet")], datasets="i")["i"]
     _same(got, pd.concat([parts[6], parts[0], parts[1]])["i"].to_numpy())
 
 
@@ -163,12 +163,12 @@ def test_errors_are_typed_and_lose_nothing(tmp_path):
     with pytest.raises(OSError):
         keep.to_parquet(str(tmp_path / "no-such-dir" / "t"))
     with pytest.raises(ValueError):
-        keep.to_parquet(str(tmp_path / "t"), mode="append")
+        keep.to_parquet(str(tmp_path / "t"), mode="overwrite")
     with pytest.raises(ValueError):
-        keep.to_parquet(str(tmp_path / "t"), compression="brotli")
+        keep.to_parquet(str(tmp_path / "t"), compression="lzo")
     with pytest.raises(ValueError):
         ak.to_parquet({"a": keep, "b": ak.arange(7)}, str(tmp_path / "t"))
     # Nothing lost; the session goes on.
     np.testing.assert_array_equal(keep.to_ndarray(), np.arange(100) * 3)
-    _same(ak.read_parquet(p, datasets="x"), np.arange(50, dtype=np.int64))
+    _same(ak.read_parquet(p, datasets="x")["x"], np.arange(50, dtype=np.int64))
     assert not [f for f in os.listdir(tmp_path) if "tmp" in f]

@@ -93,7 +93,7 @@ def test_argmin_argmax_any_all_mode(case):
     assert_same(g.any(b)[1], pg["b"].any().to_numpy())
     assert_same(g.all(b)[1], pg["b"].all().to_numpy())
     i = ak.array(case["i"].to_numpy())
-    want_mode = pg["i"].agg(lambda v: v.value_counts().sort_index(kind="stable").idxmax()).to_numpy()
+    want_mode = pg["i"].agg(lambda v: v.value_counts(sort=False).idxmax()).to_numpy()  # first of ties
     assert_same(g.mode(i)[1], want_mode.astype(np.int64))
 
 

@@ -20,6 +20,7 @@
 
 mod agree;
 mod column;
+pub mod hdf5;
 mod meta;
 mod names;
 mod posfile;

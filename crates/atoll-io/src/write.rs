@@ -32,17 +32,28 @@ pub enum Compression {
     Snappy,
     /// Zstandard at its default level (polars' default).
     Zstd,
+    /// Gzip at its default level.
+    Gzip,
+    /// Brotli at its default level.
+    Brotli,
+    /// LZ4 (the raw LZ4 codec of the Parquet format).
+    Lz4,
 }
 
 impl Compression {
-    /// The codec named `name` (`None`/"none"/"uncompressed", "snappy", "zstd"), as Arkouda's
-    /// `compression` argument names them.
+    /// The codec named `name` (`None`/"none"/"uncompressed", "snappy", "zstd", "gzip",
+    /// "brotli", "lz4"), as Arkouda's `compression` argument names them.
     pub fn parse(name: Option<&str>) -> Result<Compression> {
         match name.map(|s| s.to_ascii_lowercase()).as_deref() {
             None | Some("none") | Some("uncompressed") => Ok(Compression::None),
             Some("snappy") => Ok(Compression::Snappy),
             Some("zstd") => Ok(Compression::Zstd),
-            Some(other) => Err(invalid_arg!("compression {other:?} is not supported (None, 'snappy' or 'zstd')")),
+            Some("gzip") => Ok(Compression::Gzip),
+            Some("brotli") => Ok(Compression::Brotli),
+            Some("lz4") => Ok(Compression::Lz4),
+            Some(other) => Err(invalid_arg!(
+                "compression {other:?} is not supported (None, 'snappy', 'zstd', 'gzip', 'brotli' or 'lz4')"
+            )),
         }
     }
 }
@@ -169,6 +180,9 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         Compression::None => parquet::basic::Compression::UNCOMPRESSED,
         Compression::Snappy => parquet::basic::Compression::SNAPPY,
         Compression::Zstd => parquet::basic::Compression::ZSTD(Default::default()),
+        Compression::Gzip => parquet::basic::Compression::GZIP(Default::default()),
+        Compression::Brotli => parquet::basic::Compression::BROTLI(Default::default()),
+        Compression::Lz4 => parquet::basic::Compression::LZ4_RAW,
     };
     let props = WriterProperties::builder()
         .set_compression(codec)

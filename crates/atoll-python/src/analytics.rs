@@ -2,8 +2,10 @@
 //! `unique`, `in1d` and GroupBy: bindings of the session's analytics commands.
 
 use crate::arrays::{Arr, Ex};
+use crate::errors::value_err;
 use crate::errors::IntoPy;
 use crate::run;
+use atoll_session::pandas_ops::{self as po, BitOp};
 use atoll_session::{analytics as an, dense_agg as da, Node};
 use pyo3::prelude::*;
 
@@ -80,6 +82,26 @@ fn dense_unique(py: Python<'_>, keys: &Ex, n: usize, limit: usize) -> PyResult<O
     Ok(run(py, |s| da::dense_unique(s, &keys.node, n, limit))?.map(Arr))
 }
 
+/// Bitwise `op` ("or", "and", "xor") of the values (an int64 or uint64 expression of `n`
+/// elements, in grouped order) per group of `flags`.
+#[pyfunction]
+fn seg_bitwise(py: Python<'_>, values: &Ex, flags: &Arr, n: usize, groups: usize, op: &str) -> PyResult<Arr> {
+    let o = BitOp::parse(op).ok_or_else(|| value_err("op", format!("unsupported bitwise reduction {op:?}")))?;
+    run(py, |s| po::seg_bitwise(s, &values.node, &flags.0, n, groups, o)).map(Arr)
+}
+
+/// The bits of each float64 value as uint64 (for hashing).
+#[pyfunction]
+fn f64_bits(py: Python<'_>, values: &Ex, n: usize) -> PyResult<Arr> {
+    run(py, |s| po::f64_bits(s, &values.node, n)).map(Arr)
+}
+
+/// Checks that every locale can take `bytes` more before an operation allocates them.
+#[pyfunction]
+fn reserve_check(py: Python<'_>, operation: &str, bytes: u64) -> PyResult<()> {
+    run(py, |s| po::reserve_check(s, operation, bytes))
+}
+
 /// Adds this module's functions.
 pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for f in [
@@ -90,6 +112,9 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(dense_in1d, m)?,
         wrap_pyfunction!(dense_aggregate, m)?,
         wrap_pyfunction!(dense_unique, m)?,
+        wrap_pyfunction!(seg_bitwise, m)?,
+        wrap_pyfunction!(f64_bits, m)?,
+        wrap_pyfunction!(reserve_check, m)?,
     ] {
         m.add_function(f)?;
     }

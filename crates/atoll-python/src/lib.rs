@@ -8,6 +8,7 @@ mod analytics;
 mod arrays;
 mod errors;
 mod graph;
+mod hdf5;
 mod io;
 mod share;
 mod strings;
@@ -30,6 +31,7 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     strings::add(m)?;
     analytics::add(m)?;
     io::add(m)?;
+    hdf5::add(m)?;
     graph::add(m)?;
     share::add(m)?;
     Ok(())

@@ -1,8 +1,8 @@
 //! `ak.Strings`: the `StrArr` handle and the bindings of the session's strings commands.
 
 use crate::arrays::Arr;
-use crate::run;
 use crate::errors::value_err;
+use crate::run;
 use atoll_session::str_extra::{self as sx, StrMap, StrTest};
 use atoll_session::str_groupby::categorical_codes;
 use atoll_session::strings::{self as st, StrOp, Strs, ValOp};
@@ -167,7 +167,14 @@ fn str_map_py(py: Python<'_>, s: &StrArr, op: &str) -> PyResult<StrArr> {
 
 /// `random_strings_lognormal`.
 #[pyfunction]
-fn str_random_lognormal(py: Python<'_>, logmean: f64, logstd: f64, n: usize, characters: String, seed: u64) -> PyResult<StrArr> {
+fn str_random_lognormal(
+    py: Python<'_>,
+    logmean: f64,
+    logstd: f64,
+    n: usize,
+    characters: String,
+    seed: u64,
+) -> PyResult<StrArr> {
     run(py, |s| sx::random_lognormal(s, logmean, logstd, n, &characters, seed)).map(StrArr)
 }
 

@@ -204,4 +204,3 @@ pub fn register() {
     MAP.register();
     LOGNORMAL.register();
 }
-

@@ -295,6 +295,8 @@ pub fn register_all() {
     crate::str_groupby::register();
     crate::analytics::register_commands();
     crate::dense_agg::register_commands();
+    crate::pandas_ops::register_commands();
+    crate::hdf5_io::register_commands();
     crate::io::register();
     crate::streaming::register();
     crate::fused::register();

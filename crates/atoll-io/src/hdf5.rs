@@ -1,0 +1,764 @@
+//! HDF5 files in Arkouda's layout, through the `hdf5-metno` binding of libhdf5.
+//!
+//! A 1-D array is a dataset; Strings, SegArray, Categorical, GroupBy, DataFrame and Index are
+//! groups of component datasets (the Python layer, `python/atoll/hdf5.py`, decides the names
+//! and attributes, as Arkouda's server does). Every component is written by its own Block
+//! distribution: with one file per locale (`<prefix>_LOCALE####`), locale `k` writes its part
+//! of each component into file `k`; in single-file mode the locales write their parts into one
+//! file in turn. Strings are written as Arkouda writes them: `values` holds each string's
+//! UTF-8 bytes and a NUL, `segments` the file-local offset of each string.
+//!
+//! Reading concatenates a component's pieces over the files in order: every locale reads the
+//! hyperslabs of the files that overlap its Block part (numbers) or its part of the strings,
+//! straight into its part, so no data passes through one locale. Integer, unsigned and float
+//! datasets of any width read widened (int64, uint64, float64); a uint8 dataset with an
+//! `isBool` attribute reads as bool.
+//!
+//! Everything here is **collective** (except [`h5_list`], which reads one file's metadata)
+//! and fails the same way on every locale: a missing file is [`FileErrorKind::NotFound`], a
+//! file that is not HDF5 (or is truncated) [`FileErrorKind::Corrupt`], a missing dataset
+//! [`FileErrorKind::MissingDataset`], an unreadable type [`FileErrorKind::WrongType`], each
+//! naming the file.
+
+use crate::agree::agree;
+use crate::column::{Column, IoDType};
+use crate::meta::file_err;
+use atoll_array::{dist, DistArray};
+use atoll_error::{Error, FileErrorKind, Result};
+use atoll_runtime::Ctx;
+use atoll_strings::{DistStrings, LocalStrings};
+use hdf5::types::{FloatSize, IntSize, TypeDescriptor, VarLenUnicode};
+use hdf5::{File, Group, Location, LocationType};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// An attribute value (Arkouda writes int64 metadata, a float32 file version, a string).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AttrVal {
+    /// A 64-bit integer.
+    I64(i64),
+    /// A 32-bit float.
+    F32(f32),
+    /// A string.
+    Str(String),
+}
+
+/// One object of a file, as [`h5_list`] reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct H5Item {
+    /// The path from the root, without the leading `/`.
+    pub path: String,
+    /// True for a group, false for a dataset.
+    pub is_group: bool,
+    /// A dataset's element type: "int8".."int64", "uint8".."uint64", "float32", "float64",
+    /// "bool", or a description of another type; `None` for a group.
+    pub dtype: Option<String>,
+    /// A dataset's number of elements (its dimensions multiplied); 0 for a group.
+    pub len: u64,
+    /// The attributes that are numbers or strings.
+    pub attrs: Vec<(String, AttrVal)>,
+}
+
+fn h5err(kind: FileErrorKind, path: &Path, e: impl std::fmt::Display) -> Error {
+    file_err(kind, path, e.to_string())
+}
+
+/// Opens an HDF5 file for reading, telling a missing file from one that is not HDF5.
+fn open_read(path: &Path) -> Result<File> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(file_err(FileErrorKind::NotFound, path, "no such file"))
+        }
+        Err(e) => return Err(h5err(FileErrorKind::Io, path, e)),
+        Ok(m) if m.is_dir() => return Err(file_err(FileErrorKind::Io, path, "is a directory")),
+        Ok(_) => {}
+    }
+    hdf5::silence_errors(true);
+    File::open(path).map_err(|e| h5err(FileErrorKind::Corrupt, path, format!("not a readable HDF5 file ({e})")))
+}
+
+fn open_rw(path: &Path) -> Result<File> {
+    hdf5::silence_errors(true);
+    if !path.exists() {
+        return Err(file_err(FileErrorKind::NotFound, path, "no such file (create it first)"));
+    }
+    File::open_rw(path).map_err(|e| h5err(FileErrorKind::Corrupt, path, format!("cannot open for writing ({e})")))
+}
+
+fn type_name(d: &TypeDescriptor) -> String {
+    match d {
+        TypeDescriptor::Integer(s) => format!("int{}", int_bits(*s)),
+        TypeDescriptor::Unsigned(s) => format!("uint{}", int_bits(*s)),
+        TypeDescriptor::Float(FloatSize::U4) => "float32".into(),
+        TypeDescriptor::Float(FloatSize::U8) => "float64".into(),
+        TypeDescriptor::Boolean => "bool".into(),
+        other => format!("{other}"),
+    }
+}
+
+fn int_bits(s: IntSize) -> u32 {
+    match s {
+        IntSize::U1 => 8,
+        IntSize::U2 => 16,
+        IntSize::U4 => 32,
+        IntSize::U8 => 64,
+    }
+}
+
+fn read_attrs(loc: &Location) -> Vec<(String, AttrVal)> {
+    let mut out = Vec::new();
+    let Ok(names) = loc.attr_names() else { return out };
+    for n in names {
+        let Ok(a) = loc.attr(&n) else { continue };
+        let Ok(desc) = a.dtype().and_then(|t| t.to_descriptor()) else { continue };
+        let v = match desc {
+            TypeDescriptor::Integer(_) | TypeDescriptor::Unsigned(_) | TypeDescriptor::Boolean => {
+                a.read_scalar::<i64>().ok().map(AttrVal::I64)
+            }
+            TypeDescriptor::Float(_) => a.read_scalar::<f32>().ok().map(AttrVal::F32),
+            TypeDescriptor::VarLenUnicode | TypeDescriptor::VarLenAscii => {
+                a.read_scalar::<VarLenUnicode>().ok().map(|s| AttrVal::Str(s.as_str().to_string()))
+            }
+            TypeDescriptor::FixedAscii(_) | TypeDescriptor::FixedUnicode(_) => {
+                // Arkouda's version string: fixed-length, NUL-terminated.
+                a.read_raw::<u8>().ok().map(|b| {
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                    AttrVal::Str(String::from_utf8_lossy(&b[..end]).into_owned())
+                })
+            }
+            _ => None,
+        };
+        if let Some(v) = v {
+            out.push((n, v));
+        }
+    }
+    out
+}
+
+fn list_group(g: &Group, prefix: &str, path: &Path, out: &mut Vec<H5Item>) -> Result<()> {
+    let names = g.member_names().map_err(|e| h5err(FileErrorKind::Corrupt, path, e))?;
+    for n in names {
+        let full = if prefix.is_empty() { n.clone() } else { format!("{prefix}/{n}") };
+        match g.loc_type_by_name(&n) {
+            Ok(LocationType::Group) => {
+                let sub = g.group(&n).map_err(|e| h5err(FileErrorKind::Corrupt, path, e))?;
+                out.push(H5Item { path: full.clone(), is_group: true, dtype: None, len: 0, attrs: read_attrs(&sub) });
+                list_group(&sub, &full, path, out)?;
+            }
+            Ok(LocationType::Dataset) => {
+                let ds = g.dataset(&n).map_err(|e| h5err(FileErrorKind::Corrupt, path, e))?;
+                let dtype = ds.dtype().and_then(|t| t.to_descriptor()).map(|d| type_name(&d)).ok();
+                out.push(H5Item { path: full, is_group: false, dtype, len: ds.size() as u64, attrs: read_attrs(&ds) });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every group and dataset of the file `path` (depth first, in the file's order), and the
+/// file's own attributes (as the item of path ""). Not collective: one locale reads it.
+///
+/// # Errors
+/// [`FileErrorKind::NotFound`], [`FileErrorKind::Corrupt`] (not HDF5), naming the file.
+pub fn h5_list(path: &Path) -> Result<Vec<H5Item>> {
+    let f = open_read(path)?;
+    let mut out = vec![H5Item { path: String::new(), is_group: true, dtype: None, len: 0, attrs: read_attrs(&f) }];
+    list_group(&f, "", path, &mut out)?;
+    Ok(out)
+}
+
+/// The locale writing file `f` of `n_files`: file `k` by locale `k` (one file per locale), or
+/// the one file by every locale in turn.
+fn writer_of(ctx: &Ctx, n_files: usize) -> Result<()> {
+    if n_files != 1 && n_files != ctx.num_locales() {
+        return Err(atoll_error::invalid_arg!(
+            "hdf5: {} files for {} locales (one per locale, or a single file)",
+            n_files,
+            ctx.num_locales()
+        ));
+    }
+    Ok(())
+}
+
+fn write_attr(loc: &Location, path: &Path, name: &str, v: &AttrVal) -> Result<()> {
+    let io = |e: hdf5::Error| h5err(FileErrorKind::Io, path, format!("attribute {name}: {e}"));
+    if loc.attr(name).is_ok() {
+        loc.delete_attr(name).map_err(io)?;
+    }
+    match v {
+        AttrVal::I64(x) => loc.new_attr::<i64>().create(name).and_then(|a| a.write_scalar(x)).map_err(io),
+        AttrVal::F32(x) => loc.new_attr::<f32>().create(name).and_then(|a| a.write_scalar(x)).map_err(io),
+        AttrVal::Str(s) => {
+            let u: VarLenUnicode =
+                s.parse().map_err(|e| h5err(FileErrorKind::Io, path, format!("attribute {name}: {e}")))?;
+            loc.new_attr::<VarLenUnicode>().create(name).and_then(|a| a.write_scalar(&u)).map_err(io)
+        }
+    }
+}
+
+/// The group at `path` in `f` (created with its parents when missing).
+fn ensure_group(f: &File, path: &str, file: &Path) -> Result<Group> {
+    let mut g: Group = (**f).clone();
+    for part in path.split('/').filter(|p| !p.is_empty()) {
+        g = if g.link_exists(part) {
+            g.group(part).map_err(|e| h5err(FileErrorKind::Corrupt, file, format!("{path}: {e}")))?
+        } else {
+            g.create_group(part).map_err(|e| h5err(FileErrorKind::Io, file, format!("{path}: {e}")))?
+        };
+    }
+    Ok(g)
+}
+
+fn split_parent(path: &str) -> (&str, &str) {
+    match path.rsplit_once('/') {
+        Some((p, n)) => (p, n),
+        None => ("", path),
+    }
+}
+
+/// Creates (truncating) or checks the files: locale `k` creates file `k` (locale 0 the single
+/// file), with the root attribute `File_Format` (0 single file, 1 one file per locale), as
+/// Arkouda does. With `truncate` false, files that exist are kept (append mode) and missing
+/// ones are created. **Collective.**
+///
+/// # Errors
+/// [`FileErrorKind::Io`] when a file cannot be created (a missing directory, permissions).
+pub fn h5_create(ctx: &Ctx, files: &[PathBuf], truncate: bool) -> Result<()> {
+    writer_of(ctx, files.len())?;
+    let me = ctx.id();
+    let r = if me < files.len() {
+        let p = &files[me];
+        (|| -> Result<()> {
+            hdf5::silence_errors(true);
+            if !truncate && p.exists() {
+                open_rw(p)?;
+                return Ok(());
+            }
+            let f = File::create(p).map_err(|e| h5err(FileErrorKind::Io, p, format!("cannot create ({e})")))?;
+            let fmt = if files.len() == 1 { 0 } else { 1 };
+            write_attr(&f, p, "File_Format", &AttrVal::I64(fmt))
+        })()
+    } else {
+        Ok(())
+    };
+    agree(ctx, r)
+}
+
+/// Creates the group `path` (and its parents) in every file, with the attributes `attrs`.
+/// **Collective.**
+pub fn h5_group(ctx: &Ctx, files: &[PathBuf], path: &str, attrs: &[(String, AttrVal)]) -> Result<()> {
+    writer_of(ctx, files.len())?;
+    let me = ctx.id();
+    let r = if me < files.len() {
+        let p = &files[me];
+        (|| -> Result<()> {
+            let f = open_rw(p)?;
+            let g = ensure_group(&f, path, p)?;
+            for (n, v) in attrs {
+                write_attr(&g, p, n, v)?;
+            }
+            Ok(())
+        })()
+    } else {
+        Ok(())
+    };
+    agree(ctx, r)
+}
+
+/// Removes the object `path` (a dataset or a group) from every file where it exists
+/// (`update_hdf`); the space is reclaimed by [`h5_repack`]. **Collective.**
+pub fn h5_delete(ctx: &Ctx, files: &[PathBuf], path: &str) -> Result<()> {
+    let me = ctx.id();
+    let r = if me < files.len() {
+        let p = &files[me];
+        (|| -> Result<()> {
+            let f = open_rw(p)?;
+            let (parent, name) = split_parent(path);
+            let g: Group = if parent.is_empty() {
+                (*f).clone()
+            } else {
+                match f.group(parent) {
+                    Ok(g) => g,
+                    Err(_) => return Ok(()),
+                }
+            };
+            if g.link_exists(name) {
+                g.unlink(name).map_err(|e| h5err(FileErrorKind::Io, p, format!("{path}: {e}")))?;
+            }
+            Ok(())
+        })()
+    } else {
+        Ok(())
+    };
+    agree(ctx, r)
+}
+
+/// Rewrites every file without the space of removed objects (HDF5 does not reclaim it): the
+/// objects are copied into a new file that then replaces the old one. **Collective.**
+pub fn h5_repack(ctx: &Ctx, files: &[PathBuf]) -> Result<()> {
+    let me = ctx.id();
+    let r = if me < files.len() {
+        let p = &files[me];
+        (|| -> Result<()> {
+            let tmp = p.with_extension("atoll-repack.tmp");
+            {
+                let src = open_read(p)?;
+                let dst = File::create(&tmp).map_err(|e| h5err(FileErrorKind::Io, &tmp, e))?;
+                for (n, v) in read_attrs(&src) {
+                    write_attr(&dst, &tmp, &n, &v)?;
+                }
+                for n in src.member_names().map_err(|e| h5err(FileErrorKind::Corrupt, p, e))? {
+                    let obj: Location = match src.loc_type_by_name(&n) {
+                        Ok(LocationType::Group) => {
+                            (*src.group(&n).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?).clone()
+                        }
+                        _ => (**src.dataset(&n).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?).clone(),
+                    };
+                    obj.copy_to(&dst, &n).map_err(|e| h5err(FileErrorKind::Io, &tmp, format!("{n}: {e}")))?;
+                }
+            }
+            std::fs::rename(&tmp, p).map_err(|e| h5err(FileErrorKind::Io, p, e))
+        })()
+    } else {
+        Ok(())
+    };
+    agree(ctx, r)
+}
+
+/// An element type written to HDF5, and how a locale's part becomes its buffer.
+pub trait H5Elem: Copy + Send + Sync + 'static {
+    /// The stored type.
+    type Stored: hdf5::H5Type + Copy;
+    /// The stored value.
+    fn stored(self) -> Self::Stored;
+    /// Whether the dataset gets Arkouda's `isBool` attribute.
+    const IS_BOOL: bool = false;
+}
+impl H5Elem for i64 {
+    type Stored = i64;
+    fn stored(self) -> i64 {
+        self
+    }
+}
+impl H5Elem for u64 {
+    type Stored = u64;
+    fn stored(self) -> u64 {
+        self
+    }
+}
+impl H5Elem for f64 {
+    type Stored = f64;
+    fn stored(self) -> f64 {
+        self
+    }
+}
+impl H5Elem for bool {
+    type Stored = u8;
+    fn stored(self) -> u8 {
+        u8::from(self)
+    }
+    const IS_BOOL: bool = true;
+}
+impl H5Elem for u8 {
+    type Stored = u8;
+    fn stored(self) -> u8 {
+        self
+    }
+}
+
+/// Writes a dataset of `total` elements at `path` of an open file from `data` placed at
+/// `at` (the whole dataset when the file is one locale's): created by the first writer,
+/// then filled by hyperslabs.
+fn write_part<S: hdf5::H5Type + Copy>(
+    f: &File,
+    file: &Path,
+    path: &str,
+    total: usize,
+    at: usize,
+    data: &[S],
+    create: bool,
+    attrs: &[(String, AttrVal)],
+) -> Result<()> {
+    let io = |e: hdf5::Error| h5err(FileErrorKind::Io, file, format!("{path}: {e}"));
+    let (parent, name) = split_parent(path);
+    let g = ensure_group(f, parent, file)?;
+    let ds = if create {
+        if g.link_exists(name) {
+            return Err(file_err(FileErrorKind::Io, file, format!("{path}: the dataset exists already")));
+        }
+        let ds = g.new_dataset::<S>().shape([total]).create(name).map_err(io)?;
+        for (n, v) in attrs {
+            write_attr(&ds, file, n, v)?;
+        }
+        ds
+    } else {
+        g.dataset(name).map_err(io)?
+    };
+    if !data.is_empty() {
+        ds.write_slice(data, at..at + data.len()).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Runs `write(part_start, total)` on every locale: in one file per locale each writes its
+/// own file at once; into a single file, in turn (locale 0 first creates the dataset).
+fn in_turn(
+    ctx: &Ctx,
+    files: &[PathBuf],
+    my_len: usize,
+    write: impl Fn(&Path, usize, usize, bool) -> Result<()>,
+) -> Result<()> {
+    writer_of(ctx, files.len())?;
+    let me = ctx.id();
+    if files.len() == 1 {
+        let lens: Vec<usize> = ctx.allgather(&my_len)?;
+        let total: usize = lens.iter().sum();
+        let at: usize = lens[..me].iter().sum();
+        let mut outcome = Ok(());
+        for k in 0..ctx.num_locales() {
+            if k == me {
+                outcome = write(&files[0], at, total, k == 0);
+            }
+            outcome = agree(ctx, outcome);
+            outcome.clone()?;
+        }
+        outcome
+    } else {
+        let r = write(&files[me], 0, my_len, true);
+        agree(ctx, r)
+    }
+}
+
+/// Writes the Block array `a` as the dataset `path` (one file per locale: each its part; a
+/// single file: all of it), with the attributes `attrs` (and `isBool` for bool arrays).
+/// **Collective.**
+pub fn h5_write_array<T: H5Elem + atoll_array::Elem>(
+    ctx: &Ctx,
+    files: &[PathBuf],
+    path: &str,
+    a: &DistArray<T, 1>,
+    attrs: &[(String, AttrVal)],
+) -> Result<()> {
+    let local: Vec<T::Stored> = a.local().iter().map(|&x| x.stored()).collect();
+    let mut attrs = attrs.to_vec();
+    if T::IS_BOOL {
+        attrs.push(("isBool".into(), AttrVal::I64(1)));
+    }
+    in_turn(ctx, files, local.len(), |p, at, total, create| {
+        let f = open_rw(p)?;
+        write_part(&f, p, path, total, at, &local, create, &attrs)
+    })
+}
+
+/// Writes strings as Arkouda does: the group `path` with `values` (UTF-8 bytes, each string
+/// followed by a NUL) and, when `offsets`, `segments` (int64 offsets of the strings in the
+/// file's values); both with `ObjType` 1 (pdarray), the group with `attrs`. **Collective.**
+pub fn h5_write_strings(
+    ctx: &Ctx,
+    files: &[PathBuf],
+    path: &str,
+    s: &DistStrings,
+    offsets: bool,
+    attrs: &[(String, AttrVal)],
+) -> Result<()> {
+    let local = s.local();
+    let mut vals: Vec<u8> = Vec::with_capacity(local.bytes().len() + local.len());
+    let mut segs: Vec<i64> = Vec::with_capacity(local.len());
+    for x in local.iter() {
+        segs.push(vals.len() as i64);
+        vals.extend_from_slice(x);
+        vals.push(0);
+    }
+    let comp = [("ObjType".to_string(), AttrVal::I64(1))];
+    // In a single file the offsets continue from the earlier locales' bytes.
+    let byte_lens: Vec<usize> = if files.len() == 1 { ctx.allgather(&vals.len())? } else { vec![] };
+    let base: i64 = byte_lens[..byte_lens.len().min(ctx.id())].iter().sum::<usize>() as i64;
+    let segs: Vec<i64> = segs.into_iter().map(|o| o + base).collect();
+    h5_group(ctx, files, path, attrs)?;
+    in_turn(ctx, files, vals.len(), |p, at, total, create| {
+        let f = open_rw(p)?;
+        write_part(&f, p, &format!("{path}/values"), total, at, &vals, create, &comp)
+    })?;
+    if offsets {
+        in_turn(ctx, files, segs.len(), |p, at, total, create| {
+            let f = open_rw(p)?;
+            write_part(&f, p, &format!("{path}/segments"), total, at, &segs, create, &comp)
+        })?;
+    }
+    Ok(())
+}
+
+/// How a dataset's elements are read: its stored kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum H5Kind {
+    /// Signed integers of any width (read as int64).
+    Int,
+    /// Unsigned integers of any width (read as uint64).
+    Uint,
+    /// Floats (read as float64).
+    Float,
+    /// uint8 (or HDF5's enum bool) read as bool.
+    Bool,
+}
+
+fn kind_of(d: &TypeDescriptor, is_bool: bool) -> Option<H5Kind> {
+    match d {
+        TypeDescriptor::Unsigned(IntSize::U1) if is_bool => Some(H5Kind::Bool),
+        TypeDescriptor::Integer(IntSize::U1) if is_bool => Some(H5Kind::Bool),
+        TypeDescriptor::Boolean => Some(H5Kind::Bool),
+        TypeDescriptor::Integer(_) => Some(H5Kind::Int),
+        TypeDescriptor::Unsigned(_) => Some(H5Kind::Uint),
+        TypeDescriptor::Float(_) => Some(H5Kind::Float),
+        _ => None,
+    }
+}
+
+/// The length and kind of dataset `path` in file `p`.
+fn dataset_info(p: &Path, path: &str) -> Result<(usize, H5Kind)> {
+    let f = open_read(p)?;
+    let ds = f.dataset(path).map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
+    let d = ds.dtype().and_then(|t| t.to_descriptor()).map_err(|e| h5err(FileErrorKind::WrongType, p, e))?;
+    let is_bool = ds.attr("isBool").and_then(|a| a.read_scalar::<i64>()).map(|v| v != 0).unwrap_or(false);
+    let k = kind_of(&d, is_bool).ok_or_else(|| {
+        file_err(FileErrorKind::WrongType, p, format!("{path}: elements of type {} cannot be read", type_name(&d)))
+    })?;
+    Ok((ds.size(), k))
+}
+
+/// The pieces of the files that overlap `want` (a range of the concatenated elements):
+/// (file, range within it, range within `want`).
+fn overlaps(lens: &[usize], want: Range<usize>) -> Vec<(usize, Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (f, &n) in lens.iter().enumerate() {
+        let end = start + n;
+        let lo = want.start.max(start);
+        let hi = want.end.min(end);
+        if lo < hi {
+            out.push((f, lo - start..hi - start, lo - want.start..hi - want.start));
+        }
+        start = end;
+    }
+    out
+}
+
+/// This locale's part of `0..n` in a Block distribution: `ceil(k n / N)..ceil((k+1) n / N)`
+/// (the arrays of `dist::block` own these ranges).
+fn block_range(ctx: &Ctx, n: usize) -> Range<usize> {
+    let parts = ctx.num_locales() as u128;
+    let start = |k: u128| ((k * n as u128).div_ceil(parts)) as usize;
+    let k = ctx.id() as u128;
+    start(k)..start(k + 1)
+}
+
+fn read_into<T: hdf5::H5Type + Copy, U: Copy>(
+    files: &[PathBuf],
+    path: &str,
+    lens: &[usize],
+    here: Range<usize>,
+    out: &mut [U],
+    conv: impl Fn(T) -> U,
+) -> Result<()> {
+    for (f, src, dst) in overlaps(lens, here) {
+        let p = &files[f];
+        let file = open_read(p)?;
+        let ds = file
+            .dataset(path)
+            .map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
+        let v = ds
+            .read_slice_1d::<T, _>(src.clone())
+            .map_err(|e| h5err(FileErrorKind::Corrupt, p, format!("{path}: {e}")))?;
+        let s = v.as_slice().ok_or_else(|| file_err(FileErrorKind::Corrupt, p, "non-contiguous read"))?;
+        for (o, &x) in out[dst].iter_mut().zip(s) {
+            *o = conv(x);
+        }
+    }
+    Ok(())
+}
+
+/// Reads the dataset `path` of every file, concatenated, as a Block array (int64, uint64,
+/// float64 or bool, from any width). With `strict`, every file must store the same type.
+/// **Collective.**
+pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> Result<Column> {
+    if files.is_empty() {
+        return Err(atoll_error::invalid_arg!("read_hdf: no files given"));
+    }
+    // Every locale reads the (small) metadata itself: the outcome is the same everywhere.
+    let infos: Result<Vec<(usize, H5Kind, String)>> = files
+        .iter()
+        .map(|p| {
+            let (n, k) = dataset_info(p, path)?;
+            let f = open_read(p)?;
+            let t = f.dataset(path).and_then(|d| d.dtype()).and_then(|t| t.to_descriptor()).map(|d| type_name(&d));
+            Ok((n, k, t.unwrap_or_default()))
+        })
+        .collect();
+    let infos = agree(ctx, infos)?;
+    // Without `strict`, integers of either sign read together as int64 (Arkouda's rule).
+    let mixed_ints = infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| x.1 == H5Kind::Uint);
+    let kind = if !strict && mixed_ints { H5Kind::Int } else { infos[0].1 };
+    let same = |k: H5Kind| k == kind || (!strict && kind == H5Kind::Int && k == H5Kind::Uint);
+    for (i, (_, k, t)) in infos.iter().enumerate() {
+        if !same(*k) || (strict && *t != infos[0].2) {
+            return Err(file_err(
+                FileErrorKind::WrongType,
+                &files[i],
+                format!("{path}: type {t} differs from {} in {}", infos[0].2, files[0].display()),
+            ));
+        }
+    }
+    let lens: Vec<usize> = infos.iter().map(|x| x.0).collect();
+    let total: usize = lens.iter().sum();
+    let d = dist::block(ctx, [total])?;
+    let here = block_range(ctx, total);
+    macro_rules! read_as {
+        ($t:ty, $wrap:path, $read:ty, $conv:expr) => {{
+            let mut a = DistArray::<$t, 1>::for_overwrite(ctx, d.clone())?;
+            let r = read_into::<$read, $t>(files, path, &lens, here.clone(), a.local_mut(), $conv);
+            match agree(ctx, r) {
+                Ok(()) => Ok($wrap(a)),
+                Err(e) => {
+                    drop(a);
+                    Err(e)
+                }
+            }
+        }};
+    }
+    match kind {
+        H5Kind::Int => read_as!(i64, Column::I64, i64, |x| x),
+        H5Kind::Uint => read_as!(u64, Column::U64, u64, |x| x),
+        H5Kind::Float => read_as!(f64, Column::F64, f64, |x| x),
+        H5Kind::Bool => read_as!(bool, Column::Bool, u8, |x: u8| x != 0),
+    }
+}
+
+/// Reads strings in Arkouda's layout (the group `path` with `values` and `segments`) of every
+/// file, concatenated. Without `segments` (written with `save_offsets=False`) or with
+/// `calc_offsets`, the strings are found from the NULs: each locale then reads whole files.
+/// **Collective.**
+pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: bool) -> Result<DistStrings> {
+    if files.is_empty() {
+        return Err(atoll_error::invalid_arg!("read_hdf: no files given"));
+    }
+    let vpath = format!("{path}/values");
+    let spath = format!("{path}/segments");
+    let meta: Result<Vec<(usize, Option<usize>)>> = files
+        .iter()
+        .map(|p| {
+            let f = open_read(p)?;
+            let v = f
+                .dataset(&vpath)
+                .map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no strings dataset {path:?}")))?;
+            let s = if calc_offsets { None } else { f.dataset(&spath).ok().map(|d| d.size()) };
+            Ok((v.size(), s))
+        })
+        .collect();
+    let meta = agree(ctx, meta)?;
+    let me = ctx.id();
+    let nl = ctx.num_locales();
+    let local: Result<LocalStrings> = if meta.iter().all(|m| m.1.is_some()) {
+        // Each locale reads the strings of its Block part of the string indices.
+        let counts: Vec<usize> = meta.iter().map(|m| m.1.unwrap_or(0)).collect();
+        let total: usize = counts.iter().sum();
+        let here = block_range(ctx, total);
+        (|| {
+            let mut out = LocalStrings::new();
+            for (f, src, _) in overlaps(&counts, here) {
+                let p = &files[f];
+                let file = open_read(p)?;
+                let seg = file.dataset(&spath).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let vals = file.dataset(&vpath).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let hi = (src.end + 1).min(counts[f]);
+                let s = seg.read_slice_1d::<i64, _>(src.start..hi).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let s = s.as_slice().unwrap_or(&[]).to_vec();
+                let vlen = meta[f].0;
+                let b0 = usize::try_from(s[0]).map_err(|_| file_err(FileErrorKind::Corrupt, p, "negative offset"))?;
+                let b1 = if hi > src.end { s[src.len()] as usize } else { vlen };
+                if b0 > b1 || b1 > vlen {
+                    return Err(file_err(FileErrorKind::Corrupt, p, format!("{spath}: offsets out of order")));
+                }
+                let bytes = vals.read_slice_1d::<u8, _>(b0..b1).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let bytes = bytes.as_slice().unwrap_or(&[]);
+                for k in 0..src.len() {
+                    let a = s[k] as usize - b0;
+                    let e = if k + 1 < s.len() { s[k + 1] as usize - b0 } else { bytes.len() };
+                    if a > e || e > bytes.len() {
+                        return Err(file_err(FileErrorKind::Corrupt, p, format!("{spath}: offsets out of order")));
+                    }
+                    let mut x = &bytes[a..e];
+                    if let Some((&0, rest)) = x.split_last() {
+                        x = rest;
+                    }
+                    let st = std::str::from_utf8(x).map_err(|_| {
+                        file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8"))
+                    })?;
+                    out.push(st);
+                }
+            }
+            Ok(out)
+        })()
+    } else {
+        // Whole files per locale, contiguous (file order is string order).
+        let nf = files.len();
+        let mine = (me * nf / nl)..((me + 1) * nf / nl);
+        (|| {
+            let mut out = LocalStrings::new();
+            for f in mine {
+                let p = &files[f];
+                let file = open_read(p)?;
+                let vals = file.dataset(&vpath).map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let b = vals.read_raw::<u8>().map_err(|e| h5err(FileErrorKind::Corrupt, p, e))?;
+                let body = b.strip_suffix(&[0]).unwrap_or(&b);
+                if b.is_empty() {
+                    continue;
+                }
+                for x in body.split(|&c| c == 0) {
+                    let st = std::str::from_utf8(x).map_err(|_| {
+                        file_err(FileErrorKind::Corrupt, p, format!("{vpath}: bytes that are not UTF-8"))
+                    })?;
+                    out.push(st);
+                }
+            }
+            Ok(out)
+        })()
+    };
+    let local = agree(ctx, local)?;
+    DistStrings::from_local_parts(ctx, local, "read_hdf")
+}
+
+/// The dtype of a column read by [`h5_read_array`] of this kind.
+pub fn kind_dtype(k: H5Kind) -> IoDType {
+    match k {
+        H5Kind::Int => IoDType::I64,
+        H5Kind::Uint => IoDType::U64,
+        H5Kind::Float => IoDType::F64,
+        H5Kind::Bool => IoDType::Bool,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_ranges_match_the_block_distribution() {
+        atoll_runtime::run(atoll_runtime::Config::local(3), |ctx| {
+            use atoll_array::DistArray;
+            for n in [0usize, 1, 2, 7, 100] {
+                let a = DistArray::<i64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+                assert_eq!(a.local().len(), block_range(ctx, n).len());
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn overlap_pieces() {
+        let o = overlaps(&[3, 0, 4], 2..6);
+        assert_eq!(o, vec![(0, 2..3, 0..1), (2, 0..3, 1..4)]);
+        assert!(overlaps(&[3], 3..3).is_empty());
+    }
+}

@@ -1,0 +1,256 @@
+"""CSV files with Arkouda's names and layout: ``ak.read_csv`` and ``ak.to_csv``.
+
+``to_csv`` writes one file per locale (``<prefix>_LOCALE####<ext>``), each holding that
+locale's Block part of the rows, after Arkouda's header::
+
+    **HEADER**
+    int64,str,float64
+    */HEADER/*
+    col_a,col_b,col_c
+
+``read_csv`` reads such files (typed by the header: int64, uint64, float64, bool, str) and
+plain CSV files (every column then read as Strings, as Arkouda does). Fields may be quoted
+(a delimiter or a newline inside quotes is data; ``""`` is a quote); the delimiter may be
+several characters long.
+
+The rows pass through the driver (it reads and formats them; the arrays are built from, or
+gathered to, it), one file at a time.
+"""
+
+import builtins
+import csv as _csv
+import glob as _glob
+import io as _io
+import os
+
+import numpy as np
+
+from .pdarrayclass import pdarray
+from .strings import Strings
+
+__all__ = ["read_csv", "to_csv", "get_csv_columns"]
+
+_HEAD, _TAIL = "**HEADER**", "*/HEADER/*"
+_TYPES = {"int64": np.int64, "uint64": np.uint64, "float64": np.float64, "bool": np.bool_, "str": None}
+
+
+def _split_records(text, delim):
+    """The records of CSV text: lists of fields (quotes removed, ``""`` unescaped)."""
+    if len(delim) == 1:
+        return [r for r in _csv.reader(_io.StringIO(text), delimiter=delim, quotechar='"') if r]
+    rows, row, field = [], [], []
+    i, n, quoted = 0, len(text), False
+    while i < n:
+        c = text[i]
+        if quoted:
+            if c == '"':
+                if i + 1 < n and text[i + 1] == '"':
+                    field.append('"')
+                    i += 2
+                    continue
+                quoted = False
+            else:
+                field.append(c)
+            i += 1
+            continue
+        if c == '"' and not field:
+            quoted = True
+            i += 1
+        elif text.startswith(delim, i):
+            row.append("".join(field))
+            field = []
+            i += len(delim)
+        elif c == "\n" or c == "\r":
+            row.append("".join(field))
+            field = []
+            if any(x != "" for x in row) or len(row) > 1:
+                rows.append(row)
+            row = []
+            i += 2 if c == "\r" and i + 1 < n and text[i + 1] == "\n" else 1
+        else:
+            field.append(c)
+            i += 1
+    if field or row:
+        row.append("".join(field))
+        rows.append(row)
+    return rows
+
+
+def _read_file(path, delim):
+    """(column names, dtype names or None, rows) of one file."""
+    from .hdf5 import HDF5FileNotFoundError, HDF5FormatError
+
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise HDF5FileNotFoundError(f"File {path} does not exist") from None
+    except UnicodeDecodeError as e:
+        raise HDF5FormatError(f"{path}: not a UTF-8 text file ({e})") from None
+    types = None
+    if text.startswith(_HEAD):
+        lines = text.split("\n", 3)
+        if len(lines) < 4 or lines[2].strip() != _TAIL:
+            raise HDF5FormatError(f"{path}: an Arkouda header that does not end with {_TAIL}")
+        types = [t.strip() for t in lines[1].split(",")]
+        text = lines[3]
+    recs = _split_records(text, delim)
+    if not recs:
+        raise HDF5FormatError(f"{path}: no column names")
+    names, rows = recs[0], recs[1:]
+    for k, r in enumerate(rows):
+        if len(r) != len(names):
+            raise HDF5FormatError(f"{path}: row {k + 1} has {len(r)} fields, the header {len(names)}")
+    if types is not None and len(types) != len(names):
+        raise HDF5FormatError(f"{path}: {len(types)} types for {len(names)} columns")
+    return names, types, rows
+
+
+def get_csv_columns(filename, column_delim=","):
+    """The column names of a CSV file."""
+    return _read_file(filename, column_delim)[0]
+
+
+def _column(values, t, path, name):
+    from .creation import array
+    from .hdf5 import HDF5TypeError
+    from .strings import from_list
+
+    if t is None or t == "str":
+        return from_list(values)
+    if t not in _TYPES:
+        raise HDF5TypeError(f"{path}: column {name!r} of unsupported type {t!r}")
+    try:
+        if t == "bool":
+            a = np.array([v.strip().lower() in ("true", "1") for v in values], dtype=bool)
+        elif t == "float64":
+            a = np.array([builtins.float(v) if v.strip() else np.nan for v in values], dtype=np.float64)
+        else:
+            a = np.array([builtins.int(v) for v in values], dtype=_TYPES[t])
+    except ValueError as e:
+        raise HDF5TypeError(f"{path}: column {name!r} holds a value that is not {t} ({e})") from None
+    return array(a)
+
+
+def _expand(filenames):
+    from .hdf5 import HDF5FileNotFoundError
+
+    fs = [filenames] if isinstance(filenames, (str, os.PathLike)) else list(filenames)
+    out = []
+    for f in fs:
+        f = os.fspath(f)
+        if _glob.has_magic(f):
+            hits = sorted(_glob.glob(f))
+            if not hits:
+                raise HDF5FileNotFoundError(f"File {f} does not exist: no file matches the pattern")
+            out.extend(hits)
+        else:
+            out.append(f)
+    return out
+
+
+def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
+    """Reads CSV files (names, patterns or a list; their rows in order) into a dict column
+    name -> pdarray or Strings (typed by Arkouda's header when there is one, else Strings)."""
+    from .manipulation import concatenate
+    from .hdf5 import HDF5FormatError
+
+    files = _expand(filenames)
+    parts, names0 = {}, None
+    for f in files:
+        names, types, rows = _read_file(f, column_delim)
+        if names0 is None:
+            names0 = names
+        elif names != names0:
+            raise HDF5FormatError(f"{f}: columns {names} differ from {names0} in {files[0]}")
+        want = names if datasets is None else ([datasets] if isinstance(datasets, str) else list(datasets))
+        for d in want:
+            if d not in names:
+                raise HDF5FormatError(f"{f}: no column {d!r} (columns: {names})")
+        cols = list(zip(*rows)) if rows else [() for _ in names]
+        for d in want:
+            i = names.index(d)
+            t = types[i] if types is not None else None
+            parts.setdefault(d, []).append(_column(list(cols[i]), t, f, d))
+    return {k: (v[0] if len(v) == 1 else concatenate(v)) for k, v in parts.items()}
+
+
+def _fmt(col, lo, hi):
+    """The text of rows ``lo..hi`` of a column."""
+    if isinstance(col, Strings):
+        return col[lo:hi].to_list()
+    a = col[lo:hi].to_ndarray()
+    if a.dtype == bool:
+        return ["True" if x else "False" for x in a]
+    if a.dtype.kind == "f":
+        return [repr(builtins.float(x)) for x in a]
+    return [str(x) for x in a]
+
+
+def _quote(v, delim):
+    if delim in v or '"' in v or "\n" in v or "\r" in v:
+        return '"' + v.replace('"', '""') + '"'
+    return v
+
+
+def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
+    """Writes ``columns`` (a dict name -> pdarray or Strings, or a list with ``names``) to one
+    CSV file per locale with Arkouda's header. Existing files are replaced when
+    ``overwrite``; otherwise their presence is an error."""
+    from ._session import num_locales
+    from .hdf5 import _block_starts, locale_files
+    from .pandas.categorical import Categorical
+
+    if isinstance(columns, dict):
+        cols = dict(columns)
+    elif isinstance(columns, (list, tuple)):
+        if names is None or len(names) != len(columns):
+            raise ValueError("names: one name per column is needed for a list of columns")
+        cols = dict(zip(names, columns))
+    else:
+        cols = {names or "array": columns}
+    cols = {k: (v.to_strings() if isinstance(v, Categorical) else v) for k, v in cols.items()}
+    n = {len(v) for v in cols.values()}
+    if len(n) != 1:
+        raise ValueError("to_csv: the columns must have one length")
+    n = n.pop()
+    for v in cols.values():
+        if not isinstance(v, (pdarray, Strings)):
+            raise TypeError(f"to_csv: expected pdarrays or Strings, got {type(v).__name__}")
+    nl = num_locales()
+    files = locale_files(prefix_path, nl)
+    if not overwrite:
+        for f in files:
+            if os.path.exists(f):
+                raise ValueError(f"{f} exists already (overwrite=True replaces it)")
+    types = ["str" if isinstance(v, Strings) else v.dtype.name for v in cols.values()]
+    starts = _block_starts(n, nl)
+    tmp = [f + ".atoll-tmp" for f in files]
+    try:
+        for k, t in enumerate(tmp):
+            lo, hi = starts[k], starts[k + 1]
+            body = [_fmt(v, lo, hi) for v in cols.values()]
+            with open(t, "w", newline="", encoding="utf-8") as fh:
+                fh.write(f"{_HEAD}\n{','.join(types)}\n{_TAIL}\n")
+                fh.write(col_delim.join(_quote(c, col_delim) for c in cols.keys()) + "\n")
+                for row in zip(*body):
+                    fh.write(col_delim.join(_quote(x, col_delim) for x in row) + "\n")
+    except BaseException:
+        for t in tmp:
+            if os.path.exists(t):
+                os.remove(t)
+        raise
+    for t, f in zip(tmp, files):
+        os.replace(t, f)
+
+
+def _pdarray_to_csv(self, prefix_path, dataset="array", col_delim=",", overwrite=False):
+    to_csv({dataset: self}, prefix_path, col_delim=col_delim, overwrite=overwrite)
+
+
+def _strings_to_csv(self, prefix_path, dataset="strings_array", col_delim=",", overwrite=False):
+    to_csv({dataset: self}, prefix_path, col_delim=col_delim, overwrite=overwrite)
+
+
+pdarray.to_csv = _pdarray_to_csv
+Strings.to_csv = _strings_to_csv

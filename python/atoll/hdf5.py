@@ -1,0 +1,631 @@
+"""HDF5 files in Arkouda's layout: ``ak.to_hdf``, ``ak.read_hdf``, ``ak.update_hdf`` and the
+``to_hdf``/``update_hdf`` methods of every array kind.
+
+Files: one per locale, ``<prefix>_LOCALE####`` (an extension of the prefix's last component
+moves to the end, as in Arkouda), or one file (``file_type="single"``). Each object is written
+as Arkouda's server writes it, so Arkouda reads Atoll's files and Atoll reads Arkouda's:
+
+- pdarray: a dataset of its dtype (bool as uint8 with ``isBool``); attributes ``ObjType``
+  (1; 7 Datetime, 8 Timedelta, 9 IPv4), ``file_version`` (2.0) and ``arkouda_version``.
+- Strings (``ObjType`` 2): a group of ``values`` (the UTF-8 bytes, a NUL after each string)
+  and ``segments`` (each string's offset in the file's values).
+- SegArray (3): a group of ``segments`` and ``values`` (a dataset, or a Strings group).
+- Categorical (4): ``codes``, ``categories`` (Strings), ``NA_Codes``, and ``permutation``
+  and ``segments`` when known.
+- GroupBy (5, ``NumKeys``): ``permutation``, ``segments``, ``unique_key_idx``, ``KEY_i``.
+- DataFrame (6, ``NumCols``): ``Index`` and one object per column.
+- Index (12) / MultiIndex (13, ``NumIdx``): ``IDX_i``.
+
+Each component is written by its own distribution: locale ``k`` writes its part of it into
+file ``k`` (no data moves between locales); reading concatenates a component's pieces over the
+files in order, each locale reading the hyperslabs that overlap its part. A SegArray's
+``segments`` in a file are relative to that file's first value, which Arkouda's reader and
+ours both undo. Writing with ``mode="truncate"`` goes to temporary files renamed over the
+targets only when every locale succeeded: nothing is partly written on failure.
+"""
+
+import builtins
+import glob as _glob
+import os
+import warnings
+
+
+from . import _atoll
+from .dtypes import int64
+from .pdarrayclass import pdarray
+from .strings import Strings
+
+__all__ = [
+    "to_hdf",
+    "read_hdf",
+    "update_hdf",
+    "get_hdf_datasets",
+    "ls_hdf",
+    "ARKOUDA_HDF5_FILE_METADATA_GROUP",
+]
+
+ARKOUDA_HDF5_FILE_METADATA_GROUP = "_arkouda_metadata"
+FILE_VERSION = 2.0
+ATOLL_VERSION = "atoll-0.1.0"
+
+OBJ = {
+    "pdarray": 1,
+    "Strings": 2,
+    "SegArray": 3,
+    "Categorical": 4,
+    "GroupBy": 5,
+    "DataFrame": 6,
+    "Datetime": 7,
+    "Timedelta": 8,
+    "IPv4": 9,
+    "BitVector": 10,
+    "Series": 11,
+    "Index": 12,
+    "MultiIndex": 13,
+}
+OBJ_NAME = {v: k for k, v in OBJ.items()}
+
+
+# ----- errors that are both Arkouda's RuntimeError and the precise Python kind ------------
+class HDF5FileNotFoundError(FileNotFoundError, RuntimeError):
+    """A file is missing (also a RuntimeError, as Arkouda raises)."""
+
+
+class HDF5FormatError(ValueError, RuntimeError):
+    """A file is not readable HDF5, or lacks a dataset (also a RuntimeError)."""
+
+
+class HDF5TypeError(TypeError, RuntimeError):
+    """A dataset of a type that cannot be read, or that differs between files."""
+
+
+def _wrapped(fn, *args):
+    try:
+        return fn(*args)
+    except FileNotFoundError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise HDF5FileNotFoundError(str(e)) from None
+    except TypeError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise HDF5TypeError(str(e)) from None
+    except ValueError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise HDF5FormatError(str(e)) from None
+
+
+def _check_mode(mode):
+    if mode not in ("truncate", "append"):
+        raise TypeError(f"mode: expected 'truncate' or 'append', got {mode!r}")
+
+
+# ----- file names --------------------------------------------------------------------------
+def split_prefix(prefix_path):
+    """(prefix, extension) as Arkouda splits them: the extension of the last component."""
+    p = os.fspath(prefix_path)
+    head, tail = os.path.split(p)
+    if "." in tail:
+        stem, ext = tail.rsplit(".", 1)
+        return os.path.join(head, stem), "." + ext
+    return p, ""
+
+
+def locale_files(prefix_path, n=None):
+    """The files of a per-locale write: ``<prefix>_LOCALE####<ext>``."""
+    from ._session import num_locales
+
+    prefix, ext = split_prefix(prefix_path)
+    n = num_locales() if n is None else n
+    return [f"{prefix}_LOCALE{k:04d}{ext}" for k in range(n)]
+
+
+def _target_files(prefix_path, file_type):
+    if file_type not in ("distribute", "single"):
+        raise ValueError(f"file_type: expected 'distribute' or 'single', got {file_type!r}")
+    if file_type == "single":
+        prefix, ext = split_prefix(prefix_path)
+        return [prefix + ext]
+    return locale_files(prefix_path)
+
+
+def _meta(obj_type, extra=()):
+    return [("ObjType", OBJ[obj_type]), ("file_version", FILE_VERSION), ("arkouda_version", ATOLL_VERSION)] + list(
+        extra
+    )
+
+
+# ----- writing -----------------------------------------------------------------------------
+def _kind(obj):
+    from .pandas.categorical import Categorical
+    from .pandas.dataframe import DataFrame
+    from .pandas.groupbyclass import GroupBy
+    from .pandas.index import Index, MultiIndex
+    from .segarray import SegArray
+
+    special = getattr(obj, "special_objType", None)
+    if special in ("Datetime", "Timedelta", "IPv4"):
+        return special
+    if isinstance(obj, pdarray):
+        return "pdarray"
+    if isinstance(obj, Strings):
+        return "Strings"
+    if isinstance(obj, SegArray):
+        return "SegArray"
+    if isinstance(obj, Categorical):
+        return "Categorical"
+    if isinstance(obj, GroupBy):
+        return "GroupBy"
+    if isinstance(obj, DataFrame):
+        return "DataFrame"
+    if isinstance(obj, MultiIndex):
+        return "MultiIndex"
+    if isinstance(obj, Index):
+        return "Index"
+    raise TypeError(f"to_hdf: cannot write an object of type {type(obj).__name__}")
+
+
+def _block_starts(n, parts):
+    """The first element of each locale's Block part (and n): ``ceil(k * n / parts)``."""
+    return [-(-k * n // parts) for k in range(parts + 1)]
+
+
+def _write_array(files, path, a, obj_type="pdarray"):
+    _atoll.h5_write(files, path, a._whole(), _meta(obj_type))
+
+
+def _write_strings(files, path, s, offsets=True):
+    _atoll.h5_write(files, path, s._s, _meta("Strings"), offsets)
+
+
+def _write_obj(files, path, obj):
+    from .creation import zeros
+
+    kind = _kind(obj)
+    if kind in ("pdarray", "Datetime", "Timedelta", "IPv4"):
+        arr = obj if isinstance(obj, pdarray) else obj.values
+        _write_array(files, path, arr, kind)
+    elif kind == "Strings":
+        _write_strings(files, path, obj)
+    elif kind == "SegArray":
+        _atoll.h5_group(files, path, _meta("SegArray"))
+        n = len(files)
+        segs = obj.segments
+        if n > 1:
+            # Each file's segments relative to the first value of its part of the values.
+            s_st, v_st = _block_starts(segs.size, n), _block_starts(obj.valsize, n)
+            off = zeros(segs.size, int64)
+            for k in range(n):
+                if s_st[k + 1] > s_st[k]:
+                    off[s_st[k] : s_st[k + 1]] = v_st[k]
+            segs = (segs - off)._materialize()
+        _write_array(files, f"{path}/segments", segs)
+        if isinstance(obj.values, Strings):
+            _write_strings(files, f"{path}/values", obj.values)
+        else:
+            _write_obj(files, f"{path}/values", obj.values)
+    elif kind == "Categorical":
+        _atoll.h5_group(files, path, _meta("Categorical"))
+        _write_array(files, f"{path}/codes", obj.codes)
+        _write_strings(files, f"{path}/categories", obj.categories)
+        _write_array(files, f"{path}/NA_Codes", obj._akNAcode)
+        if obj.permutation is not None and obj.segments is not None:
+            _write_array(files, f"{path}/permutation", obj.permutation)
+            _write_array(files, f"{path}/segments", obj.segments)
+    elif kind == "GroupBy":
+        keys = list(obj.keys) if obj._seq else [obj.keys]
+        _atoll.h5_group(files, path, _meta("GroupBy", [("NumKeys", len(keys))]))
+        _write_array(files, f"{path}/permutation", obj.permutation)
+        _write_array(files, f"{path}/segments", obj.segments)
+        _write_array(files, f"{path}/unique_key_idx", obj._uki)
+        for i, k in enumerate(keys):
+            _write_obj(files, f"{path}/KEY_{i}", k)
+    elif kind == "DataFrame":
+        _atoll.h5_group(files, path, _meta("DataFrame", [("NumCols", len(obj._columns))]))
+        idx = obj.index
+        _write_obj(files, f"{path}/Index", idx.values if not hasattr(idx, "levels") else idx)
+        for c in obj._columns:
+            _write_obj(files, f"{path}/{c}", obj.data[c])
+    elif kind in ("Index", "MultiIndex"):
+        levels = obj.levels if kind == "MultiIndex" else [obj.values]
+        _atoll.h5_group(files, path, _meta(kind, [("NumIdx", len(levels))]))
+        for i, lv in enumerate(levels):
+            _write_obj(files, f"{path}/IDX_{i}", lv)
+
+
+def _columns_dict(columns, names, default_name):
+    if isinstance(columns, dict):
+        if names is not None:
+            raise ValueError("names: give names either as the dict's keys or as names, not both")
+        return dict(columns)
+    if isinstance(columns, (list, tuple)):
+        if names is None or len(names) != len(columns):
+            raise ValueError("names: one name per column is needed for a list of columns")
+        return dict(zip(names, columns))
+    return {default_name if names is None else (names if isinstance(names, str) else names[0]): columns}
+
+
+def _sanitize(name):
+    n = builtins.str(name)
+    if "/" in n:
+        raise ValueError(f"dataset name {n!r}: '/' separates HDF5 groups")
+    return n
+
+
+def _stale_locale_files(prefix_path, keep):
+    prefix, ext = split_prefix(prefix_path)
+    out = []
+    for f in _glob.glob(_glob.escape(prefix) + "_LOCALE[0-9][0-9][0-9][0-9]" + _glob.escape(ext)):
+        if f not in keep:
+            out.append(f)
+    return out
+
+
+def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distribute"):
+    """Writes ``columns`` (a dict name -> object, a list of objects with ``names``, or one
+    object) to HDF5 files (``<prefix>_LOCALE####``, one per locale, or one file with
+    ``file_type="single"``). ``mode="append"`` adds the datasets to existing files (a dataset
+    of the same name is an error: see ``update_hdf``). **Collective.**"""
+    from .progress import Progress
+
+    _check_mode(mode)
+    cols = _columns_dict(columns, names, "array")
+    files = _target_files(prefix_path, file_type)
+    if mode == "append":
+        existing = [f for f in files if os.path.exists(f)]
+        if existing and len(existing) != len(files):
+            raise ValueError(
+                f"Cannot append when the number of existing files ({len(existing)}) does not match the expected ({len(files)})."
+            )
+        _wrapped(_atoll.h5_create, files, False)
+        for name, obj in cols.items():
+            _sanitize(name)
+            if os.path.exists(files[0]) and name in _top_names(files[0]):
+                raise ValueError(f"dataset {name!r} exists already in {files[0]} (use update_hdf to replace it)")
+        written = []
+        try:
+            with Progress("to_hdf", len(cols)) as bar:
+                for name, obj in cols.items():
+                    _write_obj(files, name, obj)
+                    written.append(name)
+                    bar.step()
+        except BaseException:
+            for name in written:
+                _atoll.h5_delete(files, name)
+            raise
+        return
+    tmp = [f + ".atoll-tmp" for f in files]
+    try:
+        _wrapped(_atoll.h5_create, tmp, True)
+        if file_type == "distribute" and len(tmp) == 1:
+            _atoll.h5_group(tmp, "", [("File_Format", 1)])  # one locale: still a per-locale file
+        with Progress("to_hdf", len(cols)) as bar:
+            for name, obj in cols.items():
+                _write_obj(tmp, _sanitize(name), obj)
+                bar.step()
+    except BaseException:
+        for t in tmp:
+            if os.path.exists(t):
+                os.remove(t)
+        raise
+    for t, f in zip(tmp, files):
+        os.replace(t, f)
+    if file_type == "distribute":
+        for f in _stale_locale_files(prefix_path, set(files)):
+            os.remove(f)
+
+
+def update_hdf(columns, prefix_path, names=None, repack=True):
+    """Replaces (or adds) the datasets of ``columns`` in existing HDF5 files; with ``repack``
+    the files are rewritten without the space of the replaced datasets. **Collective.**"""
+    cols = _columns_dict(columns, names, "array")
+    files = _existing_files(prefix_path)
+    if not files:
+        return to_hdf(cols, prefix_path)
+    target = files
+    for name, obj in cols.items():
+        _wrapped(_atoll.h5_delete, target, _sanitize(name))
+        _write_obj(target, name, obj)
+    # A file of one object gives its space back by itself (it was at the end): nothing to
+    # repack then, as in Arkouda.
+    if repack and len(get_hdf_datasets(target[0])) > 1:
+        _wrapped(_atoll.h5_repack, target)
+
+
+def _existing_files(prefix_path):
+    prefix, ext = split_prefix(prefix_path)
+    hits = sorted(_glob.glob(_glob.escape(prefix) + "_LOCALE*" + _glob.escape(ext)))
+    if hits:
+        return hits
+    single = prefix + ext
+    return [single] if os.path.exists(single) else []
+
+
+# ----- reading -----------------------------------------------------------------------------
+def _list(path):
+    return _wrapped(_atoll.h5_list, os.fspath(path))
+
+
+def _top_names(path):
+    return [p for (p, _, _, _, _) in _list(path) if p and "/" not in p]
+
+
+def _expand(filenames):
+    if isinstance(filenames, (str, os.PathLike)):
+        filenames = [filenames]
+    out = []
+    for f in filenames:
+        f = os.fspath(f)
+        if _glob.has_magic(f):
+            hits = sorted(_glob.glob(f))
+            if not hits:
+                raise HDF5FileNotFoundError(f"File {f} does not exist: no file matches the pattern")
+            out.extend(hits)
+        else:
+            out.append(f)
+    if not out:
+        raise ValueError("filenames: no files given")
+    return out
+
+
+class _Tree:
+    """The objects of one file by path: (is_group, dtype, len, attrs)."""
+
+    def __init__(self, items):
+        self.items = {p: (g, d, n, a) for (p, g, d, n, a) in items}
+
+    def children(self, path):
+        pre = path + "/" if path else ""
+        return [p[len(pre) :] for p in self.items if p.startswith(pre) and p and "/" not in p[len(pre) :]]
+
+    def top(self):
+        return [p for p in self.items if p and "/" not in p]
+
+    def obj_type(self, path):
+        g, _, _, a = self.items[path]
+        t = a.get("ObjType")
+        if t is not None:
+            return OBJ_NAME.get(builtins.int(t), "pdarray")
+        if not g:
+            return "pdarray"
+        kids = set(self.children(path))
+        if {"values", "segments"} <= kids and self.items.get(f"{path}/values", (True,))[0] is False:
+            vt = self.items[f"{path}/values"][1]
+            return "Strings" if vt in ("uint8", "int8") else "SegArray"
+        if {"codes", "categories"} <= kids:
+            return "Categorical"
+        return "group"
+
+
+class _Reader:
+    def __init__(self, files, strict, calc_offsets):
+        self.files = files
+        self.strict = strict
+        self.calc = calc_offsets
+        self.trees = [_Tree(_list(f)) for f in files]
+        self.t0 = self.trees[0]
+
+    def lens(self, path):
+        return [t.items[path][2] if path in t.items else 0 for t in self.trees]
+
+    def array(self, path):
+        if not self.strict:
+            return pdarray(_wrapped(_atoll.h5_read, self.files, path, False))
+        return pdarray(_wrapped(_atoll.h5_read, self.files, path, True))
+
+    def strings(self, path):
+        return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
+
+    def obj(self, path):
+        from .pandas.categorical import Categorical
+        from .pandas.dataframe import DataFrame
+        from .pandas.groupbyclass import GroupBy
+        from .pandas.index import Index, MultiIndex
+        from .segarray import SegArray
+
+        if path not in self.t0.items:
+            raise HDF5FormatError(f"{self.files[0]}: no dataset {path!r}")
+        kind = self.t0.obj_type(path)
+        if kind in ("pdarray", "Datetime", "Timedelta", "IPv4", "BitVector"):
+            g, _, _, a = self.t0.items[path]
+            if g:
+                if a.get("isBigInt"):
+                    return self._bigint(path, a)
+                raise HDF5TypeError(f"{self.files[0]}: {path!r} is a group, not an array")
+            arr = self.array(path)
+            return _special(kind, arr)
+        if kind == "Strings":
+            return self.strings(path)
+        if kind == "SegArray":
+            segs = self.array(f"{path}/segments")
+            vkind = self.t0.obj_type(f"{path}/values")
+            vals = self.strings(f"{path}/values") if vkind == "Strings" else self.obj(f"{path}/values")
+            slen = self.lens(f"{path}/segments")
+            if vkind == "Strings":
+                vlen = [self._nstrings(i, f"{path}/values") for i in range(len(self.files))]
+            else:
+                vlen = self.lens(f"{path}/values")
+            if len(self.files) > 1 and segs.size:
+                from .creation import zeros
+
+                add = zeros(segs.size, int64)
+                s0 = v0 = 0
+                for sl, vl in zip(slen, vlen):
+                    if sl:
+                        add[s0 : s0 + sl] = v0
+                    s0 += sl
+                    v0 += vl
+                segs = (segs + add)._materialize()
+            return SegArray(segs, vals)
+        if kind == "Categorical":
+            codes = self.array(f"{path}/codes")
+            cats = self.strings(f"{path}/categories")
+            kids = set(self.t0.children(path))
+            na = self.array(f"{path}/NA_Codes") if "NA_Codes" in kids else None
+            perm = self.array(f"{path}/permutation") if "permutation" in kids else None
+            segs = self.array(f"{path}/segments") if "segments" in kids else None
+            return Categorical.from_codes(codes, cats, permutation=perm, segments=segs, _akNAcode=na)
+        if kind == "GroupBy":
+            n = builtins.int(self.t0.items[path][3].get("NumKeys", 1))
+            keys = [self.obj(f"{path}/KEY_{i}") for i in range(n)]
+            perm = self.array(f"{path}/permutation")
+            segs = self.array(f"{path}/segments")
+            return GroupBy(orig_keys=keys if n > 1 else keys[0], permutation=perm, segments=segs)
+        if kind == "DataFrame":
+            kids = [k for k in self.t0.children(path)]
+            cols = {k: self.obj(f"{path}/{k}") for k in kids if k != "Index"}
+            idx = self.obj(f"{path}/Index") if "Index" in kids else None
+            df = DataFrame(cols)
+            if idx is not None:
+                df._set_index(idx if isinstance(idx, Index) else Index(idx))
+            return df
+        if kind in ("Index", "MultiIndex"):
+            n = builtins.int(self.t0.items[path][3].get("NumIdx", 1))
+            levels = [self.obj(f"{path}/IDX_{i}") for i in range(n)]
+            return MultiIndex(levels) if kind == "MultiIndex" else Index(levels[0])
+        raise HDF5TypeError(f"{self.files[0]}: {path!r} is a group of unknown kind")
+
+    def _nstrings(self, i, path):
+        t = self.trees[i]
+        if f"{path}/segments" in t.items and not self.calc:
+            return t.items[f"{path}/segments"][2]
+        raise HDF5TypeError("SegArray of strings without offsets")
+
+    def _bigint(self, path, attrs):
+        raise HDF5TypeError(
+            f"{self.files[0]}: {path!r} holds bigint values (Atoll's bigint arrays read them once part 1's bigint is merged)"
+        )
+
+
+def _special(kind, arr):
+    if kind == "pdarray":
+        return arr
+    import atoll
+
+    cls = getattr(atoll, kind, None)
+    return cls(arr) if cls is not None else arr
+
+
+def read_hdf(
+    filenames,
+    datasets=None,
+    iterative=False,
+    strict_types=True,
+    allow_errors=False,
+    calc_string_offsets=False,
+    tag_data=False,
+):
+    """Reads ``datasets`` (all when None) of the HDF5 files ``filenames`` (names, glob
+    patterns, or a list of them; their pieces concatenated in order). Returns a dict name ->
+    object (pdarray, Strings, SegArray, Categorical, GroupBy, DataFrame, Index). With
+    ``allow_errors``, files that cannot be read are skipped with a RuntimeWarning.
+    ``strict_types=False`` lets a dataset's integer width or signedness differ between files.
+    **Collective.**"""
+    if tag_data:
+        raise ValueError("read_hdf: tag_data is not supported for HDF5 (it is for Parquet)")
+    files = _expand(filenames)
+    if allow_errors:
+        good, errs = [], []
+        for f in files:
+            try:
+                _list(f)
+                good.append(f)
+            except (OSError, ValueError, RuntimeError) as e:
+                errs.append(f"{f}: {e}")
+        if errs:
+            warnings.warn(
+                f"There were {len(errs)} errors reading files on the server. Sample error messages {errs[:10]}",
+                RuntimeWarning,
+            )
+        if not good:
+            raise HDF5FileNotFoundError("read_hdf: no file could be read")
+        files = good
+    r = _Reader(files, strict_types, calc_string_offsets)
+    names = [n for n in r.t0.top() if n != ARKOUDA_HDF5_FILE_METADATA_GROUP]
+    if datasets is not None:
+        want = [datasets] if isinstance(datasets, str) else list(datasets)
+        missing = [d for d in want if d not in r.t0.items]
+        if missing:
+            raise HDF5FormatError(f"{files[0]}: no dataset {missing[0]!r} (datasets: {names})")
+        names = want
+    return _recombine({n: r.obj(n) for n in names})
+
+
+def _recombine(d):
+    """Arkouda's older flat names: ``x_segments``/``x_values`` make a SegArray, ``x.codes``,
+    ``x.categories``, ... a Categorical."""
+    from .pandas.categorical import Categorical
+    from .segarray import SegArray
+
+    out = {}
+    skip = set()
+    for k, v in d.items():
+        if k.endswith("_segments") and k[: -len("_segments")] + "_values" in d:
+            base = k[: -len("_segments")]
+            out[base] = SegArray(v, d[base + "_values"])
+            skip |= {k, base + "_values"}
+        elif k.endswith(".codes") and k[: -len(".codes")] + ".categories" in d:
+            base = k[: -len(".codes")]
+            parts = {p: d.get(f"{base}.{p}") for p in ("permutation", "segments", "_akNAcode")}
+            out[base] = Categorical.from_codes(
+                v,
+                d[base + ".categories"],
+                permutation=parts["permutation"],
+                segments=parts["segments"],
+                _akNAcode=parts["_akNAcode"],
+            )
+            skip |= {f"{base}.{p}" for p in ("codes", "categories", "permutation", "segments", "_akNAcode")}
+    for k, v in d.items():
+        if k not in skip and k not in out:
+            out[k] = v
+    return out
+
+
+def get_hdf_datasets(filename, column_delim=",", read_nested=True):
+    """The names of the top-level objects of an HDF5 file."""
+    return [n for n in _top_names(filename) if n != ARKOUDA_HDF5_FILE_METADATA_GROUP]
+
+
+def ls_hdf(filename):
+    """A description of every object of the file: one line per path (Arkouda's ``ls``)."""
+    lines = []
+    for p, g, d, n, a in _list(filename):
+        if not p:
+            continue
+        lines.append(f"{p}: {'group' if g else f'dataset {d} [{n}]'} {dict(a)}")
+    return lines
+
+
+# ----- the methods of the array kinds ------------------------------------------------------
+def _pdarray_to_hdf(self, prefix_path, dataset="array", mode="truncate", file_type="distribute"):
+    """Writes the array as ``dataset`` to HDF5 (``ak.to_hdf``)."""
+    to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+
+
+def _pdarray_update_hdf(self, prefix_path, dataset="array", repack=True):
+    """Replaces ``dataset`` in HDF5 files (``ak.update_hdf``)."""
+    update_hdf({dataset: self}, prefix_path, repack=repack)
+
+
+def _strings_to_hdf(
+    self, prefix_path, dataset="strings_array", mode="truncate", save_offsets=True, file_type="distribute"
+):
+    """Writes the strings as ``dataset`` to HDF5 (``save_offsets=False``: without their
+    offsets, found again from the NULs when read)."""
+    _check_mode(mode)
+    if save_offsets:
+        return to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+    files = _target_files(prefix_path, file_type)
+    _wrapped(_atoll.h5_create, files, mode == "truncate")
+    _write_strings(files, dataset, self, offsets=False)
+
+
+def _strings_update_hdf(self, prefix_path, dataset="strings_array", save_offsets=True, repack=True):
+    update_hdf({dataset: self}, prefix_path, repack=repack)
+
+
+pdarray.to_hdf = _pdarray_to_hdf
+pdarray.update_hdf = _pdarray_update_hdf
+Strings.to_hdf = _strings_to_hdf
+Strings.update_hdf = _strings_update_hdf

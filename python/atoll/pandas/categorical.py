@@ -1,0 +1,548 @@
+"""Arkouda's ``Categorical`` (``arkouda.pandas.categorical``): strings stored as int64
+``codes`` into distinct ``categories``, with Arkouda's missing-value category.
+
+``Categorical(strings)`` makes the categories the distinct strings sorted by code point (one
+distributed sample sort), then appends the missing-value label ``na_value`` (``"N/A"`` by
+default) unless a string equals it, as Arkouda does; ``isna()`` marks the values whose code is
+that category's. Codes of present values order as the strings do, so sorting and grouping by
+a Categorical are numeric sorts of its codes. ``permutation`` and ``segments`` (the grouping of
+the values by category) are computed on first use for a Categorical made from strings, and
+are None for one made with ``from_codes`` (unless given).
+
+Difference from Arkouda: Arkouda orders the categories of ``Categorical(strings)`` by a hash
+of the strings; Atoll sorts them (the order pandas uses), so ``unique()`` and ``categories``
+come in code-point order.
+
+>>> import atoll as ak
+>>> c = ak.Categorical(ak.array(["b", "a", "b", "c"]))
+>>> c.categories.to_list()
+['a', 'b', 'c', 'N/A']
+>>> c.codes.tolist()
+[1, 0, 1, 2]
+>>> (c == "b").tolist()
+[True, False, True, False]
+"""
+
+import builtins
+
+import numpy as np
+
+from ..dtypes import int64
+from ..pdarrayclass import pdarray, _check
+from ..strings import Strings
+
+__all__ = ["Categorical"]
+
+
+def _strings(values):
+    from ..strings import from_list
+
+    return from_list([builtins.str(v) for v in values])
+
+
+def _find(categories, value):
+    """The index of ``value`` among ``categories``, or None."""
+    from ..pdarrayclass import any as _any, argmax
+
+    hit = categories == value
+    if categories.size and builtins.bool(_any(hit)):
+        return builtins.int(argmax(hit.astype(int64)))
+    return None
+
+
+class Categorical:
+    """Strings as codes into distinct categories (Arkouda's ``ak.Categorical``)."""
+
+    objType = "Categorical"
+    BinOps = frozenset(["==", "!="])
+    RegisterablePieces = frozenset(["categories", "codes", "permutation", "segments", "_akNAcode"])
+
+    def __init__(self, values, **kwargs):
+        from .. import _atoll
+        from ..creation import array
+
+        self.registered_name = None
+        self._perm = self._segs = None
+        self._groups_known = False
+        if "codes" in kwargs and "categories" in kwargs:
+            codes, cats = kwargs["codes"], kwargs["categories"]
+            _check(codes, "codes")
+            if codes.dtype != int64:
+                raise TypeError("Codes must be pdarray of int64")
+            if not isinstance(cats, Strings):
+                raise TypeError(f"categories: expected Strings, got {type(cats).__name__}")
+            if codes.size:
+                lo, hi = builtins.int(codes.min()), builtins.int(codes.max())
+                if lo < 0 or hi >= cats.size:
+                    raise ValueError(
+                        f"Codes out of bounds for categories: min = {lo}, max = {hi}, categories = {cats.size}"
+                    )
+            self.codes, self.categories = codes, cats
+            perm, segs = kwargs.get("permutation"), kwargs.get("segments")
+            if perm is not None and segs is not None:
+                self._perm, self._segs = perm, segs
+            self._groups_known = True
+            self._sorted = None
+        elif isinstance(values, Categorical):
+            self.codes, self.categories = values.codes, values.categories
+            self._perm, self._segs, self._groups_known = values._perm, values._segs, values._groups_known
+            self._sorted = values._sorted
+            self.na_value, self._NAcode, self._akNAcode = values.na_value, values._NAcode, values._akNAcode
+            self._finish()
+            return
+        elif _is_pandas_categorical(values):
+            self.categories = _strings(list(values.categories))
+            self.codes = array(np.asarray(values.codes, dtype=np.int64))
+            self._groups_known = True
+            self._sorted = None
+        elif isinstance(values, Strings):
+            c, k = _atoll.str_categorical_py(values._s)
+            self.codes, self.categories = pdarray(c), Strings(k)
+            self._sorted = True  # codes of the strings order as the strings
+        elif hasattr(values, "__len__") and len(values) == 0:
+            from ..creation import zeros
+
+            self.codes, self.categories = zeros(0, int64), _strings([])
+            self._groups_known, self._sorted = True, True
+        else:
+            raise ValueError("Categorical: inputs other than Strings or pd.Categorical not yet supported")
+        ak_na = kwargs.get("_akNAcode")
+        if ak_na is not None:
+            self._akNAcode = ak_na
+            self._NAcode = builtins.int(ak_na[0])
+            self.na_value = self.categories[self._NAcode]
+        else:
+            self.na_value = kwargs.get("na_value", "N/A")
+            k = _find(self.categories, self.na_value)
+            if k is None:
+                from ..strings import concatenate
+
+                self.categories = concatenate([self.categories, _strings([self.na_value])])
+                k = self.categories.size - 1
+                # The appended label is used by no value: present codes still order as strings.
+            self._NAcode = k
+            self._akNAcode = array(np.array([k], dtype=np.int64))
+        self._finish()
+
+    def _finish(self):
+        self.size = self.codes.size
+        self.nlevels = self.categories.size
+        self.ndim = 1
+        self.shape = (self.size,)
+        self.dtype = np.dtype(str)
+
+    @classmethod
+    def from_codes(cls, codes, categories, permutation=None, segments=None, **kwargs):
+        """The Categorical with the given int64 ``codes`` (each in ``0..len(categories)``)
+        into the Strings ``categories`` (the missing-value label appended if absent)."""
+        _check(codes, "codes")
+        if codes.dtype != int64:
+            raise TypeError("Codes must be pdarray of int64")
+        if not isinstance(categories, Strings):
+            raise TypeError(f"categories: expected Strings, got {type(categories).__name__}")
+        if categories.size and categories.unique().size != categories.size:
+            raise ValueError("categories: must be distinct")
+        return cls(None, codes=codes, categories=categories, permutation=permutation, segments=segments, **kwargs)
+
+    @classmethod
+    def _make(cls, codes, categories, like):
+        """A Categorical sharing ``like``'s categories and missing-value code."""
+        c = cls.__new__(cls)
+        c.registered_name = None
+        c.codes, c.categories = codes, categories
+        c._perm = c._segs = None
+        c._groups_known = True
+        c._sorted = like._sorted
+        c.na_value, c._NAcode, c._akNAcode = like.na_value, like._NAcode, like._akNAcode
+        c._finish()
+        return c
+
+    # ----- grouping metadata -------------------------------------------------------------
+    def _compute_groups(self):
+        if not self._groups_known:
+            from ..pandas.groupbyclass import GroupBy
+
+            g = GroupBy(self.codes)
+            self._perm, self._segs = g.permutation, g.segments
+            self._groups_known = True
+
+    @property
+    def permutation(self):
+        """The permutation that groups the values by category (None when not known)."""
+        self._compute_groups()
+        return self._perm
+
+    @property
+    def segments(self):
+        """The start of each category's group of values (None when not known)."""
+        self._compute_groups()
+        return self._segs
+
+    # ----- basics ------------------------------------------------------------------------
+    @property
+    def nbytes(self):
+        return self.codes.nbytes + self.categories.nbytes if hasattr(self.categories, "nbytes") else self.codes.nbytes
+
+    @property
+    def inferred_type(self):
+        return "categorical"
+
+    def __len__(self):
+        return self.codes.size
+
+    def isna(self):
+        """True where the value is the missing-value label."""
+        return (self.codes == self._NAcode)._materialize()
+
+    def to_strings(self):
+        """The values as Strings (``categories[codes]``)."""
+        return self.categories[self.codes]
+
+    def to_ndarray(self):
+        """The values, as a NumPy array of ``str``."""
+        return np.array(self.to_strings().to_list(), dtype=str)
+
+    def tolist(self):
+        return self.to_strings().to_list()
+
+    to_list = tolist
+
+    def to_pandas(self):
+        """The equivalent ``pandas.Categorical`` (same codes and categories)."""
+        import pandas as pd
+
+        return pd.Categorical.from_codes(
+            codes=self.codes.to_ndarray(), categories=pd.Index(self.categories.to_ndarray())
+        )
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __str__(self):
+        if self.size <= 100:
+            vals = [f"'{v}'" for v in self.tolist()]
+        else:
+            vals = [f"'{v}'" for v in self[:3].tolist()] + ["... "] + [f"'{v}'" for v in self[self.size - 3 :].tolist()]
+        return "[{}]".format(", ".join(vals))
+
+    def __repr__(self):
+        return f"array({self})"
+
+    def __getitem__(self, key):
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            return self.categories[builtins.int(self.codes[key])]
+        return Categorical._make(self.codes[key], self.categories, self)
+
+    def copy(self):
+        """A deep copy (codes, categories, and the grouping when known)."""
+        from ..creation import arange
+
+        c = Categorical._make(_copy(self.codes), self.categories[arange(self.categories.size)], self)
+        c._groups_known = self._groups_known
+        if self._perm is not None:
+            c._perm, c._segs = _copy(self._perm), _copy(self._segs)
+        return c
+
+    # ----- comparisons -------------------------------------------------------------------
+    def _same_categories(self, other):
+        if self.categories is other.categories:
+            return True
+        if self.categories.size != other.categories.size:
+            return False
+        from ..pdarrayclass import all as _all
+
+        return self.categories.size == 0 or builtins.bool(_all(self.categories == other.categories))
+
+    def _binop(self, other, op):
+        if op not in self.BinOps:
+            raise NotImplementedError(f"Categorical: unsupported operator: {op}")
+        if isinstance(other, (str, np.str_)):
+            hit = self.categories == builtins.str(other)
+            r = hit[self.codes]
+            return r._materialize() if op == "==" else (~r)._materialize()
+        if isinstance(other, Categorical):
+            if other.size != self.size:
+                raise ValueError(f"Categorical {op}: size mismatch {self.size} {other.size}")
+            if self._same_categories(other):
+                return self.codes == other.codes if op == "==" else self.codes != other.codes
+            a, b = Categorical.standardize_categories([self, other])
+            return a.codes == b.codes if op == "==" else a.codes != b.codes
+        if isinstance(other, Strings):
+            r = self.to_strings() == other
+            return r if op == "==" else (~r)._materialize()
+        raise TypeError(f"Categorical {op}: unsupported operand type {type(other).__name__}")
+
+    def _r_binop(self, other, op):
+        return self._binop(other, op)
+
+    def __eq__(self, other):
+        if not isinstance(other, (str, np.str_, Categorical, Strings)):
+            return NotImplemented
+        return self._binop(other, "==")
+
+    def __ne__(self, other):
+        if not isinstance(other, (str, np.str_, Categorical, Strings)):
+            return NotImplemented
+        return self._binop(other, "!=")
+
+    __hash__ = None
+
+    def equals(self, other):
+        """True when ``other`` is a Categorical of the same values."""
+        if isinstance(other, Categorical) and other.size == self.size:
+            from ..pdarrayclass import all as _all
+
+            return builtins.bool(_all(self == other)) if self.size else True
+        return False
+
+    # ----- categories --------------------------------------------------------------------
+    @classmethod
+    def standardize_categories(cls, arrays, na_value="N/A"):
+        """The Categoricals of ``arrays`` remapped to one set of categories (the union of
+        theirs, sorted, with ``na_value``)."""
+        from ..strings import concatenate, unique
+
+        for a in arrays:
+            if not isinstance(a, cls):
+                raise TypeError(f"All arguments must be {cls.__name__}")
+        cats = unique(concatenate([a.categories for a in arrays]))
+        if _find(cats, na_value) is None:
+            cats = concatenate([cats, _strings([na_value])])
+        return [a.set_categories(cats, na_value=na_value) for a in arrays]
+
+    def set_categories(self, new_categories, na_value=None):
+        """The same values over ``new_categories`` (distinct Strings); values not among them
+        become the missing-value label."""
+        from ..creation import arange, full
+        from ..strings import concatenate
+        from ..setops import in1d
+        from ..pandas.groupbyclass import GroupBy
+
+        if na_value is None:
+            na_value = self.na_value
+        if not isinstance(new_categories, Strings):
+            raise TypeError(f"new_categories: expected Strings, got {type(new_categories).__name__}")
+        k = _find(new_categories, na_value)
+        if k is None:
+            new_categories = concatenate([new_categories, _strings([na_value])])
+            k = new_categories.size - 1
+        g = GroupBy(new_categories)
+        _, ct = g.size()
+        if ct.size and builtins.int(ct.max()) > 1:
+            raise ValueError("User-specified categories must be unique")
+        # Old category i -> new code: its rank among the new categories via a joint sort.
+        mapping = full(self.categories.size, k, int64)
+        present = in1d(self.categories, new_categories)
+        if self.categories.size and builtins.bool(present.any()):
+            both = concatenate([self.categories[present], new_categories])
+            gb = GroupBy(both)
+            old_idx = arange(self.categories.size)[present]
+            m = old_idx.size
+            # Every present old category shares a group with exactly one new category.
+            _, cnt = gb.size()
+            seg2 = gb.segments[(cnt == 2)._materialize()]
+            a, b = gb.permutation[seg2], gb.permutation[seg2 + 1]
+            from ..numeric import where
+
+            old_pos = where(a < m, a, b)
+            new_pos = where(a < m, b, a) - m
+            mapping[old_idx[old_pos]] = new_pos
+        new_codes = mapping[self.codes]
+        return Categorical.from_codes(new_codes, new_categories, na_value=na_value)
+
+    def reset_categories(self):
+        """The Categorical over only the categories its values use (and the missing-value
+        label)."""
+        from ..creation import arange, zeros
+        from ..setops import unique
+
+        used = unique(self.codes)
+        remap = zeros(self.categories.size, int64)
+        if used.size:
+            remap[used] = arange(used.size)
+        return Categorical.from_codes(remap[self.codes], self.categories[used], na_value=self.na_value)
+
+    # ----- string predicates, on the categories ------------------------------------------
+    def contains(self, substr, regex=False):
+        return self.categories.contains(substr, regex=regex)[self.codes]
+
+    def startswith(self, substr, regex=False):
+        return self.categories.startswith(substr, regex=regex)[self.codes]
+
+    def endswith(self, substr, regex=False):
+        if substr == "" and not regex:  # every value ends with "" (Strings refuses it: Arkouda)
+            from ..creation import full
+
+            return full(self.size, True, bool)
+        return self.categories.endswith(substr, regex=regex)[self.codes]
+
+    def in1d(self, test):
+        """Whether each value occurs in ``test`` (Strings or Categorical)."""
+        if isinstance(test, Categorical):
+            t = test.categories[_used_codes(test)]
+        elif isinstance(test, Strings):
+            t = test
+        else:
+            raise TypeError(f"test: expected Strings or Categorical, got {type(test).__name__}")
+        return self.categories.in1d(t)[self.codes]
+
+    # ----- as keys -----------------------------------------------------------------------
+    def _is_sorted(self):
+        if self._sorted is None:
+            from ..creation import arange
+            from ..pdarrayclass import all as _all
+
+            k = self.categories.size
+            self._sorted = k == 0 or builtins.bool(_all(self.categories.argsort() == arange(k)))
+        return self._sorted
+
+    def _ranks(self):
+        """The rank of each value's category in code-point order (the codes themselves when
+        they already order as the strings)."""
+        if self._is_sorted():
+            return self.codes
+        from ..creation import arange, zeros
+
+        k = self.categories.size
+        rank = zeros(k, int64)
+        rank[self.categories.argsort()] = arange(k)
+        return rank[self.codes]
+
+    def _get_grouping_keys(self):
+        return [self._ranks()]
+
+    def argsort(self, algorithm=None, ascending=True):
+        """The stable permutation that sorts the values by code point (reversed when not
+        ``ascending``, as Arkouda's)."""
+        from ..sorting import argsort
+
+        p = argsort(self._ranks())
+        return p if ascending else _copy(p[::-1])
+
+    def sort_values(self):
+        """The values sorted, as a Categorical with the same categories."""
+        return self[self.argsort()]
+
+    sort = sort_values
+
+    def group(self):
+        """The permutation that groups equal values (sorted)."""
+        return self.argsort()
+
+    def unique(self):
+        """The distinct values present, in category order, as a Categorical whose categories
+        are those values (Arkouda's ``unique``)."""
+        from ..creation import arange
+
+        used = _used_codes(self)
+        return Categorical.from_codes(arange(used.size), self.categories[used], na_value=self.na_value)
+
+    def counts(self):
+        """``(categories, the number of values of each)``."""
+        from ..manipulation import bincount
+
+        return self.categories, bincount(self.codes, minlength=self.nlevels)[: self.nlevels]
+
+    def hash(self):
+        """Two uint64 pdarrays: a 128-bit hash of each value (of its string)."""
+        h1, h2 = self.categories.hash()
+        return h1[self.codes], h2[self.codes]
+
+    def concatenate(self, others, ordered=True):
+        """This Categorical and ``others`` one after the other, over the union of their
+        categories (no grouping metadata)."""
+        from ..manipulation import concatenate as _cat
+
+        arrs = [self] + list(others)
+        for a in arrs:
+            if not isinstance(a, Categorical):
+                raise TypeError("Categorical: can only merge/concatenate with other Categoricals")
+        if builtins.all(a._same_categories(self) for a in arrs[1:]):
+            codes = _cat([a.codes for a in arrs])
+            return Categorical._make(codes, self.categories, self)
+        std = Categorical.standardize_categories(arrs, na_value=self.na_value)
+        codes = _cat([a.codes for a in std])
+        return Categorical.from_codes(codes, std[0].categories, na_value=self.na_value)
+
+    # ----- registration ------------------------------------------------------------------
+    def register(self, user_defined_name):
+        from ._registry import register
+
+        register(self, user_defined_name)
+        self.registered_name = user_defined_name
+        return self
+
+    def unregister(self):
+        from ._registry import unregister
+
+        if self.registered_name is not None:
+            unregister(self.registered_name)
+        self.registered_name = None
+
+    def is_registered(self):
+        return self.registered_name is not None
+
+    # ----- IO ----------------------------------------------------------------------------
+    def to_hdf(self, prefix_path, dataset="categorical_array", mode="truncate", file_type="distribute"):
+        """Writes the Categorical (codes, categories, NA code, and the grouping when known)
+        to HDF5 in Arkouda's layout."""
+        from ..hdf5 import to_hdf, _check_mode
+
+        _check_mode(mode)
+        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+
+    def update_hdf(self, prefix_path, dataset="categorical_array", repack=True):
+        from ..hdf5 import update_hdf
+
+        update_hdf({dataset: self}, prefix_path, repack=repack)
+
+    def to_parquet(self, prefix_path, dataset="categorical_array", mode="truncate", compression=None):
+        """Writes the values as a string column (``ak.to_parquet``)."""
+        from ..io import to_parquet
+
+        to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
+
+
+def _used_codes(c):
+    from ..setops import unique
+
+    return unique(c.codes)
+
+
+def _copy(v):
+    return v.astype(v.dtype)._materialize()
+
+
+def _is_pandas_categorical(v):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(v, pd.Categorical)
+
+
+def where(condition, A, B):
+    """``ak.where`` with a Categorical (or a string) on either side: a Categorical over the
+    union of the categories (a string that is no category becomes one)."""
+    from ..numeric import where as _where
+
+    def as_cat(x):
+        if isinstance(x, Categorical):
+            return x
+        if isinstance(x, Strings):
+            return Categorical(x)
+        if isinstance(x, (str, np.str_)):
+            return Categorical.from_codes(_zeros_codes(condition.size), _strings([builtins.str(x)]))
+        raise TypeError(f"where: expected a Categorical, Strings or str, got {type(x).__name__}")
+
+    a, b = as_cat(A), as_cat(B)
+    if not a._same_categories(b):
+        a, b = Categorical.standardize_categories([a, b], na_value=a.na_value)
+    codes = _where(condition, a.codes, b.codes)._materialize()
+    return Categorical.from_codes(codes, a.categories, na_value=a.na_value)
+
+
+def _zeros_codes(n):
+    from ..creation import zeros
+
+    return zeros(n, int64)

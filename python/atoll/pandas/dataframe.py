@@ -1,0 +1,1405 @@
+"""Arkouda's ``DataFrame`` (``arkouda.pandas.dataframe``): named columns of one length (pdarray,
+Strings, Categorical, SegArray, and part 1's bigint arrays) with an ``Index`` of row labels.
+
+Row selection, sorting, grouping and joins run on the distributed primitives (gather,
+coargsort, GroupBy, the join of ``atoll.pandas.join``); only ``to_pandas``, ``__repr__`` (the
+rows it prints) and ``to_markdown`` bring data to the driver.
+
+>>> import atoll as ak
+>>> df = ak.DataFrame({"k": ak.array([1, 2, 1]), "v": ak.array([10.0, 20.0, 30.0])})
+>>> df.shape
+(3, 2)
+>>> df.groupby("k").sum().to_pandas(retain_index=True)["v"].tolist()
+[40.0, 20.0]
+>>> df.sort_values("v", ascending=False)["k"].tolist()
+[1, 2, 1]
+"""
+
+import builtins
+from collections import UserDict
+
+import numpy as np
+
+from ..dtypes import bool_, float64, int64, uint64
+from ..pdarrayclass import pdarray
+from ..strings import Strings
+from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
+
+__all__ = ["DataFrame", "DataFrameGroupBy", "intx", "intersect", "invert_permutation"]
+
+
+def _is_int(x):
+    return isinstance(x, (builtins.int, np.integer)) and not isinstance(x, (builtins.bool, np.bool_))
+
+
+def _column_classes():
+    from .categorical import Categorical
+    from ..segarray import SegArray
+
+    return (pdarray, Strings, Categorical, SegArray)
+
+
+def _is_column(x):
+    return isinstance(x, _column_classes()) or hasattr(x, "_is_bigint")
+
+
+def _is_numeric(col):
+    return isinstance(col, pdarray) and col.dtype.kind in "iuf"
+
+
+def _copy_col(c):
+    from ..creation import arange
+    from .categorical import Categorical
+    from ..segarray import SegArray
+
+    if isinstance(c, pdarray):
+        return c.astype(c.dtype)._materialize()
+    if isinstance(c, Strings):
+        return c[arange(c.size)]
+    if isinstance(c, Categorical):
+        return c.copy()
+    if isinstance(c, SegArray):
+        return c.copy()
+    return c[arange(c.size)]
+
+
+def apply_if_callable(maybe_callable, obj, **kwargs):
+    return maybe_callable(obj, **kwargs) if callable(maybe_callable) else maybe_callable
+
+
+class DataFrame(UserDict):
+    """A table of named columns of one length with row labels (Arkouda's ``ak.DataFrame``)."""
+
+    objType = "DataFrame"
+
+    def __init__(self, initialdata=None, index=None, columns=None):
+        import pandas as pd
+
+        super().__init__()
+        self.registered_name = None
+        self._columns = []
+        self._nrows = 0
+        self._index = None
+        if isinstance(initialdata, DataFrame):
+            # Arkouda's copy constructor: the columns are shared (a shallow copy).
+            self._columns = initialdata._columns
+            self.data = initialdata.data
+            self._nrows = initialdata._nrows
+            self._set_index(initialdata.index if index is None else index)
+            return
+        if isinstance(initialdata, pd.DataFrame):
+            self._from_pandas(initialdata, index)
+            return
+        if initialdata is None:
+            self._set_index(index)
+            return
+        sizes = set()
+        if isinstance(initialdata, dict):
+            items = list(initialdata.items())
+        elif isinstance(initialdata, (list, tuple)):
+            if columns is not None:
+                if any(not isinstance(c, str) for c in columns):
+                    raise TypeError("Column labels must be strings.")
+                if len(columns) != len(initialdata):
+                    raise ValueError("Must have as many labels as columns")
+                names = list(columns)
+            else:
+                names = [str(i) for i in range(len(initialdata))]
+            items = list(zip(names, initialdata))
+        else:
+            raise ValueError(f"Initialize with dict or list of {_column_classes()}.")
+        for key, val in items:
+            from .series import Series
+
+            if isinstance(val, Series):
+                val = val.values
+            if isinstance(val, (list, tuple, np.ndarray)):
+                val = _to_array(list(val) if not isinstance(val, np.ndarray) else val)
+            if not _is_column(val):
+                raise ValueError(f"Values must be one of {_column_classes()}.")
+            if isinstance(key, str) and key.lower() == "index" and isinstance(initialdata, dict):
+                self._set_index(val)
+                continue
+            sizes.add(len(val))
+            if len(sizes) > 1:
+                raise ValueError("Input arrays must have equal size.")
+            self._columns.append(key)
+            self.data[key] = val
+        self._nrows = sizes.pop() if sizes else 0
+        if index is not None:
+            self._set_index(index)
+        elif self._index is None:
+            from ..creation import arange
+
+            self._set_index(arange(self._nrows))
+        if self._index is not None and self._columns and self._index.size != self._nrows:
+            raise ValueError(f"Index of size {self._index.size} does not match {self._nrows} rows")
+
+    def _from_pandas(self, pdf, index):
+        import pandas as pd
+
+        from .categorical import Categorical
+        from ..segarray import SegArray
+
+        self._columns = [str(c) if not isinstance(c, str) else c for c in pdf.columns]
+        self._nrows = pdf.shape[0]
+        for name, key in zip(self._columns, pdf.columns):
+            col = pdf[key]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                self.data[name] = Categorical(col.values)
+            elif col.dtype == object and len(col) and isinstance(col.iloc[0], (list, np.ndarray)):
+                self.data[name] = SegArray.from_multi_array([_to_array(np.asarray(r)) for r in col])
+            elif col.dtype == object and len(col) and builtins.all(isinstance(x, builtins.int) for x in col):
+                self.data[name] = _big_or_int(col)
+            else:
+                self.data[name] = _to_array(col.to_numpy())
+        if index is not None:
+            self._set_index(index)
+        elif isinstance(pdf.index, pd.MultiIndex):
+            self._index = MultiIndex(pdf.index)
+        elif isinstance(pdf.index, pd.RangeIndex) and pdf.index.start == 0 and pdf.index.step == 1:
+            from ..creation import arange
+
+            self._index = Index(arange(self._nrows), name=pdf.index.name)
+        else:
+            self._index = Index(pdf.index)
+
+    @classmethod
+    def from_pandas(cls, pd_df):
+        """The DataFrame of a ``pandas.DataFrame`` (columns and index)."""
+        return cls(pd_df)
+
+    # ----- structure ---------------------------------------------------------------------
+    def _set_index(self, value):
+        import pandas as pd
+
+        if value is None or isinstance(value, Index):
+            self._index = value
+        elif isinstance(value, (pdarray, Strings, pd.Index)) or _is_atoll_array(value):
+            self._index = Index(value)
+        elif isinstance(value, (list, np.ndarray)):
+            self._index = Index(_to_array(value))
+        else:
+            raise TypeError(
+                f"DataFrame Index can only be constructed from type ak.Index, pdarray or list. {type(value)} provided."
+            )
+
+    @property
+    def index(self):
+        return self._index
+
+    @property
+    def columns(self):
+        return Index(list(self._columns), allow_list=True, max_list_size=builtins.max(1000, len(self._columns)))
+
+    @property
+    def empty(self):
+        return len(self._columns) == 0
+
+    @property
+    def _empty(self):
+        return self.empty
+
+    def update_nrows(self):
+        sizes = {len(v) for v in self.data.values()}
+        if len(sizes) > 1:
+            raise ValueError("Size mismatch in DataFrame columns.")
+        self._nrows = sizes.pop() if sizes else 0
+
+    @property
+    def shape(self):
+        self.update_nrows()
+        return (self._nrows, len(self._columns))
+
+    @property
+    def size(self):
+        r, c = self.shape
+        return r * c
+
+    def __len__(self):
+        return self._nrows
+
+    def _ncols(self):
+        return len(self._columns)
+
+    @property
+    def dtypes(self):
+        """The dtype name of each column ('str', 'Categorical', 'SegArray', 'bigint' for the
+        non-numeric kinds)."""
+        from .categorical import Categorical
+        from ..segarray import SegArray
+        from .row import Row
+
+        out = {}
+        for k in self._columns:
+            v = self.data[k]
+            if isinstance(v, pdarray):
+                out[k] = str(v.dtype)
+            elif isinstance(v, Strings):
+                out[k] = "str"
+            elif isinstance(v, Categorical):
+                out[k] = "Categorical"
+            elif isinstance(v, SegArray):
+                out[k] = "SegArray"
+            else:
+                out[k] = str(getattr(v, "dtype", type(v).__name__))
+        return Row(out)
+
+    def keys(self):
+        return list(self._columns)
+
+    def items(self):
+        return [(k, self.data[k]) for k in self._columns]
+
+    def values_list(self):
+        return [self.data[k] for k in self._columns]
+
+    def __iter__(self):
+        return iter(self._columns)
+
+    def __contains__(self, key):
+        return key in self._columns
+
+    def __getattr__(self, key):
+        from .series import Series
+
+        if key.startswith("_") or key in ("data",):
+            raise AttributeError(key)
+        cols = self.__dict__.get("_columns", [])
+        if key not in cols:
+            raise AttributeError(f"Attribute {key} not found")
+        return Series(data=self.data[key], index=self.index)
+
+    def __dir__(self):
+        return dir(DataFrame) + list(self._columns) + ["columns"]
+
+    # ----- selection ---------------------------------------------------------------------
+    def _rows(self, idx):
+        """The DataFrame of the rows ``idx`` (int pdarray or slice), keeping their labels."""
+        out = DataFrame()
+        out._columns = list(self._columns)
+        out.data = {k: self.data[k][idx] for k in self._columns}
+        out.update_nrows()
+        if self._index is not None:
+            out._index = self._index._reindex(idx) if not isinstance(idx, slice) else self._index[idx]
+        return out
+
+    def __getitem__(self, key):
+        from ..creation import arange
+        from .series import Series
+
+        if isinstance(key, Series):
+            key = key.values
+        if isinstance(key, pdarray):
+            if key.dtype == bool_:
+                if key.size != self._nrows:
+                    raise IndexError(f"Boolean index of size {key.size} does not match {self._nrows} rows")
+                key = arange(key.size)[key]
+            return self._rows(key)
+        if isinstance(key, (list, tuple)):
+            out = DataFrame()
+            if len(key) == 0:
+                return out
+            if len({type(x) for x in key}) > 1:
+                raise TypeError("Invalid selector: too many types in list.")
+            if not isinstance(key[0], str):
+                raise TypeError(
+                    "DataFrames only support lists for column indexing. All list entries must be of type str."
+                )
+            for k in key:
+                if k not in self.data:
+                    raise KeyError(f"Invalid column name '{k}'.")
+                out._columns.append(k)
+                out.data[k] = self.data[k]
+            out._nrows = self._nrows
+            out._index = self._index
+            return out
+        if _is_int(key):
+            from .row import Row
+
+            k = builtins.int(key)
+            if k < 0:
+                k += self._nrows
+            if not 0 <= k < self._nrows:
+                raise IndexError(f"row {key} is out of bounds for {self._nrows} rows")
+            return Row({c: _scalar_of(self.data[c], k) for c in self._columns})
+        if isinstance(key, str):
+            if key not in self.data:
+                raise KeyError(f"Invalid column name '{key}'.")
+            return self.data[key]
+        if isinstance(key, slice):
+            return self._rows(key)
+        raise IndexError("Invalid selector: unknown error.")
+
+    def __setitem__(self, key, value):
+        from ..creation import arange
+        from .series import Series
+
+        if _is_int(key):
+            if self.empty:
+                raise ValueError("Initial data must be dict of arkouda arrays.")
+            if not isinstance(value, (dict, UserDict)):
+                raise ValueError("Expected dict or Row type.")
+            if key >= self._nrows:
+                raise KeyError("The row index is out of range.")
+            for k, v in value.items():
+                if k == "index":
+                    continue
+                if isinstance(self.data[k], Strings):
+                    raise ValueError("This DataFrame has a column of type ak.Strings; so this DataFrame is immutable.")
+                self.data[k][key] = v
+            return
+        if not isinstance(key, str):
+            raise ValueError("No valid data received.")
+        if isinstance(value, Series):
+            value = value.values
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = _to_array(value)
+        if np.isscalar(value) and not self.empty:
+            from ..creation import full
+
+            value = full(self._nrows, value) if not isinstance(value, str) else _to_array([value] * self._nrows)
+        if not _is_column(value):
+            raise ValueError(f"Column must be one of {_column_classes()}.")
+        first = self.empty
+        if not first and self._nrows != len(value):
+            raise ValueError(f"Expected size {self._nrows} but received size {len(value)}.")
+        self.data[key] = value
+        if key not in self._columns:
+            self._columns.append(key)
+        if first:
+            self._nrows = len(value)
+            if self._index is None or self._index.size != self._nrows:
+                self._set_index(arange(self._nrows))
+
+    def __delitem__(self, key):
+        if key not in self._columns:
+            raise KeyError(key)
+        self._columns.remove(key)
+        del self.data[key]
+        if not self._columns:
+            self._index = None
+        self.update_nrows()
+
+    def head(self, n=5):
+        return self[: builtins.max(0, n)]
+
+    def tail(self, n=5):
+        self.update_nrows()
+        if self._nrows <= n:
+            return self
+        return self[self._nrows - n :]
+
+    def sample(self, n=5):
+        """``n`` rows chosen at random (without replacement)."""
+        from ..creation import uniform
+        from ..sorting import argsort
+
+        if self._nrows <= n:
+            return self
+        p = argsort(uniform(self._nrows))[:n]
+        return self[p.astype(int64)._materialize()]
+
+    # ----- display -----------------------------------------------------------------------
+    def _shape_str(self):
+        return f"{self._nrows} rows x {self._ncols()} columns"
+
+    def _get_head_tail(self):
+        import pandas as pd
+
+        from ..creation import array
+
+        if self.empty:
+            return pd.DataFrame()
+        maxrows = pd.get_option("display.max_rows")
+        if self._nrows <= maxrows:
+            return self.to_pandas(retain_index=True)
+        idx = array(
+            np.array(
+                list(range(maxrows // 2 + 1)) + list(range(self._nrows - (maxrows // 2), self._nrows)),
+                dtype=np.int64,
+            )
+        )
+        return self[idx].to_pandas(retain_index=True)
+
+    _get_head_tail_server = _get_head_tail
+
+    def __repr__(self):
+        import pandas as pd
+
+        prt = self._get_head_tail()
+        with pd.option_context("display.show_dimensions", False):
+            s = prt.__repr__()
+        return s + " (" + self._shape_str() + ")"
+
+    def _repr_html_(self):
+        import pandas as pd
+
+        prt = self._get_head_tail()
+        with pd.option_context("display.show_dimensions", False):
+            s = prt._repr_html_()
+        return s + "<p>" + self._shape_str() + "</p>"
+
+    def __str__(self):
+        if self.empty:
+            return "DataFrame([ -- ][ 0 rows : 0 B])"
+        keystr = ", ".join(f"'{k}'" for k in self._columns)
+        rows = " row" if self._nrows == 1 else " rows"
+        return "DataFrame([" + keystr + "], {:,}".format(self._nrows) + rows + ", " + self._mem_str() + ")"
+
+    @property
+    def info(self):
+        if self.empty:
+            return "DataFrame([ -- ][ 0 rows : 0 B])"
+        return str(self)
+
+    def _mem_str(self):
+        b = builtins.int(self.memory_usage(index=True).sum())
+        unit = "B" if b < 1024 else "KB" if b < 1024**2 else "MB" if b < 1024**3 else "GB"
+        return self.memory_usage_info(unit=unit)
+
+    def to_markdown(self, mode="wt", index=True, tablefmt="grid", storage_options=None, **kwargs):
+        return self.to_pandas().to_markdown(mode=mode, index=index, tablefmt=tablefmt, **kwargs)
+
+    # ----- conversion --------------------------------------------------------------------
+    def to_pandas(self, datalimit=None, retain_index=False):
+        """The ``pandas.DataFrame`` (gathered to the driver); the index kept when
+        ``retain_index``."""
+        import pandas as pd
+
+        from .categorical import Categorical
+        from ..segarray import SegArray
+
+        data = {}
+        for k in self._columns:
+            v = self.data[k]
+            if isinstance(v, SegArray):
+                data[k] = v.tolist()
+            elif isinstance(v, Categorical):
+                data[k] = v.to_pandas()
+            elif isinstance(v, Strings):
+                data[k] = v.to_list()
+            elif isinstance(v, pdarray):
+                data[k] = v.to_ndarray()
+            else:
+                data[k] = v.tolist()
+        if retain_index and self._index is not None:
+            return pd.DataFrame(data=data, index=self._index.to_pandas(), columns=list(self._columns))
+        return pd.DataFrame(data=data, columns=list(self._columns))
+
+    def to_dict(self):
+        return {k: self.data[k] for k in self._columns}
+
+    # ----- memory ------------------------------------------------------------------------
+    def memory_usage(self, index=True, unit="B"):
+        """A Series of the bytes of each column (and the index first, as "Index")."""
+        from .series import Series
+
+        sizes, labels = [], []
+        if index and self._index is not None:
+            sizes.append(self._index.memory_usage(unit=unit))
+            labels.append("Index")
+        for k in self._columns:
+            sizes.append(_convert_bytes(_nbytes(self.data[k]), unit))
+            labels.append(k)
+        vals = np.array(sizes, dtype=np.float64 if unit != "B" else np.int64)
+        return Series(_to_array(vals), index=Index(_to_array(np.array(labels, dtype=str))))
+
+    def memory_usage_info(self, unit="GB"):
+        b = builtins.int(self.memory_usage(index=True).values.sum()) if self._columns else 0
+        return "{:.2f} {}".format(_convert_bytes(b, unit), unit)
+
+    # ----- changing ----------------------------------------------------------------------
+    def _shallow(self):
+        """A new frame of the same arrays (its own column list and dict)."""
+        out = DataFrame()
+        out._columns = list(self._columns)
+        out.data = dict(self.data)
+        out._nrows, out._index = self._nrows, self._index
+        return out
+
+    def copy(self, deep=True):
+        """A copy; ``deep`` copies the columns too, otherwise the copy shares them (setting a
+        column of one sets it in both, as in Arkouda)."""
+        if not deep:
+            return DataFrame(self)
+        out = DataFrame()
+        out._columns = list(self._columns)
+        out.data = {k: _copy_col(self.data[k]) for k in self._columns}
+        out._nrows = self._nrows
+        if self._index is not None:
+            if isinstance(self._index, MultiIndex):
+                out._index = MultiIndex([_copy_col(x) for x in self._index.levels], names=self._index.names)
+            elif isinstance(self._index.values, list):
+                out._index = Index(list(self._index.values), name=self._index.name, allow_list=True)
+            else:
+                out._index = Index(_copy_col(self._index.values), name=self._index.name)
+        return out
+
+    def drop(self, keys, axis=0, inplace=False):
+        """Rows (axis 0: their labels must be ints) or columns (axis 1) removed."""
+        if isinstance(keys, (str, builtins.int, np.integer)):
+            keys = [keys]
+        if axis not in (0, 1, "index", "columns"):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        obj = self if inplace else self.copy()
+        if axis in (0, "index"):
+            obj._drop_rows(list(keys))
+        else:
+            for k in keys:
+                del obj[k]
+        obj.update_nrows()
+        return None if inplace else obj
+
+    def _drop_rows(self, keys):
+        from ..creation import array
+        from ..setops import in1d
+
+        for k in keys:
+            if not _is_int(k):
+                raise TypeError("Index keys must be integers.")
+        drop = in1d(self._index.values, array(np.asarray(keys, dtype=np.int64)))
+        keep = (~drop)._materialize()
+        from ..creation import arange
+
+        idx = arange(self._nrows)[keep]
+        for k in self._columns:
+            self.data[k] = self.data[k][idx]
+        self._index = self._index[idx]
+        self.update_nrows()
+        from ..creation import arange as _ar
+
+        self._set_index(_ar(self._nrows))
+
+    def drop_duplicates(self, subset=None, keep="first"):
+        """The first (or last) row of each group of equal rows (over ``subset``)."""
+        from .groupbyclass import GroupBy
+
+        if self.empty:
+            return self
+        subset = list(self._columns) if not subset else ([subset] if isinstance(subset, str) else list(subset))
+        for c in subset:
+            if c not in self.data:
+                raise KeyError(f"{c} is not a column in the DataFrame.")
+        g = GroupBy(self.data[subset[0]] if len(subset) == 1 else [self.data[c] for c in subset], dropna=False)
+        if keep == "last":
+            from ..creation import array
+            from ..manipulation import concatenate
+
+            ends = concatenate([g.segments[1:] - 1, array(np.array([g.length - 1], dtype=np.int64))])
+            return self[g.permutation[ends]]
+        return self[g.permutation[g.segments]]
+
+    def reset_index(self, size=None, inplace=False):
+        """Row labels 0..n-1."""
+        from ..creation import arange
+
+        obj = self if inplace else self._shallow()
+        obj.update_nrows()
+        obj._set_index(arange(obj._nrows if not size else size))
+        return None if inplace else obj
+
+    def rename(self, mapper=None, index=None, column=None, axis=0, inplace=False):
+        """Columns (``column``, or ``mapper`` with axis 1) or index labels renamed by a dict
+        or a function."""
+        if column is not None and index is not None:
+            raise RuntimeError("Only column or index can be renamed, cannot rename both at once")
+        if isinstance(axis, str):
+            axis = {"column": 1, "columns": 1, "1": 1, "index": 0, "0": 0}.get(axis)
+            if axis is None:
+                raise ValueError("Unknown axis value. Expecting 0, 1, 'column' or 'index'.")
+        if column is not None:
+            return self._rename_column(column, inplace)
+        if mapper is not None and axis == 1:
+            return self._rename_column(mapper, inplace)
+        if index is not None:
+            return self._rename_index(index, inplace)
+        if mapper is not None and axis == 0:
+            return self._rename_index(mapper, inplace)
+        raise RuntimeError("Rename expects index or columns to be specified.")
+
+    def _rename_column(self, mapper, inplace):
+        obj = self if inplace else self._shallow()
+        if not callable(mapper) and not isinstance(mapper, dict):
+            raise TypeError("Argument must be callable or dict-like")
+        cols, data = [], {}
+        for c in obj._columns:
+            n = mapper(c) if callable(mapper) else mapper.get(c, c)
+            cols.append(n)
+            data[n] = obj.data[c]
+        obj._columns, obj.data = cols, data
+        return None if inplace else obj
+
+    def _rename_index(self, mapper, inplace):
+        from ..numeric import where
+
+        obj = self if inplace else self.copy()
+        vals = obj._index.values
+        if isinstance(mapper, dict):
+            for k, v in mapper.items():
+                if type(k) is not type(v):
+                    raise TypeError("Replacement value must have the same type as the original value")
+                vals = where(vals == k, v, vals)._materialize() if isinstance(vals, pdarray) else vals
+        elif callable(mapper):
+            from ..creation import array
+
+            vals = array(np.array([mapper(x) for x in vals.tolist()]))
+        else:
+            raise TypeError("Argument must be callable or dict-like")
+        obj._index = Index(vals, name=obj._index.name)
+        return None if inplace else obj
+
+    def append(self, other, ordered=True):
+        """The rows of ``other`` added after these (in place; same columns)."""
+        from ._concat import generic_concat
+
+        if other.empty:
+            return self
+        if self.empty:
+            o = other.copy()
+            self._columns, self.data, self._nrows, self._index = o._columns, o.data, o._nrows, o._index
+            return self
+        if set(self._columns) != set(other._columns):
+            raise KeyError("Key mismatch; keys must be identical in both DataFrames.")
+        data = {}
+        for k in self._columns:
+            try:
+                data[k] = generic_concat([self.data[k], other.data[k]], ordered=ordered)
+            except TypeError as e:
+                raise TypeError(
+                    f"Incompatible types for column {k}: {type(self.data[k])} vs {type(other.data[k])}"
+                ) from e
+        self.data = data
+        self.update_nrows()
+        self.reset_index(inplace=True)
+        return self
+
+    @classmethod
+    def concat(cls, items, ordered=True):
+        """The rows of the DataFrames of ``items`` one after the other (same columns)."""
+        from ._concat import generic_concat
+
+        items = [d for d in items if not d.empty]
+        if not items:
+            return cls()
+        cols = items[0]._columns
+        for d in items[1:]:
+            if set(d._columns) != set(cols):
+                raise KeyError("Cannot concatenate DataFrames with mismatched columns")
+        out = cls()
+        for c in cols:
+            try:
+                out[c] = generic_concat([d.data[c] for d in items], ordered=ordered)
+            except TypeError:
+                raise TypeError(f"Incompatible types for column {c}") from None
+        return out
+
+    def assign(self, **kwargs):
+        """A copy with the columns of ``kwargs`` (values, or functions of the frame) added."""
+        data = self._shallow()
+        for k, v in kwargs.items():
+            data[k] = apply_if_callable(v, data)
+        return data
+
+    def apply_permutation(self, perm):
+        """Reorders the rows by ``perm`` (in place)."""
+        from ..setops import unique
+
+        if perm.size != self._nrows or builtins.int(perm.min()) != 0 or builtins.int(perm.max()) != perm.size - 1:
+            raise ValueError("The indicated permutation is invalid.")
+        if unique(perm).size != perm.size:
+            raise ValueError("The indicated permutation is invalid.")
+        for k in self._columns:
+            self.data[k] = self.data[k][perm]
+        self._index = self._index._reindex(perm)
+
+    # ----- sorting -----------------------------------------------------------------------
+    def argsort(self, key, ascending=True):
+        """The permutation that sorts the rows by column ``key`` (descending: numbers in
+        nonincreasing order, others the ascending order reversed, as Arkouda)."""
+        from ..creation import array
+        from ..sorting import argsort
+
+        if self.empty:
+            return array(np.zeros(0, dtype=np.int64))
+        col = self.data[key]
+        if ascending:
+            return argsort(col)
+        if isinstance(col, pdarray) and col.dtype in (np.dtype(np.int64), np.dtype(np.float64)):
+            return argsort(-col)
+        p = argsort(col)
+        return p[::-1].astype(int64)._materialize()
+
+    def coargsort(self, keys, ascending=True):
+        """The permutation that sorts the rows by the columns ``keys`` (reversed when not
+        ``ascending``)."""
+        from ..creation import array
+        from ..sorting import coargsort
+
+        if self.empty:
+            return array(np.zeros(0, dtype=np.int64))
+        p = coargsort([self.data[k] for k in keys])
+        return p if ascending else p[::-1].astype(int64)._materialize()
+
+    def sort_values(self, by=None, ascending=True):
+        """The rows sorted by ``by`` (a column name or a list; every column when None)."""
+        from ..creation import array
+
+        if self.empty:
+            return array(np.zeros(0, dtype=np.int64))
+        if by is None:
+            p = (
+                self.argsort(self._columns[0], ascending)
+                if len(self._columns) == 1
+                else self.coargsort(self._columns, ascending)
+            )
+        elif isinstance(by, str):
+            p = self.argsort(by, ascending)
+        elif isinstance(by, (list, tuple)):
+            p = self.coargsort(list(by), ascending)
+        else:
+            raise TypeError("Column name(s) must be str or list/tuple of str")
+        return self[p]
+
+    def sort_index(self, ascending=True):
+        """The rows in the order of their labels."""
+        p = self._index.argsort(ascending=ascending)
+        return self._rows(p)
+
+    def _reindex(self, idx):
+        return self._rows(idx)
+
+    # ----- grouping ----------------------------------------------------------------------
+    def _build_groupby(self, keys, use_series=False, as_index=True, dropna=True):
+        from .groupbyclass import GroupBy
+
+        self.update_nrows()
+        if isinstance(keys, str):
+            cols = self.data[keys]
+        elif not isinstance(keys, (list, tuple)):
+            raise TypeError("keys must be a column name or a list/tuple of column names")
+        elif len(keys) == 1:
+            cols = self.data[keys[0]]
+        else:
+            cols = [self.data[c] for c in keys]
+        gb = GroupBy(cols, dropna=dropna)
+        if use_series:
+            return DataFrameGroupBy(gb, self, gb_key_names=keys, as_index=as_index)
+        return gb
+
+    def groupby(self, keys, use_series=True, as_index=True, dropna=True):
+        """A DataFrameGroupBy of the rows by the columns ``keys`` (a GroupBy when not
+        ``use_series``)."""
+        return self._build_groupby(keys, use_series, as_index=as_index, dropna=dropna)
+
+    def filter_by_range(self, keys, low=1, high=None):
+        """A bool pdarray: whether each row's group (by ``keys``) has between ``low`` and
+        ``high`` rows."""
+
+        if isinstance(keys, str):
+            keys = [keys]
+        gb = self._build_groupby(keys, use_series=False)
+        _, cts = gb.size()
+        ok = (cts >= low) if not high else ((cts >= low) & (cts <= high))
+        return gb.broadcast(ok._materialize(), permute=True)
+
+    # ----- predicates --------------------------------------------------------------------
+    def isin(self, values):
+        """A bool DataFrame: whether each element is in ``values`` (a pdarray for every
+        column, a dict of column -> values, or a Series/DataFrame compared by label)."""
+        from ..creation import zeros
+        from ..setops import in1d
+        from ._align import find
+        from .series import Series
+
+        if isinstance(values, pdarray):
+            out = {}
+            for c in self._columns:
+                col = self.data[c]
+                out[c] = in1d(col, values) if isinstance(col, pdarray) else zeros(self._nrows, bool_)
+            return DataFrame(out, index=self._index)
+        if isinstance(values, dict):
+            out = {
+                c: (in1d(self.data[c], values[c]) if c in values else zeros(self._nrows, bool_)) for c in self._columns
+            }
+            return DataFrame(out, index=self._index)
+        if isinstance(values, (DataFrame, Series)):
+            pos = find(values.index.values, self._index.values)
+            hit = (pos >= 0)._materialize()
+            from ..numeric import where
+
+            safe = where(hit, pos, 0)._materialize()
+            out = {}
+            for c in self._columns:
+                if isinstance(values, DataFrame):
+                    if c not in values.columns.values:
+                        out[c] = zeros(self._nrows, bool_)
+                        continue
+                    other = values.data[c]
+                else:
+                    other = values.values
+                mine = self.data[c]
+                if hasattr(other, "_is_bigint") or hasattr(mine, "_is_bigint"):
+                    eq = mine == other[safe]
+                elif isinstance(mine, pdarray) and isinstance(other, pdarray):
+                    eq = mine == other[safe]
+                else:
+                    eq = mine == other[safe]
+                out[c] = (hit & eq)._materialize() if values.size else zeros(self._nrows, bool_)
+            return DataFrame(out, index=self._index)
+        raise ValueError("Cannot compute isin with duplicate axis.")
+
+    def isna(self):
+        """A bool DataFrame: True where a value is NaN (only float columns hold NaN)."""
+        from ..creation import zeros
+        from ..numeric import isnan
+
+        out = {}
+        for c in self._columns:
+            col = self.data[c]
+            out[c] = (
+                isnan(col)._materialize()
+                if isinstance(col, pdarray) and col.dtype == float64
+                else zeros(self._nrows, bool_)
+            )
+        return DataFrame(out, index=self._index)
+
+    def notna(self):
+        d = self.isna()
+        return DataFrame({c: (~d.data[c])._materialize() for c in d._columns}, index=self._index)
+
+    def any(self, axis=0):
+        """Whether some value is True, over the bool columns: per column (axis 0), per row
+        (axis 1), or over all (axis None)."""
+        from .series import Series
+
+        bools = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype == bool_]
+        if axis is None:
+            return builtins.any(builtins.bool(self.data[c].any()) for c in bools)
+        if axis in (0, "index"):
+            return Series(
+                _to_array(np.array([builtins.bool(self.data[c].any()) for c in bools], dtype=bool)),
+                index=Index(_to_array(np.array(bools, dtype=str))),
+            )
+        if axis in (1, "columns"):
+            from ..creation import zeros
+
+            r = zeros(self._nrows, bool_)
+            for c in bools:
+                r = r | self.data[c]
+            return Series(r._materialize(), index=self._index)
+        raise ValueError("axis must have value 0, 1, 'index', 'columns', or None.")
+
+    def all(self, axis=0):
+        """Whether every value is True, over the bool columns (see ``any``)."""
+        from .series import Series
+
+        bools = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype == bool_]
+        if axis is None:
+            return builtins.all(builtins.bool(self.data[c].all()) for c in bools)
+        if axis in (0, "index"):
+            return Series(
+                _to_array(np.array([builtins.bool(self.data[c].all()) for c in bools], dtype=bool)),
+                index=Index(_to_array(np.array(bools, dtype=str))),
+            )
+        if axis in (1, "columns"):
+            from ..creation import ones
+
+            r = ones(self._nrows, bool_)
+            for c in bools:
+                r = r & self.data[c]
+            return Series(r._materialize(), index=self._index)
+        raise ValueError("axis must have value 0, 1, 'index', 'columns', or None.")
+
+    def count(self, axis=0, numeric_only=False):
+        """The number of non-NaN values per column (axis 0) or per row (axis 1)."""
+        from ..creation import full, zeros
+        from ..numeric import isnan
+        from .series import Series
+
+        def ok(c):
+            col = self.data[c]
+            if _is_numeric(col) or (isinstance(col, pdarray) and col.dtype == bool_):
+                return True
+            return not numeric_only
+
+        if axis in (0, "index"):
+            names, counts = [], []
+            for c in self._columns:
+                if not ok(c):
+                    continue
+                col = self.data[c]
+                names.append(c)
+                counts.append(
+                    builtins.int((~isnan(col)).sum()) if isinstance(col, pdarray) and col.dtype == float64 else len(col)
+                )
+            return Series(
+                _to_array(np.array(counts, dtype=np.int64)), index=Index(_to_array(np.array(names, dtype=str)))
+            )
+        if axis in (1, "columns"):
+            r = zeros(self._nrows, int64)
+            for c in self._columns:
+                if not ok(c):
+                    continue
+                col = self.data[c]
+                r = r + ((~isnan(col)).astype(int64) if isinstance(col, pdarray) and col.dtype == float64 else 1)
+            return Series(
+                r._materialize() if isinstance(r, pdarray) else full(self._nrows, r, int64), index=self._index
+            )
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+    def dropna(self, axis=0, how=None, thresh=None, ignore_index=False):
+        """Rows (axis 0) or columns (axis 1) with NaN removed: any NaN (``how='any'``), only
+        all-NaN (``how='all'``), or fewer than ``thresh`` non-NaN values."""
+        from ..numeric import isnan
+
+        if how is not None and thresh is not None:
+            raise TypeError("You cannot set both the how and thresh arguments at the same time.")
+        how = how or "any"
+        if axis in (0, "index"):
+            if self.empty:
+                return self.copy()
+            nn = self.count(axis=1).values
+            ncols = len(self._columns)
+            if thresh is not None:
+                keep = nn >= thresh
+            elif how == "all":
+                keep = nn > 0
+            else:
+                keep = nn == ncols
+            out = self[keep._materialize()]
+            if ignore_index:
+                out = out.reset_index()
+            return out
+        if axis in (1, "columns"):
+            cols = []
+            for c in self._columns:
+                col = self.data[c]
+                nan = builtins.int(isnan(col).sum()) if isinstance(col, pdarray) and col.dtype == float64 else 0
+                good = self._nrows - nan
+                if thresh is not None:
+                    if good >= thresh:
+                        cols.append(c)
+                elif how == "all":
+                    if good > 0 or self._nrows == 0:
+                        cols.append(c)
+                elif nan == 0:
+                    cols.append(c)
+            out = self[cols] if cols else DataFrame(index=self._index)
+            if not cols:
+                out._index = self._index
+            return out
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+    def corr(self):
+        """The Pearson correlation of every pair of numeric columns (a DataFrame)."""
+        cols = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype != bool_]
+        n = len(cols)
+        x = [self.data[c].astype(float64) for c in cols]
+        means = [builtins.float(v.mean()) for v in x]
+        out = np.empty((n, n))
+        for i in range(n):
+            for j in range(i, n):
+                a, b = x[i] - means[i], x[j] - means[j]
+                num = builtins.float((a * b).sum())
+                den = np.sqrt(builtins.float((a * a).sum()) * builtins.float((b * b).sum()))
+                out[i, j] = out[j, i] = num / den if den else np.nan
+        return DataFrame(
+            {c: _to_array(out[:, i]) for i, c in enumerate(cols)}, index=Index(_to_array(np.array(cols, dtype=str)))
+        )
+
+    # ----- joins -------------------------------------------------------------------------
+    def merge(
+        self,
+        right,
+        on=None,
+        how="inner",
+        left_suffix="_x",
+        right_suffix="_y",
+        convert_ints=True,
+        sort=True,
+        left_on=None,
+        right_on=None,
+    ):
+        """``ak.merge(self, right, ...)``."""
+        from .join import merge
+
+        return merge(
+            self,
+            right,
+            on=on,
+            how=how,
+            left_suffix=left_suffix,
+            right_suffix=right_suffix,
+            convert_ints=convert_ints,
+            sort=sort,
+            left_on=left_on,
+            right_on=right_on,
+        )
+
+    # ----- IO ----------------------------------------------------------------------------
+    def _prep_data(self, index=False, columns=None):
+        cols = list(self._columns) if columns is None else list(columns)
+        data = {c: self.data[c] for c in cols}
+        if index:
+            data["Index"] = self._index.values
+        return data
+
+    def to_hdf(self, path, index=False, columns=None, file_type="distribute"):
+        """Writes the columns (and the index as "Index") to HDF5 in Arkouda's layout."""
+        from ..hdf5 import to_hdf
+
+        to_hdf(self._prep_data(index, columns), path, file_type=file_type)
+
+    def _to_hdf_snapshot(self, path, dataset="DataFrame", mode="truncate", file_type="distribute"):
+        from ..hdf5 import to_hdf
+
+        to_hdf({dataset: self}, path, mode=mode, file_type=file_type)
+
+    def update_hdf(self, prefix_path, index=False, columns=None, repack=True):
+        from ..hdf5 import update_hdf
+
+        update_hdf(self._prep_data(index, columns), prefix_path, repack=repack)
+
+    def to_parquet(self, path, index=False, columns=None, compression=None, convert_categoricals=False):
+        """Writes the columns (SegArrays as list columns) to one Parquet file per locale."""
+        from ..io import to_parquet
+
+        to_parquet(
+            self._prep_data(index, columns), path, compression=compression, convert_categoricals=convert_categoricals
+        )
+
+    def to_csv(self, path, index=False, columns=None, col_delim=",", overwrite=False):
+        from ..csv import to_csv
+
+        to_csv(self._prep_data(index, columns), path, col_delim=col_delim, overwrite=overwrite)
+
+    @classmethod
+    def read_csv(cls, filename, col_delim=","):
+        from ..csv import read_csv
+
+        return cls(read_csv(filename, column_delim=col_delim))
+
+    @classmethod
+    def load(cls, prefix_path, file_format="INFER"):
+        """The DataFrame of every dataset of the files at ``prefix_path``."""
+        from ..io import load_all
+
+        data = load_all(prefix_path, file_format=file_format)
+        idx = data.pop("Index", None)
+        df = cls(data)
+        if idx is not None:
+            df._set_index(idx)
+        return df
+
+    # ----- registration ------------------------------------------------------------------
+    def register(self, user_defined_name):
+        from ._registry import register
+
+        register(self, user_defined_name)
+        self.registered_name = user_defined_name
+        return self
+
+    def unregister(self):
+        from ._registry import unregister
+
+        if self.registered_name is not None:
+            unregister(self.registered_name)
+        self.registered_name = None
+
+    def is_registered(self):
+        return self.registered_name is not None
+
+
+def _nbytes(c):
+    if hasattr(c, "nbytes"):
+        try:
+            return builtins.int(c.nbytes)
+        except Exception:
+            pass
+    from .categorical import Categorical
+
+    if isinstance(c, Categorical):
+        return c.codes.nbytes
+    return 0
+
+
+def _scalar_of(col, k):
+    from ..segarray import SegArray
+
+    if isinstance(col, SegArray):
+        return col[k]
+    return col[k]
+
+
+def _big_or_int(col):
+    """A pandas column of Python ints: uint64 when a value needs it, int64 otherwise, and part
+    1's bigint beyond 64 bits."""
+    vals = col.tolist()
+    lo, hi = builtins.min(vals), builtins.max(vals)
+    if lo >= -(2**63) and hi < 2**63:
+        return _to_array(np.array(vals, dtype=np.int64))
+    if lo >= 0 and hi < 2**64:
+        return _to_array(np.array(vals, dtype=np.uint64))
+    from ..creation import array
+
+    return array(vals)  # bigint (part 1's ak.array of Python ints)
+
+
+class DataFrameGroupBy:
+    """A DataFrame grouped by some of its columns (Arkouda's ``DataFrameGroupBy``)."""
+
+    def __init__(self, gb, df, gb_key_names=None, as_index=True):
+        self.gb = gb
+        self.df = df
+        self.gb_key_names = gb_key_names
+        self.as_index = as_index
+        self.dropna = gb.dropna
+
+    @property
+    def nkeys(self):
+        return self.gb.nkeys
+
+    @property
+    def permutation(self):
+        return self.gb.permutation
+
+    @property
+    def unique_keys(self):
+        return self.gb.unique_keys
+
+    @property
+    def segments(self):
+        return self.gb.segments
+
+    def _key_list(self):
+        return [self.gb_key_names] if isinstance(self.gb_key_names, str) else list(self.gb_key_names)
+
+    def _index(self):
+        keys = self._key_list()
+        if len(keys) == 1:
+            uk = self.gb.unique_keys
+            return Index(uk, name=keys[0])
+        return MultiIndex(list(self.gb.unique_keys), names=keys)
+
+    def _aggregate(self, opname, colnames=None):
+        keys = self._key_list()
+        if colnames is None:
+            colnames = list(self.df._columns)
+        elif isinstance(colnames, str):
+            colnames = [colnames]
+        cols = []
+        for c in colnames:
+            if c in keys:
+                continue
+            v = self.df.data[c]
+            if (isinstance(v, pdarray) and v.dtype in (float64, int64, uint64)) or hasattr(v, "_is_bigint"):
+                cols.append(c)
+            elif isinstance(v, pdarray) and v.dtype == bool_ and opname in ("any", "all", "first", "count", "nunique"):
+                cols.append(c)
+        res = {c: self.gb.aggregate(self.df.data[c], opname)[1] for c in cols}
+        if len(keys) == 1:
+            return DataFrame(res, index=self._index())
+        out = dict(zip(keys, self.gb.unique_keys))
+        out.update(res)
+        return DataFrame(out)
+
+    def sum(self, colnames=None):
+        return self._aggregate("sum", colnames)
+
+    def count(self, colnames=None):
+        return self._aggregate("count", colnames)
+
+    def prod(self, colnames=None):
+        return self._aggregate("prod", colnames)
+
+    def var(self, colnames=None):
+        return self._aggregate("var", colnames)
+
+    def std(self, colnames=None):
+        return self._aggregate("std", colnames)
+
+    def mean(self, colnames=None):
+        return self._aggregate("mean", colnames)
+
+    def median(self, colnames=None):
+        return self._aggregate("median", colnames)
+
+    def min(self, colnames=None):
+        return self._aggregate("min", colnames)
+
+    def max(self, colnames=None):
+        return self._aggregate("max", colnames)
+
+    def argmin(self, colnames=None):
+        return self._aggregate("argmin", colnames)
+
+    def argmax(self, colnames=None):
+        return self._aggregate("argmax", colnames)
+
+    def nunique(self, colnames=None):
+        return self._aggregate("nunique", colnames)
+
+    def any(self, colnames=None):
+        return self._aggregate("any", colnames)
+
+    def all(self, colnames=None):
+        return self._aggregate("all", colnames)
+
+    def or_(self, colnames=None):
+        return self._aggregate("or", colnames)
+
+    def and_(self, colnames=None):
+        return self._aggregate("and", colnames)
+
+    def xor(self, colnames=None):
+        return self._aggregate("xor", colnames)
+
+    def first(self, colnames=None):
+        return self._aggregate("first", colnames)
+
+    def mode(self, colnames=None):
+        return self._aggregate("mode", colnames)
+
+    def unique(self, colnames=None):
+        return self._aggregate("unique", colnames)
+
+    def size(self, as_series=None, sort_index=True):
+        """The number of rows of each group: a Series (as_index) or a DataFrame with a
+        "size" column."""
+        from .series import Series
+
+        _, counts = self.gb.size()
+        keys = self._key_list()
+        if as_series is True or (as_series is None and self.as_index is True):
+            s = Series(counts, index=self._index())
+            return s.sort_index() if sort_index else s
+        if len(keys) == 1:
+            if self.as_index:
+                df = DataFrame({"size": counts}, index=self._index())
+                return df.sort_index() if sort_index else df
+            return DataFrame({keys[0]: self.gb.unique_keys, "size": counts})
+        out = dict(zip(keys, self.gb.unique_keys))
+        out["size"] = counts
+        return DataFrame(out)
+
+    def head(self, n=5, sort_index=True):
+        from ..sorting import sort
+
+        _, idx = self.gb.head(None, n=n, return_indices=True)
+        return self.df[sort(idx) if sort_index else idx]
+
+    def tail(self, n=5, sort_index=True):
+        from ..sorting import sort
+
+        _, idx = self.gb.tail(None, n=n, return_indices=True)
+        return self.df[sort(idx) if sort_index else idx]
+
+    def sample(self, n=None, frac=None, replace=False, weights=None, random_state=None):
+        from ..creation import arange
+
+        idx = self.gb.sample(
+            arange(self.df._nrows),
+            n=n,
+            frac=frac,
+            replace=replace,
+            weights=weights,
+            random_state=random_state,
+            return_indices=True,
+            permute_samples=True,
+        )
+        return self.df[idx]
+
+    def broadcast(self, x, permute=True):
+        from .series import Series
+
+        data = self.gb.broadcast(x.values if isinstance(x, Series) else x, permute=permute)
+        return Series(data=data, index=self.df.index)
+
+    def diff(self, colname):
+        return DiffAggregate(self.gb, self.df.data[colname])
+
+
+setattr(DataFrameGroupBy, "or", DataFrameGroupBy.or_)
+setattr(DataFrameGroupBy, "and", DataFrameGroupBy.and_)
+
+
+class DiffAggregate:
+    """The differences between consecutive values within each group, for aggregation."""
+
+    def __init__(self, gb, series):
+        from ..creation import full
+
+        self.gb = gb
+        values = full(series.size, np.nan, float64)
+        sv = gb._sorted(series.astype(float64))
+        if sv.size > 1:
+            d = full(sv.size, np.nan, float64)
+            d[1:] = sv[1:] - sv[:-1]
+            from ..numeric import where
+
+            d = where(gb._flags, np.nan, d)._materialize()
+            values[gb.permutation] = d
+        self.values = values
+
+    def _agg(self, op):
+        return self.gb.aggregate(self.values, op)
+
+    def __getattr__(self, op):
+        if op in (
+            "sum",
+            "count",
+            "prod",
+            "var",
+            "std",
+            "mean",
+            "median",
+            "min",
+            "max",
+            "argmin",
+            "argmax",
+            "nunique",
+            "any",
+            "all",
+            "first",
+            "mode",
+            "unique",
+            "xor",
+            "or_",
+            "and_",
+        ):
+            return lambda: self._agg(op.rstrip("_"))
+        raise AttributeError(op)
+
+
+def intersect(a, b, positions=True, unique=False):
+    """The rows of ``a`` and ``b`` (arrays or lists of arrays) found in both: their positions
+    (bool masks) when ``positions``, else the shared values."""
+    from ..setops import in1d
+
+    ma, mb = in1d(a, b), in1d(b, a)
+    if positions:
+        from ..creation import arange
+
+        return arange(ma.size)[ma], arange(mb.size)[mb]
+    return a[ma] if not isinstance(a, (list, tuple)) else [x[ma] for x in a]
+
+
+def invert_permutation(perm):
+    """The inverse of the permutation ``perm``."""
+    from ..creation import arange, zeros
+
+    inv = zeros(perm.size, int64)
+    inv[perm] = arange(perm.size)
+    return inv
+
+
+def intx(a, b):
+    """A bool pdarray: whether each row of DataFrame ``a`` occurs in DataFrame ``b`` (same
+    column names)."""
+    from ._align import find
+
+    if set(a._columns) != set(b._columns):
+        raise ValueError("Column mismatch.")
+    cols = list(a._columns)
+    return (find([b.data[c] for c in cols], [a.data[c] for c in cols]) >= 0)._materialize()

@@ -1,0 +1,830 @@
+"""Arkouda's ``GroupBy`` (``arkouda.pandas.groupbyclass``): rows of one key array or several
+grouped by equal keys, values aggregated per group on the segmented reductions of ``atoll-ops``.
+
+Keys follow NumPy's equality: ``-0.0`` equals ``0.0``; with ``dropna=True`` (the default, as
+Arkouda) rows whose float key is NaN are left out, else every NaN is one key. NaN values:
+``skipna=True`` (the default) leaves them out of ``sum``, ``prod``, ``min``, ``max``,
+``mean``, ``var``, ``std``, ``argmin``, ``argmax``, and ``count`` counts the others (a group
+of NaNs only: sum 0, prod 1, NaN for the rest, its first row for argmin/argmax); with
+``skipna=False`` a group holding a NaN gives NaN. ``var``/``std`` use ``ddof=1`` by default.
+Values passed to the aggregations have one element per row of the keys as given (before
+NaN keys are dropped); ``permutation`` holds indices of those rows.
+"""
+
+import builtins
+import enum
+
+import numpy as np
+
+from .. import _atoll
+from .._keys import dense_limit, has_nan, key_expr, key_list
+from ..dtypes import bool_, float64, int64
+from ..pdarrayclass import pdarray, _check
+
+
+class GroupByReductionType(enum.Enum):
+    """The names of the reductions ``GroupBy.aggregate`` takes."""
+
+    SUM = "sum"
+    COUNT = "count"
+    PROD = "prod"
+    VAR = "var"
+    STD = "std"
+    MEAN = "mean"
+    MEDIAN = "median"
+    MIN = "min"
+    MAX = "max"
+    ARGMIN = "argmin"
+    ARGMAX = "argmax"
+    NUNIQUE = "nunique"
+    ANY = "any"
+    ALL = "all"
+    OR = "or"
+    AND = "and"
+    XOR = "xor"
+    FIRST = "first"
+    MODE = "mode"
+    UNIQUE = "unique"
+
+    def __str__(self):
+        return self.value
+
+    def __repr__(self):
+        return self.value
+
+
+GROUPBY_REDUCTION_TYPES = frozenset(m.value for m in GroupByReductionType)
+
+
+def _values_list(values):
+    """(list of value arrays, True when ``values`` was a list/tuple)."""
+    if isinstance(values, (list, tuple)):
+        return list(values), True
+    return [values], False
+
+
+def _arraylike(v):
+    from ..strings import Strings
+    from .categorical import Categorical
+    from ..segarray import SegArray
+
+    return isinstance(v, (pdarray, Strings, Categorical, SegArray)) or hasattr(v, "_is_bigint")
+
+
+def _unwrap_values(values):
+    """A pdarray-like from ``values``: pdarrays (and other Atoll arrays) as they are, an Atoll
+    Series or Index by its values; anything else (a pandas Series of Python data, a list) is
+    refused with TypeError, as Arkouda refuses it."""
+    if _arraylike(values) or isinstance(values, (list, tuple)):
+        return values
+    inner = getattr(values, "_atoll_values", None)
+    if inner is not None:
+        return inner
+    raise TypeError(f"Unsupported values type for Arkouda GroupBy reductions: {type(values).__name__}")
+
+
+class GroupBy:
+    """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value
+    (Arkouda's GroupBy; Strings keys: see ``str_groupby``)."""
+
+    Reductions = GROUPBY_REDUCTION_TYPES
+    objType = "GroupBy"
+
+    def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
+        from ..creation import arange
+        from ..numeric import isnan
+        from ..strings import Strings
+        from ..str_groupby import init_strings, rank_keys
+
+        if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
+            raise TypeError("assume_sorted must be of type bool.")
+        self.registered_name = None
+        self.assume_sorted = builtins.bool(assume_sorted)
+        self._identity = False
+        if keys is None:
+            if "orig_keys" in kwargs and "permutation" in kwargs and "segments" in kwargs:
+                self._init_parts(kwargs["orig_keys"], kwargs["permutation"], kwargs["segments"], dropna)
+                return
+            raise ValueError("No keys passed to GroupBy.")
+        if isinstance(keys, Strings):
+            init_strings(self, keys, dropna)
+            return
+        ks, seq = key_list(rank_keys(keys))
+        self.keys = keys
+        self.nkeys = len(ks)
+        self.dropna = dropna
+        self._nrows = ks[0].size
+        self._seq = seq
+        self._perm = self._flags_ = self._segs = None
+        self._counts = None
+        if assume_sorted and not seq and isinstance(keys, pdarray) and not has_nan(keys):
+            self._init_sorted(ks[0])
+            return
+        dense = None if seq or not isinstance(keys, pdarray) else dense_limit(ks[0])
+        if dense is not None:
+            # Distinct keys and aggregations in one pass without a sort (atoll_ops::dense_aggregate);
+            # the sort runs if a later call needs it, or if the keys span more than the limit.
+            self._ks, self._kept = ks, None
+            self.length = self._nrows
+            self._uk = None  # computed by the first call that needs it (an aggregation computes it too)
+            self._dense = dense
+            return
+        self._dense = None
+        kept = None
+        if dropna and builtins.any(has_nan(k) for k in ks):
+            ok = None
+            for k in ks:
+                if k.dtype == float64:
+                    m = ~isnan(k)
+                    ok = m if ok is None else ok & m
+            ok = ok._materialize()
+            kept = arange(self._nrows)[ok]
+            ks = [k[ok] for k in ks]
+        self._ks, self._kept = ks, kept
+        self.length = ks[0].size
+        self._sorted_keys()
+
+    def _sorted_keys(self):
+        """The sort path's distinct keys: the first row of each group."""
+        self._group()
+        uki = self.permutation[self._segs] if self._segs.size else self._segs
+        full = list(self.keys) if self._seq else [self.keys]
+        uk = [k[uki] for k in full]
+        self._uk = tuple(uk) if self._seq else uk[0]
+
+    def _init_sorted(self, k):
+        """Keys already sorted: the groups are runs of equal keys (no sort)."""
+        from ..creation import arange, zeros
+
+        n = k.size
+        self._dense, self._kept, self._ks = None, None, [k]
+        self.length = n
+        self._identity = True
+        flags = zeros(n, bool_)
+        if n:
+            flags[0] = True
+            if n > 1:
+                flags[1:] = k[1:] != k[:-1]
+        self._flags_ = flags._materialize()
+        self._perm = arange(n)
+        self._segs = arange(n)[self._flags_] if n else zeros(0, int64)
+        self._uk = k[self._segs] if n else k[self._segs]
+
+    @classmethod
+    def _from_sorted_segments(cls, segments, keys, n):
+        """The GroupBy of ``n`` rows already in group order: group ``g`` starts at
+        ``segments[g]`` (distinct, increasing); ``keys`` gives each row's key."""
+        from ..creation import arange, zeros
+
+        g = cls.__new__(cls)
+        g.registered_name = None
+        g.assume_sorted = True
+        g.keys, g.nkeys, g.dropna = keys, 1, True
+        g._nrows = g.length = n
+        g._seq, g._dense, g._ks, g._kept, g._counts = False, None, [keys], None, None
+        g._identity = True
+        flags = zeros(n, bool_)
+        if segments.size:
+            flags[segments] = True
+        g._flags_ = flags
+        g._perm = arange(n)
+        g._segs = segments
+        g._uk = keys[segments] if segments.size else zeros(0, keys.dtype)
+        return g
+
+    def _init_parts(self, keys, permutation, segments, dropna):
+        """A GroupBy rebuilt from its parts (a file, ``register``): the keys as given, the
+        permutation that groups them and the group starts."""
+        from ..creation import zeros
+
+        self.keys = keys
+        self._seq = isinstance(keys, (list, tuple))
+        self.nkeys = len(keys) if self._seq else 1
+        self.dropna = dropna
+        n = permutation.size
+        self._nrows = self.length = n
+        self._dense, self._kept, self._counts, self._ks = None, None, None, None
+        self._perm, self._segs = permutation, segments
+        flags = zeros(n, bool_)
+        if segments.size:
+            flags[segments] = True
+        self._flags_ = flags
+        uki = permutation[segments] if segments.size else segments
+        self._uk = tuple(k[uki] for k in keys) if self._seq else keys[uki]
+
+    def _dense_groups(self, values=None, op="sum"):
+        """The dense path: distinct keys and rows (and ``op`` of ``values``) in one pass;
+        ``(True, aggregated or None)``, or ``(False, None)`` when the keys span more than the
+        limit (the sort path's keys are then computed)."""
+        if self._dense is not None:
+            # The rows per group only when the aggregation needs them: a float64 sum folds one
+            # float per key and nothing else (``size`` then makes its own pass).
+            r = _atoll.dense_aggregate(
+                self._ks[0]._ex(), self._nrows, self._dense, None if values is None else values._ex(), op, False
+            )
+            if r is not None:
+                uk, c, v = r
+                if c is not None:
+                    self._uk, self._counts = pdarray(uk), pdarray(c)
+                elif self._uk is None:
+                    self._uk = pdarray(uk)
+                return True, None if v is None else pdarray(v)
+            self._dense = None
+        if self._uk is None:
+            self._sorted_keys()
+        return False, None
+
+    @property
+    def unique_keys(self):
+        """The distinct keys (a tuple of arrays for several key arrays), in order."""
+        if self._uk is None:
+            self._dense_groups()
+        return self._uk
+
+    @property
+    def ngroups(self):
+        """The number of groups."""
+        return self.unique_keys[0].size if self._seq else self.unique_keys.size
+
+    def _group(self):
+        """The sort: permutation, group-start flags and segments."""
+        from ..creation import zeros
+
+        if self._perm is not None:
+            return
+        if self.length == 0:
+            perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
+        else:
+            from ..sorting import group_keys
+
+            perm, self._flags_, self._segs = group_keys([key_expr(k) for k in self._ks], self._ks, self.length)
+        self._perm = perm if self._kept is None else self._kept[perm]
+
+    @property
+    def permutation(self):
+        """The indices of the rows, grouped (stably sorted by key)."""
+        self._group()
+        return self._perm
+
+    @property
+    def segments(self):
+        """The start of each group in the grouped rows."""
+        self._group()
+        return self._segs
+
+    @property
+    def _flags(self):
+        self._group()
+        return self._flags_
+
+    # ----- structure ---------------------------------------------------------------------
+    def _ends(self):
+        from ..creation import array
+        from ..manipulation import concatenate
+
+        return (
+            concatenate([self.segments[1:], array(np.array([self.length], dtype=np.int64))])
+            if self.ngroups
+            else self.segments
+        )
+
+    def size(self):
+        """``(unique_keys, counts)``: the number of rows of each group."""
+        if self._dense is not None and self._counts is None:
+            self._dense_groups()
+        if self._dense is not None:
+            return self.unique_keys, self._counts
+        return self.unique_keys, (self._ends() - self.segments)._materialize()
+
+    def _sorted(self, values):
+        if values.size != self._nrows:
+            raise ValueError(f"values: size {values.size} does not match the keys' {self._nrows}")
+        if self._identity and self.length == self._nrows:
+            return values
+        return values[self.permutation]
+
+    def _agg_sorted(self, sv, op):
+        """``op`` per group of values already in grouped order (int64/uint64/float64)."""
+        from ..creation import zeros
+
+        if self.ngroups == 0:
+            return zeros(0, sv.dtype)
+        return pdarray(_atoll.aggregate(sv._ex(), self._flags._whole(), self.length, self.ngroups, op, 0))
+
+    @property
+    def _uki(self):
+        """The index of each group's first row (in the keys as given)."""
+        self._group()
+        return self.permutation[self.segments] if self.segments.size else self.segments
+
+    def _check_values(self, values, allowed=None, op=""):
+        values = _unwrap_values(values)
+        _check(values, "values")
+        if values.size != self._nrows:
+            raise ValueError("Attempt to group array using key array of different length")
+        if allowed is not None and values.dtype.name not in allowed:
+            raise TypeError(f"{op}: unsupported values dtype {values.dtype.name} (expected {', '.join(allowed)})")
+        return values
+
+    # ----- aggregations ------------------------------------------------------------------
+    def _agg(self, values, op, ddof=0, skipna=True):
+        from ..creation import zeros
+        from ..numeric import isnan, where
+
+        vals = values.astype(int64) if values.dtype == bool_ else values
+        out_dt = {
+            "count": int64,
+            "argmin": int64,
+            "argmax": int64,
+            "mean": float64,
+            "var": float64,
+            "std": float64,
+            "any": bool_,
+            "all": bool_,
+        }.get(op, vals.dtype)
+        if self.ngroups == 0:
+            return zeros(0, out_dt)
+        sv = self._sorted(vals)
+        r = pdarray(_atoll.aggregate(sv._ex(), self._flags._arr, self.length, self.ngroups, op, ddof))
+        if op in ("argmin", "argmax"):
+            r = self.permutation[r]
+        if not skipna and vals.dtype == float64 and op in ("sum", "prod", "min", "max", "mean", "var", "std"):
+            nan = pdarray(
+                _atoll.aggregate(isnan(sv).astype(int64)._ex(), self._flags._arr, self.length, self.ngroups, "any", 0)
+            )
+            r = where(nan, np.nan, r)._materialize()
+        return r
+
+    def aggregate(self, values, operator, skipna=True, ddof=1):
+        """``(unique_keys, one value per group)`` of ``operator`` (see ``Reductions``)."""
+        op = str(operator).lower()
+        if op not in self.Reductions:
+            raise ValueError(f"Unsupported reduction: {operator}\nMust be one of {sorted(self.Reductions)}")
+        values = _unwrap_values(values)
+        if op in ("nunique", "first", "mode", "unique"):
+            return getattr(self, op)(values)
+        if op in ("or", "and", "xor"):
+            return getattr(self, op.upper())(values)
+        if op == "median":
+            return self.median(values, skipna)
+        if op in ("any", "all"):
+            return getattr(self, op)(values)
+        return self.unique_keys, self._dispatch(values, op, skipna, ddof)
+
+    # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
+    _DENSE_OPS = frozenset(["sum", "count", "mean", "min", "max"])
+
+    def _try_dense(self, values, op, skipna=True):
+        """``op`` of ``values`` per group on the dense path, or None when it does not apply."""
+        if (
+            self._dense is None
+            or op not in self._DENSE_OPS
+            or not isinstance(values, pdarray)
+            or values.size != self._nrows
+            or (not skipna and values.dtype == float64 and op != "count")
+        ):
+            return None
+        vals = values.astype(int64) if values.dtype == bool_ else values
+        ok, r = self._dense_groups(vals, op)
+        return r if ok else None
+
+    def _dispatch(self, values, op, skipna, ddof):
+        values = self._check_values(values)
+        r = self._try_dense(values, op, skipna)
+        if r is not None:
+            return r
+        if op == "sum":
+            return self.sum(values, skipna)[1]
+        if op == "prod":
+            return self._agg(values.astype(float64), "prod", skipna=skipna)
+        if op in ("var", "std"):
+            return self._agg(values, op, ddof=ddof, skipna=skipna)
+        return self._agg(values, op, skipna=skipna)
+
+    def sum(self, values, skipna=True):
+        """Sum per group (int64 for bool)."""
+        values = self._check_values(values)
+        r = self._try_dense(values, "sum", skipna)
+        if r is not None:
+            return self.unique_keys, r
+        return self.unique_keys, self._agg(values, "sum", skipna=skipna)
+
+    def prod(self, values, skipna=True):
+        """Product per group (float64, as Arkouda)."""
+        return self.aggregate(values, "prod", skipna)
+
+    def min(self, values, skipna=True):
+        """Smallest value per group."""
+        return self.aggregate(values, "min", skipna)
+
+    def max(self, values, skipna=True):
+        """Largest value per group."""
+        return self.aggregate(values, "max", skipna)
+
+    def mean(self, values, skipna=True):
+        """Mean per group (float64)."""
+        return self.aggregate(values, "mean", skipna)
+
+    def var(self, values, skipna=True, ddof=1):
+        """Variance per group (float64, ``ddof=1`` by default)."""
+        return self.aggregate(values, "var", skipna, ddof)
+
+    def std(self, values, skipna=True, ddof=1):
+        """Standard deviation per group (float64, ``ddof=1`` by default)."""
+        return self.aggregate(values, "std", skipna, ddof)
+
+    def count(self, values):
+        """Number of non-NaN values per group."""
+        return self.aggregate(values, "count")
+
+    def argmin(self, values):
+        """Index (of ``values``) of the first smallest value per group."""
+        return self.aggregate(values, "argmin")
+
+    def argmax(self, values):
+        """Index (of ``values``) of the first largest value per group."""
+        return self.aggregate(values, "argmax")
+
+    def any(self, values):
+        """Whether some value of the group is nonzero (Arkouda takes bool values only)."""
+        values = self._check_values(values)
+        return self.unique_keys, self._agg(values, "any")
+
+    def all(self, values):
+        """Whether every value of the group is nonzero (Arkouda takes bool values only)."""
+        values = self._check_values(values)
+        return self.unique_keys, self._agg(values, "all")
+
+    def _bitwise(self, values, op):
+        from ..creation import zeros
+        from ._segfold import segmented_bitwise
+
+        values = self._check_values(values, ("int64", "uint64", "bool"), op)
+        if self.ngroups == 0:
+            return self.unique_keys, zeros(0, values.dtype)
+        if values.dtype == bool_:
+            v = values.astype(int64)
+            r = segmented_bitwise(self._sorted(v), self._flags, self.ngroups, op)
+            return self.unique_keys, (r != 0)._materialize()
+        return self.unique_keys, segmented_bitwise(self._sorted(values), self._flags, self.ngroups, op)
+
+    def OR(self, values):
+        """Bitwise or of the values of each group."""
+        return self._bitwise(values, "or")
+
+    def AND(self, values):
+        """Bitwise and of the values of each group."""
+        return self._bitwise(values, "and")
+
+    def XOR(self, values):
+        """Bitwise exclusive or of the values of each group."""
+        return self._bitwise(values, "xor")
+
+    def median(self, values, skipna=True):
+        """The median of each group (float64; NaN values left out when ``skipna``, NaN for a
+        group with none)."""
+        from ..creation import full, zeros
+        from ..numeric import isnan, where
+        from ..sorting import coargsort
+
+        values = self._check_values(values, ("int64", "uint64", "float64", "bool"), "median")
+        if self.ngroups == 0:
+            return self.unique_keys, zeros(0, float64)
+        v = values.astype(float64)
+        gid = self._group_ids()
+        keep = gid >= 0
+        if skipna:
+            keep = keep & ~isnan(v)
+        keep = keep._materialize()
+        gid, v = gid[keep], v[keep]
+        out = full(self.ngroups, np.nan, float64)
+        if gid.size == 0:
+            return self.unique_keys, out
+        perm = coargsort([gid, v])
+        sg, sv = gid[perm], v[perm]
+        g2 = GroupBy(sg, assume_sorted=True)
+        keys, cnt = g2.size()
+        seg = g2.segments
+        lo = sv[seg + (cnt - 1) // 2]
+        hi = sv[seg + cnt // 2]
+        med = (lo + hi) / 2.0
+        if not skipna:
+            from ..numeric import isnan as _isnan
+
+            anynan = self._agg(_isnan(values.astype(float64)), "any")
+            out[keys] = med
+            return self.unique_keys, where(anynan, np.nan, out)._materialize()
+        out[keys] = med
+        return self.unique_keys, out
+
+    def first(self, values):
+        """The first value (in index order) of each group."""
+        vals, seq = _values_list(_unwrap_values(values))
+        out = [self._first1(v) for v in vals]
+        return self.unique_keys, (out if seq else out[0])
+
+    def _first1(self, values):
+        if isinstance(values, pdarray):
+            values = self._check_values(values)
+            if values.dtype == bool_:
+                return self._agg(values, "first") != 0
+            return self._agg(values, "first")
+        if values.size != self._nrows:
+            raise ValueError("Attempt to group array using key array of different length")
+        return values[self._uki]
+
+    def _group_ids(self):
+        """The group number of each row (of the keys as given; -1 for dropped rows)."""
+        from ..creation import arange
+
+        return self.broadcast(arange(self.ngroups), permute=True)
+
+    def _pairs(self, values):
+        """A GroupBy of (group number, value...) over the kept rows (NaN values dropped)."""
+        vals, _ = _values_list(values)
+        for v in vals:
+            if v.size != self._nrows:
+                raise ValueError("Attempt to group array using key array of different length")
+        gid = self._group_ids()
+        if self.length != self._nrows:
+            keep = gid >= 0
+            gid, vals = gid[keep], [v[keep] for v in vals]
+        return GroupBy([gid] + vals, dropna=True)
+
+    def nunique(self, values):
+        """Number of distinct non-NaN values per group (any array kind, or a list of them;
+        Arkouda refuses float64 values, Atoll counts them as pandas does)."""
+        from ..manipulation import bincount
+        from ..creation import zeros
+
+        values = _unwrap_values(values)
+        if self.ngroups == 0:
+            return self.unique_keys, zeros(0, int64)
+        g2 = self._pairs(values)
+        return self.unique_keys, bincount(g2.unique_keys[0], minlength=self.ngroups)[: self.ngroups]._materialize()
+
+    def mode(self, values):
+        """The most frequent value per group (among ties, the one that occurs first, as
+        Arkouda); a list of arrays gives the most frequent row. NaN values are left out (a
+        group of NaNs only gives NaN, or 0 for integers)."""
+        from ..creation import full, zeros
+        from ..numeric import where
+
+        values = _unwrap_values(values)
+        vals, seq = _values_list(values)
+        if self.ngroups == 0:
+            out = [v[zeros(0, int64)] for v in vals]
+            return self.unique_keys, (out if seq else out[0])
+        g2 = self._pairs(values)
+        uk = g2.unique_keys
+        gids, uvals = uk[0], list(uk[1:])
+        _, counts = g2.size()
+        # The first row (in the keys' order) of each (group, value) pair.
+        _, first_row = g2.min(self._pair_rows())
+        g3 = GroupBy(gids, assume_sorted=True)
+        _, most = g3.max(counts)
+        tie_ok = counts == g3.broadcast(most, permute=False)
+        big = np.iinfo(np.int64).max
+        _, best = g3.argmin(where(tie_ok, first_row, big)._materialize())
+        res = []
+        for v, u in zip(vals, uvals):
+            if isinstance(v, pdarray):
+                o = full(self.ngroups, np.nan if v.dtype == float64 else 0, v.dtype)
+                o[g3.unique_keys] = u[best]
+                res.append(o)
+            else:
+                # Every group has a value (no NaN among non-numeric values).
+                res.append(u[best])
+        return self.unique_keys, (res if seq else res[0])
+
+    def _pair_rows(self):
+        """The row numbers of the rows ``_pairs`` groups (the kept rows, in order)."""
+        from ..creation import arange
+
+        rows = arange(self._nrows)
+        if self.length != self._nrows:
+            rows = rows[self._group_ids() >= 0]
+        return rows
+
+    def unique(self, values):
+        """The distinct values of each group, sorted, as a SegArray (a list of SegArrays for
+        a list of value arrays: the distinct rows)."""
+        from ..creation import zeros
+        from ..pdarrayclass import cumsum
+        from ..segarray import SegArray
+
+        values = _unwrap_values(values)
+        vals, seq = _values_list(values)
+        g2 = self._pairs(values)
+        uk = g2.unique_keys
+        gids = uk[0]
+        lens = zeros(self.ngroups, int64)
+        if gids.size:
+            g3 = GroupBy(gids, assume_sorted=True)
+            k, c = g3.size()
+            lens[k] = c
+        segs = (cumsum(lens) - lens)._materialize() if lens.size else lens
+        out = [SegArray(segs, u, lengths=lens) for u in uk[1:]]
+        return self.unique_keys, (out if seq else out[0])
+
+    def _take_ranges(self, n, from_end):
+        from ..creation import zeros
+        from ..segarray import gen_ranges
+        from ..numeric import where
+
+        if not isinstance(n, (builtins.int, np.integer)) or n < 0:
+            raise ValueError(f"n: expected a nonnegative int, got {n!r}")
+        if self.ngroups == 0:
+            return zeros(0, int64)
+        _, cnt = self.size()
+        k = where(cnt < n, cnt, n)._materialize()
+        starts = self.segments + (cnt - k if from_end else 0)
+        _, pos = gen_ranges(starts, k)
+        return self.permutation[pos]
+
+    def head(self, values, n=5, return_indices=True):
+        """The first ``n`` rows of each group (in row order): ``(unique_keys, indices)``, or
+        the values at them when ``return_indices`` is False."""
+        idx = self._take_ranges(n, False)
+        if return_indices:
+            return self.unique_keys, idx
+        vals, seq = _values_list(_unwrap_values(values))
+        out = [v[idx] for v in vals]
+        return self.unique_keys, (out if seq else out[0])
+
+    def tail(self, values, n=5, return_indices=True):
+        """The last ``n`` rows of each group (in row order): ``(unique_keys, indices)``, or
+        the values at them when ``return_indices`` is False."""
+        idx = self._take_ranges(n, True)
+        if return_indices:
+            return self.unique_keys, idx
+        vals, seq = _values_list(_unwrap_values(values))
+        out = [v[idx] for v in vals]
+        return self.unique_keys, (out if seq else out[0])
+
+    def sample(
+        self,
+        values,
+        n=None,
+        frac=None,
+        replace=False,
+        weights=None,
+        random_state=None,
+        return_indices=False,
+        permute_samples=False,
+    ):
+        """A random sample of the rows of each group: ``n`` rows (or ``frac`` of each
+        group's rows), with or without replacement, weighted by ``weights`` (normalized per
+        group). ``random_state``: a seed or a generator with ``uniform(size=...)`` (such as
+        ``ak.random.default_rng``). Returns the sampled values (or indices), in row order
+        unless ``permute_samples``."""
+        from ._sample import group_sample
+
+        if frac is not None and n is not None:
+            raise ValueError("Please enter a value for `frac` OR `n`, not both")
+        if frac is None and n is None:
+            n = 1
+        vals, seq = _values_list(_unwrap_values(values))
+        for v in vals:
+            if v.size != self._nrows:
+                raise ValueError("Attempt to group values using key array of different length")
+        idx = group_sample(self, n, frac, replace, weights, random_state, permute_samples)
+        if return_indices:
+            return idx
+        out = [v[idx] for v in vals]
+        return out if seq else out[0]
+
+    def _seg_cumsum(self, z):
+        """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
+        from ..pdarrayclass import cumsum
+
+        cs = cumsum(z)._materialize()
+        start = (cs[self.segments] - z[self.segments])._materialize()
+        return cs - self.broadcast(start, permute=False)
+
+    def cumsum(self, values, skipna=True):
+        """Cumulative sum within each group, in row order (pandas' ``groupby().cumsum()``):
+        one value per row of the keys as given; a NaN value gives NaN and adds nothing (with
+        ``skipna=False`` it makes the rest of its group NaN); rows of a dropped NaN key give
+        NaN (0 for integers). int64 for bool values. One scan over the grouped rows, less each
+        group's start: integer sums are exact (wrapping), float sums carry the rounding of
+        the running total over earlier groups (relative to it, not to the group's sum)."""
+        from ..creation import full, zeros
+        from ..numeric import isnan, where
+
+        _check(values, "values")
+        sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
+        is_f = sv.dtype == float64
+        if self.length == 0:
+            return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        nan = isnan(sv)._materialize() if is_f else None
+        res = self._seg_cumsum(where(nan, 0.0, sv)._materialize() if is_f else sv)
+        if is_f:
+            res = where(nan if skipna else self._seg_cumsum(nan.astype(int64)) > 0, np.nan, res)
+        res = res._materialize()
+        out = full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
+        out[self.permutation] = res
+        return out
+
+    def broadcast(self, values, permute=True):
+        """One value per group (``values``, in group order) given to every row of the group:
+        in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
+        for int64) or in grouped order."""
+        from ..creation import full, zeros
+        from ..pdarrayclass import cumsum
+
+        if not _arraylike(values):
+            raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
+        if values.size != self.ngroups:
+            raise ValueError(f"values: size {values.size} does not match the number of groups {self.ngroups}")
+        if not isinstance(values, pdarray):
+            # Strings, Categorical: gather the group of each row.
+            gid = self._group_ids() if permute else (cumsum(self._flags.astype(int64)) - 1)._materialize()
+            if permute and self.length != self._nrows:
+                raise ValueError("broadcast of non-numeric values needs every row grouped (dropna dropped some)")
+            return values[gid]
+        if self.length == 0:
+            return zeros(self._nrows if permute else 0, values.dtype)
+        seg = (cumsum(self._flags.astype(int64)) - 1)._materialize()
+        sv = values[seg]
+        if not permute:
+            return sv
+        if self._identity and self.length == self._nrows:
+            return sv
+        fill = -1 if values.dtype == int64 else 0
+        out = full(self._nrows, fill, values.dtype) if self.length != self._nrows else zeros(self._nrows, values.dtype)
+        out[self.permutation] = sv
+        return out
+
+    # ----- IO and registration ----------------------------------------------------------
+    def to_hdf(self, prefix_path, dataset="groupby", mode="truncate", file_type="distribute"):
+        """Writes the GroupBy (keys, permutation, segments) to HDF5 in Arkouda's layout."""
+        from ..hdf5 import to_hdf
+
+        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+
+    def update_hdf(self, prefix_path, dataset="groupby", repack=True):
+        from ..hdf5 import update_hdf
+
+        update_hdf({dataset: self}, prefix_path, repack=repack)
+
+    def register(self, user_defined_name):
+        """Keeps the GroupBy under ``user_defined_name`` in this process (``ak.attach``)."""
+        from ._registry import register
+
+        register(self, user_defined_name)
+        self.registered_name = user_defined_name
+        return self
+
+    def unregister(self):
+        from ._registry import unregister
+
+        if self.registered_name is not None:
+            unregister(self.registered_name)
+        self.registered_name = None
+
+    def is_registered(self):
+        return self.registered_name is not None
+
+
+def broadcast(segments, values, size=-1, permutation=None):
+    """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g`` (segments
+    starting at ``segments``, sorted; an empty segment repeats the next start; ``size``
+    positions in all), then moved by ``permutation`` (position ``i`` of the result is at
+    ``permutation[i]``). ``values``: a pdarray, Strings or Categorical."""
+    from ..creation import arange, array, zeros
+    from ..manipulation import concatenate
+    from ..pdarrayclass import cumsum
+
+    _check(segments, "segments")
+    if not _arraylike(values):
+        raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
+    if segments.size != values.size:
+        raise ValueError("segments and values must have the same size")
+    n = size if size is not None and size >= 0 else (permutation.size if permutation is not None else None)
+    if n is None:
+        raise ValueError("size or permutation is needed")
+    n = builtins.int(n)
+    if segments.size and n:
+        nxt = concatenate([segments[1:], array(np.array([n], dtype=np.int64))])
+        ne = (segments < nxt)._materialize()
+        starts, vals = segments[ne], values[ne]
+    else:
+        starts, vals = segments, values
+    mark = zeros(n, int64)
+    if starts.size:
+        mark[starts] = 1
+    seg = (cumsum(mark) - 1)._materialize() if n else zeros(0, int64)
+    sv = vals[seg]
+    if permutation is None:
+        return sv
+    if isinstance(sv, pdarray):
+        out = zeros(n, sv.dtype)
+        out[permutation] = sv
+        return out
+    inv = zeros(n, int64)
+    inv[permutation] = arange(n)
+    return sv[inv]
+
+
+__all__ = ["GroupBy", "GroupByReductionType", "GROUPBY_REDUCTION_TYPES", "broadcast"]

@@ -1,0 +1,566 @@
+"""Arkouda's ``Series`` (``arkouda.pandas.series``): values (pdarray, Strings, Categorical,
+SegArray) with an ``Index`` of labels. Arithmetic and comparisons between two Series align
+them by label as Arkouda does: equal indexes operate element-wise; otherwise on the union of
+the labels, a missing value taken as 0. Label lookups (``loc``, ``locate``, ``map``) run on
+a GroupBy of the labels and the keys together (no labels gathered to the driver).
+
+>>> import atoll as ak
+>>> s = ak.Series(ak.array([3, 1, 2]), index=ak.array(["a", "b", "c"]))
+>>> s.sort_values().tolist()
+[1, 2, 3]
+>>> s.loc["b"].tolist()
+[1]
+>>> (s + s).tolist()
+[6, 2, 4]
+"""
+
+import builtins
+import operator
+
+import numpy as np
+
+from ..dtypes import bool_, float64, int64
+from ..pdarrayclass import pdarray
+from ..strings import Strings
+from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
+
+__all__ = ["Series", "map_values"]
+
+
+def _is_int(x):
+    return isinstance(x, (builtins.int, np.integer)) and not isinstance(x, (builtins.bool, np.bool_))
+
+
+def map_values(values, arg):
+    """``values`` mapped through ``arg`` (a dict, or a Series whose index holds the keys):
+    a value without a key becomes NaN (numbers) or "null" (strings), as Arkouda's ``map``."""
+    from ._align import lookup
+
+    if isinstance(arg, dict):
+        keys = _to_array(list(arg.keys()))
+        vals = _to_array(list(arg.values()))
+    elif isinstance(arg, Series):
+        keys, vals = arg.index.values, arg.values
+    else:
+        raise TypeError("arg must be a dict or an arkouda Series")
+    if isinstance(vals, Strings):
+        return lookup(keys, vals, values, fillvalue="null")
+    return lookup(keys, vals, values)
+
+
+class Series:
+    """A labelled 1-D array (Arkouda's ``ak.Series``)."""
+
+    objType = "Series"
+
+    def __init__(self, data, name=None, index=None):
+        import pandas as pd
+
+        from ..creation import arange
+        from .categorical import Categorical
+
+        self.registered_name = None
+        if isinstance(data, pd.Categorical):
+            data = Categorical(data)
+        if index is None and isinstance(data, (tuple, list)) and len(data) == 2 and not np.isscalar(data[0]):
+            if not isinstance(data[0], (pdarray, Index, Strings, Categorical, list, tuple)):
+                raise TypeError("indices must be a pdarray, Strings, Categorical, List, or Tuple")
+            if not isinstance(data[1], Series) and not _is_atoll_array(data[1]):
+                raise TypeError("values must be a pdarray, Strings, SegArray, or Categorical")
+            self.values = data[1].values if isinstance(data[1], Series) else data[1]
+            self.index = data[0] if isinstance(data[0], Index) else Index.factory(data[0])
+            self.name = name
+        elif isinstance(data, pd.Series):
+            if isinstance(data.dtype, pd.CategoricalDtype):
+                self.values = Categorical(data.values)
+            else:
+                self.values = _to_array(data.values)
+            self.index = Index(data.index) if not isinstance(data.index, pd.MultiIndex) else MultiIndex(data.index)
+            self.name = data.name if name is None else name
+        elif isinstance(data, tuple) and len(data) != 2:
+            raise TypeError("Series initialization requries a tuple of (index, values)")
+        else:
+            if isinstance(data, Series):
+                self.values = data.values
+                name = data.name if name is None else name
+            elif isinstance(data, (list, tuple, np.ndarray)):
+                self.values = _to_array(data)
+            elif _is_atoll_array(data):
+                self.values = data
+            else:
+                raise TypeError(f"Series: unsupported data type {type(data).__name__}")
+            if index is None:
+                self.index = Index(arange(len(self.values)))
+            elif isinstance(index, Index):
+                self.index = index
+            else:
+                self.index = Index.factory(index)
+            self.name = name
+        if self.index.size != len(self.values):
+            raise ValueError(f"Index size does not match data size: {self.index.size} != {len(self.values)}")
+
+    # ----- attributes --------------------------------------------------------------------
+    @property
+    def size(self):
+        return self.index.size
+
+    @property
+    def _atoll_values(self):
+        return self.values
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+    @property
+    def ndim(self):
+        return 1
+
+    def __len__(self):
+        return len(self.values)
+
+    @property
+    def has_repeat_labels(self):
+        """Whether some label occurs more than once."""
+        return not self.index.is_unique
+
+    def memory_usage(self, index=True, unit="B"):
+        """The bytes of the values (and of the index)."""
+        from .index import _convert_bytes
+
+        n = self.values.nbytes + (self.index.memory_usage() if index else 0)
+        return _convert_bytes(n, unit)
+
+    # ----- conversion --------------------------------------------------------------------
+    def to_pandas(self):
+        import pandas as pd
+
+        from .categorical import Categorical
+        from ..segarray import SegArray
+
+        idx = self.index.to_pandas()
+        if isinstance(self.values, Categorical):
+            return pd.Series(self.values.to_pandas(), index=idx, name=self.name)
+        if isinstance(self.values, SegArray):
+            return pd.Series(self.values.tolist(), index=idx, name=self.name)
+        if isinstance(self.values, Strings):
+            return pd.Series(self.values.to_list(), index=idx, name=self.name)
+        return pd.Series(self.values.to_ndarray(), index=idx, name=self.name)
+
+    def to_ndarray(self):
+        return self.values.to_ndarray()
+
+    def tolist(self):
+        return _list(self.values)
+
+    to_list = tolist
+
+    def to_markdown(self, mode="wt", index=True, tablefmt="grid", storage_options=None, **kwargs):
+        return self.to_pandas().to_markdown(mode=mode, index=index, tablefmt=tablefmt, **kwargs)
+
+    def __repr__(self):
+        import pandas as pd
+
+        if len(self) == 0:
+            return "Series([ -- ][ 0 values : 0 B])"
+        maxrows = pd.get_option("display.max_rows")
+        if len(self) <= maxrows:
+            prt, tail = self.to_pandas(), ""
+        else:
+            prt = pd.concat([self.head(maxrows // 2 + 2).to_pandas(), self.tail(maxrows // 2).to_pandas()])
+            tail = f"\nLength {len(self)}"
+        return prt.to_string(dtype=prt.dtype, max_rows=maxrows, length=False) + tail
+
+    __str__ = __repr__
+
+    # ----- selection ---------------------------------------------------------------------
+    def _take(self, idx):
+        return Series(self.values[idx], index=self.index[idx], name=self.name)
+
+    def __getitem__(self, key):
+        """By label (a scalar, a list or an array of labels); a bool pdarray or Series selects
+        rows; a slice selects by position."""
+        if isinstance(key, Series):
+            key = key.values
+        if isinstance(key, pdarray) and key.dtype == bool_:
+            if key.size != self.size:
+                raise IndexError(f"Boolean index of size {key.size} does not match Series of size {self.size}")
+            return self._take(key)
+        if isinstance(key, slice):
+            return self._take(key)
+        return self.locate(key)
+
+    def __setitem__(self, key, val):
+        """Sets the values at the labels ``key`` (all rows with that label)."""
+        from ..creation import arange
+
+        if isinstance(self.values, Strings):
+            raise TypeError("Series of Strings are immutable")
+        m = self.index.lookup(key) if not (isinstance(key, pdarray) and key.dtype == bool_) else key
+        pos = arange(self.size)[m]
+        if pos.size == 0:
+            raise KeyError(f"{key!r} is not a label of the Series")
+        self.values[pos] = val
+
+    def locate(self, key):
+        """The rows whose label equals ``key`` (a scalar, a list or an array of labels; for a
+        MultiIndex a tuple of one value or array per level), in label order of ``key``."""
+        from ..creation import arange, array
+        from ._align import find
+
+        if isinstance(key, Series):
+            key = key.values
+        if isinstance(key, Index):
+            key = key.values
+        if isinstance(self.index, MultiIndex):
+            if isinstance(key, tuple):
+                k = [x if _is_atoll_array(x) else array([x]) for x in key]
+            elif isinstance(key, list) and key and isinstance(key[0], tuple):
+                k = [_to_array([t[i] for t in key]) for i in range(self.index.nlevels)]
+            else:
+                k = [x if _is_atoll_array(x) else array([x]) for x in key]
+            m = self.index.lookup(k)
+        else:
+            if not _is_atoll_array(key):
+                key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
+            m = self.index.lookup(key)
+            if key.size > 1:
+                # Rows in the order of the keys asked for (each key's rows in row order).
+                rows = arange(self.size)[m]
+                which = find(key, self.index.values[rows])
+                from ..sorting import coargsort
+
+                order = coargsort([which, rows])
+                return self._take(rows[order])
+        return self._take(m)
+
+    @property
+    def loc(self):
+        return _LocIndexer(self)
+
+    at = loc
+
+    @property
+    def iloc(self):
+        return _iLocIndexer(self)
+
+    iat = iloc
+
+    def isin(self, lst):
+        """A bool Series: whether each value occurs in ``lst``."""
+        from ..setops import in1d
+
+        if isinstance(lst, Series):
+            lst = lst.values
+        if not _is_atoll_array(lst):
+            lst = _to_array(list(lst))
+        return Series(in1d(self.values, lst), index=self.index, name=self.name)
+
+    # ----- order -------------------------------------------------------------------------
+    def _reindex(self, idx):
+        return Series(self.values[idx], index=self.index._reindex(idx), name=self.name)
+
+    def sort_index(self, ascending=True):
+        """The Series in the order of its labels."""
+        return self._reindex(self.index.argsort(ascending=ascending))
+
+    def sort_values(self, ascending=True):
+        """The Series in the order of its values (stable; descending reverses, as Arkouda)."""
+        from ..sorting import argsort
+
+        if isinstance(self.values, (Strings,)) or hasattr(self.values, "codes"):
+            p = self.values.argsort() if isinstance(self.values, Strings) else self.values.argsort()
+        else:
+            p = argsort(self.values)
+        if not ascending:
+            p = p[::-1].astype(int64)._materialize()
+        return self._reindex(p)
+
+    def head(self, n=10):
+        return self._take(slice(0, n))
+
+    def tail(self, n=10):
+        return self._take(slice(builtins.max(0, self.size - n), self.size))
+
+    def topn(self, n=10):
+        """The ``n`` largest values, largest first."""
+        from ..sorting import argsort
+
+        p = argsort(self.values)
+        k = builtins.min(n, self.size)
+        top = p[self.size - k :][::-1].astype(int64)._materialize()
+        return self._take(top)
+
+    def value_counts(self, sort=True):
+        """The number of occurrences of each distinct value (largest counts first when
+        ``sort``)."""
+        from .groupbyclass import GroupBy
+
+        uk, counts = GroupBy(self.values).size()
+        s = Series(counts, index=Index(uk))
+        return s.sort_values(ascending=False) if sort else s
+
+    # ----- arithmetic --------------------------------------------------------------------
+    def _binop(self, other, op):
+        from ._align import lookup
+
+        if isinstance(other, Series):
+            if self.index.size == other.index.size and self.index.equals(other.index):
+                return Series(op(self.values, other.values), index=self.index)
+            idx = self.index._merge(other.index)
+            a = lookup(self.index.values, self.values, idx.values, fillvalue=0)
+            b = lookup(other.index.values, other.values, idx.values, fillvalue=0)
+            return Series(op(a, b), index=idx)
+        if isinstance(other, (pdarray, Strings)) or np.isscalar(other):
+            return Series(op(self.values, other), index=self.index)
+        return NotImplemented
+
+    def add(self, b):
+        """The values of both Series, summed per label (labels of either)."""
+        from ._concat import generic_concat
+        from .groupbyclass import GroupBy
+
+        idx = generic_concat([self.index.values, b.index.values])
+        vals = generic_concat([self.values, b.values])
+        k, v = GroupBy(idx).sum(vals)
+        return Series(v, index=k)
+
+    def diff(self):
+        """The difference with the previous value (NaN first), float64."""
+        from ..creation import full
+
+        out = full(self.size, np.nan, float64)
+        if self.size > 1:
+            out[1:] = (self.values[1:] - self.values[:-1]).astype(float64)
+        return Series(out, index=self.index)
+
+    # ----- reductions --------------------------------------------------------------------
+    def max(self):
+        return self.values.max()
+
+    def min(self):
+        return self.values.min()
+
+    def mean(self):
+        return self.values.mean()
+
+    def sum(self):
+        return self.values.sum()
+
+    def std(self, ddof=0):
+        return self.values.std(ddof)
+
+    def var(self, ddof=0):
+        return self.values.var(ddof)
+
+    def argmax(self):
+        return self.values.argmax()
+
+    def argmin(self):
+        return self.values.argmin()
+
+    def prod(self):
+        return self.values.prod()
+
+    # ----- missing values ----------------------------------------------------------------
+    def isna(self):
+        from ..creation import zeros
+        from ..numeric import isnan
+
+        if isinstance(self.values, pdarray) and self.values.dtype == float64:
+            return Series(isnan(self.values)._materialize(), index=self.index)
+        return Series(zeros(self.size, bool_), index=self.index)
+
+    isnull = isna
+
+    def notna(self):
+        r = self.isna()
+        return Series((~r.values)._materialize(), index=self.index)
+
+    notnull = notna
+
+    def hasnans(self):
+        return builtins.bool(self.isna().values.any()) if self.size else False
+
+    def fillna(self, value):
+        """NaN values replaced by ``value`` (a scalar, a pdarray or a Series)."""
+        from ..numeric import isnan, where
+
+        if isinstance(value, Series):
+            value = value.values
+        if isinstance(self.values, pdarray) and self.values.dtype == float64:
+            return Series(where(isnan(self.values), value, self.values)._materialize(), index=self.index)
+        return Series(self.values, index=self.index, name=self.name)
+
+    # ----- mapping and combining ---------------------------------------------------------
+    def map(self, arg):
+        """The values mapped through ``arg`` (a dict, or a Series whose labels are keys)."""
+        return Series(map_values(self.values, arg), index=self.index, name=self.name)
+
+    def to_dataframe(self, index_labels=None, value_label=None):
+        """A DataFrame of the index level(s) and the values as columns."""
+        from .dataframe import DataFrame
+
+        cols = {}
+        levels = self.index.levels if isinstance(self.index, MultiIndex) else [self.index.values]
+        if index_labels is None:
+            index_labels = [f"idx_{i}" for i in range(len(levels))]
+        for n, lv in zip(index_labels, levels):
+            cols[n] = lv
+        cols[value_label if value_label is not None else (self.name or "val_0")] = self.values
+        return DataFrame(cols)
+
+    @staticmethod
+    def concat(arrays, axis=0, index_labels=None, value_labels=None, ordered=False):
+        """The Series of ``arrays`` one after the other (``axis=0``), or side by side as a
+        DataFrame of aligned Series (``axis=1``)."""
+        from ._concat import generic_concat
+        from .dataframe import DataFrame
+
+        arrays = list(arrays)
+        if not arrays:
+            raise ValueError("concat: no Series given")
+        if axis == 1:
+            idx = arrays[0].index
+            for a in arrays[1:]:
+                if not idx.equals(a.index):
+                    raise ValueError("Series.concat(axis=1): every Series must have the same index")
+            cols = {}
+            levels = idx.levels if isinstance(idx, MultiIndex) else [idx.values]
+            labels = index_labels or [f"idx_{i}" for i in range(len(levels))]
+            for n, lv in zip(labels, levels):
+                cols[n] = lv
+            vlabels = value_labels or [a.name if a.name is not None else f"val_{i}" for i, a in enumerate(arrays)]
+            for n, a in zip(vlabels, arrays):
+                cols[n] = a.values
+            return DataFrame(cols)
+        if isinstance(arrays[0].index, MultiIndex):
+            idx = arrays[0].index
+            for a in arrays[1:]:
+                idx = idx.concat(a.index)
+        else:
+            idx = Index(generic_concat([a.index.values for a in arrays]))
+        return Series(generic_concat([a.values for a in arrays]), index=idx)
+
+    @staticmethod
+    def pdconcat(arrays, axis=0, labels=None):
+        """``concat`` returning pandas objects (Arkouda's helper)."""
+        r = Series.concat(arrays, axis=axis)
+        return r.to_pandas()
+
+    # ----- registration ------------------------------------------------------------------
+    def register(self, user_defined_name):
+        from ._registry import register
+
+        register(self, user_defined_name)
+        self.registered_name = user_defined_name
+        return self
+
+    def unregister(self):
+        from ._registry import unregister
+
+        if self.registered_name is not None:
+            unregister(self.registered_name)
+        self.registered_name = None
+
+    def is_registered(self):
+        return self.registered_name is not None
+
+
+def _add_ops():
+    ops = {
+        "add": operator.add,
+        "sub": operator.sub,
+        "mul": operator.mul,
+        "truediv": operator.truediv,
+        "floordiv": operator.floordiv,
+        "mod": operator.mod,
+        "pow": operator.pow,
+        "and": operator.and_,
+        "or": operator.or_,
+        "xor": operator.xor,
+        "lt": operator.lt,
+        "le": operator.le,
+        "gt": operator.gt,
+        "ge": operator.ge,
+        "eq": operator.eq,
+        "ne": operator.ne,
+    }
+    for name, fn in ops.items():
+
+        def binop(self, other, fn=fn):
+            return self._binop(other, fn)
+
+        def rbinop(self, other, fn=fn):
+            if isinstance(other, Series):
+                return other._binop(self, fn)
+            return Series(fn(other, self.values), index=self.index)
+
+        setattr(Series, f"__{name}__", binop)
+        if name not in ("lt", "le", "gt", "ge", "eq", "ne"):
+            setattr(Series, f"__r{name}__", rbinop)
+
+    def neg(self):
+        return Series(-self.values, index=self.index, name=self.name)
+
+    def inv(self):
+        return Series(~self.values, index=self.index, name=self.name)
+
+    Series.__neg__ = neg
+    Series.__invert__ = inv
+    Series.__hash__ = None
+
+
+_add_ops()
+
+
+class _LocIndexer:
+    def __init__(self, series):
+        self.series = series
+
+    def __getitem__(self, key):
+        return self.series[key]
+
+    def __setitem__(self, key, val):
+        self.series[key] = val
+
+
+class _iLocIndexer:
+    def __init__(self, series):
+        self.series = series
+
+    def _key(self, key):
+        from ..creation import array
+
+        if isinstance(key, Series):
+            key = key.values
+        if isinstance(key, (list, tuple)):
+            key = array(np.asarray(key, dtype=np.int64))
+        if _is_int(key):
+            k = builtins.int(key)
+            if k < 0:
+                k += self.series.size
+            if not 0 <= k < self.series.size:
+                raise IndexError(f"index {key} is out of bounds for Series of size {self.series.size}")
+            return k
+        if isinstance(key, (pdarray, slice)):
+            return key
+        raise TypeError(f"iloc: unsupported key type {type(key).__name__}")
+
+    def __getitem__(self, key):
+        k = self._key(key)
+        if _is_int(k):
+            from ..creation import array
+
+            return self.series._take(array([k]))
+        return self.series._take(k)
+
+    def __setitem__(self, key, val):
+        k = self._key(key)
+        if isinstance(self.series.values, Strings):
+            raise TypeError("Series of Strings are immutable")
+        self.series.values[k] = val
