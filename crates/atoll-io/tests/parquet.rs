@@ -456,7 +456,8 @@ fn a_failed_write_is_an_error_everywhere_and_keeps_the_files_that_were_there() {
             .collect();
         assert!(left.is_empty(), "temporaries left: {left:?}");
     }
-    assert!(Compression::parse(Some("gzip")).is_err());
+    assert!(Compression::parse(Some("lzma")).is_err());
+    assert_eq!(Compression::parse(Some("gzip")).unwrap(), Compression::Gzip);
     assert_eq!(Compression::parse(Some("SNAPPY")).unwrap(), Compression::Snappy);
     std::fs::remove_dir_all(dir).unwrap();
 }
