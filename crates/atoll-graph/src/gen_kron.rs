@@ -92,7 +92,7 @@ pub fn kronecker_edges(ctx: &Ctx, scale: u32, edge_factor: u64, seed: u64) -> Re
     {
         let base = r.start as u64;
         let mut pairs: Vec<(u64, u64)> = vec![(0, 0); r.len()];
-        crate::par::for_chunks_mut(ctx, &mut pairs, |sub, out| {
+        ctx.forall_chunks_mut(&mut pairs, |sub, out| {
             for (k, o) in sub.zip(out) {
                 *o = kronecker_edge(base + k as u64, scale, seed);
             }

@@ -8,21 +8,8 @@
 use crate::radix::DIGITS;
 use atoll_error::{invalid_arg, Result};
 
-/// A pointer that the locale's tasks share to write disjoint slots.
-pub(crate) struct SyncPtr<T>(pub(crate) *mut T);
-
-impl<T> Clone for SyncPtr<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for SyncPtr<T> {}
-
-// SAFETY: the pointer is only dereferenced through the unsafe functions of this module, whose
-// callers guarantee that concurrent tasks write disjoint slots of a live buffer.
-unsafe impl<T> Send for SyncPtr<T> {}
-// SAFETY: as above.
-unsafe impl<T> Sync for SyncPtr<T> {}
+// A pointer that the locale's tasks share to write disjoint slots (the contract above).
+pub(crate) use atoll_util::SyncPtr;
 
 /// A `u64` buffer written at `j * stride + offset` by many tasks (one column of records).
 pub(crate) struct ChunksStrided {

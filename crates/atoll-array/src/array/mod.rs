@@ -215,9 +215,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// As [`zeros`](Self::zeros).
     pub fn filled(ctx: &Ctx, dist: M, value: T) -> Result<Self> {
         let mut a = Self::create(ctx, dist, "DistArray::filled")?;
-        let local = a.local_mut();
-        let chunks = crate::util::ChunksMut::new(local);
-        ctx.forall_chunks(0..chunks.len(), |r| r.for_each(|c| chunks.get(c).fill(value)));
+        ctx.forall_chunks_mut(a.local_mut(), |_, part| part.fill(value));
         // Every locale has filled its part before any locale reads the array.
         ctx.barrier()?;
         Ok(a)

@@ -2,6 +2,7 @@
 
 use super::Ctx;
 use crate::attribution;
+use atoll_util::Disjoint;
 use std::ops::Range;
 
 impl Ctx {
@@ -58,6 +59,56 @@ impl Ctx {
     /// Like [`Ctx::forall_chunks`] with an explicit chunk size.
     pub fn forall_chunks_with(&self, range: Range<usize>, chunk: usize, f: impl Fn(Range<usize>) + Sync) {
         self.here().for_chunks(range, chunk, &|_, r| f(r));
+    }
+
+    /// Runs `f(range, &mut out[range])` over chunks of `0..out.len()` on this locale's task
+    /// pools (dynamic chunking, as [`Ctx::forall_chunks`]): each task writes its own part of
+    /// `out`. The one way Atoll's loops write disjoint parts of a slice in parallel
+    /// (`atoll_util::Disjoint` underneath). **One-sided.**
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let mut v = vec![0u64; 100_000];
+    ///     ctx.forall_chunks_mut(&mut v, |r, part| {
+    ///         for (i, x) in r.zip(part) {
+    ///             *x = 2 * i as u64;
+    ///         }
+    ///     });
+    ///     assert!(v.iter().enumerate().all(|(i, &x)| x == 2 * i as u64));
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    pub fn forall_chunks_mut<T: Send>(&self, out: &mut [T], f: impl Fn(Range<usize>, &mut [T]) + Sync) {
+        let d = Disjoint::new(out);
+        self.forall_chunks(0..d.len(), |r| {
+            // SAFETY: the chunks of one `forall_chunks` loop are disjoint sub-ranges of
+            // `0..len`, each handed to one task.
+            f(r.clone(), unsafe { d.chunk(r) })
+        });
+    }
+
+    /// Like [`Ctx::forall_chunks_mut`] with chunks of exactly `chunk` elements (the last one
+    /// shorter): the `k`-th chunk is `k * chunk..`, so `range.start / chunk` numbers it the
+    /// same way in every loop over a slice of the same length (a scan's two passes). A `chunk`
+    /// of 0 counts as 1. **One-sided.**
+    pub fn forall_chunks_mut_with<T: Send>(
+        &self,
+        out: &mut [T],
+        chunk: usize,
+        f: impl Fn(Range<usize>, &mut [T]) + Sync,
+    ) {
+        let chunk = chunk.max(1);
+        let d = Disjoint::new(out);
+        let len = d.len();
+        self.forall_chunks_with(0..len.div_ceil(chunk), 1, |ks| {
+            for k in ks {
+                let r = k * chunk..((k + 1) * chunk).min(len);
+                // SAFETY: chunk `k` is handed to one task (the loop's ranges of chunk numbers
+                // are disjoint), and distinct numbers give disjoint ranges of `0..len`.
+                f(r.clone(), unsafe { d.chunk(r) });
+            }
+        });
     }
 
     /// Reduces `fold(acc, i)` over `range` on this locale's task pools, starting each chunk
