@@ -20,7 +20,6 @@ mod share;
 mod slices;
 mod stencil;
 mod stream;
-mod stream_nt;
 mod stream_sub;
 mod strings;
 
