@@ -32,11 +32,11 @@
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use crate::hugevec as hv;
-use crate::mix::mix;
 use crate::report::Line;
 use atoll::array::stream_store::write_streaming;
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// The JSON fields of [`RefTimes::fields`] for a kernel's one-core reference.

@@ -18,8 +18,8 @@
 //! `one_core_seconds` is the faster of the two.
 
 use crate::hugevec as hv;
-use crate::mix::mix;
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// What one argsort measurement gives.

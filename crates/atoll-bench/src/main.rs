@@ -11,7 +11,6 @@ mod graph_shared;
 mod hugevec;
 mod isx;
 mod memtrack;
-mod mix;
 mod overhead;
 mod polybench;
 mod progress;

@@ -52,6 +52,9 @@ pub use atoll_ops as ops;
 /// The runtime core (re-exported `atoll-runtime`).
 pub use atoll_runtime as runtime;
 pub use atoll_strings as strings;
+/// Small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the
+/// splitmix64 mix (re-exported `atoll-util`).
+pub use atoll_util as util;
 
 /// The names most programs use.
 pub mod prelude {

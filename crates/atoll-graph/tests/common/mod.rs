@@ -21,15 +21,6 @@ pub fn dense(n: usize, m: usize, t: &[(usize, usize, f64)]) -> Vec<Vec<f64>> {
     }
     a
 }
-
-/// A deterministic pseudo-random u64.
-pub fn mix(i: u64) -> u64 {
-    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// Distinct neighbour lists (self loops dropped) of an `n`-vertex graph from directed pairs.
 pub fn adjacency(n: usize, pairs: &[(u64, u64)]) -> Vec<Vec<u64>> {
     let mut adj = vec![Vec::new(); n];
