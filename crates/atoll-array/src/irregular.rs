@@ -245,15 +245,6 @@ fn parts(len: usize, tasks: usize) -> Vec<std::ops::Range<usize>> {
     (0..tasks).map(|p| p * len / tasks..(p + 1) * len / tasks).collect()
 }
 
-/// The first error among locales' outcomes (the lowest locale's), on every locale.
-/// **Collective.**
-fn agree(ctx: &Ctx, mine: Option<Error>) -> Result<()> {
-    match ctx.allgather(&mine)?.into_iter().flatten().next() {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
 /// Checks every locale's indices against `domain`: the first bad one (lowest locale, then
 /// local order) becomes the same [`Error::IndexOutOfBounds`] on every locale. **Collective.**
 fn check_indices<I: IndexElem, MI: Distribution<1>>(
@@ -278,7 +269,7 @@ fn check_indices<I: IndexElem, MI: Distribution<1>>(
             bounds: format!("{domain} (the domain of the indexed array)"),
         }
     });
-    agree(ctx, mine)
+    ctx.agree(mine.map_or(Ok(()), Err))
 }
 
 /// Reserves, collectively, the most that the aggregators of one operation can charge, so
@@ -455,7 +446,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 Ok(())
             });
             drop(chunks);
-            agree(ctx, failure)?;
+            ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
         let failure = run_parts(ctx, tasks, |p| {
@@ -495,7 +486,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
             }
         });
         drop(chunks);
-        agree(ctx, failure)?;
+        ctx.agree(failure.map_or(Ok(()), Err))?;
         ctx.barrier()
     }
 
@@ -603,7 +594,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
                 Ok(())
             });
-            agree(ctx, failure)?;
+            ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
         let failure = run_parts(ctx, tasks, |p| {
@@ -640,7 +631,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
-        agree(ctx, failure)?;
+        ctx.agree(failure.map_or(Ok(()), Err))?;
         ctx.barrier()
     }
 }

@@ -171,7 +171,7 @@ pub fn read_local(ctx: &Ctx, path: impl AsRef<Path>) -> Result<MmLocal> {
         Ok((h, chunk, newlines))
     })();
     // Agree on I/O and header errors first (every locale sees the same header).
-    let (h, chunk, newlines) = agree(ctx, local)?;
+    let (h, chunk, newlines) = ctx.agree(local)?;
     let mut entries = LocalEntries::new(h.field == MmField::Pattern);
     let first_line = h.lines + 1 + ctx.exscan(newlines, 0u64, |a, b| a + b)?;
     let total_lines = h.lines + ctx.allreduce(newlines, |a, b| a + b)?;
@@ -204,13 +204,4 @@ pub fn read_local(ctx: &Ctx, path: impl AsRef<Path>) -> Result<MmLocal> {
         });
     }
     Ok(MmLocal { header: h, entries })
-}
-
-/// Every locale's outcome; the lowest failing locale's error on every locale.
-fn agree<T>(ctx: &Ctx, r: Result<T>) -> Result<T> {
-    let e = ctx.allgather(&r.as_ref().err().cloned())?;
-    if let Some(e) = e.into_iter().flatten().next() {
-        return Err(e);
-    }
-    r
 }

@@ -1,6 +1,5 @@
 //! Reading Parquet columns into Block arrays, every locale decoding the rows of its own part.
 
-use crate::agree::agree;
 use crate::column::{Column, IoDType};
 use crate::meta::{all_names, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
 use crate::posfile::PosFile;
@@ -51,7 +50,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     // footer itself: the outcome is the same everywhere).
     let names: Vec<String> = match datasets {
         Some(d) => d.to_vec(),
-        None => agree(ctx, all_names(&paths[0]))?,
+        None => ctx.agree(all_names(&paths[0]))?,
     };
     if names.is_empty() {
         return Err(invalid_arg!("read_parquet: no datasets to read"));
@@ -103,7 +102,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     let r = &dom.dims()[0];
     let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
     let decoded = decode_local(ctx, paths, &summaries, &groups, here, &mut cols);
-    let strs = match agree(ctx, decoded) {
+    let strs = match ctx.agree(decoded) {
         Ok(s) => s,
         Err(e) => {
             free_cols(cols)?;
@@ -162,7 +161,7 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
             }
         }
     }
-    let local = agree(ctx, first_err.map_or(Ok(local), Err))?;
+    let local = ctx.agree(first_err.map_or(Ok(local), Err))?;
     let all = ctx.allgather(&local)?;
     let mut out: Vec<Option<FileSummary>> = vec![None; paths.len()];
     for (l, v) in all.into_iter().enumerate() {

@@ -1,6 +1,5 @@
 //! Writing columns to Parquet, one file per locale (Arkouda's layout).
 
-use crate::agree::agree;
 use crate::column::ColumnRef;
 use crate::meta::file_err;
 use crate::names::locale_filename;
@@ -113,7 +112,7 @@ pub fn write_parquet(
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    if let Err(e) = agree(ctx, written) {
+    if let Err(e) = ctx.agree(written) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
@@ -121,7 +120,7 @@ pub fn write_parquet(
     if renamed.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    agree(ctx, renamed)?;
+    ctx.agree(renamed)?;
     Ok(path)
 }
 
