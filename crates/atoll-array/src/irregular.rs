@@ -22,6 +22,7 @@ use crate::elem::Elem;
 use atoll_dist::Distribution;
 use atoll_error::{Error, Result};
 use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
+use atoll_util::sync::{into_inner, lock};
 use atoll_util::Disjoint;
 use std::any::Any;
 use std::sync::Mutex;
@@ -300,11 +301,11 @@ fn run_parts(ctx: &Ctx, n: usize, work: impl Fn(usize) -> Result<()> + Sync) -> 
     ctx.forall_chunks_with(0..n, 1, |r| {
         for p in r {
             if let Err(e) = work(p) {
-                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                lock(&failure).get_or_insert(e);
             }
         }
     });
-    failure.into_inner().unwrap_or_else(|e| e.into_inner())
+    into_inner(failure)
 }
 
 impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {

@@ -33,6 +33,7 @@ use crate::stream_store::worth_it;
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
 use atoll_util::SyncPtr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -174,7 +175,7 @@ fn run_chunks<T: Elem>(
             Ok(false) => fail(slot(g)),
             Err(e) => {
                 fail(slot(g));
-                *panic.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                *lock(&panic) = Some(e);
             }
         }
         if c.part != me {
@@ -182,7 +183,7 @@ fn run_chunks<T: Elem>(
             output.count_direct_put(ctx, c.part, c.off, c.len);
         }
     });
-    panic.into_inner().unwrap_or_else(|p| p.into_inner())
+    into_inner(panic)
 }
 
 /// The flag word of a slot.

@@ -6,6 +6,7 @@
 //! writing around the cache pays); the limit is the faster of the two.
 
 use atoll::array::stream_store::write_streaming;
+use atoll::util::sync::lock;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
@@ -77,7 +78,7 @@ impl Baseline {
     }
 
     fn collect(&self) -> bool {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        let done = lock(&self.done);
         (0..self.go.len()).all(|_| done.recv().unwrap_or(false))
     }
 

@@ -8,6 +8,7 @@ use atoll_array::{dist, DistArray};
 use atoll_error::{invalid_arg, FileErrorKind, Result};
 use atoll_runtime::Ctx;
 use atoll_strings::{DistStrings, LocalStrings};
+use atoll_util::sync::{into_inner, lock};
 use parquet::column::reader::{get_typed_column_reader, ColumnReader};
 use parquet::data_type::{BoolType, DataType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -145,13 +146,13 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
     ctx.forall_chunks_with(0..mine.len(), 1, |r| {
         for k in r {
             let s = summarize(&paths[mine[k]], names);
-            *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(s);
+            *lock(&slots[k]) = Some(s);
         }
     });
     let mut local = Vec::with_capacity(mine.len());
     let mut first_err = None;
     for s in slots {
-        match s.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        match into_inner(s) {
             Some(Ok(s)) => local.push(s),
             Some(Err(e)) => {
                 first_err.get_or_insert(e);
@@ -300,15 +301,15 @@ fn decode_local(
         for k in r {
             let t = &tasks[k];
             let path = &paths[t.file];
-            let mut d = work[k].lock().unwrap_or_else(|p| p.into_inner());
+            let mut d = lock(&work[k]);
             let res = guarded(path, || run_task(&readers[&t.file], path, &summaries[t.file], t, &mut d));
             if let Err(e) = res {
-                err.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                lock(&err).get_or_insert(e);
             }
         }
     });
     drop(work);
-    match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match into_inner(err) {
         Some(e) => Err(e),
         None => Ok(str_parts.into_iter().map(LocalStrings::concat).collect()),
     }

@@ -1,6 +1,7 @@
 //! The locale context of the calling thread ([`Ctx::current`]), so values that travel between
 //! locales (array views, for instance) can be rebuilt on arrival without a `Ctx` argument.
 
+use crate::sync::lock;
 use crate::Ctx;
 use std::cell::RefCell;
 
@@ -69,7 +70,7 @@ impl Ctx {
     /// }).unwrap();
     /// ```
     pub fn locale_ext<T: std::any::Any + Default + Send + Sync>(&self) -> std::sync::Arc<T> {
-        let mut g = self.st.ext.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock(&self.st.ext);
         if let Some(v) = g.iter().find_map(|e| e.clone().downcast::<T>().ok()) {
             return v;
         }

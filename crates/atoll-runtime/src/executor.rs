@@ -6,6 +6,7 @@
 //! an idle thread polls the queue for 50 us (yielding the core), then sleeps on a condition
 //! variable and costs nothing.
 
+use crate::sync::wait;
 use crate::sync::{lock, Arc, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 use std::collections::VecDeque;
 
@@ -131,7 +132,7 @@ fn worker(inner: Arc<Inner>) {
                     }
                 };
                 if q.is_empty() && !inner.shutdown.load(Ordering::SeqCst) {
-                    q = inner.cv.wait(q).unwrap_or_else(|e| e.into_inner());
+                    q = wait(&inner.cv, q);
                 }
                 inner.idle.fetch_sub(1, Ordering::SeqCst);
             }

@@ -25,6 +25,7 @@
 //! Pooled memory is outside the memory budget's reservations: it is held, not in use.
 
 use crate::hugepages::THRESHOLD;
+use crate::sync::lock;
 use std::ptr::NonNull;
 use std::sync::{Mutex, OnceLock};
 
@@ -105,7 +106,7 @@ struct Idle {
 static IDLE: Mutex<Idle> = Mutex::new(Idle { bufs: Vec::new(), bytes: 0 });
 
 fn idle() -> std::sync::MutexGuard<'static, Idle> {
-    IDLE.lock().unwrap_or_else(|p| p.into_inner())
+    lock(&IDLE)
 }
 
 /// The most idle bytes the pool keeps: `ATOLL_HEAP_KEEP` (a byte size such as `2GiB`; `0`

@@ -11,6 +11,7 @@
 //! order: the result does not depend on which thread ran which chunk.
 
 use crate::affinity;
+use crate::sync::lock;
 use crate::sync::{AtomicUsize, Ordering};
 use atoll_error::{Error, Result};
 use std::mem::MaybeUninit;
@@ -106,7 +107,7 @@ impl Sublocale {
         self.pool.broadcast(|_| loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = parts.get(i) else { break };
-            let mut p = p.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = lock(&p);
             for x in p.iter_mut() {
                 x.write(value);
             }

@@ -1,6 +1,9 @@
 //! The concurrency primitives the runtime uses, in one place (so a model checker can replace
 //! them), and a polite waiting strategy.
 
+/// The poison-tolerant locks (the runtime's own state stays consistent across panics: every
+/// critical section is short and non-panicking).
+pub(crate) use atoll_util::sync::{into_inner, lock, read, wait, wait_timeout, write};
 pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 pub(crate) use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
 
@@ -79,12 +82,6 @@ enum Pause {
     Spin,
     Yield,
     Sleep(std::time::Duration),
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it (the runtime's own
-/// state stays consistent across panics: every critical section is short and non-panicking).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]

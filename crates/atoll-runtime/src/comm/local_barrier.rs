@@ -15,6 +15,7 @@
 //! [`FastBarrier::reset`] runs while no locale is inside it: a job-wide failure ends the job,
 //! and an abandoned driver command resets it at the command boundary (`local_fence.rs`).
 
+use crate::sync::wait_timeout;
 use crate::sync::{lock, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 use std::time::{Duration, Instant};
 
@@ -137,7 +138,7 @@ impl FastBarrier {
             if interrupted() {
                 break Err(Interrupted);
             }
-            g = self.cv.wait_timeout(g, PARK_SLICE).unwrap_or_else(|e| e.into_inner()).0;
+            g = wait_timeout(&self.cv, g, PARK_SLICE).0;
         };
         self.sleepers.0.fetch_sub(1, Ordering::SeqCst);
         r

@@ -2,6 +2,7 @@
 
 use super::Ctx;
 use crate::attribution;
+use crate::sync::into_inner;
 use atoll_util::Disjoint;
 use std::ops::Range;
 
@@ -138,7 +139,7 @@ impl Ctx {
             let v = r.fold(identity.clone(), &fold);
             crate::sync::lock(&partials).push((c, v));
         });
-        let mut parts = partials.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut parts = into_inner(partials);
         debug_assert_eq!(parts.len(), n);
         parts.sort_by_key(|(c, _)| *c);
         parts.into_iter().fold(identity, |a, (_, v)| combine(a, v))

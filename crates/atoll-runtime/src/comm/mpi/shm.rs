@@ -37,6 +37,7 @@ use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
 use crate::shared_huge;
 use crate::symmetric_data::PartInit;
+use crate::sync::{lock, read, write};
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
 use std::collections::BTreeMap;
@@ -325,7 +326,7 @@ impl NodeShm {
     /// then uses the heap and transfers).
     pub(crate) fn alloc(&self, bytes: usize, init: PartInit) -> Option<SharedAlloc> {
         let want = shared_huge::segment_len(bytes, page());
-        let kept = shm_pool::lock(&self.pools).take_fit(self.rank, want);
+        let kept = lock(&self.pools).take_fit(self.rank, want);
         if let Some(k) = kept {
             if let Some(a) = self.reuse(k, init != PartInit::Overwrite) {
                 return Some(a);
@@ -401,7 +402,7 @@ impl NodeShm {
             }
             let seq = (token >> 32) - 1;
             // A segment kept here since its last use (the owner reuses it under its token).
-            let kept = shm_pool::lock(&self.pools).take_seq(target, seq).filter(|k| k.len >= bytes);
+            let kept = lock(&self.pools).take_seq(target, seq).filter(|k| k.len >= bytes);
             let m = match kept {
                 Some(k) => k.map,
                 None => match self.map_one(target, token, bytes) {
@@ -410,7 +411,7 @@ impl NodeShm {
                     Err(_) => continue,
                 },
             };
-            let mut map = self.maps[target].write().unwrap_or_else(|e| e.into_inner());
+            let mut map = write(&self.maps[target]);
             // Mappings of freed memory that overlaps this part (a part not freed collectively).
             let end = addr.saturating_add(bytes as u64);
             let stale: Vec<u64> =
@@ -429,10 +430,10 @@ impl NodeShm {
         if let Some(m) = self.maps.get(target) {
             // Invalidate cached lookups before the mapping leaves the table.
             GENERATION.fetch_add(1, Ordering::AcqRel);
-            let gone = m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
+            let gone = write(&m).remove(&addr);
             if let Some((_, seq, map)) = gone {
                 let len = map.len;
-                let out = shm_pool::lock(&self.pools).keep(target, Kept { seq, len, map });
+                let out = lock(&self.pools).keep(target, Kept { seq, len, map });
                 drop(out);
             }
         }
@@ -453,7 +454,7 @@ impl NodeShm {
                 return Some(h.local + off);
             }
         }
-        let map = self.maps[target].read().unwrap_or_else(|e| e.into_inner());
+        let map = read(&self.maps[target]);
         let (&start, (l, _, m)) = map.range(..=addr).next_back()?;
         let off = (addr - start) as usize;
         if off.checked_add(len)? > *l {
@@ -485,7 +486,7 @@ impl Drop for Owned {
         atoll_mem::note_unmapped(m.ptr as usize, m.len);
         m.counted.store(false, Ordering::Relaxed);
         let len = m.len;
-        let out = shm_pool::lock(&pools).keep(self.rank, Kept { seq: self.seq, len, map: Arc::new(m) });
+        let out = lock(&pools).keep(self.rank, Kept { seq: self.seq, len, map: Arc::new(m) });
         drop(out);
     }
 }

@@ -33,7 +33,7 @@
 
 use super::shm::Mapping;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Segments smaller than this are not kept (their faults cost little).
 pub(crate) const MIN_KEPT: usize = 64 << 10;
@@ -117,9 +117,4 @@ impl Pools {
     pub(crate) fn kept_bytes(&self, owner: usize) -> usize {
         self.lists.get(owner).map_or(0, |l| l.iter().map(|k| k.len).sum())
     }
-}
-
-/// Locks the pools (a poisoned lock is still usable: the lists stay consistent).
-pub(crate) fn lock(p: &Mutex<Pools>) -> std::sync::MutexGuard<'_, Pools> {
-    p.lock().unwrap_or_else(|e| e.into_inner())
 }
