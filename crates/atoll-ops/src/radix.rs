@@ -509,7 +509,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             ctx.count_direct_put(g, r.len());
             Ok(())
         })
-    } else if ctx.backend_name() == "local" {
+    } else if ctx.puts_are_copies() {
         // In-process puts are copies: the tasks share the digits.
         let failed: Mutex<Option<Error>> = Mutex::new(None);
         let chunks = nparts.max(1);

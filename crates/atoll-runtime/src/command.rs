@@ -20,22 +20,13 @@
 //! collectives to a fresh communicator (the abandoned requests stay pending on the old one)
 //! and gathers each rank's error on locale 0.
 
-use crate::comm::local::LocalComm;
 use crate::ctx::Ctx;
 use crate::sync::Ordering;
 use atoll_error::{Error, Result};
 
-/// This locale's end of the in-process backend, if that is the backend.
-fn local_comm(ctx: &Ctx) -> Option<&LocalComm> {
-    ctx.st.backend.as_any().downcast_ref::<LocalComm>()
-}
-
 /// The collective count at the start of a command, to restore if the command is abandoned.
 pub(crate) fn command_start(ctx: &Ctx) -> u64 {
-    #[cfg(feature = "mpi")]
-    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
-        mpi.begin_command();
-    }
+    ctx.st.backend.begin_command();
     ctx.st.coll_seq.load(Ordering::Relaxed)
 }
 
@@ -46,53 +37,22 @@ pub(crate) fn command_start(ctx: &Ctx) -> u64 {
 /// # Errors
 /// Only a job-wide failure (a locale ended, the backend failed): the session cannot go on.
 pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
-    #[cfg(feature = "mpi")]
-    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
-        return end_command_mpi(ctx, mpi, start, mine);
-    }
-    let Some(lc) = local_comm(ctx) else {
-        return ctx.gather(0, &mine);
-    };
-    match mine {
-        Err(e) => lc.world().abort_command(ctx.id(), e),
-        Ok(_) => match ctx.gather(0, &mine) {
-            Err(Error::CommandFailed { .. }) => {}
-            other => return other,
-        },
-    }
-    // The command was abandoned: meet every locale at its boundary and start again in step.
-    let failures = lc.world().end_failed_command()?;
-    lc.reset_parity();
-    ctx.st.coll_seq.store(start, Ordering::Relaxed);
-    if ctx.id() != 0 {
-        return Ok(Vec::new());
-    }
-    Ok(vec![Err(first_failure(failures))])
-}
-
-/// [`end_command`] under MPI.
-#[cfg(feature = "mpi")]
-fn end_command_mpi(
-    ctx: &Ctx,
-    mpi: &crate::comm::mpi::MpiComm,
-    start: u64,
-    mine: Result<Vec<u8>>,
-) -> Result<Vec<Result<Vec<u8>>>> {
+    let backend = &*ctx.st.backend;
     let failed = match mine {
         Err(e) => {
-            mpi.abandon_command(&e)?;
+            backend.abandon_command(&e)?;
             e
         }
         Ok(_) => match ctx.gather(0, &mine) {
             Err(e @ Error::CommandFailed { .. }) => e,
             other => {
-                mpi.end_command();
+                backend.end_command();
                 return other;
             }
         },
     };
-    // The command was abandoned: meet every rank at its boundary and start again in step.
-    let failures = mpi.end_abandoned_command(&failed)?;
+    // The command was abandoned: meet every locale at its boundary and start again in step.
+    let failures = backend.end_abandoned_command(&failed)?;
     ctx.st.coll_seq.store(start, Ordering::Relaxed);
     if ctx.id() != 0 {
         return Ok(Vec::new());

@@ -193,14 +193,6 @@ impl RemoteCache {
         map.insert(start, len);
     }
 
-    /// Whether `addr..addr+len` on `target` lies in a region already known (no lookup, not
-    /// counted).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn knows(&self, target: usize, addr: u64, len: usize) -> bool {
-        let map = read(&self.per_target[target]);
-        map.range(..=addr).next_back().is_some_and(|(&s, &l)| s + l as u64 >= addr.saturating_add(len as u64))
-    }
-
     /// Forgets what is known of the region starting at `start` on `target`.
     pub(crate) fn forget(&self, target: usize, start: u64) {
         write(&self.per_target[target]).remove(&start);
@@ -281,6 +273,14 @@ mod tests {
         c.forget(1, 5000);
         c.resolve(1, 5000, 8, || Ok(Some((5000, 800)))).unwrap();
         assert_eq!(c.stats().1, 3);
+    }
+
+    impl RemoteCache {
+        /// Whether `addr..addr+len` on `target` lies in a region already known.
+        fn knows(&self, target: usize, addr: u64, len: usize) -> bool {
+            let map = read(&self.per_target[target]);
+            map.range(..=addr).next_back().is_some_and(|(&s, &l)| s + l as u64 >= addr.saturating_add(len as u64))
+        }
     }
 
     #[test]

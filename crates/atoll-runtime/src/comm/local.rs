@@ -17,7 +17,9 @@ use super::coll_note::{self, Note};
 use super::local_barrier::{FastBarrier, Padded};
 use super::local_fence::CommandFence;
 use super::memcopy;
-use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
+use super::{
+    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, Strided,
+};
 use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
@@ -178,11 +180,6 @@ impl LocalComm {
         LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default() }
     }
 
-    /// The world this locale belongs to.
-    pub(crate) fn world(&self) -> &LocalWorld {
-        &self.world
-    }
-
     /// Restarts the slot parity at 0 (every locale does it at a command boundary, when no
     /// collective is in flight).
     pub(crate) fn reset_parity(&self) {
@@ -217,6 +214,10 @@ impl LocalComm {
 }
 
 impl Rma for LocalComm {
+    fn puts_are_copies(&self) -> bool {
+        true
+    }
+
     fn direct_addr(&self, _target: usize, addr: u64) -> Option<usize> {
         // Every locale of this backend lives in this process: a registered address is a
         // pointer here.
@@ -299,6 +300,10 @@ impl LocalComm {
 }
 
 impl ActiveMessages for LocalComm {
+    fn blocking_requests_run_inline(&self) -> bool {
+        true
+    }
+
     /// Runs the handler on the calling thread with the target's context (memory is shared,
     /// so this is as good a place as the target's own threads, and saves two thread hand-offs);
     /// work for a sublocale still goes to that sublocale's pool.
@@ -389,6 +394,20 @@ impl Registration for LocalComm {
     }
 }
 
+impl CommandAbandonment for LocalComm {
+    fn abandon_command(&self, error: &Error) -> Result<()> {
+        self.world.abort_command(self.me, error.clone());
+        Ok(())
+    }
+
+    fn end_abandoned_command(&self, _mine: &Error) -> Result<Vec<(usize, Error)>> {
+        // The world recorded every locale's failure (`abort_command`, and the waiters' own).
+        let failures = self.world.end_failed_command()?;
+        self.reset_parity();
+        Ok(failures)
+    }
+}
+
 impl Backend for LocalComm {
     fn name(&self) -> &'static str {
         "local"
@@ -396,8 +415,8 @@ impl Backend for LocalComm {
 
     fn wake(&self, _target: usize) {}
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn locales_share_process(&self) -> bool {
+        true
     }
 
     fn abort(&self, message: &str) {

@@ -43,7 +43,8 @@ mod shm_futex;
 mod shm_pool;
 
 use super::{
-    memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided,
+    memcopy, ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma,
+    SharedAlloc, Strided,
 };
 use crate::config::Config;
 use crate::ctx::{run_handler, Ctx, LocaleState};
@@ -290,22 +291,18 @@ fn route_reply(inner: &Inner, buf: Vec<u8>) {
     }
 }
 
-impl MpiComm {
-    /// Starts a driver command on this rank (after its broadcast): only collectives inside
-    /// one are abandoned.
-    pub(crate) fn begin_command(&self) {
+impl CommandAbandonment for MpiComm {
+    fn begin_command(&self) {
         self.inner.abort.begin_command();
     }
 
-    /// Ends a driver command on this rank (after its closing gather).
-    pub(crate) fn end_command(&self) {
+    fn end_command(&self) {
         self.inner.abort.end_command();
     }
 
-    /// Abandons the current driver command on this rank, whose part failed with `e`: tells
-    /// every other rank, whose collectives of the command then give up with
+    /// Tells every other rank, whose collectives of the command then give up with
     /// [`Error::CommandFailed`]. Not needed when `e` is itself that `CommandFailed`.
-    pub(crate) fn abandon_command(&self, e: &Error) -> Result<()> {
+    fn abandon_command(&self, e: &Error) -> Result<()> {
         let inner = &self.inner;
         if matches!(e, Error::CommandFailed { .. }) && inner.abort.is_aborted() {
             return Ok(());
@@ -323,11 +320,9 @@ impl MpiComm {
         Ok(())
     }
 
-    /// Ends an abandoned command on this rank, whose part gave `mine`. **Collective** (every
-    /// rank reaches it once its collectives of the command gave up): moves the collectives to
-    /// a fresh communicator and gathers every rank's error on
+    /// Moves the collectives to a fresh communicator and gathers every rank's error on
     /// locale 0 (an empty vector elsewhere).
-    pub(crate) fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>> {
+    fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>> {
         let inner = &self.inner;
         inner.abort.end_command();
         // The duplicate is the rendezvous: it completes once every rank has arrived.
@@ -584,10 +579,6 @@ impl Backend for MpiComm {
     fn wake(&self, target: usize) {
         // A hint: if it cannot be sent, the request that follows reports the error.
         let _ = self.inner.send(target, TAG_WAKE, &[]);
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 
     fn abort(&self, message: &str) {
