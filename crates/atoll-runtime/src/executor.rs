@@ -27,7 +27,7 @@ struct Inner {
     name: String,
     on_start: Box<dyn Fn() + Send + Sync>,
     /// Called by an idle thread at each poll (see [`Executor::set_idle_poll`]).
-    idle_poll: std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
+    idle_poll: crate::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// A growable pool of handler threads.
@@ -48,7 +48,7 @@ impl Executor {
                 shutdown: AtomicBool::new(false),
                 name,
                 on_start: Box::new(on_start),
-                idle_poll: std::sync::OnceLock::new(),
+                idle_poll: crate::sync::OnceLock::new(),
             }),
         }
     }
@@ -154,7 +154,7 @@ impl Drop for Executor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc;
+    use crate::sync::mpsc;
 
     #[test]
     fn nested_waits_do_not_deadlock() {

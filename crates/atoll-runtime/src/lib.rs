@@ -55,6 +55,7 @@ mod handler_call;
 pub mod hugepages;
 mod memory;
 pub mod page_pool;
+pub mod phase_profile;
 mod pool;
 mod quiet;
 mod registration;
@@ -76,7 +77,7 @@ pub use bytemuck::{Pod, Zeroable};
 #[cfg(feature = "mpi")]
 pub use comm::mpi::baseline::PlainMpi;
 pub use comm::Strided;
-pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER};
+pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, DEFAULT_MPI_SHM_KEEP};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
 pub use driver::{run_driver, Driver};

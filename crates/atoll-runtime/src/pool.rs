@@ -102,8 +102,8 @@ impl Sublocale {
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
         let next = AtomicUsize::new(0);
-        let parts: Vec<std::sync::Mutex<&mut [MaybeUninit<T>]>> =
-            parts.into_iter().map(std::sync::Mutex::new).collect();
+        let parts: Vec<crate::sync::Mutex<&mut [MaybeUninit<T>]>> =
+            parts.into_iter().map(crate::sync::Mutex::new).collect();
         self.pool.broadcast(|_| loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = parts.get(i) else { break };

@@ -20,7 +20,7 @@
 #![cfg_attr(not(feature = "mpi"), allow(dead_code))]
 
 use crate::hugepages::{enabled, HUGE_PAGE, THRESHOLD};
-use std::sync::OnceLock;
+use crate::sync::OnceLock;
 
 /// Bytes of the segment for `bytes` of data: page rounded, and whole huge pages from
 /// [`THRESHOLD`] on while huge pages are [`enabled`].

@@ -4,8 +4,10 @@
 /// The poison-tolerant locks (the runtime's own state stays consistent across panics: every
 /// critical section is short and non-panicking).
 pub(crate) use atoll_util::sync::{into_inner, lock, read, wait, wait_timeout, write};
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
-pub(crate) use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
+pub(crate) use std::sync::atomic::{
+    fence, AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
+pub(crate) use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock, Weak};
 
 /// Waits politely: spins briefly, then yields, then sleeps with growing pauses (capped), so
 /// an idle waiter does not burn a core (4 ranks on 2 cores stay usable).

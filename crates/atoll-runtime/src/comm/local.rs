@@ -22,9 +22,9 @@ use super::{
 };
 use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
+use crate::sync::OnceLock;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
-use std::sync::OnceLock;
 
 /// Contributions up to this many bytes stay inline in the slot (no allocation).
 const SMALL: usize = 56;
@@ -314,7 +314,7 @@ impl ActiveMessages for LocalComm {
 
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
         let st = self.target_state(target)?;
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = crate::sync::mpsc::channel();
         let tctx = Ctx::from_state(Arc::clone(&st));
         st.exec.spawn(move || {
             let _ = tx.send(crate::ctx::run_handler(&tctx, handler, sub, &payload));

@@ -333,7 +333,7 @@ pub trait Backend:
 /// A reply that will arrive later.
 #[must_use = "a pending reply must be waited for"]
 pub struct PendingReply {
-    rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
+    rx: crate::sync::mpsc::Receiver<Result<Vec<u8>>>,
     waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
     /// Called while the waiting thread polls: takes and handles a message that has arrived
     /// (the MPI backend's inbox), so a reply reaches its waiter without a hand-off through the
@@ -343,7 +343,7 @@ pub struct PendingReply {
 
 impl PendingReply {
     pub(crate) fn new(
-        rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
+        rx: crate::sync::mpsc::Receiver<Result<Vec<u8>>>,
         waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
     ) -> Self {
         PendingReply { rx, waiter, poll: None }
@@ -358,7 +358,7 @@ impl PendingReply {
 
     /// Blocks until the reply arrives (or the job is aborted).
     pub fn wait(self) -> Result<Vec<u8>> {
-        use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
+        use crate::sync::mpsc::{RecvTimeoutError, TryRecvError};
         // Polls (yielding the core) for a moment first: a reply that comes within it needs
         // no wake-up of this thread.
         let start = std::time::Instant::now();

@@ -28,11 +28,11 @@ use crate::diagnostics::Diagnostics;
 use crate::executor::Executor;
 use crate::pool::Locale;
 use crate::registration::{RegionTable, RegistrationStats, RemoteCache};
+use crate::sync::OnceLock;
 use crate::sync::{Arc, AtomicU64};
 use atoll_error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 /// What every locale knows of every other: its id, name and shape.
@@ -122,7 +122,7 @@ pub(crate) struct LocaleState {
     /// This locale's memory budget (its `atoll-mem` index is `budget.locale()`).
     pub(crate) budget: atoll_mem::Budget,
     /// Per-locale state of the layers above, by type (see [`Ctx::locale_ext`]).
-    pub(crate) ext: std::sync::Mutex<Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>>,
+    pub(crate) ext: crate::sync::Mutex<Vec<crate::sync::Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 /// One locale's handle on the job: its identity, its sublocales and task pools, and every

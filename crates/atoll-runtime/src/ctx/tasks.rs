@@ -134,7 +134,7 @@ impl Ctx {
         combine: impl Fn(T, T) -> T,
     ) -> T {
         let chunk = self.here().default_chunk(range.len());
-        let partials = std::sync::Mutex::new(Vec::new());
+        let partials = crate::sync::Mutex::new(Vec::new());
         let n = self.here().for_chunks(range, chunk, &|c, r| {
             let v = r.fold(identity.clone(), &fold);
             crate::sync::lock(&partials).push((c, v));

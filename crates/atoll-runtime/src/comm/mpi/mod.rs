@@ -612,9 +612,9 @@ impl MpiJob {
         let am = raw::Comm::dup_world()?;
         let win = raw::Win::create_dynamic(&ctl)?;
         let (node_rank, node_size) = ctl.node_rank_size()?;
-        let shm = shm::NodeShm::start(&ctl, rank, size)?;
-        let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size)?;
-        let node_am = shm_am::NodeAm::start(&ctl, shm.as_ref(), rank, size)?;
+        let shm = shm::NodeShm::start(&ctl, rank, size, config)?;
+        let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size, config)?;
+        let node_am = shm_am::NodeAm::start(&ctl, shm.as_ref(), rank, size, config)?;
         let inner = Arc::new(Inner {
             rank,
             size,

@@ -35,6 +35,7 @@
 use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
+use crate::config::Config;
 use crate::shared_huge;
 use crate::symmetric_data::PartInit;
 use crate::sync::{lock, read, write};
@@ -254,8 +255,8 @@ impl NodeShm {
     /// Finds this rank's node peers and checks that they can map each other's memory.
     /// **Collective** over `ctl`. `None` when node sharing is off or cannot work on this
     /// system (the same answer on every rank).
-    pub(crate) fn start(ctl: &raw::Comm, rank: usize, size: usize) -> Result<Option<NodeShm>> {
-        let off = std::env::var("ATOLL_MPI_SHM").is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false" | "no"));
+    pub(crate) fn start(ctl: &raw::Comm, rank: usize, size: usize, config: &Config) -> Result<Option<NodeShm>> {
+        let off = !config.mpi_shm;
         let members = ctl.node_members()?;
         let mut peer = vec![false; size];
         for &m in &members {
@@ -270,7 +271,7 @@ impl NodeShm {
             maps: (0..size).map(|_| RwLock::new(BTreeMap::new())).collect(),
             seq: AtomicU64::new(0),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            pools: Arc::new(Mutex::new(Pools::new(size, shm_pool::cap_from_env()))),
+            pools: Arc::new(Mutex::new(Pools::new(size, usize::try_from(config.mpi_shm_keep).unwrap_or(usize::MAX)))),
         };
         // The probe: every rank's first segment holds PROBE + rank.
         let probe = if off { None } else { shm.alloc(8, PartInit::Eager) };
@@ -305,7 +306,7 @@ impl NodeShm {
         let verdicts = ctl.allgather(&[ok as u8])?;
         drop(probe);
         let everywhere = verdicts.iter().all(|v| v.first() == Some(&1));
-        if !everywhere && !off && std::env::var_os("ATOLL_MPI_SHM_QUIET").is_none() && rank == 0 && members.len() > 1 {
+        if !everywhere && !off && !config.mpi_shm_quiet && rank == 0 && members.len() > 1 {
             eprintln!("atoll: node shared memory is unavailable (a rank could not map a node peer's probe segment); MPI RMA is used between node peers");
         }
         if !everywhere {

@@ -44,10 +44,11 @@
 use super::raw;
 use super::shm::{Mapping, NodeShm};
 use super::shm_futex;
+use crate::config::Config;
+use crate::sync::Arc;
+use crate::sync::AtomicU32;
 use crate::sync::{lock, AtomicU64, Backoff, Mutex, Ordering};
 use atoll_error::{Error, Result};
-use std::sync::atomic::AtomicU32;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Data bytes of one ring.
@@ -184,7 +185,7 @@ impl Outbound {
 /// Wakes the consumer sleeping on `bell`, if it is (see the module docs: the caller has just
 /// published a `tail`).
 fn ring_bell(bell: &AtomicU32) {
-    std::sync::atomic::fence(Ordering::SeqCst);
+    crate::sync::fence(Ordering::SeqCst);
     if bell.load(Ordering::Relaxed) != 0 && bell.swap(0, Ordering::SeqCst) != 0 {
         shm_futex::wake_all(bell);
     }
@@ -195,7 +196,7 @@ fn ring_bell(bell: &AtomicU32) {
 /// came (see the module docs).
 fn park_on(bell: &AtomicU32, waiting: impl Fn() -> bool, timeout: Duration) {
     bell.store(1, Ordering::Relaxed);
-    std::sync::atomic::fence(Ordering::SeqCst);
+    crate::sync::fence(Ordering::SeqCst);
     if !waiting() {
         shm_futex::wait(bell, 1, timeout);
     }
@@ -323,8 +324,14 @@ impl NodeAm {
     /// Sets up the inboxes of this node's ranks. **Collective** over `ctl`; `None` (on every
     /// rank alike) when off (`ATOLL_MPI_SHM_AM=0`), without node sharing, or when a rank
     /// could not map a peer's inbox.
-    pub(crate) fn start(ctl: &raw::Comm, shm: Option<&NodeShm>, rank: usize, size: usize) -> Result<Option<NodeAm>> {
-        let off = std::env::var("ATOLL_MPI_SHM_AM").is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false" | "no"));
+    pub(crate) fn start(
+        ctl: &raw::Comm,
+        shm: Option<&NodeShm>,
+        rank: usize,
+        size: usize,
+        config: &Config,
+    ) -> Result<Option<NodeAm>> {
+        let off = !config.mpi_shm_am;
         // `shm` is decided job-wide and `off` comes from the launcher's environment: the same
         // branch on every rank.
         let Some(shm) = shm else { return Ok(None) };
