@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom
 
 all: build
 
@@ -97,6 +97,13 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-share --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
+
+# The loom models of the local backend's barrier and the MPI backend's shared-memory inbox
+# ring (crates/atoll-runtime/src/sync.rs): every interleaving within LOOM_MAX_PREEMPTIONS
+# preemptions. A build of its own (`--cfg loom` swaps the primitives), in target/loom.
+loom:
+	RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom LOOM_MAX_PREEMPTIONS=$${LOOM_MAX_PREEMPTIONS:-2} \
+		$(CARGO) test -p atoll-runtime --lib --release -- loom
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

@@ -21,6 +21,8 @@
 
 use atoll_error::{invalid_arg, Error, Result};
 
+#[cfg(any(feature = "mpi", test))]
+pub(crate) mod byte_ring;
 pub(crate) mod coll_note;
 pub(crate) mod combine;
 pub(crate) mod local;

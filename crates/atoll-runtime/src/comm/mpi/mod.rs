@@ -35,6 +35,11 @@
 
 mod abandon;
 pub mod baseline;
+
+// The loom models (`make loom`) replace the primitives of the byte ring, which this backend
+// maps onto shared memory with std's atomics: they run without MPI.
+#[cfg(loom)]
+compile_error!("the loom models run without the `mpi` feature");
 mod raw;
 mod shm;
 mod shm_am;
