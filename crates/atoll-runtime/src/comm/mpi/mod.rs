@@ -34,6 +34,7 @@
 //!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
 
 mod abandon;
+#[cfg(feature = "bench")]
 pub mod baseline;
 
 // The loom models (`make loom`) replace the primitives of the byte ring, which this backend
