@@ -1,6 +1,6 @@
 //! Deterministic scenarios with message-count assertions, run identically on every backend: by
 //! `tests/comm_counts.rs` on the local backend with 1-5 locales, and by the
-//! `atoll-array-selftest` program under `mpiexec` (`tests/mpi_launch.rs`), which compares the
+//! program of `tests/mpi_launch.rs` under `mpiexec`, which compares the
 //! counts of both backends. Each scenario checks its results and its counts against values
 //! computed here independently (by brute force over the distributions' `owner()`), and returns
 //! every locale's counts for the measured region (`Ctx::comm_diagnostics`).

@@ -1,5 +1,5 @@
-//! Deterministic sort scenarios run identically on every backend: by the `atoll-ops-selftest`
-//! program under `mpiexec` (`tests/mpi_launch.rs`) and, in the same test, on the local backend
+//! Deterministic sort scenarios run identically on every backend: by the program of
+//! `tests/mpi_launch.rs` under `mpiexec` and, in the same test, on the local backend
 //! with as many locales. Each scenario checks its result against a sequential stable sort of
 //! the same keys (computed on every locale) and reports every locale's message counts, which
 //! must be the same on both backends.
