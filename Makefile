@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom lint
 
 all: build
 
@@ -48,6 +48,24 @@ build: apt venv
 $(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
 	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest hypothesis scipy networkx pandas polars pyarrow
 	touch $@
+
+# Ruff (Python lint and format) in the venv, pinned: every machine checks alike.
+RUFF_VERSION := 0.17.6
+$(STAMPS)/ruff: | $(STAMPS) $(VENV)/bin/mpiexec
+	$(VENV)/bin/python -m pip install -q "ruff==$(RUFF_VERSION)"
+	touch $@
+
+# The gates CI runs before the tests (.ci/run): the formatters' checks (rustfmt, ruff format),
+# clippy and rustdoc with warnings as errors, over every target and feature, and ruff's lints.
+# LINT_SCOPE narrows the Rust gates, e.g. `make lint LINT_SCOPE="--workspace --exclude
+# atoll-python"`.
+LINT_SCOPE ?= --workspace
+lint: apt venv $(STAMPS)/ruff
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
+	$(VENV)/bin/ruff check python tools
+	$(VENV)/bin/ruff format --check python tools
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps

@@ -446,7 +446,6 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
                 Ok(())
             });
-            drop(chunks);
             ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
@@ -486,7 +485,6 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
-        drop(chunks);
         ctx.agree(failure.map_or(Ok(()), Err))?;
         ctx.barrier()
     }

@@ -221,6 +221,7 @@ fn scan_chunks<T: Elem>(
 /// combined exactly as the chunked pass combines them (each chunk scanned from the combination
 /// of its predecessors' folds, each fold from `identity`: a second, independent chain per
 /// element), so floating-point results do not depend on the number of workers.
+#[allow(clippy::too_many_arguments)]
 fn straight<T: Elem>(
     ctx: &Ctx,
     input: &[T],

@@ -106,8 +106,9 @@ fn write_pairs<T: Copy + 'static>(out: &mut [T], mut f: impl FnMut(usize) -> T) 
             _mm_stream_pd(base.add(i).cast::<f64>(), _mm_set_pd(hi, lo));
         }
     }
-    for j in head + 2 * pairs..out.len() {
-        out[j] = f(j);
+    let tail = head + 2 * pairs;
+    for (j, x) in out.iter_mut().enumerate().skip(tail) {
+        *x = f(j);
     }
 }
 
@@ -250,8 +251,9 @@ impl Streamer {
                         _mm_stream_si128(base.add(first).cast::<__m128i>(), v);
                     }
                 }
-                for j in head + lines * per..out.len() {
-                    out[j] = f(j);
+                let tail = head + lines * per;
+                for (j, x) in out.iter_mut().enumerate().skip(tail) {
+                    *x = f(j);
                 }
                 return;
             }

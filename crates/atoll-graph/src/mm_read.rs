@@ -83,9 +83,8 @@ fn parse_chunk(
     out: &mut LocalEntries,
     lines_of: &mut Vec<u64>,
 ) -> LineError {
-    let mut line = first_line;
     let fields = if h.field == MmField::Pattern { 2 } else { 3 };
-    for raw in chunk.split(|&b| b == b'\n') {
+    for (line, raw) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
         // The piece after a final newline is empty and is not a line.
         let Ok(text) = std::str::from_utf8(raw) else {
             return Some((line, "the line is not UTF-8".into()));
@@ -141,7 +140,6 @@ fn parse_chunk(
             out.push(idx[0], idx[1], v);
             lines_of.push(line);
         }
-        line += 1;
     }
     None
 }

@@ -107,7 +107,7 @@ impl Sublocale {
         self.pool.broadcast(|_| loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = parts.get(i) else { break };
-            let mut p = lock(&p);
+            let mut p = lock(p);
             for x in p.iter_mut() {
                 x.write(value);
             }
@@ -195,7 +195,7 @@ impl Locale {
     }
 
     /// A vector of `len` copies of `value`, each sublocale first-touching its share (see
-    /// [`Sublocale::alloc_filled`]), in the proportions of [`Locale::split`].
+    /// [`Sublocale::alloc_filled`]), in the proportions of `Locale::split`.
     pub fn alloc_filled<T: Copy + Send + Sync>(&self, len: usize, value: T) -> Vec<T> {
         if self.children.len() == 1 {
             return self.children[0].alloc_filled(len, value);

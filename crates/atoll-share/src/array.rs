@@ -120,8 +120,8 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
             )));
         }
         let mut shape = [0usize; D];
-        for d in 0..D {
-            shape[d] = usize::try_from(meta.shape[d]).map_err(|_| bad("shape too large".into()))?;
+        for (s, &m) in shape.iter_mut().zip(&meta.shape) {
+            *s = usize::try_from(m).map_err(|_| bad("shape too large".into()))?;
         }
         let dist = dist::block(ctx, shape)?;
         for l in 0..ctx.num_locales() {

@@ -20,7 +20,7 @@ fn share_selftest_program() {
     let r: Result<usize> = run(config("share selftest"), |ctx| {
         let n = 1001;
         let mut a = SharedArray::<i64, 1>::create(ctx, "mpi", [n], ShareOptions::in_dir(&dir))?;
-        a.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 3 * i as i64 - 7)?.view())?;
+        a.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 3 * i - 7)?.view())?;
         ctx.barrier()?;
         let want: Vec<i64> = (0..n as i64).map(|i| 3 * i - 7).collect();
         assert!(std::path::Path::new(&dir).join(format!("atoll-mpi-{}", ctx.id())).exists());

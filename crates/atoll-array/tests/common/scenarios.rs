@@ -611,7 +611,7 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let n = (1usize << 20) * nl + 777;
-    let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) as i64 - 3)?;
+    let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) - 3)?;
     let (s, counts) = measure(ctx, || a.view().cumsum())?;
     let c = &counts[me];
     let mut remote = 0u64;

@@ -11,7 +11,7 @@
 //! | [`Registration`] | make a region of local memory remotely accessible |
 //!
 //! and [`Backend`] is their sum. Backends see raw addresses and byte buffers only: typing,
-//! counting ([`crate::CommDiagnostics`]), tracing, the registration cache and the shortcut for
+//! counting ([`crate::CommCounts`]), tracing, the registration cache and the shortcut for
 //! accesses to one's own locale live once, above them, in [`crate::Ctx`], so every backend
 //! counts the same program identically.
 //!

@@ -431,7 +431,7 @@ impl NodeShm {
         if let Some(m) = self.maps.get(target) {
             // Invalidate cached lookups before the mapping leaves the table.
             GENERATION.fetch_add(1, Ordering::AcqRel);
-            let gone = write(&m).remove(&addr);
+            let gone = write(m).remove(&addr);
             if let Some((_, seq, map)) = gone {
                 let len = map.len;
                 let out = lock(&self.pools).keep(target, Kept { seq, len, map });
