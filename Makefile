@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom lint
 
 all: build
 
@@ -59,6 +59,24 @@ $(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
 $(STAMPS)/pydeps-pandas: | $(STAMPS) $(STAMPS)/pydeps
 	$(VENV)/bin/python -m pip install -q h5py tabulate
 	touch $@
+
+# Ruff (Python lint and format) in the venv, pinned: every machine checks alike.
+RUFF_VERSION := 0.17.6
+$(STAMPS)/ruff: | $(STAMPS) $(VENV)/bin/mpiexec
+	$(VENV)/bin/python -m pip install -q "ruff==$(RUFF_VERSION)"
+	touch $@
+
+# The gates CI runs before the tests (.ci/run): the formatters' checks (rustfmt, ruff format),
+# clippy and rustdoc with warnings as errors, over every target and feature, and ruff's lints.
+# LINT_SCOPE narrows the Rust gates, e.g. `make lint LINT_SCOPE="--workspace --exclude
+# atoll-python"`.
+LINT_SCOPE ?= --workspace
+lint: apt venv $(STAMPS)/ruff
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
+	$(VENV)/bin/ruff check python tools
+	$(VENV)/bin/ruff format --check python tools
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas
@@ -109,6 +127,13 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-bench --features mpi --test ft_mpi -- --test-threads=1
+
+# The loom models of the local backend's barrier and the MPI backend's shared-memory inbox
+# ring (crates/atoll-runtime/src/sync.rs): every interleaving within LOOM_MAX_PREEMPTIONS
+# preemptions. A build of its own (`--cfg loom` swaps the primitives), in target/loom.
+loom:
+	RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom LOOM_MAX_PREEMPTIONS=$${LOOM_MAX_PREEMPTIONS:-2} \
+		$(CARGO) test -p atoll-runtime --lib --release -- loom
 
 bench: build
 	@echo "see docs/BENCHMARKS.md for the benchmark commands"

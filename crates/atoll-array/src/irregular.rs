@@ -22,6 +22,8 @@ use crate::elem::Elem;
 use atoll_dist::Distribution;
 use atoll_error::{Error, Result};
 use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
+use atoll_util::sync::{into_inner, lock};
+use atoll_util::Disjoint;
 use std::any::Any;
 use std::sync::Mutex;
 
@@ -244,15 +246,6 @@ fn parts(len: usize, tasks: usize) -> Vec<std::ops::Range<usize>> {
     (0..tasks).map(|p| p * len / tasks..(p + 1) * len / tasks).collect()
 }
 
-/// The first error among locales' outcomes (the lowest locale's), on every locale.
-/// **Collective.**
-fn agree(ctx: &Ctx, mine: Option<Error>) -> Result<()> {
-    match ctx.allgather(&mine)?.into_iter().flatten().next() {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
 /// Checks every locale's indices against `domain`: the first bad one (lowest locale, then
 /// local order) becomes the same [`Error::IndexOutOfBounds`] on every locale. **Collective.**
 fn check_indices<I: IndexElem, MI: Distribution<1>>(
@@ -277,7 +270,7 @@ fn check_indices<I: IndexElem, MI: Distribution<1>>(
             bounds: format!("{domain} (the domain of the indexed array)"),
         }
     });
-    agree(ctx, mine)
+    ctx.agree(mine.map_or(Ok(()), Err))
 }
 
 /// Reserves, collectively, the most that the aggregators of one operation can charge, so
@@ -302,30 +295,17 @@ fn same_dist<M1: Any, M2: Any>(s: &M1) -> Option<&M2> {
     (s as &dyn Any).downcast_ref::<M2>()
 }
 
-/// Disjoint mutable parts of a slice, one per task, taken by index.
-fn split_parts<'s, T>(mut s: &'s mut [T], ranges: &[std::ops::Range<usize>]) -> Vec<Mutex<&'s mut [T]>> {
-    let mut out = Vec::with_capacity(ranges.len());
-    let mut at = 0;
-    for r in ranges {
-        let (head, tail) = std::mem::take(&mut s).split_at_mut(r.end - at);
-        out.push(Mutex::new(head));
-        s = tail;
-        at = r.end;
-    }
-    out
-}
-
 /// Runs `work(part)` for every part on the locale's task pool; the first error.
 fn run_parts(ctx: &Ctx, n: usize, work: impl Fn(usize) -> Result<()> + Sync) -> Option<Error> {
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     ctx.forall_chunks_with(0..n, 1, |r| {
         for p in r {
             if let Err(e) = work(p) {
-                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                lock(&failure).get_or_insert(e);
             }
         }
     });
-    failure.into_inner().unwrap_or_else(|e| e.into_inner())
+    into_inner(failure)
 }
 
 impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
@@ -443,15 +423,15 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let indices = idx.local();
         // SAFETY: only values read from `self`'s storage of `T` are written through it.
         let out_store = unsafe { as_store_mut(out.local_mut()) };
-        let chunks = split_parts(out_store, &ranges);
+        let chunks = Disjoint::new(out_store);
         let direct =
             if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
         if let Some(ptrs) = direct {
-            let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {
-                let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
+                // SAFETY: `run_parts` runs part `p` once, and the parts' ranges are disjoint.
+                let guard = unsafe { chunks.chunk(ranges[p].clone()) };
                 let ids = &indices[ranges[p].clone()];
-                let mut per_dest = vec![0usize; ptrs.all().len()];
+                let mut per_dest = vec![0usize; ptrs.len()];
                 const { assert!(size_of::<T>() == size_of::<T::Store>() && align_of::<T>() == align_of::<T::Store>()) };
                 // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
@@ -460,19 +440,18 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 // with values read from `self`.
                 unsafe {
                     let slots = std::slice::from_raw_parts_mut(guard.as_mut_ptr().cast::<T>(), guard.len());
-                    direct::gather_part(&loc, ptrs.all(), ids, slots, &mut per_dest);
+                    direct::gather_part(&loc, &ptrs, ids, slots, &mut per_dest);
                 }
                 per_dest[me] = 0;
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
                 Ok(())
             });
-            drop(chunks);
-            agree(ctx, failure)?;
+            ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
         let failure = run_parts(ctx, tasks, |p| {
-            let mut guard = chunks[p].lock().unwrap_or_else(|e| e.into_inner());
-            let slots: &mut [T::Store] = &mut guard;
+            // SAFETY: `run_parts` runs part `p` once, and the parts' ranges are disjoint.
+            let slots: &mut [T::Store] = unsafe { chunks.chunk(ranges[p].clone()) };
             let ids = &indices[ranges[p].clone()];
             match opts.transfer {
                 Transfer::Aggregated => {
@@ -506,8 +485,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
-        drop(chunks);
-        agree(ctx, failure)?;
+        ctx.agree(failure.map_or(Ok(()), Err))?;
         ctx.barrier()
     }
 
@@ -601,22 +579,21 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let direct =
             if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
         if let Some(ptrs) = direct {
-            let ptrs = direct::SendPtrs(ptrs);
             let failure = run_parts(ctx, tasks, |p| {
                 let r = ranges[p].clone();
                 let (ids, vals) = (&indices[r.clone()], &values[r]);
-                let mut per_dest = vec![0usize; ptrs.all().len()];
+                let mut per_dest = vec![0usize; ptrs.len()];
                 // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
                 // nobody reads `self` until the closing barrier. Duplicate indices written by
                 // different tasks: an unspecified last writer (the PGAS contract of
                 // storage.rs), as with puts.
-                unsafe { direct::scatter_part(&loc, ptrs.all(), ids, vals, &mut per_dest) };
+                unsafe { direct::scatter_part(&loc, &ptrs, ids, vals, &mut per_dest) };
                 per_dest[me] = 0;
                 direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
                 Ok(())
             });
-            agree(ctx, failure)?;
+            ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
         let failure = run_parts(ctx, tasks, |p| {
@@ -653,7 +630,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
-        agree(ctx, failure)?;
+        ctx.agree(failure.map_or(Ok(()), Err))?;
         ctx.barrier()
     }
 }
@@ -679,9 +656,6 @@ mod tests {
         assert_eq!(parts(10, 3), vec![0..3, 3..6, 6..10]);
         assert_eq!(parts(2, 4), vec![0..0, 0..1, 1..1, 1..2]);
         assert_eq!(parts(0, 2), vec![0..0, 0..0]);
-        let mut v: Vec<u32> = (0..10).collect();
-        let ps = split_parts(&mut v, &parts(10, 3));
-        assert_eq!(ps.iter().map(|m| m.lock().unwrap().len()).collect::<Vec<_>>(), vec![3, 3, 4]);
     }
 
     #[test]

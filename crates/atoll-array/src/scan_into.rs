@@ -6,6 +6,7 @@ use crate::array::{DistArray, View};
 use crate::elem::Elem;
 use atoll_dist::{Block, Distribution};
 use atoll_error::{Error, Result};
+use atoll_util::sync::{into_inner, lock};
 
 impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
     /// [`scan`](View::scan) into `out`, a Block array over the view's indices on every locale
@@ -75,16 +76,15 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
         }
         // Bring the values into the output's Block layout, then the two passes of `scan`.
         out.assign(self)?;
+        // Chunks of a fixed length, numbered alike in both passes.
+        const CHUNK: usize = 1 << 16;
         let local = out.local_mut();
-        let parts = crate::util::ChunksMut::new(local);
-        let totals = std::sync::Mutex::new(vec![identity; parts.len()]);
-        ctx.forall_chunks(0..parts.len(), |r| {
-            for c in r {
-                let t = parts.get(c).iter().fold(identity, |a, &x| op(a, x));
-                totals.lock().unwrap_or_else(|p| p.into_inner())[c] = t;
-            }
+        let totals = std::sync::Mutex::new(vec![identity; local.len().div_ceil(CHUNK)]);
+        ctx.forall_chunks_mut_with(local, CHUNK, |r, part| {
+            let t = part.iter().fold(identity, |a, &x| op(a, x));
+            lock(&totals)[r.start / CHUNK] = t;
         });
-        let totals = totals.into_inner().unwrap_or_else(|p| p.into_inner());
+        let totals = into_inner(totals);
         let mine = totals.iter().fold(identity, |a, &x| op(a, x));
         let before = ctx.exscan(mine, identity, op)?;
         let mut starts = Vec::with_capacity(totals.len());
@@ -93,22 +93,19 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
             starts.push(acc);
             acc = op(acc, t);
         }
-        ctx.forall_chunks(0..parts.len(), |r| {
-            for c in r {
-                let mut acc = starts[c];
-                for x in parts.get(c).iter_mut() {
-                    let v = *x;
-                    if inclusive {
-                        acc = op(acc, v);
-                        *x = acc;
-                    } else {
-                        *x = acc;
-                        acc = op(acc, v);
-                    }
+        ctx.forall_chunks_mut_with(local, CHUNK, |r, part| {
+            let mut acc = starts[r.start / CHUNK];
+            for x in part.iter_mut() {
+                let v = *x;
+                if inclusive {
+                    acc = op(acc, v);
+                    *x = acc;
+                } else {
+                    *x = acc;
+                    acc = op(acc, v);
                 }
             }
         });
-        drop(parts);
         ctx.barrier()
     }
 

@@ -31,6 +31,7 @@ use crate::stream_store::{worth_it, write_streaming};
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::sync::lock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -204,7 +205,7 @@ fn scan_chunks<T: Elem>(
         let agg = inp.iter().fold(identity, |a, &x| op(a, x));
         let excl = if c == 0 { base } else { wait_for(&incl[c - 1]) };
         let _ = incl[c].set(op(excl, agg));
-        let mut o = outs[c].lock().unwrap_or_else(|p| p.into_inner());
+        let mut o = lock(&outs[c]);
         if inclusive {
             write_chunk(&mut o, stream, scanner(inp, excl, op, true));
         } else {
@@ -220,6 +221,7 @@ fn scan_chunks<T: Elem>(
 /// combined exactly as the chunked pass combines them (each chunk scanned from the combination
 /// of its predecessors' folds, each fold from `identity`: a second, independent chain per
 /// element), so floating-point results do not depend on the number of workers.
+#[allow(clippy::too_many_arguments)]
 fn straight<T: Elem>(
     ctx: &Ctx,
     input: &[T],
@@ -233,7 +235,7 @@ fn straight<T: Elem>(
     let sz = chunk_len::<T>();
     let out = Mutex::new(out);
     ctx.forall_chunks_with(0..1, 1, |_| {
-        let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+        let mut o = lock(&out);
         let mut excl = base;
         for (inp, o) in input.chunks(sz).zip(o.chunks_mut(sz)) {
             let mut total = identity;

@@ -33,6 +33,8 @@ use crate::stream_store::worth_it;
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
+use atoll_util::SyncPtr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -50,15 +52,6 @@ struct Chunk {
     off: usize,
     len: usize,
 }
-
-/// A raw pointer that tasks share (each writes only its own chunks through it).
-#[derive(Clone, Copy)]
-struct Ptr<T>(*mut T);
-// SAFETY: the pointers address registered memory that outlives the pass; tasks write
-// disjoint chunks and read the input only (see `scan`).
-unsafe impl<T> Send for Ptr<T> {}
-// SAFETY: as above.
-unsafe impl<T> Sync for Ptr<T> {}
 
 /// Scans `input` (distributed by `dist`, Block over all locales in order) into `output` (the
 /// same layout) in one pass, when the array is large and every part of both is directly
@@ -82,8 +75,8 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
     let mut ins = Vec::with_capacity(p);
     let mut outs = Vec::with_capacity(p);
     for (k, &len) in lens.iter().enumerate() {
-        ins.push(input.direct(ctx, k, 0, len)?.map(Ptr));
-        outs.push(output.direct(ctx, k, 0, len)?.map(Ptr));
+        ins.push(input.direct(ctx, k, 0, len)?.map(SyncPtr));
+        outs.push(output.direct(ctx, k, 0, len)?.map(SyncPtr));
     }
     let direct = ins.iter().chain(&outs).zip(lens.iter().chain(&lens)).all(|(d, &len)| d.is_some() || len == 0);
     // Agreement, and the entry synchronization: every locale's earlier writes to its parts are
@@ -104,7 +97,7 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
     let slots = ctx.alloc_symmetric_lazy_for::<u64>("View::scan (chunk prefixes)", 2 * n)?;
     let mut slot_ptrs = Vec::with_capacity(p);
     for l in 0..p {
-        slot_ptrs.push(ctx.direct_ptr(slots.ptr(l), 2 * n)?.map(Ptr));
+        slot_ptrs.push(ctx.direct_ptr(slots.ptr(l), 2 * n)?.map(SyncPtr));
     }
     // The slot tables are small allocations that may live where a node peer cannot map them
     // (a refused shared segment): then every locale falls back to the two-pass form.
@@ -128,8 +121,8 @@ pub(crate) fn scan<T: Elem, M: Distribution<1>>(
 fn run_chunks<T: Elem>(
     ctx: &Ctx,
     chunks: &[Chunk],
-    ins: &[Option<Ptr<T>>],
-    outs: &[Option<Ptr<T>>],
+    ins: &[Option<SyncPtr<T>>],
+    outs: &[Option<SyncPtr<T>>],
     slot: impl Fn(usize) -> *mut u64 + Sync,
     input: &Storage<T>,
     output: &Storage<T>,
@@ -182,7 +175,7 @@ fn run_chunks<T: Elem>(
             Ok(false) => fail(slot(g)),
             Err(e) => {
                 fail(slot(g));
-                *panic.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                *lock(&panic) = Some(e);
             }
         }
         if c.part != me {
@@ -190,7 +183,7 @@ fn run_chunks<T: Elem>(
             output.count_direct_put(ctx, c.part, c.off, c.len);
         }
     });
-    panic.into_inner().unwrap_or_else(|p| p.into_inner())
+    into_inner(panic)
 }
 
 /// The flag word of a slot.

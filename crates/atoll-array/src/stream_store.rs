@@ -18,8 +18,12 @@
 //! `f64`, `i64` and `u64` rows go two values at a time from registers to a 16-byte streaming
 //! store (`write_pairs`); other types through a small aligned buffer.
 //!
-//! The only unsafe code is in [`Streamer::write`], `write_pairs`, [`Streamer::copy`] and
-//! [`store_fence`] (x86_64 intrinsics).
+//! Software write-combining (a scatter collecting each destination's values in a 64-byte line)
+//! writes whole lines with [`stream_line`]. This module is Atoll's one place for streaming
+//! stores: the sorts and the benchmarks' one-core references use it too.
+//!
+//! The only unsafe code is in [`Streamer::write`], `write_pairs`, [`Streamer::copy`],
+//! [`stream_line`] and [`store_fence`] (x86_64 intrinsics).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -102,18 +106,49 @@ fn write_pairs<T: Copy + 'static>(out: &mut [T], mut f: impl FnMut(usize) -> T) 
             _mm_stream_pd(base.add(i).cast::<f64>(), _mm_set_pd(hi, lo));
         }
     }
-    for j in head + 2 * pairs..out.len() {
-        out[j] = f(j);
+    let tail = head + 2 * pairs;
+    for (j, x) in out.iter_mut().enumerate().skip(tail) {
+        *x = f(j);
     }
 }
 
-/// Orders this thread's streaming stores before its later stores (a no-op off x86_64).
-fn store_fence() {
+/// Orders this thread's streaming stores before its later stores (a no-op off x86_64). Every
+/// writer that streams ends with one before the values it wrote are read elsewhere (the
+/// [`with_streaming`] scope does it for its rows).
+#[inline(always)]
+pub fn store_fence() {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a store fence has no preconditions (SSE, x86_64 baseline).
     unsafe {
         std::arch::x86_64::_mm_sfence()
     };
+}
+
+/// Writes the 8 values of `line` to `dst..dst + 8`, a whole 64-byte line, with streaming stores
+/// when the values are 8 bytes (x86_64): the line is not first read into the cache. Plain copies
+/// for other sizes and targets. For software write-combining (a scatter that collects each
+/// destination's values in a line and writes it whole: the radix sorts); call
+/// [`store_fence`] after the last one.
+///
+/// # Safety
+/// `dst` is valid for writes of 8 `T`s that nothing else reads or writes meanwhile, `line` does
+/// not overlap them, and when `size_of::<T>() == 8`, `dst` is 64-byte aligned.
+#[inline(always)]
+pub unsafe fn stream_line<T: Copy>(dst: *mut T, line: &[T; 8]) {
+    #[cfg(target_arch = "x86_64")]
+    if size_of::<T>() == 8 {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let (d, s) = (dst.cast::<__m128i>(), line.as_ptr().cast::<__m128i>());
+        for k in 0..4 {
+            // SAFETY: SSE2 is part of x86_64. The 64 bytes of `line` are read (unaligned
+            // loads); `d + k` is 16-byte aligned (`dst` is 64-byte aligned) and inside the 64
+            // bytes the caller gave, which hold the byte images of `line`'s values afterwards.
+            unsafe { _mm_stream_si128(d.add(k), _mm_loadu_si128(s.add(k))) };
+        }
+        return;
+    }
+    // SAFETY: valid for 8 elements and not overlapping `line`, by the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(line.as_ptr(), dst, 8) }
 }
 
 /// Streams values computed elsewhere (in a small buffer) to their destination; made by
@@ -216,8 +251,9 @@ impl Streamer {
                         _mm_stream_si128(base.add(first).cast::<__m128i>(), v);
                     }
                 }
-                for j in head + lines * per..out.len() {
-                    out[j] = f(j);
+                let tail = head + lines * per;
+                for (j, x) in out.iter_mut().enumerate().skip(tail) {
+                    *x = f(j);
                 }
                 return;
             }
@@ -308,6 +344,23 @@ mod tests {
         same_copy(|i| i as f32 * 0.5);
         same_copy(|i| i as f64 * 0.25 - 3.0);
         same_copy(|i| i % 3 == 0);
+    }
+
+    #[test]
+    fn streamed_lines_equal_plain_lines() {
+        #[repr(C, align(64))]
+        struct Lines([u64; 24]);
+        let mut buf = Lines([7; 24]);
+        let line: [u64; 8] = std::array::from_fn(|k| k as u64 * 3 + 1);
+        // SAFETY: words 8..16 of a 64-byte aligned buffer: one aligned line, not `line`.
+        unsafe { stream_line(buf.0.as_mut_ptr().add(8), &line) };
+        store_fence();
+        assert_eq!(&buf.0[8..16], &line);
+        assert!(buf.0[..8].iter().chain(&buf.0[16..]).all(|&x| x == 7));
+        let mut small = [0u16; 8];
+        // SAFETY: 8 elements, not overlapping the source (other sizes are plain copies).
+        unsafe { stream_line(small.as_mut_ptr(), &[1, 2, 3, 4, 5, 6, 7, 8]) };
+        assert_eq!(small, [1, 2, 3, 4, 5, 6, 7, 8]);
     }
 
     #[test]

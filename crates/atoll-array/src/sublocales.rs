@@ -146,7 +146,7 @@ impl<T: Elem, const D: usize> DistArray<T, D, Block<D>> {
     /// The (locale, sublocale) that owns `idx` ([`SublocaleBlock::owner`]'s formula).
     ///
     /// # Errors
-    /// [`atoll_error::Error::IndexOutOfBounds`] outside the domain; [`Error::InvalidArgument`] when the
+    /// [`atoll_error::Error::IndexOutOfBounds`] outside the domain; [`atoll_error::Error::InvalidArgument`] when the
     /// array's pieces target locales.
     pub fn owner_sublocale(&self, idx: [i64; D]) -> Result<(usize, usize)> {
         self.split()?.owner(idx)

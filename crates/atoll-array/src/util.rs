@@ -1,6 +1,4 @@
-//! Small helpers: strided offset walks and disjoint chunks of a slice for task pools.
-
-use std::sync::Mutex;
+//! Small helpers: strided offset walks.
 
 /// Calls `f(k, offset)` for every element `k` (row-major over `shape`) of the strided box at
 /// `off + sum(t[d] * strides[d])`.
@@ -48,27 +46,4 @@ pub(crate) fn scatter<T: Copy, const D: usize>(
     buf: &[T],
 ) {
     for_each_offset(off, strides, shape, |k, o| out[o] = buf[k]);
-}
-
-/// A slice cut into chunks that tasks take by index, each chunk at most once.
-pub(crate) struct ChunksMut<'a, T> {
-    chunks: Vec<Mutex<&'a mut [T]>>,
-}
-
-/// The chunk length for task pools: large enough to amortize scheduling.
-const CHUNK: usize = 1 << 16;
-
-impl<'a, T> ChunksMut<'a, T> {
-    pub(crate) fn new(s: &'a mut [T]) -> Self {
-        ChunksMut { chunks: s.chunks_mut(CHUNK).map(Mutex::new).collect() }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.chunks.len()
-    }
-
-    /// Chunk `i` (tasks take distinct indices, so the lock is never contended).
-    pub(crate) fn get(&self, i: usize) -> std::sync::MutexGuard<'_, &'a mut [T]> {
-        self.chunks[i].lock().unwrap_or_else(|p| p.into_inner())
-    }
 }

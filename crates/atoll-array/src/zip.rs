@@ -14,6 +14,7 @@
 use atoll_dist::{Distribution, Domain, Piece, StridedRange};
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
 use std::any::Any;
 use std::sync::Mutex;
 
@@ -446,13 +447,13 @@ impl<'a, const D: usize> Plan<'a, D> {
             let mut s = S::default();
             for seg in self.segs(r) {
                 if let Err(e) = f(&seg, &mut s) {
-                    let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut g = lock(&err);
                     g.get_or_insert(e);
                     return;
                 }
             }
         })?;
-        match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        match into_inner(err) {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -478,9 +479,9 @@ impl<'a, const D: usize> Plan<'a, D> {
                     break;
                 }
             }
-            parts.lock().unwrap_or_else(|p| p.into_inner()).push((first, acc));
+            lock(&parts).push((first, acc));
         })?;
-        let mut parts = parts.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut parts = into_inner(parts);
         parts.sort_by_key(|(k, _)| *k);
         let mut acc = identity;
         for (_, p) in parts {

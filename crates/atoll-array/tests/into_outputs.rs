@@ -68,3 +68,26 @@ fn preallocated_outputs_equal_the_references() {
         .unwrap();
     }
 }
+
+/// A scan into a Block output from a Cyclic array takes the two-pass form, whose chunks (64 Ki
+/// elements) are numbered alike in both passes: several chunks per locale, the last one short.
+#[test]
+fn two_pass_scans_over_many_chunks_equal_the_reference() {
+    for locales in [1, 3] {
+        run(Config::local(locales), |ctx| {
+            let n = 5 * 65_536 + 123;
+            let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [n])?, |[i]| (i as u64 * 31) % 101)?;
+            let mut s = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [n])?, 9)?;
+            a.view().cumsum_into(&mut s)?;
+            let mut acc = 0;
+            let want: Vec<u64> = (0..n as u64)
+                .map(|i| {
+                    acc += (i * 31) % 101;
+                    acc
+                })
+                .collect();
+            check(s.gather(0)?.is_none_or(|g| g == want), || format!("cumsum_into of {n} on {locales} locales"))
+        })
+        .unwrap();
+    }
+}

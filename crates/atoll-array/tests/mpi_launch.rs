@@ -1,29 +1,33 @@
-//! The MPI suite of the arrays: launches `atoll-array-selftest` under `mpiexec -n 2` and `-n 3`
-//! (`ATOLL_MPIEXEC` or `MPIEXEC` names it; the project venv's MPICH by default), checks that
-//! every scenario passed on every rank, and that the message counts it printed are those of
-//! the same scenarios run here on the local backend with as many locales.
+//! The MPI suite of the arrays: runs this file's program (`selftest_program`, the deterministic
+//! scenarios of `tests/common/scenarios.rs`) under `mpiexec -n 2` and `-n 3` (`ATOLL_MPIEXEC` or
+//! `MPIEXEC` names it; the project venv's MPICH by default), checks that every scenario passed
+//! on every rank, and that the message counts it printed are those of the same scenarios run
+//! here on the local backend with as many locales.
 #![cfg(feature = "mpi")]
 
 mod common;
 
 use atoll_runtime::{run, Config};
+use atoll_testkit::{counts, launch, selftest, Program};
 use common::scenarios;
 use std::time::Duration;
 
-#[path = "support/launch.rs"]
-mod launch;
+const PROGRAM: Program = Program::new("selftest_program");
+
+/// The ranks' program: locale 0 prints one `counts <scenario> [...]` line per scenario (every
+/// locale's message counts), then `array selftest ok`.
+#[test]
+#[ignore = "the MPI program of this file's launches"]
+fn selftest_program() {
+    scenarios::register_all();
+    selftest("array selftest", |ctx| Ok(scenarios::report(&scenarios::all(ctx)?)));
+}
 
 fn same_counts_as_local(n: usize) {
-    let so = launch::launch(
-        env!("CARGO_BIN_EXE_atoll-array-selftest"),
-        "the array selftest",
-        "array selftest ok",
-        n,
-        Duration::from_secs(180),
-    );
+    let so = launch(&PROGRAM, "array selftest ok", n, Duration::from_secs(180));
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
-    let (mpi, local) = (launch::counts(&so), launch::counts(&local));
+    let (mpi, local) = (counts(&so), counts(&local));
     assert_eq!(mpi.len(), 13, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }

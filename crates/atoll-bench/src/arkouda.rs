@@ -32,11 +32,11 @@
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use crate::hugevec as hv;
-use crate::mix::mix;
 use crate::report::Line;
 use atoll::array::stream_store::write_streaming;
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// The JSON fields of [`RefTimes::fields`] for a kernel's one-core reference.
@@ -159,7 +159,7 @@ fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(
     }
 }
 
-/// The best times of a single-core reference ([`reference`]).
+/// The best times of a single-core reference ([`reference`](fn@reference)).
 struct RefTimes {
     /// Whether every variant's result checked.
     ok: bool,
@@ -247,7 +247,7 @@ fn reference<S>(
 /// (overwritten; filled with a value no kernel writes first, untimed, so that each run is
 /// checked on its own): the allocation of a program that keeps its buffers, as Atoll's page
 /// pool does (`atoll_runtime::page_pool`); then the same with streaming stores
-/// (`kernel(state, huge, Some(buffer), true)`, see [`reference`]). Returns (whether all
+/// (`kernel(state, huge, Some(buffer), true)`, see [`reference`](fn@reference)). Returns (whether all
 /// checked, the best seconds of any variant on the faster page size ([`fastest`]), the best on
 /// 4 KiB pages, the best fresh, kept and kept with streaming stores on huge pages). Other
 /// locales get `(true, 0.0, 0.0, 0.0, 0.0, 0.0)`.
@@ -647,7 +647,7 @@ fn stream_value_ok(i: u64, x: f64) -> bool {
 /// preallocated output (`take_into`, `cumsum_into`) and `speedup_vs_one_core_prealloc`
 /// compares it with the one-core loop into a preallocated output (`one_core_prealloc_seconds`).
 /// Each one-core figure is the fastest of huge and 4 KiB pages ([`fastest`]) and of plain and
-/// streaming stores ([`reference`]), with its 4 KiB pages twin (`one_core_4k_seconds`,
+/// streaming stores ([`reference`](fn@reference)), with its 4 KiB pages twin (`one_core_4k_seconds`,
 /// `one_core_prealloc_4k_seconds`) and the plain and streaming figures of the preallocated
 /// loop; the allocating one is also the fastest of a fresh output and one kept from the
 /// previous run, with plain or streaming stores (reported on huge pages as

@@ -18,8 +18,8 @@
 //! `one_core_seconds` is the faster of the two.
 
 use crate::hugevec as hv;
-use crate::mix::mix;
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// What one argsort measurement gives.
@@ -82,6 +82,7 @@ pub fn seq_argsort_kept(keys: &[i64], w: u32, wc: bool, huge: bool, keep: &mut h
 mod seq {
     use super::SIGN;
     use crate::hugevec as hv;
+    use atoll::array::stream_store::{store_fence, stream_line};
 
     /// The histograms of every digit of `span` bits from bit `lo` of the keys' images, in one
     /// read; then the digits (their index) that vary, with their start offsets.
@@ -174,7 +175,7 @@ mod seq {
                     let first = o + 1 - 8;
                     // SAFETY: `first..first + 8` is inside `out` (`o` is, checked), 64-byte
                     // aligned (slot 0 starts a line), and belongs to this digit's run.
-                    unsafe { write_line(base.add(first), &lines[d]) };
+                    unsafe { stream_line(base.add(first), &lines[d]) };
                 } else {
                     for p in starts[d]..o + 1 {
                         out[p] = lines[d][slot(p)];
@@ -192,33 +193,7 @@ mod seq {
                 out[p] = lines[d][slot(p)];
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a store fence has no other effect.
-        unsafe {
-            std::arch::x86_64::_mm_sfence()
-        };
-    }
-
-    /// Writes one 64-byte line with non-temporal stores (plain copies off x86-64).
-    ///
-    /// # Safety
-    /// `dst` is 64-byte aligned and valid for 8 words.
-    #[inline(always)]
-    unsafe fn write_line(dst: *mut u64, line: &[u64; 8]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-            let (d, s) = (dst.cast::<__m128i>(), line.as_ptr().cast::<__m128i>());
-            for k in 0..4 {
-                // SAFETY: SSE2 is part of x86-64; `d` is 16-byte aligned and valid (caller).
-                unsafe { _mm_stream_si128(d.add(k), _mm_loadu_si128(s.add(k))) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        // SAFETY: valid for 8 words by the caller's contract.
-        unsafe {
-            std::ptr::copy_nonoverlapping(line.as_ptr(), dst, 8)
-        }
+        store_fence();
     }
 
     /// One-word records: key bits `lo..lo + span` above `idx_bits` index bits; `wc`: through

@@ -2,9 +2,11 @@
 //! `Vec`s, one per core, each owning a contiguous chunk (first touched by that thread). The
 //! threads are started before any Atoll job, so they are not pinned to a locale's cores, and
 //! they stay alive between repetitions (no thread start in the timed part). Two kernels: plain
-//! stores, and non-temporal stores (`stream_nt.rs`, faster where writing around the cache
-//! pays); the limit is the faster of the two.
+//! stores, and non-temporal stores (`atoll::array::stream_store::write_streaming`, faster where
+//! writing around the cache pays); the limit is the faster of the two.
 
+use atoll::array::stream_store::write_streaming;
+use atoll::util::sync::lock;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
@@ -55,7 +57,7 @@ impl Baseline {
                             true
                         }
                         Job::Streaming => {
-                            crate::stream_nt::triad_nt(&mut a, &b, &c, alpha);
+                            write_streaming(&mut a, |i| b[i] + alpha * c[i]);
                             true
                         }
                         Job::Check => {
@@ -76,7 +78,7 @@ impl Baseline {
     }
 
     fn collect(&self) -> bool {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        let done = lock(&self.done);
         (0..self.go.len()).all(|_| done.recv().unwrap_or(false))
     }
 

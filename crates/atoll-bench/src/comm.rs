@@ -2,7 +2,7 @@
 //! the MPI backend.
 //!
 //! Locale 0 measures operations that target locale 1; the other locales wait in barriers.
-//! On `mpi` the run alternates `--rounds` phases: a plain-MPI phase ([`PlainMpi`]: its own
+//! On `mpi` the run alternates `--rounds` phases: a plain-MPI phase ([`PlainMpi`](atoll_runtime::PlainMpi): its own
 //! communicator and dynamic window, made while no Atoll runtime thread exists, no registration
 //! lookup, no counters) and an Atoll job (`run`) measuring the same operations, so both see
 //! the same machine state; each line reports `raw_mpi_seconds` and `overhead_vs_raw_mpi`.

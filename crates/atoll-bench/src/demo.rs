@@ -12,8 +12,6 @@ mod demo_arrays;
 mod demo_mem;
 mod demo_sort;
 mod demo_stencil;
-mod mix;
-mod stream_nt;
 use std::time::Instant;
 
 fn hello(ctx: &Ctx, from: usize) -> Result<String> {

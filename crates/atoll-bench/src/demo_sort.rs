@@ -4,10 +4,10 @@
 //! then a two-key `coargsort` of mixed types.
 
 use crate::check;
-use crate::mix::mix;
 use atoll::array::{dist, Cyclic, DistArray};
 use atoll::ops::{argsort, coargsort, SortColumn};
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// The tour step (collective).

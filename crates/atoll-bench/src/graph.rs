@@ -97,6 +97,7 @@ impl Ctxt<'_> {
         self.args.only.is_empty() || self.args.only.iter().any(|o| o == name)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn line(&self, name: &str, n: usize, nnz: u64, per_iter: f64, iters: usize, one_core: f64, ok: bool) -> Line {
         Line::new("graph", name, self.ctx.backend_name(), self.ctx.num_locales(), n as u64, per_iter * iters as f64, ok)
             .with("nnz", nnz)

@@ -300,9 +300,9 @@ impl HittingSystem {
         let mut y = vec![0.0; g.n];
         self.apply(g, &x, &mut y);
         let (mut rr, mut bb) = (0.0, 0.0);
-        for i in 0..g.n {
+        for (i, &yi) in y.iter().enumerate() {
             if self.active[i] {
-                rr += (self.deg[i] - y[i]).powi(2);
+                rr += (self.deg[i] - yi).powi(2);
                 bb += self.deg[i] * self.deg[i];
             }
         }
@@ -401,9 +401,9 @@ mod tests {
         let sys = HittingSystem::new(&g, &[0]);
         let (h, res, conv) = hitting_cg(&g, &sys, 1e-12, 100);
         assert!(conv && !res.is_empty());
-        for v in 0..10 {
+        for (v, &hv) in h.iter().enumerate().take(10) {
             let want = (v * (18 - v)) as f64;
-            assert!((h[v] - want).abs() <= 1e-8 * want.max(1.0), "vertex {v}: {} vs {want}", h[v]);
+            assert!((hv - want).abs() <= 1e-8 * want.max(1.0), "vertex {v}: {hv} vs {want}");
         }
         assert!(h[10].is_infinite());
         let (r, b) = sys.residual(&g, &h);

@@ -19,9 +19,9 @@
 //! a 64-bit hash of every key, over all locales). Weak scaling: with `--sweep` the local
 //! backend runs 1 to 4 locales.
 
-use crate::mix::mix;
 use crate::report::Line;
 use atoll::prelude::*;
+use atoll::util::mix;
 use std::time::Instant;
 
 /// Options of `atoll-bench isx`.

@@ -12,7 +12,6 @@ mod graph_shared;
 mod hugevec;
 mod isx;
 mod memtrack;
-mod mix;
 mod overhead;
 mod polybench;
 mod progress;
@@ -21,7 +20,6 @@ mod share;
 mod slices;
 mod stencil;
 mod stream;
-mod stream_nt;
 mod stream_sub;
 mod strings;
 

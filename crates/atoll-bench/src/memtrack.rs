@@ -2,8 +2,8 @@
 //!
 //! A global allocator belongs to a whole process, so this subcommand does not measure in the
 //! `atoll-bench` process (which has none: the communication benchmarks run on the system
-//! allocator). It runs `atoll-memtrack` (built with `atoll-mem`, `make build` puts it next to
-//! `atoll-bench`) `--repeats` times as a child process. Each run measures, with `--threads`
+//! allocator). It runs `atoll-memtrack` (a binary of this crate, `src/memtrack_bins`, next
+//! to `atoll-bench`) `--repeats` times as a child process. Each run measures, with `--threads`
 //! tasks (default: one per core):
 //!
 //! * the small-allocation program (each task converts `1..=n` to heap `String`s and drops

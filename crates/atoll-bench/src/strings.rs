@@ -179,7 +179,7 @@ pub fn strings(ctx: &Ctx, o: &StringsOpts) -> Result<()> {
 
     // argsort, and the numeric argsort of as many u64 keys.
     let (t, perm) = best(ctx, reps, || s.argsort())?;
-    let keys = DistArray::<u64, 1>::from_fn(ctx, dists::block(ctx, [o.n])?, |[i]| crate::mix::mix(i as u64 ^ 0x17))?;
+    let keys = DistArray::<u64, 1>::from_fn(ctx, dists::block(ctx, [o.n])?, |[i]| atoll::util::mix(i as u64 ^ 0x17))?;
     let (tn, nperm) = best(ctx, reps, || atoll::ops::argsort(&keys.view()))?;
     let (perm, nperm, nkeys) = (perm.gather(0)?, nperm.gather(0)?, keys.gather(0)?);
     if let (Some(l), Some(perm), Some(nperm), Some(nkeys)) = (&all, perm, nperm, nkeys) {

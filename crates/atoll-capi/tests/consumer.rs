@@ -8,6 +8,7 @@ use atoll_array::{dist, DistArray, ExprReduce};
 use atoll_error::Error;
 use atoll_runtime::{run, Config};
 use atoll_share::{ShareOptions, SharedArray};
+use atoll_util::{mix, GOLDEN_GAMMA};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -58,10 +59,9 @@ impl Drop for Dir {
     }
 }
 
-fn mix(e: u64, k: u64) -> u64 {
-    let mut z = e.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(k);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z ^ (z >> 31)
+/// Pseudo-random word `k` of edge `e`.
+fn word(e: u64, k: u64) -> u64 {
+    mix(e.wrapping_mul(GOLDEN_GAMMA).wrapping_add(k))
 }
 
 fn spmv(rows: &[i64], cols: &[i64], vals: &[f64], x: &[f64]) -> Vec<f64> {
@@ -89,11 +89,11 @@ fn producer_and_consumer(tag: &str, prefix: &[&str]) {
         let y = SharedArray::<f64, 1>::create(ctx, "y", [n], opts())?;
         let e = dist::block(ctx, [m])?;
         rows.array_mut()?
-            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 1) % n as u64) as i64)?.view())?;
+            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (word(i as u64, 1) % n as u64) as i64)?.view())?;
         cols.array_mut()?
-            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (mix(i as u64, 2) % n as u64) as i64)?.view())?;
+            .assign(&DistArray::from_fn(ctx, e.clone(), |[i]| (word(i as u64, 2) % n as u64) as i64)?.view())?;
         vals.array_mut()?
-            .assign(&DistArray::from_fn(ctx, e, |[i]| (mix(i as u64, 3) % 1000) as f64 / 1000.0)?.view())?;
+            .assign(&DistArray::from_fn(ctx, e, |[i]| (word(i as u64, 3) % 1000) as f64 / 1000.0)?.view())?;
         x.array_mut()?.assign(&DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| 1.0 + (i % 7) as f64)?.view())?;
         let child = if ctx.id() == 0 {
             let mut cmd = Command::new(prefix.first().map(String::as_str).unwrap_or(bin.to_str().unwrap()));

@@ -35,9 +35,9 @@ fn check<const D: usize>(shape: [usize; D], locales: usize, counts: Vec<usize>) 
         assert_eq!(owner, l);
         assert!(sb.local_ranges(l)?[s].contains(&off), "offset {off} of {idx:?} not in sublocale {s}'s range");
     }
-    for l in 0..locales {
+    for (l, &count) in counts.iter().enumerate().take(locales) {
         let ranges = sb.local_ranges(l)?;
-        assert_eq!(ranges.len(), counts[l]);
+        assert_eq!(ranges.len(), count);
         let mut next = 0;
         for (s, r) in ranges.iter().enumerate() {
             assert_eq!(r.start, next);

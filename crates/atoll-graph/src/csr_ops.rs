@@ -4,7 +4,6 @@
 
 use crate::csr::CsrMatrix;
 use crate::operator::{check_part, RowMatrix};
-use crate::par::for_chunks_mut;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 use std::ops::Range;
@@ -14,7 +13,7 @@ impl CsrMatrix {
     pub fn spmv_gathered(&self, ctx: &Ctx, xg: &[f64], y: &mut [f64]) {
         let (rp, col) = (&self.row_ptr, &self.col);
         match &self.val {
-            Some(val) => for_chunks_mut(ctx, y, |r, ys| {
+            Some(val) => ctx.forall_chunks_mut(y, |r, ys| {
                 for (i, yi) in r.zip(ys) {
                     let mut s = 0.0;
                     for k in rp[i]..rp[i + 1] {
@@ -23,7 +22,7 @@ impl CsrMatrix {
                     *yi = s;
                 }
             }),
-            None => for_chunks_mut(ctx, y, |r, ys| {
+            None => ctx.forall_chunks_mut(y, |r, ys| {
                 for (i, yi) in r.zip(ys) {
                     let mut s = 0.0;
                     for k in rp[i]..rp[i + 1] {

@@ -8,17 +8,10 @@ use crate::entries::LocalEntries;
 use crate::partition::Partition;
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
+use atoll_util::mix;
 
 /// Graph500's initiator probabilities (A, B, C; D = 1 - A - B - C).
 pub const RMAT_ABC: (f64, f64, f64) = (0.57, 0.19, 0.19);
-
-#[inline]
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// A bijection of `0..2^scale` (odd multiplications and xor-shifts modulo `2^scale`).
 #[inline]
@@ -27,11 +20,11 @@ pub fn scramble(v: u64, scale: u32, seed: u64) -> u64 {
         return 0;
     }
     let mask = if scale >= 64 { u64::MAX } else { (1u64 << scale) - 1 };
-    let (m1, m2) = (splitmix(seed) | 1, splitmix(seed ^ 0xABCD) | 1);
+    let (m1, m2) = (mix(seed) | 1, mix(seed ^ 0xABCD) | 1);
     let mut x = v & mask;
     x = x.wrapping_mul(m1) & mask;
     x ^= x >> scale.div_ceil(2);
-    x = x.wrapping_mul(m2).wrapping_add(splitmix(seed ^ 77)) & mask;
+    x = x.wrapping_mul(m2).wrapping_add(mix(seed ^ 77)) & mask;
     x ^= x >> scale.div_ceil(3).max(1);
     x
 }
@@ -43,7 +36,7 @@ fn rmat_edge(k: u64, scale: u32, seed: u64) -> (u64, u64) {
     let ta = (a * u64::MAX as f64) as u64;
     let tb = ((a + b) * u64::MAX as f64) as u64;
     let tc = ((a + b + c) * u64::MAX as f64) as u64;
-    let mut s = splitmix(seed ^ splitmix(k));
+    let mut s = mix(seed ^ mix(k));
     let (mut u, mut v) = (0u64, 0u64);
     for _ in 0..scale {
         // wyrand step
@@ -92,7 +85,7 @@ pub fn kronecker_edges(ctx: &Ctx, scale: u32, edge_factor: u64, seed: u64) -> Re
     {
         let base = r.start as u64;
         let mut pairs: Vec<(u64, u64)> = vec![(0, 0); r.len()];
-        crate::par::for_chunks_mut(ctx, &mut pairs, |sub, out| {
+        ctx.forall_chunks_mut(&mut pairs, |sub, out| {
             for (k, o) in sub.zip(out) {
                 *o = kronecker_edge(base + k as u64, scale, seed);
             }

@@ -12,6 +12,7 @@
 use crate::partition::Partition;
 use atoll_error::{Error, Result};
 use atoll_runtime::{Ctx, Pod, Symmetric};
+use atoll_util::sync::lock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -143,7 +144,7 @@ impl Halo {
         let par = self.parity.fetch_add(1, Ordering::Relaxed) & 1;
         let words: &[u64] = atoll_runtime::bytemuck::cast_slice(local);
         {
-            let mut buf = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+            let mut buf = lock(&self.scratch);
             for (dst, idx) in self.send_idx.iter().enumerate() {
                 if idx.is_empty() {
                     continue;

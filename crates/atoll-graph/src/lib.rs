@@ -8,6 +8,8 @@
 //! Every function that takes a `&Ctx` and builds or computes something distributed is
 //! **collective**: each locale calls it with its own handle.
 
+#![forbid(unsafe_code)]
+
 pub mod algo;
 mod csr;
 mod csr_ops;
@@ -20,7 +22,6 @@ mod mm_header;
 mod mm_read;
 mod mm_write;
 mod operator;
-mod par;
 mod partition;
 mod shared_edges;
 

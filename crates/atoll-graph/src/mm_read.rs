@@ -83,9 +83,8 @@ fn parse_chunk(
     out: &mut LocalEntries,
     lines_of: &mut Vec<u64>,
 ) -> LineError {
-    let mut line = first_line;
     let fields = if h.field == MmField::Pattern { 2 } else { 3 };
-    for raw in chunk.split(|&b| b == b'\n') {
+    for (line, raw) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
         // The piece after a final newline is empty and is not a line.
         let Ok(text) = std::str::from_utf8(raw) else {
             return Some((line, "the line is not UTF-8".into()));
@@ -141,7 +140,6 @@ fn parse_chunk(
             out.push(idx[0], idx[1], v);
             lines_of.push(line);
         }
-        line += 1;
     }
     None
 }
@@ -171,7 +169,7 @@ pub fn read_local(ctx: &Ctx, path: impl AsRef<Path>) -> Result<MmLocal> {
         Ok((h, chunk, newlines))
     })();
     // Agree on I/O and header errors first (every locale sees the same header).
-    let (h, chunk, newlines) = agree(ctx, local)?;
+    let (h, chunk, newlines) = ctx.agree(local)?;
     let mut entries = LocalEntries::new(h.field == MmField::Pattern);
     let first_line = h.lines + 1 + ctx.exscan(newlines, 0u64, |a, b| a + b)?;
     let total_lines = h.lines + ctx.allreduce(newlines, |a, b| a + b)?;
@@ -204,13 +202,4 @@ pub fn read_local(ctx: &Ctx, path: impl AsRef<Path>) -> Result<MmLocal> {
         });
     }
     Ok(MmLocal { header: h, entries })
-}
-
-/// Every locale's outcome; the lowest failing locale's error on every locale.
-fn agree<T>(ctx: &Ctx, r: Result<T>) -> Result<T> {
-    let e = ctx.allgather(&r.as_ref().err().cloned())?;
-    if let Some(e) = e.into_iter().flatten().next() {
-        return Err(e);
-    }
-    r
 }

@@ -55,7 +55,7 @@ pub fn write_matrix_market(
     } else {
         Ok(())
     };
-    agree(ctx, created)?;
+    ctx.agree(created)?;
     let wrote: Result<()> = (|| {
         if text.is_empty() {
             return Ok(());
@@ -64,13 +64,5 @@ pub fn write_matrix_market(
         f.seek(SeekFrom::Start(at)).map_err(io)?;
         f.write_all(text.as_bytes()).map_err(io)
     })();
-    agree(ctx, wrote)
-}
-
-fn agree(ctx: &Ctx, r: Result<()>) -> Result<()> {
-    let all = ctx.allgather(&r.as_ref().err().cloned())?;
-    match all.into_iter().flatten().next() {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    ctx.agree(wrote)
 }

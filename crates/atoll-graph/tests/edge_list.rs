@@ -5,7 +5,8 @@ mod common;
 
 use atoll_graph::{pagerank, read_matrix_market, read_matrix_market_edges, EdgeListMatrix, RowMatrix};
 use atoll_runtime::{run, Config, Error};
-use common::{dense, mix, tmp};
+use atoll_util::mix;
+use common::{dense, tmp};
 
 #[test]
 fn edge_list_operator_matches_the_dense_reference_and_the_csr() {

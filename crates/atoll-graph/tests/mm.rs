@@ -5,7 +5,8 @@ mod common;
 
 use atoll_graph::{read_local, read_matrix_market, write_matrix_market, MmSymmetry, RowMatrix};
 use atoll_runtime::{run, Config, Error};
-use common::{dense, mix, tmp};
+use atoll_util::mix;
+use common::{dense, tmp};
 
 fn write(name: &str, text: &str) -> std::path::PathBuf {
     let p = tmp(name);

@@ -1,4 +1,5 @@
-//! The MPI suite of the graph crate: launches `atoll-graph-selftest` under `mpiexec -n 2` and
+//! The MPI suite of the graph crate: runs this file's program (`selftest_program`, the scenarios of
+//! `tests/mpi_scenarios`) under `mpiexec -n 2` and
 //! `-n 3`, checks that every scenario passed on every rank (results against sequential
 //! references) and that the message counts it printed equal those of the same scenarios run
 //! here on the local backend with as many locales.
@@ -7,22 +8,24 @@
 mod mpi_scenarios;
 
 use atoll_runtime::{run, Config};
+use atoll_testkit::{counts, launch, selftest, Program};
 use std::time::Duration;
 
-#[path = "../../atoll-array/tests/support/launch.rs"]
-mod launch;
+const PROGRAM: Program = Program::new("selftest_program");
+
+/// The ranks' program: locale 0 prints one `counts <scenario> [...]` line per scenario (every
+/// locale's message counts), then `graph selftest ok`.
+#[test]
+#[ignore = "the MPI program of this file's launches"]
+fn selftest_program() {
+    selftest("graph selftest", |ctx| Ok(mpi_scenarios::report(&mpi_scenarios::all_scenarios(ctx)?)));
+}
 
 fn same_results_and_counts_as_local(n: usize) {
-    let so = launch::launch(
-        env!("CARGO_BIN_EXE_atoll-graph-selftest"),
-        "the graph selftest",
-        "graph selftest ok",
-        n,
-        Duration::from_secs(180),
-    );
+    let so = launch(&PROGRAM, "graph selftest ok", n, Duration::from_secs(180));
     let local =
         run(Config::local(n), |ctx| mpi_scenarios::all_scenarios(ctx).map(|r| mpi_scenarios::report(&r))).unwrap();
-    let (mpi, local) = (launch::counts(&so), launch::counts(&local));
+    let (mpi, local) = (counts(&so), counts(&local));
     assert_eq!(mpi.len(), 4, "one line per scenario:\n{so}");
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }

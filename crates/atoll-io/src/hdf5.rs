@@ -20,7 +20,6 @@
 //! [`FileErrorKind::MissingDataset`], an unreadable type [`FileErrorKind::WrongType`], each
 //! naming the file.
 
-use crate::agree::agree;
 use crate::column::{Column, IoDType};
 use crate::meta::file_err;
 use atoll_array::{dist, DistArray};
@@ -243,7 +242,7 @@ pub fn h5_create(ctx: &Ctx, files: &[PathBuf], truncate: bool) -> Result<()> {
     } else {
         Ok(())
     };
-    agree(ctx, r)
+    ctx.agree(r)
 }
 
 /// Creates the group `path` (and its parents) in every file, with the attributes `attrs`.
@@ -264,7 +263,7 @@ pub fn h5_group(ctx: &Ctx, files: &[PathBuf], path: &str, attrs: &[(String, Attr
     } else {
         Ok(())
     };
-    agree(ctx, r)
+    ctx.agree(r)
 }
 
 /// Removes the object `path` (a dataset or a group) from every file where it exists
@@ -292,7 +291,7 @@ pub fn h5_delete(ctx: &Ctx, files: &[PathBuf], path: &str) -> Result<()> {
     } else {
         Ok(())
     };
-    agree(ctx, r)
+    ctx.agree(r)
 }
 
 /// Rewrites every file without the space of removed objects (HDF5 does not reclaim it): the
@@ -324,7 +323,7 @@ pub fn h5_repack(ctx: &Ctx, files: &[PathBuf]) -> Result<()> {
     } else {
         Ok(())
     };
-    agree(ctx, r)
+    ctx.agree(r)
 }
 
 /// An element type written to HDF5, and how a locale's part becomes its buffer.
@@ -421,13 +420,13 @@ fn in_turn(
             if k == me {
                 outcome = write(&files[0], at, total, k == 0);
             }
-            outcome = agree(ctx, outcome);
+            outcome = ctx.agree(outcome);
             outcome.clone()?;
         }
         outcome
     } else {
         let r = write(&files[me], 0, my_len, true);
-        agree(ctx, r)
+        ctx.agree(r)
     }
 }
 
@@ -595,7 +594,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
             Ok((n, k, t.unwrap_or_default()))
         })
         .collect();
-    let infos = agree(ctx, infos)?;
+    let infos = ctx.agree(infos)?;
     // Without `strict`, integers of either sign read together as int64 (Arkouda's rule).
     let mixed_ints = infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| x.1 == H5Kind::Uint);
     let kind = if !strict && mixed_ints { H5Kind::Int } else { infos[0].1 };
@@ -617,7 +616,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         ($t:ty, $wrap:path, $read:ty, $conv:expr) => {{
             let mut a = DistArray::<$t, 1>::for_overwrite(ctx, d.clone())?;
             let r = read_into::<$read, $t>(files, path, &lens, here.clone(), a.local_mut(), $conv);
-            match agree(ctx, r) {
+            match ctx.agree(r) {
                 Ok(()) => Ok($wrap(a)),
                 Err(e) => {
                     drop(a);
@@ -655,7 +654,7 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
             Ok((v.size(), s))
         })
         .collect();
-    let meta = agree(ctx, meta)?;
+    let meta = ctx.agree(meta)?;
     let me = ctx.id();
     let nl = ctx.num_locales();
     let local: Result<LocalStrings> = if meta.iter().all(|m| m.1.is_some()) {
@@ -724,7 +723,7 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
             Ok(out)
         })()
     };
-    let local = agree(ctx, local)?;
+    let local = ctx.agree(local)?;
     DistStrings::from_local_parts(ctx, local, "read_hdf")
 }
 

@@ -18,7 +18,6 @@
 //! The `parquet` crate is used through its column API, without Arrow (compile time); codecs:
 //! none, snappy (pandas' and pyarrow's default) and zstd (polars' default).
 
-mod agree;
 mod column;
 pub mod hdf5;
 mod meta;

@@ -1,6 +1,5 @@
 //! Reading Parquet columns into Block arrays, every locale decoding the rows of its own part.
 
-use crate::agree::agree;
 use crate::column::{Column, IoDType};
 use crate::meta::{all_names, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
 use crate::posfile::PosFile;
@@ -9,6 +8,7 @@ use atoll_array::{dist, DistArray};
 use atoll_error::{invalid_arg, FileErrorKind, Result};
 use atoll_runtime::Ctx;
 use atoll_strings::{DistStrings, LocalStrings};
+use atoll_util::sync::{into_inner, lock};
 use parquet::column::reader::{get_typed_column_reader, ColumnReader};
 use parquet::data_type::{BoolType, DataType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -51,7 +51,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     // footer itself: the outcome is the same everywhere).
     let names: Vec<String> = match datasets {
         Some(d) => d.to_vec(),
-        None => agree(ctx, all_names(&paths[0]))?,
+        None => ctx.agree(all_names(&paths[0]))?,
     };
     if names.is_empty() {
         return Err(invalid_arg!("read_parquet: no datasets to read"));
@@ -103,7 +103,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     let r = &dom.dims()[0];
     let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
     let decoded = decode_local(ctx, paths, &summaries, &groups, here, &mut cols);
-    let strs = match agree(ctx, decoded) {
+    let strs = match ctx.agree(decoded) {
         Ok(s) => s,
         Err(e) => {
             free_cols(cols)?;
@@ -146,13 +146,13 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
     ctx.forall_chunks_with(0..mine.len(), 1, |r| {
         for k in r {
             let s = summarize(&paths[mine[k]], names);
-            *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(s);
+            *lock(&slots[k]) = Some(s);
         }
     });
     let mut local = Vec::with_capacity(mine.len());
     let mut first_err = None;
     for s in slots {
-        match s.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        match into_inner(s) {
             Some(Ok(s)) => local.push(s),
             Some(Err(e)) => {
                 first_err.get_or_insert(e);
@@ -162,7 +162,7 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
             }
         }
     }
-    let local = agree(ctx, first_err.map_or(Ok(local), Err))?;
+    let local = ctx.agree(first_err.map_or(Ok(local), Err))?;
     let all = ctx.allgather(&local)?;
     let mut out: Vec<Option<FileSummary>> = vec![None; paths.len()];
     for (l, v) in all.into_iter().enumerate() {
@@ -301,15 +301,15 @@ fn decode_local(
         for k in r {
             let t = &tasks[k];
             let path = &paths[t.file];
-            let mut d = work[k].lock().unwrap_or_else(|p| p.into_inner());
+            let mut d = lock(&work[k]);
             let res = guarded(path, || run_task(&readers[&t.file], path, &summaries[t.file], t, &mut d));
             if let Err(e) = res {
-                err.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                lock(&err).get_or_insert(e);
             }
         }
     });
     drop(work);
-    match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match into_inner(err) {
         Some(e) => Err(e),
         None => Ok(str_parts.into_iter().map(LocalStrings::concat).collect()),
     }

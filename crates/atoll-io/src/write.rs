@@ -1,6 +1,5 @@
 //! Writing columns to Parquet, one file per locale (Arkouda's layout).
 
-use crate::agree::agree;
 use crate::column::ColumnRef;
 use crate::meta::file_err;
 use crate::names::locale_filename;
@@ -126,7 +125,7 @@ pub fn write_parquet(
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    if let Err(e) = agree(ctx, written) {
+    if let Err(e) = ctx.agree(written) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
@@ -134,7 +133,7 @@ pub fn write_parquet(
     if renamed.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    agree(ctx, renamed)?;
+    ctx.agree(renamed)?;
     // The dataset is exactly the new files: those of more locales, from an earlier write of the
     // same prefix, go (each locale removes what it sees; another may have removed it first).
     let stale = crate::names::stale_locale_files(prefix.as_ref(), ctx.num_locales()).and_then(|v| {
@@ -143,8 +142,7 @@ pub fn write_parquet(
             _ => Ok(()),
         })
     });
-    agree(
-        ctx,
+    ctx.agree(
         stale.map_err(|e| file_err(FileErrorKind::Io, &path, format!("removing an earlier write's files: {e}"))),
     )?;
     Ok(path)

@@ -10,6 +10,7 @@ use atoll_io::{
     WriteOptions,
 };
 use atoll_runtime::{run, Config, Ctx, Result};
+use atoll_util::mix;
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
@@ -24,15 +25,6 @@ fn tmpdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
-
-/// A pseudo-random sequence (splitmix64).
-fn mix(i: u64) -> u64 {
-    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The whole column on every locale.
 fn all<T: atoll_array::Elem + serde::Serialize + serde::de::DeserializeOwned>(
     ctx: &Ctx,

@@ -9,12 +9,13 @@
 //! blocks to the system. The word is 0 until the environment has been read.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::*};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use atoll_error::Error;
 
 use crate::config::{ParseFail, Settings, SETTING_KEYS, SETTING_KEYS_C};
 use crate::{counters, raw, table, Mode};
+use atoll_util::sync::lock;
 
 /// The word before start-up.
 pub(crate) const UNINIT: usize = 0;
@@ -195,7 +196,7 @@ pub(crate) fn report_leaks_at_exit() -> bool {
 
 /// Switches the mode and threshold; see [`crate::set_mode`].
 pub(crate) fn set_mode(mode: Mode, threshold: usize) {
-    let _g = SWITCH.lock().unwrap_or_else(PoisonError::into_inner);
+    let _g = lock(&SWITCH);
     let old = word();
     THRESHOLD.store(threshold.min(MAX_THRESHOLD), SeqCst);
     STATE.store(encode(mode, threshold, old & SITES_BIT != 0), SeqCst);
@@ -205,7 +206,7 @@ pub(crate) fn set_mode(mode: Mode, threshold: usize) {
 
 /// Turns site recording on or off; see [`crate::set_track_sites`].
 pub(crate) fn set_track_sites(on: bool) {
-    let _g = SWITCH.lock().unwrap_or_else(PoisonError::into_inner);
+    let _g = lock(&SWITCH);
     let old = word();
     STATE.store(if on { old | SITES_BIT } else { old & !SITES_BIT }, SeqCst);
 }

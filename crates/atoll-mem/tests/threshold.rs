@@ -6,6 +6,7 @@
 use std::sync::Mutex;
 
 use atoll_mem::{leak_report, locale_stats, set_current_locale, set_mode, LocaleStats, Mode};
+use atoll_util::sync::lock;
 
 #[global_allocator]
 static ALLOC: atoll_mem::TrackingAllocator = atoll_mem::TrackingAllocator::new();
@@ -70,31 +71,31 @@ fn realloc_across(mode: Mode, locale: usize) {
 
 #[test]
 fn count_mode_skips_small_blocks() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = lock(&SERIAL);
     small_and_large(Mode::Count, 1);
 }
 
 #[test]
 fn full_mode_skips_small_blocks() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = lock(&SERIAL);
     small_and_large(Mode::Full, 2);
 }
 
 #[test]
 fn count_mode_realloc_across_the_threshold() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = lock(&SERIAL);
     realloc_across(Mode::Count, 3);
 }
 
 #[test]
 fn full_mode_realloc_across_the_threshold() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = lock(&SERIAL);
     realloc_across(Mode::Full, 4);
 }
 
 #[test]
 fn full_mode_table_holds_no_small_blocks() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = lock(&SERIAL);
     set_mode(Mode::Full, 1024);
     set_current_locale(5).unwrap();
     let small: Vec<Vec<u8>> = (0..50).map(|_| vec![0u8; 64]).collect();

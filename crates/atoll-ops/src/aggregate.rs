@@ -214,7 +214,7 @@ impl Extreme {
     }
     fn take<T: AggValue>(&self, acc: &mut (Option<(T, usize)>, usize), v: Option<(T, usize)>) {
         if let Some((v, r)) = v {
-            if acc.0.map_or(true, |(b, _)| self.better(v, b)) {
+            if acc.0.is_none_or(|(b, _)| self.better(v, b)) {
                 acc.0 = Some((v, r));
             }
         }

@@ -15,6 +15,7 @@ use crate::segments::check_block;
 use atoll_array::DistArray;
 use atoll_error::{invalid_arg, Error, Result};
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
 use std::sync::Mutex;
 
 /// The largest key range the dense paths take (tables of 16 bytes per key and task).
@@ -36,9 +37,9 @@ pub(crate) fn per_task<R: Send>(ctx: &Ctx, m: usize, f: impl Fn(std::ops::Range<
     ctx.forall_chunks_with(0..m, chunk, |r| {
         let start = r.start;
         let v = f(r);
-        out.lock().unwrap_or_else(|p| p.into_inner()).push((start, v));
+        lock(&out).push((start, v));
     });
-    let mut v = out.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut v = into_inner(out);
     v.sort_by_key(|x| x.0);
     v.into_iter().map(|x| x.1).collect()
 }

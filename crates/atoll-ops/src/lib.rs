@@ -39,7 +39,8 @@ mod groupby;
 mod indices;
 mod key;
 mod layout;
-mod profile;
+// The per-phase timings of the sorts (a runtime diagnostic, `Config::sort_profile`).
+use atoll_runtime::phase_profile as profile;
 mod radix;
 mod raw;
 mod runs;

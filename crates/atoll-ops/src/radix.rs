@@ -30,6 +30,7 @@ use crate::raw::{scatter, scatter_wc, Cursors, Places, Registered, SplitRuns, Sy
 use atoll_array::{DistArray, Elem};
 use atoll_error::{Error, Result};
 use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
+use atoll_util::sync::{into_inner, lock};
 use std::ops::Range;
 use std::sync::Mutex;
 
@@ -59,10 +60,6 @@ impl Pass {
     fn digits(&self) -> usize {
         1 << self.bits
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The bits of each word of the records that differ between records, over all locales (the
@@ -173,7 +170,7 @@ pub(crate) fn varying_and_low_digits(
     let mut hists = Vec::with_capacity(slots.len());
     let (mut or, mut and) = (0u64, u64::MAX);
     for sl in slots {
-        let (o, a, h) = sl.into_inner().unwrap_or_else(|e| e.into_inner());
+        let (o, a, h) = into_inner(sl);
         or |= o;
         and &= a;
         hists.push(h);
@@ -512,7 +509,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
             ctx.count_direct_put(g, r.len());
             Ok(())
         })
-    } else if ctx.backend_name() == "local" {
+    } else if ctx.puts_are_copies() {
         // In-process puts are copies: the tasks share the digits.
         let failed: Mutex<Option<Error>> = Mutex::new(None);
         let chunks = nparts.max(1);
@@ -524,7 +521,7 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
                 }
             }
         });
-        failed.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), Err)
+        into_inner(failed).map_or(Ok(()), Err)
     } else {
         // Network puts: all started, then completed together.
         ctx.nonblocking(|nb| {

@@ -6,23 +6,11 @@
 //! ended (the pool's `forall_chunks` returns after every task finished).
 
 use crate::radix::DIGITS;
+use atoll_array::stream_store::{store_fence, stream_line};
 use atoll_error::{invalid_arg, Result};
 
-/// A pointer that the locale's tasks share to write disjoint slots.
-pub(crate) struct SyncPtr<T>(pub(crate) *mut T);
-
-impl<T> Clone for SyncPtr<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for SyncPtr<T> {}
-
-// SAFETY: the pointer is only dereferenced through the unsafe functions of this module, whose
-// callers guarantee that concurrent tasks write disjoint slots of a live buffer.
-unsafe impl<T> Send for SyncPtr<T> {}
-// SAFETY: as above.
-unsafe impl<T> Sync for SyncPtr<T> {}
+// A pointer that the locale's tasks share to write disjoint slots (the contract above).
+pub(crate) use atoll_util::SyncPtr;
 
 /// A `u64` buffer written at `j * stride + offset` by many tasks (one column of records).
 pub(crate) struct ChunksStrided {
@@ -216,39 +204,6 @@ impl<O: atoll_runtime::Pod> WriteCombine<O> {
     }
 }
 
-/// Writes one full, 64-byte aligned line.
-///
-/// # Safety
-/// `dst` is 64-byte aligned, valid for 64 bytes of writes, and `O` is 8 bytes.
-#[inline(always)]
-unsafe fn write_line<O: Copy>(dst: *mut O, line: &[O; 8]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-        let (d, s) = (dst.cast::<__m128i>(), line.as_ptr().cast::<__m128i>());
-        for k in 0..4 {
-            // SAFETY: SSE2 is part of x86-64; `d` is 16-byte aligned (64-byte aligned line)
-            // and valid for the 4 x 16 bytes written; `s` reads the 64 bytes of `line`.
-            unsafe { _mm_stream_si128(d.add(k), _mm_loadu_si128(s.add(k))) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    // SAFETY: valid for 8 elements by the caller's contract; `line` does not overlap it.
-    unsafe {
-        std::ptr::copy_nonoverlapping(line.as_ptr(), dst, 8)
-    }
-}
-
-/// Orders the non-temporal stores of this thread before what follows (a no-op elsewhere).
-#[inline(always)]
-fn store_fence() {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of x86-64; a fence has no other effect.
-    unsafe {
-        std::arch::x86_64::_mm_sfence()
-    };
-}
-
 /// [`scatter`] through write-combining lines, for records `O` of 8 bytes (8-byte aligned
 /// destinations). Each digit's records collect in its line, slotted by destination address;
 /// a line whose slots all belong to this task's run is written whole, the partial lines at the
@@ -294,7 +249,7 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
             if first as usize >= starts[d] as usize {
                 // SAFETY: the 8 slots before `q` are this task's run (they start at or after
                 // its first slot), so valid and unshared; `first` is 64-byte aligned.
-                unsafe { write_line(first, line) };
+                unsafe { stream_line(first, line) };
             } else {
                 let s = starts[d];
                 for (k, &v) in line.iter().enumerate().skip(slot(s)) {

@@ -6,6 +6,7 @@ mod common;
 use atoll_array::{dist, DistArray};
 use atoll_ops::{coargsort, SortColumn, SortKey, MAX_COARGSORT_KEYS};
 use atoll_runtime::{run, Config, Error};
+use atoll_util::mix;
 use common::{reference_rows, with_array, Kind, KINDS};
 use proptest::prelude::*;
 
@@ -93,13 +94,6 @@ fn bad_key_lists_are_typed_errors_on_every_locale() {
     })
     .unwrap();
     assert!(errors.windows(2).all(|w| w[0] == w[1]), "the same error everywhere: {errors:?}");
-}
-
-fn mix(i: u64) -> u64 {
-    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Key rows whose varying bits fit in one word with the position (one-word records), in one

@@ -42,7 +42,7 @@ fn ref_agg(sorted: &[f64], starts: &[i64], agg: Agg) -> Vec<f64> {
             let arg = |max: bool| {
                 let mut best: Option<(usize, f64)> = None;
                 for &(i, v) in &ok {
-                    if best.map_or(true, |(_, b)| if max { v > b } else { v < b }) {
+                    if best.is_none_or(|(_, b)| if max { v > b } else { v < b }) {
                         best = Some((i, v));
                     }
                 }
@@ -184,7 +184,7 @@ fn two_key_columns_of_mixed_types_and_distributions() {
         let g = GroupBy::new(&[&ka as &dyn SortColumn, &kb])?;
         assert_eq!(g.permutation().to_vec()?, rperm);
         assert_eq!(g.segments().to_vec()?, rstarts);
-        let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as i64)?;
+        let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i)?;
         let AggResult::Same(s) = g.aggregate(&v, Agg::Sum)? else { panic!("sum of i64 is i64") };
         let want: Vec<i64> = (0..rstarts.len())
             .map(|k| {
@@ -201,7 +201,7 @@ fn two_key_columns_of_mixed_types_and_distributions() {
 #[test]
 fn bad_input_is_a_typed_error() {
     run(Config::local(2), |ctx| {
-        let k = DistArray::from_fn(ctx, dist::block(ctx, [10])?, |[i]| i as i64)?;
+        let k = DistArray::from_fn(ctx, dist::block(ctx, [10])?, |[i]| i)?;
         let g = GroupBy::new(&[&k as &dyn SortColumn])?;
         let short = DistArray::from_fn(ctx, dist::block(ctx, [9])?, |[i]| i as f64)?;
         assert!(matches!(g.aggregate(&short, Agg::Sum), Err(atoll_runtime::Error::ShapeMismatch { .. })));

@@ -5,14 +5,8 @@ mod common;
 
 use atoll_array::{dist, DistArray};
 use atoll_runtime::{run, Config, Error};
+use atoll_util::mix;
 use common::reference;
-
-fn mix(i: u64) -> u64 {
-    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
 
 #[test]
 fn sixteen_bit_passes_with_one_or_two_tasks_move_the_same_messages() {

@@ -9,8 +9,8 @@
 //! * MPI backend: each process is one locale and `atoll-mem` counters are per process, so every
 //!   thread of the process is charged to `atoll-mem` locale 0, whatever its rank.
 
+use crate::sync::{AtomicBool, Ordering};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 thread_local! {
     static LOCALE: Cell<usize> = const { Cell::new(0) };

@@ -20,25 +20,13 @@
 //! collectives to a fresh communicator (the abandoned requests stay pending on the old one)
 //! and gathers each rank's error on locale 0.
 
-use crate::comm::local::LocalComm;
 use crate::ctx::Ctx;
 use crate::sync::Ordering;
 use atoll_error::{Error, Result};
 
-/// This locale's end of the in-process backend, if that is the backend.
-fn local_comm(ctx: &Ctx) -> Option<&LocalComm> {
-    ctx.st.backend.as_any().downcast_ref::<LocalComm>()
-}
-
 /// The collective count at the start of a command, to restore if the command is abandoned.
 pub(crate) fn command_start(ctx: &Ctx) -> u64 {
-    #[cfg(feature = "mpi")]
-    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
-        mpi.begin_command();
-    }
-    if let Some(lc) = local_comm(ctx) {
-        lc.set_in_command(true);
-    }
+    ctx.st.backend.begin_command();
     ctx.st.coll_seq.load(Ordering::Relaxed)
 }
 
@@ -47,18 +35,8 @@ pub(crate) fn command_start(ctx: &Ctx) -> u64 {
 /// mismatch at the same collective, and every later collective of the command then gives up
 /// at once, whatever each locale's error path does, so the next command starts in step.
 pub(crate) fn abandon_on_mismatch(ctx: &Ctx, e: &Error) {
-    if !matches!(e, Error::CollectiveMismatch { .. }) {
-        return;
-    }
-    #[cfg(feature = "mpi")]
-    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
-        if mpi.in_command() {
-            let _ = mpi.abandon_command(e);
-        }
-        return;
-    }
-    if let Some(lc) = local_comm(ctx) {
-        lc.abandon_on_mismatch(e);
+    if matches!(e, Error::CollectiveMismatch { .. }) {
+        ctx.st.backend.mismatch_found(e);
     }
 }
 
@@ -69,63 +47,24 @@ pub(crate) fn abandon_on_mismatch(ctx: &Ctx, e: &Error) {
 /// # Errors
 /// Only a job-wide failure (a locale ended, the backend failed): the session cannot go on.
 pub(crate) fn end_command(ctx: &Ctx, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
-    #[cfg(feature = "mpi")]
-    if let Some(mpi) = ctx.st.backend.as_any().downcast_ref::<crate::comm::mpi::MpiComm>() {
-        return end_command_mpi(ctx, mpi, start, mine);
-    }
-    let Some(lc) = local_comm(ctx) else {
-        return ctx.gather(0, &mine);
-    };
-    let r = end_command_local(ctx, lc, start, mine);
-    lc.set_in_command(false);
-    r
-}
-
-/// [`end_command`] on the in-process backend.
-fn end_command_local(ctx: &Ctx, lc: &LocalComm, start: u64, mine: Result<Vec<u8>>) -> Result<Vec<Result<Vec<u8>>>> {
-    match mine {
-        Err(e) => lc.world().abort_command(ctx.id(), e),
-        Ok(_) => match ctx.gather(0, &mine) {
-            Err(Error::CommandFailed { .. }) => {}
-            // Locales in different collectives (`LocalComm::meet` abandoned the command).
-            Err(Error::CollectiveMismatch { .. }) if lc.world().fence.is_aborted() => {}
-            other => return other,
-        },
-    }
-    // The command was abandoned: meet every locale at its boundary and start again in step.
-    let failures = lc.world().end_failed_command()?;
-    lc.reset_parity();
-    ctx.st.coll_seq.store(start, Ordering::Relaxed);
-    if ctx.id() != 0 {
-        return Ok(Vec::new());
-    }
-    Ok(vec![Err(first_failure(failures))])
-}
-
-/// [`end_command`] under MPI.
-#[cfg(feature = "mpi")]
-fn end_command_mpi(
-    ctx: &Ctx,
-    mpi: &crate::comm::mpi::MpiComm,
-    start: u64,
-    mine: Result<Vec<u8>>,
-) -> Result<Vec<Result<Vec<u8>>>> {
+    let backend = &*ctx.st.backend;
     let failed = match mine {
         Err(e) => {
-            mpi.abandon_command(&e)?;
+            backend.abandon_command(&e)?;
             e
         }
         Ok(_) => match ctx.gather(0, &mine) {
             Err(e @ Error::CommandFailed { .. }) => e,
-            Err(e @ Error::CollectiveMismatch { .. }) if mpi.is_aborted() => e,
+            // Locales in different collectives (`mismatch_found` abandoned the command).
+            Err(e @ Error::CollectiveMismatch { .. }) if backend.is_abandoned() => e,
             other => {
-                mpi.end_command();
+                backend.end_command();
                 return other;
             }
         },
     };
-    // The command was abandoned: meet every rank at its boundary and start again in step.
-    let failures = mpi.end_abandoned_command(&failed)?;
+    // The command was abandoned: meet every locale at its boundary and start again in step.
+    let failures = backend.end_abandoned_command(&failed)?;
     ctx.st.coll_seq.store(start, Ordering::Relaxed);
     if ctx.id() != 0 {
         return Ok(Vec::new());

@@ -26,7 +26,8 @@ pub enum SublocaleMode {
     None,
 }
 
-/// The runtime's configuration. [`Config::from_env`] reads the `ATOLL_*` variables; the
+/// The runtime's configuration: every `ATOLL_*` variable of the runtime and the libraries
+/// above it is a field, in this one table. [`Config::from_env`] reads the variables; the
 /// builder methods override them.
 ///
 /// | field | variable | default |
@@ -43,19 +44,35 @@ pub enum SublocaleMode {
 /// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
 /// | `aggregation` | `ATOLL_AGGREGATION=off\|static\|auto` | `auto`: how the array layer's loops fetch remote elements ([`Aggregation`]) |
 /// | `agg_threshold` | `ATOLL_AGG_THRESHOLD` | `None`: the calibrated `auto` threshold; a number of elements fixes it |
+/// | `hugepages` | `ATOLL_HUGEPAGES=0\|1` | 1: heap buffers of 4 MiB or more are advised for transparent huge pages ([`crate::hugepages`]) |
+/// | `heap_keep` | `ATOLL_HEAP_KEEP` (bytes: `2GiB`, `0`) | `None`: a quarter of physical memory, at most 8 GiB, of idle buffers kept by the page pool ([`crate::page_pool`]); 0 turns the pool off |
+/// | `poison_overwrite` | `ATOLL_POISON_OVERWRITE=0\|1` | 0; 1 fills every part made to be overwritten with [`POISON`](crate::POISON) (`make test` sets it) |
+/// | `sort_profile` | `ATOLL_SORT_PROFILE=0\|1` | 0; 1 prints per-phase timings of the sorts and dense aggregations ([`crate::phase_profile`]) |
+/// | `mpi_shm` | `ATOLL_MPI_SHM=0\|1` | 1: MPI ranks of one host map each other's symmetric memory |
+/// | `mpi_shm_keep` | `ATOLL_MPI_SHM_KEEP` (bytes) | 2 GiB of freed node-shared segments kept per rank for reuse |
+/// | `mpi_shm_coll` | `ATOLL_MPI_SHM_COLL=0\|1` | 1: collectives between node peers in shared memory |
+/// | `mpi_shm_am` | `ATOLL_MPI_SHM_AM=0\|1` | 1: active messages between node peers through shared-memory rings |
+/// | `mpi_shm_quiet` | `ATOLL_MPI_SHM_QUIET=0\|1` | 0: rank 0 says so when node-shared memory is unavailable |
+///
+/// An empty variable counts as unset. `hugepages`, `heap_keep`, `poison_overwrite` and
+/// `sort_profile` are settings of the process: a job applies its values when it starts (until
+/// one does, the environment's hold).
+///
+/// Read elsewhere, because they must be known before anything runs: the tracking allocator's
+/// own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, `ATOLL_MEM_TRACK_SITES`,
+/// `ATOLL_MEM_STATS`, `ATOLL_MEM_LEAKS`), read by `atoll-mem` at its first allocation (see its
+/// README; a bad value among them makes [`run`](crate::run) refuse to start with the
+/// [`Error::Config`] that `atoll_mem::config_error` reports). `ATOLL_MPIEXEC` names the
+/// launcher of the MPI tests (the Makefile sets it), not a runtime setting.
 ///
 /// **Which variables are checked.** [`Config::from_env`] reads and checks every variable above.
 /// [`Config::local`] and [`Config::mpi`] never fail (they return a `Config`): a bad variable
 /// leaves its default and its [`Error::Config`] is kept for [`run`](crate::run) (and
 /// [`crate::Driver::start`]) to return, *unless the caller's explicit settings make the
 /// variable unused*: `Config::local(n)` ignores `ATOLL_BACKEND`, `ATOLL_LOCALES` and
-/// `ATOLL_PROGRESS_HOT_MS` (an MPI setting), `Config::mpi()` ignores `ATOLL_BACKEND` and
+/// the MPI settings (`ATOLL_PROGRESS_HOT_MS`, `ATOLL_MPI_SHM*`), `Config::mpi()` ignores `ATOLL_BACKEND` and
 /// `ATOLL_LOCALES`, and each `with_*` builder drops the error of the variable it overrides
 /// (`with_pin` that of `ATOLL_PIN`, ...). Assigning a public field directly does not.
-///
-/// The tracking allocator's own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, ...) are
-/// read by `atoll-mem`; a bad value among them makes [`run`](crate::run) refuse to start with
-/// the [`Error::Config`] that `atoll_mem::config_error` reports.
 ///
 /// ```
 /// use atoll_runtime::{BackendKind, Config};
@@ -93,6 +110,29 @@ pub struct Config {
     /// A fixed `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`: the
     /// calibrated one.
     pub agg_threshold: Option<usize>,
+    /// Advise heap buffers of 4 MiB or more for transparent huge pages (`ATOLL_HUGEPAGES`).
+    pub hugepages: bool,
+    /// Bytes of idle buffers the page pool keeps (`ATOLL_HEAP_KEEP`); `None`: a quarter of
+    /// physical memory, at most 8 GiB; 0: no pool.
+    pub heap_keep: Option<u64>,
+    /// Fill every part made to be overwritten with [`POISON`](crate::POISON)
+    /// (`ATOLL_POISON_OVERWRITE`), so that a read before the write shows in results.
+    pub poison_overwrite: bool,
+    /// Print per-phase timings of the sorts and dense aggregations (`ATOLL_SORT_PROFILE`).
+    pub sort_profile: bool,
+    /// MPI: ranks of one host map each other's symmetric memory (`ATOLL_MPI_SHM`).
+    pub mpi_shm: bool,
+    /// MPI: bytes of freed node-shared segments each rank keeps for reuse
+    /// (`ATOLL_MPI_SHM_KEEP`).
+    pub mpi_shm_keep: u64,
+    /// MPI: collectives between node peers in shared memory (`ATOLL_MPI_SHM_COLL`).
+    pub mpi_shm_coll: bool,
+    /// MPI: active messages between node peers through shared-memory rings
+    /// (`ATOLL_MPI_SHM_AM`).
+    pub mpi_shm_am: bool,
+    /// MPI: no note from rank 0 when node-shared memory is unavailable
+    /// (`ATOLL_MPI_SHM_QUIET`).
+    pub mpi_shm_quiet: bool,
     /// The errors of invalid `ATOLL_*` variables met by [`Config::local`] or [`Config::mpi`]
     /// (which return a `Config`, not a `Result`), by variable: [`run`](crate::run) returns the
     /// first one still relevant (see the table's notes).
@@ -101,6 +141,20 @@ pub struct Config {
 
 /// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
 pub const DEFAULT_AGG_BUFFER: usize = 8192;
+
+/// The default of [`Config::mpi_shm_keep`] (`ATOLL_MPI_SHM_KEEP`): 2 GiB per rank (a 2^26-key
+/// coargsort on 2 ranks frees 1.75 GiB per rank).
+pub const DEFAULT_MPI_SHM_KEEP: u64 = 2 << 30;
+
+/// The MPI settings, which a job on the local backend ignores.
+const MPI_KEYS: [&str; 6] = [
+    "ATOLL_PROGRESS_HOT_MS",
+    "ATOLL_MPI_SHM",
+    "ATOLL_MPI_SHM_KEEP",
+    "ATOLL_MPI_SHM_COLL",
+    "ATOLL_MPI_SHM_AM",
+    "ATOLL_MPI_SHM_QUIET",
+];
 
 impl Default for Config {
     fn default() -> Self {
@@ -117,6 +171,15 @@ impl Default for Config {
             agg_buffer: DEFAULT_AGG_BUFFER,
             aggregation: Aggregation::Auto,
             agg_threshold: None,
+            hugepages: true,
+            heap_keep: None,
+            poison_overwrite: false,
+            sort_profile: false,
+            mpi_shm: true,
+            mpi_shm_keep: DEFAULT_MPI_SHM_KEEP,
+            mpi_shm_coll: true,
+            mpi_shm_am: true,
+            mpi_shm_quiet: false,
             env_errors: Vec::new(),
         }
     }
@@ -145,6 +208,13 @@ fn parse_agg_buffer(v: &str) -> Result<usize> {
 
 pub(crate) fn config_err(key: &str, value: &str, reason: &str) -> Error {
     Error::Config { key: key.into(), value: value.into(), reason: reason.into() }
+}
+
+/// The configuration of the environment (read once, lenient: a bad variable keeps its
+/// default), whose process settings hold until a job applies its own.
+pub(crate) fn from_env_once() -> &'static Config {
+    static C: crate::sync::OnceLock<Config> = crate::sync::OnceLock::new();
+    C.get_or_init(|| Config::from_vars_lenient(|k| std::env::var(k).ok()))
 }
 
 /// True when this process was started by an MPI launcher (Hydra, or another PMI launcher).
@@ -259,6 +329,34 @@ impl Config {
             }
             Ok(())
         });
+        // Settings where an empty value counts as unset.
+        let mut flag = |key: &'static str, set: &mut dyn FnMut(bool)| {
+            var(key, &mut |v| {
+                if !v.trim().is_empty() {
+                    set(parse_bool(key, v)?);
+                }
+                Ok(())
+            })
+        };
+        flag("ATOLL_HUGEPAGES", &mut |b| c.hugepages = b);
+        flag("ATOLL_POISON_OVERWRITE", &mut |b| c.poison_overwrite = b);
+        flag("ATOLL_SORT_PROFILE", &mut |b| c.sort_profile = b);
+        flag("ATOLL_MPI_SHM", &mut |b| c.mpi_shm = b);
+        flag("ATOLL_MPI_SHM_COLL", &mut |b| c.mpi_shm_coll = b);
+        flag("ATOLL_MPI_SHM_AM", &mut |b| c.mpi_shm_am = b);
+        flag("ATOLL_MPI_SHM_QUIET", &mut |b| c.mpi_shm_quiet = b);
+        var("ATOLL_HEAP_KEEP", &mut |v| {
+            if !v.trim().is_empty() {
+                c.heap_keep = Some(atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", v)?);
+            }
+            Ok(())
+        });
+        var("ATOLL_MPI_SHM_KEEP", &mut |v| {
+            if !v.trim().is_empty() {
+                c.mpi_shm_keep = atoll_mem::parse_byte_size("ATOLL_MPI_SHM_KEEP", v)?;
+            }
+            Ok(())
+        });
         var(atoll_mem::ENV_MAX, &mut |v| {
             if !v.trim().is_empty() {
                 atoll_mem::MemoryLimit::parse(v)?;
@@ -273,13 +371,13 @@ impl Config {
     /// The local backend with `n` locales, other fields from the environment. An invalid
     /// `ATOLL_*` variable leaves its default, and [`run`](crate::run) then returns its
     /// [`Error::Config`] (naming the variable and the value) instead of starting, unless the
-    /// variable is unused here (`ATOLL_BACKEND`, `ATOLL_LOCALES`, `ATOLL_PROGRESS_HOT_MS`) or a
+    /// variable is unused here (`ATOLL_BACKEND`, `ATOLL_LOCALES`, the MPI settings) or a
     /// `with_*` builder overrides it.
     pub fn local(n: usize) -> Self {
         let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Local;
         c.locales = n;
-        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES", "ATOLL_PROGRESS_HOT_MS"])
+        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES"]).overridden(&MPI_KEYS)
     }
 
     /// The MPI backend, other fields from the environment (an invalid variable: as
@@ -378,6 +476,47 @@ impl Config {
         self.overridden(&["ATOLL_AGG_THRESHOLD"])
     }
 
+    /// Turns the huge-page advice on or off (`ATOLL_HUGEPAGES`).
+    pub fn with_hugepages(mut self, on: bool) -> Self {
+        self.hugepages = on;
+        self.overridden(&["ATOLL_HUGEPAGES"])
+    }
+
+    /// Sets the bytes of idle buffers the page pool keeps (`ATOLL_HEAP_KEEP`; `None`: the
+    /// default, a quarter of physical memory up to 8 GiB).
+    pub fn with_heap_keep(mut self, bytes: Option<u64>) -> Self {
+        self.heap_keep = bytes;
+        self.overridden(&["ATOLL_HEAP_KEEP"])
+    }
+
+    /// Turns the poisoning of parts made to be overwritten on or off
+    /// (`ATOLL_POISON_OVERWRITE`).
+    pub fn with_poison_overwrite(mut self, on: bool) -> Self {
+        self.poison_overwrite = on;
+        self.overridden(&["ATOLL_POISON_OVERWRITE"])
+    }
+
+    /// Turns the sorts' per-phase timings on or off (`ATOLL_SORT_PROFILE`).
+    pub fn with_sort_profile(mut self, on: bool) -> Self {
+        self.sort_profile = on;
+        self.overridden(&["ATOLL_SORT_PROFILE"])
+    }
+
+    /// Turns node-shared memory between MPI ranks of one host on or off (`ATOLL_MPI_SHM`).
+    pub fn with_mpi_shm(mut self, on: bool) -> Self {
+        self.mpi_shm = on;
+        self.overridden(&["ATOLL_MPI_SHM"])
+    }
+
+    /// Applies the settings of the process (huge pages, the page pool's cap, poisoning, the
+    /// sorts' profile) when a job starts with this configuration.
+    pub(crate) fn apply_to_process(&self) {
+        crate::hugepages::set_enabled(self.hugepages);
+        crate::page_pool::set_cap(self.heap_keep);
+        crate::symmetric_data::set_poison_overwrites(self.poison_overwrite);
+        crate::phase_profile::set_enabled(self.sort_profile);
+    }
+
     /// Checks every field before anything is started or allocated: an impossible setting is an
     /// error, never an abort.
     pub(crate) fn validate(&self) -> Result<()> {
@@ -459,8 +598,24 @@ mod tests {
             ("ATOLL_AGG_BUFFER", "64"),
             ("ATOLL_AGGREGATION", "Static"),
             ("ATOLL_AGG_THRESHOLD", "12"),
+            ("ATOLL_HUGEPAGES", "0"),
+            ("ATOLL_HEAP_KEEP", "3MiB"),
+            ("ATOLL_POISON_OVERWRITE", "1"),
+            ("ATOLL_SORT_PROFILE", "yes"),
+            ("ATOLL_MPI_SHM", "off"),
+            ("ATOLL_MPI_SHM_KEEP", "8388608"),
+            ("ATOLL_MPI_SHM_COLL", "0"),
+            ("ATOLL_MPI_SHM_AM", "false"),
+            ("ATOLL_MPI_SHM_QUIET", "1"),
         ]))
         .unwrap();
+        assert!(!c.hugepages && c.poison_overwrite && c.sort_profile && c.mpi_shm_quiet);
+        assert!(!c.mpi_shm && !c.mpi_shm_coll && !c.mpi_shm_am);
+        assert_eq!((c.heap_keep, c.mpi_shm_keep), (Some(3 << 20), 8 << 20));
+        let d = Config::from_vars(vars(&[("ATOLL_HUGEPAGES", " "), ("ATOLL_HEAP_KEEP", "")])).unwrap();
+        assert!(d.hugepages && d.heap_keep.is_none(), "an empty variable counts as unset");
+        assert!(d.mpi_shm && d.mpi_shm_coll && d.mpi_shm_am && !d.poison_overwrite && !d.sort_profile);
+        assert_eq!(d.mpi_shm_keep, DEFAULT_MPI_SHM_KEEP);
         assert_eq!(c.locales, 3);
         assert_eq!(c.sublocales, SublocaleMode::Core);
         assert!(!c.pin && c.verbose_comm && c.check_collectives);
@@ -500,6 +655,16 @@ mod tests {
             let e = Config::from_vars_lenient(move |k| (k == key).then(|| bad.to_string())).validate().unwrap_err();
             assert!(matches!(&e, Error::Config { key: k, .. } if k == key), "{e}");
         }
+        for (key, bad) in
+            [("ATOLL_HUGEPAGES", "maybe"), ("ATOLL_HEAP_KEEP", "lots"), ("ATOLL_MPI_SHM_KEEP", "2 apples")]
+        {
+            let e = Config::from_vars(move |k| (k == key).then(|| bad.to_string())).unwrap_err();
+            assert!(matches!(&e, Error::Config { key: k, value, .. } if k == key && value == bad), "{e}");
+        }
+        // A local job ignores the MPI settings, bad or not.
+        let bad_mpi = Config::from_vars_lenient(vars(&[("ATOLL_MPI_SHM_KEEP", "lots"), ("ATOLL_MPI_SHM", "x")]));
+        assert!(bad_mpi.validate().is_err());
+        assert!(bad_mpi.overridden(&MPI_KEYS).validate().is_ok());
         let e = Config::local(1).with_agg_buffer(0).validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_AGG_BUFFER"), "{e}");
         // A bad limit set directly on the Config is refused when a job starts.

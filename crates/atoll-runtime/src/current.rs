@@ -1,6 +1,7 @@
 //! The locale context of the calling thread ([`Ctx::current`]), so values that travel between
 //! locales (array views, for instance) can be rebuilt on arrival without a `Ctx` argument.
 
+use crate::sync::lock;
 use crate::Ctx;
 use std::cell::RefCell;
 
@@ -45,13 +46,13 @@ impl Ctx {
     /// A key unique to this locale of this job among the live jobs of the process (for
     /// per-locale registries of objects that several jobs in one process may create).
     pub fn job_key(&self) -> usize {
-        std::sync::Arc::as_ptr(&self.st) as usize
+        crate::sync::Arc::as_ptr(&self.st) as usize
     }
 
     /// How many collective operations this locale has started. Every locale has the same
     /// count at the same point of an SPMD program, so it can name collectively created objects.
     pub fn collectives_started(&self) -> u64 {
-        self.st.coll_seq.load(std::sync::atomic::Ordering::Relaxed)
+        self.st.coll_seq.load(crate::sync::Ordering::Relaxed)
     }
 
     /// This locale's value of type `T`, made with `T::default()` on first use and dropped with
@@ -68,12 +69,12 @@ impl Ctx {
     ///     Ok(())
     /// }).unwrap();
     /// ```
-    pub fn locale_ext<T: std::any::Any + Default + Send + Sync>(&self) -> std::sync::Arc<T> {
-        let mut g = self.st.ext.lock().unwrap_or_else(|p| p.into_inner());
+    pub fn locale_ext<T: std::any::Any + Default + Send + Sync>(&self) -> crate::sync::Arc<T> {
+        let mut g = lock(&self.st.ext);
         if let Some(v) = g.iter().find_map(|e| e.clone().downcast::<T>().ok()) {
             return v;
         }
-        let v = std::sync::Arc::new(T::default());
+        let v = crate::sync::Arc::new(T::default());
         g.push(v.clone());
         v
     }

@@ -93,6 +93,7 @@ impl Driver {
     /// process when the driver shuts down (with status 0, or 1 if the job failed).
     pub fn start(config: Config) -> Result<Driver> {
         config.validate()?;
+        config.apply_to_process();
         match config.backend {
             BackendKind::Local => Self::start_local(&config),
             BackendKind::Mpi => Self::start_mpi(&config),
@@ -104,7 +105,7 @@ impl Driver {
         let mut workers = Vec::new();
         for ctx in &job.ctxs[1..] {
             let ctx = ctx.clone();
-            let world = std::sync::Arc::clone(&job.world);
+            let world = crate::sync::Arc::clone(&job.world);
             let h = std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn(move || {
                 if ctx.config().pin {
                     let _ = crate::affinity::pin_current_thread(ctx.here().cores());

@@ -6,6 +6,7 @@
 //! an idle thread polls the queue for 50 us (yielding the core), then sleeps on a condition
 //! variable and costs nothing.
 
+use crate::sync::wait;
 use crate::sync::{lock, Arc, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 use std::collections::VecDeque;
 
@@ -26,7 +27,7 @@ struct Inner {
     name: String,
     on_start: Box<dyn Fn() + Send + Sync>,
     /// Called by an idle thread at each poll (see [`Executor::set_idle_poll`]).
-    idle_poll: std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
+    idle_poll: crate::sync::OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// A growable pool of handler threads.
@@ -47,7 +48,7 @@ impl Executor {
                 shutdown: AtomicBool::new(false),
                 name,
                 on_start: Box::new(on_start),
-                idle_poll: std::sync::OnceLock::new(),
+                idle_poll: crate::sync::OnceLock::new(),
             }),
         }
     }
@@ -131,7 +132,7 @@ fn worker(inner: Arc<Inner>) {
                     }
                 };
                 if q.is_empty() && !inner.shutdown.load(Ordering::SeqCst) {
-                    q = inner.cv.wait(q).unwrap_or_else(|e| e.into_inner());
+                    q = wait(&inner.cv, q);
                 }
                 inner.idle.fetch_sub(1, Ordering::SeqCst);
             }
@@ -153,7 +154,7 @@ impl Drop for Executor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc;
+    use crate::sync::mpsc;
 
     #[test]
     fn nested_waits_do_not_deadlock() {

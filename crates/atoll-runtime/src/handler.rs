@@ -7,12 +7,13 @@
 //! an id the target does not know comes back as [`Error::HandlerNotRegistered`].
 
 use crate::ctx::Ctx;
+use crate::sync::OnceLock;
 use crate::sync::RwLock;
+use crate::sync::{read, write};
 use atoll_error::{Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
 use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 
 /// A function that other locales can run here: `fn(&Ctx, A) -> Result<R>`, with `A` and `R`
 /// serialized on the way.
@@ -80,11 +81,11 @@ impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned 
     pub fn register(&'static self) {
         let f = self.f;
         atoll_mem::permanent(|| {
-            let erased: Erased = std::sync::Arc::new(move |ctx: &Ctx, bytes: &[u8]| {
+            let erased: Erased = crate::sync::Arc::new(move |ctx: &Ctx, bytes: &[u8]| {
                 let a: A = decode(bytes)?;
                 encode(&f(ctx, a)?)
             });
-            let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
+            let mut reg = write(registry());
             reg.entry(self.id).or_insert((self.name, erased));
         });
     }
@@ -93,7 +94,7 @@ impl<A: Serialize + DeserializeOwned + 'static, R: Serialize + DeserializeOwned 
 /// Shared, so that a call clones it out of the registry and runs without holding the
 /// registry's lock (a handler may wait for a long time, for example in a collective of a
 /// driver command, while another thread registers a handler).
-type Erased = std::sync::Arc<dyn Fn(&Ctx, &[u8]) -> Result<Vec<u8>> + Send + Sync>;
+type Erased = crate::sync::Arc<dyn Fn(&Ctx, &[u8]) -> Result<Vec<u8>> + Send + Sync>;
 
 fn registry() -> &'static RwLock<HashMap<u64, (&'static str, Erased)>> {
     static REG: OnceLock<RwLock<HashMap<u64, (&'static str, Erased)>>> = OnceLock::new();
@@ -102,14 +103,14 @@ fn registry() -> &'static RwLock<HashMap<u64, (&'static str, Erased)>> {
 
 /// Whether a handler id is registered in this process.
 pub fn is_registered(id: u64) -> bool {
-    registry().read().unwrap_or_else(|e| e.into_inner()).contains_key(&id)
+    read(registry()).contains_key(&id)
 }
 
 /// Runs handler `id` with serialized arguments on `ctx` (the target locale), on sublocale
 /// `sub` if given. Called by the backends when a request arrives.
 pub(crate) fn dispatch(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8], name_hint: &str) -> Result<Vec<u8>> {
     let run = || {
-        let f = registry().read().unwrap_or_else(|e| e.into_inner()).get(&id).map(|(_, f)| std::sync::Arc::clone(f));
+        let f = read(registry()).get(&id).map(|(_, f)| crate::sync::Arc::clone(f));
         match f {
             Some(f) => f(ctx, payload),
             None => Err(Error::HandlerNotRegistered { name: name_hint.to_string(), id, locale: ctx.id() }),
@@ -123,12 +124,7 @@ pub(crate) fn dispatch(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8], n
 
 /// The name of a registered handler, for error messages.
 pub(crate) fn name_of(id: u64) -> String {
-    registry()
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&id)
-        .map(|(n, _)| n.to_string())
-        .unwrap_or_else(|| format!("{id:#018x}"))
+    read(registry()).get(&id).map(|(n, _)| n.to_string()).unwrap_or_else(|| format!("{id:#018x}"))
 }
 
 /// Serializes a value for the wire.

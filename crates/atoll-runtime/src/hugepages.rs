@@ -22,7 +22,7 @@
 //! Switch: `ATOLL_HUGEPAGES=0` (or `off`, `false`) turns the advice off for the process (read
 //! once); [`set_enabled`] overrides it (tests comparing both).
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use crate::sync::{AtomicU8, Ordering};
 
 /// Buffers of at least this many bytes are advised (4 MiB: at least one whole huge page).
 pub const THRESHOLD: usize = 4 << 20;
@@ -33,15 +33,15 @@ pub(crate) const HUGE_PAGE: usize = 2 << 20;
 /// 0: not read yet; 1: on; 2: off.
 static STATE: AtomicU8 = AtomicU8::new(0);
 
-/// Whether large allocations are advised: `ATOLL_HUGEPAGES` unless [`set_enabled`] was called
-/// (default on).
+/// Whether large allocations are advised: [`Config::hugepages`](crate::Config::hugepages) of
+/// the job that started last (or [`set_enabled`]), else of the environment (`ATOLL_HUGEPAGES`,
+/// default on).
 pub fn enabled() -> bool {
     match STATE.load(Ordering::Relaxed) {
         1 => true,
         2 => false,
         _ => {
-            let on =
-                !matches!(std::env::var("ATOLL_HUGEPAGES").as_deref().map(str::trim), Ok("0" | "off" | "false" | "no"));
+            let on = crate::config::from_env_once().hugepages;
             // A concurrent `set_enabled` wins over the environment.
             let _ = STATE.compare_exchange(0, if on { 1 } else { 2 }, Ordering::Relaxed, Ordering::Relaxed);
             STATE.load(Ordering::Relaxed) == 1
@@ -49,7 +49,8 @@ pub fn enabled() -> bool {
     }
 }
 
-/// Turns the advice on or off for allocations made from now on (process-wide).
+/// Turns the advice on or off for allocations made from now on (process-wide; a job does it
+/// when it starts, from its `Config`).
 pub fn set_enabled(on: bool) {
     STATE.store(if on { 1 } else { 2 }, Ordering::Relaxed);
 }

@@ -55,7 +55,9 @@ mod handler_call;
 pub mod hugepages;
 mod memory;
 pub mod page_pool;
+pub mod phase_profile;
 mod pool;
+#[cfg(feature = "bench")]
 mod quiet;
 mod registration;
 mod run;
@@ -72,17 +74,22 @@ pub use atoll_mem::{Budget, Commitment, LeakReport, MemStats, MemoryLimit, Reser
 pub use attribution::thread_locale;
 pub use bytemuck;
 pub use bytemuck::{Pod, Zeroable};
-/// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`).
-#[cfg(feature = "mpi")]
+/// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`; feature
+/// `bench`).
+#[cfg(all(feature = "mpi", feature = "bench"))]
 pub use comm::mpi::baseline::PlainMpi;
 pub use comm::Strided;
-pub use config::{launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, MAX_LOCAL_LOCALES};
+pub use config::{
+    launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, DEFAULT_MPI_SHM_KEEP,
+    MAX_LOCAL_LOCALES,
+};
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
 pub use driver::{run_driver, Driver};
 pub use external::ExternalBlock;
 pub use handler::{handler_id, is_registered, Handler};
 pub use pool::{Locale, Sublocale};
+#[cfg(feature = "bench")]
 pub use quiet::quiet_waits;
 pub use registration::RegistrationStats;
 pub use run::run;

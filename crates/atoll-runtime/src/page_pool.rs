@@ -25,8 +25,10 @@
 //! Pooled memory is outside the memory budget's reservations: it is held, not in use.
 
 use crate::hugepages::THRESHOLD;
+use crate::sync::lock;
+use crate::sync::{AtomicUsize, Ordering};
+use crate::sync::{Mutex, OnceLock};
 use std::ptr::NonNull;
-use std::sync::{Mutex, OnceLock};
 
 /// The alignment the pool serves (its buffers are page aligned).
 pub(crate) const ALIGN: usize = 4096;
@@ -104,22 +106,39 @@ struct Idle {
 
 static IDLE: Mutex<Idle> = Mutex::new(Idle { bufs: Vec::new(), bytes: 0 });
 
-fn idle() -> std::sync::MutexGuard<'static, Idle> {
-    IDLE.lock().unwrap_or_else(|p| p.into_inner())
+fn idle() -> crate::sync::MutexGuard<'static, Idle> {
+    lock(&IDLE)
 }
 
-/// The most idle bytes the pool keeps: `ATOLL_HEAP_KEEP` (a byte size such as `2GiB`; `0`
-/// turns the pool off; an unreadable value is ignored),
-/// else a quarter of physical memory, at most 8 GiB (read once).
-pub fn cap() -> usize {
-    static CAP: OnceLock<usize> = OnceLock::new();
-    *CAP.get_or_init(|| {
-        match std::env::var("ATOLL_HEAP_KEEP").ok().and_then(|v| atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", &v).ok())
-        {
-            Some(b) => usize::try_from(b).unwrap_or(usize::MAX),
-            None => (atoll_mem::physical_memory().unwrap_or(0) / 4).min(8 << 30) as usize,
+/// The cap set by the last job to start (`usize::MAX`: none yet).
+static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// The cap for `keep` bytes ([`Config::heap_keep`](crate::Config::heap_keep)): those, else a
+/// quarter of physical memory, at most 8 GiB.
+fn cap_of(keep: Option<u64>) -> usize {
+    match keep {
+        Some(b) => usize::try_from(b).unwrap_or(usize::MAX - 1).min(usize::MAX - 1),
+        None => {
+            static DEFAULT: OnceLock<usize> = OnceLock::new();
+            *DEFAULT.get_or_init(|| (atoll_mem::physical_memory().unwrap_or(0) / 4).min(8 << 30) as usize)
         }
-    })
+    }
+}
+
+/// The most idle bytes the pool keeps: [`Config::heap_keep`](crate::Config::heap_keep) of the
+/// job that started last, else of the environment (`ATOLL_HEAP_KEEP`, a byte size such as
+/// `2GiB`; `0` turns the pool off), by default a quarter of physical memory, at most 8 GiB.
+pub fn cap() -> usize {
+    match CAP.load(Ordering::Relaxed) {
+        usize::MAX => cap_of(crate::config::from_env_once().heap_keep),
+        c => c,
+    }
+}
+
+/// Sets [`cap`] for buffers freed from now on (a job does it when it starts; the buffers idle
+/// above a lower cap go at the next [`trim`], which every job runs at its end).
+pub(crate) fn set_cap(keep: Option<u64>) {
+    CAP.store(cap_of(keep), Ordering::Relaxed);
 }
 
 /// A buffer for `bytes` bytes of locale `locale`: an idle one when one fits, else a fresh one

@@ -11,6 +11,7 @@
 //! order: the result does not depend on which thread ran which chunk.
 
 use crate::affinity;
+use crate::sync::lock;
 use crate::sync::{AtomicUsize, Ordering};
 use atoll_error::{Error, Result};
 use std::mem::MaybeUninit;
@@ -101,12 +102,12 @@ impl Sublocale {
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
         let next = AtomicUsize::new(0);
-        let parts: Vec<std::sync::Mutex<&mut [MaybeUninit<T>]>> =
-            parts.into_iter().map(std::sync::Mutex::new).collect();
+        let parts: Vec<crate::sync::Mutex<&mut [MaybeUninit<T>]>> =
+            parts.into_iter().map(crate::sync::Mutex::new).collect();
         self.pool.broadcast(|_| loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = parts.get(i) else { break };
-            let mut p = p.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = lock(p);
             for x in p.iter_mut() {
                 x.write(value);
             }
@@ -194,7 +195,7 @@ impl Locale {
     }
 
     /// A vector of `len` copies of `value`, each sublocale first-touching its share (see
-    /// [`Sublocale::alloc_filled`]), in the proportions of [`Locale::split`].
+    /// [`Sublocale::alloc_filled`]), in the proportions of `Locale::split`.
     pub fn alloc_filled<T: Copy + Send + Sync>(&self, len: usize, value: T) -> Vec<T> {
         if self.children.len() == 1 {
             return self.children[0].alloc_filled(len, value);

@@ -16,6 +16,7 @@
 //!   undefined behaviour on the target.
 
 use crate::sync::{lock, AtomicU64, Mutex, Ordering, RwLock};
+use crate::sync::{read, write};
 use atoll_error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -162,7 +163,7 @@ impl RemoteCache {
     ) -> Result<()> {
         let end = addr.checked_add(len as u64).ok_or(Error::NotRegistered { locale: target, addr, len })?;
         {
-            let map = self.per_target[target].read().unwrap_or_else(|e| e.into_inner());
+            let map = read(&self.per_target[target]);
             if let Some((&s, &l)) = map.range(..=addr).next_back() {
                 if s + l as u64 >= end {
                     self.hits.fetch_add(1, Ordering::Relaxed);
@@ -184,7 +185,7 @@ impl RemoteCache {
     /// learned earlier that start inside it (re-registered memory): after a lookup, or
     /// without one for the parts whose addresses a symmetric allocation exchanged.
     pub(crate) fn learn(&self, target: usize, start: u64, len: usize) {
-        let mut map = self.per_target[target].write().unwrap_or_else(|e| e.into_inner());
+        let mut map = write(&self.per_target[target]);
         let stale: Vec<u64> = map.range(start..start.saturating_add(len as u64)).map(|(&k, _)| k).collect();
         for k in stale {
             map.remove(&k);
@@ -192,17 +193,9 @@ impl RemoteCache {
         map.insert(start, len);
     }
 
-    /// Whether `addr..addr+len` on `target` lies in a region already known (no lookup, not
-    /// counted).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn knows(&self, target: usize, addr: u64, len: usize) -> bool {
-        let map = self.per_target[target].read().unwrap_or_else(|e| e.into_inner());
-        map.range(..=addr).next_back().is_some_and(|(&s, &l)| s + l as u64 >= addr.saturating_add(len as u64))
-    }
-
     /// Forgets what is known of the region starting at `start` on `target`.
     pub(crate) fn forget(&self, target: usize, start: u64) {
-        self.per_target[target].write().unwrap_or_else(|e| e.into_inner()).remove(&start);
+        write(&self.per_target[target]).remove(&start);
     }
 
     pub(crate) fn stats(&self) -> (u64, u64) {
@@ -280,6 +273,14 @@ mod tests {
         c.forget(1, 5000);
         c.resolve(1, 5000, 8, || Ok(Some((5000, 800)))).unwrap();
         assert_eq!(c.stats().1, 3);
+    }
+
+    impl RemoteCache {
+        /// Whether `addr..addr+len` on `target` lies in a region already known.
+        fn knows(&self, target: usize, addr: u64, len: usize) -> bool {
+            let map = read(&self.per_target[target]);
+            map.range(..=addr).next_back().is_some_and(|(&s, &l)| s + l as u64 >= addr.saturating_add(len as u64))
+        }
     }
 
     #[test]

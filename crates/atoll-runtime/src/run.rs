@@ -9,11 +9,11 @@ use crate::diagnostics::Diagnostics;
 use crate::executor::Executor;
 use crate::pool::{Locale, Sublocale};
 use crate::registration::{RegionTable, RemoteCache};
+use crate::sync::OnceLock;
 use crate::sync::{Arc, AtomicU64};
 use crate::topology::{split_threads, Machine};
 use atoll_error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
 use std::time::Instant;
 
 /// This machine's host name.
@@ -148,6 +148,7 @@ where
     F: Fn(&Ctx) -> Result<R> + Sync,
 {
     config.validate()?;
+    config.apply_to_process();
     match config.backend {
         BackendKind::Local => run_local(config, f),
         BackendKind::Mpi => run_mpi(config, f),

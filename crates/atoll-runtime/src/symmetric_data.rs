@@ -4,6 +4,7 @@
 
 use crate::comm::shared_alloc::SharedAlloc;
 use crate::external::ExternalBlock;
+use crate::sync::{AtomicU8, Ordering};
 use bytemuck::Pod;
 use std::marker::PhantomData;
 
@@ -25,12 +26,24 @@ pub enum PartInit {
 /// (`Ctx::alloc_symmetric_for_overwrite`) when [`poison_overwrites`] is on.
 pub const POISON: u8 = 0xA5;
 
+/// 0: not set yet; 1: on; 2: off.
+static POISON_STATE: AtomicU8 = AtomicU8::new(0);
+
 /// Whether parts made to be overwritten are filled with [`POISON`] when made, so that an
-/// operation that reads an element before writing it shows in the results: the environment
-/// variable `ATOLL_POISON_OVERWRITE` set to anything but `0` (read once; `make test` sets it).
+/// operation that reads an element before writing it shows in the results:
+/// [`Config::poison_overwrite`](crate::Config::poison_overwrite) of the job that started last,
+/// else of the environment (`ATOLL_POISON_OVERWRITE`; `make test` sets it).
 pub fn poison_overwrites() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("ATOLL_POISON_OVERWRITE").is_some_and(|v| v != "0"))
+    match POISON_STATE.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => crate::config::from_env_once().poison_overwrite,
+    }
+}
+
+/// Sets [`poison_overwrites`] for parts made from now on (a job does it when it starts).
+pub(crate) fn set_poison_overwrites(on: bool) {
+    POISON_STATE.store(if on { 1 } else { 2 }, Ordering::Relaxed);
 }
 
 /// `len` elements of `T`, in a `Vec` or in shared memory.

@@ -1,8 +1,57 @@
-//! The concurrency primitives the runtime uses, in one place (so a model checker can replace
-//! them), and a polite waiting strategy.
+//! The concurrency primitives the runtime uses, in one place, and a polite waiting strategy.
+//!
+//! Two layers:
+//! - the items at this module's root are std's: the runtime's process-wide state (statics,
+//!   `OnceLock`s, channels) and the code that no model covers;
+//! - [`model`]: the primitives of the algorithms that loom model-checks, the local backend's
+//!   barrier (`comm/local_barrier.rs`) and the byte ring of the MPI backend's shared-memory
+//!   inbox (`comm/byte_ring.rs`). They are std's in every build, and loom's when the crate is
+//!   built with `--cfg loom` (`make loom`, which runs only the models: loom's primitives work
+//!   inside `loom::model` alone).
 
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
-pub(crate) use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
+/// The poison-tolerant locks (the runtime's own state stays consistent across panics: every
+/// critical section is short and non-panicking).
+pub(crate) use atoll_util::sync::{into_inner, lock, read, wait, wait_timeout, write};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+pub(crate) use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock, Weak};
+
+/// The primitives of the model-checked algorithms: std's, or loom's under `--cfg loom`. (The
+/// byte ring, which uses some of them alone, is built with the MPI backend and for tests.)
+#[cfg(not(loom))]
+#[allow(unused_imports)]
+pub(crate) mod model {
+    pub(crate) use super::{lock, wait_timeout};
+    pub(crate) use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+    pub(crate) use std::sync::{Condvar, Mutex};
+    pub(crate) use std::thread::yield_now;
+}
+
+/// The primitives of the model-checked algorithms: std's, or loom's under `--cfg loom`.
+#[cfg(loom)]
+#[allow(unused_imports)]
+pub(crate) mod model {
+    pub(crate) use loom::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+    pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
+    pub(crate) use loom::thread::yield_now;
+    use std::sync::PoisonError;
+    use std::time::Duration;
+
+    /// `lock` for loom's mutex.
+    pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `wait_timeout` for loom's condition variable (which never times out: a model that
+    /// needs the timeout to make progress deadlocks, and loom reports it).
+    pub(crate) fn wait_timeout<'a, T>(
+        cv: &Condvar,
+        g: MutexGuard<'a, T>,
+        timeout: Duration,
+    ) -> (MutexGuard<'a, T>, bool) {
+        let (g, r) = cv.wait_timeout(g, timeout).unwrap_or_else(PoisonError::into_inner);
+        (g, r.timed_out())
+    }
+}
 
 /// Waits politely: spins briefly, then yields, then sleeps with growing pauses (capped), so
 /// an idle waiter does not burn a core (4 ranks on 2 cores stay usable).
@@ -79,12 +128,6 @@ enum Pause {
     Spin,
     Yield,
     Sleep(std::time::Duration),
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it (the runtime's own
-/// state stays consistent across panics: every critical section is short and non-panicking).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]

@@ -2,16 +2,15 @@
 //! sequential references, exact message counts, buffer charges, errors, drop semantics.
 
 use atoll_runtime::{run, Config, Ctx, DstAggregator, Error, Result, SrcAggregator};
+use atoll_util::{mix, GOLDEN_GAMMA};
 
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let z = mix(self.0);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
+        z
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

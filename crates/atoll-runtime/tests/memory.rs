@@ -7,6 +7,7 @@
 //! reuse locale ids, so the tests run one at a time (`SERIAL`).
 
 use atoll_runtime::{run, Config, Ctx, Error, Result};
+use atoll_util::sync::lock;
 use std::sync::Mutex;
 
 atoll_mem::track_memory!();
@@ -14,7 +15,7 @@ atoll_mem::track_memory!();
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+    lock(&SERIAL)
 }
 
 const MIB: u64 = 1 << 20;

@@ -1,19 +1,162 @@
-//! The MPI suite: launches `atoll-selftest` under `mpiexec -n 2` and `-n 4` (the project
-//! venv's MPICH; `ATOLL_MPIEXEC` names it, set by the Makefile) and checks what it printed.
+//! The MPI suite: runs this file's program (`selftest_program`, one scenario of tests/common)
+//! under `mpiexec -n 2` and `-n 4` (the project venv's MPICH; `ATOLL_MPIEXEC` names it, set by
+//! the Makefile), or as one process on the local backend, and checks what it printed.
 #![cfg(feature = "mpi")]
 
+#[path = "common/coll_scenarios.rs"]
+mod coll_scenarios;
 mod common;
-use atoll_runtime::CommCounts;
-use std::io::Read;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+#[path = "common/shm_scenarios.rs"]
+mod shm_scenarios;
 
-fn mpiexec() -> String {
-    std::env::var("ATOLL_MPIEXEC")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
+use atoll_runtime::{run, run_driver, CommCounts, Error, Result};
+use atoll_testkit::{config, finish, launched, run_limited, text, Program};
+use common::scenarios::*;
+use std::process::Output;
+use std::time::Duration;
+
+// Memory tracking on (count mode by default): the out-of-memory scenario checks that each
+// rank's memory is attributed to it.
+atoll_runtime::atoll_mem::track_memory!();
+
+const PROGRAM: Program = Program::new("selftest_program");
+
+/// The ranks' program, launched with the name of a scenario: prints `selftest <scenario> ok`
+/// on locale 0 on success (after the scenario's output, if any).
+#[test]
+#[ignore = "the MPI program of this file's launches"]
+fn selftest_program() {
+    let Some(what) = launched() else { return };
+    register_all();
+    let config = config("selftest");
+    let r: Result<String> = match what.as_str() {
+        "all" => run(config, |ctx| {
+            collectives(ctx)?;
+            rma(ctx)?;
+            active_messages(ctx)?;
+            tasks(ctx)?;
+            Ok(String::new())
+        }),
+        // Out-of-memory errors under a 64 MiB limit per locale: the same error on every locale,
+        // and the job goes on.
+        "oom" => run(config.with_mem_max(OOM_LIMIT), |ctx| {
+            out_of_memory(ctx)?;
+            // The collectives still agree after the failures.
+            collectives(ctx)?;
+            Ok(String::new())
+        }),
+        // Node-shared memory (on unless ATOLL_MPI_SHM=0) or its fallbacks.
+        "shm" => run(config, |ctx| {
+            let expected = !ctx.locales_share_process() && ctx.config().mpi_shm && ctx.num_locales() > 1;
+            shm_scenarios::node_shared(ctx, expected)?;
+            Ok(String::new())
+        }),
+        // Freed node segments kept for reuse under the cap of `Config::mpi_shm_keep`
+        // (ATOLL_MPI_SHM_KEEP; 2 GiB when unset).
+        "shm_keep" => run(config, |ctx| {
+            let expected = !ctx.locales_share_process() && ctx.config().mpi_shm && ctx.num_locales() > 1;
+            let cap = ctx.config().mpi_shm_keep as usize;
+            shm_scenarios::node_shared_keep(ctx, expected, cap)?;
+            Ok(String::new())
+        }),
+        // Collectives of every payload size in a row (shared memory between node peers
+        // under MPI, `comm/mpi/shm_coll.rs`, unless ATOLL_MPI_SHM_COLL=0).
+        "coll" => run(config, |ctx| {
+            coll_scenarios::node_collectives(ctx, 120)?;
+            Ok(String::new())
+        }),
+        // Active messages of every size from several tasks at once (byte rings in shared
+        // memory between node peers under MPI, `comm/mpi/shm_am.rs`, unless
+        // ATOLL_MPI_SHM_AM=0).
+        "am" => run(config, |ctx| {
+            active_messages_of_every_size(ctx)?;
+            active_messages(ctx)?;
+            Ok(String::new())
+        }),
+        "counts" => run(config, |ctx| {
+            let all = fixed_pattern(ctx)?;
+            Ok(format!("{all:?}"))
+        }),
+        "driver" => run_driver(config, |d| {
+            let n = d.num_locales() as u64;
+            let s = d.exec(&COLLECTIVE_SUM, 7)?;
+            if s != vec![(0..n).map(|i| i + 7).sum::<u64>(); n as usize] {
+                return Err(Error::InvalidArgument(format!("driver sum {s:?}")));
+            }
+            let r = d.exec(&ADD_ONE, vec![41])?;
+            if r != vec![vec![42]; n as usize] {
+                return Err(Error::InvalidArgument(format!("driver add_one {r:?}")));
+            }
+            Ok(String::new())
+        }),
+        // Driver commands that panic or fail on rank 0, 1 or N-1: outside collectives, while
+        // the others wait for it in a collective, between collectives, or on every rank at the
+        // same point (every mode of `fails_on`): each returns the failing rank's error and the
+        // session goes on (a checked command follows each).
+        "driver_failures" => {
+            // Mode 6 (different collectives on the failing rank) is found only with checking.
+            let modes: &[u8] = if config.check_collectives { &[0, 1, 2, 3, 4, 5, 6] } else { &[0, 1, 2, 3, 4, 5] };
+            run_driver(config, |d| {
+                driver_failures(d, modes)?;
+                Ok(String::new())
+            })
+        }
+        // Failure scenarios: each must end the whole job, quickly, with a message.
+        "panic" => run(config, |ctx| {
+            if ctx.id() == ctx.num_locales() - 1 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                panic!("selftest: the last locale panics on purpose");
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "error" => run(config, |ctx| {
+            if ctx.id() == 1 {
+                return Err(Error::InvalidArgument("selftest: locale 1 returns an error on purpose".into()));
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "die" => run(config, |ctx| {
+            if ctx.id() == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                // A crash: no unwinding, no message from Atoll.
+                std::process::abort();
+            }
+            ctx.barrier()?;
+            Ok(String::new())
+        }),
+        "mismatch" => run(config.with_check_collectives(true), |ctx| {
+            if ctx.id() == 0 {
+                ctx.barrier()?;
+            } else {
+                ctx.allgather(&1u8)?;
+            }
+            Ok(String::new())
+        }),
+        // Collectives in different orders with checking off (the release default): rank 0 waits
+        // in an allreduce the others never call. The waiting rank must say where it waits
+        // (coll_note.rs) instead of hanging silently; this program ends itself after 12 s.
+        "mismatch_unchecked" => run(config.with_check_collectives(false), |ctx| {
+            std::thread::spawn(|| {
+                std::thread::sleep(std::time::Duration::from_secs(12));
+                eprintln!("selftest: mismatch_unchecked gives up");
+                std::process::exit(3);
+            });
+            if ctx.id() == 0 {
+                ctx.allreduce(1u64, |a, b| a + b)?;
+            }
+            Ok(String::new())
+        }),
+        other => {
+            eprintln!("selftest: unknown scenario {other:?}");
+            std::process::exit(2);
+        }
+    };
+    finish(&format!("selftest {what}"), r)
 }
 
-/// Runs the selftest with `n` ranks (or locally with `n` locales when `n_mpi` is None), with a
+/// Runs the program with `n` ranks (or locally with `n` locales when `mpi` is false), with a
 /// hard time limit so a hang fails the test instead of blocking the suite.
 fn launch(n: usize, scenario: &str, mpi: bool, limit: Duration) -> (Output, Duration) {
     launch_env(n, scenario, mpi, limit, &[])
@@ -21,60 +164,12 @@ fn launch(n: usize, scenario: &str, mpi: bool, limit: Duration) -> (Output, Dura
 
 /// [`launch`] with extra environment variables.
 fn launch_env(n: usize, scenario: &str, mpi: bool, limit: Duration, env: &[(&str, &str)]) -> (Output, Duration) {
-    let exe = env!("CARGO_BIN_EXE_atoll-selftest");
-    let mut cmd = if mpi {
-        let mut c = Command::new(mpiexec());
-        c.args(["-n", &n.to_string(), exe, scenario]).env("ATOLL_BACKEND", "mpi");
-        c
-    } else {
-        let mut c = Command::new(exe);
-        c.arg(scenario).env("ATOLL_BACKEND", "local").env("ATOLL_LOCALES", n.to_string());
-        c
-    };
-    cmd.envs(env.iter().copied()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("cannot start mpiexec: run `make venv` first");
-    // Drain both pipes while the job runs: a job that writes more than a pipe holds (panic
-    // messages of many ranks) would otherwise block in its writes and look like a hang.
-    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
-        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let into = std::sync::Arc::clone(&buf);
-        let t = std::thread::spawn(move || {
-            let Some(mut r) = r else { return };
-            let mut chunk = [0u8; 4096];
-            while let Ok(k @ 1..) = r.read(&mut chunk) {
-                into.lock().expect("output buffer").extend_from_slice(&chunk[..k]);
-            }
-        });
-        (buf, t)
-    };
-    let (so, so_t) = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn std::io::Read + Send>));
-    let (se, se_t) = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn std::io::Read + Send>));
-    let taken = |b: &std::sync::Mutex<Vec<u8>>| std::mem::take(&mut *b.lock().expect("output buffer"));
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            // Not joined: ranks the launcher left behind may still hold the pipes.
-            std::thread::sleep(Duration::from_millis(200));
-            panic!(
-                "{scenario} with {n} ranks did not end within {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&taken(&so)),
-                String::from_utf8_lossy(&taken(&se))
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = (so_t.join(), se_t.join());
-    let out = Output { status, stdout: taken(&so), stderr: taken(&se) };
-    (out, start.elapsed())
-}
-
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    let mut cmd = PROGRAM.command(mpi.then_some(n), scenario);
+    if !mpi {
+        cmd.env("ATOLL_LOCALES", n.to_string());
+    }
+    cmd.envs(env.iter().copied());
+    run_limited(cmd, &format!("{scenario} with {n} ranks"), limit)
 }
 
 fn ok(n: usize, scenario: &str) -> String {
@@ -258,22 +353,15 @@ fn collectives_in_different_orders_do_not_hang_silently_with_checking_off() {
     let (so, se) = text(&out);
     assert!(!out.status.success(), "{so}\n{se}");
     assert!(
-        se.contains("has waited") && se.contains("allreduce") && se.contains("selftest.rs:"),
+        se.contains("has waited") && se.contains("allreduce") && se.contains("mpi_launch.rs:"),
         "no stall report in\nstdout:\n{so}\nstderr:\n{se}"
     );
 }
 
 #[test]
 fn verbose_comm_traces_each_operation_with_its_source_location() {
-    let exe = env!("CARGO_BIN_EXE_atoll-selftest");
-    let out = Command::new(exe)
-        .arg("counts")
-        .env("ATOLL_BACKEND", "local")
-        .env("ATOLL_LOCALES", "2")
-        .env("ATOLL_VERBOSE_COMM", "1")
-        .output()
-        .expect("run selftest");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (out, _) = launch_env(2, "counts", false, Duration::from_secs(60), &[("ATOLL_VERBOSE_COMM", "1")]);
+    let (_, err) = text(&out);
     assert!(out.status.success(), "{err}");
     // fixed_pattern: 3 gets of 16 u64 from the next locale, from scenarios.rs.
     let gets = err

@@ -68,15 +68,16 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         let written: Result<()> = ctx.broadcast(0, written)?;
         let opened = written.and_then(|()| Control::open(&meta_path, meta.control_offset));
         // Every locale must have its control page before any of them goes on.
-        let failures: Vec<Option<Error>> = ctx.allgather(&opened.as_ref().err().cloned())?;
-        if let Some(e) = failures.into_iter().flatten().next() {
-            if wrote_meta {
-                let _ = std::fs::remove_file(&meta_path);
+        let control = match ctx.agree(opened) {
+            Ok(c) => c,
+            Err(e) => {
+                if wrote_meta {
+                    let _ = std::fs::remove_file(&meta_path);
+                }
+                array.free()?;
+                return Err(e);
             }
-            array.free()?;
-            return Err(e);
-        }
-        let control = opened?;
+        };
         if ctx.id() == 0 {
             control.bump_generation();
         }
@@ -119,8 +120,8 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
             )));
         }
         let mut shape = [0usize; D];
-        for d in 0..D {
-            shape[d] = usize::try_from(meta.shape[d]).map_err(|_| bad("shape too large".into()))?;
+        for (s, &m) in shape.iter_mut().zip(&meta.shape) {
+            *s = usize::try_from(m).map_err(|_| bad("shape too large".into()))?;
         }
         let dist = dist::block(ctx, shape)?;
         for l in 0..ctx.num_locales() {
@@ -142,13 +143,14 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         let array = DistArray::from_external(ctx, dist, "SharedArray::attach", |_| {
             Ok(BlockFile::open(&path, me.bytes, access == Access::ReadWrite)?.into_external())
         })?;
-        let opened = Control::open(&meta_path, meta.control_offset);
-        let failures: Vec<Option<Error>> = ctx.allgather(&opened.as_ref().err().cloned())?;
-        if let Some(e) = failures.into_iter().flatten().next() {
-            array.free()?;
-            return Err(e);
-        }
-        Ok(SharedArray { array: Some(array), control: opened?, meta, meta_path, access })
+        let control = match ctx.agree(Control::open(&meta_path, meta.control_offset)) {
+            Ok(c) => c,
+            Err(e) => {
+                array.free()?;
+                return Err(e);
+            }
+        };
+        Ok(SharedArray { array: Some(array), control, meta, meta_path, access })
     }
 
     /// The array.

@@ -3,6 +3,7 @@
 use crate::mmap::{self, MapMode, Mapping};
 use atoll_error::Result;
 use atoll_runtime::ExternalBlock;
+use atoll_util::sync::lock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,7 +21,7 @@ impl Cleanup {
     /// Sets whether the file goes, and what else goes with it.
     pub(crate) fn set(&self, remove: bool, also: Option<PathBuf>) {
         self.remove.store(remove, Ordering::SeqCst);
-        *self.also.lock().unwrap_or_else(|p| p.into_inner()) = also;
+        *lock(&self.also) = also;
     }
 }
 
@@ -88,7 +89,7 @@ impl Drop for BlockFile {
         crate::exit::forget(&self.remove);
         if self.remove.remove.load(Ordering::SeqCst) {
             let _ = std::fs::remove_file(&self.path);
-            if let Some(also) = self.remove.also.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            if let Some(also) = lock(&self.remove.also).take() {
                 let _ = std::fs::remove_file(also);
             }
         }

@@ -4,6 +4,7 @@
 //! one `atexit` handler removes what is left.
 
 use crate::block::Cleanup;
+use atoll_util::sync::lock;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, Once, Weak};
@@ -36,11 +37,11 @@ pub(crate) fn track(path: PathBuf, cleanup: &Arc<Cleanup>) {
         // unwinds (it only takes a lock without blocking and removes files).
         unsafe { libc::atexit(at_exit) };
     });
-    LIVE.lock().unwrap_or_else(|p| p.into_inner()).push((path, Arc::downgrade(cleanup)));
+    lock(&LIVE).push((path, Arc::downgrade(cleanup)));
 }
 
 /// Drops the entry of `cleanup` (its block file's owner is gone).
 pub(crate) fn forget(cleanup: &Arc<Cleanup>) {
-    let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    let mut live = lock(&LIVE);
     live.retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(cleanup)) && w.strong_count() > 0);
 }

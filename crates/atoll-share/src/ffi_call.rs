@@ -61,11 +61,7 @@ pub unsafe fn call_c_symbol_per_locale<T: ShareElem>(
 ) -> Result<()> {
     let ctx = a.ctx().clone();
     let loaded = crate::dl::Symbol::load(library, symbol);
-    let failures: Vec<Option<Error>> = ctx.allgather(&loaded.as_ref().err().cloned())?;
-    if let Some(e) = failures.into_iter().flatten().next() {
-        return Err(e);
-    }
-    let sym = loaded?;
+    let sym = ctx.agree(loaded)?;
     // SAFETY: the caller vouches that the symbol has the CBlockFn signature and contract.
     unsafe { call_c_per_locale(a, sym.as_block_fn(), user as usize as *mut c_void) }
 }

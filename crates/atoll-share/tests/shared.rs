@@ -1,5 +1,7 @@
 //! Shared arrays: creation, attach from a plain process and from another job, the ordinary
 //! array operations on them, file hygiene, every bad-file case, signals, and approach 1.
+// `[a..b]` is a one-dimensional slice of an array, not a range in a vector.
+#![allow(clippy::single_range_in_vec_init)]
 
 use atoll_array::{dist, DistArray, ExprReduce};
 use atoll_error::Error;

@@ -67,7 +67,7 @@ pub(crate) fn take_indices(ctx: &Ctx, local: &LocalStrings, bounds: &[usize], id
         Some(&i) => Err(Error::IndexOutOfBounds { index: i.to_string(), bounds: format!("0..{n} (strings)") }),
         None => Ok(()),
     };
-    crate::agree::agree(ctx, check)?;
+    ctx.agree(check)?;
     for &i in idx {
         let d = owner(bounds, i as usize);
         dest.push(d as u32);

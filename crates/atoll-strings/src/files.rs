@@ -21,7 +21,7 @@ impl DistStrings {
     /// [`Error::InvalidArgument`] when a line is not valid UTF-8.
     pub fn from_lines<P: AsRef<Path>>(ctx: &Ctx, paths: &[P]) -> Result<DistStrings> {
         let paths: Vec<PathBuf> = paths.iter().map(|p| p.as_ref().to_path_buf()).collect();
-        let local = crate::agree::agree(ctx, read_share(ctx, &paths));
+        let local = ctx.agree(read_share(ctx, &paths));
         let local = local?;
         DistStrings::from_local_parts(ctx, local, "DistStrings::from_lines")
     }

@@ -35,7 +35,6 @@
 //! }).unwrap();
 //! ```
 
-mod agree;
 mod compare;
 mod exchange;
 mod files;

@@ -1,12 +1,9 @@
 //! Splitting one locale's strings among its tasks.
 
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
 use std::ops::Range;
 use std::sync::Mutex;
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// `m` items in contiguous parts: about four per thread of the locale, none smaller than 1024
 /// items (but at least one part).
@@ -25,7 +22,7 @@ pub(crate) fn map_parts<T: Send>(ctx: &Ctx, m: usize, f: impl Fn(Range<usize>) -
             *lock(&slots[c]) = Some(v);
         }
     });
-    slots.into_iter().map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every part ran")).collect()
+    slots.into_iter().map(|s| into_inner(s).expect("every part ran")).collect()
 }
 
 /// Writes `out[i] = f(i)` for every `i` on the locale's tasks.

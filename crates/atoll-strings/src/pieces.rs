@@ -235,7 +235,7 @@ impl DistStrings {
             }
             None => Ok(()),
         };
-        crate::agree::agree(self.ctx(), check)?;
+        self.ctx().agree(check)?;
         let ix: Vec<u64> = idx.local().iter().map(|&i| i as u64).collect();
         let local = crate::exchange::take_indices(self.ctx(), self.local(), self.bounds(), &ix)?;
         DistStrings::from_block(self.ctx(), idx.len(), local, "DistStrings::take")

@@ -6,6 +6,7 @@ use crate::local::LocalStrings;
 use crate::strings::DistStrings;
 use atoll_error::{invalid_arg, Result};
 use atoll_runtime::Ctx;
+use atoll_util::{mix, GOLDEN_GAMMA};
 
 /// The characters random strings are drawn from (Arkouda's `characters` argument).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,16 +62,14 @@ struct Rng(u64);
 
 impl Rng {
     fn new(seed: u64, i: u64) -> Rng {
-        let mut r = Rng(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut r = Rng(seed ^ i.wrapping_mul(GOLDEN_GAMMA));
         r.next();
         r
     }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let z = mix(self.0);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
+        z
     }
     /// Uniform in `0..k` (`k > 0`), by multiply-shift.
     fn below(&mut self, k: u64) -> u64 {

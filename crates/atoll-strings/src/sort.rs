@@ -26,6 +26,7 @@ use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
 use atoll_runtime::{Commitment, Ctx, Pod};
+use atoll_util::sync::lock;
 use std::cmp::Ordering;
 use std::sync::Mutex;
 
@@ -223,7 +224,7 @@ fn local_sort(
         }
         ctx.forall_chunks(0..slices.len(), |r| {
             for c in r {
-                let mut g = slices[c].lock().unwrap_or_else(|e| e.into_inner());
+                let mut g = lock(&slices[c]);
                 g.sort_unstable_by(cmp);
             }
         });

@@ -1,6 +1,5 @@
 //! [`DistStrings`]: distributed strings, Block-distributed by string index.
 
-use crate::agree::agree;
 use crate::exchange::redistribute;
 use crate::layout;
 use crate::local::LocalStrings;
@@ -62,7 +61,7 @@ impl DistStrings {
                 right: format!("its Block part of {n} ({want})"),
             })
         };
-        agree(ctx, shape)?;
+        ctx.agree(shape)?;
         let reservation = ctx.reserve(operation, local.footprint())?;
         Ok(DistStrings { ctx: ctx.clone(), n, dist, bounds: bounds.into(), local, _held: reservation.commit() })
     }
@@ -105,7 +104,7 @@ impl DistStrings {
         } else {
             Ok(0)
         };
-        let n: usize = agree(ctx, mine).and_then(|m| ctx.allreduce(m, |a, b| a + b))?;
+        let n: usize = ctx.agree(mine).and_then(|m| ctx.allreduce(m, |a, b| a + b))?;
         let local = match (ctx.id() == root, all) {
             (true, Some(a)) => LocalStrings::from_strs(a),
             _ => LocalStrings::new(),

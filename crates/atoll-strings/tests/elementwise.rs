@@ -1,4 +1,6 @@
 //! Element-wise operations on 1-4 locales against sequential Rust references.
+// The references compile their regular expressions once per run of a locale count.
+#![allow(clippy::regex_creation_in_loops)]
 
 mod common;
 
@@ -235,7 +237,7 @@ fn invalid_patterns_fail_the_same_way_on_every_locale_and_change_nothing() {
                     "{e}"
                 );
             }
-            Ok(ctx.allgather(&(e1.to_string(), e2.to_string(), e3.to_string(), e4.to_string()))?)
+            ctx.allgather(&(e1.to_string(), e2.to_string(), e3.to_string(), e4.to_string()))
         })
         .unwrap();
         assert!(errs.windows(2).all(|w| w[0] == w[1]), "{errs:?}");

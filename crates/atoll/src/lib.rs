@@ -8,8 +8,9 @@
 //! | [`mem`] (`atoll-mem`) | the tracking global allocator (`atoll::mem::track_memory!()`), memory figures and leak reports, per-locale budgets |
 //! | [`runtime`] (`atoll-runtime`) | locales and sublocales, task pools, communication backends, active messages, collectives, diagnostics |
 //! | [`dist`] (`atoll-dist`) | distributions: Block, Cyclic, BlockCyclic over 1-3 dimensional domains (pure index math) |
-//! | [`array`] (`atoll-array`) | distributed arrays, views, zippered forall, bulk assignment, fused expressions, reductions, scans |
+//! | [`array`](mod@array) (`atoll-array`) | distributed arrays, views, zippered forall, bulk assignment, fused expressions, reductions, scans |
 //! | [`ops`] (`atoll-ops`) | distributed algorithms: radix argsort, sort, coargsort |
+//! | [`util`] (`atoll-util`) | the small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the splitmix64 mix |
 //!
 //! Most programs need only the prelude:
 //!
@@ -52,6 +53,9 @@ pub use atoll_ops as ops;
 /// The runtime core (re-exported `atoll-runtime`).
 pub use atoll_runtime as runtime;
 pub use atoll_strings as strings;
+/// Small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the
+/// splitmix64 mix (re-exported `atoll-util`).
+pub use atoll_util as util;
 
 /// The README's and the user guide's Rust examples (`docs/guide/`), run as doctests.
 #[cfg(doctest)]

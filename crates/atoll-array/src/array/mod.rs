@@ -31,6 +31,7 @@ use crate::storage::Storage;
 use atoll_dist::{Block, Distribution, Domain};
 use atoll_error::{ensure, Error, Result};
 use atoll_runtime::Ctx;
+use atoll_util::sync::lock;
 use std::any::Any;
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -52,7 +53,7 @@ struct RegistryEntry((usize, u64));
 
 impl Drop for RegistryEntry {
     fn drop(&mut self) {
-        registry().lock().unwrap_or_else(|p| p.into_inner()).remove(&self.0);
+        lock(registry()).remove(&self.0);
     }
 }
 
@@ -141,9 +142,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
         let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&(inner.clone() as Arc<dyn Any + Send + Sync>));
         // The registry's table outlives every array (it is process-wide): its growth is marked
         // permanent so leak reports do not list it.
-        atoll_runtime::atoll_mem::permanent(|| {
-            registry().lock().unwrap_or_else(|p| p.into_inner()).insert((ctx.job_key(), id), weak)
-        });
+        atoll_runtime::atoll_mem::permanent(|| lock(registry()).insert((ctx.job_key(), id), weak));
         Ok(DistArray { inner })
     }
 
@@ -215,9 +214,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     /// As [`zeros`](Self::zeros).
     pub fn filled(ctx: &Ctx, dist: M, value: T) -> Result<Self> {
         let mut a = Self::create(ctx, dist, "DistArray::filled")?;
-        let local = a.local_mut();
-        let chunks = crate::util::ChunksMut::new(local);
-        ctx.forall_chunks(0..chunks.len(), |r| r.for_each(|c| chunks.get(c).fill(value)));
+        ctx.forall_chunks_mut(a.local_mut(), |_, part| part.fill(value));
         // Every locale has filled its part before any locale reads the array.
         ctx.barrier()?;
         Ok(a)

@@ -7,6 +7,7 @@ use atoll_dist::{Block, Distribution, Domain};
 use atoll_error::Error;
 use atoll_error::{invalid_arg, Result};
 use atoll_runtime::Ctx;
+use atoll_util::sync::lock;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Weak};
 
@@ -55,7 +56,7 @@ impl<'de, T: Elem, const D: usize, M: Distribution<D> + 'static> Deserialize<'de
         }
         let ctx = Ctx::current()
             .ok_or_else(|| De::Error::custom("a view can only arrive on a locale thread (in run or a handler)"))?;
-        let weak = registry().lock().unwrap_or_else(|p| p.into_inner()).get(&(ctx.job_key(), w.id)).cloned();
+        let weak = lock(registry()).get(&(ctx.job_key(), w.id)).cloned();
         let any = weak.and_then(|w| w.upgrade()).ok_or_else(|| {
             De::Error::custom(format!("the array of a view (id {}) no longer exists on locale {}", w.id, ctx.id()))
         })?;

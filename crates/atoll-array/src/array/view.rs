@@ -10,6 +10,7 @@ use atoll_dist::{Block, Distribution, Domain};
 use atoll_error::Error;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::sync::lock;
 use std::sync::{Arc, Weak};
 
 /// A read-only view of a [`DistArray`]: its elements at the indices of a sub-domain (strided
@@ -141,7 +142,7 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
     /// arrives as the same elements on the target. O(1), no message.
     pub fn share(&self) -> SharedView<T, D, M> {
         let key = (self.arr.ctx.job_key(), self.arr.id);
-        let found = registry().lock().unwrap_or_else(|p| p.into_inner()).get(&key).and_then(Weak::upgrade);
+        let found = lock(registry()).get(&key).and_then(Weak::upgrade);
         let arr =
             found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
         SharedView { arr, id: self.arr.id, dom: self.dom }

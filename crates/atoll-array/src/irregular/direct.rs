@@ -23,6 +23,7 @@ use crate::storage::Storage;
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::SyncPtr;
 
 /// Element pointers of every locale's part of `store` (`dist`'s parts), or `None` when one is
 /// not directly addressable. **One-sided**, no message.
@@ -30,12 +31,12 @@ pub(super) fn parts<T: Elem, M: Distribution<1>>(
     ctx: &Ctx,
     store: &Storage<T>,
     dist: &M,
-) -> Result<Option<Vec<*mut T>>> {
+) -> Result<Option<Vec<SyncPtr<T>>>> {
     let mut out = Vec::with_capacity(ctx.num_locales());
     for l in 0..ctx.num_locales() {
         let len = if dist.grid().contains(l) { dist.local_len(l)? } else { 0 };
         match store.direct(ctx, l, 0, len)? {
-            Some(p) => out.push(p),
+            Some(p) => out.push(SyncPtr(p)),
             None => return Ok(None),
         }
     }
@@ -63,7 +64,7 @@ const BATCH: usize = 1024;
 #[inline(always)]
 fn addresses<T, I: IndexElem, M: Distribution<1>>(
     loc: &Locator<'_, M>,
-    ptrs: &[*mut T],
+    ptrs: &[SyncPtr<T>],
     ids: &[I],
     per_dest: &mut [usize],
     out: &mut [*mut T; BATCH],
@@ -73,7 +74,7 @@ fn addresses<T, I: IndexElem, M: Distribution<1>>(
         per_dest[owner] += 1;
         // In bounds of `owner`'s part when `i` is an index of the domain (checked by the
         // caller); `wrapping_add` keeps this line safe either way, only the load dereferences.
-        *a = ptrs[owner].wrapping_add(off);
+        *a = ptrs[owner].0.wrapping_add(off);
     }
 }
 
@@ -86,7 +87,7 @@ fn addresses<T, I: IndexElem, M: Distribution<1>>(
 /// call (the PGAS contract, as for a get).
 pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     loc: &Locator<'_, M>,
-    ptrs: &[*mut T],
+    ptrs: &[SyncPtr<T>],
     ids: &[I],
     slots: &mut [T],
     per_dest: &mut [usize],
@@ -111,7 +112,7 @@ pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
 /// storage.rs, as with puts), and nobody reads `self` during the call.
 pub(super) unsafe fn scatter_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     loc: &Locator<'_, M>,
-    ptrs: &[*mut T],
+    ptrs: &[SyncPtr<T>],
     ids: &[I],
     vals: &[T],
     per_dest: &mut [usize],
@@ -124,21 +125,5 @@ pub(super) unsafe fn scatter_part<T: Elem, I: IndexElem, M: Distribution<1>>(
             // the caller's contract).
             unsafe { a.write(x) };
         }
-    }
-}
-
-/// The element pointers of [`parts`], shared by the tasks of one gather or scatter.
-pub(super) struct SendPtrs<T>(pub(super) Vec<*mut T>);
-
-// SAFETY: the pointers address registered array storage that outlives the operation; the
-// tasks' accesses through them follow the PGAS contract of storage.rs (see the callers).
-unsafe impl<T: Send> Send for SendPtrs<T> {}
-// SAFETY: as above; sharing the vector only shares the addresses.
-unsafe impl<T: Sync> Sync for SendPtrs<T> {}
-
-impl<T> SendPtrs<T> {
-    /// Every locale's element pointer (a method, so that closures capture the whole value).
-    pub(super) fn all(&self) -> &[*mut T] {
-        &self.0
     }
 }

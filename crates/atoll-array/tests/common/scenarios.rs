@@ -1,6 +1,6 @@
 //! Deterministic scenarios with message-count assertions, run identically on every backend: by
 //! `tests/comm_counts.rs` on the local backend with 1-5 locales, and by the
-//! `atoll-array-selftest` program under `mpiexec` (`tests/mpi_launch.rs`), which compares the
+//! program of `tests/mpi_launch.rs` under `mpiexec`, which compares the
 //! counts of both backends. Each scenario checks its results and its counts against values
 //! computed here independently (by brute force over the distributions' `owner()`), and returns
 //! every locale's counts for the measured region (`Ctx::comm_diagnostics`).
@@ -611,7 +611,7 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
 pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (me, nl) = (ctx.id(), ctx.num_locales());
     let n = (1usize << 20) * nl + 777;
-    let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) as i64 - 3)?;
+    let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) - 3)?;
     let (s, counts) = measure(ctx, || a.view().cumsum())?;
     let c = &counts[me];
     let mut remote = 0u64;

@@ -1,12 +1,9 @@
 //! Checks of arrays whose pieces target sublocales ([`Targets::Sublocales`]), run identically
 //! on every backend: by `tests/sublocales.rs` on the local backend (1, 2, 4 locales, each
-//! sublocale mode) and by the `atoll-array-sublocale-selftest` program under `mpiexec`
-//! (`tests/mpi_launch_sublocales.rs`). Every result is compared with a sequential reference and
-//! with the same operation on an ordinary Block array; every loop records which sublocale's
-//! thread ran each element and compares it with the owner formula.
-//!
-//! Only the crate's normal dependencies are used here (the selftest binary cannot use
-//! dev-dependencies).
+//! sublocale mode) and by the program of `tests/mpi_launch_sublocales.rs` under `mpiexec`.
+//! Every result is compared with a sequential reference and with the same operation on an
+//! ordinary Block array; every loop records which sublocale's thread ran each element and
+//! compares it with the owner formula.
 #![allow(dead_code)]
 #![allow(clippy::single_range_in_vec_init)]
 

@@ -6,16 +6,15 @@
 
 use atoll_array::{dist, DistArray, Distribution, IrregularOptions};
 use atoll_runtime::{CommCounts, Ctx, Error, Result};
+use atoll_util::{mix, GOLDEN_GAMMA};
 
 /// A small deterministic generator (splitmix64).
 pub struct Rng(pub u64);
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let z = mix(self.0);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
+        z
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize

@@ -3,7 +3,6 @@
 
 use super::lp::square;
 use crate::csr::CsrMatrix;
-use crate::par::for_chunks_mut;
 use atoll_error::{Error, Result};
 use atoll_runtime::Ctx;
 
@@ -27,7 +26,7 @@ pub fn bfs(ctx: &Ctx, m: &CsrMatrix, source: u64) -> Result<(Vec<i64>, usize)> {
     loop {
         m.halo().gather(ctx, &level, &mut lg)?;
         let found = std::sync::atomic::AtomicU64::new(0);
-        for_chunks_mut(ctx, &mut level, |r, out| {
+        ctx.forall_chunks_mut(&mut level, |r, out| {
             let mut f = 0;
             for (i, o) in r.zip(out) {
                 if lg[i + own] < 0 && m.row(i).0.iter().any(|&c| lg[c as usize] == k) {

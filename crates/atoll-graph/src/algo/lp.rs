@@ -3,7 +3,6 @@
 //! once, until no label changes or an iteration limit.
 
 use crate::csr::CsrMatrix;
-use crate::par::for_chunks_mut;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
 
@@ -84,7 +83,7 @@ pub(crate) fn lp_step_with(ctx: &Ctx, m: &CsrMatrix, lg: &[u64], next: &mut [u64
     let n = m.shape().0;
     let own = m.local_rows().start - m.local_cols().start;
     let changed = std::sync::atomic::AtomicU64::new(0);
-    for_chunks_mut(ctx, next, |r, out| {
+    ctx.forall_chunks_mut(next, |r, out| {
         COUNTS.with(|cell| {
             let mut counts = cell.borrow_mut();
             if count && counts.len() < n {

@@ -21,15 +21,6 @@ pub fn dense(n: usize, m: usize, t: &[(usize, usize, f64)]) -> Vec<Vec<f64>> {
     }
     a
 }
-
-/// A deterministic pseudo-random u64.
-pub fn mix(i: u64) -> u64 {
-    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// Distinct neighbour lists (self loops dropped) of an `n`-vertex graph from directed pairs.
 pub fn adjacency(n: usize, pairs: &[(u64, u64)]) -> Vec<Vec<u64>> {
     let mut adj = vec![Vec::new(); n];
@@ -71,7 +62,7 @@ pub fn lp_reference(adj: &[Vec<u64>], max_iters: usize) -> (Vec<u64>, usize, boo
 pub fn cc_reference(adj: &[Vec<u64>]) -> Vec<u64> {
     let n = adj.len();
     let mut parent: Vec<usize> = (0..n).collect();
-    fn find(p: &mut Vec<usize>, x: usize) -> usize {
+    fn find(p: &mut [usize], x: usize) -> usize {
         let mut r = x;
         while p[r] != r {
             r = p[r];
@@ -79,8 +70,8 @@ pub fn cc_reference(adj: &[Vec<u64>]) -> Vec<u64> {
         p[x] = r;
         r
     }
-    for v in 0..n {
-        for &u in &adj[v] {
+    for (v, list) in adj.iter().enumerate() {
+        for &u in list {
             let (a, b) = (find(&mut parent, v), find(&mut parent, u as usize));
             if a != b {
                 parent[a.max(b)] = a.min(b);
@@ -95,8 +86,8 @@ pub fn cc_reference(adj: &[Vec<u64>]) -> Vec<u64> {
 pub fn bfs_reference(adj: &[Vec<u64>], s: usize) -> Vec<i64> {
     let n = adj.len();
     let mut rev = vec![Vec::new(); n];
-    for v in 0..n {
-        for &u in &adj[v] {
+    for (v, list) in adj.iter().enumerate() {
+        for &u in list {
             rev[u as usize].push(v);
         }
     }
@@ -142,8 +133,9 @@ pub fn hitting_reference(adj: &[Vec<u64>], targets: &[u64]) -> Vec<f64> {
         for r in 0..k {
             if r != c && a[r][c] != 0.0 {
                 let f = a[r][c] / a[c][c];
-                for j in c..=k {
-                    a[r][j] -= f * a[c][j];
+                let pivot = a[c].clone();
+                for (x, p) in a[r][c..=k].iter_mut().zip(&pivot[c..=k]) {
+                    *x -= f * p;
                 }
             }
         }

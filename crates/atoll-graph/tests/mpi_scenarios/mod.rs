@@ -1,4 +1,4 @@
-//! Graph scenarios run identically on every backend: by `atoll-graph-selftest` under `mpiexec`
+//! Graph scenarios run identically on every backend: by the program of `tests/mpi_launch.rs` under `mpiexec`
 //! (`tests/mpi_launch.rs`) and, in the same test, on the local backend with as many locales.
 //! Each checks its result against a sequential reference (tests/common) computed on every
 //! locale and reports every locale's message counts of its SpMV, which must be the same on both

@@ -1,5 +1,5 @@
-//! Deterministic sort scenarios run identically on every backend: by the `atoll-ops-selftest`
-//! program under `mpiexec` (`tests/mpi_launch.rs`) and, in the same test, on the local backend
+//! Deterministic sort scenarios run identically on every backend: by the program of
+//! `tests/mpi_launch.rs` under `mpiexec` and, in the same test, on the local backend
 //! with as many locales. Each scenario checks its result against a sequential stable sort of
 //! the same keys (computed on every locale) and reports every locale's message counts, which
 //! must be the same on both backends.
@@ -11,13 +11,7 @@
 use atoll_array::{dist, DistArray};
 use atoll_ops::{coargsort, SortColumn, SortKey};
 use atoll_runtime::{CommCounts, Ctx, Error, Result};
-
-fn mix(i: u64) -> u64 {
-    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+use atoll_util::mix;
 
 fn reference<K: SortKey>(keys: &[K]) -> Vec<i64> {
     let mut idx: Vec<usize> = (0..keys.len()).collect();

@@ -34,7 +34,7 @@ pub(crate) struct Flight<R, E> {
 impl<R: DeserializeOwned, E> Flight<R, E> {
     /// The policy for `ctx`'s backend.
     pub(crate) fn new(ctx: &Ctx) -> Self {
-        let max = if ctx.backend_name() == "local" { 0 } else { MAX_IN_FLIGHT };
+        let max = if ctx.blocking_requests_run_inline() { 0 } else { MAX_IN_FLIGHT };
         Flight { max, queue: VecDeque::new() }
     }
 

@@ -17,12 +17,14 @@ use super::coll_note::{self, Note};
 use super::local_barrier::{FastBarrier, Padded};
 use super::local_fence::CommandFence;
 use super::memcopy;
-use super::{ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, Strided};
+use super::{
+    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, Strided,
+};
 use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
+use crate::sync::OnceLock;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
-use std::sync::OnceLock;
 
 /// Contributions up to this many bytes stay inline in the slot (no allocation).
 const SMALL: usize = 56;
@@ -180,30 +182,16 @@ impl LocalComm {
         LocalComm { me, world, seq: AtomicU64::new(0), note: Note::default(), in_command: AtomicBool::new(false) }
     }
 
-    /// Marks the start (`true`) or the end of a driver command on this locale.
-    pub(crate) fn set_in_command(&self, on: bool) {
-        self.in_command.store(on, Ordering::Relaxed);
-    }
-
     /// The rendezvous of collective parity `p`. Collectives found in different orders inside
     /// a driver command abandon the command (every locale sees the mismatch at the same
     /// rendezvous): every later collective of the command then gives up at once, whatever
     /// each locale's error path does, and the next command starts in step.
     fn meet(&self, p: usize) -> Result<()> {
-        self.world.barrier(p).inspect_err(|e| self.abandon_on_mismatch(e))
-    }
-
-    /// Abandons the current driver command, if this locale is inside one, when `e` is a
-    /// collective mismatch (see `command::abandon_on_mismatch`).
-    pub(crate) fn abandon_on_mismatch(&self, e: &Error) {
-        if matches!(e, Error::CollectiveMismatch { .. }) && self.in_command.load(Ordering::Relaxed) {
-            self.world.abort_command(self.me, e.clone());
-        }
-    }
-
-    /// The world this locale belongs to.
-    pub(crate) fn world(&self) -> &LocalWorld {
-        &self.world
+        self.world.barrier(p).inspect_err(|e| {
+            if matches!(e, Error::CollectiveMismatch { .. }) {
+                self.mismatch_found(e)
+            }
+        })
     }
 
     /// Restarts the slot parity at 0 (every locale does it at a command boundary, when no
@@ -240,6 +228,10 @@ impl LocalComm {
 }
 
 impl Rma for LocalComm {
+    fn puts_are_copies(&self) -> bool {
+        true
+    }
+
     fn direct_addr(&self, _target: usize, addr: u64) -> Option<usize> {
         // Every locale of this backend lives in this process: a registered address is a
         // pointer here.
@@ -322,6 +314,10 @@ impl LocalComm {
 }
 
 impl ActiveMessages for LocalComm {
+    fn blocking_requests_run_inline(&self) -> bool {
+        true
+    }
+
     /// Runs the handler on the calling thread with the target's context (memory is shared,
     /// so this is as good a place as the target's own threads, and saves two thread hand-offs);
     /// work for a sublocale still goes to that sublocale's pool.
@@ -332,7 +328,7 @@ impl ActiveMessages for LocalComm {
 
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
         let st = self.target_state(target)?;
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = crate::sync::mpsc::channel();
         let tctx = Ctx::from_state(Arc::clone(&st));
         st.exec.spawn(move || {
             let _ = tx.send(crate::ctx::run_handler(&tctx, handler, sub, &payload));
@@ -412,6 +408,39 @@ impl Registration for LocalComm {
     }
 }
 
+impl CommandAbandonment for LocalComm {
+    fn begin_command(&self) {
+        self.in_command.store(true, Ordering::Relaxed);
+    }
+
+    fn end_command(&self) {
+        self.in_command.store(false, Ordering::Relaxed);
+    }
+
+    fn mismatch_found(&self, e: &Error) {
+        if self.in_command.load(Ordering::Relaxed) {
+            self.world.abort_command(self.me, e.clone());
+        }
+    }
+
+    fn is_abandoned(&self) -> bool {
+        self.world.fence.is_aborted()
+    }
+
+    fn abandon_command(&self, error: &Error) -> Result<()> {
+        self.world.abort_command(self.me, error.clone());
+        Ok(())
+    }
+
+    fn end_abandoned_command(&self, _mine: &Error) -> Result<Vec<(usize, Error)>> {
+        // The world recorded every locale's failure (`abort_command`, and the waiters' own).
+        let failures = self.world.end_failed_command()?;
+        self.reset_parity();
+        self.in_command.store(false, Ordering::Relaxed);
+        Ok(failures)
+    }
+}
+
 impl Backend for LocalComm {
     fn name(&self) -> &'static str {
         "local"
@@ -419,8 +448,8 @@ impl Backend for LocalComm {
 
     fn wake(&self, _target: usize) {}
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn locales_share_process(&self) -> bool {
+        true
     }
 
     fn abort(&self, message: &str) {

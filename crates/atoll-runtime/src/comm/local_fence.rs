@@ -15,6 +15,7 @@
 //! The flag is raised only inside a driver command (between its broadcast and its closing
 //! gather), so SPMD jobs ([`crate::run`]) never see it.
 
+use crate::sync::wait_timeout;
 use crate::sync::{lock, AtomicBool, Condvar, Mutex, Ordering};
 use atoll_error::{Error, Result};
 use std::time::Duration;
@@ -90,7 +91,7 @@ impl CommandFence {
                     g.0 -= 1;
                     return Err(e);
                 }
-                g = self.meet_cv.wait_timeout(g, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+                g = wait_timeout(&self.meet_cv, g, Duration::from_millis(20)).0;
             }
         }
         drop(g);

@@ -8,7 +8,7 @@
 //! unspecified values to the program; they are the program's race, as in any PGAS model.
 
 use crate::comm::Strided;
-use std::sync::atomic::{AtomicU64, Ordering};
+use crate::sync::{AtomicU64, Ordering};
 
 /// Copies `dst.len()` bytes from `src`.
 ///

@@ -11,7 +11,7 @@
 //! | [`Registration`] | make a region of local memory remotely accessible |
 //!
 //! and [`Backend`] is their sum. Backends see raw addresses and byte buffers only: typing,
-//! counting ([`crate::CommDiagnostics`]), tracing, the registration cache and the shortcut for
+//! counting ([`crate::CommCounts`]), tracing, the registration cache and the shortcut for
 //! accesses to one's own locale live once, above them, in [`crate::Ctx`], so every backend
 //! counts the same program identically.
 //!
@@ -19,8 +19,10 @@
 //! copies to and from it directly; the MPI backend passes it as the displacement of a dynamic
 //! window (`MPI_Win_create_dynamic`), where displacements are absolute addresses.
 
-use atoll_error::{invalid_arg, Result};
+use atoll_error::{invalid_arg, Error, Result};
 
+#[cfg(any(feature = "mpi", test))]
+pub(crate) mod byte_ring;
 pub(crate) mod coll_note;
 pub(crate) mod combine;
 pub(crate) mod local;
@@ -196,6 +198,12 @@ pub trait Rma {
     fn direct_addr(&self, _target: usize, _addr: u64) -> Option<usize> {
         None
     }
+    /// Whether a put is a plain copy by the calling thread (every locale's memory is in this
+    /// process), so that a bulk transfer is best split among the caller's tasks rather than
+    /// issued as non-blocking operations and flushed together.
+    fn puts_are_copies(&self) -> bool {
+        false
+    }
 }
 
 /// 64-bit atomic operations on remote memory (8-byte aligned addresses).
@@ -220,6 +228,13 @@ pub trait ActiveMessages {
     /// the handler directly on the calling thread (with the target's context).
     fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
         self.request(target, handler, sub, payload)?.wait()
+    }
+
+    /// Whether [`ActiveMessages::request_blocking`] runs the handler on the calling thread (no
+    /// message, no hand-off): then a blocking request costs about a function call, and
+    /// keeping requests in flight gains nothing.
+    fn blocking_requests_run_inline(&self) -> bool {
+        false
     }
 }
 
@@ -279,8 +294,39 @@ pub trait Registration {
     fn unmap_shared(&self, _target: usize, _addr: u64) {}
 }
 
+/// Abandoning a driver command whose part failed on some locales while others wait for it in
+/// the command's collectives (`command.rs`; the protocol is in the crate README): the
+/// backend's side. The local backend carries it through shared flags, MPI through messages
+/// and a fresh communicator.
+pub trait CommandAbandonment {
+    /// A driver command starts on this locale (after its broadcast): only collectives inside
+    /// one are abandoned.
+    fn begin_command(&self) {}
+    /// The command ended on this locale without failing (after its closing gather).
+    fn end_command(&self) {}
+    /// Collectives were found in different orders (`e`, an `Error::CollectiveMismatch` that
+    /// every locale sees at the same collective): inside a driver command, abandons it, so
+    /// every later collective of the command gives up at once whatever each locale's error
+    /// path does, and the next command starts in step. Outside one, nothing.
+    fn mismatch_found(&self, _e: &Error) {}
+    /// Whether the current driver command was abandoned.
+    fn is_abandoned(&self) -> bool {
+        false
+    }
+    /// This locale's part of the command failed with `error`: every collective of the command
+    /// gives up with `Error::CommandFailed` on every locale from now on.
+    fn abandon_command(&self, error: &Error) -> Result<()>;
+    /// Meets every locale at the boundary of an abandoned command (**collective**, whichever
+    /// collectives each locale gave up) and starts the collectives again in step. Returns the
+    /// failures of the locales, each as (locale, error), on locale 0; `mine` is this
+    /// locale's (its own error, or the `CommandFailed` it got while waiting).
+    fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>>;
+}
+
 /// Everything a communication backend provides.
-pub trait Backend: Rma + Atomics + ActiveMessages + Collectives + Registration + Send + Sync {
+pub trait Backend:
+    Rma + Atomics + ActiveMessages + Collectives + Registration + CommandAbandonment + Send + Sync
+{
     /// The backend's name (`local` or `mpi`).
     fn name(&self) -> &'static str;
     /// Tells `target` that requests are coming, so a target that progresses communication in
@@ -288,14 +334,17 @@ pub trait Backend: Rma + Atomics + ActiveMessages + Collectives + Registration +
     fn wake(&self, target: usize);
     /// Ends the job on every locale because this locale failed with `message`.
     fn abort(&self, message: &str);
-    /// The backend as `Any`, to reach backend-specific services (benchmark baselines).
-    fn as_any(&self) -> &dyn std::any::Any;
+    /// Whether every locale runs in this process, so that any memory of the process (not
+    /// only registered memory) can be read by every locale's threads.
+    fn locales_share_process(&self) -> bool {
+        false
+    }
 }
 
 /// A reply that will arrive later.
 #[must_use = "a pending reply must be waited for"]
 pub struct PendingReply {
-    rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
+    rx: crate::sync::mpsc::Receiver<Result<Vec<u8>>>,
     waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
     /// Called while the waiting thread polls: takes and handles a message that has arrived
     /// (the MPI backend's inbox), so a reply reaches its waiter without a hand-off through the
@@ -305,7 +354,7 @@ pub struct PendingReply {
 
 impl PendingReply {
     pub(crate) fn new(
-        rx: std::sync::mpsc::Receiver<Result<Vec<u8>>>,
+        rx: crate::sync::mpsc::Receiver<Result<Vec<u8>>>,
         waiter: Option<Box<dyn Fn() -> Result<()> + Send + Sync>>,
     ) -> Self {
         PendingReply { rx, waiter, poll: None }
@@ -320,7 +369,7 @@ impl PendingReply {
 
     /// Blocks until the reply arrives (or the job is aborted).
     pub fn wait(self) -> Result<Vec<u8>> {
-        use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
+        use crate::sync::mpsc::{RecvTimeoutError, TryRecvError};
         // Polls (yielding the core) for a moment first: a reply that comes within it needs
         // no wake-up of this thread.
         let start = std::time::Instant::now();

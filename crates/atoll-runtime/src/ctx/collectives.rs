@@ -111,6 +111,32 @@ impl Ctx {
         crate::comm::combine::allreduce(&*self.st.backend, value, op)
     }
 
+    /// One outcome for every locale: `r` where every locale's `r` is `Ok`, else the error of
+    /// the lowest failing locale, on every locale. **Collective** (an allgather of the errors
+    /// only). After a step that may fail on some locales only (opening a file, decoding one's
+    /// part), so that every locale takes the same branch from then on.
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config, Error};
+    /// run(Config::local(3), |ctx| {
+    ///     let mine = if ctx.id() == 1 { Err(Error::InvalidArgument("locale 1's file".into())) } else { Ok(ctx.id()) };
+    ///     assert_eq!(ctx.agree(mine), Err(Error::InvalidArgument("locale 1's file".into())));
+    ///     assert_eq!(ctx.agree(Ok(ctx.id()))?, ctx.id());
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// The lowest failing locale's error, or the allgather's own failure.
+    #[track_caller]
+    pub fn agree<T>(&self, r: Result<T>) -> Result<T> {
+        let mine: Option<Error> = r.as_ref().err().cloned();
+        match self.allgather(&mine)?.into_iter().flatten().next() {
+            Some(e) => Err(e),
+            None => r,
+        }
+    }
+
     /// The combination with `op` of the values of the locales before this one (`identity` on
     /// locale 0): an exclusive scan. **Collective.**
     ///

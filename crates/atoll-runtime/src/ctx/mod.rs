@@ -28,11 +28,11 @@ use crate::diagnostics::Diagnostics;
 use crate::executor::Executor;
 use crate::pool::Locale;
 use crate::registration::{RegionTable, RegistrationStats, RemoteCache};
+use crate::sync::OnceLock;
 use crate::sync::{Arc, AtomicU64};
 use atoll_error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 /// What every locale knows of every other: its id, name and shape.
@@ -122,7 +122,7 @@ pub(crate) struct LocaleState {
     /// This locale's memory budget (its `atoll-mem` index is `budget.locale()`).
     pub(crate) budget: atoll_mem::Budget,
     /// Per-locale state of the layers above, by type (see [`Ctx::locale_ext`]).
-    pub(crate) ext: std::sync::Mutex<Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>>,
+    pub(crate) ext: crate::sync::Mutex<Vec<crate::sync::Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 /// One locale's handle on the job: its identity, its sublocales and task pools, and every
@@ -172,9 +172,31 @@ impl Ctx {
         &self.st.config
     }
 
-    /// The backend's name: `local` or `mpi`.
+    /// The backend's name: `local` or `mpi`, for reports. Code that depends on what the
+    /// backend can do asks for that capability instead ([`Ctx::puts_are_copies`],
+    /// [`Ctx::locales_share_process`], [`Ctx::direct_ptr`]).
     pub fn backend_name(&self) -> &'static str {
         self.st.backend.name()
+    }
+
+    /// Whether a put is a plain copy by the calling thread (every locale's memory is in this
+    /// process): a bulk transfer is then best split among this locale's tasks rather than
+    /// issued as non-blocking operations and flushed together.
+    pub fn puts_are_copies(&self) -> bool {
+        self.st.backend.puts_are_copies()
+    }
+
+    /// Whether every locale of the job runs in this process, so that any memory of the
+    /// process (a caller's buffer, not only registered memory) is readable by every locale's
+    /// threads (the local backend).
+    pub fn locales_share_process(&self) -> bool {
+        self.st.backend.locales_share_process()
+    }
+
+    /// Whether a blocking request runs its handler on the calling thread (no message, no
+    /// hand-off), so that keeping requests in flight gains nothing.
+    pub(crate) fn blocking_requests_run_inline(&self) -> bool {
+        self.st.backend.blocking_requests_run_inline()
     }
 
     /// An error unless `locale` is a valid locale id.

@@ -104,12 +104,6 @@ impl Ctx {
         }
     }
 
-    /// Whether this locale already knows `addr..addr+len` on `target` as registered.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub(crate) fn knows_registered(&self, target: usize, addr: u64, len: usize) -> bool {
-        self.st.remote.knows(target, addr, len)
-    }
-
     #[inline]
     pub(super) fn wake(&self, target: usize) {
         if self.st.needs_wake {

@@ -2,6 +2,8 @@
 
 use super::Ctx;
 use crate::attribution;
+use crate::sync::into_inner;
+use atoll_util::Disjoint;
 use std::ops::Range;
 
 impl Ctx {
@@ -60,6 +62,56 @@ impl Ctx {
         self.here().for_chunks(range, chunk, &|_, r| f(r));
     }
 
+    /// Runs `f(range, &mut out[range])` over chunks of `0..out.len()` on this locale's task
+    /// pools (dynamic chunking, as [`Ctx::forall_chunks`]): each task writes its own part of
+    /// `out`. The one way Atoll's loops write disjoint parts of a slice in parallel
+    /// (`atoll_util::Disjoint` underneath). **One-sided.**
+    ///
+    /// ```
+    /// use atoll_runtime::{run, Config};
+    /// run(Config::local(2), |ctx| {
+    ///     let mut v = vec![0u64; 100_000];
+    ///     ctx.forall_chunks_mut(&mut v, |r, part| {
+    ///         for (i, x) in r.zip(part) {
+    ///             *x = 2 * i as u64;
+    ///         }
+    ///     });
+    ///     assert!(v.iter().enumerate().all(|(i, &x)| x == 2 * i as u64));
+    ///     Ok(())
+    /// }).unwrap();
+    /// ```
+    pub fn forall_chunks_mut<T: Send>(&self, out: &mut [T], f: impl Fn(Range<usize>, &mut [T]) + Sync) {
+        let d = Disjoint::new(out);
+        self.forall_chunks(0..d.len(), |r| {
+            // SAFETY: the chunks of one `forall_chunks` loop are disjoint sub-ranges of
+            // `0..len`, each handed to one task.
+            f(r.clone(), unsafe { d.chunk(r) })
+        });
+    }
+
+    /// Like [`Ctx::forall_chunks_mut`] with chunks of exactly `chunk` elements (the last one
+    /// shorter): the `k`-th chunk is `k * chunk..`, so `range.start / chunk` numbers it the
+    /// same way in every loop over a slice of the same length (a scan's two passes). A `chunk`
+    /// of 0 counts as 1. **One-sided.**
+    pub fn forall_chunks_mut_with<T: Send>(
+        &self,
+        out: &mut [T],
+        chunk: usize,
+        f: impl Fn(Range<usize>, &mut [T]) + Sync,
+    ) {
+        let chunk = chunk.max(1);
+        let d = Disjoint::new(out);
+        let len = d.len();
+        self.forall_chunks_with(0..len.div_ceil(chunk), 1, |ks| {
+            for k in ks {
+                let r = k * chunk..((k + 1) * chunk).min(len);
+                // SAFETY: chunk `k` is handed to one task (the loop's ranges of chunk numbers
+                // are disjoint), and distinct numbers give disjoint ranges of `0..len`.
+                f(r.clone(), unsafe { d.chunk(r) });
+            }
+        });
+    }
+
     /// Reduces `fold(acc, i)` over `range` on this locale's task pools, starting each chunk
     /// from `identity` and combining the chunks' results with `combine` in chunk order (so the
     /// result does not depend on the schedule). **One-sided.**
@@ -82,12 +134,12 @@ impl Ctx {
         combine: impl Fn(T, T) -> T,
     ) -> T {
         let chunk = self.here().default_chunk(range.len());
-        let partials = std::sync::Mutex::new(Vec::new());
+        let partials = crate::sync::Mutex::new(Vec::new());
         let n = self.here().for_chunks(range, chunk, &|c, r| {
             let v = r.fold(identity.clone(), &fold);
             crate::sync::lock(&partials).push((c, v));
         });
-        let mut parts = partials.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut parts = into_inner(partials);
         debug_assert_eq!(parts.len(), n);
         parts.sort_by_key(|(c, _)| *c);
         parts.into_iter().fold(identity, |a, (_, v)| combine(a, v))

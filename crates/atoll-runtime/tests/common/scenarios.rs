@@ -1,5 +1,5 @@
 //! Scenarios run identically on every backend: by `tests/spmd.rs` on the local backend with
-//! 1-4 locales, and by the `atoll-selftest` program under `mpiexec` (tests/mpi_launch.rs).
+//! 1-4 locales, and by the program of tests/mpi_launch.rs under `mpiexec`.
 //! Each checks its results against values computed independently here.
 #![allow(dead_code)]
 
@@ -280,7 +280,7 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     // Direct pointers: own memory always; other locales' on the local backend (they share
     // the process) and under MPI for ranks of this node (node-shared memory, on unless
     // ATOLL_MPI_SHM=0; the tests launch every rank on one host); registered ranges only.
-    let shared = ctx.backend_name() == "local" || node_shm_on();
+    let shared = ctx.locales_share_process() || ctx.config().mpi_shm;
     for t in 0..n {
         let p = ctx.direct_ptr(a.ptr(t), len)?;
         check(p.is_some() == (t == me || shared), format!("direct pointer to {t}: {p:?}"))?;
@@ -321,12 +321,6 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(c.puts == u64::from(n > 1), format!("one put counted whichever way it went: {c:?}"))?;
     counter.free()?;
     a.free()
-}
-
-/// Whether MPI ranks of one host map each other's symmetric memory in this run (the
-/// default; `ATOLL_MPI_SHM=0` turns it off).
-pub fn node_shm_on() -> bool {
-    !std::env::var("ATOLL_MPI_SHM").is_ok_and(|v| v.trim() == "0")
 }
 
 /// Active messages: replies, errors, nesting, sublocales, coforall.

@@ -85,7 +85,7 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
                 check(st.iter().enumerate().all(|(i, &v)| v == pat(*k, t, 3 * i)), "strided get")?;
                 let p = ctx.direct_ptr(a.ptr(t), len)?;
                 check(
-                    p.is_some() == (t == me || shm_expected || ctx.backend_name() == "local"),
+                    p.is_some() == (t == me || shm_expected || ctx.locales_share_process()),
                     format!("direct pointer to {t}: {p:?}"),
                 )?;
                 if let Some(p) = p {

@@ -1,5 +1,5 @@
 //! Deterministic string scenarios run identically on every backend: by the
-//! `atoll-strings-selftest` program under `mpiexec` (`tests/mpi_launch.rs`) and, in the same
+//! program of `tests/mpi_launch.rs` under `mpiexec` and, in the same
 //! test, on the local backend with as many locales. Each scenario checks its result against a
 //! sequential computation over every string (made on every locale from the same seed) and
 //! reports every locale's message counts, which must be the same on both backends; the regex

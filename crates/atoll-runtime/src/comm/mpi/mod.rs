@@ -34,7 +34,13 @@
 //!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
 
 mod abandon;
+#[cfg(feature = "bench")]
 pub mod baseline;
+
+// The loom models (`make loom`) replace the primitives of the byte ring, which this backend
+// maps onto shared memory with std's atomics: they run without MPI.
+#[cfg(loom)]
+compile_error!("the loom models run without the `mpi` feature");
 mod raw;
 mod shm;
 mod shm_am;
@@ -43,7 +49,8 @@ mod shm_futex;
 mod shm_pool;
 
 use super::{
-    memcopy, ActiveMessages, Atomics, Backend, Collectives, PendingReply, Registration, Rma, SharedAlloc, Strided,
+    memcopy, ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma,
+    SharedAlloc, Strided,
 };
 use crate::config::Config;
 use crate::ctx::{run_handler, Ctx, LocaleState};
@@ -290,32 +297,28 @@ fn route_reply(inner: &Inner, buf: Vec<u8>) {
     }
 }
 
-impl MpiComm {
-    /// Starts a driver command on this rank (after its broadcast): only collectives inside
-    /// one are abandoned.
-    pub(crate) fn begin_command(&self) {
+impl CommandAbandonment for MpiComm {
+    fn begin_command(&self) {
         self.inner.abort.begin_command();
     }
 
-    /// Whether this rank is inside a driver command.
-    pub(crate) fn in_command(&self) -> bool {
-        self.inner.abort.in_command()
+    fn mismatch_found(&self, e: &Error) {
+        if self.inner.abort.in_command() {
+            let _ = self.abandon_command(e);
+        }
     }
 
-    /// Whether the current driver command was abandoned.
-    pub(crate) fn is_aborted(&self) -> bool {
+    fn is_abandoned(&self) -> bool {
         self.inner.abort.is_aborted()
     }
 
-    /// Ends a driver command on this rank (after its closing gather).
-    pub(crate) fn end_command(&self) {
+    fn end_command(&self) {
         self.inner.abort.end_command();
     }
 
-    /// Abandons the current driver command on this rank, whose part failed with `e`: tells
-    /// every other rank, whose collectives of the command then give up with
+    /// Tells every other rank, whose collectives of the command then give up with
     /// [`Error::CommandFailed`]. Not needed when `e` is itself that `CommandFailed`.
-    pub(crate) fn abandon_command(&self, e: &Error) -> Result<()> {
+    fn abandon_command(&self, e: &Error) -> Result<()> {
         let inner = &self.inner;
         if matches!(e, Error::CommandFailed { .. }) && inner.abort.is_aborted() {
             return Ok(());
@@ -333,11 +336,9 @@ impl MpiComm {
         Ok(())
     }
 
-    /// Ends an abandoned command on this rank, whose part gave `mine`. **Collective** (every
-    /// rank reaches it once its collectives of the command gave up): moves the collectives to
-    /// a fresh communicator and gathers every rank's error on
+    /// Moves the collectives to a fresh communicator and gathers every rank's error on
     /// locale 0 (an empty vector elsewhere).
-    pub(crate) fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>> {
+    fn end_abandoned_command(&self, mine: &Error) -> Result<Vec<(usize, Error)>> {
         let inner = &self.inner;
         inner.abort.end_command();
         // The duplicate is the rendezvous: it completes once every rank has arrived.
@@ -596,10 +597,6 @@ impl Backend for MpiComm {
         let _ = self.inner.send(target, TAG_WAKE, &[]);
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
     fn abort(&self, message: &str) {
         // One write (a formatted eprintln! makes several, and the launcher may kill this rank
         // between them when another rank aborts first), then a moment for the launcher to
@@ -631,9 +628,9 @@ impl MpiJob {
         let am = raw::Comm::dup_world()?;
         let win = raw::Win::create_dynamic(&ctl)?;
         let (node_rank, node_size) = ctl.node_rank_size()?;
-        let shm = shm::NodeShm::start(&ctl, rank, size)?;
-        let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size)?;
-        let node_am = shm_am::NodeAm::start(&ctl, shm.as_ref(), rank, size)?;
+        let shm = shm::NodeShm::start(&ctl, rank, size, config)?;
+        let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size, config)?;
+        let node_am = shm_am::NodeAm::start(&ctl, shm.as_ref(), rank, size, config)?;
         let inner = Arc::new(Inner {
             rank,
             size,

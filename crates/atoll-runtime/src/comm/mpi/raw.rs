@@ -473,12 +473,14 @@ impl Comm {
     }
 
     /// Blocking `MPI_Barrier` (busy-polls inside MPI: for baselines only).
+    #[cfg(feature = "bench")]
     pub(crate) fn blocking_barrier(&self) -> Result<()> {
         // SAFETY: live communicator.
         check("MPI_Barrier", unsafe { ffi::MPI_Barrier(self.raw) })
     }
 
     /// Blocking `MPI_Send` (for baselines).
+    #[cfg(feature = "bench")]
     pub(crate) fn blocking_send(&self, dest: usize, tag: i32, data: &[u8]) -> Result<()> {
         // SAFETY: `data` is valid for the duration of the blocking call.
         check("MPI_Send", unsafe {
@@ -487,6 +489,7 @@ impl Comm {
     }
 
     /// Blocking `MPI_Recv` of exactly `buf.len()` bytes from `src` (for baselines).
+    #[cfg(feature = "bench")]
     pub(crate) fn blocking_recv(&self, src: usize, tag: i32, buf: &mut [u8]) -> Result<()> {
         // SAFETY: `buf` is valid and exclusively borrowed for the duration of the blocking call.
         check("MPI_Recv", unsafe {

@@ -35,8 +35,10 @@
 use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
+use crate::config::Config;
 use crate::shared_huge;
 use crate::symmetric_data::PartInit;
+use crate::sync::{lock, read, write};
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
 use std::collections::BTreeMap;
@@ -253,8 +255,8 @@ impl NodeShm {
     /// Finds this rank's node peers and checks that they can map each other's memory.
     /// **Collective** over `ctl`. `None` when node sharing is off or cannot work on this
     /// system (the same answer on every rank).
-    pub(crate) fn start(ctl: &raw::Comm, rank: usize, size: usize) -> Result<Option<NodeShm>> {
-        let off = std::env::var("ATOLL_MPI_SHM").is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false" | "no"));
+    pub(crate) fn start(ctl: &raw::Comm, rank: usize, size: usize, config: &Config) -> Result<Option<NodeShm>> {
+        let off = !config.mpi_shm;
         let members = ctl.node_members()?;
         let mut peer = vec![false; size];
         for &m in &members {
@@ -269,7 +271,7 @@ impl NodeShm {
             maps: (0..size).map(|_| RwLock::new(BTreeMap::new())).collect(),
             seq: AtomicU64::new(0),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            pools: Arc::new(Mutex::new(Pools::new(size, shm_pool::cap_from_env()))),
+            pools: Arc::new(Mutex::new(Pools::new(size, usize::try_from(config.mpi_shm_keep).unwrap_or(usize::MAX)))),
         };
         // The probe: every rank's first segment holds PROBE + rank.
         let probe = if off { None } else { shm.alloc(8, PartInit::Eager) };
@@ -304,7 +306,7 @@ impl NodeShm {
         let verdicts = ctl.allgather(&[ok as u8])?;
         drop(probe);
         let everywhere = verdicts.iter().all(|v| v.first() == Some(&1));
-        if !everywhere && !off && std::env::var_os("ATOLL_MPI_SHM_QUIET").is_none() && rank == 0 && members.len() > 1 {
+        if !everywhere && !off && !config.mpi_shm_quiet && rank == 0 && members.len() > 1 {
             eprintln!("atoll: node shared memory is unavailable (a rank could not map a node peer's probe segment); MPI RMA is used between node peers");
         }
         if !everywhere {
@@ -325,7 +327,7 @@ impl NodeShm {
     /// then uses the heap and transfers).
     pub(crate) fn alloc(&self, bytes: usize, init: PartInit) -> Option<SharedAlloc> {
         let want = shared_huge::segment_len(bytes, page());
-        let kept = shm_pool::lock(&self.pools).take_fit(self.rank, want);
+        let kept = lock(&self.pools).take_fit(self.rank, want);
         if let Some(k) = kept {
             if let Some(a) = self.reuse(k, init != PartInit::Overwrite) {
                 return Some(a);
@@ -401,7 +403,7 @@ impl NodeShm {
             }
             let seq = (token >> 32) - 1;
             // A segment kept here since its last use (the owner reuses it under its token).
-            let kept = shm_pool::lock(&self.pools).take_seq(target, seq).filter(|k| k.len >= bytes);
+            let kept = lock(&self.pools).take_seq(target, seq).filter(|k| k.len >= bytes);
             let m = match kept {
                 Some(k) => k.map,
                 None => match self.map_one(target, token, bytes) {
@@ -410,7 +412,7 @@ impl NodeShm {
                     Err(_) => continue,
                 },
             };
-            let mut map = self.maps[target].write().unwrap_or_else(|e| e.into_inner());
+            let mut map = write(&self.maps[target]);
             // Mappings of freed memory that overlaps this part (a part not freed collectively).
             let end = addr.saturating_add(bytes as u64);
             let stale: Vec<u64> =
@@ -429,10 +431,10 @@ impl NodeShm {
         if let Some(m) = self.maps.get(target) {
             // Invalidate cached lookups before the mapping leaves the table.
             GENERATION.fetch_add(1, Ordering::AcqRel);
-            let gone = m.write().unwrap_or_else(|e| e.into_inner()).remove(&addr);
+            let gone = write(m).remove(&addr);
             if let Some((_, seq, map)) = gone {
                 let len = map.len;
-                let out = shm_pool::lock(&self.pools).keep(target, Kept { seq, len, map });
+                let out = lock(&self.pools).keep(target, Kept { seq, len, map });
                 drop(out);
             }
         }
@@ -453,7 +455,7 @@ impl NodeShm {
                 return Some(h.local + off);
             }
         }
-        let map = self.maps[target].read().unwrap_or_else(|e| e.into_inner());
+        let map = read(&self.maps[target]);
         let (&start, (l, _, m)) = map.range(..=addr).next_back()?;
         let off = (addr - start) as usize;
         if off.checked_add(len)? > *l {
@@ -485,7 +487,7 @@ impl Drop for Owned {
         atoll_mem::note_unmapped(m.ptr as usize, m.len);
         m.counted.store(false, Ordering::Relaxed);
         let len = m.len;
-        let out = shm_pool::lock(&pools).keep(self.rank, Kept { seq: self.seq, len, map: Arc::new(m) });
+        let out = lock(&pools).keep(self.rank, Kept { seq: self.seq, len, map: Arc::new(m) });
         drop(out);
     }
 }

@@ -52,6 +52,7 @@ use super::raw::{self, Abandon};
 use super::shm::{Mapping, NodeShm};
 use super::shm_futex;
 use crate::comm::coll_note;
+use crate::config::Config;
 use crate::sync::{AtomicU64, Ordering};
 use atoll_error::{Error, Result};
 use std::sync::atomic::AtomicU32;
@@ -187,8 +188,14 @@ impl NodeColl {
     /// Sets up the control segments when every rank is a node peer of this one. **Collective**
     /// over `ctl`; `None` (on every rank alike) when off, when the job spans several nodes, or
     /// when a rank could not map a peer's segment.
-    pub(crate) fn start(ctl: &raw::Comm, shm: Option<&NodeShm>, rank: usize, size: usize) -> Result<Option<NodeColl>> {
-        let off = std::env::var("ATOLL_MPI_SHM_COLL").is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false" | "no"));
+    pub(crate) fn start(
+        ctl: &raw::Comm,
+        shm: Option<&NodeShm>,
+        rank: usize,
+        size: usize,
+        config: &Config,
+    ) -> Result<Option<NodeColl>> {
+        let off = !config.mpi_shm_coll;
         // The same answer on every rank: node sharing is decided job-wide, and "all ranks on
         // one node" is the same fact everywhere. `off` comes from the launcher's environment.
         let Some(shm) = shm else { return Ok(None) };

@@ -16,8 +16,8 @@
 //! - **Kept at free.** A freed segment of at least [`MIN_KEPT`] bytes goes to the end of its
 //!   owner's list (on the owner: the mapping and its descriptor; on each peer: its mapping);
 //!   the oldest leave the list (and are unmapped, the owner's descriptor closed) while the
-//!   list holds more than the cap (`ATOLL_MPI_SHM_KEEP` bytes per rank; default
-//!   [`DEFAULT_CAP`]; `0`: nothing kept).
+//!   list holds more than the cap (`Config::mpi_shm_keep`, `ATOLL_MPI_SHM_KEEP` bytes per
+//!   rank; default 2 GiB; `0`: nothing kept).
 //! - **Taken at allocation.** The owner takes the oldest kept segment whose size is between
 //!   the page-rounded request and 1/8 more, **zeroes it** (symmetric allocations promise
 //!   zeros, except those made to be overwritten: `Ctx::alloc_symmetric_for_overwrite`) and
@@ -33,13 +33,10 @@
 
 use super::shm::Mapping;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Segments smaller than this are not kept (their faults cost little).
 pub(crate) const MIN_KEPT: usize = 64 << 10;
-
-/// The default cap of kept bytes per owner rank.
-pub(crate) const DEFAULT_CAP: usize = 2 << 30;
 
 /// One kept segment of an owner: its sequence number, its size and the mapping (the owner's
 /// own, with its descriptor, or a peer's).
@@ -54,21 +51,6 @@ pub(crate) struct Kept {
 pub(crate) struct Pools {
     cap: usize,
     lists: Vec<VecDeque<Kept>>,
-}
-
-/// The cap from `ATOLL_MPI_SHM_KEEP` (bytes; suffixes K, M, G of 1024), else [`DEFAULT_CAP`].
-/// Every rank of a job reads the same environment, so they agree.
-pub(crate) fn cap_from_env() -> usize {
-    let Ok(v) = std::env::var("ATOLL_MPI_SHM_KEEP") else { return DEFAULT_CAP };
-    let v = v.trim().to_ascii_uppercase();
-    let v = v.trim_end_matches("IB").trim_end_matches('B');
-    let (num, mul) = match v.chars().last() {
-        Some('K') => (&v[..v.len() - 1], 1usize << 10),
-        Some('M') => (&v[..v.len() - 1], 1 << 20),
-        Some('G') => (&v[..v.len() - 1], 1 << 30),
-        _ => (v, 1),
-    };
-    num.trim().parse::<usize>().map_or(DEFAULT_CAP, |n| n.saturating_mul(mul))
 }
 
 impl Pools {
@@ -117,9 +99,4 @@ impl Pools {
     pub(crate) fn kept_bytes(&self, owner: usize) -> usize {
         self.lists.get(owner).map_or(0, |l| l.iter().map(|k| k.len).sum())
     }
-}
-
-/// Locks the pools (a poisoned lock is still usable: the lists stay consistent).
-pub(crate) fn lock(p: &Mutex<Pools>) -> std::sync::MutexGuard<'_, Pools> {
-    p.lock().unwrap_or_else(|e| e.into_inner())
 }
