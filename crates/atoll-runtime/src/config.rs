@@ -40,6 +40,7 @@ pub enum SublocaleMode {
 /// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
 /// | `aggregation` | `ATOLL_AGGREGATION=off\|static\|auto` | `auto`: how the array layer's loops fetch remote elements ([`Aggregation`]) |
 /// | `agg_threshold` | `ATOLL_AGG_THRESHOLD` | `None`: the calibrated `auto` threshold; a number of elements fixes it |
+/// | `peer_timeout` | `ATOLL_PEER_TIMEOUT` | 60 s: an MPI rank not heard from for this long (its host down, a link cut) ends the job, naming it |
 ///
 /// **Which variables are checked.** [`Config::from_env`] reads and checks every variable above.
 /// [`Config::local`] and [`Config::mpi`] never fail (they return a `Config`): a bad variable
@@ -90,6 +91,11 @@ pub struct Config {
     /// A fixed `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`: the
     /// calibrated one.
     pub agg_threshold: Option<usize>,
+    /// How long an MPI rank may go unheard (no heartbeat of its peer watch, `comm/mpi/watch.rs`:
+    /// its host is down or unreachable) before the job ends with a message naming it and what
+    /// this rank was waiting for (`ATOLL_PEER_TIMEOUT`, seconds). An outage shorter than this
+    /// is waited out. At least 1 s.
+    pub peer_timeout: std::time::Duration,
     /// The errors of invalid `ATOLL_*` variables met by [`Config::local`] or [`Config::mpi`]
     /// (which return a `Config`, not a `Result`), by variable: [`run`](crate::run) returns the
     /// first one still relevant (see the table's notes).
@@ -98,6 +104,9 @@ pub struct Config {
 
 /// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
 pub const DEFAULT_AGG_BUFFER: usize = 8192;
+
+/// The default of [`Config::peer_timeout`] (`ATOLL_PEER_TIMEOUT`).
+pub const DEFAULT_PEER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Default for Config {
     fn default() -> Self {
@@ -114,6 +123,7 @@ impl Default for Config {
             agg_buffer: DEFAULT_AGG_BUFFER,
             aggregation: Aggregation::Auto,
             agg_threshold: None,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
             env_errors: Vec::new(),
         }
     }
@@ -137,6 +147,14 @@ fn parse_agg_buffer(v: &str) -> Result<usize> {
         Ok(0) => Err(config_err("ATOLL_AGG_BUFFER", v, "the aggregation buffer needs at least 1 element")),
         Ok(n) => Ok(n),
         Err(_) => Err(config_err("ATOLL_AGG_BUFFER", v, "expected a positive number of elements (default 8192)")),
+    }
+}
+
+/// `ATOLL_PEER_TIMEOUT`: whole seconds, at least 1.
+fn parse_peer_timeout(v: &str) -> Result<std::time::Duration> {
+    match v.trim().parse::<u64>() {
+        Ok(s) if s >= 1 => Ok(std::time::Duration::from_secs(s)),
+        _ => Err(config_err("ATOLL_PEER_TIMEOUT", v, "expected whole seconds, at least 1 (default 60)")),
     }
 }
 
@@ -256,6 +274,10 @@ impl Config {
             }
             Ok(())
         });
+        var("ATOLL_PEER_TIMEOUT", &mut |v| {
+            c.peer_timeout = parse_peer_timeout(v)?;
+            Ok(())
+        });
         var(atoll_mem::ENV_MAX, &mut |v| {
             if !v.trim().is_empty() {
                 atoll_mem::MemoryLimit::parse(v)?;
@@ -270,13 +292,14 @@ impl Config {
     /// The local backend with `n` locales, other fields from the environment. An invalid
     /// `ATOLL_*` variable leaves its default, and [`run`](crate::run) then returns its
     /// [`Error::Config`] (naming the variable and the value) instead of starting, unless the
-    /// variable is unused here (`ATOLL_BACKEND`, `ATOLL_LOCALES`, `ATOLL_PROGRESS_HOT_MS`) or a
+    /// variable is unused here (`ATOLL_BACKEND`, `ATOLL_LOCALES`, and the MPI settings
+    /// `ATOLL_PROGRESS_HOT_MS`, `ATOLL_PEER_TIMEOUT`) or a
     /// `with_*` builder overrides it.
     pub fn local(n: usize) -> Self {
         let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Local;
         c.locales = n;
-        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES", "ATOLL_PROGRESS_HOT_MS"])
+        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES", "ATOLL_PROGRESS_HOT_MS", "ATOLL_PEER_TIMEOUT"])
     }
 
     /// The MPI backend, other fields from the environment (an invalid variable: as
@@ -375,12 +398,26 @@ impl Config {
         self.overridden(&["ATOLL_AGG_THRESHOLD"])
     }
 
+    /// Sets how long an MPI rank may go unheard before the job ends (`ATOLL_PEER_TIMEOUT`);
+    /// [`run`](crate::run) refuses less than a second with an [`Error::Config`].
+    pub fn with_peer_timeout(mut self, t: std::time::Duration) -> Self {
+        self.peer_timeout = t;
+        self.overridden(&["ATOLL_PEER_TIMEOUT"])
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());
         }
         if self.agg_buffer == 0 {
             return Err(config_err("ATOLL_AGG_BUFFER", "0", "the aggregation buffer needs at least 1 element"));
+        }
+        if self.peer_timeout < std::time::Duration::from_secs(1) {
+            return Err(config_err(
+                "ATOLL_PEER_TIMEOUT",
+                &format!("{:?}", self.peer_timeout),
+                "the peer timeout is at least 1 s",
+            ));
         }
         if self.backend == BackendKind::Local && self.locales == 0 {
             return Err(Error::ZeroLocales);
@@ -447,6 +484,7 @@ mod tests {
             ("ATOLL_AGG_BUFFER", "64"),
             ("ATOLL_AGGREGATION", "Static"),
             ("ATOLL_AGG_THRESHOLD", "12"),
+            ("ATOLL_PEER_TIMEOUT", "25"),
         ]))
         .unwrap();
         assert_eq!(c.locales, 3);
@@ -456,6 +494,8 @@ mod tests {
         assert_eq!(c.progress_hot_ms, 7);
         assert_eq!(c.mem_max.as_deref(), Some("3GiB"));
         assert_eq!(c.agg_buffer, 64);
+        assert_eq!(c.peer_timeout, std::time::Duration::from_secs(25));
+        assert_eq!(Config::default().peer_timeout, DEFAULT_PEER_TIMEOUT);
         assert_eq!((c.aggregation, c.agg_threshold), (Aggregation::Static, Some(12)));
         assert_eq!((Config::default().aggregation, Config::default().agg_threshold), (Aggregation::Auto, None));
         assert_eq!(Config::default().agg_buffer, DEFAULT_AGG_BUFFER);
@@ -480,9 +520,14 @@ mod tests {
             let e = Config::from_vars(move |k| (k == "ATOLL_AGG_BUFFER").then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_AGG_BUFFER" && value == bad), "{e}");
         }
-        for (key, bad) in
-            [("ATOLL_AGGREGATION", "sometimes"), ("ATOLL_AGG_THRESHOLD", "many"), ("ATOLL_AGG_THRESHOLD", "-1")]
-        {
+        for (key, bad) in [
+            ("ATOLL_AGGREGATION", "sometimes"),
+            ("ATOLL_AGG_THRESHOLD", "many"),
+            ("ATOLL_AGG_THRESHOLD", "-1"),
+            ("ATOLL_PEER_TIMEOUT", "0"),
+            ("ATOLL_PEER_TIMEOUT", "1.5"),
+            ("ATOLL_PEER_TIMEOUT", "soon"),
+        ] {
             let e = Config::from_vars(move |k| (k == key).then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key: k, value, .. } if k == key && value == bad), "{e}");
             let e = Config::from_vars_lenient(move |k| (k == key).then(|| bad.to_string())).validate().unwrap_err();

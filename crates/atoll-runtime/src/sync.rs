@@ -1,7 +1,7 @@
 //! The concurrency primitives the runtime uses, in one place (so a model checker can replace
 //! them), and a polite waiting strategy.
 
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 pub(crate) use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
 
 /// Waits politely: spins briefly, then yields, then sleeps with growing pauses (capped), so
