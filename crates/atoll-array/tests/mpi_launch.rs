@@ -23,8 +23,15 @@ fn same_counts_as_local(n: usize) {
     );
     scenarios::register_all();
     let local = run(Config::local(n), |ctx| scenarios::all(ctx).map(|r| scenarios::report(&r))).unwrap();
-    let (mpi, local) = (launch::counts(&so), launch::counts(&local));
+    let (mut mpi, mut local) = (launch::counts(&so), launch::counts(&local));
     assert_eq!(mpi.len(), 13, "one line per scenario:\n{so}");
+    // Ranks on several hosts: the scan runs its two-pass form, whose counts (none) the
+    // selftest checked itself; the local backend's one-pass counts do not apply.
+    if so.lines().any(|l| l == "all_mapped false") {
+        for v in [&mut mpi, &mut local] {
+            v.retain(|l| !l.starts_with("counts wavefront_scan "));
+        }
+    }
     assert_eq!(mpi, local, "message counts under MPI (left) and on the local backend (right), {n} locales");
 }
 

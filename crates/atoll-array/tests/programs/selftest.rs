@@ -3,7 +3,8 @@
 //! `tests/mpi_launch.rs` under `mpiexec`.
 //!
 //! Usage: `atoll-array-selftest`; locale 0 prints one `counts <scenario> [...]` line per
-//! scenario (every locale's message counts) and then `array selftest ok`.
+//! scenario (every locale's message counts), `all_mapped true|false` and then
+//! `array selftest ok`.
 
 #[path = "../common/scenarios.rs"]
 mod scenarios;
@@ -19,7 +20,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let r: Result<(usize, String)> = run(config, |ctx| Ok((ctx.id(), scenarios::report(&scenarios::all(ctx)?))));
+    let r: Result<(usize, String)> = run(config, |ctx| {
+        let report = scenarios::report(&scenarios::all(ctx)?);
+        // Whether every locale's memory was addressable from every locale (one host): the
+        // wavefront scan's counts follow it (`scenarios::wavefront_scan`).
+        Ok((ctx.id(), format!("{report}all_mapped {}\n", scenarios::all_mapped(ctx))))
+    });
     match r {
         Ok((0, report)) => {
             print!("{report}");

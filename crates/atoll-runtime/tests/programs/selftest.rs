@@ -142,6 +142,19 @@ fn main() {
             }
             Ok(String::new())
         }),
+        // Each locale's host, in locale order (rank 0 prints them): what the MPI suite's
+        // expectations of node peers follow.
+        "hosts" => run(config, |ctx| {
+            let hosts: Vec<String> = (0..ctx.num_locales()).map(|t| host_of(ctx, t)).collect();
+            Ok(if ctx.id() == 0 { format!("hosts {}", hosts.join(" ")) } else { String::new() })
+        }),
+        // Communication for ATOLL_SELFTEST_SOAK_S seconds (default 20), for the cluster's
+        // fault tests (tools/cluster/faults.py).
+        "soak" => run(config, |ctx| {
+            let secs = std::env::var("ATOLL_SELFTEST_SOAK_S").ok().and_then(|v| v.parse().ok()).unwrap_or(20.0);
+            let it = soak(ctx, secs)?;
+            Ok(if ctx.id() == 0 { format!("soak iterations {it}") } else { String::new() })
+        }),
         other => {
             eprintln!("selftest: unknown scenario {other:?}");
             std::process::exit(2);
