@@ -102,7 +102,7 @@ test-mpi: apt venv
 # The MPI suite across a simulated cluster of 2 hosts (tools/cluster/: network, UTS, IPC, PID
 # and mount namespaces joined by a virtual switch; needs root, ip netns and unshare, and says
 # so and skips without them): the Rust MPI suites placed round-robin and in blocks (2 hosts x
-# 1 rank, 2 x 2), pytest under MPI (all of it on 2 x 2 blocked, a subset on 2 x 1 and 2 x 2
+# 1 rank, 2 x 2), pytest under MPI (all of it on 2 x 1, a subset on 2 x 2 blocked and 2 x 2
 # round-robin), and the fault tests (a host crash, a link down for good or for 20 s, a host
 # that stops answering, SIGTERM to mpiexec). Details: docs/cluster.md.
 test-cluster: apt venv build-python

@@ -4,7 +4,7 @@
 #   1. the Rust MPI suites (the selftest programs under `mpiexec`) with ranks placed
 #      round-robin (2 ranks: 2 hosts x 1; 4 ranks: 2 x 2 round-robin) and in blocks
 #      (4 ranks: 2 x 2 blocked; 3 ranks: 2 + 1);
-#   2. the pytest suite under MPI: all of it on 2 x 2 blocked, a subset on 2 x 1 and on 2 x 2
+#   2. the pytest suite under MPI: all of it on 2 x 1, a subset on 2 x 2 blocked and 2 x 2
 #      round-robin;
 #   3. the fault tests (faults.py): a host crash, a link down for good, a 20 s outage, a host
 #      that stops answering for 8 s, SIGTERM to the launcher.
@@ -78,11 +78,11 @@ pytest_mpi() { # layout ranks [pytest args]
         "$ATOLL_MPIEXEC" -n "$n" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
 }
 
-# A sizeable subset of the pytest suite for the other layouts: the core array API, the
-# irregular operations and the analytics that communicate most.
-PY_SUBSET=(python/tests/test_creation.py python/tests/test_index.py python/tests/test_ops.py
-    python/tests/test_reduce.py python/tests/test_sorting.py python/tests/test_groupby.py
-    python/tests/test_setops.py python/tests/test_errors.py)
+# The subset of the pytest suite for the 2 x 2 layouts (4 ranks: each test costs several
+# times its 2-rank time on 2 cores): an Arkouda script end to end and the operations that
+# communicate most (sorts, GroupBy, gather/scatter indexing, set operations, strings).
+PY_SUBSET=(python/tests/test_arkouda_script.py python/tests/test_sorting.py python/tests/test_groupby.py
+    python/tests/test_index.py python/tests/test_setops.py python/tests/test_str_groupby.py)
 
 for part in $parts; do
     case $part in
@@ -95,8 +95,8 @@ for part in $parts; do
         python)
             subset=()
             for f in "${PY_SUBSET[@]}"; do [ -e "$f" ] && subset+=("$f"); done
-            step "pytest under MPI, 2 x 2 blocked (all)" pytest_mpi blocked 4 python/tests
-            step "pytest under MPI, 2 x 1 (subset)" pytest_mpi rr 2 "${subset[@]}"
+            step "pytest under MPI, 2 x 1 (all)" pytest_mpi rr 2 python/tests
+            step "pytest under MPI, 2 x 2 blocked (subset)" pytest_mpi blocked 4 "${subset[@]}"
             step "pytest under MPI, 2 x 2 round-robin (subset)" pytest_mpi rr 4 "${subset[@]}"
             # Scripts launched by mpiexec (the driver on rank 0 ends normally, by an exception,
             # by sys.exit): the in-process test that launches them, with the cluster's mpiexec.

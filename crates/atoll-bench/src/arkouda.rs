@@ -890,9 +890,12 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>) -> Result<()> 
             for (k, v) in r.extra {
                 line = line.with(k, v);
             }
+            let per_locale: Vec<netmodel::Traffic> = traffic.iter().map(|t| t[k]).collect();
+            for (f, v) in netmodel::per_locale_fields(&per_locale) {
+                line = line.with(f, v);
+            }
             if let Some(m) = model {
                 if let Some(&(_, one)) = m.one_host.iter().find(|(v, _)| v == r.variant) {
-                    let per_locale: Vec<netmodel::Traffic> = traffic.iter().map(|t| t[k]).collect();
                     for (f, v) in netmodel::fields(&m.link, &per_locale, one, r.seconds) {
                         line = line.with(f, v);
                     }

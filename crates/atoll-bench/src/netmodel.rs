@@ -32,12 +32,17 @@ pub struct Traffic {
     pub bytes: u64,
     /// Collectives entered.
     pub colls: u64,
+    /// Operations with any other locale (the same on every placement).
+    pub all_ops: u64,
+    /// Their bytes.
+    pub all_bytes: u64,
 }
 
 /// A counter snapshot, to subtract ([`Traffic::since`]).
 pub fn snapshot(ctx: &Ctx) -> Traffic {
     let (ops, bytes) = ctx.comm_counts_across_hosts();
-    Traffic { ops, bytes, colls: ctx.collectives_entered() }
+    let c = ctx.comm_counts();
+    Traffic { ops, bytes, colls: ctx.collectives_entered(), all_ops: c.total_ops(), all_bytes: c.bytes }
 }
 
 impl Traffic {
@@ -48,8 +53,21 @@ impl Traffic {
             ops: now.ops.saturating_sub(earlier.ops),
             bytes: now.bytes.saturating_sub(earlier.bytes),
             colls: now.colls.saturating_sub(earlier.colls),
+            all_ops: now.all_ops.saturating_sub(earlier.all_ops),
+            all_bytes: now.all_bytes.saturating_sub(earlier.all_bytes),
         }
     }
+}
+
+/// Per-locale figures of one repetition, on every line (any placement, any backend): the most
+/// operations, bytes and collectives of one locale (for the scale table, docs/cluster.md).
+pub fn per_locale_fields(traffic: &[Traffic]) -> Vec<(&'static str, serde_json::Value)> {
+    let max = |f: fn(&Traffic) -> u64| traffic.iter().map(f).max().unwrap_or(0);
+    vec![
+        ("messages_per_locale", max(|t| t.all_ops).into()),
+        ("bytes_per_locale", max(|t| t.all_bytes).into()),
+        ("collectives_per_locale", max(|t| t.colls).into()),
+    ]
 }
 
 /// The traffic of this locale's latest timed repetition ([`record`], [`last`]).
@@ -231,7 +249,7 @@ mod tests {
             pair: (0, 1),
             hosts: vec!["a".into(), "a".into(), "b".into(), "b".into()],
         };
-        let t = |ops, bytes| Traffic { ops, bytes, colls: 3 };
+        let t = |ops, bytes| Traffic { ops, bytes, colls: 3, ..Traffic::default() };
         let f = fields(&link, &[t(1, 1000), t(1, 1000), t(10, 4000), t(0, 0)], 0.5, 1.2);
         let get = |k: &str| f.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap();
         // Host b: 4000 bytes and 10 messages; host a: 2000 bytes and 2 messages.
