@@ -232,15 +232,6 @@ unsafe fn as_store_mut<T: Elem>(s: &mut [T]) -> &mut [T::Store] {
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<T::Store>(), s.len()) }
 }
 
-/// Bytes of an aggregation message of `m` records of `record` bytes (the 4-byte header of
-/// `aggregate/wire.rs` and the records).
-fn wire_bytes(m: usize, record: usize) -> usize {
-    4 + m * record
-}
-
-/// Bytes of a remote address in an aggregation message.
-const ADDR_BYTES: usize = 8;
-
 /// The contiguous parts of `0..len` for `tasks` tasks.
 fn parts(len: usize, tasks: usize) -> Vec<std::ops::Range<usize>> {
     (0..tasks).map(|p| p * len / tasks..(p + 1) * len / tasks).collect()
@@ -443,7 +434,12 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     direct::gather_part(&loc, &ptrs, ids, slots, &mut per_dest);
                 }
                 per_dest[me] = 0;
-                direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
+                direct::count_as_aggregated(
+                    ctx,
+                    &per_dest,
+                    cap.min(ids.len().max(1)),
+                    SrcAggregator::<T::Store>::message_bytes,
+                );
                 Ok(())
             });
             ctx.agree(failure.map_or(Ok(()), Err))?;
@@ -590,7 +586,12 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 // storage.rs), as with puts.
                 unsafe { direct::scatter_part(&loc, &ptrs, ids, vals, &mut per_dest) };
                 per_dest[me] = 0;
-                direct::count_as_aggregated(ctx, &per_dest, cap.min(ids.len().max(1)), ADDR_BYTES + size_of::<T>());
+                direct::count_as_aggregated(
+                    ctx,
+                    &per_dest,
+                    cap.min(ids.len().max(1)),
+                    DstAggregator::<T::Store>::message_bytes,
+                );
                 Ok(())
             });
             ctx.agree(failure.map_or(Ok(()), Err))?;

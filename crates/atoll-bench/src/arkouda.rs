@@ -32,6 +32,7 @@
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use crate::hugevec as hv;
+use crate::netmodel;
 use crate::report::Line;
 use atoll::array::stream_store::write_streaming;
 use atoll::array::{dist, DistArray, ExprReduce, IrregularOptions};
@@ -129,11 +130,15 @@ impl Perm {
 }
 
 /// Runs `f` on every locale between barriers; the slowest locale's seconds. **Collective.**
+/// This locale's traffic across hosts is recorded (`netmodel::record`) for the network model.
 fn timed<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, f64)> {
     ctx.barrier()?;
+    let before = netmodel::snapshot(ctx);
     let t = Instant::now();
     let r = f()?;
-    let s = ctx.allreduce(t.elapsed().as_secs_f64(), f64::max)?;
+    let el = t.elapsed().as_secs_f64();
+    netmodel::record(ctx, netmodel::Traffic::since(ctx, before));
+    let s = ctx.allreduce(el, f64::max)?;
     Ok((r, s))
 }
 
@@ -337,6 +342,8 @@ struct Result1 {
     ref_seconds: f64,
     ok: bool,
     extra: Vec<(&'static str, serde_json::Value)>,
+    /// This locale's traffic of one repetition of the timed operation.
+    traffic: netmodel::Traffic,
 }
 
 fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
@@ -345,6 +352,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let c = DistArray::<f64, 1>::filled(ctx, dist::block(ctx, [n])?, 2.0)?;
     let mut a = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b + 3.0 * &c))?;
+    let traffic = netmodel::last(ctx);
     let ok = all_ok(ctx, &a, stream_value_ok)?;
     drop((a, b, c));
     let r = reference(
@@ -364,6 +372,7 @@ fn stream(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         |(a, _, _)| a.iter().enumerate().all(|(i, &x)| stream_value_ok(i as u64, x)),
     )?;
     Ok(Result1 {
+        traffic,
         variant: "stream",
         bytes: 24.0 * n as f64,
         seconds: s,
@@ -384,6 +393,7 @@ fn copy(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let b = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
     let ((), s) = best(ctx, o.reps, || a.assign_expr(&b))?;
+    let traffic = netmodel::last(ctx);
     let ok = all_ok(ctx, &a, copy_value_ok)?;
     drop((a, b));
     let r = reference(
@@ -401,6 +411,7 @@ fn copy(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         |(a, _)| copy_ok(a),
     )?;
     Ok(Result1 {
+        traffic,
         variant: "copy",
         bytes: 16.0 * n as f64,
         seconds: s,
@@ -416,9 +427,8 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as u64 * 3 + 1)?;
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| gather_index(j as u64, nn) as i64)?;
     ctx.reset_comm_diagnostics()?;
-    ctx.start_comm_diagnostics()?;
     let (out, s) = best(ctx, o.reps, || a.take(&idx))?;
-    ctx.stop_comm_diagnostics()?;
+    let traffic = netmodel::last(ctx);
     let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
     let mut ok = all_ok(ctx, &out, |j, x| gather_value_ok(j, x, nn))?;
     // Into a preallocated output (the one just made, cleared).
@@ -464,6 +474,7 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         |out| gather_ok(out, nn),
     )?;
     Ok(Result1 {
+        traffic,
         variant: "gather",
         bytes: 24.0 * n as f64,
         seconds: s,
@@ -484,9 +495,7 @@ fn scatter_once(ctx: &Ctx, n: usize, reps: usize, opts: &IrregularOptions) -> Re
     for _ in 0..reps.max(1) {
         a.fill(0)?;
         ctx.reset_comm_diagnostics()?;
-        ctx.start_comm_diagnostics()?;
         let ((), s) = timed(ctx, || a.scatter_at_with(&idx, &v, opts))?;
-        ctx.stop_comm_diagnostics()?;
         ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
         best_s = best_s.min(s);
         ok &= all_ok(ctx, &a, scatter_value_ok)?;
@@ -519,7 +528,6 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) 
     for _ in 0..reps.max(1) {
         a.local_mut().fill(0);
         ctx.reset_comm_diagnostics()?;
-        ctx.start_comm_diagnostics()?;
         let local = a.local_mut();
         let ((), s) = timed(ctx, || {
             ctx.nonblocking(|nb| {
@@ -540,7 +548,6 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) 
                 Ok(())
             })
         })?;
-        ctx.stop_comm_diagnostics()?;
         ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
         best_s = best_s.min(s);
         // Every put has landed on every locale (the flush, then the barrier of `timed`'s
@@ -557,6 +564,7 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) 
 fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
+    let traffic = netmodel::last(ctx);
     // The element-wise baseline at the same n and repetitions.
     let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps, o.flush_every)?;
     let speedup = se / s;
@@ -583,6 +591,7 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         },
     )?;
     Ok(Result1 {
+        traffic,
         variant: "scatter",
         bytes: 24.0 * n as f64,
         seconds: s,
@@ -697,6 +706,7 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (sum, s) = best(ctx, o.reps, || a.view().sum())?;
+    let traffic = netmodel::last(ctx);
     drop(a);
     let r = reference(
         ctx,
@@ -707,6 +717,7 @@ fn reduce(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         |(_, s)| reduce_ok(*s, n),
     )?;
     Ok(Result1 {
+        traffic,
         variant: "reduce",
         bytes: 8.0 * n as f64,
         seconds: s,
@@ -720,6 +731,7 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| small(i as u64))?;
     let (out, s) = best(ctx, o.reps, || a.view().cumsum())?;
+    let traffic = netmodel::last(ctx);
     let mut ok = all_ok(ctx, &out, scan_value_ok)?;
     let mut pre = out;
     pre.fill(0)?;
@@ -772,6 +784,7 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         scan_ok,
     )?;
     Ok(Result1 {
+        traffic,
         variant: "scan",
         bytes: 16.0 * n as f64,
         seconds: s,
@@ -787,6 +800,7 @@ fn scan(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
 fn argsort(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Option<Result1>> {
     let r = crate::arkouda_sort::argsort(ctx, o.n, o.reps)?;
     Ok(Some(Result1 {
+        traffic: r.traffic,
         variant: "argsort",
         bytes: 8.0 * o.n as f64,
         seconds: r.seconds,
@@ -817,13 +831,15 @@ fn scan_limit(results: &mut [Result1]) {
     }
 }
 
-/// Runs every kernel; locale 0 prints one line each.
-pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
+/// Runs the kernels `o` asks for, with the communication counters on (messages per kernel,
+/// traffic across hosts for the network model). **Collective.**
+fn results(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Vec<Result1>> {
     if let Some(bad) = o.kernels.iter().find(|k| !KERNELS.contains(&k.as_str())) {
         return Err(Error::InvalidArgument(format!("unknown arkouda kernel {bad:?} (known: {})", KERNELS.join(", "))));
     }
     let wanted = |name: &str| o.kernels.is_empty() || o.kernels.iter().any(|k| k == name);
     let kernels: [fn(&Ctx, &ArkoudaOpts) -> Result<Result1>; 6] = [stream, copy, gather, scatter, reduce, scan];
+    ctx.start_comm_diagnostics()?;
     let mut results = Vec::new();
     for (k, name) in kernels.into_iter().zip(KERNELS) {
         if wanted(name) {
@@ -835,9 +851,34 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
             results.push(r);
         }
     }
+    ctx.stop_comm_diagnostics()?;
     scan_limit(&mut results);
+    Ok(results)
+}
+
+/// Each kernel's best seconds, by variant (for the network model's one-host times).
+/// **Collective.**
+pub fn seconds(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Vec<(String, f64)>> {
+    Ok(results(ctx, o)?.into_iter().map(|r| (r.variant.to_string(), r.seconds)).collect())
+}
+
+/// The network model of a run across hosts: plain MPI between the hosts, and each kernel's
+/// one-host seconds (`netmodel`).
+pub struct Model {
+    /// Plain MPI between the hosts, measured before the job.
+    pub link: netmodel::Link,
+    /// Each kernel's seconds on one host with as many locales, by variant.
+    pub one_host: Vec<(String, f64)>,
+}
+
+/// Runs every kernel; locale 0 prints one line each (with `model`, the network model's
+/// fields too). **Collective.**
+pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>) -> Result<()> {
+    let results = results(ctx, o)?;
+    // Every locale's traffic of each kernel, for the model (rank 0 prints).
+    let traffic: Vec<Vec<netmodel::Traffic>> = ctx.allgather(&results.iter().map(|r| r.traffic).collect::<Vec<_>>())?;
     if ctx.id() == 0 {
-        for r in results {
+        for (k, r) in results.into_iter().enumerate() {
             let mut line =
                 Line::new("arkouda", r.variant, ctx.backend_name(), ctx.num_locales(), o.n as u64, r.seconds, r.ok)
                     .with("gibps", r.bytes / r.seconds / GIB)
@@ -848,6 +889,17 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts) -> Result<()> {
                     .with("thp_defrag", crate::hugevec::thp_setting("defrag"));
             for (k, v) in r.extra {
                 line = line.with(k, v);
+            }
+            let per_locale: Vec<netmodel::Traffic> = traffic.iter().map(|t| t[k]).collect();
+            for (f, v) in netmodel::per_locale_fields(&per_locale) {
+                line = line.with(f, v);
+            }
+            if let Some(m) = model {
+                if let Some(&(_, one)) = m.one_host.iter().find(|(v, _)| v == r.variant) {
+                    for (f, v) in netmodel::fields(&m.link, &per_locale, one, r.seconds) {
+                        line = line.with(f, v);
+                    }
+                }
             }
             line.print(o.json);
         }

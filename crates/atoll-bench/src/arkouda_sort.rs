@@ -32,6 +32,8 @@ pub struct ArgsortRun {
     pub ok: bool,
     /// Further figures for the JSON line.
     pub extra: Vec<(&'static str, serde_json::Value)>,
+    /// This locale's traffic of one repetition (for the network model).
+    pub traffic: crate::netmodel::Traffic,
 }
 
 const SEED: u64 = 0x5eed_a7b0_11aa_0002;
@@ -336,9 +338,12 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
     let mut ok = true;
     for rep in 0..reps.max(1) {
         ctx.barrier()?;
+        let before = crate::netmodel::snapshot(ctx);
         let t = Instant::now();
         let perm = atoll::ops::argsort(&keys.view())?;
-        let s = ctx.allreduce(t.elapsed().as_secs_f64(), f64::max)?;
+        let el = t.elapsed().as_secs_f64();
+        crate::netmodel::record(ctx, crate::netmodel::Traffic::since(ctx, before));
+        let s = ctx.allreduce(el, f64::max)?;
         best = best.min(s);
         // Every repetition's result is checked (gathered to locale 0, untimed).
         let got = perm.gather(0)?;
@@ -378,6 +383,7 @@ pub fn argsort(ctx: &Ctx, n: usize, reps: usize) -> Result<ArgsortRun> {
     let (one, one_4k, one_kept, width, combine) =
         ctx.broadcast(0, (ctx.id() == 0).then_some((one, one_4k, one_kept, width, combine)))?;
     Ok(ArgsortRun {
+        traffic: crate::netmodel::last(ctx),
         seconds: best,
         // The strongest reference: the best of the fresh-buffer variants and the kept one.
         one_core_seconds: one.min(one_kept),

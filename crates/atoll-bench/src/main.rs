@@ -12,6 +12,7 @@ mod graph_shared;
 mod hugevec;
 mod isx;
 mod memtrack;
+mod netmodel;
 mod overhead;
 mod polybench;
 mod progress;
@@ -231,18 +232,28 @@ fn main() {
             })
         }),
         Bench::Arkouda { common, n, reps, flush_every, kernels } => config(common).and_then(|cfg| {
+            let o = arkouda::ArkoudaOpts {
+                json: common.json,
+                n: *n,
+                reps: *reps,
+                flush_every: *flush_every,
+                kernels: kernels.clone(),
+            };
+            // Ranks on several hosts: the network model (plain MPI between the hosts, then the
+            // kernels on one host), before the job.
+            let model = match common.backend {
+                Backend::Mpi => match netmodel::measure()? {
+                    Some(link) => {
+                        let one = netmodel::on_one_host(&cfg, link.hosts.len(), |ctx| arkouda::seconds(ctx, &o))?;
+                        Some(arkouda::Model { link, one_host: one.unwrap_or_default() })
+                    }
+                    None => None,
+                },
+                Backend::Local => None,
+            };
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(
-                    ctx,
-                    &arkouda::ArkoudaOpts {
-                        json: common.json,
-                        n: *n,
-                        reps: *reps,
-                        flush_every: *flush_every,
-                        kernels: kernels.clone(),
-                    },
-                )
+                arkouda::arkouda(ctx, &o, model.as_ref())
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {

@@ -12,14 +12,20 @@
 //!    locales before `l` (so equal digits keep their order: the pass is stable);
 //! 4. each task scatters its records: those whose position is on this locale straight into
 //!    the local part of the destination buffer, the others into a staging buffer in this
-//!    locale's digit order, where the records of each (digit, destination) pair are one
-//!    contiguous run; every run then goes to its destination with **one put** (registered
-//!    buffers), at most `65536 + locales` puts per locale and pass. Where every locale's part
-//!    is addressable from this process ([`Ctx::direct_ptr`]: the local backend), every record
-//!    is stored in place instead, with no staging buffer and no copy; the diagnostics still
-//!    count each remote run as one put ([`Ctx::count_direct_put`]), so both backends report
-//!    the same messages;
-//! 5. a barrier, after which the destination buffer is the next pass's source.
+//!    locale's digit order. Global positions grow with this locale's digit order, so the
+//!    records bound to each destination are one contiguous range of the staging buffer, and
+//!    each range goes to its destination with **one put** per destination and pass, into the
+//!    destination's landing buffer (at the offset every locale computes from the histograms:
+//!    the records of lower locales first); after a barrier each locale moves what landed into
+//!    place, by (source, digit) runs, all local copies. Where every locale's part is
+//!    addressable from every locale ([`Ctx::direct_ptr`]: the local backend, MPI ranks of one
+//!    host), every record is stored in place instead, with no staging or landing buffer and
+//!    no copy; the diagnostics still count one put per destination with the same bytes
+//!    ([`Ctx::count_direct_put`]), so every backend and placement reports the same messages.
+//!    One put per (digit, destination) run, as before, cost ~130,000 puts of ~96 bytes per
+//!    pass on 2^20 keys between two hosts (2.07 s against 0.10 s on one host);
+//! 5. a barrier, after which the destination buffer is the next pass's source (with landing
+//!    buffers, a second one after the records are moved into place).
 //!
 //! Digits that are the same for every key are skipped (one allreduce of the OR and AND of
 //! every key word, before the first pass). The last pass writes only the word the caller
@@ -204,9 +210,10 @@ struct Dest<O> {
 
 impl<O: Pod> Dest<O> {
     /// `remote[t]` is locale `t`'s part (`layout`'s positions of `t`); `local` is this
-    /// locale's.
-    fn new(ctx: &Ctx, layout: &Layout, local: *mut O, remote: Vec<GlobalPtr<O>>) -> Result<Self> {
-        let mut direct = Some(Vec::with_capacity(remote.len()));
+    /// locale's; `in_place`: whether every locale stores into every part directly (decided by
+    /// all locales alike, [`in_place`]).
+    fn new(ctx: &Ctx, layout: &Layout, local: *mut O, remote: Vec<GlobalPtr<O>>, in_place: bool) -> Result<Self> {
+        let mut direct = in_place.then(|| Vec::with_capacity(remote.len()));
         for (t, &g) in remote.iter().enumerate() {
             let len = layout.bounds[t + 1] - layout.bounds[t];
             direct = match (direct, ctx.direct_ptr(g, len)?) {
@@ -221,17 +228,33 @@ impl<O: Pod> Dest<O> {
     }
 
     /// The parts of a registered record buffer, seen as `O`s.
-    fn records<const W: usize>(ctx: &Ctx, layout: &Layout, sym: &mut Registered<[u64; W]>) -> Result<Self> {
+    fn records<const W: usize>(
+        ctx: &Ctx,
+        layout: &Layout,
+        sym: &mut Registered<[u64; W]>,
+        in_place: bool,
+    ) -> Result<Self> {
         let remote = (0..layout.locales()).map(|t| GlobalPtr::new(t, sym.ptr(t).addr())).collect();
-        Self::new(ctx, layout, sym.local_mut().as_mut_ptr().cast::<O>(), remote)
+        Self::new(ctx, layout, sym.local_mut().as_mut_ptr().cast::<O>(), remote, in_place)
     }
+}
+
+/// Whether every locale can store into every locale's part of `out` directly (the local
+/// backend, MPI ranks of one host), on every locale alike. **Collective** (one allgather).
+fn in_place<X: Elem + Pod>(ctx: &Ctx, layout: &Layout, out: &DistArray<X, 1>) -> Result<bool> {
+    let mut mine = true;
+    for t in 0..layout.locales() {
+        let len = layout.bounds[t + 1] - layout.bounds[t];
+        mine &= ctx.direct_ptr(out.part_ptr(t)?, len)?.is_some();
+    }
+    Ok(ctx.allgather(&mine)?.into_iter().all(|d| d))
 }
 
 /// The records of this locale (the Block part of `0..n`), sorted over all locales by
 /// `passes`, into `out` (Block over the same layout) as `last(r)` of each sorted record `r`.
 /// `src(i)` is the record at this locale's position `i`; `first`, when given, is the tasks'
 /// histograms of the first pass's digit (counted with the key bounds). The buffers (registered record
-/// arrays for the passes before the last, at most two, and a staging array of this locale's
+/// arrays for the passes before the last, at most two, and staging and landing arrays of this locale's
 /// size when there are other locales) are charged to the memory budget as `operation`.
 /// **Collective.**
 #[allow(clippy::too_many_arguments)]
@@ -274,16 +297,17 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     let mut a = if np >= 2 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut b = if np >= 3 { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     crate::profile::mark(|| "buf_alloc".into());
+    let direct = in_place(ctx, layout, out)?;
     let out_local = out.local_mut().as_mut_ptr();
-    let out_dest =
-        Dest::new(ctx, layout, out_local, (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?)?;
-    // Records bound to other locales wait in the staging buffer for their puts, unless they
-    // are stored in place.
-    let staged_len = if layout.locales() > 1 && out_dest.direct.is_none() { m } else { 0 };
-    // Reserved for the worst case (every record bound elsewhere), allocated as needed.
-    let reservation = ctx.reserve(operation, (staged_len * W * 8) as u64)?;
-    let mut staging: Vec<[u64; W]> = Vec::new();
-    let held = reservation.commit();
+    let out_parts = (0..layout.locales()).map(|t| out.part_ptr(t)).collect::<Result<_>>()?;
+    let out_dest = Dest::new(ctx, layout, out_local, out_parts, direct)?;
+    // Records bound to other locales wait in the staging buffer for their puts, and land in
+    // the destination's landing buffer, unless they are stored in place. Both are symmetric
+    // allocations made to be overwritten, so a later sort takes them back from the page pool
+    // instead of faulting fresh pages (~2 s/GiB on the development VM).
+    let staged = layout.locales() > 1 && !direct;
+    let mut staging = if staged { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
+    let mut landing = if staged { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut rec_work = Work::<[u64; W]>::new(ctx, m);
     let mut out_work = Work::<X>::new(ctx, m);
     for (k, &p) in passes.iter().enumerate() {
@@ -297,31 +321,42 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
             (_, None) => return Err(Error::InvalidArgument("radix sort: a pass has no source buffer".into())),
         };
         let s = |i: usize| prev[i];
+        let bufs = Buffers { staging: staging.as_mut(), landing: landing.as_mut() };
         match (k == 0, is_last, to) {
-            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, &mut staging, &last, first.take())?,
-            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, &mut staging, &last, None)?,
+            (true, true, _) => pass(ctx, layout, &mut out_work, src, p, &out_dest, bufs, &last, first.take())?,
+            (false, true, _) => pass(ctx, layout, &mut out_work, &s, p, &out_dest, bufs, &last, None)?,
             (true, false, Some(t)) => {
-                let d = Dest::records(ctx, layout, t)?;
-                pass(ctx, layout, &mut rec_work, src, p, &d, &mut staging, |r: &[u64; W]| *r, first.take())?
+                let d = Dest::records(ctx, layout, t, direct)?;
+                pass(ctx, layout, &mut rec_work, src, p, &d, bufs, |r: &[u64; W]| *r, first.take())?
             }
             (false, false, Some(t)) => {
-                let d = Dest::records(ctx, layout, t)?;
-                pass(ctx, layout, &mut rec_work, &s, p, &d, &mut staging, |r: &[u64; W]| *r, None)?
+                let d = Dest::records(ctx, layout, t, direct)?;
+                pass(ctx, layout, &mut rec_work, &s, p, &d, bufs, |r: &[u64; W]| *r, None)?
             }
             (_, false, None) => {
                 return Err(Error::InvalidArgument("radix sort: a pass has no destination buffer".into()))
             }
         }
     }
-    drop((staging, held, rec_work, out_work));
+    drop((rec_work, out_work));
     let fa = a.map_or(Ok(()), Registered::free);
     let fb = b.map_or(Ok(()), Registered::free);
+    let fs = staging.map_or(Ok(()), Registered::free);
+    let fl = landing.map_or(Ok(()), Registered::free);
     crate::profile::mark(|| "free".into());
-    fa.and(fb)
+    fa.and(fb).and(fs).and(fl)
+}
+
+/// The buffers of the records bound to other locales when they are not stored in place: the
+/// staging and landing buffers (registered, this locale's size on every locale).
+struct Buffers<'b, const W: usize> {
+    staging: Option<&'b mut Registered<[u64; W]>>,
+    landing: Option<&'b mut Registered<[u64; W]>>,
 }
 
 /// One pass: the records `src(i)` of this locale, stably by digit `p`, into `dst` (as `O`s,
-/// `proj` of each record) over all locales. **Collective** (one allgather, puts, one barrier).
+/// `proj` of each record) over all locales. **Collective** (one allgather, one put per
+/// destination, one barrier; with landing buffers a second barrier).
 #[allow(clippy::too_many_arguments)]
 fn pass<const W: usize, O: Pod + Send + Sync>(
     ctx: &Ctx,
@@ -330,10 +365,11 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     src: &(impl Fn(usize) -> [u64; W] + Sync),
     p: Pass,
     dst: &Dest<O>,
-    staging: &mut Vec<[u64; W]>,
+    bufs: Buffers<'_, W>,
     proj: impl Fn(&[u64; W]) -> O + Sync,
     counted: Option<Hists>,
 ) -> Result<()> {
+    let Buffers { staging, landing } = bufs;
     let (word, shift, nd) = (p.word, p.shift, p.digits());
     let mask = nd - 1;
     let digit = |r: &[u64; W]| (r[word] >> shift) as usize & mask & (DIGITS - 1);
@@ -400,14 +436,15 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
         b += hi.saturating_sub(gbase[d]).min(h);
     }
     let gap = b - a;
-    // The staging buffer holds the records bound elsewhere (it grows to the most any pass
-    // needs; fresh pages cost more than the copies they hold).
+    // The staging buffer holds the records bound elsewhere (at most this locale's records).
     let need = if dst.direct.is_some() { 0 } else { mine.iter().sum::<u64>() as usize - gap };
-    if staging.len() < need {
-        staging.clear();
-        staging.shrink_to_fit();
-        *staging = atoll_runtime::hugepages::zeroed_vec::<[u64; W]>(need);
-    }
+    let staging: &mut [[u64; W]] = match staging {
+        Some(s) if s.local().len() >= need => s.local_mut(),
+        _ if need == 0 => &mut [],
+        _ => {
+            return Err(Error::InvalidArgument("radix sort: no staging buffer for the records bound elsewhere".into()))
+        }
+    };
 
     // 4. Cursors: each task's first slot for each digit.
     let local: *mut O = dst.local.0;
@@ -497,87 +534,150 @@ fn pass<const W: usize, O: Pod + Send + Sync>(
     }
 
     crate::profile::mark(|| format!("p{}s{}_scatter", p.word, p.shift));
-    // 6. One put per (digit, remote destination) run of the staging buffer.
-    let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(&staging[..])
-        .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
-    let staged = &staged[..staging.len()];
-    let plan = Runs { layout, mine: &mine, gbase: &gbase, lbase: &lbase, a, gap, remote: &dst.remote };
+    // 6. One transfer per destination: the records bound to locale `t` are the positions
+    // `first[t]..first[t + 1]` of this locale's digit order (global positions grow with it).
+    let locales = layout.locales();
+    let first: Vec<usize> = (0..=locales)
+        .map(|t| (0..nd).map(|d| bounds[t].saturating_sub(gbase[d]).min(mine[d] as usize)).sum())
+        .collect();
+    let flows = dst.direct.is_none().then(|| Flows::new(layout, &all, nd));
     let put_result = if dst.direct.is_some() {
-        // Stored in place already: the diagnostics count the runs as the puts that move them
-        // on other backends.
-        plan.each(0..nd, |g, r| {
-            ctx.count_direct_put(g, r.len());
-            Ok(())
-        })
-    } else if ctx.puts_are_copies() {
-        // In-process puts are copies: the tasks share the digits.
-        let failed: Mutex<Option<Error>> = Mutex::new(None);
-        let chunks = nparts.max(1);
-        ctx.forall_chunks_with(0..chunks, 1, |r| {
-            for t in r {
-                let ds = nd * t / chunks..nd * (t + 1) / chunks;
-                if let Err(e) = plan.each(ds, |g, r| ctx.put(g, &staged[r])) {
-                    lock(&failed).get_or_insert(e);
-                }
-            }
-        });
-        into_inner(failed).map_or(Ok(()), Err)
+        // Stored in place already: the diagnostics count one put per destination, the
+        // transfer that moves those records on other backends and placements.
+        for t in (0..locales).filter(|&t| t != me) {
+            ctx.count_direct_put(dst.remote[t], first[t + 1] - first[t]);
+        }
+        Ok(())
     } else {
-        // Network puts: all started, then completed together.
+        let staged: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(&staging[..])
+            .map_err(|e| Error::InvalidArgument(format!("radix sort: staging buffer: {e}")))?;
+        let landing =
+            landing.as_deref().ok_or_else(|| Error::InvalidArgument("radix sort: no landing buffer".into()))?;
+        let flows = flows.as_ref().ok_or_else(|| Error::InvalidArgument("radix sort: no flows".into()))?;
+        // The staging index of this locale's digit-order position `q` (the local gap a..b
+        // is not staged).
+        let ci = |q: usize| if q < a { q } else { q - gap };
         ctx.nonblocking(|nb| {
-            let mut issued = 0usize;
-            plan.each(0..nd, |g, r| {
-                nb.put(g, &staged[r])?;
-                issued += 1;
-                if issued % 4096 == 0 {
-                    nb.flush()?;
-                }
-                Ok(())
-            })
+            for t in (0..locales).filter(|&t| t != me && first[t + 1] > first[t]) {
+                let k = first[t + 1] - first[t];
+                let at = ci(first[t]);
+                let to = GlobalPtr::<O>::new(t, landing.ptr(t).addr()).add(flows.offset(me, t));
+                nb.put(to, &staged[at..at + k])?;
+            }
+            Ok(())
         })
     };
     crate::profile::mark(|| format!("p{}s{}_puts", p.word, p.shift));
     // 7. Every locale's records have arrived before anyone reads them.
     let bar = ctx.barrier();
     crate::profile::mark(|| format!("p{}s{}_barrier", p.word, p.shift));
-    put_result.and(bar)
+    put_result.and(bar)?;
+    // 8. With landing buffers: what landed here goes into place, source by source and digit
+    // by digit (each source's records arrived in its digit order), then a barrier (every
+    // part is in place before anyone reads it).
+    if let (Some(flows), Some(landing)) = (&flows, landing) {
+        let landed: &[O] = bytemuck::try_cast_slice::<[u64; W], O>(landing.local())
+            .map_err(|e| Error::InvalidArgument(format!("radix sort: landing buffer: {e}")))?;
+        let landed = &landed[..landing.local().len()];
+        flows.place_landed(ctx, layout, &all, nd, landed, SyncPtr(local));
+        crate::profile::mark(|| format!("p{}s{}_place", p.word, p.shift));
+        ctx.barrier()?;
+    }
+    Ok(())
 }
 
-/// The remote runs of one pass: for each digit, the pieces of its run (in this locale's
-/// digit order) that land on other locales.
-struct Runs<'p, O> {
-    layout: &'p Layout,
-    mine: &'p [u64],
-    gbase: &'p [usize],
-    lbase: &'p [usize],
-    a: usize,
-    gap: usize,
-    remote: &'p [GlobalPtr<O>],
+/// How many records each locale sends each other in one pass, from the histograms every
+/// locale has: `count[s][t]` records of locale `s` land on locale `t` (none from a locale to
+/// itself: those stay).
+struct Flows {
+    count: Vec<Vec<usize>>,
 }
 
-impl<O: Pod> Runs<'_, O> {
-    /// Calls `put(destination, staged)` for every remote run of the digits `ds`, in order:
-    /// `staged` is the run's range in the staging buffer.
-    fn each(&self, ds: Range<usize>, mut put: impl FnMut(GlobalPtr<O>, Range<usize>) -> Result<()>) -> Result<()> {
-        let (bounds, me, locales) = (&self.layout.bounds, self.layout.me, self.layout.locales());
-        for d in ds {
-            let h = self.mine[d] as usize;
-            if h == 0 {
-                continue;
-            }
-            let (g0, g1) = (self.gbase[d], self.gbase[d] + h);
-            // The first locale whose positions reach past g0.
-            let mut t = bounds.partition_point(|&x| x <= g0).saturating_sub(1);
-            while t < locales && bounds[t] < g1 {
-                let (s, e) = (g0.max(bounds[t]), g1.min(bounds[t + 1]));
-                if t != me && s < e {
-                    let pos = self.lbase[d] + (s - g0);
-                    let ci = if pos < self.a { pos } else { pos - self.gap };
-                    put(self.remote[t].add(s - bounds[t]), ci..ci + (e - s))?;
+impl Flows {
+    fn new(layout: &Layout, all: &[Vec<u64>], nd: usize) -> Flows {
+        let locales = layout.locales();
+        let bounds = &layout.bounds;
+        let mut count = vec![vec![0usize; locales]; locales];
+        Self::runs(all, nd, |s, _d, g, h| {
+            // Split the run g..g+h by the destinations' bounds.
+            let mut t = bounds.partition_point(|&x| x <= g).saturating_sub(1);
+            while t < locales && bounds[t] < g + h {
+                let (lo, hi) = (g.max(bounds[t]), (g + h).min(bounds[t + 1]));
+                if s != t && lo < hi {
+                    count[s][t] += hi - lo;
                 }
                 t += 1;
             }
+        });
+        Flows { count }
+    }
+
+    /// Calls `run(source, digit, global start, length)` for every non-empty run of every
+    /// locale, in source order, then digit order.
+    fn runs(all: &[Vec<u64>], nd: usize, mut run: impl FnMut(usize, usize, usize, usize)) {
+        // The global start of each digit, then of each source's run within it.
+        let mut start = vec![0usize; nd];
+        let mut acc = 0usize;
+        for (d, st) in start.iter_mut().enumerate() {
+            *st = acc;
+            acc += all.iter().map(|h| h[d] as usize).sum::<usize>();
         }
-        Ok(())
+        for (s, h) in all.iter().enumerate() {
+            for d in 0..nd {
+                let k = h[d] as usize;
+                if k > 0 {
+                    run(s, d, start[d], k);
+                    start[d] += k;
+                }
+            }
+        }
+    }
+
+    /// Where locale `s`'s records start in locale `t`'s landing buffer: after those of the
+    /// locales before `s`.
+    fn offset(&self, s: usize, t: usize) -> usize {
+        (0..s).map(|x| self.count[x][t]).sum()
+    }
+
+    /// Moves the records landed on this locale (`landed`, the sources' records in source order)
+    /// into this locale's part (`local`, global positions `lo..hi`). The tasks take sources.
+    fn place_landed<O: Pod + Send + Sync>(
+        &self,
+        ctx: &Ctx,
+        layout: &Layout,
+        all: &[Vec<u64>],
+        nd: usize,
+        landed: &[O],
+        local: SyncPtr<O>,
+    ) {
+        let (me, lo, hi) = (layout.me, layout.lo(), layout.hi());
+        // Each source's pieces inside lo..hi, in the order they arrived: (position in the
+        // landing buffer, position in the part, length).
+        let mut at: Vec<usize> = (0..all.len()).map(|s| self.offset(s, me)).collect();
+        let mut moves: Vec<(usize, usize, usize)> = Vec::new();
+        Self::runs(all, nd, |s, _d, g, h| {
+            let (a, b) = (g.max(lo), (g + h).min(hi));
+            if s != me && a < b {
+                moves.push((at[s], a - lo, b - a));
+                at[s] += b - a;
+            }
+        });
+        let tasks = ctx.here().num_threads().max(1) * 4;
+        let chunk = moves.len().div_ceil(tasks).max(1);
+        ctx.forall_chunks_with(0..moves.len().div_ceil(chunk), 1, |r| {
+            // The whole pointer wrapper, not its field, is what the closure shares.
+            let part = local;
+            for c in r {
+                for &(from, pos, len) in &moves[c * chunk..((c + 1) * chunk).min(moves.len())] {
+                    // SAFETY: the pieces are disjoint ranges of this locale's part (the pass
+                    // gives each record its own global position) and of the landing buffer
+                    // (each source's records after those of lower sources), each copied by the
+                    // one task that takes its chunk of moves; both live until the pass's end.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(landed.as_ptr().add(from), part.0.add(pos), len);
+                    }
+                }
+            }
+        });
     }
 }

@@ -53,6 +53,7 @@ pub enum SublocaleMode {
 /// | `mpi_shm_coll` | `ATOLL_MPI_SHM_COLL=0\|1` | 1: collectives between node peers in shared memory |
 /// | `mpi_shm_am` | `ATOLL_MPI_SHM_AM=0\|1` | 1: active messages between node peers through shared-memory rings |
 /// | `mpi_shm_quiet` | `ATOLL_MPI_SHM_QUIET=0\|1` | 0: rank 0 says so when node-shared memory is unavailable |
+/// | `peer_timeout` | `ATOLL_PEER_TIMEOUT` | 60 s: an MPI rank not heard from for this long (its host down, a link cut) ends the job, naming it |
 ///
 /// An empty variable counts as unset. `hugepages`, `heap_keep`, `poison_overwrite` and
 /// `sort_profile` are settings of the process: a job applies its values when it starts (until
@@ -133,6 +134,11 @@ pub struct Config {
     /// MPI: no note from rank 0 when node-shared memory is unavailable
     /// (`ATOLL_MPI_SHM_QUIET`).
     pub mpi_shm_quiet: bool,
+    /// How long an MPI rank may go unheard (no heartbeat of its peer watch, `comm/mpi/watch.rs`:
+    /// its host is down or unreachable) before the job ends with a message naming it and what
+    /// this rank was waiting for (`ATOLL_PEER_TIMEOUT`, seconds). An outage shorter than this
+    /// is waited out. At least 1 s.
+    pub peer_timeout: std::time::Duration,
     /// The errors of invalid `ATOLL_*` variables met by [`Config::local`] or [`Config::mpi`]
     /// (which return a `Config`, not a `Result`), by variable: [`run`](crate::run) returns the
     /// first one still relevant (see the table's notes).
@@ -147,14 +153,17 @@ pub const DEFAULT_AGG_BUFFER: usize = 8192;
 pub const DEFAULT_MPI_SHM_KEEP: u64 = 2 << 30;
 
 /// The MPI settings, which a job on the local backend ignores.
-const MPI_KEYS: [&str; 6] = [
+const MPI_KEYS: [&str; 7] = [
     "ATOLL_PROGRESS_HOT_MS",
+    "ATOLL_PEER_TIMEOUT",
     "ATOLL_MPI_SHM",
     "ATOLL_MPI_SHM_KEEP",
     "ATOLL_MPI_SHM_COLL",
     "ATOLL_MPI_SHM_AM",
     "ATOLL_MPI_SHM_QUIET",
 ];
+/// The default of [`Config::peer_timeout`] (`ATOLL_PEER_TIMEOUT`).
+pub const DEFAULT_PEER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Default for Config {
     fn default() -> Self {
@@ -180,6 +189,7 @@ impl Default for Config {
             mpi_shm_coll: true,
             mpi_shm_am: true,
             mpi_shm_quiet: false,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
             env_errors: Vec::new(),
         }
     }
@@ -203,6 +213,14 @@ fn parse_agg_buffer(v: &str) -> Result<usize> {
         Ok(0) => Err(config_err("ATOLL_AGG_BUFFER", v, "the aggregation buffer needs at least 1 element")),
         Ok(n) => Ok(n),
         Err(_) => Err(config_err("ATOLL_AGG_BUFFER", v, "expected a positive number of elements (default 8192)")),
+    }
+}
+
+/// `ATOLL_PEER_TIMEOUT`: whole seconds, at least 1.
+fn parse_peer_timeout(v: &str) -> Result<std::time::Duration> {
+    match v.trim().parse::<u64>() {
+        Ok(s) if s >= 1 => Ok(std::time::Duration::from_secs(s)),
+        _ => Err(config_err("ATOLL_PEER_TIMEOUT", v, "expected whole seconds, at least 1 (default 60)")),
     }
 }
 
@@ -355,6 +373,10 @@ impl Config {
             if !v.trim().is_empty() {
                 c.mpi_shm_keep = atoll_mem::parse_byte_size("ATOLL_MPI_SHM_KEEP", v)?;
             }
+            Ok(())
+        });
+        var("ATOLL_PEER_TIMEOUT", &mut |v| {
+            c.peer_timeout = parse_peer_timeout(v)?;
             Ok(())
         });
         var(atoll_mem::ENV_MAX, &mut |v| {
@@ -519,12 +541,26 @@ impl Config {
 
     /// Checks every field before anything is started or allocated: an impossible setting is an
     /// error, never an abort.
+    /// Sets how long an MPI rank may go unheard before the job ends (`ATOLL_PEER_TIMEOUT`);
+    /// [`run`](crate::run) refuses less than a second with an [`Error::Config`].
+    pub fn with_peer_timeout(mut self, t: std::time::Duration) -> Self {
+        self.peer_timeout = t;
+        self.overridden(&["ATOLL_PEER_TIMEOUT"])
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());
         }
         if self.agg_buffer == 0 {
             return Err(config_err("ATOLL_AGG_BUFFER", "0", "the aggregation buffer needs at least 1 element"));
+        }
+        if self.peer_timeout < std::time::Duration::from_secs(1) {
+            return Err(config_err(
+                "ATOLL_PEER_TIMEOUT",
+                &format!("{:?}", self.peer_timeout),
+                "the peer timeout is at least 1 s",
+            ));
         }
         if self.backend == BackendKind::Local && self.locales == 0 {
             return Err(Error::ZeroLocales);
@@ -607,6 +643,7 @@ mod tests {
             ("ATOLL_MPI_SHM_COLL", "0"),
             ("ATOLL_MPI_SHM_AM", "false"),
             ("ATOLL_MPI_SHM_QUIET", "1"),
+            ("ATOLL_PEER_TIMEOUT", "25"),
         ]))
         .unwrap();
         assert!(!c.hugepages && c.poison_overwrite && c.sort_profile && c.mpi_shm_quiet);
@@ -623,6 +660,8 @@ mod tests {
         assert_eq!(c.progress_hot_ms, 7);
         assert_eq!(c.mem_max.as_deref(), Some("3GiB"));
         assert_eq!(c.agg_buffer, 64);
+        assert_eq!(c.peer_timeout, std::time::Duration::from_secs(25));
+        assert_eq!(Config::default().peer_timeout, DEFAULT_PEER_TIMEOUT);
         assert_eq!((c.aggregation, c.agg_threshold), (Aggregation::Static, Some(12)));
         assert_eq!((Config::default().aggregation, Config::default().agg_threshold), (Aggregation::Auto, None));
         assert_eq!(Config::default().agg_buffer, DEFAULT_AGG_BUFFER);
@@ -647,9 +686,14 @@ mod tests {
             let e = Config::from_vars(move |k| (k == "ATOLL_AGG_BUFFER").then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key, value, .. } if key == "ATOLL_AGG_BUFFER" && value == bad), "{e}");
         }
-        for (key, bad) in
-            [("ATOLL_AGGREGATION", "sometimes"), ("ATOLL_AGG_THRESHOLD", "many"), ("ATOLL_AGG_THRESHOLD", "-1")]
-        {
+        for (key, bad) in [
+            ("ATOLL_AGGREGATION", "sometimes"),
+            ("ATOLL_AGG_THRESHOLD", "many"),
+            ("ATOLL_AGG_THRESHOLD", "-1"),
+            ("ATOLL_PEER_TIMEOUT", "0"),
+            ("ATOLL_PEER_TIMEOUT", "1.5"),
+            ("ATOLL_PEER_TIMEOUT", "soon"),
+        ] {
             let e = Config::from_vars(move |k| (k == key).then(|| bad.to_string())).unwrap_err();
             assert!(matches!(&e, Error::Config { key: k, value, .. } if k == key && value == bad), "{e}");
             let e = Config::from_vars_lenient(move |k| (k == key).then(|| bad.to_string())).validate().unwrap_err();

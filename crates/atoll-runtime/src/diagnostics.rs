@@ -110,6 +110,11 @@ pub(crate) struct Diagnostics {
     enabled: AtomicBool,
     verbose: AtomicBool,
     counters: [Padded; 7],
+    /// Which locales run on another host (set at the job's start from the locales' names):
+    /// the operations with them are also counted in `across` (operations, bytes). Kept apart
+    /// from [`CommCounts`], which are the same on every placement.
+    far: std::sync::OnceLock<Vec<bool>>,
+    across: [Padded; 2],
 }
 
 impl Diagnostics {
@@ -119,7 +124,19 @@ impl Diagnostics {
             enabled: AtomicBool::new(false),
             verbose: AtomicBool::new(verbose),
             counters: std::array::from_fn(|_| Padded(AtomicU64::new(0))),
+            far: std::sync::OnceLock::new(),
+            across: std::array::from_fn(|_| Padded(AtomicU64::new(0))),
         }
+    }
+
+    /// Notes which locales run on another host (`far[l]`); once, at the job's start.
+    pub(crate) fn set_far(&self, far: Vec<bool>) {
+        let _ = self.far.set(far);
+    }
+
+    #[inline]
+    fn is_far(&self, target: usize) -> bool {
+        self.far.get().is_some_and(|f| f.get(target).copied().unwrap_or(false))
     }
 
     #[inline]
@@ -138,6 +155,10 @@ impl Diagnostics {
             };
             self.counters[i].0.fetch_add(1, Ordering::Relaxed);
             self.counters[6].0.fetch_add(bytes as u64, Ordering::Relaxed);
+            if self.is_far(target) {
+                self.across[0].0.fetch_add(1, Ordering::Relaxed);
+                self.across[1].0.fetch_add(bytes as u64, Ordering::Relaxed);
+            }
         }
         if self.verbose.load(Ordering::Relaxed) {
             eprintln!(
@@ -152,12 +173,20 @@ impl Diagnostics {
         }
     }
 
-    /// Counts reply bytes of an active message (no operation).
+    /// Counts reply bytes of an active message to `target` (no operation).
     #[inline]
-    pub(crate) fn record_bytes(&self, bytes: usize) {
+    pub(crate) fn record_bytes(&self, target: usize, bytes: usize) {
         if self.enabled.load(Ordering::Relaxed) && !UNCOUNTED.with(|u| u.get()) {
             self.counters[6].0.fetch_add(bytes as u64, Ordering::Relaxed);
+            if self.is_far(target) {
+                self.across[1].0.fetch_add(bytes as u64, Ordering::Relaxed);
+            }
         }
+    }
+
+    /// The operations with locales on other hosts, and their bytes, since the last reset.
+    pub(crate) fn across(&self) -> (u64, u64) {
+        (self.across[0].0.load(Ordering::SeqCst), self.across[1].0.load(Ordering::SeqCst))
     }
 
     pub(crate) fn set_enabled(&self, on: bool) {
@@ -169,7 +198,7 @@ impl Diagnostics {
     }
 
     pub(crate) fn reset(&self) {
-        for c in &self.counters {
+        for c in self.counters.iter().chain(&self.across) {
             c.0.store(0, Ordering::SeqCst);
         }
     }

@@ -88,6 +88,9 @@ pub(crate) fn startup(ctx: &Ctx) -> Result<()> {
         threads: ctx.here().num_threads(),
     };
     let all = ctx.allgather(&me)?;
+    let host = |name: &str| name.split_once('@').map(|(_, h)| h.to_string());
+    let mine = host(&me.name);
+    ctx.st.diag.set_far(all.iter().map(|l| host(&l.name) != mine).collect());
     let _ = ctx.st.infos.set(all);
     Ok(())
 }

@@ -17,7 +17,7 @@
 //! bytes), so counts are the same whether or not memory is addressable. Where any part is not
 //! addressable, the dynamic aggregators of `irregular.rs` are used.
 
-use super::{wire_bytes, IndexElem, Locator};
+use super::{IndexElem, Locator};
 use crate::elem::Elem;
 use crate::storage::Storage;
 use atoll_dist::Distribution;
@@ -44,13 +44,14 @@ pub(super) fn parts<T: Elem, M: Distribution<1>>(
 }
 
 /// Counts, for one task, the messages its aggregator would have sent: `per_dest[t]` elements
-/// named on locale `t`, buffers of `cap` elements, `record` bytes per element on the wire.
-pub(super) fn count_as_aggregated(ctx: &Ctx, per_dest: &[usize], cap: usize, record: usize) {
+/// named on locale `t`, buffers of `cap` elements, `bytes(m)` counted for a message of `m`
+/// elements and its reply (`DstAggregator::message_bytes`, `SrcAggregator::message_bytes`).
+pub(super) fn count_as_aggregated(ctx: &Ctx, per_dest: &[usize], cap: usize, bytes: fn(usize) -> usize) {
     for (t, &k) in per_dest.iter().enumerate() {
         let mut left = k;
         while left > 0 {
             let m = left.min(cap);
-            ctx.count_direct_am(t, wire_bytes(m, record));
+            ctx.count_direct_am(t, bytes(m));
             left -= m;
         }
     }

@@ -604,12 +604,23 @@ pub fn scan_moves_data_once(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     Ok(counts)
 }
 
+/// Whether every locale's memory is addressable from every locale: the local backend, or MPI
+/// ranks all on one host (read from the locales' names, `locale-<l>@<host>`) with node-shared
+/// memory on (`Config::mpi_shm`).
+pub fn all_mapped(ctx: &Ctx) -> bool {
+    let host = |l: usize| ctx.locales()[l].name.split_once('@').map(|(_, h)| h.to_string());
+    ctx.locales_share_process() || (ctx.config().mpi_shm && (0..ctx.num_locales()).all(|l| host(l) == host(0)))
+}
+
 /// `cumsum` of a large Block array into a Block array in one pass across locales
-/// (`scan_wavefront.rs`; MPI ranks of one node map each other's memory): chunks of 16,384
-/// elements in global order, dealt round-robin to the locales and read and written where they
-/// live; a chunk in another locale's part counts as one get and one put.
+/// (`scan_wavefront.rs`), where every locale's parts are addressable from every locale (see
+/// [`all_mapped`]): chunks of 16,384 elements in global order, dealt round-robin to the
+/// locales and read and written where they live; a chunk in another locale's part counts as
+/// one get and one put. Elsewhere (ranks on several hosts) the two-pass form runs, which moves
+/// no element (one exscan of the locales' totals): no transfer is counted.
 pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let (me, nl) = (ctx.id(), ctx.num_locales());
+    let one_pass = all_mapped(ctx);
     let n = (1usize << 20) * nl + 777;
     let a = DistArray::<i64, 1>::from_fn(ctx, dist::block(ctx, [n])?, |[i]| (i % 7) - 3)?;
     let (s, counts) = measure(ctx, || a.view().cumsum())?;
@@ -618,7 +629,7 @@ pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     let mut g = 0usize;
     for part in 0..nl {
         for _ in 0..a.dist().local_len(part)?.div_ceil(16_384) {
-            remote += u64::from(g % nl == me && part != me);
+            remote += u64::from(one_pass && g % nl == me && part != me);
             g += 1;
         }
     }

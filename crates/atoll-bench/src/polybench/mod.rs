@@ -222,6 +222,8 @@ pub struct Meter {
     /// Seconds of the sequential reference's computation (one core, locale 0, its input
     /// already built), summed over the references of the run; the same on every locale.
     pub seq_seconds: f64,
+    /// This locale's traffic across hosts in the region (the network model, `netmodel`).
+    pub traffic: crate::netmodel::Traffic,
 }
 
 impl Meter {
@@ -235,10 +237,12 @@ impl Meter {
         ctx.reset_comm_diagnostics()?;
         ctx.start_comm_diagnostics()?;
         ctx.barrier()?;
+        let before = crate::netmodel::snapshot(ctx);
         let t = Instant::now();
         let r = f()?;
         ctx.barrier()?;
         let seconds = t.elapsed().as_secs_f64();
+        self.traffic = crate::netmodel::Traffic::since(ctx, before);
         ctx.stop_comm_diagnostics()?;
         let all = ctx.comm_diagnostics()?;
         self.messages = all.iter().map(CommCounts::total_ops).sum();
@@ -601,8 +605,44 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
     out
 }
 
-/// The suite on this job's locales (collective; locale 0 prints).
-fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
+/// The network model of a run across hosts: plain MPI between the hosts, and each run's
+/// one-host seconds by (kernel, dist, mode) (`netmodel`).
+pub struct Model {
+    link: crate::netmodel::Link,
+    one_host: Vec<((&'static str, DistName, Aggregation), f64)>,
+}
+
+/// The suite's best seconds by (kernel, dist, mode), printing nothing. **Collective.**
+fn suite_seconds(ctx: &Ctx, args: &PolyArgs) -> Result<Vec<((&'static str, DistName, Aggregation), f64)>> {
+    let kernels = kernel_list(args, &KERNELS)?;
+    let modes = parse_modes(&args.modes)?;
+    let p = Params::uniform(args.scale, args.steps);
+    let mut out = Vec::new();
+    for &d in &args.dists {
+        for &k in &kernels {
+            for (mode, meter, _) in run_modes(ctx, d, args.block, k, &p, &modes, args.reps)? {
+                out.push(((k, d, mode), meter.seconds));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The model's fields of one run (`traffic`: every locale's), and its ratio.
+fn model_fields(
+    m: &Model,
+    r: &RunResult,
+    traffic: &[crate::netmodel::Traffic],
+) -> Option<(Vec<(&'static str, serde_json::Value)>, f64)> {
+    let &(_, one) = m.one_host.iter().find(|(key, _)| *key == (r.kernel, r.dist, r.mode))?;
+    let f = crate::netmodel::fields(&m.link, traffic, one, r.meter.seconds);
+    let ratio = f.iter().find(|(k, _)| *k == "model_ratio").and_then(|(_, v)| v.as_f64())?;
+    Some((f, ratio))
+}
+
+/// The suite on this job's locales (collective; locale 0 prints), with `model` the network
+/// model's fields on every run line and its ratios in the geometric-mean lines.
+fn suite(ctx: &Ctx, args: &PolyArgs, json: bool, model: Option<&Model>) -> Result<()> {
     let kernels = kernel_list(args, &KERNELS)?;
     let modes = parse_modes(&args.modes)?;
     let p = Params::uniform(args.scale, args.steps);
@@ -618,15 +658,35 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
         print_table_header();
     }
     let progress = Progress::new((args.dists.len() * kernels.len()) as u64, "polybench", ctx.id() == 0);
+    let mut model_ratios: Vec<(DistName, Aggregation, &'static str, f64)> = Vec::new();
     for &d in &args.dists {
         for &k in &kernels {
             progress.working_on(&format!("{k} ({})", d.name()));
             let runs = run_modes(ctx, d, args.block, k, &p, &modes, args.reps)?;
             progress.step();
-            for (mode, meter, outcome) in runs {
+            let traffic: Vec<Vec<crate::netmodel::Traffic>> =
+                ctx.allgather(&runs.iter().map(|r| r.1.traffic).collect::<Vec<_>>())?;
+            for (i, (mode, meter, outcome)) in runs.into_iter().enumerate() {
                 let r = RunResult { kernel: k, dist: d, mode, meter, outcome };
+                let per_locale: Vec<crate::netmodel::Traffic> = traffic.iter().map(|t| t[i]).collect();
+                let modeled = model.and_then(|m| model_fields(m, &r, &per_locale));
                 if ctx.id() == 0 {
-                    progress.suspend(|| if json { run_line(ctx, &r).print(true) } else { print_table_row(&r, "") });
+                    progress.suspend(|| {
+                        if json {
+                            let mut l = run_line(ctx, &r);
+                            for (f, v) in modeled.iter().flat_map(|(f, _)| f.iter().cloned()) {
+                                l = l.with(f, v);
+                            }
+                            l.print(true)
+                        } else {
+                            let extra =
+                                modeled.as_ref().map_or(String::new(), |(_, x)| format!("  model_ratio={x:.3}"));
+                            print_table_row(&r, &extra)
+                        }
+                    });
+                }
+                if let Some((_, x)) = modeled {
+                    model_ratios.push((d, r.mode, r.kernel, x));
                 }
                 results.push(r);
             }
@@ -636,6 +696,30 @@ fn suite(ctx: &Ctx, args: &PolyArgs, json: bool) -> Result<()> {
     if ctx.id() == 0 {
         for l in geomean_lines(ctx, &results) {
             l.print(json);
+        }
+        // The network model's ratios, per distribution and mode: geometric mean and worst.
+        let mut keys: Vec<(DistName, Aggregation)> = Vec::new();
+        for x in &model_ratios {
+            if !keys.contains(&(x.0, x.1)) {
+                keys.push((x.0, x.1));
+            }
+        }
+        for (d, mode) in keys {
+            let of: Vec<&(DistName, Aggregation, &str, f64)> =
+                model_ratios.iter().filter(|x| x.0 == d && x.1 == mode).collect();
+            let xs: Vec<f64> = of.iter().map(|x| x.3).collect();
+            let worst = of.iter().fold((f64::NEG_INFINITY, ""), |a, x| if x.3 > a.0 { (x.3, x.2) } else { a });
+            Line::bare("polybench")
+                .with("variant", "model_geomean")
+                .with("dist", d.name())
+                .with("mode", mode.name())
+                .with("backend", ctx.backend_name())
+                .with("locales", ctx.num_locales())
+                .with("kernels", xs.len())
+                .with("geomean_model_ratio", geomean(&xs))
+                .with("worst_model_ratio", worst.0)
+                .with("worst_model_kernel", worst.1)
+                .print(json);
         }
     }
     Ok(())
@@ -746,9 +830,22 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
         if local && locales == Some(0) {
             return Err(Error::InvalidArgument("--locales must be at least 1".into()));
         }
+        // Ranks on several hosts: the network model (plain MPI between the hosts, then the
+        // suite on one host), before the job.
+        let model = if local {
+            None
+        } else {
+            match crate::netmodel::measure()? {
+                Some(link) => {
+                    let one = crate::netmodel::on_one_host(cfg, link.hosts.len(), |ctx| suite_seconds(ctx, args))?;
+                    Some(Model { link, one_host: one.unwrap_or_default() })
+                }
+                None => None,
+            }
+        };
         return run(cfg.clone(), |ctx| {
             check(ctx)?;
-            suite(ctx, args, json)
+            suite(ctx, args, json, model.as_ref())
         });
     };
     if ctx_free_header(json) {

@@ -89,6 +89,13 @@ impl<T: Pod> std::fmt::Debug for DstAggregator<T> {
 impl<T: Pod> DstAggregator<T> {
     const ES: usize = std::mem::size_of::<T>();
 
+    /// Bytes the communication diagnostics count for one message of `m` elements and its
+    /// reply (postcard-encoded byte strings), for code that moves the same elements without
+    /// messages (node-shared memory) and counts them as this aggregator would.
+    pub fn message_bytes(m: usize) -> usize {
+        super::wire::message_bytes(true, m, Self::ES)
+    }
+
     /// An aggregator with buffers of [`Config::agg_buffer`](crate::Config::agg_buffer)
     /// elements (`ATOLL_AGG_BUFFER`, default 8192). Allocates nothing yet.
     pub fn new(ctx: &Ctx) -> Self {

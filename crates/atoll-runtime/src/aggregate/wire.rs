@@ -81,6 +81,26 @@ pub(crate) fn split(locale: usize, msg: &[u8]) -> Result<(usize, &[u8])> {
     Ok((u32::from_le_bytes(es) as usize, body))
 }
 
+/// Bytes of `v` encoded as a postcard varint (the length of a byte string, a `u64`).
+pub(crate) fn varint_len(v: usize) -> usize {
+    let bits = usize::BITS - v.leading_zeros();
+    (bits.max(1) as usize).div_ceil(7)
+}
+
+/// Bytes the diagnostics count for one message of `m` records of elements of `es` bytes:
+/// `put` (a destination aggregator's message, whose reply is the record count) or not (a
+/// source aggregator's, whose reply is the elements). Each message and reply travels
+/// postcard-encoded: a byte string's varint length, then its bytes.
+pub(crate) fn message_bytes(put: bool, m: usize, es: usize) -> usize {
+    if put {
+        let body = HEADER + m * (ADDR + es);
+        varint_len(body) + body + varint_len(m)
+    } else {
+        let (body, reply) = (HEADER + m * ADDR, m * es);
+        varint_len(body) + body + varint_len(reply) + reply
+    }
+}
+
 /// The error of a message or reply that does not have the expected layout.
 pub(crate) fn torn(locale: usize, what: &str) -> Error {
     Error::Comm { locale, message: format!("aggregation: {what}") }
@@ -105,6 +125,20 @@ mod tests {
         assert_eq!(enc, vec![4, 1, 2, 3, 250]);
         let back: Bytes = postcard::from_bytes(&enc).unwrap();
         assert_eq!(back.0, vec![1, 2, 3, 250]);
+    }
+
+    #[test]
+    fn counted_bytes_are_the_encoded_bytes() {
+        for m in [0usize, 1, 15, 16, 2047, 2048, 300_000] {
+            for es in [1usize, 8] {
+                let put = postcard::to_allocvec(&Bytes(vec![0; HEADER + m * (ADDR + es)])).unwrap().len()
+                    + postcard::to_allocvec(&(m as u64)).unwrap().len();
+                assert_eq!(message_bytes(true, m, es), put, "put of {m} x {es}");
+                let get = postcard::to_allocvec(&Bytes(vec![0; HEADER + m * ADDR])).unwrap().len()
+                    + postcard::to_allocvec(&Bytes(vec![0; m * es])).unwrap().len();
+                assert_eq!(message_bytes(false, m, es), get, "get of {m} x {es}");
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!   [`Error::CollectiveMismatch`] naming both call sites (a few loads per collective).
 //! - The MPI backend cannot see the other ranks' notes without a message, so a rank that has
 //!   waited in one collective for [`STALL_WARN`] prints its note (and again at every doubling
-//!   of the wait): every stuck rank names its own call site on stderr, never a silent hang.
+//!   of the wait; the peer watch, `comm/mpi/watch.rs`, makes the report): every stuck rank
+//!   names its own call site on stderr, never a silent hang.
 
 use crate::sync::{AtomicPtr, AtomicU64, Ordering};
 use atoll_error::Error;
@@ -142,16 +143,4 @@ pub(crate) fn quiet<R>(f: impl FnOnce() -> R) -> R {
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) fn is_quiet() -> bool {
     QUIET.get()
-}
-
-/// Says on stderr that this rank has waited `waited` in its current collective.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub(crate) fn warn_stalled(rank: usize, waited: Duration) {
-    eprintln!(
-        "atoll: rank {rank} has waited {:.0} s in {} (with collective checking off, this is what a \
-         collective called in a different order on another rank looks like; ATOLL_CHECK_COLLECTIVES=1 \
-         reports it as an error)",
-        waited.as_secs_f64(),
-        CURRENT.describe()
-    );
 }

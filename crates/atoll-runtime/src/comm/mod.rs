@@ -31,6 +31,7 @@ pub(crate) mod local_copy;
 pub(crate) mod local_fence;
 pub(crate) mod memcopy;
 pub(crate) mod shared_alloc;
+pub(crate) mod waits;
 pub use shared_alloc::SharedAlloc;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;

@@ -40,6 +40,7 @@ pub struct Pending<R> {
     ready: Option<Result<R>>,
     ctx: Ctx,
     name: &'static str,
+    target: usize,
 }
 
 impl<R: DeserializeOwned> Pending<R> {
@@ -52,7 +53,7 @@ impl<R: DeserializeOwned> Pending<R> {
             Some(p) => p.wait(),
             None => Err(invalid_arg!("empty pending reply")),
         };
-        self.ctx.finish_reply(bytes, self.name)
+        self.ctx.finish_reply(bytes, self.name, self.target)
     }
 }
 
@@ -83,7 +84,7 @@ impl Ctx {
         sub: Option<usize>,
         h: &'static Handler<A, R>,
         args: A,
-        at: &Location<'_>,
+        at: &'static Location<'static>,
     ) -> Result<R>
     where
         A: Serialize + DeserializeOwned + Send + 'static,
@@ -93,7 +94,7 @@ impl Ctx {
         self.st.diag.record(Op::Am, target, payload.len(), at);
         self.wake(target);
         let reply = self.st.backend.request_blocking(target, h.id(), sub, payload);
-        self.finish_reply(reply, h.name())
+        self.finish_reply(reply, h.name(), target)
     }
 
     /// Like [`Ctx::on`], returning at once with a reply to wait for. **One-sided.**
@@ -127,7 +128,7 @@ impl Ctx {
         sub: Option<usize>,
         h: &'static Handler<A, R>,
         args: A,
-        at: &Location<'_>,
+        at: &'static Location<'static>,
     ) -> Result<Pending<R>>
     where
         A: Serialize + DeserializeOwned + Send + 'static,
@@ -139,19 +140,19 @@ impl Ctx {
                 None => self.call_here(h, args),
                 Some(s) => self.call_here_on(h, s, args),
             };
-            return Ok(Pending { reply: None, ready: Some(r), ctx: self.clone(), name: h.name() });
+            return Ok(Pending { reply: None, ready: Some(r), ctx: self.clone(), name: h.name(), target });
         }
         let payload = encode(&args)?;
         self.st.diag.record(Op::Am, target, payload.len(), at);
         self.wake(target);
         let reply = self.st.backend.request(target, h.id(), sub, payload)?;
-        Ok(Pending { reply: Some(reply), ready: None, ctx: self.clone(), name: h.name() })
+        Ok(Pending { reply: Some(reply), ready: None, ctx: self.clone(), name: h.name(), target })
     }
 
-    fn finish_reply<R: DeserializeOwned>(&self, bytes: Result<Vec<u8>>, name: &str) -> Result<R> {
+    fn finish_reply<R: DeserializeOwned>(&self, bytes: Result<Vec<u8>>, name: &str, target: usize) -> Result<R> {
         match bytes {
             Ok(b) => {
-                self.st.diag.record_bytes(b.len());
+                self.st.diag.record_bytes(target, b.len());
                 decode(&b)
             }
             Err(Error::HandlerNotRegistered { id, locale, .. }) => {

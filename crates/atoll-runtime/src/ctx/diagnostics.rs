@@ -33,6 +33,21 @@ impl Ctx {
         self.st.diag.counts()
     }
 
+    /// This locale's operations with locales on other hosts (as the locales' names say:
+    /// `locale-<l>@<host>`) and their bytes, since the counters were last reset: the part of
+    /// [`Ctx::comm_counts`] that crosses the network (for network models in benchmarks). It
+    /// depends on the placement of the locales, unlike the counts. **One-sided.**
+    pub fn comm_counts_across_hosts(&self) -> (u64, u64) {
+        self.st.diag.across()
+    }
+
+    /// The number of collectives this locale has entered so far in the job (barriers,
+    /// reductions, the runtime's own): with [`Ctx::comm_counts_across_hosts`], what a
+    /// network model of a stretch of code needs. **One-sided.**
+    pub fn collectives_entered(&self) -> u64 {
+        self.st.coll_seq.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Every locale's counters, in locale order. **Collective.**
     pub fn comm_diagnostics(&self) -> Result<Vec<CommCounts>> {
         self.coll_enter("comm_diagnostics")?;

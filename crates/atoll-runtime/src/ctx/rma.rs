@@ -27,10 +27,11 @@ impl Ctx {
         addr: u64,
         span: usize,
         bytes: usize,
-        at: &Location<'_>,
+        at: &'static Location<'static>,
     ) -> Result<()> {
         self.resolve(target, addr, span)?;
         self.st.diag.record(op, target, bytes, at);
+        crate::comm::waits::note_site(at);
         // Memory this process maps (a node peer's, under MPI) needs no progress on the target:
         // waking it would only keep its progress thread polling on a core the caller needs.
         if self.st.needs_wake && self.st.backend.direct_addr(target, addr).is_none() {
@@ -147,7 +148,7 @@ impl Ctx {
         self.put_bytes(dst.locale, dst.addr, bytemuck::bytes_of(&v), Location::caller())
     }
 
-    fn get_bytes(&self, target: usize, addr: u64, dst: &mut [u8], at: &Location<'_>) -> Result<()> {
+    fn get_bytes(&self, target: usize, addr: u64, dst: &mut [u8], at: &'static Location<'static>) -> Result<()> {
         if dst.is_empty() {
             return self.check_locale(target);
         }
@@ -159,7 +160,7 @@ impl Ctx {
         self.st.backend.get(target, addr, dst)
     }
 
-    fn put_bytes(&self, target: usize, addr: u64, src: &[u8], at: &Location<'_>) -> Result<()> {
+    fn put_bytes(&self, target: usize, addr: u64, src: &[u8], at: &'static Location<'static>) -> Result<()> {
         if src.is_empty() {
             return self.check_locale(target);
         }
@@ -235,7 +236,7 @@ impl Ctx {
         addr: u64,
         shape: &Strided,
         dst: &mut [u8],
-        at: &Location<'_>,
+        at: &'static Location<'static>,
     ) -> Result<()> {
         Self::check_shape(shape, dst.len())?;
         if dst.is_empty() {
@@ -254,7 +255,7 @@ impl Ctx {
         addr: u64,
         shape: &Strided,
         src: &[u8],
-        at: &Location<'_>,
+        at: &'static Location<'static>,
     ) -> Result<()> {
         Self::check_shape(shape, src.len())?;
         if src.is_empty() {
@@ -269,7 +270,7 @@ impl Ctx {
 
     // ----- atomics ----------------------------------------------------------------------
 
-    fn atomic_target(&self, p: GlobalPtr<u64>, at: &Location<'_>) -> Result<()> {
+    fn atomic_target(&self, p: GlobalPtr<u64>, at: &'static Location<'static>) -> Result<()> {
         self.check_locale(p.locale)?;
         if p.addr % 8 != 0 {
             return Err(Error::Misaligned { locale: p.locale, addr: p.addr });

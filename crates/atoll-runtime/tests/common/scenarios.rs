@@ -278,12 +278,13 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
         "strided shape mismatch",
     )?;
     // Direct pointers: own memory always; other locales' on the local backend (they share
-    // the process) and under MPI for ranks of this node (node-shared memory, on unless
-    // ATOLL_MPI_SHM=0; the tests launch every rank on one host); registered ranges only.
-    let shared = ctx.locales_share_process() || ctx.config().mpi_shm;
+    // the process) and under MPI exactly for the ranks of this host (node-shared memory, on
+    // unless ATOLL_MPI_SHM=0; the host is read from each locale's name, whatever the
+    // placement); registered ranges only.
+    let shared = |t: usize| ctx.locales_share_process() || (ctx.config().mpi_shm && same_host(ctx, t));
     for t in 0..n {
         let p = ctx.direct_ptr(a.ptr(t), len)?;
-        check(p.is_some() == (t == me || shared), format!("direct pointer to {t}: {p:?}"))?;
+        check(p.is_some() == (t == me || shared(t)), format!("direct pointer to {t}: {p:?}"))?;
         if let Some(p) = p {
             // SAFETY: `len` registered elements of locale t; nobody writes `a` until the
             // barrier below.
@@ -312,7 +313,7 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     } else {
         ctx.put(a.ptr(t).add(3000 + me), &[me as f64 * 3.0])?;
     }
-    ctx.count_direct_put(a.ptr(t).add(3000 + me), if shared { 1 } else { 0 });
+    ctx.count_direct_put(a.ptr(t).add(3000 + me), if shared(t) { 1 } else { 0 });
     ctx.stop_comm_diagnostics()?;
     ctx.barrier()?;
     let from = (me + n - 1) % n;
@@ -321,6 +322,23 @@ pub fn rma(ctx: &Ctx) -> Result<()> {
     check(c.puts == u64::from(n > 1), format!("one put counted whichever way it went: {c:?}"))?;
     counter.free()?;
     a.free()
+}
+
+/// The host of locale `t`, from its name (`locale-<t>@<host>`).
+pub fn host_of(ctx: &Ctx, t: usize) -> String {
+    let name = &ctx.locales()[t].name;
+    name.split_once('@').map(|(_, h)| h.to_string()).unwrap_or_default()
+}
+
+/// Whether locale `t` runs on this locale's host: under MPI, its node peers (they map each
+/// other's memory unless `ATOLL_MPI_SHM=0`); every locale on the local backend.
+pub fn same_host(ctx: &Ctx, t: usize) -> bool {
+    host_of(ctx, t) == host_of(ctx, ctx.id())
+}
+
+/// The number of locales on this locale's host (itself included).
+pub fn locales_on_my_host(ctx: &Ctx) -> usize {
+    (0..ctx.num_locales()).filter(|&t| same_host(ctx, t)).count()
 }
 
 /// Active messages: replies, errors, nesting, sublocales, coforall.
@@ -572,4 +590,42 @@ pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
         drop(block);
     }
     keep.free()
+}
+
+/// A job that keeps communicating for about `seconds` (rank 0's clock decides, so every
+/// locale runs the same iterations): each iteration puts a word into the next locale's part
+/// (non-blocking, flushed), gets one from it, calls a handler on it, and checks an allreduce
+/// and the word the previous locale put, 20 ms apart. For the cluster's fault tests (a link
+/// down for a while, a host gone, the launcher stopped); returns the iterations run.
+pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
+    let (me, n) = (ctx.id(), ctx.num_locales());
+    let mut a = ctx.alloc_symmetric::<u64>(1024)?;
+    a.local_mut().fill(0);
+    ctx.barrier()?;
+    let start = std::time::Instant::now();
+    let mut it = 0u64;
+    loop {
+        let go = ctx.broadcast(0, (me == 0).then(|| start.elapsed().as_secs_f64() < seconds))?;
+        if !go {
+            break;
+        }
+        it += 1;
+        let next = (me + 1) % n;
+        let word = [it * 1000 + me as u64];
+        ctx.nonblocking(|nb| nb.put(a.ptr(next).add(it as usize % 1024), &word))?;
+        let mut got = [0u64];
+        ctx.get(a.ptr(next).add(1023), &mut got)?;
+        let r = ctx.on(next, &ADD_ONE, vec![it])?;
+        check(r == vec![it + 1], format!("iteration {it}: on() replied {r:?}"))?;
+        let s = ctx.allreduce(it, |x, y| x + y)?;
+        check(s == it * n as u64, format!("iteration {it}: allreduce {s}"))?;
+        ctx.barrier()?;
+        let from = (me + n - 1) % n;
+        let v = a.local()[it as usize % 1024];
+        check(v == it * 1000 + from as u64, format!("iteration {it}: word {v} from locale {from}"))?;
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    ctx.barrier()?;
+    a.free()?;
+    Ok(it)
 }

@@ -60,8 +60,9 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
         ctx.barrier()?;
         if shm_expected && round == 0 {
             let (mapped, fds) = segments_in_use();
-            // Each allocation: this rank's segment (mapped, descriptor kept) and every peer's.
-            let want = base.0 + sizes.len() * n;
+            // Each allocation: this rank's segment (mapped, descriptor kept) and every node
+            // peer's (the ranks of this host).
+            let want = base.0 + sizes.len() * crate::common::scenarios::locales_on_my_host(ctx);
             check(mapped == want, format!("{mapped} segment mappings, expected {want} (base {base:?})"))?;
             check(fds == base.1 + sizes.len(), format!("{fds} segment descriptors, base {base:?}"))?;
         }
@@ -84,8 +85,9 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
                 ctx.get_strided(a.ptr(t), &[cnt], &[3], &mut st)?;
                 check(st.iter().enumerate().all(|(i, &v)| v == pat(*k, t, 3 * i)), "strided get")?;
                 let p = ctx.direct_ptr(a.ptr(t), len)?;
+                let peer = shm_expected && crate::common::scenarios::same_host(ctx, t);
                 check(
-                    p.is_some() == (t == me || shm_expected || ctx.locales_share_process()),
+                    p.is_some() == (t == me || peer || ctx.locales_share_process()),
                     format!("direct pointer to {t}: {p:?}"),
                 )?;
                 if let Some(p) = p {
@@ -273,10 +275,10 @@ pub fn node_shared_keep(ctx: &Ctx, shm_expected: bool, cap: usize) -> Result<()>
     let kept = segment_bytes().saturating_sub(base);
     check(kept <= cap * n, format!("{kept} bytes of segments stay mapped after many frees, cap {cap} per rank"))?;
     // Large segments ask for huge pages (effective only where shmem_enabled allows it), on
-    // the owner's mapping and on every peer's.
+    // the owner's mapping and on every node peer's (the ranks of this host).
     if shm_expected && atoll_runtime::hugepages::enabled() {
         let a = ctx.alloc_symmetric::<u64>(1 << 19)?;
-        for t in 0..n {
+        for t in (0..n).filter(|&t| crate::common::scenarios::same_host(ctx, t)) {
             let p =
                 ctx.direct_ptr(a.ptr(t), 1 << 19)?.ok_or_else(|| Error::InvalidArgument("no direct pointer".into()))?;
             let adv = atoll_runtime::hugepages::is_advised(p as *const u8);

@@ -134,6 +134,20 @@ impl PlainMpi {
         Ok(all.iter().map(|b| b.as_slice().try_into().map(u64::from_le_bytes).unwrap_or(0)).sum())
     }
 
+    /// Every rank's `data`, in rank order (`MPI_Allgatherv`). **Collective.**
+    pub fn allgather(&self, data: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.comm.allgather(data)
+    }
+
+    /// `MPI_Put` + `MPI_Win_flush` of `src` at `offset` in `target`'s buffer.
+    pub fn put(&self, target: usize, offset: usize, src: &[u8]) -> Result<()> {
+        let addr = self.target(target, offset, src.len())?;
+        // SAFETY: `src` is borrowed until the flush below; the target range lies in the
+        // buffer attached on `target` (checked just above).
+        unsafe { self.win.put_nb(target, addr, src.as_ptr(), src.len())? };
+        self.win.flush(target)
+    }
+
     /// Detaches the buffer and frees the window. **Collective.**
     pub fn finish(mut self) -> Result<()> {
         self.comm.blocking_barrier()?;

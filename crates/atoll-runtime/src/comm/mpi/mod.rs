@@ -31,7 +31,13 @@
 //!   requests pending), and at the command boundary every rank moves its collectives to a
 //!   fresh duplicate of a control communicator that collectives never use.
 //! - **Failures**: a failing rank prints its message and calls `MPI_Abort`; `mpiexec` ends the
-//!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job.
+//!   other ranks. A rank that dies is detected by `mpiexec`, which ends the job. A rank or
+//!   host that becomes unreachable (a crashed host, a cut link) is detected by the peer watch
+//!   (`watch.rs`: heartbeats on TCP links of its own, no MPI), which ends the job after
+//!   `Config::peer_timeout`, naming the rank, its host and what this rank was waiting for;
+//!   the same thread reports waits that stall (collectives, RMA flushes, sends).
+//! - **Exit**: a process that exits while its job runs ends with `_exit` (`raw::at_exit`):
+//!   MPI is not finalized under threads that may be inside it.
 
 mod abandon;
 #[cfg(feature = "bench")]
@@ -47,6 +53,7 @@ mod shm_am;
 mod shm_coll;
 mod shm_futex;
 mod shm_pool;
+mod watch;
 
 use super::{
     memcopy, ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma,
@@ -100,6 +107,9 @@ pub(crate) struct Inner {
     node_coll: Option<shm_coll::NodeColl>,
     /// Active messages to and from node peers through shared memory (`shm_am.rs`).
     node_am: Option<shm_am::NodeAm>,
+    /// Heartbeats with every peer, stall reports, the end of the job when a peer is gone
+    /// (`watch.rs`).
+    watch: watch::Watch,
 }
 
 impl Inner {
@@ -217,6 +227,7 @@ fn progress_loop(inner: Arc<Inner>) {
             }
             Err(e) => {
                 eprintln!("atoll: locale {} progress thread failed: {e}", inner.rank);
+                inner.watch.ending();
                 raw::abort(1);
             }
         }
@@ -281,6 +292,7 @@ fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
         }
         if let Err(e) = me.send(src, TAG_REPLY, &reply) {
             eprintln!("atoll: locale {} cannot reply to locale {src}: {e}", me.rank);
+            me.watch.ending();
             raw::abort(1);
         }
     });
@@ -465,6 +477,17 @@ impl Atomics for MpiComm {
 }
 
 impl ActiveMessages for MpiComm {
+    fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
+        let reply = self.request(target, handler, sub, payload)?;
+        // Entered in the registry of waits: a reply that does not come is reported.
+        let _w = crate::comm::waits::enter(
+            "the reply to an active message",
+            crate::comm::waits::Kind::Message,
+            Some(target),
+        );
+        reply.wait()
+    }
+
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
         let inner = &self.inner;
         let req = inner.next_req.fetch_add(1, Ordering::Relaxed);
@@ -603,6 +626,8 @@ impl Backend for MpiComm {
         // forward it (and other failing ranks their own) before MPI_Abort ends every rank.
         let text = format!("atoll: locale {} failed: {message}\n", self.inner.rank);
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        // The peers' watches then take this rank's end for what it is (reported here).
+        self.inner.watch.ending();
         std::thread::sleep(std::time::Duration::from_millis(100));
         raw::abort(1);
     }
@@ -627,6 +652,7 @@ impl MpiJob {
         let coll = ctl.dup_abandonable(Arc::clone(&abort) as Arc<dyn raw::Abandon>)?;
         let am = raw::Comm::dup_world()?;
         let win = raw::Win::create_dynamic(&ctl)?;
+        let watch = watch::Watch::start(&ctl, rank, size, config.peer_timeout)?;
         let (node_rank, node_size) = ctl.node_rank_size()?;
         let shm = shm::NodeShm::start(&ctl, rank, size, config)?;
         let node_coll = shm_coll::NodeColl::start(&ctl, shm.as_ref(), rank, size, config)?;
@@ -650,6 +676,7 @@ impl MpiJob {
             shm,
             node_coll,
             node_am,
+            watch,
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);
@@ -692,6 +719,7 @@ impl MpiJob {
                 progress_loop(me)
             })
             .map_err(|e| Error::Io(format!("cannot start the MPI progress thread: {e}")))?;
+        raw::LIVE_JOBS.fetch_add(1, Ordering::SeqCst);
         Ok(MpiJob { ctx: Ctx::from_state(st), inner, progress: Some(progress) })
     }
 
@@ -715,6 +743,10 @@ impl MpiJob {
         }
         self.ctx.st.exec.shutdown();
         inner.coll().barrier()?;
-        inner.win.free()
+        inner.win.free()?;
+        // Every rank has passed the job's last collective: links may close.
+        inner.watch.finish();
+        raw::LIVE_JOBS.fetch_sub(1, Ordering::SeqCst);
+        Ok(())
     }
 }

@@ -5,9 +5,10 @@
 //! [`Error::Comm`] with MPI's own message. Waiting for a non-blocking operation polls
 //! `MPI_Test` with [`Backoff`]: spinning briefly, then yielding (for as long as a transfer of the
 //! wait's size could take: MPI moves it one piece per progress call), then sleeping, so waiting
-//! ranks leave the cores to working ones (4 ranks on 2 cores stay usable).
+//! ranks leave the cores to working ones (4 ranks on 2 cores stay usable). Every blocking wait
+//! is entered in the registry of waits (`comm/waits.rs`) for the peer watch's stall reports.
 
-use crate::comm::Strided;
+use crate::comm::{waits, Strided};
 use crate::sync::{AtomicUsize, Backoff, Mutex, Ordering};
 use atoll_error::{Error, Result};
 use mpi::ffi;
@@ -53,10 +54,11 @@ fn count(n: usize) -> Result<ffi::MPI_Count> {
 }
 
 /// Initializes MPI with `MPI_THREAD_MULTIPLE` once per process; later calls reuse it. MPI is
-/// finalized when the process exits.
+/// finalized when the process exits ([`at_exit`]).
 pub(crate) fn init() -> Result<(usize, usize)> {
     let mut u = crate::sync::lock(&UNIVERSE);
     if u.is_none() {
+        leave_liveness_to_the_watch();
         let (universe, level) = mpi::initialize_with_threading(mpi::Threading::Multiple).ok_or_else(|| {
             Error::BackendUnavailable { backend: "mpi".into(), reason: "MPI was initialized by someone else".into() }
         })?;
@@ -67,14 +69,8 @@ pub(crate) fn init() -> Result<(usize, usize)> {
             });
         }
         *u = Some(universe);
-        extern "C" fn finalize_at_exit() {
-            // Dropping the universe calls MPI_Finalize.
-            if let Ok(mut g) = UNIVERSE.try_lock() {
-                g.take();
-            }
-        }
-        // SAFETY: registering a plain extern "C" function with no arguments.
-        unsafe { libc::atexit(finalize_at_exit) };
+        // SAFETY: registering a plain extern "C" function and a null argument it ignores.
+        unsafe { on_exit(at_exit, std::ptr::null_mut()) };
     }
     let mut rank: c_int = 0;
     let mut size: c_int = 0;
@@ -87,6 +83,56 @@ pub(crate) fn init() -> Result<(usize, usize)> {
     Ok((rank as usize, size as usize))
 }
 
+/// UCX (MPICH's netmod) declares a silent peer dead after its keep-alive checks (about 20 s
+/// without an answer), and MPICH's UCX netmod then crashed (a segfault in `MPI_Isend` some
+/// seconds after a 20 s network outage ended, `tools/cluster` tests). The peer watch
+/// (`watch.rs`, `Config::peer_timeout`) decides when a peer is gone instead: UCX's
+/// keep-alive is turned off unless the environment sets it. Read by UCX at `MPI_Init`.
+fn leave_liveness_to_the_watch() {
+    for (k, v) in [("UCX_KEEPALIVE_INTERVAL", "inf"), ("UCX_TCP_KEEPIDLE", "inf")] {
+        if std::env::var_os(k).is_none() {
+            std::env::set_var(k, v);
+        }
+    }
+}
+
+/// MPI jobs of this process that have started and not finished (`MpiJob`): their progress
+/// and handler threads may be inside MPI at any moment.
+pub(crate) static LIVE_JOBS: AtomicUsize = AtomicUsize::new(0);
+
+#[cfg(target_env = "gnu")]
+extern "C" {
+    /// glibc's `on_exit`: like `atexit`, with the exit status.
+    fn on_exit(f: extern "C" fn(c_int, *mut c_void), arg: *mut c_void) -> c_int;
+}
+
+/// `on_exit` where glibc is not there: an `atexit` handler, which cannot know the status.
+#[cfg(not(target_env = "gnu"))]
+unsafe fn on_exit(f: extern "C" fn(c_int, *mut c_void), _arg: *mut c_void) -> c_int {
+    extern "C" fn plain() {
+        at_exit(1, std::ptr::null_mut())
+    }
+    let _ = f;
+    // SAFETY: registering a plain extern "C" function with no arguments.
+    unsafe { libc::atexit(plain) }
+}
+
+/// At the process's exit. After every job of the process has finished, MPI is finalized
+/// (dropping the universe calls `MPI_Finalize`). A process that exits while a job still runs
+/// (`std::process::exit` from some thread, a Python `sys.exit` on a rank) has threads that
+/// may be inside MPI and UCX at this moment: finalizing MPI, or letting the libraries'
+/// destructors run under them, crashed (segfaults in UCX's progress). It ends at once with
+/// its status instead, and the launcher ends the job, naming the rank's exit code.
+extern "C" fn at_exit(status: c_int, _arg: *mut c_void) {
+    if LIVE_JOBS.load(Ordering::SeqCst) > 0 {
+        // SAFETY: _exit ends the process at once; stdio was flushed by the exit in progress.
+        unsafe { libc::_exit(status) };
+    }
+    if let Ok(mut g) = UNIVERSE.try_lock() {
+        g.take();
+    }
+}
+
 /// Ends every process of the job with `code` (MPI_Abort on the world communicator).
 pub(crate) fn abort(code: i32) -> ! {
     // SAFETY: MPI_Abort may be called from any thread once MPI is initialized.
@@ -95,13 +141,17 @@ pub(crate) fn abort(code: i32) -> ! {
 }
 
 /// Waits for a request that moves `bytes` (this process's sent and received bytes, 0 when
-/// small) with polite polling ([`Backoff::for_bytes`]).
-///
-/// A collective (every wait but `MPI_Isend`'s) that has waited `coll_note::STALL_WARN` says so
-/// on stderr with this rank's current collective, and again at every doubling of the wait.
-fn wait(mut req: ffi::MPI_Request, what: &str, bytes: usize) -> Result<()> {
+/// small) with polite polling ([`Backoff::for_bytes`]). The wait is entered in the registry
+/// of waits (`comm/waits.rs`) as `kind`, so that the peer watch reports it when it stalls.
+fn wait(
+    mut req: ffi::MPI_Request,
+    what: &'static str,
+    kind: waits::Kind,
+    target: Option<usize>,
+    bytes: usize,
+) -> Result<()> {
     let mut b = Backoff::for_bytes(bytes);
-    let mut stall = Stall::new(what != "MPI_Isend");
+    let _w = waits::enter(what, kind, target);
     loop {
         let mut flag: c_int = 0;
         // SAFETY: `req` is a live request handle owned here; status is ignored.
@@ -110,35 +160,6 @@ fn wait(mut req: ffi::MPI_Request, what: &str, bytes: usize) -> Result<()> {
             return Ok(());
         }
         b.snooze();
-        stall.tick();
-    }
-}
-
-/// The stall report of a wait (issue 20 item 7): a rank waiting in a collective for
-/// `coll_note::STALL_WARN` prints its own call site (`coll_note::warn_stalled`), then again
-/// each time the wait doubles, so collectives called in different orders never hang silently.
-pub(crate) struct Stall {
-    on: bool,
-    start: std::time::Instant,
-    warn_at: std::time::Duration,
-    k: u32,
-}
-
-impl Stall {
-    pub(crate) fn new(on: bool) -> Self {
-        let on = on && !crate::comm::coll_note::is_quiet();
-        Stall { on, start: std::time::Instant::now(), warn_at: crate::comm::coll_note::STALL_WARN, k: 0 }
-    }
-
-    pub(crate) fn tick(&mut self) {
-        self.k = self.k.wrapping_add(1);
-        if self.on && self.k % 64 == 0 {
-            let waited = self.start.elapsed();
-            if waited >= self.warn_at {
-                crate::comm::coll_note::warn_stalled(RANK.load(Ordering::Relaxed), waited);
-                self.warn_at *= 2;
-            }
-        }
     }
 }
 
@@ -152,7 +173,7 @@ pub(crate) trait Abandon: Send + Sync {
 /// Waits for a collective's request like [`wait`], but gives up when the communicator's
 /// command is abandoned meanwhile, returning that error. `keep` holds every buffer (and count
 /// array) the request was given; it is returned when the request completes.
-fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T, bytes: usize) -> Result<T> {
+fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &'static str, keep: T, bytes: usize) -> Result<T> {
     if let Some(a) = &comm.abandon {
         if let Err(e) = a.check() {
             // The request has been started: same as below.
@@ -161,7 +182,7 @@ fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T, byt
         }
     }
     let mut b = Backoff::for_bytes(bytes);
-    let mut stall = Stall::new(true);
+    let _w = waits::enter(what, waits::Kind::Collective, None);
     loop {
         let mut flag: c_int = 0;
         // SAFETY: `req` is a live request handle owned here; status is ignored.
@@ -179,7 +200,6 @@ fn wait_coll<T>(comm: &Comm, mut req: ffi::MPI_Request, what: &str, keep: T, byt
             return Err(e);
         }
         b.snooze();
-        stall.tick();
     }
 }
 
@@ -219,7 +239,7 @@ impl Comm {
         // SAFETY: live communicator; `raw` is a local that outlives the request, which `wait`
         // completes before `raw` is read.
         check("MPI_Comm_idup", unsafe { ffi::MPI_Comm_idup(self.raw, &mut raw, &mut req) })?;
-        wait(req, "MPI_Comm_idup", 0)?;
+        wait(req, "MPI_Comm_idup", waits::Kind::Collective, None, 0)?;
         // SAFETY: `raw` is the new communicator, completed above.
         check("MPI_Comm_set_errhandler", unsafe { ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN) })?;
         Ok(Comm { raw, abandon: Some(abandon) })
@@ -512,7 +532,7 @@ impl Comm {
         check("MPI_Isend", unsafe {
             ffi::MPI_Isend_c(data.as_ptr().cast(), count(data.len())?, byte(), dest as c_int, tag, self.raw, &mut req)
         })?;
-        wait(req, "MPI_Isend", data.len())
+        wait(req, "MPI_Isend", waits::Kind::Message, Some(dest), data.len())
     }
 
     /// Receives a pending message from anyone, if there is one: (source, tag, bytes).
@@ -771,12 +791,17 @@ impl Win {
         Ok(old)
     }
 
+    /// Completes this rank's operations to `target` (blocking inside MPI: entered in the
+    /// registry of waits, so that a flush that stalls is reported like a collective).
     pub(crate) fn flush(&self, target: usize) -> Result<()> {
+        let _w = waits::enter("MPI_Win_flush", waits::Kind::Flush, Some(target));
         // SAFETY: the window is live and in its lock_all epoch.
         check("MPI_Win_flush", unsafe { ffi::MPI_Win_flush(target as c_int, self.raw) })
     }
 
+    /// Completes this rank's operations to every rank (as `flush`).
     pub(crate) fn flush_all(&self) -> Result<()> {
+        let _w = waits::enter("MPI_Win_flush_all", waits::Kind::Flush, None);
         // SAFETY: as in `flush`.
         check("MPI_Win_flush_all", unsafe { ffi::MPI_Win_flush_all(self.raw) })
     }

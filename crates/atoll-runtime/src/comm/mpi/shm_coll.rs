@@ -51,7 +51,7 @@
 use super::raw::{self, Abandon};
 use super::shm::{Mapping, NodeShm};
 use super::shm_futex;
-use crate::comm::coll_note;
+use crate::comm::{coll_note, waits};
 use crate::config::Config;
 use crate::sync::{AtomicU64, Ordering};
 use atoll_error::{Error, Result};
@@ -287,10 +287,12 @@ impl NodeColl {
 
     /// Waits until every rank has arrived at collective `t`: spins briefly (yields when the
     /// node's ranks outnumber its cores), yields a while, then sleeps on the awaited rank's futex word until
-    /// it arrives, waking every [`PARK_SLICE`] to check for an abandoned command, a stall and
-    /// the rank's death.
+    /// it arrives, waking every [`PARK_SLICE`] to check for an abandoned command, and the
+    /// rank's death.
     fn wait_all(&self, t: u64, abandon: &dyn Abandon) -> Result<()> {
-        let mut stall = raw::Stall::new(true);
+        // Entered in the registry of waits (stall reports) only once the wait sleeps: the
+        // registry's lock would cost a short collective a tenth of its time.
+        let mut stall = None;
         let mut next_alive_check = Instant::now() + LIVENESS_EVERY;
         for (r, c) in self.ctls.iter().enumerate() {
             if c.arrival().load(Ordering::Acquire) >= t {
@@ -323,6 +325,7 @@ impl NodeColl {
                 }
             }
             while c.arrival().load(Ordering::Acquire) < t {
+                stall.get_or_insert_with(|| waits::enter("a collective", waits::Kind::Collective, None));
                 c.sleepers().fetch_add(1, Ordering::SeqCst);
                 let seen = c.futex().load(Ordering::SeqCst);
                 if c.arrival().load(Ordering::SeqCst) < t {
@@ -332,7 +335,6 @@ impl NodeColl {
                 // Collectives that another rank's failure abandoned give up (its arrival may
                 // never come).
                 abandon.check()?;
-                stall.tick();
                 if Instant::now() >= next_alive_check {
                     next_alive_check = Instant::now() + LIVENESS_EVERY;
                     self.check_alive(r)?;
