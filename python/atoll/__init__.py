@@ -27,8 +27,6 @@ from .pdarrayclass import (
     count_nonzero,
     cumsum,
     cumprod,
-    argsort,
-    sort,
 )
 from .creation import (
     array,

@@ -92,14 +92,14 @@ def parquet_write(n, reps):
         tpd = _best(lambda: df.to_parquet(pdp, compression=None), reps)
         ok = ok and np.array_equal(pq.read_table(pdp).column("v").to_numpy(), nv)
         _rm(pdp)
-        del df
+        df = None  # frees the frame before the next writer
 
         pf = pl.DataFrame({"k": nk, "v": nv})
         plp = os.path.join(d, "polars.parquet")
         tpl = _best(lambda: pf.write_parquet(plp, compression="uncompressed"), reps)
         ok = ok and np.array_equal(pq.read_table(plp).column("k").to_numpy(), nk)
         _rm(plp)
-        del pf
+        pf = None
     finally:
         shutil.rmtree(d, ignore_errors=True)
     return dict(

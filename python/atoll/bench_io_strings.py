@@ -72,14 +72,14 @@ def parquet_write_str(n, reps):
         tpd = _best(lambda: df.to_parquet(pdp, compression=None), reps)
         ok = ok and _same(pq.read_table(pdp).column("s"), ref)
         _rm(pdp)
-        del df
+        df = None  # frees the frame before the next writer
 
         pf = pl.DataFrame({"s": words})
         plp = os.path.join(d, "polars.parquet")
         tpl = _best(lambda: pf.write_parquet(plp, compression="uncompressed"), reps)
         ok = ok and _same(pq.read_table(plp).column("s"), ref)
         _rm(plp)
-        del pf
+        pf = None
     finally:
         shutil.rmtree(d, ignore_errors=True)
     return dict(

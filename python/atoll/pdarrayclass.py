@@ -175,9 +175,9 @@ class pdarray:
         if isinstance(other, pdarray):
             if other._size != self._size:
                 raise ValueError(f"other: size mismatch {self._size} {other._size}")
-            od, oex, on = other._dtype, other._ex, other._nodes
+            od, on = other._dtype, other._nodes
         elif is_scalar(other):
-            od, oex, on = None, None, 1
+            od, on = None, 1
             if op in _CMP and isinstance(other, builtins.int) and not isinstance(other, builtins.bool):
                 r = _cmp_out_of_range(self, other, op, reverse)
                 if r is not None:
@@ -928,23 +928,6 @@ def cumsum(pda):
 def cumprod(pda):
     """The inclusive prefix products (int64 for bool)."""
     return _scan(pda, "prod")
-
-
-def argsort(pda):
-    """The int64 permutation that sorts ``pda`` (stable)."""
-    _check(pda)
-    if pda._size == 0:
-        from .creation import zeros
-
-        return zeros(0, int64)
-    from ._keys import key_expr  # bool as int64, -0.0 as 0.0 (NumPy's order)
-
-    return pdarray(_atoll.argsort(key_expr(pda), pda._size))
-
-
-def sort(pda):
-    """The elements in nondecreasing order."""
-    return pda[argsort(pda)]
 
 
 from .numeric import where  # noqa: E402  (circular: numeric builds pdarrays)

@@ -370,6 +370,7 @@ impl H5Elem for u8 {
 /// Writes a dataset of `total` elements at `path` of an open file from `data` placed at
 /// `at` (the whole dataset when the file is one locale's): created by the first writer,
 /// then filled by hyperslabs.
+#[allow(clippy::too_many_arguments)] // one call per element type, from one generic writer
 fn write_part<S: hdf5::H5Type + Copy>(
     f: &File,
     file: &Path,

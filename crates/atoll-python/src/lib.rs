@@ -1,7 +1,7 @@
 //! `atoll._atoll`: the Python bindings of the array session (`atoll-session`). Each binding
 //! converts its Python arguments, runs one typed session function with the GIL released
-//! ([`run`]) and wraps the result; errors become Python exceptions in one place
-//! ([`errors`]). The Python layer (`python/atoll/`) normalises arguments and implements
+//! (`run`) and wraps the result; errors become Python exceptions in one place
+//! (`errors.rs`). The Python layer (`python/atoll/`) normalises arguments and implements
 //! Arkouda's `pdarray` on top.
 
 mod analytics;

@@ -568,7 +568,11 @@ fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
         RedOp::Any => Part::Val(Scal::B((0..n).any(|i| at(i).to_bool()))),
         RedOp::All => Part::Val(Scal::B((0..n).all(|i| at(i).to_bool()))),
         RedOp::CountNonzero => Part::Count((0..n).filter(|&i| at(i).to_bool()).count() as u64),
-        RedOp::IsSorted => Part::Sorted(at(0).scal(), at(n - 1).scal(), (1..n).all(|i| !(at(i) < at(i - 1)))),
+        RedOp::IsSorted => Part::Sorted(
+            at(0).scal(),
+            at(n - 1).scal(),
+            (1..n).all(|i| at(i).partial_cmp(&at(i - 1)) != Some(std::cmp::Ordering::Less)),
+        ),
     }
 }
 
@@ -605,7 +609,9 @@ fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
             }
         }
         (Part::Count(x), Part::Count(y)) => Part::Count(x + y),
-        (Part::Sorted(f, l, ok), Part::Sorted(f2, l2, ok2)) => Part::Sorted(f, l2, ok && ok2 && !(v(f2) < v(l))),
+        (Part::Sorted(f, l, ok), Part::Sorted(f2, l2, ok2)) => {
+            Part::Sorted(f, l2, ok && ok2 && v(f2).partial_cmp(&v(l)) != Some(std::cmp::Ordering::Less))
+        }
         (a, _) => a,
     }
 }

@@ -163,38 +163,15 @@ impl Num for u64 {
             Add => a.wrapping_add(b),
             Sub => a.wrapping_sub(b),
             Mul => a.wrapping_mul(b),
-            FloorDiv => {
-                if b == 0 {
-                    0
-                } else {
-                    a / b
-                }
-            }
-            Mod => {
-                if b == 0 {
-                    0
-                } else {
-                    a % b
-                }
-            }
+            // NumPy's unsigned division and remainder by zero give 0.
+            FloorDiv => a.checked_div(b).unwrap_or(0),
+            Mod => a.checked_rem(b).unwrap_or(0),
             Pow => wrapping_pow_u64(a, b),
             And => a & b,
             Or => a | b,
             Xor => a ^ b,
-            Shl => {
-                if b < 64 {
-                    a << b
-                } else {
-                    0
-                }
-            }
-            Shr => {
-                if b < 64 {
-                    a >> b
-                } else {
-                    0
-                }
-            }
+            Shl => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)).unwrap_or(0),
+            Shr => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)).unwrap_or(0),
             Minimum => a.min(b),
             Maximum => a.max(b),
             _ => 0,

@@ -79,6 +79,11 @@ impl Col {
         with_col!(self, a => a.len())
     }
 
+    /// Whether the column has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Frees the storage. **Collective.**
     pub fn free(self) -> Result<()> {
         with_col!(self, a => a.free())

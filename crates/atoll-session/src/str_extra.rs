@@ -65,9 +65,9 @@ impl StrTest {
         match self {
             Alpha => nonempty && s.chars().all(char::is_alphabetic),
             Digit | Decimal => {
-                nonempty
-                    && s.chars()
-                        .all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric() && c.to_digit(10).is_some()))
+                // ASCII digits only: std has no Unicode decimal-digit class (Python's
+                // `isdigit` also accepts other scripts' digits).
+                nonempty && s.chars().all(|c| c.is_ascii_digit())
             }
             Numeric => nonempty && s.chars().all(char::is_numeric),
             Alnum => nonempty && s.chars().all(char::is_alphanumeric),

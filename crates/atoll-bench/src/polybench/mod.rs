@@ -609,11 +609,14 @@ fn geomean_lines(ctx: &Ctx, results: &[RunResult]) -> Vec<Line> {
 /// one-host seconds by (kernel, dist, mode) (`netmodel`).
 pub struct Model {
     link: crate::netmodel::Link,
-    one_host: Vec<((&'static str, DistName, Aggregation), f64)>,
+    one_host: Vec<SuiteTime>,
 }
 
+/// One measurement of the suite: (kernel, dist, mode) and its best seconds.
+type SuiteTime = ((&'static str, DistName, Aggregation), f64);
+
 /// The suite's best seconds by (kernel, dist, mode), printing nothing. **Collective.**
-fn suite_seconds(ctx: &Ctx, args: &PolyArgs) -> Result<Vec<((&'static str, DistName, Aggregation), f64)>> {
+fn suite_seconds(ctx: &Ctx, args: &PolyArgs) -> Result<Vec<SuiteTime>> {
     let kernels = kernel_list(args, &KERNELS)?;
     let modes = parse_modes(&args.modes)?;
     let p = Params::uniform(args.scale, args.steps);

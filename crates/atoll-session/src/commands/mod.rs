@@ -13,8 +13,8 @@
 //! | `memory.rs` | the locales' memory budgets |
 //!
 //! This file holds what they share: binding an expression to each locale's data
-//! ([`with_bound`]), the chunked owner-computes loop, materializing an expression, operands of
-//! bulk commands ([`Operand`]), and freeing arrays.
+//! (`with_bound`), the chunked owner-computes loop, materializing an expression, operands of
+//! bulk commands (`Operand`), and freeing arrays.
 
 mod create;
 mod elementwise;
