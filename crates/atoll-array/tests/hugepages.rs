@@ -5,12 +5,7 @@
 
 use atoll_array::{dist, DistArray};
 use atoll_runtime::{hugepages, run, Config, Error};
-
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 31;
-    x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x ^ (x >> 29)
-}
+use atoll_util::mix;
 
 /// Gather then scatter on `locales` locales over `n` elements: (gathered, scattered, the parts
 /// found advised for huge pages when `check_advice`, over every locale).

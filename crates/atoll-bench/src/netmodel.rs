@@ -22,6 +22,7 @@
 //! need, above 1 what Atoll adds (extra messages, hops, waits, less overlap).
 
 use atoll::prelude::*;
+use atoll::util::sync::lock;
 
 /// The traffic of one repetition on one locale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -76,12 +77,12 @@ struct Latest(std::sync::Mutex<Traffic>);
 
 /// Records `t` as this locale's latest repetition's traffic.
 pub fn record(ctx: &Ctx, t: Traffic) {
-    *ctx.locale_ext::<Latest>().0.lock().unwrap_or_else(|e| e.into_inner()) = t;
+    *lock(&ctx.locale_ext::<Latest>().0) = t;
 }
 
 /// This locale's latest repetition's traffic.
 pub fn last(ctx: &Ctx) -> Traffic {
-    *ctx.locale_ext::<Latest>().0.lock().unwrap_or_else(|e| e.into_inner())
+    *lock(&ctx.locale_ext::<Latest>().0)
 }
 
 /// Plain MPI between the job's hosts, measured before the job.

@@ -16,7 +16,6 @@
 //! chunked evaluator: the bench times both paths in one run and the tests compare them.
 
 use crate::eval::{BNode, Src, CHUNK};
-use crate::par::Disjoint;
 use crate::session::Session;
 use crate::types::{BinOp, Scal};
 use atoll::array::stream_store::{self, Streamer};
@@ -242,24 +241,19 @@ const TASK: usize = 1 << 16;
 /// streaming stores when the output is large (`stream_store::worth_it`, the rule of the Rust
 /// `assign_expr`): one store fence per task.
 pub fn run_loop(ctx: &Ctx, f: &Fused<'_>, out: &mut [f64]) {
-    let len = out.len();
-    let stream = stream_store::worth_it::<f64>(len);
-    let out = Disjoint::new(out);
-    ctx.forall_chunks_with(0..len, TASK, |t| {
+    let stream = stream_store::worth_it::<f64>(out.len());
+    ctx.forall_chunks_mut_with(out, TASK, |t, part| {
         let consts = f.consts();
         let chunks = (t.start..t.end).step_by(CHUNK).map(|s| s..(s + CHUNK).min(t.end));
+        let chunks = chunks.zip(part.chunks_mut(CHUNK));
         if stream {
             stream_store::with_streaming(|s| {
-                for r in chunks {
-                    // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
-                    let o = unsafe { out.chunk(r.clone()) };
+                for (r, o) in chunks {
                     f.fill(&r, &consts, o, Some(s));
                 }
             });
         } else {
-            for r in chunks {
-                // SAFETY: as above.
-                let o = unsafe { out.chunk(r.clone()) };
+            for (r, o) in chunks {
                 f.fill(&r, &consts, o, None);
             }
         }

@@ -24,7 +24,7 @@ fn graphs(ctx: &Ctx) -> Arc<Graphs> {
 
 pub(crate) fn graph(ctx: &Ctx, id: u64) -> Result<Arc<CsrMatrix>> {
     let g = graphs(ctx);
-    let m = g.0.lock().unwrap_or_else(|p| p.into_inner());
+    let m = lock(&g.0);
     m.get(&id).cloned().ok_or_else(|| {
         Error::InvalidArgument(format!("no graph with id {id} (it was freed, or belongs to an earlier session)"))
     })
@@ -81,13 +81,13 @@ fn build_cmd(ctx: &Ctx, (id, src): (u64, Source)) -> Result<(usize, u64)> {
             right: "a square matrix (a graph)".into(),
         });
     }
-    graphs(ctx).0.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(m));
+    lock(&graphs(ctx).0).insert(id, Arc::new(m));
     Ok((n, nnz))
 }
 static BUILD: Handler<(u64, Source), (usize, u64)> = Handler::new("atoll-session::graph_build", build_cmd);
 
 fn free_cmd(ctx: &Ctx, id: u64) -> Result<()> {
-    graphs(ctx).0.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    lock(&graphs(ctx).0).remove(&id);
     Ok(())
 }
 static FREE: Handler<u64, ()> = Handler::new("atoll-session::graph_free", free_cmd);

@@ -35,7 +35,6 @@ pub mod hdf5_io;
 pub mod io;
 pub mod kernels;
 pub mod pandas_ops;
-mod par;
 mod prefetch;
 pub mod registry;
 pub mod session;

@@ -4,6 +4,7 @@
 use crate::types::DType;
 use atoll::array::{dist, DistArray};
 use atoll::runtime::Ctx;
+use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -106,7 +107,7 @@ impl Registry {
 
     /// The array `id`.
     pub fn get(&self, id: u64) -> Result<Arc<Mutex<Col>>> {
-        let g = self.arrays.lock().unwrap_or_else(|p| p.into_inner());
+        let g = lock(&self.arrays);
         g.get(&id).cloned().ok_or_else(|| {
             Error::InvalidArgument(format!("no array with id {id} (it was freed, or belongs to an earlier session)"))
         })
@@ -114,30 +115,28 @@ impl Registry {
 
     /// Registers `col` as `id`.
     pub fn insert(&self, id: u64, col: Col) {
-        self.arrays.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(Mutex::new(col)));
+        lock(&self.arrays).insert(id, Arc::new(Mutex::new(col)));
     }
 
     /// Registers `col` as `id`, an array whose storage must stay in place (other processes
     /// map it): an assignment writes into it rather than replacing it.
     pub fn insert_pinned(&self, id: u64, col: Col) {
-        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
+        lock(&self.pinned).insert(id);
         self.insert(id, col);
     }
 
     /// Whether `id`'s storage must stay in place.
     pub fn is_pinned(&self, id: u64) -> bool {
-        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).contains(&id)
+        lock(&self.pinned).contains(&id)
     }
 
     /// Removes `id` (its storage is freed by the caller).
     pub fn remove(&self, id: u64) -> Option<Col> {
-        self.pinned.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
-        let a = self.arrays.lock().unwrap_or_else(|p| p.into_inner()).remove(&id)?;
-        Arc::try_unwrap(a).ok().map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        lock(&self.pinned).remove(&id);
+        let a = lock(&self.arrays).remove(&id)?;
+        Arc::try_unwrap(a).ok().map(into_inner)
     }
 }
 
-/// Locks a column.
-pub fn lock(c: &Mutex<Col>) -> std::sync::MutexGuard<'_, Col> {
-    c.lock().unwrap_or_else(|p| p.into_inner())
-}
+/// Locks a column (or any of the crate's locks): the poison-tolerant lock of `atoll-util`.
+pub use atoll::util::sync::lock;

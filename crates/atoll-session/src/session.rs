@@ -6,10 +6,11 @@
 
 use crate::types::DType;
 use atoll::runtime::{BackendKind, Config, Driver, Handler};
+use atoll::util::sync::lock;
 use atoll::{Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// A running job, as the commands see it: its driver and its generation (arrays of an earlier
 /// session of the process are not this one's).
@@ -34,10 +35,6 @@ static DEFERRED_FREES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 const SMALL_BYTES: usize = 1 << 20;
 /// Small arrays freed together.
 const FREE_BATCH: usize = 64;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 fn mpi_ended() -> Error {
     Error::InvalidArgument(

@@ -3,7 +3,7 @@
 //! booleans put their arrays in the arrays' registry, so the driver sees them as arrays.
 
 use crate::handoff::DriverRef;
-use crate::registry::{Col, Registry};
+use crate::registry::{lock, Col, Registry};
 use crate::session::{self, next_ids, Array, Session};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
@@ -24,17 +24,11 @@ fn reg(ctx: &Ctx) -> Arc<StrRegistry> {
 }
 
 pub(crate) fn get(ctx: &Ctx, id: u64) -> Result<Arc<DistStrings>> {
-    reg(ctx)
-        .map
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get(&id)
-        .cloned()
-        .ok_or_else(|| Error::InvalidArgument(format!("internal: no strings {id}")))
+    lock(&reg(ctx).map).get(&id).cloned().ok_or_else(|| Error::InvalidArgument(format!("internal: no strings {id}")))
 }
 
 pub(crate) fn put(ctx: &Ctx, id: u64, s: DistStrings) {
-    reg(ctx).map.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::new(s));
+    lock(&reg(ctx).map).insert(id, Arc::new(s));
 }
 
 fn from_list_cmd(ctx: &Ctx, (id, list): (u64, DriverRef<Vec<String>>)) -> Result<()> {
@@ -61,7 +55,7 @@ static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll
 
 fn free_cmd(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
     let r = reg(ctx);
-    let mut m = r.map.lock().unwrap_or_else(|p| p.into_inner());
+    let mut m = lock(&r.map);
     for id in ids {
         m.remove(&id);
     }

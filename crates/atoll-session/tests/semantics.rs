@@ -1,9 +1,9 @@
 //! The session's NumPy semantics, checked against sequential computations on 1 to 4 locales:
 //! integer arithmetic (wrapping, floor division and modulo with the divisor's sign, division by
 //! zero), NaN handling, casts, reductions and scans (float products in global order), indexing,
-//! assignments that read their own target, transfers, and bad trees refused before any data is
-//! read. The session is one per process, so every case runs inside one test, locale count by
-//! locale count.
+//! assignments that read their own target, transfers, random streams (the same words in every
+//! locale count), and bad trees refused before any data is read. The session is one per
+//! process, so every case runs inside one test, locale count by locale count.
 
 use atoll_session::commands::{self as cmd, ScanOp};
 use atoll_session::eval::RedOp;
@@ -211,6 +211,28 @@ fn bad_trees_are_refused(s: &Session) {
     assert_eq!(cmd::reduce(s, &leaf(&cmd::arange(s, 10, 0, 1).unwrap()), 10, RedOp::Sum).unwrap(), Some(Scal::I(45)));
 }
 
+/// splitmix64's output number `i + 1` from state `seed`, written out as its reference does (the
+/// stream of `randint` and `uniform`, the same in every locale count).
+fn splitmix(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn random_streams(s: &Session) {
+    let n = 200_003;
+    let (lo, hi, seed) = (-50i64, 1000i64, 0xA7011u64);
+    let a = cmd::randint(s, n, lo, hi, seed).unwrap();
+    let want: Vec<i64> =
+        (0..n as u64).map(|i| lo + ((splitmix(seed, i) as u128 * (hi - lo) as u128) >> 64) as i64).collect();
+    assert_eq!(get_i64(s, &leaf(&a), n), want);
+    let u = cmd::uniform(s, n, 2.0, 3.0, seed).unwrap();
+    let want: Vec<f64> =
+        (0..n as u64).map(|i| 2.0 + (splitmix(seed, i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)).collect();
+    assert_eq!(get_f64(s, &leaf(&u), n), want);
+}
+
 fn threads_get_their_own_data(s: &Session) {
     std::thread::scope(|sc| {
         for t in 0..4i64 {
@@ -239,6 +261,7 @@ fn numpy_semantics_on_one_to_four_locales() {
         indexing_and_aliasing(&s);
         bad_trees_are_refused(&s);
         threads_get_their_own_data(&s);
+        random_streams(&s);
         drop(s);
         session::stop().unwrap();
     }

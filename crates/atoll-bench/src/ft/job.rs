@@ -83,11 +83,11 @@ fn setup(ctx: &Ctx, plans: &Plans, a: &mut Arrays, tr: &mut Transpose) -> Result
     let ex = Exec::Locale(ctx);
     {
         let ul = complex_mut(a.u.local_mut());
-        let d = super::disjoint::Disjoint::new(ul);
+        let d = atoll::util::Disjoint::new(ul);
         ex.chunks(s.nzl(), |r| {
             for zl in r {
                 // SAFETY: plane zl is filled by this iteration alone.
-                let p = unsafe { d.part(zl * plane..(zl + 1) * plane) };
+                let p = unsafe { d.chunk(zl * plane..(zl + 1) * plane) };
                 random::fill(p, ((z0 + zl) * plane) as u64);
             }
         });

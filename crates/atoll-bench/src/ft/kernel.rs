@@ -7,9 +7,9 @@
 //! One core holds the whole grid, which is both.
 
 use super::class::Class;
-use super::disjoint::Disjoint;
 use super::fft::{column_block, plane, Dir, Plans, WIDTH};
 use atoll::prelude::*;
+use atoll::util::Disjoint;
 use num_complex::Complex64;
 use std::ops::Range;
 
@@ -81,7 +81,7 @@ pub fn plane_pass(
     exec.chunks(planes, |r| {
         for z in r {
             // SAFETY: plane z is handled by this iteration alone.
-            let p = unsafe { d.part(z * size..(z + 1) * size) };
+            let p = unsafe { d.chunk(z * size..(z + 1) * size) };
             if let Some(load) = load {
                 load(z, p);
             }
@@ -138,10 +138,10 @@ pub fn z_pass(
                         }
                     }
                     // SAFETY: pencils (yl, x0..x0+w) belong to this block alone.
-                    None => row.copy_from_slice(unsafe { d.part(at(k)..at(k) + w) }),
+                    None => row.copy_from_slice(unsafe { d.chunk(at(k)..at(k) + w) }),
                 },
                 // SAFETY: as above.
-                |k, row| unsafe { d.part(at(k)..at(k) + w) }.copy_from_slice(row),
+                |k, row| unsafe { d.chunk(at(k)..at(k) + w) }.copy_from_slice(row),
             );
         }
     });

@@ -14,7 +14,6 @@
 //! `--npb-mops`.
 
 mod class;
-mod disjoint;
 mod fft;
 mod job;
 mod kernel;

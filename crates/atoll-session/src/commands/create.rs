@@ -5,6 +5,7 @@ use crate::session::{Array, Session};
 use crate::types::{DType, Scal};
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};
+use atoll::util::{mix, GOLDEN_GAMMA};
 use atoll::Result;
 use serde::{Deserialize, Serialize};
 
@@ -25,13 +26,11 @@ pub enum Fill {
     Normal(u64),
 }
 
-/// SplitMix64's finalizer: the i-th random word of a seed is `mix(seed, i)` (counter-based,
-/// so every locale count gives the same array).
-pub fn mix(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// Word `i` of the random stream of `seed`: splitmix64's output number `i + 1` from state
+/// `seed`, computed from the index alone (counter-based, so every locale count gives the same
+/// array).
+pub fn random_word(seed: u64, i: u64) -> u64 {
+    mix(seed.wrapping_add(i.wrapping_mul(GOLDEN_GAMMA)))
 }
 
 fn unit(w: u64) -> f64 {
@@ -57,16 +56,16 @@ fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
         Fill::RandInt(lo, hi, seed) => {
             let span = hi.wrapping_sub(lo) as u64;
             Col::I(DistArray::from_fn(ctx, d, move |[i]| {
-                lo.wrapping_add(((mix(seed, i as u64) as u128 * span as u128) >> 64) as i64)
+                lo.wrapping_add(((random_word(seed, i as u64) as u128 * span as u128) >> 64) as i64)
             })?)
         }
         Fill::Uniform(lo, hi, seed) => {
-            Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * unit(mix(seed, i as u64)))?)
+            Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * unit(random_word(seed, i as u64)))?)
         }
         Fill::Normal(seed) => Col::F(DistArray::from_fn(ctx, d, move |[i]| {
             // Box-Muller on two independent words of index i.
-            let u1 = 1.0 - unit(mix(seed, 2 * i as u64));
-            let u2 = unit(mix(seed, 2 * i as u64 + 1));
+            let u1 = 1.0 - unit(random_word(seed, 2 * i as u64));
+            let u2 = unit(random_word(seed, 2 * i as u64 + 1));
             (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
         })?),
     };
@@ -109,4 +108,27 @@ pub fn uniform(s: &Session, n: usize, lo: f64, hi: f64, seed: u64) -> Result<Arr
 /// `n` standard normal float64 values from `seed`. **Collective.**
 pub fn standard_normal(s: &Session, n: usize, seed: u64) -> Result<Array> {
     made(s, DType::F64, n, Fill::Normal(seed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::random_word;
+
+    /// The stream as the Python reference (`atoll.numpy.random`) writes it: the state
+    /// `seed + (i + 1) * gamma` through splitmix64's finalizer.
+    fn reference(seed: u64, i: u64) -> u64 {
+        let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn the_stream_is_splitmix64_from_the_seed() {
+        for seed in [0, 1, 42, u64::MAX, 0x1234_5678_9ABC_DEF0] {
+            for i in (0..1000).chain([u64::MAX / 3, u64::MAX - 1]) {
+                assert_eq!(random_word(seed, i), reference(seed, i), "seed {seed} word {i}");
+            }
+        }
+    }
 }

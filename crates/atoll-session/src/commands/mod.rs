@@ -24,7 +24,7 @@ mod reduce;
 mod sort;
 mod transfer;
 
-pub use create::{arange, full, linspace, mix, randint, standard_normal, uniform, Fill};
+pub use create::{arange, full, linspace, randint, random_word, standard_normal, uniform, Fill};
 pub use elementwise::{assign, evaluate};
 pub use index::{compress, gather, get, scatter, set};
 pub use memory::mem_status;
@@ -33,12 +33,12 @@ pub use sort::argsort;
 pub use transfer::{from_slice, to_slice};
 
 use crate::eval::{eval_store, Access, BNode, Flags, Src, CHUNK};
-use crate::par::Disjoint;
 use crate::registry::{lock, Col, Registry};
 use crate::types::{ArrRef, Node};
 use crate::with_col;
 use atoll::array::{dist, stream_store, DistArray, Elem, StridedRange};
 use atoll::runtime::{Ctx, Handler};
+use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -141,34 +141,29 @@ fn sub_chunks(t: Range<usize>) -> impl Iterator<Item = Range<usize>> {
 /// into a small buffer that stays in L1 and streamed out, one store fence per task.
 fn run_loop<T: Access>(ctx: &Ctx, b: &BNode<'_>, out: &mut [T], flags: &Flags) -> Result<()> {
     let err = Mutex::new(None);
-    let fail = |e| *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-    let len = out.len();
-    let stream = stream_store::worth_it::<T>(len);
-    let out = Disjoint::new(out);
-    ctx.forall_chunks_with(0..len, TASK, |t| {
+    let fail = |e| *lock(&err) = Some(e);
+    let stream = stream_store::worth_it::<T>(out.len());
+    ctx.forall_chunks_mut_with(out, TASK, |t, part| {
         if stream {
             let mut buf = vec![T::default(); CHUNK.min(t.len())];
             stream_store::with_streaming(|s| {
-                for r in sub_chunks(t) {
+                for (r, o) in sub_chunks(t).zip(part.chunks_mut(CHUNK)) {
                     let tmp = &mut buf[..r.len()];
                     if let Err(e) = eval_store(b, &r, flags, tmp) {
                         return fail(e);
                     }
-                    // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
-                    s.copy(unsafe { out.chunk(r) }, tmp);
+                    s.copy(o, tmp);
                 }
             });
             return;
         }
-        for r in sub_chunks(t) {
-            // SAFETY: the chunks of one loop are disjoint, and so are their sub-chunks.
-            let o = unsafe { out.chunk(r.clone()) };
+        for (r, o) in sub_chunks(t).zip(part.chunks_mut(CHUNK)) {
             if let Err(e) = eval_store(b, &r, flags, o) {
                 return fail(e);
             }
         }
     });
-    match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match into_inner(err) {
         Some(e) => Err(e),
         None => Ok(()),
     }

@@ -2,11 +2,11 @@
 
 use super::{local_range, materialize, sub_chunks, with_bound, TASK};
 use crate::eval::{combine, combine_tree, eval, fold, Access, Flags, Part, RedOp, CHUNK};
-use crate::par::Disjoint;
-use crate::registry::{Col, Registry};
+use crate::registry::{lock, Col, Registry};
 use crate::session::{Array, Session};
 use crate::types::{DType, Node, Scal};
 use atoll::runtime::{Ctx, Handler};
+use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
@@ -66,7 +66,7 @@ fn reduce_cmd(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
                 // An array's sum: its chunks' pairwise sums several at a time (same values).
                 if let Some(chunks) = crate::sum_lockstep::leaf_chunk_parts(b, &t) {
                     let acc = combine_tree(op, dtype, chunks);
-                    parts.lock().unwrap_or_else(|p| p.into_inner()).push((start, acc));
+                    lock(&parts).push((start, acc));
                     return;
                 }
             }
@@ -75,18 +75,18 @@ fn reduce_cmd(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
                 match eval(b, &r, &flags).and_then(|v| fold(op, &v, r.len(), base + r.start as u64)) {
                     Ok(p) => chunks.push(p),
                     Err(e) => {
-                        *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        *lock(&err) = Some(e);
                         return;
                     }
                 }
             }
             let acc = combine_tree(op, dtype, chunks);
-            parts.lock().unwrap_or_else(|p| p.into_inner()).push((start, acc));
+            lock(&parts).push((start, acc));
         });
-        if let Some(e) = err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        if let Some(e) = into_inner(err) {
             return Err(e);
         }
-        let mut parts = parts.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut parts = into_inner(parts);
         parts.sort_by_key(|p| p.0);
         Ok(combine_tree(op, dtype, parts.into_iter().map(|(_, p)| p).collect()))
     })?;
@@ -132,11 +132,8 @@ fn scan_t<T: crate::kernels::Num + Serialize + serde::de::DeserializeOwned>(
     let before = ctx.exscan((has, acc), (false, id), |(ha, a), (hb, b)| (ha || hb, if hb { f(a, b) } else { a }))?;
     if before.0 {
         let off = before.1;
-        let len = local.len();
-        let out = Disjoint::new(local);
-        ctx.forall_chunks_with(0..len, CHUNK, |r| {
-            // SAFETY: the chunks of one loop are disjoint.
-            for x in unsafe { out.chunk(r) } {
+        ctx.forall_chunks_mut_with(local, CHUNK, |_, part| {
+            for x in part {
                 *x = f(off, *x);
             }
         });

@@ -5,7 +5,6 @@
 
 use super::{local_range, Operand};
 use crate::handoff::DriverSlice;
-use crate::par::Disjoint;
 use crate::registry::{Col, Registry};
 use crate::session::{Array, Session};
 use crate::types::{DType, Node};
@@ -29,12 +28,10 @@ fn copy_in<S: Copy + Sync, T: Send>(
     local: &mut [T],
     f: impl Fn(S) -> T + Sync,
 ) {
-    let len = local.len();
-    let out = Disjoint::new(local);
-    ctx.forall_chunks_with(0..len, TASK, |r| {
+    ctx.forall_chunks_mut_with(local, TASK, |r, dst| {
         // SAFETY: the binding holds the buffer (`n` elements of S) for the whole command and
-        // nothing writes it; the chunks of one loop are disjoint.
-        let (src, dst) = unsafe { (buf.slice::<S>(lo + r.start..lo + r.end), out.chunk(r)) };
+        // nothing writes it.
+        let src = unsafe { buf.slice::<S>(lo + r.start..lo + r.end) };
         dst.iter_mut().zip(src).for_each(|(d, &s)| *d = f(s));
     });
 }
