@@ -3,8 +3,8 @@
 //! sorting, set and GroupBy functions on these and on the other commands.
 
 use crate::commands::{materialize, Operand};
+use crate::handles::{next_id, Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{next_id, Array, Session};
 use crate::types::{DType, Node};
 use atoll::array::DistArray;
 use atoll::ops::{Agg, AggResult, SortColumn};

@@ -4,8 +4,8 @@
 //! The Python layer falls back to the sort when the keys span more than the limit.
 
 use crate::commands::Operand;
+use crate::handles::{next_id, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{next_id, Array, Session};
 use crate::types::{DType, Node};
 use atoll::array::DistArray;
 use atoll::ops::{Agg, AggResult, AggValue, DenseGroups};

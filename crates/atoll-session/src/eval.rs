@@ -3,6 +3,8 @@
 //! on the locale's task pool. Operands aligned with the output are read in place; others are
 //! first copied into aligned temporaries (bulk transfers).
 
+pub use crate::values::{Access, Arg, Src, Val};
+
 use crate::kernels::{max_of, min_of, Num};
 use crate::types::{BinOp, DType, Node, Scal, UnOp};
 use atoll::{Error, Result};
@@ -11,16 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Elements per chunk: the buffers of a whole tree stay in L1/L2.
 pub const CHUNK: usize = 2048;
-
-/// A locale's part of an operand, in place.
-#[derive(Clone, Copy)]
-#[allow(missing_docs)]
-pub enum Src<'a> {
-    I(&'a [i64]),
-    U(&'a [u64]),
-    F(&'a [f64]),
-    B(&'a [bool]),
-}
 
 /// A tree bound to local data.
 pub enum BNode<'a> {
@@ -90,86 +82,6 @@ impl<'a> BNode<'a> {
                 let a = Self::bind(a, leaf);
                 BNode::Fn2(*f, Box::new(a), Box::new(Self::bind(b, leaf)))
             }
-        }
-    }
-}
-
-/// A chunk's value: a slice of an operand, a computed buffer, or a scalar.
-pub enum Val<'a> {
-    /// A scalar (not expanded).
-    S(Scal),
-    /// In place.
-    R(Src<'a>),
-    /// Computed.
-    I(Vec<i64>),
-    #[allow(missing_docs)]
-    U(Vec<u64>),
-    #[allow(missing_docs)]
-    F(Vec<f64>),
-    #[allow(missing_docs)]
-    B(Vec<bool>),
-}
-
-/// A typed argument: a slice or a constant.
-pub enum Arg<'b, T> {
-    /// A slice.
-    S(&'b [T]),
-    /// A constant.
-    C(T),
-}
-
-impl Src<'_> {
-    fn dtype(&self) -> DType {
-        match self {
-            Src::I(_) => DType::I64,
-            Src::U(_) => DType::U64,
-            Src::F(_) => DType::F64,
-            Src::B(_) => DType::Bool,
-        }
-    }
-}
-
-/// Typed access to a [`Val`].
-pub trait Access: Num {
-    /// The dtype of `Self`.
-    const DTYPE: DType;
-    /// The argument, or `None` for another dtype.
-    fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>>;
-    /// A computed buffer.
-    fn wrap<'a>(v: Vec<Self>) -> Val<'a>;
-}
-
-macro_rules! access {
-    ($t:ty, $v:ident, $s:ident, $d:ident) => {
-        impl Access for $t {
-            const DTYPE: DType = DType::$d;
-            fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>> {
-                match v {
-                    Val::$v(x) => Some(Arg::S(x)),
-                    Val::R(Src::$v(x)) => Some(Arg::S(x)),
-                    Val::S(Scal::$s(c)) => Some(Arg::C(*c)),
-                    _ => None,
-                }
-            }
-            fn wrap<'a>(v: Vec<Self>) -> Val<'a> {
-                Val::$v(v)
-            }
-        }
-    };
-}
-access!(i64, I, I, I64);
-access!(u64, U, U, U64);
-access!(f64, F, F, F64);
-access!(bool, B, B, Bool);
-
-impl Val<'_> {
-    fn dtype(&self) -> DType {
-        match self {
-            Val::S(s) => s.dtype(),
-            Val::R(Src::I(_)) | Val::I(_) => DType::I64,
-            Val::R(Src::U(_)) | Val::U(_) => DType::U64,
-            Val::R(Src::F(_)) | Val::F(_) => DType::F64,
-            Val::R(Src::B(_)) | Val::B(_) => DType::Bool,
         }
     }
 }

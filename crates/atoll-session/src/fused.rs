@@ -16,7 +16,7 @@
 //! chunked evaluator: the bench times both paths in one run and the tests compare them.
 
 use crate::eval::{BNode, Src, CHUNK};
-use crate::session::Session;
+use crate::handles::Session;
 use crate::types::{BinOp, Scal};
 use atoll::array::stream_store::{self, Streamer};
 use atoll::runtime::{Ctx, Handler};

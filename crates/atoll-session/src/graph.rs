@@ -3,8 +3,8 @@
 //! generator or two arrays of edges, and the algorithms of `atoll-graph`, whose results become
 //! arrays (Block, aligned with the vertices).
 
+use crate::handles::{self, next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{self, next_ids, Array, Session};
 use crate::types::DType;
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};
@@ -158,7 +158,6 @@ static RUN: Handler<(u64, u64, Algo), Info> = Handler::new("atoll-session::graph
 
 /// Registers the graph commands (on every process, before the job starts).
 pub fn register_all() {
-    crate::graph_share::SHARE_EDGES.register();
     BUILD.register();
     FREE.register();
     RUN.register();
@@ -181,10 +180,10 @@ impl GraphRef {
     /// Frees the graph on every locale, unless its session has ended. **Collective** (a
     /// command). Errors are dropped: this is what a handle's `Drop` calls.
     pub fn release(&self) {
-        if self.generation != session::generation() {
+        if self.generation != handles::generation() {
             return;
         }
-        if let Ok(s) = Session::current() {
+        if let Some(s) = Session::running() {
             let _ = s.exec(&FREE, self.id);
         }
     }

@@ -4,8 +4,8 @@
 //! whose blocks are the files (removed with the pdarrays unless `keep`).
 
 use crate::graph::{graph, GraphRef};
+use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{next_ids, Array, Session};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;

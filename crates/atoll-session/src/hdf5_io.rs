@@ -4,9 +4,9 @@
 //! and repack; plus the listing of one file's objects. `python/atoll/hdf5.py` composes
 //! Arkouda's layout of every object kind from these.
 
+use crate::handles::{next_ids, Array, Session};
 use crate::io::Dataset;
 use crate::registry::{lock, Col, Registry};
-use crate::session::{next_ids, Array, Session};
 use crate::strings::Strs;
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};

@@ -2,8 +2,8 @@
 //! every locale reads the rows of its part and writes its own file (one per locale). String
 //! columns are `ak.Strings` (kept in the strings' registry, [`crate::strings`]).
 
+use crate::handles::{next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{next_ids, Array, Session};
 use crate::strings::Strs;
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};

@@ -1,7 +1,7 @@
 //! Elementwise semantics of each dtype, as NumPy defines them (wrapping integer arithmetic,
 //! floor division and modulo with the divisor's sign, division by zero giving 0 for integers).
 
-use crate::types::{BinOp, Scal};
+use crate::scalar::{BinOp, Scal};
 
 /// One element type's operations.
 pub trait Num: Copy + Send + Sync + PartialOrd + Default + 'static {
@@ -365,8 +365,8 @@ pub fn max_of<T: Num>(a: T, b: T) -> T {
 }
 
 /// True when binary operation `op` is defined on dtype `t` (comparisons are on every dtype).
-pub fn supports(t: crate::types::DType, op: BinOp) -> bool {
-    use crate::types::DType;
+pub fn supports(t: crate::scalar::DType, op: BinOp) -> bool {
+    use crate::scalar::DType;
     match t {
         DType::I64 => <i64 as Num>::supports(op),
         DType::U64 => <u64 as Num>::supports(op),

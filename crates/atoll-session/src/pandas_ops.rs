@@ -5,8 +5,8 @@
 //! on these and on the general commands.
 
 use crate::commands::Operand;
+use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{DType, Node};
 use atoll::array::DistArray;
 use atoll::ops::{segmented_fold, SegFold};

@@ -1,40 +1,24 @@
-//! The session: one driver per process, started lazily ([`Session::current`]), the ids of the
-//! arrays it registers, and the handles that free them.
+//! The session: one driver per process, started lazily ([`Session::current`]), with every
+//! command registered first. The handles the commands use (the session's, the arrays') are in
+//! `handles.rs`, re-exported here.
 //!
 //! Several threads may call in at once: starting and stopping are serialized, and
 //! `Driver::exec` runs one command at a time.
 
-use crate::types::DType;
-use atoll::runtime::{BackendKind, Config, Driver, Handler};
+pub use crate::handles::{generation, next_id, next_ids, running, Array, Session};
+
+use crate::handles::{DEFERRED_FREES, SESSION};
+use atoll::runtime::{BackendKind, Config, Driver};
 use atoll::util::sync::lock;
 use atoll::{Error, Result};
-use serde::{de::DeserializeOwned, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A running job, as the commands see it: its driver and its generation (arrays of an earlier
-/// session of the process are not this one's).
-#[derive(Clone)]
-pub struct Session {
-    driver: Arc<Driver>,
-    generation: u64,
-}
-
-static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 /// Held while a job starts or stops.
 static LIFECYCLE: Mutex<()> = Mutex::new(());
 /// Set when an MPI job has ended: the other ranks have left, so no job can start again.
 static MPI_ENDED: AtomicBool = AtomicBool::new(false);
 static GENERATION: AtomicU64 = AtomicU64::new(0);
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// Small arrays dropped since the last batch: freeing is a collective command, so small
-/// arrays (temporaries of short expressions) are freed in batches.
-static DEFERRED_FREES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
-/// Arrays freed one by one: from this size up (bytes), the memory goes back at once.
-const SMALL_BYTES: usize = 1 << 20;
-/// Small arrays freed together.
-const FREE_BATCH: usize = 64;
 
 fn mpi_ended() -> Error {
     Error::InvalidArgument(
@@ -77,9 +61,29 @@ pub fn config_for(locales: Option<usize>, backend: Option<&str>) -> Result<Confi
     Ok(config)
 }
 
+/// Registers every command (on every process, before the job starts).
+fn register_all() {
+    crate::share::MAKE_SHARED.register();
+    crate::share::CALL_C.register();
+    crate::registry::FREE.register();
+    crate::commands::register();
+    crate::strings::register();
+    crate::str_extra::register();
+    crate::str_groupby::register();
+    crate::analytics::register_commands();
+    crate::dense_agg::register_commands();
+    crate::pandas_ops::register_commands();
+    crate::hdf5_io::register_commands();
+    crate::io::register();
+    crate::streaming::register();
+    crate::fused::register();
+    crate::graph::register_all();
+    crate::graph_share::SHARE_EDGES.register();
+}
+
 /// Starts a job with `config` (none may be running). Called with `LIFECYCLE` held.
 fn start_locked(config: Config) -> Result<Session> {
-    crate::commands::register_all();
+    register_all();
     let d = Driver::start(config)?;
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed) + 1;
     let s = Session { driver: Arc::new(d), generation };
@@ -128,16 +132,6 @@ pub fn stop() -> Result<()> {
     stop_locked()
 }
 
-/// True while a job runs.
-pub fn running() -> bool {
-    lock(&SESSION).is_some()
-}
-
-/// The generation of the running session (0 when none runs).
-pub fn generation() -> u64 {
-    lock(&SESSION).as_ref().map_or(0, |s| s.generation)
-}
-
 impl Session {
     /// The running session, starting the job from the environment first (one thread starts
     /// it; others wait for it).
@@ -157,107 +151,5 @@ impl Session {
             return Err(mpi_ended());
         }
         start_locked(config_for(None, None)?)
-    }
-
-    /// The driver.
-    pub fn driver(&self) -> &Driver {
-        &self.driver
-    }
-
-    /// The session's generation.
-    pub fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    /// The number of locales.
-    pub fn num_locales(&self) -> usize {
-        self.driver.num_locales()
-    }
-
-    /// Runs command `h(args)` on every locale; returns locale 0's result. **Collective.**
-    pub fn exec<A, R>(&self, h: &'static Handler<A, R>, args: A) -> Result<R>
-    where
-        A: Serialize + DeserializeOwned + Send + 'static,
-        R: Serialize + DeserializeOwned + Send + 'static,
-    {
-        Ok(self.exec_all(h, args)?.swap_remove(0))
-    }
-
-    /// Like [`Session::exec`], every locale's result.
-    pub fn exec_all<A, R>(&self, h: &'static Handler<A, R>, args: A) -> Result<Vec<R>>
-    where
-        A: Serialize + DeserializeOwned + Send + 'static,
-        R: Serialize + DeserializeOwned + Send + 'static,
-    {
-        self.driver.exec(h, args)
-    }
-
-    /// A new array of `len` elements registered as the id that `make` is given (it runs the
-    /// command that registers it).
-    pub fn new_array(&self, dtype: DType, len: usize, make: impl FnOnce(u64) -> Result<()>) -> Result<Array> {
-        let id = next_id();
-        make(id)?;
-        Ok(Array { id, dtype, len, generation: self.generation })
-    }
-
-    /// As [`Session::new_array`], the command telling the length.
-    pub fn new_array_len(&self, dtype: DType, make: impl FnOnce(u64) -> Result<u64>) -> Result<Array> {
-        let id = next_id();
-        let len = make(id)? as usize;
-        Ok(Array { id, dtype, len, generation: self.generation })
-    }
-
-    /// Frees the arrays dropped since the last batch. **Collective** (a command).
-    pub fn flush_frees(&self) -> Result<()> {
-        let ids = std::mem::take(&mut *lock(&DEFERRED_FREES));
-        if ids.is_empty() {
-            return Ok(());
-        }
-        self.exec(&crate::commands::FREE, ids)
-    }
-}
-
-/// A fresh array id.
-pub fn next_id() -> u64 {
-    NEXT_ID.fetch_add(1, Ordering::Relaxed)
-}
-
-/// The first of `k` consecutive fresh ids (commands that register several results).
-pub fn next_ids(k: u64) -> u64 {
-    NEXT_ID.fetch_add(k, Ordering::Relaxed)
-}
-
-/// A registered array: its id on every locale, dtype, length and session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Array {
-    /// The id in every locale's registry.
-    pub id: u64,
-    /// The element type.
-    pub dtype: DType,
-    /// The number of elements.
-    pub len: usize,
-    /// The session that registered it.
-    pub generation: u64,
-}
-
-impl Array {
-    /// Frees the array on every locale (small ones in batches), unless its session has ended.
-    /// **Collective** (a command, when a batch is due). Errors are dropped: this is what a
-    /// handle's `Drop` calls.
-    pub fn release(&self) {
-        if self.generation != generation() {
-            return;
-        }
-        let ids = {
-            let mut d = lock(&DEFERRED_FREES);
-            d.push(self.id);
-            if self.len.saturating_mul(8) < SMALL_BYTES && d.len() < FREE_BATCH {
-                return;
-            }
-            std::mem::take(&mut *d)
-        };
-        if let Ok(s) = Session::current() {
-            let _ = s.exec(&crate::commands::FREE, ids);
-        }
     }
 }

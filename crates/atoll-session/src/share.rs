@@ -1,8 +1,8 @@
 //! Arrays whose locales' blocks are shared files (`atoll-share`): made by the session and
 //! attached by other processes, and C functions called by every locale on its own block.
 
+use crate::handles::{Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};

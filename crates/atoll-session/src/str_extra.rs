@@ -3,8 +3,8 @@
 //! strings. Each locale works on its own strings; no communication but the result's
 //! bookkeeping.
 
+use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{next_ids, Array, Session};
 use crate::strings::{get, put, Strs};
 use crate::types::DType;
 use atoll::array::{dist, DistArray};

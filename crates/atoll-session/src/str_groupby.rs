@@ -3,8 +3,8 @@
 //! distinct strings (sorted), so codes sort and compare as the strings do: a GroupBy by
 //! `[strings, numbers]` groups by `[codes, numbers]` and reads the keys back at the segments.
 
+use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{next_ids, Array, Session};
 use crate::strings::{get, put, Strs};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
@@ -22,7 +22,7 @@ fn categorical(ctx: &Ctx, (codes, cats, id): (u64, u64, u64)) -> Result<usize> {
 }
 static CATEGORICAL: Handler<(u64, u64, u64), usize> = Handler::new("atoll-session::str_categorical", categorical);
 
-/// Registers the commands (called by `commands::register_all`).
+/// Registers the commands (called by `session::register_all`).
 pub fn register() {
     CATEGORICAL.register();
 }

@@ -2,7 +2,7 @@
 //! both store paths in one run, and the tests force the streaming path on small arrays.
 //! Results never depend on it.
 
-use crate::session::Session;
+use crate::handles::Session;
 use atoll::array::stream_store;
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;

@@ -2,9 +2,9 @@
 //! registry of their own (like the arrays' [`Registry`]); operations that give numbers or
 //! booleans put their arrays in the arrays' registry, so the driver sees them as arrays.
 
+use crate::handles::{self, next_ids, Array, Session};
 use crate::handoff::DriverRef;
 use crate::registry::{lock, Col, Registry};
-use crate::session::{self, next_ids, Array, Session};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::strings::{random_strings_uniform, Charset, DistStrings, RegexFlags};
@@ -217,7 +217,7 @@ fn concatenate_cmd(ctx: &Ctx, (out, ids): (u64, Vec<u64>)) -> Result<()> {
 }
 static CONCATENATE: Handler<(u64, Vec<u64>), ()> = Handler::new("atoll-session::str_concatenate", concatenate_cmd);
 
-/// Registers the strings' commands (called by `commands::register_all`).
+/// Registers the strings' commands (called by `session::register_all`).
 pub fn register() {
     FROM_LIST.register();
     TO_LIST.register();
@@ -253,10 +253,10 @@ impl Strs {
     /// Frees the strings on every locale, unless their session has ended. **Collective** (a
     /// command). Errors are dropped: this is what a handle's `Drop` calls.
     pub fn release(&self) {
-        if self.generation != session::generation() {
+        if self.generation != handles::generation() {
             return;
         }
-        if let Ok(s) = Session::current() {
+        if let Some(s) = Session::running() {
             let _ = s.exec(&FREE, vec![self.id]);
         }
     }

@@ -7,8 +7,8 @@
 //! transcendental ones) before it builds the node, and [`F1::accepts`]/[`F2::accepts`] refuse
 //! the others when the node is built.
 
-use crate::eval::{Access, Arg, Val};
 use crate::types::DType;
+use crate::values::{Access, Arg, Val};
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Creation by formula: every locale fills its own part, no data moves.
 
+use crate::handles::{Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{DType, Scal};
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};

@@ -1,8 +1,8 @@
 //! Evaluating an expression into a new array, and assigning one into (a selection of) an array.
 
 use super::{eval_into, materialize};
+use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{ArrRef, Node};
 use atoll::array::{DistArray, Elem, StridedRange};
 use atoll::runtime::{Ctx, Handler};

@@ -1,8 +1,8 @@
 //! Element access, gather, scatter and compress.
 
 use super::{local_range, materialize, Operand};
+use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{Node, Scal};
 use crate::with_col;
 use atoll::array::{dist, DistArray, Elem};

@@ -1,6 +1,6 @@
 //! The locales' memory budgets.
 
-use crate::session::Session;
+use crate::handles::Session;
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
 

@@ -1,4 +1,4 @@
-//! The collective commands of the session: each one a [`Handler`] that every locale runs on its
+//! The collective commands of the session: each one a [`Handler`](atoll::runtime::Handler) that every locale runs on its
 //! part of the arrays (driver mode, locale 0 being the driver's thread), with the typed
 //! function that the driver calls. One file per kind of command:
 //!
@@ -37,7 +37,7 @@ use crate::registry::{lock, Col, Registry};
 use crate::types::{ArrRef, Node};
 use crate::with_col;
 use atoll::array::{dist, stream_store, DistArray, Elem, StridedRange};
-use atoll::runtime::{Ctx, Handler};
+use atoll::runtime::Ctx;
 use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use std::ops::Range;
@@ -202,20 +202,7 @@ pub(crate) fn materialize(ctx: &Ctx, node: &Node, n: usize) -> Result<Col> {
     }
 }
 
-// ----- operands and frees -----------------------------------------------------------
-
-fn free(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
-    let reg = Registry::of(ctx);
-    let mut r = Ok(());
-    for id in ids {
-        if let Some(c) = reg.remove(id) {
-            r = r.and(c.free());
-        }
-    }
-    r
-}
-/// Frees arrays.
-pub static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::free", free);
+// ----- operands -----------------------------------------------------------
 
 /// An operand of a bulk command: a registered whole array, read in place, or a temporary.
 pub(crate) enum Operand {
@@ -268,11 +255,8 @@ impl Operand {
     }
 }
 
-/// Registers every command (on every process, before the job starts).
-pub fn register_all() {
-    crate::share::MAKE_SHARED.register();
-    crate::share::CALL_C.register();
-    FREE.register();
+/// Registers this module's commands (called by `session::register_all`).
+pub(crate) fn register() {
     elementwise::EVALUATE.register();
     elementwise::ASSIGN.register();
     reduce::REDUCE.register();
@@ -285,16 +269,5 @@ pub fn register_all() {
     sort::ARGSORT.register();
     create::CREATE.register();
     memory::MEM.register();
-    crate::strings::register();
-    crate::str_extra::register();
-    crate::str_groupby::register();
-    crate::analytics::register_commands();
-    crate::dense_agg::register_commands();
-    crate::pandas_ops::register_commands();
-    crate::hdf5_io::register_commands();
-    crate::io::register();
-    crate::streaming::register();
-    crate::fused::register();
-    crate::graph::register_all();
     transfer::register();
 }

@@ -2,8 +2,8 @@
 
 use super::{local_range, materialize, sub_chunks, with_bound, TASK};
 use crate::eval::{combine, combine_tree, eval, fold, Access, Flags, Part, RedOp, CHUNK};
+use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{DType, Node, Scal};
 use atoll::runtime::{Ctx, Handler};
 use atoll::util::sync::into_inner;

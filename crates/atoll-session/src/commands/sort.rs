@@ -1,8 +1,8 @@
 //! The permutation that sorts an expression.
 
 use super::materialize;
+use crate::handles::{Array, Session};
 use crate::registry::{Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{DType, Node};
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};

@@ -4,9 +4,9 @@
 //! lives elsewhere (MPI), locale 0 distributes or gathers the whole array instead.
 
 use super::{local_range, Operand};
+use crate::handles::{Array, Session};
 use crate::handoff::DriverSlice;
 use crate::registry::{Col, Registry};
-use crate::session::{Array, Session};
 use crate::types::{DType, Node};
 use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, Handler};
