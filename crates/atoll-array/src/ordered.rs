@@ -20,62 +20,12 @@
 //! `for_each`, and [`reduce_commutative`](crate::ExprReduce::reduce_commutative)) never need
 //! it and combine in storage order.
 
-use crate::expr::Expr;
-use crate::zip::Plan;
+use crate::expr::{Bound, Expr};
+use crate::zip::{Plan, Row};
 use atoll_dist::{Block, Distribution, Domain, LocaleGrid};
-use atoll_error::{invalid_arg, Result};
+use atoll_error::Result;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-
-/// Whether the leader `dist` over `dom` is index-ordered (see the module docs): pure index
-/// math, the same answer on every locale.
-pub(crate) fn index_ordered<M: Distribution<D>, const D: usize>(dist: &M, dom: &Domain<D>) -> Result<bool> {
-    if dom.is_empty() {
-        return Ok(true);
-    }
-    let shape = dom.shape();
-    let strides = dom.row_major_strides();
-    let mut next = 0usize;
-    let mut targets = dist.grid().targets().to_vec();
-    targets.sort_unstable();
-    for t in targets {
-        let runs = dist.runs(t, dom)?;
-        let pieces = runs.pieces();
-        if pieces.iter().any(Vec::is_empty) {
-            continue;
-        }
-        if pieces.iter().any(|p| p.len() != 1) {
-            return Ok(false);
-        }
-        let p: [atoll_dist::Piece; D] = std::array::from_fn(|d| pieces[d][0]);
-        let full =
-            |d: usize| p[d].sub_start == 0 && p[d].len() == shape[d] && (p[d].len() == 1 || p[d].sub_stride == 1);
-        // The dimensions after k are whole, k is one run of positions, the ones before are single.
-        let mut k = D - 1;
-        while k > 0 && full(k) {
-            k -= 1;
-        }
-        if !(p[k].len() == 1 || p[k].sub_stride == 1) || (0..k).any(|d| p[d].len() != 1) {
-            return Ok(false);
-        }
-        let start: usize = (0..D).map(|d| p[d].sub_start * strides[d]).sum();
-        let len: usize = p.iter().map(atoll_dist::Piece::len).product();
-        if start != next {
-            return Ok(false);
-        }
-        next = start + len;
-    }
-    Ok(next == dom.size())
-}
-
-/// The type-erased [`index_ordered`] a [`Plan`] keeps for its leader.
-pub(crate) fn plan_index_ordered<M: Distribution<D> + 'static, const D: usize>(plan: &Plan<'_, D>) -> Result<bool> {
-    let dist = plan
-        .dist
-        .downcast_ref::<M>()
-        .ok_or_else(|| invalid_arg!("a plan's distribution has another type than its leader's"))?;
-    index_ordered(dist, &plan.dom)
-}
 
 /// Folds `e` in row-major order through a row-Block leader (see the module docs) and combines
 /// the locales' results in locale order. **Collective** (it reads through followers, so it
@@ -93,5 +43,37 @@ pub(crate) fn reduce_by_rows<const D: usize, E: Expr<D>, A: Clone + Send + Sync 
     grid[0] = n;
     let rows = Block::new(Domain::from_shape(lead.shape)?, LocaleGrid::new(0..n, grid)?);
     let plan = Plan::new(ctx, &rows, *rows.domain())?;
-    crate::reduce::fold_led(e, plan, identity, fold, combine)
+    fold_led(e, plan, identity, fold, combine)
+}
+
+/// Folds `e` over the leader `plan` on this locale (segments in order) and combines the
+/// locales' results in locale order. **Collective**; it starts with a barrier unless every
+/// operand is aligned with the leader (only local reads then).
+pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
+    e: &E,
+    mut plan: Plan<'_, D>,
+    identity: A,
+    fold: impl Fn(A, E::Item) -> A + Sync,
+    combine: impl Fn(A, A) -> A + Sync,
+) -> Result<A> {
+    let ctx = plan.ctx;
+    let bound = e.bind(&plan);
+    // Every operand aligned: only local reads, no barrier first (`local_only.rs`); the
+    // combine below is the rendezvous.
+    if !bound.as_ref().is_ok_and(|b| b.aligned()) {
+        ctx.barrier()?;
+    }
+    let bound = bound?;
+    if bound.aligned() {
+        plan.flatten();
+    }
+    let mine = plan.fold(
+        identity.clone(),
+        |acc, seg, scratch| {
+            let row = bound.row(seg, scratch)?;
+            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len).fold(acc, |a, j| fold(a, row.at(j)))))
+        },
+        &combine,
+    )?;
+    ctx.allreduce(mine, &combine)
 }

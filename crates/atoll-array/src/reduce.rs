@@ -3,6 +3,7 @@
 use crate::array::{DistArray, View};
 use crate::elem::Elem;
 use crate::expr::{Bound, Expr};
+use crate::ordered::{fold_led, reduce_by_rows};
 use crate::zip::{Plan, Row};
 use atoll_dist::{Block, Distribution};
 use atoll_error::{invalid_arg, Result};
@@ -81,7 +82,7 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
     ) -> Result<A> {
         let plan = lead(&self)?;
         if !plan.index_ordered()? {
-            return crate::ordered::reduce_by_rows(&self, &plan, identity, fold, combine);
+            return reduce_by_rows(&self, &plan, identity, fold, combine);
         }
         fold_led(&self, plan, identity, fold, combine)
     }
@@ -198,38 +199,6 @@ pub trait ExprReduce<const D: usize>: Expr<D> + Sized {
 }
 
 impl<const D: usize, E: Expr<D>> ExprReduce<D> for E {}
-
-/// Folds `e` over the leader `plan` on this locale (segments in order) and combines the
-/// locales' results in locale order. **Collective**; it starts with a barrier unless every
-/// operand is aligned with the leader (only local reads then).
-pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Serialize + DeserializeOwned>(
-    e: &E,
-    mut plan: Plan<'_, D>,
-    identity: A,
-    fold: impl Fn(A, E::Item) -> A + Sync,
-    combine: impl Fn(A, A) -> A + Sync,
-) -> Result<A> {
-    let ctx = plan.ctx;
-    let bound = e.bind(&plan);
-    // Every operand aligned: only local reads, no barrier first (`local_only.rs`); the
-    // combine below is the rendezvous.
-    if !bound.as_ref().is_ok_and(|b| b.aligned()) {
-        ctx.barrier()?;
-    }
-    let bound = bound?;
-    if bound.aligned() {
-        plan.flatten();
-    }
-    let mine = plan.fold(
-        identity.clone(),
-        |acc, seg, scratch| {
-            let row = bound.row(seg, scratch)?;
-            Ok(crate::zip::unit_versioned!(row, |row| (0..seg.len).fold(acc, |a, j| fold(a, row.at(j)))))
-        },
-        &combine,
-    )?;
-    ctx.allreduce(mine, &combine)
-}
 
 /// argmin/argmax: `better(x, y)` says whether `x` beats `y`; ties go to the first position.
 fn arg<const D: usize, E: Expr<D>>(

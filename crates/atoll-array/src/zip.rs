@@ -12,7 +12,7 @@
 //! segment's row of the group it fetched otherwise (`follow.rs`).
 
 use atoll_dist::{Distribution, Domain, Piece, StridedRange};
-use atoll_error::{Error, Result};
+use atoll_error::{invalid_arg, Error, Result};
 use atoll_runtime::Ctx;
 use atoll_util::sync::{into_inner, lock};
 use std::any::Any;
@@ -343,7 +343,7 @@ impl<'a, const D: usize> Plan<'a, D> {
                 tiles.push(tile);
             }
         }
-        let index_ordered = crate::ordered::plan_index_ordered::<M, D>;
+        let index_ordered = plan_index_ordered::<M, D>;
         let mut plan =
             Plan { ctx, shape: dom.shape(), dist, dom, tiles, prefix: Vec::new(), index_ordered, sub_tiles: None };
         plan.index();
@@ -555,4 +555,54 @@ impl<T: Copy> Row for &[T] {
     fn unit(&self) -> Option<&[T]> {
         Some(self)
     }
+}
+
+/// Whether the leader `dist` over `dom` is index-ordered (see `ordered.rs`): pure index
+/// math, the same answer on every locale.
+pub(crate) fn index_ordered<M: Distribution<D>, const D: usize>(dist: &M, dom: &Domain<D>) -> Result<bool> {
+    if dom.is_empty() {
+        return Ok(true);
+    }
+    let shape = dom.shape();
+    let strides = dom.row_major_strides();
+    let mut next = 0usize;
+    let mut targets = dist.grid().targets().to_vec();
+    targets.sort_unstable();
+    for t in targets {
+        let runs = dist.runs(t, dom)?;
+        let pieces = runs.pieces();
+        if pieces.iter().any(Vec::is_empty) {
+            continue;
+        }
+        if pieces.iter().any(|p| p.len() != 1) {
+            return Ok(false);
+        }
+        let p: [atoll_dist::Piece; D] = std::array::from_fn(|d| pieces[d][0]);
+        let full =
+            |d: usize| p[d].sub_start == 0 && p[d].len() == shape[d] && (p[d].len() == 1 || p[d].sub_stride == 1);
+        // The dimensions after k are whole, k is one run of positions, the ones before are single.
+        let mut k = D - 1;
+        while k > 0 && full(k) {
+            k -= 1;
+        }
+        if !(p[k].len() == 1 || p[k].sub_stride == 1) || (0..k).any(|d| p[d].len() != 1) {
+            return Ok(false);
+        }
+        let start: usize = (0..D).map(|d| p[d].sub_start * strides[d]).sum();
+        let len: usize = p.iter().map(atoll_dist::Piece::len).product();
+        if start != next {
+            return Ok(false);
+        }
+        next = start + len;
+    }
+    Ok(next == dom.size())
+}
+
+/// The type-erased [`index_ordered`] a [`Plan`] keeps for its leader.
+pub(crate) fn plan_index_ordered<M: Distribution<D> + 'static, const D: usize>(plan: &Plan<'_, D>) -> Result<bool> {
+    let dist = plan
+        .dist
+        .downcast_ref::<M>()
+        .ok_or_else(|| invalid_arg!("a plan's distribution has another type than its leader's"))?;
+    index_ordered(dist, &plan.dom)
 }
