@@ -147,7 +147,7 @@ fn timed<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, f64)> {
 /// Each repetition's result is dropped before the next one starts (untimed), as the one-core
 /// reference of an allocating kernel hands its previous output to the next run
 /// ([`reference_alloc`]): a result allocated by the next run can then reuse its memory (the
-/// page pool) instead of fresh pages, which cost ~2 s/GiB to fault in on the development VM.
+/// page pool) instead of fresh pages, which cost ~2 s/GiB to fault in on a 2-vCPU KVM guest.
 /// Holding the previous result while the next was made left one pooled repetition in three.
 fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(R, f64)> {
     let mut out = None;
