@@ -4,7 +4,7 @@
 //   scatter-add: one private 2^16-slot table per thread, `t[k] += v` (the tables' combine and
 //                the key order are left out: a lower bound for any one-pass GroupBy sum);
 //   1 thread:    the same scatter-add on one thread.
-// The target (3x NumPy's `bincount(weights=)`, timed by `python -m atoll.bench
+// The target (3x NumPy's `bincount(weights=)`, timed by `python bench/python/bench.py
 // groupby_sum`) asks the whole Python GroupBy for this time divided by 3.
 //
 //   gcc -O3 -pthread crates/atoll-bench/probes/groupby_floor.c -o /tmp/groupby_floor && /tmp/groupby_floor
