@@ -100,6 +100,7 @@ pub struct Link {
 }
 
 /// The name of the host this process runs on.
+#[cfg(feature = "mpi")]
 fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default()
 }
