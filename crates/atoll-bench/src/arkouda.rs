@@ -992,9 +992,13 @@ mod tests {
     fn the_element_wise_scatter_checks_its_result() {
         // Both flush rules give a checked, complete scatter on the local backend.
         for flush_every in [0, 1, 7] {
-            let (_, msgs, ok) =
-                atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
-            assert!(ok && msgs > 0, "flush every {flush_every}");
+            // The counters are on for the whole benchmark (its main turns them on).
+            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| {
+                ctx.start_comm_diagnostics()?;
+                scatter_pipelined_puts(ctx, 3001, 2, flush_every)
+            })
+            .unwrap();
+            assert!(ok && msgs > 0, "flush every {flush_every}: ok {ok}, messages {msgs}");
         }
     }
 }
