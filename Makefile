@@ -75,8 +75,8 @@ lint: apt venv $(STAMPS)/ruff
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
-	$(VENV)/bin/ruff check python tools
-	$(VENV)/bin/ruff format --check python tools
+	$(VENV)/bin/ruff check python tools bench
+	$(VENV)/bin/ruff format --check python tools bench
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas

@@ -1,4 +1,4 @@
-"""The Python peer of ``atoll-bench graph`` (issue 19): scipy.sparse hitting times and networkx
+"""The Python peer of ``atoll-bench graph``: scipy.sparse hitting times and networkx
 label propagation on the same graphs, one core, printing the benchmark's JSON lines with
 ``peer``.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""MPI backend against the local backend, in interleaved rounds (issue 15's "within 1.2x").
+"""MPI backend against the local backend, in interleaved rounds (the target: MPI within 1.2x of local).
 
 Runs `atoll-bench <bench> ...` on the local backend (`--locales N`) and then under
 `mpiexec -n N` (`--backend mpi`), `--rounds` times in turn, so that both backends see the same
@@ -7,9 +7,9 @@ stretch of a noisy host; writes every JSON line, tagged with `round`, to `--out`
 each kernel, the MPI / local time of each round and of the best times over all rounds, with the
 count of kernels above `--limit`.
 
-Why rounds and best times: on the 2-vCPU development VM two runs of the *same* local binary, one
+Why rounds and best times: on a 2-vCPU KVM guest two runs of the *same* local binary, one
 after the other, differ by more than 1.2x on several polybench kernels (docs/BENCHMARKS.md,
-session 20), so one MPI run against one local run measures the host as much as the backend. The
+"Noise on a 2-vCPU guest"), so one MPI run against one local run measures the host as much as the backend. The
 best time of each backend over interleaved rounds is the estimate of what each can do; each
 round's ratio is printed beside it.
 

@@ -1,5 +1,5 @@
 // hitting_consumer: a C++ process that computes random-walk hitting times in place over a graph
-// an Atoll program placed in shared arrays (the seed's approach 2: Chapel builds the edge list
+// an Atoll program placed in shared arrays (approach 2 of the Chapel-Grafiki talk: Chapel builds the edge list
 // in mmap'ed memory, Grafiki runs hitting times on it as a separate process).
 //
 // Inputs (every name is a shared array in --dir, opened through include/atoll.h, nothing copied):

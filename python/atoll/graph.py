@@ -1,4 +1,4 @@
-"""``ak.graph``: graph analytics on distributed sparse matrices (issue 19).
+"""``ak.graph``: graph analytics on distributed sparse matrices.
 
 Graphs live on the locales (a row-Block-distributed CSR matrix; vertex ``i``'s neighbours are
 the columns of row ``i``); results are pdarrays aligned with the vertices::
@@ -167,4 +167,4 @@ def pagerank(g, damping=0.85, tol=1e-10, max_iters=1000):
     return pdarray(a)
 
 
-from .graph_share import SharedEdges, share_edges  # noqa: E402  (the seed's approach 2)
+from .graph_share import SharedEdges, share_edges  # noqa: E402  (approach 2 of the Chapel-Grafiki talk)

@@ -1,4 +1,4 @@
-"""``ak.graph.share_edges``: the seed's approach 2 (issues 18 and 19). Atoll writes a graph's
+"""``ak.graph.share_edges``: approach 2 of the Chapel-Grafiki talk. Atoll writes a graph's
 edge list into shared arrays that a separate process (Rust, Python, or C/C++ through
 ``include/atoll.h``, e.g. ``examples/c/hitting_consumer``) attaches to by name and computes on
 in place::

@@ -1,4 +1,4 @@
-"""Shared arrays (issue 18): arrays whose blocks are memory-mapped files that several
+"""Shared arrays: arrays whose blocks are memory-mapped files that several
 processes (Atoll jobs in Rust or Python, C/C++ through ``include/atoll.h``) read and write in
 place, with signals to synchronise them.
 
@@ -158,8 +158,8 @@ def make(name, size, dtype="float64", dir="/dev/shm", keep=False):
 
 def call_c(pda, library, symbol, user=0):
     """Every locale calls the C function ``symbol`` of the shared library ``library`` (a path,
-    or a ``ctypes.CDLL``) with a pointer to its own block of ``pda``, all locales at once (the
-    seed's approach 1: ``coforall loc in Locales do on loc { f(c_ptrTo(A[local block])) }``):
+    or a ``ctypes.CDLL``) with a pointer to its own block of ``pda``, all locales at once
+    (approach 1 of the Chapel-Grafiki talk: ``coforall loc in Locales do on loc { f(c_ptrTo(A[local block])) }``):
 
         int symbol(uint32_t locale, uint32_t nlocales, void *data, uint64_t len,
                    uint64_t first_global_index, void *user);

@@ -1,4 +1,4 @@
-"""Strings (and Categoricals) as keys of ``ak.GroupBy`` and ``ak.coargsort`` (issue 17).
+"""Strings (and Categoricals) as keys of ``ak.GroupBy`` and ``ak.coargsort``.
 
 - ``GroupBy(strings)``: one distributed sample sort of the strings gives the permutation, the
   segments, the unique keys (``Strings``) and the counts (``atoll-strings``' GroupBy).

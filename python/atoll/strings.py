@@ -1,4 +1,4 @@
-"""Arkouda's ``Strings`` on Atoll's distributed strings (``atoll-strings``, issue 17).
+"""Arkouda's ``Strings`` on Atoll's distributed strings (``atoll-strings``).
 
 Each locale holds a block of whole strings in the Arrow layout (UTF-8 bytes and offsets),
 Block-distributed by index. Element-wise methods run on every locale over its own strings;

@@ -1,4 +1,4 @@
-"""A user's Arkouda script runs unchanged after ``import atoll as ak`` (issue 14): the body of
+"""A user's Arkouda script runs unchanged after ``import atoll as ak``: the body of
 ``arkouda_script`` is written the way an Arkouda tutorial writes it (``ak.connect()``, Arkouda's
 names, keywords and return shapes only, nothing specific to Atoll); the test checks everything
 it computed against NumPy on the same data."""

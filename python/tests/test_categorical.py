@@ -1,4 +1,4 @@
-"""ak.Categorical (issue 17) against pandas.Categorical: codes and categories, comparisons,
+"""ak.Categorical against pandas.Categorical: codes and categories, comparisons,
 string predicates, unique, sorting, GroupBy by a Categorical, from_codes; random strings with
 empty strings, non-ASCII UTF-8 and heavy duplicates, in process and under MPI."""
 

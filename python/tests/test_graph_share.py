@@ -1,4 +1,4 @@
-"""The seed's approach 2 from Python: ``ak.graph.share_edges`` puts a graph's edge list in
+"""Approach 2 of the Chapel-Grafiki talk from Python: ``ak.graph.share_edges`` puts a graph's edge list in
 shared arrays, the C++ consumer ``examples/c/hitting_consumer`` (built by ``make examples-c``;
 skipped with a message if it is not) computes hitting times on it in place in a separate
 process, and the answer equals ``ak.graph.hitting_times`` and a scipy solve (rtol 1e-6, inf

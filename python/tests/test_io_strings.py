@@ -1,4 +1,4 @@
-"""Parquet string columns (issue 17/16): files written by pandas, pyarrow (plain and
+"""Parquet string columns: files written by pandas, pyarrow (plain and
 dictionary pages, nulls) and polars read back as ``ak.Strings`` equal to what those libraries
 read; strings written by Atoll (one file per locale) read back equal in pandas, pyarrow,
 polars and Atoll; empty strings, non-ASCII UTF-8, many row groups, mixed with numeric

@@ -1,4 +1,4 @@
-"""ak.GroupBy by Strings keys, and by lists mixing Strings and pdarrays (issue 17), against
+"""ak.GroupBy by Strings keys, and by lists mixing Strings and pdarrays, against
 pandas' groupby (sort=True) on random strings with empty strings, non-ASCII UTF-8, heavy
 duplicates and all-equal keys; in process (1, 2, 4 locales) and under MPI."""
 

@@ -1,4 +1,4 @@
-"""ak.Strings (issue 17) against Python's str/re, NumPy and collections, on random strings with
+"""ak.Strings against Python's str/re, NumPy and collections, on random strings with
 empty strings and non-ASCII characters, in process (1, 2, 4 locales) and under MPI."""
 
 import collections

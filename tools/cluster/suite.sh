@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 C=$root/tools/cluster/cluster
 if ! why=$("$C" check 2>&1); then
-    echo "test-cluster: SKIPPED: no simulated cluster on this machine ($why); it needs root, ip netns and unshare"
+    echo "test-cluster: SKIPPED: no simulated cluster on this host ($why); it needs root, ip netns and unshare"
     exit 0
 fi
 export ATOLL_CLUSTER=${ATOLL_CLUSTER:-atc$$}

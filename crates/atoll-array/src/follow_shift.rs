@@ -78,7 +78,7 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
     // The first copy is of the own storage (the offsets that stay in their block): copied
     // first, then only what it leaves uncovered is zero-filled before the other moves land.
     // It is copied in pieces of COPY_PIECE bytes: glibc copies larger blocks with `rep movsb`,
-    // whose speed on this project's AMD EPYC VM differed between processes by 2x or more (one
+    // whose speed on a 2-vCPU AMD EPYC guest differed between processes by 2x or more (one
     // whole-row copy: jacobi1D BlockCyclic 0.92 ms in one process, 2.2 ms in a later one;
     // pieces: 1.1 ms in every run; the cause was not pinned down, docs/BENCHMARKS.md).
     row.clear();

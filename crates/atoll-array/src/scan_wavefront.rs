@@ -17,7 +17,7 @@
 //!
 //! Each core thus alternates a read phase (the fold) and a write phase (the rescan, bound by
 //! the combination's latency more than by the stores). Overlapping them was measured and lost
-//! every time (docs/BENCHMARKS.md, sessions 19 and 21): the next chunk folded during this
+//! every time (docs/BENCHMARKS.md, "Tried and not kept"): the next chunk folded during this
 //! one's write (per element, or in 1 KiB vector bursts), software prefetches of the next chunk,
 //! two half-chunks scanned in lockstep, other chunk sizes. The two locales' copy of the same
 //! bytes (`atoll-bench arkouda`'s `copy` line) is the ceiling to compare with.

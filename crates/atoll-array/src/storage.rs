@@ -201,7 +201,7 @@ impl<T: Elem> Storage<T> {
     }
 
     /// One strided put into `locale`'s part (the inverse of [`Storage::get_strided`]).
-    /// **One-sided.** (For followers written in a loop: the static aggregation issue.)
+    /// **One-sided.** (For followers written in a loop: static aggregation.)
     #[track_caller]
     #[allow(dead_code)]
     pub(crate) fn put_strided(

@@ -28,7 +28,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The default of [`streaming_store_threshold`]: 8 MiB of destination on a locale (more than
-/// this machine class's last-level cache share per core).
+/// the last-level cache share per core of the 2-vCPU EPYC guest it was tuned on).
 pub const DEFAULT_STREAMING_THRESHOLD: usize = 8 << 20;
 
 /// Rows shorter than this (bytes) are written with plain stores.
@@ -75,8 +75,8 @@ fn plain8<T: 'static>() -> bool {
 /// [`Streamer::write`] for the 8-byte types of [`plain8`]: two values at a time go straight from
 /// registers to one 16-byte streaming store. (The general path computes a block into an L1
 /// buffer and streams it out with 16-byte loads that span two 8-byte stores, which cannot be
-/// forwarded from the store queue: a standalone two-thread triad probe on the development VM
-/// (2^26 float64 per thread, session 10) spent 0.071-0.095 s of CPU per thread this way against
+/// forwarded from the store queue: a standalone two-thread triad probe on a 2-vCPU EPYC guest
+/// (2^26 float64 per thread) spent 0.071-0.095 s of CPU per thread this way against
 /// 0.086-0.116 s with the buffer, in each of four interleaved runs.)
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]

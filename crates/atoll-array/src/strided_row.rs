@@ -81,7 +81,7 @@ impl<T: Copy> Row for StridedRow<'_, T> {
         // The check's failure is a call with `j` by value: a panic message formatted here
         // took `j` by reference, which kept the loop counter in memory, one more store per
         // element in every strided loop (the folding kernel's loop ran 2-3x slower,
-        // docs/BENCHMARKS.md, session 16).
+        // measured on a 2-vCPU guest).
         if j >= self.len {
             out_of_bounds(j, self.len);
         }

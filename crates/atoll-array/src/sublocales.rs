@@ -1,4 +1,4 @@
-//! Block arrays whose pieces target sublocales (the hierarchical locales of issue 15, Chapel's
+//! Block arrays whose pieces target sublocales (as in the Chapel hierarchical-locales talk:
 //! `dmapped Block(targetLocales = sublocs)`).
 //!
 //! [`Targets::Sublocales`] keeps the array's locale-level [`Block`] layout (so it is aligned

@@ -1,4 +1,4 @@
-//! Issue 20's friction items: `to_vec` (every element on every locale) beside `gather(root)`
+//! Friction points of the array API: `to_vec` (every element on every locale) beside `gather(root)`
 //! and the indexed read `take` (formerly `gather_at`), and `Scalar(x) op e` compiling and
 //! computing as `x op e`, with Scalar on the left of every operator.
 

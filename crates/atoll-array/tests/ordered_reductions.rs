@@ -1,7 +1,7 @@
 //! `reduce_with` folds in index (row-major) order on every distribution (Block over any grid,
 //! Cyclic, BlockCyclic, also on 1 locale), views and strided views, ranks 1-3, 1-5 locales:
 //! checked with associative operators that are **not commutative** against a sequential fold
-//! (issue 20, item 1). `reduce_commutative` and the built-in reductions are checked elsewhere
+//! in index order. `reduce_commutative` and the built-in reductions are checked elsewhere
 //! (`reductions_and_scans.rs`).
 
 // `a.slice([lo..hi])` is how 1-D arrays are sliced.
@@ -120,8 +120,8 @@ rank_tests!(
     non_commutative_reduce_with_folds_in_index_order_3d: 3
 );
 
-/// The issue's example: Cyclic over 2 locales, "last non-zero" of [1, 2, 3, 4, 5, 6, 7, 0] is 7
-/// (it was 6: storage order).
+/// Cyclic over 2 locales, "last non-zero" of [1, 2, 3, 4, 5, 6, 7, 0] is 7 (a fold in storage
+/// order gives 6).
 #[test]
 fn last_non_zero_of_a_cyclic_array_is_in_index_order() {
     let got = run(Config::local(2), |ctx| {

@@ -119,7 +119,7 @@ fn scan_body<M: Distribution<1> + 'static>(ctx: &Ctx, dist: M, c: &ZipCase<1>, r
     let lastnz_ex: Vec<i64> = std::iter::once(0).chain(lastnz.iter().copied()).take(xs.len()).collect();
 
     let s = v.scan(|x, y| x + y, 0, true)?;
-    // The scan keeps the view's indices (issue 20: it was over positions 0..len).
+    // The scan keeps the view's indices (not positions 0..len).
     check(s.domain() == v.domain(), || format!("scan domain {:?}, want the view's {:?}", s.domain(), v.domain()))?;
     for (k, i) in l.view_dom().iter().enumerate().step_by(5) {
         check(s.get(i)? == incl[k], || format!("scan at index {i:?}"))?;

@@ -1,7 +1,7 @@
-// First writes to fresh memory (issue 15, docs/BENCHMARKS.md session 18): a 512 MiB anonymous
-// mapping (advised for huge pages, as Atoll's large buffers are) written with memset twice,
-// four times in one process, unmapping between rounds; then, after a pause, once more. On the
-// development VM the first round of a process (pages the guest had given back to the
+// First writes to fresh memory (docs/BENCHMARKS.md, "Noise on a 2-vCPU guest"): a 512 MiB
+// anonymous mapping (advised for huge pages, as Atoll's large buffers are) written with memset twice,
+// four times in one process, unmapping between rounds; then, after a pause, once more. On a
+// 2-vCPU KVM guest the first round of a process (pages the guest had given back to the
 // hypervisor) ran at 0.4-0.8 GB/s, later rounds (pages the guest still held, unmapped a moment
 // before) at 7-8 GB/s, and the second write of a round at ~25 GB/s. Freed memory goes back to
 // the hypervisor within about a second (free page reporting): the round after the pause is

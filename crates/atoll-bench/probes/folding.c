@@ -1,4 +1,4 @@
-// polybench's folding over 2 pinned threads (issue 13), polybench's size (n = 50400, 10
+// polybench's folding over 2 pinned threads, polybench's size (n = 50400, 10
 // repetitions of five folds), one spinning barrier per fold, on Cyclic and on BlockCyclic(4)
 // storage, against the sequential loop of the benchmark's reference (the first fold into a
 // second array, the next ones in place):
@@ -7,7 +7,7 @@
 //           block), loading both inputs a[2i] and a[2i + 1] where they live: no copies. On
 //           Cyclic half of every input line is the other's; on BlockCyclic(4) every output
 //           block reads one input block of each thread.
-//   BlockCyclic(4) as Atoll's zippered loop reads it (session 18): residue passes (one pass
+//   BlockCyclic(4) as Atoll's zippered loop reads it: residue passes (one pass
 //           per offset in the block, stride 4 written, stride 8 read), residue strips (the
 //           same interleaved in strips of 64 blocks), and blocks through a table (block by
 //           block, the offsets inner, each offset's source from a table: what a generic

@@ -1,10 +1,10 @@
-// The memory floor of `groupby_sum` (issue 16) on this machine: n = 2^26 int64 keys in
+// The memory floor of `groupby_sum` on the host it runs on: n = 2^26 int64 keys in
 // 0..2^16 and float64 values (1 GiB), on huge pages, split between 2 pinned threads.
 //   read-only:   both arrays read once (independent XORs, bandwidth-bound), nothing else;
 //   scatter-add: one private 2^16-slot table per thread, `t[k] += v` (the tables' combine and
 //                the key order are left out: a lower bound for any one-pass GroupBy sum);
 //   1 thread:    the same scatter-add on one thread.
-// The issue's gate (3x NumPy's `bincount(weights=)`, timed by `python -m atoll.bench
+// The target (3x NumPy's `bincount(weights=)`, timed by `python bench/python/bench.py
 // groupby_sum`) asks the whole Python GroupBy for this time divided by 3.
 //
 //   gcc -O3 -pthread crates/atoll-bench/probes/groupby_floor.c -o /tmp/groupby_floor && /tmp/groupby_floor

@@ -1,4 +1,4 @@
-// jacobi1D over 2 pinned threads (issue 13), polybench's size (n = 10^4, 100 steps), one
+// jacobi1D over 2 pinned threads, polybench's size (n = 10^4, 100 steps), one
 // spinning barrier per step, against the sequential loop:
 //   BlockCyclic(4), direct:      each thread computes its blocks in place, reading the
 //                                neighbour's block edges where they live (no copies);
@@ -11,7 +11,7 @@
 //                                live: every neighbour is the other thread's, so each step
 //                                reads the other's whole half (no copies); checked against the
 //                                sequential loop;
-//   lines only:                  the communication alone (session 18): each step reads one
+//   lines only:                  the communication alone: each step reads one
 //                                element of every cache line the other thread wrote and writes
 //                                its own half, no arithmetic;
 //   arithmetic only:             BlockCyclic(4) direct with the edges from the own storage (no

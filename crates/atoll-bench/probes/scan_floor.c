@@ -1,5 +1,5 @@
-// The memory floor of `scan` (issue 15: `cumsum` >= 1.5x one core on 2 locales) on this
-// machine: an inclusive prefix sum of n = 2^26 uint64 (512 MiB in, 512 MiB out), both arrays
+// The memory floor of `scan` (the target: `cumsum` >= 1.5x one core on 2 locales) on the
+// host it runs on: an inclusive prefix sum of n = 2^26 uint64 (512 MiB in, 512 MiB out), both arrays
 // on huge pages and already faulted (the "into a preallocated output" rule), best of 7 runs.
 //   1 thread, plain stores:  the loop of `atoll-bench arkouda`'s one-core reference;
 //   1 thread, streaming:     the same with non-temporal stores (no read for ownership);

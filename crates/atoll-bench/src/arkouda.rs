@@ -147,7 +147,7 @@ fn timed<R>(ctx: &Ctx, f: impl FnOnce() -> Result<R>) -> Result<(R, f64)> {
 /// Each repetition's result is dropped before the next one starts (untimed), as the one-core
 /// reference of an allocating kernel hands its previous output to the next run
 /// ([`reference_alloc`]): a result allocated by the next run can then reuse its memory (the
-/// page pool) instead of fresh pages, which cost ~2 s/GiB to fault in on the development VM.
+/// page pool) instead of fresh pages, which cost ~2 s/GiB to fault in on a 2-vCPU KVM guest.
 /// Holding the previous result while the next was made left one pooled repetition in three.
 fn best<R>(ctx: &Ctx, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<(R, f64)> {
     let mut out = None;
@@ -992,9 +992,13 @@ mod tests {
     fn the_element_wise_scatter_checks_its_result() {
         // Both flush rules give a checked, complete scatter on the local backend.
         for flush_every in [0, 1, 7] {
-            let (_, msgs, ok) =
-                atoll::runtime::run(Config::local(3), |ctx| scatter_pipelined_puts(ctx, 3001, 2, flush_every)).unwrap();
-            assert!(ok && msgs > 0, "flush every {flush_every}");
+            // The counters are on for the whole benchmark (its main turns them on).
+            let (_, msgs, ok) = atoll::runtime::run(Config::local(3), |ctx| {
+                ctx.start_comm_diagnostics()?;
+                scatter_pipelined_puts(ctx, 3001, 2, flush_every)
+            })
+            .unwrap();
+            assert!(ok && msgs > 0, "flush every {flush_every}: ok {ok}, messages {msgs}");
         }
     }
 }

@@ -13,8 +13,8 @@
 //!
 //! Buffers: every variant allocates fresh ones per call (`one_core_fresh_seconds`), and the
 //! fastest one also runs keeping its buffers between repetitions (`one_core_kept_seconds`), as
-//! Atoll's page pool keeps the distributed sort's (`atoll_runtime::page_pool`): on the
-//! development VM fresh pages cost up to 1.2 s per 512 MiB (`probes/first_touch.c`).
+//! Atoll's page pool keeps the distributed sort's (`atoll_runtime::page_pool`): on a
+//! 2-vCPU KVM guest fresh pages cost up to 1.2 s per 512 MiB (`probes/first_touch.c`).
 //! `one_core_seconds` is the faster of the two.
 
 use crate::hugevec as hv;

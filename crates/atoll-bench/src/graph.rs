@@ -1,4 +1,4 @@
-//! `atoll-bench graph` (issue 19): label propagation and hitting times on the bcsstk29-sized
+//! `atoll-bench graph`: label propagation and hitting times on the bcsstk29-sized
 //! 3-D finite-element pattern (13,992 vertices, ~627k entries), and label propagation, hitting
 //! times and connected components on a Kronecker graph (`--scale`, 22 by default: 4M vertices,
 //! ~64M generated edges, both directions stored). Each line reports Atoll's `seconds_per_iter`

@@ -1,4 +1,4 @@
-//! `atoll-bench graph-shared` (issues 18 and 19, the seed's approach 2): the line
+//! `atoll-bench graph-shared` (approach 2 of the Chapel-Grafiki talk): the line
 //! `hitting_shared_cpp`. Atoll builds the bcsstk29-sized FE pattern (the graph of
 //! `atoll-bench graph`'s `hitting_bcsstk`), writes its edge list into shared arrays
 //! (`atoll_graph::SharedEdges`), and the separate C++ process `examples/c/hitting_consumer`

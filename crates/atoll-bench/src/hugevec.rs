@@ -17,7 +17,7 @@ pub fn zeroed<T: bytemuck::Zeroable + Clone>(len: usize, huge: bool) -> Vec<T> {
 
 /// Buffers a one-core reference keeps between calls, by element type: what a careful
 /// single-core program does with its scratch and output buffers, so that only the first call
-/// pays for fresh pages (on the development VM, memory freed more than about a second ago is
+/// pays for fresh pages (on a 2-vCPU KVM guest, memory freed more than about a second ago is
 /// written again at 0.4-0.8 GB/s: `probes/first_touch.c`). Atoll's runtime pools large
 /// buffers the same way (`atoll_runtime::page_pool`).
 #[derive(Default)]

@@ -142,7 +142,7 @@ enum Bench {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
-    /// Distributed strings (issue 17): contains_regex, argsort, groupby_count, hash, split vs the best single-core loop.
+    /// Distributed strings: contains_regex, argsort, groupby_count, hash, split vs the best single-core loop.
     Strings {
         #[command(flatten)]
         common: Common,
@@ -171,9 +171,9 @@ enum Bench {
     Isx(isx::IsxArgs),
     /// NPB FT: a distributed 3-D FFT (global-view and explicit transposes) verified by NPB's checksums.
     Ft(ft::FtArgs),
-    /// Graph analytics (issue 19): label propagation, hitting times, components.
+    /// Graph analytics: label propagation, hitting times, components.
     Graph(graph::GraphArgs),
-    /// The seed's approach 2: hitting times by the C++ consumer on a shared edge list (hitting_shared_cpp).
+    /// Hitting times by a separate C++ process on an edge list in shared arrays (hitting_shared_cpp).
     GraphShared(graph_shared::GraphSharedArgs),
     /// The cost of memory tracking (off/count/full/threshold vs untracked), small strings and 64 MiB blocks.
     Memtrack(memtrack::MemtrackArgs),

@@ -1,4 +1,5 @@
-//! `atoll-bench memtrack`: the cost of memory tracking (issue 5), the seed's program.
+//! `atoll-bench memtrack`: the cost of memory tracking, on the program of the Chapel performance
+//! notes' memory-tracking benchmark.
 //!
 //! A global allocator belongs to a whole process, so this subcommand does not measure in the
 //! `atoll-bench` process (which has none: the communication benchmarks run on the system

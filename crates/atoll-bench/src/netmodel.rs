@@ -14,8 +14,8 @@
 //!   `MPI_Get`, best of 3), `L`: its latency (an 8-byte `MPI_Get` with its flush, a round
 //!   trip, the median of 400); both outside any Atoll job, before it;
 //! - `collectives x C`: the collectives of one repetition at plain MPI's `MPI_Barrier` time
-//!   over the same ranks (a collective is at least a barrier's latency across hosts; the
-//!   issue's model leaves collectives out, which would let small kernels look worse than the
+//!   over the same ranks (a collective is at least a barrier's latency across hosts; a
+//!   model of bytes and messages alone leaves collectives out, which would let small kernels look worse than the
 //!   network allows).
 //!
 //! `model_ratio` = measured / model: 1 means Atoll takes what the network and one host's work
@@ -100,7 +100,8 @@ pub struct Link {
     pub hosts: Vec<String>,
 }
 
-/// This machine's host name.
+/// The name of the host this process runs on.
+#[cfg(feature = "mpi")]
 fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default()
 }

@@ -1,5 +1,5 @@
-//! `atoll-bench overhead`: the fixed cost of one small operation (issue 13's "per-operation
-//! overhead"), against the same fork/join shape with rayon in the same run.
+//! `atoll-bench overhead`: the fixed cost of one small operation (the
+//! per-operation overhead), against the same fork/join shape with rayon in the same run.
 //!
 //! Every locale runs each operation `iters` times per sample; a sample's time is the slowest
 //! locale's, divided by `iters`; `seconds` is the best sample and `median_seconds` the median.

@@ -1,4 +1,4 @@
-//! `atoll-bench share`: shared arrays (atoll-share, issue 18) against what a skeptic would do
+//! `atoll-bench share`: shared arrays (atoll-share) against what a skeptic would do
 //! instead, in the same run. Local backend.
 //!
 //! - `attach`: an `n`-element f64 array (default 2^27 = 1 GiB) made by this process and

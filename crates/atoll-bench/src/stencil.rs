@@ -2,7 +2,7 @@
 //! views of `a`, `a` and `b` swapping roles every sweep) on Cyclic and on Block arrays over all
 //! locales, per sweep, beside the same sweeps as a plain sequential loop over one `Vec` on one
 //! core in the same run. On Cyclic data the views shifted by one are owned by the neighbouring
-//! locale (the follower case of issue 15); on Block data only one halo element per locale is.
+//! locale (the remote-follower case); on Block data only one halo element per locale is.
 //! `cyclic_vs_block` is the ratio of the two per-sweep times. Every result is compared with the
 //! sequential loop's (the same operations in the same order: bitwise equal).
 

@@ -1,4 +1,4 @@
-//! `atoll-bench strings` (issue 17): Atoll's distributed strings against the best single-core
+//! `atoll-bench strings`: Atoll's distributed strings against the best single-core
 //! Rust loop over the same bytes, measured in the same run.
 //!
 //! `n` random strings (default 2^24) of length 1-32 over `A-Za-z`

@@ -1,4 +1,4 @@
-//! The seed's approach 2 end to end (issues 18 and 19): an Atoll job (2 locales) builds a
+//! Approach 2 of the Chapel-Grafiki talk end to end: an Atoll job (2 locales) builds a
 //! graph's edge list in shared arrays (`atoll_graph::SharedEdges`), the C++ program
 //! `examples/c/hitting_consumer.cpp` (built here with the system `c++` against
 //! `include/atoll.h` and this crate's cdylib) attaches to it and to the target set, computes

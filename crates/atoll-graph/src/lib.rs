@@ -1,4 +1,4 @@
-//! Atoll's graph analytics (issue 19): Matrix Market reading (in parallel, byte ranges split at
+//! Atoll's graph analytics: Matrix Market reading (in parallel, byte ranges split at
 //! line ends) and writing, a row-Block-distributed CSR matrix and an edge-list operator behind
 //! one [`RowMatrix`] trait, whose SpMV fetches remote vector entries with a cached plan (one
 //! message per remote locale per product), Kronecker/R-MAT and 3-D finite-element-like

@@ -1,4 +1,4 @@
-//! The `RowMatrix` operator trait (the seed's abstraction): a distributed linear operator whose
+//! The `RowMatrix` operator trait (the Chapel-Grafiki talk's abstraction): a distributed linear operator whose
 //! rows and columns are Block-partitioned over the locales. Vectors are a locale's local part
 //! (the local part of a Block `DistArray<f64, 1>` of the same length).
 

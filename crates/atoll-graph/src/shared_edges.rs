@@ -1,4 +1,4 @@
-//! The seed's approach 2 (issues 18 and 19): a graph's edge list written by Atoll into shared
+//! Approach 2 of the Chapel-Grafiki talk: a graph's edge list written by Atoll into shared
 //! arrays (`atoll_share::SharedArray`, per-locale blocks in memory-mapped files) that another
 //! process (Rust, Python, or C/C++ through `include/atoll.h`, e.g.
 //! `examples/c/hitting_consumer.cpp`) attaches to and computes on in place, plus the target set

@@ -1,4 +1,4 @@
-//! A graph's edge list in shared arrays (`SharedEdges`, the seed's approach 2): the files hold
+//! A graph's edge list in shared arrays (`SharedEdges`, approach 2 of the Chapel-Grafiki talk): the files hold
 //! exactly the graph's entries (read back by a plain process), Atoll's own edge-list operator
 //! runs on the shared memory and agrees with the CSR matrix, and bad input is a typed error
 //! that leaves no file behind. 1-3 locales.

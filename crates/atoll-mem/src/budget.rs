@@ -93,7 +93,7 @@ impl MemoryLimit {
         }
     }
 
-    /// The limit in bytes on this machine.
+    /// The limit in bytes on the host this process runs on.
     ///
     /// # Errors
     ///
@@ -105,7 +105,7 @@ impl MemoryLimit {
         }
     }
 
-    /// Each locale's limit when `locales_on_node` locales share this machine: a byte count
+    /// Each locale's limit when `locales_on_node` locales share the host: a byte count
     /// applies to each locale as given; a percentage of physical memory is split evenly.
     ///
     /// # Errors

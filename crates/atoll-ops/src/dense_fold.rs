@@ -1,7 +1,7 @@
 //! The per-task fold of [`dense_aggregate`](crate::dense_aggregate): rows folded into a table
 //! indexed by `key - lo` in one loop, each row's key checked against the table (one compare
 //! and a branch that is not taken), the table moved or grown out of the loop when a key falls
-//! outside it. (Measured on the 2-core EPYC of issue 16: a separate min/max or OR pass over
+//! outside it. (Measured on a 2-vCPU EPYC guest: a separate min/max or OR pass over
 //! each block of 64-1024 keys before an unchecked fold is 20-30% *slower* than this fused
 //! loop, since the two passes no longer overlap the key stream with the table's misses.)
 //!

@@ -304,7 +304,7 @@ pub(crate) fn sort_records<const W: usize, X: Elem + Pod>(
     // Records bound to other locales wait in the staging buffer for their puts, and land in
     // the destination's landing buffer, unless they are stored in place. Both are symmetric
     // allocations made to be overwritten, so a later sort takes them back from the page pool
-    // instead of faulting fresh pages (~2 s/GiB on the development VM).
+    // instead of faulting fresh pages (~2 s/GiB on a 2-vCPU KVM guest).
     let staged = layout.locales() > 1 && !direct;
     let mut staging = if staged { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };
     let mut landing = if staged { Some(Registered::<[u64; W]>::new(ctx, operation, m)?) } else { None };

@@ -281,7 +281,7 @@ pub(crate) unsafe fn scatter_wc<const W: usize, O: Copy>(
 /// pages first touched when written; a reused part is not zeroed), registered for remote
 /// access, with every locale's address: the destination of the sort's passes before the
 /// last. A symmetric allocation (`Ctx::alloc_symmetric_for_overwrite`), so that where the
-/// backend maps node peers' memory (MPI ranks of one host, issue 15) every locale's part is
+/// backend maps node peers' memory (MPI ranks of one host) every locale's part is
 /// directly addressable and the passes store in place, as on the local backend. Its bytes are
 /// reserved in the memory budget before anything is allocated. **Collective** to make and to
 /// free.

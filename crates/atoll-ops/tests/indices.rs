@@ -1,4 +1,4 @@
-//! Positions and indices (issue 20, item 2): `argsort` and `coargsort` return indices of the
+//! Positions and indices: `argsort` and `coargsort` return indices of the
 //! input's index space, so `a.take(&argsort(&a.view())?)` is `a` sorted on offset and strided
 //! domains and on views; `argsort_positions` and `coargsort_positions` return positions
 //! `0..len`. Checked on every distribution, 1-4 locales, against a sequential stable sort.
@@ -66,7 +66,7 @@ fn take_of_argsort_sorts_offset_and_strided_domains() {
         run(Config::local(n), |ctx| {
             let grid = LocaleGrid::auto(0..n)?;
             let domains = [
-                Domain::new([StridedRange::new(-3, 7)])?,               // the issue's -3..7
+                Domain::new([StridedRange::new(-3, 7)])?,               // offset: -3..7
                 Domain::new([StridedRange::with_stride(-40, 61, 3)?])?, // strided, offset
                 Domain::new([StridedRange::with_stride(5, 90, 2)?])?,   // positions in range
                 Domain::from_shape([33])?,

@@ -5,7 +5,7 @@
 //! the TLB on nearly every element with 4 KiB pages; a page walk per access then limits the
 //! cache misses in flight, and every 4 KiB of a fresh buffer costs a page fault. Where the
 //! kernel's transparent huge pages are in `madvise` mode (`/sys/kernel/mm/transparent_hugepage/
-//! enabled`), only memory advised with `MADV_HUGEPAGE` gets them: on the development VM a
+//! enabled`), only memory advised with `MADV_HUGEPAGE` gets them: on a 2-vCPU KVM guest a
 //! one-core gather of 2^27 `u64` took 1.22 s instead of 2.1 s, and the first touch of 1 GiB
 //! 0.1 s instead of 0.36-0.69 s. In `always` mode the advice changes nothing; in `never` mode
 //! it is ignored.
@@ -16,8 +16,8 @@
 //! aligned interior of a buffer can be huge pages (a `Vec`'s buffer is not 2 MiB aligned; the
 //! head and tail, under 2 MiB each, keep 4 KiB pages). MPI node-shared segments (memfd
 //! mappings, `comm/mpi/shm.rs`) are shared memory, which the kernel backs with huge pages
-//! only when `shmem_enabled` allows it (`advise`, `within_size`, `always`; `never` on the
-//! development VM): `comm/mpi/shm.rs` advises large ones too, effective only there.
+//! only when `shmem_enabled` allows it (`advise`, `within_size`, `always`; `never` on many
+//! KVM guests): `comm/mpi/shm.rs` advises large ones too, effective only there.
 //!
 //! Switch: `ATOLL_HUGEPAGES=0` (or `off`, `false`) turns the advice off for the process (read
 //! once); [`set_enabled`] overrides it (tests comparing both).

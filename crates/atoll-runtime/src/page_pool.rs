@@ -5,14 +5,14 @@
 //! same locale that it fits, instead of going back to the kernel. (Eager allocations keep
 //! fresh pages, first touched by each sublocale's threads for NUMA placement.)
 //!
-//! Why: the first write to fresh memory costs a page fault per page, and on the development
-//! VM far more. Memory that a process frees goes back to the hypervisor within about a second
+//! Why: the first write to fresh memory costs a page fault per page, and on a 2-vCPU KVM
+//! guest far more. Memory that a process frees goes back to the hypervisor within about a second
 //! (free page reporting), and writing it again then ran at 0.4-0.8 GB/s, against 7-8 GB/s for
 //! pages the guest still held and ~25 GB/s for a `memset` of memory already mapped
 //! (`crates/atoll-bench/probes/first_touch.c`). A distributed argsort of 2^26 keys allocates
 //! ~1 GiB of buffers and output: their first touch took 1-2 s of its 2.3-2.9 s, and decided
 //! whether the sort or the one-core reference that ran after it looked fast
-//! (docs/BENCHMARKS.md, session 18).
+//! (measured on a 2-vCPU guest).
 //!
 //! Policy: idle buffers are kept per locale and reused only by it (the pages stay where that
 //! locale's threads first touched them). An allocation takes the smallest idle buffer of its

@@ -16,7 +16,7 @@ use atoll_error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
-/// This machine's host name.
+/// The name of the host this process runs on.
 pub(crate) fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_string())
@@ -26,7 +26,7 @@ pub(crate) fn hostname() -> String {
 }
 
 /// Builds one locale: its sublocales and their pinned pools, handler threads and tables, and
-/// its memory budget (`locales_on_node` locales share this machine's memory).
+/// its memory budget (`locales_on_node` locales share the host's memory).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_locale(
     id: usize,

@@ -3,8 +3,8 @@
 //! 2 MiB aligned address and asks the kernel to back it with 2 MiB pages.
 //!
 //! Shared memory gets transparent huge pages by fault only where
-//! `/sys/kernel/mm/transparent_hugepage/shmem_enabled` allows it; with `never` (the
-//! development VM and many distributions' default) every MPI array shared between node peers
+//! `/sys/kernel/mm/transparent_hugepage/shmem_enabled` allows it; with `never` (a
+//! 2-vCPU KVM guest's setting and many distributions' default) every MPI array shared between node peers
 //! had 4 KiB pages: a TLB miss per 4 KiB of every stream and nearly every random access, and a
 //! page fault per 4 KiB at first touch. `madvise(MADV_COLLAPSE)` (Linux 6.1) builds huge pages
 //! whatever that setting says (except `deny`): after one byte of each 2 MiB of a fresh segment

@@ -83,7 +83,7 @@ impl Machine {
         Machine { cores: (0..n).collect(), numa_of: (0..n).map(|c| (c, 0)).collect() }
     }
 
-    /// The cores of locale `rank` when `count` locales share this machine: a contiguous
+    /// The cores of locale `rank` when `count` locales share the host: a contiguous
     /// share when there are at least as many cores as locales, else one core, round-robin.
     pub fn share(&self, rank: usize, count: usize) -> Vec<usize> {
         let c = self.cores.len();

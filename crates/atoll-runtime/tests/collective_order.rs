@@ -1,5 +1,5 @@
 //! Collectives called in different orders with collective checking OFF (the release default)
-//! must not hang silently or return another collective's data (issue 20, item 7): the local
+//! must not hang silently or return another collective's data: the local
 //! backend compares every locale's note of its collective (kind, number, call site) at each
 //! rendezvous. Each job runs under a timeout harness, so a hang fails the test instead of
 //! blocking it; before the check these jobs hung or returned wrong data.

@@ -1,5 +1,5 @@
 //! Handlers that panic, fail or were never registered: the same error whichever locale runs
-//! them, and driver sessions that survive a failed command (issue 20, items 3, 4 and 8).
+//! them, and driver sessions that survive a failed command.
 
 mod common;
 use atoll_runtime::{run, Config, Ctx, Driver, Error, Handler, Result};

@@ -21,11 +21,11 @@ fn check(cond: bool, what: impl Into<String>) -> Result<()> {
 /// The bookkeeping `alloc_symmetric_for` allocates beyond the data it reserves, on a locale
 /// with `threads` task-pool threads: the addresses and lengths of every locale's part (24
 /// bytes per locale), the registration table's entry, the collectives' messages, and the work
-/// list of `alloc_filled`'s parallel first touch (a few entries per thread). Measured on the
-/// 2-core test VM (debug build, collective checks on, 1-2 threads per locale): 291, 315, 339
+/// list of `alloc_filled`'s parallel first touch (a few entries per thread). Measured on a
+/// 2-vCPU guest (debug build, collective checks on, 1-2 threads per locale): 291, 315, 339
 /// and 363 bytes with 1-4 locales, up to about 1.2 KiB on a locale with more threads, once
 /// 3.2 KiB; with both cores busy with other work, the first round of a job once took 6.3 KiB
-/// (session 20: one failure in twelve runs under load with a 5 KiB bound). The bound: 16 KiB,
+/// (one failure in twelve runs under load with a 5 KiB bound). The bound: 16 KiB,
 /// plus 2 KiB per thread for machines with large task pools -- still far below the smallest
 /// part measured (800 KB), so a reservation that misses the data, or data allocated twice,
 /// fails.

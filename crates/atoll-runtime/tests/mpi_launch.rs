@@ -264,7 +264,7 @@ fn node_shared_segments_kept_for_reuse() {
 
 /// Collectives between node peers through shared memory (`comm/mpi/shm_coll.rs`): payloads
 /// around the 16 KiB slot (so rounds switch to MPI and back), every root, uneven sizes, on 2
-/// and 3 ranks and oversubscribed (4 ranks on this machine); then the same through MPI
+/// and 3 ranks and oversubscribed (4 ranks on a 2-core host); then the same through MPI
 /// collectives only, and on the local backend.
 #[test]
 fn node_collectives_in_shared_memory() {
@@ -278,7 +278,7 @@ fn node_collectives_in_shared_memory() {
 
 /// Active messages between node peers through byte rings in shared memory
 /// (`comm/mpi/shm_am.rs`): payloads from empty to several times a ring, many in flight from
-/// several tasks, on 2 and 3 ranks and oversubscribed (4 ranks on this machine); then through
+/// several tasks, on 2 and 3 ranks and oversubscribed (4 ranks on a 2-core host); then through
 /// MPI only, without node sharing, and on the local backend.
 #[test]
 fn active_messages_in_shared_memory() {

@@ -407,7 +407,7 @@ impl RedOp {
 /// Elements [`fold8`] reads ahead with a software prefetch (512 bytes of float64, the distance
 /// of NumPy's pairwise sum): 2 locales' sums read at about half of NumPy's one-core rate per
 /// core, and the hardware prefetcher stops at each 4 KiB page. The gain is not measured yet
-/// (session 9's machine was loaded); the values do not depend on it.
+/// (the one attempt ran on a loaded host); the values do not depend on it.
 const PREFETCH_AHEAD: usize = 64;
 
 /// `f`-fold of `s` from `id` with 8 independent accumulators (vectorizable, and as

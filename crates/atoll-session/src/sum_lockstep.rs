@@ -7,7 +7,7 @@
 //! prefetcher starts afresh at each 4 KiB page. Here the chunks of a group of [`LANES`] are
 //! walked in lockstep (the same recursion on every chunk, each 8-element step of every chunk in
 //! one iteration): eight independent streams and eight times the independent additions. A
-//! standalone two-thread probe on the 2-core development VM (2^27 float64, session 10) took
+//! standalone two-thread probe on a 2-vCPU KVM guest (2^27 float64) took
 //! 0.035-0.037 s of CPU per thread instead of 0.050-0.055 s (2 and 4 lanes: 0.049, 0.039-0.043;
 //! the software prefetch of `fold8` made no difference there). Each chunk's additions happen in
 //! exactly the order of `pairwise_sum`, so results do not change (the Python tests compare both

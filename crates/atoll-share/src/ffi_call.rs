@@ -1,4 +1,4 @@
-//! The seed's approach 1: every locale calls a C function with a pointer to its own block
+//! Approach 1 of the Chapel-Grafiki talk: every locale calls a C function with a pointer to its own block
 //! (Chapel's `coforall loc in Locales do on loc { call_C(c_ptrTo(A[localSubdomain.low])) }`).
 
 use crate::dtype::ShareElem;

@@ -1,4 +1,4 @@
-//! Zero-copy sharing of Atoll arrays with other processes (issue 18).
+//! Zero-copy sharing of Atoll arrays with other processes.
 //!
 //! - [`SharedArray`]: a Block-distributed `DistArray` whose locales' parts are memory-mapped
 //!   files (default under `/dev/shm`), named by a small metadata file (`meta.rs` documents the
@@ -11,8 +11,8 @@
 //! - [`Signal`]: counting semaphores on futex words in the metadata file's control page, with
 //!   timeouts (a dead peer is [`atoll_error::Error::Timeout`], not a hang), working across
 //!   PID/IPC/mount namespaces.
-//! - [`call_c_per_locale`]: each locale calls a C function with a pointer to its block (the
-//!   seed's approach 1); [`call_c_symbol_per_locale`] names it by library and symbol.
+//! - [`call_c_per_locale`]: each locale calls a C function with a pointer to its block (approach 1
+//!   of the Chapel-Grafiki talk); [`call_c_symbol_per_locale`] names it by library and symbol.
 //!
 //! `unsafe` lives in `mmap.rs`, `futex.rs`, `exit.rs` (the `atexit` registration), `dl.rs` (dlopen/dlsym), and the few casts of `control.rs`, `block.rs`,
 //! `file.rs` and `ffi_call.rs`, each with its `SAFETY` comment.

@@ -1,5 +1,5 @@
-//! Signals in the shared mapping: counting semaphores on a futex word (the seed's
-//! "pseudo-semaphore" done properly). A waiter sleeps in the kernel (no busy wait) until a
+//! Signals in the shared mapping: counting semaphores on a futex word (the Chapel-Grafiki
+//! talk's "pseudo-semaphore" done properly). A waiter sleeps in the kernel (no busy wait) until a
 //! post, or returns [`Error::Timeout`] when its timeout passes: a peer that died gives a
 //! timeout, never a hang. A wait does not spin: on an oversubscribed machine (the
 //! development one) a 20 us spin phase made the round trip 7x slower than a pipe's, where

@@ -1,4 +1,4 @@
-//! Atoll's distributed strings (issue 17): [`DistStrings`] keeps, on each locale, a block of
+//! Atoll's distributed strings: [`DistStrings`] keeps, on each locale, a block of
 //! whole strings in the Arrow layout (UTF-8 bytes and `u64` offsets, [`LocalStrings`]),
 //! Block-distributed by string index like a [`DistArray`](atoll_array::DistArray) of the same
 //! length, and counted by the memory budget.

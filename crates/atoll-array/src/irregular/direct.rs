@@ -10,7 +10,7 @@
 //! second pass is the one-core loop's few instructions per element, so the processor keeps as
 //! many cache misses in flight as the plain loop does; in a single pass the address arithmetic
 //! filled its instruction window with ~8x fewer misses in flight (Atoll's gather took ~4x the
-//! plain loop's time on one thread, issue 15).
+//! plain loop's time on one thread).
 //!
 //! Diagnostics: each task counts the active messages its aggregator would have sent
 //! (`ceil(k / buffer)` per remote destination that `k` of its elements name, with the records'

@@ -646,7 +646,7 @@ pub fn wavefront_scan(ctx: &Ctx) -> Result<Vec<CommCounts>> {
     Ok(counts)
 }
 
-/// `reduce_with` folds in index order (issue 20): associative, non-commutative operators
+/// `reduce_with` folds in index order: associative, non-commutative operators
 /// (concatenation, last non-zero) over a Block array on a 2-D grid, a Cyclic array and a 3-D
 /// BlockCyclic array, and strided views, against a sequential fold. Leaders that are not
 /// index-ordered are read by a row-Block leader (strided gets, counted); a strided view of a
@@ -760,7 +760,7 @@ pub fn report(results: &[(&'static str, Vec<CommCounts>)]) -> String {
     results.iter().map(|(name, c)| format!("counts {name} {c:?}\n")).collect()
 }
 
-/// Aligned loops (no leading barrier since issue 13) and misaligned ones (reading and writing other
+/// Aligned loops (which take no leading barrier) and misaligned ones (reading and writing other
 /// locales' parts) in sequence, many rounds, compared with the same sequence on plain vectors:
 /// a loop that skipped a barrier it needs would read a value before its owner wrote it, or
 /// overwrite one another locale still reads.

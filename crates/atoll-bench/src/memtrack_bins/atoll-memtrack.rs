@@ -1,4 +1,4 @@
-//! The memory-tracking benchmark (the seed's program), with the tracking allocator installed.
+//! The memory-tracking benchmark (the Chapel performance notes' program), with the tracking allocator installed.
 //!
 //! `atoll-memtrack --json` measures, in one run:
 //!

@@ -94,7 +94,7 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     let (p, c) = measure(ctx, || atoll_ops::argsort(&g.view()))?;
     check_perm(&p, || reference(&k4), "argsort with 16-bit digits")?;
     out.push(("argsort_16bit_digits".to_string(), c));
-    // Indices, not positions (issue 20): a Cyclic array over the strided, offset domain
+    // Indices, not positions: a Cyclic array over the strided, offset domain
     // -40, -37, ..., 59 and a strided view of it; `a.take(&argsort(..))` sorts them.
     let dom = atoll_array::Domain::new([atoll_array::StridedRange::with_stride(-40, 60, 3)?])?;
     let grid = atoll_array::LocaleGrid::auto(0..ctx.num_locales())?;

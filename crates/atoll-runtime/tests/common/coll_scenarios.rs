@@ -1,4 +1,4 @@
-//! Many small and large collectives in a row (issue 15: MPI ranks of one node run them through
+//! Many small and large collectives in a row (MPI ranks of one node run them through
 //! shared memory, `comm/mpi/shm_coll.rs`): payloads of every size around the shared slot's
 //! 16 KiB (so rounds switch between shared memory and MPI), uneven sizes per locale, every
 //! root, interleaved with MPI-only collectives (alltoallv). Every result is checked against

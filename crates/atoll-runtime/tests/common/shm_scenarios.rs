@@ -1,4 +1,4 @@
-//! Node-shared memory under MPI (issue 15, `comm/mpi/shm.rs`): symmetric memory of ranks on
+//! Node-shared memory under MPI (`comm/mpi/shm.rs`): symmetric memory of ranks on
 //! one host is mapped by its node peers, grows with every allocation, and is released by the
 //! collective free (no mapping or descriptor left behind). Every value is checked against the
 //! pattern that its owner wrote. Also runs on the local backend and with `ATOLL_MPI_SHM=0`,

@@ -165,8 +165,9 @@ fn timed<T: Send + 'static>(threads: usize, work: impl Fn() -> T + Send + Sync +
     (Timing { wall, cpu }, results)
 }
 
-/// The seed's program: each task converts 1..=n to heap `String`s and drops them. Returns the
-/// timing and whether every task saw the expected total number of digits.
+/// The Chapel memory-tracking benchmark's program: each task converts 1..=n to heap `String`s
+/// and drops them. Returns the timing and whether every task saw the expected total number of
+/// digits.
 pub fn small_strings(threads: usize, n: u64) -> (Timing, bool) {
     let (secs, digits) = timed(threads, move || {
         let mut digits = 0u64;

@@ -23,7 +23,7 @@
 //!   thread: the thread then polls only briefly after a message ([`LINGER`]) and sleeps on its
 //!   inbox (at most [`PARK`]), and is hot only when a wake-up or a request to a rank off the
 //!   node needs MPI polled. Polling hot after every node-peer message took 30-60% of a core
-//!   on 2 cores with 2 ranks, slowing the computing threads (docs/BENCHMARKS.md, session 16).
+//!   on 2 cores with 2 ranks, slowing the computing threads (measured on a 2-vCPU guest).
 //! - **Collectives**: non-blocking MPI collectives on their own communicator, waited for with
 //!   polite polling (no busy core while waiting).
 //! - **Failed driver commands** (`abandon.rs`): a rank whose part fails sends `TAG_ABORT` to
@@ -684,7 +684,7 @@ impl MpiJob {
         // one worker inline and waits in collectives, like a local locale's main thread, which
         // is pinned. Unpinned, a wake-up could place it on a node peer's core until the
         // scheduler moved it again: small polybench kernels took 0.1-0.3 ms more under MPI
-        // (docs/BENCHMARKS.md, session 16).
+        // (measured on a 2-vCPU guest).
         if config.pin {
             let _ = crate::affinity::pin_current_thread(&cores);
         }

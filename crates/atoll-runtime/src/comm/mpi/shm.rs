@@ -1,4 +1,4 @@
-//! Node-shared memory between MPI ranks of one host (issue 15): gets, puts, strided transfers
+//! Node-shared memory between MPI ranks of one host: gets, puts, strided transfers
 //! and atomics between node peers become loads and stores, the way GASNet's PSHM and
 //! OpenSHMEM's `shmem_ptr` work.
 //!
@@ -190,7 +190,7 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
 /// Asks for transparent huge pages on a large segment mapping (before its pages are touched):
 /// only effective where the kernel gives shared memory huge pages on advice
 /// (`/sys/kernel/mm/transparent_hugepage/shmem_enabled` is `advise`, `within_size` or
-/// `always`); where it is `never` (the development VM) the flag is set and changes nothing.
+/// `always`); where it is `never` (as on many KVM guests) the flag is set and changes nothing.
 /// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`hugepages.rs`).
 fn advise_huge(m: &Mapping) {
     if m.len >= crate::hugepages::THRESHOLD && crate::hugepages::enabled() {

@@ -1,4 +1,4 @@
-//! Active messages between MPI ranks of one node through shared memory (issue 15): requests,
+//! Active messages between MPI ranks of one node through shared memory: requests,
 //! replies and the control messages (wake-up, abort, end of job) between node peers travel
 //! through byte rings in node-shared memory instead of `MPI_Send` / `MPI_Improbe`, so a
 //! sender takes no MPI lock (MPICH serializes `MPI_THREAD_MULTIPLE` calls, and the receiving
@@ -33,7 +33,7 @@
 //!   producer sees the 1; a wake that comes before the sleep finds the word already 0, and
 //!   the futex does not sleep. So a sleeping progress thread costs no core and a message
 //!   wakes it within a futex wake-up, where polling hot took a share of a core that the
-//!   computing threads needed (docs/BENCHMARKS.md, session 16).
+//!   computing threads needed (measured on a 2-vCPU guest).
 //! - **Ending.** A rank whose progress thread has stopped marks its rings `closed`; a producer
 //!   waiting for space in a closed ring, or in the ring of a rank whose process is gone, gets
 //!   a `Comm` error instead of waiting forever.

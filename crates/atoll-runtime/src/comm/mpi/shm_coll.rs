@@ -1,8 +1,8 @@
-//! Collectives between MPI ranks that share one node, through shared memory (issue 15):
+//! Collectives between MPI ranks that share one node, through shared memory:
 //! barrier, allgather, broadcast and gather of small payloads cost a few cache-line transfers
 //! instead of MPI's message protocol (MPICH's `MPI_Ibarrier` / `MPI_Iallgather` polled with
-//! `MPI_Test` cost 5-30 us per collective between two ranks of one host on the loaded 2-core
-//! VM, which dominated programs that issue thousands of tiny operations, such as polybench at
+//! `MPI_Test` cost 5-30 us per collective between two ranks of one host on a loaded 2-vCPU
+//! guest, which dominated programs that issue thousands of tiny operations, such as polybench at
 //! scale 1).
 //!
 //! - **Where.** Used only when every rank of the job is on this node (`NodeShm` found them

@@ -1,11 +1,11 @@
-//! Reuse of freed node-shared segments (issue 15): a symmetric allocation freed collectively
+//! Reuse of freed node-shared segments: a symmetric allocation freed collectively
 //! keeps its segment, and its node peers keep their mappings of it, so that the next
 //! allocation of about the same size (the next sort's buffers, the next result array) needs
 //! no new `memfd`, no `mmap` on every peer and, above all, no page fault per page.
 //!
-//! Shared memory gets no transparent huge pages by fault where `shmem_enabled` is `never` (the
-//! development VM): there a fresh segment faulted every 4 KiB page at first touch, by its
-//! owner and again by every peer that writes it; on the VM first-touching a fresh 256 MiB
+//! Shared memory gets no transparent huge pages by fault where `shmem_enabled` is `never` (as
+//! on a 2-vCPU KVM guest): there a fresh segment faulted every 4 KiB page at first touch, by its
+//! owner and again by every peer that writes it; on that guest first-touching a fresh 256 MiB
 //! segment took 0.64 s against 0.08 s for huge-page anonymous memory, and a peer's own faults
 //! on it 0.24 s more, while zeroing a kept segment took 0.02 s. Large segments are now
 //! collapsed into huge pages when made (`shared_huge.rs`), which costs about a huge-page

@@ -1,4 +1,4 @@
-"""Parquet kernels of ``python -m atoll.bench``: ``parquet_read`` and ``parquet_write`` of two
+"""Parquet kernels of ``bench/python/bench.py``: ``parquet_read`` and ``parquet_write`` of two
 columns (int64 keys, float64 values; ``--n`` rows), against, in the same run on the same data:
 NumPy (``np.save``/``np.load`` of the same arrays: the single-core baseline, ``numpy_seconds``),
 polars and pandas (their ``read_parquet``/``write_parquet``/``to_parquet``, default threading).

@@ -1,4 +1,4 @@
-"""The strings kernels of ``python -m atoll.bench`` (issue 17): ``contains_regex``,
+"""The strings kernels of ``bench/python/bench.py``: ``contains_regex``,
 ``str_argsort`` and ``groupby_count`` (``ak.GroupBy(strings).size()``) on ``min(n, 2^24)`` random strings of length 1-32
 (``ak.random_strings_uniform(1, 33, n, "letters")``), each checked against NumPy / Python on
 the same strings (``numpy_seconds``: ``re`` over a list for the regex, ``np.argsort(kind="stable")``

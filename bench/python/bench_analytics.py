@@ -1,4 +1,4 @@
-"""The analytics kernels of ``python -m atoll.bench`` (issue 16): ``argsort``, ``coargsort``
+"""The analytics kernels of ``bench/python/bench.py``: ``argsort``, ``coargsort``
 (2 keys), ``unique``, ``in1d``, ``groupby_sum`` (2^16 distinct int64 keys, float64 values).
 
 Each times Atoll and, on the same data in the same run, NumPy's equivalent (stable argsort,

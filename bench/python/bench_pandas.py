@@ -1,5 +1,5 @@
-"""The pandas-layer kernels of ``python -m atoll.bench``: ``merge`` and ``dataframe_groupby``
-(``--n`` rows; the issue's size is 2^24) against pandas (one core: the ``numpy_seconds``
+"""The pandas-layer kernels of ``bench/python/bench.py``: ``merge`` and ``dataframe_groupby``
+(``--n`` rows; the target size is 2^24) against pandas (one core: the ``numpy_seconds``
 reference, NumPy having no join or group-by) and polars (its default threading), and
 ``hdf5_write``/``hdf5_read`` of one float64 column (``--n`` rows: 2^27 is 1 GiB) against h5py
 writing/reading the same array to/from one file on one core.

@@ -1,4 +1,4 @@
-"""String-column Parquet kernels of ``python -m atoll.bench`` (issues 16/17):
+"""String-column Parquet kernels of ``bench/python/bench.py``:
 ``parquet_read_str`` and ``parquet_write_str`` of one column of ``min(n, 2^24)`` random strings
 of length 1-32 (``ak.random_strings_uniform(1, 33, n, "letters")``), against, in the same run
 on the same strings: pyarrow on one core (``pq.read_table(use_threads=False)`` /
@@ -19,7 +19,7 @@ import shutil
 
 
 import atoll as ak
-from .bench_io import _best, _dir, _peers, _rm
+from bench_io import _best, _dir, _peers, _rm
 
 MAX_N = 1 << 24
 

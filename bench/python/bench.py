@@ -1,10 +1,15 @@
-"""``python -m atoll.bench [kernel...] [--json] [--locales N] [--n N]``: Atoll's Python front end
-against NumPy on the same data in the same run, results checked. One JSON line per kernel:
-``bench``, ``variant``, ``backend``, ``locales``, ``n``, ``seconds`` (best of ``--reps``),
+"""Atoll's Python front end against NumPy on the same data in the same run, results checked.
+
+``python bench/python/bench.py [kernel...] [--json] [--locales N] [--n N]``. One JSON line per
+kernel: ``bench``, ``variant``, ``backend``, ``locales``, ``n``, ``seconds`` (best of ``--reps``),
 ``numpy_seconds``, ``speedup_vs_numpy``, ``ok``, plus ``gbps``, ``plain_stores_seconds`` and
-``ratio_vs_rust`` (triad) or ``latency_us`` (small_op). The analytics kernels (``analytics`` names them all: argsort, coargsort, unique,
-in1d, groupby_sum; see ``bench_analytics``) add ``speedup_vs_polars``/``speedup_vs_pandas``;
-``--chart PATH`` draws their speedups. Works under ``mpiexec -n N python -m atoll.bench`` too.
+``ratio_vs_rust`` (triad) or ``latency_us`` (small_op). The analytics kernels (``analytics`` names
+them all: argsort, coargsort, unique, in1d, groupby_sum; see ``bench_analytics``) add
+``speedup_vs_polars``/``speedup_vs_pandas``; ``--chart PATH`` draws their speedups. Works under
+``mpiexec -n N python bench/python/bench.py`` too.
+
+A script outside the ``atoll`` package: it imports ``atoll`` as a user does (the installed package,
+e.g. the project venv's after ``make build``) and its sibling modules from its own directory.
 """
 
 import argparse
@@ -19,21 +24,21 @@ import numpy as np
 import atoll as ak
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
-from . import bench_analytics  # noqa: E402  (argsort, coargsort, unique, in1d, groupby_sum)
+import bench_analytics  # noqa: E402  (argsort, coargsort, unique, in1d, groupby_sum)
 
 ANALYTICS = bench_analytics.KERNELS
 DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when named
-from .bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
+from bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
 
 KERNELS += STRING_KERNELS
 # Parquet IO (bench_io.py): parquet_read, parquet_write (looked up in globals() by name).
-from .bench_io import parquet_read, parquet_write  # noqa: E402,F401
+from bench_io import parquet_read, parquet_write  # noqa: E402,F401
 
 KERNELS += ["parquet_read", "parquet_write"]
-from .bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402,F401  (string columns)
+from bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402,F401  (string columns)
 
 KERNELS += ["parquet_read_str", "parquet_write_str"]
-from .bench_pandas import merge, dataframe_groupby, hdf5_write, hdf5_read, KERNELS as _PANDAS  # noqa: E402,F401
+from bench_pandas import merge, dataframe_groupby, hdf5_write, hdf5_read, KERNELS as _PANDAS  # noqa: E402,F401
 
 KERNELS += _PANDAS
 
@@ -196,7 +201,7 @@ def scatter(n, reps):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m atoll.bench", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="bench/python/bench.py", description=__doc__.split("\n")[0])
     p.add_argument(
         "kernels",
         nargs="*",
