@@ -6,7 +6,6 @@ as one owner-computes loop when its value is needed: printing, indexing, a reduc
 """
 
 import builtins
-import os
 import weakref
 
 import numpy as np
@@ -21,7 +20,7 @@ _pending = weakref.WeakValueDictionary()
 _MAX_NODES = 24  # deeper trees are computed (loops such as x = x + 1)
 # Eager evaluation (``ATOLL_EAGER=1`` or ``ak.set_eager(True)``): every elementwise result is
 # computed on the line that makes it, as Arkouda does; for timings of single operations.
-_EAGER = [os.environ.get("ATOLL_EAGER", "").strip().lower() in ("1", "true", "yes", "on")]
+_EAGER = [_atoll.eager_by_default()]
 PRINT_THRESHOLD = 100
 
 

@@ -132,6 +132,23 @@ def test_impossible_locale_count_in_the_environment_raises():
     assert "ValueError" in r.stdout and "ATOLL_LOCALES" in r.stdout
 
 
+@pytest.mark.skipif(ak.backend() == "mpi", reason="starts its own local sessions")
+def test_eager_evaluation_comes_from_the_configuration():
+    code = "import atoll as ak\na = ak.arange(5)\nb = a * 2\nprint(ak.is_eager(), b._expr is None, b.tolist())\n"
+    on = _run(code, {"ATOLL_EAGER": "1", "ATOLL_BACKEND": "local", "ATOLL_LOCALES": "2"})
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.split() == ["True", "True", "[0,", "2,", "4,", "6,", "8]"]
+    off = _run(code, {"ATOLL_EAGER": "0", "ATOLL_BACKEND": "local", "ATOLL_LOCALES": "2"})
+    assert off.returncode == 0, off.stderr
+    assert off.stdout.split() == ["False", "False", "[0,", "2,", "4,", "6,", "8]"]
+    bad = _run(
+        "import atoll as ak\ntry:\n    ak.arange(3)\nexcept ValueError as e:\n    print('ValueError', e)\n",
+        {"ATOLL_EAGER": "sometimes", "ATOLL_BACKEND": "local"},
+    )
+    assert bad.returncode == 0, bad.stderr
+    assert "ValueError" in bad.stdout and "ATOLL_EAGER" in bad.stdout
+
+
 def test_impossible_sizes_raise_out_of_memory_before_allocating():
     for f in (
         lambda: ak.zeros(10**15),

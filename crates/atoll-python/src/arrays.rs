@@ -116,6 +116,12 @@ fn shutdown(py: Python<'_>) -> PyResult<()> {
     crate::errors::IntoPy::py(py.allow_threads(session::stop))
 }
 
+/// Whether the environment asks for eager evaluation (`ATOLL_EAGER`, `Config::eager`).
+#[pyfunction]
+fn eager_by_default() -> bool {
+    session::eager_by_default()
+}
+
 /// True while a job runs.
 #[pyfunction]
 fn is_running() -> bool {
@@ -362,6 +368,7 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ex>()?;
     for f in [
         wrap_pyfunction!(init, m)?,
+        wrap_pyfunction!(eager_by_default, m)?,
         wrap_pyfunction!(shutdown, m)?,
         wrap_pyfunction!(is_running, m)?,
         wrap_pyfunction!(job_info, m)?,

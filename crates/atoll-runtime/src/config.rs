@@ -53,6 +53,7 @@ pub enum SublocaleMode {
 /// | `mpi_shm_coll` | `ATOLL_MPI_SHM_COLL=0\|1` | 1: collectives between node peers in shared memory |
 /// | `mpi_shm_am` | `ATOLL_MPI_SHM_AM=0\|1` | 1: active messages between node peers through shared-memory rings |
 /// | `mpi_shm_quiet` | `ATOLL_MPI_SHM_QUIET=0\|1` | 0: rank 0 says so when node-shared memory is unavailable |
+/// | `eager` | `ATOLL_EAGER=0\|1` | 0: the Python front end keeps elementwise results lazy (evaluated when used, fused); 1 evaluates each at the line that builds it, as Arkouda does (timings of single operations, Arkouda-exact behaviour) |
 /// | `peer_timeout` | `ATOLL_PEER_TIMEOUT` | 60 s: an MPI rank not heard from for this long (its host down, a link cut) ends the job, naming it |
 ///
 /// An empty variable counts as unset. `hugepages`, `heap_keep`, `poison_overwrite` and
@@ -134,6 +135,9 @@ pub struct Config {
     /// MPI: no note from rank 0 when node-shared memory is unavailable
     /// (`ATOLL_MPI_SHM_QUIET`).
     pub mpi_shm_quiet: bool,
+    /// Evaluate every elementwise result of the Python front end at the line that builds it
+    /// instead of lazily (`ATOLL_EAGER`; `ak.set_eager` changes it at run time).
+    pub eager: bool,
     /// How long an MPI rank may go unheard (no heartbeat of its peer watch, `comm/mpi/watch.rs`:
     /// its host is down or unreachable) before the job ends with a message naming it and what
     /// this rank was waiting for (`ATOLL_PEER_TIMEOUT`, seconds). An outage shorter than this
@@ -189,6 +193,7 @@ impl Default for Config {
             mpi_shm_coll: true,
             mpi_shm_am: true,
             mpi_shm_quiet: false,
+            eager: false,
             peer_timeout: DEFAULT_PEER_TIMEOUT,
             env_errors: Vec::new(),
         }
@@ -363,6 +368,7 @@ impl Config {
         flag("ATOLL_MPI_SHM_COLL", &mut |b| c.mpi_shm_coll = b);
         flag("ATOLL_MPI_SHM_AM", &mut |b| c.mpi_shm_am = b);
         flag("ATOLL_MPI_SHM_QUIET", &mut |b| c.mpi_shm_quiet = b);
+        flag("ATOLL_EAGER", &mut |b| c.eager = b);
         var("ATOLL_HEAP_KEEP", &mut |v| {
             if !v.trim().is_empty() {
                 c.heap_keep = Some(atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", v)?);
@@ -644,8 +650,10 @@ mod tests {
             ("ATOLL_MPI_SHM_AM", "false"),
             ("ATOLL_MPI_SHM_QUIET", "1"),
             ("ATOLL_PEER_TIMEOUT", "25"),
+            ("ATOLL_EAGER", "on"),
         ]))
         .unwrap();
+        assert!(c.eager && !Config::default().eager);
         assert!(!c.hugepages && c.poison_overwrite && c.sort_profile && c.mpi_shm_quiet);
         assert!(!c.mpi_shm && !c.mpi_shm_coll && !c.mpi_shm_am);
         assert_eq!((c.heap_keep, c.mpi_shm_keep), (Some(3 << 20), 8 << 20));

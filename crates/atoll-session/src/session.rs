@@ -27,6 +27,13 @@ fn mpi_ended() -> Error {
     )
 }
 
+/// Whether the environment asks for eager evaluation of the Python front end's elementwise
+/// results ([`Config::eager`], `ATOLL_EAGER`). An invalid value counts as unset here; the
+/// job's start then reports it.
+pub fn eager_by_default() -> bool {
+    Config::local(1).eager
+}
+
 /// The configuration of a new job: the environment's, with `locales` and `backend` applied.
 ///
 /// # Errors
