@@ -82,6 +82,7 @@ mod config;
 mod counters;
 mod leaks;
 mod raw;
+mod records;
 mod sites;
 mod state;
 mod stats;
