@@ -530,17 +530,6 @@ impl Config {
         self.overridden(&["ATOLL_MPI_SHM"])
     }
 
-    /// Applies the settings of the process (huge pages, the page pool's cap, poisoning, the
-    /// sorts' profile) when a job starts with this configuration.
-    pub(crate) fn apply_to_process(&self) {
-        crate::hugepages::set_enabled(self.hugepages);
-        crate::page_pool::set_cap(self.heap_keep);
-        crate::symmetric_data::set_poison_overwrites(self.poison_overwrite);
-        crate::phase_profile::set_enabled(self.sort_profile);
-    }
-
-    /// Checks every field before anything is started or allocated: an impossible setting is an
-    /// error, never an abort.
     /// Sets how long an MPI rank may go unheard before the job ends (`ATOLL_PEER_TIMEOUT`);
     /// [`run`](crate::run) refuses less than a second with an [`Error::Config`].
     pub fn with_peer_timeout(mut self, t: std::time::Duration) -> Self {
@@ -548,6 +537,8 @@ impl Config {
         self.overridden(&["ATOLL_PEER_TIMEOUT"])
     }
 
+    /// Checks every field before anything is started or allocated: an impossible setting is an
+    /// error, never an abort.
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());

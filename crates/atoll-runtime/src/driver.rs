@@ -22,9 +22,10 @@
 //! then `exec` returns that error, later commands return it too, and [`Driver::shutdown`]
 //! ends the job.
 
+use crate::comm::wire::{decode, encode};
 use crate::command::{command_start, end_command};
 use crate::ctx::{run_handler, Ctx};
-use crate::handler::{decode, encode, Handler};
+use crate::handler::Handler;
 use crate::run::{locale_main, startup, LocalJob, Outcome};
 use crate::sync::{lock, Mutex};
 use crate::{attribution, BackendKind, Config};
@@ -59,7 +60,7 @@ enum Kind {
     },
     #[cfg(feature = "mpi")]
     Mpi {
-        job: crate::comm::mpi::MpiJob,
+        job: crate::run::MpiLocale,
     },
 }
 
@@ -93,7 +94,7 @@ impl Driver {
     /// process when the driver shuts down (with status 0, or 1 if the job failed).
     pub fn start(config: Config) -> Result<Driver> {
         config.validate()?;
-        config.apply_to_process();
+        crate::run::apply_to_process(&config);
         match config.backend {
             BackendKind::Local => Self::start_local(&config),
             BackendKind::Mpi => Self::start_mpi(&config),
@@ -131,7 +132,7 @@ impl Driver {
 
     #[cfg(feature = "mpi")]
     fn start_mpi(config: &Config) -> Result<Driver> {
-        let job = crate::comm::mpi::MpiJob::start(config)?;
+        let job = crate::run::MpiLocale::start(config)?;
         if job.ctx.id() != 0 {
             let id = job.ctx.id();
             let code = match locale_main(&job.ctx, serve) {

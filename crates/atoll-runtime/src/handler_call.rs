@@ -1,14 +1,13 @@
-//! Running a handler: the same checks and the same errors wherever it runs.
+//! Running a handler: the same errors wherever it runs.
 //!
 //! A handler can run on the locale that asked for it (`ctx.on(ctx.id(), ..)`, the caller's part
-//! of `coforall_locales`, locale 0's part of a driver command) or on another locale (an active
-//! message). Both paths look the handler up in the registry (an unregistered handler is
-//! [`Error::HandlerNotRegistered`] on 1 locale as on 2) and catch its panics as
+//! of `coforall_locales`, locale 0's part of a driver command: `Ctx::call_here` in
+//! `ctx/active.rs`) or on another locale (an active message: `run_handler`, there too). Both
+//! paths look the handler up in the registry (an unregistered handler is
+//! [`Error::HandlerNotRegistered`] on 1 locale as on 2) and catch its panics here as
 //! [`Error::HandlerPanicked`] (the locale and the job go on), so a program behaves the same
 //! whichever locale is the target.
 
-use crate::ctx::{panic_message, Ctx};
-use crate::handler::{is_registered, Handler};
 use atoll_error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -19,27 +18,13 @@ pub(crate) fn catch_handler<R>(locale: usize, handler: &str, f: impl FnOnce() ->
     })
 }
 
-impl Ctx {
-    /// Runs `h(args)` on this locale as an active message from another locale would: the
-    /// handler must be registered, and a panic comes back as [`Error::HandlerPanicked`]. The
-    /// arguments are not serialized (they stay in this process).
-    pub(crate) fn call_here<A, R>(&self, h: &'static Handler<A, R>, args: A) -> Result<R> {
-        self.check_registered(h)?;
-        catch_handler(self.id(), h.name(), || h.call(self, args))
-    }
-
-    /// [`Ctx::call_here`] on sublocale `sub` of this locale (on its task pool).
-    pub(crate) fn call_here_on<A: Send, R: Send>(&self, h: &'static Handler<A, R>, sub: usize, args: A) -> Result<R> {
-        self.check_registered(h)?;
-        let child = self.here().child(sub)?;
-        child.run(move || catch_handler(self.id(), h.name(), || h.call(self, args)))
-    }
-
-    fn check_registered<A, R>(&self, h: &'static Handler<A, R>) -> Result<()> {
-        if is_registered(h.id()) {
-            Ok(())
-        } else {
-            Err(Error::HandlerNotRegistered { name: h.name().to_string(), id: h.id(), locale: self.id() })
-        }
+/// The text of a panic payload.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a non-string payload".to_string()
     }
 }

@@ -78,6 +78,7 @@ pub use bytemuck::{Pod, Zeroable};
 /// `bench`).
 #[cfg(all(feature = "mpi", feature = "bench"))]
 pub use comm::mpi::baseline::PlainMpi;
+pub use comm::wire::handler_id;
 pub use comm::Strided;
 pub use config::{
     launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, DEFAULT_MPI_SHM_KEEP,
@@ -87,11 +88,10 @@ pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
 pub use diagnostics::{CommCounts, CommTable};
 pub use driver::{run_driver, Driver};
 pub use external::ExternalBlock;
-pub use handler::{handler_id, is_registered, Handler};
-pub use pool::{Locale, Sublocale};
+pub use handler::{is_registered, Handler};
+pub use pool::{current_sublocale, Locale, Sublocale};
 #[cfg(feature = "bench")]
 pub use quiet::quiet_waits;
 pub use registration::RegistrationStats;
 pub use run::run;
-pub use sublocale_loop::current_sublocale;
 pub use symmetric_data::{poison_overwrites, PartInit, POISON};

@@ -18,9 +18,9 @@ use super::local_barrier::{FastBarrier, Padded};
 use super::local_fence::CommandFence;
 use super::memcopy;
 use super::{
-    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, Strided,
+    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, ServedLocale,
+    Strided,
 };
-use crate::ctx::{Ctx, LocaleState};
 use crate::registration::RegionTable;
 use crate::sync::OnceLock;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
@@ -69,7 +69,7 @@ pub(crate) struct LocalWorld {
     failure: Mutex<Option<(usize, Error)>>,
     /// Abandoning one driver command (see `local_fence`).
     pub(crate) fence: CommandFence,
-    locales: OnceLock<Vec<Weak<LocaleState>>>,
+    locales: OnceLock<Vec<Weak<dyn ServedLocale>>>,
     regions: Vec<Arc<RegionTable>>,
 }
 
@@ -92,7 +92,7 @@ impl LocalWorld {
         })
     }
 
-    pub(crate) fn set_locales(&self, locales: Vec<Weak<LocaleState>>) {
+    pub(crate) fn set_locales(&self, locales: Vec<Weak<dyn ServedLocale>>) {
         let _ = self.locales.set(locales);
     }
 
@@ -302,7 +302,7 @@ impl Atomics for LocalComm {
 }
 
 impl LocalComm {
-    fn target_state(&self, target: usize) -> Result<Arc<LocaleState>> {
+    fn target_state(&self, target: usize) -> Result<Arc<dyn ServedLocale>> {
         self.world.check()?;
         self.world
             .locales
@@ -322,16 +322,15 @@ impl ActiveMessages for LocalComm {
     /// so this is as good a place as the target's own threads, and saves two thread hand-offs);
     /// work for a sublocale still goes to that sublocale's pool.
     fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
-        let tctx = Ctx::from_state(self.target_state(target)?);
-        crate::ctx::run_handler(&tctx, handler, sub, &payload)
+        self.target_state(target)?.run_handler(handler, sub, &payload)
     }
 
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
         let st = self.target_state(target)?;
         let (tx, rx) = crate::sync::mpsc::channel();
-        let tctx = Ctx::from_state(Arc::clone(&st));
-        st.exec.spawn(move || {
-            let _ = tx.send(crate::ctx::run_handler(&tctx, handler, sub, &payload));
+        let target_st = Arc::clone(&st);
+        st.executor().spawn(move || {
+            let _ = tx.send(target_st.run_handler(handler, sub, &payload));
         });
         let world = Arc::clone(&self.world);
         Ok(PendingReply::new(rx, Some(Box::new(move || world.check()))))

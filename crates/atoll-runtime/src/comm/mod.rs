@@ -19,6 +19,8 @@
 //! copies to and from it directly; the MPI backend passes it as the displacement of a dynamic
 //! window (`MPI_Win_create_dynamic`), where displacements are absolute addresses.
 
+use crate::executor::Executor;
+use crate::sync::Arc;
 use atoll_error::{invalid_arg, Error, Result};
 
 #[cfg(any(feature = "mpi", test))]
@@ -32,6 +34,7 @@ pub(crate) mod local_fence;
 pub(crate) mod memcopy;
 pub(crate) mod shared_alloc;
 pub(crate) mod waits;
+pub(crate) mod wire;
 pub use shared_alloc::SharedAlloc;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;
@@ -341,6 +344,26 @@ pub trait Backend:
         false
     }
 }
+
+/// The locale a backend serves, as the backend sees it: what a backend needs of the locale's
+/// state (which lives above the backends and implements this, in `ctx/`), so that no backend
+/// names `Ctx` or the state. The context depends on the backends, not the reverse.
+pub(crate) trait ServedLocale: Send + Sync {
+    /// Runs handler `handler` here (on sublocale `sub` if given) as for a request from another
+    /// locale: its serialized reply, or the error to send back (a panic included).
+    fn run_handler(self: Arc<Self>, handler: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>>;
+    /// The locale's handler threads, which run the requests of other locales.
+    fn executor(&self) -> &Executor;
+    /// The number of collectives the locale has entered (the MPI backend's command
+    /// abandonment).
+    #[cfg(feature = "mpi")]
+    fn coll_seq(&self) -> u64;
+}
+
+/// The name of the handler with which the MPI backend asks a target which of its registered
+/// regions holds an address ([`Registration::lookup_remote`]); the job's start-up registers it.
+#[cfg(feature = "mpi")]
+pub(crate) const LOOKUP_REGION: &str = "atoll::lookup_region";
 
 /// A reply that will arrive later.
 #[must_use = "a pending reply must be waited for"]

@@ -1,7 +1,7 @@
 //! Collective operations: every locale calls them, in the same order.
 
 use super::Ctx;
-use crate::handler::{decode, encode};
+use crate::comm::wire::{decode, encode};
 use crate::sync::Ordering;
 use atoll_error::{invalid_arg, Error, Result};
 use bytemuck::Pod;

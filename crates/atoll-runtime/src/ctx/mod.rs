@@ -17,8 +17,8 @@ mod nonblocking;
 mod rma;
 mod tasks;
 
+pub(crate) use active::run_handler;
 pub use active::Pending;
-pub(crate) use active::{panic_message, run_handler};
 pub use alloc::Symmetric;
 pub use nonblocking::NbScope;
 

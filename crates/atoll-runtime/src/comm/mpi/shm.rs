@@ -213,7 +213,7 @@ pub(crate) struct NodeShm {
     /// mapping).
     maps: Vec<RwLock<BTreeMap<u64, Mapped>>>,
     /// Freed segments kept for reuse, per owner rank (`shm_pool.rs`).
-    pools: Arc<Mutex<Pools>>,
+    pools: Arc<Mutex<Pools<Mapping>>>,
     seq: AtomicU64,
     /// This table's identity in the per-thread lookup cache (several jobs may run in turn).
     id: u64,
@@ -346,7 +346,7 @@ impl NodeShm {
 
     /// A kept segment of this rank, zeroed when `zero`, as a new allocation under its old
     /// token (its pages are all present now: peers that map it afresh populate their mapping).
-    fn reuse(&self, k: Kept, zero: bool) -> Option<SharedAlloc> {
+    fn reuse(&self, k: Kept<Mapping>, zero: bool) -> Option<SharedAlloc> {
         let m = Arc::try_unwrap(k.map).ok()?;
         if zero {
             // SAFETY: `m` is this rank's own mapping of `len` writable bytes, unshared (the
@@ -474,7 +474,7 @@ struct Owned {
     map: Option<Mapping>,
     seq: u64,
     rank: usize,
-    pools: Weak<Mutex<Pools>>,
+    pools: Weak<Mutex<Pools<Mapping>>>,
 }
 
 impl Drop for Owned {
