@@ -19,7 +19,7 @@
 //! copies to and from it directly; the MPI backend passes it as the displacement of a dynamic
 //! window (`MPI_Win_create_dynamic`), where displacements are absolute addresses.
 
-use crate::executor::Executor;
+use crate::locale::executor::Executor;
 use crate::sync::Arc;
 use atoll_error::{invalid_arg, Error, Result};
 
@@ -28,14 +28,11 @@ pub(crate) mod byte_ring;
 pub(crate) mod coll_note;
 pub(crate) mod combine;
 pub(crate) mod local;
-pub(crate) mod local_barrier;
 pub(crate) mod local_copy;
-pub(crate) mod local_fence;
 pub(crate) mod memcopy;
-pub(crate) mod shared_alloc;
 pub(crate) mod waits;
 pub(crate) mod wire;
-pub use shared_alloc::SharedAlloc;
+pub use crate::memory::shared_alloc::SharedAlloc;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;
 
@@ -281,11 +278,11 @@ pub trait Registration {
     fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>>;
     /// Memory of at least `bytes` for a symmetric allocation of this locale that the locales
     /// sharing its node can map (MPI ranks of one host): zeroed, touched now for
-    /// [`PartInit::Eager`](crate::symmetric_data::PartInit), and for `Overwrite` a reused
+    /// [`PartInit::Eager`](crate::memory::symmetric_data::PartInit), and for `Overwrite` a reused
     /// segment may keep its old bytes; `None` where the backend has no such memory (the local
     /// backend, whose locales share the process anyway) or cannot make it now (the caller then
     /// uses heap memory).
-    fn alloc_shared(&self, _bytes: usize, _init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
+    fn alloc_shared(&self, _bytes: usize, _init: crate::memory::symmetric_data::PartInit) -> Option<SharedAlloc> {
         None
     }
     /// Maps the node-shared parts of a symmetric allocation: `parts[l]` is locale `l`'s
@@ -299,7 +296,7 @@ pub trait Registration {
 }
 
 /// Abandoning a driver command whose part failed on some locales while others wait for it in
-/// the command's collectives (`command.rs`; the protocol is in the crate README): the
+/// the command's collectives (`ctx/command.rs`; the protocol is in the crate README): the
 /// backend's side. The local backend carries it through shared flags, MPI through messages
 /// and a fresh communicator.
 pub trait CommandAbandonment {

@@ -1,13 +1,13 @@
 //! Active messages: running handlers on other locales, and replies to wait for.
 
 use super::{Ctx, LocaleState};
-use crate::attribution;
 use crate::comm::wire::{decode, encode};
 use crate::comm::{PendingReply, ServedLocale};
 use crate::diagnostics::Op;
-use crate::executor::Executor;
+use crate::handler::call::catch_handler;
 use crate::handler::{is_registered, Handler};
-use crate::handler_call::catch_handler;
+use crate::locale::attribution;
+use crate::locale::executor::Executor;
 use crate::sync::Arc;
 use atoll_error::{invalid_arg, Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
@@ -17,7 +17,7 @@ use std::panic::Location;
 /// to the target locale.
 pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
     attribution::as_locale(ctx.id(), || {
-        crate::current::with_current(ctx, || {
+        crate::ctx::current::with_current(ctx, || {
             let name = crate::handler::name_of(id);
             catch_handler(ctx.id(), &name, || crate::handler::dispatch(ctx, id, sub, payload, &name))
         })

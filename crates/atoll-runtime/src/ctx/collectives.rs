@@ -31,7 +31,7 @@ impl Ctx {
                         expected: format!("{k0} (#{s0})"),
                         found: format!("{k} (#{s})"),
                     };
-                    crate::command::abandon_on_mismatch(self, &e);
+                    crate::ctx::command::abandon_on_mismatch(self, &e);
                     return Err(e);
                 }
                 _ => {}

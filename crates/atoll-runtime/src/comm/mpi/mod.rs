@@ -62,8 +62,8 @@ use super::{
     SharedAlloc, Strided,
 };
 use crate::config::Config;
+use crate::locale::topology::Machine;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Backoff, Mutex, Ordering, Weak};
-use crate::topology::Machine;
 use atoll_error::{Error, Result};
 use std::collections::HashMap;
 use std::sync::mpsc::Sender;
@@ -589,7 +589,7 @@ impl Registration for MpiComm {
         decode(&reply)
     }
 
-    fn alloc_shared(&self, bytes: usize, init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
+    fn alloc_shared(&self, bytes: usize, init: crate::memory::symmetric_data::PartInit) -> Option<SharedAlloc> {
         self.inner.shm.as_ref()?.alloc(bytes, init)
     }
 
@@ -707,7 +707,7 @@ impl MpiStart {
             .name(format!("atoll-l{rank}-progress"))
             .spawn(move || {
                 if pin {
-                    let _ = crate::affinity::pin_current_thread(&cores);
+                    let _ = crate::locale::affinity::pin_current_thread(&cores);
                 }
                 progress_loop(me)
             })

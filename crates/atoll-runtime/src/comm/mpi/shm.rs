@@ -36,8 +36,8 @@ use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
 use crate::config::Config;
-use crate::shared_huge;
-use crate::symmetric_data::PartInit;
+use crate::memory::shared_huge;
+use crate::memory::symmetric_data::PartInit;
 use crate::sync::{lock, read, write};
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
@@ -110,7 +110,7 @@ fn name_of(rank: usize, seq: u64) -> String {
 
 /// Creates and maps a zeroed segment of at least `bytes`, keeping its descriptor for peers.
 /// Also returns whether its pages are all present (populated, or collapsed into huge pages:
-/// `shared_huge.rs`).
+/// `memory/shared_huge.rs`).
 fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<(Mapping, bool)> {
     let len = shared_huge::segment_len(bytes, page());
     let name = CString::new(name_of(rank, seq)).map_err(|_| Error::Io("segment name".into()))?;
@@ -191,9 +191,9 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
 /// only effective where the kernel gives shared memory huge pages on advice
 /// (`/sys/kernel/mm/transparent_hugepage/shmem_enabled` is `advise`, `within_size` or
 /// `always`); where it is `never` (as on many KVM guests) the flag is set and changes nothing.
-/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`hugepages.rs`).
+/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`memory/hugepages.rs`).
 fn advise_huge(m: &Mapping) {
-    if m.len >= crate::hugepages::THRESHOLD && crate::hugepages::enabled() {
+    if m.len >= crate::memory::hugepages::THRESHOLD && crate::memory::hugepages::enabled() {
         // SAFETY: advice on a whole mapping made by this module; MADV_HUGEPAGE changes no
         // byte, protection or address.
         unsafe { libc::madvise(m.ptr.cast(), m.len, libc::MADV_HUGEPAGE) };

@@ -8,7 +8,7 @@
 //! owner and again by every peer that writes it; on that guest first-touching a fresh 256 MiB
 //! segment took 0.64 s against 0.08 s for huge-page anonymous memory, and a peer's own faults
 //! on it 0.24 s more, while zeroing a kept segment took 0.02 s. Large segments are now
-//! collapsed into huge pages when made (`shared_huge.rs`), which costs about a huge-page
+//! collapsed into huge pages when made (`memory/shared_huge.rs`), which costs about a huge-page
 //! fault per 2 MiB; a kept segment keeps them.
 //!
 //! The rules, the same on every rank of the node for every owner (so that an owner and its

@@ -1,18 +1,18 @@
 //! Starting and ending jobs: the SPMD entry point [`run`].
 
-use crate::attribution;
 use crate::comm::local::{LocalComm, LocalWorld};
 use crate::comm::{Backend, ServedLocale};
 use crate::config::{BackendKind, Config};
 use crate::ctx::{Ctx, LocaleInfo, LocaleState};
 use crate::diagnostics::Diagnostics;
-use crate::executor::Executor;
-use crate::handler_call::panic_message;
-use crate::pool::{Locale, Sublocale};
-use crate::registration::{RegionTable, RemoteCache};
+use crate::handler::call::panic_message;
+use crate::locale::attribution;
+use crate::locale::executor::Executor;
+use crate::locale::pool::{Locale, Sublocale};
+use crate::locale::topology::{split_threads, Machine};
+use crate::memory::registration::{RegionTable, RemoteCache};
 use crate::sync::OnceLock;
 use crate::sync::{Arc, AtomicU64, Weak};
-use crate::topology::{split_threads, Machine};
 use atoll_error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -20,10 +20,10 @@ use std::time::Instant;
 /// Applies the settings of the process (huge pages, the page pool's cap, poisoning, the
 /// sorts' profile) when a job starts with `config`.
 pub(crate) fn apply_to_process(config: &Config) {
-    crate::hugepages::set_enabled(config.hugepages);
-    crate::page_pool::set_cap(config.heap_keep);
-    crate::symmetric_data::set_poison_overwrites(config.poison_overwrite);
-    crate::phase_profile::set_enabled(config.sort_profile);
+    crate::memory::hugepages::set_enabled(config.hugepages);
+    crate::memory::page_pool::set_cap(config.heap_keep);
+    crate::memory::symmetric_data::set_poison_overwrites(config.poison_overwrite);
+    crate::diagnostics::phase_profile::set_enabled(config.sort_profile);
 }
 
 /// Builds one locale: its sublocales and their pinned pools, handler threads and tables, and
@@ -51,12 +51,12 @@ pub(crate) fn build_locale(
         .enumerate()
         .map(|(i, (c, t))| Sublocale::new(id, i, c, t, config.pin))
         .collect::<Result<Vec<_>>>()?;
-    let name = format!("locale-{id}@{}", crate::topology::hostname());
+    let name = format!("locale-{id}@{}", crate::locale::topology::hostname());
     let pin_cores = cores.clone();
     let pin = config.pin;
     let exec = Executor::new(format!("atoll-l{id}-am"), move || {
         if pin {
-            let _ = crate::affinity::pin_current_thread(&pin_cores);
+            let _ = crate::locale::affinity::pin_current_thread(&pin_cores);
         }
         attribution::set_thread_locale(id);
     });
@@ -107,7 +107,7 @@ pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Ou
     attribution::set_thread_locale(ctx.id());
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<R> {
         startup(ctx)?;
-        let v = crate::current::with_current(ctx, || f(ctx))?;
+        let v = crate::ctx::current::with_current(ctx, || f(ctx))?;
         ctx.coll_enter("the end of the job")?;
         // Locales that finish early wait here for the others, by design (no stall report).
         crate::comm::coll_note::quiet(|| ctx.st.backend.barrier())?;
@@ -218,7 +218,7 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
                 let job = &job;
                 std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn_scoped(s, move || {
                     if ctx.config().pin {
-                        let _ = crate::affinity::pin_current_thread(ctx.here().cores());
+                        let _ = crate::locale::affinity::pin_current_thread(ctx.here().cores());
                     }
                     let o = locale_main(ctx, f);
                     if let Outcome::Failed(e) = &o {
@@ -246,8 +246,8 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
         }
     });
     job.shutdown();
-    // The job's idle pooled buffers go back to the kernel (`page_pool.rs`).
-    crate::page_pool::trim();
+    // The job's idle pooled buffers go back to the kernel (`memory/page_pool.rs`).
+    crate::memory::page_pool::trim();
     if let Some(e) = job.world.first_failure() {
         return Err(e);
     }
@@ -289,7 +289,7 @@ impl MpiLocale {
         // scheduler moved it again: small polybench kernels took 0.1-0.3 ms more under MPI
         // (measured on a 2-vCPU guest).
         if config.pin {
-            let _ = crate::affinity::pin_current_thread(&start.cores);
+            let _ = crate::locale::affinity::pin_current_thread(&start.cores);
         }
         let st = build_locale(
             start.rank,
@@ -316,8 +316,8 @@ impl MpiLocale {
 fn run_mpi<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> Result<R> {
     let job = MpiLocale::start(&config)?;
     let outcome = locale_main(&job.ctx, |c| f(c));
-    // Idle pooled heap parts go back to the kernel (`page_pool.rs`).
-    crate::page_pool::trim();
+    // Idle pooled heap parts go back to the kernel (`memory/page_pool.rs`).
+    crate::memory::page_pool::trim();
     match outcome {
         Outcome::Done(v) => {
             job.finish()?;

@@ -13,7 +13,7 @@
 //! Also [`current_sublocale`]: the sublocale whose pool runs the calling thread, which every
 //! pool thread records when it starts (so tests and diagnostics can check where work ran).
 
-use crate::affinity;
+use crate::locale::affinity;
 use crate::sync::lock;
 use crate::sync::{AtomicUsize, Ordering};
 use atoll_error::{Error, Result};
@@ -92,7 +92,7 @@ impl Sublocale {
                     // Pinning is best effort: a container may forbid some cores.
                     let _ = affinity::pin_current_thread(&pin_to);
                 }
-                crate::attribution::set_thread_locale(locale);
+                crate::locale::attribution::set_thread_locale(locale);
                 set_current_sublocale(locale, index);
                 // The work-stealing deques register each worker with crossbeam's global epoch
                 // collector, which lives as long as the process (the registration is freed
@@ -142,7 +142,7 @@ impl Sublocale {
     /// A vector of `len` copies of `value` whose pages were first written by this sublocale's
     /// threads, so the OS places them in its NUMA domain.
     pub fn alloc_filled<T: Copy + Send + Sync>(&self, len: usize, value: T) -> Vec<T> {
-        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
+        let mut v: Vec<T> = crate::memory::hugepages::vec_with_capacity(len);
         let spare = &mut v.spare_capacity_mut()[..len];
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
@@ -245,7 +245,7 @@ impl Locale {
         if self.children.len() == 1 {
             return self.children[0].alloc_filled(len, value);
         }
-        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
+        let mut v: Vec<T> = crate::memory::hugepages::vec_with_capacity(len);
         let parts = self.split(&(0..len));
         {
             let mut rest = &mut v.spare_capacity_mut()[..len];

@@ -7,21 +7,24 @@
 //! between two sets by the parity of the collective's sequence number, so a slot is rewritten
 //! only after everyone has passed the next barrier, hence finished reading it.
 //!
-//! The barrier itself is `local_barrier.rs` (spins briefly, then parks). A failure of any
+//! The barrier itself is `comm/local/barrier.rs` (spins briefly, then parks). A failure of any
 //! locale sets a flag that every waiting locale sees promptly (it is woken); they return
 //! [`Error::LocaleFailed`] instead of waiting forever. Each rendezvous also compares the
 //! locales' notes of their current collective (`coll_note.rs`), so collectives called in
 //! different orders give [`Error::CollectiveMismatch`] instead of wrong data or a hang.
 
+pub(crate) mod barrier;
+pub(crate) mod fence;
+
+use self::barrier::{FastBarrier, Padded};
+use self::fence::CommandFence;
 use super::coll_note::{self, Note};
-use super::local_barrier::{FastBarrier, Padded};
-use super::local_fence::CommandFence;
 use super::memcopy;
 use super::{
     ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, ServedLocale,
     Strided,
 };
-use crate::registration::RegionTable;
+use crate::memory::registration::RegionTable;
 use crate::sync::OnceLock;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};

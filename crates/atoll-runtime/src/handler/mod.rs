@@ -6,6 +6,8 @@
 //! registered (with [`Handler::register`]) in every process before it is called; a request for
 //! an id the target does not know comes back as [`Error::HandlerNotRegistered`].
 
+pub(crate) mod call;
+
 use crate::comm::wire::{decode, encode, handler_id};
 use crate::ctx::Ctx;
 use crate::sync::OnceLock;
