@@ -77,6 +77,7 @@ lint: apt venv $(STAMPS)/ruff
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
 	$(VENV)/bin/ruff check python tools bench
 	$(VENV)/bin/ruff format --check python tools bench
+	python3 tools/module_cycles.py --rules
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas

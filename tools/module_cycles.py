@@ -17,6 +17,14 @@ and exits with status 1 when it found one (0 otherwise), so that a lint can run 
     python3 tools/module_cycles.py                 # every crate under crates/
     python3 tools/module_cycles.py atoll-session   # some crates
     python3 tools/module_cycles.py --edges atoll-array
+    python3 tools/module_cycles.py --rules         # also the layering rules below
+    python3 tools/module_cycles.py --rule 'atoll-runtime:comm/!ctx/'
+
+A *layering rule* ``CRATE:FROM!TO`` says that no module of CRATE whose file (relative to
+``src``) starts with FROM may depend on one whose file starts with TO, directly or through
+other modules: the lower layer must not reach the upper one. ``--rules`` checks the table
+``RULES`` (the rules of this tree); ``--rule`` adds one. A broken rule prints the shortest
+chain of references that breaks it (with their lines) and also makes the exit status 1.
 
 The parser is textual (comments and strings stripped, ``use`` trees expanded, ``mod``
 declarations followed from ``lib.rs`` or ``main.rs``, ``#[path]`` honoured), which is enough
@@ -31,6 +39,26 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The layering rules of this tree, by crate: (lower, upper) file prefixes under `src/`.
+RULES: dict[str, list[tuple[str, str]]] = {
+    # The runtime's folders in layers: memory/, locale/, comm/ (the backends), ctx/ and
+    # handler/, aggregate/, job/. The context depends on the backends, not the reverse: a
+    # backend reaches the locale it serves through `comm::ServedLocale`, never `Ctx`, the
+    # locale state, handlers or the job.
+    "atoll-runtime": [
+        ("memory/", "locale/"),
+        ("memory/", "comm/"),
+        ("locale/", "comm/"),
+        ("comm/", "ctx/"),
+        ("comm/", "handler/"),
+        ("comm/", "aggregate/"),
+        ("comm/", "job/"),
+        ("ctx/", "aggregate/"),
+        ("ctx/", "job/"),
+        ("aggregate/", "job/"),
+    ],
+}
 
 DEF_RE = re.compile(r"\b(?:fn|struct|enum|trait|type|const|static|union|mod)\s+(?:r#)?([A-Za-z_]\w*)")
 MACRO_RE = re.compile(r"macro_rules!\s*([A-Za-z_]\w*)")
@@ -353,6 +381,37 @@ def sccs(nodes, edges) -> list[list]:
     return out
 
 
+def broken_rule(mods, edges, name: str, lower: str, upper: str) -> list[str] | None:
+    """The shortest chain of references from a module under `lower` to one under `upper`
+    (``file:line`` hops, then the reached file), or None when there is none."""
+    src = ROOT / "crates" / name / "src"
+
+    def rel(p) -> str:
+        return mods[p].file.relative_to(src).as_posix()
+
+    starts = sorted(p for p in mods if rel(p).startswith(lower))
+    if not starts or not any(rel(p).startswith(upper) for p in mods):
+        return [f"(no file matches {lower if not starts else upper}: a stale rule)"]
+    prev: dict = {p: None for p in starts}
+    queue = list(starts)
+    while queue:
+        nxt = []
+        for p in queue:
+            for t, lines in sorted(edges[p].items()):
+                if t in prev:
+                    continue
+                prev[t] = (p, min(lines))
+                if rel(t).startswith(upper):
+                    chain = [rel(t)]
+                    while prev[t] is not None:
+                        t, line = prev[t]
+                        chain.append(f"{rel(t)}:{line}")
+                    return chain[::-1]
+                nxt.append(t)
+        queue = nxt
+    return None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("crates", nargs="*", help="crate names (directories under crates/); all when none")
@@ -364,9 +423,29 @@ def main() -> int:
         "`pub use child::X`), which are left out by default: a parent that declares and re-exports "
         "its children is their facade",
     )
+    ap.add_argument("--rules", action="store_true", help="also check the layering rules of the table RULES")
+    ap.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="CRATE:FROM!TO",
+        help="also check that no module under FROM reaches one under TO (file prefixes under src/)",
+    )
     args = ap.parse_args()
     names = args.crates or sorted(p.name for p in (ROOT / "crates").iterdir() if (p / "src").is_dir())
+    rules: dict[str, list[tuple[str, str]]] = {}
+    if args.rules:
+        for crate, pairs in RULES.items():
+            rules.setdefault(crate, []).extend(pairs)
+    for spec in args.rule:
+        crate, sep, rest = spec.partition(":")
+        lower, bang, upper = rest.partition("!")
+        if not (sep and bang and lower and upper):
+            print(f"--rule {spec!r}: expected CRATE:FROM!TO", file=sys.stderr)
+            return 2
+        rules.setdefault(crate, []).append((lower, upper))
     found = 0
+    broken = 0
     for name in names:
         src = ROOT / "crates" / name / "src"
         if not src.is_dir():
@@ -374,6 +453,11 @@ def main() -> int:
             return 2
         mods = load_crate(src)
         edges = edges_of(mods, args.downward)
+        for lower, upper in rules.get(name, []):
+            chain = broken_rule(mods, edges, name, lower, upper)
+            if chain:
+                broken += 1
+                print(f"{name}: rule {lower}!{upper} broken: {' -> '.join(chain)}")
         comps = [sorted(c) for c in sccs(sorted(mods), edges) if len(c) > 1]
         if not comps:
             continue
@@ -392,7 +476,10 @@ def main() -> int:
                             print(f"    {f}:{ls} -> {g}")
     if not found:
         print(f"no circles in {len(names)} crate(s)")
-    return 1 if found else 0
+    checked = sum(len(rules.get(n, [])) for n in names)
+    if checked and not broken:
+        print(f"{checked} layering rule(s) hold")
+    return 1 if found or broken else 0
 
 
 if __name__ == "__main__":

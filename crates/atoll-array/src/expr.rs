@@ -514,20 +514,3 @@ impl<const D: usize, E: Expr<D>, O: Copy + Send + Sync, F: Fn(E::Item) -> O + Co
         self
     }
 }
-
-/// `Scalar(x) op &array`, as `x op &array`: an expression over the array's whole view.
-macro_rules! scalar_lhs_array_ops {
-    ($($tr:ident $m:ident $op:ident),*) => {$(
-        impl<'v, S: Copy + Send + Sync, T: crate::Elem, const D: usize, M: atoll_dist::Distribution<D> + 'static>
-            std::ops::$tr<&'v crate::DistArray<T, D, M>> for Scalar<S>
-        where
-            $op: BinOp<S, T>,
-        {
-            type Output = Bin<Scalar<S>, crate::View<'v, T, D, M>, $op, D>;
-            fn $m(self, rhs: &'v crate::DistArray<T, D, M>) -> Self::Output {
-                bin(self, rhs.view(), $op)
-            }
-        }
-    )*};
-}
-scalar_lhs_array_ops!(Add add AddOp, Sub sub SubOp, Mul mul MulOp, Div div DivOp, Rem rem RemOp);

@@ -11,7 +11,7 @@
 //! sublocales in proportion to their threads. Everything else (views, remote `get`/`set`,
 //! `gather`, followers) sees an ordinary Block array.
 
-use crate::array::{DistArray, Inner};
+use crate::array::{DistArray, Inner, SubLayout};
 use crate::elem::Elem;
 use crate::storage::Storage;
 use crate::zip::Plan;
@@ -30,17 +30,6 @@ pub enum Targets {
     /// One piece per (locale, sublocale) pair ([`SublocaleBlock`]'s formula), first touched and
     /// processed by the sublocale's own pool.
     Sublocales,
-}
-
-/// The sublocale layout of an array, with this locale's rows per sublocale.
-pub(crate) struct SubLayout<const D: usize> {
-    pub(crate) split: SublocaleBlock<D>,
-    /// Elements per row (dimension-0 position) of this locale's buffer.
-    row_len: usize,
-    /// This locale's buffer rows of each of its sublocales.
-    rows: Vec<Range<usize>>,
-    /// This locale's buffer offsets of each of its sublocales.
-    ranges: Vec<Range<usize>>,
 }
 
 /// The plan of a loop led by `arr` over `dom`: split by sublocale when the array's pieces

@@ -220,7 +220,12 @@ fn main() {
                     }
                 }
             }
-            stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps, sublocales: *sublocales })
+            stream::stream(&cfg, &stream::StreamOpts { json: common.json, n: *n, reps: *reps })?;
+            if *sublocales {
+                // The sublocale-target triad beside the locale-level one (`stream_sub.rs`).
+                stream_sub::sublocale_triads(&cfg, *n, (*reps).max(1), common.json)?;
+            }
+            Ok(())
         }),
         Bench::Polybench { common, args } => config(common).and_then(|cfg| {
             polybench::polybench(&cfg, args, common.json, common.locales, common.backend == Backend::Local)

@@ -17,13 +17,11 @@ pub struct StreamOpts {
     pub json: bool,
     pub n: usize,
     pub reps: usize,
-    /// Also the sublocale-target triad beside the locale-level one (`stream_sub.rs`).
-    pub sublocales: bool,
 }
 
-const ALPHA: f64 = 3.0;
+pub(crate) const ALPHA: f64 = 3.0;
 /// Bytes moved per element: read b and c, write a.
-const BYTES: f64 = 24.0;
+pub(crate) const BYTES: f64 = 24.0;
 
 /// Best seconds of each kernel and whether every result checked.
 struct Timings {
@@ -103,9 +101,6 @@ pub fn stream(cfg: &Config, opts: &StreamOpts) -> Result<()> {
             .with("ratio_vs_plain_limit", gbps / plain)
             .with("streaming_stores", per_locale_bytes >= threshold)
             .print(opts.json);
-    }
-    if opts.sublocales {
-        crate::stream_sub::sublocale_triads(cfg, n, reps, opts.json)?;
     }
     Ok(())
 }

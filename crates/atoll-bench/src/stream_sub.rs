@@ -12,13 +12,10 @@
 //! sublocale per core (more than one per locale with one locale).
 
 use crate::report::Line;
+use crate::stream::{triad_ok, ALPHA, BYTES};
 use atoll::array::{dist, DistArray, ExprExt, ExprReduce, Targets};
 use atoll::prelude::*;
 use std::time::Instant;
-
-const ALPHA: f64 = 3.0;
-/// Bytes moved per element: read b and c, write a.
-const BYTES: f64 = 24.0;
 
 /// The three arrays of one triad.
 struct Triad {
@@ -103,12 +100,11 @@ pub fn sublocale_triads(cfg: &Config, n: usize, reps: usize, json: bool) -> Resu
     let gb = |s: f64| BYTES * n as f64 / s / 1e9;
     let subs = format!("{subs:?}");
     for (variant, t, bad) in [("triad_locales", t_loc, bad_loc), ("triad_sublocales", t_sub, bad_sub)] {
-        let mut line =
-            Line::new("stream", variant, backend, locales, n as u64, t, crate::stream::triad_ok(bad, seq_ok))
-                .with("gbps", gb(t))
-                .with("one_core_gbps", gb(t_seq))
-                .with("speedup_vs_one_core", t_seq / t)
-                .with("sublocales", subs.as_str());
+        let mut line = Line::new("stream", variant, backend, locales, n as u64, t, triad_ok(bad, seq_ok))
+            .with("gbps", gb(t))
+            .with("one_core_gbps", gb(t_seq))
+            .with("speedup_vs_one_core", t_seq / t)
+            .with("sublocales", subs.as_str());
         if variant == "triad_sublocales" {
             line = line.with("ratio_vs_locales", gb(t) / gb(t_loc));
         }

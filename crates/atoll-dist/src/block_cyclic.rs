@@ -354,3 +354,74 @@ impl<const D: usize> Distribution<D> for BlockCyclic<D> {
         &self.dims
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! `shifted_moves` (the moves of `crate::shift`) against the owner formula.
+    use crate::{BlockCyclicDim, DimMap, StridedRange};
+
+    /// Applies the moves to a row of (part, local position) pairs and compares every entry with
+    /// the owner formula of `p + s`; a shift that leaves the dimension must be refused.
+    #[test]
+    fn moves_match_the_owner_formula() {
+        let mut out = Vec::new();
+        for n in [1usize, 7, 16, 37, 64] {
+            for parts in 1..=4 {
+                for b in 1..=5 {
+                    let dim = BlockCyclicDim::new(StridedRange::new(0, n as i64), parts, b).unwrap();
+                    for part in 0..parts {
+                        let ll = dim.local_len(part);
+                        for start in 0..=ll {
+                            for len in 0..=ll - start {
+                                for s in -6i64..=6 {
+                                    let ok = dim.shifted_moves(part, start, len, s, &mut out);
+                                    let want: Option<Vec<(usize, usize)>> = (start..start + len)
+                                        .map(|l| {
+                                            let q = dim.global_pos(part, l).unwrap() as i64 + s;
+                                            (0..n as i64).contains(&q).then(|| dim.locate(q as usize))
+                                        })
+                                        .collect();
+                                    match want {
+                                        None => {
+                                            assert!(!ok, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}")
+                                        }
+                                        Some(want) => {
+                                            assert!(ok, "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}");
+                                            let mut row = vec![None; len];
+                                            for m in &out {
+                                                for k in 0..m.len {
+                                                    row[m.dst + k * m.dst_step] =
+                                                        Some((m.part, m.src + k * m.src_step));
+                                                }
+                                            }
+                                            let got: Vec<(usize, usize)> = row
+                                                .into_iter()
+                                                .map(|x| x.expect("every row position written"))
+                                                .collect();
+                                            assert_eq!(
+                                                got, want,
+                                                "n={n} parts={parts} b={b} part={part} {start}+{len} s={s}"
+                                            );
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A shift of one reads one halo element per block edge: one contiguous copy and one
+    /// strided copy from the neighbour.
+    #[test]
+    fn shift_by_one_is_a_copy_and_a_halo_progression() {
+        let dim = BlockCyclicDim::new(StridedRange::new(0, 10_000), 2, 4).unwrap();
+        let mut out = Vec::new();
+        assert!(dim.shifted_moves(0, 1, 4999, -1, &mut out));
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!((out[0].part, out[0].src, out[0].src_step, out[0].len), (0, 0, 1, 4999));
+        assert_eq!((out[1].part, out[1].src, out[1].src_step, out[1].dst, out[1].dst_step), (1, 3, 4, 3, 4));
+    }
+}

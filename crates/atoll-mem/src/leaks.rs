@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats::human_bytes;
 use crate::table::{self, SysVec};
-use crate::{sites, state, Mode};
+use crate::{sites, Mode};
 
 /// Live blocks of one size allocated at one site.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,26 +105,9 @@ impl fmt::Display for LeakReport {
     }
 }
 
-/// Lists the blocks still live (`full` mode), grouped by size and site. Blocks marked
-/// permanent are counted apart ([`LeakReport::permanent_count`]), not listed.
-///
-/// ```
-/// # #[global_allocator]
-/// # static ALLOC: atoll_mem::TrackingAllocator = atoll_mem::TrackingAllocator::new();
-/// # fn main() {
-/// atoll_mem::set_mode(atoll_mem::Mode::Full, 0);
-/// let leaked: &'static mut [u8] = Box::leak(vec![7u8; 12_345].into_boxed_slice());
-/// let report = atoll_mem::leak_report();
-/// let group = report.groups_of_size(12_345).next().expect("the leaked block is live");
-/// assert_eq!((group.count, group.bytes), (1, 12_345));
-/// assert!(report.total_bytes >= 12_345);
-/// # let _ = leaked;
-/// # }
-/// ```
-pub fn leak_report() -> LeakReport {
-    let word = state::word();
-    let mode = state::mode_of(word);
-    let sites_tracked = word & state::SITES_BIT != 0;
+/// The leak report with the settings `mode` and `sites_tracked` (the public reader, which
+/// reads the settings first, is [`leak_report`](crate::leak_report) in `report.rs`).
+pub(crate) fn report(mode: Mode, sites_tracked: bool) -> LeakReport {
     let mut report = LeakReport {
         mode,
         sites_tracked,

@@ -82,6 +82,8 @@ mod config;
 mod counters;
 mod leaks;
 mod raw;
+mod records;
+mod report;
 mod sites;
 mod state;
 mod stats;
@@ -95,10 +97,12 @@ pub use config::{
     parse_byte_size, Mode, Settings, ENV_LEAKS, ENV_MAX, ENV_STATS, ENV_THRESHOLD, ENV_TRACK, ENV_TRACK_SITES,
 };
 pub use counters::{MAX_LOCALES, PEAK_GRANULE};
-pub use leaks::{leak_report, LeakGroup, LeakReport};
+pub use leaks::{LeakGroup, LeakReport};
+pub use report::{leak_report, mem_stats, print_stats_table, recorded_blocks};
+pub use state::{install_exit_hook, report_at_exit};
 pub use stats::{
-    allocation_count, free_count, install_exit_hook, locale_stats, mem_stats, memory_used, memory_used_by, peak_memory,
-    peak_memory_by, print_stats_table, recorded_blocks, report_at_exit, reset_peak, total_stats, LocaleStats, MemStats,
+    allocation_count, free_count, locale_stats, memory_used, memory_used_by, peak_memory, peak_memory_by, reset_peak,
+    total_stats, LocaleStats, MemStats,
 };
 
 /// Switches the tracking mode and threshold at run time. Meant for benchmarks and tests;

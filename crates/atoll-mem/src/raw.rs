@@ -36,9 +36,9 @@ unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for usize {}
 // SAFETY: `Entry` is `Copy` and made of integers only (all-zero is the valid "empty" entry); it
 // owns nothing.
-unsafe impl Zeroable for crate::table::Entry {}
+unsafe impl Zeroable for crate::records::Entry {}
 // SAFETY: `Site` is `Copy` and made of integers and an array of integers only; it owns nothing.
-unsafe impl Zeroable for crate::sites::Site {}
+unsafe impl Zeroable for crate::records::Site {}
 
 /// A fixed-capacity, zero-initialised array of `T` allocated from [`System`].
 ///

@@ -7,20 +7,10 @@
 //! number is bounded by the program's distinct allocating call stacks.
 
 use crate::raw::{self, SpinGuard, SpinLock, SysBuf};
+use crate::records::{Site, DEPTH};
 use crate::table::SysVec;
 
-/// The most return addresses kept per site.
-pub(crate) const DEPTH: usize = 32;
 const SHARDS: usize = 16;
-
-/// An interned call stack.
-#[derive(Clone, Copy)]
-#[repr(C)]
-pub(crate) struct Site {
-    hash: u64,
-    len: usize,
-    frames: [usize; DEPTH],
-}
 
 struct Shard {
     sites: SysVec<Site>,

@@ -1,5 +1,5 @@
 //! The allocator's configuration word, its lazy start-up from the environment, and runtime
-//! switching.
+//! switching; and the end-of-run report that the start-up registers ([`report_at_exit`]).
 //!
 //! The configuration is one atomic word, so the allocator reads a consistent configuration
 //! with a single relaxed load: bit 0 COUNTING (`count` or `full`), bit 1 FULL, bit 2 "record
@@ -8,13 +8,15 @@
 //! So one comparison of the block's size with `word >> 3` sends both `off` mode and small
 //! blocks to the system. The word is 0 until the environment has been read.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::*};
 use std::sync::Mutex;
 
 use atoll_error::Error;
 
 use crate::config::{ParseFail, Settings, SETTING_KEYS, SETTING_KEYS_C};
-use crate::{counters, raw, table, Mode};
+use crate::stats::MemStats;
+use crate::{counters, leaks, raw, table, Mode};
 use atoll_util::sync::lock;
 
 /// The word before start-up.
@@ -145,7 +147,7 @@ pub(crate) fn start() -> usize {
         PRINT_STATS.store(settings.print_stats, Relaxed);
         REPORT_LEAKS.store(settings.report_leaks, Relaxed);
         if settings.print_stats || settings.report_leaks {
-            crate::stats::register_exit_hook();
+            register_exit_hook();
         }
         START_DONE.store(true, Release);
     }
@@ -209,6 +211,62 @@ pub(crate) fn set_track_sites(on: bool) {
     let _g = lock(&SWITCH);
     let old = word();
     STATE.store(if on { old | SITES_BIT } else { old & !SITES_BIT }, SeqCst);
+}
+
+/// The settings in effect, read from the environment first if nobody has yet: the mode, the
+/// threshold and whether sites are recorded.
+pub(crate) fn current() -> (Mode, usize, bool) {
+    let word = word();
+    (mode_of(word), threshold(), word & SITES_BIT != 0)
+}
+
+static REPORTED: AtomicBool = AtomicBool::new(false);
+static HOOKED: AtomicBool = AtomicBool::new(false);
+
+/// The end-of-run report: prints the statistics table if `ATOLL_MEM_STATS=1` and the leak
+/// report if `ATOLL_MEM_LEAKS=1` (values read at start-up), to standard error. Runs once: later
+/// calls (and the exit hook, after an explicit call) do nothing. The exit hook calls it at
+/// normal process exit (after `main` returns and the standard library has flushed and freed
+/// its output buffers).
+pub fn report_at_exit() {
+    let stats = print_stats_at_exit();
+    let leaks = report_leaks_at_exit();
+    if !(stats || leaks) || REPORTED.swap(true, AcqRel) {
+        return;
+    }
+    let (mode, threshold, sites) = current();
+    let mut text = String::new();
+    if stats {
+        text.push_str(&MemStats::read(mode, threshold, sites).to_string());
+    }
+    if leaks {
+        text.push_str(&leaks::report(mode, sites).to_string());
+    }
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+extern "C" fn exit_hook() {
+    // Never unwind into libc.
+    let _ = std::panic::catch_unwind(report_at_exit);
+}
+
+/// Registers (once) a libc `atexit` hook that calls [`report_at_exit`] at normal process exit.
+/// The allocator does this by itself on its first call when `ATOLL_MEM_STATS=1` or
+/// `ATOLL_MEM_LEAKS=1`. Returns whether the hook is registered.
+pub fn install_exit_hook() -> bool {
+    register_exit_hook()
+}
+
+fn register_exit_hook() -> bool {
+    if HOOKED.swap(true, AcqRel) {
+        return true;
+    }
+    if raw::register_atexit(exit_hook) {
+        true
+    } else {
+        HOOKED.store(false, Release);
+        false
+    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,13 @@
-//! Queries and reports: [`MemStats`], the statistics table and the exit report.
+//! The counters' figures: [`MemStats`] and its table, and the per-locale queries. (The readers
+//! that read the settings first, such as [`MemStats::snapshot`], are in `report.rs`.)
 
 use std::fmt;
-use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering::*};
 
 use atoll_error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::counters::{self, Figures, MAX_LOCALES};
-use crate::{raw, state, table, Mode};
+use crate::{table, Mode};
 
 /// One locale's (or the whole process's) figures since the last [`set_mode`](crate::set_mode)
 /// (or since start-up).
@@ -80,15 +79,14 @@ pub struct MemStats {
 }
 
 impl MemStats {
-    /// Reads every counter (exact when no thread allocates during the call).
-    pub fn snapshot() -> MemStats {
-        let word = state::word();
+    /// Reads every counter, with the settings `mode`, `threshold` and `track_sites` (the
+    /// public reader, which reads the settings first, is in `report.rs`).
+    pub(crate) fn read(mode: Mode, threshold: usize, track_sites: bool) -> MemStats {
         let (per, total) = counters::all_figures();
-        let mode = state::mode_of(word);
         MemStats {
             mode,
-            threshold: state::threshold(),
-            track_sites: word & state::SITES_BIT != 0,
+            threshold,
+            track_sites,
             installed: counters::installed(),
             total: LocaleStats::from_figures(total),
             locales: per.iter().map(|&f| LocaleStats::from_figures(f)).collect(),
@@ -220,77 +218,9 @@ pub fn free_count() -> u64 {
     counters::total_figures().frees
 }
 
-/// Blocks recorded in the `full`-mode table (0 in the other modes). Does not allocate.
-pub fn recorded_blocks() -> u64 {
-    if state::mode_of(state::word()) == Mode::Full {
-        table::len() as u64
-    } else {
-        0
-    }
-}
-
 /// Restarts the peaks (process and locales) at the current use.
 pub fn reset_peak() {
     counters::reset_peaks();
-}
-
-/// A snapshot of all counters; same as [`MemStats::snapshot`].
-pub fn mem_stats() -> MemStats {
-    MemStats::snapshot()
-}
-
-/// Prints the statistics table (the `Display` of [`MemStats`]) to standard error.
-pub fn print_stats_table() {
-    let text = MemStats::snapshot().to_string();
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
-static REPORTED: AtomicBool = AtomicBool::new(false);
-static HOOKED: AtomicBool = AtomicBool::new(false);
-
-/// The end-of-run report: prints the statistics table if `ATOLL_MEM_STATS=1` and the leak
-/// report if `ATOLL_MEM_LEAKS=1` (values read at start-up), to standard error. Runs once: later
-/// calls (and the exit hook, after an explicit call) do nothing. The exit hook calls it at
-/// normal process exit (after `main` returns and the standard library has flushed and freed
-/// its output buffers).
-pub fn report_at_exit() {
-    let stats = state::print_stats_at_exit();
-    let leaks = state::report_leaks_at_exit();
-    if !(stats || leaks) || REPORTED.swap(true, AcqRel) {
-        return;
-    }
-    let mut text = String::new();
-    if stats {
-        text.push_str(&MemStats::snapshot().to_string());
-    }
-    if leaks {
-        text.push_str(&crate::leak_report().to_string());
-    }
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
-extern "C" fn exit_hook() {
-    // Never unwind into libc.
-    let _ = std::panic::catch_unwind(report_at_exit);
-}
-
-/// Registers (once) a libc `atexit` hook that calls [`report_at_exit`] at normal process exit.
-/// The allocator does this by itself on its first call when `ATOLL_MEM_STATS=1` or
-/// `ATOLL_MEM_LEAKS=1`. Returns whether the hook is registered.
-pub fn install_exit_hook() -> bool {
-    register_exit_hook()
-}
-
-pub(crate) fn register_exit_hook() -> bool {
-    if HOOKED.swap(true, AcqRel) {
-        return true;
-    }
-    if raw::register_atexit(exit_hook) {
-        true
-    } else {
-        HOOKED.store(false, Release);
-        false
-    }
 }
 
 #[cfg(test)]

@@ -9,27 +9,13 @@
 //! the global allocator while a shard lock is held.
 
 use crate::raw::{SpinGuard, SpinLock, SysBuf, Zeroable};
+pub(crate) use crate::records::Entry;
 
 /// The number of independently locked shards.
 pub(crate) const SHARDS: usize = 64;
 /// The site of blocks marked permanent (interned site ids stay far below it).
 pub(crate) const PERMANENT_SITE: u32 = u32::MAX;
 const INITIAL_CAPACITY: usize = 64;
-
-/// One live block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(C)]
-pub(crate) struct Entry {
-    /// The block's address; 0 marks an empty slot.
-    pub addr: usize,
-    /// Its size in bytes.
-    pub size: usize,
-    /// Its interned allocation site (0 = not recorded; [`PERMANENT_SITE`]: a block meant to
-    /// live until the process ends, never reported as a leak).
-    pub site: u32,
-    /// The locale that allocated it.
-    pub locale: u32,
-}
 
 struct Inner {
     slots: Option<SysBuf<Entry>>,

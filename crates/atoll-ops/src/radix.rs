@@ -33,6 +33,7 @@
 
 use crate::layout::Layout;
 use crate::raw::{scatter, scatter_wc, Cursors, Places, Registered, SplitRuns, SyncPtr, WriteCombine};
+pub(crate) use crate::raw::{DIGITS, DIGIT_BITS};
 use atoll_array::{DistArray, Elem};
 use atoll_error::{Error, Result};
 use atoll_runtime::{bytemuck, Ctx, GlobalPtr, Pod};
@@ -40,10 +41,6 @@ use atoll_util::sync::{into_inner, lock};
 use std::ops::Range;
 use std::sync::Mutex;
 
-/// Bits per digit.
-pub(crate) const DIGIT_BITS: u32 = 16;
-/// Distinct digits (the size of the per-task tables).
-pub(crate) const DIGITS: usize = 1 << DIGIT_BITS;
 /// Bits per digit of small sorts, whose fixed cost per pass (tables of `2^bits` counters,
 /// exchanged and scanned) would otherwise exceed their work.
 pub(crate) const SMALL_DIGIT_BITS: u32 = 8;

@@ -5,9 +5,13 @@
 //! outlive the parallel region that writes them, and nothing reads them until that region has
 //! ended (the pool's `forall_chunks` returns after every task finished).
 
-use crate::radix::DIGITS;
 use atoll_array::stream_store::{store_fence, stream_line};
 use atoll_error::{invalid_arg, Result};
+
+/// Bits per digit of the radix sort (`radix.rs`).
+pub(crate) const DIGIT_BITS: u32 = 16;
+/// Distinct digits (the size of the per-task tables, here and in `radix.rs`).
+pub(crate) const DIGITS: usize = 1 << DIGIT_BITS;
 
 // A pointer that the locale's tasks share to write disjoint slots (the contract above).
 pub(crate) use atoll_util::SyncPtr;

@@ -44,10 +44,10 @@ pub enum SublocaleMode {
 /// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
 /// | `aggregation` | `ATOLL_AGGREGATION=off\|static\|auto` | `auto`: how the array layer's loops fetch remote elements ([`Aggregation`]) |
 /// | `agg_threshold` | `ATOLL_AGG_THRESHOLD` | `None`: the calibrated `auto` threshold; a number of elements fixes it |
-/// | `hugepages` | `ATOLL_HUGEPAGES=0\|1` | 1: heap buffers of 4 MiB or more are advised for transparent huge pages ([`crate::hugepages`]) |
-/// | `heap_keep` | `ATOLL_HEAP_KEEP` (bytes: `2GiB`, `0`) | `None`: a quarter of physical memory, at most 8 GiB, of idle buffers kept by the page pool ([`crate::page_pool`]); 0 turns the pool off |
+/// | `hugepages` | `ATOLL_HUGEPAGES=0\|1` | 1: heap buffers of 4 MiB or more are advised for transparent huge pages ([`crate::memory::hugepages`]) |
+/// | `heap_keep` | `ATOLL_HEAP_KEEP` (bytes: `2GiB`, `0`) | `None`: a quarter of physical memory, at most 8 GiB, of idle buffers kept by the page pool ([`crate::memory::page_pool`]); 0 turns the pool off |
 /// | `poison_overwrite` | `ATOLL_POISON_OVERWRITE=0\|1` | 0; 1 fills every part made to be overwritten with [`POISON`](crate::POISON) (`make test` sets it) |
-/// | `sort_profile` | `ATOLL_SORT_PROFILE=0\|1` | 0; 1 prints per-phase timings of the sorts and dense aggregations ([`crate::phase_profile`]) |
+/// | `sort_profile` | `ATOLL_SORT_PROFILE=0\|1` | 0; 1 prints per-phase timings of the sorts and dense aggregations ([`crate::diagnostics::phase_profile`]) |
 /// | `mpi_shm` | `ATOLL_MPI_SHM=0\|1` | 1: MPI ranks of one host map each other's symmetric memory |
 /// | `mpi_shm_keep` | `ATOLL_MPI_SHM_KEEP` (bytes) | 2 GiB of freed node-shared segments kept per rank for reuse |
 /// | `mpi_shm_coll` | `ATOLL_MPI_SHM_COLL=0\|1` | 1: collectives between node peers in shared memory |
@@ -536,17 +536,6 @@ impl Config {
         self.overridden(&["ATOLL_MPI_SHM"])
     }
 
-    /// Applies the settings of the process (huge pages, the page pool's cap, poisoning, the
-    /// sorts' profile) when a job starts with this configuration.
-    pub(crate) fn apply_to_process(&self) {
-        crate::hugepages::set_enabled(self.hugepages);
-        crate::page_pool::set_cap(self.heap_keep);
-        crate::symmetric_data::set_poison_overwrites(self.poison_overwrite);
-        crate::phase_profile::set_enabled(self.sort_profile);
-    }
-
-    /// Checks every field before anything is started or allocated: an impossible setting is an
-    /// error, never an abort.
     /// Sets how long an MPI rank may go unheard before the job ends (`ATOLL_PEER_TIMEOUT`);
     /// [`run`](crate::run) refuses less than a second with an [`Error::Config`].
     pub fn with_peer_timeout(mut self, t: std::time::Duration) -> Self {
@@ -554,6 +543,8 @@ impl Config {
         self.overridden(&["ATOLL_PEER_TIMEOUT"])
     }
 
+    /// Checks every field before anything is started or allocated: an impossible setting is an
+    /// error, never an abort.
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some((_, e)) = self.env_errors.first() {
             return Err(e.clone());

@@ -33,65 +33,50 @@
 //!
 //! Design notes: `README.md` beside this file.
 
-mod affinity;
 pub mod aggregate;
 mod aggregation_mode;
-pub use affinity::current_cpu;
-pub use aggregate::{DstAggregator, SrcAggregator};
-pub use aggregation_mode::Aggregation;
-mod attribution;
 pub mod comm;
-mod command;
 mod config;
 mod ctx;
-mod current;
 mod diagnostics;
-mod direct_count;
-mod driver;
-mod executor;
-mod external;
 mod handler;
-mod handler_call;
-pub mod hugepages;
+mod job;
+mod locale;
 mod memory;
-pub mod page_pool;
-pub mod phase_profile;
-mod pool;
-#[cfg(feature = "bench")]
-mod quiet;
-mod registration;
-mod run;
-mod shared_huge;
-mod sublocale_loop;
-mod symmetric_data;
 mod sync;
-pub mod topology;
+
+pub use aggregate::{DstAggregator, SrcAggregator};
+pub use aggregation_mode::Aggregation;
+pub use diagnostics::phase_profile;
+pub use locale::affinity::current_cpu;
+pub use locale::topology;
+pub use memory::{hugepages, page_pool};
 
 pub use atoll_error::{bail, ensure, Error, Result};
 /// The memory layer (`atoll-mem`): tracking allocator, figures, reports and budgets.
 pub use atoll_mem;
 pub use atoll_mem::{Budget, Commitment, LeakReport, MemStats, MemoryLimit, Reservation};
-pub use attribution::thread_locale;
 pub use bytemuck;
 pub use bytemuck::{Pod, Zeroable};
 /// Plain MPI for benchmark baselines outside a job (the MPI backend's `baseline.rs`; feature
 /// `bench`).
 #[cfg(all(feature = "mpi", feature = "bench"))]
 pub use comm::mpi::baseline::PlainMpi;
+pub use comm::wire::handler_id;
 pub use comm::Strided;
 pub use config::{
     launched_by_mpiexec, BackendKind, Config, SublocaleMode, DEFAULT_AGG_BUFFER, DEFAULT_MPI_SHM_KEEP,
     MAX_LOCAL_LOCALES,
 };
 pub use ctx::{Ctx, GlobalPtr, LocaleInfo, NbScope, Pending, Symmetric};
-pub use diagnostics::{CommCounts, CommTable};
-pub use driver::{run_driver, Driver};
-pub use external::ExternalBlock;
-pub use handler::{handler_id, is_registered, Handler};
-pub use pool::{Locale, Sublocale};
 #[cfg(feature = "bench")]
-pub use quiet::quiet_waits;
-pub use registration::RegistrationStats;
-pub use run::run;
-pub use sublocale_loop::current_sublocale;
-pub use symmetric_data::{poison_overwrites, PartInit, POISON};
+pub use diagnostics::quiet::quiet_waits;
+pub use diagnostics::{CommCounts, CommTable};
+pub use handler::{is_registered, Handler};
+pub use job::driver::{run_driver, Driver};
+pub use job::run::run;
+pub use locale::attribution::thread_locale;
+pub use locale::pool::{current_sublocale, Locale, Sublocale};
+pub use memory::external::ExternalBlock;
+pub use memory::registration::RegistrationStats;
+pub use memory::symmetric_data::{poison_overwrites, PartInit, POISON};

@@ -4,7 +4,7 @@
 //! - the items at this module's root are std's: the runtime's process-wide state (statics,
 //!   `OnceLock`s, channels) and the code that no model covers;
 //! - [`model`]: the primitives of the algorithms that loom model-checks, the local backend's
-//!   barrier (`comm/local_barrier.rs`) and the byte ring of the MPI backend's shared-memory
+//!   barrier (`comm/local/barrier.rs`) and the byte ring of the MPI backend's shared-memory
 //!   inbox (`comm/byte_ring.rs`). They are std's in every build, and loom's when the crate is
 //!   built with `--cfg loom` (`make loom`, which runs only the models: loom's primitives work
 //!   inside `loom::model` alone).

@@ -306,7 +306,7 @@ fn memory_used_attributes_each_locales_threads() {
     }
 }
 
-/// Large lazy heap parts go through the page pool (`page_pool.rs`): a freed part is kept
+/// Large lazy heap parts go through the page pool (`memory/page_pool.rs`): a freed part is kept
 /// (the pool's idle bytes grow by it), counts for no locale while idle (neither in
 /// `memory_used` nor against the budget: a job whose limit holds one such part at a time can
 /// allocate, free and allocate again), and the next allocation that it fits gets it back

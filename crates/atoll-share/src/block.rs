@@ -1,5 +1,6 @@
 //! One block file and its mapping: the owner of a locale's part of a shared array.
 
+use crate::exit::Cleanup;
 use crate::mmap::{self, MapMode, Mapping};
 use atoll_error::Result;
 use atoll_runtime::ExternalBlock;
@@ -7,23 +8,6 @@ use atoll_util::sync::lock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// What a block file's owner removes when dropped: its file if `remove` is set, and then
-/// `also` (the metadata file, for the creator's locale 0: the array's files go with its
-/// memory however the array is freed).
-#[derive(Default)]
-pub(crate) struct Cleanup {
-    pub(crate) remove: AtomicBool,
-    pub(crate) also: Mutex<Option<PathBuf>>,
-}
-
-impl Cleanup {
-    /// Sets whether the file goes, and what else goes with it.
-    pub(crate) fn set(&self, remove: bool, also: Option<PathBuf>) {
-        self.remove.store(remove, Ordering::SeqCst);
-        *lock(&self.also) = also;
-    }
-}
 
 /// A block file mapped into memory (`None` for an empty block), removed when dropped as its
 /// [`Cleanup`] says.

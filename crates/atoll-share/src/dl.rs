@@ -1,7 +1,9 @@
-//! Loading a C function by library path and symbol name (`dlopen`/`dlsym`), for
-//! [`call_c_symbol_per_locale`](crate::call_c_symbol_per_locale).
+//! Loading a C function by library path and symbol name (`dlopen`/`dlsym`), and
+//! [`call_c_symbol_per_locale`], which calls it on every locale.
 
-use crate::ffi_call::CBlockFn;
+use crate::dtype::ShareElem;
+use crate::ffi_call::{call_c_per_locale, CBlockFn};
+use atoll_array::{Block, DistArray};
 use atoll_error::{Error, Result};
 use std::ffi::{c_void, CStr, CString};
 
@@ -63,4 +65,30 @@ impl Drop for Symbol {
         // SAFETY: the handle from dlopen, released once; no pointer into it is used afterwards.
         unsafe { libc::dlclose(self.handle) };
     }
+}
+
+/// [`call_c_per_locale`] with the function named by `symbol` in the shared library `library`,
+/// loaded on every locale (`dlopen`: under MPI each rank loads it, so no address crosses
+/// processes) and `user` passed as the pointer argument. For callers that cannot hold a
+/// function pointer valid on every locale (Python: `atoll.share.call_c`). **Collective.**
+///
+/// # Safety
+/// `symbol` must be a function of the [`CBlockFn`] signature with the contract of
+/// [`call_c_per_locale`] (given `user` cast to a pointer); loading `library` runs its
+/// initializers.
+///
+/// # Errors
+/// On every locale: [`Error::InvalidArgument`] when a locale cannot load the library or find
+/// the symbol (with the loader's message), or as [`call_c_per_locale`].
+pub unsafe fn call_c_symbol_per_locale<T: ShareElem>(
+    a: &mut DistArray<T, 1, Block<1>>,
+    library: &str,
+    symbol: &str,
+    user: u64,
+) -> Result<()> {
+    let ctx = a.ctx().clone();
+    let loaded = Symbol::load(library, symbol);
+    let sym = ctx.agree(loaded)?;
+    // SAFETY: the caller vouches that the symbol has the CBlockFn signature and contract.
+    unsafe { call_c_per_locale(a, sym.as_block_fn(), user as usize as *mut c_void) }
 }

@@ -3,11 +3,27 @@
 //! unless they were to be kept: the block files' owners are listed here while they live, and
 //! one `atexit` handler removes what is left.
 
-use crate::block::Cleanup;
 use atoll_util::sync::lock;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once, Weak};
+
+/// What a block file's owner removes when dropped: its file if `remove` is set, and then
+/// `also` (the metadata file, for the creator's locale 0: the array's files go with its
+/// memory however the array is freed).
+#[derive(Default)]
+pub(crate) struct Cleanup {
+    pub(crate) remove: AtomicBool,
+    pub(crate) also: Mutex<Option<PathBuf>>,
+}
+
+impl Cleanup {
+    /// Sets whether the file goes, and what else goes with it.
+    pub(crate) fn set(&self, remove: bool, also: Option<PathBuf>) {
+        self.remove.store(remove, Ordering::SeqCst);
+        *lock(&self.also) = also;
+    }
+}
 
 type Live = Vec<(PathBuf, Weak<Cleanup>)>;
 static LIVE: Mutex<Live> = Mutex::new(Vec::new());

@@ -32,8 +32,9 @@ mod options;
 mod signal;
 
 pub use array::SharedArray;
+pub use dl::call_c_symbol_per_locale;
 pub use dtype::{DType, ShareElem};
-pub use ffi_call::{call_c_per_locale, call_c_symbol_per_locale, CBlockFn};
+pub use ffi_call::{call_c_per_locale, CBlockFn};
 pub use file::SharedFile;
 pub use meta::Meta;
 pub use options::{Access, ShareOptions};

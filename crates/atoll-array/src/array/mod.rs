@@ -7,7 +7,8 @@
 //! - `domain_arg.rs`: [`IntoDomain`], the sub-domain argument of the `slice` methods;
 //! - `view.rs`: [`View`], a read-only view;
 //! - `view_mut.rs`: [`ViewMut`], a writable view, and the loop of its zips (`apply_led`);
-//! - `shared.rs`: views that traveled: their wire form, [`SharedView`] and [`PinnedView`];
+//! - `shared.rs`: views that traveled: their wire form, [`View::share`], [`SharedView`] and
+//!   [`PinnedView`];
 //! - `view_expr.rs`: a view as an expression operand ([`ViewBound`]), operators on `&DistArray`;
 //! - `rows.rs`: the row writers of the loops (`write_row`, `update_row`, `scatter_local`).
 
@@ -28,7 +29,7 @@ pub use view_mut::ViewMut;
 
 use crate::elem::Elem;
 use crate::storage::Storage;
-use atoll_dist::{Block, Distribution, Domain};
+use atoll_dist::{Block, Distribution, Domain, SublocaleBlock};
 use atoll_error::{ensure, Error, Result};
 use atoll_runtime::Ctx;
 use atoll_util::sync::lock;
@@ -43,9 +44,21 @@ pub(crate) struct Inner<T: Elem, const D: usize, M: Distribution<D>> {
     pub(crate) dist: M,
     pub(crate) store: Storage<T>,
     /// Set when the pieces target sublocales (`sublocales.rs`).
-    pub(crate) sub: std::sync::OnceLock<crate::sublocales::SubLayout<D>>,
+    pub(crate) sub: std::sync::OnceLock<SubLayout<D>>,
     id: u64,
     _entry: RegistryEntry,
+}
+
+/// The sublocale layout of an array whose pieces target sublocales (`sublocales.rs`), with
+/// this locale's rows per sublocale.
+pub(crate) struct SubLayout<const D: usize> {
+    pub(crate) split: SublocaleBlock<D>,
+    /// Elements per row (dimension-0 position) of this locale's buffer.
+    pub(crate) row_len: usize,
+    /// This locale's buffer rows of each of its sublocales.
+    pub(crate) rows: Vec<std::ops::Range<usize>>,
+    /// This locale's buffer offsets of each of its sublocales.
+    pub(crate) ranges: Vec<std::ops::Range<usize>>,
 }
 
 /// Removes an array's registry entry when its state is dropped.

@@ -19,6 +19,19 @@ struct ViewWire<const D: usize> {
     dom: Domain<D>,
 }
 
+impl<T: Elem, const D: usize, M: Distribution<D> + 'static> View<'_, T, D, M> {
+    /// This view as a [`SharedView`], the form in which it travels: pass it to `ctx.on` (or
+    /// `on_async`, `coforall_locales`) for a handler that takes a `SharedView` argument; it
+    /// arrives as the same elements on the target. O(1), no message.
+    pub fn share(&self) -> SharedView<T, D, M> {
+        let key = (self.arr.ctx.job_key(), self.arr.id);
+        let found = lock(registry()).get(&key).and_then(Weak::upgrade);
+        let arr =
+            found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
+        SharedView { arr, id: self.arr.id, dom: self.dom }
+    }
+}
+
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Serialize for View<'_, T, D, M> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         ViewWire { id: self.arr.id, elem: T::NAME.to_string(), dom: self.dom }.serialize(s)

@@ -2,7 +2,7 @@
 
 #[cfg(doc)]
 use super::DistArray;
-use super::{registry, Inner, IntoDomain, SharedView};
+use super::{Inner, IntoDomain};
 use crate::elem::Elem;
 use crate::zip::Plan;
 use atoll_dist::{Block, Distribution, Domain};
@@ -10,14 +10,12 @@ use atoll_dist::{Block, Distribution, Domain};
 use atoll_error::Error;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
-use atoll_util::sync::lock;
-use std::sync::{Arc, Weak};
 
 /// A read-only view of a [`DistArray`]: its elements at the indices of a sub-domain (strided
 /// allowed), in the array's index space. O(1) to make and to copy, no message. It works
 /// wherever an array does (as an operand of expressions, zips, assignments and reductions),
 /// and it travels by value: serialized, it is the array's collective id and the sub-domain,
-/// and it arrives as a [`SharedView`] on the receiving locale.
+/// and it arrives as a [`SharedView`](super::SharedView) on the receiving locale.
 pub struct View<'a, T: Elem, const D: usize, M: Distribution<D> + 'static = Block<D>> {
     pub(crate) arr: &'a Inner<T, D, M>,
     pub(crate) dom: Domain<D>,
@@ -135,17 +133,6 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
             }
         }
         Ok(out)
-    }
-
-    /// This view as a [`SharedView`], the form in which it travels: pass it to `ctx.on` (or
-    /// `on_async`, `coforall_locales`) for a handler that takes a `SharedView` argument; it
-    /// arrives as the same elements on the target. O(1), no message.
-    pub fn share(&self) -> SharedView<T, D, M> {
-        let key = (self.arr.ctx.job_key(), self.arr.id);
-        let found = lock(registry()).get(&key).and_then(Weak::upgrade);
-        let arr =
-            found.and_then(|a| a.downcast::<Inner<T, D, M>>().ok()).map(|a| Arc::downgrade(&a)).unwrap_or_default();
-        SharedView { arr, id: self.arr.id, dom: self.dom }
     }
 
     /// The plan of a zip led by this view.

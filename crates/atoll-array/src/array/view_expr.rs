@@ -139,3 +139,20 @@ macro_rules! scalar_array_ops {
     )*};
 }
 scalar_array_ops!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+/// `Scalar(x) op &array`, as `x op &array`: an expression over the array's whole view.
+macro_rules! scalar_lhs_array_ops {
+    ($($tr:ident $m:ident $op:ident),*) => {$(
+        impl<'v, S: Copy + Send + Sync, T: Elem, const D: usize, M: Distribution<D> + 'static>
+            std::ops::$tr<&'v DistArray<T, D, M>> for crate::expr::Scalar<S>
+        where
+            crate::expr::$op: crate::expr::BinOp<S, T>,
+        {
+            type Output = crate::expr::Bin<crate::expr::Scalar<S>, View<'v, T, D, M>, crate::expr::$op, D>;
+            fn $m(self, rhs: &'v DistArray<T, D, M>) -> Self::Output {
+                crate::expr::bin(self, rhs.view(), crate::expr::$op)
+            }
+        }
+    )*};
+}
+scalar_lhs_array_ops!(Add add AddOp, Sub sub SubOp, Mul mul MulOp, Div div DivOp, Rem rem RemOp);

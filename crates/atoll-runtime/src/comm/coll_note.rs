@@ -106,7 +106,7 @@ impl Note {
 
 /// Compares every locale's note of one rendezvous with locale 0's (the slots are stable until
 /// every locale has passed the next barrier): the first difference as an error.
-pub(crate) fn compare(notes: &[crate::comm::local_barrier::Padded<Note>]) -> Result<(), Error> {
+pub(crate) fn compare(notes: &[crate::comm::local::barrier::Padded<Note>]) -> Result<(), Error> {
     let Some(first) = notes.first() else { return Ok(()) };
     let w0 = first.0.word();
     for (l, n) in notes.iter().enumerate().skip(1) {

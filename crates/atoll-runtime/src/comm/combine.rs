@@ -3,8 +3,8 @@
 //! backend's slots (`Collectives::allgather_visit`) and combines them in locale order, so the
 //! result has the same bits on every locale.
 
+use super::wire::{decode, encode};
 use super::Backend;
-use crate::handler::{decode, encode};
 use atoll_error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;

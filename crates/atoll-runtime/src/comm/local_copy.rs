@@ -3,7 +3,7 @@
 
 use super::memcopy;
 use super::Strided;
-use crate::registration::RegionTable;
+use crate::memory::registration::RegionTable;
 use atoll_error::{Error, Result};
 
 fn check(t: &RegionTable, locale: usize, addr: u64, len: usize) -> Result<()> {

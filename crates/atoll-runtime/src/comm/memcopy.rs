@@ -1,7 +1,7 @@
 //! Raw copies into and out of registered memory of locales that share this process.
 //!
 //! The in-process backend reaches another locale's memory by address. The addresses come from
-//! the registration cache ([`crate::registration`]): the caller has checked that the whole
+//! the registration cache ([`crate::memory::registration`]): the caller has checked that the whole
 //! range lies inside a region registered on its locale, and a registered region stays
 //! allocated until it is deregistered (the registration contract, as for MPI windows). As with
 //! MPI RMA, concurrent conflicting accesses to the same bytes without synchronization give

@@ -19,6 +19,8 @@
 //! copies to and from it directly; the MPI backend passes it as the displacement of a dynamic
 //! window (`MPI_Win_create_dynamic`), where displacements are absolute addresses.
 
+use crate::locale::executor::Executor;
+use crate::sync::Arc;
 use atoll_error::{invalid_arg, Error, Result};
 
 #[cfg(any(feature = "mpi", test))]
@@ -26,13 +28,11 @@ pub(crate) mod byte_ring;
 pub(crate) mod coll_note;
 pub(crate) mod combine;
 pub(crate) mod local;
-pub(crate) mod local_barrier;
 pub(crate) mod local_copy;
-pub(crate) mod local_fence;
 pub(crate) mod memcopy;
-pub(crate) mod shared_alloc;
 pub(crate) mod waits;
-pub use shared_alloc::SharedAlloc;
+pub(crate) mod wire;
+pub use crate::memory::shared_alloc::SharedAlloc;
 #[cfg(feature = "mpi")]
 pub(crate) mod mpi;
 
@@ -278,11 +278,11 @@ pub trait Registration {
     fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>>;
     /// Memory of at least `bytes` for a symmetric allocation of this locale that the locales
     /// sharing its node can map (MPI ranks of one host): zeroed, touched now for
-    /// [`PartInit::Eager`](crate::symmetric_data::PartInit), and for `Overwrite` a reused
+    /// [`PartInit::Eager`](crate::memory::symmetric_data::PartInit), and for `Overwrite` a reused
     /// segment may keep its old bytes; `None` where the backend has no such memory (the local
     /// backend, whose locales share the process anyway) or cannot make it now (the caller then
     /// uses heap memory).
-    fn alloc_shared(&self, _bytes: usize, _init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
+    fn alloc_shared(&self, _bytes: usize, _init: crate::memory::symmetric_data::PartInit) -> Option<SharedAlloc> {
         None
     }
     /// Maps the node-shared parts of a symmetric allocation: `parts[l]` is locale `l`'s
@@ -296,7 +296,7 @@ pub trait Registration {
 }
 
 /// Abandoning a driver command whose part failed on some locales while others wait for it in
-/// the command's collectives (`command.rs`; the protocol is in the crate README): the
+/// the command's collectives (`ctx/command.rs`; the protocol is in the crate README): the
 /// backend's side. The local backend carries it through shared flags, MPI through messages
 /// and a fresh communicator.
 pub trait CommandAbandonment {
@@ -341,6 +341,26 @@ pub trait Backend:
         false
     }
 }
+
+/// The locale a backend serves, as the backend sees it: what a backend needs of the locale's
+/// state (which lives above the backends and implements this, in `ctx/`), so that no backend
+/// names `Ctx` or the state. The context depends on the backends, not the reverse.
+pub(crate) trait ServedLocale: Send + Sync {
+    /// Runs handler `handler` here (on sublocale `sub` if given) as for a request from another
+    /// locale: its serialized reply, or the error to send back (a panic included).
+    fn run_handler(self: Arc<Self>, handler: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>>;
+    /// The locale's handler threads, which run the requests of other locales.
+    fn executor(&self) -> &Executor;
+    /// The number of collectives the locale has entered (the MPI backend's command
+    /// abandonment).
+    #[cfg(feature = "mpi")]
+    fn coll_seq(&self) -> u64;
+}
+
+/// The name of the handler with which the MPI backend asks a target which of its registered
+/// regions holds an address ([`Registration::lookup_remote`]); the job's start-up registers it.
+#[cfg(feature = "mpi")]
+pub(crate) const LOOKUP_REGION: &str = "atoll::lookup_region";
 
 /// A reply that will arrive later.
 #[must_use = "a pending reply must be waited for"]

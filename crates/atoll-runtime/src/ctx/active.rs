@@ -1,10 +1,14 @@
 //! Active messages: running handlers on other locales, and replies to wait for.
 
-use super::Ctx;
-use crate::attribution;
-use crate::comm::PendingReply;
+use super::{Ctx, LocaleState};
+use crate::comm::wire::{decode, encode};
+use crate::comm::{PendingReply, ServedLocale};
 use crate::diagnostics::Op;
-use crate::handler::{decode, encode, Handler};
+use crate::handler::call::catch_handler;
+use crate::handler::{is_registered, Handler};
+use crate::locale::attribution;
+use crate::locale::executor::Executor;
+use crate::sync::Arc;
 use atoll_error::{invalid_arg, Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
 use std::panic::Location;
@@ -13,23 +17,27 @@ use std::panic::Location;
 /// to the target locale.
 pub(crate) fn run_handler(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
     attribution::as_locale(ctx.id(), || {
-        crate::current::with_current(ctx, || {
+        crate::ctx::current::with_current(ctx, || {
             let name = crate::handler::name_of(id);
-            crate::handler_call::catch_handler(ctx.id(), &name, || {
-                crate::handler::dispatch(ctx, id, sub, payload, &name)
-            })
+            catch_handler(ctx.id(), &name, || crate::handler::dispatch(ctx, id, sub, payload, &name))
         })
     })
 }
 
-/// The text of a panic payload.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic with a non-string payload".to_string()
+/// What the backends need of a locale (`comm::ServedLocale`): they run other locales'
+/// requests through it without naming `Ctx` or `LocaleState`.
+impl ServedLocale for LocaleState {
+    fn run_handler(self: Arc<Self>, handler: u64, sub: Option<usize>, payload: &[u8]) -> Result<Vec<u8>> {
+        run_handler(&Ctx::from_state(self), handler, sub, payload)
+    }
+
+    fn executor(&self) -> &Executor {
+        &self.exec
+    }
+
+    #[cfg(feature = "mpi")]
+    fn coll_seq(&self) -> u64 {
+        self.coll_seq.load(crate::sync::Ordering::Relaxed)
     }
 }
 
@@ -194,5 +202,30 @@ impl Ctx {
                 None => mine.take().expect("own result"),
             })
             .collect()
+    }
+}
+
+impl Ctx {
+    /// Runs `h(args)` on this locale as an active message from another locale would: the
+    /// handler must be registered, and a panic comes back as [`Error::HandlerPanicked`]. The
+    /// arguments are not serialized (they stay in this process).
+    pub(crate) fn call_here<A, R>(&self, h: &'static Handler<A, R>, args: A) -> Result<R> {
+        self.check_registered(h)?;
+        catch_handler(self.id(), h.name(), || h.call(self, args))
+    }
+
+    /// [`Ctx::call_here`] on sublocale `sub` of this locale (on its task pool).
+    pub(crate) fn call_here_on<A: Send, R: Send>(&self, h: &'static Handler<A, R>, sub: usize, args: A) -> Result<R> {
+        self.check_registered(h)?;
+        let child = self.here().child(sub)?;
+        child.run(move || catch_handler(self.id(), h.name(), || h.call(self, args)))
+    }
+
+    fn check_registered<A, R>(&self, h: &'static Handler<A, R>) -> Result<()> {
+        if is_registered(h.id()) {
+            Ok(())
+        } else {
+            Err(Error::HandlerNotRegistered { name: h.name().to_string(), id: h.id(), locale: self.id() })
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! Registration and symmetric allocation: memory that other locales reach.
 
 use super::{Ctx, GlobalPtr};
-use crate::external::ExternalBlock;
-use crate::symmetric_data::{poison_overwrites, PartInit, SymData, POISON};
+use crate::memory::external::ExternalBlock;
+use crate::memory::symmetric_data::{poison_overwrites, PartInit, SymData, POISON};
 #[cfg(doc)]
 use atoll_error::Error;
 use atoll_error::{invalid_arg, Result};
@@ -143,19 +143,19 @@ impl Ctx {
             let shared = if nbytes > 0 { self.st.backend.alloc_shared(nbytes, init) } else { None };
             // Large lazy heap parts come from the page pool: a freed part of this locale of a
             // similar size (zeroed unless made to be overwritten) instead of fresh pages
-            // (`page_pool.rs`; fresh ones are advised for huge pages). Eager ones keep
+            // (`memory/page_pool.rs`; fresh ones are advised for huge pages). Eager ones keep
             // `alloc_filled`, whose threads first-touch each sublocale's share (NUMA placement).
             let pooled = || {
                 if lazy {
-                    crate::symmetric_data::Pooled::new(self.id(), len, init).map(SymData::Pooled)
+                    crate::memory::symmetric_data::Pooled::new(self.id(), len, init).map(SymData::Pooled)
                 } else {
                     None
                 }
             };
             match shared.and_then(|m| SymData::shared(m, len)).or_else(pooled) {
                 Some(d) => d,
-                // Large heap parts get huge pages (`hugepages.rs`; `alloc_filled` advises too).
-                None if lazy => SymData::Heap(crate::hugepages::zeroed_vec::<T>(len)),
+                // Large heap parts get huge pages (`memory/hugepages.rs`; `alloc_filled` advises too).
+                None if lazy => SymData::Heap(crate::memory::hugepages::zeroed_vec::<T>(len)),
                 None => SymData::Heap(self.here().alloc_filled(len, T::zeroed())),
             }
         })

@@ -1,7 +1,7 @@
 //! Collective operations: every locale calls them, in the same order.
 
 use super::Ctx;
-use crate::handler::{decode, encode};
+use crate::comm::wire::{decode, encode};
 use crate::sync::Ordering;
 use atoll_error::{invalid_arg, Error, Result};
 use bytemuck::Pod;
@@ -31,7 +31,7 @@ impl Ctx {
                         expected: format!("{k0} (#{s0})"),
                         found: format!("{k} (#{s})"),
                     };
-                    crate::command::abandon_on_mismatch(self, &e);
+                    crate::ctx::command::abandon_on_mismatch(self, &e);
                     return Err(e);
                 }
                 _ => {}

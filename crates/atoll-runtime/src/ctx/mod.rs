@@ -8,26 +8,36 @@
 //! - `tasks`: tasks and parallel loops on this locale.
 //! - `collectives`: barrier, broadcast, gathers, reductions, scan, all-to-all.
 //! - `diagnostics`: communication counters and tracing.
+//! - `sublocale_loop`: loops with a static split among the sublocales.
+//! - `direct_count`: loads through [`Ctx::direct_ptr`] counted as the gets they replace.
+//! - `memory`: memory budgets, reservations and figures.
+//! - `command`: how a driver command ends on each locale, failed or not.
+//! - `current`: the locale context of the calling thread ([`Ctx::current`]).
 
 mod active;
 mod alloc;
 mod collectives;
+pub(crate) mod command;
+pub(crate) mod current;
 mod diagnostics;
+mod direct_count;
+mod memory;
 mod nonblocking;
 mod rma;
+mod sublocale_loop;
 mod tasks;
 
+pub(crate) use active::run_handler;
 pub use active::Pending;
-pub(crate) use active::{panic_message, run_handler};
 pub use alloc::Symmetric;
 pub use nonblocking::NbScope;
 
 use crate::comm::Backend;
 use crate::config::Config;
 use crate::diagnostics::Diagnostics;
-use crate::executor::Executor;
-use crate::pool::Locale;
-use crate::registration::{RegionTable, RegistrationStats, RemoteCache};
+use crate::locale::executor::Executor;
+use crate::locale::pool::Locale;
+use crate::memory::registration::{RegionTable, RegistrationStats, RemoteCache};
 use crate::sync::OnceLock;
 use crate::sync::{Arc, AtomicU64};
 use atoll_error::{Error, Result};

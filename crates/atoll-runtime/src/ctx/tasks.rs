@@ -1,7 +1,7 @@
 //! Tasks and parallel loops on this locale's task pools.
 
 use super::Ctx;
-use crate::attribution;
+use crate::locale::attribution;
 use crate::sync::into_inner;
 use atoll_util::Disjoint;
 use std::ops::Range;
@@ -21,7 +21,7 @@ impl Ctx {
                     let cores = &cores;
                     s.spawn(move || {
                         if pin {
-                            let _ = crate::affinity::pin_current_thread(cores);
+                            let _ = crate::locale::affinity::pin_current_thread(cores);
                         }
                         attribution::as_locale(me, || f(t))
                     })

@@ -43,7 +43,7 @@ pub fn node_shared(ctx: &Ctx, shm_expected: bool) -> Result<()> {
     ctx.barrier()?;
     let base = segments_in_use();
     // The last two are segments of whole huge pages, 2 MiB aligned and collapsed into huge
-    // pages by their owner where the kernel allows (`shared_huge.rs`); the last is the largest.
+    // pages by their owner where the kernel allows (`memory/shared_huge.rs`); the last is the largest.
     let sizes = [1usize, 3, 511, 512, 4097, 100_000, 5 << 17, 9 << 17];
     for round in 0..3 {
         let mut arrays = Vec::new();

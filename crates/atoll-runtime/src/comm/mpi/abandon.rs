@@ -12,7 +12,7 @@
 //! abandoned requests).
 
 use super::raw::Abandon;
-use crate::ctx::LocaleState;
+use crate::comm::ServedLocale;
 use crate::sync::{lock, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
 use std::sync::OnceLock;
@@ -38,7 +38,7 @@ pub(crate) struct CommandAbort {
     aborted: AtomicU64,
     failures: Mutex<Option<Failures>>,
     /// This rank's locale, for its collective count.
-    state: OnceLock<Weak<LocaleState>>,
+    state: OnceLock<Weak<dyn ServedLocale>>,
 }
 
 impl CommandAbort {
@@ -53,13 +53,13 @@ impl CommandAbort {
     }
 
     /// Names this rank's locale (once it is built).
-    pub(crate) fn set_state(&self, st: Weak<LocaleState>) {
+    pub(crate) fn set_state(&self, st: Weak<dyn ServedLocale>) {
         let _ = self.state.set(st);
     }
 
     /// This rank's collective count: the number of collectives it entered.
     pub(crate) fn coll_seq(&self) -> u64 {
-        self.state.get().and_then(Weak::upgrade).map_or(0, |st| st.coll_seq.load(Ordering::Relaxed))
+        self.state.get().and_then(Weak::upgrade).map_or(0, |st| st.coll_seq())
     }
 
     /// The current generation (sent in abort messages).

@@ -55,16 +55,15 @@ mod shm_futex;
 mod shm_pool;
 mod watch;
 
+use super::wire::{decode, encode, handler_id};
+use super::ServedLocale;
 use super::{
     memcopy, ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma,
     SharedAlloc, Strided,
 };
 use crate::config::Config;
-use crate::ctx::{run_handler, Ctx, LocaleState};
-use crate::handler::{decode, encode, Handler};
-use crate::registration::RegionTable;
+use crate::locale::topology::Machine;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Backoff, Mutex, Ordering, Weak};
-use crate::topology::Machine;
 use atoll_error::{Error, Result};
 use std::collections::HashMap;
 use std::sync::mpsc::Sender;
@@ -77,11 +76,8 @@ const TAG_WAKE: i32 = 3;
 const TAG_FIN: i32 = 4;
 const TAG_ABORT: i32 = 5;
 
-/// Built-in handler: which registered region of this locale contains (addr, len)?
-fn lookup_region(ctx: &Ctx, (addr, len): (u64, usize)) -> Result<Option<(u64, usize)>> {
-    Ok(ctx.st.regions.find(addr, len))
-}
-static LOOKUP: Handler<(u64, usize), Option<(u64, usize)>> = Handler::new("atoll::lookup_region", lookup_region);
+/// The id of the handler that finds a target's registered region (`super::LOOKUP_REGION`).
+const LOOKUP: u64 = handler_id(super::LOOKUP_REGION);
 
 pub(crate) struct Inner {
     rank: usize,
@@ -100,7 +96,8 @@ pub(crate) struct Inner {
     epoch: Instant,
     shutdown: AtomicBool,
     fins: AtomicU64,
-    state: OnceLock<Weak<LocaleState>>,
+    /// The locale this rank serves, once built.
+    state: OnceLock<Weak<dyn ServedLocale>>,
     /// Node-shared memory with the ranks of this host (`shm.rs`); `None` when off or unusable.
     shm: Option<shm::NodeShm>,
     /// Shared-memory collectives when every rank is on this node (`shm_coll.rs`).
@@ -282,9 +279,8 @@ fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
     let Some(st) = inner.state.get().and_then(Weak::upgrade) else { return };
     let me = Arc::clone(inner);
     let target = Arc::clone(&st);
-    st.exec.spawn(move || {
-        let ctx = Ctx::from_state(target);
-        let result = run_handler(&ctx, handler, sub, &buf[24..]);
+    st.executor().spawn(move || {
+        let result = target.run_handler(handler, sub, &buf[24..]);
         let mut reply = req.to_le_bytes().to_vec();
         match encode(&result) {
             Ok(b) => reply.extend_from_slice(&b),
@@ -589,11 +585,11 @@ impl Registration for MpiComm {
     }
 
     fn lookup_remote(&self, target: usize, addr: u64, len: usize) -> Result<Option<(u64, usize)>> {
-        let reply = self.request(target, LOOKUP.id(), None, encode(&(addr, len))?)?.wait()?;
+        let reply = self.request(target, LOOKUP, None, encode(&(addr, len))?)?.wait()?;
         decode(&reply)
     }
 
-    fn alloc_shared(&self, bytes: usize, init: crate::symmetric_data::PartInit) -> Option<SharedAlloc> {
+    fn alloc_shared(&self, bytes: usize, init: crate::memory::symmetric_data::PartInit) -> Option<SharedAlloc> {
         self.inner.shm.as_ref()?.alloc(bytes, init)
     }
 
@@ -633,19 +629,24 @@ impl Backend for MpiComm {
     }
 }
 
-/// A running MPI job on this rank.
-pub(crate) struct MpiJob {
-    pub(crate) ctx: Ctx,
+/// MPI started on this rank and its communication set up, its locale not built yet: what the
+/// job's start-up needs to build the locale, which [`MpiStart::serve`] then hands over.
+pub(crate) struct MpiStart {
     inner: Arc<Inner>,
-    progress: Option<std::thread::JoinHandle<()>>,
+    /// This rank and the number of ranks.
+    pub(crate) rank: usize,
+    pub(crate) size: usize,
+    /// The number of ranks on this host.
+    pub(crate) node_size: usize,
+    pub(crate) machine: Machine,
+    /// This rank's share of the host's cores.
+    pub(crate) cores: Vec<usize>,
 }
 
-impl MpiJob {
-    /// Initializes MPI (once per process) and builds this rank's locale. **Collective.**
-    pub(crate) fn start(config: &Config) -> Result<MpiJob> {
-        LOOKUP.register();
-        // This process is one locale: atoll-mem charges all its threads to index 0.
-        crate::attribution::set_one_locale_per_process();
+impl MpiStart {
+    /// Initializes MPI (once per process) and this rank's communicators, node-shared memory and
+    /// peer watch. **Collective.**
+    pub(crate) fn connect(config: &Config) -> Result<MpiStart> {
         let (rank, size) = raw::init()?;
         let ctl = raw::Comm::dup_world()?;
         let abort = Arc::new(abandon::CommandAbort::new());
@@ -680,49 +681,50 @@ impl MpiJob {
         });
         let machine = Machine::detect();
         let cores = machine.share(node_rank, node_size);
-        // The calling thread is the locale's main thread: it runs the loops of a locale with
-        // one worker inline and waits in collectives, like a local locale's main thread, which
-        // is pinned. Unpinned, a wake-up could place it on a node peer's core until the
-        // scheduler moved it again: small polybench kernels took 0.1-0.3 ms more under MPI
-        // (measured on a 2-vCPU guest).
-        if config.pin {
-            let _ = crate::affinity::pin_current_thread(&cores);
-        }
-        let st = crate::run::build_locale(
-            rank,
-            size,
-            config,
-            Box::new(MpiComm { inner: Arc::clone(&inner) }),
-            Arc::new(RegionTable::new(rank)),
-            cores.clone(),
-            &machine,
-            true,
-            node_size,
-        )?;
-        let _ = inner.state.set(Arc::downgrade(&st));
-        inner.abort.set_state(Arc::downgrade(&st));
+        Ok(MpiStart { inner, rank, size, node_size, machine, cores })
+    }
+
+    /// The backend of this rank's locale.
+    pub(crate) fn backend(&self) -> Box<dyn Backend> {
+        Box::new(MpiComm { inner: Arc::clone(&self.inner) })
+    }
+
+    /// Serves `locale` (built with [`MpiStart::backend`]): requests from other ranks run there,
+    /// and the progress thread starts (pinned to this rank's cores if `pin`).
+    pub(crate) fn serve(self, locale: Arc<dyn ServedLocale>, pin: bool) -> Result<MpiJob> {
+        let MpiStart { inner, rank, cores, .. } = self;
+        let _ = inner.state.set(Arc::downgrade(&locale));
+        inner.abort.set_state(Arc::downgrade(&locale));
         // Idle handler threads take requests from the inbox themselves (see `wait_poll`).
         let weak = Arc::downgrade(&inner);
-        st.exec.set_idle_poll(Box::new(move || {
+        locale.executor().set_idle_poll(Box::new(move || {
             if let Some(inner) = weak.upgrade() {
                 wait_poll(&inner);
             }
         }));
-        let pin = config.pin;
         let me = Arc::clone(&inner);
         let progress = std::thread::Builder::new()
             .name(format!("atoll-l{rank}-progress"))
             .spawn(move || {
                 if pin {
-                    let _ = crate::affinity::pin_current_thread(&cores);
+                    let _ = crate::locale::affinity::pin_current_thread(&cores);
                 }
                 progress_loop(me)
             })
             .map_err(|e| Error::Io(format!("cannot start the MPI progress thread: {e}")))?;
         raw::LIVE_JOBS.fetch_add(1, Ordering::SeqCst);
-        Ok(MpiJob { ctx: Ctx::from_state(st), inner, progress: Some(progress) })
+        Ok(MpiJob { locale, inner, progress: Some(progress) })
     }
+}
 
+/// A running MPI job on this rank: the backend's side of it.
+pub(crate) struct MpiJob {
+    locale: Arc<dyn ServedLocale>,
+    inner: Arc<Inner>,
+    progress: Option<std::thread::JoinHandle<()>>,
+}
+
+impl MpiJob {
     /// Ends the job on this rank after every rank has finished. **Collective.**
     pub(crate) fn finish(mut self) -> Result<()> {
         let inner = Arc::clone(&self.inner);
@@ -741,7 +743,7 @@ impl MpiJob {
         if let Some(am) = &inner.node_am {
             am.close();
         }
-        self.ctx.st.exec.shutdown();
+        self.locale.executor().shutdown();
         inner.coll().barrier()?;
         inner.win.free()?;
         // Every rank has passed the job's last collective: links may close.

@@ -36,8 +36,8 @@ use super::raw;
 use super::shm_pool::{self, Kept, Pools};
 use crate::comm::SharedAlloc;
 use crate::config::Config;
-use crate::shared_huge;
-use crate::symmetric_data::PartInit;
+use crate::memory::shared_huge;
+use crate::memory::symmetric_data::PartInit;
 use crate::sync::{lock, read, write};
 use crate::sync::{AtomicBool, AtomicU64, Ordering, RwLock};
 use atoll_error::{Error, Result};
@@ -110,7 +110,7 @@ fn name_of(rank: usize, seq: u64) -> String {
 
 /// Creates and maps a zeroed segment of at least `bytes`, keeping its descriptor for peers.
 /// Also returns whether its pages are all present (populated, or collapsed into huge pages:
-/// `shared_huge.rs`).
+/// `memory/shared_huge.rs`).
 fn create(rank: usize, seq: u64, bytes: usize, populate: bool) -> Result<(Mapping, bool)> {
     let len = shared_huge::segment_len(bytes, page());
     let name = CString::new(name_of(rank, seq)).map_err(|_| Error::Io("segment name".into()))?;
@@ -191,9 +191,9 @@ fn open_peer(pid: u32, rank: usize, seq: u64, fd: u32, bytes: usize, populate: b
 /// only effective where the kernel gives shared memory huge pages on advice
 /// (`/sys/kernel/mm/transparent_hugepage/shmem_enabled` is `advise`, `within_size` or
 /// `always`); where it is `never` (as on many KVM guests) the flag is set and changes nothing.
-/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`hugepages.rs`).
+/// Off with `ATOLL_HUGEPAGES=0`, like the heap's advice (`memory/hugepages.rs`).
 fn advise_huge(m: &Mapping) {
-    if m.len >= crate::hugepages::THRESHOLD && crate::hugepages::enabled() {
+    if m.len >= crate::memory::hugepages::THRESHOLD && crate::memory::hugepages::enabled() {
         // SAFETY: advice on a whole mapping made by this module; MADV_HUGEPAGE changes no
         // byte, protection or address.
         unsafe { libc::madvise(m.ptr.cast(), m.len, libc::MADV_HUGEPAGE) };
@@ -213,7 +213,7 @@ pub(crate) struct NodeShm {
     /// mapping).
     maps: Vec<RwLock<BTreeMap<u64, Mapped>>>,
     /// Freed segments kept for reuse, per owner rank (`shm_pool.rs`).
-    pools: Arc<Mutex<Pools>>,
+    pools: Arc<Mutex<Pools<Mapping>>>,
     seq: AtomicU64,
     /// This table's identity in the per-thread lookup cache (several jobs may run in turn).
     id: u64,
@@ -346,7 +346,7 @@ impl NodeShm {
 
     /// A kept segment of this rank, zeroed when `zero`, as a new allocation under its old
     /// token (its pages are all present now: peers that map it afresh populate their mapping).
-    fn reuse(&self, k: Kept, zero: bool) -> Option<SharedAlloc> {
+    fn reuse(&self, k: Kept<Mapping>, zero: bool) -> Option<SharedAlloc> {
         let m = Arc::try_unwrap(k.map).ok()?;
         if zero {
             // SAFETY: `m` is this rank's own mapping of `len` writable bytes, unshared (the
@@ -474,7 +474,7 @@ struct Owned {
     map: Option<Mapping>,
     seq: u64,
     rank: usize,
-    pools: Weak<Mutex<Pools>>,
+    pools: Weak<Mutex<Pools<Mapping>>>,
 }
 
 impl Drop for Owned {

@@ -8,7 +8,7 @@
 //! owner and again by every peer that writes it; on that guest first-touching a fresh 256 MiB
 //! segment took 0.64 s against 0.08 s for huge-page anonymous memory, and a peer's own faults
 //! on it 0.24 s more, while zeroing a kept segment took 0.02 s. Large segments are now
-//! collapsed into huge pages when made (`shared_huge.rs`), which costs about a huge-page
+//! collapsed into huge pages when made (`memory/shared_huge.rs`), which costs about a huge-page
 //! fault per 2 MiB; a kept segment keeps them.
 //!
 //! The rules, the same on every rank of the node for every owner (so that an owner and its
@@ -31,29 +31,28 @@
 //!   only maps again, through the owner's still open descriptor; what it keeps is bounded by
 //!   the same cap.
 
-use super::shm::Mapping;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Segments smaller than this are not kept (their faults cost little).
 pub(crate) const MIN_KEPT: usize = 64 << 10;
 
-/// One kept segment of an owner: its sequence number, its size and the mapping (the owner's
-/// own, with its descriptor, or a peer's).
-pub(crate) struct Kept {
+/// One kept segment of an owner: its sequence number, its size and the mapping `M` (`shm.rs`'s
+/// `Mapping`: the owner's own, with its descriptor, or a peer's).
+pub(crate) struct Kept<M> {
     pub(crate) seq: u64,
     pub(crate) len: usize,
-    pub(crate) map: Arc<Mapping>,
+    pub(crate) map: Arc<M>,
 }
 
 /// The kept segments of every rank of the job, oldest first (empty lists for ranks off this
 /// node), and the cap.
-pub(crate) struct Pools {
+pub(crate) struct Pools<M> {
     cap: usize,
-    lists: Vec<VecDeque<Kept>>,
+    lists: Vec<VecDeque<Kept<M>>>,
 }
 
-impl Pools {
+impl<M> Pools<M> {
     /// Empty lists for `ranks` ranks, keeping at most `cap` bytes per rank.
     pub(crate) fn new(ranks: usize, cap: usize) -> Self {
         Pools { cap, lists: (0..ranks).map(|_| VecDeque::new()).collect() }
@@ -62,7 +61,7 @@ impl Pools {
     /// Keeps `owner`'s freed segment `seq` of `len` bytes at the end of its list, or not (too
     /// small, or over the cap alone). Returns what leaves the list (the caller drops it after
     /// releasing the lock: dropping unmaps).
-    pub(crate) fn keep(&mut self, owner: usize, k: Kept) -> Vec<Kept> {
+    pub(crate) fn keep(&mut self, owner: usize, k: Kept<M>) -> Vec<Kept<M>> {
         let cap = self.cap;
         let Some(list) = self.lists.get_mut(owner) else { return vec![k] };
         if k.len < MIN_KEPT || k.len > cap {
@@ -81,14 +80,14 @@ impl Pools {
 
     /// The owner's side: takes the oldest kept segment of `owner` of `len..=len + len / 8`
     /// bytes (`len` page rounded).
-    pub(crate) fn take_fit(&mut self, owner: usize, len: usize) -> Option<Kept> {
+    pub(crate) fn take_fit(&mut self, owner: usize, len: usize) -> Option<Kept<M>> {
         let list = self.lists.get_mut(owner)?;
         let i = list.iter().position(|k| k.len >= len && k.len <= len + len / 8)?;
         list.remove(i)
     }
 
     /// A peer's side: takes `owner`'s kept segment number `seq`, if kept here.
-    pub(crate) fn take_seq(&mut self, owner: usize, seq: u64) -> Option<Kept> {
+    pub(crate) fn take_seq(&mut self, owner: usize, seq: u64) -> Option<Kept<M>> {
         let list = self.lists.get_mut(owner)?;
         let i = list.iter().position(|k| k.seq == seq)?;
         list.remove(i)

@@ -28,7 +28,7 @@
 use super::raw;
 use crate::comm::coll_note::STALL_WARN;
 use crate::comm::waits;
-use crate::handler::{decode, encode};
+use crate::comm::wire::{decode, encode};
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, AtomicU8, Mutex, Ordering};
 use atoll_error::{Error, Result};
 use std::io::{Read, Write};
@@ -93,7 +93,7 @@ impl Watch {
     /// Opens this rank's listener, exchanges every rank's card over `comm` and starts the
     /// watch thread, which makes the links. **Collective** over `comm`.
     pub(crate) fn start(comm: &raw::Comm, rank: usize, size: usize, timeout: Duration) -> Result<Watch> {
-        let host = crate::run::hostname();
+        let host = crate::locale::topology::hostname();
         let io =
             |what: &str, e: std::io::Error| Error::Comm { locale: rank, message: format!("peer watch: {what}: {e}") };
         let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))).map_err(|e| io("listen", e))?;

@@ -1,5 +1,9 @@
 //! Per-locale communication counters and tracing (Chapel's `CommDiagnostics`).
 
+pub mod phase_profile;
+#[cfg(feature = "bench")]
+pub(crate) mod quiet;
+
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,28 +1,29 @@
 //! Starting and ending jobs: the SPMD entry point [`run`].
 
-use crate::attribution;
 use crate::comm::local::{LocalComm, LocalWorld};
-use crate::comm::Backend;
+use crate::comm::{Backend, ServedLocale};
 use crate::config::{BackendKind, Config};
-use crate::ctx::{panic_message, Ctx, LocaleInfo, LocaleState};
+use crate::ctx::{Ctx, LocaleInfo, LocaleState};
 use crate::diagnostics::Diagnostics;
-use crate::executor::Executor;
-use crate::pool::{Locale, Sublocale};
-use crate::registration::{RegionTable, RemoteCache};
+use crate::handler::call::panic_message;
+use crate::locale::attribution;
+use crate::locale::executor::Executor;
+use crate::locale::pool::{Locale, Sublocale};
+use crate::locale::topology::{split_threads, Machine};
+use crate::memory::registration::{RegionTable, RemoteCache};
 use crate::sync::OnceLock;
-use crate::sync::{Arc, AtomicU64};
-use crate::topology::{split_threads, Machine};
+use crate::sync::{Arc, AtomicU64, Weak};
 use atoll_error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
-/// The name of the host this process runs on.
-pub(crate) fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "localhost".into())
+/// Applies the settings of the process (huge pages, the page pool's cap, poisoning, the
+/// sorts' profile) when a job starts with `config`.
+pub(crate) fn apply_to_process(config: &Config) {
+    crate::memory::hugepages::set_enabled(config.hugepages);
+    crate::memory::page_pool::set_cap(config.heap_keep);
+    crate::memory::symmetric_data::set_poison_overwrites(config.poison_overwrite);
+    crate::diagnostics::phase_profile::set_enabled(config.sort_profile);
 }
 
 /// Builds one locale: its sublocales and their pinned pools, handler threads and tables, and
@@ -50,12 +51,12 @@ pub(crate) fn build_locale(
         .enumerate()
         .map(|(i, (c, t))| Sublocale::new(id, i, c, t, config.pin))
         .collect::<Result<Vec<_>>>()?;
-    let name = format!("locale-{id}@{}", hostname());
+    let name = format!("locale-{id}@{}", crate::locale::topology::hostname());
     let pin_cores = cores.clone();
     let pin = config.pin;
     let exec = Executor::new(format!("atoll-l{id}-am"), move || {
         if pin {
-            let _ = crate::affinity::pin_current_thread(&pin_cores);
+            let _ = crate::locale::affinity::pin_current_thread(&pin_cores);
         }
         attribution::set_thread_locale(id);
     });
@@ -106,7 +107,7 @@ pub(crate) fn locale_main<R>(ctx: &Ctx, f: impl FnOnce(&Ctx) -> Result<R>) -> Ou
     attribution::set_thread_locale(ctx.id());
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<R> {
         startup(ctx)?;
-        let v = crate::current::with_current(ctx, || f(ctx))?;
+        let v = crate::ctx::current::with_current(ctx, || f(ctx))?;
         ctx.coll_enter("the end of the job")?;
         // Locales that finish early wait here for the others, by design (no stall report).
         crate::comm::coll_note::quiet(|| ctx.st.backend.barrier())?;
@@ -151,7 +152,7 @@ where
     F: Fn(&Ctx) -> Result<R> + Sync,
 {
     config.validate()?;
-    config.apply_to_process();
+    apply_to_process(&config);
     match config.backend {
         BackendKind::Local => run_local(config, f),
         BackendKind::Mpi => run_mpi(config, f),
@@ -189,7 +190,7 @@ impl LocalJob {
                 )
             })
             .collect::<Result<Vec<_>>>()?;
-        world.set_locales(states.iter().map(Arc::downgrade).collect());
+        world.set_locales(states.iter().map(|s| Arc::downgrade(s) as Weak<dyn ServedLocale>).collect());
         Ok(LocalJob { world, ctxs: states.into_iter().map(Ctx::from_state).collect() })
     }
 
@@ -217,7 +218,7 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
                 let job = &job;
                 std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn_scoped(s, move || {
                     if ctx.config().pin {
-                        let _ = crate::affinity::pin_current_thread(ctx.here().cores());
+                        let _ = crate::locale::affinity::pin_current_thread(ctx.here().cores());
                     }
                     let o = locale_main(ctx, f);
                     if let Outcome::Failed(e) = &o {
@@ -245,8 +246,8 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
         }
     });
     job.shutdown();
-    // The job's idle pooled buffers go back to the kernel (`page_pool.rs`).
-    crate::page_pool::trim();
+    // The job's idle pooled buffers go back to the kernel (`memory/page_pool.rs`).
+    crate::memory::page_pool::trim();
     if let Some(e) = job.world.first_failure() {
         return Err(e);
     }
@@ -257,12 +258,66 @@ fn run_local<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> 
     }
 }
 
+/// Built-in handler of the MPI backend's `lookup_remote`: which registered region of this
+/// locale contains (addr, len)?
+#[cfg(feature = "mpi")]
+fn lookup_region(ctx: &Ctx, (addr, len): (u64, usize)) -> Result<Option<(u64, usize)>> {
+    Ok(ctx.st.regions.find(addr, len))
+}
+#[cfg(feature = "mpi")]
+static LOOKUP: crate::handler::Handler<(u64, usize), Option<(u64, usize)>> =
+    crate::handler::Handler::new(crate::comm::LOOKUP_REGION, lookup_region);
+
+/// This rank's locale in an MPI job, and the backend's side of the job.
+#[cfg(feature = "mpi")]
+pub(crate) struct MpiLocale {
+    pub(crate) ctx: Ctx,
+    job: crate::comm::mpi::MpiJob,
+}
+
+#[cfg(feature = "mpi")]
+impl MpiLocale {
+    /// Initializes MPI (once per process) and builds this rank's locale. **Collective.**
+    pub(crate) fn start(config: &Config) -> Result<MpiLocale> {
+        LOOKUP.register();
+        // This process is one locale: atoll-mem charges all its threads to index 0.
+        attribution::set_one_locale_per_process();
+        let start = crate::comm::mpi::MpiStart::connect(config)?;
+        // The calling thread is the locale's main thread: it runs the loops of a locale with
+        // one worker inline and waits in collectives, like a local locale's main thread, which
+        // is pinned. Unpinned, a wake-up could place it on a node peer's core until the
+        // scheduler moved it again: small polybench kernels took 0.1-0.3 ms more under MPI
+        // (measured on a 2-vCPU guest).
+        if config.pin {
+            let _ = crate::locale::affinity::pin_current_thread(&start.cores);
+        }
+        let st = build_locale(
+            start.rank,
+            start.size,
+            config,
+            start.backend(),
+            Arc::new(RegionTable::new(start.rank)),
+            start.cores.clone(),
+            &start.machine,
+            true,
+            start.node_size,
+        )?;
+        let job = start.serve(Arc::clone(&st) as Arc<dyn ServedLocale>, config.pin)?;
+        Ok(MpiLocale { ctx: Ctx::from_state(st), job })
+    }
+
+    /// Ends the job on this rank after every rank has finished. **Collective.**
+    pub(crate) fn finish(self) -> Result<()> {
+        self.job.finish()
+    }
+}
+
 #[cfg(feature = "mpi")]
 fn run_mpi<R: Send, F: Fn(&Ctx) -> Result<R> + Sync>(config: Config, f: F) -> Result<R> {
-    let job = crate::comm::mpi::MpiJob::start(&config)?;
+    let job = MpiLocale::start(&config)?;
     let outcome = locale_main(&job.ctx, |c| f(c));
-    // Idle pooled heap parts go back to the kernel (`page_pool.rs`).
-    crate::page_pool::trim();
+    // Idle pooled heap parts go back to the kernel (`memory/page_pool.rs`).
+    crate::memory::page_pool::trim();
     match outcome {
         Outcome::Done(v) => {
             job.finish()?;

@@ -8,6 +8,15 @@
 use crate::config::SublocaleMode;
 use std::collections::BTreeMap;
 
+/// The name of the host this process runs on.
+pub(crate) fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
 /// Parses a Linux CPU list such as `0-3,8,10-11`.
 ///
 /// ```

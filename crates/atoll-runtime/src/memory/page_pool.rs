@@ -24,7 +24,7 @@
 //! under the cap is freed. [`trim`] frees every idle buffer (at the end of every `run`).
 //! Pooled memory is outside the memory budget's reservations: it is held, not in use.
 
-use crate::hugepages::THRESHOLD;
+use crate::memory::hugepages::THRESHOLD;
 use crate::sync::lock;
 use crate::sync::{AtomicUsize, Ordering};
 use crate::sync::{Mutex, OnceLock};
@@ -73,7 +73,7 @@ impl PoolBuf {
             return None;
         }
         let ptr = NonNull::new(p.cast::<u8>())?;
-        crate::hugepages::advise_bytes(ptr.as_ptr(), bytes);
+        crate::memory::hugepages::advise_bytes(ptr.as_ptr(), bytes);
         Some(PoolBuf { ptr, bytes })
     }
 

@@ -9,13 +9,58 @@
 //! threads; inside a sublocale the threads take chunks from a shared counter (dynamic
 //! chunking), so uneven iterations balance. Reductions combine per-chunk results in chunk
 //! order: the result does not depend on which thread ran which chunk.
+//!
+//! Also [`current_sublocale`]: the sublocale whose pool runs the calling thread, which every
+//! pool thread records when it starts (so tests and diagnostics can check where work ran).
 
-use crate::affinity;
+use crate::locale::affinity;
 use crate::sync::lock;
 use crate::sync::{AtomicUsize, Ordering};
 use atoll_error::{Error, Result};
+use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::ops::Range;
+
+thread_local! {
+    static SUBLOCALE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+/// Records that the calling thread belongs to sublocale `index` of `locale` (pool start hook).
+pub(crate) fn set_current_sublocale(locale: usize, index: usize) {
+    SUBLOCALE.with(|s| s.set(Some((locale, index))));
+}
+
+/// Marks the calling thread as running in a sublocale until dropped (then restores what it
+/// was, also on unwinding): for loops that a one-thread sublocale runs on the caller.
+pub(crate) struct InSublocale(Option<(usize, usize)>);
+
+impl InSublocale {
+    pub(crate) fn enter(locale: usize, index: usize) -> InSublocale {
+        InSublocale(SUBLOCALE.with(|s| s.replace(Some((locale, index)))))
+    }
+}
+
+impl Drop for InSublocale {
+    fn drop(&mut self) {
+        SUBLOCALE.with(|s| s.set(self.0));
+    }
+}
+
+/// `(locale, sublocale)` when the calling thread is a thread of a sublocale's task pool, `None`
+/// on other threads (a locale's main thread, a communication thread).
+///
+/// ```
+/// use atoll_runtime::{current_sublocale, run, Config};
+/// run(Config::local(2), |ctx| {
+///     assert_eq!(current_sublocale(), None);
+///     let here = ctx.here().child(0)?.run(current_sublocale);
+///     assert_eq!(here, Some((ctx.id(), 0)));
+///     Ok(())
+/// }).unwrap();
+/// ```
+pub fn current_sublocale() -> Option<(usize, usize)> {
+    SUBLOCALE.with(Cell::get)
+}
 
 /// A part of a locale (a NUMA domain or a core) with its own pinned task pool.
 pub struct Sublocale {
@@ -47,8 +92,8 @@ impl Sublocale {
                     // Pinning is best effort: a container may forbid some cores.
                     let _ = affinity::pin_current_thread(&pin_to);
                 }
-                crate::attribution::set_thread_locale(locale);
-                crate::sublocale_loop::set_current_sublocale(locale, index);
+                crate::locale::attribution::set_thread_locale(locale);
+                set_current_sublocale(locale, index);
                 // The work-stealing deques register each worker with crossbeam's global epoch
                 // collector, which lives as long as the process (the registration is freed
                 // lazily, if ever): register now, marked permanent for the leak report.
@@ -97,7 +142,7 @@ impl Sublocale {
     /// A vector of `len` copies of `value` whose pages were first written by this sublocale's
     /// threads, so the OS places them in its NUMA domain.
     pub fn alloc_filled<T: Copy + Send + Sync>(&self, len: usize, value: T) -> Vec<T> {
-        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
+        let mut v: Vec<T> = crate::memory::hugepages::vec_with_capacity(len);
         let spare = &mut v.spare_capacity_mut()[..len];
         let chunk = (len / (self.num_threads() * 4)).max(4096);
         let parts: Vec<&mut [MaybeUninit<T>]> = spare.chunks_mut(chunk).collect();
@@ -200,7 +245,7 @@ impl Locale {
         if self.children.len() == 1 {
             return self.children[0].alloc_filled(len, value);
         }
-        let mut v: Vec<T> = crate::hugepages::vec_with_capacity(len);
+        let mut v: Vec<T> = crate::memory::hugepages::vec_with_capacity(len);
         let parts = self.split(&(0..len));
         {
             let mut rest = &mut v.spare_capacity_mut()[..len];
@@ -277,7 +322,7 @@ impl Locale {
             // caller sleeps; running it here saves the hand-off and the wake-up (two context
             // switches, most of a small loop's time). The caller is the locale's thread, pinned
             // to the same cores; it is marked as in the sublocale while it runs the chunks.
-            let _in_sub = crate::sublocale_loop::InSublocale::enter(self.id, 0);
+            let _in_sub = InSublocale::enter(self.id, 0);
             let p = parts[0].clone();
             let mut lo = p.start;
             while lo < p.end {

@@ -2,55 +2,10 @@
 //! runs (the piece of an array that the sublocale first touched), instead of
 //! [`Ctx::forall_chunks`]'s split in proportion to threads. Inside a sublocale the threads
 //! still take chunks from a shared counter.
-//!
-//! Also [`current_sublocale`]: the sublocale whose pool runs the calling thread, which every
-//! pool thread records when it starts (so tests and diagnostics can check where work ran).
 
 use crate::Ctx;
 use atoll_error::{ensure, invalid_arg, Result};
-use std::cell::Cell;
 use std::ops::Range;
-
-thread_local! {
-    static SUBLOCALE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
-}
-
-/// Records that the calling thread belongs to sublocale `index` of `locale` (pool start hook).
-pub(crate) fn set_current_sublocale(locale: usize, index: usize) {
-    SUBLOCALE.with(|s| s.set(Some((locale, index))));
-}
-
-/// Marks the calling thread as running in a sublocale until dropped (then restores what it
-/// was, also on unwinding): for loops that a one-thread sublocale runs on the caller.
-pub(crate) struct InSublocale(Option<(usize, usize)>);
-
-impl InSublocale {
-    pub(crate) fn enter(locale: usize, index: usize) -> InSublocale {
-        InSublocale(SUBLOCALE.with(|s| s.replace(Some((locale, index)))))
-    }
-}
-
-impl Drop for InSublocale {
-    fn drop(&mut self) {
-        SUBLOCALE.with(|s| s.set(self.0));
-    }
-}
-
-/// `(locale, sublocale)` when the calling thread is a thread of a sublocale's task pool, `None`
-/// on other threads (a locale's main thread, a communication thread).
-///
-/// ```
-/// use atoll_runtime::{current_sublocale, run, Config};
-/// run(Config::local(2), |ctx| {
-///     assert_eq!(current_sublocale(), None);
-///     let here = ctx.here().child(0)?.run(current_sublocale);
-///     assert_eq!(here, Some((ctx.id(), 0)));
-///     Ok(())
-/// }).unwrap();
-/// ```
-pub fn current_sublocale() -> Option<(usize, usize)> {
-    SUBLOCALE.with(Cell::get)
-}
 
 impl Ctx {
     /// Runs `f(sublocale, sub_range)` over `parts[s]` on sublocale `s`'s task pool, for every

@@ -7,21 +7,24 @@
 //! between two sets by the parity of the collective's sequence number, so a slot is rewritten
 //! only after everyone has passed the next barrier, hence finished reading it.
 //!
-//! The barrier itself is `local_barrier.rs` (spins briefly, then parks). A failure of any
+//! The barrier itself is `comm/local/barrier.rs` (spins briefly, then parks). A failure of any
 //! locale sets a flag that every waiting locale sees promptly (it is woken); they return
 //! [`Error::LocaleFailed`] instead of waiting forever. Each rendezvous also compares the
 //! locales' notes of their current collective (`coll_note.rs`), so collectives called in
 //! different orders give [`Error::CollectiveMismatch`] instead of wrong data or a hang.
 
+pub(crate) mod barrier;
+pub(crate) mod fence;
+
+use self::barrier::{FastBarrier, Padded};
+use self::fence::CommandFence;
 use super::coll_note::{self, Note};
-use super::local_barrier::{FastBarrier, Padded};
-use super::local_fence::CommandFence;
 use super::memcopy;
 use super::{
-    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, Strided,
+    ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma, ServedLocale,
+    Strided,
 };
-use crate::ctx::{Ctx, LocaleState};
-use crate::registration::RegionTable;
+use crate::memory::registration::RegionTable;
 use crate::sync::OnceLock;
 use crate::sync::{lock, Arc, AtomicBool, AtomicU64, Mutex, Ordering, Weak};
 use atoll_error::{Error, Result};
@@ -69,7 +72,7 @@ pub(crate) struct LocalWorld {
     failure: Mutex<Option<(usize, Error)>>,
     /// Abandoning one driver command (see `local_fence`).
     pub(crate) fence: CommandFence,
-    locales: OnceLock<Vec<Weak<LocaleState>>>,
+    locales: OnceLock<Vec<Weak<dyn ServedLocale>>>,
     regions: Vec<Arc<RegionTable>>,
 }
 
@@ -92,7 +95,7 @@ impl LocalWorld {
         })
     }
 
-    pub(crate) fn set_locales(&self, locales: Vec<Weak<LocaleState>>) {
+    pub(crate) fn set_locales(&self, locales: Vec<Weak<dyn ServedLocale>>) {
         let _ = self.locales.set(locales);
     }
 
@@ -302,7 +305,7 @@ impl Atomics for LocalComm {
 }
 
 impl LocalComm {
-    fn target_state(&self, target: usize) -> Result<Arc<LocaleState>> {
+    fn target_state(&self, target: usize) -> Result<Arc<dyn ServedLocale>> {
         self.world.check()?;
         self.world
             .locales
@@ -322,16 +325,15 @@ impl ActiveMessages for LocalComm {
     /// so this is as good a place as the target's own threads, and saves two thread hand-offs);
     /// work for a sublocale still goes to that sublocale's pool.
     fn request_blocking(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<Vec<u8>> {
-        let tctx = Ctx::from_state(self.target_state(target)?);
-        crate::ctx::run_handler(&tctx, handler, sub, &payload)
+        self.target_state(target)?.run_handler(handler, sub, &payload)
     }
 
     fn request(&self, target: usize, handler: u64, sub: Option<usize>, payload: Vec<u8>) -> Result<PendingReply> {
         let st = self.target_state(target)?;
         let (tx, rx) = crate::sync::mpsc::channel();
-        let tctx = Ctx::from_state(Arc::clone(&st));
-        st.exec.spawn(move || {
-            let _ = tx.send(crate::ctx::run_handler(&tctx, handler, sub, &payload));
+        let target_st = Arc::clone(&st);
+        st.executor().spawn(move || {
+            let _ = tx.send(target_st.run_handler(handler, sub, &payload));
         });
         let world = Arc::clone(&self.world);
         Ok(PendingReply::new(rx, Some(Box::new(move || world.check()))))

@@ -6,6 +6,9 @@
 //! registered (with [`Handler::register`]) in every process before it is called; a request for
 //! an id the target does not know comes back as [`Error::HandlerNotRegistered`].
 
+pub(crate) mod call;
+
+use crate::comm::wire::{decode, encode, handler_id};
 use crate::ctx::Ctx;
 use crate::sync::OnceLock;
 use crate::sync::RwLock;
@@ -36,19 +39,6 @@ pub struct Handler<A, R> {
     id: u64,
     f: fn(&Ctx, A) -> Result<R>,
     _p: PhantomData<fn(A) -> R>,
-}
-
-/// FNV-1a, 64 bits: the stable id of a handler name.
-pub const fn handler_id(name: &str) -> u64 {
-    let b = name.as_bytes();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < b.len() {
-        h ^= b[i] as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-        i += 1;
-    }
-    h
 }
 
 impl<A, R> Handler<A, R> {
@@ -125,26 +115,4 @@ pub(crate) fn dispatch(ctx: &Ctx, id: u64, sub: Option<usize>, payload: &[u8], n
 /// The name of a registered handler, for error messages.
 pub(crate) fn name_of(id: u64) -> String {
     read(registry()).get(&id).map(|(n, _)| n.to_string()).unwrap_or_else(|| format!("{id:#018x}"))
-}
-
-/// Serializes a value for the wire.
-pub(crate) fn encode<T: Serialize + ?Sized>(v: &T) -> Result<Vec<u8>> {
-    postcard::to_allocvec(v).map_err(|e| Error::Serialization(e.to_string()))
-}
-
-/// Deserializes a value from the wire.
-pub(crate) fn decode<T: DeserializeOwned>(b: &[u8]) -> Result<T> {
-    postcard::from_bytes(b).map_err(|e| Error::Serialization(e.to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_stable_hashes() {
-        assert_eq!(handler_id(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(handler_id("a"), 0xaf63_dc4c_8601_ec8c);
-        assert_ne!(handler_id("x::a"), handler_id("x::b"));
-    }
 }

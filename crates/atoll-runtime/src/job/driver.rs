@@ -15,19 +15,21 @@
 //! [`Error::HandlerPanicked`] (naming the locale, the handler and the panic message), an
 //! unregistered handler as [`Error::HandlerNotRegistered`] (on 1 locale too), and a handler's
 //! own error as it is. A locale that waited for the failed one in a collective of the command
-//! gets [`Error::CommandFailed`] from that collective (on both backends; see `command.rs`),
+//! gets [`Error::CommandFailed`] from that collective (on both backends; see `ctx/command.rs`),
 //! and the session stays usable: the next command runs normally.
 //!
 //! Only a job-wide failure ends the session ([`Error::LocaleFailed`], a communication error):
 //! then `exec` returns that error, later commands return it too, and [`Driver::shutdown`]
 //! ends the job.
 
-use crate::command::{command_start, end_command};
+use crate::comm::wire::{decode, encode};
+use crate::ctx::command::{command_start, end_command};
 use crate::ctx::{run_handler, Ctx};
-use crate::handler::{decode, encode, Handler};
-use crate::run::{locale_main, startup, LocalJob, Outcome};
+use crate::handler::Handler;
+use crate::job::run::{locale_main, startup, LocalJob, Outcome};
+use crate::locale::attribution;
 use crate::sync::{lock, Mutex};
-use crate::{attribution, BackendKind, Config};
+use crate::{BackendKind, Config};
 use atoll_error::{Error, Result};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
@@ -59,7 +61,7 @@ enum Kind {
     },
     #[cfg(feature = "mpi")]
     Mpi {
-        job: crate::comm::mpi::MpiJob,
+        job: crate::job::run::MpiLocale,
     },
 }
 
@@ -93,7 +95,7 @@ impl Driver {
     /// process when the driver shuts down (with status 0, or 1 if the job failed).
     pub fn start(config: Config) -> Result<Driver> {
         config.validate()?;
-        config.apply_to_process();
+        crate::job::run::apply_to_process(&config);
         match config.backend {
             BackendKind::Local => Self::start_local(&config),
             BackendKind::Mpi => Self::start_mpi(&config),
@@ -108,7 +110,7 @@ impl Driver {
             let world = crate::sync::Arc::clone(&job.world);
             let h = std::thread::Builder::new().name(format!("atoll-l{}-main", ctx.id())).spawn(move || {
                 if ctx.config().pin {
-                    let _ = crate::affinity::pin_current_thread(ctx.here().cores());
+                    let _ = crate::locale::affinity::pin_current_thread(ctx.here().cores());
                 }
                 if let Outcome::Failed(e) = locale_main(&ctx, serve) {
                     world.fail(ctx.id(), &e);
@@ -131,7 +133,7 @@ impl Driver {
 
     #[cfg(feature = "mpi")]
     fn start_mpi(config: &Config) -> Result<Driver> {
-        let job = crate::comm::mpi::MpiJob::start(config)?;
+        let job = crate::job::run::MpiLocale::start(config)?;
         if job.ctx.id() != 0 {
             let id = job.ctx.id();
             let code = match locale_main(&job.ctx, serve) {
@@ -196,7 +198,7 @@ impl Driver {
     {
         let _one_at_a_time = lock(&self.lock);
         attribution::as_locale(0, || {
-            crate::current::with_current(&self.ctx, || {
+            crate::ctx::current::with_current(&self.ctx, || {
                 let payload = encode(&args)?;
                 let cmd = Command::Exec { handler: h.id(), payload };
                 self.ctx.broadcast(0, Some(cmd))?;

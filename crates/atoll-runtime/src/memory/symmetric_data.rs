@@ -2,8 +2,8 @@
 //! backend mapped for node peers (MPI ranks of one host; see `comm/mpi/shm.rs`), or an
 //! external block that something else owns (a memory-mapped file of `atoll-share`).
 
-use crate::comm::shared_alloc::SharedAlloc;
-use crate::external::ExternalBlock;
+use crate::memory::external::ExternalBlock;
+use crate::memory::shared_alloc::SharedAlloc;
 use crate::sync::{AtomicU8, Ordering};
 use bytemuck::Pod;
 use std::marker::PhantomData;
@@ -54,14 +54,14 @@ pub(crate) enum SymData<T: Pod> {
     Shared { mem: SharedAlloc, len: usize, _t: PhantomData<T> },
     /// `len` elements at `ptr`, inside `_block` (which keeps them mapped).
     External { ptr: *mut T, len: usize, _block: ExternalBlock },
-    /// A buffer of the page pool (`page_pool.rs`), given back when dropped.
+    /// A buffer of the page pool (`memory/page_pool.rs`), given back when dropped.
     Pooled(Pooled<T>),
 }
 
 /// `len` elements in a buffer of the page pool that locale `locale` took, given back to the
 /// pool when dropped.
 pub(crate) struct Pooled<T> {
-    buf: Option<crate::page_pool::PoolBuf>,
+    buf: Option<crate::memory::page_pool::PoolBuf>,
     locale: usize,
     len: usize,
     _t: PhantomData<T>,
@@ -72,11 +72,14 @@ impl<T: Pod> Pooled<T> {
     /// [`PartInit::Overwrite`]; `None` when the pool does not serve this size or type (see
     /// `page_pool::take`).
     pub(crate) fn new(locale: usize, len: usize, init: PartInit) -> Option<Self> {
-        if std::mem::align_of::<T>() > crate::page_pool::ALIGN || std::mem::size_of::<T>() == 0 {
+        if std::mem::align_of::<T>() > crate::memory::page_pool::ALIGN || std::mem::size_of::<T>() == 0 {
             return None;
         }
-        let buf =
-            crate::page_pool::take(locale, len.checked_mul(std::mem::size_of::<T>())?, init != PartInit::Overwrite)?;
+        let buf = crate::memory::page_pool::take(
+            locale,
+            len.checked_mul(std::mem::size_of::<T>())?,
+            init != PartInit::Overwrite,
+        )?;
         Some(Pooled { buf: Some(buf), locale, len, _t: PhantomData })
     }
 
@@ -88,7 +91,7 @@ impl<T: Pod> Pooled<T> {
 impl<T> Drop for Pooled<T> {
     fn drop(&mut self) {
         if let Some(b) = self.buf.take() {
-            crate::page_pool::give_back(self.locale, b);
+            crate::memory::page_pool::give_back(self.locale, b);
         }
     }
 }

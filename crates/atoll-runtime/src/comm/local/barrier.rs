@@ -13,7 +13,7 @@
 //! epoch added later): when it says so the waiter leaves with [`Interrupted`]. Its arrival
 //! stays counted, so after an interruption the barrier must not be used again until
 //! [`FastBarrier::reset`] runs while no locale is inside it: a job-wide failure ends the job,
-//! and an abandoned driver command resets it at the command boundary (`local_fence.rs`).
+//! and an abandoned driver command resets it at the command boundary (`comm/local/fence.rs`).
 
 use crate::sync::model::{fence, lock, wait_timeout, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 use std::time::Duration;

@@ -19,7 +19,7 @@
 //! refuses (before 6.1, `deny`, no free huge page) leaves 4 KiB pages: only speed differs.
 #![cfg_attr(not(feature = "mpi"), allow(dead_code))]
 
-use crate::hugepages::{enabled, HUGE_PAGE, THRESHOLD};
+use crate::memory::hugepages::{enabled, HUGE_PAGE, THRESHOLD};
 use crate::sync::OnceLock;
 
 /// Bytes of the segment for `bytes` of data: page rounded, and whole huge pages from
@@ -167,7 +167,7 @@ mod tests {
         assert!(all.iter().all(|&b| b == 0), "a collapsed segment reads as zeros");
         if collapsed {
             assert!(
-                crate::hugepages::huge_kib(owner).is_some_and(|k| k > 0),
+                crate::memory::hugepages::huge_kib(owner).is_some_and(|k| k > 0),
                 "collapse reported success without huge pages"
             );
         }
