@@ -67,6 +67,8 @@ from .io import (
     export,
     snapshot,
     restore,
+    read_zarr,
+    to_zarr,
 )
 from .hdf5 import to_hdf, read_hdf, update_hdf
 from .csv import read_csv, to_csv

@@ -398,6 +398,18 @@ def restore(filename):
     return read_hdf(sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")))
 
 
+def read_zarr(store_path, ndim=1, dtype=None):
+    """Arkouda's Zarr reader. Atoll reads Parquet, HDF5 and CSV, not Zarr: raises
+    ``NotImplementedError`` naming the formats it reads."""
+    raise NotImplementedError("ak.read_zarr: Zarr stores are not supported (Parquet, HDF5 and CSV are)")
+
+
+def to_zarr(store_path, arr, chunk_shape):
+    """Arkouda's Zarr writer. Atoll writes Parquet, HDF5 and CSV, not Zarr: raises
+    ``NotImplementedError`` naming the formats it writes."""
+    raise NotImplementedError("ak.to_zarr: Zarr stores are not supported (Parquet, HDF5 and CSV are)")
+
+
 def import_data(read_path, write_file=None, return_obj=True, index=False):
     """A DataFrame of a file pandas reads (HDF5 written by pandas, or Parquet), and, with
     ``write_file``, the same data written in Atoll's (Arkouda's) per-locale files."""

@@ -191,3 +191,9 @@ def test_csv_round_trip_and_plain_files(tmp_path):
     plain.write_text('A|*|B\n"x|*|y"|*|1\nz|*|2\n')
     got = ak.read_csv(str(plain), column_delim="|*|")
     assert got["A"].to_list() == ["x|*|y", "z"] and got["B"].to_list() == ["1", "2"]
+
+
+def test_zarr_is_refused_with_the_formats_that_are_read():
+    for call in (lambda: ak.read_zarr("store"), lambda: ak.to_zarr("store", ak.arange(3), (3,))):
+        with pytest.raises(NotImplementedError, match="Parquet, HDF5 and CSV"):
+            call()
