@@ -105,10 +105,10 @@ for part in $parts; do
             ;;
         faults)
             # The runtime's MPI suite binary holds the program (its ignored `selftest_program`).
-            exe=$($CARGO test -q -p atoll-runtime --features mpi --test mpi_launch --no-run 2>&1 |
+            exe=$($CARGO test -p atoll-runtime --features mpi --test mpi_launch --no-run 2>&1 |
                 grep -o '[^ (]*deps/mpi_launch-[0-9a-f]*' | tail -1)
-            [ -x "$root/$exe" ] && exe="$root/$exe"
-            [ -x "$exe" ] || { failed+=("build"); continue; }
+            [ -n "$exe" ] && [ -f "$root/$exe" ] && exe="$root/$exe"
+            [ -n "$exe" ] && [ -f "$exe" ] && [ -x "$exe" ] || { failed+=("build"); continue; }
             step "fault tests (2 x 2 blocked)" "$root/tools/cluster/faults.py" "$exe"
             ;;
         *) echo "suite.sh: unknown part $part (rust, python, faults)"; exit 2 ;;

@@ -594,8 +594,8 @@ pub fn out_of_memory(ctx: &Ctx) -> Result<()> {
 
 /// A job that keeps communicating for about `seconds` (rank 0's clock decides, so every
 /// locale runs the same iterations): each iteration puts a word into the next locale's part
-/// (non-blocking, flushed), gets one from it, calls a handler on it, and checks an allreduce
-/// and the word the previous locale put, 20 ms apart. For the cluster's fault tests (a link
+/// and gets one from it for 200 ms (each put and get completed by a flush), calls a handler on
+/// it, and checks an allreduce and the word the previous locale put. For the cluster's fault tests (a link
 /// down for a while, a host gone, the launcher stopped); returns the iterations run.
 pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
     let (me, n) = (ctx.id(), ctx.num_locales());
@@ -612,9 +612,15 @@ pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
         it += 1;
         let next = (me + 1) % n;
         let word = [it * 1000 + me as u64];
-        ctx.nonblocking(|nb| nb.put(a.ptr(next).add(it as usize % 1024), &word))?;
-        let mut got = [0u64];
-        ctx.get(a.ptr(next).add(1023), &mut got)?;
+        // Mostly one-sided traffic to the next locale (puts and gets, each completed by a
+        // flush), so a host that stops answering stalls its neighbours in flushes first;
+        // then the active message and the collectives.
+        let burst = std::time::Instant::now();
+        while burst.elapsed() < std::time::Duration::from_millis(200) {
+            ctx.nonblocking(|nb| nb.put(a.ptr(next).add(it as usize % 1024), &word))?;
+            let mut got = [0u64];
+            ctx.get(a.ptr(next).add(1023), &mut got)?;
+        }
         let r = ctx.on(next, &ADD_ONE, vec![it])?;
         check(r == vec![it + 1], format!("iteration {it}: on() replied {r:?}"))?;
         let s = ctx.allreduce(it, |x, y| x + y)?;
@@ -623,7 +629,6 @@ pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
         let from = (me + n - 1) % n;
         let v = a.local()[it as usize % 1024];
         check(v == it * 1000 + from as u64, format!("iteration {it}: word {v} from locale {from}"))?;
-        std::thread::sleep(std::time::Duration::from_millis(20));
     }
     ctx.barrier()?;
     a.free()?;

@@ -73,6 +73,9 @@ pub(crate) struct Shared {
     ending: AtomicBool,
     /// Links, by rank (`None`: not made yet, or closed).
     links: Mutex<Vec<Option<TcpStream>>>,
+    /// When a peer was last seen silent (`now_ms`; `u64::MAX`: never): a wait that began
+    /// before then may still be the network's doing, even once every peer answers again.
+    troubled_at: AtomicU64,
 }
 
 /// The watch of one rank.
@@ -120,6 +123,7 @@ impl Watch {
             stop: AtomicBool::new(false),
             ending: AtomicBool::new(false),
             links: Mutex::new((0..size).map(|_| None).collect()),
+            troubled_at: AtomicU64::new(u64::MAX),
         });
         // Where to reach each rank above this one: its own host by loopback first.
         let targets: Vec<(usize, Vec<SocketAddrV4>)> = (rank + 1..size)
@@ -195,6 +199,7 @@ impl Shared {
         if silent.is_empty() {
             return None;
         }
+        self.troubled_at.store(self.now_ms(), Ordering::Relaxed);
         let who: Vec<String> = silent
             .iter()
             .take(4)
@@ -413,6 +418,7 @@ fn watch_loop(sh: Arc<Shared>, listener: TcpListener, token: u64, targets: Vec<(
             sh.fail(&culprits);
         }
         // Stall reports, at STALL_WARN and every doubling of each wait.
+        let trouble = sh.trouble();
         let live = waits::snapshot();
         reported.retain(|(id, _)| live.iter().any(|w| waits::id(w) == *id));
         for w in live.iter().filter(|w| !w.quiet) {
@@ -422,8 +428,18 @@ fn watch_loop(sh: Arc<Shared>, listener: TcpListener, token: u64, targets: Vec<(
             if waited < next {
                 continue;
             }
-            let why = match (sh.trouble(), w.kind) {
+            // Peers silent within this wait (plus three heartbeats, the silence threshold)
+            // make it the network's doing until the wait ends, even once they answer again.
+            let troubled_at = sh.troubled_at.load(Ordering::Relaxed);
+            let recovering = troubled_at != u64::MAX
+                && sh.now_ms().saturating_sub(troubled_at) <= (waited + sh.beat * 3).as_millis() as u64;
+            let why = match (trouble.clone(), w.kind) {
                 (Some(t), _) => format!("; {t}"),
+                (None, _) if recovering => {
+                    " (every rank answers its heartbeats again; some were silent during this wait, \
+                    so the network may still be recovering)"
+                        .to_string()
+                }
                 (None, waits::Kind::Collective) => {
                     " (every rank answers its heartbeats: with collective checking off, \
                     this is what a collective called in a different order on another rank looks like; \
