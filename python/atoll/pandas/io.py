@@ -24,6 +24,8 @@ from ..io import (  # noqa: F401
     export,
     snapshot,
     restore,
+    read_zarr,
+    to_zarr,
 )
 from ..hdf5 import to_hdf, read_hdf, update_hdf, ARKOUDA_HDF5_FILE_METADATA_GROUP  # noqa: F401
 from ..csv import read_csv, to_csv  # noqa: F401
@@ -39,11 +41,3 @@ def ls_csv(filename, col_delim=","):
 def get_columns(filenames, col_delim=",", allow_errors=False):
     """The column names of the first CSV file."""
     return get_datasets(filenames, allow_errors=allow_errors, column_delim=col_delim)
-
-
-def read_zarr(store_path, ndim, dtype):
-    raise NotImplementedError("Zarr stores are not supported by Atoll")
-
-
-def to_zarr(store_path, arr, chunk_shape):
-    raise NotImplementedError("Zarr stores are not supported by Atoll")
