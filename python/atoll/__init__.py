@@ -89,6 +89,7 @@ from .pandas import (
     attach,
     list_registry,
 )
+from .core.infoclass import list_symbol_table
 
 # Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
 # Arkouda's scripts and tests use, grouped by module.
@@ -203,7 +204,7 @@ from .testing import (
     assert_equal,
     assert_equivalent,
 )
-from .numpy.alignment import NonUniqueError, is_cosorted
+from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
 from .numpy.manipulation_functions import flip, squeeze
 from ._bigint import bigint_from_uint_arrays
 from .strings import random_strings_lognormal
