@@ -324,13 +324,12 @@ def randint(low, high, size=1, dtype=int64, seed=None):
     low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
-    if d == uint64:
-        if low < 0 or high > (1 << 64):
-            raise ValueError(f"low/high: out of bounds for uint64, got low={low}, high={high}")
+    if d == uint64 and 0 <= low and high <= (1 << 64):
         return _randint_u64(n, low, high, s)
-    if high > (1 << 63) or low < -(1 << 63):
-        # Arkouda's leniency: a range wider than int64's gives int64 values that wrap (the
-        # draws of [low, high) modulo 2**64), where NumPy raises ValueError.
+    if d == uint64 or high > (1 << 63) or low < -(1 << 63):
+        # Arkouda's leniency (its server takes the bounds as text, whatever their size): bounds
+        # outside the dtype's range give the draws of [low, high) modulo 2**64, where NumPy
+        # raises ValueError.
         span = builtins.min(high - low, 1 << 64)
         off = _randint_u64(n, 0, span, s)
         return (off + np.uint64(low % (1 << 64))).astype(d)._materialize()

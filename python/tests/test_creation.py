@@ -97,3 +97,14 @@ def test_linspace_arkouda_keywords():
         ak.linspace(0, 1, 3, axis=1)
     with pytest.raises(TypeError, match="start"):
         ak.linspace(ak.arange(3), 1, 3)
+
+
+def test_randint_uint64_bounds_beyond_the_dtype_wrap():
+    """Arkouda takes uint64 bounds of any size (randint(2**200, 2**200 + 10, dtype=uint64)):
+    the values are the draws of [low, high) modulo 2**64."""
+    for low, high in [(2**200, 2**200 + 10), (-5, 3), (2**64 - 3, 2**64 + 4)]:
+        a = ak.randint(low, high, 2_000, dtype=ak.uint64, seed=3)
+        assert a.dtype == np.uint64
+        got = {int(v) for v in a.to_ndarray()}
+        assert got == {v % 2**64 for v in range(low, high)}  # every value of the range, wrapped
+        assert_same(ak.randint(low, high, 2_000, dtype=ak.uint64, seed=3), a.to_ndarray())
