@@ -95,3 +95,13 @@ def test_list_symbol_table_follows_live_arrays():
     del cat
     gc.collect()
     assert not (set(ak.list_symbol_table()) - before)
+
+
+def test_testing_functions_at_top_level():
+    """Arkouda exports its whole testing module at the top level (ak.assert_frame_equal)."""
+    for name in ak.testing.__all__:
+        assert getattr(ak, name) is getattr(ak.testing, name), name
+    df = ak.DataFrame({"a": ak.arange(4), "b": ak.array(["w", "x", "y", "z"])})
+    ak.assert_frame_equal(df, ak.DataFrame({"a": ak.arange(4), "b": ak.array(["w", "x", "y", "z"])}))
+    with pytest.raises(AssertionError):
+        ak.assert_frame_equal(df, ak.DataFrame({"a": ak.arange(4) + 1, "b": ak.array(["w", "x", "y", "z"])}))
