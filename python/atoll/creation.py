@@ -101,9 +101,15 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             return from_list(a)
         # NumPy's conversion of str to numbers (ValueError where one does not parse).
         return array(np.asarray(list(a)).astype(_dtype(dtype)))
+    d_in = getattr(a, "dtype", None)
+    if not isinstance(a, (np.ndarray, list, tuple)) and isinstance(d_in, np.dtype) and d_in.kind in "iufb":
+        if hasattr(a, "to_numpy"):  # a pandas Series or Index of numbers keeps its dtype
+            a = a.to_numpy()
     if not isinstance(a, (np.ndarray, list, tuple)):
         if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict)):
             a = list(a)
+            if a and _is_strs(a):  # e.g. a pandas Series of str
+                return array(a, dtype=dtype)
         else:
             raise TypeError(f"a: expected a NumPy array, a list or a pdarray, got {type(a).__name__}")
     if isinstance(a, (list, tuple)):
