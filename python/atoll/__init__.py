@@ -89,6 +89,7 @@ from .pandas import (
     attach,
     list_registry,
 )
+from .core.infoclass import list_symbol_table
 
 # Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
 # Arkouda's scripts and tests use, grouped by module.
@@ -200,10 +201,26 @@ from .testing import (
     assert_almost_equivalent,
     assert_arkouda_array_equal,
     assert_arkouda_array_equivalent,
+    assert_arkouda_pdarray_equal,
+    assert_arkouda_segarray_equal,
+    assert_arkouda_strings_equal,
+    assert_attr_equal,
+    assert_categorical_equal,
+    assert_class_equal,
+    assert_contains_all,
+    assert_copy,
+    assert_dict_equal,
     assert_equal,
     assert_equivalent,
+    assert_frame_equal,
+    assert_frame_equivalent,
+    assert_index_equal,
+    assert_index_equivalent,
+    assert_is_sorted,
+    assert_series_equal,
+    assert_series_equivalent,
 )
-from .numpy.alignment import NonUniqueError, is_cosorted
+from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
 from .numpy.manipulation_functions import flip, squeeze
 from ._bigint import bigint_from_uint_arrays
 from .strings import random_strings_lognormal

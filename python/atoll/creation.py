@@ -101,9 +101,15 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             return from_list(a)
         # NumPy's conversion of str to numbers (ValueError where one does not parse).
         return array(np.asarray(list(a)).astype(_dtype(dtype)))
+    d_in = getattr(a, "dtype", None)
+    if not isinstance(a, (np.ndarray, list, tuple)) and isinstance(d_in, np.dtype) and d_in.kind in "iufb":
+        if hasattr(a, "to_numpy"):  # a pandas Series or Index of numbers keeps its dtype
+            a = a.to_numpy()
     if not isinstance(a, (np.ndarray, list, tuple)):
         if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict)):
             a = list(a)
+            if a and _is_strs(a):  # e.g. a pandas Series of str
+                return array(a, dtype=dtype)
         else:
             raise TypeError(f"a: expected a NumPy array, a list or a pdarray, got {type(a).__name__}")
     if isinstance(a, (list, tuple)):
@@ -324,13 +330,12 @@ def randint(low, high, size=1, dtype=int64, seed=None):
     low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
-    if d == uint64:
-        if low < 0 or high > (1 << 64):
-            raise ValueError(f"low/high: out of bounds for uint64, got low={low}, high={high}")
+    if d == uint64 and 0 <= low and high <= (1 << 64):
         return _randint_u64(n, low, high, s)
-    if high > (1 << 63) or low < -(1 << 63):
-        # Arkouda's leniency: a range wider than int64's gives int64 values that wrap (the
-        # draws of [low, high) modulo 2**64), where NumPy raises ValueError.
+    if d == uint64 or high > (1 << 63) or low < -(1 << 63):
+        # Arkouda's leniency (its server takes the bounds as text, whatever their size): bounds
+        # outside the dtype's range give the draws of [low, high) modulo 2**64, where NumPy
+        # raises ValueError.
         span = builtins.min(high - low, 1 << 64)
         off = _randint_u64(n, 0, span, s)
         return (off + np.uint64(low % (1 << 64))).astype(d)._materialize()

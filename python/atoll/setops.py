@@ -30,16 +30,24 @@ def _rows(x, seq):
     return list(x) if seq else x[0]
 
 
-def unique(pda, return_counts=False, return_groups=False, return_indices=False, assume_sorted=False):
+def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, return_counts=False):
     """The sorted distinct values of ``pda`` (or distinct rows of a list of pdarrays).
 
-    ``return_counts``: also the number of occurrences of each; ``return_groups``: Arkouda's
-    ``(unique, permutation, segments, nkeys)`` (plus the index of each unique key's first
-    occurrence when ``return_indices``)."""
+    Arkouda's order of arguments: ``return_groups`` gives ``(unique, permutation, segments,
+    nkeys)`` (plus the index of each unique key's first occurrence when ``return_indices``);
+    ``assume_sorted``: equal rows are already next to each other (the permutation is the
+    identity). ``return_counts`` (a keyword): also the number of occurrences of each."""
     from .creation import array, zeros
     from .manipulation import concatenate
     from .str_groupby import is_str_key
 
+    if return_groups and (assume_sorted or _has_str_key(pda)):
+        perm, segs = _sorted_groups(pda) if assume_sorted else _groupby_groups(pda)
+        uki = perm[segs] if segs.size else zeros(0, int64)
+        seq = isinstance(pda, (list, tuple))
+        u = tuple(k[uki] for k in pda) if seq else pda[uki]
+        nkeys = len(pda) if seq else 1
+        return (u, perm, segs, nkeys, uki) if return_indices else (u, perm, segs, nkeys)
     if hasattr(pda, "_limbs") and not return_groups and not return_counts:  # bigint
         return _sorted_rows([pda[_unique_idx([pda])]], False)
     if is_str_key(pda) and not return_groups:  # Strings / Categorical: their own sort
@@ -72,6 +80,36 @@ def unique(pda, return_counts=False, return_groups=False, return_indices=False, 
     return u
 
 
+def _has_str_key(pda):
+    from .str_groupby import is_str_key
+
+    return builtins.any(is_str_key(k) for k in (pda if isinstance(pda, (list, tuple)) else [pda]))
+
+
+def _groupby_groups(pda):
+    """(permutation, segments) of a GroupBy of ``pda`` (any groupable keys)."""
+    from .groupby import GroupBy
+
+    g = GroupBy(pda)
+    return g.permutation, g.segments
+
+
+def _sorted_groups(pda):
+    """(identity permutation, segments) of keys whose equal rows are already adjacent."""
+    from .creation import arange, zeros
+    from .manipulation import concatenate
+
+    ks = list(pda) if isinstance(pda, (list, tuple)) else [pda]
+    n = ks[0].size
+    if n == 0:
+        return zeros(0, int64), zeros(0, int64)
+    step = zeros(n - 1, bool_)
+    for k in ks:
+        step = step | (k[1:] != k[: n - 1])
+    starts = arange(1, n)[step]
+    return arange(n), concatenate([zeros(1, int64), starts])
+
+
 def value_counts(pda):
     """``(unique values, counts)``."""
     return unique(pda, return_counts=True)
@@ -100,6 +138,9 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     from .numeric import isnan
     from .str_groupby import is_str_key
 
+    for a, b in ((pda1, pda2), (pda2, pda1)):  # Arkouda's rule: strings against strings only
+        if is_str_key(a) and not is_str_key(b) and not isinstance(b, (list, tuple)):
+            raise TypeError("Arguments must have compatible types, Strings/Categorical")
     if is_str_key(pda1) and is_str_key(pda2):  # exact string comparison, by hash partitioning
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
         return (~r)._materialize() if invert else r

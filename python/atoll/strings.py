@@ -338,7 +338,10 @@ class Strings:
             raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
             _check_nonempty_regex(substr)
-            return self.contains(f"(?:{_str(substr, 'substr')})\\z", regex=True)
+            # Rust's ``$`` outside multi-line mode is the end of the text only (Python's ``\Z``;
+            # Python's ``re``, which checks the pattern, has no ``\z`` before 3.14). A ``(?m)``
+            # inside the group stays inside it.
+            return self.contains(f"(?:{_str(substr, 'substr')})$", regex=True)
         return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
 
     def _match(self, kind, pattern, flags):

@@ -74,3 +74,50 @@ def test_set_operations_on_bigint_and_strings():
     a, b = ["a", "b", "c", "abc", "1"], ["x", "a", "y", "z", "abc", "123"]
     for op in ["union1d", "intersect1d", "setdiff1d", "setxor1d"]:
         assert getattr(ak, op)(ak.array(a), ak.array(b)).to_list() == getattr(np, op)(a, b).tolist()
+
+
+@pytest.mark.parametrize("max_bits", [-1, 64, 130])
+def test_groupby_aggregations_of_bigint_match_python(max_bits):
+    """sum, min, max, first, count, or, and, xor of bigint values per group, against Python
+    ints (negative values, values past 2**128, groups of one row; max_bits wraps)."""
+    rng = np.random.default_rng(11)
+    n = 90
+    keys = rng.integers(0, 7, n)
+    big = [
+        int(x) * (1 << int(s)) + int(y)
+        for x, s, y in zip(rng.integers(-50, 50, n), rng.integers(0, 190, n), rng.integers(0, 1 << 62, n))
+    ]
+    big[5] = -(1 << 200)
+    vals = ak.array(big, dtype=ak.bigint, max_bits=max_bits) if max_bits >= 0 else ak.array(big, dtype=ak.bigint)
+    if max_bits >= 0:
+        big = [v % (1 << max_bits) for v in big]
+    g = ak.GroupBy(ak.array(keys))
+    groups = {}
+    for k, v in zip(keys.tolist(), big):
+        groups.setdefault(k, []).append(v)
+    ks = sorted(groups)
+    wrap = (lambda v: v % (1 << max_bits)) if max_bits >= 0 else (lambda v: v)
+
+    def fold(f, xs):
+        r = xs[0]
+        for x in xs[1:]:
+            r = f(r, x)
+        return r
+
+    want = {
+        "sum": [wrap(sum(groups[k])) for k in ks],
+        "min": [min(groups[k]) for k in ks],
+        "max": [max(groups[k]) for k in ks],
+        "first": [groups[k][0] for k in ks],
+        "count": [len(groups[k]) for k in ks],
+        "or": [fold(operator.or_, groups[k]) for k in ks],
+        "and": [fold(operator.and_, groups[k]) for k in ks],
+        "xor": [fold(operator.xor, groups[k]) for k in ks],
+    }
+    for op, w in want.items():
+        u, got = g.aggregate(vals, op)
+        assert u.tolist() == ks
+        assert got.tolist() == w, op
+    assert g.sum(vals)[1].tolist() == want["sum"]
+    assert g.OR(vals)[1].tolist() == want["or"]
+    assert g.first(vals)[1].tolist() == want["first"]

@@ -97,3 +97,32 @@ def test_linspace_arkouda_keywords():
         ak.linspace(0, 1, 3, axis=1)
     with pytest.raises(TypeError, match="start"):
         ak.linspace(ak.arange(3), 1, 3)
+
+
+def test_randint_uint64_bounds_beyond_the_dtype_wrap():
+    """Arkouda takes uint64 bounds of any size (randint(2**200, 2**200 + 10, dtype=uint64)):
+    the values are the draws of [low, high) modulo 2**64."""
+    for low, high in [(2**200, 2**200 + 10), (-5, 3), (2**64 - 3, 2**64 + 4)]:
+        a = ak.randint(low, high, 2_000, dtype=ak.uint64, seed=3)
+        assert a.dtype == np.uint64
+        got = {int(v) for v in a.to_ndarray()}
+        assert got == {v % 2**64 for v in range(low, high)}  # every value of the range, wrapped
+        assert_same(ak.randint(low, high, 2_000, dtype=ak.uint64, seed=3), a.to_ndarray())
+
+
+def test_array_of_pandas_series_keeps_its_dtype():
+    """ak.array of a pandas Series or Index: the values and dtype of its NumPy array (uint64
+    stays uint64 though its values fit int64), str Series as Strings."""
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    for s in [
+        pd.Series(rng.integers(0, 50, 40).astype(np.uint64)),
+        pd.Series(rng.integers(-9, 9, 40)),
+        pd.Series(rng.random(40)),
+        pd.Series(rng.random(40) < 0.5),
+        pd.Index(rng.integers(0, 5, 40).astype(np.uint64)),
+    ]:
+        assert_same(ak.array(s), s.to_numpy())
+    words = pd.Series(["a", "bé", "", "a"])
+    assert ak.array(words).tolist() == words.tolist()

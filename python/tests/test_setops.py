@@ -167,3 +167,48 @@ def test_one_array_on_both_sides(dense):
     assert_same(ak.intersect1d(a, a), np.unique(x))
     g = ak.GroupBy(a)
     assert_same(g.sum(a.astype(ak.float64))[1], np.array([1.0, 6.0, 7.0]))
+
+
+@pytest.mark.parametrize("kind", ["int", "float", "str", "cat"])
+def test_unique_positional_groups_and_assume_sorted(kind):
+    """Arkouda's order of arguments, unique(pda, return_groups, assume_sorted, return_indices),
+    for numbers, Strings and Categoricals: the groups rebuild the keys; on sorted keys with
+    assume_sorted the permutation is the identity."""
+    rng = np.random.default_rng(7)
+    words = np.array(["a", "bb", "é", "", "xyz", "q"])
+    x = {
+        "int": rng.integers(0, 9, 120),
+        "float": rng.integers(0, 9, 120) / 4.0,
+        "str": words[rng.integers(0, len(words), 120)],
+        "cat": words[rng.integers(0, len(words), 120)],
+    }[kind]
+
+    def make(v):
+        a = ak.array(v)
+        return ak.Categorical(a) if kind == "cat" else a
+
+    u, perm, segs, nkeys = ak.unique(make(x), True, False, False)
+    assert nkeys == 1 and sorted(u.tolist()) == sorted(np.unique(x).tolist())
+    xs = x[perm.to_ndarray()]
+    bounds = list(segs.to_ndarray()) + [len(x)]
+    for j, (s, e) in enumerate(zip(bounds[:-1], bounds[1:])):
+        assert set(xs[s:e].tolist()) == {u.tolist()[j]}  # each segment: one key, the unique one
+    xsorted = np.sort(x)
+    u, perm, segs, nkeys, uki = ak.unique(make(xsorted), True, True, True)
+    np.testing.assert_array_equal(perm.to_ndarray(), np.arange(len(x)))
+    nu, first = np.unique(xsorted, return_index=True)
+    assert u.tolist() == nu.tolist()
+    np.testing.assert_array_equal(segs.to_ndarray(), first)
+    np.testing.assert_array_equal(uki.to_ndarray(), first)
+    assert ak.all(make(xsorted) == ak.broadcast(segs, u, len(x)))
+
+
+def test_in1d_of_strings_against_numbers_is_a_type_error():
+    c = ak.Categorical(ak.array(["a", "b", "a"]))
+    s = ak.array(["a", "c"])
+    with pytest.raises(TypeError):
+        ak.in1d(c, ak.arange(3))
+    with pytest.raises(TypeError):
+        ak.in1d(ak.arange(3), s)
+    assert ak.in1d(c, s).tolist() == [True, False, True]
+    assert ak.in1d(c, ak.Categorical(s)).tolist() == [True, False, True]

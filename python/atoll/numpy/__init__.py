@@ -59,7 +59,7 @@ from ..strings import Strings
 from ..stats import *  # noqa: F403
 from ..pdarrayclass import is_sorted, is_locally_sorted
 from ..creation import from_series, scalar_array
-from .alignment import NonUniqueError, is_cosorted
+from .alignment import NonUniqueError, find, is_cosorted, lookup
 from .manipulation_functions import flip, squeeze
 
 newaxis = None

@@ -21,6 +21,7 @@ from collections import UserDict
 import numpy as np
 
 from ..dtypes import bool_, float64, int64, uint64
+from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
 from ..pdarrayclass import pdarray
 from ..strings import Strings
 from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
@@ -1193,7 +1194,9 @@ class DataFrameGroupBy:
             if c in keys:
                 continue
             v = self.df.data[c]
-            if (isinstance(v, pdarray) and v.dtype in (float64, int64, uint64)) or hasattr(v, "_is_bigint"):
+            if isinstance(v, pdarray) and v.dtype in (float64, int64, uint64):
+                cols.append(c)
+            elif is_bigint(v) and opname in BIGINT_OPS:
                 cols.append(c)
             elif isinstance(v, pdarray) and v.dtype == bool_ and opname in ("any", "all", "first", "count", "nunique"):
                 cols.append(c)

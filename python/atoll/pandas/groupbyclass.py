@@ -20,6 +20,7 @@ from .. import _atoll
 from .._keys import dense_limit, has_nan, key_expr, key_list
 from ..dtypes import bool_, float64, int64
 from ..pdarrayclass import pdarray, _check
+from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
 
 
 class GroupByReductionType(enum.Enum):
@@ -361,6 +362,8 @@ class GroupBy:
         if op not in self.Reductions:
             raise ValueError(f"Unsupported reduction: {operator}\nMust be one of {sorted(self.Reductions)}")
         values = _unwrap_values(values)
+        if is_bigint(values) and op in BIGINT_OPS:
+            return self.unique_keys, bigint_aggregate(self, values, op)
         if op in ("nunique", "first", "mode", "unique"):
             return getattr(self, op)(values)
         if op in ("or", "and", "xor"):
@@ -403,6 +406,8 @@ class GroupBy:
 
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
+        if is_bigint(values):
+            return self.aggregate(values, "sum")
         values = self._check_values(values)
         r = self._try_dense(values, "sum", skipna)
         if r is not None:
@@ -459,6 +464,8 @@ class GroupBy:
         from ..creation import zeros
         from ._segfold import segmented_bitwise
 
+        if is_bigint(values):
+            return self.aggregate(values, op)
         values = self._check_values(values, ("int64", "uint64", "bool"), op)
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, values.dtype)
@@ -524,6 +531,8 @@ class GroupBy:
         return self.unique_keys, (out if seq else out[0])
 
     def _first1(self, values):
+        if is_bigint(values):
+            return bigint_aggregate(self, values, "first")
         if isinstance(values, pdarray):
             values = self._check_values(values)
             if values.dtype == bool_:
