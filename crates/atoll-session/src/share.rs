@@ -17,6 +17,7 @@ fn make_shared_cmd(
         DType::I64 => Col::I(SharedArray::<i64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::U64 => Col::U(SharedArray::<u64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::F64 => Col::F(SharedArray::<f64, 1>::create(ctx, &name, [n], opts)?.into_array()),
+        DType::U8 => Col::U8(SharedArray::<u8, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::Bool => {
             return Err(Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
         }
@@ -51,6 +52,7 @@ fn call_c_cmd(ctx: &Ctx, (id, library, symbol, user): (u64, String, String, u64)
             Col::I(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::U(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::F(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
+            Col::U8(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::B(_) => Err(Error::InvalidArgument("call_c: bool arrays have no C element type".into())),
         }
     }
