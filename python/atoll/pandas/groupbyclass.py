@@ -18,8 +18,25 @@ import numpy as np
 
 from .. import _atoll
 from .._keys import dense_limit, has_nan, key_expr, key_list
-from ..dtypes import bool_, float64, int64
+from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
+
+
+def _widened(values):
+    """The values as the aggregations take them: bool as int64, uint8 as uint64 (NumPy's and
+    pandas' dtype of a uint8 sum)."""
+    if values.dtype == bool_:
+        return values.astype(int64)
+    if values.dtype == uint8:
+        return values.astype(uint64)
+    return values
+
+
+def _narrowed(r, values, op):
+    """The minimum, maximum or first per group of uint8 values back in uint8."""
+    if values.dtype == uint8 and op in ("min", "max", "first"):
+        return r.astype(uint8)._materialize()
+    return r
 
 
 class GroupByReductionType(enum.Enum):
@@ -331,7 +348,7 @@ class GroupBy:
         from ..creation import zeros
         from ..numeric import isnan, where
 
-        vals = values.astype(int64) if values.dtype == bool_ else values
+        vals = _widened(values)
         out_dt = {
             "count": int64,
             "argmin": int64,
@@ -353,7 +370,7 @@ class GroupBy:
                 _atoll.aggregate(isnan(sv).astype(int64)._ex(), self._flags._arr, self.length, self.ngroups, "any", 0)
             )
             r = where(nan, np.nan, r)._materialize()
-        return r
+        return _narrowed(r, values, op)
 
     def aggregate(self, values, operator, skipna=True, ddof=1):
         """``(unique_keys, one value per group)`` of ``operator`` (see ``Reductions``)."""
@@ -384,9 +401,8 @@ class GroupBy:
             or (not skipna and values.dtype == float64 and op != "count")
         ):
             return None
-        vals = values.astype(int64) if values.dtype == bool_ else values
-        ok, r = self._dense_groups(vals, op)
-        return r if ok else None
+        ok, r = self._dense_groups(_widened(values), op)
+        return _narrowed(r, values, op) if ok and r is not None else None
 
     def _dispatch(self, values, op, skipna, ddof):
         values = self._check_values(values)
@@ -713,7 +729,7 @@ class GroupBy:
         from ..numeric import isnan, where
 
         _check(values, "values")
-        sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
+        sv = self._sorted(_widened(values))
         is_f = sv.dtype == float64
         if self.length == 0:
             return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
