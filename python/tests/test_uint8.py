@@ -371,3 +371,23 @@ def test_parquet_write_uint8_reads_widened(tmp_path):
     back = ak.read_parquet(prefix + "_LOCALE*")
     assert_same(back["a"], X.astype(np.uint64))
     assert_same(back["b"], Y.astype(np.uint64))
+
+
+def test_shared_uint8_array_is_attached_zero_copy():
+    import gc
+    import os
+
+    from atoll import share
+
+    name = f"pyt-u8-{os.getpid()}"
+    p = share.make(name, N, ak.uint8)
+    assert p.dtype == np.uint8
+    p[:] = u8()
+    a = share.attach(name)
+    assert a.dtype == np.uint8 and a.nblocks == ak.num_locales()
+    np.testing.assert_array_equal(a.to_numpy(), X)
+    w = share.attach(name, writable=True)
+    w.blocks[-1][2][-1] = 77  # another process's write is seen in place
+    assert p[N - 1] == 77
+    del a, w, p
+    gc.collect()

@@ -19,7 +19,7 @@ fn make_shared_cmd(
         DType::F64 => Col::F(SharedArray::<f64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::U8 => Col::U8(SharedArray::<u8, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::Bool => {
-            return Err(Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
+            return Err(Error::InvalidArgument("shared pdarrays hold int64, uint64, float64 or uint8, not bool".into()))
         }
     };
     Registry::of(ctx).insert_pinned(id, col);
@@ -30,12 +30,12 @@ fn make_shared_cmd(
 pub static MAKE_SHARED: Handler<(u64, String, String, DType, usize, bool), ()> =
     Handler::new("atoll-session::make_shared", make_shared_cmd);
 
-/// An array of `n` zeros (int64, uint64 or float64) whose every locale's block is a
+/// An array of `n` zeros (int64, uint64, float64 or uint8) whose every locale's block is a
 /// memory-mapped file of shared array `name` in `dir` (removed with the array unless `keep`):
 /// other processes attach it by name, and the session writes it in place. **Collective.**
 pub fn make_shared(s: &Session, name: String, dir: String, dtype: DType, n: usize, keep: bool) -> Result<Array> {
     if dtype == DType::Bool {
-        return Err(Error::InvalidArgument("dtype: shared pdarrays hold int64, uint64 or float64".into()));
+        return Err(Error::InvalidArgument("dtype: shared pdarrays hold int64, uint64, float64 or uint8".into()));
     }
     s.new_array(dtype, n, |id| s.exec(&MAKE_SHARED, (id, name, dir, dtype, n, keep)))
 }
