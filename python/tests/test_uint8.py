@@ -294,7 +294,17 @@ def test_sort_argsort_coargsort():
     assert_same(ak.coargsort([ak.array(Y), ak.array(I64)]), np.lexsort([I64, Y]))
 
 
-def test_unique_in1d_setops():
+@pytest.fixture(params=[True, False], ids=["dense", "sort"])
+def dense(request, monkeypatch):
+    """Both paths of unique and GroupBy: the one-pass dense path (byte keys always take it) and
+    the sort."""
+    from atoll import _keys
+
+    monkeypatch.setattr(_keys, "DENSE", request.param)
+    return request.param
+
+
+def test_unique_in1d_setops(dense):
     a, b = u8(), ak.array(Y[:100])
     assert_same(ak.unique(a), np.unique(X))
     u, c = ak.unique(a, return_counts=True)
@@ -308,7 +318,7 @@ def test_unique_in1d_setops():
     assert_same(ak.setdiff1d(a, b), np.setdiff1d(X, Y[:100]))
 
 
-def test_groupby_uint8_keys_and_values():
+def test_groupby_uint8_keys_and_values(dense):
     keys = X % 16
     g = ak.GroupBy(ak.array(keys))
     uk, counts = g.size()

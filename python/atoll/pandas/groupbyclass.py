@@ -17,7 +17,7 @@ import enum
 import numpy as np
 
 from .. import _atoll
-from .._keys import dense_limit, has_nan, key_expr, key_list
+from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
 from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
 
@@ -237,14 +237,14 @@ class GroupBy:
             # The rows per group only when the aggregation needs them: a float64 sum folds one
             # float per key and nothing else (``size`` then makes its own pass).
             r = _atoll.dense_aggregate(
-                self._ks[0]._ex(), self._nrows, self._dense, None if values is None else values._ex(), op, False
+                dense_key(self._ks[0]), self._nrows, self._dense, None if values is None else values._ex(), op, False
             )
             if r is not None:
                 uk, c, v = r
                 if c is not None:
-                    self._uk, self._counts = pdarray(uk), pdarray(c)
+                    self._uk, self._counts = dense_keys_out(uk, self._ks[0]), pdarray(c)
                 elif self._uk is None:
-                    self._uk = pdarray(uk)
+                    self._uk = dense_keys_out(uk, self._ks[0])
                 return True, None if v is None else pdarray(v)
             self._dense = None
         if self._uk is None:
