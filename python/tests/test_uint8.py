@@ -108,6 +108,13 @@ def test_strings():
     assert u8().astype(str).to_list() == [str(v) for v in X.tolist()]
 
 
+def test_bigint():
+    b = ak.cast(u8(), ak.bigint)
+    assert b.dtype == ak.bigint and b.tolist() == X.tolist()
+    big = ak.array([2**70 + 300, 5, 2**64 - 1], dtype=ak.bigint)
+    assert_same(big.astype(ak.uint8), np.array([(2**70 + 300) % 256, 5, 255], dtype=np.uint8))
+
+
 def test_to_ndarray_and_repr():
     a = ak.array(np.array([1, 2, 250], dtype=np.uint8))
     nd = a.to_ndarray()
