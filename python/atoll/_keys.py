@@ -9,7 +9,7 @@ first (``str_groupby.rank_keys``)."""
 import builtins
 
 from . import _atoll
-from .dtypes import bool_, float64, int64
+from .dtypes import bool_, float64, int64, uint8
 from .pdarrayclass import pdarray
 
 
@@ -78,9 +78,20 @@ def dense_range(k, rows=None):
 
 
 def dense_limit(k, rows=None):
-    """The key range up to which ``atoll_ops::dense_aggregate`` takes the int64 pdarray ``k``
-    (it finds the range itself, in the same pass), or None when the dense path is off or does
-    not apply."""
-    if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
+    """The key range up to which ``atoll_ops::dense_aggregate`` takes the int64 or uint8
+    pdarray ``k`` (it finds the range itself, in the same pass), or None when the dense path
+    is off or does not apply."""
+    if not DENSE or not isinstance(k, pdarray) or k.dtype not in (int64, uint8) or k.size == 0:
         return None
     return builtins.min(DENSE_MAX_RANGE, builtins.max(1 << 16, k.size if rows is None else rows))
+
+
+def dense_key(k):
+    """The int64 key expression that the dense paths take (uint8 keys widened as they are read)."""
+    return k._ex() if k.dtype == int64 else k._cast(int64)
+
+
+def dense_keys_out(uk, k):
+    """The distinct keys found by a dense path (an int64 native array) in ``k``'s dtype."""
+    p = pdarray(uk)
+    return p if k.dtype == int64 else p.astype(k.dtype)._materialize()

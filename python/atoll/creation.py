@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, uint64, dtype as _dtype, is_scalar, scalar_dtype, supported
+from .dtypes import bool_, float64, int64, uint64, uint8, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
 
 
@@ -332,6 +332,8 @@ def randint(low, high, size=1, dtype=int64, seed=None):
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
     if d == uint64 and 0 <= low and high <= (1 << 64):
         return _randint_u64(n, low, high, s)
+    if d == uint8 and (low < 0 or high > 256):
+        raise ValueError(f"low/high: out of bounds for uint8, got low={low}, high={high}")
     if d == uint64 or high > (1 << 63) or low < -(1 << 63):
         # Arkouda's leniency (its server takes the bounds as text, whatever their size): bounds
         # outside the dtype's range give the draws of [low, high) modulo 2**64, where NumPy

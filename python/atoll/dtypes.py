@@ -1,4 +1,4 @@
-"""The four dtypes and NumPy's promotion rules between them."""
+"""The five dtypes (int64, uint64, float64, bool, uint8) and NumPy's promotion rules between them."""
 
 import builtins
 
@@ -8,7 +8,9 @@ int64 = np.dtype(np.int64)
 uint64 = np.dtype(np.uint64)
 float64 = np.dtype(np.float64)
 bool_ = np.dtype(np.bool_)
-DTypes = frozenset(["int64", "uint64", "float64", "bool"])
+uint8 = np.dtype(np.uint8)
+DTypes = frozenset(["int64", "uint64", "float64", "bool", "uint8"])
+_EXPECTED = "expected int64, uint64, float64, bool or uint8"
 
 
 def dtype(x):
@@ -22,23 +24,24 @@ def dtype(x):
     try:
         d = np.dtype(x)
     except TypeError:
-        raise TypeError(f"dtype: unsupported dtype {x!r} (expected int64, uint64, float64 or bool)") from None
+        raise TypeError(f"dtype: unsupported dtype {x!r} ({_EXPECTED})") from None
     if d.name not in DTypes:
-        raise TypeError(f"dtype: unsupported dtype {d.name!r} (expected int64, uint64, float64 or bool)")
+        raise TypeError(f"dtype: unsupported dtype {d.name!r} ({_EXPECTED})")
     return d
 
 
 def supported(d):
-    """The supported dtype that stores NumPy dtype ``d`` (int32 -> int64, float32 -> float64)."""
+    """The supported dtype that stores NumPy dtype ``d`` (int32 -> int64, uint16 -> uint64,
+    float32 -> float64; uint8 stays uint8)."""
     if d.kind == "b":
         return bool_
     if d.kind == "i":
         return int64
     if d.kind == "u":
-        return uint64
+        return uint8 if d.itemsize == 1 else uint64
     if d.kind == "f":
         return float64
-    raise TypeError(f"dtype: unsupported dtype {d.name!r} (expected int64, uint64, float64 or bool)")
+    raise TypeError(f"dtype: unsupported dtype {d.name!r} ({_EXPECTED})")
 
 
 def is_scalar(x):
@@ -69,7 +72,6 @@ def result(a, b):
 import typing as _typing  # noqa: E402
 from enum import Enum as _Enum  # noqa: E402
 
-uint8 = np.dtype(np.uint8)
 str_ = np.str_
 intTypes = frozenset((int64, uint64, uint8))
 bitType = uint64

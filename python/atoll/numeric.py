@@ -595,7 +595,9 @@ def _parse_strings(vals, d, errors):
             elif d.kind in "iu":
                 v = _b.int(t, 0) if t[:2].lower() in ("0x", "0b", "0o") else _b.int(t)
                 info = _np.iinfo(d)
-                if not info.min <= v <= info.max:
+                if d.itemsize == 1 and -(2**63) <= v < 2**64:
+                    v %= 256  # uint8: a 64-bit value wraps, as a number's cast does
+                elif not info.min <= v <= info.max:
                     raise ValueError(s)
             else:
                 v = _b.float(t)

@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, uint64, is_scalar, result
+from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar, result
 
 # Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
 # that read it are computed (`_before_write`), so each keeps the value its expression had on
@@ -34,7 +34,7 @@ def _before_write(arr, spare=None):
 
 
 class pdarray:
-    """A distributed 1-D array of int64, uint64, float64 or bool (Arkouda's pdarray)."""
+    """A distributed 1-D array of int64, uint64, float64, bool or uint8 (Arkouda's pdarray)."""
 
     __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "__weakref__")
 
@@ -184,7 +184,7 @@ class pdarray:
             if (
                 type(other) is builtins.int
                 and not -(1 << 63) <= other < (1 << 64)
-                and self._dtype != float64
+                and self._dtype not in (float64, uint8)
                 and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
             ):
                 # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
@@ -401,7 +401,7 @@ class pdarray:
 
     def _index_expr(self, idx):
         """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
-        if idx._dtype not in (int64, uint64):
+        if idx._dtype not in (int64, uint64, uint8):
             raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
         lo = 0
         if idx._size:
@@ -676,6 +676,8 @@ def _cmp_out_of_range(a, v, op, reverse):
         lo, hi = -(1 << 63), (1 << 63) - 1
     elif a._dtype == uint64:
         lo, hi = 0, (1 << 64) - 1
+    elif a._dtype == uint8:
+        lo, hi = 0, 255
     else:
         return None
     if lo <= v <= hi:
@@ -721,6 +723,14 @@ def _scalar_value(x, d):
         if isinstance(x, builtins.int) and not isinstance(x, builtins.bool) and not 0 <= v < (1 << 64):
             raise OverflowError(f"Python integer {v} out of bounds for uint64")
         return v % (1 << 64)
+    if d == uint8:
+        if isinstance(x, (builtins.int, builtins.float)) and not isinstance(x, builtins.bool):
+            v = builtins.int(x)  # NumPy 2: a Python float is truncated, then checked as an int
+            if not 0 <= v < 256:
+                raise OverflowError(f"Python integer {v} out of bounds for uint8")
+            return v
+        with np.errstate(all="ignore"):  # NumPy's scalars are cast as ``astype`` casts: they wrap
+            return builtins.int(np.array(x).astype(uint8))
     v = builtins.int(x)
     if not -(1 << 63) <= v < (1 << 63):
         if isinstance(x, np.integer):
@@ -780,7 +790,8 @@ def _reduce(pda, op, d=None):
 
 
 def _sum_dtype(pda):
-    return int64 if pda._dtype == bool_ else pda._dtype
+    """NumPy's dtype of a sum, product or scan: int64 for bool, uint64 for uint8."""
+    return int64 if pda._dtype == bool_ else uint64 if pda._dtype == uint8 else pda._dtype
 
 
 def sum(pda):

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from ._keys import dense_limit, dense_range, key_expr, key_list
+from ._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_expr, key_list
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
 
@@ -60,14 +60,15 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
     n = ks[0].size
     limit = None if (seq or return_groups) else dense_limit(ks[0])
     if limit is not None and not return_counts:  # one pass into a presence bitmap, no sort
-        uk = _atoll.dense_unique(ks[0]._ex(), n, limit)
+        uk = _atoll.dense_unique(dense_key(ks[0]), n, limit)
         if uk is not None:  # None: the keys span more than the limit
-            return pdarray(uk)
+            return dense_keys_out(uk, ks[0])
         limit = None
-    r = None if limit is None else _atoll.dense_aggregate(ks[0]._ex(), n, limit)
+    r = None if limit is None else _atoll.dense_aggregate(dense_key(ks[0]), n, limit)
     if r is not None:  # one pass, no sort (None: the keys span more than the limit)
         uk, c, _ = r
-        return (pdarray(uk), pdarray(c)) if return_counts else pdarray(uk)
+        uk = dense_keys_out(uk, ks[0])
+        return (uk, pdarray(c)) if return_counts else uk
     perm, _, segs = _group(ks)
     uki = perm[segs] if segs.size else zeros(0, int64)
     uniq = [k[uki] for k in ks]

@@ -18,6 +18,9 @@ pub enum IoDType {
     Bool,
     /// UTF-8 strings (Parquet BYTE_ARRAY annotated `String`/`UTF8`), as [`DistStrings`].
     Str,
+    /// `u8` (HDF5 8-bit unsigned integers; written to Parquet as INT32 `UINT_8`, which
+    /// Parquet reads widen to `u64` as the other narrow integers).
+    U8,
 }
 
 impl IoDType {
@@ -29,6 +32,7 @@ impl IoDType {
             IoDType::F64 => "float64",
             IoDType::Bool => "bool",
             IoDType::Str => "str",
+            IoDType::U8 => "uint8",
         }
     }
 }
@@ -43,6 +47,7 @@ pub enum Column {
     F64(DistArray<f64, 1>),
     Bool(DistArray<bool, 1>),
     Str(DistStrings),
+    U8(DistArray<u8, 1>),
 }
 
 impl Column {
@@ -54,6 +59,7 @@ impl Column {
             Column::F64(_) => IoDType::F64,
             Column::Bool(_) => IoDType::Bool,
             Column::Str(_) => IoDType::Str,
+            Column::U8(_) => IoDType::U8,
         }
     }
 
@@ -75,6 +81,7 @@ impl Column {
             Column::F64(a) => ColumnRef::F64(a),
             Column::Bool(a) => ColumnRef::Bool(a),
             Column::Str(s) => ColumnRef::Str(s),
+            Column::U8(a) => ColumnRef::U8(a),
         }
     }
 
@@ -85,6 +92,7 @@ impl Column {
             Column::U64(a) => a.free(),
             Column::F64(a) => a.free(),
             Column::Bool(a) => a.free(),
+            Column::U8(a) => a.free(),
             // Strings release their budget when dropped (no collective step).
             Column::Str(s) => {
                 drop(s);
@@ -103,6 +111,7 @@ pub enum ColumnRef<'a> {
     F64(&'a DistArray<f64, 1>),
     Bool(&'a DistArray<bool, 1>),
     Str(&'a DistStrings),
+    U8(&'a DistArray<u8, 1>),
 }
 
 impl ColumnRef<'_> {
@@ -114,6 +123,7 @@ impl ColumnRef<'_> {
             ColumnRef::F64(_) => IoDType::F64,
             ColumnRef::Bool(_) => IoDType::Bool,
             ColumnRef::Str(_) => IoDType::Str,
+            ColumnRef::U8(_) => IoDType::U8,
         }
     }
 
@@ -125,6 +135,7 @@ impl ColumnRef<'_> {
             ColumnRef::F64(a) => a.len(),
             ColumnRef::Bool(a) => a.len(),
             ColumnRef::Str(s) => s.len(),
+            ColumnRef::U8(a) => a.len(),
         }
     }
 

@@ -501,6 +501,8 @@ pub enum H5Kind {
     Float,
     /// uint8 (or HDF5's enum bool) read as bool.
     Bool,
+    /// uint8 without Arkouda's `isBool` attribute (read as uint8).
+    U8,
 }
 
 fn kind_of(d: &TypeDescriptor, is_bool: bool) -> Option<H5Kind> {
@@ -508,6 +510,7 @@ fn kind_of(d: &TypeDescriptor, is_bool: bool) -> Option<H5Kind> {
         TypeDescriptor::Unsigned(IntSize::U1) if is_bool => Some(H5Kind::Bool),
         TypeDescriptor::Integer(IntSize::U1) if is_bool => Some(H5Kind::Bool),
         TypeDescriptor::Boolean => Some(H5Kind::Bool),
+        TypeDescriptor::Unsigned(IntSize::U1) => Some(H5Kind::U8),
         TypeDescriptor::Integer(_) => Some(H5Kind::Int),
         TypeDescriptor::Unsigned(_) => Some(H5Kind::Uint),
         TypeDescriptor::Float(_) => Some(H5Kind::Float),
@@ -597,9 +600,22 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         .collect();
     let infos = ctx.agree(infos)?;
     // Without `strict`, integers of either sign read together as int64 (Arkouda's rule).
-    let mixed_ints = infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| x.1 == H5Kind::Uint);
-    let kind = if !strict && mixed_ints { H5Kind::Int } else { infos[0].1 };
-    let same = |k: H5Kind| k == kind || (!strict && kind == H5Kind::Int && k == H5Kind::Uint);
+    let mixed_ints =
+        infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| matches!(x.1, H5Kind::Uint | H5Kind::U8));
+    // uint8 stays uint8 when every file's dataset is; with wider unsigned ones, uint64.
+    let wide_u = infos.iter().any(|x| x.1 == H5Kind::Uint) && infos.iter().any(|x| x.1 == H5Kind::U8);
+    let kind = if !strict && mixed_ints {
+        H5Kind::Int
+    } else if wide_u {
+        H5Kind::Uint
+    } else {
+        infos[0].1
+    };
+    let same = |k: H5Kind| {
+        k == kind
+            || (!strict && kind == H5Kind::Int && matches!(k, H5Kind::Uint | H5Kind::U8))
+            || (kind == H5Kind::Uint && k == H5Kind::U8)
+    };
     for (i, (_, k, t)) in infos.iter().enumerate() {
         if !same(*k) || (strict && *t != infos[0].2) {
             return Err(file_err(
@@ -631,6 +647,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         H5Kind::Uint => read_as!(u64, Column::U64, u64, |x| x),
         H5Kind::Float => read_as!(f64, Column::F64, f64, |x| x),
         H5Kind::Bool => read_as!(bool, Column::Bool, u8, |x: u8| x != 0),
+        H5Kind::U8 => read_as!(u8, Column::U8, u8, |x| x),
     }
 }
 
@@ -735,6 +752,7 @@ pub fn kind_dtype(k: H5Kind) -> IoDType {
         H5Kind::Uint => IoDType::U64,
         H5Kind::Float => IoDType::F64,
         H5Kind::Bool => IoDType::Bool,
+        H5Kind::U8 => IoDType::U8,
     }
 }
 

@@ -7,7 +7,7 @@ use atoll_error::{invalid_arg, Error, FileErrorKind, Result};
 use atoll_runtime::Ctx;
 use atoll_strings::LocalStrings;
 use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
-use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DataType, DoubleType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DataType, DoubleType, Int32Type, Int64Type};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
 use parquet::schema::types::Type;
@@ -163,6 +163,8 @@ fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
                 .with_logical_type(Some(LogicalType::integer(64, false))),
             ColumnRef::F64(_) => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
             ColumnRef::Bool(_) => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
+            ColumnRef::U8(_) => Type::primitive_type_builder(name, PhysicalType::INT32)
+                .with_logical_type(Some(LogicalType::integer(8, false))),
             ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY)
                 .with_logical_type(Some(LogicalType::String)),
         };
@@ -201,6 +203,7 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         ColumnRef::U64(a) => a.local().len(),
         ColumnRef::F64(a) => a.local().len(),
         ColumnRef::Bool(a) => a.local().len(),
+        ColumnRef::U8(a) => a.local().len(),
         ColumnRef::Str(s) => s.local().len(),
     };
     let mut start = 0;
@@ -213,6 +216,7 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
                 ColumnRef::U64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
                 ColumnRef::F64(a) => put::<DoubleType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
                 ColumnRef::Bool(a) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::U8(a) => put::<Int32Type, _>(&mut rg, &a.local()[start..end], |v| *v as i32, &e)?,
                 ColumnRef::Str(s) => put_strings(&mut rg, s.local(), start..end, &e)?,
             }
         }

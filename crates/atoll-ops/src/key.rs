@@ -1,4 +1,4 @@
-//! [`SortKey`]: the key types of the sorts (`i64`, `u64`, `f64`) and their order-preserving
+//! [`SortKey`]: the key types of the sorts (`i64`, `u64`, `f64`, `u8`) and their order-preserving
 //! maps to `u64`, on which the radix passes work.
 
 use atoll_array::Elem;
@@ -9,9 +9,10 @@ mod private {
     impl Sealed for i64 {}
     impl Sealed for u64 {}
     impl Sealed for f64 {}
+    impl Sealed for u8 {}
 }
 
-/// A key type of the radix sorts: `i64`, `u64` or `f64` (sealed).
+/// A key type of the radix sorts: `i64`, `u64`, `f64` or `u8` (sealed).
 ///
 /// Each key maps to a `u64` that orders the same way ([`to_ordered`](Self::to_ordered)): the
 /// sorts compare those. For `f64` the order is total: `-inf < ... < -0.0 < +0.0 < ... < +inf <
@@ -45,6 +46,17 @@ impl SortKey for u64 {
     #[inline(always)]
     fn from_ordered(u: u64) -> Self {
         u
+    }
+}
+
+impl SortKey for u8 {
+    #[inline(always)]
+    fn to_ordered(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_ordered(u: u64) -> Self {
+        u as u8
     }
 }
 

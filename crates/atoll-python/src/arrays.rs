@@ -69,8 +69,9 @@ impl Ex {
 
 /// The dtype of a NumPy name; a `TypeError` naming it otherwise.
 pub(crate) fn dtype_arg(s: &str) -> PyResult<DType> {
-    DType::parse(s)
-        .ok_or_else(|| type_err("dtype", format!("unsupported dtype {s:?} (expected int64, uint64, float64 or bool)")))
+    DType::parse(s).ok_or_else(|| {
+        type_err("dtype", format!("unsupported dtype {s:?} (expected int64, uint64, float64, bool or uint8)"))
+    })
 }
 
 fn scal_of(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Scal> {
@@ -79,6 +80,7 @@ fn scal_of(v: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Scal> {
         DType::U64 => Scal::U(v.extract()?),
         DType::F64 => Scal::F(v.extract()?),
         DType::Bool => Scal::B(v.extract()?),
+        DType::U8 => Scal::U8(v.extract()?),
     })
 }
 
@@ -88,6 +90,7 @@ fn scal_py(py: Python<'_>, s: Scal) -> PyResult<PyObject> {
         Scal::U(v) => v.into_pyobject(py)?.into_any().unbind(),
         Scal::F(v) => v.into_pyobject(py)?.into_any().unbind(),
         Scal::B(v) => v.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Scal::U8(v) => v.into_pyobject(py)?.into_any().unbind(),
     })
 }
 
@@ -178,6 +181,7 @@ fn from_buffer(py: Python<'_>, obj: &Bound<'_, PyAny>, dtype: &str) -> PyResult<
         DType::U64 => buffer_in::<u64>(py, obj, DType::U64),
         DType::F64 => buffer_in::<f64>(py, obj, DType::F64),
         DType::Bool => buffer_in::<u8>(py, obj, DType::Bool),
+        DType::U8 => buffer_in::<u8>(py, obj, DType::U8),
     }
 }
 
@@ -195,7 +199,7 @@ fn to_buffer(py: Python<'_>, e: &Ex, n: usize, out: &Bound<'_, PyAny>) -> PyResu
         DType::I64 => buffer_out::<i64>(py, e, n, out),
         DType::U64 => buffer_out::<u64>(py, e, n, out),
         DType::F64 => buffer_out::<f64>(py, e, n, out),
-        DType::Bool => buffer_out::<u8>(py, e, n, out),
+        DType::Bool | DType::U8 => buffer_out::<u8>(py, e, n, out),
     }
 }
 

@@ -31,6 +31,7 @@ fn with_keys<R>(ctx: &Ctx, keys: &[Node], n: usize, f: impl FnOnce(&[&dyn SortCo
                 Col::I(a) => Ok(a as &dyn SortColumn),
                 Col::U(a) => Ok(a as &dyn SortColumn),
                 Col::F(a) => Ok(a as &dyn SortColumn),
+                Col::U8(a) => Ok(a as &dyn SortColumn),
                 Col::B(_) => Err(Error::InvalidArgument("internal: bool sort key (cast to int64 first)".into())),
             })
             .collect();

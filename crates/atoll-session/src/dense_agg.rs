@@ -64,7 +64,9 @@ fn dense_aggregate_cmd(
                 Col::I(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::I)),
                 Col::U(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::U)),
                 Col::F(a) => Ok(split(atoll::ops::dense_aggregate_values(ka, (a, agg), limit)?, Col::F)),
-                Col::B(_) => Err(Error::InvalidArgument("internal: bool values are aggregated as int64".into())),
+                Col::B(_) | Col::U8(_) => Err(Error::InvalidArgument(
+                    "internal: bool and uint8 values are aggregated as int64 and uint64".into(),
+                )),
             }
         }),
     };

@@ -157,6 +157,7 @@ fn cast_t<'a, T: Access>(v: &Val, to: DType, n: usize) -> Result<Val<'a>> {
         DType::U64 => Val::U(map1(&x, n, T::to_u64)),
         DType::F64 => Val::F(map1(&x, n, T::to_f64)),
         DType::Bool => Val::B(map1(&x, n, T::to_bool)),
+        DType::U8 => Val::U8(map1(&x, n, T::to_u8)),
     })
 }
 
@@ -201,6 +202,16 @@ fn un(op: UnOp, v: &Val, n: usize) -> Result<Val<'static>> {
                 _ => return Err(bad()),
             }
         }
+        (DType::U8, _) => {
+            let x = u8::arg(v).ok_or_else(bad)?;
+            match op {
+                UnOp::Neg => Val::U8(map1(&x, n, u8::wrapping_neg)),
+                UnOp::Abs | UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::U8(map1(&x, n, |a| a)),
+                UnOp::Invert => Val::U8(map1(&x, n, |a| !a)),
+                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
+                _ => return Err(bad()),
+            }
+        }
         (DType::Bool, _) => {
             let x = bool::arg(v).ok_or_else(bad)?;
             match op {
@@ -235,6 +246,7 @@ fn sub<'a>(s: Src<'a>, r: &Range<usize>) -> Src<'a> {
         Src::U(x) => Src::U(&x[r.clone()]),
         Src::F(x) => Src::F(&x[r.clone()]),
         Src::B(x) => Src::B(&x[r.clone()]),
+        Src::U8(x) => Src::U8(&x[r.clone()]),
     }
 }
 
@@ -249,33 +261,18 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
             if v.dtype() == *t {
                 return Ok(v);
             }
-            match v.dtype() {
-                DType::I64 => cast_t::<i64>(&v, *t, n)?,
-                DType::U64 => cast_t::<u64>(&v, *t, n)?,
-                DType::F64 => cast_t::<f64>(&v, *t, n)?,
-                DType::Bool => cast_t::<bool>(&v, *t, n)?,
-            }
+            crate::with_dtype!(v.dtype(), T => cast_t::<T>(&v, *t, n)?)
         }
         BNode::Bin(op, a, b) => {
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
-            match a.dtype() {
-                DType::I64 => bin_t::<i64>(*op, &a, &b, n, flags)?,
-                DType::U64 => bin_t::<u64>(*op, &a, &b, n, flags)?,
-                DType::F64 => bin_t::<f64>(*op, &a, &b, n, flags)?,
-                DType::Bool => bin_t::<bool>(*op, &a, &b, n, flags)?,
-            }
+            crate::with_dtype!(a.dtype(), T => bin_t::<T>(*op, &a, &b, n, flags)?)
         }
         BNode::Un(op, x) => un(*op, &eval(x, r, flags)?, n)?,
         BNode::Where(c, a, b) => {
             let c = eval(c, r, flags)?;
             let c = bool::arg(&c).ok_or_else(|| mismatch("where's condition"))?;
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
-            match a.dtype() {
-                DType::I64 => where_t::<i64>(&c, &a, &b, n)?,
-                DType::U64 => where_t::<u64>(&c, &a, &b, n)?,
-                DType::F64 => where_t::<f64>(&c, &a, &b, n)?,
-                DType::Bool => where_t::<bool>(&c, &a, &b, n)?,
-            }
+            crate::with_dtype!(a.dtype(), T => where_t::<T>(&c, &a, &b, n)?)
         }
         BNode::Fn1(f, x) => crate::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
         BNode::Fn2(f, a, b) => crate::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
@@ -490,12 +487,7 @@ fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
 
 /// Folds a chunk's value.
 pub fn fold(op: RedOp, v: &Val, n: usize, base: u64) -> Result<Part> {
-    Ok(match v.dtype() {
-        DType::I64 => fold_t(op, &i64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
-        DType::U64 => fold_t(op, &u64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
-        DType::F64 => fold_t(op, &f64::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
-        DType::Bool => fold_t(op, &bool::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base),
-    })
+    Ok(crate::with_dtype!(v.dtype(), T => fold_t(op, &T::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base)))
 }
 
 fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
@@ -547,10 +539,5 @@ pub fn combine_tree(op: RedOp, dtype: DType, mut parts: Vec<Part>) -> Part {
 
 /// Combines two partial results in index order (`a` before `b`).
 pub fn combine(op: RedOp, dtype: DType, a: Part, b: Part) -> Part {
-    match dtype {
-        DType::I64 => combine_t::<i64>(op, a, b),
-        DType::U64 => combine_t::<u64>(op, a, b),
-        DType::F64 => combine_t::<f64>(op, a, b),
-        DType::Bool => combine_t::<bool>(op, a, b),
-    }
+    crate::with_dtype!(dtype, T => combine_t::<T>(op, a, b))
 }

@@ -59,6 +59,7 @@ fn write_cmd(ctx: &Ctx, (files, path, id, is_str, attrs): WriteArgs) -> Result<(
         Col::U(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
         Col::F(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
         Col::B(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
+        Col::U8(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
     }
 }
 /// Writes an array (or strings, as a group) as `path`.
@@ -83,6 +84,7 @@ fn read_cmd(ctx: &Ctx, (files, path, id, strict): (Vec<String>, String, u64, boo
         Column::U64(a) => (DType::U64, Col::U(a)),
         Column::F64(a) => (DType::F64, Col::F(a)),
         Column::Bool(a) => (DType::Bool, Col::B(a)),
+        Column::U8(a) => (DType::U8, Col::U8(a)),
         Column::Str(_) => return Err(atoll::Error::InvalidArgument("internal: strings read as an array".into())),
     };
     Registry::of(ctx).insert(id, col);

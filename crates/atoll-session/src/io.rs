@@ -18,6 +18,7 @@ fn dtype_of(t: IoDType) -> Option<DType> {
         IoDType::U64 => Some(DType::U64),
         IoDType::F64 => Some(DType::F64),
         IoDType::Bool => Some(DType::Bool),
+        IoDType::U8 => Some(DType::U8),
         IoDType::Str => None,
     }
 }
@@ -36,6 +37,7 @@ fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>))
             Column::U64(a) => Col::U(a),
             Column::F64(a) => Col::F(a),
             Column::Bool(a) => Col::B(a),
+            Column::U8(a) => Col::U8(a),
             Column::Str(s) => {
                 crate::strings::put(ctx, id, s);
                 continue;
@@ -78,6 +80,7 @@ fn write(
                 Col::U(a) => ColumnRef::U64(a),
                 Col::F(a) => ColumnRef::F64(a),
                 Col::B(a) => ColumnRef::Bool(a),
+                Col::U8(a) => ColumnRef::U8(a),
             }
         };
         cols.push((name.as_str(), c));

@@ -25,6 +25,8 @@ pub trait Num: Copy + Send + Sync + PartialOrd + Default + 'static {
     fn to_u64(self) -> u64;
     /// See [`Num::to_f64`].
     fn to_bool(self) -> bool;
+    /// See [`Num::to_f64`] (integers wrap to their low byte, as NumPy's `astype(uint8)`).
+    fn to_u8(self) -> u8;
     /// The additive / multiplicative identities.
     fn zero() -> Self;
     /// See [`Num::zero`].
@@ -134,6 +136,9 @@ impl Num for i64 {
     fn to_bool(self) -> bool {
         self != 0
     }
+    fn to_u8(self) -> u8 {
+        self as u8
+    }
     fn zero() -> Self {
         0
     }
@@ -188,6 +193,68 @@ impl Num for u64 {
     }
     fn to_bool(self) -> bool {
         self != 0
+    }
+    fn to_u8(self) -> u8 {
+        self as u8
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+}
+
+impl Num for u8 {
+    fn scal(self) -> Scal {
+        Scal::U8(self)
+    }
+    fn of(s: Scal) -> Option<Self> {
+        if let Scal::U8(v) = s {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    fn supports(op: BinOp) -> bool {
+        op != BinOp::Div
+    }
+    #[inline]
+    fn bin(op: BinOp, a: u8, b: u8) -> u8 {
+        use BinOp::*;
+        match op {
+            Add => a.wrapping_add(b),
+            Sub => a.wrapping_sub(b),
+            Mul => a.wrapping_mul(b),
+            FloorDiv => a.checked_div(b).unwrap_or(0),
+            Mod => a.checked_rem(b).unwrap_or(0),
+            // The low byte of the 64-bit wrapping power is the power modulo 256.
+            Pow => wrapping_pow_u64(a as u64, b as u64) as u8,
+            And => a & b,
+            Or => a | b,
+            Xor => a ^ b,
+            // NumPy: a shift by the width or more gives 0.
+            Shl => a.checked_shl(b as u32).unwrap_or(0),
+            Shr => a.checked_shr(b as u32).unwrap_or(0),
+            Minimum => a.min(b),
+            Maximum => a.max(b),
+            _ => 0,
+        }
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn to_bool(self) -> bool {
+        self != 0
+    }
+    fn to_u8(self) -> u8 {
+        self
     }
     fn zero() -> Self {
         0
@@ -288,6 +355,10 @@ impl Num for f64 {
     fn to_bool(self) -> bool {
         self != 0.0
     }
+    fn to_u8(self) -> u8 {
+        // Through int64, as NumPy's cast on x86-64: -1.0 gives 255, 300.0 gives 44, NaN 0.
+        (self as i64) as u8
+    }
     fn zero() -> Self {
         0.0
     }
@@ -332,6 +403,9 @@ impl Num for bool {
     fn to_bool(self) -> bool {
         self
     }
+    fn to_u8(self) -> u8 {
+        self as u8
+    }
     fn zero() -> Self {
         false
     }
@@ -366,11 +440,5 @@ pub fn max_of<T: Num>(a: T, b: T) -> T {
 
 /// True when binary operation `op` is defined on dtype `t` (comparisons are on every dtype).
 pub fn supports(t: crate::scalar::DType, op: BinOp) -> bool {
-    use crate::scalar::DType;
-    match t {
-        DType::I64 => <i64 as Num>::supports(op),
-        DType::U64 => <u64 as Num>::supports(op),
-        DType::F64 => <f64 as Num>::supports(op),
-        DType::Bool => <bool as Num>::supports(op),
-    }
+    crate::with_dtype!(t, T => <T as Num>::supports(op))
 }

@@ -16,6 +16,7 @@ pub enum Col {
     U(DistArray<u64, 1>),
     F(DistArray<f64, 1>),
     B(DistArray<bool, 1>),
+    U8(DistArray<u8, 1>),
 }
 
 /// Runs `$body` with `$a` bound to the typed array inside a [`Col`].
@@ -27,6 +28,22 @@ macro_rules! with_col {
             $crate::registry::Col::U($a) => $body,
             $crate::registry::Col::F($a) => $body,
             $crate::registry::Col::B($a) => $body,
+            $crate::registry::Col::U8($a) => $body,
+        }
+    };
+}
+
+/// `$body`, a `Result` of a typed array made from `$a` (the typed array inside a [`Col`]), as
+/// a `Result` of a [`Col`] of the same dtype.
+#[macro_export]
+macro_rules! map_col {
+    ($col:expr, $a:ident => $body:expr) => {
+        match $col {
+            $crate::registry::Col::I($a) => $body.map($crate::registry::Col::I),
+            $crate::registry::Col::U($a) => $body.map($crate::registry::Col::U),
+            $crate::registry::Col::F($a) => $body.map($crate::registry::Col::F),
+            $crate::registry::Col::B($a) => $body.map($crate::registry::Col::B),
+            $crate::registry::Col::U8($a) => $body.map($crate::registry::Col::U8),
         }
     };
 }
@@ -62,6 +79,7 @@ impl Col {
             DType::U64 => Col::U(one(ctx, d, overwrite)?),
             DType::F64 => Col::F(one(ctx, d, overwrite)?),
             DType::Bool => Col::B(one(ctx, d, overwrite)?),
+            DType::U8 => Col::U8(one(ctx, d, overwrite)?),
         })
     }
 
@@ -72,6 +90,7 @@ impl Col {
             Col::U(_) => DType::U64,
             Col::F(_) => DType::F64,
             Col::B(_) => DType::Bool,
+            Col::U8(_) => DType::U8,
         }
     }
 

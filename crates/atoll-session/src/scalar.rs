@@ -14,6 +14,8 @@ pub enum DType {
     F64,
     /// `bool`
     Bool,
+    /// `uint8` (one byte per element)
+    U8,
 }
 
 impl DType {
@@ -24,16 +26,18 @@ impl DType {
             DType::U64 => "uint64",
             DType::F64 => "float64",
             DType::Bool => "bool",
+            DType::U8 => "uint8",
         }
     }
 
-    /// The dtype of a NumPy name (`int64`, `uint64`, `float64`, `bool`).
+    /// The dtype of a NumPy name (`int64`, `uint64`, `float64`, `bool`, `uint8`).
     pub fn parse(s: &str) -> Option<DType> {
         Some(match s {
             "int64" => DType::I64,
             "uint64" => DType::U64,
             "float64" => DType::F64,
             "bool" => DType::Bool,
+            "uint8" => DType::U8,
             _ => return None,
         })
     }
@@ -50,6 +54,8 @@ pub enum Scal {
     F(f64),
     /// A `bool`.
     B(bool),
+    /// A `uint8`.
+    U8(u8),
 }
 
 impl Scal {
@@ -60,6 +66,7 @@ impl Scal {
             Scal::U(_) => DType::U64,
             Scal::F(_) => DType::F64,
             Scal::B(_) => DType::Bool,
+            Scal::U8(_) => DType::U8,
         }
     }
 }
@@ -203,7 +210,7 @@ impl UnOp {
             (IsNan, _) => Some(DType::Bool),
             (Invert, DType::F64) => None,
             (_, DType::F64) => Some(DType::F64),
-            (Neg | Abs | Invert | Floor | Ceil | Round, DType::I64 | DType::U64) => Some(t),
+            (Neg | Abs | Invert | Floor | Ceil | Round, DType::I64 | DType::U64 | DType::U8) => Some(t),
             (Invert | Abs | Floor | Ceil, DType::Bool) => Some(DType::Bool),
             _ => None,
         }
@@ -247,4 +254,34 @@ impl UnOp {
             _ => return None,
         })
     }
+}
+
+/// Runs `$body` with `$t` an alias of the element type of dtype `$d` (`i64`, `u64`, `f64`,
+/// `bool`, `u8`): one generic call serves every dtype.
+#[macro_export]
+macro_rules! with_dtype {
+    ($d:expr, $t:ident => $body:expr) => {
+        match $d {
+            $crate::scalar::DType::I64 => {
+                type $t = i64;
+                $body
+            }
+            $crate::scalar::DType::U64 => {
+                type $t = u64;
+                $body
+            }
+            $crate::scalar::DType::F64 => {
+                type $t = f64;
+                $body
+            }
+            $crate::scalar::DType::Bool => {
+                type $t = bool;
+                $body
+            }
+            $crate::scalar::DType::U8 => {
+                type $t = u8;
+                $body
+            }
+        }
+    };
 }

@@ -17,8 +17,9 @@ fn make_shared_cmd(
         DType::I64 => Col::I(SharedArray::<i64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::U64 => Col::U(SharedArray::<u64, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::F64 => Col::F(SharedArray::<f64, 1>::create(ctx, &name, [n], opts)?.into_array()),
+        DType::U8 => Col::U8(SharedArray::<u8, 1>::create(ctx, &name, [n], opts)?.into_array()),
         DType::Bool => {
-            return Err(Error::InvalidArgument("shared pdarrays hold int64, uint64 or float64, not bool".into()))
+            return Err(Error::InvalidArgument("shared pdarrays hold int64, uint64, float64 or uint8, not bool".into()))
         }
     };
     Registry::of(ctx).insert_pinned(id, col);
@@ -29,12 +30,12 @@ fn make_shared_cmd(
 pub static MAKE_SHARED: Handler<(u64, String, String, DType, usize, bool), ()> =
     Handler::new("atoll-session::make_shared", make_shared_cmd);
 
-/// An array of `n` zeros (int64, uint64 or float64) whose every locale's block is a
+/// An array of `n` zeros (int64, uint64, float64 or uint8) whose every locale's block is a
 /// memory-mapped file of shared array `name` in `dir` (removed with the array unless `keep`):
 /// other processes attach it by name, and the session writes it in place. **Collective.**
 pub fn make_shared(s: &Session, name: String, dir: String, dtype: DType, n: usize, keep: bool) -> Result<Array> {
     if dtype == DType::Bool {
-        return Err(Error::InvalidArgument("dtype: shared pdarrays hold int64, uint64 or float64".into()));
+        return Err(Error::InvalidArgument("dtype: shared pdarrays hold int64, uint64, float64 or uint8".into()));
     }
     s.new_array(dtype, n, |id| s.exec(&MAKE_SHARED, (id, name, dir, dtype, n, keep)))
 }
@@ -51,6 +52,7 @@ fn call_c_cmd(ctx: &Ctx, (id, library, symbol, user): (u64, String, String, u64)
             Col::I(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::U(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::F(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
+            Col::U8(a) => atoll_share::call_c_symbol_per_locale(a, &library, &symbol, user),
             Col::B(_) => Err(Error::InvalidArgument("call_c: bool arrays have no C element type".into())),
         }
     }

@@ -197,20 +197,7 @@ fn nextafter(a: f64, b: f64) -> f64 {
 pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
     use F1::*;
     let what = format!("{f:?}");
-    let t = match v {
-        Val::S(s) => s.dtype(),
-        _ => {
-            if f64::arg(v).is_some() {
-                DType::F64
-            } else if i64::arg(v).is_some() {
-                DType::I64
-            } else if u64::arg(v).is_some() {
-                DType::U64
-            } else {
-                DType::Bool
-            }
-        }
-    };
+    let t = v.dtype();
     if !f.accepts(t) {
         return Err(bad(&what, t));
     }
@@ -273,6 +260,17 @@ pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
                 _ => return Err(bad(&what, t)),
             }
         }
+        DType::U8 => {
+            let x = arg::<u8>(v, &what)?;
+            match f {
+                Sign => Val::U8(map(&x, n, |a| (a != 0) as u8)),
+                Square => Val::U8(map(&x, n, |a| a.wrapping_mul(a))),
+                Trunc => Val::U8(map(&x, n, |a| a)),
+                IsInf => Val::B(vec![false; n]),
+                IsFinite => Val::B(vec![true; n]),
+                _ => return Err(bad(&what, t)),
+            }
+        }
         DType::Bool => {
             let x = arg::<bool>(v, &what)?;
             match f {
@@ -315,6 +313,12 @@ pub fn eval2<'a>(f: F2, a: &Val<'_>, b: &Val<'_>, n: usize) -> Result<Val<'a>> {
             Rotl => zip(&x, &y, n, |a, b| a.rotate_left((b % 64) as u32)),
             Rotr => zip(&x, &y, n, |a, b| a.rotate_right((b % 64) as u32)),
             _ => return Err(bad(&what, DType::U64)),
+        }));
+    }
+    if let (Some(x), Some(y)) = (u8::arg(a), u8::arg(b)) {
+        return Ok(Val::U8(match f {
+            Fmod => zip(&x, &y, n, |a, b| a.checked_rem(b).unwrap_or(0)),
+            _ => return Err(bad(&what, DType::U8)),
         }));
     }
     Err(Error::InvalidArgument(format!("{what}: operands of one supported dtype expected")))

@@ -13,6 +13,7 @@ pub enum Src<'a> {
     U(&'a [u64]),
     F(&'a [f64]),
     B(&'a [bool]),
+    U8(&'a [u8]),
 }
 
 /// A chunk's value: a slice of an operand, a computed buffer, or a scalar.
@@ -29,6 +30,8 @@ pub enum Val<'a> {
     F(Vec<f64>),
     #[allow(missing_docs)]
     B(Vec<bool>),
+    #[allow(missing_docs)]
+    U8(Vec<u8>),
 }
 
 /// A typed argument: a slice or a constant.
@@ -46,6 +49,7 @@ impl Src<'_> {
             Src::U(_) => DType::U64,
             Src::F(_) => DType::F64,
             Src::B(_) => DType::Bool,
+            Src::U8(_) => DType::U8,
         }
     }
 }
@@ -82,6 +86,7 @@ access!(i64, I, I, I64);
 access!(u64, U, U, U64);
 access!(f64, F, F, F64);
 access!(bool, B, B, Bool);
+access!(u8, U8, U8, U8);
 
 impl Val<'_> {
     pub(crate) fn dtype(&self) -> DType {
@@ -91,6 +96,7 @@ impl Val<'_> {
             Val::R(Src::U(_)) | Val::U(_) => DType::U64,
             Val::R(Src::F(_)) | Val::F(_) => DType::F64,
             Val::R(Src::B(_)) | Val::B(_) => DType::Bool,
+            Val::R(Src::U8(_)) | Val::U8(_) => DType::U8,
         }
     }
 }

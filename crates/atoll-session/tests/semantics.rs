@@ -48,6 +48,124 @@ fn get_bool(s: &Session, e: &Node, n: usize) -> Vec<bool> {
     out.into_iter().map(|b| b != 0).collect()
 }
 
+fn put_u8(s: &Session, v: &[u8]) -> Array {
+    cmd::from_slice(s, DType::U8, DriverSlice::of(v)).unwrap()
+}
+
+fn get_u8(s: &Session, e: &Node, n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n];
+    cmd::to_slice(s, e, n, DriverSlice::of_mut(&mut out)).unwrap();
+    out
+}
+
+fn cast(e: Node, t: DType) -> Node {
+    Node::Cast(Box::new(e), t)
+}
+
+/// uint8 (one byte per element): every pair of some edge values under every operation, against
+/// u8 arithmetic done here (wrapping modulo 256, NumPy's zero for a division by zero and for a
+/// shift by 8 or more); casts from and to the other dtypes wrap as NumPy's `astype`; sums of
+/// the uint64 cast, extrema, scans, sorting, gathers and masks.
+fn uint8_semantics(s: &Session) {
+    let edge: [u8; 9] = [0, 1, 2, 3, 7, 8, 128, 200, 255];
+    let (a, b): (Vec<u8>, Vec<u8>) = edge.iter().flat_map(|&p| edge.iter().map(move |&q| (p, q))).unzip();
+    let (x, y) = (put_u8(s, &a), put_u8(s, &b));
+    let n = a.len();
+    let want = |op: BinOp, p: u8, q: u8| -> u8 {
+        match op {
+            BinOp::Add => p.wrapping_add(q),
+            BinOp::Sub => p.wrapping_sub(q),
+            BinOp::Mul => p.wrapping_mul(q),
+            BinOp::FloorDiv => p.checked_div(q).unwrap_or(0),
+            BinOp::Mod => p.checked_rem(q).unwrap_or(0),
+            BinOp::Pow => (0..q).fold(1u8, |r, _| r.wrapping_mul(p)),
+            BinOp::And => p & q,
+            BinOp::Or => p | q,
+            BinOp::Xor => p ^ q,
+            BinOp::Shl => {
+                if q < 8 {
+                    p << q
+                } else {
+                    0
+                }
+            }
+            BinOp::Shr => {
+                if q < 8 {
+                    p >> q
+                } else {
+                    0
+                }
+            }
+            BinOp::Minimum => p.min(q),
+            BinOp::Maximum => p.max(q),
+            _ => unreachable!(),
+        }
+    };
+    use BinOp::*;
+    for op in [Add, Sub, Mul, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Minimum, Maximum] {
+        let got = get_u8(s, &bin(op, leaf(&x), leaf(&y)), n);
+        for k in 0..n {
+            assert_eq!(got[k], want(op, a[k], b[k]), "{} {op:?} {}", a[k], b[k]);
+        }
+        // With a scalar operand, on either side.
+        let got = get_u8(s, &bin(op, leaf(&x), Node::Scalar(Scal::U8(3))), n);
+        assert_eq!(got, a.iter().map(|&p| want(op, p, 3)).collect::<Vec<_>>(), "{op:?} 3");
+        let got = get_u8(s, &bin(op, Node::Scalar(Scal::U8(200)), leaf(&y)), n);
+        assert_eq!(got, b.iter().map(|&q| want(op, 200, q)).collect::<Vec<_>>(), "200 {op:?}");
+    }
+    let lt = get_bool(s, &bin(Lt, leaf(&x), leaf(&y)), n);
+    assert_eq!(lt, a.iter().zip(&b).map(|(p, q)| p < q).collect::<Vec<_>>());
+    assert!(cmd::evaluate(s, &bin(Div, leaf(&x), leaf(&y)), n).is_err(), "true division is float64's");
+    let neg = get_u8(s, &Node::Un(UnOp::Neg, Box::new(leaf(&x))), n);
+    assert_eq!(neg, a.iter().map(|p| p.wrapping_neg()).collect::<Vec<_>>());
+    let inv = get_u8(s, &Node::Un(UnOp::Invert, Box::new(leaf(&x))), n);
+    assert_eq!(inv, a.iter().map(|p| !p).collect::<Vec<_>>());
+    // Casts: to the wider dtypes by value, from them keeping the low byte (floats through int64).
+    assert_eq!(get_i64(s, &cast(leaf(&x), DType::I64), n), a.iter().map(|&p| p as i64).collect::<Vec<_>>());
+    assert_eq!(get_f64(s, &cast(leaf(&x), DType::F64), n), a.iter().map(|&p| p as f64).collect::<Vec<_>>());
+    assert_eq!(get_bool(s, &cast(leaf(&x), DType::Bool), n), a.iter().map(|&p| p != 0).collect::<Vec<_>>());
+    let wide: Vec<i64> = vec![0, 255, 256, 300, -1, -256, -300, 1 << 40, i64::MIN, i64::MAX];
+    let w = put_i64(s, &wide);
+    assert_eq!(get_u8(s, &cast(leaf(&w), DType::U8), wide.len()), vec![0, 255, 0, 44, 255, 0, 212, 0, 0, 255]);
+    let fl: Vec<f64> = vec![0.0, 1.5, 254.9, 255.5, -1.0, -2.7, 256.0, 300.0, 1000.25, -1000.75, f64::NAN];
+    let f = put_f64(s, &fl);
+    assert_eq!(get_u8(s, &cast(leaf(&f), DType::U8), fl.len()), vec![0, 1, 254, 255, 255, 254, 0, 44, 232, 24, 0]);
+    // Reductions: sums of the uint64 cast (NumPy's dtype of a uint8 sum), extrema in uint8.
+    let sum = cmd::reduce(s, &cast(leaf(&x), DType::U64), n, RedOp::Sum).unwrap();
+    assert_eq!(sum, Some(Scal::U(a.iter().map(|&p| p as u64).sum())));
+    assert_eq!(cmd::reduce(s, &leaf(&x), n, RedOp::Max).unwrap(), Some(Scal::U8(255)));
+    assert_eq!(cmd::reduce(s, &leaf(&y), n, RedOp::Min).unwrap(), Some(Scal::U8(0)));
+    let amax = a.iter().position(|&p| p == 255).unwrap();
+    assert_eq!(cmd::reduce(s, &leaf(&x), n, RedOp::ArgMax).unwrap(), Some(Scal::I(amax as i64)));
+    let cs = cmd::scan(s, &leaf(&x), n, ScanOp::Sum).unwrap();
+    let wrapped: Vec<u8> = a
+        .iter()
+        .scan(0u8, |acc, &p| {
+            *acc = acc.wrapping_add(p);
+            Some(*acc)
+        })
+        .collect();
+    assert_eq!(get_u8(s, &leaf(&cs), n), wrapped);
+    // A stable sort of the bytes, a gather and a mask.
+    let perm = cmd::argsort(s, &leaf(&y), n).unwrap();
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by_key(|&k| b[k]);
+    assert_eq!(get_i64(s, &leaf(&perm), n), idx.iter().map(|&k| k as i64).collect::<Vec<_>>());
+    let g = cmd::gather(s, &y, &leaf(&perm), n).unwrap();
+    assert_eq!(g.dtype, DType::U8);
+    assert_eq!(get_u8(s, &leaf(&g), n), idx.iter().map(|&k| b[k]).collect::<Vec<_>>());
+    let m = cmd::compress(s, &leaf(&x), &bin(Gt, leaf(&x), leaf(&y)), n).unwrap();
+    let kept: Vec<u8> = a.iter().zip(&b).filter(|(p, q)| p > q).map(|(p, _)| *p).collect();
+    assert_eq!(get_u8(s, &leaf(&m), kept.len()), kept);
+    // A strided view, read and written.
+    assert_eq!(
+        get_u8(s, &view(&x, n as i64 - 1, -3, n / 3), n / 3),
+        a.iter().rev().step_by(3).copied().collect::<Vec<_>>()
+    );
+    let full = cmd::full(s, 5, Scal::U8(9)).unwrap();
+    assert_eq!(get_u8(s, &leaf(&full), 5), vec![9; 5]);
+}
+
 /// NumPy's floor division and modulo of int64 (division by zero gives 0).
 fn floor_div_mod(a: i64, b: i64) -> (i64, i64) {
     if b == 0 {
@@ -257,6 +375,7 @@ fn numpy_semantics_on_one_to_four_locales() {
         assert_eq!(s.num_locales(), n);
         integer_arithmetic(&s);
         floats_and_casts(&s);
+        uint8_semantics(&s);
         reductions_and_scans(&s);
         indexing_and_aliasing(&s);
         bad_trees_are_refused(&s);

@@ -17,10 +17,27 @@ import enum
 import numpy as np
 
 from .. import _atoll
-from .._keys import dense_limit, has_nan, key_expr, key_list
-from ..dtypes import bool_, float64, int64
+from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
+from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
 from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
+
+
+def _widened(values):
+    """The values as the aggregations take them: bool as int64, uint8 as uint64 (NumPy's and
+    pandas' dtype of a uint8 sum)."""
+    if values.dtype == bool_:
+        return values.astype(int64)
+    if values.dtype == uint8:
+        return values.astype(uint64)
+    return values
+
+
+def _narrowed(r, values, op):
+    """The minimum, maximum or first per group of uint8 values back in uint8."""
+    if values.dtype == uint8 and op in ("min", "max", "first"):
+        return r.astype(uint8)._materialize()
+    return r
 
 
 class GroupByReductionType(enum.Enum):
@@ -221,14 +238,14 @@ class GroupBy:
             # The rows per group only when the aggregation needs them: a float64 sum folds one
             # float per key and nothing else (``size`` then makes its own pass).
             r = _atoll.dense_aggregate(
-                self._ks[0]._ex(), self._nrows, self._dense, None if values is None else values._ex(), op, False
+                dense_key(self._ks[0]), self._nrows, self._dense, None if values is None else values._ex(), op, False
             )
             if r is not None:
                 uk, c, v = r
                 if c is not None:
-                    self._uk, self._counts = pdarray(uk), pdarray(c)
+                    self._uk, self._counts = dense_keys_out(uk, self._ks[0]), pdarray(c)
                 elif self._uk is None:
-                    self._uk = pdarray(uk)
+                    self._uk = dense_keys_out(uk, self._ks[0])
                 return True, None if v is None else pdarray(v)
             self._dense = None
         if self._uk is None:
@@ -332,7 +349,7 @@ class GroupBy:
         from ..creation import zeros
         from ..numeric import isnan, where
 
-        vals = values.astype(int64) if values.dtype == bool_ else values
+        vals = _widened(values)
         out_dt = {
             "count": int64,
             "argmin": int64,
@@ -354,7 +371,7 @@ class GroupBy:
                 _atoll.aggregate(isnan(sv).astype(int64)._ex(), self._flags._arr, self.length, self.ngroups, "any", 0)
             )
             r = where(nan, np.nan, r)._materialize()
-        return r
+        return _narrowed(r, values, op)
 
     def aggregate(self, values, operator, skipna=True, ddof=1):
         """``(unique_keys, one value per group)`` of ``operator`` (see ``Reductions``)."""
@@ -387,9 +404,8 @@ class GroupBy:
             or (not skipna and values.dtype == float64 and op != "count")
         ):
             return None
-        vals = values.astype(int64) if values.dtype == bool_ else values
-        ok, r = self._dense_groups(vals, op)
-        return r if ok else None
+        ok, r = self._dense_groups(_widened(values), op)
+        return _narrowed(r, values, op) if ok and r is not None else None
 
     def _dispatch(self, values, op, skipna, ddof):
         values = self._check_values(values)
@@ -722,7 +738,7 @@ class GroupBy:
         from ..numeric import isnan, where
 
         _check(values, "values")
-        sv = self._sorted(values.astype(int64) if values.dtype == bool_ else values)
+        sv = self._sorted(_widened(values))
         is_f = sv.dtype == float64
         if self.length == 0:
             return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)

@@ -45,6 +45,7 @@ fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
         Fill::Full(Scal::U(v)) => Col::U(DistArray::filled(ctx, d, v)?),
         Fill::Full(Scal::F(v)) => Col::F(DistArray::filled(ctx, d, v)?),
         Fill::Full(Scal::B(v)) => Col::B(DistArray::filled(ctx, d, v)?),
+        Fill::Full(Scal::U8(v)) => Col::U8(DistArray::filled(ctx, d, v)?),
         Fill::Arange(s, st) => Col::I(DistArray::from_fn(ctx, d, move |[i]| s.wrapping_add(i.wrapping_mul(st)))?),
         Fill::Linspace(s, st, stop, end) => {
             Col::F(DistArray::from_fn(

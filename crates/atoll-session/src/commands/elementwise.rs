@@ -46,6 +46,7 @@ fn assign_cmd(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
             (Col::U(d), Col::U(s)) => assign_t(d, &dst, s),
             (Col::F(d), Col::F(s)) => assign_t(d, &dst, s),
             (Col::B(d), Col::B(s)) => assign_t(d, &dst, s),
+            (Col::U8(d), Col::U8(s)) => assign_t(d, &dst, s),
             _ => Err(Error::InvalidArgument("internal: assignment between dtypes".into())),
         }
     };

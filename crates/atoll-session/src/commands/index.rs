@@ -36,6 +36,7 @@ fn set_cmd(ctx: &Ctx, (id, pos, v): (u64, usize, Scal)) -> Result<()> {
             (Col::U(a), Scal::U(x)) => a.local_mut()[k] = x,
             (Col::F(a), Scal::F(x)) => a.local_mut()[k] = x,
             (Col::B(a), Scal::B(x)) => a.local_mut()[k] = x,
+            (Col::U8(a), Scal::U8(x)) => a.local_mut()[k] = x,
             _ => return Err(Error::InvalidArgument("internal: scalar of another dtype".into())),
         }
     }
@@ -56,12 +57,7 @@ fn gather_cmd(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<(
     let s = Registry::of(ctx).get(src)?;
     let out = idx.with(|idx| {
         let g = lock(&s);
-        match &*g {
-            Col::I(a) => gather_t(a, idx).map(Col::I),
-            Col::U(a) => gather_t(a, idx).map(Col::U),
-            Col::F(a) => gather_t(a, idx).map(Col::F),
-            Col::B(a) => gather_t(a, idx).map(Col::B),
-        }
+        crate::map_col!(&*g, a => gather_t(a, idx))
     });
     idx.free()?;
     Registry::of(ctx).insert(id, out?);
@@ -87,6 +83,7 @@ fn scatter_cmd(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Resu
             (Col::U(a), Col::I(i), Col::U(v)) => a.scatter_at(i, v),
             (Col::F(a), Col::I(i), Col::F(v)) => a.scatter_at(i, v),
             (Col::B(a), Col::I(i), Col::B(v)) => a.scatter_at(i, v),
+            (Col::U8(a), Col::I(i), Col::U8(v)) => a.scatter_at(i, v),
             _ => Err(Error::InvalidArgument("internal: scatter dtypes".into())),
         }
     });
@@ -160,6 +157,9 @@ fn compress_cmd(ctx: &Ctx, (id, src, mask, n): (u64, Node, Node, usize)) -> Resu
             Col::I(a) => compress_t(ctx, a.local(), mk).and_then(|(k, o, t)| compress_into(ctx, &k, o, t)).map(Col::I),
             Col::U(a) => compress_t(ctx, a.local(), mk).and_then(|(k, o, t)| compress_into(ctx, &k, o, t)).map(Col::U),
             Col::F(a) => compress_t(ctx, a.local(), mk).and_then(|(k, o, t)| compress_into(ctx, &k, o, t)).map(Col::F),
+            Col::U8(a) => {
+                compress_t(ctx, a.local(), mk).and_then(|(k, o, t)| compress_into(ctx, &k, o, t)).map(Col::U8)
+            }
             Col::B(a) => {
                 let bytes: Vec<u8> = a.local().iter().map(|&b| b as u8).collect();
                 compress_t(ctx, &bytes, mk)

@@ -61,6 +61,7 @@ fn src(c: &Col) -> Src<'_> {
         Col::U(a) => Src::U(a.local()),
         Col::F(a) => Src::F(a.local()),
         Col::B(a) => Src::B(a.local()),
+        Col::U8(a) => Src::U8(a.local()),
     }
 }
 
@@ -81,12 +82,7 @@ fn copy_view_t<T: Elem>(ctx: &Ctx, a: &DistArray<T, 1>, r: &ArrRef) -> Result<Di
 
 /// A copy of the selection `r` as a new aligned array. **Collective.**
 fn copy_view(ctx: &Ctx, base: &Col, r: &ArrRef) -> Result<Col> {
-    Ok(match base {
-        Col::I(a) => Col::I(copy_view_t(ctx, a, r)?),
-        Col::U(a) => Col::U(copy_view_t(ctx, a, r)?),
-        Col::F(a) => Col::F(copy_view_t(ctx, a, r)?),
-        Col::B(a) => Col::B(copy_view_t(ctx, a, r)?),
-    })
+    crate::map_col!(base, a => copy_view_t(ctx, a, r))
 }
 
 /// Runs `f` with `node` bound to this locale's data (`n` elements in all): unaligned

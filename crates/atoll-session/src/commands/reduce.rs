@@ -146,6 +146,7 @@ fn scan_cmd(ctx: &Ctx, (id, node, n, op): (u64, Node, usize, ScanOp)) -> Result<
     let r = match &mut col {
         Col::I(a) => scan_t(ctx, a.local_mut(), op),
         Col::U(a) => scan_t(ctx, a.local_mut(), op),
+        Col::U8(a) => scan_t(ctx, a.local_mut(), op),
         // Products of floats in global order, as for `prod` (see `chain`).
         Col::F(a) if op == ScanOp::Prod => chain(ctx, 1.0f64, |mut acc| {
             for x in a.local_mut() {

@@ -13,6 +13,7 @@ fn argsort_cmd(ctx: &Ctx, (id, src, n): (u64, Node, usize)) -> Result<()> {
         Col::I(a) => atoll::ops::argsort(&a.view()),
         Col::U(a) => atoll::ops::argsort(&a.view()),
         Col::F(a) => atoll::ops::argsort(&a.view()),
+        Col::U8(a) => atoll::ops::argsort(&a.view()),
         Col::B(_) => Err(Error::InvalidArgument("internal: argsort of bool".into())),
     };
     s.free()?;

@@ -73,6 +73,7 @@ fn from_buffer(ctx: &Ctx, (id, dtype, n, buf): (u64, DType, usize, DriverSlice))
         DType::F64 => Col::F(pull(ctx, &buf, n, |x: f64| x)?),
         // NumPy's bools are bytes; any nonzero byte is true.
         DType::Bool => Col::B(pull(ctx, &buf, n, |x: u8| x != 0)?),
+        DType::U8 => Col::U8(pull(ctx, &buf, n, |x: u8| x)?),
     };
     Registry::of(ctx).insert(id, col);
     Ok(())
@@ -106,6 +107,7 @@ fn to_buffer(ctx: &Ctx, (node, n, buf): (Node, usize, DriverSlice)) -> Result<()
         Col::U(a) => push(ctx, a, &buf, |x| x),
         Col::F(a) => push(ctx, a, &buf, |x| x),
         Col::B(a) => push(ctx, a, &buf, u8::from),
+        Col::U8(a) => push(ctx, a, &buf, |x| x),
     });
     op.free()?;
     r
