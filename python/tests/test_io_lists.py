@@ -150,6 +150,14 @@ def test_decimals_read_as_float64_and_unreadable_types_are_parquet_errors(tmp_pa
         ak.read_parquet(b, datasets="b")
     assert isinstance(e.value, TypeError) and isinstance(e.value, RuntimeError)
     assert "HDF5" not in type(e.value).__name__
+    m = str(tmp_path / "map.parquet")
+    pq.write_table(pa.table({"m": pa.array([[("a", 1)], []], type=pa.map_(pa.string(), pa.int64()))}), m)
+    with pytest.raises(ak.ParquetTypeError, match="map"):
+        ak.read_parquet(m, datasets="m")
+    nested = str(tmp_path / "nested.parquet")
+    pq.write_table(pa.table({"n": pa.array([[[1], []], []], type=pa.list_(pa.list_(pa.int64())))}), nested)
+    with pytest.raises(ak.ParquetTypeError, match="list of lists"):
+        ak.read_parquet(nested, datasets="n")
 
 
 def test_ipv4_shows_addresses_and_computes_on_integers(tmp_path):

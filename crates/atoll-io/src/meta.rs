@@ -83,26 +83,35 @@ impl Source {
 }
 
 /// The definition level of the repeated field on the path `parts` of `root`: a leaf whose
-/// definition level is below it belongs to an empty (or null) list. `None` when no field on
-/// the path is repeated.
-fn repeated_def_level(root: &Type, parts: &[String]) -> Option<i16> {
+/// definition level is below it belongs to an empty (or null) list. An error when no field on
+/// the path is repeated, or when the repeated field holds more than one leaf (a list of
+/// structs, a map).
+fn repeated_def_level(root: &Type, parts: &[String]) -> std::result::Result<i16, String> {
     let mut t = root;
     let mut def = 0;
+    let mut repeated = None;
     for p in parts {
         if !t.is_group() {
-            return None;
+            break;
         }
-        t = t.get_fields().iter().find(|f| f.name() == p)?;
+        if repeated.is_some() && t.get_fields().len() != 1 {
+            return Err("a list of structs or a map".into());
+        }
+        let Some(f) = t.get_fields().iter().find(|f| f.name() == p) else { break };
+        t = f;
         let info = t.get_basic_info();
         if info.has_repetition() {
             match info.repetition() {
                 Repetition::OPTIONAL => def += 1,
-                Repetition::REPEATED => return Some(def + 1),
+                Repetition::REPEATED => {
+                    def += 1;
+                    repeated.get_or_insert(def);
+                }
                 Repetition::REQUIRED => {}
             }
         }
     }
-    None
+    repeated.ok_or_else(|| "a repeated column of an unknown layout".into())
 }
 
 /// The dataset name of a column: its top-level field for a list column (pyarrow's
@@ -120,10 +129,7 @@ pub(crate) fn dataset_name(c: &ColumnDescriptor) -> String {
 fn classify(root: &Type, c: &ColumnDescriptor) -> std::result::Result<(Source, Option<i16>), String> {
     let list = match c.max_rep_level() {
         0 => None,
-        1 => Some(
-            repeated_def_level(root, c.path().parts())
-                .ok_or_else(|| "a repeated column of an unknown layout".to_string())?,
-        ),
+        1 => Some(repeated_def_level(root, c.path().parts())?),
         _ => return Err("a list of lists (nested repetition)".into()),
     };
     let source = classify_leaf(c)?;
