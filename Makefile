@@ -60,6 +60,12 @@ $(STAMPS)/pydeps-pandas: | $(STAMPS) $(STAMPS)/pydeps
 	$(VENV)/bin/python -m pip install -q h5py tabulate
 	touch $@
 
+# pandas' HDF5 reader and writer (`pd.read_hdf`, `DataFrame.to_hdf`, used by `ak.import_data`
+# and `ak.export`) need PyTables.
+$(STAMPS)/pydeps-tables: | $(STAMPS) $(STAMPS)/pydeps
+	$(VENV)/bin/python -m pip install -q tables
+	touch $@
+
 # Ruff (Python lint and format) in the venv, pinned: every machine checks alike.
 RUFF_VERSION := 0.17.6
 $(STAMPS)/ruff: | $(STAMPS) $(VENV)/bin/mpiexec
@@ -80,7 +86,7 @@ lint: apt venv $(STAMPS)/ruff
 	python3 tools/module_cycles.py --rules
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
-build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas
+build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas $(STAMPS)/pydeps-tables
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin develop --release --features mpi -q
 
 # The tour, on the embedded backend with 4 locales (no MPI needed).

@@ -69,7 +69,10 @@ from .io import (
     restore,
     read_zarr,
     to_zarr,
+    ParquetTypeError,
+    ParquetFormatError,
 )
+from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6
 from .hdf5 import to_hdf, read_hdf, update_hdf
 from .csv import read_csv, to_csv
 from . import share

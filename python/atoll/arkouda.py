@@ -36,6 +36,7 @@ ALIASES = {
     "arkouda.numpy.dtypes": "atoll.dtypes",
     "arkouda.numpy._bigint": "atoll._bigint",
     "arkouda.numpy.segarray": "atoll.segarray",
+    "arkouda.client_dtypes": "atoll.client_dtypes",
     "arkouda.pdarrayclass": "atoll.pdarrayclass",
     "arkouda.pdarraycreation": "atoll.creation",
     "arkouda.pdarraysetops": "atoll.setops",

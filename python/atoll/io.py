@@ -8,8 +8,9 @@ own file, ``<prefix>_LOCALE0000.parquet`` (an extension in ``prefix_path`` moves
 ``x.parquet`` gives ``x_LOCALE0000.parquet``). The files are plain Parquet: pyarrow, pandas and
 polars read them (``pd.read_parquet(sorted(glob("x_LOCALE*")))``). Datasets: int64, uint64,
 float64 and bool (int8-32, uint8-32 and float32 read widened; nulls read as NaN in float
-columns), and UTF-8 strings, read as ``ak.Strings`` (a null string reads as ``""``, as in
-Arkouda) and written from ``ak.Strings`` (``Strings.to_parquet`` too). A missing file is a ``FileNotFoundError``, a missing dataset or a corrupt
+columns), UTF-8 strings, read as ``ak.Strings`` (a null string reads as ``""``, as in
+Arkouda) and written from ``ak.Strings`` (``Strings.to_parquet`` too), and lists of them
+(Parquet LIST columns), read as and written from ``ak.SegArray``. A missing file is a ``FileNotFoundError``, a missing dataset or a corrupt
 file a ``ValueError``, a dataset of another type a ``TypeError``; nothing in the session is
 lost.
 """
@@ -39,6 +40,8 @@ __all__ = [
     "export",
     "snapshot",
     "restore",
+    "ParquetTypeError",
+    "ParquetFormatError",
 ]
 
 
@@ -154,10 +157,35 @@ def ls(filename, col_delim=",", read_nested=True):
     return get_csv_columns(_expand(filename)[0], col_delim)
 
 
-def _file_errors(fn, *args):
-    from .hdf5 import _wrapped
+class ParquetTypeError(TypeError, RuntimeError):
+    """A Parquet dataset of a type Atoll does not read (binary, decimal beyond 128 bits, a
+    list of lists), a dtype that differs between files, or nulls in an integer column (also
+    a RuntimeError, as Arkouda's server errors are)."""
 
-    return _wrapped(fn, *args)
+
+class ParquetFormatError(ValueError, RuntimeError):
+    """A file that is not readable Parquet, or lacks a dataset (also a RuntimeError)."""
+
+
+def _file_errors(fn, *args):
+    """``fn(*args)`` with the engine's file errors as Parquet's exceptions (a missing file:
+    ``HDF5FileNotFoundError``, Arkouda's ``FileNotFoundError`` that is a RuntimeError)."""
+    from .hdf5 import HDF5FileNotFoundError
+
+    try:
+        return fn(*args)
+    except FileNotFoundError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise HDF5FileNotFoundError(str(e)) from None
+    except TypeError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise ParquetTypeError(str(e)) from None
+    except ValueError as e:
+        if isinstance(e, RuntimeError):
+            raise
+        raise ParquetFormatError(str(e)) from None
 
 
 def read_parquet(
@@ -176,11 +204,14 @@ def read_parquet(
     ``filenames`` (a name, a glob pattern, or a list of them; their rows in order form the
     arrays). Returns a dict name -> pdarray (``Strings`` for a string dataset), as Arkouda.
 
+    List columns (Parquet LIST of a numeric or string type, as pyarrow and pandas write lists)
+    read as ``SegArray``; ``read_nested=False`` leaves them out of a read of every dataset.
+
     ``tag_data``: also "Filename_Codes", the index of the file each row comes from.
     ``null_handling``: 'only floats' (the default: nulls read as NaN in float columns) or
     'all' (integer columns with nulls read as float64 with NaN); ``has_non_float_nulls`` is
-    its older name. ``iterative``, ``strict_types`` and ``read_nested`` are accepted for
-    Arkouda's signature.
+    its older name. ``iterative`` and ``strict_types`` are accepted for Arkouda's
+    signature.
     """
     import warnings
 
@@ -194,7 +225,7 @@ def read_parquet(
         raise RuntimeError("Cannot tag data with iterative read")
     if allow_errors:
         raise ValueError("read_parquet: allow_errors is not supported by Atoll")
-    from .hdf5 import HDF5FileNotFoundError, _wrapped
+    from .hdf5 import HDF5FileNotFoundError
 
     try:
         files = _expand(filenames)
@@ -203,27 +234,50 @@ def read_parquet(
     for f in files:
         if not os.path.exists(f):
             raise HDF5FileNotFoundError(f"File {f} does not exist")
-    names = get_datasets(files[0]) if datasets is None else _names(datasets)
+    if datasets is None and not read_nested:
+        # Every dataset but the list columns (SegArrays).
+        infos = _file_errors(_atoll.parquet_datasets, files[0])
+        names = [d[0] for d in infos if not (d[1] or "").startswith("list")]
+    else:
+        names = get_datasets(files[0]) if datasets is None else _names(datasets)
     if not names:
         raise ValueError("datasets: no datasets to read")
     if tag_data:
         return _read_tagged(files, names)
-    arrs = _wrapped(_atoll.read_parquet, files, names)
-    return {n: Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a) for n, a in zip(names, arrs)}
+    arrs = _file_errors(_atoll.read_parquet, files, names)
+    return {n: _wrap(a) for n, a in zip(names, arrs)}
+
+
+def _wrap(a):
+    """The object of a dataset read: a pdarray, Strings, or a SegArray (a list column, read as
+    a (segments, values) pair)."""
+    if isinstance(a, tuple):
+        from .segarray import SegArray
+
+        return SegArray(pdarray(a[0]), _wrap(a[1]))
+    return Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a)
+
+
+def _handle(c):
+    """The engine handle of a column to write (a SegArray: its segments' and values')."""
+    from .segarray import SegArray
+
+    if isinstance(c, SegArray):
+        return (c.segments._whole(), _handle(c.values))
+    return c._s if isinstance(c, Strings) else c._whole()
 
 
 def _read_tagged(files, names):
     from .creation import array
     from .manipulation import concatenate
-    from .hdf5 import _wrapped
 
     parts = {n: [] for n in names}
     codes = []
     for i, f in enumerate(files):
-        got = _wrapped(_atoll.read_parquet, [f], names)
+        got = _file_errors(_atoll.read_parquet, [f], names)
         size = 0
         for n, a in zip(names, got):
-            v = Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a)
+            v = _wrap(a)
             parts[n].append(v)
             size = v.size
         codes.append(array(np.full(size, i, dtype=np.int64)))
@@ -463,8 +517,8 @@ def _check_write(prefix_path, mode):
 
 
 def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=None, convert_categoricals=False):
-    """Writes ``columns`` (a dict name -> pdarray, Strings or Categorical, or a list of them
-    with ``names``) of one length to one Parquet file per locale,
+    """Writes ``columns`` (a dict name -> pdarray, Strings, SegArray (a Parquet LIST column)
+    or Categorical, or a list of them with ``names``) of one length to one Parquet file per locale,
     ``<prefix>_LOCALE####.parquet``, each holding that locale's rows. ``compression``: None,
     'snappy', 'zstd', 'gzip', 'brotli' or 'lz4'. ``mode="append"`` adds the columns to the
     files there (they are read and written again with the new columns).
@@ -486,10 +540,16 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
         names = _names(names, "names")
     if len(names) != len(cols):
         raise ValueError(f"names: {len(names)} names for {len(cols)} columns")
+    from .segarray import SegArray
+
     cols = [c.to_strings() if isinstance(c, Categorical) else c for c in cols]
     for c in cols:
-        if not isinstance(c, (pdarray, Strings)):
-            raise TypeError(f"columns: Parquet takes pdarrays, Strings and Categoricals, got {type(c).__name__}")
+        if isinstance(c, SegArray) and not isinstance(c.values, (pdarray, Strings)):
+            raise TypeError(f"columns: a SegArray of {type(c.values).__name__} cannot be written to Parquet")
+        if not isinstance(c, (pdarray, Strings, SegArray)):
+            raise TypeError(
+                f"columns: Parquet takes pdarrays, Strings, SegArrays and Categoricals, got {type(c).__name__}"
+            )
     if mode == "append":
         from .hdf5 import split_prefix
 
@@ -502,7 +562,7 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
                     raise ValueError(f"dataset {n!r} exists already in {existing[0]}")
             names = list(old.keys()) + list(names)
             cols = list(old.values()) + cols
-    handles = [c._s if isinstance(c, Strings) else c._whole() for c in cols]
+    handles = [_handle(c) for c in cols]
     _atoll.write_parquet(handles, [str(n) for n in names], prefix, compression)
 
 

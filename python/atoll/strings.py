@@ -409,6 +409,15 @@ class Strings:
         )
         return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
 
+    def regex_split(self, pattern, maxsplit=0, return_segments=False):
+        """Split each string at the matches of the regular expression ``pattern`` (at most
+        ``maxsplit`` splits per string; 0: all), as ``re.split``: the pieces of every string,
+        and with ``return_segments`` the index of each string's first piece."""
+        if isinstance(pattern, bytes):
+            pattern = pattern.decode()
+        m = builtins.int(maxsplit)
+        return self.split(pattern, regex=True, maxsplit=None if m <= 0 else m, return_segments=return_segments)
+
     def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False, regex=False):
         """``(left, right)``: each string split at the ``times``-th occurrence of
         ``delimiter`` (from the left, or the right with ``fromRight``)."""

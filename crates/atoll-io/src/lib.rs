@@ -3,7 +3,8 @@
 //! - [`read_parquet`] reads numeric columns (int64, uint64, float64, bool; int8-32 and uint8-32
 //!   widened to int64/uint64, float32 to float64) and UTF-8 string columns (into
 //!   [`DistStrings`](atoll_strings::DistStrings); a null reads as the empty string, as in
-//!   Arkouda) of one or many files into Block [`DistArray`](atoll_array::DistArray)s. The files' rows, in file order, form one sequence;
+//!   Arkouda), decimals (as float64) and LIST columns of numbers or strings (into
+//!   [`Column::List`], Arkouda's SegArray) of one or many files into Block [`DistArray`](atoll_array::DistArray)s. The files' rows, in file order, form one sequence;
 //!   each locale decodes the row groups that overlap its Block part, straight into its part
 //!   (no communication beyond the metadata), in parallel on its task pool.
 //! - [`write_parquet`] writes one file per locale, `<prefix>_LOCALE0000.parquet` as Arkouda names
@@ -20,6 +21,7 @@
 
 mod column;
 pub mod hdf5;
+mod list;
 mod meta;
 mod names;
 mod posfile;
@@ -28,7 +30,7 @@ mod strcol;
 mod write;
 
 pub use atoll_error::FileErrorKind;
-pub use column::{Column, ColumnRef, IoDType};
+pub use column::{Column, ColumnRef, IoDType, ValuesRef};
 pub use meta::{parquet_datasets, DatasetInfo};
 pub use names::locale_filename;
 pub use read::read_parquet;

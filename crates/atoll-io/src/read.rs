@@ -1,7 +1,7 @@
 //! Reading Parquet columns into Block arrays, every locale decoding the rows of its own part.
 
 use crate::column::{Column, IoDType};
-use crate::meta::{all_names, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
+use crate::meta::{all_names, col_dtype, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
 use crate::posfile::PosFile;
 use crate::strcol::read_strings;
 use atoll_array::{dist, DistArray};
@@ -10,7 +10,9 @@ use atoll_runtime::Ctx;
 use atoll_strings::{DistStrings, LocalStrings};
 use atoll_util::sync::{into_inner, lock};
 use parquet::column::reader::{get_typed_column_reader, ColumnReader};
-use parquet::data_type::{BoolType, DataType, DoubleType, FloatType, Int32Type, Int64Type};
+use parquet::data_type::{
+    BoolType, ByteArrayType, DataType, DoubleType, FixedLenByteArrayType, FloatType, Int32Type, Int64Type,
+};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -32,7 +34,10 @@ const BATCH: usize = 1 << 15;
 /// uint64, float32 as float64; nulls read as NaN in float columns and are an error in others.
 /// String columns (BYTE_ARRAY annotated as UTF-8) read as [`Column::Str`]: each locale decodes
 /// the strings of its Block part (plain or dictionary pages), a null reads as the empty string
-/// (as in Arkouda), bytes that are not UTF-8 are a [`FileErrorKind::Corrupt`] error.
+/// (as in Arkouda), bytes that are not UTF-8 are a [`FileErrorKind::Corrupt`] error. Decimal
+/// columns read as float64. LIST columns (one level) read as [`Column::List`]: each locale
+/// decodes the lists of its rows, then their values move to their own Block layout (see
+/// `list.rs`).
 ///
 /// **Collective**: every locale passes the same arguments and gets the same outcome.
 ///
@@ -40,8 +45,8 @@ const BATCH: usize = 1 << 15;
 /// The same error on every locale, with nothing left allocated:
 /// [`Error::File`](atoll_error::Error::File) with [`FileErrorKind::NotFound`] (a missing file),
 /// [`FileErrorKind::Corrupt`] (not Parquet, truncated, undecodable),
-/// [`FileErrorKind::MissingDataset`], [`FileErrorKind::WrongType`] (a binary, decimal or
-/// list column, a dtype that differs between files, nulls in a non-float, non-string column);
+/// [`FileErrorKind::MissingDataset`], [`FileErrorKind::WrongType`] (a binary column, a list
+/// of lists, a dtype that differs between files, nulls in a non-float, non-string column);
 /// `InvalidArgument` for no paths or no datasets; `OutOfMemory` from the allocation.
 pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -> Result<Vec<(String, Column)>> {
     if paths.is_empty() {
@@ -61,8 +66,15 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
             return Err(invalid_arg!("read_parquet: dataset {n:?} is named twice"));
         }
     }
-    let summaries = gather_summaries(ctx, paths, &names)?;
-    let dtypes = agree_dtypes(paths, &names, &summaries)?;
+    let all_summaries = gather_summaries(ctx, paths, &names)?;
+    let all_dtypes = agree_dtypes(paths, &names, &all_summaries)?;
+    // List columns are read on their own (`crate::list`); the others together here.
+    let flat: Vec<usize> = (0..names.len()).filter(|&k| !all_dtypes[k].is_list()).collect();
+    let summaries: Vec<FileSummary> = all_summaries
+        .iter()
+        .map(|s| FileSummary { groups: s.groups.clone(), cols: flat.iter().map(|&k| s.cols[k]).collect() })
+        .collect();
+    let dtypes: Vec<IoDType> = flat.iter().map(|&k| all_dtypes[k]).collect();
 
     // The global row ranges of the files' row groups.
     let mut total = 0usize;
@@ -91,6 +103,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
                 cols.push(None);
                 continue;
             }
+            t => Err(invalid_arg!("read_parquet: internal: a list column ({}) among the flat ones", t.name())),
         };
         match c {
             Ok(c) => cols.push(Some(c)),
@@ -104,7 +117,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     let dom = d.local_domain(ctx.id())?;
     let r = &dom.dims()[0];
     let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
-    let decoded = decode_local(ctx, paths, &summaries, &groups, here, &mut cols);
+    let decoded = decode_local(ctx, paths, &summaries, &groups, here.clone(), &mut cols);
     let strs = match ctx.agree(decoded) {
         Ok(s) => s,
         Err(e) => {
@@ -126,10 +139,26 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
         }
     }
     let cols: Vec<Column> = cols.into_iter().flatten().collect();
-    if cols.len() != names.len() {
+    if cols.len() != flat.len() {
         return Err(invalid_arg!("read_parquet: a column was not built"));
     }
-    Ok(names.into_iter().zip(cols).collect())
+    let mut flat_cols = cols.into_iter();
+    let mut out: Vec<Column> = Vec::with_capacity(names.len());
+    for (k, &t) in all_dtypes.iter().enumerate() {
+        let c = if t.is_list() {
+            crate::list::read_list(ctx, paths, &all_summaries, &groups, here.clone(), k, t)
+        } else {
+            flat_cols.next().ok_or_else(|| invalid_arg!("read_parquet: a column was not built"))
+        };
+        match c {
+            Ok(c) => out.push(c),
+            Err(e) => {
+                free_cols(out.into_iter().map(Some).chain(flat_cols.map(Some)).collect())?;
+                return Err(e);
+            }
+        }
+    }
+    Ok(names.into_iter().zip(out).collect())
 }
 
 /// Frees the columns built so far. **Collective.**
@@ -177,10 +206,10 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
 
 /// The dtype of each dataset, which must be the same in every file.
 fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Result<Vec<IoDType>> {
-    let first: Vec<IoDType> = s[0].cols.iter().map(|c| c.1.dtype()).collect();
+    let first: Vec<IoDType> = s[0].cols.iter().map(col_dtype).collect();
     for (f, sf) in s.iter().enumerate().skip(1) {
         for (k, c) in sf.cols.iter().enumerate() {
-            if c.1.dtype() != first[k] {
+            if col_dtype(c) != first[k] {
                 return Err(file_err(
                     FileErrorKind::WrongType,
                     &paths[f],
@@ -286,8 +315,8 @@ fn decode_local(
             Some(Column::U64(a)) => cut!(a, U),
             Some(Column::F64(a)) => cut!(a, F),
             Some(Column::Bool(a)) => cut!(a, B),
-            Some(Column::Str(_) | Column::U8(_)) => {
-                return Err(invalid_arg!("read_parquet: a string or uint8 column was allocated before decoding"))
+            Some(Column::Str(_) | Column::U8(_) | Column::List { .. }) => {
+                return Err(invalid_arg!("read_parquet: a string, uint8 or list column was allocated before decoding"))
             }
             None => {
                 let parts = str_iter.next().ok_or_else(|| invalid_arg!("read_parquet: string columns miscounted"))?;
@@ -325,7 +354,7 @@ fn run_task(
     dests: &mut [Dest<'_>],
 ) -> Result<()> {
     let rg = reader.get_row_group(t.group).map_err(|e| corrupt(path, e))?;
-    for ((leaf, source), dest) in s.cols.iter().zip(dests.iter_mut()) {
+    for ((leaf, source, _), dest) in s.cols.iter().zip(dests.iter_mut()) {
         let cr = rg.get_column_reader(*leaf).map_err(|e| corrupt(path, e))?;
         let max_def = rg.metadata().column(*leaf).column_descr().max_def_level();
         let c = Col { path, skip: t.skip, max_def };
@@ -338,10 +367,36 @@ fn run_task(
             (Source::F32, Dest::F(o)) => c.read::<FloatType, _>(cr, o, |v| *v as f64, Some(f64::NAN))?,
             (Source::F64, Dest::F(o)) => c.read::<DoubleType, _>(cr, o, |v| *v, Some(f64::NAN))?,
             (Source::Utf8, Dest::S(o)) => read_strings(cr, path, t.skip, t.len, max_def, o)?,
+            (Source::DecI32(sc), Dest::F(o)) => {
+                c.read::<Int32Type, _>(cr, o, |v| *v as f64 / 10f64.powi(*sc), Some(f64::NAN))?
+            }
+            (Source::DecI64(sc), Dest::F(o)) => {
+                c.read::<Int64Type, _>(cr, o, |v| *v as f64 / 10f64.powi(*sc), Some(f64::NAN))?
+            }
+            (Source::DecBytes(sc), Dest::F(o)) => {
+                if rg.metadata().column(*leaf).column_descr().physical_type() == parquet::basic::Type::BYTE_ARRAY {
+                    c.read::<ByteArrayType, _>(cr, o, |v| decimal_bytes(v.data(), *sc), Some(f64::NAN))?
+                } else {
+                    c.read::<FixedLenByteArrayType, _>(cr, o, |v| decimal_bytes(v.data(), *sc), Some(f64::NAN))?
+                }
+            }
             _ => return Err(invalid_arg!("read_parquet: a column's source and destination differ")),
         }
     }
     Ok(())
+}
+
+/// The value of a decimal of scale `scale` stored as big-endian two's complement `bytes` (at
+/// most 16), as the nearest float64 (NaN for more than 16 bytes, which the footer check
+/// excludes).
+fn decimal_bytes(bytes: &[u8], scale: i32) -> f64 {
+    if bytes.len() > 16 {
+        return f64::NAN;
+    }
+    let neg = bytes.first().is_some_and(|b| b & 0x80 != 0);
+    let mut buf = if neg { [0xffu8; 16] } else { [0u8; 16] };
+    buf[16 - bytes.len()..].copy_from_slice(bytes);
+    i128::from_be_bytes(buf) as f64 / 10f64.powi(scale)
 }
 
 /// One column chunk's read.

@@ -1,6 +1,7 @@
 //! Writing columns to Parquet, one file per locale (Arkouda's layout).
 
-use crate::column::ColumnRef;
+use crate::column::{ColumnRef, ValuesRef};
+use crate::list::{local_rows, LocalList, LocalVals};
 use crate::meta::file_err;
 use crate::names::locale_filename;
 use atoll_error::{invalid_arg, Error, FileErrorKind, Result};
@@ -75,7 +76,8 @@ impl Default for WriteOptions {
 /// Writes the columns (same length, distinct non-empty names) to one Parquet file per locale,
 /// [`locale_filename`]`(prefix, locale)`, each holding that locale's rows of every column
 /// (REQUIRED columns: int64, uint64 as INT64 `UINT_64`, float64 as DOUBLE, bool as BOOLEAN,
-/// strings ([`ColumnRef::Str`]) as BYTE_ARRAY `String`; row
+/// strings ([`ColumnRef::Str`]) as BYTE_ARRAY `String`, list columns ([`ColumnRef::List`]) as
+/// REQUIRED LIST groups of REQUIRED elements, each locale's file holding the lists of its rows; row
 /// groups of [`WriteOptions::row_group_size`] rows; no dictionary). Reading the files in locale order gives the columns
 /// back. Existing files of those names are replaced, and the files of the same prefix for
 /// locales beyond the locale count (from an earlier write with more locales) are removed, so
@@ -117,11 +119,19 @@ pub fn write_parquet(
             });
         }
     }
+    // Each list column's rows of this locale, with their values fetched (collective).
+    let mut lists: Vec<Option<LocalList>> = Vec::with_capacity(columns.len());
+    for (_, c) in columns {
+        lists.push(match c {
+            ColumnRef::List { segments, values } => Some(local_rows(ctx, segments, *values)?),
+            _ => None,
+        });
+    }
     let path = locale_filename(prefix.as_ref(), ctx.id());
     let mut tmp = path.clone().into_os_string();
     tmp.push(".atoll-tmp");
     let tmp = PathBuf::from(tmp);
-    let written = write_file(&tmp, columns, opts);
+    let written = write_file(&tmp, columns, &lists, opts);
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -167,6 +177,32 @@ fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
                 .with_logical_type(Some(LogicalType::integer(8, false))),
             ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY)
                 .with_logical_type(Some(LogicalType::String)),
+            ColumnRef::List { values, .. } => {
+                let elem = match values {
+                    ValuesRef::I64(_) => Type::primitive_type_builder("element", PhysicalType::INT64)
+                        .with_logical_type(Some(LogicalType::integer(64, true))),
+                    ValuesRef::U64(_) | ValuesRef::U8(_) => {
+                        Type::primitive_type_builder("element", PhysicalType::INT64)
+                            .with_logical_type(Some(LogicalType::integer(64, false)))
+                    }
+                    ValuesRef::F64(_) => Type::primitive_type_builder("element", PhysicalType::DOUBLE),
+                    ValuesRef::Bool(_) => Type::primitive_type_builder("element", PhysicalType::BOOLEAN),
+                    ValuesRef::Str(_) => Type::primitive_type_builder("element", PhysicalType::BYTE_ARRAY)
+                        .with_logical_type(Some(LogicalType::String)),
+                };
+                let elem = elem.with_repetition(Repetition::REQUIRED).build()?;
+                let list = Type::group_type_builder("list")
+                    .with_repetition(Repetition::REPEATED)
+                    .with_fields(vec![Arc::new(elem)])
+                    .build()?;
+                let outer = Type::group_type_builder(name)
+                    .with_repetition(Repetition::REQUIRED)
+                    .with_logical_type(Some(LogicalType::List))
+                    .with_fields(vec![Arc::new(list)])
+                    .build()?;
+                fields.push(Arc::new(outer));
+                continue;
+            }
         };
         fields.push(Arc::new(b.with_repetition(Repetition::REQUIRED).build()?));
     }
@@ -174,7 +210,12 @@ fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
 }
 
 /// Writes this locale's parts of `columns` to `path`. **One-sided.**
-fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOptions) -> Result<()> {
+fn write_file(
+    path: &Path,
+    columns: &[(&str, ColumnRef<'_>)],
+    lists: &[Option<LocalList>],
+    opts: &WriteOptions,
+) -> Result<()> {
     let e = io_err(path);
     let codec = match opts.compression {
         Compression::None => parquet::basic::Compression::UNCOMPRESSED,
@@ -205,12 +246,15 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
         ColumnRef::Bool(a) => a.local().len(),
         ColumnRef::U8(a) => a.local().len(),
         ColumnRef::Str(s) => s.local().len(),
+        ColumnRef::List { segments, .. } => segments.local().len(),
     };
+    // Each list column's first value of each row group.
+    let mut list_at: Vec<usize> = vec![0; columns.len()];
     let mut start = 0;
     while start < n {
         let end = (start + opts.row_group_size).min(n);
         let mut rg = w.next_row_group().map_err(&e)?;
-        for (_, c) in columns {
+        for (k, (_, c)) in columns.iter().enumerate() {
             match c {
                 ColumnRef::I64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
                 ColumnRef::U64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
@@ -218,6 +262,12 @@ fn write_file(path: &Path, columns: &[(&str, ColumnRef<'_>)], opts: &WriteOption
                 ColumnRef::Bool(a) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
                 ColumnRef::U8(a) => put::<Int32Type, _>(&mut rg, &a.local()[start..end], |v| *v as i32, &e)?,
                 ColumnRef::Str(s) => put_strings(&mut rg, s.local(), start..end, &e)?,
+                ColumnRef::List { .. } => {
+                    let l = lists[k]
+                        .as_ref()
+                        .ok_or_else(|| invalid_arg!("write_parquet: a list column's rows are missing"))?;
+                    list_at[k] = put_list(&mut rg, l, start..end, list_at[k], &e)?;
+                }
             }
         }
         rg.close().map_err(&e)?;
@@ -248,6 +298,61 @@ fn put<T: DataType, V>(
     }
     col.close().map_err(e)?;
     Ok(())
+}
+
+/// Writes the rows `rows` of the list column `l` (whose values start at `first`) as the next
+/// column of the row group; returns the first value of the next rows.
+fn put_list(
+    rg: &mut SerializedRowGroupWriter<'_, BufWriter<File>>,
+    l: &LocalList,
+    rows: std::ops::Range<usize>,
+    first: usize,
+    e: &impl Fn(parquet::errors::ParquetError) -> Error,
+) -> Result<usize> {
+    let mut col = rg
+        .next_column()
+        .map_err(e)?
+        .ok_or_else(|| invalid_arg!("write_parquet: the schema has fewer columns than the data"))?;
+    let mut defs: Vec<i16> = Vec::new();
+    let mut reps: Vec<i16> = Vec::new();
+    let mut at = first;
+    let mut i = rows.start;
+    while i < rows.end {
+        let j = (i + BATCH).min(rows.end);
+        defs.clear();
+        reps.clear();
+        let lo = at;
+        for &n in &l.lens[i..j] {
+            if n == 0 {
+                // An empty list: one level, no value.
+                defs.push(0);
+                reps.push(0);
+            } else {
+                defs.extend(std::iter::repeat_n(1, n as usize));
+                reps.push(0);
+                reps.extend(std::iter::repeat_n(1, n as usize - 1));
+            }
+            at += n as usize;
+        }
+        let (d, r) = (Some(&defs[..]), Some(&reps[..]));
+        match &l.vals {
+            LocalVals::I(v) => col.typed::<Int64Type>().write_batch(&v[lo..at], d, r),
+            LocalVals::U(v) => {
+                let b: Vec<i64> = v[lo..at].iter().map(|&x| x as i64).collect();
+                col.typed::<Int64Type>().write_batch(&b, d, r)
+            }
+            LocalVals::F(v) => col.typed::<DoubleType>().write_batch(&v[lo..at], d, r),
+            LocalVals::B(v) => col.typed::<BoolType>().write_batch(&v[lo..at], d, r),
+            LocalVals::S(s) => {
+                let b: Vec<ByteArray> = (lo..at).map(|k| ByteArray::from(s.get(k).to_vec())).collect();
+                col.typed::<ByteArrayType>().write_batch(&b, d, r)
+            }
+        }
+        .map_err(e)?;
+        i = j;
+    }
+    col.close().map_err(e)?;
+    Ok(at)
 }
 
 /// Writes the strings `rows` of `local` as the next column of the row group: one copy of their

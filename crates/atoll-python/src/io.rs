@@ -14,8 +14,8 @@ fn parquet_datasets(py: Python<'_>, path: &str) -> PyResult<Vec<(String, Option<
     Ok(infos.into_iter().map(|i| (i.name, i.dtype.map(|t| t.name()), i.parquet_type)).collect())
 }
 
-/// Reads `datasets` of the Parquet files `paths` (in order) into new arrays (`Arr`) and
-/// strings (`StrArr`).
+/// Reads `datasets` of the Parquet files `paths` (in order) into new arrays (`Arr`),
+/// strings (`StrArr`) and list columns (a tuple: segments `Arr`, values `Arr` or `StrArr`).
 #[pyfunction]
 fn read_parquet(py: Python<'_>, paths: Vec<String>, datasets: Vec<String>) -> PyResult<Vec<PyObject>> {
     run(py, |s| sio::read_parquet(s, paths, datasets))?
@@ -23,8 +23,38 @@ fn read_parquet(py: Python<'_>, paths: Vec<String>, datasets: Vec<String>) -> Py
         .map(|d| match d {
             Dataset::Array(a) => Ok(Py::new(py, Arr(a))?.into_any()),
             Dataset::Strings(x) => Ok(Py::new(py, StrArr(x))?.into_any()),
+            Dataset::List(s, v) => {
+                Ok((Py::new(py, Arr(s))?, Py::new(py, Arr(v))?).into_pyobject(py)?.into_any().unbind())
+            }
+            Dataset::ListStrings(s, v) => {
+                Ok((Py::new(py, Arr(s))?, Py::new(py, StrArr(v))?).into_pyobject(py)?.into_any().unbind())
+            }
         })
         .collect()
+}
+
+/// One column to write: `Arr`, `StrArr`, or a tuple (segments `Arr`, values `Arr`/`StrArr`).
+fn dataset(a: &Bound<'_, PyAny>) -> PyResult<Dataset> {
+    if let Ok(a) = a.downcast::<Arr>() {
+        return Ok(Dataset::Array(a.get().0));
+    }
+    if let Ok(x) = a.downcast::<StrArr>() {
+        return Ok(Dataset::Strings(x.get().0));
+    }
+    if let Ok((s, v)) = a.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        if let Ok(s) = s.downcast::<Arr>() {
+            if let Ok(v) = v.downcast::<Arr>() {
+                return Ok(Dataset::List(s.get().0, v.get().0));
+            }
+            if let Ok(v) = v.downcast::<StrArr>() {
+                return Ok(Dataset::ListStrings(s.get().0, v.get().0));
+            }
+        }
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "write_parquet: expected arrays, strings or (segments, values), got {}",
+        a.get_type().name()?
+    )))
 }
 
 /// Writes `arrays` (`Arr` or `StrArr`) as datasets `names` to one Parquet file per locale;
@@ -38,21 +68,7 @@ fn write_parquet(
     prefix: String,
     compression: Option<String>,
 ) -> PyResult<String> {
-    let cols = arrays
-        .iter()
-        .map(|a| {
-            if let Ok(a) = a.downcast::<Arr>() {
-                Ok(Dataset::Array(a.get().0))
-            } else if let Ok(x) = a.downcast::<StrArr>() {
-                Ok(Dataset::Strings(x.get().0))
-            } else {
-                Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "write_parquet: expected arrays or strings, got {}",
-                    a.get_type().name()?
-                )))
-            }
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let cols = arrays.iter().map(dataset).collect::<PyResult<Vec<_>>>()?;
     // The handles stay alive (in `arrays`) until the command ends.
     run(py, |s| sio::write_parquet(s, &cols, names, prefix, compression))
 }

@@ -85,7 +85,9 @@ fn read_cmd(ctx: &Ctx, (files, path, id, strict): (Vec<String>, String, u64, boo
         Column::F64(a) => (DType::F64, Col::F(a)),
         Column::Bool(a) => (DType::Bool, Col::B(a)),
         Column::U8(a) => (DType::U8, Col::U8(a)),
-        Column::Str(_) => return Err(atoll::Error::InvalidArgument("internal: strings read as an array".into())),
+        Column::Str(_) | Column::List { .. } => {
+            return Err(atoll::Error::InvalidArgument("internal: strings or lists read as an array".into()))
+        }
     };
     Registry::of(ctx).insert(id, col);
     Ok((dt, len))
@@ -150,6 +152,10 @@ pub fn write(
     match data {
         Dataset::Array(a) => s.exec(&H5_WRITE, (files, path, a.id, false, attrs)),
         Dataset::Strings(x) => s.exec(&H5_WRITE_STRINGS, (files, path, x.id, offsets, attrs)),
+        // A SegArray goes to HDF5 as a group of its segments and values (hdf5.py).
+        Dataset::List(..) | Dataset::ListStrings(..) => {
+            Err(atoll::Error::InvalidArgument("h5 write: a list column is written as its segments and values".into()))
+        }
     }
 }
 

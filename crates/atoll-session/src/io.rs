@@ -1,6 +1,7 @@
 //! Parquet IO of the session (`ak.read_parquet`, `ak.to_parquet`) over `atoll-io`:
 //! every locale reads the rows of its part and writes its own file (one per locale). String
-//! columns are `ak.Strings` (kept in the strings' registry, [`crate::strings`]).
+//! columns are `ak.Strings` (kept in the strings' registry, [`crate::strings`]); list columns
+//! are SegArrays: an int64 array of segments and an array or strings of values.
 
 use crate::handles::{next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
@@ -8,79 +9,143 @@ use crate::strings::Strs;
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
-use atoll_io::{Column, ColumnRef, Compression, IoDType, WriteOptions};
+use atoll_io::{Column, ColumnRef, Compression, ValuesRef, WriteOptions};
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// The array dtype of a column; `None` for strings.
-fn dtype_of(t: IoDType) -> Option<DType> {
-    match t {
-        IoDType::I64 => Some(DType::I64),
-        IoDType::U64 => Some(DType::U64),
-        IoDType::F64 => Some(DType::F64),
-        IoDType::Bool => Some(DType::Bool),
-        IoDType::U8 => Some(DType::U8),
-        IoDType::Str => None,
-    }
+/// What a read registered under an id: an array (dtype, length) or strings (length).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub enum Got {
+    /// An array.
+    Array(DType, u64),
+    /// Strings.
+    Strings(u64),
 }
 
-/// Reads `datasets` of `paths`, registering them as `ids`; returns (dtype, length) of each
-/// (dtype `None`: strings, registered with the strings).
-fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>)) -> Result<Vec<(Option<DType>, u64)>> {
+/// Registers the column `c` (not a list) as `id`.
+fn register_column(ctx: &Ctx, reg: &Registry, id: u64, c: Column) -> Result<Got> {
+    let len = c.len() as u64;
+    let (col, dtype) = match c {
+        Column::I64(a) => (Col::I(a), DType::I64),
+        Column::U64(a) => (Col::U(a), DType::U64),
+        Column::F64(a) => (Col::F(a), DType::F64),
+        Column::Bool(a) => (Col::B(a), DType::Bool),
+        Column::U8(a) => (Col::U8(a), DType::U8),
+        Column::Str(s) => {
+            crate::strings::put(ctx, id, s);
+            return Ok(Got::Strings(len));
+        }
+        Column::List { .. } => return Err(Error::InvalidArgument("internal: a list of lists".into())),
+    };
+    reg.insert(id, col);
+    Ok(Got::Array(dtype, len))
+}
+
+/// Reads `datasets` of `paths`, registering dataset `k` as `ids[k]` (a list column: its
+/// segments as `ids[k]`, its values as `ids[k] + 1`); returns what each became (a list: its
+/// segments', then its values').
+fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>)) -> Result<Vec<(Got, Option<Got>)>> {
     let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     let cols = atoll_io::read_parquet(ctx, &paths, Some(&datasets))?;
     let reg = Registry::of(ctx);
     let mut out = Vec::with_capacity(cols.len());
     for ((_, c), id) in cols.into_iter().zip(ids) {
-        out.push((dtype_of(c.dtype()), c.len() as u64));
-        let col = match c {
-            Column::I64(a) => Col::I(a),
-            Column::U64(a) => Col::U(a),
-            Column::F64(a) => Col::F(a),
-            Column::Bool(a) => Col::B(a),
-            Column::U8(a) => Col::U8(a),
-            Column::Str(s) => {
-                crate::strings::put(ctx, id, s);
-                continue;
+        out.push(match c {
+            Column::List { segments, values } => {
+                let s = register_column(ctx, &reg, id, Column::I64(segments))?;
+                (s, Some(register_column(ctx, &reg, id + 1, *values)?))
             }
-        };
-        reg.insert(id, col);
+            c => (register_column(ctx, &reg, id, c)?, None),
+        });
     }
     Ok(out)
 }
 /// Reads Parquet datasets into new arrays.
-pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Option<DType>, u64)>> =
+pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Got, Option<Got>)>> =
     Handler::new("atoll-session::read_parquet", read);
+
+/// A column to write, by id: an array, strings, or a list (segments' id, values' id, values
+/// are strings).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub enum Put {
+    /// An array.
+    Array(u64),
+    /// Strings.
+    Strings(u64),
+    /// A list column.
+    List(u64, u64, bool),
+}
 
 /// Writes arrays and strings `ids` (`(id, is_strings)`) as datasets `names` to
 /// `<prefix>_LOCALE####` files; locale 0's file.
 fn write(
     ctx: &Ctx,
-    (ids, names, prefix, compression): (Vec<(u64, bool)>, Vec<String>, String, Option<String>),
+    (ids, names, prefix, compression): (Vec<Put>, Vec<String>, String, Option<String>),
 ) -> Result<String> {
     let opts = WriteOptions { compression: Compression::parse(compression.as_deref())?, ..Default::default() };
     let reg = Registry::of(ctx);
-    // Each array locked once (an array may be written under two names).
-    let mut uniq: Vec<u64> = ids.iter().filter(|c| !c.1).map(|c| c.0).collect();
+    // Each array locked once (an array may be written under two names, or be a SegArray's
+    // segments and another column).
+    let mut uniq: Vec<u64> = Vec::with_capacity(ids.len());
+    let mut str_ids: Vec<u64> = Vec::new();
+    for p in &ids {
+        match *p {
+            Put::Array(id) => uniq.push(id),
+            Put::Strings(id) => str_ids.push(id),
+            Put::List(s, v, vs) => {
+                uniq.push(s);
+                if vs {
+                    str_ids.push(v)
+                } else {
+                    uniq.push(v)
+                }
+            }
+        }
+    }
     uniq.sort_unstable();
     uniq.dedup();
     let arcs = uniq.iter().map(|&id| reg.get(id)).collect::<Result<Vec<_>>>()?;
     let guards: Vec<_> = arcs.iter().map(|a| lock(a)).collect();
     // Strings are immutable once made: shared, not locked.
-    let strs = ids.iter().filter(|c| c.1).map(|c| crate::strings::get(ctx, c.0)).collect::<Result<Vec<_>>>()?;
-    let mut strs_iter = strs.iter();
+    str_ids.sort_unstable();
+    str_ids.dedup();
+    let strs = str_ids.iter().map(|&id| crate::strings::get(ctx, id)).collect::<Result<Vec<_>>>()?;
+    let array = |id: u64| -> Result<&Col> {
+        let k = uniq.binary_search(&id).map_err(|_| Error::InvalidArgument("internal: arrays miscounted".into()))?;
+        Ok(&*guards[k])
+    };
+    let string = |id: u64| -> Result<&atoll::strings::DistStrings> {
+        let k =
+            str_ids.binary_search(&id).map_err(|_| Error::InvalidArgument("internal: strings miscounted".into()))?;
+        Ok(&*strs[k])
+    };
     let mut cols: Vec<(&str, ColumnRef<'_>)> = Vec::with_capacity(ids.len());
-    for (&(id, is_str), name) in ids.iter().zip(&names) {
-        let c = if is_str {
-            ColumnRef::Str(
-                strs_iter.next().ok_or_else(|| atoll::Error::InvalidArgument("internal: strings miscounted".into()))?,
-            )
-        } else {
-            match &*guards[uniq.binary_search(&id).unwrap_or(0)] {
+    for (p, name) in ids.iter().zip(&names) {
+        let c = match *p {
+            Put::Strings(id) => ColumnRef::Str(string(id)?),
+            Put::Array(id) => match array(id)? {
                 Col::I(a) => ColumnRef::I64(a),
                 Col::U(a) => ColumnRef::U64(a),
                 Col::F(a) => ColumnRef::F64(a),
                 Col::B(a) => ColumnRef::Bool(a),
                 Col::U8(a) => ColumnRef::U8(a),
+            },
+            Put::List(s, v, vs) => {
+                let Col::I(segments) = array(s)? else {
+                    return Err(Error::InvalidArgument("write_parquet: a SegArray's segments must be int64".into()));
+                };
+                let values = if vs {
+                    ValuesRef::Str(string(v)?)
+                } else {
+                    match array(v)? {
+                        Col::I(a) => ValuesRef::I64(a),
+                        Col::U(a) => ValuesRef::U64(a),
+                        Col::F(a) => ValuesRef::F64(a),
+                        Col::B(a) => ValuesRef::Bool(a),
+                        Col::U8(a) => ValuesRef::U8(a),
+                    }
+                };
+                ColumnRef::List { segments, values }
             }
         };
         cols.push((name.as_str(), c));
@@ -89,7 +154,7 @@ fn write(
     Ok(p.display().to_string())
 }
 /// Writes arrays to Parquet files, one per locale.
-pub static WRITE_PARQUET: Handler<(Vec<(u64, bool)>, Vec<String>, String, Option<String>), String> =
+pub static WRITE_PARQUET: Handler<(Vec<Put>, Vec<String>, String, Option<String>), String> =
     Handler::new("atoll-session::write_parquet", write);
 
 /// Registers the IO commands.
@@ -98,30 +163,41 @@ pub fn register() {
     WRITE_PARQUET.register();
 }
 
-/// A column read from, or written to, a file: an array or strings.
+/// A column read from, or written to, a file: an array, strings, or a list column
+/// (Arkouda's SegArray: int64 segments and values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dataset {
     /// An array.
     Array(Array),
     /// Strings.
     Strings(Strs),
+    /// A list column of numbers: segments, values.
+    List(Array, Array),
+    /// A list column of strings: segments, values.
+    ListStrings(Array, Strs),
 }
 
 /// Reads `datasets` of the Parquet files `paths` (in order) into new arrays and strings.
 /// **Collective.**
 pub fn read_parquet(s: &Session, paths: Vec<String>, datasets: Vec<String>) -> Result<Vec<Dataset>> {
-    let first = next_ids(datasets.len() as u64);
-    let ids: Vec<u64> = (first..first + datasets.len() as u64).collect();
+    // Two ids per dataset: a list column's values take the second.
+    let first = next_ids(2 * datasets.len() as u64);
+    let ids: Vec<u64> = (0..datasets.len() as u64).map(|k| first + 2 * k).collect();
     let got = s.exec(&READ_PARQUET, (paths, datasets, ids.clone()))?;
     let g = s.generation();
-    Ok(ids
-        .into_iter()
+    let one = |id: u64, got: Got| match got {
+        Got::Array(dtype, len) => Dataset::Array(Array { id, dtype, len: len as usize, generation: g }),
+        Got::Strings(len) => Dataset::Strings(Strs { id, len: len as usize, generation: g }),
+    };
+    ids.into_iter()
         .zip(got)
-        .map(|(id, (dtype, len))| match dtype {
-            Some(dtype) => Dataset::Array(Array { id, dtype, len: len as usize, generation: g }),
-            None => Dataset::Strings(Strs { id, len: len as usize, generation: g }),
+        .map(|(id, (a, b))| match (one(id, a), b.map(|b| one(id + 1, b))) {
+            (d, None) => Ok(d),
+            (Dataset::Array(s), Some(Dataset::Array(v))) => Ok(Dataset::List(s, v)),
+            (Dataset::Array(s), Some(Dataset::Strings(v))) => Ok(Dataset::ListStrings(s, v)),
+            _ => Err(Error::InvalidArgument("internal: a list column read wrong".into())),
         })
-        .collect())
+        .collect()
 }
 
 /// Writes `columns` as datasets `names` to one Parquet file per locale (the files of an
@@ -136,11 +212,13 @@ pub fn write_parquet(
     if columns.len() != names.len() {
         return Err(Error::InvalidArgument(format!("names: {} names for {} arrays", names.len(), columns.len())));
     }
-    let ids: Vec<(u64, bool)> = columns
+    let ids: Vec<Put> = columns
         .iter()
         .map(|c| match c {
-            Dataset::Array(a) => (a.id, false),
-            Dataset::Strings(x) => (x.id, true),
+            Dataset::Array(a) => Put::Array(a.id),
+            Dataset::Strings(x) => Put::Strings(x.id),
+            Dataset::List(s, v) => Put::List(s.id, v.id, false),
+            Dataset::ListStrings(s, v) => Put::List(s.id, v.id, true),
         })
         .collect();
     s.exec(&WRITE_PARQUET, (ids, names, prefix, compression))
