@@ -411,6 +411,8 @@ class pdarray:
                 raise IndexError(f"index {bad} is out of bounds for axis 0 with size {self._size}")
         i = idx.astype(int64) if idx._dtype != int64 else idx
         if lo < 0:
+            from .numeric import where  # numeric builds on pdarray: called, not imported, here
+
             i = where(i < 0, i + self._size, i)
         if self._start != 0 or self._step != 1:
             i = i * self._step + self._start
@@ -505,6 +507,8 @@ class pdarray:
                         f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
                     )
                 if is_scalar(value):
+                    from .numeric import where
+
                     w = where(key, value, self)
                     self._assign(slice(None), w, spare=w)
                     return
@@ -938,9 +942,6 @@ def cumsum(pda):
 def cumprod(pda):
     """The inclusive prefix products (int64 for bool)."""
     return _scan(pda, "prod")
-
-
-from .numeric import where  # noqa: E402  (circular: numeric builds pdarrays)
 
 
 # Arkouda's names of the reductions (``ak.numpy.pdarrayclass.SUPPORTED_REDUCTION_OPS``).
