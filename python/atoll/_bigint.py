@@ -13,6 +13,9 @@ import numpy as np
 
 from .dtypes import bigint, bigint_, bool_, float64, int64, uint64
 from .pdarrayclass import pdarray
+from .dtypes import is_bigint, is_str_dtype
+from .strings import from_list, Strings
+from .pdarrayclass import sum as _sum
 
 _M = (1 << 64) - 1
 _TOP = np.uint64(1 << 63)
@@ -127,13 +130,10 @@ class BigIntArray(pdarray):
         return f"array({self._fmt()}, dtype=bigint)"
 
     def astype(self, dtype):
-        from .dtypes import is_bigint, is_str_dtype
 
         if is_bigint(dtype):
             return BigIntArray(self._limbs, self._mb)
         if dtype is not bool and is_str_dtype(dtype):
-            from .strings import from_list
-
             return from_list([str(x) for x in self.tolist()])
         d = np.dtype(dtype) if dtype is not bool else bool_
         if d == bool_:
@@ -475,7 +475,6 @@ class BigIntArray(pdarray):
         return [(self._limbs[k - 1] ^ _TOP)._materialize()] + [self._limbs[i] for i in range(k - 2, -1, -1)]
 
     def sum(self):
-        from .pdarrayclass import sum as _sum
 
         v = 0
         for i, x in enumerate(self._limbs):
@@ -650,7 +649,6 @@ def from_ints(values, max_bits=-1):
 def to_bigint(x, max_bits=-1, size=None):
     """``x`` (a pdarray of integers or bool, a Python int, a list of ints, Strings of
     integers) as a bigint array."""
-    from .strings import Strings
 
     if isinstance(x, BigIntArray):
         return BigIntArray(x._limbs, max_bits if max_bits != -1 else x._mb)

@@ -11,6 +11,8 @@ import builtins
 from . import _atoll
 from .dtypes import bool_, float64, int64, uint8
 from .pdarrayclass import pdarray
+from .numeric import isnan
+from .pdarrayclass import any as _any, max as _max, min as _min
 
 
 def key_list(keys, name="keys"):
@@ -52,8 +54,6 @@ def key_expr_desc(k):
 
 
 def has_nan(k):
-    from .numeric import isnan
-    from .pdarrayclass import any as _any
 
     return k.dtype == float64 and k.size > 0 and builtins.bool(_any(isnan(k)))
 
@@ -67,7 +67,6 @@ DENSE_MAX_RANGE = 1 << 24
 
 def dense_range(k, rows=None):
     """``(lo, range)`` of the int64 pdarray ``k`` when the dense paths apply, else None."""
-    from .pdarrayclass import max as _max, min as _min
 
     if not DENSE or not isinstance(k, pdarray) or k.dtype != int64 or k.size == 0:
         return None

@@ -3,12 +3,12 @@ it on the driver (the values are gathered, mapped with NumPy's ``vectorize``, di
 again): meant for small arrays and for scripts that use it, not for speed."""
 
 import numpy as np
+from .creation import array
+from .pdarrayclass import pdarray
 
 
 def apply(arr, func, result_dtype=None):
     """``func`` (a callable, or a string ``"lambda x: ..."``) of each element of ``arr``."""
-    from .creation import array
-    from .pdarrayclass import pdarray
 
     if not isinstance(arr, pdarray):
         raise TypeError(f"arr: expected a pdarray, got {type(arr).__name__}")

@@ -17,6 +17,10 @@ from ipaddress import ip_address as _ip_address
 import numpy as np
 
 from .pdarrayclass import pdarray
+from .pandas._registry import register
+from .hdf5 import to_hdf
+from .io import to_parquet
+from .creation import array
 
 __all__ = ["IPv4", "ip_address", "is_ipv4", "is_ipv6"]
 
@@ -150,7 +154,6 @@ class IPv4(pdarray):
 
     # ----- registration and files -------------------------------------------------------
     def register(self, user_defined_name):
-        from .pandas._registry import register
 
         register(self, user_defined_name)
         self.registered_name = user_defined_name
@@ -158,13 +161,11 @@ class IPv4(pdarray):
 
     def to_hdf(self, prefix_path, dataset="array", mode="truncate", file_type="distribute"):
         """Writes the addresses as ``dataset`` (an IPv4 object, ``objType`` 9) to HDF5."""
-        from .hdf5 import to_hdf
 
         to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the addresses (their uint64 integers) as ``dataset`` to Parquet."""
-        from .io import to_parquet
 
         to_parquet({dataset: self.values}, prefix_path, mode=mode, compression=compression)
 
@@ -172,7 +173,6 @@ class IPv4(pdarray):
 def ip_address(values):
     """An ``IPv4`` of ``values``: a pdarray of integers, or a list (or NumPy array) of
     addresses as strings, integers or ``ipaddress`` objects."""
-    from .creation import array
 
     if isinstance(values, IPv4):
         return values

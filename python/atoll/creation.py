@@ -8,6 +8,10 @@ import numpy as np
 from . import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
+from .dtypes import is_bigint, is_str_dtype
+from .strings import Strings, from_list
+from ._bigint import to_bigint, from_ints
+from .numeric import cast, where
 
 
 def _size(size, name="size", text=False):
@@ -58,27 +62,18 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
     input (strings are parsed as NumPy parses them, numbers formatted as str); a list of
     Python ints is int64, or uint64 when a value needs it, never through float64.
     (``unsafe``, ``any_neg``, ``num_bits``: Arkouda's hints for its transfers; ignored.)"""
-    from .dtypes import is_bigint, is_str_dtype
-    from .strings import Strings
 
     if dtype is not None and is_bigint(dtype):
-        from ._bigint import to_bigint
-
         if isinstance(a, (str, bytes)):
             raise TypeError("a: expected a sequence, got a str")
         if _is_strs(a):
-            from .strings import from_list
-
             a = from_list(a)
         return to_bigint(a if isinstance(a, (pdarray, Strings)) else list(a), max_bits)
     if dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype):
         if isinstance(a, Strings):
             return a if not copy else a[:]
         if isinstance(a, pdarray):
-            from .numeric import cast
-
             return cast(a, "str")
-        from .strings import from_list
 
         x = np.asarray(list(a) if not isinstance(a, np.ndarray) else a)
         if x.ndim != 1:
@@ -91,12 +86,9 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
     if isinstance(a, Strings):
         if dtype is None:
             return a if not copy else a[:]
-        from .numeric import cast
 
         return cast(a, dtype)
     if _is_strs(a):
-        from .strings import from_list
-
         if dtype is None:
             return from_list(a)
         # NumPy's conversion of str to numbers (ValueError where one does not parse).
@@ -116,8 +108,6 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
         if dtype is None:
             d0 = _ints_dtype(a)
             if d0 == "bigint":
-                from ._bigint import from_ints
-
                 return from_ints(a, max_bits)
         else:
             d0 = _dtype(dtype)
@@ -134,7 +124,6 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             d0 = _ints_dtype(vals)
             if d0 is not None and (dtype is None or is_bigint(dtype)):
                 # An object array of Python ints is Arkouda's bigint array.
-                from ._bigint import from_ints
 
                 return from_ints(vals, max_bits)
             if _is_strs(vals):
@@ -161,21 +150,15 @@ def full(size, fill_value, dtype=None, max_bits=None):
     default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
     float64)."""
     n = _size(size, text=True)
-    from .dtypes import is_str_dtype
 
     if isinstance(fill_value, (str, np.str_)) or (
         dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype)
     ):
-        from .strings import from_list
-
         return from_list([str(fill_value)] * n)
-    from .dtypes import is_bigint
 
     if (dtype is not None and is_bigint(dtype)) or (
         isinstance(fill_value, builtins.int) and not -(1 << 63) <= fill_value < (1 << 64) and dtype is None
     ):
-        from ._bigint import to_bigint
-
         return to_bigint(builtins.int(fill_value), size=n, max_bits=-1 if max_bits is None else max_bits)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
@@ -184,7 +167,6 @@ def full(size, fill_value, dtype=None, max_bits=None):
 
 
 def _numeric_dtype(dtype):
-    from .dtypes import is_bigint, is_str_dtype
 
     if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
         raise TypeError(f"dtype: {dtype!r} is not a numeric dtype")
@@ -232,11 +214,8 @@ def arange(*args, dtype=None, max_bits=None):
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
     n = len(range(start, stop, stride))
-    from .dtypes import is_bigint, is_str_dtype
 
     if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
-        from .numeric import cast
-
         return cast(arange(start, stop, stride), "str")
     last0 = start + (n - 1) * stride if n else start
     if dtype is None and max_bits is not None and max_bits >= 0:
@@ -248,8 +227,6 @@ def arange(*args, dtype=None, max_bits=None):
     ):
         dtype = "bigint"  # Arkouda: values beyond uint64 make a bigint array
     if dtype is not None and is_bigint(dtype):
-        from ._bigint import from_ints, to_bigint
-
         if n and builtins.max(abs(start), abs(start + (n - 1) * stride)) < (1 << 62):
             return to_bigint(arange(start, stop, stride), max_bits if max_bits is not None else -1)
         return from_ints(range(start, stop, stride), -1 if max_bits is None else max_bits)
@@ -355,7 +332,6 @@ def _randint_u64(n, low, high, seed):
         off = pdarray(_atoll.randint(n, 0, span - (1 << 64) if span == (1 << 63) else span, seed))
         return (off.astype(uint64) + np.uint64(low))._materialize()
     # Spans above 2**63: 64-bit words (two 32-bit draws), redrawn where they are >= span.
-    from .numeric import where
 
     def words(k):
         hi32 = pdarray(_atoll.randint(n, 0, 1 << 32, (seed + 2 * k) % (1 << 64)))

@@ -27,6 +27,12 @@ import numpy as np
 
 from .pdarrayclass import pdarray
 from .strings import Strings
+from .hdf5 import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, _block_starts, locale_files
+from .creation import array
+from .strings import from_list
+from .manipulation import concatenate
+from ._session import num_locales
+from .pandas.categorical import Categorical
 
 __all__ = ["read_csv", "to_csv", "get_csv_columns"]
 
@@ -78,7 +84,6 @@ def _split_records(text, delim):
 
 def _read_file(path, delim):
     """(column names, dtype names or None, rows) of one file."""
-    from .hdf5 import HDF5FileNotFoundError, HDF5FormatError
 
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -112,9 +117,6 @@ def get_csv_columns(filename, column_delim=","):
 
 
 def _column(values, t, path, name):
-    from .creation import array
-    from .hdf5 import HDF5TypeError
-    from .strings import from_list
 
     if t is None or t == "str":
         return from_list(values)
@@ -133,7 +135,6 @@ def _column(values, t, path, name):
 
 
 def _expand(filenames):
-    from .hdf5 import HDF5FileNotFoundError
 
     fs = [filenames] if isinstance(filenames, (str, os.PathLike)) else list(filenames)
     out = []
@@ -152,8 +153,6 @@ def _expand(filenames):
 def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
     """Reads CSV files (names, patterns or a list; their rows in order) into a dict column
     name -> pdarray or Strings (typed by Arkouda's header when there is one, else Strings)."""
-    from .manipulation import concatenate
-    from .hdf5 import HDF5FormatError
 
     files = _expand(filenames)
     parts, names0 = {}, None
@@ -197,9 +196,6 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
     """Writes ``columns`` (a dict name -> pdarray or Strings, or a list with ``names``) to one
     CSV file per locale with Arkouda's header. Existing files are replaced when
     ``overwrite``; otherwise their presence is an error."""
-    from ._session import num_locales
-    from .hdf5 import _block_starts, locale_files
-    from .pandas.categorical import Categorical
 
     if isinstance(columns, dict):
         cols = dict(columns)

@@ -22,6 +22,8 @@ import numpy as np
 
 from . import _atoll
 from .pdarrayclass import pdarray
+from . import share
+from .creation import array
 
 __all__ = ["SharedEdges", "share_edges"]
 
@@ -72,9 +74,6 @@ def share_edges(g, prefix, targets=None, dir="/dev/shm", unit_weights=False, kee
     rows, cols, vals = pdarray(r), pdarray(c), pdarray(v)
     tp = None
     if t is not None:
-        from . import share
-        from .creation import array
-
         tp = share.make(f"{prefix}-targets", builtins.int(t.size), "int64", dir=dir, keep=keep)
         tp[:] = array(t.astype(np.int64))
     return SharedEdges(prefix, dir, rows, cols, vals, tp)

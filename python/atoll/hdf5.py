@@ -34,6 +34,13 @@ from . import _atoll
 from .dtypes import int64
 from .pdarrayclass import pdarray
 from .strings import Strings
+from ._session import num_locales
+from .pandas.categorical import Categorical
+from .pandas.dataframe import DataFrame
+from .pandas.groupbyclass import GroupBy
+from .pandas.index import Index, MultiIndex
+from .creation import zeros
+from .progress import Progress
 
 __all__ = [
     "to_hdf",
@@ -114,7 +121,6 @@ def split_prefix(prefix_path):
 
 def locale_files(prefix_path, n=None):
     """The files of a per-locale write: ``<prefix>_LOCALE####<ext>``."""
-    from ._session import num_locales
 
     prefix, ext = split_prefix(prefix_path)
     n = num_locales() if n is None else n
@@ -138,10 +144,6 @@ def _meta(obj_type, extra=()):
 
 # ----- writing -----------------------------------------------------------------------------
 def _kind(obj):
-    from .pandas.categorical import Categorical
-    from .pandas.dataframe import DataFrame
-    from .pandas.groupbyclass import GroupBy
-    from .pandas.index import Index, MultiIndex
     from .segarray import SegArray
 
     special = getattr(obj, "special_objType", None)
@@ -180,7 +182,6 @@ def _write_strings(files, path, s, offsets=True):
 
 
 def _write_obj(files, path, obj):
-    from .creation import zeros
 
     kind = _kind(obj)
     if kind in ("pdarray", "Datetime", "Timedelta", "IPv4"):
@@ -267,7 +268,6 @@ def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distrib
     object) to HDF5 files (``<prefix>_LOCALE####``, one per locale, or one file with
     ``file_type="single"``). ``mode="append"`` adds the datasets to existing files (a dataset
     of the same name is an error: see ``update_hdf``). **Collective.**"""
-    from .progress import Progress
 
     _check_mode(mode)
     cols = _columns_dict(columns, names, "array")
@@ -418,10 +418,6 @@ class _Reader:
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
 
     def obj(self, path):
-        from .pandas.categorical import Categorical
-        from .pandas.dataframe import DataFrame
-        from .pandas.groupbyclass import GroupBy
-        from .pandas.index import Index, MultiIndex
         from .segarray import SegArray
 
         if path not in self.t0.items:
@@ -447,8 +443,6 @@ class _Reader:
             else:
                 vlen = self.lens(f"{path}/values")
             if len(self.files) > 1 and segs.size:
-                from .creation import zeros
-
                 add = zeros(segs.size, int64)
                 s0 = v0 = 0
                 for sl, vl in zip(slen, vlen):
@@ -555,7 +549,6 @@ def read_hdf(
 def _recombine(d):
     """Arkouda's older flat names: ``x_segments``/``x_values`` make a SegArray, ``x.codes``,
     ``x.categories``, ... a Categorical."""
-    from .pandas.categorical import Categorical
     from .segarray import SegArray
 
     out = {}

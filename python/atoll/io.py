@@ -23,6 +23,14 @@ import numpy as np
 from . import _atoll
 from .pdarrayclass import pdarray
 from .strings import Strings
+from .hdf5 import HDF5FileNotFoundError, HDF5FormatError, get_hdf_datasets, ls_hdf, read_hdf, split_prefix, to_hdf
+from .csv import get_csv_columns, read_csv, to_csv
+from .creation import array, arange
+from .manipulation import concatenate
+from .pandas.categorical import Categorical
+from .strings import from_list
+from .pandas.dataframe import DataFrame
+from .pandas.groupbyclass import GroupBy
 
 __all__ = [
     "read_parquet",
@@ -81,7 +89,6 @@ def get_filetype(filenames):
     f = filenames[0] if isinstance(filenames, (list, tuple)) else filenames
     if not (f and builtins_str(f).strip()):
         raise ValueError("filename cannot be an empty string")
-    from .hdf5 import HDF5FileNotFoundError
 
     try:
         first = _expand(f)[0]
@@ -101,7 +108,6 @@ def get_filetype(filenames):
 
 
 def _unknown(f):
-    from .hdf5 import HDF5FormatError
 
     raise HDF5FormatError(f"{f}: an empty file is neither HDF5, Parquet nor CSV")
 
@@ -119,14 +125,10 @@ def get_datasets(filenames, allow_errors=False, column_delim=",", read_nested=Tr
         try:
             kind = get_filetype(f)
             if kind == "HDF5":
-                from .hdf5 import get_hdf_datasets
-
                 names = get_hdf_datasets(_expand(f)[0])
             elif kind == "Parquet":
                 names = [d[0] for d in _file_errors(_atoll.parquet_datasets, _expand(f)[0])]
             else:
-                from .csv import get_csv_columns
-
                 names = get_csv_columns(_expand(f)[0], column_delim)
             if names:
                 return names
@@ -147,12 +149,9 @@ def ls(filename, col_delim=",", read_nested=True):
         raise ValueError("filename cannot be an empty string")
     kind = get_filetype(filename)
     if kind == "HDF5":
-        from .hdf5 import ls_hdf
-
         return ls_hdf(_expand(filename)[0])
     if kind == "Parquet":
         return _file_errors(_atoll.parquet_datasets, _expand(filename)[0])
-    from .csv import get_csv_columns
 
     return get_csv_columns(_expand(filename)[0], col_delim)
 
@@ -170,7 +169,6 @@ class ParquetFormatError(ValueError, RuntimeError):
 def _file_errors(fn, *args):
     """``fn(*args)`` with the engine's file errors as Parquet's exceptions (a missing file:
     ``HDF5FileNotFoundError``, Arkouda's ``FileNotFoundError`` that is a RuntimeError)."""
-    from .hdf5 import HDF5FileNotFoundError
 
     try:
         return fn(*args)
@@ -225,7 +223,6 @@ def read_parquet(
         raise RuntimeError("Cannot tag data with iterative read")
     if allow_errors:
         raise ValueError("read_parquet: allow_errors is not supported by Atoll")
-    from .hdf5 import HDF5FileNotFoundError
 
     try:
         files = _expand(filenames)
@@ -268,8 +265,6 @@ def _handle(c):
 
 
 def _read_tagged(files, names):
-    from .creation import array
-    from .manipulation import concatenate
 
     parts = {n: [] for n in names}
     codes = []
@@ -289,9 +284,6 @@ def _read_tagged(files, names):
 
 def read_tagged_data(filenames, datasets=None, strictTypes=True, allow_errors=False, read_nested=True):
     """``(data with "Filename_Codes", a Categorical of the file names)``."""
-    from .pandas.categorical import Categorical
-    from .strings import from_list
-    from .creation import arange
 
     files = _expand(filenames)
     data = read_parquet(files, datasets, tag_data=True)
@@ -321,8 +313,6 @@ def read(
     """Reads files of any format (told by their first bytes): HDF5, Parquet or CSV."""
     kind = get_filetype(filenames)
     if kind == "HDF5":
-        from .hdf5 import read_hdf
-
         return read_hdf(
             filenames,
             datasets,
@@ -340,7 +330,6 @@ def read(
             read_nested=read_nested,
             has_non_float_nulls=has_non_float_nulls,
         )
-    from .csv import read_csv
 
     return read_csv(filenames, datasets, column_delim=column_delim)
 
@@ -350,7 +339,6 @@ def _load_glob(path_prefix):
         raise ValueError(
             "Glob expressions not supported by ak.load(). To read files using a glob expression, please use ak.read()"
         )
-    from .hdf5 import split_prefix
 
     prefix, ext = split_prefix(path_prefix)
     return f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}"
@@ -358,7 +346,6 @@ def _load_glob(path_prefix):
 
 def load(path_prefix, file_format="INFER", dataset="array", calc_string_offsets=False, column_delim=","):
     """Reads ``dataset`` of the per-locale files ``<path_prefix>_LOCALE####`` (any format)."""
-    from .hdf5 import HDF5FileNotFoundError
 
     g = _load_glob(path_prefix)
     if not _glob.glob(g):
@@ -373,12 +360,9 @@ def load(path_prefix, file_format="INFER", dataset="array", calc_string_offsets=
     if kind is None:
         raise ValueError(f"file_format: expected 'INFER', 'HDF5', 'Parquet' or 'CSV', got {file_format!r}")
     if kind == "HDF5":
-        from .hdf5 import read_hdf
-
         return read_hdf(g, dataset, calc_string_offsets=calc_string_offsets)
     if kind == "Parquet":
         return read_parquet(g, dataset)
-    from .csv import read_csv
 
     return read_csv(g, dataset, column_delim=column_delim)
 
@@ -397,12 +381,9 @@ def load_all(path_prefix, file_format="INFER", column_delim=",", read_nested=Tru
         else {"hdf5": "HDF5", "parquet": "Parquet", "csv": "CSV"}.get(file_format.lower())
     )
     if kind == "HDF5":
-        from .hdf5 import read_hdf
-
         return read_hdf(g)
     if kind == "Parquet":
         return read_parquet(g)
-    from .csv import read_csv
 
     return read_csv(g, column_delim=column_delim)
 
@@ -413,12 +394,9 @@ def save_all(
     """Writes the columns in ``file_format`` ('HDF5', 'Parquet' or 'CSV')."""
     f = file_format.lower()
     if f == "hdf5":
-        from .hdf5 import to_hdf
-
         return to_hdf(columns, prefix_path, names=names, mode=mode, file_type=file_type)
     if f == "parquet":
         return to_parquet(columns, prefix_path, names=names, mode=mode, compression=compression)
-    from .csv import to_csv
 
     return to_csv(columns, prefix_path, names=names)
 
@@ -428,11 +406,7 @@ def snapshot(filename):
     globals to HDF5 (``ak.restore`` reads them back by name)."""
     import inspect
 
-    from .pandas.categorical import Categorical
-    from .pandas.dataframe import DataFrame
-    from .pandas.groupbyclass import GroupBy
     from .segarray import SegArray
-    from .hdf5 import to_hdf
 
     frame = inspect.currentframe().f_back
     kinds = (pdarray, Strings, Categorical, SegArray, GroupBy, DataFrame)
@@ -446,7 +420,6 @@ def snapshot(filename):
 
 def restore(filename):
     """The objects written by ``ak.snapshot(filename)``, by name."""
-    from .hdf5 import read_hdf, split_prefix
 
     prefix, ext = split_prefix(filename)
     return read_hdf(sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")))
@@ -469,14 +442,10 @@ def import_data(read_path, write_file=None, return_obj=True, index=False):
     ``write_file``, the same data written in Atoll's (Arkouda's) per-locale files."""
     import pandas as pd
 
-    from .pandas.dataframe import DataFrame
-
     files = _glob.glob(read_path)
     if not files:
         raise FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
     if len(files) > 1:
-        from .hdf5 import HDF5FormatError
-
         raise HDF5FormatError(f"import_data: {read_path} matches {len(files)} files; give one")
     kind = get_filetype(files[0])
     pdf = pd.read_hdf(files[0]) if kind == "HDF5" else pd.read_parquet(files[0])
@@ -492,8 +461,6 @@ def import_data(read_path, write_file=None, return_obj=True, index=False):
 def export(read_path, dataset_name="ak_data", write_file=None, return_obj=True, index=False):
     """A ``pandas.DataFrame`` of Atoll's (Arkouda's) files, and, with ``write_file``, the same
     data written by pandas (HDF5 or Parquet, as the files read)."""
-    from .hdf5 import HDF5FileNotFoundError, split_prefix
-    from .pandas.dataframe import DataFrame
 
     prefix, ext = split_prefix(read_path)
     files = sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")) or _glob.glob(read_path)
@@ -523,7 +490,6 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
     'snappy', 'zstd', 'gzip', 'brotli' or 'lz4'. ``mode="append"`` adds the columns to the
     files there (they are read and written again with the new columns).
     """
-    from .pandas.categorical import Categorical
 
     prefix = _check_write(prefix_path, mode)
     if isinstance(columns, dict):
@@ -551,8 +517,6 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
                 f"columns: Parquet takes pdarrays, Strings, SegArrays and Categoricals, got {type(c).__name__}"
             )
     if mode == "append":
-        from .hdf5 import split_prefix
-
         p, ext = split_prefix(prefix)
         existing = sorted(_glob.glob(f"{_glob.escape(p)}_LOCALE*{_glob.escape(ext)}*"))
         if existing:

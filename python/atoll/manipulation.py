@@ -6,27 +6,27 @@ import numpy as np
 
 from .dtypes import float64, int64, supported
 from .pdarrayclass import _check
+from .creation import zeros, array
+from .pdarrayclass import pdarray
+from .pandas._concat import generic_concat
+from ._bigint import BigIntArray, to_bigint
+from .groupby import GroupBy
+from .numeric import floor, isnan, where
 
 
 def concatenate(arrays, ordered=True):
     """One pdarray holding the elements of ``arrays`` in order, in NumPy's result dtype."""
-    from .creation import zeros
 
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError("arrays: need at least one array to concatenate")
-    from .pdarrayclass import pdarray
 
     if not builtins.all(isinstance(a, pdarray) for a in arrays):  # Strings, Categorical, SegArray
-        from .pandas._concat import generic_concat
-
         return generic_concat(arrays, ordered=ordered)
     for a in arrays:
         _check(a, "arrays")
     if builtins.any(hasattr(a, "_limbs") for a in arrays):
-        from ._bigint import BigIntArray, to_bigint
-
         bs = [to_bigint(a) for a in arrays]
         k = builtins.max(len(b._limbs) for b in bs)
         mbs = [b.max_bits for b in bs]
@@ -46,8 +46,6 @@ def concatenate(arrays, ordered=True):
 def bincount(pda, weights=None, minlength=0):
     """The number of occurrences of each value in ``0..max(pda)`` (``numpy.bincount``), or
     the sum of ``weights`` per value (float64)."""
-    from .creation import zeros
-    from .groupby import GroupBy
 
     _check(pda)
     if pda.dtype.kind not in "iu" and pda.dtype.kind != "b":
@@ -77,8 +75,6 @@ def bincount(pda, weights=None, minlength=0):
 def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     """``(counts, bin_edges)`` of ``bins`` equal-width bins from ``pda.min()`` to
     ``pda.max()`` (the last bin closed), as ``numpy.histogram``."""
-    from .creation import array
-    from .numeric import floor, isnan, where
 
     _check(pda)
     if isinstance(bins, (builtins.bool, np.bool_)) or not isinstance(bins, (builtins.int, np.integer)):
@@ -103,8 +99,6 @@ def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
         # Values a few ulps apart: the edges would not all differ (NumPy's error too).
         raise ValueError(f"Too many bins for data range. Cannot create {bins} finite-sized bins.")
     if x.size == 0:
-        from .creation import zeros
-
         return zeros(bins, int64), array(edges_np)
     # NumPy's rule: the bin from the scaled value, corrected against the edges themselves.
     norm = bins / (hi - lo)

@@ -8,6 +8,10 @@ import numpy as np
 from . import _atoll
 from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value
+from .strings import Strings, concatenate as sconcat, from_list
+from ._bigint import BigIntArray, to_bigint, is_bigint_array
+from .pdarrayclass import all as _all
+from .dtypes import ak_dtype, is_bigint, is_str_dtype
 
 
 def _check(pda):
@@ -118,7 +122,6 @@ def where(condition, A, B):
     Categoricals for ``A`` and ``B`` together), pdarrays of one size; NumPy's result dtype.
     All three scalars: a NumPy scalar."""
     from .categorical import Categorical
-    from .strings import Strings
 
     for name, v in (("condition", condition), ("A", A), ("B", B)):
         if isinstance(v, (list, tuple, np.ndarray)):
@@ -147,8 +150,6 @@ def where(condition, A, B):
         if not isinstance(v, pdarray) and not is_scalar(v):
             raise TypeError(f"{name}: expected a pdarray or a scalar, got {type(v).__name__}")
     if hasattr(A, "_limbs") or hasattr(B, "_limbs"):
-        from ._bigint import BigIntArray, to_bigint
-
         a = A if isinstance(A, pdarray) else _b.int(A)
         bb = B if isinstance(B, pdarray) else _b.int(B)
         a = to_bigint(a, size=n) if not hasattr(a, "_limbs") else a
@@ -168,7 +169,6 @@ def where(condition, A, B):
 def _where_strings(condition, A, B, n):
     """``where`` of Strings (a str as every element): the strings of both, gathered by index."""
     from .creation import arange
-    from .strings import Strings, concatenate as sconcat, from_list
 
     def strs(x):
         if isinstance(x, str):
@@ -225,7 +225,6 @@ def _float_fn(name):
 
 
 def _numeric(pda, name):
-    from ._bigint import is_bigint_array
 
     if is_bigint_array(pda):
         raise TypeError(f"{name}: not supported for dtype bigint")
@@ -302,7 +301,6 @@ def isfinite(pda):
 
 def _int_fn(name):
     def f(pda):
-        from ._bigint import is_bigint_array
 
         if is_bigint_array(pda):
             return getattr(pda, name)()
@@ -402,7 +400,6 @@ def fmod(x1, x2):
 
 
 def _rot(name, x, r):
-    from ._bigint import is_bigint_array
 
     if is_bigint_array(x):
         return getattr(x, name)(r)
@@ -412,7 +409,6 @@ def _rot(name, x, r):
         r = r.astype(x.dtype)  # the rotation modulo 64: the low limb suffices
     if isinstance(r, pdarray):
         return pdarray._lazy(_atoll.ufunc2(name, x._ex(), r._cast(x.dtype)), x.size, x._nodes + r._nodes + 2)
-    from .pdarrayclass import _scalar_value
 
     s = _atoll.scalar(_scalar_value(r, x.dtype), x.dtype.name)
     return pdarray._lazy(_atoll.ufunc2(name, x._ex(), s), x.size, x._nodes + 2)
@@ -465,7 +461,6 @@ def divmod(x1, x2):  # noqa: A001
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when every ``|a - b| <= atol + rtol * |b|`` (NumPy's ``allclose``)."""
-    from .pdarrayclass import all as _all
 
     a_f = a.astype(float64) if isinstance(a, pdarray) else a
     b_f = b.astype(float64) if isinstance(b, pdarray) else b
@@ -488,8 +483,6 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def array_equal(pda_a, pda_b, equal_nan=False):
     """True when both have the same size and equal elements (NaN equal to NaN with
     ``equal_nan``)."""
-    from .pdarrayclass import all as _all
-    from .strings import Strings
 
     if isinstance(pda_a, Strings) or isinstance(pda_b, Strings):
         return type(pda_a) is type(pda_b) and pda_a.size == pda_b.size and _b.bool(_all(pda_a == pda_b))
@@ -539,15 +532,11 @@ def cast(pda, dt, errors=ErrorMode.strict):
     Categorical to Strings. Conversions to and from Strings run on the driver (the values are
     gathered, converted, and distributed again)."""
     from .categorical import Categorical
-    from .dtypes import ak_dtype, is_bigint, is_str_dtype
-    from .strings import Strings, from_list
 
     if isinstance(errors, str):
         errors = ErrorMode(errors)
     to_str = dt is Strings or (not is_bigint(dt) and dt != "Categorical" and dt is not Categorical and is_str_dtype(dt))
     if isinstance(pda, pdarray):
-        from ._bigint import is_bigint_array, to_bigint
-
         if to_str:
             return from_list(
                 _str_of_values(pda.to_ndarray()) if not is_bigint_array(pda) else [str(x) for x in pda.tolist()]
@@ -579,7 +568,6 @@ def cast(pda, dt, errors=ErrorMode.strict):
 
 
 def _parse_strings(vals, d, errors):
-    from .dtypes import is_bigint
 
     out, ok = [], []
     for s in vals:

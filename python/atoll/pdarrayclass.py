@@ -12,6 +12,9 @@ import numpy as np
 
 from . import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar, result
+from .dtypes import dtype as _dt, is_bigint, is_str_dtype
+from .core import client
+from ._session import num_locales
 
 # Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
 # that read it are computed (`_before_write`), so each keeps the value its expression had on
@@ -116,7 +119,6 @@ class pdarray:
 
     def astype(self, dtype):
         """A copy (lazy) converted to ``dtype`` (``str``: a Strings; see ``ak.cast``)."""
-        from .dtypes import dtype as _dt, is_bigint, is_str_dtype
 
         if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
             from .numeric import cast
@@ -144,7 +146,6 @@ class pdarray:
         return iter(self.to_ndarray())
 
     def _fmt(self):
-        from .core import client
 
         limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
         if self._size <= limit:
@@ -889,7 +890,6 @@ def is_sorted(pda, axis=None):
 def is_locally_sorted(pda, axis=None):
     """True when the part of each locale is sorted: the Block parts ``ceil(k * n / L)`` to
     ``ceil((k + 1) * n / L)`` of the ``L`` locales (each checked in place)."""
-    from ._session import num_locales
 
     _axis1(axis)
     _check(pda)

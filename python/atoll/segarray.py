@@ -27,6 +27,17 @@ import numpy as np
 from .dtypes import bool_, int64, uint64
 from .pdarrayclass import pdarray
 from .strings import Strings
+from .manipulation import concatenate
+from .creation import zeros, array, arange, ones, full
+from .strings import from_list
+from .pdarrayclass import cumsum, sum as _sum, is_sorted, any as _any, max as _max
+from .groupby import GroupBy
+from .sorting import coargsort
+from .pandas._hashing import hash_values, mix
+from .setops import intersect1d, union1d, setdiff1d, setxor1d, in1d
+from .pandas._registry import register, unregister
+from .hdf5 import to_hdf, update_hdf, read_hdf
+from .io import to_parquet
 
 __all__ = ["SegArray", "segarray"]
 
@@ -40,24 +51,18 @@ def _is_int(x):
 
 def _concat_values(parts):
     """One array of the values of ``parts`` (pdarrays or Strings, all of one kind)."""
-    from .manipulation import concatenate
 
     return concatenate(list(parts))
 
 
 def _empty_like(values, n=0):
-    from .creation import zeros
 
     if isinstance(values, Strings):
-        from .strings import from_list
-
         return from_list([])
     return zeros(n, values.dtype)
 
 
 def _lengths(segments, valsize):
-    from .creation import array, zeros
-    from .manipulation import concatenate
 
     if segments.size == 0:
         return zeros(0, int64)
@@ -67,8 +72,6 @@ def _lengths(segments, valsize):
 def segment_ids(segments, lengths, valsize):
     """For each of ``valsize`` flat values, the index of the sub-array holding it (sub-arrays
     given by ``segments`` and ``lengths``; empty ones hold nothing). One scatter and one scan."""
-    from .creation import arange, zeros
-    from .pdarrayclass import cumsum
 
     if valsize == 0:
         return zeros(0, int64)
@@ -84,7 +87,6 @@ def segment_ids(segments, lengths, valsize):
 
 def _shift_right(x):
     """``[0, x[0], ..., x[n-2]]``."""
-    from .creation import zeros
 
     out = zeros(x.size, x.dtype)
     if x.size > 1:
@@ -95,8 +97,6 @@ def _shift_right(x):
 def gen_ranges(starts, lengths):
     """The concatenation of ``range(starts[i], starts[i] + lengths[i])``: ``(segments,
     indices)`` where sub-array ``i`` of the result starts at ``segments[i]``."""
-    from .creation import arange, zeros
-    from .pdarrayclass import cumsum, sum as _sum
 
     newsegs = (cumsum(lengths) - lengths)._materialize() if lengths.size else zeros(0, int64)
     total = builtins.int(_sum(lengths)) if lengths.size else 0
@@ -114,7 +114,6 @@ class SegArray:
     objType = "SegArray"
 
     def __init__(self, segments, values, lengths=None, grouping=None):
-        from .pdarrayclass import is_sorted
 
         if not isinstance(segments, pdarray) or segments.dtype != int64:
             raise TypeError("Segments must be int64 pdarray")
@@ -136,7 +135,6 @@ class SegArray:
         self.dtype = values.dtype
         self.lengths = _lengths(segments, values.size) if lengths is None else lengths
         self._non_empty = (self.lengths > 0)._materialize()
-        from .pdarrayclass import sum as _sum
 
         self._non_empty_count = builtins.int(_sum(self._non_empty)) if self.size else 0
         self._grouping = grouping
@@ -152,8 +150,6 @@ class SegArray:
     def grouping(self):
         """The GroupBy of the flat values by sub-array (the non-empty ones, in order)."""
         if self._grouping is None:
-            from .groupby import GroupBy
-
             self._grouping = GroupBy._from_sorted_segments(
                 self.segments[self._non_empty], self._segment_ids(), self.valsize
             )
@@ -187,14 +183,11 @@ class SegArray:
     def from_multi_array(cls, m):
         """The SegArray whose sub-arrays are the arrays of the list ``m`` (one pdarray gives
         one-element sub-arrays)."""
-        from .creation import arange, array
 
         if isinstance(m, pdarray):
             return cls(arange(m.size), m)
         m = list(m)
         if not m:
-            from .creation import zeros
-
             return cls(zeros(0, int64), zeros(0, int64))
         dtypes = {str(x.dtype) for x in m}
         if len(dtypes) != 1:
@@ -220,8 +213,6 @@ class SegArray:
             newsegs, inds = gen_ranges(starts, lens)
             return SegArray(newsegs, self.values[inds], lens)
         if isinstance(i, (list, tuple, np.ndarray)):
-            from .creation import array
-
             return self[array(np.asarray(i))]
         raise TypeError(f"Invalid index type: {type(i)}")
 
@@ -230,7 +221,6 @@ class SegArray:
     def concat(cls, x, axis=0, ordered=True):
         """The SegArrays of ``x`` one after the other (``axis=0``), or each sub-array the
         concatenation of the corresponding sub-arrays (``axis=1``, equal sizes)."""
-        from .creation import array
 
         if not ordered:
             raise ValueError("Unordered concatenation not yet supported on SegArray; use ordered=True.")
@@ -243,8 +233,6 @@ class SegArray:
         if len({str(xi.dtype) for xi in x}) != 1:
             raise ValueError("SegArrays must all have same dtype to concatenate")
         if axis == 0:
-            from .manipulation import concatenate
-
             offs = np.cumsum([0] + [xi.valsize for xi in x[:-1]])
             segs = concatenate([xi.segments + builtins.int(o) for xi, o in zip(x, offs)])
             lens = concatenate([xi.lengths for xi in x])
@@ -255,9 +243,6 @@ class SegArray:
             n = x[0].size
             if n == 0:
                 return x[0]
-            from .creation import arange
-            from .pdarrayclass import cumsum
-            from .sorting import coargsort
 
             newlens = x[0].lengths
             for xi in x[1:]:
@@ -267,7 +252,6 @@ class SegArray:
             # Every value keyed by (its sub-array, the array it comes from, its place): one sort.
             sub = [xi._segment_ids() for xi in x]
             src = [array(np.full(xi.valsize, k, dtype=np.int64)) for k, xi in enumerate(x)]
-            from .manipulation import concatenate
 
             allsub = concatenate(sub)
             allsrc = concatenate(src)
@@ -288,8 +272,6 @@ class SegArray:
     def append_single(self, x, prepend=False):
         """Each sub-array with one more value at its end (or start): ``x`` a scalar or a
         pdarray with one value per sub-array."""
-        from .creation import arange, zeros
-        from .pdarrayclass import cumsum
 
         if isinstance(self.values, Strings):
             raise TypeError("String elements are immutable and cannot accept a single value")
@@ -321,11 +303,9 @@ class SegArray:
             return NotImplemented
         if self.size != other.size:
             raise ValueError("Segarrays must have same size to compare")
-        from .creation import zeros
 
         eq = zeros(self.size, bool_)
         leneq = (self.lengths == other.lengths)._materialize()
-        from .pdarrayclass import any as _any
 
         if self.size and builtins.bool(_any(leneq)):
             a, b = self[leneq], other[leneq]
@@ -362,8 +342,6 @@ class SegArray:
     def get_ngrams(self, n, return_origins=True):
         """Every run of ``n`` consecutive values within a sub-array: ``n`` columns, and the
         index of the sub-array of each."""
-        from .creation import ones
-        from .pdarrayclass import max as _max
 
         if self.size == 0 or n > builtins.int(_max(self.lengths)):
             raise ValueError("n must be <= the maximum length of the sub-arrays")
@@ -391,7 +369,6 @@ class SegArray:
         """The ``j``-th value of each sub-array (counted from the end when negative): where
         a sub-array is too short, ``default`` (or left out when ``compressed``; always left
         out for Strings)."""
-        from .creation import full
 
         longenough, jj = self._normalize_index(j)
         ind = (self.segments + jj)[longenough]
@@ -427,8 +404,6 @@ class SegArray:
     def remove_repeats(self, return_multiplicity=False):
         """Each run of equal consecutive values within a sub-array made one value (and, with
         ``return_multiplicity``, the length of each run)."""
-        from .creation import arange, zeros
-        from .pdarrayclass import cumsum
 
         isrep = zeros(self.valsize, bool_)
         if self.valsize > 1:
@@ -533,8 +508,6 @@ class SegArray:
 
     def unique(self, x=None):
         """Each sub-array's distinct values, sorted (empty sub-arrays stay empty)."""
-        from .groupby import GroupBy
-        from .pdarrayclass import cumsum
 
         x = self._x(x)
         if self.valsize == 0:
@@ -553,8 +526,6 @@ class SegArray:
     def hash(self):
         """Two uint64 pdarrays: a 128-bit hash of each sub-array (of its values in order);
         equal sub-arrays hash equally."""
-        from .pandas._hashing import hash_values, mix
-        from .creation import arange, zeros
 
         h1v, h2v = hash_values(self.values)
         if self.valsize:
@@ -574,9 +545,6 @@ class SegArray:
 
     # ----- set operations per sub-array --------------------------------------------------
     def _setop(self, other, fn):
-        from .creation import zeros
-        from .groupby import GroupBy
-        from .pdarrayclass import cumsum
 
         if not isinstance(other, SegArray):
             raise TypeError(f"other: expected a SegArray, got {type(other).__name__}")
@@ -592,34 +560,27 @@ class SegArray:
 
     def intersect(self, other):
         """Per sub-array, the sorted distinct values in both."""
-        from .setops import intersect1d
 
         return self._setop(other, intersect1d)
 
     def union(self, other):
         """Per sub-array, the sorted distinct values in either."""
-        from .setops import union1d
 
         return self._setop(other, union1d)
 
     def setdiff(self, other):
         """Per sub-array, the sorted distinct values of self not in other."""
-        from .setops import setdiff1d
 
         return self._setop(other, setdiff1d)
 
     def setxor(self, other):
         """Per sub-array, the sorted distinct values in exactly one of the two."""
-        from .setops import setxor1d
 
         return self._setop(other, setxor1d)
 
     def filter(self, filter, discard_empty=False):
         """The SegArray without the values equal to ``filter`` (a scalar, or a list, pdarray
         or Strings of values to drop); with ``discard_empty``, emptied sub-arrays go too."""
-        from .creation import array
-        from .pdarrayclass import cumsum
-        from .setops import in1d
 
         if isinstance(filter, (list, tuple)):
             filter = array(list(filter))
@@ -639,14 +600,12 @@ class SegArray:
     # ----- registration (in-process names) ----------------------------------------------
     def register(self, user_defined_name):
         """Keeps the SegArray under ``user_defined_name`` in this process (``ak.attach``)."""
-        from .pandas._registry import register
 
         register(self, user_defined_name)
         self.registered_name = user_defined_name
         return self
 
     def unregister(self):
-        from .pandas._registry import unregister
 
         if self.registered_name is not None:
             unregister(self.registered_name)
@@ -659,40 +618,33 @@ class SegArray:
     def to_hdf(self, prefix_path, dataset="segarray", mode="truncate", file_type="distribute"):
         """Writes the SegArray as ``dataset`` (a group of ``segments`` and ``values``) to HDF5
         files in Arkouda's layout (``ak.to_hdf``)."""
-        from .hdf5 import to_hdf
 
         to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
 
     def update_hdf(self, prefix_path, dataset="segarray", repack=True):
         """Replaces ``dataset`` in existing HDF5 files (``ak.update_hdf``)."""
-        from .hdf5 import update_hdf
 
         update_hdf({dataset: self}, prefix_path, repack=repack)
 
     def to_parquet(self, prefix_path, dataset="segarray", mode="truncate", compression=None):
         """Writes the SegArray as a Parquet list column ``dataset`` (``ak.to_parquet``)."""
-        from .io import to_parquet
 
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
     @classmethod
     def read_hdf(cls, prefix_path, dataset="segarray"):
         """``ak.read_hdf(prefix_path, datasets=dataset)``."""
-        from .hdf5 import read_hdf
 
         return read_hdf(prefix_path, datasets=dataset)
 
     @classmethod
     def load(cls, prefix_path, dataset="segarray", segment_name="segments", value_name="values"):
-        from .hdf5 import read_hdf
 
         return read_hdf(prefix_path + "*", datasets=dataset)[dataset]
 
 
 def _copy(v):
     if isinstance(v, Strings):
-        from .creation import arange
-
         return v[arange(v.size)]
     return v.astype(v.dtype)._materialize()
 

@@ -12,16 +12,24 @@ from . import _atoll
 from ._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_expr, key_list
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
+from .creation import zeros, array, arange
+from .sorting import group_keys, coargsort, searchsorted
+from .manipulation import concatenate
+from .str_groupby import is_str_key
+from .groupby import GroupBy
+from .numeric import isnan
+from .pdarrayclass import cumsum, sum as _sum
+from .categorical import Categorical
+from .strings import Strings, concatenate as sconcat
+from ._bigint import BigIntArray, to_bigint
 
 
 def _group(ks):
     """(permutation, flags, segments) of the rows of the key arrays ``ks`` (every NaN one key)."""
-    from .creation import zeros
 
     n = ks[0].size
     if n == 0:
         return zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-    from .sorting import group_keys
 
     return group_keys([key_expr(k) for k in ks], ks, n)
 
@@ -37,9 +45,6 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
     nkeys)`` (plus the index of each unique key's first occurrence when ``return_indices``);
     ``assume_sorted``: equal rows are already next to each other (the permutation is the
     identity). ``return_counts`` (a keyword): also the number of occurrences of each."""
-    from .creation import array, zeros
-    from .manipulation import concatenate
-    from .str_groupby import is_str_key
 
     if return_groups and (assume_sorted or _has_str_key(pda)):
         perm, segs = _sorted_groups(pda) if assume_sorted else _groupby_groups(pda)
@@ -52,8 +57,6 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
         return _sorted_rows([pda[_unique_idx([pda])]], False)
     if is_str_key(pda) and not return_groups:  # Strings / Categorical: their own sort
         if return_counts:
-            from .groupby import GroupBy
-
             return GroupBy(pda).size()
         return pda.unique()
     ks, seq = key_list(pda, "pda")
@@ -82,14 +85,12 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
 
 
 def _has_str_key(pda):
-    from .str_groupby import is_str_key
 
     return builtins.any(is_str_key(k) for k in (pda if isinstance(pda, (list, tuple)) else [pda]))
 
 
 def _groupby_groups(pda):
     """(permutation, segments) of a GroupBy of ``pda`` (any groupable keys)."""
-    from .groupby import GroupBy
 
     g = GroupBy(pda)
     return g.permutation, g.segments
@@ -97,8 +98,6 @@ def _groupby_groups(pda):
 
 def _sorted_groups(pda):
     """(identity permutation, segments) of keys whose equal rows are already adjacent."""
-    from .creation import arange, zeros
-    from .manipulation import concatenate
 
     ks = list(pda) if isinstance(pda, (list, tuple)) else [pda]
     n = ks[0].size
@@ -117,7 +116,6 @@ def value_counts(pda):
 
 
 def _concat_rows(a, b):
-    from .manipulation import concatenate
 
     return [concatenate([x, y]) for x, y in zip(a, b)]
 
@@ -135,9 +133,6 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     ``symmetric``: also the same for ``pda2`` in ``pda1`` (a pair)."""
     if symmetric:
         return in1d(pda1, pda2, invert=invert), in1d(pda2, pda1, invert=invert)
-    from .creation import zeros
-    from .numeric import isnan
-    from .str_groupby import is_str_key
 
     for a, b in ((pda1, pda2), (pda2, pda1)):  # Arkouda's rule: strings against strings only
         if is_str_key(a) and not is_str_key(b) and not isinstance(b, (list, tuple)):
@@ -174,7 +169,6 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     # A group holds a row of pda2 when its largest index is >= na (perm holds indices of c).
     last = pdarray(_atoll.aggregate(perm._ex(), flags._arr, na + nb, segs.size, "max", 0))
     # Back to the rows: the group of each rank, then unpermute.
-    from .pdarrayclass import cumsum
 
     seg = (cumsum(flags.astype(int64)) - 1)._materialize()
     hit_sorted = (last >= na)[seg]
@@ -192,8 +186,6 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
 
 def _special(x):
     """True for a column that is not one of the four numeric dtypes' pdarrays."""
-    from .categorical import Categorical
-    from .strings import Strings
 
     return isinstance(x, (Strings, Categorical)) or hasattr(x, "_limbs")
 
@@ -211,8 +203,6 @@ def _cols(x):
 def _keys_of(col):
     """pdarray keys whose rows are equal exactly when the column's elements are: a Strings'
     (or Categorical's values') 128-bit hash, a bigint array's limbs, a pdarray itself."""
-    from .categorical import Categorical
-    from .strings import Strings
 
     if isinstance(col, Categorical):
         col = col.categories[col.codes]
@@ -224,9 +214,6 @@ def _keys_of(col):
 
 
 def _concat_col(a, b):
-    from .categorical import Categorical
-    from .manipulation import concatenate
-    from .strings import Strings, concatenate as sconcat
 
     if isinstance(a, Categorical) or isinstance(b, Categorical):
         sa = a.categories[a.codes] if isinstance(a, Categorical) else a
@@ -235,8 +222,6 @@ def _concat_col(a, b):
     if isinstance(a, Strings):
         return sconcat([a, b])
     if hasattr(a, "_limbs") or hasattr(b, "_limbs"):
-        from ._bigint import BigIntArray, to_bigint
-
         a, b = to_bigint(a), to_bigint(b)
         k = builtins.max(len(a._limbs), len(b._limbs))
         return BigIntArray([concatenate([x, y]) for x, y in zip(a._ext(k), b._ext(k))], a.max_bits)
@@ -245,7 +230,6 @@ def _concat_col(a, b):
 
 def _sorted_rows(cols, seq):
     """The rows of ``cols`` in sorted order (NumPy's order of the values)."""
-    from .sorting import coargsort
 
     n = cols[0].size
     if n == 0:
@@ -361,10 +345,6 @@ def indexof1d(query, space):
     """For each element of ``query`` in order, the indices of every occurrence of it in
     ``space`` (increasing); elements absent from ``space`` give nothing (Arkouda's
     ``find(query, space, all_occurrences=True, remove_missing=True)``)."""
-    from .creation import arange, zeros
-    from .groupby import GroupBy
-    from .pdarrayclass import cumsum, sum as _sum
-    from .sorting import searchsorted
 
     if query.size == 0 or space.size == 0:
         return zeros(0, int64)

@@ -21,6 +21,9 @@ import ctypes
 import numpy as np
 
 from . import _atoll
+from .creation import _size
+from .dtypes import dtype as _dtype
+from .pdarrayclass import pdarray, _before_write
 
 __all__ = ["SharedArray", "attach", "call_c", "create", "from_numpy", "make"]
 
@@ -148,9 +151,6 @@ def make(name, size, dtype="float64", dir="/dev/shm", keep=False):
     file of shared array ``name`` in ``dir``: other processes ``attach`` it by name while the
     session writes it in place (``p[:] = ...``); the files go with the pdarray unless ``keep``.
     Operations that make new arrays (``p + 1``) make ordinary ones."""
-    from .creation import _size
-    from .dtypes import dtype as _dtype
-    from .pdarrayclass import pdarray
 
     d = _dtype(dtype)
     return pdarray(_atoll.make_shared_arr(str(name), str(dir), d.name, _size(size), bool(keep)))
@@ -168,7 +168,6 @@ def call_c(pda, library, symbol, user=0):
     works under MPI too. A non-zero return on any locale raises ``ValueError``. ``pda`` must
     be a whole int64, uint64 or float64 array (not a slice): the function writes it in place.
     Like any ctypes call, a function of another signature is undefined behaviour."""
-    from .pdarrayclass import _before_write, pdarray
 
     if not isinstance(pda, pdarray):
         raise TypeError(f"pda: expected a pdarray, got {type(pda).__name__}")

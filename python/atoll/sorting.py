@@ -12,6 +12,12 @@ from . import _atoll
 from ._keys import key_expr, key_expr_desc, key_list
 from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
+from .creation import zeros, arange, full, array
+from .str_groupby import is_str_key, rank_keys
+from .manipulation import concatenate
+from .pdarrayclass import cumsum
+from ._bigint import to_bigint
+from .dtypes import is_scalar, result as _result, result
 
 
 class SortingAlgorithm(Enum):
@@ -23,7 +29,6 @@ class SortingAlgorithm(Enum):
 
 
 def _empty_perm():
-    from .creation import zeros
 
     return zeros(0, int64)
 
@@ -33,7 +38,6 @@ def argsort(pda, algorithm=None, ascending=True):
     Strings and Categoricals sort by code point. ``ascending=False``: in nonincreasing order,
     equal elements in index order and NaN last (pandas' ``sort_values(ascending=False,
     kind="stable")``)."""
-    from .str_groupby import is_str_key
 
     if is_str_key(pda):
         return pda.argsort() if ascending else coargsort([pda], ascending=False)
@@ -57,7 +61,6 @@ def coargsort(arrays, algorithm=None, ascending=True):
     """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
     Categoricals of one length, the first most significant) lexicographically and stably;
     ``ascending=False``: every key in nonincreasing order (equal rows in index order, NaN last)."""
-    from .str_groupby import rank_keys
 
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
@@ -87,7 +90,6 @@ def group_keys(exprs, keys, n):
     """``(permutation, group-start flags, segments)`` of the rows of key arrays: the native
     group-by for up to ``_MAX_KEYS`` keys, else a ``coargsort`` of all of them and the rows'
     boundaries (``exprs``: their sort-key expressions; ``keys``: the pdarrays)."""
-    from .creation import arange, full
 
     if len(exprs) <= _MAX_KEYS:
         p, f, s = _atoll.groupby(exprs, n)
@@ -110,21 +112,14 @@ def searchsorted(a, v, side="left", x2_sorted=False):
     """For each element of ``v``, the index where it would be inserted into the sorted ``a``
     to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``;
     ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here."""
-    from .creation import array, zeros
-    from .manipulation import concatenate
-    from .pdarrayclass import cumsum
 
     _check(a, "a")
     scalar = not isinstance(v, pdarray)
     big = hasattr(a, "_limbs") or hasattr(v, "_limbs")
     if big:
-        from ._bigint import to_bigint
-
         a = to_bigint(a)
         v = to_bigint([builtins.int(v)] if scalar else v)
     elif scalar:
-        from .dtypes import is_scalar, result as _result
-
         # The scalar keeps its own kind (2.5 is compared as a float), as NumPy compares.
         vd = _result(a.dtype, v) if is_scalar(v) else None
         v = array(np.atleast_1d(np.asarray(v, dtype=vd)))
@@ -136,7 +131,6 @@ def searchsorted(a, v, side="left", x2_sorted=False):
     if na == 0:
         out = zeros(nv, int64)
         return out[0] if scalar else out
-    from .dtypes import result
 
     if big:
         c = concatenate([a, v])

@@ -8,6 +8,12 @@ import numpy as np
 
 from .dtypes import bool_, float64, int64, uint64
 from .pdarrayclass import _check, pdarray
+from .manipulation import concatenate
+from .creation import array, arange
+from .pdarrayclass import sum as _sum, any as _any, mean, std
+from .sorting import sort, argsort
+from .numeric import isnan
+from .strings import Strings
 
 __all__ = [
     "diff",
@@ -32,8 +38,6 @@ __all__ = [
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     """The ``n``-th differences ``a[1:] - a[:-1]`` (bool: ``!=``), as NumPy's ``diff``."""
-    from .manipulation import concatenate
-    from .creation import array
 
     _check(a, "a")
     if n < 0:
@@ -60,7 +64,6 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 def dot(pda1, pda2):
     """The dot product of two 1-D pdarrays (or the elementwise product with a scalar)."""
-    from .pdarrayclass import sum as _sum
 
     if not isinstance(pda1, pdarray) and not isinstance(pda2, pdarray):
         return np.dot(pda1, pda2)
@@ -72,8 +75,6 @@ def dot(pda1, pda2):
     if pda1.size != pda2.size:
         raise ValueError(f"shapes ({pda1.size},) and ({pda2.size},) not aligned")
     if pda1.dtype == bool_ and pda2.dtype == bool_:
-        from .pdarrayclass import any as _any
-
         return np.bool_(_any(pda1 & pda2))
     p = pda1 * pda2
     return _sum(p)
@@ -116,9 +117,6 @@ def quantile(a, q=0.5, axis=None, method="linear", keepdims=False):
     """NumPy's ``quantile`` of a 1-D pdarray (``q`` a scalar, a list or a pdarray of values in
     [0, 1]): one sort, then the order statistics NumPy's ``method`` names (the values are
     fetched by index, not gathered)."""
-    from .creation import array
-    from .sorting import sort
-    from .numeric import isnan
 
     _check(a, "a")
     if axis not in (None, 0, -1):
@@ -211,7 +209,6 @@ def median(pda):
 
 def cov(x, y):
     """The sample covariance of two pdarrays of one size (``ddof = 1``)."""
-    from .pdarrayclass import mean, sum as _sum
 
     _check(x, "x")
     _check(y, "y")
@@ -223,14 +220,12 @@ def cov(x, y):
 
 def corr(x, y):
     """Pearson's correlation of two pdarrays of one size."""
-    from .pdarrayclass import std
 
     return np.float64(cov(x, y) / (std(x, 1) * std(y, 1)))
 
 
 def skew(pda, bias=True):
     """The sample skewness (SciPy's ``skew``; ``bias=False`` corrects for bias)."""
-    from .pdarrayclass import mean, sum as _sum
 
     _check(pda)
     n = pda.size
@@ -256,7 +251,6 @@ def _k(pda, k):
 
 def mink(pda, k):
     """The ``k`` smallest values, in increasing order."""
-    from .sorting import sort
 
     k = _k(pda, k)
     return sort(pda)[:k]
@@ -264,7 +258,6 @@ def mink(pda, k):
 
 def maxk(pda, k):
     """The ``k`` largest values, in increasing order."""
-    from .sorting import sort
 
     k = _k(pda, k)
     s = sort(pda)
@@ -273,7 +266,6 @@ def maxk(pda, k):
 
 def argmink(pda, k):
     """The indices of the ``k`` smallest values (in order of the values)."""
-    from .sorting import argsort
 
     k = _k(pda, k)
     return argsort(pda)[:k]
@@ -281,7 +273,6 @@ def argmink(pda, k):
 
 def argmaxk(pda, k):
     """The indices of the ``k`` largest values (in increasing order of the values)."""
-    from .sorting import argsort
 
     k = _k(pda, k)
     p = argsort(pda)
@@ -300,7 +291,6 @@ class PutmaskTypeError(TypeError, RuntimeError):
 
 def putmask(A, mask, Values):
     """``A[i] = Values[i % len(Values)]`` where ``mask[i]`` (in place, NumPy's ``putmask``)."""
-    from .creation import arange
 
     _check(A, "A")
     _check(mask, "mask")
@@ -320,7 +310,6 @@ def putmask(A, mask, Values):
 
 def take(a, indices, axis=None):
     """``a[indices]`` (NumPy's ``take`` of a 1-D array)."""
-    from .creation import array
 
     if not isinstance(indices, pdarray):
         indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
@@ -330,7 +319,6 @@ def take(a, indices, axis=None):
 def hash(pda, full=True):
     """A hash of each element (or of each row of a list of arrays): two uint64 arrays, or
     one with ``full=False``. Strings use their 128-bit hash; numbers a mix of their bits."""
-    from .strings import Strings
     from .numpy.random import _mix  # noqa: F401  (the same finalizer, in Rust: commands::random_word)
 
     items = pda if isinstance(pda, (list, tuple)) else [pda]
@@ -363,7 +351,6 @@ def _finalize(z):
 
 def _float_bits(x):
     """The IEEE bits of a float64 array (through the driver: no bit cast on the native side)."""
-    from .creation import array
 
     v = x.to_ndarray()
     v = np.where(v == 0, 0.0, v)  # -0.0 hashes as 0.0

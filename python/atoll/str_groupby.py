@@ -15,12 +15,13 @@ Ranks compare only within one array: they are never mixed across two arrays.
 from . import _atoll
 from .dtypes import bool_
 from .pdarrayclass import pdarray
+from .categorical import Categorical
+from .strings import Strings, _groupby
+from .creation import zeros
 
 
 def is_str_key(k):
     """Whether ``k`` is a Strings or a Categorical."""
-    from .categorical import Categorical
-    from .strings import Strings
 
     return isinstance(k, (Strings, Categorical))
 
@@ -43,8 +44,6 @@ def rank_keys(keys):
 
 def init_strings(g, s, dropna):
     """Fills the GroupBy ``g`` for the single Strings key ``s`` (one sample sort)."""
-    from .creation import zeros
-    from .strings import _groupby
 
     perm, segs, uk, counts = _groupby(s)
     flags = zeros(s.size, bool_)

@@ -3,6 +3,14 @@
 import builtins
 
 from ..pdarrayclass import pdarray
+from ..pandas._align import find as _find
+from ..creation import arange, full
+from ..pandas._concat import generic_concat
+from ..pandas.groupbyclass import GroupBy
+from ..segarray import SegArray
+from ..pdarrayclass import cumsum
+from ..numeric import where
+from ..pandas.categorical import Categorical
 
 
 class NonUniqueError(ValueError):
@@ -36,7 +44,6 @@ def find(query, space, all_occurrences=False, remove_missing=False):
     ``remove_missing``). ``all_occurrences`` when ``space`` has duplicates: every index of
     each item in ``space``, increasing, as a SegArray (an empty segment for a missing item).
     **Collective.**"""
-    from ..pandas._align import find as _find
 
     q, s = _align_args(query, space)
     if all_occurrences:
@@ -66,10 +73,6 @@ def _align_args(query, space):
 def _find_all(query, space):
     """Every index of each query item in ``space`` (in increasing order), as a SegArray; None
     when ``space`` has no duplicates."""
-    from ..creation import arange
-    from ..pandas._concat import generic_concat
-    from ..pandas.groupbyclass import GroupBy
-    from ..segarray import SegArray
 
     if isinstance(query, list):
         raise TypeError("finding all_occurrences is not yet supported on sequences of arrays")
@@ -87,7 +90,6 @@ def _find_all(query, space):
 
 
 def _cumsum_exclusive(x):
-    from ..pdarrayclass import cumsum
 
     c = cumsum(x)
     return c - x
@@ -98,10 +100,6 @@ def lookup(keys, values, arguments, fillvalue=-1):
     of the equal key, ``fillvalue`` where there is none (a Categorical of values: its missing
     value there). Keys (and arguments) are an array or a list of arrays whose rows are the
     entries; keys must be unique. **Collective.**"""
-    from ..creation import full
-    from ..numeric import where
-    from ..pandas._align import find as _find
-    from ..pandas.categorical import Categorical
 
     if isinstance(values, Categorical):
         codes = lookup(keys, values.codes, arguments, fillvalue=values._NAcode)

@@ -1,11 +1,11 @@
 """Arkouda's ``arkouda.numpy.manipulation_functions`` for 1-D arrays."""
 
 from ..pdarrayclass import pdarray
+from ..strings import Strings
 
 
 def flip(x, axis=None):
     """The elements of ``x`` (a pdarray or Strings) in reverse order."""
-    from ..strings import Strings
 
     if axis not in (None, 0, -1, (0,)):
         raise ValueError(f"axis: 1-D arrays have only axis 0, got {axis!r}")

@@ -9,6 +9,14 @@ import numpy as np
 
 from ..dtypes import int64
 from ..pdarrayclass import pdarray
+from ..creation import arange, zeros, array
+from ..numeric import where, where as _where
+from ._concat import generic_concat
+from .groupbyclass import GroupBy
+from ..pdarrayclass import all as _all
+from ..strings import Strings, concatenate as sconcat
+from .categorical import Categorical
+from ..segarray import SegArray, gen_ranges
 
 
 def _levels(x):
@@ -17,10 +25,6 @@ def _levels(x):
 
 def find(keys, args):
     """For each row of ``args``, the index of the first equal row of ``keys``, or -1."""
-    from ..creation import arange, zeros
-    from ..numeric import where
-    from ._concat import generic_concat
-    from .groupbyclass import GroupBy
 
     kl, al = _levels(keys), _levels(args)
     if len(kl) != len(al):
@@ -44,9 +48,6 @@ def _same_kind(x):
 def lookup(keys, values, args, fillvalue=None):
     """``values[i]`` for the key ``i`` equal to each argument; ``fillvalue`` where none is
     (NaN for floats and ints become float64 when it is None and some argument is missing)."""
-    from ..creation import zeros
-    from ..numeric import where
-    from ..pdarrayclass import all as _all
 
     idx = find(keys, args)
     hit = (idx >= 0)._materialize()
@@ -67,10 +68,6 @@ def lookup(keys, values, args, fillvalue=None):
 def fill_missing(arr, present, fillvalue=None):
     """``arr`` with the rows where ``present`` is False replaced by ``fillvalue`` (Strings:
     "nan" by default, as pandas' NaN prints; Categorical: its missing-value label)."""
-    from ..creation import array
-    from ..numeric import where
-    from ..strings import Strings
-    from .categorical import Categorical
 
     if isinstance(arr, pdarray):
         if fillvalue is None:
@@ -83,20 +80,14 @@ def fill_missing(arr, present, fillvalue=None):
         return Categorical._make(codes, arr.categories, arr)
     if isinstance(arr, Strings):
         fill = "nan" if fillvalue is None else builtins.str(fillvalue)
-        from ..strings import concatenate as sconcat
 
         ext = sconcat([arr, array([fill])])
-        from ..creation import arange
 
         pos = where(present, arange(arr.size), arr.size)._materialize()
         return ext[pos]
-    from ..segarray import SegArray
 
     if isinstance(arr, SegArray):
-        from ..numeric import where as _where
-
         lens = _where(present, arr.lengths, 0)._materialize()
-        from ..segarray import gen_ranges
 
         segs, idx = gen_ranges(arr.segments, lens)
         return SegArray(segs, arr.values[idx], lengths=lens)

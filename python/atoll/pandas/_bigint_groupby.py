@@ -6,6 +6,8 @@ carry lost for groups under 2**32 rows), ``min``/``max`` by a sort of (group, va
 import numpy as np
 
 from ..dtypes import uint64
+from .._bigint import BigIntArray, _zeros
+from ..creation import arange
 
 OPS = frozenset(["first", "count", "or", "and", "xor", "sum", "min", "max"])
 _LOW32 = np.uint64(0xFFFF_FFFF)
@@ -15,7 +17,6 @@ _TOP = np.uint64(1 << 63)
 def bigint_aggregate(g, values, op):
     """``op`` of the bigint ``values`` per group of the GroupBy ``g`` (one value per group, in
     the order of ``g.unique_keys``). **Collective.**"""
-    from .._bigint import BigIntArray
 
     if values.size != g._nrows:
         raise ValueError("Attempt to group array using key array of different length")
@@ -36,7 +37,6 @@ def bigint_aggregate(g, values, op):
 
 
 def _sum(g, limbs, mb):
-    from .._bigint import BigIntArray, _zeros
 
     def group_sum(x):  # uint64 sums of values below 2**32: exact for groups under 2**32 rows
         return g._agg_sorted(g._sorted(x), "sum")
@@ -57,7 +57,6 @@ def _sum(g, limbs, mb):
 def _extreme_rows(g, limbs, op):
     """The row (of the keys as given) of the smallest (``min``) or largest (``max``) value of
     each group, the first such row on ties."""
-    from ..creation import arange
     from ..sorting import coargsort
 
     gid = g._group_ids()

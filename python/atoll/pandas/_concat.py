@@ -3,6 +3,8 @@
 
 from ..pdarrayclass import pdarray
 from ..strings import Strings
+from ..strings import concatenate as sconcat
+from .categorical import Categorical
 
 
 def generic_concat(items, ordered=True):
@@ -22,8 +24,6 @@ def generic_concat(items, ordered=True):
 
         return concatenate(items)
     if kind == "Strings":
-        from ..strings import concatenate as sconcat
-
         return sconcat(items)
     if kind == "Categorical":
         return items[0].concatenate(items[1:], ordered=ordered)
@@ -35,7 +35,6 @@ def generic_concat(items, ordered=True):
 
 
 def _kind(x):
-    from .categorical import Categorical
     from ..segarray import SegArray
 
     if isinstance(x, pdarray):

@@ -6,6 +6,8 @@ import numpy as np
 
 from ..dtypes import bool_, float64, uint64
 from ..pdarrayclass import pdarray
+from ._segfold import float_bits
+from ..strings import Strings
 
 _K1 = np.uint64(0xBF58476D1CE4E5B9)
 _K2 = np.uint64(0x94D049BB133111EB)
@@ -22,7 +24,6 @@ def mix(x):
 
 def bits(values):
     """Each value's bits as uint64 (lazy where possible)."""
-    from ._segfold import float_bits
 
     if values.dtype == float64:
         return float_bits(values)
@@ -33,7 +34,6 @@ def bits(values):
 
 def hash_values(values):
     """Two uint64 pdarrays hashing each value of a pdarray, Strings or Categorical."""
-    from ..strings import Strings
 
     if isinstance(values, Strings):
         return values.hash()

@@ -10,12 +10,16 @@ import numpy as np
 
 from ..dtypes import float64, int64
 from ..pdarrayclass import pdarray
+from ..creation import uniform, array, full, zeros
+from ..numeric import floor, log, where, round as _round
+from ..pdarrayclass import any as _any, cumsum, sum as _sum
+from ..segarray import gen_ranges, segment_ids
+from ..sorting import coargsort, searchsorted, sort
 
 
 def uniform_draws(random_state, size):
     """``size`` draws of U(0, 1) from ``random_state``: None (fresh entropy), an int seed, or
     a generator with NumPy's ``uniform(low, high, size)`` that returns a pdarray."""
-    from ..creation import uniform
 
     if random_state is None:
         return uniform(size)
@@ -24,8 +28,6 @@ def uniform_draws(random_state, size):
     if hasattr(random_state, "uniform"):
         u = random_state.uniform(0.0, 1.0, size=size)
         if not isinstance(u, pdarray):
-            from ..creation import array
-
             u = array(np.asarray(u, dtype=np.float64))
         return u
     raise TypeError(f"random_state: expected None, an int or a generator, got {type(random_state).__name__}")
@@ -33,11 +35,6 @@ def uniform_draws(random_state, size):
 
 def group_sample(g, n, frac, replace, weights, random_state, permute_samples):
     """The row indices of a sample of each group of the GroupBy ``g``."""
-    from ..creation import full, zeros
-    from ..numeric import floor, log, where
-    from ..pdarrayclass import any as _any, cumsum, sum as _sum
-    from ..segarray import gen_ranges, segment_ids
-    from ..sorting import coargsort, searchsorted, sort
 
     keys, cnt = g.size()
     ng = g.ngroups
@@ -48,7 +45,6 @@ def group_sample(g, n, frac, replace, weights, random_state, permute_samples):
     else:
         if not isinstance(frac, (builtins.float, np.floating, builtins.int, np.integer)):
             raise TypeError("frac must be a float scalar.")
-        from ..numeric import round as _round
 
         num = _round(cnt.astype(float64) * builtins.float(frac)).astype(int64)._materialize()
     if ng and not replace and builtins.bool(_any(num > cnt)):

@@ -30,19 +30,22 @@ import numpy as np
 from ..dtypes import int64
 from ..pdarrayclass import pdarray, _check
 from ..strings import Strings
+from ..strings import from_list, concatenate, unique
+from ..pdarrayclass import any as _any, argmax, all as _all
+from .. import _atoll
+from ..creation import array, zeros, arange, full
+from ..numeric import where as _where
 
 __all__ = ["Categorical"]
 
 
 def _strings(values):
-    from ..strings import from_list
 
     return from_list([builtins.str(v) for v in values])
 
 
 def _find(categories, value):
     """The index of ``value`` among ``categories``, or None."""
-    from ..pdarrayclass import any as _any, argmax
 
     hit = categories == value
     if categories.size and builtins.bool(_any(hit)):
@@ -58,8 +61,6 @@ class Categorical:
     RegisterablePieces = frozenset(["categories", "codes", "permutation", "segments", "_akNAcode"])
 
     def __init__(self, values, **kwargs):
-        from .. import _atoll
-        from ..creation import array
 
         self.registered_name = None
         self._perm = self._segs = None
@@ -100,8 +101,6 @@ class Categorical:
             self.codes, self.categories = pdarray(c), Strings(k)
             self._sorted = True  # codes of the strings order as the strings
         elif hasattr(values, "__len__") and len(values) == 0:
-            from ..creation import zeros
-
             self.codes, self.categories = zeros(0, int64), _strings([])
             self._groups_known, self._sorted = True, True
         else:
@@ -115,8 +114,6 @@ class Categorical:
             self.na_value = kwargs.get("na_value", "N/A")
             k = _find(self.categories, self.na_value)
             if k is None:
-                from ..strings import concatenate
-
                 self.categories = concatenate([self.categories, _strings([self.na_value])])
                 k = self.categories.size - 1
                 # The appended label is used by no value: present codes still order as strings.
@@ -235,7 +232,6 @@ class Categorical:
 
     def copy(self):
         """A deep copy (codes, categories, and the grouping when known)."""
-        from ..creation import arange
 
         c = Categorical._make(_copy(self.codes), self.categories[arange(self.categories.size)], self)
         c._groups_known = self._groups_known
@@ -249,7 +245,6 @@ class Categorical:
             return True
         if self.categories.size != other.categories.size:
             return False
-        from ..pdarrayclass import all as _all
 
         return self.categories.size == 0 or builtins.bool(_all(self.categories == other.categories))
 
@@ -290,8 +285,6 @@ class Categorical:
     def equals(self, other):
         """True when ``other`` is a Categorical of the same values."""
         if isinstance(other, Categorical) and other.size == self.size:
-            from ..pdarrayclass import all as _all
-
             return builtins.bool(_all(self == other)) if self.size else True
         return False
 
@@ -300,7 +293,6 @@ class Categorical:
     def standardize_categories(cls, arrays, na_value="N/A"):
         """The Categoricals of ``arrays`` remapped to one set of categories (the union of
         theirs, sorted, with ``na_value``)."""
-        from ..strings import concatenate, unique
 
         for a in arrays:
             if not isinstance(a, cls):
@@ -313,8 +305,6 @@ class Categorical:
     def set_categories(self, new_categories, na_value=None):
         """The same values over ``new_categories`` (distinct Strings); values not among them
         become the missing-value label."""
-        from ..creation import arange, full
-        from ..strings import concatenate
         from ..setops import in1d
         from ..pandas.groupbyclass import GroupBy
 
@@ -353,7 +343,6 @@ class Categorical:
     def reset_categories(self):
         """The Categorical over only the categories its values use (and the missing-value
         label)."""
-        from ..creation import arange, zeros
         from ..setops import unique
 
         used = unique(self.codes)
@@ -371,8 +360,6 @@ class Categorical:
 
     def endswith(self, substr, regex=False):
         if substr == "" and not regex:  # every value ends with "" (Strings refuses it: Arkouda)
-            from ..creation import full
-
             return full(self.size, True, bool)
         return self.categories.endswith(substr, regex=regex)[self.codes]
 
@@ -389,9 +376,6 @@ class Categorical:
     # ----- as keys -----------------------------------------------------------------------
     def _is_sorted(self):
         if self._sorted is None:
-            from ..creation import arange
-            from ..pdarrayclass import all as _all
-
             k = self.categories.size
             self._sorted = k == 0 or builtins.bool(_all(self.categories.argsort() == arange(k)))
         return self._sorted
@@ -401,7 +385,6 @@ class Categorical:
         they already order as the strings)."""
         if self._is_sorted():
             return self.codes
-        from ..creation import arange, zeros
 
         k = self.categories.size
         rank = zeros(k, int64)
@@ -432,7 +415,6 @@ class Categorical:
     def unique(self):
         """The distinct values present, in category order, as a Categorical whose categories
         are those values (Arkouda's ``unique``)."""
-        from ..creation import arange
 
         used = _used_codes(self)
         return Categorical.from_codes(arange(used.size), self.categories[used], na_value=self.na_value)
@@ -524,7 +506,6 @@ def _is_pandas_categorical(v):
 def where(condition, A, B):
     """``ak.where`` with a Categorical (or a string) on either side: a Categorical over the
     union of the categories (a string that is no category becomes one)."""
-    from ..numeric import where as _where
 
     def as_cat(x):
         if isinstance(x, Categorical):
@@ -543,6 +524,5 @@ def where(condition, A, B):
 
 
 def _zeros_codes(n):
-    from ..creation import zeros
 
     return zeros(n, int64)

@@ -25,6 +25,8 @@ from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
 from ..pdarrayclass import pdarray
 from ..strings import Strings
 from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
+from ..creation import arange, full, uniform, array, arange as _ar, zeros, ones
+from ..numeric import where, isnan
 
 __all__ = ["DataFrame", "DataFrameGroupBy", "intx", "intersect", "invert_permutation"]
 
@@ -49,7 +51,6 @@ def _is_numeric(col):
 
 
 def _copy_col(c):
-    from ..creation import arange
     from .categorical import Categorical
     from ..segarray import SegArray
 
@@ -130,8 +131,6 @@ class DataFrame(UserDict):
         if index is not None:
             self._set_index(index)
         elif self._index is None:
-            from ..creation import arange
-
             self._set_index(arange(self._nrows))
         if self._index is not None and self._columns and self._index.size != self._nrows:
             raise ValueError(f"Index of size {self._index.size} does not match {self._nrows} rows")
@@ -159,8 +158,6 @@ class DataFrame(UserDict):
         elif isinstance(pdf.index, pd.MultiIndex):
             self._index = MultiIndex(pdf.index)
         elif isinstance(pdf.index, pd.RangeIndex) and pdf.index.start == 0 and pdf.index.step == 1:
-            from ..creation import arange
-
             self._index = Index(arange(self._nrows), name=pdf.index.name)
         else:
             self._index = Index(pdf.index)
@@ -286,7 +283,6 @@ class DataFrame(UserDict):
         return out
 
     def __getitem__(self, key):
-        from ..creation import arange
         from .series import Series
 
         if isinstance(key, Series):
@@ -333,7 +329,6 @@ class DataFrame(UserDict):
         raise IndexError("Invalid selector: unknown error.")
 
     def __setitem__(self, key, value):
-        from ..creation import arange
         from .series import Series
 
         if _is_int(key):
@@ -357,8 +352,6 @@ class DataFrame(UserDict):
         if isinstance(value, (list, tuple, np.ndarray)):
             value = _to_array(value)
         if np.isscalar(value) and not self.empty:
-            from ..creation import full
-
             value = full(self._nrows, value) if not isinstance(value, str) else _to_array([value] * self._nrows)
         if not _is_column(value):
             raise ValueError(f"Column must be one of {_column_classes()}.")
@@ -393,7 +386,6 @@ class DataFrame(UserDict):
 
     def sample(self, n=5):
         """``n`` rows chosen at random (without replacement)."""
-        from ..creation import uniform
         from ..sorting import argsort
 
         if self._nrows <= n:
@@ -407,8 +399,6 @@ class DataFrame(UserDict):
 
     def _get_head_tail(self):
         import pandas as pd
-
-        from ..creation import array
 
         if self.empty:
             return pd.DataFrame()
@@ -553,7 +543,6 @@ class DataFrame(UserDict):
         return None if inplace else obj
 
     def _drop_rows(self, keys):
-        from ..creation import array
         from ..setops import in1d
 
         for k in keys:
@@ -561,14 +550,12 @@ class DataFrame(UserDict):
                 raise TypeError("Index keys must be integers.")
         drop = in1d(self._index.values, array(np.asarray(keys, dtype=np.int64)))
         keep = (~drop)._materialize()
-        from ..creation import arange
 
         idx = arange(self._nrows)[keep]
         for k in self._columns:
             self.data[k] = self.data[k][idx]
         self._index = self._index[idx]
         self.update_nrows()
-        from ..creation import arange as _ar
 
         self._set_index(_ar(self._nrows))
 
@@ -584,7 +571,6 @@ class DataFrame(UserDict):
                 raise KeyError(f"{c} is not a column in the DataFrame.")
         g = GroupBy(self.data[subset[0]] if len(subset) == 1 else [self.data[c] for c in subset], dropna=False)
         if keep == "last":
-            from ..creation import array
             from ..manipulation import concatenate
 
             ends = concatenate([g.segments[1:] - 1, array(np.array([g.length - 1], dtype=np.int64))])
@@ -593,7 +579,6 @@ class DataFrame(UserDict):
 
     def reset_index(self, size=None, inplace=False):
         """Row labels 0..n-1."""
-        from ..creation import arange
 
         obj = self if inplace else self._shallow()
         obj.update_nrows()
@@ -632,7 +617,6 @@ class DataFrame(UserDict):
         return None if inplace else obj
 
     def _rename_index(self, mapper, inplace):
-        from ..numeric import where
 
         obj = self if inplace else self.copy()
         vals = obj._index.values
@@ -642,8 +626,6 @@ class DataFrame(UserDict):
                     raise TypeError("Replacement value must have the same type as the original value")
                 vals = where(vals == k, v, vals)._materialize() if isinstance(vals, pdarray) else vals
         elif callable(mapper):
-            from ..creation import array
-
             vals = array(np.array([mapper(x) for x in vals.tolist()]))
         else:
             raise TypeError("Argument must be callable or dict-like")
@@ -718,7 +700,6 @@ class DataFrame(UserDict):
     def argsort(self, key, ascending=True):
         """The permutation that sorts the rows by column ``key`` (descending: numbers in
         nonincreasing order, others the ascending order reversed, as Arkouda)."""
-        from ..creation import array
         from ..sorting import argsort
 
         if self.empty:
@@ -734,7 +715,6 @@ class DataFrame(UserDict):
     def coargsort(self, keys, ascending=True):
         """The permutation that sorts the rows by the columns ``keys`` (reversed when not
         ``ascending``)."""
-        from ..creation import array
         from ..sorting import coargsort
 
         if self.empty:
@@ -744,7 +724,6 @@ class DataFrame(UserDict):
 
     def sort_values(self, by=None, ascending=True):
         """The rows sorted by ``by`` (a column name or a list; every column when None)."""
-        from ..creation import array
 
         if self.empty:
             return array(np.zeros(0, dtype=np.int64))
@@ -808,7 +787,6 @@ class DataFrame(UserDict):
     def isin(self, values):
         """A bool DataFrame: whether each element is in ``values`` (a pdarray for every
         column, a dict of column -> values, or a Series/DataFrame compared by label)."""
-        from ..creation import zeros
         from ..setops import in1d
         from ._align import find
         from .series import Series
@@ -827,7 +805,6 @@ class DataFrame(UserDict):
         if isinstance(values, (DataFrame, Series)):
             pos = find(values.index.values, self._index.values)
             hit = (pos >= 0)._materialize()
-            from ..numeric import where
 
             safe = where(hit, pos, 0)._materialize()
             out = {}
@@ -852,8 +829,6 @@ class DataFrame(UserDict):
 
     def isna(self):
         """A bool DataFrame: True where a value is NaN (only float columns hold NaN)."""
-        from ..creation import zeros
-        from ..numeric import isnan
 
         out = {}
         for c in self._columns:
@@ -883,8 +858,6 @@ class DataFrame(UserDict):
                 index=Index(_to_array(np.array(bools, dtype=str))),
             )
         if axis in (1, "columns"):
-            from ..creation import zeros
-
             r = zeros(self._nrows, bool_)
             for c in bools:
                 r = r | self.data[c]
@@ -904,8 +877,6 @@ class DataFrame(UserDict):
                 index=Index(_to_array(np.array(bools, dtype=str))),
             )
         if axis in (1, "columns"):
-            from ..creation import ones
-
             r = ones(self._nrows, bool_)
             for c in bools:
                 r = r & self.data[c]
@@ -914,8 +885,6 @@ class DataFrame(UserDict):
 
     def count(self, axis=0, numeric_only=False):
         """The number of non-NaN values per column (axis 0) or per row (axis 1)."""
-        from ..creation import full, zeros
-        from ..numeric import isnan
         from .series import Series
 
         def ok(c):
@@ -952,7 +921,6 @@ class DataFrame(UserDict):
     def dropna(self, axis=0, how=None, thresh=None, ignore_index=False):
         """Rows (axis 0) or columns (axis 1) with NaN removed: any NaN (``how='any'``), only
         all-NaN (``how='all'``), or fewer than ``thresh`` non-NaN values."""
-        from ..numeric import isnan
 
         if how is not None and thresh is not None:
             raise TypeError("You cannot set both the how and thresh arguments at the same time.")
@@ -1142,7 +1110,6 @@ def _big_or_int(col):
         return _to_array(np.array(vals, dtype=np.int64))
     if lo >= 0 and hi < 2**64:
         return _to_array(np.array(vals, dtype=np.uint64))
-    from ..creation import array
 
     return array(vals)  # bigint (part 1's ak.array of Python ints)
 
@@ -1299,7 +1266,6 @@ class DataFrameGroupBy:
         return self.df[sort(idx) if sort_index else idx]
 
     def sample(self, n=None, frac=None, replace=False, weights=None, random_state=None):
-        from ..creation import arange
 
         idx = self.gb.sample(
             arange(self.df._nrows),
@@ -1331,7 +1297,6 @@ class DiffAggregate:
     """The differences between consecutive values within each group, for aggregation."""
 
     def __init__(self, gb, series):
-        from ..creation import full
 
         self.gb = gb
         values = full(series.size, np.nan, float64)
@@ -1339,7 +1304,6 @@ class DiffAggregate:
         if sv.size > 1:
             d = full(sv.size, np.nan, float64)
             d[1:] = sv[1:] - sv[:-1]
-            from ..numeric import where
 
             d = where(gb._flags, np.nan, d)._materialize()
             values[gb.permutation] = d
@@ -1382,15 +1346,12 @@ def intersect(a, b, positions=True, unique=False):
 
     ma, mb = in1d(a, b), in1d(b, a)
     if positions:
-        from ..creation import arange
-
         return arange(ma.size)[ma], arange(mb.size)[mb]
     return a[ma] if not isinstance(a, (list, tuple)) else [x[ma] for x in a]
 
 
 def invert_permutation(perm):
     """The inverse of the permutation ``perm``."""
-    from ..creation import arange, zeros
 
     inv = zeros(perm.size, int64)
     inv[perm] = arange(perm.size)

@@ -21,6 +21,10 @@ from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, k
 from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
 from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
+from ..strings import Strings
+from ..creation import arange, zeros, array, full
+from ..numeric import isnan, where, isnan as _isnan
+from ..pdarrayclass import cumsum
 
 
 def _widened(values):
@@ -82,7 +86,6 @@ def _values_list(values):
 
 
 def _arraylike(v):
-    from ..strings import Strings
     from .categorical import Categorical
     from ..segarray import SegArray
 
@@ -109,9 +112,6 @@ class GroupBy:
     objType = "GroupBy"
 
     def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
-        from ..creation import arange
-        from ..numeric import isnan
-        from ..strings import Strings
         from ..str_groupby import init_strings, rank_keys
 
         if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
@@ -172,7 +172,6 @@ class GroupBy:
 
     def _init_sorted(self, k):
         """Keys already sorted: the groups are runs of equal keys (no sort)."""
-        from ..creation import arange, zeros
 
         n = k.size
         self._dense, self._kept, self._ks = None, None, [k]
@@ -192,7 +191,6 @@ class GroupBy:
     def _from_sorted_segments(cls, segments, keys, n):
         """The GroupBy of ``n`` rows already in group order: group ``g`` starts at
         ``segments[g]`` (distinct, increasing); ``keys`` gives each row's key."""
-        from ..creation import arange, zeros
 
         g = cls.__new__(cls)
         g.registered_name = None
@@ -213,7 +211,6 @@ class GroupBy:
     def _init_parts(self, keys, permutation, segments, dropna):
         """A GroupBy rebuilt from its parts (a file, ``register``): the keys as given, the
         permutation that groups them and the group starts."""
-        from ..creation import zeros
 
         self.keys = keys
         self._seq = isinstance(keys, (list, tuple))
@@ -266,7 +263,6 @@ class GroupBy:
 
     def _group(self):
         """The sort: permutation, group-start flags and segments."""
-        from ..creation import zeros
 
         if self._perm is not None:
             return
@@ -297,7 +293,6 @@ class GroupBy:
 
     # ----- structure ---------------------------------------------------------------------
     def _ends(self):
-        from ..creation import array
         from ..manipulation import concatenate
 
         return (
@@ -323,7 +318,6 @@ class GroupBy:
 
     def _agg_sorted(self, sv, op):
         """``op`` per group of values already in grouped order (int64/uint64/float64)."""
-        from ..creation import zeros
 
         if self.ngroups == 0:
             return zeros(0, sv.dtype)
@@ -346,8 +340,6 @@ class GroupBy:
 
     # ----- aggregations ------------------------------------------------------------------
     def _agg(self, values, op, ddof=0, skipna=True):
-        from ..creation import zeros
-        from ..numeric import isnan, where
 
         vals = _widened(values)
         out_dt = {
@@ -477,7 +469,6 @@ class GroupBy:
         return self.unique_keys, self._agg(values, "all")
 
     def _bitwise(self, values, op):
-        from ..creation import zeros
         from ._segfold import segmented_bitwise
 
         if is_bigint(values):
@@ -506,8 +497,6 @@ class GroupBy:
     def median(self, values, skipna=True):
         """The median of each group (float64; NaN values left out when ``skipna``, NaN for a
         group with none)."""
-        from ..creation import full, zeros
-        from ..numeric import isnan, where
         from ..sorting import coargsort
 
         values = self._check_values(values, ("int64", "uint64", "float64", "bool"), "median")
@@ -532,8 +521,6 @@ class GroupBy:
         hi = sv[seg + cnt // 2]
         med = (lo + hi) / 2.0
         if not skipna:
-            from ..numeric import isnan as _isnan
-
             anynan = self._agg(_isnan(values.astype(float64)), "any")
             out[keys] = med
             return self.unique_keys, where(anynan, np.nan, out)._materialize()
@@ -560,7 +547,6 @@ class GroupBy:
 
     def _group_ids(self):
         """The group number of each row (of the keys as given; -1 for dropped rows)."""
-        from ..creation import arange
 
         return self.broadcast(arange(self.ngroups), permute=True)
 
@@ -580,7 +566,6 @@ class GroupBy:
         """Number of distinct non-NaN values per group (any array kind, or a list of them;
         Arkouda refuses float64 values, Atoll counts them as pandas does)."""
         from ..manipulation import bincount
-        from ..creation import zeros
 
         values = _unwrap_values(values)
         if self.ngroups == 0:
@@ -592,8 +577,6 @@ class GroupBy:
         """The most frequent value per group (among ties, the one that occurs first, as
         Arkouda); a list of arrays gives the most frequent row. NaN values are left out (a
         group of NaNs only gives NaN, or 0 for integers)."""
-        from ..creation import full, zeros
-        from ..numeric import where
 
         values = _unwrap_values(values)
         vals, seq = _values_list(values)
@@ -624,7 +607,6 @@ class GroupBy:
 
     def _pair_rows(self):
         """The row numbers of the rows ``_pairs`` groups (the kept rows, in order)."""
-        from ..creation import arange
 
         rows = arange(self._nrows)
         if self.length != self._nrows:
@@ -634,8 +616,6 @@ class GroupBy:
     def unique(self, values):
         """The distinct values of each group, sorted, as a SegArray (a list of SegArrays for
         a list of value arrays: the distinct rows)."""
-        from ..creation import zeros
-        from ..pdarrayclass import cumsum
         from ..segarray import SegArray
 
         values = _unwrap_values(values)
@@ -653,9 +633,7 @@ class GroupBy:
         return self.unique_keys, (out if seq else out[0])
 
     def _take_ranges(self, n, from_end):
-        from ..creation import zeros
         from ..segarray import gen_ranges
-        from ..numeric import where
 
         if not isinstance(n, (builtins.int, np.integer)) or n < 0:
             raise ValueError(f"n: expected a nonnegative int, got {n!r}")
@@ -721,7 +699,6 @@ class GroupBy:
 
     def _seg_cumsum(self, z):
         """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
-        from ..pdarrayclass import cumsum
 
         cs = cumsum(z)._materialize()
         start = (cs[self.segments] - z[self.segments])._materialize()
@@ -734,8 +711,6 @@ class GroupBy:
         NaN (0 for integers). int64 for bool values. One scan over the grouped rows, less each
         group's start: integer sums are exact (wrapping), float sums carry the rounding of
         the running total over earlier groups (relative to it, not to the group's sum)."""
-        from ..creation import full, zeros
-        from ..numeric import isnan, where
 
         _check(values, "values")
         sv = self._sorted(_widened(values))
@@ -755,8 +730,6 @@ class GroupBy:
         """One value per group (``values``, in group order) given to every row of the group:
         in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
         for int64) or in grouped order."""
-        from ..creation import full, zeros
-        from ..pdarrayclass import cumsum
 
         if not _arraylike(values):
             raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
@@ -817,9 +790,7 @@ def broadcast(segments, values, size=-1, permutation=None):
     starting at ``segments``, sorted; an empty segment repeats the next start; ``size``
     positions in all), then moved by ``permutation`` (position ``i`` of the result is at
     ``permutation[i]``). ``values``: a pdarray, Strings or Categorical."""
-    from ..creation import arange, array, zeros
     from ..manipulation import concatenate
-    from ..pdarrayclass import cumsum
 
     _check(segments, "segments")
     if not _arraylike(values):

@@ -19,6 +19,9 @@ import numpy as np
 from ..dtypes import int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
+from ..creation import array
+from ..pdarrayclass import all as _all
+from ..numeric import isnan
 
 __all__ = ["Index", "MultiIndex"]
 
@@ -31,7 +34,6 @@ def _to_array(values):
     """An Atoll array of a list, tuple, NumPy array or pandas object."""
     import pandas as pd
 
-    from ..creation import array
     from .categorical import Categorical
 
     if isinstance(values, (pdarray, Strings, Categorical)):
@@ -175,8 +177,6 @@ class Index:
                     key = np.nonzero(key)[0]
             return Index([self.values[builtins.int(k)] for k in key], name=self.name, allow_list=True)
         if isinstance(key, list):
-            from ..creation import array
-
             key = array(np.asarray(key, dtype=np.int64))
         return Index(self.values[key], name=self.name)
 
@@ -209,7 +209,6 @@ class Index:
             return list(self.tolist()) == list(other.tolist())
         if type(self.values) is not type(other.values):
             return False
-        from ..pdarrayclass import all as _all
 
         return self.size == 0 or builtins.bool(_all(self.values == other.values))
 
@@ -271,7 +270,6 @@ class Index:
     def sort_values(self, return_indexer=False, ascending=True, na_position="last"):
         """The labels sorted (NaN at ``na_position``), and the sorting permutation when
         ``return_indexer``."""
-        from ..numeric import isnan
         from ..manipulation import concatenate
 
         if na_position not in ("first", "last"):
@@ -295,7 +293,6 @@ class Index:
     def lookup(self, key):
         """A bool pdarray: whether each label is among ``key`` (a scalar or an array)."""
         from ..setops import in1d
-        from ..creation import array
 
         if not _is_atoll_array(key):
             try:
@@ -448,8 +445,6 @@ class MultiIndex(Index):
         if _is_int(key):
             return tuple(lv[builtins.int(key)] for lv in self.levels)
         if isinstance(key, list):
-            from ..creation import array
-
             key = array(np.asarray(key, dtype=np.int64))
         return MultiIndex([lv[key] for lv in self.levels], name=self._name, names=self._names)
 
@@ -480,7 +475,6 @@ class MultiIndex(Index):
     def equals(self, other):
         if not isinstance(other, MultiIndex) or other.size != self.size or other.nlevels != self.nlevels:
             return False
-        from ..pdarrayclass import all as _all
 
         return self.size == 0 or builtins.bool(_all(self == other))
 
@@ -535,7 +529,6 @@ class MultiIndex(Index):
     def lookup(self, key):
         """A bool pdarray: whether each row of labels is among the rows of ``key`` (a list
         or tuple of one array or scalar per level)."""
-        from ..creation import array
 
         if not isinstance(key, (list, tuple)) or len(key) != self.nlevels:
             raise TypeError("MultiIndex.lookup: key must be a list or tuple of one value or array per level")

@@ -29,11 +29,11 @@ from ..io import (  # noqa: F401
 )
 from ..hdf5 import to_hdf, read_hdf, update_hdf, ARKOUDA_HDF5_FILE_METADATA_GROUP  # noqa: F401
 from ..csv import read_csv, to_csv  # noqa: F401
+from ..csv import get_csv_columns
 
 
 def ls_csv(filename, col_delim=","):
     """The column names of a CSV file."""
-    from ..csv import get_csv_columns
 
     return get_csv_columns(filename, col_delim)
 

@@ -32,6 +32,11 @@ import numpy as np
 from ..dtypes import float64, int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
+from ..creation import arange, zeros, full
+from ..numeric import where, abs as _abs
+from ..pdarrayclass import cumsum, sum as _sum
+from .._session import num_locales
+from ..strings import from_list
 
 __all__ = ["merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 
@@ -60,9 +65,6 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
     """``(left rows, right rows)``: int64 pdarrays of the rows of each output row of the join
     of ``left_keys`` and ``right_keys`` (arrays, or lists of arrays of one length), -1 where a
     side has no row (left, right, outer joins). Grouped by key, in key order."""
-    from ..creation import arange, zeros
-    from ..numeric import where
-    from ..pdarrayclass import cumsum, sum as _sum
     from ..segarray import segment_ids
     from ._concat import generic_concat
     from ._segfold import reserve_check
@@ -96,7 +98,6 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
         out_n = one(cl) * one(cr)
     out_n = out_n._materialize()
     total = builtins.int(_sum(out_n)) if out_n.size else 0
-    from .._session import num_locales
 
     reserve_check(operation, (total * (16 + row_bytes)) // builtins.max(1, num_locales()) + 1)
     if total == 0:
@@ -141,14 +142,11 @@ def compute_join_size(a, b):
 
 def _take(col, rows):
     """``col[rows]`` with -1 rows missing (see the module doc)."""
-    from ..numeric import where
     from ._align import fill_missing
 
     present = (rows >= 0)._materialize()
     safe = where(present, rows, 0)._materialize()
     if len(col) == 0:
-        from ..creation import zeros
-
         got = col[zeros(rows.size, int64)] if rows.size and len(col) else col
         if len(col) == 0 and rows.size:
             return _nulls(col, rows.size)
@@ -161,7 +159,6 @@ def _take(col, rows):
 
 def _take_any(col, rows):
     """``col[rows]`` where rows are valid, anything (row 0) where they are -1."""
-    from ..numeric import where
 
     if len(col) == 0:
         return _nulls(col, rows.size)
@@ -169,8 +166,6 @@ def _take_any(col, rows):
 
 
 def _nulls(col, n):
-    from ..creation import full
-    from ..strings import from_list
     from .categorical import Categorical
 
     if isinstance(col, Strings):
@@ -182,13 +177,11 @@ def _nulls(col, n):
 
 def _coalesce(a, b, use_a):
     """``a`` where ``use_a`` else ``b`` (two key columns of one kind)."""
-    from ..numeric import where
 
     if isinstance(a, pdarray):
         d = np.result_type(a.dtype, b.dtype)
         return where(use_a, a.astype(d), b.astype(d))._materialize()
     from ._concat import generic_concat
-    from ..creation import arange
 
     both = generic_concat([a, b])
     pos = where(use_a, arange(a.size), arange(b.size) + a.size)._materialize()
@@ -239,7 +232,6 @@ def merge(
     li, ri = join_indices([left.data[c] for c in lon], [right.data[c] for c in ron], how, f"merge ({how})", row_bytes)
     if not sort:
         from ..sorting import coargsort
-        from ..numeric import where
 
         if li.size:
             big = builtins.int(left._nrows) + 1
@@ -277,7 +269,6 @@ def join_on_eq_with_dt(a1, a2, t1, t2, dt, pred, result_limit=1000):
     ``t2[j]`` (``pred``: 'true_dt' for ``|t1 - t2| <= dt``, 'abs_dt' the same, 'pos_dt' for
     ``0 <= t2 - t1 <= dt``), as Arkouda's: at most ``result_limit`` pairs (ValueError when
     more match). Returns ``(indices into a1, indices into a2)``."""
-    from ..numeric import abs as _abs
 
     for x in (a1, a2, t1, t2):
         if not isinstance(x, pdarray) or x.dtype != int64:

@@ -23,6 +23,9 @@ from ..dtypes import bool_, float64, int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
 from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
+from ..creation import arange, array, full, zeros
+from .index import _convert_bytes
+from ..numeric import isnan, where
 
 __all__ = ["Series", "map_values"]
 
@@ -56,7 +59,6 @@ class Series:
     def __init__(self, data, name=None, index=None):
         import pandas as pd
 
-        from ..creation import arange
         from .categorical import Categorical
 
         self.registered_name = None
@@ -130,7 +132,6 @@ class Series:
 
     def memory_usage(self, index=True, unit="B"):
         """The bytes of the values (and of the index)."""
-        from .index import _convert_bytes
 
         n = self.values.nbytes + (self.index.memory_usage() if index else 0)
         return _convert_bytes(n, unit)
@@ -196,7 +197,6 @@ class Series:
 
     def __setitem__(self, key, val):
         """Sets the values at the labels ``key`` (all rows with that label)."""
-        from ..creation import arange
 
         if isinstance(self.values, Strings):
             raise TypeError("Series of Strings are immutable")
@@ -209,7 +209,6 @@ class Series:
     def locate(self, key):
         """The rows whose label equals ``key`` (a scalar, a list or an array of labels; for a
         MultiIndex a tuple of one value or array per level), in label order of ``key``."""
-        from ..creation import arange, array
         from ._align import find
 
         if isinstance(key, Series):
@@ -331,7 +330,6 @@ class Series:
 
     def diff(self):
         """The difference with the previous value (NaN first), float64."""
-        from ..creation import full
 
         out = full(self.size, np.nan, float64)
         if self.size > 1:
@@ -368,8 +366,6 @@ class Series:
 
     # ----- missing values ----------------------------------------------------------------
     def isna(self):
-        from ..creation import zeros
-        from ..numeric import isnan
 
         if isinstance(self.values, pdarray) and self.values.dtype == float64:
             return Series(isnan(self.values)._materialize(), index=self.index)
@@ -388,7 +384,6 @@ class Series:
 
     def fillna(self, value):
         """NaN values replaced by ``value`` (a scalar, a pdarray or a Series)."""
-        from ..numeric import isnan, where
 
         if isinstance(value, Series):
             value = value.values
@@ -534,7 +529,6 @@ class _iLocIndexer:
         self.series = series
 
     def _key(self, key):
-        from ..creation import array
 
         if isinstance(key, Series):
             key = key.values
@@ -554,8 +548,6 @@ class _iLocIndexer:
     def __getitem__(self, key):
         k = self._key(key)
         if _is_int(k):
-            from ..creation import array
-
             return self.series._take(array([k]))
         return self.series._take(k)
 

@@ -8,6 +8,11 @@ Series, Index and Categorical): each object is brought to pandas/NumPy and compa
 """
 
 import numpy as np
+from .categorical import Categorical
+from .dataframe import DataFrame
+from .index import Index
+from .series import Series
+from ..segarray import SegArray
 
 __all__ = [
     "assert_frame_equal",
@@ -25,11 +30,6 @@ __all__ = [
 
 def _pd(obj, retain_index=True):
     import pandas as pd
-
-    from .categorical import Categorical
-    from .dataframe import DataFrame
-    from .index import Index
-    from .series import Series
 
     if isinstance(obj, (pd.DataFrame, pd.Series, pd.Index, pd.Categorical, np.ndarray)):
         return obj
@@ -58,8 +58,6 @@ def assert_frame_equal(
 ):
     """The DataFrames hold the same columns, values and index."""
     import pandas as pd
-
-    from .dataframe import DataFrame
 
     if not isinstance(left, DataFrame) or not isinstance(right, DataFrame):
         raise AssertionError(f"{obj}: expected two DataFrames, got {type(left).__name__} and {type(right).__name__}")
@@ -175,7 +173,6 @@ assert_index_equivalent = assert_index_equal
 def assert_categorical_equal(left, right, check_dtype=True, check_category_order=True, obj="Categorical"):
     """The Categoricals hold the same values (and categories, in the same order when
     ``check_category_order``)."""
-    from .categorical import Categorical
 
     if not isinstance(left, Categorical) or not isinstance(right, Categorical):
         raise AssertionError(f"{obj}: expected two Categoricals")
@@ -200,11 +197,6 @@ def assert_arkouda_array_equal(
 
 def assert_equal(left, right, **kwargs):
     """Equality of any two Atoll (or pandas/NumPy) objects of one kind."""
-    from .categorical import Categorical
-    from .dataframe import DataFrame
-    from .index import Index
-    from .series import Series
-    from ..segarray import SegArray
 
     if isinstance(left, DataFrame):
         return assert_frame_equal(left, right, **kwargs)

@@ -5,6 +5,8 @@ from collections import namedtuple
 import numpy as np
 
 from ..pdarrayclass import pdarray
+from ..numeric import log
+from ..pdarrayclass import sum as _sum
 
 Power_divergenceResult = namedtuple("Power_divergenceResult", ("statistic", "pvalue"))
 
@@ -24,9 +26,6 @@ def power_divergence(f_obs, f_exp=None, ddof=0, lambda_=None):
     """Cressie-Read power divergence statistic and p-value (SciPy's ``power_divergence``)
     of the observed frequencies ``f_obs`` (a pdarray) against ``f_exp`` (uniform by default)."""
     from scipy.stats import chi2
-
-    from ..numeric import log
-    from ..pdarrayclass import sum as _sum
 
     if isinstance(lambda_, str):
         if lambda_ not in _LAMBDAS:

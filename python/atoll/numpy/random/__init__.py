@@ -15,6 +15,10 @@ import numpy as np
 from ...creation import _size, randint as _randint, standard_normal as _std_normal, uniform as _uniform
 from ...dtypes import bool_, float64, int64, uint64, dtype as _dtype
 from ...pdarrayclass import pdarray
+from ...numeric import exp, log, where
+from ...creation import array, arange
+from ...sorting import searchsorted, argsort
+from ...pdarrayclass import cumsum
 
 __all__ = [
     "Generator",
@@ -124,7 +128,6 @@ class Generator:
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, method="zig"):
         """``exp`` of normal draws of mean ``mean`` and deviation ``sigma``."""
-        from ...numeric import exp
 
         n = _shape(size)
         z = _std_normal(1 if n is None else n, seed=self._next())
@@ -136,7 +139,6 @@ class Generator:
 
     def exponential(self, scale=1.0, size=None, method="zig"):
         """Draws from the exponential distribution of scale ``scale`` (``-log(1 - u)``)."""
-        from ...numeric import log
 
         n = _shape(size)
         u = _uniform(1 if n is None else n, 0.0, 1.0, seed=self._next())
@@ -145,7 +147,6 @@ class Generator:
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
         """Draws from the logistic distribution (``loc + scale * log(u / (1 - u))``)."""
-        from ...numeric import log
 
         n = _shape(size)
         u = _uniform(1 if n is None else n, 0.0, 1.0, seed=self._next())
@@ -157,8 +158,6 @@ class Generator:
         """Draws from the Poisson distribution of mean ``lam`` (a scalar): by inversion of
         its distribution function (``searchsorted`` of uniform draws in the table of its
         cumulative probabilities)."""
-        from ...creation import array
-        from ...sorting import searchsorted
 
         if isinstance(lam, pdarray):
             raise TypeError("poisson: lam must be a scalar")
@@ -179,8 +178,6 @@ class Generator:
     # ----- permutations -------------------------------------------------------------------
     def permutation(self, x, method="Argsort"):
         """A random permutation of ``arange(x)`` (an int) or of the elements of ``x``."""
-        from ...creation import arange
-        from ...sorting import argsort
 
         if isinstance(x, (builtins.int, np.integer)) and not isinstance(x, builtins.bool):
             n = _size(x)
@@ -200,9 +197,6 @@ class Generator:
         """Draws from ``a`` (an int: ``arange(a)``, or a pdarray): with replacement
         uniformly or with probabilities ``p``; without replacement the first ``size`` of a
         random permutation (``p`` must then be None)."""
-        from ...creation import array
-        from ...pdarrayclass import cumsum
-        from ...sorting import searchsorted
 
         if isinstance(a, (builtins.int, np.integer)) and not isinstance(a, builtins.bool):
             pool = None
@@ -227,7 +221,6 @@ class Generator:
                 raise ValueError("p: probabilities do not sum to 1")
             u = _uniform(m, 0.0, total, seed=self._next())
             idx = searchsorted(c, u, side="right")
-            from ...numeric import where
 
             idx = where(idx >= na, na - 1, idx)
         elif replace:
