@@ -84,6 +84,7 @@ lint: apt venv $(STAMPS)/ruff
 	$(VENV)/bin/ruff check python tools bench
 	$(VENV)/bin/ruff format --check python tools bench
 	python3 tools/module_cycles.py --rules
+	python3 tools/py_import_cycles.py
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas $(STAMPS)/pydeps-tables
@@ -122,6 +123,7 @@ examples-c:
 		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/hitting_consumer
 
 test-python: build-python
+	$(VENV)/bin/python tools/py_import_cycles.py --import
 	for n in 1 2 4; do ATOLL_LOCALES=$$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
 	for n in 2 3; do ATOLL_BACKEND=mpi ATOLL_HYPOTHESIS_EXAMPLES=10 $(MPIEXEC) -n $$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
 

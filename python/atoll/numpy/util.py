@@ -3,14 +3,13 @@
 import builtins
 import math
 
+from .. import manipulation as _manipulation
 from ..pdarrayclass import pdarray
 
 
 def generic_concat(items, ordered=True):
     """Concatenates pdarrays, Strings or Categoricals of one kind."""
-    from ..manipulation import concatenate
-
-    return concatenate(list(items), ordered=ordered)
+    return _manipulation.concatenate(list(items), ordered=ordered)
 
 
 concatenate = generic_concat

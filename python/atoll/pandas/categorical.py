@@ -332,10 +332,8 @@ class Categorical:
             _, cnt = gb.size()
             seg2 = gb.segments[(cnt == 2)._materialize()]
             a, b = gb.permutation[seg2], gb.permutation[seg2 + 1]
-            from ..numeric import where
-
-            old_pos = where(a < m, a, b)
-            new_pos = where(a < m, b, a) - m
+            old_pos = _where(a < m, a, b)
+            new_pos = _where(a < m, b, a) - m
             mapping[old_idx[old_pos]] = new_pos
         new_codes = mapping[self.codes]
         return Categorical.from_codes(new_codes, new_categories, na_value=na_value)
