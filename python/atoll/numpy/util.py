@@ -3,14 +3,8 @@
 import builtins
 import math
 
-from .. import manipulation as _manipulation
+from ..pandas._concat import generic_concat
 from ..pdarrayclass import pdarray
-
-
-def generic_concat(items, ordered=True):
-    """Concatenates pdarrays, Strings or Categoricals of one kind."""
-    return _manipulation.concatenate(list(items), ordered=ordered)
-
 
 concatenate = generic_concat
 
