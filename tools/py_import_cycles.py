@@ -31,6 +31,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from module_cycles import sccs  # Tarjan's components, shared with the crates' check
+
 ROOT = Path(__file__).resolve().parent.parent / "python"
 
 
@@ -103,41 +105,6 @@ def imports(mods: dict[str, Path]):
     return top, calls, runs
 
 
-def sccs(nodes, edges) -> list[list[str]]:
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-    sys.setrecursionlimit(10000)
-
-    def strong(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in edges.get(v, ()):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in nodes:
-        if v not in index:
-            strong(v)
-    return out
-
-
 def reaches(edges, a: str, b: str) -> bool:
     seen, todo = {a}, [a]
     while todo:
@@ -176,7 +143,7 @@ def main() -> int:
     args = ap.parse_args()
     mods = modules(ROOT)
     top, calls, runs = imports(mods)
-    circles = sccs(sorted(mods), top)
+    circles = [sorted(c) for c in sccs(sorted(mods), top) if len(c) > 1]
     for comp in circles:
         print("import circle at module level: " + " <-> ".join(comp))
         if args.edges:
