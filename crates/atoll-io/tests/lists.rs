@@ -47,6 +47,7 @@ fn lists_of(ctx: &Ctx, c: &Column) -> Result<Vec<Vec<String>>> {
         Column::U64(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
         Column::F64(a) => all(ctx, a)?.iter().map(|v| format!("{:x}", v.to_bits())).collect(),
         Column::Bool(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
+        Column::U8(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
         Column::Str(s) => s.to_vec()?,
         Column::List { .. } => panic!("a list of lists"),
     };
