@@ -29,6 +29,7 @@ use atoll_strings::{DistStrings, LocalStrings};
 use hdf5::types::{FloatSize, IntSize, TypeDescriptor, VarLenUnicode};
 use hdf5::{File, Group, Location, LocationType};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -332,6 +333,10 @@ pub trait H5Elem: Copy + Send + Sync + 'static {
     type Stored: hdf5::H5Type + Copy;
     /// The stored value.
     fn stored(self) -> Self::Stored;
+    /// The stored values of a slice: borrowed where the stored type is the element type.
+    fn stored_slice(s: &[Self]) -> Cow<'_, [Self::Stored]> {
+        Cow::Owned(s.iter().map(|&x| x.stored()).collect())
+    }
     /// Whether the dataset gets Arkouda's `isBool` attribute.
     const IS_BOOL: bool = false;
 }
@@ -340,17 +345,26 @@ impl H5Elem for i64 {
     fn stored(self) -> i64 {
         self
     }
+    fn stored_slice(s: &[i64]) -> Cow<'_, [i64]> {
+        Cow::Borrowed(s)
+    }
 }
 impl H5Elem for u64 {
     type Stored = u64;
     fn stored(self) -> u64 {
         self
     }
+    fn stored_slice(s: &[u64]) -> Cow<'_, [u64]> {
+        Cow::Borrowed(s)
+    }
 }
 impl H5Elem for f64 {
     type Stored = f64;
     fn stored(self) -> f64 {
         self
+    }
+    fn stored_slice(s: &[f64]) -> Cow<'_, [f64]> {
+        Cow::Borrowed(s)
     }
 }
 impl H5Elem for bool {
@@ -364,6 +378,9 @@ impl H5Elem for u8 {
     type Stored = u8;
     fn stored(self) -> u8 {
         self
+    }
+    fn stored_slice(s: &[u8]) -> Cow<'_, [u8]> {
+        Cow::Borrowed(s)
     }
 }
 
@@ -441,7 +458,7 @@ pub fn h5_write_array<T: H5Elem + atoll_array::Elem>(
     a: &DistArray<T, 1>,
     attrs: &[(String, AttrVal)],
 ) -> Result<()> {
-    let local: Vec<T::Stored> = a.local().iter().map(|&x| x.stored()).collect();
+    let local = T::stored_slice(a.local());
     let mut attrs = attrs.to_vec();
     if T::IS_BOOL {
         attrs.push(("isBool".into(), AttrVal::I64(1)));
