@@ -18,6 +18,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,16 +55,37 @@ class Job:
             stderr=subprocess.STDOUT,
             text=True,
         )
+        self.lines = []
+        self.started = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.append(line)
+            if "soak: every rank started" in line:
+                self.started.set()
+
+    def wait_started(self, limit=60.0, settle=2.0):
+        """Waits until every rank runs the soak (a slow launch must not meet the fault),
+        then `settle` seconds of traffic."""
+        if not self.started.wait(limit):
+            raise Failed(
+                f"the job did not start within {limit:.0f} s\n--- job output ---\n{''.join(self.lines)[-6000:]}"
+            )
+        time.sleep(settle)
 
     def wait(self, limit):
         """(returncode, seconds since start, output); kills the launcher past `limit`."""
         try:
-            out, _ = self.p.communicate(timeout=limit)
+            self.p.wait(timeout=limit)
         except subprocess.TimeoutExpired:
             self.p.kill()
-            out, _ = self.p.communicate()
-            return None, time.monotonic() - self.start, out
-        return self.p.returncode, time.monotonic() - self.start, out
+            self.p.wait()
+            self.reader.join(10)
+            return None, time.monotonic() - self.start, "".join(self.lines)
+        self.reader.join(10)
+        return self.p.returncode, time.monotonic() - self.start, "".join(self.lines)
 
 
 class Failed(Exception):
@@ -100,7 +122,7 @@ def test_crash(selftest, timeout=10):
     """A host dies without a word: the job ends within the peer timeout + 10 s, naming it."""
     env = {"ATOLL_PEER_TIMEOUT": str(timeout), "CLUSTER_SSH_TIMEOUT": str(timeout + 5)}
     job = Job(selftest, 120, env)
-    time.sleep(6)
+    job.wait_started()
     t0 = time.monotonic()
     cluster("fail", "h1", "crash")
     rc, _, out = job.wait(timeout + 40)
@@ -120,7 +142,7 @@ def test_partition(selftest, timeout=10):
     """A link down for good: both sides end (no orphan on the cut-off host)."""
     env = {"ATOLL_PEER_TIMEOUT": str(timeout), "CLUSTER_SSH_TIMEOUT": str(timeout + 5)}
     job = Job(selftest, 120, env)
-    time.sleep(6)
+    job.wait_started()
     t0 = time.monotonic()
     cluster("fail", "h1", "down")
     try:
@@ -145,7 +167,7 @@ def test_outage(selftest, timeout=30, outage=20):
     watch's message), never crashes; stall reports name the silent ranks."""
     env = {"ATOLL_PEER_TIMEOUT": str(timeout), "CLUSTER_SSH_TIMEOUT": str(timeout + 5)}
     job = Job(selftest, outage + 20, env)
-    time.sleep(6)
+    job.wait_started()
     cluster("fail", "h1", "down")
     time.sleep(outage)
     cluster("fail", "h1", "up")
@@ -169,7 +191,7 @@ def test_freeze(selftest, timeout=30, pause=8):
     RMA flushes included, are reported naming it; the job then goes on."""
     env = {"ATOLL_PEER_TIMEOUT": str(timeout)}
     job = Job(selftest, 25, env)
-    time.sleep(6)
+    job.wait_started()
     pids = [p for h, p, _ in host_pids() if h == "h1"]
     for p in pids:
         os.kill(int(p), signal.SIGSTOP)
@@ -189,7 +211,7 @@ def test_freeze(selftest, timeout=30, pause=8):
 def test_sigterm(selftest):
     """SIGTERM to the launcher ends every rank within 5 s."""
     job = Job(selftest, 120, {})
-    time.sleep(6)
+    job.wait_started()
     t0 = time.monotonic()
     job.p.send_signal(signal.SIGTERM)
     left = nothing_left(5.0)

@@ -602,6 +602,10 @@ pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
     let mut a = ctx.alloc_symmetric::<u64>(1024)?;
     a.local_mut().fill(0);
     ctx.barrier()?;
+    if me == 0 {
+        // The fault tests wait for this line before they cut a link or kill a host.
+        println!("soak: every rank started");
+    }
     let start = std::time::Instant::now();
     let mut it = 0u64;
     loop {
