@@ -414,7 +414,7 @@ fn fold8<T: Num>(s: &[T], id: T, f: impl Fn(T, T) -> T) -> T {
     let mut acc = [id; 8];
     let mut it = s.chunks_exact(8);
     for c in &mut it {
-        crate::prefetch::read(c.as_ptr().wrapping_add(PREFETCH_AHEAD));
+        atoll::util::prefetch::read(c.as_ptr().wrapping_add(PREFETCH_AHEAD));
         for k in 0..8 {
             acc[k] = f(acc[k], c[k]);
         }

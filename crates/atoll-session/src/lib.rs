@@ -36,7 +36,6 @@ pub mod hdf5_io;
 pub mod io;
 pub mod kernels;
 pub mod pandas_ops;
-mod prefetch;
 pub mod registry;
 pub mod scalar;
 pub mod session;

@@ -10,7 +10,7 @@
 //! | [`dist`] (`atoll-dist`) | distributions: Block, Cyclic, BlockCyclic over 1-3 dimensional domains (pure index math) |
 //! | [`array`](mod@array) (`atoll-array`) | distributed arrays, views, zippered forall, bulk assignment, fused expressions, reductions, scans |
 //! | [`ops`] (`atoll-ops`) | distributed algorithms: radix argsort, sort, coargsort |
-//! | [`util`] (`atoll-util`) | the small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the splitmix64 mix |
+//! | [`util`] (`atoll-util`) | the small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the splitmix64 mix, software prefetch |
 //!
 //! Most programs need only the prelude:
 //!
@@ -54,7 +54,7 @@ pub use atoll_ops as ops;
 pub use atoll_runtime as runtime;
 pub use atoll_strings as strings;
 /// Small shared primitives: the poison-tolerant lock, disjoint writes by parallel tasks, the
-/// splitmix64 mix (re-exported `atoll-util`).
+/// splitmix64 mix, software prefetch (re-exported `atoll-util`).
 pub use atoll_util as util;
 
 /// The README's and the user guide's Rust examples (`docs/guide/`), run as doctests.

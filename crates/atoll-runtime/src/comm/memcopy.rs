@@ -60,6 +60,11 @@ pub(crate) unsafe fn write_strided(dst: u64, shape: &Strided, src: &[u8]) {
     });
 }
 
+/// Records (or addresses) ahead of the current one whose target is prefetched: random
+/// accesses to a large array miss the caches and the TLB, and the hint lets the misses of the
+/// next ones overlap with this one.
+const AHEAD: usize = 16;
+
 /// Writes each record of `records` (an 8-byte little-endian address, then `es` value bytes)
 /// to its address: the target side of a destination aggregator's flush
 /// ([`crate::aggregate`]). A trailing partial record is ignored (the caller checks lengths).
@@ -71,7 +76,11 @@ pub(crate) unsafe fn write_records(records: &[u8], es: usize) {
     /// # Safety
     /// As the enclosing function.
     unsafe fn fixed<const N: usize>(records: &[u8]) {
-        for r in records.chunks_exact(8 + N) {
+        let ahead = records.get(AHEAD * (8 + N)..).unwrap_or_default();
+        for (k, r) in records.chunks_exact(8 + N).enumerate() {
+            if let Some(p) = ahead.get(k * (8 + N)..k * (8 + N) + 8) {
+                atoll_util::prefetch::write(u64::from_le_bytes(p.try_into().unwrap_or_default()) as *const u8);
+            }
             let (a, v) = r.split_at(8);
             let mut addr = [0u8; 8];
             addr.copy_from_slice(a);
@@ -112,7 +121,11 @@ pub(crate) unsafe fn read_indexed(addrs: &[u8], es: usize, out: &mut [u8]) {
     /// # Safety
     /// As the enclosing function.
     unsafe fn fixed<const N: usize>(addrs: &[u8], out: &mut [u8]) {
-        for (a, o) in addrs.chunks_exact(8).zip(out.chunks_exact_mut(N)) {
+        let ahead = addrs.get(AHEAD * 8..).unwrap_or_default();
+        for (k, (a, o)) in addrs.chunks_exact(8).zip(out.chunks_exact_mut(N)).enumerate() {
+            if let Some(p) = ahead.get(k * 8..k * 8 + 8) {
+                atoll_util::prefetch::read(u64::from_le_bytes(p.try_into().unwrap_or_default()) as *const u8);
+            }
             let mut addr = [0u8; 8];
             addr.copy_from_slice(a);
             // SAFETY: the enclosing function's contract: `addr..addr+N` is registered memory.

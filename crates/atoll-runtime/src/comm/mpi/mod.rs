@@ -55,7 +55,7 @@ mod shm_futex;
 mod shm_pool;
 mod watch;
 
-use super::wire::{decode, encode, handler_id};
+use super::wire::{decode, decode_result, encode, encode_result_into, handler_id};
 use super::ServedLocale;
 use super::{
     memcopy, ActiveMessages, Atomics, Backend, Collectives, CommandAbandonment, PendingReply, Registration, Rma,
@@ -282,9 +282,9 @@ fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
     st.executor().spawn(move || {
         let result = target.run_handler(handler, sub, &buf[24..]);
         let mut reply = req.to_le_bytes().to_vec();
-        match encode(&result) {
-            Ok(b) => reply.extend_from_slice(&b),
-            Err(e) => reply.extend_from_slice(&encode(&Err::<Vec<u8>, Error>(e)).unwrap_or_default()),
+        if let Err(e) = encode_result_into(&mut reply, &result) {
+            reply.truncate(8);
+            encode_result_into(&mut reply, &Err(e)).unwrap_or_default();
         }
         if let Err(e) = me.send(src, TAG_REPLY, &reply) {
             eprintln!("atoll: locale {} cannot reply to locale {src}: {e}", me.rank);
@@ -299,7 +299,7 @@ fn route_reply(inner: &Inner, buf: Vec<u8>) {
         return;
     }
     let req = u64::from_le_bytes(buf[..8].try_into().expect("8 bytes"));
-    let result: Result<Vec<u8>> = decode::<Result<Vec<u8>>>(&buf[8..]).and_then(|r| r);
+    let result: Result<Vec<u8>> = decode_result(&buf[8..]).and_then(|r| r);
     if let Some(tx) = lock(&inner.pending).remove(&req) {
         let _ = tx.send(result);
     }
