@@ -248,8 +248,8 @@ fn main() {
             // kernels on one host), before the job.
             let model = match common.backend {
                 Backend::Mpi => match netmodel::measure()? {
-                    Some(link) => {
-                        let one = netmodel::on_one_host(&cfg, link.hosts.len(), |ctx| arkouda::seconds(ctx, &o))?;
+                    Some(mut link) => {
+                        let one = netmodel::on_one_host(&cfg, &mut link, |ctx| arkouda::seconds(ctx, &o))?;
                         Some(arkouda::Model { link, one_host: one.unwrap_or_default() })
                     }
                     None => None,

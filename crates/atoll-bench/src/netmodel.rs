@@ -98,6 +98,10 @@ pub struct Link {
     pub pair: (usize, usize),
     /// Each rank's host.
     pub hosts: Vec<String>,
+    /// The CPUs rank 0 may run on in the job (its affinity).
+    pub rank_cores: usize,
+    /// The CPUs of the one-host run ([`on_one_host`]; 0 before it).
+    pub one_host_cores: usize,
 }
 
 /// The name of the host this process runs on.
@@ -162,7 +166,8 @@ pub fn measure() -> Result<Option<Link>> {
     if f(1).is_nan() {
         return Err(Error::InvalidArgument("network model: the bandwidth probe read wrong bytes".into()));
     }
-    Ok(Some(Link { latency: f(0), bandwidth: f(1), barrier, pair: (0, t), hosts }))
+    let rank_cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    Ok(Some(Link { latency: f(0), bandwidth: f(1), barrier, pair: (0, t), hosts, rank_cores, one_host_cores: 0 }))
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -170,21 +175,27 @@ pub fn measure() -> Result<Option<Link>> {
     Ok(None)
 }
 
-/// Runs `f` on one host with `locales` locales (the local backend, `cfg`'s other settings)
-/// in rank 0's process while the other ranks wait politely, outside any MPI job; `f`'s
-/// result on rank 0, `None` elsewhere. **Collective** over the MPI world.
+/// Runs `f` on one host with as many locales as `link` has ranks (the local backend, `cfg`'s
+/// other settings) in rank 0's process while the other ranks wait politely, outside any MPI
+/// job; `f`'s result on rank 0, `None` elsewhere. The run may use every CPU of the machine
+/// that the process may use ([`with_every_cpu`](atoll::runtime::with_every_cpu)): on a
+/// cluster simulated on one machine whose hosts have CPUs of their own, as many as the hosts
+/// together, so that the one-host run never has fewer cores per locale than the job; the
+/// count is `link.one_host_cores`. **Collective** over the MPI world.
 #[cfg(feature = "mpi")]
 pub fn on_one_host<R: Send>(
     cfg: &Config,
-    locales: usize,
+    link: &mut Link,
     f: impl Fn(&Ctx) -> Result<R> + Send + Sync,
 ) -> Result<Option<R>> {
     use atoll::runtime::PlainMpi;
     let p = PlainMpi::start(8)?;
     let r = if p.rank() == 0 {
-        let mut local = cfg.clone().with_locales(locales);
+        let mut local = cfg.clone().with_locales(link.hosts.len());
         local.backend = BackendKind::Local;
-        Some(run(local, f))
+        let (r, cores) = atoll::runtime::with_every_cpu(|| run(local, f));
+        link.one_host_cores = cores;
+        Some(r)
     } else {
         None
     };
@@ -197,7 +208,7 @@ pub fn on_one_host<R: Send>(
 #[cfg(not(feature = "mpi"))]
 pub fn on_one_host<R: Send>(
     _cfg: &Config,
-    _locales: usize,
+    _link: &mut Link,
     _f: impl Fn(&Ctx) -> Result<R> + Send + Sync,
 ) -> Result<Option<R>> {
     Ok(None)
@@ -233,6 +244,8 @@ pub fn fields(link: &Link, traffic: &[Traffic], one_host: f64, seconds: f64) -> 
         ("net_barrier_seconds", link.barrier.into()),
         ("net_pair", format!("{}-{}", link.pair.0, link.pair.1).into()),
         ("hosts", per_host.len().into()),
+        ("rank_cores", link.rank_cores.into()),
+        ("one_host_cores", link.one_host_cores.into()),
         ("model_seconds", model.into()),
         ("model_ratio", (seconds / model).into()),
     ]
@@ -250,6 +263,8 @@ mod tests {
             barrier: 2e-5,
             pair: (0, 1),
             hosts: vec!["a".into(), "a".into(), "b".into(), "b".into()],
+            rank_cores: 1,
+            one_host_cores: 2,
         };
         let t = |ops, bytes| Traffic { ops, bytes, colls: 3, ..Traffic::default() };
         let f = fields(&link, &[t(1, 1000), t(1, 1000), t(10, 4000), t(0, 0)], 0.5, 1.2);

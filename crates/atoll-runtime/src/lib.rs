@@ -49,6 +49,8 @@ pub use aggregate::{DstAggregator, SrcAggregator};
 pub use aggregation_mode::Aggregation;
 pub use diagnostics::phase_profile;
 pub use locale::affinity::current_cpu;
+#[cfg(feature = "bench")]
+pub use locale::affinity::with_every_cpu;
 pub use locale::topology;
 pub use memory::{hugepages, page_pool};
 

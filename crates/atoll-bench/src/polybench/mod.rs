@@ -839,8 +839,8 @@ pub fn polybench(cfg: &Config, args: &PolyArgs, json: bool, locales: Option<usiz
             None
         } else {
             match crate::netmodel::measure()? {
-                Some(link) => {
-                    let one = crate::netmodel::on_one_host(cfg, link.hosts.len(), |ctx| suite_seconds(ctx, args))?;
+                Some(mut link) => {
+                    let one = crate::netmodel::on_one_host(cfg, &mut link, |ctx| suite_seconds(ctx, args))?;
                     Some(Model { link, one_host: one.unwrap_or_default() })
                 }
                 None => None,

@@ -17,6 +17,17 @@ pub(crate) fn hostname() -> String {
         .unwrap_or_else(|| "localhost".into())
 }
 
+/// The logical CPUs the calling thread may run on (its affinity mask), ascending; `None`
+/// where the OS does not say.
+pub fn current_thread_cores() -> Option<Vec<usize>> {
+    std::fs::read_to_string("/proc/thread-self/status")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .and_then(parse_cpu_list)
+        .filter(|c| !c.is_empty())
+}
+
 /// Parses a Linux CPU list such as `0-3,8,10-11`.
 ///
 /// ```
@@ -56,14 +67,11 @@ pub struct Machine {
 impl Machine {
     /// Reads the machine this process runs on.
     pub fn detect() -> Machine {
-        let cores = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).and_then(parse_cpu_list))
-            .filter(|c| !c.is_empty())
-            .unwrap_or_else(|| {
-                let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-                (0..n).collect()
-            });
+        // The calling thread's mask (the threads it starts inherit it).
+        let cores = current_thread_cores().unwrap_or_else(|| {
+            let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            (0..n).collect()
+        });
         let mut numa_of = BTreeMap::new();
         if let Ok(dir) = std::fs::read_dir("/sys/devices/system/node") {
             for entry in dir.flatten() {
