@@ -86,7 +86,11 @@ class HDF5TypeError(TypeError, RuntimeError):
     """A dataset of a type that cannot be read, or that differs between files."""
 
 
-def _wrapped(fn, *args):
+def engine_file_errors(type_error, format_error, fn, *args):
+    """``fn(*args)`` with the engine's file errors as a file format's exceptions: a missing
+    file as ``HDF5FileNotFoundError`` (Arkouda's ``FileNotFoundError`` that is a
+    RuntimeError, for every format), a ``TypeError`` as ``type_error``, a ``ValueError`` as
+    ``format_error``; an error that is a RuntimeError already passes unchanged."""
     try:
         return fn(*args)
     except FileNotFoundError as e:
@@ -96,11 +100,15 @@ def _wrapped(fn, *args):
     except TypeError as e:
         if isinstance(e, RuntimeError):
             raise
-        raise HDF5TypeError(str(e)) from None
+        raise type_error(str(e)) from None
     except ValueError as e:
         if isinstance(e, RuntimeError):
             raise
-        raise HDF5FormatError(str(e)) from None
+        raise format_error(str(e)) from None
+
+
+def _wrapped(fn, *args):
+    return engine_file_errors(HDF5TypeError, HDF5FormatError, fn, *args)
 
 
 def _check_mode(mode):

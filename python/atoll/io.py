@@ -23,7 +23,16 @@ import numpy as np
 from . import _atoll
 from .pdarrayclass import pdarray
 from .strings import Strings
-from .hdf5 import HDF5FileNotFoundError, HDF5FormatError, get_hdf_datasets, ls_hdf, read_hdf, split_prefix, to_hdf
+from .hdf5 import (
+    HDF5FileNotFoundError,
+    HDF5FormatError,
+    engine_file_errors,
+    get_hdf_datasets,
+    ls_hdf,
+    read_hdf,
+    split_prefix,
+    to_hdf,
+)
 from .csv import get_csv_columns, read_csv, to_csv
 from .creation import array, arange
 from .manipulation import concatenate
@@ -169,21 +178,7 @@ class ParquetFormatError(ValueError, RuntimeError):
 def _file_errors(fn, *args):
     """``fn(*args)`` with the engine's file errors as Parquet's exceptions (a missing file:
     ``HDF5FileNotFoundError``, Arkouda's ``FileNotFoundError`` that is a RuntimeError)."""
-
-    try:
-        return fn(*args)
-    except FileNotFoundError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise HDF5FileNotFoundError(str(e)) from None
-    except TypeError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise ParquetTypeError(str(e)) from None
-    except ValueError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise ParquetFormatError(str(e)) from None
+    return engine_file_errors(ParquetTypeError, ParquetFormatError, fn, *args)
 
 
 def read_parquet(

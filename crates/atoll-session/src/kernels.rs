@@ -147,122 +147,71 @@ impl Num for i64 {
     }
 }
 
-impl Num for u64 {
-    fn scal(self) -> Scal {
-        Scal::U(self)
-    }
-    fn of(s: Scal) -> Option<Self> {
-        if let Scal::U(v) = s {
-            Some(v)
-        } else {
-            None
+/// `Num` for an unsigned integer type whose scalar is `Scal::$scal`: NumPy's wrapping
+/// arithmetic, division and remainder by zero give 0, a shift by the width or more gives 0,
+/// and the power is the low bits of the 64-bit wrapping power (the power modulo 2^width).
+macro_rules! unsigned_num {
+    ($t:ty, $scal:ident) => {
+        impl Num for $t {
+            fn scal(self) -> Scal {
+                Scal::$scal(self)
+            }
+            fn of(s: Scal) -> Option<Self> {
+                if let Scal::$scal(v) = s {
+                    Some(v)
+                } else {
+                    None
+                }
+            }
+            fn supports(op: BinOp) -> bool {
+                op != BinOp::Div
+            }
+            #[inline]
+            fn bin(op: BinOp, a: $t, b: $t) -> $t {
+                use BinOp::*;
+                match op {
+                    Add => a.wrapping_add(b),
+                    Sub => a.wrapping_sub(b),
+                    Mul => a.wrapping_mul(b),
+                    FloorDiv => a.checked_div(b).unwrap_or(0),
+                    Mod => a.checked_rem(b).unwrap_or(0),
+                    Pow => wrapping_pow_u64(u64::from(a), u64::from(b)) as $t,
+                    And => a & b,
+                    Or => a | b,
+                    Xor => a ^ b,
+                    Shl => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)).unwrap_or(0),
+                    Shr => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)).unwrap_or(0),
+                    Minimum => a.min(b),
+                    Maximum => a.max(b),
+                    _ => 0,
+                }
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            fn to_u64(self) -> u64 {
+                u64::from(self)
+            }
+            fn to_bool(self) -> bool {
+                self != 0
+            }
+            fn to_u8(self) -> u8 {
+                self as u8
+            }
+            fn zero() -> Self {
+                0
+            }
+            fn one() -> Self {
+                1
+            }
         }
-    }
-    fn supports(op: BinOp) -> bool {
-        op != BinOp::Div
-    }
-    #[inline]
-    fn bin(op: BinOp, a: u64, b: u64) -> u64 {
-        use BinOp::*;
-        match op {
-            Add => a.wrapping_add(b),
-            Sub => a.wrapping_sub(b),
-            Mul => a.wrapping_mul(b),
-            // NumPy's unsigned division and remainder by zero give 0.
-            FloorDiv => a.checked_div(b).unwrap_or(0),
-            Mod => a.checked_rem(b).unwrap_or(0),
-            Pow => wrapping_pow_u64(a, b),
-            And => a & b,
-            Or => a | b,
-            Xor => a ^ b,
-            Shl => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)).unwrap_or(0),
-            Shr => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)).unwrap_or(0),
-            Minimum => a.min(b),
-            Maximum => a.max(b),
-            _ => 0,
-        }
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn to_i64(self) -> i64 {
-        self as i64
-    }
-    fn to_u64(self) -> u64 {
-        self
-    }
-    fn to_bool(self) -> bool {
-        self != 0
-    }
-    fn to_u8(self) -> u8 {
-        self as u8
-    }
-    fn zero() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
+    };
 }
-
-impl Num for u8 {
-    fn scal(self) -> Scal {
-        Scal::U8(self)
-    }
-    fn of(s: Scal) -> Option<Self> {
-        if let Scal::U8(v) = s {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    fn supports(op: BinOp) -> bool {
-        op != BinOp::Div
-    }
-    #[inline]
-    fn bin(op: BinOp, a: u8, b: u8) -> u8 {
-        use BinOp::*;
-        match op {
-            Add => a.wrapping_add(b),
-            Sub => a.wrapping_sub(b),
-            Mul => a.wrapping_mul(b),
-            FloorDiv => a.checked_div(b).unwrap_or(0),
-            Mod => a.checked_rem(b).unwrap_or(0),
-            // The low byte of the 64-bit wrapping power is the power modulo 256.
-            Pow => wrapping_pow_u64(a as u64, b as u64) as u8,
-            And => a & b,
-            Or => a | b,
-            Xor => a ^ b,
-            // NumPy: a shift by the width or more gives 0.
-            Shl => a.checked_shl(b as u32).unwrap_or(0),
-            Shr => a.checked_shr(b as u32).unwrap_or(0),
-            Minimum => a.min(b),
-            Maximum => a.max(b),
-            _ => 0,
-        }
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn to_i64(self) -> i64 {
-        self as i64
-    }
-    fn to_u64(self) -> u64 {
-        self as u64
-    }
-    fn to_bool(self) -> bool {
-        self != 0
-    }
-    fn to_u8(self) -> u8 {
-        self
-    }
-    fn zero() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
-}
+unsigned_num!(u64, U);
+unsigned_num!(u8, U8);
 
 /// NumPy's `divmod` of floats (`npy_divmod`): the floor quotient and the modulo with the
 /// divisor's sign.
