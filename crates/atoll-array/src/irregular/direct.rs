@@ -60,6 +60,10 @@ pub(super) fn count_as_aggregated(ctx: &Ctx, per_dest: &[usize], cap: usize, byt
 /// Elements per batch of the two-pass loops: the addresses of a batch (8 KiB) stay in L1.
 const BATCH: usize = 1024;
 
+/// Elements ahead of the current one whose address pass 2 prefetches (a hint: the slots past
+/// a short last batch hold addresses of the previous one, or null, harmless to prefetch).
+const AHEAD: usize = 16;
+
 /// Pass 1 of a batch: the address of every element that `ids` names (in `ptrs[owner]`, the
 /// element pointers of [`parts`]), counted per owner in `per_dest`.
 #[inline(always)]
@@ -96,7 +100,8 @@ pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     let mut addr = [std::ptr::null_mut::<T>(); BATCH];
     for (ids, slots) in ids.chunks(BATCH).zip(slots.chunks_mut(BATCH)) {
         addresses(loc, ptrs, ids, per_dest, &mut addr);
-        for (slot, &a) in slots.iter_mut().zip(&addr) {
+        for (k, (slot, &a)) in slots.iter_mut().zip(&addr).enumerate() {
+            atoll_util::prefetch::read(addr[(k + AHEAD) % BATCH]);
             // SAFETY: `a` is the element of a checked index in its owner's part (`addresses`,
             // the caller's contract), not written during the call.
             *slot = unsafe { a.read() };
@@ -121,7 +126,8 @@ pub(super) unsafe fn scatter_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     let mut addr = [std::ptr::null_mut::<T>(); BATCH];
     for (ids, vals) in ids.chunks(BATCH).zip(vals.chunks(BATCH)) {
         addresses(loc, ptrs, ids, per_dest, &mut addr);
-        for (&a, &x) in addr.iter().zip(vals) {
+        for (k, (&a, &x)) in addr.iter().zip(vals).enumerate() {
+            atoll_util::prefetch::write(addr[(k + AHEAD) % BATCH]);
             // SAFETY: `a` is the element of a checked index in its owner's part (`addresses`,
             // the caller's contract).
             unsafe { a.write(x) };
