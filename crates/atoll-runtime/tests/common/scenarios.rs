@@ -617,10 +617,11 @@ pub fn soak(ctx: &Ctx, seconds: f64) -> Result<u64> {
         let next = (me + 1) % n;
         let word = [it * 1000 + me as u64];
         // Mostly one-sided traffic to the next locale (puts and gets, each completed by a
-        // flush), so a host that stops answering stalls its neighbours in flushes first;
-        // then the active message and the collectives.
+        // flush: a second of it per iteration, against milliseconds for the rest), so a host
+        // that stops answering stalls its neighbours in flushes first; then the active
+        // message and the collectives.
         let burst = std::time::Instant::now();
-        while burst.elapsed() < std::time::Duration::from_millis(200) {
+        while burst.elapsed() < std::time::Duration::from_millis(1000) {
             ctx.nonblocking(|nb| nb.put(a.ptr(next).add(it as usize % 1024), &word))?;
             let mut got = [0u64];
             ctx.get(a.ptr(next).add(1023), &mut got)?;

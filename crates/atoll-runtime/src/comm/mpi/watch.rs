@@ -320,7 +320,16 @@ fn watch_loop(sh: Arc<Shared>, listener: TcpListener, token: u64, targets: Vec<(
     let mut reported: Vec<(u64, Duration)> = Vec::new();
     let mut buf = [0u8; 256];
     let tick = (sh.beat / 2).min(Duration::from_millis(250));
+    // When this thread last went round, and the last time it found it had not run for much
+    // longer than a tick (this process stopped, or starved of a core): (when seen, how long).
+    let mut last_round = Instant::now();
+    let mut self_paused: Option<(Instant, Duration)> = None;
     while !sh.stop.load(Ordering::SeqCst) {
+        let gap = last_round.elapsed();
+        last_round = Instant::now();
+        if gap > tick + sh.beat * 3 {
+            self_paused = Some((last_round, gap));
+        }
         // Wait for input on the listener or any link, at most one tick.
         let mut fds = vec![libc::pollfd { fd: listener.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
         let mut who = vec![usize::MAX];
@@ -433,8 +442,14 @@ fn watch_loop(sh: Arc<Shared>, listener: TcpListener, token: u64, targets: Vec<(
             let troubled_at = sh.troubled_at.load(Ordering::Relaxed);
             let recovering = troubled_at != u64::MAX
                 && sh.now_ms().saturating_sub(troubled_at) <= (waited + sh.beat * 3).as_millis() as u64;
+            let paused = self_paused.filter(|(at, _)| at.elapsed() <= waited + sh.beat * 3);
             let why = match (trouble.clone(), w.kind) {
                 (Some(t), _) => format!("; {t}"),
+                (None, _) if paused.is_some() => format!(
+                    " (this rank itself did not run for {:.0} s during this wait: its process was stopped, \
+                    or its host gave it no core)",
+                    paused.map_or(0.0, |(_, d)| d.as_secs_f64())
+                ),
                 (None, _) if recovering => {
                     " (every rank answers its heartbeats again; some were silent during this wait, \
                     so the network may still be recovering)"
