@@ -1,20 +1,34 @@
 //! Irregular access with index arrays: indexed read (`take`, Arkouda's gather) `a[idx]` and scatter `a[idx] = v` of 1-D
-//! arrays, through the runtime's dynamic aggregators (or one get/put per element, the
-//! baseline).
+//! arrays, through the runtime's dynamic aggregators (the default), as one exchange per
+//! destination and round, or with one get/put per element (the baseline).
 //!
 //! Every locale handles the indices it owns of `idx` (owner computes): it splits them into
 //! one contiguous part per task, and each task looks up the owner and local offset of each
-//! index in `a`'s distribution. Every element goes through one [`SrcAggregator`] (gather) or
-//! [`DstAggregator`] (scatter) per task, which sends one message per full buffer and per
-//! remote destination, and reads or writes this locale's own elements at flush time without a
-//! message (a tight loop whose cache misses overlap). With [`Transfer::PerElement`], each
-//! remote element is one get or put, and own elements are read or written directly.
+//! index in `a`'s distribution. Where every locale's part is directly addressable (the local
+//! backend, MPI ranks of one host), each task then loads or stores every element where it
+//! lives (`irregular/direct.rs`). Elsewhere:
 //!
-//! Message count: with buffers of `b` elements, a task whose part of `idx` names `k` elements of
-//! another locale sends `ceil(k / b)` messages to it (active messages,
-//! [`CommCounts::ams`](atoll_runtime::CommCounts::ams)); per element, one get or put each.
-//! Part `p` of `t` covers the local positions `p * L / t .. (p + 1) * L / t` of a locale's `L`
-//! indices (in its local order); `t` is [`IrregularOptions::tasks`], else the locale's task-pool
+//! - [`Transfer::Aggregated`] (default): every element goes through one [`SrcAggregator`]
+//!   (gather) or [`DstAggregator`] (scatter) per task, which sends one active message per full
+//!   buffer and remote destination, and reads or writes this locale's own elements at flush
+//!   time without a message (a tight loop whose cache misses overlap). A task whose part of
+//!   `idx` names `k` elements of another locale sends `ceil(k / b)` messages to it, with
+//!   buffers of `b` elements ([`IrregularOptions::buffer`]); its memory is the buffers,
+//!   bounded whatever the array's size;
+//! - [`Transfer::Exchange`]: the indices bound to each owner are packed together and sent in
+//!   one transfer per destination and round, the owner serves them in one loop, and (gather)
+//!   the values come back in one transfer (`irregular/exchange.rs`: its steps, memory, and why
+//!   it is not the default). Per round of [`IrregularOptions::round`] indices and destination
+//!   named `k > 0` times: gather one put (`8 k` bytes of offsets) and one get (`k` values),
+//!   scatter two puts;
+//! - [`Transfer::PerElement`]: each remote element is one get or put, and own elements are read
+//!   or written directly.
+//!
+//! Messages are counted the same on every placement: where the loops load and store in place,
+//! they count the messages the chosen transfer would have sent
+//! ([`CommCounts`](atoll_runtime::CommCounts)). Part `p` of `t` covers the local positions
+//! `p * L / t .. (p + 1) * L / t` of a locale's `L` indices (in its local order; for an
+//! exchange, of each round's); `t` is [`IrregularOptions::tasks`], else the locale's task-pool
 //! threads.
 
 use crate::array::DistArray;
@@ -24,10 +38,12 @@ use atoll_error::{Error, Result};
 use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
 use atoll_util::sync::{into_inner, lock};
 use atoll_util::Disjoint;
+use direct::Counting;
 use std::any::Any;
 use std::sync::Mutex;
 
 mod direct;
+mod exchange;
 mod into;
 
 /// How gather and scatter move the elements of other locales.
@@ -37,6 +53,9 @@ pub enum Transfer {
     /// [`IrregularOptions::buffer`] elements per destination (the default).
     #[default]
     Aggregated,
+    /// One transfer per destination and round of [`IrregularOptions::round`] indices per
+    /// locale (gather: and one back).
+    Exchange,
     /// One get (gather) or put (scatter) per remote element: the unaggregated baseline.
     PerElement,
 }
@@ -47,24 +66,33 @@ pub enum Transfer {
 /// use atoll_array::{IrregularOptions, Transfer};
 /// let o = IrregularOptions::default().with_buffer(1024).with_tasks(2);
 /// assert_eq!((o.transfer, o.buffer, o.tasks), (Transfer::Aggregated, Some(1024), Some(2)));
+/// let x = IrregularOptions::exchanged().with_round(1 << 16);
+/// assert_eq!((x.transfer, x.round), (Transfer::Exchange, Some(1 << 16)));
 /// assert_eq!(IrregularOptions::per_element().transfer, Transfer::PerElement);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct IrregularOptions {
-    /// Aggregated (default) or one message per element.
+    /// Aggregated (default), exchanged, or one message per element.
     pub transfer: Transfer,
-    /// Elements per destination buffer; `None`: `ATOLL_AGG_BUFFER`
+    /// Aggregated: elements per destination buffer; `None`: `ATOLL_AGG_BUFFER`
     /// ([`Config::agg_buffer`](atoll_runtime::Config::agg_buffer), default 8192).
     pub buffer: Option<usize>,
+    /// Exchanged: indices per locale and round; `None`: `2^22 / locales`, at least 2^16.
+    pub round: Option<usize>,
     /// Tasks (parts of the local indices, one aggregator each) per locale; `None`: the
     /// locale's task-pool threads.
     pub tasks: Option<usize>,
 }
 
 impl IrregularOptions {
-    /// Aggregated transfers with the default buffer and tasks.
+    /// Aggregated transfers with the default buffer and tasks (the default).
     pub fn aggregated() -> Self {
         IrregularOptions::default()
+    }
+
+    /// Exchanged transfers with the default round and tasks.
+    pub fn exchanged() -> Self {
+        IrregularOptions { transfer: Transfer::Exchange, ..IrregularOptions::default() }
     }
 
     /// One get or put per remote element.
@@ -81,6 +109,12 @@ impl IrregularOptions {
     /// Sets the tasks per locale.
     pub fn with_tasks(mut self, tasks: usize) -> Self {
         self.tasks = Some(tasks);
+        self
+    }
+
+    /// Sets the indices per locale and round of an exchange.
+    pub fn with_round(mut self, indices: usize) -> Self {
+        self.round = Some(indices);
         self
     }
 }
@@ -185,7 +219,13 @@ impl<'d, M: Distribution<1>> Locator<'d, M> {
         let pos = if self.stride == 1 { off } else { off / self.stride };
         match fast {
             Fast::Block(starts) => {
-                let k = starts.partition_point(|&(s, _)| s <= pos).saturating_sub(1);
+                // Few parts: count the later parts' starts at or below `pos`, with no branch
+                // (a binary search mispredicts every other comparison on random indices).
+                let k = if starts.len() <= 8 {
+                    starts.iter().skip(1).map(|&(s, _)| usize::from(s <= pos)).sum()
+                } else {
+                    starts.partition_point(|&(s, _)| s <= pos).saturating_sub(1)
+                };
                 match starts.get(k) {
                     Some(&(s, t)) => (t, (pos - s) as usize),
                     None => self.locate_general(i),
@@ -378,11 +418,11 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         opts: &IrregularOptions,
     ) -> Result<DistArray<T, 1, MI>> {
         let ctx = self.ctx();
-        let (cap, tasks) = resolve(ctx, opts)?;
+        let res = resolve(ctx, opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
         // Every element is read from `self` below (its pages first touched by those writes).
         let mut out = DistArray::<T, 1, MI>::for_overwrite(ctx, idx.dist().clone())?;
-        self.take_checked(idx, &mut out, opts, (cap, tasks), "DistArray::take (aggregation buffers)")?;
+        self.take_checked(idx, &mut out, opts, res, "DistArray::take (exchange or aggregation buffers)")?;
         Ok(out)
     }
 
@@ -393,10 +433,11 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         idx: &DistArray<I, 1, MI>,
         out: &mut DistArray<T, 1, MI>,
         opts: &IrregularOptions,
-        (cap, tasks): (usize, usize),
+        res: Resolved,
         operation: &str,
     ) -> Result<()> {
         let ctx = self.ctx();
+        let Resolved { cap, tasks, round } = res;
         let len = idx.local().len();
         if opts.transfer == Transfer::Aggregated {
             admit(ctx, operation, len, tasks, cap, 16 + size_of::<T>())?;
@@ -414,15 +455,17 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let indices = idx.local();
         // SAFETY: only values read from `self`'s storage of `T` are written through it.
         let out_store = unsafe { as_store_mut(out.local_mut()) };
-        let chunks = Disjoint::new(out_store);
         let direct =
-            if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &src.store, &src.dist)? } else { None };
+            if opts.transfer != Transfer::PerElement { direct::parts(ctx, &src.store, &src.dist)? } else { None };
         if let Some(ptrs) = direct {
-            let failure = run_parts(ctx, tasks, |p| {
-                // SAFETY: `run_parts` runs part `p` once, and the parts' ranges are disjoint.
-                let guard = unsafe { chunks.chunk(ranges[p].clone()) };
-                let ids = &indices[ranges[p].clone()];
-                let mut per_dest = vec![0usize; ptrs.len()];
+            let chunks = Disjoint::new(out_store);
+            let counting = match opts.transfer {
+                Transfer::Exchange => Counting::Exchanged { round, op: exchange::Op::Gather },
+                _ => Counting::Aggregated { cap, bytes: SrcAggregator::<T::Store>::message_bytes },
+            };
+            direct::run_counted::<T::Store>(ctx, len, tasks, counting, |r, per_dest| {
+                // SAFETY: `run_counted` hands out each position once (disjoint ranges).
+                let guard = unsafe { chunks.chunk(r.clone()) };
                 const { assert!(size_of::<T>() == size_of::<T::Store>() && align_of::<T>() == align_of::<T::Store>()) };
                 // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
@@ -431,20 +474,17 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 // with values read from `self`.
                 unsafe {
                     let slots = std::slice::from_raw_parts_mut(guard.as_mut_ptr().cast::<T>(), guard.len());
-                    direct::gather_part(&loc, &ptrs, ids, slots, &mut per_dest);
+                    direct::gather_part(&loc, &ptrs, &indices[r], slots, per_dest);
                 }
-                per_dest[me] = 0;
-                direct::count_as_aggregated(
-                    ctx,
-                    &per_dest,
-                    cap.min(ids.len().max(1)),
-                    SrcAggregator::<T::Store>::message_bytes,
-                );
-                Ok(())
             });
-            ctx.agree(failure.map_or(Ok(()), Err))?;
             return ctx.barrier();
         }
+        if opts.transfer == Transfer::Exchange {
+            let x = exchange::Exchange::new(ctx, &loc, &src.store, &src.dist, tasks, round, operation)?;
+            x.gather(indices, out_store)?;
+            return ctx.barrier();
+        }
+        let chunks = Disjoint::new(out_store);
         let failure = run_parts(ctx, tasks, |p| {
             // SAFETY: `run_parts` runs part `p` once, and the parts' ranges are disjoint.
             let slots: &mut [T::Store] = unsafe { chunks.chunk(ranges[p].clone()) };
@@ -463,7 +503,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     }
                     agg.finish()
                 }
-                Transfer::PerElement => {
+                Transfer::Exchange | Transfer::PerElement => {
                     for (k, &i) in ids.iter().enumerate() {
                         let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
                         let v = if owner == me {
@@ -545,7 +585,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 right: format!("{} indices over {}", idx.len(), idx.domain()),
             });
         }
-        let (cap, tasks) = resolve(ctx, opts)?;
+        let Resolved { cap, tasks, round } = resolve(ctx, opts)?;
         check_indices(ctx, idx, self.domain(), "a scatter")?;
         // The values, distributed like the indices (a copy only when they are not).
         let copy;
@@ -573,28 +613,26 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let ranges = parts(len, tasks);
         let indices = idx.local();
         let direct =
-            if opts.transfer == Transfer::Aggregated { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
+            if opts.transfer != Transfer::PerElement { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
         if let Some(ptrs) = direct {
-            let failure = run_parts(ctx, tasks, |p| {
-                let r = ranges[p].clone();
-                let (ids, vals) = (&indices[r.clone()], &values[r]);
-                let mut per_dest = vec![0usize; ptrs.len()];
+            let counting = match opts.transfer {
+                Transfer::Exchange => Counting::Exchanged { round, op: exchange::Op::Scatter },
+                _ => Counting::Aggregated { cap, bytes: DstAggregator::<T::Store>::message_bytes },
+            };
+            direct::run_counted::<T::Store>(ctx, len, tasks, counting, |r, per_dest| {
                 // SAFETY: `ptrs` addresses every locale's whole registered part of `self`
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
                 // nobody reads `self` until the closing barrier. Duplicate indices written by
                 // different tasks: an unspecified last writer (the PGAS contract of
                 // storage.rs), as with puts.
-                unsafe { direct::scatter_part(&loc, &ptrs, ids, vals, &mut per_dest) };
-                per_dest[me] = 0;
-                direct::count_as_aggregated(
-                    ctx,
-                    &per_dest,
-                    cap.min(ids.len().max(1)),
-                    DstAggregator::<T::Store>::message_bytes,
-                );
-                Ok(())
+                unsafe { direct::scatter_part(&loc, &ptrs, &indices[r.clone()], &values[r], per_dest) };
             });
-            ctx.agree(failure.map_or(Ok(()), Err))?;
+            return ctx.barrier();
+        }
+        if opts.transfer == Transfer::Exchange {
+            let operation = "DistArray::scatter_at (exchange buffers)";
+            let x = exchange::Exchange::new(ctx, &loc, &dst.store, &dst.dist, tasks, round, operation)?;
+            x.scatter(indices, values)?;
             return ctx.barrier();
         }
         let failure = run_parts(ctx, tasks, |p| {
@@ -614,7 +652,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     }
                     agg.finish()
                 }
-                Transfer::PerElement => {
+                Transfer::Exchange | Transfer::PerElement => {
                     for (&i, &x) in ids.iter().zip(vals) {
                         let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
                         if owner == me {
@@ -636,16 +674,26 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     }
 }
 
-/// The buffer size and task count of `opts` on `ctx`.
-fn resolve(ctx: &Ctx, opts: &IrregularOptions) -> Result<(usize, usize)> {
+/// The buffer size, task count and round of options on a locale.
+#[derive(Clone, Copy)]
+pub(crate) struct Resolved {
+    cap: usize,
+    tasks: usize,
+    round: usize,
+}
+
+/// The buffer size, task count and round of `opts` on `ctx`.
+fn resolve(ctx: &Ctx, opts: &IrregularOptions) -> Result<Resolved> {
     let cap = opts.buffer.unwrap_or(ctx.config().agg_buffer);
     let tasks = opts.tasks.unwrap_or(ctx.here().num_threads());
-    if cap == 0 || tasks == 0 {
+    let round = opts.round.unwrap_or_else(|| exchange::default_round(ctx.num_locales()));
+    if cap == 0 || tasks == 0 || round == 0 {
         return Err(Error::InvalidArgument(format!(
-            "irregular access needs at least 1 element per buffer and 1 task, got a buffer of {cap} and {tasks} tasks"
+            "irregular access needs at least 1 element per buffer and per round and 1 task, got a buffer of {cap}, \
+             a round of {round} and {tasks} tasks"
         )));
     }
-    Ok((cap, tasks))
+    Ok(Resolved { cap, tasks, round })
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ fn the_default_buffer_is_atoll_agg_buffer() {
         let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as u64)?;
         // Locale 0's indices all name locale 1's elements and vice versa: 50 each way.
         let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| (j + 50) % n as i64)?;
-        let (b, c) = sc::counted(ctx, || a.take_with(&idx, &IrregularOptions::default().with_tasks(1)))?;
+        let (b, c) = sc::counted(ctx, || a.take_with(&idx, &IrregularOptions::aggregated().with_tasks(1)))?;
         assert_eq!(b.get([0])?, 50);
         Ok(c)
     })
@@ -99,7 +99,7 @@ fn aggregation_buffers_over_the_budget_fail_on_every_locale_before_writing() {
         let v = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [n])?, 5)?;
         // Buffers of 2^20 elements (16 MiB each) cannot fit: but only 500 elements are used,
         // so the worst case is 4 + 500 * 16 bytes per buffer: it fits.
-        a.scatter_at_with(&idx, &v, &IrregularOptions::default().with_buffer(1 << 20))?;
+        a.scatter_at_with(&idx, &v, &IrregularOptions::aggregated().with_buffer(1 << 20))?;
         assert!(a.local().iter().all(|&x| x == 5));
         Ok(())
     })
@@ -110,7 +110,7 @@ fn aggregation_buffers_over_the_budget_fail_on_every_locale_before_writing() {
         let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| n as i64 - 1 - j)?;
         let v = DistArray::<u64, 1>::filled(ctx, dist::block(ctx, [n])?, 5)?;
         // 2^15 elements per locale, one task: buffers of 2^15 x 16 bytes, 5 of them: 2.5 MiB.
-        let r = a.scatter_at_with(&idx, &v, &IrregularOptions::default().with_buffer(1 << 15).with_tasks(1));
+        let r = a.scatter_at_with(&idx, &v, &IrregularOptions::aggregated().with_buffer(1 << 15).with_tasks(1));
         let all = ctx.allgather(&r.clone().err())?;
         assert!(all.iter().all(|x| *x == all[0]), "{all:?}");
         assert!(a.local().iter().all(|&x| x == 0), "nothing written");

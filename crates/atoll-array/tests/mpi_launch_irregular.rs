@@ -9,7 +9,7 @@
 mod irregular_scenarios;
 
 use atoll_runtime::{run, Config};
-use atoll_testkit::{counts, launch, selftest, Program};
+use atoll_testkit::{counts, expect_ok, launch, selftest, Program};
 use std::time::Duration;
 
 const PROGRAM: Program = Program::new("irregular_selftest_program");
@@ -39,4 +39,17 @@ fn gather_scatter_under_mpi_on_2_ranks_count_the_same_messages_as_local() {
 #[test]
 fn gather_scatter_under_mpi_on_3_ranks_count_the_same_messages_as_local() {
     same_counts_as_local(3);
+}
+
+/// With node memory sharing off, no rank addresses another's part: gather and scatter go
+/// through their exchanges and aggregators (as between hosts), with the same results and counts.
+#[test]
+fn gather_scatter_without_shared_memory_exchange_and_count_the_same_as_local() {
+    let mut cmd = PROGRAM.command(Some(2), "");
+    cmd.env("ATOLL_MPI_SHM", "0");
+    let so =
+        expect_ok(cmd, "irregular selftest without shared memory", "irregular selftest ok", Duration::from_secs(300));
+    let local =
+        run(Config::local(2), |ctx| irregular_scenarios::all(ctx).map(|r| irregular_scenarios::report(&r))).unwrap();
+    assert_eq!(counts(&so), counts(&local), "message counts under MPI without shared memory (left) and local (right)");
 }

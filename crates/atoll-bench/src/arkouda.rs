@@ -28,7 +28,10 @@
 //!
 //! The scatter line also compares aggregation with the best unaggregated code (a non-blocking
 //! put per remote element, one flush at the end), at the same `n` and repetitions, as
-//! `aggregation_speedup` (element-wise seconds over aggregated seconds).
+//! `aggregation_speedup` (element-wise seconds over aggregated seconds). The gather and
+//! scatter lines time the default transfer (dynamic aggregation, `seconds`, `messages`) and,
+//! in the same run, one exchange per destination and round (`Transfer::Exchange`:
+//! `exchange_seconds`, `exchange_messages`), both checked.
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use crate::hugevec as hv;
@@ -429,8 +432,14 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     ctx.reset_comm_diagnostics()?;
     let (out, s) = best(ctx, o.reps, || a.take(&idx))?;
     let traffic = netmodel::last(ctx);
-    let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.ams).sum::<u64>() / o.reps.max(1) as u64;
+    let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.total_ops()).sum::<u64>() / o.reps.max(1) as u64;
     let mut ok = all_ok(ctx, &out, |j, x| gather_value_ok(j, x, nn))?;
+    // The same gather as one exchange per destination, same run.
+    ctx.reset_comm_diagnostics()?;
+    let (x_out, s_x) = best(ctx, o.reps, || a.take_with(&idx, &IrregularOptions::exchanged()))?;
+    let msgs_x: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.total_ops()).sum::<u64>() / o.reps.max(1) as u64;
+    ok &= all_ok(ctx, &x_out, |j, x| gather_value_ok(j, x, nn))?;
+    drop(x_out);
     // Into a preallocated output (the one just made, cleared).
     let mut pre = out;
     pre.fill(0)?;
@@ -480,7 +489,12 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         seconds: s,
         ref_seconds: alloc.1,
         ok: ok && r.ok && alloc.0,
-        extra: allocation_figures(s_pre, &r, alloc, vec![("messages", msgs.into())]),
+        extra: allocation_figures(
+            s_pre,
+            &r,
+            alloc,
+            vec![("messages", msgs.into()), ("exchange_seconds", s_x.into()), ("exchange_messages", msgs_x.into())],
+        ),
     })
 }
 
@@ -565,6 +579,8 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
     let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
     let traffic = netmodel::last(ctx);
+    // The same scatter as one exchange per destination, same run.
+    let (s_x, msgs_x, ok_x) = scatter_once(ctx, n, o.reps, &IrregularOptions::exchanged())?;
     // The element-wise baseline at the same n and repetitions.
     let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps, o.flush_every)?;
     let speedup = se / s;
@@ -596,11 +612,13 @@ fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
         bytes: 24.0 * n as f64,
         seconds: s,
         ref_seconds: r.best,
-        ok: ok && ok_e && r.ok,
+        ok: ok && ok_e && ok_x && r.ok,
         extra: vec![
             ("one_core_4k_seconds", r.small.into()),
             ("aggregation_speedup", speedup.into()),
             ("messages", msgs.into()),
+            ("exchange_seconds", s_x.into()),
+            ("exchange_messages", msgs_x.into()),
             ("elementwise", "non-blocking put per remote element, same n and reps".into()),
             ("elementwise_flush_every", (o.flush_every as u64).into()),
             ("elementwise_seconds", se.into()),

@@ -28,6 +28,15 @@ impl<T> Clone for SyncPtr<T> {
 
 impl<T> Copy for SyncPtr<T> {}
 
+impl<T> SyncPtr<T> {
+    /// The address. A closure that calls it captures the whole `SyncPtr` (which is `Sync`),
+    /// where one that reads `.0` would capture the raw pointer field alone (which is not).
+    #[inline(always)]
+    pub fn get(self) -> *mut T {
+        self.0
+    }
+}
+
 // SAFETY: a `SyncPtr` is an address; the accesses through it are `unsafe` and follow the
 // module's contract (each place written by one task, none read while written), under which
 // moving and sharing the address between threads is sound.

@@ -12,18 +12,24 @@
 //! filled its instruction window with ~8x fewer misses in flight (Atoll's gather took ~4x the
 //! plain loop's time on one thread).
 //!
-//! Diagnostics: each task counts the active messages its aggregator would have sent
-//! (`ceil(k / buffer)` per remote destination that `k` of its elements name, with the records'
-//! bytes), so counts are the same whether or not memory is addressable. Where any part is not
-//! addressable, the dynamic aggregators of `irregular.rs` are used.
+//! Diagnostics ([`run_counted`]): the messages the transfer would have sent are counted, so
+//! counts are the same whether or not memory is addressable: for an exchange, per round and
+//! destination (`exchange.rs`); for aggregators, per task the active messages its aggregator
+//! would have sent (`ceil(k / buffer)` per remote destination that `k` of its elements name,
+//! with the records' bytes). Where any part is not addressable, `exchange.rs` or the dynamic
+//! aggregators of `irregular.rs` are used.
 
-use super::{IndexElem, Locator};
+use super::exchange::{self, count_as_exchanged};
+use super::{parts as task_parts, IndexElem, Locator};
 use crate::elem::Elem;
 use crate::storage::Storage;
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;
+use atoll_util::sync::{into_inner, lock};
 use atoll_util::SyncPtr;
+use std::ops::Range;
+use std::sync::Mutex;
 
 /// Element pointers of every locale's part of `store` (`dist`'s parts), or `None` when one is
 /// not directly addressable. **One-sided**, no message.
@@ -43,10 +49,69 @@ pub(super) fn parts<T: Elem, M: Distribution<1>>(
     Ok(Some(out))
 }
 
+/// The messages [`run_counted`] counts.
+pub(super) enum Counting {
+    /// An exchange's (`exchange.rs`), rounds of `round` positions, values of `S`.
+    Exchanged { round: usize, op: exchange::Op },
+    /// One aggregator's per task, buffers of `cap` elements, `bytes(m)` for a message of `m`
+    /// elements and its reply (`DstAggregator::message_bytes`, `SrcAggregator::message_bytes`).
+    Aggregated { cap: usize, bytes: fn(usize) -> usize },
+}
+
+/// Runs `work(positions, per_dest)` on the task pool for every task part of this locale's
+/// `len` positions (of each round, for an exchange), `work` adding the elements it handled per
+/// owner to `per_dest`; then counts the messages `counting` names for them (values of `S`).
+pub(super) fn run_counted<S>(
+    ctx: &Ctx,
+    len: usize,
+    tasks: usize,
+    counting: Counting,
+    work: impl Fn(Range<usize>, &mut [usize]) + Sync,
+) {
+    let (me, nl) = (ctx.id(), ctx.num_locales());
+    let round = match counting {
+        Counting::Exchanged { round, .. } => round,
+        Counting::Aggregated { .. } => len.max(1),
+    };
+    let items: Vec<(usize, Range<usize>)> = (0..len.div_ceil(round))
+        .flat_map(|r| {
+            let rr = exchange::round_range(r, round, len);
+            task_parts(rr.len(), tasks).into_iter().map(move |p| (r, rr.start + p.start..rr.start + p.end))
+        })
+        .collect();
+    let per: Vec<Mutex<Vec<usize>>> = items.iter().map(|_| Mutex::new(Vec::new())).collect();
+    ctx.forall_chunks_with(0..items.len(), 1, |ks| {
+        for k in ks {
+            let mut d = vec![0usize; nl];
+            work(items[k].1.clone(), &mut d);
+            d[me] = 0;
+            *lock(&per[k]) = d;
+        }
+    });
+    let per: Vec<Vec<usize>> = per.into_iter().map(into_inner).collect();
+    match counting {
+        Counting::Aggregated { cap, bytes } => {
+            for ((_, r), d) in items.iter().zip(&per) {
+                count_as_aggregated(ctx, d, cap.min(r.len().max(1)), bytes);
+            }
+        }
+        Counting::Exchanged { op, .. } => {
+            let mut round_sum = vec![0usize; nl];
+            for (k, ((r, _), d)) in items.iter().zip(&per).enumerate() {
+                round_sum.iter_mut().zip(d).for_each(|(a, b)| *a += b);
+                if items.get(k + 1).is_none_or(|(next, _)| next != r) {
+                    count_as_exchanged::<S>(ctx, &round_sum, op);
+                    round_sum.fill(0);
+                }
+            }
+        }
+    }
+}
+
 /// Counts, for one task, the messages its aggregator would have sent: `per_dest[t]` elements
 /// named on locale `t`, buffers of `cap` elements, `bytes(m)` counted for a message of `m`
-/// elements and its reply (`DstAggregator::message_bytes`, `SrcAggregator::message_bytes`).
-pub(super) fn count_as_aggregated(ctx: &Ctx, per_dest: &[usize], cap: usize, bytes: fn(usize) -> usize) {
+/// elements and its reply.
+fn count_as_aggregated(ctx: &Ctx, per_dest: &[usize], cap: usize, bytes: fn(usize) -> usize) {
     for (t, &k) in per_dest.iter().enumerate() {
         let mut left = k;
         while left > 0 {

@@ -43,6 +43,6 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let opts = IrregularOptions::default();
         let resolved = resolve(ctx, &opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
-        self.take_checked(idx, out, &opts, resolved, "DistArray::take_into (aggregation buffers)")
+        self.take_checked(idx, out, &opts, resolved, "DistArray::take_into (exchange or aggregation buffers)")
     }
 }

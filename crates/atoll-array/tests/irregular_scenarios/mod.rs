@@ -60,6 +60,26 @@ pub fn expected_messages<MA: Distribution<1>>(ctx: &Ctx, da: &MA, local_idx: &[i
     total
 }
 
+/// The transfers each kind of an exchange sends for this locale's part of `idx` into an array
+/// distributed by `da`, rounds of `round`: one per round and remote owner named in it (gather:
+/// a put of offsets and a get of values; scatter: two puts).
+pub fn expected_exchange<MA: Distribution<1>>(ctx: &Ctx, da: &MA, local_idx: &[i64], round: usize) -> u64 {
+    let me = ctx.id();
+    local_idx
+        .chunks(round)
+        .map(|c| {
+            let mut named = vec![false; ctx.num_locales()];
+            c.iter().for_each(|&i| named[da.owner([i])] = true);
+            named.iter().enumerate().filter(|&(d, &x)| x && d != me).count() as u64
+        })
+        .sum()
+}
+
+/// The rounds of the exchange cases: a few indices, so that the scenarios take several.
+pub fn exchange_round(cap: usize) -> usize {
+    3 * cap + 1
+}
+
 /// The remote elements of this locale's part of `idx`: one get or put each, per element.
 pub fn expected_per_element<MA: Distribution<1>>(ctx: &Ctx, da: &MA, local_idx: &[i64]) -> u64 {
     local_idx.iter().filter(|&&i| da.owner([i]) != ctx.id()).count() as u64
@@ -92,20 +112,29 @@ pub fn gather_case<MA: Distribution<1> + 'static, MI: Distribution<1> + 'static>
     let all_idx = random_indices(n, m, seed);
     let a = DistArray::from_fn(ctx, da.clone(), |[i]| value(i))?;
     let idx = DistArray::from_fn(ctx, di.clone(), |[j]| all_idx[j as usize])?;
-    let opts = IrregularOptions::default().with_buffer(cap).with_tasks(tasks);
+    let opts = IrregularOptions::aggregated().with_buffer(cap).with_tasks(tasks);
     let (b, c) = counted(ctx, || a.take_with(&idx, &opts))?;
     let want = expected_messages(ctx, &da, idx.local(), tasks, cap);
     check(c.ams == want && c.total_ops() == want, || {
         format!("locale {}: gather counts {c:?}, expected {want} messages", ctx.id())
     })?;
     check_gathered(ctx, &b, &all_idx)?;
+    let round = exchange_round(cap);
+    let (b3, c3) =
+        counted(ctx, || a.take_with(&idx, &IrregularOptions::exchanged().with_round(round).with_tasks(tasks)))?;
+    let want3 = expected_exchange(ctx, &da, idx.local(), round);
+    let remote = expected_per_element(ctx, &da, idx.local());
+    check(c3.puts == want3 && c3.gets == want3 && c3.total_ops() == 2 * want3 && c3.bytes == 16 * remote, || {
+        format!("locale {}: exchange counts {c3:?}, expected {want3} puts and gets, {} bytes", ctx.id(), 16 * remote)
+    })?;
+    check_gathered(ctx, &b3, &all_idx)?;
     let (b2, c2) = counted(ctx, || a.take_with(&idx, &IrregularOptions::per_element()))?;
     let want2 = expected_per_element(ctx, &da, idx.local());
     check(c2.gets == want2 && c2.total_ops() == want2, || {
         format!("locale {}: per-element counts {c2:?}, expected {want2} gets", ctx.id())
     })?;
     check_gathered(ctx, &b2, &all_idx)?;
-    Ok(ctx.allgather(&vec![c, c2])?.concat())
+    Ok(ctx.allgather(&vec![c, c2, c3])?.concat())
 }
 
 fn check_gathered<MI: Distribution<1>>(ctx: &Ctx, b: &DistArray<f64, 1, MI>, all_idx: &[i64]) -> Result<()> {
@@ -136,16 +165,24 @@ pub fn scatter_case<MA: Distribution<1> + 'static, MI: Distribution<1> + 'static
     let idx = DistArray::from_fn(ctx, di.clone(), |[j]| perm[j as usize])?;
     let v = DistArray::from_fn(ctx, di.clone(), |[j]| j as u64 * 3 + 1)?;
     let mut out = Vec::new();
-    for opts in [IrregularOptions::default().with_buffer(cap).with_tasks(tasks), IrregularOptions::per_element()] {
+    let round = exchange_round(cap);
+    for opts in [
+        IrregularOptions::aggregated().with_buffer(cap).with_tasks(tasks),
+        IrregularOptions::per_element(),
+        IrregularOptions::exchanged().with_round(round).with_tasks(tasks),
+    ] {
         let mut a = DistArray::<u64, 1, MA>::zeros(ctx, da.clone())?;
         let ((), c) = counted(ctx, || a.scatter_at_with(&idx, &v, &opts))?;
-        let want = if opts.transfer == atoll_array::Transfer::Aggregated {
-            expected_messages(ctx, &da, idx.local(), tasks, cap)
-        } else {
-            expected_per_element(ctx, &da, idx.local())
+        use atoll_array::Transfer;
+        let remote = expected_per_element(ctx, &da, idx.local());
+        let (got, want) = match opts.transfer {
+            Transfer::Aggregated => (c.ams, expected_messages(ctx, &da, idx.local(), tasks, cap)),
+            Transfer::PerElement => (c.puts, remote),
+            // Two puts per destination and round: offsets and values, 16 bytes per element.
+            Transfer::Exchange => (c.puts, 2 * expected_exchange(ctx, &da, idx.local(), round)),
         };
-        let got = if opts.transfer == atoll_array::Transfer::Aggregated { c.ams } else { c.puts };
-        check(got == want && c.total_ops() == want, || {
+        let bytes_ok = opts.transfer != Transfer::Exchange || c.bytes == 16 * remote;
+        check(got == want && c.total_ops() == want && bytes_ok, || {
             format!("locale {}: scatter {opts:?} counts {c:?}, expected {want}", ctx.id())
         })?;
         for (k, &x) in a.local().iter().enumerate() {

@@ -31,6 +31,7 @@ pub(crate) fn decode<T: DeserializeOwned>(b: &[u8]) -> Result<T> {
 /// `Result<Vec<u8>>` (the variant, 0 or 1; then the bytes after their varint length, or the
 /// error), with the bytes copied at once rather than through serde's loop over a sequence
 /// (which took a fifth of a gather's time across hosts).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the MPI backend and the tests
 pub(crate) fn encode_result_into(out: &mut Vec<u8>, r: &Result<Vec<u8>>) -> Result<()> {
     match r {
         Ok(b) => {
@@ -54,6 +55,7 @@ pub(crate) fn encode_result_into(out: &mut Vec<u8>, r: &Result<Vec<u8>>) -> Resu
 
 /// Reads a reply written by [`encode_result_into`] (or by postcard from a `Result<Vec<u8>>`):
 /// the handler's bytes or its error; [`Error::Serialization`] for anything else.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the MPI backend and the tests
 pub(crate) fn decode_result(b: &[u8]) -> Result<Result<Vec<u8>>> {
     let torn = |what: &str| Error::Serialization(format!("a reply {what}"));
     match b.first() {
