@@ -455,8 +455,11 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let indices = idx.local();
         // SAFETY: only values read from `self`'s storage of `T` are written through it.
         let out_store = unsafe { as_store_mut(out.local_mut()) };
-        let direct =
-            if opts.transfer != Transfer::PerElement { direct::parts(ctx, &src.store, &src.dist)? } else { None };
+        let direct = if opts.transfer != Transfer::PerElement {
+            direct::agreed(ctx, direct::parts(ctx, &src.store, &src.dist)?)?
+        } else {
+            None
+        };
         if let Some(ptrs) = direct {
             let chunks = Disjoint::new(out_store);
             let counting = match opts.transfer {
@@ -612,8 +615,11 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         let es = size_of::<T>() as u64;
         let ranges = parts(len, tasks);
         let indices = idx.local();
-        let direct =
-            if opts.transfer != Transfer::PerElement { direct::parts(ctx, &dst.store, &dst.dist)? } else { None };
+        let direct = if opts.transfer != Transfer::PerElement {
+            direct::agreed(ctx, direct::parts(ctx, &dst.store, &dst.dist)?)?
+        } else {
+            None
+        };
         if let Some(ptrs) = direct {
             let counting = match opts.transfer {
                 Transfer::Exchange => Counting::Exchanged { round, op: exchange::Op::Scatter },

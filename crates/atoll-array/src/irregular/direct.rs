@@ -49,6 +49,14 @@ pub(super) fn parts<T: Elem, M: Distribution<1>>(
     Ok(Some(out))
 }
 
+/// `ptrs` where every locale has its own (every locale takes the same path, and so enters the
+/// same collectives), else `None` everywhere. A locale may reach every part while another may
+/// not: an empty part is addressable from its own locale only, and on MPI a peer's part is
+/// mapped only on its node. **Collective** (one allreduce).
+pub(super) fn agreed<T>(ctx: &Ctx, ptrs: Option<Vec<SyncPtr<T>>>) -> Result<Option<Vec<SyncPtr<T>>>> {
+    Ok(if ctx.allreduce(ptrs.is_some(), |a, b| a && b)? { ptrs } else { None })
+}
+
 /// The messages [`run_counted`] counts.
 pub(super) enum Counting {
     /// An exchange's (`exchange.rs`), rounds of `round` positions, values of `S`.

@@ -82,7 +82,7 @@ pub(super) enum Op {
 }
 
 /// Counts, for one round, the messages the exchange sends for `per_dest[t]` indices owned by
-/// locale `t` (values of `T`), where the loops loaded and stored in place instead.
+/// locale `t` (values of `S`), where the loops loaded and stored in place instead.
 pub(super) fn count_as_exchanged<S>(ctx: &Ctx, per_dest: &[usize], op: Op) {
     for (t, &k) in per_dest.iter().enumerate().filter(|&(t, _)| t != ctx.id()) {
         ctx.count_direct_put(GlobalPtr::<u64>::new(t, 0), k);
@@ -270,6 +270,7 @@ fn checked(off: u64, len: usize, operation: &str) -> Result<usize> {
 
 impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
     /// The exchange of an array stored in `store`, distributed by `dist` (what `loc` locates).
+    /// **Collective** (the locales agree that their parts are in reach, as they always are).
     pub(super) fn new(
         ctx: &'a Ctx,
         loc: &'a Locator<'a, M>,
@@ -281,17 +282,19 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
     ) -> Result<Self> {
         let me = ctx.id();
         let own_len = if dist.grid().contains(me) { dist.local_len(me)? } else { 0 };
-        let own = store.direct(ctx, me, 0, own_len)?.ok_or_else(|| {
-            Error::InvalidArgument(format!("{operation}: this locale's part of the array is not addressable"))
-        })?;
+        let own = store.direct(ctx, me, 0, own_len).and_then(|p| {
+            p.ok_or_else(|| {
+                Error::InvalidArgument(format!("{operation}: this locale's part of the array is not addressable"))
+            })
+        });
+        let own = ctx.agree(own)?;
         Ok(Exchange { ctx, loc, own: SyncPtr(own), own_len, tasks, round, operation })
     }
 
     /// What every round needs, agreed before anything is read or written: the number of
-    /// rounds (the same on every locale), the staging memory of the largest round (held for
-    /// the call) and the landing buffers, with room on each locale for the most it can receive
-    /// in a round (every other locale's whole round). **Collective** (one allgather, one
-    /// reservation, one allocation).
+    /// rounds (the same on every locale) and the buffers: a staging area for the largest
+    /// round of this locale, and room on each locale for the most it can receive in a round
+    /// (every other locale's whole round). **Collective** (one allgather, one allocation).
     fn setup<S: atoll_runtime::Pod + Send + Sync>(&self, len: usize) -> Result<(usize, Buffers<S>, Remote<S>)> {
         let ctx = self.ctx;
         let lens: Vec<usize> = ctx.allgather(&len)?;

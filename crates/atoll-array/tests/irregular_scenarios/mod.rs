@@ -319,7 +319,33 @@ pub fn all(ctx: &Ctx) -> Result<Vec<(String, Vec<CommCounts>)>> {
     other_types(ctx, 203)?;
     out_of_bounds(ctx, 50)?;
     empty(ctx)?;
+    tiny(ctx)?;
     Ok(out)
+}
+
+/// Arrays with fewer elements than locales (some locales own none of the indexed array, of
+/// the indices, or of both), with every transfer: results against the sequential reference.
+pub fn tiny(ctx: &Ctx) -> Result<()> {
+    let opts = [IrregularOptions::aggregated(), IrregularOptions::exchanged(), IrregularOptions::per_element()];
+    for n in 1..=3usize {
+        for m in [1usize, 2, 5] {
+            let all_idx = random_indices(n, m, (7 * n + m) as u64);
+            let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| value(i))?;
+            let idx = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| all_idx[j as usize])?;
+            for o in &opts {
+                check_gathered(ctx, &a.take_with(&idx, o)?, &all_idx)?;
+                let mut b = DistArray::<f64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
+                let v = DistArray::from_fn(ctx, dist::block(ctx, [m])?, |[j]| value(all_idx[j as usize]))?;
+                b.scatter_at_with(&idx, &v, o)?;
+                for (k, &x) in b.local().iter().enumerate() {
+                    let [i] = b.dist().global_index(ctx.id(), k)?;
+                    let want = if all_idx.contains(&i) { value(i) } else { 0.0 };
+                    check(x == want, || format!("locale {}: tiny scatter {o:?} n {n} m {m}: b[{i}] = {x}", ctx.id()))?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The report locale 0 prints: one `counts <scenario> [...]` line per counted scenario.

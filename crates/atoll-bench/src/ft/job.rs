@@ -19,6 +19,8 @@ pub struct JobOut {
     pub sums: Vec<Complex64>,
     /// Communication of the timed run, summed over locales.
     pub counts: CommCounts,
+    /// This locale's traffic of the timed run (for the network model across hosts).
+    pub traffic: crate::netmodel::Traffic,
 }
 
 /// The arrays of a run: `u` spatial (the initial field, then each step's result), `v` the
@@ -133,6 +135,7 @@ pub fn run_once(ctx: &Ctx, class: &Class, a: &mut Arrays, tr: &mut Transpose) ->
     ctx.barrier()?;
     ctx.reset_comm_diagnostics()?;
     ctx.start_comm_diagnostics()?;
+    let before = crate::netmodel::snapshot(ctx);
     let t0 = Instant::now();
     let plans = Plans::new(class.nx, class.ny, class.nz);
     setup(ctx, &plans, a, tr)?;
@@ -141,7 +144,8 @@ pub fn run_once(ctx: &Ctx, class: &Class, a: &mut Arrays, tr: &mut Transpose) ->
         sums.push(step(ctx, class, &plans, a, tr, t)?);
     }
     let seconds = ctx.allreduce(t0.elapsed().as_secs_f64(), f64::max)?;
+    let traffic = crate::netmodel::Traffic::since(ctx, before);
     ctx.stop_comm_diagnostics()?;
     let counts = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |acc, c| acc.add(c));
-    Ok(JobOut { seconds, sums, counts })
+    Ok(JobOut { seconds, sums, counts, traffic })
 }

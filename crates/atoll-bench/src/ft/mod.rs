@@ -11,7 +11,9 @@
 //! assignment between the two arrays, and `explicit`, packed blocks put to their
 //! destinations. A one-core run of the same algorithm ([`one_core`]) is the baseline; NPB's own
 //! MPI FT is measured beside it by `tools/npb/ft_side_by_side.py` and passed in with
-//! `--npb-mops`.
+//! `--npb-mops`. With ranks on several hosts, each version's line carries the network model
+//! (`netmodel.rs`: plain MPI between the hosts and the same versions on one host, measured
+//! before the job).
 
 mod class;
 mod fft;
@@ -22,6 +24,7 @@ mod random;
 mod report;
 mod transpose;
 
+use crate::netmodel;
 use atoll::prelude::*;
 use class::Class;
 
@@ -53,6 +56,41 @@ pub struct FtArgs {
     npb_note: Option<String>,
 }
 
+/// One transpose version's runs.
+struct Version {
+    explicit: bool,
+    best: job::JobOut,
+    all: Vec<f64>,
+    all_ok: bool,
+}
+
+/// Each transpose version of `explicit_first` (explicit or global view), `reps` runs each,
+/// every run verified. **Collective.**
+fn versions(ctx: &Ctx, class: &Class, explicit_first: &[bool], reps: usize) -> Result<Vec<Version>> {
+    let mut arrays = job::Arrays::new(ctx, class)?;
+    let mut out = Vec::new();
+    for &explicit in explicit_first {
+        let s = transpose::Slabs { nx: class.nx, ny: class.ny, nz: class.nz, p: ctx.num_locales() };
+        let mut tr = transpose::Transpose::new(ctx, explicit, s)?;
+        let mut all = Vec::new();
+        let mut all_ok = true;
+        let mut best: Option<job::JobOut> = None;
+        for _ in 0..reps.max(1) {
+            let out = job::run_once(ctx, class, &mut arrays, &mut tr)?;
+            all.push(out.seconds);
+            all_ok &= class.verify(&out.sums); // every run must verify
+            if best.as_ref().is_none_or(|b| out.seconds < b.seconds) {
+                best = Some(out);
+            }
+        }
+        tr.free()?;
+        let best = best.ok_or_else(|| Error::InvalidArgument("ft: no run".into()))?;
+        out.push(Version { explicit, best, all, all_ok });
+    }
+    arrays.free()?;
+    Ok(out)
+}
+
 /// Runs FT; locale 0 prints the lines.
 pub fn ft(args: &FtArgs) -> Result<()> {
     let class = Class::parse(&args.class)?;
@@ -70,6 +108,23 @@ pub fn ft(args: &FtArgs) -> Result<()> {
         (None, _) => None,
     };
     let cfg = crate::config(&args.common)?;
+    // Ranks on several hosts: the network model (plain MPI between the hosts, then the same
+    // versions on one host), before the job.
+    let model = match args.common.backend {
+        crate::Backend::Mpi => match netmodel::measure()? {
+            Some(mut link) => {
+                let one = netmodel::on_one_host(&cfg, &mut link, |ctx| {
+                    Ok(versions(ctx, &class, &explicit_first, args.reps)?
+                        .iter()
+                        .map(|v| v.best.seconds)
+                        .collect::<Vec<f64>>())
+                })?;
+                Some((link, one.unwrap_or_default()))
+            }
+            None => None,
+        },
+        crate::Backend::Local => None,
+    };
     run(cfg, |ctx| {
         crate::check_locales(ctx, &args.common)?;
         let me = ctx.id();
@@ -93,28 +148,30 @@ pub fn ft(args: &FtArgs) -> Result<()> {
         if let Some(Some((s, sums))) = &one {
             report::one_core_line(&rr, *s, sums).print(args.common.json);
         }
-        let mut arrays = job::Arrays::new(ctx, &class)?;
-        for &explicit in &explicit_first {
-            let s = transpose::Slabs { nx: class.nx, ny: class.ny, nz: class.nz, p: ctx.num_locales() };
-            let mut tr = transpose::Transpose::new(ctx, explicit, s)?;
-            let mut all = Vec::new();
-            let mut all_ok = true;
-            let mut best: Option<job::JobOut> = None;
-            for _ in 0..args.reps.max(1) {
-                let out = job::run_once(ctx, &class, &mut arrays, &mut tr)?;
-                all.push(out.seconds);
-                all_ok &= class.verify(&out.sums); // every run must verify
-                if best.as_ref().is_none_or(|b| out.seconds < b.seconds) {
-                    best = Some(out);
+        let runs = versions(ctx, &class, &explicit_first, args.reps)?;
+        // Every locale's traffic of each version's best run, for the model (rank 0 prints).
+        let traffic: Vec<Vec<netmodel::Traffic>> =
+            ctx.allgather(&runs.iter().map(|v| v.best.traffic).collect::<Vec<_>>())?;
+        if me == 0 {
+            for (k, v) in runs.iter().enumerate() {
+                let name = if v.explicit { "explicit" } else { "global_view" };
+                let ok = v.all_ok && class.verify(&v.best.sums);
+                let mut line =
+                    report::variant_line(&rr, name, v.best.seconds, &v.all, ok, &v.best.sums, &v.best.counts);
+                let per_locale: Vec<netmodel::Traffic> = traffic.iter().map(|t| t[k]).collect();
+                for (f, x) in netmodel::per_locale_fields(&per_locale) {
+                    line = line.with(f, x);
                 }
-            }
-            tr.free()?;
-            if let (0, Some(b)) = (me, best) {
-                let name = if explicit { "explicit" } else { "global_view" };
-                let ok = all_ok && class.verify(&b.sums);
-                report::variant_line(&rr, name, b.seconds, &all, ok, &b.sums, &b.counts).print(args.common.json);
+                if let Some((link, one)) = &model {
+                    if let Some(&o) = one.get(k) {
+                        for (f, x) in netmodel::fields(link, &per_locale, o, v.best.seconds) {
+                            line = line.with(f, x);
+                        }
+                    }
+                }
+                line.print(args.common.json);
             }
         }
-        arrays.free()
+        Ok(())
     })
 }
