@@ -235,6 +235,18 @@ impl<S: atoll_runtime::Pod + Send + Sync> Buffers<S> {
     }
 }
 
+/// One round as [`Exchange::each_round`] hands it out: its number, its positions of this
+/// locale's indices and their parts per task, its plan, this locale's buffers, and where every
+/// locale's landing area is.
+struct Round<'b, 'p, S> {
+    r: usize,
+    range: Range<usize>,
+    ranges: Vec<Range<usize>>,
+    plan: &'p Plan,
+    parts: Parts<'b, S>,
+    remote: &'p Remote<S>,
+}
+
 /// `s` split at the destinations' staging ranges (empty ones included), mutably.
 fn split_by<'s, X>(mut s: &'s mut [X], start: &[usize]) -> Vec<&'s mut [X]> {
     let mut out = Vec::with_capacity(start.len());
@@ -323,12 +335,16 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
         counts.into_iter().map(into_inner).collect()
     }
 
-    /// Gather: `slots[k] = self[indices[k]]` for this locale's indices. **Collective.**
-    ///
-    /// # Errors
-    /// On every locale alike: [`Error::OutOfMemory`] before anything is read (the staging and
-    /// landing buffers); communication errors.
-    pub(super) fn gather<I: IndexElem>(&self, indices: &[I], slots: &mut [T::Store]) -> Result<()> {
+    /// Runs `body` for every round of this locale's `indices` (steps 1 and 2 done: the plan,
+    /// this locale's buffers for the round), with a barrier between rounds; the first local
+    /// failure a round returns is agreed on at the end. `what` names the phase profile's
+    /// line. **Collective.**
+    fn each_round<I: IndexElem>(
+        &self,
+        what: &str,
+        indices: &[I],
+        mut body: impl FnMut(Round<'_, '_, T::Store>) -> Result<Option<Error>>,
+    ) -> Result<()> {
         let (ctx, me, len) = (self.ctx, self.ctx.id(), indices.len());
         atoll_runtime::phase_profile::start();
         let (rounds, mut bufs, remote) = self.setup::<T::Store>(len)?;
@@ -336,44 +352,87 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
         let mut failure: Option<Error> = None;
         for r in 0..rounds {
             let range = round_range(r, self.round, len);
-            let (ids, slots) = (&indices[range.clone()], &mut slots[range]);
-            let counts = self.count(ids);
+            let counts = self.count(&indices[range.clone()]);
             mark(|| format!("r{r}_count"));
             let plan = Plan::new(ctx, counts)?;
             mark(|| format!("r{r}_plan"));
-            let ranges = parts(ids.len(), self.tasks);
-            let Parts { land_offs, land_vals, offs: staged, vals: back } =
-                bufs.parts(plan.received(me), plan.start[ctx.num_locales()]);
-            // 3. Pack the offsets per owner (this locale's own too).
-            let stage = SyncPtr(staged.as_mut_ptr());
-            for_tasks(ctx, self.tasks, |p| {
-                let mut cur = plan.cursors(p);
-                for &i in &ids[ranges[p].clone()] {
-                    let (o, off) = self.loc.locate(i.to_index().unwrap_or_default());
-                    // SAFETY: task `p`'s records for `o` fill `cursors(p)[o]..` up to its
-                    // count for `o` (step 1's), disjoint from every other task's and owner's,
-                    // inside `staged` (`start` sums the counts).
-                    unsafe { stage.get().add(cur[o]).write(off as u64) };
-                    cur[o] += 1;
+            let ranges = parts(range.len(), self.tasks);
+            let parts = bufs.parts(plan.received(me), plan.start[ctx.num_locales()]);
+            let failed = body(Round { r, range, ranges, plan: &plan, parts, remote: &remote })?;
+            failure = failure.or(failed);
+            // Every locale is done with this round before the next one lands.
+            if r + 1 < rounds {
+                ctx.barrier()?;
+            }
+        }
+        let agreed = agree(ctx, failure);
+        bufs.sym.free()?;
+        mark(|| "free".into());
+        atoll_runtime::phase_profile::report(what, me);
+        agreed
+    }
+
+    /// Step 3: each task packs the local offset of each of its indices (and, given `vals`, its
+    /// value) at its cursors, per owner.
+    fn pack<I: IndexElem>(
+        &self,
+        plan: &Plan,
+        ids: &[I],
+        ranges: &[Range<usize>],
+        staged: &mut [u64],
+        vals: Option<(&[T], &mut [T::Store])>,
+    ) {
+        let stage = SyncPtr(staged.as_mut_ptr());
+        let (vals, stage_vals) = match vals {
+            Some((v, s)) => (v, SyncPtr(s.as_mut_ptr())),
+            None => (&[][..], SyncPtr(std::ptr::null_mut())),
+        };
+        for_tasks(self.ctx, self.tasks, |p| {
+            let mut cur = plan.cursors(p);
+            let r = ranges[p].clone();
+            for (k, &i) in r.clone().zip(&ids[r]) {
+                let (o, off) = self.loc.locate(i.to_index().unwrap_or_default());
+                // SAFETY: task `p`'s records for `o` fill `cursors(p)[o]..` up to its count for
+                // `o` (step 1's), disjoint from every other task's and owner's, inside `staged`
+                // and the values' staging area (`start` sums the counts; both have its length).
+                unsafe {
+                    stage.get().add(cur[o]).write(off as u64);
+                    if let Some(&x) = vals.get(k) {
+                        stage_vals.get().add(cur[o]).write(to_store(x));
+                    }
                 }
-            });
+                cur[o] += 1;
+            }
+        });
+    }
+
+    /// Gather: `slots[k] = self[indices[k]]` for this locale's indices. **Collective.**
+    ///
+    /// # Errors
+    /// On every locale alike: [`Error::OutOfMemory`] before anything is read (the staging and
+    /// landing buffers); communication errors.
+    pub(super) fn gather<I: IndexElem>(&self, indices: &[I], slots: &mut [T::Store]) -> Result<()> {
+        let (ctx, me) = (self.ctx, self.ctx.id());
+        self.each_round("gather", indices, |x| {
+            let Round { r, range, ranges, plan, parts, remote } = x;
+            let Parts { land_offs, land_vals, offs: staged, vals: back } = parts;
+            let (ids, slots) = (&indices[range.clone()], &mut slots[range]);
+            self.pack(plan, ids, &ranges, staged, None);
             mark(|| format!("r{r}_pack"));
             // 4. One put of offsets per destination; this locale's own elements are read
             // while they travel.
-            let own_range = plan.start[me]..plan.start[me + 1];
+            let own = plan.start[me]..plan.start[me + 1];
             let put = ctx.nonblocking(|nb| {
                 for (t, r) in plan.sends() {
                     nb.put(remote.offsets(t, plan.at(me, t)), &staged[r])?;
                 }
-                self.read_own(&staged[own_range.clone()], &mut back[own_range.clone()])
+                self.read_own(&staged[own.clone()], &mut back[own.clone()])
             });
-            failure = failure.or(put.err());
             mark(|| format!("r{r}_put"));
             ctx.barrier()?;
             mark(|| format!("r{r}_barrier"));
             // 5. Serve what landed; once every owner has, get the values back.
             let served = self.read_own(land_offs, land_vals);
-            failure = failure.or(served.err());
             mark(|| format!("r{r}_serve"));
             ctx.barrier()?;
             mark(|| format!("r{r}_barrier2"));
@@ -399,18 +458,9 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
                     cur[o] += 1;
                 }
             });
-            failure = failure.or(got.err());
             mark(|| format!("r{r}_unpack"));
-            // Every locale has its values before the next round lands.
-            if r + 1 < rounds {
-                ctx.barrier()?;
-            }
-        }
-        let agreed = agree(ctx, failure);
-        bufs.sym.free()?;
-        mark(|| "free".into());
-        atoll_runtime::phase_profile::report("gather", me);
-        agreed
+            Ok(put.err().or(served.err()).or(got.err()))
+        })
     }
 
     /// Scatter: `self[indices[k]] = vals[k]` for this locale's indices. **Collective.**
@@ -418,37 +468,11 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
     /// # Errors
     /// As [`gather`](Self::gather), before anything is written.
     pub(super) fn scatter<I: IndexElem>(&self, indices: &[I], vals: &[T]) -> Result<()> {
-        let (ctx, me, len) = (self.ctx, self.ctx.id(), indices.len());
-        atoll_runtime::phase_profile::start();
-        let (rounds, mut bufs, remote) = self.setup::<T::Store>(len)?;
-        mark(|| "setup".into());
-        let mut failure: Option<Error> = None;
-        for r in 0..rounds {
-            let range = round_range(r, self.round, len);
-            let (ids, vals) = (&indices[range.clone()], &vals[range]);
-            let counts = self.count(ids);
-            mark(|| format!("r{r}_count"));
-            let plan = Plan::new(ctx, counts)?;
-            mark(|| format!("r{r}_plan"));
-            let ranges = parts(ids.len(), self.tasks);
-            let Parts { land_offs, land_vals, offs: staged, vals: staged_vals } =
-                bufs.parts(plan.received(me), plan.start[ctx.num_locales()]);
-            let (stage, stage_vals) = (SyncPtr(staged.as_mut_ptr()), SyncPtr(staged_vals.as_mut_ptr()));
-            // 3. Pack the records per owner (this locale's own too).
-            for_tasks(ctx, self.tasks, |p| {
-                let mut cur = plan.cursors(p);
-                let r = ranges[p].clone();
-                for (&i, &x) in ids[r.clone()].iter().zip(&vals[r]) {
-                    let (o, off) = self.loc.locate(i.to_index().unwrap_or_default());
-                    // SAFETY: as in gather's packing pass: disjoint cursor ranges inside
-                    // both staging buffers.
-                    unsafe {
-                        stage.get().add(cur[o]).write(off as u64);
-                        stage_vals.get().add(cur[o]).write(to_store(x));
-                    }
-                    cur[o] += 1;
-                }
-            });
+        let (ctx, me) = (self.ctx, self.ctx.id());
+        self.each_round("scatter", indices, |x| {
+            let Round { r, range, ranges, plan, parts, remote } = x;
+            let Parts { land_offs, land_vals, offs: staged, vals: staged_vals } = parts;
+            self.pack(plan, &indices[range.clone()], &ranges, staged, Some((&vals[range], &mut *staged_vals)));
             mark(|| format!("r{r}_pack"));
             // 4. Two puts per destination (offsets, values); this locale's own elements are
             // written while they travel.
@@ -458,25 +482,17 @@ impl<'a, T: Elem, M: Distribution<1>> Exchange<'a, T, M> {
                     nb.put(remote.offsets(t, at), &staged[r.clone()])?;
                     nb.put(remote.values(t, at), &staged_vals[r])?;
                 }
-                let own_range = plan.start[me]..plan.start[me + 1];
-                self.write_own(&staged[own_range.clone()], &staged_vals[own_range])
+                let own = plan.start[me]..plan.start[me + 1];
+                self.write_own(&staged[own.clone()], &staged_vals[own])
             });
             mark(|| format!("r{r}_put"));
             ctx.barrier()?;
             mark(|| format!("r{r}_barrier"));
-            // 5. Write what landed; every owner is done before the next round lands.
+            // 5. Write what landed.
             let applied = put.and_then(|()| self.write_own(land_offs, land_vals));
-            failure = failure.or(applied.err());
             mark(|| format!("r{r}_serve"));
-            if r + 1 < rounds {
-                ctx.barrier()?;
-            }
-        }
-        let agreed = agree(ctx, failure);
-        bufs.sym.free()?;
-        mark(|| "free".into());
-        atoll_runtime::phase_profile::report("scatter", me);
-        agreed
+            Ok(applied.err())
+        })
     }
 
     /// `vals[k] = own[offs[k]]` over the tasks (the owner's loop of a gather).
