@@ -35,6 +35,7 @@ use crate::array::DistArray;
 use crate::elem::Elem;
 use atoll_dist::Distribution;
 use atoll_error::{Error, Result};
+use atoll_runtime::phase_profile::mark;
 use atoll_runtime::{Ctx, DstAggregator, SrcAggregator};
 use atoll_util::sync::{into_inner, lock};
 use atoll_util::Disjoint;
@@ -418,10 +419,13 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         opts: &IrregularOptions,
     ) -> Result<DistArray<T, 1, MI>> {
         let ctx = self.ctx();
+        atoll_runtime::phase_profile::start();
         let res = resolve(ctx, opts)?;
         check_indices(ctx, idx, self.domain(), "a gather")?;
+        mark(|| "check".into());
         // Every element is read from `self` below (its pages first touched by those writes).
         let mut out = DistArray::<T, 1, MI>::for_overwrite(ctx, idx.dist().clone())?;
+        mark(|| "alloc".into());
         self.take_checked(idx, &mut out, opts, res, "DistArray::take (exchange or aggregation buffers)")?;
         Ok(out)
     }
@@ -445,6 +449,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         // The values of `self` written before the call are complete everywhere, and every
         // locale is done reading `out` before anyone writes it.
         ctx.barrier()?;
+        mark(|| "barrier".into());
         let view = self.view();
         let src = view.inner();
         let loc = Locator::new(&src.dist);
@@ -524,8 +529,13 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
+        mark(|| "loop".into());
         ctx.agree(failure.map_or(Ok(()), Err))?;
-        ctx.barrier()
+        mark(|| "agree".into());
+        ctx.barrier()?;
+        mark(|| "barrier".into());
+        atoll_runtime::phase_profile::report("gather (aggregated)", me);
+        Ok(())
     }
 
     /// Scatter: `self[idx[j]] = v[j]` for every `j`. Each locale writes the pairs it owns of
@@ -581,6 +591,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
     ) -> Result<()> {
         let ctx = self.ctx().clone();
         let ctx = &ctx;
+        atoll_runtime::phase_profile::start();
         if v.len() != idx.len() {
             return Err(Error::ShapeMismatch {
                 context: "DistArray::scatter_at (values and indices)".into(),
@@ -605,8 +616,10 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
         if opts.transfer == Transfer::Aggregated {
             admit(ctx, "DistArray::scatter_at (aggregation buffers)", len, tasks, cap, 8 + size_of::<T>())?;
         }
+        mark(|| "check".into());
         // Every locale is done reading `self` before anyone writes it.
         ctx.barrier()?;
+        mark(|| "barrier".into());
         let view = self.view();
         let dst = view.inner();
         let loc = Locator::new(&dst.dist);
@@ -675,8 +688,13 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 }
             }
         });
+        mark(|| "loop".into());
         ctx.agree(failure.map_or(Ok(()), Err))?;
-        ctx.barrier()
+        mark(|| "agree".into());
+        ctx.barrier()?;
+        mark(|| "barrier".into());
+        atoll_runtime::phase_profile::report("scatter (aggregated)", me);
+        Ok(())
     }
 }
 

@@ -5,8 +5,11 @@
 //! output allocation, buffer allocation, and per pass: histogram, exchange, cursors, scatter,
 //! puts, barrier) and of its dense aggregations (the tasks' fold, the key-span allreduce, the
 //! merge of the tasks' tables, the exchange of the key range's Block parts, the merge of the
-//! locales' parts, the output arrays); `atoll-array` marks those of gather and scatter as
-//! exchanges (setup, and per round: count, plan, pack, puts, barriers, serve, gets, unpack).
+//! locales' parts, the output arrays); `atoll-array` marks those of gather and scatter: as
+//! exchanges (setup, and per round: count, plan, pack, puts, barriers, serve, gets, unpack),
+//! and aggregated across memory that is not addressable (the index check, gather's output
+//! allocation, the opening barrier, the aggregators' loop with its flushes, the agreement on
+//! failures, the closing barrier).
 //! Off by default: then every call is one relaxed load.
 //!
 //! The timings are of the locale's calling thread (the phases are parallel loops it waits
