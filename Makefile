@@ -137,6 +137,7 @@ test-mpi: apt venv
 	$(CARGO) test -p atoll-graph --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-strings --features mpi --test mpi_launch -- --test-threads=1
 	$(CARGO) test -p atoll-bench --features mpi --test ft_mpi -- --test-threads=1
+	$(CARGO) test -p atoll-bench --features mpi --test arkouda_mpi -- --test-threads=1
 
 # The loom models of the local backend's barrier and the MPI backend's shared-memory inbox
 # ring (crates/atoll-runtime/src/sync.rs): every interleaving within LOOM_MAX_PREEMPTIONS

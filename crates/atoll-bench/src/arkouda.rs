@@ -65,6 +65,9 @@ pub const KERNELS: [&str; 7] = ["stream", "copy", "gather", "scatter", "reduce",
 const GIB: f64 = (1u64 << 30) as f64;
 const SEED: u64 = 0x5eed_a7b0_11aa_0001;
 
+#[cfg(feature = "mpi")]
+mod plain;
+
 /// The gather index of position `j`: random in `0..n`, duplicates included.
 #[inline]
 fn gather_index(j: u64, n: u64) -> u64 {
@@ -889,9 +892,36 @@ pub struct Model {
     pub one_host: Vec<(String, f64)>,
 }
 
+/// The gather and scatter that `o` asks for, in plain MPI between the same ranks
+/// (`arkouda/plain.rs`), outside any job. **Collective** over the MPI world.
+#[cfg(feature = "mpi")]
+pub fn plain_mpi(o: &ArkoudaOpts) -> Result<Vec<(&'static str, PlainTimed)>> {
+    let wanted = |name: &str| o.kernels.is_empty() || o.kernels.iter().any(|k| k == name);
+    let mut v = Vec::new();
+    if wanted("gather") {
+        v.extend(plain::gather(o.n, o.reps)?.map(|t| ("gather", t)));
+    }
+    if wanted("scatter") {
+        v.extend(plain::scatter(o.n, o.reps)?.map(|t| ("scatter", t)));
+    }
+    Ok(v)
+}
+
+#[cfg(not(feature = "mpi"))]
+pub fn plain_mpi(_o: &ArkoudaOpts) -> Result<Vec<(&'static str, PlainTimed)>> {
+    Ok(Vec::new())
+}
+
+/// A plain MPI kernel's best seconds (the slowest rank of each repetition) and whether every
+/// result checked.
+pub struct PlainTimed {
+    pub seconds: f64,
+    pub ok: bool,
+}
+
 /// Runs every kernel; locale 0 prints one line each (with `model`, the network model's
-/// fields too). **Collective.**
-pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>) -> Result<()> {
+/// fields too; with `plain`, the plain MPI versions' figures, [`plain_mpi`]). **Collective.**
+pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>, plain: &[(&str, PlainTimed)]) -> Result<()> {
     let results = results(ctx, o)?;
     // Every locale's traffic of each kernel, for the model (rank 0 prints).
     let traffic: Vec<Vec<netmodel::Traffic>> = ctx.allgather(&results.iter().map(|r| r.traffic).collect::<Vec<_>>())?;
@@ -912,11 +942,25 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>) -> Result<()> 
             for (f, v) in netmodel::per_locale_fields(&per_locale) {
                 line = line.with(f, v);
             }
+            let mut model_seconds = None;
             if let Some(m) = model {
                 if let Some(&(_, one)) = m.one_host.iter().find(|(v, _)| v == r.variant) {
                     for (f, v) in netmodel::fields(&m.link, &per_locale, one, r.seconds) {
+                        if f == "model_seconds" {
+                            model_seconds = v.as_f64();
+                        }
                         line = line.with(f, v);
                     }
+                }
+            }
+            if let Some((_, p)) = plain.iter().find(|(v, _)| *v == r.variant) {
+                line = line
+                    .with("mpi_alltoallv_seconds", p.seconds)
+                    .with("mpi_alltoallv_ok", p.ok)
+                    .with("speedup_vs_mpi_alltoallv", p.seconds / r.seconds);
+                // The plain MPI version against the same network model.
+                if let Some(m) = model_seconds {
+                    line = line.with("mpi_alltoallv_model_ratio", p.seconds / m);
                 }
             }
             line.print(o.json);

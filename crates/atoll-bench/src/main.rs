@@ -245,20 +245,24 @@ fn main() {
                 kernels: kernels.clone(),
             };
             // Ranks on several hosts: the network model (plain MPI between the hosts, then the
-            // kernels on one host), before the job.
-            let model = match common.backend {
-                Backend::Mpi => match netmodel::measure()? {
-                    Some(mut link) => {
-                        let one = netmodel::on_one_host(&cfg, &mut link, |ctx| arkouda::seconds(ctx, &o))?;
-                        Some(arkouda::Model { link, one_host: one.unwrap_or_default() })
-                    }
-                    None => None,
-                },
-                Backend::Local => None,
+            // kernels on one host), before the job; under MPI, the plain MPI gather and
+            // scatter too.
+            let (model, plain) = match common.backend {
+                Backend::Mpi => {
+                    let model = match netmodel::measure()? {
+                        Some(mut link) => {
+                            let one = netmodel::on_one_host(&cfg, &mut link, |ctx| arkouda::seconds(ctx, &o))?;
+                            Some(arkouda::Model { link, one_host: one.unwrap_or_default() })
+                        }
+                        None => None,
+                    };
+                    (model, arkouda::plain_mpi(&o)?)
+                }
+                Backend::Local => (None, Vec::new()),
             };
             run(cfg, |ctx| {
                 check_locales(ctx, common)?;
-                arkouda::arkouda(ctx, &o, model.as_ref())
+                arkouda::arkouda(ctx, &o, model.as_ref(), &plain)
             })
         }),
         Bench::Argsort { common, n, reps } => config(common).and_then(|cfg| {

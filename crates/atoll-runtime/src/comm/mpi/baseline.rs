@@ -139,6 +139,18 @@ impl PlainMpi {
         self.comm.allgather(data)
     }
 
+    /// Blocking `MPI_Alltoall` of one word per rank: `send[r]` goes to rank `r`, the
+    /// result's `r` came from rank `r`. **Collective.**
+    pub fn alltoall(&self, send: &[u64]) -> Result<Vec<u64>> {
+        self.comm.blocking_alltoall_u64(send)
+    }
+
+    /// Blocking `MPI_Alltoallv` of bytes: rank `r`'s part of `send` is the `send_lens[r]`
+    /// bytes after those of lower ranks, and likewise in `recv`. **Collective.**
+    pub fn alltoallv(&self, send: &[u8], send_lens: &[u64], recv: &mut [u8], recv_lens: &[u64]) -> Result<()> {
+        self.comm.blocking_alltoallv(send, send_lens, recv, recv_lens)
+    }
+
     /// `MPI_Put` + `MPI_Win_flush` of `src` at `offset` in `target`'s buffer.
     pub fn put(&self, target: usize, offset: usize, src: &[u8]) -> Result<()> {
         let addr = self.target(target, offset, src.len())?;

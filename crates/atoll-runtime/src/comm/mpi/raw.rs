@@ -499,6 +499,65 @@ impl Comm {
         check("MPI_Barrier", unsafe { ffi::MPI_Barrier(self.raw) })
     }
 
+    /// Blocking `MPI_Alltoall` of one word per rank (for baselines): `send[r]` goes to rank
+    /// `r`, the result's `r` came from rank `r`.
+    #[cfg(feature = "bench")]
+    pub(crate) fn blocking_alltoall_u64(&self, send: &[u64]) -> Result<Vec<u64>> {
+        let mut recv = vec![0u64; self.size()];
+        if send.len() != recv.len() {
+            return Err(atoll_error::invalid_arg!("alltoall: {} words for {} ranks", send.len(), recv.len()));
+        }
+        // SAFETY: both arrays hold one u64 per rank for the duration of the blocking call.
+        check("MPI_Alltoall", unsafe {
+            ffi::MPI_Alltoall(
+                send.as_ptr().cast(),
+                1,
+                ffi::RSMPI_UINT64_T,
+                recv.as_mut_ptr().cast(),
+                1,
+                ffi::RSMPI_UINT64_T,
+                self.raw,
+            )
+        })?;
+        Ok(recv)
+    }
+
+    /// Blocking `MPI_Alltoallv` of bytes (for baselines): rank `r`'s part of `send` is the
+    /// `send_lens[r]` bytes after those of lower ranks, and likewise in `recv`.
+    #[cfg(feature = "bench")]
+    pub(crate) fn blocking_alltoallv(
+        &self,
+        send: &[u8],
+        send_lens: &[u64],
+        recv: &mut [u8],
+        recv_lens: &[u64],
+    ) -> Result<()> {
+        let (scounts, sdispls, stotal) = Self::displs(send_lens)?;
+        let (rcounts, rdispls, rtotal) = Self::displs(recv_lens)?;
+        if send_lens.len() != self.size()
+            || recv_lens.len() != self.size()
+            || stotal != send.len()
+            || rtotal != recv.len()
+        {
+            return Err(atoll_error::invalid_arg!("alltoallv: the lengths do not match the buffers or the ranks"));
+        }
+        // SAFETY: the buffers hold exactly the sums of their counts, each rank's part at its
+        // displacement, for the duration of the blocking call.
+        check("MPI_Alltoallv", unsafe {
+            ffi::MPI_Alltoallv_c(
+                send.as_ptr().cast(),
+                scounts.as_ptr(),
+                sdispls.as_ptr(),
+                byte(),
+                recv.as_mut_ptr().cast(),
+                rcounts.as_ptr(),
+                rdispls.as_ptr(),
+                byte(),
+                self.raw,
+            )
+        })
+    }
+
     /// Blocking `MPI_Send` (for baselines).
     #[cfg(feature = "bench")]
     pub(crate) fn blocking_send(&self, dest: usize, tag: i32, data: &[u8]) -> Result<()> {

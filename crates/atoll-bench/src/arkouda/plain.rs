@@ -1,0 +1,192 @@
+//! The skeptic's gather and scatter in plain MPI, in a bare process (no Atoll job, no runtime
+//! thread): what a programmer who knows MPI writes for `out[j] = a[idx[j]]` and
+//! `a[idx[j]] = v[j]` over a block distribution. Each rank counts its indices per owner, the
+//! ranks exchange the counts (`MPI_Alltoall`), pack one contiguous region per owner (4-byte
+//! local offsets; scatter: and the values), and exchange them with **one `MPI_Alltoallv`**;
+//! the owners serve the requests, and for gather a second `MPI_Alltoallv` brings the values
+//! back, which a pass puts in place. Buffers are allocated once and reused by every
+//! repetition (the best case for the baseline). Same problem as the Atoll lines (the same
+//! indices, values and checks), the same hosts and ranks, measured before the job: the
+//! `mpi_alltoallv_*` fields of the `gather` and `scatter` lines.
+
+use super::{gather_index, gather_value_ok, scatter_value_ok, Perm, PlainTimed as Timed};
+use atoll::prelude::*;
+use atoll::runtime::{bytemuck, PlainMpi};
+use std::time::Instant;
+
+/// The elements of rank `r` of `n` over `size` ranks: `chunk = ceil(n / size)` each.
+fn part(n: usize, size: usize, r: usize) -> (usize, std::ops::Range<usize>) {
+    let chunk = n.div_ceil(size.max(1)).max(1);
+    (chunk, (r * chunk).min(n)..((r + 1) * chunk).min(n))
+}
+
+/// The owner of an index, `i / chunk`, as a multiplication by a reciprocal (a division by a
+/// value known only at run time costs tens of cycles; the loops do it per element).
+#[derive(Clone, Copy)]
+struct Owner {
+    chunk: usize,
+    /// `floor(2^64 / chunk) + 1`: exact for `i < 2^32` and `chunk < 2^32` (the error of
+    /// `i * m / 2^64` is below `i / 2^64 <= 1 / chunk`).
+    m: u128,
+}
+
+impl Owner {
+    fn new(chunk: usize) -> Owner {
+        Owner { chunk, m: (u128::from(u64::MAX) / chunk as u128) + 1 }
+    }
+
+    #[inline]
+    fn of(self, i: u64) -> usize {
+        ((u128::from(i) * self.m) >> 64) as usize
+    }
+}
+
+/// Where each owner's records start in a buffer packed per owner, and the total.
+fn starts(counts: &[u64]) -> Vec<usize> {
+    let mut s = Vec::with_capacity(counts.len() + 1);
+    let mut t = 0usize;
+    for &c in counts {
+        s.push(t);
+        t += c as usize;
+    }
+    s.push(t);
+    s
+}
+
+/// The slowest rank's seconds. **Collective.**
+fn slowest(p: &PlainMpi, s: f64) -> Result<f64> {
+    let all = p.allgather(&s.to_le_bytes())?;
+    Ok(all.iter().map(|b| b.as_slice().try_into().map(f64::from_le_bytes).unwrap_or(f64::NAN)).fold(0.0, f64::max))
+}
+
+/// Whether every rank's check passed. **Collective.**
+fn all_true(p: &PlainMpi, ok: bool) -> Result<bool> {
+    Ok(p.sum(u64::from(!ok))? == 0)
+}
+
+/// The counts per owner of `idx`, and each index's owner-local offset packed per owner.
+fn pack(idx: &[u64], own: Owner, size: usize, counts: &mut [u64], offs: &mut [u32]) -> Vec<usize> {
+    counts.iter_mut().for_each(|c| *c = 0);
+    for &i in idx {
+        counts[own.of(i)] += 1;
+    }
+    let st = starts(counts);
+    let mut cur = st[..size].to_vec();
+    for &i in idx {
+        let o = own.of(i);
+        offs[cur[o]] = (i as usize - o * own.chunk) as u32;
+        cur[o] += 1;
+    }
+    st
+}
+
+fn bytes(counts: &[u64], size: u64) -> Vec<u64> {
+    counts.iter().map(|&c| c * size).collect()
+}
+
+/// The gather of the `gather` line in plain MPI, best of `reps`; `None` when the indices are too
+/// large for 4 bytes. **Collective** over the MPI world; call it outside any job.
+pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
+    let p = PlainMpi::start(8)?;
+    let (size, me) = (p.size(), p.rank());
+    let (chunk, mine) = part(n, size, me);
+    if chunk > u32::MAX as usize || n > u32::MAX as usize {
+        p.finish()?;
+        return Ok(None);
+    }
+    let own = Owner::new(chunk);
+    let nn = n as u64;
+    let a: Vec<u64> = (mine.start..mine.end).map(|i| i as u64 * 3 + 1).collect();
+    let idx: Vec<u64> = mine.clone().map(|j| gather_index(j as u64, nn)).collect();
+    let (mut counts, mut offs, mut reply) = (vec![0u64; size], vec![0u32; idx.len()], Vec::<u64>::new());
+    let (mut req, mut got, mut out) = (Vec::<u32>::new(), vec![0u64; idx.len()], vec![0u64; idx.len()]);
+    let (mut best, mut ok) = (f64::INFINITY, true);
+    for _ in 0..reps.max(1) {
+        out.iter_mut().for_each(|x| *x = 0);
+        p.barrier()?;
+        let t = Instant::now();
+        let st = pack(&idx, own, size, &mut counts, &mut offs);
+        let incoming = p.alltoall(&counts)?;
+        req.resize(incoming.iter().sum::<u64>() as usize, 0);
+        p.alltoallv(
+            bytemuck::cast_slice(&offs),
+            &bytes(&counts, 4),
+            bytemuck::cast_slice_mut(&mut req),
+            &bytes(&incoming, 4),
+        )?;
+        reply.clear();
+        reply.extend(req.iter().map(|&o| a[o as usize]));
+        p.alltoallv(
+            bytemuck::cast_slice(&reply),
+            &bytes(&incoming, 8),
+            bytemuck::cast_slice_mut(&mut got),
+            &bytes(&counts, 8),
+        )?;
+        let mut cur = st[..size].to_vec();
+        for (x, &i) in out.iter_mut().zip(&idx) {
+            let o = own.of(i);
+            *x = got[cur[o]];
+            cur[o] += 1;
+        }
+        best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
+        ok &= out.iter().enumerate().all(|(k, &x)| gather_value_ok((mine.start + k) as u64, x, nn));
+    }
+    let ok = all_true(&p, ok)?;
+    p.finish()?;
+    Ok(Some(Timed { seconds: best, ok }))
+}
+
+/// The scatter of the `scatter` line in plain MPI, best of `reps`; `None` when the indices are
+/// too large for 4 bytes. **Collective** over the MPI world; call it outside any job.
+pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
+    let p = PlainMpi::start(8)?;
+    let (size, me) = (p.size(), p.rank());
+    let (chunk, mine) = part(n, size, me);
+    if chunk > u32::MAX as usize || n > u32::MAX as usize {
+        p.finish()?;
+        return Ok(None);
+    }
+    let own = Owner::new(chunk);
+    let perm = Perm::new(n as u64);
+    let idx: Vec<u64> = mine.clone().map(|j| perm.at(j as u64)).collect();
+    let v: Vec<u64> = idx.iter().map(|&i| i * 2 + 1).collect();
+    let (mut counts, mut offs, mut vals) = (vec![0u64; size], vec![0u32; idx.len()], vec![0u64; idx.len()]);
+    let (mut req, mut got, mut a) = (Vec::<u32>::new(), Vec::<u64>::new(), vec![0u64; mine.len()]);
+    let (mut best, mut ok) = (f64::INFINITY, true);
+    for _ in 0..reps.max(1) {
+        a.iter_mut().for_each(|x| *x = 0);
+        p.barrier()?;
+        let t = Instant::now();
+        let st = pack(&idx, own, size, &mut counts, &mut offs);
+        let mut cur = st[..size].to_vec();
+        for (&i, &x) in idx.iter().zip(&v) {
+            let o = own.of(i);
+            vals[cur[o]] = x;
+            cur[o] += 1;
+        }
+        let incoming = p.alltoall(&counts)?;
+        let total = incoming.iter().sum::<u64>() as usize;
+        req.resize(total, 0);
+        got.resize(total, 0);
+        p.alltoallv(
+            bytemuck::cast_slice(&offs),
+            &bytes(&counts, 4),
+            bytemuck::cast_slice_mut(&mut req),
+            &bytes(&incoming, 4),
+        )?;
+        p.alltoallv(
+            bytemuck::cast_slice(&vals),
+            &bytes(&counts, 8),
+            bytemuck::cast_slice_mut(&mut got),
+            &bytes(&incoming, 8),
+        )?;
+        for (&o, &x) in req.iter().zip(&got) {
+            a[o as usize] = x;
+        }
+        best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
+        ok &= a.iter().enumerate().all(|(k, &x)| scatter_value_ok((mine.start + k) as u64, x));
+    }
+    let ok = all_true(&p, ok)?;
+    p.finish()?;
+    Ok(Some(Timed { seconds: best, ok }))
+}
