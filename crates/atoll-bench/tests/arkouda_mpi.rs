@@ -4,40 +4,15 @@
 //! results against the kernels' formulas. Correctness only.
 #![cfg(feature = "mpi")]
 
+mod common;
+
 use serde_json::Value;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// `ATOLL_MPIEXEC` or `MPIEXEC`, else the project venv's MPICH.
-fn mpiexec() -> String {
-    std::env::var("ATOLL_MPIEXEC")
-        .or_else(|_| std::env::var("MPIEXEC"))
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/mpiexec").into())
-}
-
-/// Runs gather and scatter of `n` elements on `ranks` ranks with a hard time limit (a hang
-/// fails); returns the JSON lines.
+/// Runs gather and scatter of `n` elements on `ranks` ranks; returns the JSON lines.
 fn launch(ranks: usize, n: usize) -> Vec<Value> {
-    let mut child = Command::new(mpiexec())
-        .args(["-n", &ranks.to_string(), env!("CARGO_BIN_EXE_atoll-bench")])
-        .args(["arkouda", "--backend", "mpi", "--json", "--reps", "2", "--kernels", "gather,scatter"])
-        .args(["--n", &n.to_string()])
-        .env("ATOLL_BACKEND", "mpi")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start mpiexec: run `make venv` first");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
-    let (so, se) = (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "atoll-bench arkouda on {ranks} ranks failed or hung\nstdout:\n{so}\nstderr:\n{se}");
+    let n = n.to_string();
+    let args = ["arkouda", "--backend", "mpi", "--json", "--reps", "2", "--kernels", "gather,scatter", "--n", &n];
+    let so = common::launch(ranks, &args);
     so.lines().filter(|l| l.starts_with('{')).filter_map(|l| serde_json::from_str(l).ok()).collect()
 }
 

@@ -59,11 +59,6 @@ fn slowest(p: &PlainMpi, s: f64) -> Result<f64> {
     Ok(all.iter().map(|b| b.as_slice().try_into().map(f64::from_le_bytes).unwrap_or(f64::NAN)).fold(0.0, f64::max))
 }
 
-/// Whether every rank's check passed. **Collective.**
-fn all_true(p: &PlainMpi, ok: bool) -> Result<bool> {
-    Ok(p.sum(u64::from(!ok))? == 0)
-}
-
 /// The counts per owner of `idx`, and each index's owner-local offset packed per owner.
 fn pack(idx: &[u64], own: Owner, size: usize, counts: &mut [u64], offs: &mut [u32]) -> Vec<usize> {
     counts.iter_mut().for_each(|c| *c = 0);
@@ -80,21 +75,44 @@ fn pack(idx: &[u64], own: Owner, size: usize, counts: &mut [u64], offs: &mut [u3
     st
 }
 
-fn bytes(counts: &[u64], size: u64) -> Vec<u64> {
-    counts.iter().map(|&c| c * size).collect()
+/// `MPI_Alltoallv` of elements: `counts[r]` of `send` go to rank `r`, `incoming[r]` of `recv`
+/// come from it (both packed in rank order). **Collective.**
+fn alltoallv<T: bytemuck::Pod>(
+    p: &PlainMpi,
+    send: &[T],
+    counts: &[u64],
+    recv: &mut [T],
+    incoming: &[u64],
+) -> Result<()> {
+    let bytes = |c: &[u64]| c.iter().map(|&c| c * std::mem::size_of::<T>() as u64).collect::<Vec<u64>>();
+    p.alltoallv(bytemuck::cast_slice(send), &bytes(counts), bytemuck::cast_slice_mut(recv), &bytes(incoming))
+}
+
+/// The plain MPI job of one kernel: MPI started, this rank's part of `n` elements and the
+/// owner of every index; `None` (MPI finished again) when the indices do not fit 4 bytes.
+/// **Collective.**
+fn start(n: usize) -> Result<Option<(PlainMpi, std::ops::Range<usize>, Owner)>> {
+    let p = PlainMpi::start(8)?;
+    let (chunk, mine) = part(n, p.size(), p.rank());
+    if chunk > u32::MAX as usize || n > u32::MAX as usize {
+        p.finish()?;
+        return Ok(None);
+    }
+    Ok(Some((p, mine, Owner::new(chunk))))
+}
+
+/// Ends a kernel's plain MPI job: its timing, with every rank's check. **Collective.**
+fn finish(p: PlainMpi, seconds: f64, ok: bool) -> Result<Option<Timed>> {
+    let ok = p.sum(u64::from(!ok))? == 0;
+    p.finish()?;
+    Ok(Some(Timed { seconds, ok }))
 }
 
 /// The gather of the `gather` line in plain MPI, best of `reps`; `None` when the indices are too
 /// large for 4 bytes. **Collective** over the MPI world; call it outside any job.
 pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
-    let p = PlainMpi::start(8)?;
-    let (size, me) = (p.size(), p.rank());
-    let (chunk, mine) = part(n, size, me);
-    if chunk > u32::MAX as usize || n > u32::MAX as usize {
-        p.finish()?;
-        return Ok(None);
-    }
-    let own = Owner::new(chunk);
+    let Some((p, mine, own)) = start(n)? else { return Ok(None) };
+    let size = p.size();
     let nn = n as u64;
     let a: Vec<u64> = (mine.start..mine.end).map(|i| i as u64 * 3 + 1).collect();
     let idx: Vec<u64> = mine.clone().map(|j| gather_index(j as u64, nn)).collect();
@@ -108,20 +126,10 @@ pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
         let st = pack(&idx, own, size, &mut counts, &mut offs);
         let incoming = p.alltoall(&counts)?;
         req.resize(incoming.iter().sum::<u64>() as usize, 0);
-        p.alltoallv(
-            bytemuck::cast_slice(&offs),
-            &bytes(&counts, 4),
-            bytemuck::cast_slice_mut(&mut req),
-            &bytes(&incoming, 4),
-        )?;
+        alltoallv(&p, &offs, &counts, &mut req, &incoming)?;
         reply.clear();
         reply.extend(req.iter().map(|&o| a[o as usize]));
-        p.alltoallv(
-            bytemuck::cast_slice(&reply),
-            &bytes(&incoming, 8),
-            bytemuck::cast_slice_mut(&mut got),
-            &bytes(&counts, 8),
-        )?;
+        alltoallv(&p, &reply, &incoming, &mut got, &counts)?;
         let mut cur = st[..size].to_vec();
         for (x, &i) in out.iter_mut().zip(&idx) {
             let o = own.of(i);
@@ -131,22 +139,14 @@ pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
         best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
         ok &= out.iter().enumerate().all(|(k, &x)| gather_value_ok((mine.start + k) as u64, x, nn));
     }
-    let ok = all_true(&p, ok)?;
-    p.finish()?;
-    Ok(Some(Timed { seconds: best, ok }))
+    finish(p, best, ok)
 }
 
 /// The scatter of the `scatter` line in plain MPI, best of `reps`; `None` when the indices are
 /// too large for 4 bytes. **Collective** over the MPI world; call it outside any job.
 pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
-    let p = PlainMpi::start(8)?;
-    let (size, me) = (p.size(), p.rank());
-    let (chunk, mine) = part(n, size, me);
-    if chunk > u32::MAX as usize || n > u32::MAX as usize {
-        p.finish()?;
-        return Ok(None);
-    }
-    let own = Owner::new(chunk);
+    let Some((p, mine, own)) = start(n)? else { return Ok(None) };
+    let size = p.size();
     let perm = Perm::new(n as u64);
     let idx: Vec<u64> = mine.clone().map(|j| perm.at(j as u64)).collect();
     let v: Vec<u64> = idx.iter().map(|&i| i * 2 + 1).collect();
@@ -168,25 +168,13 @@ pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
         let total = incoming.iter().sum::<u64>() as usize;
         req.resize(total, 0);
         got.resize(total, 0);
-        p.alltoallv(
-            bytemuck::cast_slice(&offs),
-            &bytes(&counts, 4),
-            bytemuck::cast_slice_mut(&mut req),
-            &bytes(&incoming, 4),
-        )?;
-        p.alltoallv(
-            bytemuck::cast_slice(&vals),
-            &bytes(&counts, 8),
-            bytemuck::cast_slice_mut(&mut got),
-            &bytes(&incoming, 8),
-        )?;
+        alltoallv(&p, &offs, &counts, &mut req, &incoming)?;
+        alltoallv(&p, &vals, &counts, &mut got, &incoming)?;
         for (&o, &x) in req.iter().zip(&got) {
             a[o as usize] = x;
         }
         best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
         ok &= a.iter().enumerate().all(|(k, &x)| scatter_value_ok((mine.start + k) as u64, x));
     }
-    let ok = all_true(&p, ok)?;
-    p.finish()?;
-    Ok(Some(Timed { seconds: best, ok }))
+    finish(p, best, ok)
 }
