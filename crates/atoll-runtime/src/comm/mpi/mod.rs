@@ -223,9 +223,8 @@ fn progress_loop(inner: Arc<Inner>) {
                 }
             }
             Err(e) => {
-                eprintln!("atoll: locale {} progress thread failed: {e}", inner.rank);
                 inner.watch.ending();
-                raw::abort(1);
+                raw::abort_saying(&format!("atoll: locale {} progress thread failed: {e}\n", inner.rank));
             }
         }
     }
@@ -287,9 +286,8 @@ fn serve_request(inner: &Arc<Inner>, src: usize, buf: Vec<u8>) {
             encode_result_into(&mut reply, &Err(e)).unwrap_or_default();
         }
         if let Err(e) = me.send(src, TAG_REPLY, &reply) {
-            eprintln!("atoll: locale {} cannot reply to locale {src}: {e}", me.rank);
             me.watch.ending();
-            raw::abort(1);
+            raw::abort_saying(&format!("atoll: locale {} cannot reply to locale {src}: {e}\n", me.rank));
         }
     });
 }
@@ -617,15 +615,9 @@ impl Backend for MpiComm {
     }
 
     fn abort(&self, message: &str) {
-        // One write (a formatted eprintln! makes several, and the launcher may kill this rank
-        // between them when another rank aborts first), then a moment for the launcher to
-        // forward it (and other failing ranks their own) before MPI_Abort ends every rank.
-        let text = format!("atoll: locale {} failed: {message}\n", self.inner.rank);
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
-        // The peers' watches then take this rank's end for what it is (reported here).
+        // The peers' watches take this rank's end for what it is (reported here).
         self.inner.watch.ending();
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        raw::abort(1);
+        raw::abort_saying(&format!("atoll: locale {} failed: {message}\n", self.inner.rank));
     }
 }
 

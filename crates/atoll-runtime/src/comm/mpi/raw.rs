@@ -134,6 +134,20 @@ extern "C" fn at_exit(status: c_int, _arg: *mut c_void) {
 }
 
 /// Ends every process of the job with `code` (MPI_Abort on the world communicator).
+/// How long a rank that ends the job waits between printing why and `MPI_Abort`: its line
+/// travels to `mpiexec` through the launcher's proxy (and, across hosts, its connection), and
+/// the abort, taking another path, would otherwise let the launcher kill every rank first.
+pub(crate) const FORWARD_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Prints `text` in one write (a formatted `eprintln!` makes several, and the launcher may
+/// kill this rank between them when another rank aborts first), gives the launcher
+/// [`FORWARD_GRACE`] to forward it, then ends the job.
+pub(crate) fn abort_saying(text: &str) -> ! {
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    std::thread::sleep(FORWARD_GRACE);
+    abort(1)
+}
+
 pub(crate) fn abort(code: i32) -> ! {
     // SAFETY: MPI_Abort may be called from any thread once MPI is initialized.
     unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };

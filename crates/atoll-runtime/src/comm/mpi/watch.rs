@@ -227,6 +227,8 @@ impl Shared {
         let text = format!("atoll: {me} ends the job: {} while {me} {doing}\n", who.join("; "));
         let _ = std::io::stderr().write_all(text.as_bytes());
         self.say(ENDING);
+        // The line reaches `mpiexec` before the abort does (see `raw::FORWARD_GRACE`).
+        std::thread::sleep(raw::FORWARD_GRACE);
         std::thread::spawn(|| raw::abort(1));
         std::thread::sleep(ABORT_GRACE);
         // The launcher is out of reach too (this rank is cut off): end here.
