@@ -2,17 +2,29 @@
 //! if Atoll did its one-host work and then moved exactly its counted cross-host traffic at
 //! plain MPI's speed between the same ranks, measured in the same run:
 //!
-//! `model = one_host_seconds + max over hosts (bytes_across / B + messages_across x L)
+//! `model = one_host_seconds + max over hosts (link_seconds + messages_across x L)
 //!          + collectives x C`
+//!
+//! `link_seconds = (max(out, in) - min(out, in)) / B + min(out, in) / D`
 //!
 //! - `one_host_seconds`: the same kernel on one host with as many locales (the local backend
 //!   in rank 0's process, while the other ranks wait; the same job's binary and settings);
 //! - `bytes_across`, `messages_across`: the operations of one repetition with locales on
 //!   other hosts and their bytes (`Ctx::comm_counts_across_hosts`), summed over each host's
 //!   ranks (the host's link carries them all);
-//! - `B`: plain MPI's bandwidth between rank 0 and the first rank on another host (a 16 MiB
-//!   `MPI_Get`, best of 3), `L`: its latency (an 8-byte `MPI_Get` with its flush, a round
-//!   trip, the median of 400); both outside any Atoll job, before it;
+//! - `out`, `in`: the bytes that leave and enter a host over its link: what its own
+//!   operations send (puts, active message requests; `Ctx::comm_bytes_sent_across_hosts`) and
+//!   receive (gets, replies), plus what the other hosts' operations receive from and send to
+//!   it (with more than two hosts, taken as spread evenly over the hosts they reach);
+//! - `B`: plain MPI's bandwidth between rank 0 and the first rank on another host, one way (a
+//!   16 MiB `MPI_Get` while the other rank waits, best of 3), `D`: the same pair's bandwidth
+//!   each way when both read 16 MiB from each other at once (best of 5, the slower of the
+//!   two), `L`: the latency (an 8-byte `MPI_Get` with its flush, a round trip, the median of
+//!   400); all outside any Atoll job, before it. While both directions are busy each runs at
+//!   `D`, the rest of the larger one at `B`. On a full-duplex network `D = B` and
+//!   `link_seconds` is `max(out, in) / B`; where the hosts' own CPUs move the bytes (a cluster
+//!   simulated on one machine: the kernel's copies on each side), traffic both ways shares
+//!   them and `D` is lower (`D` is taken as at most `B`);
 //! - `collectives x C`: the collectives of one repetition at plain MPI's `MPI_Barrier` time
 //!   over the same ranks (a collective is at least a barrier's latency across hosts; a
 //!   model of bytes and messages alone leaves collectives out, which would let small kernels look worse than the
@@ -20,6 +32,8 @@
 //!
 //! `model_ratio` = measured / model: 1 means Atoll takes what the network and one host's work
 //! need, above 1 what Atoll adds (extra messages, hops, waits, less overlap).
+//! `full_duplex_model_ratio` leaves `D` out (the link taken as full duplex at `B`), for
+//! comparison.
 
 use atoll::prelude::*;
 use atoll::util::sync::lock;
@@ -31,6 +45,8 @@ pub struct Traffic {
     pub ops: u64,
     /// Their bytes.
     pub bytes: u64,
+    /// Of `bytes`, those that left this locale (the rest came in).
+    pub sent: u64,
     /// Collectives entered.
     pub colls: u64,
     /// Operations with any other locale (the same on every placement).
@@ -43,7 +59,14 @@ pub struct Traffic {
 pub fn snapshot(ctx: &Ctx) -> Traffic {
     let (ops, bytes) = ctx.comm_counts_across_hosts();
     let c = ctx.comm_counts();
-    Traffic { ops, bytes, colls: ctx.collectives_entered(), all_ops: c.total_ops(), all_bytes: c.bytes }
+    Traffic {
+        ops,
+        bytes,
+        sent: ctx.comm_bytes_sent_across_hosts(),
+        colls: ctx.collectives_entered(),
+        all_ops: c.total_ops(),
+        all_bytes: c.bytes,
+    }
 }
 
 impl Traffic {
@@ -53,6 +76,7 @@ impl Traffic {
         Traffic {
             ops: now.ops.saturating_sub(earlier.ops),
             bytes: now.bytes.saturating_sub(earlier.bytes),
+            sent: now.sent.saturating_sub(earlier.sent),
             colls: now.colls.saturating_sub(earlier.colls),
             all_ops: now.all_ops.saturating_sub(earlier.all_ops),
             all_bytes: now.all_bytes.saturating_sub(earlier.all_bytes),
@@ -90,8 +114,11 @@ pub fn last(ctx: &Ctx) -> Traffic {
 pub struct Link {
     /// Seconds of an 8-byte `MPI_Get` round trip (median).
     pub latency: f64,
-    /// Bytes per second of a 16 MiB `MPI_Get` (best).
+    /// Bytes per second of a 16 MiB `MPI_Get` (best), one way.
     pub bandwidth: f64,
+    /// Bytes per second each way when both ranks of the pair read 16 MiB from each other at
+    /// once (best of 5, the slower of the two).
+    pub duplex_bandwidth: f64,
     /// Seconds of an `MPI_Barrier` over every rank (median).
     pub barrier: f64,
     /// The ranks compared: 0 and the first rank on another host.
@@ -116,6 +143,8 @@ fn hostname() -> String {
 pub fn measure() -> Result<Option<Link>> {
     use atoll::runtime::PlainMpi;
     const BIG: usize = 16 << 20;
+    // Two reads share the link, so each figure varies more than the one-way one.
+    const DUPLEX_REPS: usize = 5;
     let mut p = PlainMpi::start(BIG)?;
     let me = p.rank();
     let hosts: Vec<String> =
@@ -151,6 +180,31 @@ pub fn measure() -> Result<Option<Link>> {
         bandwidth = if right { BIG as f64 / best } else { f64::NAN };
     }
     p.barrier()?;
+    // Both ranks of the pair read 16 MiB from each other at once: each direction's bandwidth
+    // while the other is busy too.
+    let mut duplex = 0.0;
+    if me == 0 || me == t {
+        let other = if me == 0 { t } else { 0 };
+        let mut big = vec![0u8; BIG];
+        let mut best = f64::INFINITY;
+        for _ in 0..DUPLEX_REPS {
+            p.barrier()?;
+            let s = std::time::Instant::now();
+            p.get(other, 0, &mut big)?;
+            let mine = s.elapsed().as_secs_f64();
+            let slower = p.allgather(&mine.to_le_bytes())?.iter().map(|b| le_f64(b, 0)).fold(0.0, f64::max);
+            best = best.min(slower);
+        }
+        let right = big.iter().enumerate().all(|(i, &b)| b == (i as u8) ^ (other as u8));
+        duplex = if right { BIG as f64 / best } else { f64::NAN };
+    } else {
+        for _ in 0..DUPLEX_REPS {
+            p.barrier()?;
+            p.allgather(&0f64.to_le_bytes())?;
+        }
+    }
+    let duplex_right = p.sum(u64::from(duplex.is_nan()))? == 0;
+    p.barrier()?;
     let mut bar: Vec<f64> = (0..50)
         .map(|_| {
             let s = std::time::Instant::now();
@@ -160,14 +214,29 @@ pub fn measure() -> Result<Option<Link>> {
     bar.sort_by(f64::total_cmp);
     let barrier = bar[bar.len() / 2];
     // Rank 0's figures everywhere (the model is computed where lines are printed, rank 0).
-    let all = p.allgather(&[latency.to_le_bytes(), bandwidth.to_le_bytes()].concat())?;
-    let f = |i: usize| f64::from_le_bytes(all[0][i * 8..i * 8 + 8].try_into().unwrap_or_default());
+    let all = p.allgather(&[latency.to_le_bytes(), bandwidth.to_le_bytes(), duplex.to_le_bytes()].concat())?;
+    let f = |i: usize| le_f64(&all[0], i);
     p.finish()?;
-    if f(1).is_nan() {
+    if f(1).is_nan() || !duplex_right {
         return Err(Error::InvalidArgument("network model: the bandwidth probe read wrong bytes".into()));
     }
     let rank_cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    Ok(Some(Link { latency: f(0), bandwidth: f(1), barrier, pair: (0, t), hosts, rank_cores, one_host_cores: 0 }))
+    Ok(Some(Link {
+        latency: f(0),
+        bandwidth: f(1),
+        duplex_bandwidth: f(2),
+        barrier,
+        pair: (0, t),
+        hosts,
+        rank_cores,
+        one_host_cores: 0,
+    }))
+}
+
+/// The `i`-th little-endian f64 of `b` (0 when short).
+#[cfg(feature = "mpi")]
+fn le_f64(b: &[u8], i: usize) -> f64 {
+    b.get(i * 8..i * 8 + 8).and_then(|x| x.try_into().ok()).map_or(0.0, f64::from_le_bytes)
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -217,30 +286,57 @@ pub fn on_one_host<R: Send>(
 /// The model's fields for one line: `traffic` is every locale's traffic of one repetition
 /// (locale order), `one_host` the line's one-host seconds, `seconds` its measured time.
 pub fn fields(link: &Link, traffic: &[Traffic], one_host: f64, seconds: f64) -> Vec<(&'static str, serde_json::Value)> {
-    let mut per_host: Vec<(&str, u64, u64)> = Vec::new();
+    // Each host's own operations: (host, messages, bytes, sent, received).
+    let mut per_host: Vec<(&str, u64, u64, u64, u64)> = Vec::new();
     for (r, t) in traffic.iter().enumerate() {
         let h = link.hosts.get(r).map(String::as_str).unwrap_or("");
+        let sent = t.sent.min(t.bytes);
         match per_host.iter_mut().find(|x| x.0 == h) {
             Some(x) => {
                 x.1 += t.ops;
                 x.2 += t.bytes;
+                x.3 += sent;
+                x.4 += t.bytes - sent;
             }
-            None => per_host.push((h, t.ops, t.bytes)),
+            None => per_host.push((h, t.ops, t.bytes, sent, t.bytes - sent)),
         }
     }
-    let (ops, bytes, net) = per_host
-        .iter()
-        .map(|&(_, o, b)| (o, b, b as f64 / link.bandwidth + o as f64 * link.latency))
-        .fold((0, 0, 0.0f64), |acc, x| if x.2 >= acc.2 { x } else { acc });
+    // What crosses each host's link each way: its own operations' bytes, and the other
+    // hosts' received (sent) bytes spread evenly over the hosts they reach.
+    let others = per_host.len().saturating_sub(1).max(1) as f64;
+    let (all_sent, all_received) = per_host.iter().fold((0u64, 0u64), |a, x| (a.0 + x.3, a.1 + x.4));
+    // `D` at most `B`; unmeasured (0), taken as `B`.
+    let duplex = if link.duplex_bandwidth > 0.0 { link.duplex_bandwidth.min(link.bandwidth) } else { link.bandwidth };
+    // The busiest host's (messages, bytes, out, in, link and latency seconds), and the most
+    // seconds of a host on a full-duplex link (`D = B`).
+    let mut busiest = (0u64, 0u64, 0.0f64, 0.0f64, 0.0f64);
+    let mut full_duplex_net = 0.0f64;
+    for &(_, ops, bytes, sent, received) in &per_host {
+        let out = sent as f64 + (all_received - received) as f64 / others;
+        let inn = received as f64 + (all_sent - sent) as f64 / others;
+        let (big, small) = (out.max(inn), out.min(inn));
+        let lat = ops as f64 * link.latency;
+        // Both directions at `D` while both are busy, the rest one way at `B`.
+        let net = (big - small) / link.bandwidth + small / duplex + lat;
+        if net >= busiest.4 {
+            busiest = (ops, bytes, out, inn, net);
+        }
+        full_duplex_net = full_duplex_net.max(big / link.bandwidth + lat);
+    }
+    let (ops, bytes, out, inn, net) = busiest;
     let colls = traffic.iter().map(|t| t.colls).max().unwrap_or(0);
     let model = one_host + net + colls as f64 * link.barrier;
+    let full_duplex_model = one_host + full_duplex_net + colls as f64 * link.barrier;
     vec![
         ("one_host_seconds", one_host.into()),
         ("messages_across", ops.into()),
         ("bytes_across", bytes.into()),
+        ("bytes_across_out", (out.round() as u64).into()),
+        ("bytes_across_in", (inn.round() as u64).into()),
         ("collectives", colls.into()),
         ("net_latency_seconds", link.latency.into()),
         ("net_bandwidth_gbps", (link.bandwidth / 1e9).into()),
+        ("net_duplex_bandwidth_gbps", (link.duplex_bandwidth / 1e9).into()),
         ("net_barrier_seconds", link.barrier.into()),
         ("net_pair", format!("{}-{}", link.pair.0, link.pair.1).into()),
         ("hosts", per_host.len().into()),
@@ -248,6 +344,7 @@ pub fn fields(link: &Link, traffic: &[Traffic], one_host: f64, seconds: f64) -> 
         ("one_host_cores", link.one_host_cores.into()),
         ("model_seconds", model.into()),
         ("model_ratio", (seconds / model).into()),
+        ("full_duplex_model_ratio", (seconds / full_duplex_model).into()),
     ]
 }
 
@@ -255,25 +352,62 @@ pub fn fields(link: &Link, traffic: &[Traffic], one_host: f64, seconds: f64) -> 
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_model_takes_the_busiest_host() {
-        let link = Link {
+    fn link(hosts: &[&str], bandwidth: f64, duplex_bandwidth: f64) -> Link {
+        Link {
             latency: 1e-5,
-            bandwidth: 1e9,
+            bandwidth,
+            duplex_bandwidth,
             barrier: 2e-5,
             pair: (0, 1),
-            hosts: vec!["a".into(), "a".into(), "b".into(), "b".into()],
+            hosts: hosts.iter().map(|h| h.to_string()).collect(),
             rank_cores: 1,
             one_host_cores: 2,
-        };
+        }
+    }
+
+    fn get(f: &[(&'static str, serde_json::Value)], k: &str) -> serde_json::Value {
+        f.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap()
+    }
+
+    #[test]
+    fn the_model_takes_the_busiest_host() {
+        let link = link(&["a", "a", "b", "b"], 1e9, 1e9);
+        // Every byte received by the host's own operations (gets).
         let t = |ops, bytes| Traffic { ops, bytes, colls: 3, ..Traffic::default() };
         let f = fields(&link, &[t(1, 1000), t(1, 1000), t(10, 4000), t(0, 0)], 0.5, 1.2);
-        let get = |k: &str| f.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap();
-        // Host b: 4000 bytes and 10 messages; host a: 2000 bytes and 2 messages.
+        // Host a: 2000 bytes in, 4000 out (host b's gets); host b: 4000 in, 2000 out, and 10
+        // messages: the busiest.
         let model = 0.5 + 4000.0 / 1e9 + 10.0 * 1e-5 + 3.0 * 2e-5;
-        assert_eq!(get("messages_across"), serde_json::json!(10));
-        assert_eq!(get("bytes_across"), serde_json::json!(4000));
-        assert!((get("model_seconds").as_f64().unwrap() - model).abs() < 1e-12);
-        assert!((get("model_ratio").as_f64().unwrap() - 1.2 / model).abs() < 1e-12);
+        assert_eq!(get(&f, "messages_across"), serde_json::json!(10));
+        assert_eq!(get(&f, "bytes_across"), serde_json::json!(4000));
+        assert_eq!(get(&f, "bytes_across_in"), serde_json::json!(4000));
+        assert_eq!(get(&f, "bytes_across_out"), serde_json::json!(2000));
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - model).abs() < 1e-12);
+        assert!((get(&f, "model_ratio").as_f64().unwrap() - 1.2 / model).abs() < 1e-12);
+        assert!((get(&f, "full_duplex_model_ratio").as_f64().unwrap() - 1.2 / model).abs() < 1e-12);
+    }
+
+    #[test]
+    fn traffic_both_ways_goes_at_the_duplex_bandwidth() {
+        let link = link(&["a", "b"], 4e9, 1e9);
+        let t = |bytes, sent| Traffic { ops: 0, bytes, sent, ..Traffic::default() };
+        // Both hosts put 8000 bytes to each other: 8000 each way on each link.
+        let f = fields(&link, &[t(8000, 8000), t(8000, 8000)], 0.0, 1e-5);
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - 8000.0 / 1e9).abs() < 1e-15);
+        assert!((get(&f, "full_duplex_model_ratio").as_f64().unwrap() - 1e-5 / (8000.0 / 4e9)).abs() < 1e-9);
+        // One way only (host a puts, host b waits): the one-way bandwidth.
+        let f = fields(&link, &[t(8000, 8000), t(0, 0)], 0.0, 1e-5);
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - 8000.0 / 4e9).abs() < 1e-15);
+        // Requests out and replies in (a gather): host a sends 1000 and receives 3000, host b
+        // the same; each link carries 4000 each way.
+        let f = fields(&link, &[t(4000, 1000), t(4000, 1000)], 0.0, 1e-5);
+        assert_eq!(get(&f, "bytes_across_out"), serde_json::json!(4000));
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - 4000.0 / 1e9).abs() < 1e-15);
+        // 6000 out and 2000 in: 2000 each way at D, the other 4000 at B.
+        let f = fields(&link, &[t(6000, 5000), t(2000, 1000)], 0.0, 1e-5);
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - (2000.0 / 1e9 + 4000.0 / 4e9)).abs() < 1e-15);
+        // A duplex figure above the one-way one is taken as the one-way one.
+        let f = fields(&self::link(&["a", "b"], 1e9, 3e9), &[t(8000, 8000), t(8000, 8000)], 0.0, 1e-5);
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - 8000.0 / 1e9).abs() < 1e-15);
     }
 }

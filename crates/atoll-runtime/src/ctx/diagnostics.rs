@@ -41,6 +41,13 @@ impl Ctx {
         self.st.diag.across()
     }
 
+    /// Of the bytes of [`Ctx::comm_counts_across_hosts`], those that left this locale (puts,
+    /// active message requests, atomics); the rest came in (gets, active message replies).
+    /// With them a network model can load each direction of a host's link. **One-sided.**
+    pub fn comm_bytes_sent_across_hosts(&self) -> u64 {
+        self.st.diag.across_sent()
+    }
+
     /// The number of collectives this locale has entered so far in the job (barriers,
     /// reductions, the runtime's own): with [`Ctx::comm_counts_across_hosts`], what a
     /// network model of a stretch of code needs. **One-sided.**

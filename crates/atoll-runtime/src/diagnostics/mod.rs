@@ -116,9 +116,11 @@ pub(crate) struct Diagnostics {
     counters: [Padded; 7],
     /// Which locales run on another host (set at the job's start from the locales' names):
     /// the operations with them are also counted in `across` (operations, bytes). Kept apart
-    /// from [`CommCounts`], which are the same on every placement.
+    /// from [`CommCounts`], which are the same on every placement. The third counter is the
+    /// part of the bytes that left this locale (puts, active message requests, atomics); the
+    /// rest came in (gets, active message replies).
     far: std::sync::OnceLock<Vec<bool>>,
-    across: [Padded; 2],
+    across: [Padded; 3],
 }
 
 impl Diagnostics {
@@ -162,6 +164,9 @@ impl Diagnostics {
             if self.is_far(target) {
                 self.across[0].0.fetch_add(1, Ordering::Relaxed);
                 self.across[1].0.fetch_add(bytes as u64, Ordering::Relaxed);
+                if !matches!(op, Op::Get | Op::StridedGet) {
+                    self.across[2].0.fetch_add(bytes as u64, Ordering::Relaxed);
+                }
             }
         }
         if self.verbose.load(Ordering::Relaxed) {
@@ -191,6 +196,11 @@ impl Diagnostics {
     /// The operations with locales on other hosts, and their bytes, since the last reset.
     pub(crate) fn across(&self) -> (u64, u64) {
         (self.across[0].0.load(Ordering::SeqCst), self.across[1].0.load(Ordering::SeqCst))
+    }
+
+    /// Of the bytes of [`Diagnostics::across`], those that left this locale.
+    pub(crate) fn across_sent(&self) -> u64 {
+        self.across[2].0.load(Ordering::SeqCst)
     }
 
     pub(crate) fn set_enabled(&self, on: bool) {
@@ -268,5 +278,30 @@ impl fmt::Display for CommTable {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_across_hosts_are_split_by_direction() {
+        let d = Diagnostics::new(0, false);
+        d.set_far(vec![false, true, false]);
+        d.set_enabled(true);
+        let at = Location::caller();
+        d.record(Op::Put, 1, 100, at);
+        d.record(Op::Get, 1, 40, at);
+        d.record(Op::StridedGet, 1, 8, at);
+        d.record(Op::Am, 1, 30, at);
+        d.record_bytes(1, 7); // the active message's reply
+        d.record(Op::Atomic, 1, 8, at);
+        d.record(Op::Put, 2, 1000, at); // a locale on this host
+        d.record(Op::Get, 0, 1000, at);
+        assert_eq!(d.across(), (5, 100 + 40 + 8 + 30 + 7 + 8));
+        assert_eq!(d.across_sent(), 100 + 30 + 8);
+        d.reset();
+        assert_eq!((d.across(), d.across_sent()), ((0, 0), 0));
     }
 }
