@@ -133,7 +133,6 @@ extern "C" fn at_exit(status: c_int, _arg: *mut c_void) {
     }
 }
 
-/// Ends every process of the job with `code` (MPI_Abort on the world communicator).
 /// How long a rank that ends the job waits between printing why and `MPI_Abort`: its line
 /// travels to `mpiexec` through the launcher's proxy (and, across hosts, its connection), and
 /// the abort, taking another path, would otherwise let the launcher kill every rank first.
@@ -148,6 +147,7 @@ pub(crate) fn abort_saying(text: &str) -> ! {
     abort(1)
 }
 
+/// Ends every process of the job with `code` (MPI_Abort on the world communicator).
 pub(crate) fn abort(code: i32) -> ! {
     // SAFETY: MPI_Abort may be called from any thread once MPI is initialized.
     unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
