@@ -153,6 +153,8 @@ pub fn measure() -> Result<Option<Link>> {
         p.finish()?;
         return Ok(None);
     };
+    // Each rank's window holds a pattern of its rank, checked by the readers.
+    let holds = |buf: &[u8], rank: usize| buf.iter().enumerate().all(|(i, &b)| b == (i as u8) ^ (rank as u8));
     for (i, b) in p.local_mut().iter_mut().enumerate() {
         *b = (i as u8) ^ (me as u8);
     }
@@ -176,33 +178,29 @@ pub fn measure() -> Result<Option<Link>> {
             best = best.min(s.elapsed().as_secs_f64());
         }
         // A wrong byte makes the figure NaN, an error on every rank below.
-        let right = big.iter().enumerate().all(|(i, &b)| b == (i as u8) ^ (t as u8));
-        bandwidth = if right { BIG as f64 / best } else { f64::NAN };
+        bandwidth = if holds(&big, t) { BIG as f64 / best } else { f64::NAN };
     }
     p.barrier()?;
     // Both ranks of the pair read 16 MiB from each other at once: each direction's bandwidth
     // while the other is busy too.
-    let mut duplex = 0.0;
-    if me == 0 || me == t {
-        let other = if me == 0 { t } else { 0 };
-        let mut big = vec![0u8; BIG];
-        let mut best = f64::INFINITY;
-        for _ in 0..DUPLEX_REPS {
-            p.barrier()?;
-            let s = std::time::Instant::now();
-            p.get(other, 0, &mut big)?;
-            let mine = s.elapsed().as_secs_f64();
-            let slower = p.allgather(&mine.to_le_bytes())?.iter().map(|b| le_f64(b, 0)).fold(0.0, f64::max);
-            best = best.min(slower);
-        }
-        let right = big.iter().enumerate().all(|(i, &b)| b == (i as u8) ^ (other as u8));
-        duplex = if right { BIG as f64 / best } else { f64::NAN };
+    let other = if me == 0 {
+        Some(t)
+    } else if me == t {
+        Some(0)
     } else {
-        for _ in 0..DUPLEX_REPS {
-            p.barrier()?;
-            p.allgather(&0f64.to_le_bytes())?;
+        None
+    };
+    let mut big = vec![0u8; if other.is_some() { BIG } else { 0 }];
+    let mut best = f64::INFINITY;
+    for _ in 0..DUPLEX_REPS {
+        p.barrier()?;
+        let s = std::time::Instant::now();
+        if let Some(o) = other {
+            p.get(o, 0, &mut big)?;
         }
+        best = best.min(slowest(&p, s.elapsed().as_secs_f64())?);
     }
+    let duplex = if other.is_none_or(|o| holds(&big, o)) { BIG as f64 / best } else { f64::NAN };
     let duplex_right = p.sum(u64::from(duplex.is_nan()))? == 0;
     p.barrier()?;
     let mut bar: Vec<f64> = (0..50)
@@ -231,6 +229,12 @@ pub fn measure() -> Result<Option<Link>> {
         rank_cores,
         one_host_cores: 0,
     }))
+}
+
+/// The slowest rank's seconds among every rank's `s`. **Collective** over `p`'s ranks.
+#[cfg(feature = "mpi")]
+pub(crate) fn slowest(p: &atoll::runtime::PlainMpi, s: f64) -> Result<f64> {
+    Ok(p.allgather(&s.to_le_bytes())?.iter().map(|b| le_f64(b, 0)).fold(0.0, f64::max))
 }
 
 /// The `i`-th little-endian f64 of `b` (0 when short).

@@ -10,6 +10,7 @@
 //! `mpi_alltoallv_*` fields of the `gather` and `scatter` lines.
 
 use super::{gather_index, gather_value_ok, scatter_value_ok, Perm, PlainTimed as Timed};
+use crate::netmodel::slowest;
 use atoll::prelude::*;
 use atoll::runtime::{bytemuck, PlainMpi};
 use std::time::Instant;
@@ -51,12 +52,6 @@ fn starts(counts: &[u64]) -> Vec<usize> {
     }
     s.push(t);
     s
-}
-
-/// The slowest rank's seconds. **Collective.**
-fn slowest(p: &PlainMpi, s: f64) -> Result<f64> {
-    let all = p.allgather(&s.to_le_bytes())?;
-    Ok(all.iter().map(|b| b.as_slice().try_into().map(f64::from_le_bytes).unwrap_or(f64::NAN)).fold(0.0, f64::max))
 }
 
 /// The counts per owner of `idx`, and each index's owner-local offset packed per owner.
