@@ -31,7 +31,9 @@
 //! `aggregation_speedup` (element-wise seconds over aggregated seconds). The gather and
 //! scatter lines time the default transfer (dynamic aggregation, `seconds`, `messages`) and,
 //! in the same run, one exchange per destination and round (`Transfer::Exchange`:
-//! `exchange_seconds`, `exchange_messages`), both checked.
+//! `exchange_seconds`, `exchange_messages`), both checked; gather also into a preallocated
+//! output (`prealloc_seconds`). These variants take turns in every repetition (each figure
+//! the best of its `--reps` turns), so that a stretch of a slow machine falls on all of them.
 //! Every result is checked against its definition, and so is the single-core reference (`ok`).
 
 use crate::hugevec as hv;
@@ -432,22 +434,34 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let nn = n as u64;
     let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[i]| i as u64 * 3 + 1)?;
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| gather_index(j as u64, nn) as i64)?;
-    ctx.reset_comm_diagnostics()?;
-    let (out, s) = best(ctx, o.reps, || a.take(&idx))?;
-    let traffic = netmodel::last(ctx);
-    let msgs: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.total_ops()).sum::<u64>() / o.reps.max(1) as u64;
-    let mut ok = all_ok(ctx, &out, |j, x| gather_value_ok(j, x, nn))?;
-    // The same gather as one exchange per destination, same run.
-    ctx.reset_comm_diagnostics()?;
-    let (x_out, s_x) = best(ctx, o.reps, || a.take_with(&idx, &IrregularOptions::exchanged()))?;
-    let msgs_x: u64 = ctx.comm_diagnostics()?.iter().map(|c| c.total_ops()).sum::<u64>() / o.reps.max(1) as u64;
-    ok &= all_ok(ctx, &x_out, |j, x| gather_value_ok(j, x, nn))?;
-    drop(x_out);
-    // Into a preallocated output (the one just made, cleared).
-    let mut pre = out;
-    pre.fill(0)?;
-    let ((), s_pre) = best(ctx, o.reps, || a.take_into(&idx, &mut pre))?;
-    ok &= all_ok(ctx, &pre, |j, x| gather_value_ok(j, x, nn))?;
+    // The three variants take turns in every repetition: a machine's slow stretches (tenths
+    // of a second to seconds) then fall on each of them alike, and a best of `reps` is a
+    // best over the whole span.
+    let exchanged = IrregularOptions::exchanged();
+    let mut pre = DistArray::<u64, 1>::zeros(ctx, idx.dist().clone())?;
+    let (mut out, mut x_out) = (None, None);
+    let (mut s, mut s_x, mut s_pre) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let (mut msgs, mut msgs_x, mut traffic) = (0, 0, netmodel::Traffic::default());
+    for _ in 0..o.reps.max(1) {
+        drop(out.take());
+        ctx.reset_comm_diagnostics()?;
+        let (r, t) = timed(ctx, || a.take(&idx))?;
+        (traffic, msgs, s, out) = (netmodel::last(ctx), all_ops(ctx)?, s.min(t), Some(r));
+        // The same gather as one exchange per destination.
+        drop(x_out.take());
+        ctx.reset_comm_diagnostics()?;
+        let (r, t) = timed(ctx, || a.take_with(&idx, &exchanged))?;
+        (msgs_x, s_x, x_out) = (all_ops(ctx)?, s_x.min(t), Some(r));
+        // Into a preallocated output, cleared (untimed).
+        pre.fill(0)?;
+        let ((), t) = timed(ctx, || a.take_into(&idx, &mut pre))?;
+        s_pre = s_pre.min(t);
+    }
+    let mut ok = true;
+    for result in [out.as_ref(), x_out.as_ref(), Some(&pre)].into_iter().flatten() {
+        ok &= all_ok(ctx, result, |j, x| gather_value_ok(j, x, nn))?;
+    }
+    drop((out, x_out));
     drop((a, idx, pre));
     let gather_into = |out: &mut [u64], a: &[u64], idx: &[u64], nt: bool| {
         if nt {
@@ -501,23 +515,44 @@ fn gather(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     })
 }
 
-/// One scatter of `n` elements, `a[perm(j)] = 2 perm(j) + 1`, the best of `reps`, every
-/// repetition into a zeroed array and checked: (seconds, all messages, ok).
-fn scatter_once(ctx: &Ctx, n: usize, reps: usize, opts: &IrregularOptions) -> Result<(f64, u64, bool)> {
+/// One variant's figures over its turns: (best seconds, messages of a repetition, ok).
+type Turns = (f64, u64, bool);
+
+/// Scatters of `n` elements, `a[perm(j)] = 2 perm(j) + 1`, one per option of `opts`, taking
+/// turns in each of `reps` repetitions (as gather's variants), every repetition into a zeroed
+/// array and checked: per option (seconds, all messages, ok), and the first option's traffic.
+/// **Collective.**
+fn scatter_each<const K: usize>(
+    ctx: &Ctx,
+    n: usize,
+    reps: usize,
+    opts: [IrregularOptions; K],
+) -> Result<([Turns; K], netmodel::Traffic)> {
     let p = Perm::new(n as u64);
     let idx = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) as i64)?;
     let v = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[j]| p.at(j as u64) * 2 + 1)?;
     let mut a = DistArray::<u64, 1>::zeros(ctx, dist::block(ctx, [n])?)?;
-    let (mut best_s, mut ok, mut ops) = (f64::INFINITY, true, 0);
+    let mut out = [(f64::INFINITY, 0, true); K];
+    let mut traffic = netmodel::Traffic::default();
     for _ in 0..reps.max(1) {
-        a.fill(0)?;
-        ctx.reset_comm_diagnostics()?;
-        let ((), s) = timed(ctx, || a.scatter_at_with(&idx, &v, opts))?;
-        ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
-        best_s = best_s.min(s);
-        ok &= all_ok(ctx, &a, scatter_value_ok)?;
+        for (k, opt) in opts.iter().enumerate() {
+            a.fill(0)?;
+            ctx.reset_comm_diagnostics()?;
+            let ((), s) = timed(ctx, || a.scatter_at_with(&idx, &v, opt))?;
+            if k == 0 {
+                traffic = netmodel::last(ctx);
+            }
+            out[k].0 = out[k].0.min(s);
+            out[k].1 = all_ops(ctx)?;
+            out[k].2 &= all_ok(ctx, &a, scatter_value_ok)?;
+        }
     }
-    Ok((best_s, ops, ok))
+    Ok((out, traffic))
+}
+
+/// Every locale's operations since the diagnostics were last reset. **Collective.**
+fn all_ops(ctx: &Ctx) -> Result<u64> {
+    Ok(ctx.comm_diagnostics()?.iter().map(|c| c.total_ops()).sum())
 }
 
 /// The scatter's check of element `i`.
@@ -565,7 +600,7 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) 
                 Ok(())
             })
         })?;
-        ops = ctx.comm_diagnostics()?.iter().fold(CommCounts::default(), |x, y| x.add(y)).total_ops();
+        ops = all_ops(ctx)?;
         best_s = best_s.min(s);
         // Every put has landed on every locale (the flush, then the barrier of `timed`'s
         // allreduce) before the owners check.
@@ -580,10 +615,9 @@ fn scatter_pipelined_puts(ctx: &Ctx, n: usize, reps: usize, flush_every: usize) 
 
 fn scatter(ctx: &Ctx, o: &ArkoudaOpts) -> Result<Result1> {
     let n = o.n;
-    let (s, msgs, ok) = scatter_once(ctx, n, o.reps, &IrregularOptions::aggregated())?;
-    let traffic = netmodel::last(ctx);
-    // The same scatter as one exchange per destination, same run.
-    let (s_x, msgs_x, ok_x) = scatter_once(ctx, n, o.reps, &IrregularOptions::exchanged())?;
+    // Aggregated, and the same scatter as one exchange per destination, taking turns.
+    let ([(s, msgs, ok), (s_x, msgs_x, ok_x)], traffic) =
+        scatter_each(ctx, n, o.reps, [IrregularOptions::aggregated(), IrregularOptions::exchanged()])?;
     // The element-wise baseline at the same n and repetitions.
     let (se, msgs_e, ok_e) = scatter_pipelined_puts(ctx, n, o.reps, o.flush_every)?;
     let speedup = se / s;
