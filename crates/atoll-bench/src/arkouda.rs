@@ -927,30 +927,33 @@ pub struct Model {
 }
 
 /// The gather and scatter that `o` asks for, in plain MPI between the same ranks
-/// (`arkouda/plain.rs`), outside any job. **Collective** over the MPI world.
+/// (`arkouda/plain.rs`), outside any job; with `hosts` (each rank's host), their traffic
+/// across hosts too. **Collective** over the MPI world.
 #[cfg(feature = "mpi")]
-pub fn plain_mpi(o: &ArkoudaOpts) -> Result<Vec<(&'static str, PlainTimed)>> {
+pub fn plain_mpi(o: &ArkoudaOpts, hosts: Option<&[String]>) -> Result<Vec<(&'static str, PlainTimed)>> {
     let wanted = |name: &str| o.kernels.is_empty() || o.kernels.iter().any(|k| k == name);
     let mut v = Vec::new();
     if wanted("gather") {
-        v.extend(plain::gather(o.n, o.reps)?.map(|t| ("gather", t)));
+        v.extend(plain::gather(o.n, o.reps, hosts)?.map(|t| ("gather", t)));
     }
     if wanted("scatter") {
-        v.extend(plain::scatter(o.n, o.reps)?.map(|t| ("scatter", t)));
+        v.extend(plain::scatter(o.n, o.reps, hosts)?.map(|t| ("scatter", t)));
     }
     Ok(v)
 }
 
 #[cfg(not(feature = "mpi"))]
-pub fn plain_mpi(_o: &ArkoudaOpts) -> Result<Vec<(&'static str, PlainTimed)>> {
+pub fn plain_mpi(_o: &ArkoudaOpts, _hosts: Option<&[String]>) -> Result<Vec<(&'static str, PlainTimed)>> {
     Ok(Vec::new())
 }
 
-/// A plain MPI kernel's best seconds (the slowest rank of each repetition) and whether every
-/// result checked.
+/// A plain MPI kernel's best seconds (the slowest rank of each repetition), whether every
+/// result checked, and, across hosts, every rank's traffic of one repetition with ranks on
+/// other hosts (rank order; empty on one host).
 pub struct PlainTimed {
     pub seconds: f64,
     pub ok: bool,
+    pub traffic: Vec<netmodel::Traffic>,
 }
 
 /// Runs every kernel; locale 0 prints one line each (with `model`, the network model's
@@ -977,14 +980,13 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>, plain: &[(&str
                 line = line.with(f, v);
             }
             let mut model_seconds = None;
-            if let Some(m) = model {
-                if let Some(&(_, one)) = m.one_host.iter().find(|(v, _)| v == r.variant) {
-                    for (f, v) in netmodel::fields(&m.link, &per_locale, one, r.seconds) {
-                        if f == "model_seconds" {
-                            model_seconds = v.as_f64();
-                        }
-                        line = line.with(f, v);
+            let one_host = model.and_then(|m| m.one_host.iter().find(|(v, _)| v == r.variant).map(|&(_, s)| (m, s)));
+            if let Some((m, one)) = one_host {
+                for (f, v) in netmodel::fields(&m.link, &per_locale, one, r.seconds) {
+                    if f == "model_seconds" {
+                        model_seconds = v.as_f64();
                     }
+                    line = line.with(f, v);
                 }
             }
             if let Some((_, p)) = plain.iter().find(|(v, _)| *v == r.variant) {
@@ -992,9 +994,20 @@ pub fn arkouda(ctx: &Ctx, o: &ArkoudaOpts, model: Option<&Model>, plain: &[(&str
                     .with("mpi_alltoallv_seconds", p.seconds)
                     .with("mpi_alltoallv_ok", p.ok)
                     .with("speedup_vs_mpi_alltoallv", p.seconds / r.seconds);
-                // The plain MPI version against the same network model.
+                // The plain MPI version against the same network model, and against the
+                // model of the bytes and messages it sends itself.
                 if let Some(m) = model_seconds {
                     line = line.with("mpi_alltoallv_model_ratio", p.seconds / m);
+                }
+                if let (Some((m, one)), false) = (one_host, p.traffic.is_empty()) {
+                    for (f, v) in netmodel::fields(&m.link, &p.traffic, one, p.seconds) {
+                        match f {
+                            "bytes_across" => line = line.with("mpi_alltoallv_bytes_across", v),
+                            "messages_across" => line = line.with("mpi_alltoallv_messages_across", v),
+                            "model_ratio" => line = line.with("mpi_alltoallv_own_model_ratio", v),
+                            _ => {}
+                        }
+                    }
                 }
             }
             line.print(o.json);

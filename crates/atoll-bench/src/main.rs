@@ -256,7 +256,9 @@ fn main() {
                         }
                         None => None,
                     };
-                    (model, arkouda::plain_mpi(&o)?)
+                    let hosts = model.as_ref().map(|m| m.link.hosts.as_slice());
+                    let plain = arkouda::plain_mpi(&o, hosts)?;
+                    (model, plain)
                 }
                 Backend::Local => (None, Vec::new()),
             };

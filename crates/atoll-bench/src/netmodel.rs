@@ -70,6 +70,25 @@ pub fn snapshot(ctx: &Ctx) -> Traffic {
 }
 
 impl Traffic {
+    /// Rank `me`'s traffic from what it sends, for a program outside Atoll that counts its
+    /// own (the plain MPI baselines): `sent[r]` bytes to rank `r` (`hosts[r]`: its host) in
+    /// `messages` messages (none where it sends nothing), and `colls` collectives. Each
+    /// message is its sender's operation, as a put is (what a rank receives is another's
+    /// send).
+    pub fn of_sends(hosts: &[String], me: usize, sent: &[u64], messages: u64, colls: u64) -> Traffic {
+        let mut t = Traffic { colls, ..Traffic::default() };
+        for (r, &s) in sent.iter().enumerate().filter(|&(r, &s)| r != me && s > 0) {
+            t.all_ops += messages;
+            t.all_bytes += s;
+            if hosts.get(r) != hosts.get(me) {
+                t.ops += messages;
+                t.bytes += s;
+                t.sent += s;
+            }
+        }
+        t
+    }
+
     /// The traffic from `earlier` to now.
     pub fn since(ctx: &Ctx, earlier: Traffic) -> Traffic {
         let now = snapshot(ctx);
@@ -413,5 +432,26 @@ mod tests {
         // A duplex figure above the one-way one is taken as the one-way one.
         let f = fields(&self::link(&["a", "b"], 1e9, 3e9), &[t(8000, 8000), t(8000, 8000)], 0.0, 1e-5);
         assert!((get(&f, "model_seconds").as_f64().unwrap() - 8000.0 / 1e9).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_plain_program_counts_its_sends_across_hosts() {
+        let hosts: Vec<String> = ["a", "a", "b"].iter().map(|h| h.to_string()).collect();
+        // Rank 0 sends 10 bytes to its host's rank 1 and 20 to rank 2 on host b, in 2
+        // messages each; what it sends itself is never counted.
+        let t = Traffic::of_sends(&hosts, 0, &[99, 10, 20], 2, 3);
+        assert_eq!(t, Traffic { ops: 2, bytes: 20, sent: 20, colls: 3, all_ops: 4, all_bytes: 30 });
+        // Nothing sent to a rank: no message to it.
+        assert_eq!(Traffic::of_sends(&hosts, 1, &[0, 0, 0], 2, 3), Traffic { colls: 3, ..Traffic::default() });
+        // Two hosts sending 12 bytes each way: the link carries 12 each way, at the duplex
+        // bandwidth (not 24: a rank's receives are the other's sends).
+        let two: Vec<String> = ["a", "b"].iter().map(|h| h.to_string()).collect();
+        let ts = [Traffic::of_sends(&two, 0, &[0, 12], 1, 0), Traffic::of_sends(&two, 1, &[12, 0], 1, 0)];
+        let link = link(&["a", "b"], 4.0, 2.0);
+        let f = fields(&link, &ts, 1.0, 9.0);
+        assert_eq!(get(&f, "bytes_across_out"), serde_json::json!(12));
+        assert_eq!(get(&f, "bytes_across_in"), serde_json::json!(12));
+        let model = 1.0 + 12.0 / 2.0 + 1e-5;
+        assert!((get(&f, "model_seconds").as_f64().unwrap() - model).abs() < 1e-12);
     }
 }

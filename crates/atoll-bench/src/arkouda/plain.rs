@@ -8,9 +8,14 @@
 //! repetition (the best case for the baseline). Same problem as the Atoll lines (the same
 //! indices, values and checks), the same hosts and ranks, measured before the job: the
 //! `mpi_alltoallv_*` fields of the `gather` and `scatter` lines.
+//!
+//! Across hosts each kernel also counts one repetition's traffic with ranks on other hosts
+//! (its own bytes: 4 per offset and 8 per value, one message per destination and
+//! `MPI_Alltoallv`, three collectives), for the network model over what the plain version
+//! itself sends (`mpi_alltoallv_own_model_ratio`).
 
 use super::{gather_index, gather_value_ok, scatter_value_ok, Perm, PlainTimed as Timed};
-use crate::netmodel::slowest;
+use crate::netmodel::{slowest, Traffic};
 use atoll::prelude::*;
 use atoll::runtime::{bytemuck, PlainMpi};
 use std::time::Instant;
@@ -96,16 +101,58 @@ fn start(n: usize) -> Result<Option<(PlainMpi, std::ops::Range<usize>, Owner)>> 
     Ok(Some((p, mine, Owner::new(chunk))))
 }
 
-/// Ends a kernel's plain MPI job: its timing, with every rank's check. **Collective.**
-fn finish(p: PlainMpi, seconds: f64, ok: bool) -> Result<Option<Timed>> {
+/// Collectives of one repetition of either kernel: the counts' `MPI_Alltoall` and two
+/// `MPI_Alltoallv`.
+const COLLECTIVES: u64 = 3;
+
+/// Point-to-point messages from a rank to each destination in one repetition: one per
+/// `MPI_Alltoallv` (gather: the offsets, then the values back; scatter: the offsets, then
+/// the values).
+const MESSAGES: u64 = 2;
+
+/// Rank `me`'s traffic of one repetition: `sent[r]` bytes to rank `r` (`hosts[r]` its host).
+fn traffic(hosts: &[String], me: usize, sent: &[u64]) -> Traffic {
+    Traffic::of_sends(hosts, me, sent, MESSAGES, COLLECTIVES)
+}
+
+/// Every rank's `mine`, in rank order, when `hosts` is given (else none). **Collective.**
+fn all_traffic(p: &PlainMpi, hosts: Option<&[String]>, mine: Traffic) -> Result<Vec<Traffic>> {
+    if hosts.is_none() {
+        return Ok(Vec::new());
+    }
+    let words = [mine.ops, mine.bytes, mine.sent, mine.colls, mine.all_ops, mine.all_bytes];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    p.allgather(&bytes)?
+        .iter()
+        .map(|b| {
+            let w: Vec<u64> = b.chunks_exact(8).filter_map(|c| c.try_into().ok()).map(u64::from_le_bytes).collect();
+            match w[..] {
+                [ops, bytes, sent, colls, all_ops, all_bytes] => {
+                    Ok(Traffic { ops, bytes, sent, colls, all_ops, all_bytes })
+                }
+                _ => Err(Error::Comm { locale: 0, message: "plain MPI: a rank's traffic arrived torn".into() }),
+            }
+        })
+        .collect()
+}
+
+/// Bytes per element of `counts` (per rank).
+fn times(counts: &[u64], bytes: u64) -> Vec<u64> {
+    counts.iter().map(|&c| c * bytes).collect()
+}
+
+/// Ends a kernel's plain MPI job: its timing, with every rank's check, and every rank's
+/// traffic across hosts. **Collective.**
+fn finish(p: PlainMpi, seconds: f64, ok: bool, traffic: Vec<Traffic>) -> Result<Option<Timed>> {
     let ok = p.sum(u64::from(!ok))? == 0;
     p.finish()?;
-    Ok(Some(Timed { seconds, ok }))
+    Ok(Some(Timed { seconds, ok, traffic }))
 }
 
 /// The gather of the `gather` line in plain MPI, best of `reps`; `None` when the indices are too
-/// large for 4 bytes. **Collective** over the MPI world; call it outside any job.
-pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
+/// large for 4 bytes. With `hosts` (each rank's host), every rank's traffic across hosts.
+/// **Collective** over the MPI world; call it outside any job.
+pub fn gather(n: usize, reps: usize, hosts: Option<&[String]>) -> Result<Option<Timed>> {
     let Some((p, mine, own)) = start(n)? else { return Ok(None) };
     let size = p.size();
     let nn = n as u64;
@@ -114,6 +161,7 @@ pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
     let (mut counts, mut offs, mut reply) = (vec![0u64; size], vec![0u32; idx.len()], Vec::<u64>::new());
     let (mut req, mut got, mut out) = (Vec::<u32>::new(), vec![0u64; idx.len()], vec![0u64; idx.len()]);
     let (mut best, mut ok) = (f64::INFINITY, true);
+    let mut mine_traffic = Traffic::default();
     for _ in 0..reps.max(1) {
         out.iter_mut().for_each(|x| *x = 0);
         p.barrier()?;
@@ -132,14 +180,19 @@ pub fn gather(n: usize, reps: usize) -> Result<Option<Timed>> {
             cur[o] += 1;
         }
         best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
+        // Sent: 4-byte offsets to their owners, 8-byte values back to the requesters.
+        let sent: Vec<u64> = times(&counts, 4).iter().zip(times(&incoming, 8)).map(|(a, b)| a + b).collect();
+        mine_traffic = traffic(hosts.unwrap_or_default(), p.rank(), &sent);
         ok &= out.iter().enumerate().all(|(k, &x)| gather_value_ok((mine.start + k) as u64, x, nn));
     }
-    finish(p, best, ok)
+    let all = all_traffic(&p, hosts, mine_traffic)?;
+    finish(p, best, ok, all)
 }
 
 /// The scatter of the `scatter` line in plain MPI, best of `reps`; `None` when the indices are
-/// too large for 4 bytes. **Collective** over the MPI world; call it outside any job.
-pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
+/// too large for 4 bytes. With `hosts`, every rank's traffic across hosts. **Collective** over
+/// the MPI world; call it outside any job.
+pub fn scatter(n: usize, reps: usize, hosts: Option<&[String]>) -> Result<Option<Timed>> {
     let Some((p, mine, own)) = start(n)? else { return Ok(None) };
     let size = p.size();
     let perm = Perm::new(n as u64);
@@ -148,6 +201,7 @@ pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
     let (mut counts, mut offs, mut vals) = (vec![0u64; size], vec![0u32; idx.len()], vec![0u64; idx.len()]);
     let (mut req, mut got, mut a) = (Vec::<u32>::new(), Vec::<u64>::new(), vec![0u64; mine.len()]);
     let (mut best, mut ok) = (f64::INFINITY, true);
+    let mut mine_traffic = Traffic::default();
     for _ in 0..reps.max(1) {
         a.iter_mut().for_each(|x| *x = 0);
         p.barrier()?;
@@ -169,7 +223,10 @@ pub fn scatter(n: usize, reps: usize) -> Result<Option<Timed>> {
             a[o as usize] = x;
         }
         best = best.min(slowest(&p, t.elapsed().as_secs_f64())?);
+        // Sent: a 4-byte offset and an 8-byte value per element.
+        mine_traffic = traffic(hosts.unwrap_or_default(), p.rank(), &times(&counts, 12));
         ok &= a.iter().enumerate().all(|(k, &x)| scatter_value_ok((mine.start + k) as u64, x));
     }
-    finish(p, best, ok)
+    let all = all_traffic(&p, hosts, mine_traffic)?;
+    finish(p, best, ok, all)
 }
