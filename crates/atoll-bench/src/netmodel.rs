@@ -75,6 +75,7 @@ impl Traffic {
     /// `messages` messages (none where it sends nothing), and `colls` collectives. Each
     /// message is its sender's operation, as a put is (what a rank receives is another's
     /// send).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub fn of_sends(hosts: &[String], me: usize, sent: &[u64], messages: u64, colls: u64) -> Traffic {
         let mut t = Traffic { colls, ..Traffic::default() };
         for (r, &s) in sent.iter().enumerate().filter(|&(r, &s)| r != me && s > 0) {
