@@ -120,18 +120,14 @@ fn all_traffic(p: &PlainMpi, hosts: Option<&[String]>, mine: Traffic) -> Result<
     if hosts.is_none() {
         return Ok(Vec::new());
     }
-    let words = [mine.ops, mine.bytes, mine.sent, mine.colls, mine.all_ops, mine.all_bytes];
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = serde_json::to_vec(&mine).map_err(|e| Error::InvalidArgument(format!("plain MPI: traffic: {e}")))?;
     p.allgather(&bytes)?
         .iter()
         .map(|b| {
-            let w: Vec<u64> = b.chunks_exact(8).filter_map(|c| c.try_into().ok()).map(u64::from_le_bytes).collect();
-            match w[..] {
-                [ops, bytes, sent, colls, all_ops, all_bytes] => {
-                    Ok(Traffic { ops, bytes, sent, colls, all_ops, all_bytes })
-                }
-                _ => Err(Error::Comm { locale: 0, message: "plain MPI: a rank's traffic arrived torn".into() }),
-            }
+            serde_json::from_slice(b).map_err(|e| Error::Comm {
+                locale: 0,
+                message: format!("plain MPI: a rank's traffic arrived torn: {e}"),
+            })
         })
         .collect()
 }
