@@ -9,7 +9,8 @@ from enum import Enum
 import numpy as np
 
 from . import _atoll
-from ._keys import key_expr, key_expr_desc, key_list
+from ._keys import has_nan, key_expr, key_expr_desc, key_list
+from .numeric import isnan
 from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
 from .creation import zeros, arange, full, array
@@ -60,24 +61,69 @@ def sort(pda, algorithm=None):
 def coargsort(arrays, algorithm=None, ascending=True):
     """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
     Categoricals of one length, the first most significant) lexicographically and stably;
-    ``ascending=False``: every key in nonincreasing order (equal rows in index order, NaN last)."""
+    ``ascending``: one bool for every key, or a list of one bool per array; a key sorted
+    descending is in nonincreasing order (equal rows in index order, NaN last)."""
 
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
-    ks, _ = key_list(rank_keys(arrays), "arrays")
+    return lexsort_perm(arrays, ascending)
+
+
+def _directions(ascending, n):
+    """One bool per key of ``n`` keys from a bool or a list of bools (ValueError, as pandas
+    raises, when the list has another length)."""
+    if isinstance(ascending, (list, tuple, np.ndarray)):
+        if len(ascending) != n:
+            raise ValueError(f"Length of ascending ({len(ascending)}) != length of by ({n})")
+        flags = list(ascending)
+    else:
+        flags = [ascending] * n
+    for a in flags:
+        if not isinstance(a, (builtins.bool, np.bool_, builtins.int, np.integer)):
+            raise TypeError(f"ascending: expected a bool or a list of bools, got {type(a).__name__}")
+    return [builtins.bool(a) for a in flags]
+
+
+def lexsort_perm(arrays, ascending=True, na_position="last"):
+    """The stable permutation that sorts the rows of ``arrays`` (the first most significant)
+    as pandas' ``sort_values(kind="stable")`` does: each array ascending or descending (a bool,
+    or one per array), NaN of the float arrays first or last (``na_position``) in either
+    direction. An array of several key columns (bigint limbs) takes its array's direction;
+    Strings and Categoricals sort by their ranks."""
+
+    if na_position not in ("first", "last"):
+        raise ValueError(f"invalid na_position: {na_position}")
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("arrays: no key array")
+    dirs = _directions(ascending, len(arrays))
+    ks, ds = [], []
+    for a, d in zip(arrays, dirs):
+        sub, _ = key_list([rank_keys(a)], "arrays")
+        for k in sub:
+            if na_position == "first" and has_nan(k):
+                # A leading key that is 0 on NaN puts those rows first in either direction.
+                ks.append((~isnan(k))._materialize())
+                ds.append(True)
+            ks.append(k)
+            ds.append(d)
+    key_list(ks, "arrays")  # one length
     n = ks[0].size
     if n == 0:
         return _empty_perm()
-    exprs = lambda keys: [key_expr(k) if ascending else key_expr_desc(k) for k in keys]  # noqa: E731
+    exprs = lambda keys, dirs: [key_expr(k) if d else key_expr_desc(k) for k, d in zip(keys, dirs)]  # noqa: E731
+    if len(ks) == 1:
+        return pdarray(_atoll.argsort(exprs(ks, ds)[0], n))
     if len(ks) <= _MAX_KEYS:
-        return pdarray(_atoll.coargsort(exprs(ks), n))
+        return pdarray(_atoll.coargsort(exprs(ks, ds), n))
     # More keys: stable sorts by groups of keys, the least significant group first.
     perm = None
     for hi in range(len(ks), 0, -_MAX_KEYS):
-        group = ks[builtins.max(0, hi - _MAX_KEYS) : hi]
+        lo = builtins.max(0, hi - _MAX_KEYS)
+        group = ks[lo:hi]
         if perm is not None:
             group = [k[perm] for k in group]
-        p = pdarray(_atoll.coargsort(exprs(group), n))
+        p = pdarray(_atoll.coargsort(exprs(group, ds[lo:hi]), n))
         perm = p if perm is None else perm[p]
     return perm
 

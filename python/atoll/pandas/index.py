@@ -16,12 +16,11 @@ import builtins
 
 import numpy as np
 
-from ..dtypes import int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
-from ..creation import array
+from ..creation import array, _ints_dtype
 from ..pdarrayclass import all as _all
-from ..numeric import isnan
+from .. import sorting as _sorting
 
 __all__ = ["Index", "MultiIndex"]
 
@@ -44,6 +43,11 @@ def _to_array(values):
         if isinstance(values.dtype, pd.CategoricalDtype):
             return Categorical(values.values)
         values = values.to_numpy()
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        values = values.tolist()
+    if isinstance(values, (list, tuple)) and _ints_dtype(values) is not None:
+        # Python ints as ak.array takes them: int64, uint64 or bigint, never through float64.
+        return array(list(values))
     a = np.asarray(values)
     if a.dtype.kind in "OU":
         return array([builtins.str(x) for x in a.tolist()])
@@ -60,6 +64,22 @@ def _convert_bytes(nbytes, unit):
     if unit not in units:
         raise ValueError(f"unit: expected one of {sorted(units)}, got {unit!r}")
     return nbytes if unit == "B" else nbytes / units[unit]
+
+
+def _is_nan(v):
+    return isinstance(v, (builtins.float, np.floating)) and v != v
+
+
+def _list_argsort(values, ascending, na_position):
+    """The stable sorting permutation of a short Python list of labels (a list-backed Index),
+    NaN at ``na_position``."""
+    if na_position not in ("first", "last"):
+        raise ValueError(f"invalid na_position: {na_position}")
+    nan = [i for i, v in enumerate(values) if _is_nan(v)]
+    rest = [i for i, v in enumerate(values) if not _is_nan(v)]
+    # sorted() is stable with reverse=True too: equal labels keep their order.
+    rest = sorted(rest, key=values.__getitem__, reverse=not ascending)
+    return nan + rest if na_position == "first" else rest + nan
 
 
 class Index:
@@ -255,31 +275,19 @@ class Index:
         return _convert_bytes(n, unit)
 
     # ----- order -------------------------------------------------------------------------
-    def argsort(self, ascending=True):
-        """The permutation that sorts the labels (stable; reversed when not ``ascending``,
-        as Arkouda's)."""
-        from ..sorting import argsort
+    def argsort(self, ascending=True, na_position="last"):
+        """The permutation that sorts the labels stably in either direction (equal labels
+        keep their order), NaN at ``na_position``, as pandas' ``sort_values(kind="stable")``."""
 
         if isinstance(self.values, list):
-            return sorted(range(self.size), key=self.values.__getitem__, reverse=not ascending)
-        if hasattr(self.values, "codes"):
-            return self.values.argsort(ascending=ascending)
-        p = argsort(self.values)
-        return p if ascending else p[::-1].astype(int64)._materialize()
+            return _list_argsort(self.values, ascending, na_position)
+        return _sorting.lexsort_perm([self.values], ascending, na_position)
 
     def sort_values(self, return_indexer=False, ascending=True, na_position="last"):
-        """The labels sorted (NaN at ``na_position``), and the sorting permutation when
-        ``return_indexer``."""
-        from ..manipulation import concatenate
+        """The labels sorted (stable, NaN at ``na_position``), and the sorting permutation
+        when ``return_indexer``."""
 
-        if na_position not in ("first", "last"):
-            raise ValueError("na_position must be 'first' or 'last'.")
-        perm = self.argsort(ascending=ascending)
-        if isinstance(perm, pdarray) and isinstance(self.values, pdarray) and self.values.dtype.kind == "f":
-            nan = isnan(self.values[perm])._materialize()
-            if nan.any():
-                a, b = perm[~nan], perm[nan]
-                perm = concatenate([a, b] if na_position == "last" else [b, a])
+        perm = self.argsort(ascending=ascending, na_position=na_position)
         out = self._reindex(perm)
         return (out, perm) if return_indexer else out
 
@@ -508,11 +516,10 @@ class MultiIndex(Index):
         labels = labels or [f"level_{i}" for i in range(self.nlevels)]
         return dict(zip(labels, self.levels))
 
-    def argsort(self, ascending=True):
-        from ..sorting import coargsort
-
-        p = coargsort(self.levels)
-        return p if ascending else p[::-1].astype(int64)._materialize()
+    def argsort(self, ascending=True, na_position="last"):
+        """The stable permutation that sorts the rows of labels (``ascending``: a bool, or one
+        per level), NaN at ``na_position``."""
+        return _sorting.lexsort_perm(self.levels, ascending, na_position)
 
     def _reindex(self, perm):
         return MultiIndex([lv[perm] for lv in self.levels], name=self._name, names=self._names)

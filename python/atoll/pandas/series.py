@@ -10,6 +10,8 @@ a GroupBy of the labels and the keys together (no labels gathered to the driver)
 [1, 2, 3]
 >>> s.loc["b"].tolist()
 [1]
+>>> int(s["b"])
+1
 >>> (s + s).tolist()
 [6, 2, 4]
 """
@@ -26,6 +28,7 @@ from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
 from ..creation import arange, array, full, zeros
 from .index import _convert_bytes
 from ..numeric import isnan, where
+from .. import sorting as _sorting
 
 __all__ = ["Series", "map_values"]
 
@@ -193,7 +196,22 @@ class Series:
             return self._take(key)
         if isinstance(key, slice):
             return self._take(key)
+        if self._is_label(key):
+            # One label: its value when it occurs once, the Series of its rows when it
+            # repeats, KeyError when it is absent (as pandas).
+            out = self.locate(key)
+            if out.size == 0:
+                raise KeyError(key)
+            return out.values[0] if out.size == 1 else out
         return self.locate(key)
+
+    def _is_label(self, key):
+        """Whether ``key`` names one label (for a MultiIndex, a tuple of one scalar per level)."""
+        if isinstance(self.index, MultiIndex):
+            return (
+                isinstance(key, tuple) and len(key) == self.index.nlevels and builtins.all(np.isscalar(k) for k in key)
+            )
+        return np.isscalar(key)
 
     def __setitem__(self, key, val):
         """Sets the values at the labels ``key`` (all rows with that label)."""
@@ -231,9 +249,7 @@ class Series:
                 # Rows in the order of the keys asked for (each key's rows in row order).
                 rows = arange(self.size)[m]
                 which = find(key, self.index.values[rows])
-                from ..sorting import coargsort
-
-                order = coargsort([which, rows])
+                order = _sorting.coargsort([which, rows])
                 return self._take(rows[order])
         return self._take(m)
 
@@ -267,17 +283,16 @@ class Series:
         """The Series in the order of its labels."""
         return self._reindex(self.index.argsort(ascending=ascending))
 
-    def sort_values(self, ascending=True):
-        """The Series in the order of its values (stable; descending reverses, as Arkouda)."""
-        from ..sorting import argsort
+    def sort_values(self, ascending=True, na_position="last", kind="stable"):
+        """The Series in the order of its values, as pandas' ``sort_values(kind="stable")``:
+        equal values keep their order in either direction, NaN at ``na_position`` ("first"
+        or "last"). Every ``kind`` is this stable sort."""
 
-        if isinstance(self.values, (Strings,)) or hasattr(self.values, "codes"):
-            p = self.values.argsort() if isinstance(self.values, Strings) else self.values.argsort()
-        else:
-            p = argsort(self.values)
-        if not ascending:
-            p = p[::-1].astype(int64)._materialize()
-        return self._reindex(p)
+        if isinstance(ascending, (list, tuple)):
+            if len(ascending) != 1:
+                raise ValueError(f"Length of ascending ({len(ascending)}) != length of by (1)")
+            ascending = ascending[0]
+        return self._reindex(_sorting.lexsort_perm([self.values], ascending, na_position))
 
     def head(self, n=10):
         return self._take(slice(0, n))
@@ -287,9 +302,7 @@ class Series:
 
     def topn(self, n=10):
         """The ``n`` largest values, largest first."""
-        from ..sorting import argsort
-
-        p = argsort(self.values)
+        p = _sorting.argsort(self.values)
         k = builtins.min(n, self.size)
         top = p[self.size - k :][::-1].astype(int64)._materialize()
         return self._take(top)
@@ -310,9 +323,19 @@ class Series:
         if isinstance(other, Series):
             if self.index.size == other.index.size and self.index.equals(other.index):
                 return Series(op(self.values, other.values), index=self.index)
-            idx = self.index._merge(other.index)
-            a = lookup(self.index.values, self.values, idx.values, fillvalue=0)
-            b = lookup(other.index.values, other.values, idx.values, fillvalue=0)
+            if self.size == 0 or other.size == 0:
+                # The labels of the nonempty side (the empty one may hold labels of another kind).
+                full_side = other if self.size == 0 else self
+                idx = full_side.index._merge(full_side.index[0:0])
+            else:
+                idx = self.index._merge(other.index)
+            # Each side's values at the labels of idx, 0 where it lacks a label (as Arkouda aligns).
+            a, b = (
+                zeros(idx.size, x.values.dtype)
+                if x.size == 0 and isinstance(x.values, pdarray)
+                else lookup(x.index.values, x.values, idx.values, fillvalue=0)
+                for x in (self, other)
+            )
             return Series(op(a, b), index=idx)
         if isinstance(other, (pdarray, Strings)) or np.isscalar(other):
             return Series(op(self.values, other), index=self.index)
@@ -518,6 +541,9 @@ class _LocIndexer:
         self.series = series
 
     def __getitem__(self, key):
+        # One label gives the Series of its rows here (Atoll's loc); [] gives pandas' scalar.
+        if self.series._is_label(key):
+            return self.series.locate(key)
         return self.series[key]
 
     def __setitem__(self, key, val):
