@@ -27,6 +27,9 @@ from ..strings import Strings
 from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
 from ..creation import arange, full, uniform, array, arange as _ar, zeros, ones
 from ..numeric import where, isnan
+from .. import sorting as _sorting
+from ..manipulation import concatenate
+from .groupbyclass import GroupBy
 
 __all__ = ["DataFrame", "DataFrameGroupBy", "intx", "intersect", "invert_permutation"]
 
@@ -44,6 +47,11 @@ def _column_classes():
 
 def _is_column(x):
     return isinstance(x, _column_classes()) or hasattr(x, "_is_bigint")
+
+
+def _is_plain(col):
+    """A pdarray, Strings or bigint column (the kinds ``in1d`` compares with a value list)."""
+    return isinstance(col, (pdarray, Strings)) or is_bigint(col)
 
 
 def _is_numeric(col):
@@ -560,22 +568,31 @@ class DataFrame(UserDict):
         self._set_index(_ar(self._nrows))
 
     def drop_duplicates(self, subset=None, keep="first"):
-        """The first (or last) row of each group of equal rows (over ``subset``)."""
-        from .groupbyclass import GroupBy
+        """The rows left when the rows equal over ``subset`` (every column when None) are
+        reduced to their first (``keep="first"``) or last (``"last"``) one, or all dropped
+        (``keep=False``), in row order, as pandas."""
 
         if self.empty:
             return self
+        if keep not in ("first", "last", False):
+            raise ValueError('keep must be either "first", "last" or False')
         subset = list(self._columns) if not subset else ([subset] if isinstance(subset, str) else list(subset))
         for c in subset:
             if c not in self.data:
                 raise KeyError(f"{c} is not a column in the DataFrame.")
+        if self._nrows == 0:
+            return self[arange(0)]
         g = GroupBy(self.data[subset[0]] if len(subset) == 1 else [self.data[c] for c in subset], dropna=False)
-        if keep == "last":
-            from ..manipulation import concatenate
-
-            ends = concatenate([g.segments[1:] - 1, array(np.array([g.length - 1], dtype=np.int64))])
-            return self[g.permutation[ends]]
-        return self[g.permutation[g.segments]]
+        if keep == "first":
+            rows = g.permutation[g.segments]
+        else:
+            ends = concatenate([g.segments[1:], array([g.length])]) - 1
+            rows = g.permutation[ends]
+            if keep is False:
+                sizes = concatenate([g.segments[1:], array([g.length])]) - g.segments
+                rows = rows[sizes == 1]
+        # pandas keeps the rows in their order (the groups come in key order).
+        return self[_sorting.sort(rows)]
 
     def reset_index(self, size=None, inplace=False):
         """Row labels 0..n-1."""
@@ -697,49 +714,51 @@ class DataFrame(UserDict):
         self._index = self._index._reindex(perm)
 
     # ----- sorting -----------------------------------------------------------------------
-    def argsort(self, key, ascending=True):
-        """The permutation that sorts the rows by column ``key`` (descending: numbers in
-        nonincreasing order, others the ascending order reversed, as Arkouda)."""
-        from ..sorting import argsort
+    def argsort(self, key, ascending=True, na_position="last"):
+        """The permutation that sorts the rows by column ``key``, stably in either direction
+        (equal values keep their row order, NaN at ``na_position``), as pandas'
+        ``sort_values(kind="stable")``."""
 
         if self.empty:
             return array(np.zeros(0, dtype=np.int64))
-        col = self.data[key]
-        if ascending:
-            return argsort(col)
-        if isinstance(col, pdarray) and col.dtype in (np.dtype(np.int64), np.dtype(np.float64)):
-            return argsort(-col)
-        p = argsort(col)
-        return p[::-1].astype(int64)._materialize()
+        if key not in self.data:
+            raise KeyError(key)
+        return _sorting.lexsort_perm([self.data[key]], ascending, na_position)
 
-    def coargsort(self, keys, ascending=True):
-        """The permutation that sorts the rows by the columns ``keys`` (reversed when not
-        ``ascending``)."""
-        from ..sorting import coargsort
+    def coargsort(self, keys, ascending=True, na_position="last"):
+        """The permutation that sorts the rows by the columns ``keys`` (the first most
+        significant), each ascending or descending (``ascending``: a bool, or one per key),
+        stably, NaN at ``na_position``."""
 
         if self.empty:
             return array(np.zeros(0, dtype=np.int64))
-        p = coargsort([self.data[k] for k in keys])
-        return p if ascending else p[::-1].astype(int64)._materialize()
+        for k in keys:
+            if k not in self.data:
+                raise KeyError(k)
+        return _sorting.lexsort_perm([self.data[k] for k in keys], ascending, na_position)
 
-    def sort_values(self, by=None, ascending=True):
-        """The rows sorted by ``by`` (a column name or a list; every column when None)."""
+    def sort_values(self, by=None, ascending=True, na_position="last", kind="stable", ignore_index=False):
+        """The rows sorted by ``by`` (a column name or a list; every column when None) as
+        pandas' ``sort_values(kind="stable")``: ``ascending`` a bool or one per key (ValueError
+        when the lengths differ), equal keys in row order, NaN at ``na_position``; every
+        ``kind`` is this stable sort. ``ignore_index``: labels 0..n-1."""
 
         if self.empty:
             return array(np.zeros(0, dtype=np.int64))
         if by is None:
-            p = (
-                self.argsort(self._columns[0], ascending)
-                if len(self._columns) == 1
-                else self.coargsort(self._columns, ascending)
-            )
+            keys = list(self._columns)
         elif isinstance(by, str):
-            p = self.argsort(by, ascending)
+            keys = [by]
         elif isinstance(by, (list, tuple)):
-            p = self.coargsort(list(by), ascending)
+            keys = list(by)
         else:
             raise TypeError("Column name(s) must be str or list/tuple of str")
-        return self[p]
+        if isinstance(ascending, (list, tuple)) and len(ascending) != len(keys):
+            raise ValueError(f"Length of ascending ({len(ascending)}) != length of by ({len(keys)})")
+        out = self[self.coargsort(keys, ascending, na_position)]
+        if ignore_index:
+            out._set_index(arange(out._nrows))
+        return out
 
     def sort_index(self, ascending=True):
         """The rows in the order of their labels."""
@@ -791,16 +810,22 @@ class DataFrame(UserDict):
         from ._align import find
         from .series import Series
 
-        if isinstance(values, pdarray):
+        if isinstance(values, (list, tuple, np.ndarray)):
+            values = _to_array(values)  # as ak.array infers (Python ints: int64, uint64 or bigint)
+        if isinstance(values, (pdarray, Strings)) or is_bigint(values):
             out = {}
             for c in self._columns:
                 col = self.data[c]
-                out[c] = in1d(col, values) if isinstance(col, pdarray) else zeros(self._nrows, bool_)
+                same = isinstance(col, Strings) if isinstance(values, Strings) else not isinstance(col, Strings)
+                out[c] = in1d(col, values) if same and _is_plain(col) else zeros(self._nrows, bool_)
             return DataFrame(out, index=self._index)
         if isinstance(values, dict):
-            out = {
-                c: (in1d(self.data[c], values[c]) if c in values else zeros(self._nrows, bool_)) for c in self._columns
-            }
+            out = {}
+            for c in self._columns:
+                v = values.get(c)
+                if v is not None and not _is_atoll_array(v):
+                    v = _to_array(list(v))
+                out[c] = in1d(self.data[c], v) if v is not None else zeros(self._nrows, bool_)
             return DataFrame(out, index=self._index)
         if isinstance(values, (DataFrame, Series)):
             pos = find(values.index.values, self._index.values)
@@ -961,15 +986,25 @@ class DataFrame(UserDict):
         raise ValueError(f"No axis named {axis} for object type DataFrame")
 
     def corr(self):
-        """The Pearson correlation of every pair of numeric columns (a DataFrame)."""
-        cols = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype != bool_]
+        """The Pearson correlation of every pair of numeric and bool columns (bool as 0/1), over
+        the rows where both are not NaN, as pandas' ``corr()`` (NaN for fewer than two such
+        rows or a constant column)."""
+        cols = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype.kind in "iufb"]
         n = len(cols)
-        x = [self.data[c].astype(float64) for c in cols]
-        means = [builtins.float(v.mean()) for v in x]
+        x = [self.data[c].astype(float64)._materialize() for c in cols]
+        ok = [None if self.data[c].dtype.kind != "f" else (~isnan(v))._materialize() for c, v in zip(cols, x)]
         out = np.empty((n, n))
         for i in range(n):
             for j in range(i, n):
-                a, b = x[i] - means[i], x[j] - means[j]
+                a, b = x[i], x[j]
+                both = ok[i] if ok[j] is None else (ok[j] if ok[i] is None else (ok[i] & ok[j])._materialize())
+                if both is not None:
+                    a, b = a[both], b[both]
+                if a.size < 2:
+                    out[i, j] = out[j, i] = np.nan
+                    continue
+                a = a - builtins.float(a.mean())
+                b = b - builtins.float(b.mean())
                 num = builtins.float((a * b).sum())
                 den = np.sqrt(builtins.float((a * a).sum()) * builtins.float((b * b).sum()))
                 out[i, j] = out[j, i] = num / den if den else np.nan
@@ -1102,16 +1137,10 @@ def _scalar_of(col, k):
 
 
 def _big_or_int(col):
-    """A pandas column of Python ints: uint64 when a value needs it, int64 otherwise, and part
-    1's bigint beyond 64 bits."""
-    vals = col.tolist()
-    lo, hi = builtins.min(vals), builtins.max(vals)
-    if lo >= -(2**63) and hi < 2**63:
-        return _to_array(np.array(vals, dtype=np.int64))
-    if lo >= 0 and hi < 2**64:
-        return _to_array(np.array(vals, dtype=np.uint64))
+    """A pandas column of Python ints as ``ak.array`` infers it: int64, uint64 when a value
+    needs it, bigint beyond 64 bits."""
+    return array(col.tolist())
 
-    return array(vals)  # bigint (part 1's ak.array of Python ints)
 
 
 class DataFrameGroupBy:
