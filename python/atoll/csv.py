@@ -8,10 +8,15 @@ locale's Block part of the rows, after Arkouda's header::
     */HEADER/*
     col_a,col_b,col_c
 
-``read_csv`` reads such files (typed by the header: int64, uint64, float64, bool, str) and
-plain CSV files (every column then read as Strings, as Arkouda does). Fields may be quoted
-(a delimiter or a newline inside quotes is data; ``""`` is a quote); the delimiter may be
-several characters long.
+``read_csv`` reads such files (typed by the header: int64, uint64, uint8, float64, bool, str,
+and bigint, written as decimal integers) and plain CSV files (every column then read as
+Strings, as Arkouda does). Fields may be quoted (a delimiter or a newline inside quotes is
+data; ``""`` is a quote); the delimiter may be several characters long. A row of one empty
+field is written as ``""``; in a file with the header, a blank line of a one-column file is
+such a row too (elsewhere blank lines are skipped, as pandas skips them).
+
+Writing a prefix replaces every ``<prefix>_LOCALE####`` file of it: those of an earlier write
+with more locales are removed, so the prefix then reads back exactly the rows written.
 
 The rows pass through the driver (it reads and formats them; the arrays are built from, or
 gathered to, it), one file at a time.
@@ -27,7 +32,9 @@ import numpy as np
 
 from .pdarrayclass import pdarray
 from .strings import Strings
-from .hdf5 import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, _block_starts, locale_files
+from ._bigint import BigIntArray, from_ints
+from ._io_errors import CSVFileNotFoundError, CSVFormatError, CSVTypeError
+from .hdf5 import _block_starts, _stale_locale_files, locale_files
 from .creation import array
 from .strings import from_list
 from .manipulation import concatenate
@@ -37,15 +44,25 @@ from .pandas.categorical import Categorical
 __all__ = ["read_csv", "to_csv", "get_csv_columns"]
 
 _HEAD, _TAIL = "**HEADER**", "*/HEADER/*"
-_TYPES = {"int64": np.int64, "uint64": np.uint64, "float64": np.float64, "bool": np.bool_, "str": None}
+_TYPES = {
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "uint8": np.uint8,
+    "float64": np.float64,
+    "bool": np.bool_,
+    "str": None,
+    "bigint": None,
+}
 
 
-def _split_records(text, delim):
-    """The records of CSV text: lists of fields (quotes removed, ``""`` unescaped)."""
+def _split_records(text, delim, keep_blank=False):
+    """The records of CSV text: lists of fields (quotes removed, ``""`` unescaped). A blank
+    line is skipped, or with ``keep_blank`` read as one empty field."""
     if len(delim) == 1:
-        return [r for r in _csv.reader(_io.StringIO(text), delimiter=delim, quotechar='"') if r]
+        recs = _csv.reader(_io.StringIO(text), delimiter=delim, quotechar='"')
+        return [r if r else [""] for r in recs if r or keep_blank]
     rows, row, field = [], [], []
-    i, n, quoted = 0, len(text), False
+    i, n, quoted, seen = 0, len(text), False, False
     while i < n:
         c = text[i]
         if quoted:
@@ -59,6 +76,15 @@ def _split_records(text, delim):
                 field.append(c)
             i += 1
             continue
+        if c == "\n" or c == "\r":
+            row.append("".join(field))
+            field = []
+            if seen or keep_blank:
+                rows.append(row)
+            row, seen = [], False
+            i += 2 if c == "\r" and i + 1 < n and text[i + 1] == "\n" else 1
+            continue
+        seen = True
         if c == '"' and not field:
             quoted = True
             i += 1
@@ -66,17 +92,10 @@ def _split_records(text, delim):
             row.append("".join(field))
             field = []
             i += len(delim)
-        elif c == "\n" or c == "\r":
-            row.append("".join(field))
-            field = []
-            if any(x != "" for x in row) or len(row) > 1:
-                rows.append(row)
-            row = []
-            i += 2 if c == "\r" and i + 1 < n and text[i + 1] == "\n" else 1
         else:
             field.append(c)
             i += 1
-    if field or row:
+    if seen:
         row.append("".join(field))
         rows.append(row)
     return rows
@@ -89,25 +108,25 @@ def _read_file(path, delim):
         with open(path, newline="", encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
-        raise HDF5FileNotFoundError(f"File {path} does not exist") from None
+        raise CSVFileNotFoundError(f"File {path} does not exist") from None
     except UnicodeDecodeError as e:
-        raise HDF5FormatError(f"{path}: not a UTF-8 text file ({e})") from None
+        raise CSVFormatError(f"{path}: not a UTF-8 text file ({e})") from None
     types = None
     if text.startswith(_HEAD):
         lines = text.split("\n", 3)
         if len(lines) < 4 or lines[2].strip() != _TAIL:
-            raise HDF5FormatError(f"{path}: an Arkouda header that does not end with {_TAIL}")
+            raise CSVFormatError(f"{path}: an Arkouda header that does not end with {_TAIL}")
         types = [t.strip() for t in lines[1].split(",")]
         text = lines[3]
-    recs = _split_records(text, delim)
+    recs = _split_records(text, delim, keep_blank=types is not None and len(types) == 1)
     if not recs:
-        raise HDF5FormatError(f"{path}: no column names")
+        raise CSVFormatError(f"{path}: no column names")
     names, rows = recs[0], recs[1:]
     for k, r in enumerate(rows):
         if len(r) != len(names):
-            raise HDF5FormatError(f"{path}: row {k + 1} has {len(r)} fields, the header {len(names)}")
+            raise CSVFormatError(f"{path}: row {k + 1} has {len(r)} fields, the header {len(names)}")
     if types is not None and len(types) != len(names):
-        raise HDF5FormatError(f"{path}: {len(types)} types for {len(names)} columns")
+        raise CSVFormatError(f"{path}: {len(types)} types for {len(names)} columns")
     return names, types, rows
 
 
@@ -117,20 +136,21 @@ def get_csv_columns(filename, column_delim=","):
 
 
 def _column(values, t, path, name):
-
     if t is None or t == "str":
         return from_list(values)
     if t not in _TYPES:
-        raise HDF5TypeError(f"{path}: column {name!r} of unsupported type {t!r}")
+        raise CSVTypeError(f"{path}: column {name!r} of unsupported type {t!r}")
     try:
+        if t == "bigint":
+            return from_ints([builtins.int(v) for v in values])
         if t == "bool":
             a = np.array([v.strip().lower() in ("true", "1") for v in values], dtype=bool)
         elif t == "float64":
             a = np.array([builtins.float(v) if v.strip() else np.nan for v in values], dtype=np.float64)
         else:
             a = np.array([builtins.int(v) for v in values], dtype=_TYPES[t])
-    except ValueError as e:
-        raise HDF5TypeError(f"{path}: column {name!r} holds a value that is not {t} ({e})") from None
+    except (ValueError, OverflowError) as e:
+        raise CSVFormatError(f"{path}: column {name!r} holds a value that is not {t} ({e})") from None
     return array(a)
 
 
@@ -143,7 +163,7 @@ def _expand(filenames):
         if _glob.has_magic(f):
             hits = sorted(_glob.glob(f))
             if not hits:
-                raise HDF5FileNotFoundError(f"File {f} does not exist: no file matches the pattern")
+                raise CSVFileNotFoundError(f"File {f} does not exist: no file matches the pattern")
             out.extend(hits)
         else:
             out.append(f)
@@ -161,11 +181,11 @@ def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
         if names0 is None:
             names0 = names
         elif names != names0:
-            raise HDF5FormatError(f"{f}: columns {names} differ from {names0} in {files[0]}")
+            raise CSVFormatError(f"{f}: columns {names} differ from {names0} in {files[0]}")
         want = names if datasets is None else ([datasets] if isinstance(datasets, str) else list(datasets))
         for d in want:
             if d not in names:
-                raise HDF5FormatError(f"{f}: no column {d!r} (columns: {names})")
+                raise CSVFormatError(f"{f}: no column {d!r} (columns: {names})")
         cols = list(zip(*rows)) if rows else [() for _ in names]
         for d in want:
             i = names.index(d)
@@ -178,6 +198,8 @@ def _fmt(col, lo, hi):
     """The text of rows ``lo..hi`` of a column."""
     if isinstance(col, Strings):
         return col[lo:hi].to_list()
+    if isinstance(col, BigIntArray):
+        return [str(x) for x in col[lo:hi].tolist()]
     a = col[lo:hi].to_ndarray()
     if a.dtype == bool:
         return ["True" if x else "False" for x in a]
@@ -187,15 +209,27 @@ def _fmt(col, lo, hi):
 
 
 def _quote(v, delim):
-    if delim in v or '"' in v or "\n" in v or "\r" in v:
+    """The field as written: quoted when it holds a quote, a line break or the delimiter, or
+    when its end and the delimiter after it would read as a delimiter earlier (``|*`` before
+    the delimiter ``|*|``)."""
+    if '"' in v or "\n" in v or "\r" in v or (v + delim).find(delim) != len(v):
         return '"' + v.replace('"', '""') + '"'
     return v
+
+
+def _line(fields, delim):
+    """One record: the fields quoted where needed, and a lone empty field as ``""`` (a blank
+    line would read as no record)."""
+    if len(fields) == 1 and fields[0] == "":
+        return '""\n'
+    return delim.join(_quote(x, delim) for x in fields) + "\n"
 
 
 def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
     """Writes ``columns`` (a dict name -> pdarray or Strings, or a list with ``names``) to one
     CSV file per locale with Arkouda's header. Existing files are replaced when
-    ``overwrite``; otherwise their presence is an error."""
+    ``overwrite`` (with the files of an earlier write of the prefix with more locales);
+    otherwise their presence is an error."""
 
     if isinstance(columns, dict):
         cols = dict(columns)
@@ -216,10 +250,13 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
     nl = num_locales()
     files = locale_files(prefix_path, nl)
     if not overwrite:
-        for f in files:
+        for f in files + sorted(_stale_locale_files(prefix_path, set(files))):
             if os.path.exists(f):
                 raise ValueError(f"{f} exists already (overwrite=True replaces it)")
-    types = ["str" if isinstance(v, Strings) else v.dtype.name for v in cols.values()]
+    types = ["str" if isinstance(v, Strings) else _type_name(v) for v in cols.values()]
+    for k, t in zip(cols, types):
+        if t not in _TYPES:
+            raise CSVTypeError(f"to_csv: column {k!r} of type {t!r} cannot be written to CSV")
     starts = _block_starts(n, nl)
     tmp = [f + ".atoll-tmp" for f in files]
     try:
@@ -228,9 +265,9 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
             body = [_fmt(v, lo, hi) for v in cols.values()]
             with open(t, "w", newline="", encoding="utf-8") as fh:
                 fh.write(f"{_HEAD}\n{','.join(types)}\n{_TAIL}\n")
-                fh.write(col_delim.join(_quote(c, col_delim) for c in cols.keys()) + "\n")
+                fh.write(_line([str(c) for c in cols.keys()], col_delim))
                 for row in zip(*body):
-                    fh.write(col_delim.join(_quote(x, col_delim) for x in row) + "\n")
+                    fh.write(_line(row, col_delim))
     except BaseException:
         for t in tmp:
             if os.path.exists(t):
@@ -238,6 +275,13 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
         raise
     for t, f in zip(tmp, files):
         os.replace(t, f)
+    for f in _stale_locale_files(prefix_path, set(files)):
+        os.remove(f)
+
+
+def _type_name(col):
+    """The header's name of a column's dtype."""
+    return "bigint" if isinstance(col, BigIntArray) else col.dtype.name
 
 
 def _pdarray_to_csv(self, prefix_path, dataset="array", col_delim=",", overwrite=False):

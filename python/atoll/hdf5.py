@@ -7,6 +7,9 @@ as Arkouda's server writes it, so Arkouda reads Atoll's files and Atoll reads Ar
 
 - pdarray: a dataset of its dtype (bool as uint8 with ``isBool``); attributes ``ObjType``
   (1; 7 Datetime, 8 Timedelta, 9 IPv4), ``file_version`` (2.0) and ``arkouda_version``.
+- bigint pdarray (``ObjType`` 1): a group with ``isBigInt``, ``MaxBits`` and ``NumLimbs`` of
+  uint64 datasets ``Limb_0``, ``Limb_1``, ... (least significant first); negative values add
+  ``TwosComplement`` (the limbs then hold the two's complement, its top bit the sign).
 - Strings (``ObjType`` 2): a group of ``values`` (the UTF-8 bytes, a NUL after each string)
   and ``segments`` (each string's offset in the file's values).
 - SegArray (3): a group of ``segments`` and ``values`` (a dataset, or a Strings group).
@@ -31,7 +34,9 @@ import warnings
 
 
 from . import _atoll
-from .dtypes import int64
+from ._bigint import BigIntArray, bigint_from_uint_arrays
+from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
+from .dtypes import int64, uint64
 from .pdarrayclass import pdarray
 from .strings import Strings
 from ._session import num_locales
@@ -73,42 +78,8 @@ OBJ = {
 OBJ_NAME = {v: k for k, v in OBJ.items()}
 
 
-# ----- errors that are both Arkouda's RuntimeError and the precise Python kind ------------
-class HDF5FileNotFoundError(FileNotFoundError, RuntimeError):
-    """A file is missing (also a RuntimeError, as Arkouda raises)."""
-
-
-class HDF5FormatError(ValueError, RuntimeError):
-    """A file is not readable HDF5, or lacks a dataset (also a RuntimeError)."""
-
-
-class HDF5TypeError(TypeError, RuntimeError):
-    """A dataset of a type that cannot be read, or that differs between files."""
-
-
-def engine_file_errors(type_error, format_error, fn, *args):
-    """``fn(*args)`` with the engine's file errors as a file format's exceptions: a missing
-    file as ``HDF5FileNotFoundError`` (Arkouda's ``FileNotFoundError`` that is a
-    RuntimeError, for every format), a ``TypeError`` as ``type_error``, a ``ValueError`` as
-    ``format_error``; an error that is a RuntimeError already passes unchanged."""
-    try:
-        return fn(*args)
-    except FileNotFoundError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise HDF5FileNotFoundError(str(e)) from None
-    except TypeError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise type_error(str(e)) from None
-    except ValueError as e:
-        if isinstance(e, RuntimeError):
-            raise
-        raise format_error(str(e)) from None
-
-
 def _wrapped(fn, *args):
-    return engine_file_errors(HDF5TypeError, HDF5FormatError, fn, *args)
+    return engine_file_errors(HDF5FileNotFoundError, HDF5TypeError, HDF5FormatError, fn, *args)
 
 
 def _check_mode(mode):
@@ -182,7 +153,29 @@ def _block_starts(n, parts):
 
 
 def _write_array(files, path, a, obj_type="pdarray"):
+    if isinstance(a, BigIntArray):
+        return _write_bigint(files, path, a, obj_type)
     _atoll.h5_write(files, path, a._whole(), _meta(obj_type))
+
+
+def _write_bigint(files, path, a, obj_type="pdarray"):
+    """A bigint array in Arkouda's layout: a group with ``isBigInt``, ``MaxBits`` and
+    ``NumLimbs`` whose datasets ``Limb_0``, ``Limb_1``, ... are uint64 limbs, least significant
+    first, read as an unsigned integer. Negative values (possible without ``max_bits``) are
+    written as their two's complement in every limb (the top limb's top bit is the sign) with
+    the attribute ``TwosComplement``; a reader without it sees them modulo ``2**(64 * NumLimbs)``,
+    as Arkouda's writer leaves negative values."""
+    signed = a.max_bits < 0 and a.size > 0 and builtins.bool((a < 0).any())
+    if signed:
+        limbs = list(a._limbs)
+    else:
+        limbs = list(reversed(a.bigint_to_uint_arrays()))
+    extra = [("isBigInt", 1), ("MaxBits", a.max_bits), ("NumLimbs", len(limbs))]
+    if signed:
+        extra.append(("TwosComplement", 1))
+    _atoll.h5_group(files, path, _meta(obj_type, extra))
+    for i, limb in enumerate(limbs):
+        _atoll.h5_write(files, f"{path}/Limb_{i}", limb._whole(), _meta("pdarray"))
 
 
 def _write_strings(files, path, s, offsets=True):
@@ -448,6 +441,8 @@ class _Reader:
             slen = self.lens(f"{path}/segments")
             if vkind == "Strings":
                 vlen = [self._nstrings(i, f"{path}/values") for i in range(len(self.files))]
+            elif self.t0.items[f"{path}/values"][3].get("isBigInt"):
+                vlen = self.lens(f"{path}/values/Limb_0")
             else:
                 vlen = self.lens(f"{path}/values")
             if len(self.files) > 1 and segs.size:
@@ -495,9 +490,21 @@ class _Reader:
         raise HDF5TypeError("SegArray of strings without offsets")
 
     def _bigint(self, path, attrs):
-        raise HDF5TypeError(
-            f"{self.files[0]}: {path!r} holds bigint values (Atoll's bigint arrays read them once part 1's bigint is merged)"
-        )
+        """The bigint array of a group of uint64 limbs (``_write_bigint``'s layout, Arkouda's)."""
+        kids = set(self.t0.children(path))
+        n = builtins.int(attrs.get("NumLimbs", sum(1 for k in kids if k.startswith("Limb_"))))
+        if n < 1 or any(f"Limb_{i}" not in kids for i in range(n)):
+            raise HDF5FormatError(f"{self.files[0]}: the bigint group {path!r} lacks its limbs Limb_0..Limb_{n - 1}")
+        limbs = []
+        for i in range(n):
+            limb = self.array(f"{path}/Limb_{i}")
+            if limb.dtype != uint64:
+                raise HDF5TypeError(f"{self.files[0]}: limb {path}/Limb_{i} is {limb.dtype}, not uint64")
+            limbs.append(limb)
+        max_bits = builtins.int(attrs.get("MaxBits", -1))
+        if builtins.int(attrs.get("TwosComplement", 0)):
+            return BigIntArray(limbs, max_bits)
+        return bigint_from_uint_arrays(list(reversed(limbs)), max_bits)
 
 
 def _special(kind, arr):

@@ -10,9 +10,13 @@ polars read them (``pd.read_parquet(sorted(glob("x_LOCALE*")))``). Datasets: int
 float64 and bool (int8-32, uint8-32 and float32 read widened; nulls read as NaN in float
 columns), UTF-8 strings, read as ``ak.Strings`` (a null string reads as ``""``, as in
 Arkouda) and written from ``ak.Strings`` (``Strings.to_parquet`` too), and lists of them
-(Parquet LIST columns), read as and written from ``ak.SegArray``. A missing file is a ``FileNotFoundError``, a missing dataset or a corrupt
-file a ``ValueError``, a dataset of another type a ``TypeError``; nothing in the session is
-lost.
+(Parquet LIST columns), read as and written from ``ak.SegArray``. bigint columns are refused
+(``ParquetTypeError`` naming the column): Parquet's integers end at 64 bits, and HDF5 or CSV
+hold them. A missing file is a ``FileNotFoundError`` (``ParquetFileNotFoundError``), a
+missing dataset or a corrupt file a ``ValueError`` (``ParquetFormatError``), a dataset of
+another type a ``TypeError`` (``ParquetTypeError``); nothing in the session is lost. The
+errors of every format share the format-neutral bases ``AtollFileNotFoundError``,
+``FileFormatError`` and ``DatasetTypeError`` (all also RuntimeErrors, as Arkouda's).
 """
 
 import glob as _glob
@@ -21,12 +25,19 @@ import os
 import numpy as np
 
 from . import _atoll
+from ._bigint import BigIntArray
+from ._io_errors import (
+    AtollFileNotFoundError,
+    DatasetTypeError,
+    FileFormatError,
+    ParquetFileNotFoundError,
+    ParquetFormatError,
+    ParquetTypeError,
+    engine_file_errors,
+)
 from .pdarrayclass import pdarray
 from .strings import Strings
 from .hdf5 import (
-    HDF5FileNotFoundError,
-    HDF5FormatError,
-    engine_file_errors,
     get_hdf_datasets,
     ls_hdf,
     read_hdf,
@@ -59,6 +70,10 @@ __all__ = [
     "restore",
     "ParquetTypeError",
     "ParquetFormatError",
+    "ParquetFileNotFoundError",
+    "AtollFileNotFoundError",
+    "FileFormatError",
+    "DatasetTypeError",
 ]
 
 
@@ -102,7 +117,7 @@ def get_filetype(filenames):
     try:
         first = _expand(f)[0]
     except FileNotFoundError as e:
-        raise HDF5FileNotFoundError(str(e)) from None
+        raise AtollFileNotFoundError(str(e)) from None
     try:
         with open(first, "rb") as fh:
             head = fh.read(8)
@@ -113,12 +128,11 @@ def get_filetype(filenames):
             fh.seek(0)
             return "CSV" if fh.read(1) else _unknown(first)
     except FileNotFoundError:
-        raise HDF5FileNotFoundError(f"File {first} does not exist") from None
+        raise AtollFileNotFoundError(f"File {first} does not exist") from None
 
 
 def _unknown(f):
-
-    raise HDF5FormatError(f"{f}: an empty file is neither HDF5, Parquet nor CSV")
+    raise FileFormatError(f"{f}: an empty file is neither HDF5, Parquet nor CSV")
 
 
 def builtins_str(x):
@@ -165,20 +179,9 @@ def ls(filename, col_delim=",", read_nested=True):
     return get_csv_columns(_expand(filename)[0], col_delim)
 
 
-class ParquetTypeError(TypeError, RuntimeError):
-    """A Parquet dataset of a type Atoll does not read (binary, decimal beyond 128 bits, a
-    list of lists), a dtype that differs between files, or nulls in an integer column (also
-    a RuntimeError, as Arkouda's server errors are)."""
-
-
-class ParquetFormatError(ValueError, RuntimeError):
-    """A file that is not readable Parquet, or lacks a dataset (also a RuntimeError)."""
-
-
 def _file_errors(fn, *args):
-    """``fn(*args)`` with the engine's file errors as Parquet's exceptions (a missing file:
-    ``HDF5FileNotFoundError``, Arkouda's ``FileNotFoundError`` that is a RuntimeError)."""
-    return engine_file_errors(ParquetTypeError, ParquetFormatError, fn, *args)
+    """``fn(*args)`` with the engine's file errors as Parquet's exceptions."""
+    return engine_file_errors(ParquetFileNotFoundError, ParquetTypeError, ParquetFormatError, fn, *args)
 
 
 def read_parquet(
@@ -222,10 +225,10 @@ def read_parquet(
     try:
         files = _expand(filenames)
     except FileNotFoundError as e:
-        raise HDF5FileNotFoundError(str(e)) from None
+        raise ParquetFileNotFoundError(str(e)) from None
     for f in files:
         if not os.path.exists(f):
-            raise HDF5FileNotFoundError(f"File {f} does not exist")
+            raise ParquetFileNotFoundError(f"File {f} does not exist")
     if datasets is None and not read_nested:
         # Every dataset but the list columns (SegArrays).
         infos = _file_errors(_atoll.parquet_datasets, files[0])
@@ -344,7 +347,7 @@ def load(path_prefix, file_format="INFER", dataset="array", calc_string_offsets=
 
     g = _load_glob(path_prefix)
     if not _glob.glob(g):
-        raise HDF5FileNotFoundError(
+        raise AtollFileNotFoundError(
             f"File {path_prefix}_LOCALE* does not exist: no files for the path_prefix {path_prefix}"
         )
     kind = (
@@ -441,7 +444,7 @@ def import_data(read_path, write_file=None, return_obj=True, index=False):
     if not files:
         raise FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
     if len(files) > 1:
-        raise HDF5FormatError(f"import_data: {read_path} matches {len(files)} files; give one")
+        raise FileFormatError(f"import_data: {read_path} matches {len(files)} files; give one")
     kind = get_filetype(files[0])
     pdf = pd.read_hdf(files[0]) if kind == "HDF5" else pd.read_parquet(files[0])
     df = DataFrame(pdf)
@@ -460,7 +463,7 @@ def export(read_path, dataset_name="ak_data", write_file=None, return_obj=True, 
     prefix, ext = split_prefix(read_path)
     files = sorted(_glob.glob(f"{_glob.escape(prefix)}_LOCALE*{_glob.escape(ext)}")) or _glob.glob(read_path)
     if not files:
-        raise HDF5FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
+        raise AtollFileNotFoundError(f"Invalid read_path, {read_path}. No files found.")
     kind = get_filetype(files[0])
     df = DataFrame(read(files))
     pdf = df.to_pandas(retain_index=index)
@@ -504,7 +507,12 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
     from .segarray import SegArray
 
     cols = [c.to_strings() if isinstance(c, Categorical) else c for c in cols]
-    for c in cols:
+    for n, c in zip(names, cols):
+        if isinstance(c, BigIntArray) or (isinstance(c, SegArray) and isinstance(c.values, BigIntArray)):
+            raise ParquetTypeError(
+                f"column {n!r}: bigint values cannot be written to Parquet (its integers end at 64 bits);"
+                " write them to HDF5 or CSV, or as their uint64 limbs (bigint_to_uint_arrays)"
+            )
         if isinstance(c, SegArray) and not isinstance(c.values, (pdarray, Strings)):
             raise TypeError(f"columns: a SegArray of {type(c.values).__name__} cannot be written to Parquet")
         if not isinstance(c, (pdarray, Strings, SegArray)):
