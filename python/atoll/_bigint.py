@@ -415,14 +415,51 @@ class BigIntArray(pdarray):
         r = self >> low
         return BigIntArray((r & ((1 << (high - low + 1)) - 1))._limbs, -1)
 
-    def popcount(self):
-        from .numeric import popcount
+    def _magnitude(self):
+        """The limbs of each value's absolute value (least significant first)."""
+        return self._limbs if self._mb >= 0 else abs(self)._limbs
 
+    def popcount(self):
+        """The number of one bits of each value's absolute value (Python's ``int.bit_count``),
+        summed over the limbs (uint64)."""
         r = None
-        for x in self._limbs:
-            p = popcount(x)
+        for x in self._magnitude():
+            p = x.popcount()
             r = p if r is None else r + p
         return r._materialize()
+
+    def parity(self):
+        """The parity of ``popcount``: the XOR of the limbs' parities (uint64)."""
+        r = None
+        for x in self._magnitude():
+            p = x.parity()
+            r = p if r is None else r ^ p
+        return r._materialize()
+
+    def ctz(self):
+        """The number of trailing zero bits of each value (the lowest set bit's position; 0 for
+        0, as Arkouda defines it), found limb by limb from the least significant (uint64)."""
+        from .numeric import where
+
+        tz = found = None
+        for x in self._magnitude():
+            zero = x == 0
+            here = where(zero, np.uint64(64), x.ctz())
+            tz = here if tz is None else where(found, tz, tz + here)
+            found = ~zero if found is None else found | ~zero
+        return where(found, tz, _ZERO)._materialize()
+
+    def clz(self):
+        """The number of leading zero bits of each value within ``max_bits`` (``max_bits`` minus
+        the value's bit length, uint64); needs ``max_bits``, as in Arkouda."""
+        if self._mb < 0:
+            raise ValueError("max_bits must be set to count leading zeros")
+        from .numeric import where
+
+        length = _zeros(self._size)
+        for i, x in enumerate(self._limbs):
+            length = where(x != 0, np.uint64(64 * (i + 1)) - x.clz(), length)
+        return (np.uint64(self._mb) - length)._materialize()
 
     def _cmp(self, o, op):
         if isinstance(o, (builtins.float, np.floating)) or (isinstance(o, pdarray) and o.dtype == float64):

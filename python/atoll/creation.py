@@ -37,14 +37,24 @@ def _seed(seed):
 
 
 def _ints_dtype(values):
-    """Arkouda's dtype of a sequence of Python ints: int64, or uint64 when some value needs
-    it (no float detour); None when not all are ints."""
+    """Arkouda's dtype of a sequence of integers (bools count as 0 and 1 among them, as NumPy
+    counts them): int64, or uint64 when some value needs it (no float detour), float64 for
+    negatives with values from 2**63 (NumPy's common type of int64 and uint64), "bigint"
+    beyond 64 bits; None when some value is not an integer, when all are bools, or when
+    there are none (NumPy's float64)."""
     lo = hi = 0
+    only_bools = True
     for v in values:
-        if not isinstance(v, (builtins.int, np.integer)) or isinstance(v, (builtins.bool, np.bool_)):
+        if isinstance(v, (builtins.bool, np.bool_)):
+            pass
+        elif isinstance(v, (builtins.int, np.integer)):
+            only_bools = False
+        else:
             return None
         v = builtins.int(v)
         lo, hi = builtins.min(lo, v), builtins.max(hi, v)
+    if only_bools:
+        return None
     if hi >= (1 << 63):
         if hi >= (1 << 64) or lo < -(1 << 63):
             return "bigint"  # Arkouda keeps such lists exact as bigint

@@ -284,36 +284,67 @@ def resolve_scalar_dtype(val):
     return str(type(val))
 
 
-def can_cast(from_, to):
-    """NumPy's ``can_cast`` (safe casting), with bigint: any integer to bigint, bigint to
-    floats and to bigint; a Python int by its value (``can_cast(-5, uint64)`` is False)."""
-    if isinstance(from_, builtins.int) and not isinstance(from_, builtins.bool):
-        if is_bigint(to):
+def _is_python_scalar(x):
+    return isinstance(x, (builtins.bool, builtins.int, builtins.float, builtins.complex)) and not isinstance(
+        x, (np.generic, bigint_)
+    )
+
+
+def _operand(x):
+    """What NumPy's ``can_cast``/``result_type`` read for ``x``: an array's dtype (a pdarray's),
+    else ``x`` itself (a dtype, a type, a name, a NumPy scalar or a Python scalar)."""
+    if isinstance(x, (np.dtype, np.generic, type, str)) or _is_python_scalar(x):
+        return x
+    d = getattr(x, "dtype", None)
+    return x if d is None else d
+
+
+def can_cast(from_, to, casting="safe"):
+    """NumPy 2's ``can_cast``: by dtype for dtypes, pdarrays and NumPy scalars (no value-based
+    casting: ``can_cast(np.float64(1.0), float32)`` is False). Beyond NumPy, which refuses
+    Python scalars: a Python int by its value for the integer dtypes (Arkouda's rule:
+    ``can_cast(-5, uint64)`` is False) and to any float; a Python float to any float; a
+    Python bool as ``bool``. bigint: any integer or bool casts to it, it casts to the floats
+    and to itself."""
+    f = _operand(from_)
+    if is_bigint(f) or is_bigint(to):
+        if casting == "unsafe":
             return True
-        t = np.dtype(to)
-        if t.kind in "iu":
-            info = np.iinfo(t)
-            return builtins.bool(info.min <= from_ <= info.max)
-        return t.kind in "fc"
-    if isinstance(from_, (builtins.float, builtins.bool)):
-        return builtins.bool(np.can_cast(np.min_scalar_type(from_), to))
-    if is_bigint(from_) or is_bigint(to):
-        f = "bigint" if is_bigint(from_) else np.dtype(from_)
-        t = "bigint" if is_bigint(to) else np.dtype(to)
-        if f == "bigint":
-            return t == "bigint" or (t != "bigint" and t.kind == "f")
-        return f.kind in "iub"
-    return builtins.bool(np.can_cast(from_, to))
+        if is_bigint(f):
+            return is_bigint(to) or np.dtype(to).kind == "f"
+        if _is_python_scalar(f):
+            return isinstance(f, builtins.int)
+        return np.dtype(f).kind in "iub"
+    t = np.dtype(to)
+    if isinstance(f, builtins.bool):
+        return builtins.bool(np.can_cast(bool_, t, casting))
+    if _is_python_scalar(f):
+        if casting == "unsafe":
+            return True
+        if isinstance(f, builtins.int):
+            if t.kind in "iu":
+                info = np.iinfo(t)
+                return builtins.bool(info.min <= f <= info.max)
+            return t.kind in "fc"
+        if isinstance(f, builtins.float):
+            return t.kind in "fc"
+        return t.kind == "c"
+    return builtins.bool(np.can_cast(f, t, casting))
 
 
 def result_type(*args):
-    """NumPy's ``result_type`` (bigint wins over the integers, floats over bigint)."""
-    if builtins.any(is_bigint(getattr(a, "dtype", a)) for a in args):
-        others = [getattr(a, "dtype", a) for a in args if not is_bigint(getattr(a, "dtype", a))]
-        if builtins.any(np.dtype(o).kind == "f" for o in others if not isinstance(o, (builtins.int, builtins.float))):
+    """NumPy 2's ``result_type`` of dtypes, types, pdarrays and scalars (NumPy scalars by their
+    dtype, Python scalars weak as NEP 50 reads them: ``result_type(uint8, 1)`` is uint8).
+    With a bigint: float64 when a float takes part, else bigint."""
+    ops = [_operand(a) for a in args]
+    if builtins.any(is_bigint(o) for o in ops):
+        rest = [o for o in ops if not is_bigint(o)]
+        if builtins.any(
+            isinstance(o, builtins.float) or (not _is_python_scalar(o) and np.result_type(o).kind == "f") for o in rest
+        ):
             return float64
         return bigint()
-    return np.result_type(*[a.dtype if hasattr(a, "dtype") and not isinstance(a, np.generic) else a for a in args])
+    return np.result_type(*ops)
 
 
 def promote_types(a, b):

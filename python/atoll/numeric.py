@@ -459,25 +459,46 @@ def divmod(x1, x2):  # noqa: A001
     return x1 // x2, x1 % x2
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """True when every ``|a - b| <= atol + rtol * |b|`` (NumPy's ``allclose``)."""
+def _as_float(x, name):
+    """``x`` (a pdarray or a real scalar) in float64: a pdarray, or a Python float."""
+    if isinstance(x, pdarray):
+        if is_bigint_array(x):
+            return x.astype(float64)
+        return x if x.dtype == float64 else x.astype(float64)
+    if is_scalar(x):
+        return _b.float(x)
+    raise TypeError(f"{name}: expected a pdarray or a real scalar, got {type(x).__name__}")
 
-    a_f = a.astype(float64) if isinstance(a, pdarray) else a
-    b_f = b.astype(float64) if isinstance(b, pdarray) else b
-    close = abs(a_f - b_f) <= atol + rtol * abs(b_f)
-    if equal_nan and isinstance(a_f, pdarray):
-        close = close | (isnan(a_f) & (isnan(b_f) if isinstance(b_f, pdarray) else _np.isnan(b_f)))
-    return _b.bool(_all(close))
+
+def _is_nan(x):
+    return isnan(x) if isinstance(x, pdarray) else _np.isnan(x)
+
+
+def _is_finite(x):
+    return isfinite(x) if isinstance(x, pdarray) else _np.isfinite(x)
+
+
+def _magnitude(x):
+    return abs(x) if isinstance(x, pdarray) else _b.abs(x)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise ``|a - b| <= atol + rtol * |b|``."""
-    a_f = a.astype(float64) if isinstance(a, pdarray) else a
-    b_f = b.astype(float64) if isinstance(b, pdarray) else b
-    close = abs(a_f - b_f) <= atol + rtol * abs(b_f)
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` where ``b`` is finite, or ``a == b`` (equal
+    infinities), as NumPy's ``isclose`` (in float64); NaN is close to NaN only with
+    ``equal_nan``. Two scalars: a NumPy bool."""
+    x, y = _as_float(a, "a"), _as_float(b, "b")
+    if not isinstance(x, pdarray) and not isinstance(y, pdarray):
+        return _np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    close = ((_magnitude(x - y) <= atol + rtol * _magnitude(y)) & _is_finite(y)) | (x == y)
     if equal_nan:
-        close = close | (isnan(a_f) & isnan(b_f))
+        close = close | (_is_nan(x) & _is_nan(y))
     return close
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True when every element is close (``isclose``), as NumPy's ``allclose``."""
+    close = isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return _b.bool(_all(close) if isinstance(close, pdarray) else close)
 
 
 def array_equal(pda_a, pda_b, equal_nan=False):

@@ -178,6 +178,10 @@ class pdarray:
             od, on = other._dtype, other._nodes
         elif is_scalar(other):
             od, on = None, 1
+            if op in _CMP and isinstance(other, np.integer) and self._dtype.kind in "iu":
+                # NumPy compares integers by value whatever their signedness (int64 against a
+                # uint64 scalar is not a float64 comparison): as a Python int, by value.
+                other = builtins.int(other)
             if op in _CMP and isinstance(other, builtins.int) and not isinstance(other, builtins.bool):
                 r = _cmp_out_of_range(self, other, op, reverse)
                 if r is not None:

@@ -249,34 +249,53 @@ def _k(pda, k):
     return builtins.min(builtins.int(k), pda.size)
 
 
+def _ranked(pda):
+    """The values of ``pda`` that extrema rank, and their positions: NaN is left out, as
+    Arkouda's extrema ignore it (None for the positions when nothing is left out)."""
+    if pda.dtype == float64:
+        keep = ~isnan(pda)
+        if not builtins.bool(keep.all()):
+            return pda[keep], arange(pda.size)[keep]
+    return pda, None
+
+
 def mink(pda, k):
-    """The ``k`` smallest values, in increasing order."""
+    """The ``k`` smallest values, in increasing order (NaN ignored: fewer than ``k`` when
+    fewer values are not NaN)."""
 
     k = _k(pda, k)
-    return sort(pda)[:k]
+    vals, _ = _ranked(pda)
+    return sort(vals)[:k]
 
 
 def maxk(pda, k):
-    """The ``k`` largest values, in increasing order."""
+    """The ``k`` largest values, in increasing order (NaN ignored: fewer than ``k`` when
+    fewer values are not NaN)."""
 
     k = _k(pda, k)
-    s = sort(pda)
-    return s[s.size - k :]
+    vals, _ = _ranked(pda)
+    s = sort(vals)
+    return s[builtins.max(s.size - k, 0) :]
 
 
 def argmink(pda, k):
-    """The indices of the ``k`` smallest values (in order of the values)."""
+    """The indices of the ``k`` smallest values (in order of the values; NaN ignored)."""
 
     k = _k(pda, k)
-    return argsort(pda)[:k]
+    vals, pos = _ranked(pda)
+    p = argsort(vals)[:k]
+    return p if pos is None else pos[p]
 
 
 def argmaxk(pda, k):
-    """The indices of the ``k`` largest values (in increasing order of the values)."""
+    """The indices of the ``k`` largest values (in increasing order of the values; NaN
+    ignored)."""
 
     k = _k(pda, k)
-    p = argsort(pda)
-    return p[p.size - k :]
+    vals, pos = _ranked(pda)
+    p = argsort(vals)
+    p = p[builtins.max(p.size - k, 0) :]
+    return p if pos is None else pos[p]
 
 
 class PutmaskSizeError(ValueError, RuntimeError):
