@@ -243,6 +243,16 @@ def test_bigint_columns_of_a_dataframe_through_hdf5(tmp_path):
     assert _h5_bigint(_files(str(tmp_path / "df")), "b")[0] == vals
 
 
+def test_a_segarray_of_bigint_values_through_hdf5(tmp_path):
+    rows = [[2**70, -5], [], [3, 7, 2**65], [-(2**129)], [], [1, 2, 3, 4]]
+    flat = [v for r in rows for v in r]
+    segs = np.cumsum([0] + [len(r) for r in rows[:-1]])
+    sa = ak.SegArray(ak.array(segs), ak.array(flat, dtype=ak.bigint))
+    ak.to_hdf({"sa": sa}, str(tmp_path / "sa"))
+    got = ak.read_hdf(str(tmp_path / "sa_LOCALE*"))["sa"]
+    assert got.to_list() == rows
+
+
 def test_a_bigint_file_in_arkoudas_layout_written_by_h5py_reads(tmp_path):
     vals = [0, 2**64 + 5, 2**127 + 2**64 - 1, 12]
     p = tmp_path / "ark.h5"
