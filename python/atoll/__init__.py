@@ -71,6 +71,10 @@ from .io import (
     to_zarr,
     ParquetTypeError,
     ParquetFormatError,
+    ParquetFileNotFoundError,
+    AtollFileNotFoundError,
+    FileFormatError,
+    DatasetTypeError,
 )
 from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6
 from .hdf5 import to_hdf, read_hdf, update_hdf
