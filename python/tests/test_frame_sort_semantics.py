@@ -125,6 +125,10 @@ def _ak_frame(cols):
 @given(_frames())
 def test_frame_sort_values_matches_pandas_stable(case):
     cols, by, asc, na = case
+    if na == "first" and len(by) > 1:
+        # pandas' several-key sort puts NaN first by making it -inf (after negating a descending
+        # key), so it ties with the infinities there; leave those out of this comparison.
+        cols = dict(cols, f=np.where(np.isinf(cols["f"]), np.sign(cols["f"]) * 5.0, cols["f"]))
     pdf = pd.DataFrame(cols)
     df = _ak_frame(cols)
     kw = {} if na == "last" else {"na_position": na}  # pandas' default: last
@@ -165,6 +169,16 @@ def test_index_sort_values_nan(na_position, ascending, allow_list):
     i = ak.Index(vals, allow_list=allow_list)
     want = pd.Index(vals).sort_values(ascending=ascending, na_position=na_position)
     _same_values(i.sort_values(ascending=ascending, na_position=na_position).tolist(), _plain(want))
+
+
+def test_nan_first_with_infinities_on_several_keys():
+    # NaN before every number, infinities included, in either direction (pandas' one-key sort,
+    # which keeps NaN apart from the infinities, gives the order of the second key).
+    f = [0.0, np.inf, np.nan, -np.inf, 1.0, np.nan]
+    df = ak.DataFrame({"i": ak.zeros(len(f), dtype=ak.int64), "f": ak.array(f)})
+    for asc in (True, False):
+        want = pd.Series(f).sort_values(ascending=asc, na_position="first", kind="stable").index.tolist()
+        assert df.sort_values(["i", "f"], ascending=asc, na_position="first").index.tolist() == want
 
 
 def test_multiindex_argsort_descending_is_stable():
