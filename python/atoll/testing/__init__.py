@@ -6,6 +6,25 @@ import builtins
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import no_default
+
+from ..creation import array
+from ..pandas import Categorical, DataFrame, Index, MultiIndex, Series
+from ..pdarrayclass import all as _all
+from ..pdarrayclass import is_sorted, pdarray
+from ..segarray import SegArray
+from ..strings import Strings
+
+_CLASSES = {
+    "pdarray": pdarray,
+    "Strings": Strings,
+    "Categorical": Categorical,
+    "SegArray": SegArray,
+    "Series": Series,
+    "DataFrame": DataFrame,
+    "Index": Index,
+    "MultiIndex": MultiIndex,
+}
 
 __all__ = [
     "assert_almost_equal",
@@ -33,25 +52,8 @@ __all__ = [
 ]
 
 
-def _types():
-    """The Atoll classes these asserters know (pandas-layer ones when present)."""
-    import atoll
-
-    t = {
-        "pdarray": atoll.pdarray,
-        "Strings": atoll.Strings,
-        "Categorical": atoll.Categorical,
-    }
-    for name in ("SegArray", "Series", "DataFrame", "Index", "MultiIndex"):
-        c = getattr(atoll, name, None)
-        if isinstance(c, type):
-            t[name] = c
-    return t
-
-
 def _is(x, name):
-    c = _types().get(name)
-    return c is not None and isinstance(x, c)
+    return isinstance(x, _CLASSES[name])
 
 
 def _fail(obj, msg, left=None, right=None):
@@ -94,8 +96,6 @@ def assert_dict_equal(left, right, compare_keys=True):
 
 def assert_is_sorted(seq):
     """The sequence is in nondecreasing order."""
-    from atoll import is_sorted
-
     if _is(seq, "Index") or _is(seq, "Series"):
         seq = seq.values
     if _is(seq, "pdarray"):
@@ -169,8 +169,6 @@ def assert_arkouda_pdarray_equal(
     assert left.shape == right.shape, f"left shape {left.shape} does not match right shape {right.shape}."
     _same(left, right, check_same)
     if getattr(left.dtype, "name", None) == "bigint" or getattr(right.dtype, "name", None) == "bigint":
-        from atoll import all as _all
-
         ok = left.size == 0 or builtins.bool(_all(left == right))
     else:
         a, b = left.to_ndarray(), right.to_ndarray()
@@ -239,47 +237,182 @@ def assert_arkouda_array_equal(
         )
 
 
-def _pandas_of(x):
-    return x.to_pandas() if hasattr(x, "to_pandas") else x
+# ----- Index, Series and DataFrame: pandas' rules on the same values --------------------------
+#
+# The pandas-layer asserters turn each Atoll object into the pandas object of the same values,
+# dtypes, labels and names (built here from the Atoll arrays, so that a fault in a conversion
+# method of the objects under test cannot hide itself by appearing on both sides), then apply
+# pandas.testing with every option passed through: the verdicts, and the ``obj`` names in the
+# messages, are pandas'.
+
+
+def _check_isinstance(left, right, cls):
+    for side in (left, right):
+        if not isinstance(side, cls):
+            raise AssertionError(f"{cls.__name__} Expected type {cls}, found {type(side)} instead")
+
+
+def _pandas_array(v):
+    """The NumPy or pandas array of the values of one Atoll array (or of a list of labels):
+    Strings as pandas' ``str`` dtype, a Categorical with its codes and categories (in their
+    order, unused ones included), bigint and SegArray values as Python objects."""
+    if isinstance(v, Categorical):
+        categories = pd.Index(np.asarray(v.categories.to_list(), dtype=object), dtype="str")
+        return pd.Categorical.from_codes(v.codes.to_ndarray(), categories=categories)
+    if isinstance(v, Strings):
+        return pd.array(np.asarray(v.to_list(), dtype=object), dtype="str")
+    if isinstance(v, SegArray):
+        out = np.empty(v.size, dtype=object)
+        out[:] = [np.asarray(x) for x in v.tolist()]
+        return out
+    if isinstance(v, pdarray):
+        return np.asarray(v.to_ndarray())
+    return v
+
+
+def _pandas_index(ix):
+    if isinstance(ix, MultiIndex):
+        return pd.MultiIndex.from_arrays([_pandas_array(lv) for lv in ix.levels], names=list(ix.names))
+    if isinstance(ix.values, list):
+        return pd.Index(ix.values, name=ix.name)
+    return pd.Index(_pandas_array(ix.values), name=ix.name)
+
+
+def _pandas_series(s):
+    return pd.Series(_pandas_array(s.values), index=_pandas_index(s.index), name=s.name)
+
+
+def _pandas_frame(df):
+    n = len(df)
+    index = _pandas_index(df.index) if df.index is not None else pd.Index(np.arange(n))
+    columns = list(df.columns.values)
+    data = {i: _pandas_array(df[k] if not isinstance(df[k], Series) else df[k].values) for i, k in enumerate(columns)}
+    out = pd.DataFrame(data, index=index)
+    out.columns = pd.Index(columns)
+    return out
 
 
 def assert_index_equal(
-    left, right, exact=True, check_names=True, check_exact=True, rtol=1e-5, atol=1e-8, obj="Index", **kw
+    left,
+    right,
+    exact=True,
+    check_names=True,
+    check_exact=True,
+    check_categorical=True,
+    check_order=True,
+    rtol=1.0e-5,
+    atol=1.0e-8,
+    obj="Index",
 ):
-    """Two Indexes with equal values (compared as pandas Indexes)."""
-    assert_class_equal(left, right, obj=obj)
+    """Two Indexes (or MultiIndexes) are equal, as ``pandas.testing.assert_index_equal`` judges.
+
+    exact: check the class, dtype and inferred type (Atoll has no RangeIndex, so True and
+    pandas' ``"equiv"`` mean the same). check_names: compare the names. check_exact: compare
+    numbers exactly, else within ``rtol``/``atol``. check_categorical: compare Categorical
+    labels' categories exactly. check_order: when False, the entries may be in any order.
+    obj: the name in the assertion message."""
+    _check_isinstance(left, right, Index)
     pd.testing.assert_index_equal(
-        _pandas_of(left), _pandas_of(right), check_names=check_names, check_exact=check_exact, rtol=rtol, atol=atol
+        _pandas_index(left),
+        _pandas_index(right),
+        exact=exact,
+        check_names=check_names,
+        check_exact=check_exact,
+        check_categorical=check_categorical,
+        check_order=check_order,
+        rtol=rtol,
+        atol=atol,
+        obj=obj,
     )
 
 
-def assert_series_equal(left, right, check_dtype=True, check_exact=True, rtol=1e-5, atol=1e-8, obj="Series", **kw):
-    """Two Series with equal index and values (compared as pandas Series)."""
-    assert_class_equal(left, right, obj=obj)
-    kw = {k: v for k, v in kw.items() if k in ("check_names", "check_index", "check_index_type", "check_like")}
+def assert_series_equal(
+    left,
+    right,
+    check_dtype=True,
+    check_index_type=True,
+    check_series_type=True,
+    check_names=True,
+    check_exact=no_default,
+    check_categorical=True,
+    check_category_order=True,
+    rtol=no_default,
+    atol=no_default,
+    obj="Series",
+    *,
+    check_index=True,
+    check_like=False,
+):
+    """Two Series are equal (index, values, dtype, name), as ``pandas.testing.assert_series_equal``
+    judges.
+
+    check_exact: by default integer and boolean values compare exactly and floats within
+    ``rtol`` (1e-5) and ``atol`` (1e-8); passing ``rtol`` or ``atol`` alone makes every number
+    compare within them (pandas' rule). check_index: compare the index (else values only).
+    check_like: the index may be in any order, labels keeping their values (needs
+    ``check_index``). check_index_type: the ``exact`` of the index comparison.
+    check_categorical, check_category_order: compare Categorical values' categories, and their
+    order. check_series_type: the two are of one class. obj: the name in the message."""
+    _check_isinstance(left, right, Series)
+    if check_series_type:
+        assert_class_equal(left, right, obj=obj)
     pd.testing.assert_series_equal(
-        _pandas_of(left),
-        _pandas_of(right),
+        _pandas_series(left),
+        _pandas_series(right),
         check_dtype=check_dtype,
+        check_index_type=check_index_type,
+        check_names=check_names,
         check_exact=check_exact,
+        check_categorical=check_categorical,
+        check_category_order=check_category_order,
         rtol=rtol,
         atol=atol,
-        **kw,
+        obj=obj,
+        check_index=check_index,
+        check_like=check_like,
     )
 
 
-def assert_frame_equal(left, right, check_dtype=True, check_exact=True, rtol=1e-5, atol=1e-8, obj="DataFrame", **kw):
-    """Two DataFrames with equal columns, index and values (compared as pandas DataFrames)."""
-    assert_class_equal(left, right, obj=obj)
-    kw = {k: v for k, v in kw.items() if k in ("check_names", "check_like", "check_column_type", "check_index_type")}
+def assert_frame_equal(
+    left,
+    right,
+    check_dtype=True,
+    check_index_type=True,
+    check_column_type=True,
+    check_frame_type=True,
+    check_names=True,
+    check_exact=no_default,
+    check_categorical=True,
+    check_like=False,
+    rtol=no_default,
+    atol=no_default,
+    obj="DataFrame",
+):
+    """Two DataFrames are equal (shape, index, columns, then each column's values and dtype), as
+    ``pandas.testing.assert_frame_equal`` judges.
+
+    check_like: rows and columns may be in any order, labels keeping their values.
+    check_index_type, check_column_type: the ``exact`` of the index and columns comparisons.
+    check_names: compare the index's names. check_exact, rtol, atol: as for
+    ``assert_series_equal`` (floats within the tolerances by default). check_categorical:
+    compare Categorical columns' categories. check_frame_type: the two are of one class.
+    obj: the name in the message."""
+    _check_isinstance(left, right, DataFrame)
+    if check_frame_type:
+        assert_class_equal(left, right, obj=obj)
     pd.testing.assert_frame_equal(
-        _pandas_of(left),
-        _pandas_of(right),
+        _pandas_frame(left),
+        _pandas_frame(right),
         check_dtype=check_dtype,
+        check_index_type=check_index_type,
+        check_column_type=check_column_type,
+        check_names=check_names,
         check_exact=check_exact,
+        check_categorical=check_categorical,
+        check_like=check_like,
         rtol=rtol,
         atol=atol,
-        **kw,
+        obj=obj,
     )
 
 
@@ -302,23 +435,22 @@ def assert_equal(left, right, **kwargs):
 
 
 def _to_atoll(x):
-    t = _types()
-    if isinstance(x, tuple(t.values())) or isinstance(x, (np.generic, builtins.bool, builtins.int, builtins.float)):
+    if isinstance(x, tuple(_CLASSES.values())) or isinstance(
+        x, (np.generic, builtins.bool, builtins.int, builtins.float)
+    ):
         return x
-    import atoll
-
-    if isinstance(x, pd.MultiIndex) and "MultiIndex" in t:
-        return t["MultiIndex"](x)
-    if isinstance(x, pd.Index) and "Index" in t:
-        return t["Index"](x)
-    if isinstance(x, pd.Series) and "Series" in t:
-        return t["Series"](x)
-    if isinstance(x, pd.DataFrame) and "DataFrame" in t:
-        return t["DataFrame"](x)
+    if isinstance(x, pd.MultiIndex):
+        return MultiIndex(x)
+    if isinstance(x, pd.Index):
+        return Index(x)
+    if isinstance(x, pd.Series):
+        return Series(x)
+    if isinstance(x, pd.DataFrame):
+        return DataFrame(x)
     if isinstance(x, pd.Categorical):
-        return atoll.Categorical(atoll.array(np.asarray(x.astype(str))))
+        return Categorical(x)
     if isinstance(x, np.ndarray):
-        return atoll.array(np.ascontiguousarray(x))
+        return array(np.ascontiguousarray(x))
     raise TypeError(f"obj must be an arkouda, numpy or pandas object, but was type: {type(x)}")
 
 
@@ -332,7 +464,7 @@ def assert_arkouda_array_equivalent(
 ):
     """``assert_arkouda_array_equal`` after turning NumPy arrays and pandas Categoricals into
     Atoll's arrays."""
-    ok = (np.ndarray, pd.Categorical) + tuple(_types().values())
+    ok = (np.ndarray, pd.Categorical) + tuple(_CLASSES.values())
     if not isinstance(left, ok) or not isinstance(right, ok):
         raise TypeError(
             "left and right must be type np.ndarray, pdarray, Strings, Categorical, or SegArray.  "
