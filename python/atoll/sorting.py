@@ -71,7 +71,7 @@ def coargsort(arrays, algorithm=None, ascending=True):
 
 def _directions(ascending, n):
     """One bool per key of ``n`` keys from a bool or a list of bools (ValueError, as pandas
-    raises, when the list has another length)."""
+    raises, when the list has another length or holds something else)."""
     if isinstance(ascending, (list, tuple, np.ndarray)):
         if len(ascending) != n:
             raise ValueError(f"Length of ascending ({len(ascending)}) != length of by ({n})")
@@ -80,7 +80,7 @@ def _directions(ascending, n):
         flags = [ascending] * n
     for a in flags:
         if not isinstance(a, (builtins.bool, np.bool_, builtins.int, np.integer)):
-            raise TypeError(f"ascending: expected a bool or a list of bools, got {type(a).__name__}")
+            raise ValueError(f'For argument "ascending" expected type bool, received type {type(a).__name__}.')
     return [builtins.bool(a) for a in flags]
 
 

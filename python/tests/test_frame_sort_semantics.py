@@ -92,6 +92,11 @@ def test_sort_values_ascending_list_length():
         df.sort_values(["a", "b"], ascending=[True])
     with pytest.raises(ValueError):
         df.sort_values("a", na_position="middle")
+    for bad in ("yes", [True, "no"]):
+        with pytest.raises(ValueError):
+            pdf.sort_values(["a", "b"] if isinstance(bad, list) else "a", ascending=bad)
+        with pytest.raises(ValueError):
+            df.sort_values(["a", "b"] if isinstance(bad, list) else "a", ascending=bad)
 
 
 # ----- random frames with duplicate keys (Hypothesis) ------------------------------------------
