@@ -1,6 +1,13 @@
 """Arkouda's asserters (``arkouda.testing``): equality of pdarrays, Strings, Categoricals and
-(when ``atoll.pandas`` provides them) Series, DataFrames and Indexes, exact or within a
-tolerance; the ``*_equivalent`` forms first turn NumPy and pandas objects into Atoll's."""
+SegArrays, exact or within a tolerance; Series, DataFrames and Indexes judged by
+``pandas.testing``'s rules with the same options; the ``*_equivalent`` forms first turn NumPy
+and pandas objects into Atoll's.
+
+>>> import atoll as ak
+>>> from atoll.testing import assert_frame_equal
+>>> df = ak.DataFrame({"x": ak.array([3, 1, 2]), "y": ak.array([0.5, 0.1, 0.2])})
+>>> assert_frame_equal(df, df.sort_values("y"), check_like=True)
+"""
 
 import builtins
 
