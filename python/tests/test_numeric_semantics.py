@@ -392,3 +392,25 @@ def test_list_inference(vals):
     np.testing.assert_array_equal(got.to_ndarray(), want)
     got_t = ak.array(tuple(vals))
     assert got_t.dtype == want.dtype
+
+
+@given(st.lists(_ELEMENTS, max_size=8))
+def test_object_array_and_dtype_entry_points(vals):
+    # A NumPy object array of integers is Arkouda's bigint array; of anything else, NumPy's
+    # inference of its values (as a list). dtype=float64 converts as NumPy converts.
+    o = np.array(vals, dtype=object)
+    if vals and all(isinstance(v, int) for v in vals) and not all(isinstance(v, bool) for v in vals):
+        got = ak.array(o)
+        assert got.dtype == ak.bigint and got.tolist() == [int(v) for v in vals]
+    else:
+        want = np.array(vals)
+        if want.dtype == object:
+            with pytest.raises(TypeError):
+                ak.array(o)
+        else:
+            got = ak.array(o)
+            assert got.dtype == want.dtype, (vals, got.dtype, want.dtype)
+            np.testing.assert_array_equal(got.to_ndarray(), want)
+    got_f = ak.array(vals, dtype=ak.float64)
+    assert got_f.dtype == np.float64
+    np.testing.assert_array_equal(got_f.to_ndarray(), np.array(vals, dtype=np.float64))
