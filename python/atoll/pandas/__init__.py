@@ -7,7 +7,7 @@ from .categorical import Categorical
 from .index import Index, MultiIndex
 from .series import Series
 from .dataframe import DataFrame, DataFrameGroupBy, intx, intersect, invert_permutation
-from .join import merge, join_on_eq_with_dt, inner_join, compute_join_size
+from .join import MergeError, merge, join_on_eq_with_dt, inner_join, compute_join_size
 from .row import Row
 from ._registry import attach, list_registry
 from . import io_util
@@ -26,6 +26,7 @@ __all__ = [
     "intx",
     "intersect",
     "invert_permutation",
+    "MergeError",
     "merge",
     "join_on_eq_with_dt",
     "inner_join",

@@ -1,20 +1,54 @@
 """GroupBy aggregations of bigint values (``atoll._bigint.BigIntArray``: uint64 limbs, least
 significant first, two's complement) built from the uint64 aggregations of their limbs:
 ``first``, ``count``, ``or``/``and``/``xor`` limb by limb, ``sum`` over 32-bit halves (no
-carry lost for groups under 2**32 rows), ``min``/``max`` by a sort of (group, value)."""
+carry lost for groups under 2**32 rows), ``min``/``max``/``argmin``/``argmax``/``median`` by a
+sort of (group, value), ``prod`` exactly by a tree of pairwise bigint products (one round per
+halving of the largest group), ``any``/``all`` on the values' nonzero flags. ``mean``,
+``var``, ``std`` and ``median`` are float64, computed from exact bigint sums (``var``:
+``(n * sum(x**2) - sum(x)**2) / (n * (n - ddof))``, rounded once to float64 before the
+division); every other result is a bigint (int64 for counts and row indices, bool for
+``any``/``all``)."""
+
+import builtins
 
 import numpy as np
 
-from ..dtypes import uint64
+from ..dtypes import bool_, float64, int64, uint64
 from .._bigint import BigIntArray, _zeros
-from ..creation import arange
+from ..creation import arange, full
+from ..numeric import where
+from ..pdarrayclass import cumsum
+from ._segfold import segmented_bitwise
 
-OPS = frozenset(["first", "count", "or", "and", "xor", "sum", "min", "max"])
+OPS = frozenset(
+    [
+        "first",
+        "count",
+        "or",
+        "and",
+        "xor",
+        "sum",
+        "prod",
+        "min",
+        "max",
+        "argmin",
+        "argmax",
+        "mean",
+        "var",
+        "std",
+        "median",
+        "any",
+        "all",
+    ]
+)
 _LOW32 = np.uint64(0xFFFF_FFFF)
 _TOP = np.uint64(1 << 63)
+_ALL = np.uint64((1 << 64) - 1)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
 
 
-def bigint_aggregate(g, values, op):
+def bigint_aggregate(g, values, op, ddof=1):
     """``op`` of the bigint ``values`` per group of the GroupBy ``g`` (one value per group, in
     the order of ``g.unique_keys``). **Collective.**"""
 
@@ -24,39 +58,125 @@ def bigint_aggregate(g, values, op):
         return (g._ends() - g.segments)._materialize() if g.ngroups else g.segments
     if op == "first":
         return values[g._uki]
+    if op in ("any", "all"):
+        return g._agg(values.astype(bool_), op)
     limbs, mb = values._limbs, values._mb
     if g.ngroups == 0:
+        if op in ("mean", "var", "std", "median"):
+            return full(0, np.nan, float64)
+        if op in ("argmin", "argmax"):
+            return arange(0)
         return BigIntArray([x[:0] for x in limbs], mb)
     if op in ("or", "and", "xor"):
-        from ._segfold import segmented_bitwise
-
         return BigIntArray([segmented_bitwise(g._sorted(x), g._flags, g.ngroups, op) for x in limbs], mb)
     if op == "sum":
-        return _sum(g, limbs, mb)
-    return values[_extreme_rows(g, limbs, op)]
+        return BigIntArray(_sum(g, limbs)._limbs, mb)
+    if op == "prod":
+        return _prod(g, limbs, mb)
+    if op in ("mean", "var", "std"):
+        return _moments(g, limbs, op, ddof)
+    if op == "median":
+        return _median(g, limbs)
+    rows = _extreme_rows(g, limbs, op)
+    return rows if op in ("argmin", "argmax") else values[rows]
 
 
-def _sum(g, limbs, mb):
+def _nonneg(x):
+    """A uint64 array read as a nonnegative bigint."""
+    return BigIntArray([x, _zeros(x.size)])
+
+
+def _sum(g, limbs):
+    """The exact sum per group of the two's complement ``limbs`` (a bigint without max_bits)."""
 
     def group_sum(x):  # uint64 sums of values below 2**32: exact for groups under 2**32 rows
         return g._agg_sorted(g._sorted(x), "sum")
 
-    def nonneg(x):  # a uint64 array read as a nonnegative bigint
-        return BigIntArray([x, _zeros(x.size)])
-
     total = None
     for j, x in enumerate(limbs):
         for part, shift in ((x & _LOW32, 64 * j), (x >> np.uint64(32), 64 * j + 32)):
-            s = nonneg(group_sum(part._materialize())) << shift
+            s = _nonneg(group_sum(part._materialize())) << shift
             total = s if total is None else total + s
     negatives = group_sum((limbs[-1] >= _TOP).astype(uint64)._materialize())
-    total = total - (nonneg(negatives) << (64 * len(limbs)))  # the sign bit's weight
-    return BigIntArray(total._limbs, mb)
+    return total - (_nonneg(negatives) << (64 * len(limbs)))  # the sign bit's weight
 
 
-def _extreme_rows(g, limbs, op):
-    """The row (of the keys as given) of the smallest (``min``) or largest (``max``) value of
-    each group, the first such row on ties."""
+def _trimmed(limbs, mb):
+    """The bigint of ``limbs`` without top limbs that only repeat the sign of the limb below
+    (in every element), so that products of products stay as short as their values."""
+    limbs = list(limbs)
+    while len(limbs) > 1:
+        sign = where(limbs[-2] >= _TOP, _ALL, _ZERO)
+        if not builtins.bool((limbs[-1] == sign).all()):
+            break
+        limbs.pop()
+    return BigIntArray(limbs, mb)
+
+
+def _prod(g, limbs, mb):
+    """The exact product per group: each round multiplies the values at even places of every
+    group by their right neighbours (a value without one by 1), halving every group, until
+    each group holds one value. With ``max_bits`` every round is taken modulo ``2**max_bits``."""
+    cur = _trimmed([g._sorted(x) for x in limbs], mb)
+    gid = (cumsum(g._flags.astype(int64)) - 1)._materialize()
+    _, cnt = g.size()
+    while cur.size > g.ngroups:
+        start = (cumsum(cnt) - cnt)._materialize()
+        pos = arange(cur.size)
+        rank = (pos - start[gid])._materialize()
+        lead = (rank % 2 == 0)._materialize()
+        has = (rank + 1 < cnt[gid])._materialize()
+        left_rows = pos[lead]
+        partner = has[lead]
+        right_rows = where(partner, left_rows + 1, left_rows)._materialize()
+        right = cur[right_rows]
+        one = [where(partner, x, _ONE if i == 0 else _ZERO)._materialize() for i, x in enumerate(right._limbs)]
+        cur = _trimmed((cur[left_rows] * BigIntArray(one, mb))._limbs, mb)
+        gid = gid[lead]
+        cnt = ((cnt + 1) // 2)._materialize()
+    return BigIntArray(cur._limbs, mb)
+
+
+def _to_float(x):
+    """The bigint ``x`` (without max_bits) as float64, from its magnitude's limbs, most
+    significant first, so that no two large terms of opposite signs cancel."""
+    neg = (x._limbs[-1] >= _TOP)._materialize()
+    r = None
+    for i, limb in reversed(list(enumerate(abs(x)._limbs))):
+        scale = 2.0 ** (64 * i) if 64 * i < 1024 else np.inf
+        term = where(limb != _ZERO, limb.astype(float64) * scale, 0.0)
+        r = term if r is None else r + term
+    return where(neg, -r, r)._materialize()
+
+
+def _moments(g, limbs, op, ddof):
+    """mean, var or std (float64) per group from exact bigint sums."""
+    _, cnt = g.size()
+    s = _sum(g, limbs)
+    if op == "mean":
+        return (_to_float(s) / cnt.astype(float64))._materialize()
+    x = BigIntArray(limbs)
+    sq = _sum(g, _trimmed((x * x)._limbs, -1)._limbs)
+    num = _to_float(sq * cnt - s * s)
+    den = (cnt * (cnt - ddof)).astype(float64)
+    r = where(cnt - ddof > 0, num / where(den > 0, den, 1.0), np.nan)._materialize()
+    return r if op == "var" else (r**0.5)._materialize()
+
+
+def _median(g, limbs):
+    """The median per group (float64): half the exact sum of the two middle values."""
+    _, cnt = g.size()
+    rows = _group_sorted_rows(g, limbs, False)
+    seg = g.segments
+    x = BigIntArray(limbs)
+    lo = x[rows[seg + (cnt - 1) // 2]]
+    hi = x[rows[seg + cnt // 2]]
+    return (_to_float(lo + hi) / 2.0)._materialize()
+
+
+def _group_sorted_rows(g, limbs, descending):
+    """The rows (of the keys as given) of each group's values, groups in order, each group's
+    values ascending (descending when ``descending``), ties in row order."""
     from ..sorting import coargsort
 
     gid = g._group_ids()
@@ -67,10 +187,15 @@ def _extreme_rows(g, limbs, op):
     keys = [x[rows] for x in limbs]
     signed_top = keys[-1] ^ _TOP  # two's complement order as unsigned order
     order = [gid, signed_top] + keys[-2::-1]
-    if op == "max":  # largest value first, ties in index order
+    if descending:
         order = [gid] + [~k for k in order[1:]]
-    perm = coargsort(order)
-    return rows[perm][g.segments]
+    return rows[coargsort(order)]
+
+
+def _extreme_rows(g, limbs, op):
+    """The row (of the keys as given) of the smallest (``min``, ``argmin``) or largest
+    (``max``, ``argmax``) value of each group, the first such row on ties."""
+    return _group_sorted_rows(g, limbs, op in ("max", "argmax"))[g.segments]
 
 
 def is_bigint(values):

@@ -20,7 +20,7 @@ from collections import UserDict
 
 import numpy as np
 
-from ..dtypes import bool_, float64, int64, uint64
+from ..dtypes import bool_, float64, int64, uint64, uint8
 from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
 from ..pdarrayclass import pdarray
 from ..strings import Strings
@@ -1142,9 +1142,28 @@ def _big_or_int(col):
     return array(col.tolist())
 
 
+# The value dtypes each aggregation of a DataFrameGroupBy takes; columns of other kinds
+# (Strings, Categorical, SegArray, float64 for the bitwise ones) are left out of the result,
+# as Arkouda leaves out its non-numeric columns.
+_BITWISE = frozenset(["or", "and", "xor"])
+_BIGINT_EXTRA = frozenset(["nunique", "mode", "unique"])
+
+
+def _aggregates(col, opname):
+    """Whether the DataFrameGroupBy aggregation ``opname`` takes the column ``col``."""
+    if is_bigint(col):
+        return opname in BIGINT_OPS or opname in _BIGINT_EXTRA
+    if not isinstance(col, pdarray):
+        return False
+    if opname in _BITWISE:
+        return col.dtype in (int64, uint64, uint8, bool_)
+    return col.dtype in (int64, uint64, uint8, float64, bool_)
+
 
 class DataFrameGroupBy:
-    """A DataFrame grouped by some of its columns (Arkouda's ``DataFrameGroupBy``)."""
+    """A DataFrame grouped by some of its columns (Arkouda's ``DataFrameGroupBy``). Its
+    aggregations take the int64, uint64, uint8, float64, bool and bigint columns (not the
+    grouping keys)."""
 
     def __init__(self, gb, df, gb_key_names=None, as_index=True):
         self.gb = gb
@@ -1185,17 +1204,7 @@ class DataFrameGroupBy:
             colnames = list(self.df._columns)
         elif isinstance(colnames, str):
             colnames = [colnames]
-        cols = []
-        for c in colnames:
-            if c in keys:
-                continue
-            v = self.df.data[c]
-            if isinstance(v, pdarray) and v.dtype in (float64, int64, uint64):
-                cols.append(c)
-            elif is_bigint(v) and opname in BIGINT_OPS:
-                cols.append(c)
-            elif isinstance(v, pdarray) and v.dtype == bool_ and opname in ("any", "all", "first", "count", "nunique"):
-                cols.append(c)
+        cols = [c for c in colnames if c not in keys and _aggregates(self.df.data[c], opname)]
         res = {c: self.gb.aggregate(self.df.data[c], opname)[1] for c in cols}
         if len(keys) == 1:
             return DataFrame(res, index=self._index())

@@ -21,6 +21,7 @@ from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, k
 from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
 from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
+from ._segfold import segmented_bitwise
 from ..strings import Strings
 from ..creation import arange, zeros, array, full
 from ..numeric import isnan, where, isnan as _isnan
@@ -38,9 +39,12 @@ def _widened(values):
 
 
 def _narrowed(r, values, op):
-    """The minimum, maximum or first per group of uint8 values back in uint8."""
+    """The minimum, maximum or first per group of uint8 values back in uint8, of bool values
+    back in bool (NumPy's and pandas' dtypes)."""
     if values.dtype == uint8 and op in ("min", "max", "first"):
         return r.astype(uint8)._materialize()
+    if values.dtype == bool_ and op in ("min", "max"):
+        return (r != 0)._materialize()
     return r
 
 
@@ -372,7 +376,7 @@ class GroupBy:
             raise ValueError(f"Unsupported reduction: {operator}\nMust be one of {sorted(self.Reductions)}")
         values = _unwrap_values(values)
         if is_bigint(values) and op in BIGINT_OPS:
-            return self.unique_keys, bigint_aggregate(self, values, op)
+            return self.unique_keys, bigint_aggregate(self, values, op, ddof)
         if op in ("nunique", "first", "mode", "unique"):
             return getattr(self, op)(values)
         if op in ("or", "and", "xor"):
@@ -460,27 +464,32 @@ class GroupBy:
 
     def any(self, values):
         """Whether some value of the group is nonzero (Arkouda takes bool values only)."""
+        if is_bigint(values):
+            return self.aggregate(values, "any")
         values = self._check_values(values)
         return self.unique_keys, self._agg(values, "any")
 
     def all(self, values):
         """Whether every value of the group is nonzero (Arkouda takes bool values only)."""
+        if is_bigint(values):
+            return self.aggregate(values, "all")
         values = self._check_values(values)
         return self.unique_keys, self._agg(values, "all")
 
     def _bitwise(self, values, op):
-        from ._segfold import segmented_bitwise
-
+        """Bitwise ``op`` per group: int64, uint64, uint8 (in its own dtype), bool (as
+        logical or/and/xor) and bigint values."""
         if is_bigint(values):
             return self.aggregate(values, op)
-        values = self._check_values(values, ("int64", "uint64", "bool"), op)
+        values = self._check_values(values, ("int64", "uint64", "uint8", "bool"), op)
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, values.dtype)
+        r = segmented_bitwise(self._sorted(_widened(values)), self._flags, self.ngroups, op)
         if values.dtype == bool_:
-            v = values.astype(int64)
-            r = segmented_bitwise(self._sorted(v), self._flags, self.ngroups, op)
             return self.unique_keys, (r != 0)._materialize()
-        return self.unique_keys, segmented_bitwise(self._sorted(values), self._flags, self.ngroups, op)
+        if values.dtype == uint8:
+            return self.unique_keys, r.astype(uint8)._materialize()
+        return self.unique_keys, r
 
     def OR(self, values):
         """Bitwise or of the values of each group."""
@@ -499,7 +508,9 @@ class GroupBy:
         group with none)."""
         from ..sorting import coargsort
 
-        values = self._check_values(values, ("int64", "uint64", "float64", "bool"), "median")
+        if is_bigint(values):
+            return self.aggregate(values, "median")
+        values = self._check_values(values, ("int64", "uint64", "uint8", "float64", "bool"), "median")
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, float64)
         v = values.astype(float64)

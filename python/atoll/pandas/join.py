@@ -37,8 +37,14 @@ from ..numeric import where, abs as _abs
 from ..pdarrayclass import cumsum, sum as _sum
 from .._session import num_locales
 from ..strings import from_list
+from .categorical import Categorical
 
-__all__ = ["merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
+__all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
+
+
+class MergeError(ValueError):
+    """A merge that cannot be done as asked (pandas' ``pandas.errors.MergeError``): suffixes
+    that would give two result columns one name."""
 
 
 def _keys_list(x):
@@ -47,8 +53,6 @@ def _keys_list(x):
 
 def _joinable(a, b):
     """The two key columns in one comparable form (Categoricals on shared categories)."""
-    from .categorical import Categorical
-
     if isinstance(a, Categorical) and isinstance(b, Categorical):
         a, b = Categorical.standardize_categories([a, b])
         return a.codes, b.codes
@@ -166,13 +170,21 @@ def _take_any(col, rows):
 
 
 def _nulls(col, n):
-    from .categorical import Categorical
-
     if isinstance(col, Strings):
         return from_list(["nan"] * n)
     if isinstance(col, Categorical):
         return Categorical._make(full(n, col._NAcode, int64), col.categories, col)
     return full(n, np.nan, float64)
+
+
+def _as_strings(a, b):
+    """Two key columns of one kind: a Strings column and a Categorical one both as Strings
+    (pandas gives the values of such a key as strings, not as a categorical)."""
+    if isinstance(a, Categorical) and isinstance(b, Strings):
+        return a.to_strings(), b
+    if isinstance(a, Strings) and isinstance(b, Categorical):
+        return a, b.to_strings()
+    return a, b
 
 
 def _coalesce(a, b, use_a):
@@ -226,6 +238,9 @@ def merge(
         if c not in right._columns:
             raise KeyError(c)
     shared = [lc for lc, rc in zip(lon, ron) if lc == rc]
+    lnames, rnames = _result_names(
+        left._columns, [c for c in right._columns if c not in shared], left_suffix, right_suffix
+    )
     row_bytes = builtins.sum(_itemsize(left.data[c]) for c in left._columns) + builtins.sum(
         _itemsize(right.data[c]) for c in right._columns
     )
@@ -239,23 +254,47 @@ def merge(
             li, ri = li[order], ri[order]
     out = {}
     for c in left._columns:
-        if c in shared and how in ("right", "outer"):
-            # The key from whichever side has the row (its dtype kept, as pandas).
-            rc = ron[lon.index(c)]
-            out[c] = _coalesce(_take_any(left.data[c], li), _take_any(right.data[rc], ri), (li >= 0)._materialize())
-            continue
-        col = _take(left.data[c], li)
         if c in shared:
-            out[c] = col
-        else:
-            name = c + left_suffix if c in col_intersect else c
-            out[name] = col
+            lcol, rcol = _as_strings(left.data[c], right.data[ron[lon.index(c)]])
+            if how in ("right", "outer"):
+                # The key from whichever side has the row (its dtype kept, as pandas).
+                out[c] = _coalesce(_take_any(lcol, li), _take_any(rcol, ri), (li >= 0)._materialize())
+            else:
+                out[c] = _take(lcol, li)
+            continue
+        out[lnames[c]] = _take(left.data[c], li)
     for c in right._columns:
-        if c in shared:
-            continue
-        name = c + right_suffix if c in col_intersect else c
-        out[name] = _take(right.data[c], ri)
+        if c not in shared:
+            out[rnames[c]] = _take(right.data[c], ri)
     return DataFrame(out)
+
+
+def _result_names(lcols, rcols, lsuffix, rsuffix):
+    """The result's name of each left and right column (``rcols``: the right's columns less
+    the keys shared by name): a name found on both sides gets the side's suffix (none for a
+    suffix of None), as pandas' merge. ValueError when names overlap and both suffixes are
+    empty, MergeError when a suffix makes a name that another result column has."""
+    to_rename = [c for c in lcols if c in rcols]
+    if to_rename and not lsuffix and not rsuffix:
+        raise ValueError(f"columns overlap but no suffix specified: {to_rename}")
+
+    def renamed(c, suffix):
+        return f"{c}{suffix}" if c in to_rename and suffix is not None else c
+
+    lnames = {c: renamed(c, lsuffix) for c in lcols}
+    rnames = {c: renamed(c, rsuffix) for c in rcols}
+    dups = []
+    for names in (lnames, rnames):
+        seen = set()
+        for n in names.values():
+            if n in seen:
+                dups.append(n)
+            seen.add(n)
+    dups += [n for n in lnames.values() if n in rcols and n not in to_rename]
+    dups += [n for n in rnames.values() if n in lcols and n not in to_rename]
+    if dups:
+        raise MergeError(f"Passing 'suffixes' which cause duplicate columns {set(dups)} is not allowed.")
+    return lnames, rnames
 
 
 def _itemsize(col):
