@@ -9,7 +9,7 @@ import numpy as np
 
 from ..dtypes import int64
 from ..pdarrayclass import pdarray
-from ..creation import arange, zeros, array
+from ..creation import arange, array, full, zeros
 from ..numeric import where, where as _where
 from ._concat import generic_concat
 from .groupbyclass import GroupBy
@@ -51,9 +51,12 @@ def lookup(keys, values, args, fillvalue=None):
 
     idx = find(keys, args)
     hit = (idx >= 0)._materialize()
+    if values.size == 0 and idx.size and isinstance(values, pdarray):
+        # No key at all: every argument is missing.
+        if fillvalue is None:
+            return full(idx.size, np.nan, np.float64)
+        return full(idx.size, fillvalue, values.dtype)
     safe = where(hit, idx, 0)._materialize()
-    if values.size == 0:
-        safe = zeros(idx.size, int64)
     got = values[safe] if values.size else values
     if idx.size == 0 or builtins.bool(_all(hit)):
         return got

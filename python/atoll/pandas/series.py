@@ -330,12 +330,7 @@ class Series:
             else:
                 idx = self.index._merge(other.index)
             # Each side's values at the labels of idx, 0 where it lacks a label (as Arkouda aligns).
-            a, b = (
-                zeros(idx.size, x.values.dtype)
-                if x.size == 0 and isinstance(x.values, pdarray)
-                else lookup(x.index.values, x.values, idx.values, fillvalue=0)
-                for x in (self, other)
-            )
+            a, b = (lookup(x.index.values, x.values, idx.values, fillvalue=0) for x in (self, other))
             return Series(op(a, b), index=idx)
         if isinstance(other, (pdarray, Strings)) or np.isscalar(other):
             return Series(op(self.values, other), index=self.index)
