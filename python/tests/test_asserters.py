@@ -60,6 +60,10 @@ def labels(draw, kind, n, unique=True):
     if kind == "float":
         v = draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 4.0, 1e6, -3.0]), min_size=n, max_size=n, unique=unique))
         return pd.Index(np.array(v, dtype=np.float64))
+    if kind == "multi":
+        first = labels(draw, "int", n, unique)
+        second = labels(draw, "str", n, unique=False)
+        return pd.MultiIndex.from_arrays([first, second], names=[None, "m"])
     v = draw(st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f"]), min_size=n, max_size=n, unique=unique))
     return pd.Index(pd.array(v, dtype="str"))
 
@@ -122,7 +126,9 @@ def frame_pairs(draw):
     n = draw(st.integers(0, 5))
     strs = ["str"] if n else []  # see EMPTY_STR
     kinds = draw(st.lists(st.sampled_from(["int", "float", "bool", "cat"] + strs), min_size=1, max_size=3))
-    index = labels(draw, draw(st.sampled_from(["int", "float"] + strs)), n).rename(draw(st.sampled_from([None, "k"])))
+    index = labels(draw, draw(st.sampled_from(["int", "float"] + strs + ["multi"] * bool(n))), n)
+    name = draw(st.sampled_from([None, "k"]))
+    index = index.set_names(name, level=0) if isinstance(index, pd.MultiIndex) else index.rename(name)
     names = ["x", "y", "z"][: len(kinds)]
     left = pd.DataFrame({c: column(draw, k, n) for c, k in zip(names, kinds)}, index=index)
     how = draw(st.sampled_from(COLUMN_CHANGES + FRAME_CHANGES))
@@ -137,7 +143,17 @@ def frame_pairs(draw):
     elif how == "col_name":
         right = left.rename(columns={names[-1]: "q"})
     elif how == "index_name":
-        right.index = right.index.rename(draw(st.sampled_from([None, "k", "j"])))
+        name = draw(st.sampled_from([None, "k", "j"]))
+        multi = isinstance(index, pd.MultiIndex)
+        right.index = right.index.set_names(name, level=0) if multi else right.index.rename(name)
+    elif isinstance(index, pd.MultiIndex):
+        first = right.index.get_level_values(0).to_numpy().copy()
+        if how == "index_type":
+            first = first.astype(np.float64)
+        if how == "index_value" and n:
+            first[0] += 100
+        if how in ("index_type", "index_value"):
+            right.index = pd.MultiIndex.from_arrays([first, right.index.get_level_values(1)], names=right.index.names)
     elif how == "index_type":
         right.index = (
             pd.Index(right.index.to_numpy().astype(np.float64), name=right.index.name)
