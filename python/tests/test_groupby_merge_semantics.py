@@ -310,6 +310,29 @@ def test_merge_random_against_pandas(case):
     assert list(got.columns) == list(want.columns)
     assert len(got) == len(want)
     assert _norm_rows(got) == _norm_rows(want)
+    if sort or how in ("inner", "left"):
+        # The same order too: sorted by key, or the left rows' order (pandas' sort=False
+        # order of right and outer joins is not Arkouda's).
+        for c in want.columns:
+            assert [_norm_cell(x) for x in got[c].tolist()] == [_norm_cell(x) for x in want[c].tolist()], c
+    if len(want):
+        for c in want.columns:
+            g, w = got[c].dtype, want[c].dtype
+            assert g.kind == w.kind or (g.kind in "OUT" and w.kind in "OUT"), (c, g, w)
+
+
+@pytest.mark.parametrize("how", ["right", "outer"])
+def test_merge_empty_side_keeps_the_key_dtype(how):
+    left = {"k": np.array([], dtype=np.int64), "v": np.array([], dtype=np.int64)}
+    right = {"k": np.array([3, 1, 3]), "w": np.array([1.5, 2.5, 3.5])}
+    want = pd.merge(pd.DataFrame(left), pd.DataFrame(right), on="k", how=how, sort=True)
+    got = ak.merge(ak_frame(left), ak_frame(right), on="k", how=how, sort=True).to_pandas()
+    assert got["k"].dtype == want["k"].dtype
+    assert got["k"].tolist() == want["k"].tolist()
+
+
+def ak_frame(d):
+    return ak.DataFrame({c: ak.array(v) for c, v in d.items()})
 
 
 _GROUP_OPS = ["sum", "mean", "min", "max", "count", "nunique", "first", "std", "var", "median"]

@@ -38,6 +38,7 @@ from ..pdarrayclass import cumsum, sum as _sum
 from .._session import num_locales
 from ..strings import from_list
 from .categorical import Categorical
+from ._bigint_groupby import is_bigint
 
 __all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 
@@ -162,10 +163,13 @@ def _take(col, rows):
 
 
 def _take_any(col, rows):
-    """``col[rows]`` where rows are valid, anything (row 0) where they are -1."""
+    """``col[rows]`` where rows are valid, anything (row 0) where they are -1 (zeros of the
+    column's dtype when it has no rows: its dtype is the result's)."""
 
     if len(col) == 0:
-        return _nulls(col, rows.size)
+        return (
+            zeros(rows.size, col.dtype) if isinstance(col, pdarray) and not is_bigint(col) else _nulls(col, rows.size)
+        )
     return col[where(rows >= 0, rows, 0)._materialize()]
 
 
