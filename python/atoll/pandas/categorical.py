@@ -65,6 +65,7 @@ class Categorical:
         self.registered_name = None
         self._perm = self._segs = None
         self._groups_known = False
+        pd_missing = False
         if "codes" in kwargs and "categories" in kwargs:
             codes, cats = kwargs["codes"], kwargs["categories"]
             _check(codes, "codes")
@@ -93,7 +94,9 @@ class Categorical:
             return
         elif _is_pandas_categorical(values):
             self.categories = _strings(list(values.categories))
-            self.codes = array(np.asarray(values.codes, dtype=np.int64))
+            pd_codes = np.asarray(values.codes, dtype=np.int64)
+            pd_missing = builtins.bool((pd_codes < 0).any())  # pandas' code of a missing value: -1
+            self.codes = array(pd_codes)
             self._groups_known = True
             self._sorted = None
         elif isinstance(values, Strings):
@@ -119,6 +122,8 @@ class Categorical:
                 # The appended label is used by no value: present codes still order as strings.
             self._NAcode = k
             self._akNAcode = array(np.array([k], dtype=np.int64))
+        if pd_missing:
+            self.codes = _where(self.codes < 0, self._NAcode, self.codes)._materialize()
         self._finish()
 
     def _finish(self):

@@ -160,7 +160,7 @@ class DataFrame(UserDict):
             elif col.dtype == object and len(col) and builtins.all(isinstance(x, builtins.int) for x in col):
                 self.data[name] = _big_or_int(col)
             else:
-                self.data[name] = _to_array(col.to_numpy())
+                self.data[name] = _to_array(col)
         if index is not None:
             self._set_index(index)
         elif isinstance(pdf.index, pd.MultiIndex):

@@ -39,6 +39,8 @@ def _to_array(values):
         return values
     if isinstance(values, pd.Categorical):
         return Categorical(values)
+    if isinstance(getattr(values, "dtype", None), pd.StringDtype) and len(values) == 0:
+        return array(np.array([], dtype=str))  # no element tells the kind: the dtype does
     if isinstance(values, (pd.Index, pd.Series)):
         if isinstance(values.dtype, pd.CategoricalDtype):
             return Categorical(values.values)
