@@ -1,12 +1,13 @@
 //! Seeded random strings, as Arkouda's `random_strings_uniform` / `random_strings_lognormal`:
-//! string `i` depends only on the seed and `i`, so the result is the same on any number of
-//! locales.
+//! string `i` is drawn from its own stream, [`Stream::new(seed, i)`](Stream) (its length, then
+//! its characters), so the result is the same on any number of locales and neighbouring
+//! strings are independent.
 
 use crate::local::LocalStrings;
 use crate::strings::DistStrings;
 use atoll_error::{invalid_arg, Result};
 use atoll_runtime::Ctx;
-use atoll_util::{mix, GOLDEN_GAMMA};
+use atoll_util::Stream;
 
 /// The characters random strings are drawn from (Arkouda's `characters` argument).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,36 +58,12 @@ impl Charset {
     }
 }
 
-/// SplitMix64: the generator of string `i` is seeded with a hash of `(seed, i)`.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, i: u64) -> Rng {
-        let mut r = Rng(seed ^ i.wrapping_mul(GOLDEN_GAMMA));
-        r.next();
-        r
-    }
-    fn next(&mut self) -> u64 {
-        let z = mix(self.0);
-        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
-        z
-    }
-    /// Uniform in `0..k` (`k > 0`), by multiply-shift.
-    fn below(&mut self, k: u64) -> u64 {
-        ((self.next() as u128 * k as u128) >> 64) as u64
-    }
-    /// Uniform in `(0, 1)`.
-    fn unit(&mut self) -> f64 {
-        ((self.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-}
-
 fn generate(
     ctx: &Ctx,
     size: usize,
     seed: u64,
     charset: Charset,
-    len_of: impl Fn(&mut Rng) -> usize + Sync,
+    len_of: impl Fn(&mut Stream) -> usize + Sync,
     min_len: usize,
     op: &str,
 ) -> Result<DistStrings> {
@@ -104,7 +81,7 @@ fn generate(
         let mut s = LocalStrings::with_capacity(r.len(), r.len() * 16);
         let mut buf = Vec::new();
         for i in r {
-            let mut g = Rng::new(seed, (lo + i) as u64);
+            let mut g = Stream::new(seed, (lo + i) as u64);
             let len = len_of(&mut g);
             buf.clear();
             buf.extend((0..len).map(|_| chars[g.below(k) as usize]));
@@ -160,9 +137,7 @@ pub fn random_strings_lognormal(
         seed,
         charset,
         |g| {
-            // Box-Muller.
-            let (u, v) = (g.unit(), g.unit());
-            let z = (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos();
+            let z = g.normal();
             1 + ((logmean + logstd * z).exp().floor().min((1u64 << 24) as f64)) as usize
         },
         1,

@@ -6,6 +6,7 @@
 //! | a lock that survives a panicking holder | [`sync::lock`] (and [`sync::read`], [`sync::write`], [`sync::wait`], ...) |
 //! | tasks of one parallel loop writing disjoint parts of one buffer | [`Disjoint`] (a slice), [`SyncPtr`] (raw memory); the safe loop is `atoll_runtime::Ctx::forall_chunks_mut` |
 //! | a counter-based pseudo-random word, the same for an index on every locale | [`mix`] |
+//! | the random stream of element `i` of a seeded draw (every seeded generator) | [`Stream`] |
 //! | a software prefetch (a hint that never faults) | [`prefetch::read`], [`prefetch::write`] |
 //!
 //! Streaming (non-temporal) stores live in `atoll_array::stream_store`, the lowest crate that
@@ -26,4 +27,4 @@ pub mod prefetch;
 pub mod sync;
 
 pub use disjoint::{Disjoint, SyncPtr};
-pub use hash::{mix, GOLDEN_GAMMA};
+pub use hash::{mix, Stream, GOLDEN_GAMMA};

@@ -5,7 +5,7 @@ use crate::registry::{Col, Registry};
 use crate::types::{DType, Scal};
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};
-use atoll::util::{mix, GOLDEN_GAMMA};
+use atoll::util::Stream;
 use atoll::Result;
 use serde::{Deserialize, Serialize};
 
@@ -26,15 +26,11 @@ pub enum Fill {
     Normal(u64),
 }
 
-/// Word `i` of the random stream of `seed`: splitmix64's output number `i + 1` from state
-/// `seed`, computed from the index alone (counter-based, so every locale count gives the same
-/// array).
+/// The first word of element `i`'s stream under `seed` ([`Stream`], the derivation every
+/// seeded generator uses): a function of `(seed, i)` alone, so every locale count gives the
+/// same array.
 pub fn random_word(seed: u64, i: u64) -> u64 {
-    mix(seed.wrapping_add(i.wrapping_mul(GOLDEN_GAMMA)))
-}
-
-fn unit(w: u64) -> f64 {
-    (w >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    Stream::new(seed, i).next_u64()
 }
 
 fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
@@ -57,18 +53,13 @@ fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
         Fill::RandInt(lo, hi, seed) => {
             let span = hi.wrapping_sub(lo) as u64;
             Col::I(DistArray::from_fn(ctx, d, move |[i]| {
-                lo.wrapping_add(((random_word(seed, i as u64) as u128 * span as u128) >> 64) as i64)
+                lo.wrapping_add(Stream::new(seed, i as u64).below(span) as i64)
             })?)
         }
         Fill::Uniform(lo, hi, seed) => {
-            Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * unit(random_word(seed, i as u64)))?)
+            Col::F(DistArray::from_fn(ctx, d, move |[i]| lo + (hi - lo) * Stream::new(seed, i as u64).unit())?)
         }
-        Fill::Normal(seed) => Col::F(DistArray::from_fn(ctx, d, move |[i]| {
-            // Box-Muller on two independent words of index i.
-            let u1 = 1.0 - unit(random_word(seed, 2 * i as u64));
-            let u2 = unit(random_word(seed, 2 * i as u64 + 1));
-            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-        })?),
+        Fill::Normal(seed) => Col::F(DistArray::from_fn(ctx, d, move |[i]| Stream::new(seed, i as u64).normal())?),
     };
     Registry::of(ctx).insert(id, col);
     Ok(())
@@ -115,17 +106,29 @@ pub fn standard_normal(s: &Session, n: usize, seed: u64) -> Result<Array> {
 mod tests {
     use super::random_word;
 
-    /// The stream as the Python reference (`atoll.numpy.random`) writes it: the state
-    /// `seed + (i + 1) * gamma` through splitmix64's finalizer.
+    /// The derivation as its documentation states it, written out with splitmix64's and
+    /// Murmur3's finalizers.
     fn reference(seed: u64, i: u64) -> u64 {
-        let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        const G: u64 = 0x9E37_79B9_7F4A_7C15;
+        let fin = |mut z: u64| {
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mix = |z: u64| fin(z.wrapping_add(G));
+        let key = mix(mix(seed).wrapping_add(i.wrapping_mul(G)));
+        let mut z = key ^ 0x6A09_E667_F3BC_C909;
+        z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        let mut step = (z ^ (z >> 33)) | 1;
+        if (step ^ (step >> 1)).count_ones() < 24 {
+            step ^= 0xAAAA_AAAA_AAAA_AAAA;
+        }
+        fin(key.wrapping_add(step))
     }
 
     #[test]
-    fn the_stream_is_splitmix64_from_the_seed() {
+    fn the_first_word_follows_the_documented_derivation() {
         for seed in [0, 1, 42, u64::MAX, 0x1234_5678_9ABC_DEF0] {
             for i in (0..1000).chain([u64::MAX / 3, u64::MAX - 1]) {
                 assert_eq!(random_word(seed, i), reference(seed, i), "seed {seed} word {i}");

@@ -2,9 +2,11 @@
 module-level functions on a global generator.
 
 Every draw is counter-based: value ``i`` of a draw is a function of the generator's seed, the
-draw's number and ``i`` only (SplitMix64's finalizer, ``crates/atoll-python/src/commands.rs``),
-so a seed gives the same arrays on any number of locales and on both backends. The streams
-are Atoll's own: the same seed does not give NumPy's or Arkouda's values."""
+draw's number and ``i`` only, so a seed gives the same arrays on any number of locales and on
+both backends. Draw ``k`` of a generator seeded with ``s`` is seeded with ``_stream_key(s, k)``,
+and its element ``i`` comes from the stream ``atoll_util::Stream::new(draw seed, i)`` (the one
+derivation of every seeded generator: ``crates/atoll-util/src/hash.rs``). The streams are
+Atoll's own: the same seed does not give NumPy's or Arkouda's values."""
 
 import builtins
 import math
@@ -44,12 +46,23 @@ __all__ = [
 _M64 = (1 << 64) - 1
 
 
+_GAMMA = 0x9E3779B97F4A7C15
+
+
 def _mix(seed, i):
-    """SplitMix64's finalizer of word ``i`` of ``seed`` (the Rust ``mix``)."""
-    z = (seed + ((i + 1) * 0x9E3779B97F4A7C15 & _M64)) & _M64
+    """SplitMix64's word ``i`` from the state ``seed``: ``mix(seed + i * GAMMA)`` of the Rust
+    ``atoll_util::mix``."""
+    z = (seed + ((i + 1) * _GAMMA & _M64)) & _M64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
     return z ^ (z >> 31)
+
+
+def _stream_key(seed, i):
+    """The key of the stream ``(seed, i)``, as ``atoll_util::Stream::new`` derives it:
+    ``mix(mix(seed) + i * GAMMA)``. Hashing the seed first keeps related seeds (``s`` and
+    ``s + 1``, ``s`` and ``s + GAMMA``) from giving shifted copies of one another's draws."""
+    return _mix(_mix(seed, 0), i)
 
 
 def _shape(size):
@@ -78,7 +91,7 @@ class Generator:
         return "Generator(SplitMix64)"
 
     def _next(self):
-        s = _mix(self._seed, self._calls)
+        s = _stream_key(self._seed, self._calls)
         self._calls += 1
         return s
 
