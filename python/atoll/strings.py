@@ -12,7 +12,7 @@ import re as _re
 import numpy as np
 
 from . import _atoll
-from .pdarrayclass import pdarray
+from .pdarrayclass import cumsum, pdarray
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
 
@@ -320,13 +320,13 @@ class Strings:
         """Whether each string contains ``substr`` (a regular expression when ``regex``)."""
         substr = _text(substr, "substr")
         if regex:
-            _check_nonempty_regex(substr)
+            _check_regex(substr)
         return pdarray(_atoll.str_val_py(self._s, "contains", a=_str(substr, "substr"), regex=builtins.bool(regex))[0])
 
     def startswith(self, substr, regex=False):
         substr = _text(substr, "substr")
         if regex:
-            _check_nonempty_regex(substr)
+            _check_regex(substr)
             return self._match("match", substr, 0).matched()
         return pdarray(_atoll.str_val_py(self._s, "startswith", a=_str(substr, "substr"))[0])
 
@@ -337,7 +337,7 @@ class Strings:
             # match the empty string); Python's str.endswith("") is True.
             raise ValueError("substr: must not be empty (Arkouda's rule)")
         if regex:
-            _check_nonempty_regex(substr)
+            _check_regex(substr)
             # Rust's ``$`` outside multi-line mode is the end of the text only (Python's ``\Z``;
             # Python's ``re``, which checks the pattern, has no ``\z`` before 3.14). A ``(?m)``
             # inside the group stays inside it.
@@ -373,10 +373,23 @@ class Strings:
         return as_i(counts), as_i(starts), as_i(lens)
 
     def findall(self, pattern, return_match_origins=False):
-        """Every match of ``pattern`` (whole matches); with ``return_match_origins`` also the
-        index of each string's first match among them."""
-        p, seg = _atoll.str_split_py(self._s, _str(pattern, "pattern"), findall=True)
-        return (Strings(p), pdarray(seg)) if return_match_origins else Strings(p)
+        """Every non-overlapping match of ``pattern`` (whole matches, empty ones included, as
+        ``re.findall`` of a pattern without groups), the matches of each string in order; with
+        ``return_match_origins`` also, for each match, the index of the string it is from."""
+        p, seg = _atoll.str_split_py(self._s, _check_regex(_str(pattern, "pattern")), findall=True)
+        matches = Strings(p)
+        if not return_match_origins:
+            return matches
+        from .creation import arange
+        from .creation import full
+
+        seg = pdarray(seg)
+        has = _counts(seg, matches.size) > 0
+        # A 1 at each string's first match; its running count names the string.
+        mark = full(matches.size, 0, np.int64)
+        if matches.size:
+            mark[seg[has]] = 1
+        return matches, arange(self.size)[has][cumsum(mark) - 1]
 
     def sub(self, pat, repl, count=0):
         """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``; all when
@@ -545,12 +558,6 @@ def _text(x, name):
     if isinstance(x, np.str_):
         return builtins.str(x)
     return _str(x, name)
-
-
-def _check_nonempty_regex(p):
-    """Arkouda's rule: a pattern that matches the empty string is refused (ValueError)."""
-    if _check_regex(p) is not None and _re.search(p, "") is not None:
-        raise ValueError(f"pattern {p!r} matches the empty string, which is not supported")
 
 
 def _check_regex(p):

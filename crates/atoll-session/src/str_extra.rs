@@ -9,7 +9,7 @@ use crate::strings::{get, put, Strs};
 use crate::types::DType;
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};
-use atoll::strings::{random_strings_lognormal, Charset, DistStrings, LocalStrings};
+use atoll::strings::{random_strings_lognormal, Charset};
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -125,48 +125,13 @@ pub enum StrMap {
     Swapcase,
 }
 
-fn map_one(m: StrMap, s: &str, o: &mut String) {
-    match m {
-        StrMap::Capitalize => {
-            let mut it = s.chars();
-            if let Some(c) = it.next() {
-                let mut up = c.to_uppercase();
-                if let Some(f) = up.next() {
-                    o.push(f);
-                    for r in up {
-                        o.extend(r.to_lowercase());
-                    }
-                }
-                for c in it {
-                    o.extend(c.to_lowercase());
-                }
-            }
-        }
-        StrMap::Swapcase => {
-            for c in s.chars() {
-                if c.is_uppercase() {
-                    o.extend(c.to_lowercase());
-                } else if c.is_lowercase() {
-                    o.extend(c.to_uppercase());
-                } else {
-                    o.push(c);
-                }
-            }
-        }
-    }
-}
-
 fn map_cmd(ctx: &Ctx, (out, id, m): (u64, u64, StrMap)) -> Result<()> {
     let s = get(ctx, id)?;
-    let local = s.local();
-    let mut res = LocalStrings::new();
-    let mut buf = String::new();
-    for i in 0..local.len() {
-        buf.clear();
-        map_one(m, local.get_str(i), &mut buf);
-        res.push(&buf);
-    }
-    put(ctx, out, DistStrings::from_local_parts(ctx, res, "Strings map")?);
+    let r = match m {
+        StrMap::Capitalize => s.capitalize()?,
+        StrMap::Swapcase => s.swapcase()?,
+    };
+    put(ctx, out, r);
     Ok(())
 }
 static MAP: Handler<(u64, u64, StrMap), ()> = Handler::new("atoll-session::str_map", map_cmd);

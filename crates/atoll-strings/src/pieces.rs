@@ -63,11 +63,15 @@ impl DistStrings {
         if regex {
             let re = compile_str(sep, RegexFlags::default(), Anchor::None)?;
             self.pieces("DistStrings::split", |s, out| {
-                let mut k = 0;
-                for p in re.splitn(s, limit) {
-                    out.push(p);
+                // The text between matches, empty matches included (`re.split` since Python 3.7).
+                let mut last = 0;
+                let mut k = 1;
+                for m in crate::regex_ops::python_matches(&re, s).take(limit - 1) {
+                    out.push(&s[last..m.start()]);
+                    last = m.end();
                     k += 1;
                 }
+                out.push(&s[last..]);
                 k
             })
         } else {

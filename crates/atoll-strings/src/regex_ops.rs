@@ -8,7 +8,49 @@ use crate::pieces::Pieces;
 use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
-use regex::NoExpand;
+
+/// The non-overlapping matches of `re` in `s`, left to right, as Python's `re.finditer` finds
+/// them (Python 3.7 and later), empty matches included: after a match ending at `p` the
+/// search resumes at `p`, where an empty match is allowed after a non-empty one (the `regex`
+/// crate's own iterators skip it); after an empty match at `p` a match starting at `p` must
+/// be non-empty, so the search moves one character on when the preferred match at `p` is
+/// the empty one again. (Python would then try the pattern's other alternatives at `p` for a
+/// non-empty match; a pattern whose preferred match at a position is empty while another
+/// alternative there is not, such as `|a` or `a*?`, can differ from Python's matches there.)
+pub(crate) fn python_matches<'r, 'h>(
+    re: &'r regex::Regex,
+    s: &'h str,
+) -> impl Iterator<Item = regex::Match<'h>> + use<'r, 'h> {
+    let mut pos = 0usize;
+    let mut after_empty = false;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let mut m = re.find_at(s, pos);
+        if let Some(x) = m {
+            if after_empty && x.is_empty() && x.start() == pos {
+                // The empty match just returned again: go on from the next character.
+                m = match s[pos..].chars().next() {
+                    Some(c) => re.find_at(s, pos + c.len_utf8()),
+                    None => None,
+                };
+            }
+        }
+        match m {
+            Some(x) => {
+                pos = x.end();
+                after_empty = x.is_empty();
+                Some(x)
+            }
+            None => {
+                done = true;
+                None
+            }
+        }
+    })
+}
 
 /// The result of [`DistStrings::search`], [`DistStrings::match_`] and
 /// [`DistStrings::fullmatch`], aligned with the strings: whether each matched, and where (in
@@ -102,7 +144,8 @@ impl DistStrings {
     }
 
     /// Every non-overlapping match of `pattern` in each string, in order (`re.findall` of a
-    /// pattern without groups: whole matches): the matches and, per string, the index of its
+    /// pattern without groups: whole matches, empty ones included, [`python_matches`]): the
+    /// matches and, per string, the index of its
     /// first match among them. **Collective.**
     ///
     /// # Errors
@@ -111,7 +154,7 @@ impl DistStrings {
         let re = compile_str(pattern, flags, Anchor::None)?;
         self.pieces("DistStrings::findall", |s, out| {
             let mut k = 0;
-            for m in re.find_iter(s) {
+            for m in python_matches(&re, s) {
                 out.push(m.as_str());
                 k += 1;
             }
@@ -120,8 +163,9 @@ impl DistStrings {
     }
 
     /// Each string with the first `count` matches of `pattern` (every match when `count` is
-    /// 0) replaced by `repl`, taken literally (no group references), as `re.sub` with a
-    /// replacement without backslashes. **Collective.**
+    /// 0; the matches of [`python_matches`], empty ones included) replaced by `repl`, taken
+    /// literally (no group references), as `re.sub` with a replacement without backslashes.
+    /// **Collective.**
     ///
     /// # Errors
     /// As [`contains_regex`](DistStrings::contains_regex).
@@ -130,12 +174,43 @@ impl DistStrings {
         let l = self.local();
         let parts = crate::par::map_parts(self.ctx(), l.len(), |r| {
             let mut out = LocalStrings::with_capacity(r.len(), l.range_bytes(r.clone()).len());
+            let mut t = String::new();
             for i in r {
-                let t = re.replacen(l.get_str(i), count, NoExpand(repl));
+                let s = l.get_str(i);
+                t.clear();
+                let mut last = 0;
+                let limit = if count == 0 { usize::MAX } else { count };
+                for m in python_matches(&re, s).take(limit) {
+                    t.push_str(&s[last..m.start()]);
+                    t.push_str(repl);
+                    last = m.end();
+                }
+                t.push_str(&s[last..]);
                 out.push(&t);
             }
             out
         });
         self.with_local(LocalStrings::concat(parts), "DistStrings::sub")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_matches;
+
+    fn spans(p: &str, s: &str) -> Vec<(usize, usize)> {
+        let re = regex::Regex::new(p).unwrap();
+        python_matches(&re, s).map(|m| (m.start(), m.end())).collect()
+    }
+
+    /// Expected spans from Python's `re.finditer`.
+    #[test]
+    fn empty_matches_as_python() {
+        assert_eq!(spans("x*", "abxd"), [(0, 0), (1, 1), (2, 3), (3, 3), (4, 4)]);
+        assert_eq!(spans("b*", ""), [(0, 0)]);
+        assert_eq!(spans("", "\u{e9}a"), [(0, 0), (2, 2), (3, 3)]);
+        assert_eq!(spans("a|b", "ab"), [(0, 1), (1, 2)]);
+        assert_eq!(spans(r"\b", "ab cd"), [(0, 0), (2, 2), (3, 3), (5, 5)]);
+        assert_eq!(spans("$", "ab"), [(2, 2)]);
     }
 }
