@@ -119,6 +119,8 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             d0 = _ints_dtype(a)
             if d0 == "bigint":
                 return from_ints(a, max_bits)
+            if d0 == int64 and builtins.any(isinstance(v, np.generic) for v in a):
+                d0 = None  # NumPy's scalars within int64's range: NumPy infers (uint8 stays uint8)
         else:
             d0 = _dtype(dtype)
         try:

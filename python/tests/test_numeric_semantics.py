@@ -414,3 +414,25 @@ def test_object_array_and_dtype_entry_points(vals):
     got_f = ak.array(vals, dtype=ak.float64)
     assert got_f.dtype == np.float64
     np.testing.assert_array_equal(got_f.to_ndarray(), np.array(vals, dtype=np.float64))
+
+
+_NP_INTS = st.one_of(
+    *[
+        st.builds(t, st.integers(int(np.iinfo(t).min), int(np.iinfo(t).max)))
+        for t in SCALAR_TYPES
+        if t not in (np.float32, np.float64, np.bool_)
+    ],
+    st.builds(np.bool_, st.booleans()),
+)
+
+
+@given(st.lists(st.one_of(_NP_INTS, st.integers(-5, 2**40), st.booleans()), min_size=1, max_size=6))
+def test_list_of_numpy_scalars_as_numpy(vals):
+    # Within 64 bits and below 2**63, NumPy infers the dtype of NumPy scalars (Arkouda lets it);
+    # the stored dtype of NumPy's (uint16 -> uint64, int8 -> int64).
+    if any(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and int(v) >= 2**63 for v in vals):
+        return
+    want = np.array(vals)
+    got = ak.array(vals)
+    assert got.dtype == _stored(want.dtype), (vals, got.dtype, want.dtype)
+    np.testing.assert_array_equal(got.to_ndarray(), want.astype(_stored(want.dtype)))
