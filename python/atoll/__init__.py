@@ -90,6 +90,7 @@ from .pandas import (
     Series,
     DataFrame,
     DataFrameGroupBy,
+    MergeError,
     intx,
     merge,
     join_on_eq_with_dt,

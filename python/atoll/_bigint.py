@@ -142,11 +142,15 @@ class BigIntArray(pdarray):
                 r = r | (x != 0)
             return r._materialize()
         if d == float64:
-            k = len(self._limbs)
-            r = self._limbs[0].astype(float64)
-            for i, x in enumerate(self._limbs[1:], 1):
-                xf = x.astype(float64) if i < k - 1 or self._mb >= 0 else _signed(x).astype(float64)
-                r = r + xf * float(2 ** (64 * i))
+            # The magnitude from the most significant limb down, then the sign: summing the
+            # two's complement limbs would cancel the value away in the high ones.
+            signed = self._mb < 0
+            limbs = abs(self)._limbs if signed else self._limbs
+            r = limbs[-1].astype(float64)
+            for x in reversed(limbs[:-1]):
+                r = r * float(2**64) + x.astype(float64)
+            if signed:
+                r = r * (1.0 - 2.0 * (self._limbs[-1] >= _TOP).astype(float64))
             return r._materialize()
         low = self._limbs[0]
         return low._materialize() if d == uint64 else low.astype(d)._materialize()

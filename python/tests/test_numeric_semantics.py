@@ -436,3 +436,10 @@ def test_list_of_numpy_scalars_as_numpy(vals):
     got = ak.array(vals)
     assert got.dtype == _stored(want.dtype), (vals, got.dtype, want.dtype)
     np.testing.assert_array_equal(got.to_ndarray(), want.astype(_stored(want.dtype)))
+
+
+@given(st.lists(st.integers(-(2**200), 2**200), min_size=1, max_size=20))
+def test_bigint_to_float64_matches_python(values):
+    # Several limbs of negative values: the conversion must not cancel them away.
+    got = ak.array(values, dtype=ak.bigint).astype(ak.float64).to_ndarray()
+    np.testing.assert_allclose(got, [float(v) for v in values], rtol=1e-15)

@@ -27,3 +27,20 @@ def test_pandas_categorical_with_missing_values():
     np.testing.assert_array_equal(c.isna().to_ndarray(), pd.isna(p))
     frame = ak.DataFrame(pd.DataFrame({"k": p}))
     assert frame["k"].to_list() == c.to_list()
+
+
+def test_to_pandas_keeps_string_columns_when_empty():
+    d = ak.DataFrame({"s": ak.array(["a", "b", "c"]), "i": ak.array([1, 2, 3])})
+    p = pd.DataFrame({"s": ["a", "b", "c"], "i": [1, 2, 3]})
+    for mask in ([False, True, True], [False, False, False]):
+        got = d[ak.array(mask)].to_pandas(retain_index=True)
+        pd.testing.assert_frame_equal(got, p[mask])
+
+
+def test_merge_error_is_in_the_namespace():
+    left = ak.DataFrame({"k": ak.array([1, 2]), "v": ak.array([1, 2]), "v_x": ak.array([3, 4])})
+    right = ak.DataFrame({"k": ak.array([1, 2]), "v": ak.array([5, 6])})
+    with pytest.raises(ak.MergeError):
+        ak.merge(left, right, on="k")
+    with pytest.raises(pd.errors.MergeError):
+        pd.merge(left.to_pandas(), right.to_pandas(), on="k")

@@ -477,7 +477,7 @@ class DataFrame(UserDict):
             elif isinstance(v, Categorical):
                 data[k] = v.to_pandas()
             elif isinstance(v, Strings):
-                data[k] = v.to_list()
+                data[k] = pd.array(v.to_list(), dtype="str")  # str even when empty
             elif isinstance(v, pdarray):
                 data[k] = v.to_ndarray()
             else:
