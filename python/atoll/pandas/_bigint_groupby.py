@@ -137,27 +137,15 @@ def _prod(g, limbs, mb):
     return BigIntArray(cur._limbs, mb)
 
 
-def _to_float(x):
-    """The bigint ``x`` (without max_bits) as float64, from its magnitude's limbs, most
-    significant first, so that no two large terms of opposite signs cancel."""
-    neg = (x._limbs[-1] >= _TOP)._materialize()
-    r = None
-    for i, limb in reversed(list(enumerate(abs(x)._limbs))):
-        scale = 2.0 ** (64 * i) if 64 * i < 1024 else np.inf
-        term = where(limb != _ZERO, limb.astype(float64) * scale, 0.0)
-        r = term if r is None else r + term
-    return where(neg, -r, r)._materialize()
-
-
 def _moments(g, limbs, op, ddof):
     """mean, var or std (float64) per group from exact bigint sums."""
     _, cnt = g.size()
     s = _sum(g, limbs)
     if op == "mean":
-        return (_to_float(s) / cnt.astype(float64))._materialize()
+        return (s.astype(float64) / cnt.astype(float64))._materialize()
     x = BigIntArray(limbs)
     sq = _sum(g, _trimmed((x * x)._limbs, -1)._limbs)
-    num = _to_float(sq * cnt - s * s)
+    num = (sq * cnt - s * s).astype(float64)
     den = (cnt * (cnt - ddof)).astype(float64)
     r = where(cnt - ddof > 0, num / where(den > 0, den, 1.0), np.nan)._materialize()
     return r if op == "var" else (r**0.5)._materialize()
@@ -171,7 +159,7 @@ def _median(g, limbs):
     x = BigIntArray(limbs)
     lo = x[rows[seg + (cnt - 1) // 2]]
     hi = x[rows[seg + cnt // 2]]
-    return (_to_float(lo + hi) / 2.0)._materialize()
+    return ((lo + hi).astype(float64) / 2.0)._materialize()
 
 
 def _group_sorted_rows(g, limbs, descending):
