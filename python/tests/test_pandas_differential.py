@@ -155,6 +155,11 @@ def _pandas_agg(g, op):
     if op == "prod":
         # Arkouda documents the products of a GroupBy as float64 whatever the values' dtype.
         return g.prod().astype(np.float64)
+    if op == "sum":
+        # pandas casts the sums of a uint8 column back to uint8 when they all fit (a dtype that
+        # depends on the values); Atoll gives NumPy's dtype of a uint8 sum, uint64, always.
+        r = g.sum()
+        return r.astype({c: np.uint64 for c in r.columns if r[c].dtype == np.uint8})
     return getattr(g, op)()
 
 
