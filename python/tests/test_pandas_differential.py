@@ -192,6 +192,42 @@ def check_groupby(pdf, keys, by, dropna, as_index, op):
     _assert_frames(_sorted_by(got, keys), _sorted_by(want, keys), obj=f"groupby({by!r}).{op}()")
 
 
+BITWISE = {"or_": np.bitwise_or, "and_": np.bitwise_and, "xor": np.bitwise_xor}
+INT_FRAMES = st.tuples(kinds_of("k", 1, 3, pool=KINDS), kinds_of("v", 1, 3, pool=["i8", "u8", "u1", "b"])).flatmap(
+    lambda kk: st.tuples(frames({**kk[0], **kk[1]}, key_names=tuple(kk[0])), st.just(list(kk[0])))
+)
+
+
+def check_groupby_int_ops(pdf, keys, dropna, op):
+    """The bitwise reductions (against NumPy's ``reduce`` of each group) and argmin/argmax
+    (against pandas' idxmin/idxmax: the labels are the row numbers) of integer and bool columns."""
+    got = _to_pd(getattr(ak.DataFrame(pdf).groupby(keys, dropna=dropna), op)(), retain_index=True)
+    got = got.reset_index(drop=list(got.index.names) == [None])
+    vals = [c for c in pdf.columns if c not in keys]
+    pg = pdf.groupby(keys, dropna=dropna, sort=True, observed=True)
+    if op in BITWISE:
+        ufunc = BITWISE[op]
+        firsts = pg.size().reset_index()
+        groups = [g for _, g in pg] if len(firsts) else []
+        want = {k: firsts[k] for k in keys}
+        for c in vals:
+            dtype = ufunc.reduce(pdf[c].to_numpy()[:1]).dtype
+            want[c] = np.array([ufunc.reduce(g[c].to_numpy()) for g in groups], dtype=dtype)
+        want = pd.DataFrame(want)
+    else:
+        want = getattr(pg[vals], {"argmin": "idxmin", "argmax": "idxmax"}[op])().reset_index()
+        want = want.astype({c: np.int64 for c in vals})
+    _assert_frames(_sorted_by(got, keys), _sorted_by(want, keys), obj=f"groupby({keys!r}).{op}()")
+
+
+@pytest.mark.parametrize("rows", ROWS)
+@given(INT_FRAMES, st.booleans())
+def test_groupby_bitwise_and_arg_reductions_match(rows, frame_keys, dropna):
+    pdf, keys = frame_keys
+    for op in ["or_", "and_", "xor", "argmin", "argmax"]:
+        check_groupby_int_ops(_cut(pdf, rows), keys, dropna, op)
+
+
 @pytest.mark.parametrize("rows", ROWS)
 @given(GROUPBY_FRAMES, st.booleans(), st.booleans())
 def test_groupby_size_matches_pandas(rows, frame_keys, dropna, as_index):
