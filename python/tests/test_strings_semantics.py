@@ -63,8 +63,9 @@ def test_findall_origins_arkouda_example():
 
 # ----- patterns that can match the empty string -----------------------------------------
 # Patterns with the same meaning in Python's ``re`` and Rust's ``regex`` that can match the
-# empty string (their preferred match at a position is never empty while another
-# alternative there is not).
+# empty string, among them patterns whose preferred match at a position is empty while another
+# alternative there is not (``|a``, ``a*?``: after the empty match Python takes the non-empty
+# one at the same position).
 EMPTY_PATTERNS = [
     "b*",
     "x?",
@@ -82,6 +83,12 @@ EMPTY_PATTERNS = [
     "[^a]*",
     "(?:b+|)",
     "b{0,2}",
+    "|a",
+    "x*|b",
+    "a*?",
+    "b??",
+    "(?:|ab)",
+    "a*?b|",
 ]
 STRINGS = st.lists(st.text("abx _.", max_size=8), min_size=0, max_size=25)
 

@@ -6,6 +6,7 @@
 
 use atoll_error::{invalid_arg, Result};
 use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::nfa::thompson::{self, pikevm};
 
 /// Flags of a regular expression (Python's `re.IGNORECASE`, `re.MULTILINE`, `re.DOTALL`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -86,4 +87,109 @@ pub(crate) fn automaton(pattern: &str, flags: RegexFlags) -> Result<regex_automa
         .syntax(syntax)
         .build(pattern)
         .map_err(|e| invalid_arg!("invalid regular expression {pattern:?}: {e}"))
+}
+
+/// A pattern compiled for iterating its matches as Python's `re` does
+/// ([`crate::regex_ops::python_matches`]): the regex, and a matcher of its preferred
+/// non-empty match at a position, which Python takes after an empty match there.
+pub(crate) struct PyRegex {
+    pub(crate) re: regex::Regex,
+    nonempty: Option<pikevm::PikeVM>,
+}
+
+impl PyRegex {
+    /// Compiles `pattern` with `flags` (unanchored).
+    ///
+    /// # Errors
+    /// As [`compile`].
+    pub(crate) fn new(pattern: &str, flags: RegexFlags) -> Result<PyRegex> {
+        let re = compile_str(pattern, flags, Anchor::None)?;
+        let syntax = regex_automata::util::syntax::Config::new()
+            .case_insensitive(flags.ignore_case)
+            .multi_line(flags.multiline)
+            .dot_matches_new_line(flags.dot_all);
+        // Without it (a pattern the construction does not cover) an empty match is followed by
+        // a search from the next character.
+        let nonempty = thompson::Compiler::new()
+            .syntax(syntax)
+            .configure(thompson::Config::new().shrink(false))
+            .build(pattern)
+            .ok()
+            .and_then(|nfa| nonempty_nfa(&nfa))
+            .and_then(|nfa| pikevm::PikeVM::new_from_nfa(nfa).ok());
+        Ok(PyRegex { re, nonempty })
+    }
+
+    /// The end of the pattern's preferred non-empty match starting at `at`: the match a
+    /// backtracking matcher (Python's) finds when it must not return an empty one there.
+    /// `cache` is the matcher's scratch space, made on first use (one per string). `None` when
+    /// the matcher could not be built (the caller moves on to the next character instead).
+    pub(crate) fn nonempty_at(&self, cache: &mut Option<pikevm::Cache>, s: &str, at: usize) -> Option<Option<usize>> {
+        let vm = self.nonempty.as_ref()?;
+        let cache = cache.get_or_insert_with(|| vm.create_cache());
+        let input = regex_automata::Input::new(s.as_bytes()).range(at..).anchored(regex_automata::Anchored::Yes);
+        Some(vm.find(cache, input).map(|m| m.end()))
+    }
+}
+
+/// The NFA of `nfa`'s non-empty matches, in `nfa`'s order of preference: the product of `nfa`
+/// with a flag "a byte was consumed" (state `2 * s + flag`), whose match states accept only
+/// with the flag set. Every transition keeps its place among its state's alternatives, so the
+/// leftmost-first order of the remaining matches is `nfa`'s. `None` for an NFA with a state
+/// kind the construction does not cover.
+fn nonempty_nfa(nfa: &thompson::NFA) -> Option<thompson::NFA> {
+    use regex_automata::nfa::thompson::{State, Transition};
+    use regex_automata::util::primitives::StateID;
+    use std::sync::Arc;
+
+    let id = |s: StateID, f: usize| StateID::new(2 * s.as_usize() + f).ok();
+    let mut b = thompson::Builder::new();
+    b.set_utf8(nfa.is_utf8());
+    b.set_reverse(nfa.is_reverse());
+    b.set_look_matcher(nfa.look_matcher().clone());
+    b.start_pattern().ok()?;
+    for (i, st) in nfa.states().iter().enumerate() {
+        for f in 0..2usize {
+            let got = match st {
+                State::ByteRange { trans } => {
+                    b.add_range(Transition { start: trans.start, end: trans.end, next: id(trans.next, 1)? })
+                }
+                State::Sparse(sp) => {
+                    let mut ts = Vec::with_capacity(sp.transitions.len());
+                    for t in sp.transitions.iter() {
+                        ts.push(Transition { start: t.start, end: t.end, next: id(t.next, 1)? });
+                    }
+                    b.add_sparse(ts)
+                }
+                State::Look { look, next } => b.add_look(id(*next, f)?, *look),
+                State::Union { alternates } => {
+                    let mut alts = Vec::with_capacity(alternates.len());
+                    for &a in alternates.iter() {
+                        alts.push(id(a, f)?);
+                    }
+                    b.add_union(alts)
+                }
+                State::BinaryUnion { alt1, alt2 } => b.add_union(vec![id(*alt1, f)?, id(*alt2, f)?]),
+                State::Capture { next, pattern_id, group_index, slot } => {
+                    if slot.as_usize() % 2 == 0 {
+                        let name = nfa.group_info().to_name(*pattern_id, group_index.as_usize()).map(Arc::from);
+                        b.add_capture_start(id(*next, f)?, group_index.as_u32(), name)
+                    } else {
+                        b.add_capture_end(id(*next, f)?, group_index.as_u32())
+                    }
+                }
+                State::Fail => b.add_fail(),
+                State::Match { .. } if f == 1 => b.add_match(),
+                State::Match { .. } => b.add_fail(),
+                State::Dense(_) => return None,
+            }
+            .ok()?;
+            if Some(got) != id(StateID::new(i).ok()?, f) {
+                return None;
+            }
+        }
+    }
+    let start = id(nfa.start_anchored(), 0)?;
+    b.finish_pattern(start).ok()?;
+    b.build(start, start).ok()
 }

@@ -2,7 +2,7 @@
 //! `peel`/`rpeel`, `stick`/`lstick`, `concatenate`.
 
 use crate::local::LocalStrings;
-use crate::pattern::{compile_str, Anchor, RegexFlags};
+use crate::pattern::{PyRegex, RegexFlags};
 use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::{invalid_arg, Error, Result};
@@ -61,14 +61,14 @@ impl DistStrings {
     pub fn split(&self, sep: &str, regex: bool, maxsplit: Option<usize>) -> Result<Pieces> {
         let limit = maxsplit.map_or(usize::MAX, |m| m.saturating_add(1));
         if regex {
-            let re = compile_str(sep, RegexFlags::default(), Anchor::None)?;
+            let re = PyRegex::new(sep, RegexFlags::default())?;
             self.pieces("DistStrings::split", |s, out| {
                 // The text between matches, empty matches included (`re.split` since Python 3.7).
                 let mut last = 0;
                 let mut k = 1;
-                for m in crate::regex_ops::python_matches(&re, s).take(limit - 1) {
-                    out.push(&s[last..m.start()]);
-                    last = m.end();
+                for (a, b) in crate::regex_ops::python_matches(&re, s).take(limit - 1) {
+                    out.push(&s[last..a]);
+                    last = b;
                     k += 1;
                 }
                 out.push(&s[last..]);

@@ -3,46 +3,50 @@
 //! matching.
 
 use crate::local::LocalStrings;
-use crate::pattern::{compile, compile_str, Anchor, RegexFlags};
+use crate::pattern::{compile, compile_str, Anchor, PyRegex, RegexFlags};
 use crate::pieces::Pieces;
 use crate::strings::DistStrings;
 use atoll_array::DistArray;
 use atoll_error::Result;
 
-/// The non-overlapping matches of `re` in `s`, left to right, as Python's `re.finditer` finds
-/// them (Python 3.7 and later), empty matches included: after a match ending at `p` the
-/// search resumes at `p`, where an empty match is allowed after a non-empty one (the `regex`
-/// crate's own iterators skip it); after an empty match at `p` a match starting at `p` must
-/// be non-empty, so the search moves one character on when the preferred match at `p` is
-/// the empty one again. (Python would then try the pattern's other alternatives at `p` for a
-/// non-empty match; a pattern whose preferred match at a position is empty while another
-/// alternative there is not, such as `|a` or `a*?`, can differ from Python's matches there.)
+/// The spans (byte offsets) of the non-overlapping matches of `re` in `s`, left to right, as
+/// Python's `re.finditer` finds them (Python 3.7 and later), empty matches included: after a
+/// match ending at `p` the search resumes at `p`, where an empty match is allowed after a
+/// non-empty one (the `regex` crate's own iterators skip it); after an empty match at `p` a
+/// match starting at `p` must be non-empty, so the pattern's preferred non-empty match there
+/// is taken (`|a` on `"a"` gives `""`, `"a"`, `""`), and without one the search goes on from
+/// the next character.
 pub(crate) fn python_matches<'r, 'h>(
-    re: &'r regex::Regex,
+    re: &'r PyRegex,
     s: &'h str,
-) -> impl Iterator<Item = regex::Match<'h>> + use<'r, 'h> {
+) -> impl Iterator<Item = (usize, usize)> + use<'r, 'h> {
     let mut pos = 0usize;
     let mut after_empty = false;
     let mut done = false;
+    let mut cache = None;
     std::iter::from_fn(move || {
         if done {
             return None;
         }
-        let mut m = re.find_at(s, pos);
-        if let Some(x) = m {
-            if after_empty && x.is_empty() && x.start() == pos {
-                // The empty match just returned again: go on from the next character.
-                m = match s[pos..].chars().next() {
-                    Some(c) => re.find_at(s, pos + c.len_utf8()),
-                    None => None,
+        let mut m = re.re.find_at(s, pos).map(|x| (x.start(), x.end()));
+        if let Some((a, b)) = m {
+            if after_empty && a == b && a == pos {
+                m = match re.nonempty_at(&mut cache, s, pos) {
+                    Some(Some(end)) => Some((pos, end)),
+                    // No non-empty match here (or no matcher): on from the next character.
+                    _ => s[pos..]
+                        .chars()
+                        .next()
+                        .and_then(|c| re.re.find_at(s, pos + c.len_utf8()))
+                        .map(|x| (x.start(), x.end())),
                 };
             }
         }
         match m {
-            Some(x) => {
-                pos = x.end();
-                after_empty = x.is_empty();
-                Some(x)
+            Some((a, b)) => {
+                pos = b;
+                after_empty = a == b;
+                Some((a, b))
             }
             None => {
                 done = true;
@@ -151,11 +155,11 @@ impl DistStrings {
     /// # Errors
     /// As [`contains_regex`](DistStrings::contains_regex).
     pub fn findall(&self, pattern: &str, flags: RegexFlags) -> Result<Pieces> {
-        let re = compile_str(pattern, flags, Anchor::None)?;
+        let re = PyRegex::new(pattern, flags)?;
         self.pieces("DistStrings::findall", |s, out| {
             let mut k = 0;
-            for m in python_matches(&re, s) {
-                out.push(m.as_str());
+            for (a, b) in python_matches(&re, s) {
+                out.push(&s[a..b]);
                 k += 1;
             }
             k
@@ -170,7 +174,7 @@ impl DistStrings {
     /// # Errors
     /// As [`contains_regex`](DistStrings::contains_regex).
     pub fn sub(&self, pattern: &str, repl: &str, count: usize) -> Result<DistStrings> {
-        let re = compile_str(pattern, RegexFlags::default(), Anchor::None)?;
+        let re = PyRegex::new(pattern, RegexFlags::default())?;
         let l = self.local();
         let parts = crate::par::map_parts(self.ctx(), l.len(), |r| {
             let mut out = LocalStrings::with_capacity(r.len(), l.range_bytes(r.clone()).len());
@@ -180,10 +184,10 @@ impl DistStrings {
                 t.clear();
                 let mut last = 0;
                 let limit = if count == 0 { usize::MAX } else { count };
-                for m in python_matches(&re, s).take(limit) {
-                    t.push_str(&s[last..m.start()]);
+                for (a, b) in python_matches(&re, s).take(limit) {
+                    t.push_str(&s[last..a]);
                     t.push_str(repl);
-                    last = m.end();
+                    last = b;
                 }
                 t.push_str(&s[last..]);
                 out.push(&t);
@@ -199,8 +203,8 @@ mod tests {
     use super::python_matches;
 
     fn spans(p: &str, s: &str) -> Vec<(usize, usize)> {
-        let re = regex::Regex::new(p).unwrap();
-        python_matches(&re, s).map(|m| (m.start(), m.end())).collect()
+        let re = crate::pattern::PyRegex::new(p, Default::default()).unwrap();
+        python_matches(&re, s).collect()
     }
 
     /// Expected spans from Python's `re.finditer`.
@@ -212,5 +216,9 @@ mod tests {
         assert_eq!(spans("a|b", "ab"), [(0, 1), (1, 2)]);
         assert_eq!(spans(r"\b", "ab cd"), [(0, 0), (2, 2), (3, 3), (5, 5)]);
         assert_eq!(spans("$", "ab"), [(2, 2)]);
+        // After an empty match, the preferred non-empty match at the same place.
+        assert_eq!(spans("|a", "a"), [(0, 0), (0, 1), (1, 1)]);
+        assert_eq!(spans("x*|b", "b"), [(0, 0), (0, 1), (1, 1)]);
+        assert_eq!(spans("a*?", "aa"), [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)]);
     }
 }
