@@ -381,3 +381,26 @@ def test_groupby_random_against_pandas(case):
         np.testing.assert_allclose(
             g.astype(float), w.astype(float), rtol=1e-9, atol=1e-9, equal_nan=True, err_msg=f"{op} {c}"
         )
+
+
+def test_any_all_skip_nan_as_pandas():
+    p = pd.DataFrame({"k": [0, 0, 1, 1, 2], "f": [np.nan, -0.0, 2.0, np.nan, np.nan]})
+    g = ak.DataFrame(p).groupby("k")
+    for op in ("any", "all"):
+        got = getattr(g, op)().to_pandas(retain_index=True)["f"]
+        want = getattr(p.groupby("k"), op)()["f"]
+        assert got.tolist() == want.tolist(), op
+
+
+def test_uint8_extrema_of_no_rows_stay_uint8():
+    p = pd.DataFrame({"k": np.zeros(0, np.int64), "u": np.zeros(0, np.uint8)})
+    g = ak.DataFrame(p).groupby("k")
+    for op in ("min", "max", "first"):
+        assert getattr(g, op)().to_pandas()["u"].dtype == getattr(p.groupby("k"), op)()["u"].dtype, op
+
+
+def test_index_of_no_strings_is_str():
+    idx = ak.Index(ak.array(["a"])[ak.zeros(0, dtype=ak.int64)])
+    pd.testing.assert_index_equal(idx.to_pandas(), pd.Index([], dtype="str"))
+    m = ak.MultiIndex([ak.array(["a"])[ak.zeros(0, dtype=ak.int64)], ak.zeros(0, dtype=ak.int64)])
+    assert m.to_pandas().levels[0].dtype == pd.Index([], dtype="str").dtype

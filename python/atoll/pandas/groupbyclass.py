@@ -357,7 +357,7 @@ class GroupBy:
             "all": bool_,
         }.get(op, vals.dtype)
         if self.ngroups == 0:
-            return zeros(0, out_dt)
+            return _narrowed(zeros(0, out_dt), values, op)
         sv = self._sorted(vals)
         r = pdarray(_atoll.aggregate(sv._ex(), self._flags._arr, self.length, self.ngroups, op, ddof))
         if op in ("argmin", "argmax"):
@@ -463,10 +463,13 @@ class GroupBy:
         return self.aggregate(values, "argmax")
 
     def any(self, values):
-        """Whether some value of the group is nonzero (Arkouda takes bool values only)."""
+        """Whether some value of the group is nonzero, NaN skipped as pandas skips it (Arkouda
+        takes bool values only)."""
         if is_bigint(values):
             return self.aggregate(values, "any")
         values = self._check_values(values)
+        if values.dtype == float64:
+            values = where(isnan(values), 0.0, values)._materialize()
         return self.unique_keys, self._agg(values, "any")
 
     def all(self, values):

@@ -245,7 +245,7 @@ class Index:
         if isinstance(self.values, Categorical):
             return pd.CategoricalIndex(self.values.to_pandas(), name=self.name)
         if isinstance(self.values, Strings):
-            return pd.Index(self.values.to_list(), name=self.name)
+            return pd.Index(self.values.to_list(), dtype="str", name=self.name)
         return pd.Index(self.values.to_ndarray(), name=self.name)
 
     def to_ndarray(self):
@@ -499,7 +499,7 @@ class MultiIndex(Index):
             if hasattr(lv, "codes"):
                 arrs.append(lv.to_pandas())
             elif isinstance(lv, Strings):
-                arrs.append(lv.to_list())
+                arrs.append(pd.array(lv.to_list(), dtype="str"))
             else:
                 arrs.append(lv.to_ndarray())
         return pd.MultiIndex.from_arrays(arrs, names=self._names)
