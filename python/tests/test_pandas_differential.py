@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import atoll as ak
@@ -332,8 +332,13 @@ def check_merge(left, right, on, how, suffixes, mixed=()):
     _assert_frames(_sorted_by(got, keys), _sorted_by(want, keys), obj=f"merge(on={on!r}, how={how!r})")
 
 
+BIG_LEFT = pd.DataFrame({"k0_i8": [1, 2], "l0_big": pd.Series([2**70, 5], dtype=object)})
+BIG_RIGHT = pd.DataFrame({"k0_i8": [2, 3], "r0_big": pd.Series([2**66, 7], dtype=object)})
+
+
 @pytest.mark.parametrize("rows", ROWS)
 @given(merge_cases(), st.sampled_from(["left", "right", "both"]))
+@example(case=(BIG_LEFT, BIG_RIGHT, "k0_i8", "outer", ("_x", "_y"), []), side="left")
 def test_merge_matches_pandas(rows, case, side):
     left, right, *rest = case
     if rows == "0 rows":
