@@ -329,13 +329,27 @@ fn bad_trees_are_refused(s: &Session) {
     assert_eq!(cmd::reduce(s, &leaf(&cmd::arange(s, 10, 0, 1).unwrap()), 10, RedOp::Sum).unwrap(), Some(Scal::I(45)));
 }
 
-/// splitmix64's output number `i + 1` from state `seed`, written out as its reference does (the
-/// stream of `randint` and `uniform`, the same in every locale count).
-fn splitmix(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The first word of element `i`'s stream under `seed`, the derivation `atoll_util::Stream`
+/// documents, written out: the key `mix(mix(seed) + i * gamma)`, an odd step from Murmur3's
+/// finalizer of the key, and splitmix64's finalizer of `key + step` (the stream of `randint`
+/// and `uniform`, the same in every locale count).
+fn first_word(seed: u64, i: u64) -> u64 {
+    const G: u64 = 0x9E37_79B9_7F4A_7C15;
+    let fin = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mix = |z: u64| fin(z.wrapping_add(G));
+    let key = mix(mix(seed).wrapping_add(i.wrapping_mul(G)));
+    let mut z = key ^ 0x6A09_E667_F3BC_C909;
+    z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    let mut step = (z ^ (z >> 33)) | 1;
+    if (step ^ (step >> 1)).count_ones() < 24 {
+        step ^= 0xAAAA_AAAA_AAAA_AAAA;
+    }
+    fin(key.wrapping_add(step))
 }
 
 fn random_streams(s: &Session) {
@@ -343,11 +357,11 @@ fn random_streams(s: &Session) {
     let (lo, hi, seed) = (-50i64, 1000i64, 0xA7011u64);
     let a = cmd::randint(s, n, lo, hi, seed).unwrap();
     let want: Vec<i64> =
-        (0..n as u64).map(|i| lo + ((splitmix(seed, i) as u128 * (hi - lo) as u128) >> 64) as i64).collect();
+        (0..n as u64).map(|i| lo + ((first_word(seed, i) as u128 * (hi - lo) as u128) >> 64) as i64).collect();
     assert_eq!(get_i64(s, &leaf(&a), n), want);
     let u = cmd::uniform(s, n, 2.0, 3.0, seed).unwrap();
     let want: Vec<f64> =
-        (0..n as u64).map(|i| 2.0 + (splitmix(seed, i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)).collect();
+        (0..n as u64).map(|i| 2.0 + (first_word(seed, i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)).collect();
     assert_eq!(get_f64(s, &leaf(&u), n), want);
 }
 
