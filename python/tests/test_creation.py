@@ -70,15 +70,10 @@ def test_random_same_on_any_locale_count():
 
     assert len(a) == 8
 
-    # Independent reference: SplitMix64 in Python.
-    def mix(seed, i):
-        m = (1 << 64) - 1
-        z = (seed + (i + 1) * 0x9E3779B97F4A7C15) & m
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
-        return z ^ (z >> 31)
+    # Independent reference: the stream of each index (atoll_util::Stream) in Python.
+    from test_random_streams import RefStream
 
-    assert a == [(mix(42, i) * 1000 >> 64) for i in range(8)]
+    assert a == [RefStream(42, i).below(1000) for i in range(8)]
 
 
 def test_repr_like_arkouda():
