@@ -12,6 +12,7 @@ from .dtypes import is_bigint, is_str_dtype
 from .strings import Strings, from_list
 from ._bigint import to_bigint, from_ints
 from .numeric import cast, where
+from ._stream import stream_key
 
 
 def _size(size, name="size", text=False):
@@ -346,8 +347,8 @@ def _randint_u64(n, low, high, seed):
     # Spans above 2**63: 64-bit words (two 32-bit draws), redrawn where they are >= span.
 
     def words(k):
-        hi32 = pdarray(_atoll.randint(n, 0, 1 << 32, (seed + 2 * k) % (1 << 64)))
-        lo32 = pdarray(_atoll.randint(n, 0, 1 << 32, (seed + 2 * k + 1) % (1 << 64)))
+        hi32 = pdarray(_atoll.randint(n, 0, 1 << 32, stream_key(seed, 2 * k)))
+        lo32 = pdarray(_atoll.randint(n, 0, 1 << 32, stream_key(seed, 2 * k + 1)))
         return ((hi32.astype(uint64) << np.uint64(32)) | lo32.astype(uint64))._materialize()
 
     w = words(0)

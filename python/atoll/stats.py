@@ -338,8 +338,6 @@ def take(a, indices, axis=None):
 def hash(pda, full=True):
     """A hash of each element (or of each row of a list of arrays): two uint64 arrays, or
     one with ``full=False``. Strings use their 128-bit hash; numbers a mix of their bits."""
-    from .numpy.random import _mix  # noqa: F401  (the same finalizer, in Rust: commands::random_word)
-
     items = pda if isinstance(pda, (list, tuple)) else [pda]
     h1 = h2 = None
     for i, x in enumerate(items):

@@ -208,3 +208,18 @@ def test_permutations_and_shuffles_are_permutations():
     np.testing.assert_array_equal(np.sort(x.to_ndarray()), np.arange(n))
     # The same generator state gives the same permutation (shuffle draws as permutation does).
     np.testing.assert_array_equal(x.to_ndarray(), p)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 42])
+def test_wide_uint64_draws_of_related_seeds_share_no_half(seed):
+    # A draw over more than 2**63 values is two 32-bit words; each seed's words must come from
+    # streams of their own, not from the next seed's (its low half was once seed + 1's high).
+    n = 20_000
+    x = ak.randint(0, 2**64, n, dtype=ak.uint64, seed=seed).to_ndarray()
+    y = ak.randint(0, 2**64, n, dtype=ak.uint64, seed=seed + 1).to_ndarray()
+    halves = [(v >> np.uint64(32)).astype(np.float64) for v in (x, y)]
+    halves += [(v & np.uint64(2**32 - 1)).astype(np.float64) for v in (x, y)]
+    for i in range(4):
+        for j in range(i + 1, 4):
+            assert np.mean(halves[i] == halves[j]) < 0.01
+            _independent(halves[i], halves[j])

@@ -20,6 +20,7 @@ from ...pdarrayclass import pdarray
 from ...numeric import exp, log, where
 from ...creation import array, arange
 from ...sorting import searchsorted, argsort
+from ..._stream import stream_key as _stream_key
 from ...pdarrayclass import cumsum
 
 __all__ = [
@@ -44,25 +45,6 @@ __all__ = [
 ]
 
 _M64 = (1 << 64) - 1
-
-
-_GAMMA = 0x9E3779B97F4A7C15
-
-
-def _mix(seed, i):
-    """SplitMix64's word ``i`` from the state ``seed``: ``mix(seed + i * GAMMA)`` of the Rust
-    ``atoll_util::mix``."""
-    z = (seed + ((i + 1) * _GAMMA & _M64)) & _M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
-
-
-def _stream_key(seed, i):
-    """The key of the stream ``(seed, i)``, as ``atoll_util::Stream::new`` derives it:
-    ``mix(mix(seed) + i * GAMMA)``. Hashing the seed first keeps related seeds (``s`` and
-    ``s + 1``, ``s`` and ``s + GAMMA``) from giving shifted copies of one another's draws."""
-    return _mix(_mix(seed, 0), i)
 
 
 def _shape(size):
