@@ -64,6 +64,14 @@ def has_nan(k):
 DENSE = True
 DENSE_MAX_RANGE = 1 << 24
 
+# GroupBy combines a Categorical key, or several keys of small ranges, into one int64 key
+# (``str_groupby.radix_key``) when the product of their ranges is at most
+# COMBINE_MAX_PRODUCT: the dense path then groups it when the product is small enough, else
+# one single-key sort does. Tests and benchmarks switch it off (COMBINE = False) to compare
+# with the per-key paths.
+COMBINE = True
+COMBINE_MAX_PRODUCT = 1 << 62
+
 
 def dense_range(k, rows=None):
     """``(lo, range)`` of the int64 pdarray ``k`` when the dense paths apply, else None."""

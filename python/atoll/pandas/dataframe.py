@@ -1212,6 +1212,41 @@ class DataFrameGroupBy:
         out.update(res)
         return DataFrame(out)
 
+    def agg(self, func):
+        """pandas' ``agg`` on one grouping of the rows: ``func`` an operation name (as the
+        method of that name) or a dict of column name -> operation name (one of
+        ``GroupBy.Reductions``, or "size": the rows of each group). Every column is
+        aggregated over the same GroupBy. The result is indexed by the keys (``as_index``),
+        else the keys are its first columns."""
+        if isinstance(func, str):
+            if func == "size":
+                return self.size()
+            return self._aggregate(func)
+        if not isinstance(func, dict):
+            raise TypeError(
+                f"agg: expected an operation name or a dict of column -> operation, got {type(func).__name__}"
+            )
+        missing = [c for c in func if c not in self.df._columns]
+        if missing:
+            raise KeyError(f"Column(s) {missing} do not exist")
+        res = {}
+        for col, op in func.items():
+            if not isinstance(op, str):
+                raise NotImplementedError(f"agg: column {col!r}: one operation name per column is supported")
+            if op == "size":
+                res[col] = self.gb.size()[1]
+            else:
+                res[col] = self.gb.aggregate(self.df.data[col], op)[1]
+        keys = self._key_list()
+        if self.as_index:
+            return DataFrame(res, index=self._index())
+        uk = self.gb.unique_keys
+        out = dict(zip(keys, uk if len(keys) > 1 else [uk]))
+        out.update(res)
+        return DataFrame(out)
+
+    aggregate = agg
+
     def sum(self, colnames=None):
         return self._aggregate("sum", colnames)
 

@@ -16,7 +16,7 @@ import enum
 
 import numpy as np
 
-from .. import _atoll
+from .. import _atoll, _keys
 from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
 from ..dtypes import bool_, float64, int64, uint8, uint64
 from ..pdarrayclass import pdarray, _check
@@ -114,9 +114,10 @@ class GroupBy:
 
     Reductions = GROUPBY_REDUCTION_TYPES
     objType = "GroupBy"
+    _decode = None  # the map from combined keys to the keys (``_init_radix``), else None
 
     def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
-        from ..str_groupby import init_strings, rank_keys
+        from ..str_groupby import init_strings, radix_key, rank_keys
 
         if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
             raise TypeError("assume_sorted must be of type bool.")
@@ -130,6 +131,10 @@ class GroupBy:
             raise ValueError("No keys passed to GroupBy.")
         if isinstance(keys, Strings):
             init_strings(self, keys, dropna)
+            return
+        rk = radix_key(keys) if _keys.COMBINE else None
+        if rk is not None:
+            self._init_radix(keys, *rk, dropna)
             return
         ks, seq = key_list(rank_keys(keys))
         self.keys = keys
@@ -166,10 +171,40 @@ class GroupBy:
         self.length = ks[0].size
         self._sorted_keys()
 
+    def _init_radix(self, keys, key, product, decode, dropna):
+        """Keys combined into the one int64 ``key`` (``str_groupby.radix_key``; it orders as
+        the keys do): the dense path groups it when ``product`` (its range) is within the
+        dense limit, else one single-key sort does; ``decode`` maps the distinct combined
+        keys to the distinct keys."""
+        self._seq = isinstance(keys, (list, tuple))
+        self.keys = keys
+        self.nkeys = len(keys) if self._seq else 1
+        self.dropna = dropna
+        self._nrows = self.length = key.size
+        self._perm = self._flags_ = self._segs = None
+        self._counts = None
+        self._ks, self._kept = [key], None
+        self._decode = decode
+        self._uk = None
+        limit = dense_limit(key)
+        self._dense = limit if limit is not None and product <= limit else None
+        if self._dense is None:
+            self._sorted_keys()
+
+    def _dense_keys(self, uk):
+        """The distinct keys from the dense path's distinct int64 keys ``uk`` (a native array)."""
+        if self._decode is not None:
+            return self._decode(pdarray(uk))
+        return dense_keys_out(uk, self._ks[0])
+
     def _sorted_keys(self):
         """The sort path's distinct keys: the first row of each group."""
         self._group()
         uki = self.permutation[self._segs] if self._segs.size else self._segs
+        if self._decode is not None and self._kept is None:
+            # One gather of the combined key, then its digits (no gather per key).
+            self._uk = self._decode(self._ks[0][uki])
+            return
         full = list(self.keys) if self._seq else [self.keys]
         uk = [k[uki] for k in full]
         self._uk = tuple(uk) if self._seq else uk[0]
@@ -243,10 +278,10 @@ class GroupBy:
             )
             if r is not None:
                 uk, c, v = r
-                if c is not None:
-                    self._uk, self._counts = dense_keys_out(uk, self._ks[0]), pdarray(c)
-                elif self._uk is None:
-                    self._uk = dense_keys_out(uk, self._ks[0])
+                if c is not None and self._counts is None:
+                    self._counts = pdarray(c)
+                if self._uk is None:
+                    self._uk = self._dense_keys(uk)
                 return True, None if v is None else pdarray(v)
             self._dense = None
         if self._uk is None:
