@@ -29,6 +29,7 @@ import builtins
 
 import numpy as np
 
+from .. import _atoll
 from ..dtypes import float64, int64
 from ..pdarrayclass import pdarray
 from ..strings import Strings
@@ -39,6 +40,11 @@ from .._session import num_locales
 from ..strings import from_list
 from .categorical import Categorical
 from ._bigint_groupby import is_bigint
+from ._concat import generic_concat
+from ._segfold import reserve_check
+from .groupbyclass import GroupBy
+from ..creation import array
+from ..manipulation import concatenate
 
 __all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 
@@ -70,10 +76,13 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
     """``(left rows, right rows)``: int64 pdarrays of the rows of each output row of the join
     of ``left_keys`` and ``right_keys`` (arrays, or lists of arrays of one length), -1 where a
     side has no row (left, right, outer joins). Grouped by key, in key order."""
+    return _join_rows(left_keys, right_keys, how, operation, row_bytes, True)
+
+
+def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
+    """``join_indices``; ``sort=False``: the rows in the order of the left rows (each with its
+    right rows in order), rows without a left row last in the order of the right rows."""
     from ..segarray import segment_ids
-    from ._concat import generic_concat
-    from ._segfold import reserve_check
-    from .groupbyclass import GroupBy
 
     lk = left_keys if isinstance(left_keys, (list, tuple)) else [left_keys]
     rk = right_keys if isinstance(right_keys, (list, tuple)) else [right_keys]
@@ -85,13 +94,21 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
         raise ValueError(f"Unexpected value of {how} for how. Must choose: 'inner', 'left', 'right' or 'outer'")
     if nl + nr == 0:
         return zeros(0, int64), zeros(0, int64)
-    keys = [generic_concat([a, b]) for a, b in pairs]
-    g = GroupBy(keys if len(keys) > 1 else keys[0], dropna=False)
-    perm, segs = g.permutation, g.segments
-    _, cnt = g.size()
-    side = (perm >= nl).astype(int64)
-    cr = g._agg_sorted(side, "sum")  # right rows per group (they sort after the left rows)
-    cl = (cnt - cr)._materialize()
+    fast = _small_side_groups(pairs, nl, nr, how, sort)
+    if fast is not None and len(fast) == 2:
+        li, ri = fast
+        reserve_check(operation, (li.size * (16 + row_bytes)) // builtins.max(1, num_locales()) + 1)
+        return li, ri
+    if fast is None:
+        keys = [generic_concat([a, b]) for a, b in pairs]
+        g = GroupBy(keys if len(keys) > 1 else keys[0], dropna=False)
+        perm, segs = g.permutation, g.segments
+        _, cnt = g.size()
+        side = (perm >= nl).astype(int64)
+        cr = g._agg_sorted(side, "sum")  # right rows per group (they sort after the left rows)
+        cl = (cnt - cr)._materialize()
+    else:
+        perm, segs, cl, cr = fast
     one = lambda c: where(c > 0, c, 1)  # noqa: E731
     if how == "inner":
         out_n = cl * cr
@@ -123,7 +140,233 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
     start = segs[gid]
     lrow = where(l_g > 0, perm[where(l_g > 0, start + i, 0)], -1)
     rrow = where(r_g > 0, perm[where(r_g > 0, start + l_g + j, 0)] - nl, -1)
-    return lrow._materialize(), rrow._materialize()
+    li, ri = lrow._materialize(), rrow._materialize()
+    if not sort:
+        from ..sorting import coargsort
+
+        order = coargsort([where(li >= 0, li, nl + 1), ri])
+        li, ri = li[order], ri[order]
+    return li, ri
+
+
+# The lookup join: when one side has at most SMALL_SIDE_MAX rows, the other side's keys are
+# looked up among the small side's distinct keys (a dense table for int keys of a small span, a
+# hashed table otherwise; Strings by their 128-bit hashes) instead of sorting both sides'
+# keys together. Each row gets the key order rank of its key as an int code, and the groups
+# come from a stable sort of those small-range codes. Tests set SMALL_SIDE_MAX = 0 to run the
+# sort of the keys instead.
+SMALL_SIDE_MAX = 1 << 16
+_DENSE_SPAN = 1 << 22  # the largest dense table of int keys
+_MULT = np.uint64(0x9E3779B97F4A7C15)  # odd: a multiplicative hash of uint64 keys
+
+
+def _small_side_groups(pairs, nl, nr, how, sort=True):
+    """``(perm, segs, cl, cr)`` of the rows of both sides grouped by key in key order, as the
+    GroupBy of the concatenated keys gives them (left rows first in each group), from a lookup
+    of the big side's keys among the small side's; None when the lookup does not apply. When
+    the small side's keys are distinct: ``(left rows, right rows)`` of the join itself (see
+    ``_unique_small_rows``; key order when ``sort``)."""
+    small_left = nl <= nr
+    ns, nb = (nl, nr) if small_left else (nr, nl)
+    if ns > SMALL_SIDE_MAX or ns == 0 or nb == 0:
+        return None
+    smalls = [a if small_left else b for a, b in pairs]
+    bigs = [b if small_left else a for a, b in pairs]
+    levels = []
+    for sm, bg in zip(smalls, bigs):
+        lv = _level_lookup(sm, bg)
+        if lv is None:
+            return None
+        levels.append(lv)
+    # Several keys: the rank of each row's key tuple among the small side's distinct tuples
+    # (mixed-radix codes of the per-key ranks keep the lexicographic order).
+    rs, u, rb = levels[0]
+    for rs2, u2, rb2 in levels[1:]:
+        if u * u2 > _DENSE_SPAN:
+            return None
+        uc, rs = np.unique(rs * u2 + rs2, return_inverse=True)
+        rs = rs.astype(np.int64)
+        table = np.full(u * u2, -1, np.int64)
+        table[uc] = np.arange(uc.size)
+        both = (rb >= 0) & (rb2 >= 0)
+        rb = where(both, array(table)[where(both, rb * u2 + rb2, 0)], -1)._materialize()
+        u = uc.size
+    miss = (rb < 0)._materialize()
+    nmiss = builtins.int(_sum(miss))
+    keep_big = how == "outer" or how == ("right" if small_left else "left")
+    if nmiss and keep_big and sort:
+        rs, rb, u = _rank_missing(smalls, bigs, rs, rb, u, miss)
+    elif nmiss:
+        # Rows without a match: one code of their own after the others. When their side is not
+        # kept, that group yields no rows (it has no row of the other side).
+        rb = where(miss, u, rb)._materialize()
+        u += 1
+    if np.unique(rs).size == ns:
+        return _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort)
+    from ..sorting import coargsort
+
+    sc = array(rs)
+    codes = concatenate([sc, rb] if small_left else [rb, sc])
+    perm = coargsort([codes])
+    gk, cnt = GroupBy(codes).size()
+    gr, cnt_r = GroupBy(rb if small_left else sc).size()
+    per_code = zeros(u + 1, int64)
+    per_code[gr] = cnt_r
+    cr = per_code[gk]
+    cl = (cnt - cr)._materialize()
+    segs = (cumsum(cnt) - cnt)._materialize()
+    return perm, segs, cl, cr
+
+
+def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort):
+    """``(left rows, right rows)`` of a join whose small side has distinct keys (small codes
+    ``rs``, big codes ``rb`` in ``[0, u)``; unmatched big rows have code ``u - 1`` unless
+    ``keep_big`` and ``sort`` ranked their keys): every output row is a big row with the small
+    row of its code (-1 where none), or a small row without big rows (outer joins and the
+    small side's own joins). Key order when ``sort``, otherwise the left rows' order (rows
+    without a left row last, in the right rows' order)."""
+    keep_small = how == "outer" or how == ("left" if small_left else "right")
+    srow = np.full(u + 1, -1, np.int64)
+    srow[rs] = np.arange(ns)
+    # Big rows not kept: the unmatched ones of inner joins and of the small side's joins.
+    dropped = nmiss if not keep_big else 0
+    alone = np.zeros(0, np.int64)
+    if keep_small:
+        present = GroupBy(rb).unique_keys.to_ndarray()
+        alone = np.setdiff1d(rs, present)  # codes without big rows
+        alone = np.sort(srow[alone]) if not sort else srow[np.sort(alone)]
+    n_out = nb - dropped + alone.size
+    by_big = _gather(array(srow), rb)  # each big row's small row
+    if sort or small_left:
+        from ..sorting import coargsort
+
+        if sort:
+            kb, ka = rb, rs[alone]
+        else:
+            # The small (left) row of each big row, unmatched ones after every small row.
+            kb, ka = where(by_big >= 0, by_big, ns)._materialize(), alone
+        if dropped:
+            kb = where(by_big >= 0, kb, np.iinfo(np.int64).max)._materialize()
+        perm = coargsort([concatenate([kb, array(ka)]) if alone.size else kb])
+        perm = perm[:n_out] if n_out < perm.size else perm
+    else:
+        perm = arange(nb)[(by_big >= 0)._materialize()] if dropped else arange(nb)
+        if alone.size:
+            perm = concatenate([perm, arange(nb, nb + alone.size)])
+    if alone.size:
+        is_big = (perm < nb)._materialize()
+        big = where(is_big, perm, -1)._materialize()
+        small = where(
+            is_big, _gather(by_big, where(is_big, perm, 0)), _gather(array(alone), where(is_big, 0, perm - nb))
+        )
+    else:
+        big, small = perm, _gather(by_big, perm)
+    small = small._materialize()
+    return (small, big) if small_left else (big, small)
+
+
+def _gather(col, idx):
+    """``col[idx]`` of a pdarray for positions known to be valid (no bounds check)."""
+    col = col._materialize()
+    idx = idx if isinstance(idx, pdarray) else array(idx)
+    return col[idx] if col._start or col._step != 1 else pdarray(_atoll.gather(col._arr, idx._ex(), idx.size))
+
+
+def _level_lookup(sm, bg):
+    """``(small codes, number of distinct small keys, big codes)`` of one key: each small row's
+    rank among the small side's distinct keys (NumPy), each big row's (-1 where none is equal,
+    a pdarray); None for keys the lookup does not take (floats: NaN keys; bigint; uint64)."""
+    if isinstance(sm, Strings) and isinstance(bg, Strings):
+        return _strings_lookup(sm, bg)
+    if not isinstance(sm, pdarray) or not isinstance(bg, pdarray) or is_bigint(sm) or is_bigint(bg):
+        return None
+    if sm.dtype.kind not in "ib" and sm.dtype != np.uint8 or bg.dtype.kind not in "ib" and bg.dtype != np.uint8:
+        return None
+    sv = sm.to_ndarray().astype(np.int64)
+    bg = bg if bg.dtype == int64 else bg.astype(int64)
+    uniq, rs = np.unique(sv, return_inverse=True)
+    lo, hi = builtins.int(uniq[0]), builtins.int(uniq[-1])
+    span = hi - lo + 1
+    if span <= builtins.max(1 << 16, 16 * uniq.size) and span <= _DENSE_SPAN:
+        table = np.full(span, -1, np.int64)
+        table[uniq - lo] = np.arange(uniq.size)
+        inside = ((bg >= lo) & (bg <= hi))._materialize()
+        rb = where(inside, array(table)[where(inside, bg - lo, 0)], -1)._materialize()
+    else:
+        ku = uniq.view(np.uint64)
+        rb = _hashed_lookup(ku, [uniq], bg.astype(np.uint64), [bg])
+    return rs.astype(np.int64), uniq.size, rb
+
+
+def _strings_lookup(sm, bg):
+    """``_level_lookup`` of Strings keys: by their 128-bit hashes, found in a hashed table of
+    the small side's distinct strings (code point order gives the ranks)."""
+    words = sm.to_list()
+    uniq = sorted(set(words))
+    pos = {w: i for i, w in enumerate(uniq)}
+    rs = np.fromiter((pos[w] for w in words), np.int64, len(words))
+    h1, h2 = (h.to_ndarray() for h in sm.hash())
+    first = np.zeros(len(uniq), np.int64)
+    first[rs[::-1]] = np.arange(len(words))[::-1]
+    k1, k2 = h1[first], h2[first]
+    if np.unique(np.stack([k1, k2]), axis=1).shape[1] != len(uniq):
+        return None  # two distinct strings with one 128-bit hash: the sort handles them
+    b1, b2 = bg.hash()
+    return rs, len(uniq), _hashed_lookup(k1, [k1, k2], b1, [b1, b2])
+
+
+def _hashed_lookup(keys, small_words, big_key, big_words):
+    """Each big row's index among the small side's distinct ``keys`` (uint64, NumPy), or -1:
+    slots from a multiplicative hash of ``big_key``, the keys of a slot probed in turn, a match
+    when every word of ``small_words`` (NumPy) equals the big row's in ``big_words``."""
+    u = keys.size
+    bits = builtins.min(builtins.max(4, u.bit_length() + 3), 62)
+    shift = np.uint64(64 - bits)
+    with np.errstate(over="ignore"):
+        slots = ((keys * _MULT) >> shift).astype(np.int64)
+    order = np.argsort(slots, kind="stable")
+    starts = np.searchsorted(slots[order], np.arange((1 << bits) + 1))
+    width = builtins.int(np.max(np.diff(starts)))
+    st_tab = array(starts)
+    words = [array(w[order]) for w in small_words]
+    codes = array(order.astype(np.int64))
+    slot = ((big_key * _MULT) >> shift).astype(int64)
+    st = st_tab[slot]
+    ln = (st_tab[slot + 1] - st)._materialize()
+    out = full(big_key.size, -1, int64)
+    for k in range(width):
+        has = (ln > k)._materialize()
+        cand = where(has, st + k, 0)._materialize()
+        ok = has
+        for w, bw in zip(words, big_words):
+            ok = ok & (w[cand] == bw)
+        out = where(ok, codes[cand], out)._materialize()
+    return out
+
+
+def _rank_missing(smalls, bigs, rs, rb, u, miss):
+    """The codes of both sides when big rows without a match are kept: their keys grouped
+    (a sort of those rows only) and ranked with the small side's distinct keys, so that the
+    codes of all keys are in key order."""
+    from ..sorting import coargsort
+
+    rows = arange(miss.size)[miss]
+    mk = [b[rows] for b in bigs]
+    g = GroupBy(mk if len(mk) > 1 else mk[0], dropna=False)
+    nu = g.unique_keys
+    nu = list(nu) if isinstance(nu, (list, tuple)) else [nu]
+    first = np.zeros(u, np.int64)
+    first[rs[::-1]] = np.arange(rs.size)[::-1]
+    fi = array(first)
+    allk = [generic_concat([s[fi], k]) for s, k in zip(smalls, nu)]
+    order = coargsort(allk)
+    rank = zeros(order.size, int64)
+    rank[order] = arange(order.size)
+    rank_small = rank[:u].to_ndarray()
+    grp = g.broadcast(arange(nu[0].size), permute=True)
+    rb = where(miss, 0, array(rank_small)[where(miss, 0, rb)])._materialize()
+    rb[rows] = rank[u:][grp]
+    return rank_small[rs], rb, order.size
 
 
 def inner_join(left, right, wherefunc=None, whereargs=None):
@@ -145,32 +388,51 @@ def compute_join_size(a, b):
     return li.size, unique(li).size if li.size else 0
 
 
-def _take(col, rows):
-    """``col[rows]`` with -1 rows missing (see the module doc)."""
+class _Rows:
+    """One side's rows of a join result (-1 where the side has no row): the positions to
+    gather (0 for -1) and which rows are present, computed once for all of the side's columns."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.present = (rows >= 0)._materialize()
+        self.full = builtins.bool(self.present.all()) if rows.size else True
+        self.safe = rows if self.full else where(self.present, rows, 0)._materialize()
+
+
+def _gather_col(col, pos):
+    """``col[pos]`` for valid positions: pdarrays without a bounds check (the positions are a
+    join's), Categoricals by their codes, other columns by their own indexing."""
+    if isinstance(col, pdarray) and not is_bigint(col):
+        return _gather(col, pos)
+    if isinstance(col, Categorical):
+        return Categorical._make(_gather(col.codes, pos), col.categories, col)
+    return col[pos]
+
+
+def _take(col, sel):
+    """``col`` at the rows ``sel`` (a ``_Rows``), missing values where a row is -1 (see the
+    module doc)."""
     from ._align import fill_missing
 
-    present = (rows >= 0)._materialize()
-    safe = where(present, rows, 0)._materialize()
     if len(col) == 0:
-        got = col[zeros(rows.size, int64)] if rows.size and len(col) else col
-        if len(col) == 0 and rows.size:
-            return _nulls(col, rows.size)
+        return _nulls(col, sel.rows.size) if sel.rows.size else col
+    got = _gather_col(col, sel.safe)
+    if sel.full:
         return got
-    got = col[safe]
-    if builtins.bool(present.all()) if present.size else True:
-        return got
-    return fill_missing(got, present)
+    return fill_missing(got, sel.present)
 
 
-def _take_any(col, rows):
-    """``col[rows]`` where rows are valid, anything (row 0) where they are -1 (zeros of the
-    column's dtype when it has no rows: its dtype is the result's)."""
+def _take_any(col, sel):
+    """``col`` at the rows ``sel`` where they are valid, anything (row 0) where they are -1
+    (zeros of the column's dtype when it has no rows: its dtype is the result's)."""
 
     if len(col) == 0:
         return (
-            zeros(rows.size, col.dtype) if isinstance(col, pdarray) and not is_bigint(col) else _nulls(col, rows.size)
+            zeros(sel.rows.size, col.dtype)
+            if isinstance(col, pdarray) and not is_bigint(col)
+            else _nulls(col, sel.rows.size)
         )
-    return col[where(rows >= 0, rows, 0)._materialize()]
+    return _gather_col(col, sel.safe)
 
 
 def _nulls(col, n):
@@ -197,8 +459,6 @@ def _coalesce(a, b, use_a):
     if isinstance(a, pdarray):
         d = np.result_type(a.dtype, b.dtype)
         return where(use_a, a.astype(d), b.astype(d))._materialize()
-    from ._concat import generic_concat
-
     both = generic_concat([a, b])
     pos = where(use_a, arange(a.size), arange(b.size) + a.size)._materialize()
     return both[pos]
@@ -248,28 +508,24 @@ def merge(
     row_bytes = builtins.sum(_itemsize(left.data[c]) for c in left._columns) + builtins.sum(
         _itemsize(right.data[c]) for c in right._columns
     )
-    li, ri = join_indices([left.data[c] for c in lon], [right.data[c] for c in ron], how, f"merge ({how})", row_bytes)
-    if not sort:
-        from ..sorting import coargsort
-
-        if li.size:
-            big = builtins.int(left._nrows) + 1
-            order = coargsort([where(li >= 0, li, big), ri])
-            li, ri = li[order], ri[order]
+    li, ri = _join_rows(
+        [left.data[c] for c in lon], [right.data[c] for c in ron], how, f"merge ({how})", row_bytes, sort
+    )
+    lsel, rsel = _Rows(li), _Rows(ri)
     out = {}
     for c in left._columns:
         if c in shared:
             lcol, rcol = _as_strings(left.data[c], right.data[ron[lon.index(c)]])
             if how in ("right", "outer"):
                 # The key from whichever side has the row (its dtype kept, as pandas).
-                out[c] = _coalesce(_take_any(lcol, li), _take_any(rcol, ri), (li >= 0)._materialize())
+                out[c] = _coalesce(_take_any(lcol, lsel), _take_any(rcol, rsel), lsel.present)
             else:
-                out[c] = _take(lcol, li)
+                out[c] = _take(lcol, lsel)
             continue
-        out[lnames[c]] = _take(left.data[c], li)
+        out[lnames[c]] = _take(left.data[c], lsel)
     for c in right._columns:
         if c not in shared:
-            out[rnames[c]] = _take(right.data[c], ri)
+            out[rnames[c]] = _take(right.data[c], rsel)
     return DataFrame(out)
 
 
