@@ -153,3 +153,25 @@ def test_big_side_is_not_sorted(monkeypatch, how):
     assert max(rec.sizes, default=0) < len(small) * 2
     want = _expected(big, small, ["k"], how, False)
     pd.testing.assert_frame_equal(_norm(got), _norm(want))
+
+
+@given(st.lists(st.integers(-8, 7), max_size=12))
+def test_frame_row_gather_matches_iloc(positions):
+    # One index array for every column kind, negative positions counted from the end.
+    pdf = pd.DataFrame(
+        {
+            "i": np.arange(7, dtype=np.int64) * 3,
+            "f": np.arange(7, dtype=np.float64) / 2,
+            "s": pd.array(list("abcdefg"), dtype="str"),
+            "c": pd.Categorical(list("xyxyzzx")),
+        }
+    )
+    df = ak.DataFrame(pdf)
+    idx = ak.array(np.array(positions, dtype=np.int64))
+    if any(p < -7 or p > 6 for p in positions):
+        with pytest.raises(IndexError):
+            df[idx]
+        return
+    got = df[idx].to_pandas()
+    want = pdf.iloc[positions].reset_index(drop=True)
+    pd.testing.assert_frame_equal(_norm(got), _norm(want))

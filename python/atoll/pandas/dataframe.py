@@ -20,6 +20,7 @@ from collections import UserDict
 
 import numpy as np
 
+from .. import _atoll
 from ..dtypes import bool_, float64, int64, uint64, uint8
 from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
 from ..pdarrayclass import pdarray
@@ -284,7 +285,10 @@ class DataFrame(UserDict):
         """The DataFrame of the rows ``idx`` (int pdarray or slice), keeping their labels."""
         out = DataFrame()
         out._columns = list(self._columns)
-        out.data = {k: self.data[k][idx] for k in self._columns}
+        if isinstance(idx, pdarray):
+            out.data = _take_columns(self.data, self._columns, idx, self._nrows)
+        else:
+            out.data = {k: self.data[k][idx] for k in self._columns}
         out.update_nrows()
         if self._index is not None:
             out._index = self._index._reindex(idx) if not isinstance(idx, slice) else self._index[idx]
@@ -1113,6 +1117,32 @@ class DataFrame(UserDict):
 
     def is_registered(self):
         return self.registered_name is not None
+
+
+def _take_columns(data, names, idx, n):
+    """``{name: data[name][idx]}`` for the int pdarray ``idx`` of positions in ``n`` rows
+    (negative ones from the end): the positions are checked and wrapped once for every
+    column, and number columns gathered without checking them again."""
+    if idx.dtype not in (int64, uint64, uint8):
+        raise TypeError(f"key: unsupported pdarray index dtype {idx.dtype.name}")
+    idx = idx if idx.dtype == int64 else idx.astype(int64)
+    if idx.size:
+        lo, hi = builtins.int(idx.min()), builtins.int(idx.max())
+        if lo < -n or hi >= n:
+            raise IndexError(f"index {lo if lo < -n else hi} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            idx = where(idx < 0, idx + n, idx)
+    idx = idx._materialize()
+    out = {}
+    for k in names:
+        col = data[k]
+        if isinstance(col, pdarray) and not is_bigint(col):
+            col._materialize()
+            pos = idx if col._start == 0 and col._step == 1 else idx * col._step + col._start
+            out[k] = pdarray(_atoll.gather(col._arr, pos._ex(), pos.size))
+        else:
+            out[k] = col[idx]
+    return out
 
 
 def _nbytes(c):
