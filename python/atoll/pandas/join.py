@@ -1,16 +1,23 @@
 """Joins (``arkouda.pandas.join``): ``ak.merge`` of DataFrames (inner, left, right, outer; one
 key column or several; suffixes) and ``ak.join_on_eq_with_dt``.
 
-One sort-based algorithm, distributed end to end: the key columns of both sides are
+Two algorithms, distributed end to end. The sort: the key columns of both sides are
 concatenated and grouped (one ``GroupBy``: a distributed radix sort of the keys, Strings by
 their ranks), each group counts its left and right rows, and the result's rows are generated
 from prefix sums of the per-group products: row ``r`` of group ``g`` pairs left row ``r // nr``
 and right row ``r % nr`` of the group (gathers and elementwise arithmetic only; no column is
-gathered to the driver). Before the result's columns are allocated, every locale checks that
-its budget holds its share of them (``ak.OutOfMemoryError`` naming the locale otherwise).
+gathered to the driver). The lookup, when one side has at most ``SMALL_SIDE_MAX`` rows: the
+big side's keys are looked up among the small side's distinct keys (a dense table for int
+keys of a small span, a hashed table otherwise, Strings by their 128-bit hashes), which gives
+each row the key-order rank of its key; with distinct small keys each big row pairs with the
+small row of its key directly, otherwise the groups come from a stable sort of the ranks (small
+ints) instead of the keys. Both give the same rows in the same order. Before the result's
+columns are allocated, every locale checks that its budget holds its share of them
+(``ak.OutOfMemoryError`` naming the locale otherwise).
 
 Rows come out grouped by key in key order (pandas' ``sort=True`` order: within a key, left
-rows in order, each paired with the right rows in order); ``sort=False`` puts them in the
+rows in order, each paired with the right rows in order; for ``how="right"`` each right row
+with the left rows in turn); ``sort=False`` puts them in the
 order of the left rows (right-only rows last), as pandas does for inner and left joins.
 Missing values of a left, right or outer join: NaN in number columns (int and bool columns
 become float64, as pandas does), "nan" in Strings, the missing-value label in Categoricals.
