@@ -17,8 +17,8 @@ columns are allocated, every locale checks that its budget holds its share of th
 
 Rows come out grouped by key in key order (pandas' ``sort=True`` order: within a key, left
 rows in order, each paired with the right rows in order; for ``how="right"`` each right row
-with the left rows in turn); ``sort=False`` puts them in the
-order of the left rows (right-only rows last), as pandas does for inner and left joins.
+with the left rows in turn); ``sort=False`` puts them in the order of the left rows
+(right-only rows last), as pandas does for inner and left joins.
 Missing values of a left, right or outer join: NaN in number columns (int and bool columns
 become float64, as pandas does), "nan" in Strings, the missing-value label in Categoricals.
 
