@@ -90,7 +90,7 @@ pub(crate) fn automaton(pattern: &str, flags: RegexFlags) -> Result<regex_automa
 }
 
 /// A pattern compiled for iterating its matches as Python's `re` does
-/// ([`crate::regex_ops::python_matches`]): the regex, and a matcher of its preferred
+/// ([`python_matches`]): the regex, and a matcher of its preferred
 /// non-empty match at a position, which Python takes after an empty match there.
 pub(crate) struct PyRegex {
     pub(crate) re: regex::Regex,
@@ -192,4 +192,76 @@ fn nonempty_nfa(nfa: &thompson::NFA) -> Option<thompson::NFA> {
     let start = id(nfa.start_anchored(), 0)?;
     b.finish_pattern(start).ok()?;
     b.build(start, start).ok()
+}
+
+/// The spans (byte offsets) of the non-overlapping matches of `re` in `s`, left to right, as
+/// Python's `re.finditer` finds them (Python 3.7 and later), empty matches included: after a
+/// match ending at `p` the search resumes at `p`, where an empty match is allowed after a
+/// non-empty one (the `regex` crate's own iterators skip it); after an empty match at `p` a
+/// match starting at `p` must be non-empty, so the pattern's preferred non-empty match there
+/// is taken (`|a` on `"a"` gives `""`, `"a"`, `""`), and without one the search goes on from
+/// the next character.
+pub(crate) fn python_matches<'r, 'h>(
+    re: &'r PyRegex,
+    s: &'h str,
+) -> impl Iterator<Item = (usize, usize)> + use<'r, 'h> {
+    let mut pos = 0usize;
+    let mut after_empty = false;
+    let mut done = false;
+    let mut cache = None;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let mut m = re.re.find_at(s, pos).map(|x| (x.start(), x.end()));
+        if let Some((a, b)) = m {
+            if after_empty && a == b && a == pos {
+                m = match re.nonempty_at(&mut cache, s, pos) {
+                    Some(Some(end)) => Some((pos, end)),
+                    // No non-empty match here (or no matcher): on from the next character.
+                    _ => s[pos..]
+                        .chars()
+                        .next()
+                        .and_then(|c| re.re.find_at(s, pos + c.len_utf8()))
+                        .map(|x| (x.start(), x.end())),
+                };
+            }
+        }
+        match m {
+            Some((a, b)) => {
+                pos = b;
+                after_empty = a == b;
+                Some((a, b))
+            }
+            None => {
+                done = true;
+                None
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_matches;
+
+    fn spans(p: &str, s: &str) -> Vec<(usize, usize)> {
+        let re = super::PyRegex::new(p, Default::default()).unwrap();
+        python_matches(&re, s).collect()
+    }
+
+    /// Expected spans from Python's `re.finditer`.
+    #[test]
+    fn empty_matches_as_python() {
+        assert_eq!(spans("x*", "abxd"), [(0, 0), (1, 1), (2, 3), (3, 3), (4, 4)]);
+        assert_eq!(spans("b*", ""), [(0, 0)]);
+        assert_eq!(spans("", "\u{e9}a"), [(0, 0), (2, 2), (3, 3)]);
+        assert_eq!(spans("a|b", "ab"), [(0, 1), (1, 2)]);
+        assert_eq!(spans(r"\b", "ab cd"), [(0, 0), (2, 2), (3, 3), (5, 5)]);
+        assert_eq!(spans("$", "ab"), [(2, 2)]);
+        // After an empty match, the preferred non-empty match at the same place.
+        assert_eq!(spans("|a", "a"), [(0, 0), (0, 1), (1, 1)]);
+        assert_eq!(spans("x*|b", "b"), [(0, 0), (0, 1), (1, 1)]);
+        assert_eq!(spans("a*?", "aa"), [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)]);
+    }
 }

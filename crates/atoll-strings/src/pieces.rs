@@ -66,7 +66,7 @@ impl DistStrings {
                 // The text between matches, empty matches included (`re.split` since Python 3.7).
                 let mut last = 0;
                 let mut k = 1;
-                for (a, b) in crate::regex_ops::python_matches(&re, s).take(limit - 1) {
+                for (a, b) in crate::pattern::python_matches(&re, s).take(limit - 1) {
                     out.push(&s[last..a]);
                     last = b;
                     k += 1;
