@@ -90,7 +90,7 @@ pub(crate) fn automaton(pattern: &str, flags: RegexFlags) -> Result<regex_automa
 }
 
 /// A pattern compiled for iterating its matches as Python's `re` does
-/// ([`python_matches`]): the regex, and a matcher of its preferred
+/// (`re.finditer`'s order): the regex, and a matcher of its preferred
 /// non-empty match at a position, which Python takes after an empty match there.
 pub(crate) struct PyRegex {
     pub(crate) re: regex::Regex,

@@ -101,7 +101,7 @@ impl DistStrings {
     }
 
     /// Every non-overlapping match of `pattern` in each string, in order (`re.findall` of a
-    /// pattern without groups: whole matches, empty ones included, [`python_matches`]): the
+    /// pattern without groups: whole matches, empty ones included, `re.finditer`'s order): the
     /// matches and, per string, the index of its
     /// first match among them. **Collective.**
     ///
@@ -120,7 +120,7 @@ impl DistStrings {
     }
 
     /// Each string with the first `count` matches of `pattern` (every match when `count` is
-    /// 0; the matches of [`python_matches`], empty ones included) replaced by `repl`, taken
+    /// 0; the matches of `re.finditer`'s order, empty ones included) replaced by `repl`, taken
     /// literally (no group references), as `re.sub` with a replacement without backslashes.
     /// **Collective.**
     ///
