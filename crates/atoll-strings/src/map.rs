@@ -222,18 +222,18 @@ impl DistStrings {
         })
     }
 
-    /// Each string in title case, as Python's `str.title` ([`push_title`]). **Collective.**
+    /// Each string in title case, as Python's `str.title`. **Collective.**
     pub fn title(&self) -> Result<DistStrings> {
         self.map_strings("DistStrings::title", push_title)
     }
 
-    /// Each string capitalized, as Python's `str.capitalize` ([`push_capitalize`]).
+    /// Each string capitalized, as Python's `str.capitalize`.
     /// **Collective.**
     pub fn capitalize(&self) -> Result<DistStrings> {
         self.map_strings("DistStrings::capitalize", push_capitalize)
     }
 
-    /// Each string with its cases swapped, as Python's `str.swapcase` ([`push_swapcase`]).
+    /// Each string with its cases swapped, as Python's `str.swapcase`.
     /// **Collective.**
     pub fn swapcase(&self) -> Result<DistStrings> {
         self.map_strings("DistStrings::swapcase", push_swapcase)

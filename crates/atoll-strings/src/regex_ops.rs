@@ -120,7 +120,7 @@ impl DistStrings {
     }
 
     /// Each string with the first `count` matches of `pattern` (every match when `count` is
-    /// 0; the matches of `re.finditer`'s order, empty ones included) replaced by `repl`, taken
+    /// 0; the matches in `re.finditer`'s order, empty ones included) replaced by `repl`, taken
     /// literally (no group references), as `re.sub` with a replacement without backslashes.
     /// **Collective.**
     ///
