@@ -44,7 +44,7 @@ from ..creation import arange, zeros, full
 from ..numeric import where, abs as _abs
 from ..pdarrayclass import cumsum, sum as _sum
 from .._session import num_locales
-from ..strings import from_list
+from ..strings import concatenate as concat_strings, from_list
 from .categorical import Categorical
 from ._bigint_groupby import is_bigint
 from ._concat import generic_concat
@@ -423,6 +423,10 @@ def _take(col, sel):
 
     if len(col) == 0:
         return _nulls(col, sel.rows.size) if sel.rows.size else col
+    if isinstance(col, Strings) and not sel.full:
+        # One gather from the column with "nan" appended (not a gather, then a fill).
+        ext = concat_strings([col, from_list(["nan"])])
+        return ext[where(sel.present, sel.rows, col.size)._materialize()]
     got = _gather_col(col, sel.safe)
     if sel.full:
         return got
