@@ -52,7 +52,7 @@ build: apt venv
 
 # Python tooling in the venv: maturin builds the extension, pytest/hypothesis run its suite.
 $(STAMPS)/pydeps: | $(STAMPS) $(VENV)/bin/mpiexec
-	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest pytest-timeout pytest-env hypothesis scipy networkx pandas polars pyarrow
+	$(VENV)/bin/python -m pip install -q "maturin>=1.5,<2" "numpy>=1.24" pytest pytest-timeout pytest-env hypothesis scipy networkx pandas polars pyarrow duckdb
 	touch $@
 
 # The pandas layer's tests compare files with h5py and print tables with tabulate.
