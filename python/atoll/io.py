@@ -195,6 +195,7 @@ def read_parquet(
     has_non_float_nulls=False,
     null_handling=None,
     fixed_len=-1,
+    categorical=None,
 ):
     """Reads ``datasets`` (every dataset of the first file when None) of the Parquet files
     ``filenames`` (a name, a glob pattern, or a list of them; their rows in order form the
@@ -208,6 +209,17 @@ def read_parquet(
     'all' (integer columns with nulls read as float64 with NaN); ``has_non_float_nulls`` is
     its older name. ``iterative`` and ``strict_types`` are accepted for Arkouda's
     signature.
+
+    ``categorical`` (an Atoll extension; Arkouda's ``read_parquet`` has no such parameter):
+    string datasets to read as ``Categorical`` instead of ``Strings`` -- a name or a list of
+    names, or True for every string dataset read. Each row's string maps to a code through a
+    small table of the column's distinct values (which a dictionary-encoded column, as pyarrow,
+    pandas and polars write strings, keeps small), the distinct values of every file, row group
+    and locale are merged, and the categories come sorted by code point with "N/A" appended,
+    exactly as ``Categorical(strings)`` makes them, without building the strings of the rows
+    or sorting them. A null reads as the missing value (the "N/A" category, ``isna()`` True;
+    pandas' NaN), not as the empty string a ``Strings`` read gives. It is opt-in so that a
+    read without it returns ``Strings`` as Arkouda does.
     """
     import warnings
 
@@ -237,10 +249,39 @@ def read_parquet(
         names = get_datasets(files[0]) if datasets is None else _names(datasets)
     if not names:
         raise ValueError("datasets: no datasets to read")
+    cats = _categorical_names(files, names, categorical)
     if tag_data:
+        if cats:
+            raise ValueError("read_parquet: categorical cannot be combined with tag_data")
         return _read_tagged(files, names)
-    arrs = _file_errors(_atoll.read_parquet, files, names)
-    return {n: _wrap(a) for n, a in zip(names, arrs)}
+    rest = [n for n in names if n not in cats]
+    got = dict(zip(rest, _file_errors(_atoll.read_parquet, files, rest))) if rest else {}
+    if cats:
+        pairs = _file_errors(_atoll.read_parquet_categorical, files, cats)
+        for n, (codes, categories) in zip(cats, pairs):
+            c = Categorical(None, codes=pdarray(codes), categories=Strings(categories))
+            # The categories are sorted by code point: codes order as the strings do.
+            c._sorted = True
+            got[n] = c
+    return {n: (got[n] if n in cats else _wrap(got[n])) for n in names}
+
+
+def _categorical_names(files, names, categorical):
+    """The datasets among ``names`` that ``read_parquet``'s ``categorical`` asks to read as
+    Categorical (in ``names``' order)."""
+    if categorical is None or categorical is False:
+        return []
+    if categorical is True:
+        infos = _file_errors(_atoll.parquet_datasets, files[0])
+        strs = {d[0] for d in infos if d[1] == "str"}
+        return [n for n in names if n in strs]
+    asked = [categorical] if isinstance(categorical, str) else list(categorical)
+    for a in asked:
+        if not isinstance(a, str):
+            raise TypeError(f"categorical: expected dataset names, got {type(a).__name__}")
+        if a not in names:
+            raise ValueError(f"categorical: {a!r} is not among the datasets read")
+    return [n for n in names if n in asked]
 
 
 def _wrap(a):

@@ -7,6 +7,9 @@
 //!   [`Column::List`], Arkouda's SegArray) of one or many files into Block [`DistArray`](atoll_array::DistArray)s. The files' rows, in file order, form one sequence;
 //!   each locale decodes the row groups that overlap its Block part, straight into its part
 //!   (no communication beyond the metadata), in parallel on its task pool.
+//! - [`read_parquet_categorical`] reads string columns as categoricals (codes and sorted
+//!   categories), mapping each row through a small table of the distinct values instead of
+//!   building the strings of the rows.
 //! - [`write_parquet`] writes one file per locale, `<prefix>_LOCALE0000.parquet` as Arkouda names
 //!   them ([`locale_filename`]), each holding that locale's rows; pyarrow, pandas and polars
 //!   read them.
@@ -19,6 +22,7 @@
 //! The `parquet` crate is used through its column API, without Arrow (compile time); codecs:
 //! none, snappy (pandas' and pyarrow's default) and zstd (polars' default).
 
+mod catcol;
 mod column;
 pub mod hdf5;
 mod list;
@@ -30,6 +34,7 @@ mod strcol;
 mod write;
 
 pub use atoll_error::FileErrorKind;
+pub use catcol::{read_parquet_categorical, CatColumn};
 pub use column::{Column, ColumnRef, IoDType, ValuesRef};
 pub use meta::{parquet_datasets, DatasetInfo};
 pub use names::locale_filename;

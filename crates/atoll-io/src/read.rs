@@ -76,16 +76,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
         .collect();
     let dtypes: Vec<IoDType> = flat.iter().map(|&k| all_dtypes[k]).collect();
 
-    // The global row ranges of the files' row groups.
-    let mut total = 0usize;
-    let mut groups = Vec::new(); // (file, group, global start, rows)
-    for (f, s) in summaries.iter().enumerate() {
-        for (g, &n) in s.groups.iter().enumerate() {
-            let n = usize::try_from(n).map_err(|_| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
-            groups.push((f, g, total, n));
-            total = total.checked_add(n).ok_or_else(|| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
-        }
-    }
+    let (groups, total) = row_groups(paths, &summaries)?;
 
     // Allocate the numeric columns (collective; an out-of-memory outcome is the same
     // everywhere). String columns (`None` here) are built from what the locales decode.
@@ -114,9 +105,7 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
         }
     }
 
-    let dom = d.local_domain(ctx.id())?;
-    let r = &dom.dims()[0];
-    let here = if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() };
+    let here = local_rows(&d, ctx.id())?;
     let decoded = decode_local(ctx, paths, &summaries, &groups, here.clone(), &mut cols);
     let strs = match ctx.agree(decoded) {
         Ok(s) => s,
@@ -161,6 +150,57 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     Ok(names.into_iter().zip(out).collect())
 }
 
+/// A row group: `(file, group, global start, rows)`.
+pub(crate) type Group = (usize, usize, usize, usize);
+
+/// The row groups of the files, in order, and the number of rows in all.
+pub(crate) fn row_groups(paths: &[PathBuf], summaries: &[FileSummary]) -> Result<(Vec<Group>, usize)> {
+    let mut total = 0usize;
+    let mut groups = Vec::new();
+    for (f, s) in summaries.iter().enumerate() {
+        for (g, &n) in s.groups.iter().enumerate() {
+            let n = usize::try_from(n).map_err(|_| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
+            groups.push((f, g, total, n));
+            total = total.checked_add(n).ok_or_else(|| file_err(FileErrorKind::Corrupt, &paths[f], "too many rows"))?;
+        }
+    }
+    Ok((groups, total))
+}
+
+/// The global rows of locale `me`'s Block part of `d`.
+pub(crate) fn local_rows(d: &atoll_array::Block<1>, me: usize) -> Result<Range<usize>> {
+    let dom = d.local_domain(me)?;
+    let r = &dom.dims()[0];
+    Ok(if r.is_empty() { 0..0 } else { r.lo() as usize..r.lo() as usize + r.len() })
+}
+
+/// The tasks that decode the rows `here` (global positions): the parts of the row groups that
+/// overlap them, cut in pieces of at most [`PIECE`] rows; they tile `here` in order.
+pub(crate) fn plan_tasks(groups: &[Group], here: Range<usize>) -> Result<Vec<Task>> {
+    let mut tasks = Vec::new();
+    for &(file, group, start, rows) in groups {
+        let lo = start.max(here.start);
+        let hi = (start + rows).min(here.end);
+        let mut p = lo;
+        while p < hi {
+            let len = PIECE.min(hi - p);
+            tasks.push(Task { file, group, skip: p - start, dest: p - here.start, len });
+            p += len;
+        }
+    }
+    let mut at = 0;
+    for t in &tasks {
+        if t.dest != at {
+            return Err(invalid_arg!("read_parquet: the row groups do not tile this locale's rows"));
+        }
+        at += t.len;
+    }
+    if at != here.len() {
+        return Err(invalid_arg!("read_parquet: the row groups do not cover this locale's rows"));
+    }
+    Ok(tasks)
+}
+
 /// Frees the columns built so far. **Collective.**
 fn free_cols(cols: Vec<Option<Column>>) -> Result<()> {
     for c in cols.into_iter().flatten() {
@@ -170,7 +210,7 @@ fn free_cols(cols: Vec<Option<Column>>) -> Result<()> {
 }
 
 /// Every file's summary on every locale (file `i` read by locale `i % N`). **Collective.**
-fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Vec<FileSummary>> {
+pub(crate) fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Vec<FileSummary>> {
     let (me, n) = (ctx.id(), ctx.num_locales());
     let mine: Vec<usize> = (me..paths.len()).step_by(n).collect();
     let slots: Vec<Mutex<Option<Result<FileSummary>>>> = mine.iter().map(|_| Mutex::new(None)).collect();
@@ -205,7 +245,7 @@ fn gather_summaries(ctx: &Ctx, paths: &[PathBuf], names: &[String]) -> Result<Ve
 }
 
 /// The dtype of each dataset, which must be the same in every file.
-fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Result<Vec<IoDType>> {
+pub(crate) fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Result<Vec<IoDType>> {
     let first: Vec<IoDType> = s[0].cols.iter().map(col_dtype).collect();
     for (f, sf) in s.iter().enumerate().skip(1) {
         for (k, c) in sf.cols.iter().enumerate() {
@@ -229,12 +269,12 @@ fn agree_dtypes(paths: &[PathBuf], names: &[String], s: &[FileSummary]) -> Resul
 
 /// A piece of work: rows `skip..skip + len` of row group `group` of file `file`, stored at
 /// `dest..dest + len` of the local part.
-struct Task {
-    file: usize,
-    group: usize,
-    skip: usize,
-    dest: usize,
-    len: usize,
+pub(crate) struct Task {
+    pub(crate) file: usize,
+    pub(crate) group: usize,
+    pub(crate) skip: usize,
+    pub(crate) dest: usize,
+    pub(crate) len: usize,
 }
 
 /// A task's destination in one column.
@@ -257,30 +297,9 @@ fn decode_local(
     cols: &mut [Option<Column>],
 ) -> Result<Vec<LocalStrings>> {
     let nstr = cols.iter().filter(|c| c.is_none()).count();
-    let mut tasks = Vec::new();
-    for &(file, group, start, rows) in groups {
-        let lo = start.max(here.start);
-        let hi = (start + rows).min(here.end);
-        let mut p = lo;
-        while p < hi {
-            let len = PIECE.min(hi - p);
-            tasks.push(Task { file, group, skip: p - start, dest: p - here.start, len });
-            p += len;
-        }
-    }
+    let tasks = plan_tasks(groups, here)?;
     if tasks.is_empty() {
         return Ok((0..nstr).map(|_| LocalStrings::new()).collect());
-    }
-    // The tasks tile the local part in order (the row groups tile the global rows).
-    let mut at = 0;
-    for t in &tasks {
-        if t.dest != at {
-            return Err(invalid_arg!("read_parquet: the row groups do not tile this locale's rows"));
-        }
-        at += t.len;
-    }
-    if at != here.len() {
-        return Err(invalid_arg!("read_parquet: the row groups do not cover this locale's rows"));
     }
     // The files this locale reads, opened once (footer parsed once) and shared by its threads.
     let mut readers: BTreeMap<usize, SerializedFileReader<PosFile>> = BTreeMap::new();

@@ -49,6 +49,14 @@ pub(crate) fn read_strings(
         if recs == 0 || recs > want || nvals > recs || vals.len() != nvals {
             return Err(short());
         }
+        if pos == 0 && out.is_empty() {
+            // Sized once from the first batch: growing by doubling would copy every byte again,
+            // and with the locales as threads of one process each large reallocation stalls
+            // the other threads' page faults.
+            let bytes: usize = vals.iter().map(|v| v.len()).sum();
+            let est = bytes.saturating_mul(len) / recs;
+            *out = LocalStrings::with_capacity(len, est.saturating_add(est / 16));
+        }
         let row0 = skip + pos;
         if nvals == recs {
             for (k, v) in vals.iter().enumerate() {

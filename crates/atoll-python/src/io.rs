@@ -33,6 +33,23 @@ fn read_parquet(py: Python<'_>, paths: Vec<String>, datasets: Vec<String>) -> Py
         .collect()
 }
 
+/// Reads the string `datasets` of the Parquet files `paths` (in order) as categoricals: a
+/// list of (codes `Arr`, categories `StrArr`), the categories sorted by code point, then
+/// `na_value` unless a string equals it (a null's code is `na_value`'s).
+#[pyfunction]
+#[pyo3(signature = (paths, datasets, na_value="N/A".to_string()))]
+fn read_parquet_categorical(
+    py: Python<'_>,
+    paths: Vec<String>,
+    datasets: Vec<String>,
+    na_value: String,
+) -> PyResult<Vec<(Py<Arr>, Py<StrArr>)>> {
+    run(py, |s| sio::read_parquet_categorical(s, paths, datasets, na_value))?
+        .into_iter()
+        .map(|(c, k)| Ok((Py::new(py, Arr(c))?, Py::new(py, StrArr(k))?)))
+        .collect()
+}
+
 /// One column to write: `Arr`, `StrArr`, or a tuple (segments `Arr`, values `Arr`/`StrArr`).
 fn dataset(a: &Bound<'_, PyAny>) -> PyResult<Dataset> {
     if let Ok(a) = a.downcast::<Arr>() {
@@ -77,6 +94,7 @@ fn write_parquet(
 pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parquet_datasets, m)?)?;
     m.add_function(wrap_pyfunction!(read_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(read_parquet_categorical, m)?)?;
     m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
     Ok(())
 }

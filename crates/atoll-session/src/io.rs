@@ -64,6 +64,29 @@ fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>))
 pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Got, Option<Got>)>> =
     Handler::new("atoll-session::read_parquet", read);
 
+/// Reads the string `datasets` of `paths` as categoricals, registering dataset `k`'s codes
+/// as `ids[k]` (int64) and its categories as `ids[k] + 1` (strings); returns each one's
+/// (rows, categories).
+fn read_cat(
+    ctx: &Ctx,
+    (paths, datasets, ids, na_value): (Vec<String>, Vec<String>, Vec<u64>, String),
+) -> Result<Vec<(u64, u64)>> {
+    let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    let cols = atoll_io::read_parquet_categorical(ctx, &paths, &datasets, &na_value)?;
+    let reg = Registry::of(ctx);
+    let mut out = Vec::with_capacity(cols.len());
+    for ((_, c), id) in cols.into_iter().zip(ids) {
+        let (n, k) = (c.codes.len() as u64, c.categories.len() as u64);
+        reg.insert(id, Col::I(c.codes));
+        crate::strings::put(ctx, id + 1, c.categories);
+        out.push((n, k));
+    }
+    Ok(out)
+}
+/// Reads Parquet string datasets as categoricals (codes, categories).
+pub static READ_PARQUET_CATEGORICAL: Handler<(Vec<String>, Vec<String>, Vec<u64>, String), Vec<(u64, u64)>> =
+    Handler::new("atoll-session::read_parquet_categorical", read_cat);
+
 /// A column to write, by id: an array, strings, or a list (segments' id, values' id, values
 /// are strings).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -160,6 +183,7 @@ pub static WRITE_PARQUET: Handler<(Vec<Put>, Vec<String>, String, Option<String>
 /// Registers the IO commands.
 pub fn register() {
     READ_PARQUET.register();
+    READ_PARQUET_CATEGORICAL.register();
     WRITE_PARQUET.register();
 }
 
@@ -198,6 +222,32 @@ pub fn read_parquet(s: &Session, paths: Vec<String>, datasets: Vec<String>) -> R
             _ => Err(Error::InvalidArgument("internal: a list column read wrong".into())),
         })
         .collect()
+}
+
+/// Reads the string `datasets` of the Parquet files `paths` (in order) as categoricals: for
+/// each, int64 codes (one per row) and the categories (the distinct strings sorted by code
+/// point, then `na_value` unless a string equals it; a null's code is `na_value`'s).
+/// **Collective.**
+pub fn read_parquet_categorical(
+    s: &Session,
+    paths: Vec<String>,
+    datasets: Vec<String>,
+    na_value: String,
+) -> Result<Vec<(Array, Strs)>> {
+    let first = next_ids(2 * datasets.len() as u64);
+    let ids: Vec<u64> = (0..datasets.len() as u64).map(|k| first + 2 * k).collect();
+    let got = s.exec(&READ_PARQUET_CATEGORICAL, (paths, datasets, ids.clone(), na_value))?;
+    let g = s.generation();
+    Ok(ids
+        .into_iter()
+        .zip(got)
+        .map(|(id, (n, k))| {
+            (
+                Array { id, dtype: DType::I64, len: n as usize, generation: g },
+                Strs { id: id + 1, len: k as usize, generation: g },
+            )
+        })
+        .collect())
 }
 
 /// Writes `columns` as datasets `names` to one Parquet file per locale (the files of an
