@@ -9,8 +9,8 @@ print((a + 3 * b).sum())
 from . import _atoll
 from ._atoll import OutOfMemoryError, AtollError
 from ._session import init, shutdown, connect, disconnect, num_locales, backend, _start_at_import
-from .dtypes import DTypes
-from .pdarrayclass import (
+from .numpy.dtypes import DTypes
+from .numpy.pdarrayclass import (
     pdarray,
     sum,
     prod,
@@ -28,7 +28,7 @@ from .pdarrayclass import (
     cumsum,
     cumprod,
 )
-from .creation import (
+from .numpy.pdarraycreation import (
     array,
     zeros,
     ones,
@@ -42,14 +42,14 @@ from .creation import (
     uniform,
     standard_normal,
 )
-from .numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
-from .sorting import argsort, sort, coargsort, searchsorted
-from .setops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
+from .numpy.numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
+from .numpy.sorting import argsort, sort, coargsort, searchsorted
+from .numpy.pdarraysetops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
 from .groupby import GroupBy, broadcast
-from .manipulation import concatenate, bincount, histogram
+from .numpy.pdarraymanipulation import concatenate, bincount, histogram
 from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
-from .strings import Strings, Match, random_strings_uniform
+from .numpy.strings import Strings, Match, random_strings_uniform
 from .categorical import Categorical
 from .io import (
     read_parquet,
@@ -80,7 +80,7 @@ from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6
 from .hdf5 import to_hdf, read_hdf, update_hdf
 from .csv import read_csv, to_csv
 from . import share
-from .segarray import SegArray
+from .numpy.segarray import SegArray
 from . import pandas
 from .pandas import (
     GroupByReductionType,
@@ -103,7 +103,7 @@ from .core.infoclass import list_symbol_table
 # Arkouda's scripts and tests use, grouped by module.
 import numpy as _np
 
-from .dtypes import (
+from .numpy.dtypes import (
     ARKOUDA_SUPPORTED_DTYPES,
     ARKOUDA_SUPPORTED_INTS,
     DType,
@@ -133,9 +133,9 @@ from .dtypes import (
     result_type,
     str_scalars,
 )
-from .dtypes import ak_dtype as dtype
-from .numeric import transpose  # noqa: E402
-from .numeric import (
+from .numpy.dtypes import ak_dtype as dtype
+from .numpy.numeric import transpose  # noqa: E402
+from .numpy.numeric import (
     ErrorMode,
     allclose,
     arccos,
@@ -181,7 +181,7 @@ from .numeric import (
     tanh,
     trunc,
 )
-from .sorting import SortingAlgorithm
+from .numpy.sorting import SortingAlgorithm
 from .stats import (
     argmaxk,
     argmink,
@@ -201,9 +201,9 @@ from .stats import (
     take,
     vecdot,
 )
-from .pdarrayclass import set_eager, is_eager, is_locally_sorted
-from .creation import from_series, scalar_array
-from .setops import indexof1d
+from .numpy.pdarrayclass import set_eager, is_eager, is_locally_sorted
+from .numpy.pdarraycreation import from_series, scalar_array
+from .numpy.pdarraysetops import indexof1d
 from .testing import (
     assert_almost_equal,
     assert_almost_equivalent,
@@ -230,11 +230,15 @@ from .testing import (
 )
 from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
 from .numpy.manipulation_functions import flip, squeeze
-from ._bigint import bigint_from_uint_arrays
-from .strings import random_strings_lognormal
+from .numpy._bigint import bigint_from_uint_arrays
+from .numpy.strings import random_strings_lognormal
 from . import numpy, core, testing, scipy, apply, arkouda as _arkouda_alias  # noqa: F401
 from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation  # noqa: F401
-from . import pdarrayclass, sorting, numeric, strings, dtypes  # noqa: F401
+from .numpy import pdarrayclass
+from .numpy import sorting
+from .numpy import numeric
+from .numpy import strings
+from .numpy import dtypes
 from .core.client import get_config, get_max_array_rank, get_array_ranks, ruok, generate_history  # noqa: F401
 
 # Arkouda's dtypes are NumPy's scalar types (``ak.int64(5)`` makes a scalar); pdarrays' dtypes

@@ -9,10 +9,10 @@ first (``str_groupby.rank_keys``)."""
 import builtins
 
 from . import _atoll
-from .dtypes import bool_, float64, int64, uint8
-from .pdarrayclass import pdarray
-from .numeric import isnan
-from .pdarrayclass import any as _any, max as _max, min as _min
+from .numpy.dtypes import bool_, float64, int64, uint8
+from .numpy.pdarrayclass import pdarray
+from .numpy.numeric import isnan
+from .numpy.pdarrayclass import any as _any, max as _max, min as _min
 
 
 def key_list(keys, name="keys"):

@@ -8,12 +8,10 @@ resolve to Atoll's modules. Opt-in, never done by ``import atoll`` itself.
   that installs the alias when it is imported).
 - ``import atoll.arkouda; atoll.arkouda.install()`` in a program, before ``import arkouda``.
 
-The names map through :data:`ALIASES` (exact module names) and then :data:`PREFIXES`
-(``arkouda.<a>.<rest>`` -> ``<target>.<rest>`` for the longest matching prefix); the rule of
-last resort maps ``arkouda.<rest>`` to ``atoll.<rest>``. ``arkouda.X`` is then the very module
-object ``atoll.Y`` (not a copy): ``arkouda.numpy.pdarrayclass.pdarray is atoll.pdarray``.
-Each package that lives elsewhere in Atoll adds its lines to these tables (or calls
-:func:`register` at import time).
+Atoll's package has Arkouda's layout (``numpy/``, ``pandas/``, ``scipy/``, ``core/``,
+``testing/``, with Arkouda's module names), so the map is the package name alone:
+``arkouda.<rest>`` is the very module object ``atoll.<rest>`` (not a copy), and
+``arkouda.numpy.pdarrayclass.pdarray is atoll.pdarray``.
 """
 
 import importlib
@@ -22,62 +20,11 @@ import importlib.machinery
 import os
 import sys
 
-# arkouda module name -> atoll module name (exact matches, checked first).
-ALIASES = {
-    "arkouda": "atoll",
-    # arkouda.numpy: modules of Atoll's top level under Arkouda's names
-    "arkouda.numpy.pdarrayclass": "atoll.pdarrayclass",
-    "arkouda.numpy.pdarraycreation": "atoll.creation",
-    "arkouda.numpy.pdarraysetops": "atoll.setops",
-    "arkouda.numpy.pdarraymanipulation": "atoll.manipulation",
-    "arkouda.numpy.sorting": "atoll.sorting",
-    "arkouda.numpy.strings": "atoll.strings",
-    "arkouda.numpy.numeric": "atoll.numeric",
-    "arkouda.numpy.dtypes": "atoll.dtypes",
-    "arkouda.numpy._bigint": "atoll._bigint",
-    "arkouda.numpy.segarray": "atoll.segarray",
-    "arkouda.client_dtypes": "atoll.client_dtypes",
-    "arkouda.pdarrayclass": "atoll.pdarrayclass",
-    "arkouda.pdarraycreation": "atoll.creation",
-    "arkouda.pdarraysetops": "atoll.setops",
-    "arkouda.sorting": "atoll.sorting",
-    "arkouda.strings": "atoll.strings",
-    "arkouda.numeric": "atoll.numeric",
-    "arkouda.dtypes": "atoll.dtypes",
-    "arkouda.client": "atoll.core.client",
-    "arkouda.util": "atoll.numpy.util",
-    "arkouda.alignment": "atoll.numpy.alignment",
-    "arkouda.random": "atoll.numpy.random",
-}
-
-# arkouda package prefix -> atoll package (longest prefix wins; after ALIASES).
-PREFIXES = {
-    "arkouda.numpy": "atoll.numpy",
-    "arkouda.core": "atoll.core",
-    "arkouda.testing": "atoll.testing",
-    "arkouda.scipy": "atoll.scipy",
-    "arkouda.pandas": "atoll.pandas",
-}
-
 _SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_arkouda_shim")
-
-
-def register(arkouda_name, atoll_name, prefix=False):
-    """Maps the module ``arkouda_name`` (or, with ``prefix``, every module under it) to
-    ``atoll_name``."""
-    (PREFIXES if prefix else ALIASES)[arkouda_name] = atoll_name
 
 
 def target(name):
     """The Atoll module name that the Arkouda module ``name`` resolves to."""
-    if name in ALIASES:
-        return ALIASES[name]
-    best = None
-    for p in PREFIXES:
-        if (name == p or name.startswith(p + ".")) and (best is None or len(p) > len(best)):
-            best = p
-    if best is not None:
-        return PREFIXES[best] + name[len(best) :]
     return "atoll" + name[len("arkouda") :]
 
 

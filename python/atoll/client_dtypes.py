@@ -16,11 +16,11 @@ from ipaddress import ip_address as _ip_address
 
 import numpy as np
 
-from .pdarrayclass import pdarray
+from .numpy.pdarrayclass import pdarray
 from .pandas._registry import register
 from .hdf5 import to_hdf
 from .io import to_parquet
-from .creation import array
+from .numpy.pdarraycreation import array
 
 __all__ = ["IPv4", "ip_address", "is_ipv4", "is_ipv6"]
 

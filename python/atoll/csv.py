@@ -30,14 +30,14 @@ import os
 
 import numpy as np
 
-from .pdarrayclass import pdarray
-from .strings import Strings
-from ._bigint import BigIntArray, from_ints
+from .numpy.pdarrayclass import pdarray
+from .numpy.strings import Strings
+from .numpy._bigint import BigIntArray, from_ints
 from ._io_errors import CSVFileNotFoundError, CSVFormatError, CSVTypeError
 from .hdf5 import _block_starts, _stale_locale_files, locale_files
-from .creation import array
-from .strings import from_list
-from .manipulation import concatenate
+from .numpy.pdarraycreation import array
+from .numpy.strings import from_list
+from .numpy.pdarraymanipulation import concatenate
 from ._session import num_locales
 from .pandas.categorical import Categorical
 

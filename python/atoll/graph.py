@@ -16,7 +16,7 @@ import builtins
 import numpy as np
 
 from . import _atoll
-from .pdarrayclass import pdarray
+from .numpy.pdarrayclass import pdarray
 
 __all__ = [
     "Graph",

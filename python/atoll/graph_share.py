@@ -21,9 +21,9 @@ import os
 import numpy as np
 
 from . import _atoll
-from .pdarrayclass import pdarray
+from .numpy.pdarrayclass import pdarray
 from . import share
-from .creation import array
+from .numpy.pdarraycreation import array
 
 __all__ = ["SharedEdges", "share_edges"]
 

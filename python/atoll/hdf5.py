@@ -34,17 +34,17 @@ import warnings
 
 
 from . import _atoll
-from ._bigint import BigIntArray, bigint_from_uint_arrays
+from .numpy._bigint import BigIntArray, bigint_from_uint_arrays
 from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
-from .dtypes import int64, uint64
-from .pdarrayclass import pdarray
-from .strings import Strings
+from .numpy.dtypes import int64, uint64
+from .numpy.pdarrayclass import pdarray
+from .numpy.strings import Strings
 from ._session import num_locales
 from .pandas.categorical import Categorical
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
 from .pandas.index import Index, MultiIndex
-from .creation import zeros
+from .numpy.pdarraycreation import zeros
 from .progress import Progress
 
 __all__ = [
@@ -123,7 +123,7 @@ def _meta(obj_type, extra=()):
 
 # ----- writing -----------------------------------------------------------------------------
 def _kind(obj):
-    from .segarray import SegArray
+    from .numpy.segarray import SegArray
 
     special = getattr(obj, "special_objType", None)
     if special in ("Datetime", "Timedelta", "IPv4"):
@@ -419,7 +419,7 @@ class _Reader:
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
 
     def obj(self, path):
-        from .segarray import SegArray
+        from .numpy.segarray import SegArray
 
         if path not in self.t0.items:
             raise HDF5FormatError(f"{self.files[0]}: no dataset {path!r}")
@@ -564,7 +564,7 @@ def read_hdf(
 def _recombine(d):
     """Arkouda's older flat names: ``x_segments``/``x_values`` make a SegArray, ``x.codes``,
     ``x.categories``, ... a Categorical."""
-    from .segarray import SegArray
+    from .numpy.segarray import SegArray
 
     out = {}
     skip = set()

@@ -25,7 +25,7 @@ import os
 import numpy as np
 
 from . import _atoll
-from ._bigint import BigIntArray
+from .numpy._bigint import BigIntArray
 from ._io_errors import (
     AtollFileNotFoundError,
     DatasetTypeError,
@@ -35,8 +35,8 @@ from ._io_errors import (
     ParquetTypeError,
     engine_file_errors,
 )
-from .pdarrayclass import pdarray
-from .strings import Strings
+from .numpy.pdarrayclass import pdarray
+from .numpy.strings import Strings
 from .hdf5 import (
     get_hdf_datasets,
     ls_hdf,
@@ -45,10 +45,10 @@ from .hdf5 import (
     to_hdf,
 )
 from .csv import get_csv_columns, read_csv, to_csv
-from .creation import array, arange
-from .manipulation import concatenate
+from .numpy.pdarraycreation import array, arange
+from .numpy.pdarraymanipulation import concatenate
 from .pandas.categorical import Categorical
-from .strings import from_list
+from .numpy.strings import from_list
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
 
@@ -288,7 +288,7 @@ def _wrap(a):
     """The object of a dataset read: a pdarray, Strings, or a SegArray (a list column, read as
     a (segments, values) pair)."""
     if isinstance(a, tuple):
-        from .segarray import SegArray
+        from .numpy.segarray import SegArray
 
         return SegArray(pdarray(a[0]), _wrap(a[1]))
     return Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a)
@@ -296,7 +296,7 @@ def _wrap(a):
 
 def _handle(c):
     """The engine handle of a column to write (a SegArray: its segments' and values')."""
-    from .segarray import SegArray
+    from .numpy.segarray import SegArray
 
     if isinstance(c, SegArray):
         return (c.segments._whole(), _handle(c.values))
@@ -445,7 +445,7 @@ def snapshot(filename):
     globals to HDF5 (``ak.restore`` reads them back by name)."""
     import inspect
 
-    from .segarray import SegArray
+    from .numpy.segarray import SegArray
 
     frame = inspect.currentframe().f_back
     kinds = (pdarray, Strings, Categorical, SegArray, GroupBy, DataFrame)
@@ -545,7 +545,7 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
         names = _names(names, "names")
     if len(names) != len(cols):
         raise ValueError(f"names: {len(names)} names for {len(cols)} columns")
-    from .segarray import SegArray
+    from .numpy.segarray import SegArray
 
     cols = [c.to_strings() if isinstance(c, Categorical) else c for c in cols]
     for n, c in zip(names, cols):

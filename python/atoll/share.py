@@ -21,9 +21,9 @@ import ctypes
 import numpy as np
 
 from . import _atoll
-from .creation import _size
-from .dtypes import dtype as _dtype
-from .pdarrayclass import pdarray, _before_write
+from .numpy.pdarraycreation import _size
+from .numpy.dtypes import dtype as _dtype
+from .numpy.pdarrayclass import pdarray, _before_write
 
 __all__ = ["SharedArray", "attach", "call_c", "create", "from_numpy", "make"]
 

@@ -6,14 +6,14 @@ import builtins
 
 import numpy as np
 
-from .dtypes import bool_, float64, int64, uint64
-from .pdarrayclass import _check, pdarray
-from .manipulation import concatenate
-from .creation import array, arange
-from .pdarrayclass import sum as _sum, any as _any, mean, std
-from .sorting import sort, argsort
-from .numeric import isnan
-from .strings import Strings
+from .numpy.dtypes import bool_, float64, int64, uint64
+from .numpy.pdarrayclass import _check, pdarray
+from .numpy.pdarraymanipulation import concatenate
+from .numpy.pdarraycreation import array, arange
+from .numpy.pdarrayclass import sum as _sum, any as _any, mean, std
+from .numpy.sorting import sort, argsort
+from .numpy.numeric import isnan
+from .numpy.strings import Strings
 
 __all__ = [
     "diff",

@@ -22,12 +22,12 @@ import builtins
 
 from . import _atoll
 from ._keys import COMBINE_MAX_PRODUCT
-from .dtypes import bool_, int64, uint8
-from .pdarrayclass import pdarray
-from .pdarrayclass import max as _max, min as _min
+from .numpy.dtypes import bool_, int64, uint8
+from .numpy.pdarrayclass import pdarray
+from .numpy.pdarrayclass import max as _max, min as _min
 from .categorical import Categorical
-from .strings import Strings, _groupby
-from .creation import zeros
+from .numpy.strings import Strings, _groupby
+from .numpy.pdarraycreation import zeros
 
 
 def is_str_key(k):

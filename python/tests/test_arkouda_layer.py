@@ -24,8 +24,8 @@ def test_alias_maps_modules_to_atolls_objects():
     try:
         ark = importlib.import_module("arkouda")
         assert ark is ak
-        assert importlib.import_module("arkouda.numpy.pdarrayclass") is importlib.import_module("atoll.pdarrayclass")
-        assert importlib.import_module("arkouda.numpy.pdarraycreation") is importlib.import_module("atoll.creation")
+        assert importlib.import_module("arkouda.numpy.pdarrayclass") is importlib.import_module("atoll.numpy.pdarrayclass")
+        assert importlib.import_module("arkouda.numpy.pdarraycreation") is importlib.import_module("atoll.numpy.pdarraycreation")
         assert importlib.import_module("arkouda.core.client").get_max_array_rank() == 1
         assert importlib.import_module("arkouda.testing").assert_equal is ak.testing.assert_equal
         from arkouda.numpy.alignment import is_cosorted  # noqa: F401  (Arkouda's import line)
@@ -38,7 +38,7 @@ def test_alias_maps_modules_to_atolls_objects():
     finally:
         alias.uninstall()
     assert "arkouda" not in sys.modules
-    assert importlib.import_module("atoll.pdarrayclass").__spec__.name == "atoll.pdarrayclass"
+    assert importlib.import_module("atoll.numpy.pdarrayclass").__spec__.name == "atoll.numpy.pdarrayclass"
 
 
 def test_get_config_describes_the_job():

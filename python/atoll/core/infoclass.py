@@ -9,8 +9,8 @@ def list_symbol_table():
     SegArrays and DataFrames included), one per array object: ``id_`` and its identity in
     hexadecimal. An array that nothing references any more is gone from the list once
     Python has freed it (at once without cycles, after ``gc.collect()`` otherwise)."""
-    from ..pdarrayclass import pdarray
-    from ..strings import Strings
+    from ..numpy.pdarrayclass import pdarray
+    from ..numpy.strings import Strings
 
     return [f"id_{id(o):x}" for o in gc.get_objects() if isinstance(o, (pdarray, Strings))]
 

@@ -2,14 +2,14 @@
 
 import builtins
 
-from ..pdarrayclass import pdarray
+from .pdarrayclass import pdarray
 from ..pandas._align import find as _find
-from ..creation import arange, full
+from .pdarraycreation import arange, full
 from ..pandas._concat import generic_concat
 from ..pandas.groupbyclass import GroupBy
-from ..segarray import SegArray
-from ..pdarrayclass import cumsum
-from ..numeric import where
+from .segarray import SegArray
+from .pdarrayclass import cumsum
+from .numeric import where
 from ..pandas.categorical import Categorical
 
 

@@ -1,7 +1,7 @@
 """Arkouda's ``arkouda.numpy.manipulation_functions`` for 1-D arrays."""
 
-from ..pdarrayclass import pdarray
-from ..strings import Strings
+from .pdarrayclass import pdarray
+from .strings import Strings
 
 
 def flip(x, axis=None):

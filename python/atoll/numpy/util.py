@@ -4,7 +4,7 @@ import builtins
 import math
 
 from ..pandas._concat import generic_concat
-from ..pdarrayclass import pdarray
+from .pdarrayclass import pdarray
 
 concatenate = generic_concat
 

@@ -7,16 +7,16 @@ import builtins
 
 import numpy as np
 
-from ..dtypes import int64
-from ..pdarrayclass import pdarray
-from ..creation import arange, array, full, zeros
-from ..numeric import where, where as _where
+from ..numpy.dtypes import int64
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarraycreation import arange, array, full, zeros
+from ..numpy.numeric import where, where as _where
 from ._concat import generic_concat
 from .groupbyclass import GroupBy
-from ..pdarrayclass import all as _all
-from ..strings import Strings, concatenate as sconcat
+from ..numpy.pdarrayclass import all as _all
+from ..numpy.strings import Strings, concatenate as sconcat
 from .categorical import Categorical
-from ..segarray import SegArray, gen_ranges
+from ..numpy.segarray import SegArray, gen_ranges
 
 
 def _levels(x):

@@ -1,4 +1,4 @@
-"""GroupBy aggregations of bigint values (``atoll._bigint.BigIntArray``: uint64 limbs, least
+"""GroupBy aggregations of bigint values (``atoll.numpy._bigint.BigIntArray``: uint64 limbs, least
 significant first, two's complement) built from the uint64 aggregations of their limbs:
 ``first``, ``count``, ``or``/``and``/``xor`` limb by limb, ``sum`` over 32-bit halves (no
 carry lost for groups under 2**32 rows), ``min``/``max``/``argmin``/``argmax``/``median`` by a
@@ -13,11 +13,11 @@ import builtins
 
 import numpy as np
 
-from ..dtypes import bool_, float64, int64, uint64
-from .._bigint import BigIntArray, _zeros
-from ..creation import arange, full
-from ..numeric import where
-from ..pdarrayclass import cumsum
+from ..numpy.dtypes import bool_, float64, int64, uint64
+from ..numpy._bigint import BigIntArray, _zeros
+from ..numpy.pdarraycreation import arange, full
+from ..numpy.numeric import where
+from ..numpy.pdarrayclass import cumsum
 from ._segfold import segmented_bitwise
 
 OPS = frozenset(
@@ -165,7 +165,7 @@ def _median(g, limbs):
 def _group_sorted_rows(g, limbs, descending):
     """The rows (of the keys as given) of each group's values, groups in order, each group's
     values ascending (descending when ``descending``), ties in row order."""
-    from ..sorting import coargsort
+    from ..numpy.sorting import coargsort
 
     gid = g._group_ids()
     rows = arange(gid.size)

@@ -1,16 +1,16 @@
 """One concatenation for every array kind (Arkouda's ``generic_concat``, and
 ``ak.concatenate`` of Strings, Categoricals and SegArrays)."""
 
-from ..pdarrayclass import pdarray
-from ..strings import Strings
-from ..strings import concatenate as sconcat
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.strings import Strings
+from ..numpy.strings import concatenate as sconcat
 from .categorical import Categorical
 
 
 def generic_concat(items, ordered=True):
     """The arrays of ``items`` (all of one kind: pdarrays, Strings, Categoricals or
     SegArrays) one after the other. TypeError for mixed kinds."""
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     items = list(items)
     if not items:
@@ -20,7 +20,7 @@ def generic_concat(items, ordered=True):
         raise TypeError(f"concatenate: arrays of different kinds: {sorted(kinds)}")
     kind = kinds.pop()
     if kind == "pdarray":
-        from ..manipulation import concatenate
+        from ..numpy.pdarraymanipulation import concatenate
 
         return concatenate(items)
     if kind == "Strings":
@@ -35,7 +35,7 @@ def generic_concat(items, ordered=True):
 
 
 def _kind(x):
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     if isinstance(x, pdarray):
         return "pdarray"

@@ -4,10 +4,10 @@ hash)."""
 
 import numpy as np
 
-from ..dtypes import bool_, float64, uint64
-from ..pdarrayclass import pdarray
+from ..numpy.dtypes import bool_, float64, uint64
+from ..numpy.pdarrayclass import pdarray
 from ._segfold import float_bits
-from ..strings import Strings
+from ..numpy.strings import Strings
 
 _K1 = np.uint64(0xBF58476D1CE4E5B9)
 _K2 = np.uint64(0x94D049BB133111EB)

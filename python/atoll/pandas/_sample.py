@@ -8,13 +8,13 @@ import builtins
 
 import numpy as np
 
-from ..dtypes import float64, int64
-from ..pdarrayclass import pdarray
-from ..creation import uniform, array, full, zeros
-from ..numeric import floor, log, where, round as _round
-from ..pdarrayclass import any as _any, cumsum, sum as _sum
-from ..segarray import gen_ranges, segment_ids
-from ..sorting import coargsort, searchsorted, sort
+from ..numpy.dtypes import float64, int64
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarraycreation import uniform, array, full, zeros
+from ..numpy.numeric import floor, log, where, round as _round
+from ..numpy.pdarrayclass import any as _any, cumsum, sum as _sum
+from ..numpy.segarray import gen_ranges, segment_ids
+from ..numpy.sorting import coargsort, searchsorted, sort
 
 
 def uniform_draws(random_state, size):

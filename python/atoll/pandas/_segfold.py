@@ -2,7 +2,7 @@
 engine commands (``crates/atoll-python/src/pandas_ops.rs``)."""
 
 from .. import _atoll
-from ..pdarrayclass import pdarray
+from ..numpy.pdarrayclass import pdarray
 
 
 def segmented_bitwise(values, flags, groups, op):

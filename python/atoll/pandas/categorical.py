@@ -27,14 +27,14 @@ import builtins
 
 import numpy as np
 
-from ..dtypes import int64
-from ..pdarrayclass import pdarray, _check
-from ..strings import Strings
-from ..strings import from_list, concatenate, unique
-from ..pdarrayclass import any as _any, argmax, all as _all
+from ..numpy.dtypes import int64
+from ..numpy.pdarrayclass import pdarray, _check
+from ..numpy.strings import Strings
+from ..numpy.strings import from_list, concatenate, unique
+from ..numpy.pdarrayclass import any as _any, argmax, all as _all
 from .. import _atoll
-from ..creation import array, zeros, arange, full
-from ..numeric import where as _where
+from ..numpy.pdarraycreation import array, zeros, arange, full
+from ..numpy.numeric import where as _where
 
 __all__ = ["Categorical"]
 
@@ -162,7 +162,7 @@ class Categorical:
     # ----- grouping metadata -------------------------------------------------------------
     def _compute_groups(self):
         if not self._groups_known:
-            from ..pandas.groupbyclass import GroupBy
+            from .groupbyclass import GroupBy
 
             g = GroupBy(self.codes)
             self._perm, self._segs = g.permutation, g.segments
@@ -310,8 +310,8 @@ class Categorical:
     def set_categories(self, new_categories, na_value=None):
         """The same values over ``new_categories`` (distinct Strings); values not among them
         become the missing-value label."""
-        from ..setops import in1d
-        from ..pandas.groupbyclass import GroupBy
+        from ..numpy.pdarraysetops import in1d
+        from .groupbyclass import GroupBy
 
         if na_value is None:
             na_value = self.na_value
@@ -346,7 +346,7 @@ class Categorical:
     def reset_categories(self):
         """The Categorical over only the categories its values use (and the missing-value
         label)."""
-        from ..setops import unique
+        from ..numpy.pdarraysetops import unique
 
         used = unique(self.codes)
         remap = zeros(self.categories.size, int64)
@@ -400,7 +400,7 @@ class Categorical:
     def argsort(self, algorithm=None, ascending=True):
         """The stable permutation that sorts the values by code point (reversed when not
         ``ascending``, as Arkouda's)."""
-        from ..sorting import argsort
+        from ..numpy.sorting import argsort
 
         p = argsort(self._ranks())
         return p if ascending else _copy(p[::-1])
@@ -424,7 +424,7 @@ class Categorical:
 
     def counts(self):
         """``(categories, the number of values of each)``."""
-        from ..manipulation import bincount
+        from ..numpy.pdarraymanipulation import bincount
 
         return self.categories, bincount(self.codes, minlength=self.nlevels)[: self.nlevels]
 
@@ -436,7 +436,7 @@ class Categorical:
     def concatenate(self, others, ordered=True):
         """This Categorical and ``others`` one after the other, over the union of their
         categories (no grouping metadata)."""
-        from ..manipulation import concatenate as _cat
+        from ..numpy.pdarraymanipulation import concatenate as _cat
 
         arrs = [self] + list(others)
         for a in arrs:
@@ -489,7 +489,7 @@ class Categorical:
 
 
 def _used_codes(c):
-    from ..setops import unique
+    from ..numpy.pdarraysetops import unique
 
     return unique(c.codes)
 

@@ -21,15 +21,15 @@ from collections import UserDict
 import numpy as np
 
 from .. import _atoll
-from ..dtypes import bool_, float64, int64, uint64, uint8
+from ..numpy.dtypes import bool_, float64, int64, uint64, uint8
 from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
-from ..pdarrayclass import pdarray
-from ..strings import Strings
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.strings import Strings
 from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
-from ..creation import arange, full, uniform, array, arange as _ar, zeros, ones
-from ..numeric import where, isnan
-from .. import sorting as _sorting
-from ..manipulation import concatenate
+from ..numpy.pdarraycreation import arange, full, uniform, array, arange as _ar, zeros, ones
+from ..numpy.numeric import where, isnan
+from ..numpy import sorting as _sorting
+from ..numpy.pdarraymanipulation import concatenate
 from .groupbyclass import GroupBy
 
 __all__ = ["DataFrame", "DataFrameGroupBy", "intx", "intersect", "invert_permutation"]
@@ -41,7 +41,7 @@ def _is_int(x):
 
 def _column_classes():
     from .categorical import Categorical
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     return (pdarray, Strings, Categorical, SegArray)
 
@@ -61,7 +61,7 @@ def _is_numeric(col):
 
 def _copy_col(c):
     from .categorical import Categorical
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     if isinstance(c, pdarray):
         return c.astype(c.dtype)._materialize()
@@ -148,7 +148,7 @@ class DataFrame(UserDict):
         import pandas as pd
 
         from .categorical import Categorical
-        from ..segarray import SegArray
+        from ..numpy.segarray import SegArray
 
         self._columns = [str(c) if not isinstance(c, str) else c for c in pdf.columns]
         self._nrows = pdf.shape[0]
@@ -234,7 +234,7 @@ class DataFrame(UserDict):
         """The dtype name of each column ('str', 'Categorical', 'SegArray', 'bigint' for the
         non-numeric kinds)."""
         from .categorical import Categorical
-        from ..segarray import SegArray
+        from ..numpy.segarray import SegArray
         from .row import Row
 
         out = {}
@@ -398,7 +398,7 @@ class DataFrame(UserDict):
 
     def sample(self, n=5):
         """``n`` rows chosen at random (without replacement)."""
-        from ..sorting import argsort
+        from ..numpy.sorting import argsort
 
         if self._nrows <= n:
             return self
@@ -471,7 +471,7 @@ class DataFrame(UserDict):
         import pandas as pd
 
         from .categorical import Categorical
-        from ..segarray import SegArray
+        from ..numpy.segarray import SegArray
 
         data = {}
         for k in self._columns:
@@ -555,7 +555,7 @@ class DataFrame(UserDict):
         return None if inplace else obj
 
     def _drop_rows(self, keys):
-        from ..setops import in1d
+        from ..numpy.pdarraysetops import in1d
 
         for k in keys:
             if not _is_int(k):
@@ -707,7 +707,7 @@ class DataFrame(UserDict):
 
     def apply_permutation(self, perm):
         """Reorders the rows by ``perm`` (in place)."""
-        from ..setops import unique
+        from ..numpy.pdarraysetops import unique
 
         if perm.size != self._nrows or builtins.int(perm.min()) != 0 or builtins.int(perm.max()) != perm.size - 1:
             raise ValueError("The indicated permutation is invalid.")
@@ -810,7 +810,7 @@ class DataFrame(UserDict):
     def isin(self, values):
         """A bool DataFrame: whether each element is in ``values`` (a pdarray for every
         column, a dict of column -> values, or a Series/DataFrame compared by label)."""
-        from ..setops import in1d
+        from ..numpy.pdarraysetops import in1d
         from ._align import find
         from .series import Series
 
@@ -1159,7 +1159,7 @@ def _nbytes(c):
 
 
 def _scalar_of(col, k):
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     if isinstance(col, SegArray):
         return col[k]
@@ -1357,13 +1357,13 @@ class DataFrameGroupBy:
         return DataFrame(out)
 
     def head(self, n=5, sort_index=True):
-        from ..sorting import sort
+        from ..numpy.sorting import sort
 
         _, idx = self.gb.head(None, n=n, return_indices=True)
         return self.df[sort(idx) if sort_index else idx]
 
     def tail(self, n=5, sort_index=True):
-        from ..sorting import sort
+        from ..numpy.sorting import sort
 
         _, idx = self.gb.tail(None, n=n, return_indices=True)
         return self.df[sort(idx) if sort_index else idx]
@@ -1445,7 +1445,7 @@ class DiffAggregate:
 def intersect(a, b, positions=True, unique=False):
     """The rows of ``a`` and ``b`` (arrays or lists of arrays) found in both: their positions
     (bool masks) when ``positions``, else the shared values."""
-    from ..setops import in1d
+    from ..numpy.pdarraysetops import in1d
 
     ma, mb = in1d(a, b), in1d(b, a)
     if positions:

@@ -18,14 +18,14 @@ import numpy as np
 
 from .. import _atoll, _keys
 from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
-from ..dtypes import bool_, float64, int64, uint8, uint64
-from ..pdarrayclass import pdarray, _check
+from ..numpy.dtypes import bool_, float64, int64, uint8, uint64
+from ..numpy.pdarrayclass import pdarray, _check
 from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
 from ._segfold import segmented_bitwise
-from ..strings import Strings
-from ..creation import arange, zeros, array, full
-from ..numeric import isnan, where, isnan as _isnan
-from ..pdarrayclass import cumsum
+from ..numpy.strings import Strings
+from ..numpy.pdarraycreation import arange, zeros, array, full
+from ..numpy.numeric import isnan, where, isnan as _isnan
+from ..numpy.pdarrayclass import cumsum
 
 
 def _widened(values):
@@ -91,7 +91,7 @@ def _values_list(values):
 
 def _arraylike(v):
     from .categorical import Categorical
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     return isinstance(v, (pdarray, Strings, Categorical, SegArray)) or hasattr(v, "_is_bigint")
 
@@ -308,7 +308,7 @@ class GroupBy:
         if self.length == 0:
             perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
         else:
-            from ..sorting import group_keys
+            from ..numpy.sorting import group_keys
 
             perm, self._flags_, self._segs = group_keys([key_expr(k) for k in self._ks], self._ks, self.length)
         self._perm = perm if self._kept is None else self._kept[perm]
@@ -332,7 +332,7 @@ class GroupBy:
 
     # ----- structure ---------------------------------------------------------------------
     def _ends(self):
-        from ..manipulation import concatenate
+        from ..numpy.pdarraymanipulation import concatenate
 
         return (
             concatenate([self.segments[1:], array(np.array([self.length], dtype=np.int64))])
@@ -544,7 +544,7 @@ class GroupBy:
     def median(self, values, skipna=True):
         """The median of each group (float64; NaN values left out when ``skipna``, NaN for a
         group with none)."""
-        from ..sorting import coargsort
+        from ..numpy.sorting import coargsort
 
         if is_bigint(values):
             return self.aggregate(values, "median")
@@ -614,7 +614,7 @@ class GroupBy:
     def nunique(self, values):
         """Number of distinct non-NaN values per group (any array kind, or a list of them;
         Arkouda refuses float64 values, Atoll counts them as pandas does)."""
-        from ..manipulation import bincount
+        from ..numpy.pdarraymanipulation import bincount
 
         values = _unwrap_values(values)
         if self.ngroups == 0:
@@ -665,7 +665,7 @@ class GroupBy:
     def unique(self, values):
         """The distinct values of each group, sorted, as a SegArray (a list of SegArrays for
         a list of value arrays: the distinct rows)."""
-        from ..segarray import SegArray
+        from ..numpy.segarray import SegArray
 
         values = _unwrap_values(values)
         vals, seq = _values_list(values)
@@ -682,7 +682,7 @@ class GroupBy:
         return self.unique_keys, (out if seq else out[0])
 
     def _take_ranges(self, n, from_end):
-        from ..segarray import gen_ranges
+        from ..numpy.segarray import gen_ranges
 
         if not isinstance(n, (builtins.int, np.integer)) or n < 0:
             raise ValueError(f"n: expected a nonnegative int, got {n!r}")
@@ -839,7 +839,7 @@ def broadcast(segments, values, size=-1, permutation=None):
     starting at ``segments``, sorted; an empty segment repeats the next start; ``size``
     positions in all), then moved by ``permutation`` (position ``i`` of the result is at
     ``permutation[i]``). ``values``: a pdarray, Strings or Categorical."""
-    from ..manipulation import concatenate
+    from ..numpy.pdarraymanipulation import concatenate
 
     _check(segments, "segments")
     if not _arraylike(values):

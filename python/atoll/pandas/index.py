@@ -16,11 +16,11 @@ import builtins
 
 import numpy as np
 
-from ..pdarrayclass import pdarray
-from ..strings import Strings
-from ..creation import array, _ints_dtype
-from ..pdarrayclass import all as _all
-from .. import sorting as _sorting
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.strings import Strings
+from ..numpy.pdarraycreation import array, _ints_dtype
+from ..numpy.pdarrayclass import all as _all
+from ..numpy import sorting as _sorting
 
 __all__ = ["Index", "MultiIndex"]
 
@@ -168,7 +168,7 @@ class Index:
 
     @property
     def is_unique(self):
-        from ..setops import unique
+        from ..numpy.pdarraysetops import unique
 
         if isinstance(self.values, list):
             return len(set(self.values)) == len(self.values)
@@ -302,7 +302,7 @@ class Index:
     # ----- set-like ----------------------------------------------------------------------
     def lookup(self, key):
         """A bool pdarray: whether each label is among ``key`` (a scalar or an array)."""
-        from ..setops import in1d
+        from ..numpy.pdarraysetops import in1d
 
         if not _is_atoll_array(key):
             try:
@@ -560,6 +560,6 @@ def generic_concat_values(a, b):
 
 def _is_atoll_array(x):
     from .categorical import Categorical
-    from ..segarray import SegArray
+    from ..numpy.segarray import SegArray
 
     return isinstance(x, (pdarray, Strings, Categorical, SegArray)) or hasattr(x, "_is_bigint")

@@ -37,21 +37,21 @@ import builtins
 import numpy as np
 
 from .. import _atoll
-from ..dtypes import float64, int64
-from ..pdarrayclass import pdarray
-from ..strings import Strings
-from ..creation import arange, zeros, full
-from ..numeric import where, abs as _abs
-from ..pdarrayclass import cumsum, sum as _sum
+from ..numpy.dtypes import float64, int64
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.strings import Strings
+from ..numpy.pdarraycreation import arange, zeros, full
+from ..numpy.numeric import where, abs as _abs
+from ..numpy.pdarrayclass import cumsum, sum as _sum
 from .._session import num_locales
-from ..strings import concatenate as concat_strings, from_list
+from ..numpy.strings import concatenate as concat_strings, from_list
 from .categorical import Categorical
 from ._bigint_groupby import is_bigint
 from ._concat import generic_concat
 from ._segfold import reserve_check
 from .groupbyclass import GroupBy
-from ..creation import array
-from ..manipulation import concatenate
+from ..numpy.pdarraycreation import array
+from ..numpy.pdarraymanipulation import concatenate
 
 __all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 
@@ -89,7 +89,7 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
 def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
     """``join_indices``; ``sort=False``: the rows in the order of the left rows (each with its
     right rows in order), rows without a left row last in the order of the right rows."""
-    from ..segarray import segment_ids
+    from ..numpy.segarray import segment_ids
 
     lk = left_keys if isinstance(left_keys, (list, tuple)) else [left_keys]
     rk = right_keys if isinstance(right_keys, (list, tuple)) else [right_keys]
@@ -149,7 +149,7 @@ def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
     rrow = where(r_g > 0, perm[where(r_g > 0, start + l_g + j, 0)] - nl, -1)
     li, ri = lrow._materialize(), rrow._materialize()
     if not sort:
-        from ..sorting import coargsort
+        from ..numpy.sorting import coargsort
 
         order = coargsort([where(li >= 0, li, nl + 1), ri])
         li, ri = li[order], ri[order]
@@ -210,7 +210,7 @@ def _small_side_groups(pairs, nl, nr, how, sort=True):
         u += 1
     if np.unique(rs).size == ns:
         return _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort)
-    from ..sorting import coargsort
+    from ..numpy.sorting import coargsort
 
     sc = array(rs)
     codes = concatenate([sc, rb] if small_left else [rb, sc])
@@ -245,7 +245,7 @@ def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort
     n_out = nb - dropped + alone.size
     by_big = _gather(array(srow), rb)  # each big row's small row
     if sort or small_left:
-        from ..sorting import coargsort
+        from ..numpy.sorting import coargsort
 
         if sort:
             kb, ka = rb, rs[alone]
@@ -355,7 +355,7 @@ def _rank_missing(smalls, bigs, rs, rb, u, miss):
     """The codes of both sides when big rows without a match are kept: their keys grouped
     (a sort of those rows only) and ranked with the small side's distinct keys, so that the
     codes of all keys are in key order."""
-    from ..sorting import coargsort
+    from ..numpy.sorting import coargsort
 
     rows = arange(miss.size)[miss]
     mk = [b[rows] for b in bigs]
@@ -390,7 +390,7 @@ def inner_join(left, right, wherefunc=None, whereargs=None):
 def compute_join_size(a, b):
     """``(number of pairs of an inner join of a and b, number of rows of a matched)``."""
     li, _ = join_indices(a, b, "inner", "compute_join_size")
-    from ..setops import unique
+    from ..numpy.pdarraysetops import unique
 
     return li.size, unique(li).size if li.size else 0
 

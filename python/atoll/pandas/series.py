@@ -21,14 +21,14 @@ import operator
 
 import numpy as np
 
-from ..dtypes import bool_, float64, int64
-from ..pdarrayclass import pdarray
-from ..strings import Strings
+from ..numpy.dtypes import bool_, float64, int64
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.strings import Strings
 from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
-from ..creation import arange, array, full, zeros
+from ..numpy.pdarraycreation import arange, array, full, zeros
 from .index import _convert_bytes
-from ..numeric import isnan, where
-from .. import sorting as _sorting
+from ..numpy.numeric import isnan, where
+from ..numpy import sorting as _sorting
 
 __all__ = ["Series", "map_values"]
 
@@ -144,7 +144,7 @@ class Series:
         import pandas as pd
 
         from .categorical import Categorical
-        from ..segarray import SegArray
+        from ..numpy.segarray import SegArray
 
         idx = self.index.to_pandas()
         if isinstance(self.values, Categorical):
@@ -267,7 +267,7 @@ class Series:
 
     def isin(self, lst):
         """A bool Series: whether each value occurs in ``lst``."""
-        from ..setops import in1d
+        from ..numpy.pdarraysetops import in1d
 
         if isinstance(lst, Series):
             lst = lst.values

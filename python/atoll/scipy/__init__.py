@@ -4,9 +4,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..pdarrayclass import pdarray
-from ..numeric import log
-from ..pdarrayclass import sum as _sum
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.numeric import log
+from ..numpy.pdarrayclass import sum as _sum
 
 Power_divergenceResult = namedtuple("Power_divergenceResult", ("statistic", "pvalue"))
 

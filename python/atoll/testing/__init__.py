@@ -15,12 +15,12 @@ import numpy as np
 import pandas as pd
 from pandas.api.extensions import no_default
 
-from ..creation import array
+from ..numpy.pdarraycreation import array
 from ..pandas import Categorical, DataFrame, Index, MultiIndex, Series
-from ..pdarrayclass import all as _all
-from ..pdarrayclass import is_sorted, pdarray
-from ..segarray import SegArray
-from ..strings import Strings
+from ..numpy.pdarrayclass import all as _all
+from ..numpy.pdarrayclass import is_sorted, pdarray
+from ..numpy.segarray import SegArray
+from ..numpy.strings import Strings
 
 _CLASSES = {
     "pdarray": pdarray,

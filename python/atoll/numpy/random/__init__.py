@@ -14,14 +14,14 @@ import os
 
 import numpy as np
 
-from ...creation import _size, randint as _randint, standard_normal as _std_normal, uniform as _uniform
-from ...dtypes import bool_, float64, int64, uint64, dtype as _dtype
-from ...pdarrayclass import pdarray
-from ...numeric import exp, log, where
-from ...creation import array, arange
-from ...sorting import searchsorted, argsort
+from ..pdarraycreation import _size, randint as _randint, standard_normal as _std_normal, uniform as _uniform
+from ..dtypes import bool_, float64, int64, uint64, dtype as _dtype
+from ..pdarrayclass import pdarray
+from ..numeric import exp, log, where
+from ..pdarraycreation import array, arange
+from ..sorting import searchsorted, argsort
 from ..._stream import stream_key as _stream_key
-from ...pdarrayclass import cumsum
+from ..pdarrayclass import cumsum
 
 __all__ = [
     "Generator",

@@ -10,11 +10,11 @@ import weakref
 
 import numpy as np
 
-from . import _atoll
+from .. import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar, result
 from .dtypes import dtype as _dt, is_bigint, is_str_dtype
-from .core import client
-from ._session import num_locales
+from ..core import client
+from .._session import num_locales
 
 # Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
 # that read it are computed (`_before_write`), so each keeps the value its expression had on
@@ -197,7 +197,7 @@ class pdarray:
 
                 return to_bigint(self)._arith(other, op, reverse)
         elif isinstance(other, (np.ndarray, list, tuple)):
-            from .creation import array
+            from .pdarraycreation import array
 
             return self._binop(array(other), op, reverse)
         else:
@@ -444,7 +444,7 @@ class pdarray:
             i = self._index_expr(key)
             return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
         if isinstance(key, (list, np.ndarray)) and not isinstance(key, str):
-            from .creation import array
+            from .pdarraycreation import array
 
             return self[array(key)] if len(key) else self[array(np.zeros(0, dtype=np.int64))]
         if isinstance(key, tuple) and len(key) == 1:
@@ -465,7 +465,7 @@ class pdarray:
         if is_scalar(value):
             return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
         if isinstance(value, (list, tuple, np.ndarray)):
-            from .creation import array
+            from .pdarraycreation import array
 
             return self._values_for(array(value), n)
         raise TypeError(f"value: unsupported type {type(value).__name__}")
@@ -477,7 +477,7 @@ class pdarray:
         """``self[key] = value``; ``spare``: a lazy value made for this assignment only."""
         self._materialize()
         if isinstance(value, (list, tuple, np.ndarray)):
-            from .creation import array
+            from .pdarraycreation import array
 
             value = array(value)
         if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
@@ -500,7 +500,7 @@ class pdarray:
             if step > 0:
                 _atoll.assign(self._arr, start, step, n, ex)
             else:
-                from .creation import arange
+                from .pdarraycreation import arange
 
                 idx = arange(start, start + n * step, step)
                 _atoll.scatter(self._arr, idx._ex(), ex, n)
@@ -517,7 +517,7 @@ class pdarray:
                     w = where(key, value, self)
                     self._assign(slice(None), w, spare=w)
                     return
-                from .creation import arange
+                from .pdarraycreation import arange
 
                 key = arange(self._size)[key]
             i = self._index_expr(key)
@@ -580,7 +580,7 @@ class pdarray:
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
-        from .io import to_parquet
+        from ..io import to_parquet
 
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
@@ -596,7 +596,7 @@ class pdarray:
 
     def take(self, indices, axis=None):
         """``self[indices]`` (NumPy's ``take``)."""
-        from .stats import take
+        from ..stats import take
 
         return take(self, indices, axis)
 
@@ -615,7 +615,7 @@ class pdarray:
         return is_locally_sorted(self)
 
     def value_counts(self):
-        from .setops import value_counts
+        from .pdarraysetops import value_counts
 
         return value_counts(self)
 
@@ -695,7 +695,7 @@ def _cmp_out_of_range(a, v, op, reverse):
         op = _FLIP[op]
     below = v < lo  # every element is greater than v
     val = {"==": False, "!=": True, "<": not below, "<=": not below, ">": below, ">=": below}[op]
-    from .creation import full
+    from .pdarraycreation import full
 
     return full(a._size, val, bool_)
 
@@ -932,7 +932,7 @@ def _scan(pda, op):
     d = _sum_dtype(pda)
     ex = pda._cast(d)
     if pda._size == 0:
-        from .creation import zeros
+        from .pdarraycreation import zeros
 
         return zeros(0, d)
     return pdarray(_atoll.scan(ex, pda._size, op))
@@ -963,7 +963,7 @@ def _with_axis(f):
             raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
         r = f(pda, *args, **kw)
         if keepdims:
-            from .creation import array
+            from .pdarraycreation import array
 
             return array(np.array([r]))
         return r

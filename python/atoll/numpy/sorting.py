@@ -8,14 +8,14 @@ from enum import Enum
 
 import numpy as np
 
-from . import _atoll
-from ._keys import has_nan, key_expr, key_expr_desc, key_list
+from .. import _atoll
+from .._keys import has_nan, key_expr, key_expr_desc, key_list
 from .numeric import isnan
 from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
-from .creation import zeros, arange, full, array
-from .str_groupby import is_str_key, rank_keys
-from .manipulation import concatenate
+from .pdarraycreation import zeros, arange, full, array
+from ..str_groupby import is_str_key, rank_keys
+from .pdarraymanipulation import concatenate
 from .pdarrayclass import cumsum
 from ._bigint import to_bigint
 from .dtypes import is_scalar, result as _result, result

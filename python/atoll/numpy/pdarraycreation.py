@@ -5,14 +5,14 @@ import os
 
 import numpy as np
 
-from . import _atoll
+from .. import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
 from .dtypes import is_bigint, is_str_dtype
 from .strings import Strings, from_list
 from ._bigint import to_bigint, from_ints
 from .numeric import cast, where
-from ._stream import stream_key
+from .._stream import stream_key
 
 
 def _size(size, name="size", text=False):

@@ -11,7 +11,7 @@ import re as _re
 
 import numpy as np
 
-from . import _atoll
+from .. import _atoll
 from .pdarrayclass import cumsum, pdarray
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
@@ -110,7 +110,7 @@ class Strings:
 
     def get_bytes_lengths(self):
         """The number of UTF-8 bytes of each string (int64)."""
-        from .creation import array
+        from .pdarraycreation import array
 
         return array(np.array([len(x.encode()) for x in self.to_list()], dtype=np.int64))
 
@@ -129,7 +129,7 @@ class Strings:
 
     def take(self, indices, axis=None):
         """``self[indices]``."""
-        from .creation import array
+        from .pdarraycreation import array
 
         if not isinstance(indices, pdarray):
             indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
@@ -164,7 +164,7 @@ class Strings:
         return from_list([f(x) for x in self.to_list()])
 
     def _fixes(self, n, return_origins, proper, suffix):
-        from .creation import array
+        from .pdarraycreation import array
 
         if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)) or n < 0:
             raise TypeError(f"n: expected a nonnegative int, got {n!r}")
@@ -212,17 +212,17 @@ class Strings:
                 i += self.size
             if not 0 <= i < self.size:
                 raise IndexError(f"index {key} is out of bounds for Strings of size {self.size}")
-            from .creation import arange
+            from .pdarraycreation import arange
 
             return self[arange(i, i + 1)].to_list()[0]
         if isinstance(key, slice):
-            from .creation import arange
+            from .pdarraycreation import arange
 
             start, stop, step = key.indices(self.size)
             return self[arange(start, stop, step)]
         if isinstance(key, pdarray):
             if key.dtype == np.dtype(bool):
-                from .creation import arange
+                from .pdarraycreation import arange
 
                 key = arange(self.size)[key]
             elif key.dtype != np.dtype(np.int64):
@@ -240,7 +240,7 @@ class Strings:
             return pdarray(_atoll.str_val_py(self._s, op + "_str", a=builtins.str(other))[0])
         if isinstance(other, (builtins.int, builtins.float, np.number, builtins.bool, np.bool_, pdarray)):
             # A string never equals a number (NumPy 2 and Arkouda give an array).
-            from .creation import full
+            from .pdarraycreation import full
 
             return full(self.size, op == "ne", bool)
         return NotImplemented
@@ -267,7 +267,7 @@ class Strings:
     def _py_test(self, name):
         """Python's ``str.<name>`` of each string, on the driver: the Unicode digit and numeric
         types these tests read are not in Rust's standard library."""
-        from .creation import array
+        from .pdarraycreation import array
 
         return array(np.array([getattr(x, name)() for x in self.to_list()], dtype=bool))
 
@@ -360,7 +360,7 @@ class Strings:
     def find_locations(self, pattern):
         """``(matches per string, start of each match, length of each match)`` of the
         non-overlapping matches of ``pattern`` (Python's ``re``; computed on the driver)."""
-        from .creation import array
+        from .pdarraycreation import array
 
         rx = _re.compile(_check_regex(_str(pattern, "pattern")))
         counts, starts, lens = [], [], []
@@ -380,8 +380,8 @@ class Strings:
         matches = Strings(p)
         if not return_match_origins:
             return matches
-        from .creation import arange
-        from .creation import full
+        from .pdarraycreation import arange
+        from .pdarraycreation import full
 
         seg = pdarray(seg)
         has = _counts(seg, matches.size) > 0
@@ -497,7 +497,7 @@ class Strings:
 
     def _ranks(self):
         """Each string's rank among the distinct strings: a sort key (see ``str_groupby``)."""
-        from .str_groupby import string_ranks
+        from ..str_groupby import string_ranks
 
         return string_ranks(self)
 
@@ -572,8 +572,8 @@ def _check_regex(p):
 def _counts(seg, total):
     """Pieces per string from the index of each string's first piece (``findall``/``split``)
     and the number of pieces in all."""
-    from .creation import array
-    from .manipulation import concatenate
+    from .pdarraycreation import array
+    from .pdarraymanipulation import concatenate
 
     if seg.size == 0:
         return seg
@@ -598,7 +598,7 @@ def _int_arg(v, name):
 
 def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
-    from .creation import _seed, _size
+    from .pdarraycreation import _seed, _size
 
     lo, hi = _int_arg(minlen, "minlen"), _int_arg(maxlen, "maxlen")
     if lo < 0 or hi <= lo:
@@ -608,7 +608,7 @@ def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=No
 
 def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda)."""
-    from .creation import _seed, _size
+    from .pdarraycreation import _seed, _size
 
     for name, v in (("logmean", logmean), ("logstd", logstd)):
         if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(

@@ -5,7 +5,7 @@ import builtins as _b
 import numpy as np
 
 
-from . import _atoll
+from .. import _atoll
 from .dtypes import bool_, float64, is_scalar, result
 from .pdarrayclass import pdarray, _scalar_value
 from .strings import Strings, concatenate as sconcat, from_list
@@ -121,7 +121,7 @@ def where(condition, A, B):
     """``A`` where ``condition`` is True, else ``B``: each a pdarray or a scalar (Strings or
     Categoricals for ``A`` and ``B`` together), pdarrays of one size; NumPy's result dtype.
     All three scalars: a NumPy scalar."""
-    from .categorical import Categorical
+    from ..categorical import Categorical
 
     for name, v in (("condition", condition), ("A", A), ("B", B)):
         if isinstance(v, (list, tuple, np.ndarray)):
@@ -135,13 +135,13 @@ def where(condition, A, B):
     if not isinstance(condition, pdarray):
         if not isinstance(condition, (_b.bool, np.bool_, _b.int, _b.float, np.number)):
             raise TypeError(f"condition: expected a pdarray or a bool, got {type(condition).__name__}")
-        from .creation import full
+        from .pdarraycreation import full
 
         condition = full(n, _b.bool(condition), bool_)
     elif condition.dtype != bool_:
         condition = condition != 0
     if isinstance(A, Categorical) or isinstance(B, Categorical):
-        from .pandas.categorical import where as _cat_where  # keeps the categories
+        from ..pandas.categorical import where as _cat_where  # keeps the categories
 
         return _cat_where(condition, A, B)
     if isinstance(A, (Strings, str)) or isinstance(B, (Strings, str)):
@@ -168,7 +168,7 @@ def where(condition, A, B):
 
 def _where_strings(condition, A, B, n):
     """``where`` of Strings (a str as every element): the strings of both, gathered by index."""
-    from .creation import arange
+    from .pdarraycreation import arange
 
     def strs(x):
         if isinstance(x, str):
@@ -357,7 +357,7 @@ def arctan2(x1, x2, /, out=None, *, where=True):
         r = np.arctan2(np.float64(x1), np.float64(x2))
         if out is None:
             return r
-        from .creation import full
+        from .pdarraycreation import full
 
         r = full(out.size, r, float64)
     else:
@@ -521,7 +521,7 @@ def array_equal(pda_a, pda_b, equal_nan=False):
 
 def logspace(start, stop, num=50, base=10.0, endpoint=True, dtype=float64, axis=0):
     """``base ** linspace(start, stop, num)`` (float64)."""
-    from .creation import linspace
+    from .pdarraycreation import linspace
 
     if base <= 0:
         raise ValueError("base: must be positive")
@@ -552,7 +552,7 @@ def cast(pda, dt, errors=ErrorMode.strict):
     a validity mask with ``ErrorMode.return_validity``), Strings to Categorical, and
     Categorical to Strings. Conversions to and from Strings run on the driver (the values are
     gathered, converted, and distributed again)."""
-    from .categorical import Categorical
+    from ..categorical import Categorical
 
     if isinstance(errors, str):
         errors = ErrorMode(errors)
@@ -575,7 +575,7 @@ def cast(pda, dt, errors=ErrorMode.strict):
         d = ak_dtype(dt)
         vals = pda.to_list()
         out, ok = _parse_strings(vals, d, errors)
-        from .creation import array
+        from .pdarraycreation import array
 
         r = array(out, dtype=d) if not is_bigint(d) else array(out, dtype="bigint")
         if errors == ErrorMode.return_validity:

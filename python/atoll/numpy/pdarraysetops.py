@@ -8,18 +8,18 @@ import builtins
 
 import numpy as np
 
-from . import _atoll
-from ._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_expr, key_list
+from .. import _atoll
+from .._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_expr, key_list
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
-from .creation import zeros, array, arange
+from .pdarraycreation import zeros, array, arange
 from .sorting import group_keys, coargsort, searchsorted
-from .manipulation import concatenate
-from .str_groupby import is_str_key
-from .groupby import GroupBy
+from .pdarraymanipulation import concatenate
+from ..str_groupby import is_str_key
+from ..groupby import GroupBy
 from .numeric import isnan
 from .pdarrayclass import cumsum, sum as _sum
-from .categorical import Categorical
+from ..categorical import Categorical
 from .strings import Strings, concatenate as sconcat
 from ._bigint import BigIntArray, to_bigint
 
@@ -141,7 +141,7 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
         return (~r)._materialize() if invert else r
     if assume_unique and isinstance(pda1, (list, tuple)):
-        from .numpy.alignment import NonUniqueError
+        from .alignment import NonUniqueError
 
         for side in (pda1, pda2):
             if side and side[0].size and _unique_idx(list(side)).size != side[0].size:

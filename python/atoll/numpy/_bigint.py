@@ -550,14 +550,14 @@ def _signed(x):
 
 
 def _zeros(n):
-    from .creation import zeros
+    from .pdarraycreation import zeros
 
     return zeros(n, uint64)
 
 
 def _const(v, n):
     """A bigint array of ``n`` copies of the Python int ``v``."""
-    from .creation import full
+    from .pdarraycreation import full
 
     k = builtins.max(1, (v.bit_length() + 64) // 64 + (1 if v < 0 else 0))
     w = v % (1 << (64 * k))
@@ -675,7 +675,7 @@ def from_ints(values, max_bits=-1):
     n = len(vals)
     top = builtins.max([v.bit_length() for v in vals], default=0)
     k = builtins.max(1, (top + 1 + 63) // 64)
-    from .creation import array
+    from .pdarraycreation import array
 
     limbs = []
     for i in range(k):

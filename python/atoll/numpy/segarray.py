@@ -27,17 +27,17 @@ import numpy as np
 from .dtypes import bool_, int64, uint64
 from .pdarrayclass import pdarray
 from .strings import Strings
-from .manipulation import concatenate
-from .creation import zeros, array, arange, ones, full
+from .pdarraymanipulation import concatenate
+from .pdarraycreation import zeros, array, arange, ones, full
 from .strings import from_list
 from .pdarrayclass import cumsum, sum as _sum, is_sorted, any as _any, max as _max
-from .groupby import GroupBy
+from ..groupby import GroupBy
 from .sorting import coargsort
-from .pandas._hashing import hash_values, mix
-from .setops import intersect1d, union1d, setdiff1d, setxor1d, in1d
-from .pandas._registry import register, unregister
-from .hdf5 import to_hdf, update_hdf, read_hdf
-from .io import to_parquet
+from ..pandas._hashing import hash_values, mix
+from .pdarraysetops import intersect1d, union1d, setdiff1d, setxor1d, in1d
+from ..pandas._registry import register, unregister
+from ..hdf5 import to_hdf, update_hdf, read_hdf
+from ..io import to_parquet
 
 __all__ = ["SegArray", "segarray"]
 

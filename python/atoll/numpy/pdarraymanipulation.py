@@ -6,11 +6,11 @@ import numpy as np
 
 from .dtypes import float64, int64, supported
 from .pdarrayclass import _check
-from .creation import zeros, array
+from .pdarraycreation import zeros, array
 from .pdarrayclass import pdarray
-from .pandas._concat import generic_concat
+from ..pandas._concat import generic_concat
 from ._bigint import BigIntArray, to_bigint
-from .groupby import GroupBy
+from ..groupby import GroupBy
 from .numeric import floor, isnan, where
 
 
