@@ -70,22 +70,18 @@ pub fn config_for(locales: Option<usize>, backend: Option<&str>) -> Result<Confi
 
 /// Registers every command (on every process, before the job starts).
 fn register_all() {
-    crate::share::MAKE_SHARED.register();
-    crate::share::CALL_C.register();
     crate::registry::FREE.register();
-    crate::commands::register();
-    crate::strings::register();
-    crate::str_extra::register();
-    crate::str_groupby::register();
-    crate::analytics::register_commands();
-    crate::dense_agg::register_commands();
-    crate::pandas_ops::register_commands();
-    crate::hdf5_io::register_commands();
-    crate::io::register();
-    crate::streaming::register();
-    crate::fused::register();
-    crate::graph::register_all();
-    crate::graph_share::SHARE_EDGES.register();
+    crate::commands::arrays::register();
+    crate::commands::strings::register();
+    crate::commands::strings::extra::register();
+    crate::commands::strings::categorical::register();
+    crate::commands::groupby::register_commands();
+    crate::commands::groupby::dense::register_commands();
+    crate::commands::frames::register_commands();
+    crate::commands::io::hdf5::register_commands();
+    crate::commands::io::register();
+    crate::commands::graph::register_all();
+    crate::commands::graph::share::SHARE_EDGES.register();
 }
 
 /// Starts a job with `config` (none may be running). Called with `LIFECYCLE` held.

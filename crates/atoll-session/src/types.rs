@@ -21,10 +21,10 @@ pub enum Node {
     Un(UnOp, Box<Node>),
     /// `where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
     Where(Box<Node>, Box<Node>, Box<Node>),
-    /// A function of one operand ([`crate::ufuncs`]).
-    Fn1(crate::ufuncs::F1, Box<Node>),
-    /// A function of two operands of one dtype ([`crate::ufuncs`]).
-    Fn2(crate::ufuncs::F2, Box<Node>, Box<Node>),
+    /// A function of one operand ([`crate::eval::ufuncs`]).
+    Fn1(crate::eval::ufuncs::F1, Box<Node>),
+    /// A function of two operands of one dtype ([`crate::eval::ufuncs`]).
+    Fn2(crate::eval::ufuncs::F2, Box<Node>, Box<Node>),
 }
 
 impl Node {
@@ -90,7 +90,7 @@ impl Node {
                         tb.name()
                     ));
                 }
-                if !op.is_comparison() && !crate::kernels::supports(ta, *op) {
+                if !op.is_comparison() && !crate::eval::kernels::supports(ta, *op) {
                     return Err(format!("unsupported operand dtype {} for {}", ta.name(), op.name()));
                 }
                 Ok(())

@@ -1,8 +1,8 @@
 //! A chunk's operands and results as the evaluator ([`crate::eval`]) and the functions
-//! ([`crate::ufuncs`]) see them: a slice in place ([`Src`]), a computed buffer or a scalar
+//! ([`crate::eval::ufuncs`]) see them: a slice in place ([`Src`]), a computed buffer or a scalar
 //! ([`Val`]), and typed access to them ([`Access`]).
 
-use crate::kernels::Num;
+use crate::eval::kernels::Num;
 use crate::scalar::{DType, Scal};
 
 /// A locale's part of an operand, in place.

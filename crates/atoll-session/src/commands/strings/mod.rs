@@ -2,6 +2,9 @@
 //! registry of their own (like the arrays' [`Registry`]); operations that give numbers or
 //! booleans put their arrays in the arrays' registry, so the driver sees them as arrays.
 
+pub mod categorical;
+pub mod extra;
+
 use crate::handles::{self, next_ids, Array, Session};
 use crate::handoff::DriverRef;
 use crate::registry::{lock, Col, Registry};

@@ -3,9 +3,9 @@
 //! distinct strings (sorted), so codes sort and compare as the strings do: a GroupBy by
 //! `[strings, numbers]` groups by `[codes, numbers]` and reads the keys back at the segments.
 
+use crate::commands::strings::{get, put, Strs};
 use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::strings::{get, put, Strs};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::strings::Categorical;

@@ -9,7 +9,7 @@ use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, GlobalPtr, Handler};
 use atoll::{Error, Result};
 
-fn get_t<T: Elem + crate::kernels::Num>(a: &DistArray<T, 1>, lo: usize, pos: usize) -> Scal {
+fn get_t<T: Elem + crate::eval::kernels::Num>(a: &DistArray<T, 1>, lo: usize, pos: usize) -> Scal {
     a.local()[pos - lo].scal()
 }
 

@@ -4,10 +4,10 @@
 //! and repack; plus the listing of one file's objects. `python/atoll/hdf5.py` composes
 //! Arkouda's layout of every object kind from these.
 
+use crate::commands::io::Dataset;
+use crate::commands::strings::Strs;
 use crate::handles::{next_ids, Array, Session};
-use crate::io::Dataset;
 use crate::registry::{lock, Col, Registry};
-use crate::strings::Strs;
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
@@ -49,7 +49,7 @@ type WriteArgs = (Vec<String>, String, u64, bool, Vec<(String, AttrVal)>);
 fn write_cmd(ctx: &Ctx, (files, path, id, is_str, attrs): WriteArgs) -> Result<()> {
     let files = paths(files);
     if is_str {
-        let s = crate::strings::get(ctx, id)?;
+        let s = crate::commands::strings::get(ctx, id)?;
         return h5::h5_write_strings(ctx, &files, &path, &s, true, &attrs);
     }
     let a = Registry::of(ctx).get(id)?;
@@ -69,7 +69,7 @@ fn write_strings_cmd(
     ctx: &Ctx,
     (files, path, id, offsets, attrs): (Vec<String>, String, u64, bool, Vec<(String, AttrVal)>),
 ) -> Result<()> {
-    let s = crate::strings::get(ctx, id)?;
+    let s = crate::commands::strings::get(ctx, id)?;
     h5::h5_write_strings(ctx, &paths(files), &path, &s, offsets, &attrs)
 }
 /// Writes strings, with or without their offsets.
@@ -99,7 +99,7 @@ pub static H5_READ: Handler<(Vec<String>, String, u64, bool), (DType, u64)> =
 fn read_strings_cmd(ctx: &Ctx, (files, path, id, calc): (Vec<String>, String, u64, bool)) -> Result<u64> {
     let s = h5::h5_read_strings(ctx, &paths(files), &path, calc)?;
     let n = s.len() as u64;
-    crate::strings::put(ctx, id, s);
+    crate::commands::strings::put(ctx, id, s);
     Ok(n)
 }
 /// Reads strings of every file into new strings.

@@ -12,40 +12,28 @@
 //! Scalars are read from a constant buffer of [`CHUNK`] elements (in L1), so every kernel reads
 //! slices only and one instance serves every mix of operands and scalars.
 //!
-//! [`set_fused_kernels`]`(false)` (on every locale) sends these trees back to the
-//! chunked evaluator: the bench times both paths in one run and the tests compare them.
+//! [`set_fused_kernels`](crate::commands::arrays::tuning::set_fused_kernels)`(false)` (on
+//! every locale) sends these trees back to the chunked evaluator: the bench times both paths in
+//! one run and the tests compare them.
 
 use crate::eval::{BNode, Src, CHUNK};
-use crate::handles::Session;
 use crate::types::{BinOp, Scal};
 use atoll::array::stream_store::{self, Streamer};
-use atoll::runtime::{Ctx, Handler};
-use atoll::Result;
+use atoll::runtime::Ctx;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether [`Fused::of`] recognizes trees (in-process locales share it; every rank sets its own).
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
-fn set(_ctx: &Ctx, on: bool) -> Result<()> {
+/// Turns the kernels on (the default) or off in this process.
+pub(crate) fn set_enabled(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
-    Ok(())
-}
-/// Turns the fused kernels on or off on every locale. **Collective.**
-pub static SET_FUSED: Handler<bool, ()> = Handler::new("atoll-session::set_fused", set);
-
-/// Registers the command.
-pub fn register() {
-    SET_FUSED.register();
 }
 
-/// Turns the fused kernels on (the default) or off on every locale (off: every tree goes
-/// through the chunked evaluator); returns the previous setting. Results never depend on it.
-/// **Collective.**
-pub fn set_fused_kernels(s: &Session, on: bool) -> Result<bool> {
-    let old = ENABLED.load(Ordering::Relaxed);
-    s.exec(&SET_FUSED, on)?;
-    Ok(old)
+/// Whether the kernels are on in this process.
+pub(crate) fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
 }
 
 /// An operand of a fused tree: this locale's part of an aligned array, or a scalar.

@@ -64,7 +64,7 @@ fn reduce_cmd(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
             let start = t.start;
             if op == RedOp::Sum {
                 // An array's sum: its chunks' pairwise sums several at a time (same values).
-                if let Some(chunks) = crate::sum_lockstep::leaf_chunk_parts(b, &t) {
+                if let Some(chunks) = crate::eval::sum_lockstep::leaf_chunk_parts(b, &t) {
                     let acc = combine_tree(op, dtype, chunks);
                     lock(&parts).push((start, acc));
                     return;
@@ -115,7 +115,7 @@ impl ScanOp {
     }
 }
 
-fn scan_t<T: crate::kernels::Num + Serialize + serde::de::DeserializeOwned>(
+fn scan_t<T: crate::eval::kernels::Num + Serialize + serde::de::DeserializeOwned>(
     ctx: &Ctx,
     local: &mut [T],
     op: ScanOp,

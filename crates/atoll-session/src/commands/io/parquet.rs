@@ -1,11 +1,11 @@
 //! Parquet IO of the session (`ak.read_parquet`, `ak.to_parquet`) over `atoll-io`:
 //! every locale reads the rows of its part and writes its own file (one per locale). String
-//! columns are `ak.Strings` (kept in the strings' registry, [`crate::strings`]); list columns
+//! columns are `ak.Strings` (kept in the strings' registry, [`crate::commands::strings`]); list columns
 //! are SegArrays: an int64 array of segments and an array or strings of values.
 
+use crate::commands::strings::Strs;
 use crate::handles::{next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
-use crate::strings::Strs;
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
@@ -32,7 +32,7 @@ fn register_column(ctx: &Ctx, reg: &Registry, id: u64, c: Column) -> Result<Got>
         Column::Bool(a) => (Col::B(a), DType::Bool),
         Column::U8(a) => (Col::U8(a), DType::U8),
         Column::Str(s) => {
-            crate::strings::put(ctx, id, s);
+            crate::commands::strings::put(ctx, id, s);
             return Ok(Got::Strings(len));
         }
         Column::List { .. } => return Err(Error::InvalidArgument("internal: a list of lists".into())),
@@ -78,7 +78,7 @@ fn read_cat(
     for ((_, c), id) in cols.into_iter().zip(ids) {
         let (n, k) = (c.codes.len() as u64, c.categories.len() as u64);
         reg.insert(id, Col::I(c.codes));
-        crate::strings::put(ctx, id + 1, c.categories);
+        crate::commands::strings::put(ctx, id + 1, c.categories);
         out.push((n, k));
     }
     Ok(out)
@@ -132,7 +132,7 @@ fn write(
     // Strings are immutable once made: shared, not locked.
     str_ids.sort_unstable();
     str_ids.dedup();
-    let strs = str_ids.iter().map(|&id| crate::strings::get(ctx, id)).collect::<Result<Vec<_>>>()?;
+    let strs = str_ids.iter().map(|&id| crate::commands::strings::get(ctx, id)).collect::<Result<Vec<_>>>()?;
     let array = |id: u64| -> Result<&Col> {
         let k = uniq.binary_search(&id).map_err(|_| Error::InvalidArgument("internal: arrays miscounted".into()))?;
         Ok(&*guards[k])

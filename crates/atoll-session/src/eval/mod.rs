@@ -3,9 +3,14 @@
 //! on the locale's task pool. Operands aligned with the output are read in place; others are
 //! first copied into aligned temporaries (bulk transfers).
 
+pub mod fused;
+pub mod kernels;
+pub(crate) mod sum_lockstep;
+pub mod ufuncs;
+
 pub use crate::values::{Access, Arg, Src, Val};
 
-use crate::kernels::{max_of, min_of, Num};
+use crate::eval::kernels::{max_of, min_of, Num};
 use crate::types::{BinOp, DType, Node, Scal, UnOp};
 use atoll::{Error, Result};
 use std::ops::Range;
@@ -28,10 +33,10 @@ pub enum BNode<'a> {
     Un(UnOp, Box<BNode<'a>>),
     /// A selection.
     Where(Box<BNode<'a>>, Box<BNode<'a>>, Box<BNode<'a>>),
-    /// A function of one operand ([`crate::ufuncs`]).
-    Fn1(crate::ufuncs::F1, Box<BNode<'a>>),
-    /// A function of two operands ([`crate::ufuncs`]).
-    Fn2(crate::ufuncs::F2, Box<BNode<'a>>, Box<BNode<'a>>),
+    /// A function of one operand ([`crate::eval::ufuncs`]).
+    Fn1(crate::eval::ufuncs::F1, Box<BNode<'a>>),
+    /// A function of two operands ([`crate::eval::ufuncs`]).
+    Fn2(crate::eval::ufuncs::F2, Box<BNode<'a>>, Box<BNode<'a>>),
 }
 
 impl<'a> BNode<'a> {
@@ -274,8 +279,8 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
             crate::with_dtype!(a.dtype(), T => where_t::<T>(&c, &a, &b, n)?)
         }
-        BNode::Fn1(f, x) => crate::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
-        BNode::Fn2(f, a, b) => crate::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
+        BNode::Fn1(f, x) => crate::eval::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
+        BNode::Fn2(f, a, b) => crate::eval::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
     })
 }
 

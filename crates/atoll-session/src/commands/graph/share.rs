@@ -3,7 +3,7 @@
 //! `examples/c/hitting_consumer`) attaches to by name; the three arrays come back as pdarrays
 //! whose blocks are the files (removed with the pdarrays unless `keep`).
 
-use crate::graph::{graph, GraphRef};
+use crate::commands::graph::{graph, GraphRef};
 use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
 use crate::types::DType;

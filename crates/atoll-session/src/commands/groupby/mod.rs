@@ -2,6 +2,8 @@
 //! dense-key paths of `unique`/`in1d`, on `atoll-ops`. The Python layer builds Arkouda's
 //! sorting, set and GroupBy functions on these and on the other commands.
 
+pub mod dense;
+
 use crate::commands::{materialize, Operand};
 use crate::handles::{next_id, Array, Session};
 use crate::registry::{lock, Col, Registry};

@@ -3,9 +3,9 @@
 //! strings. Each locale works on its own strings; no communication but the result's
 //! bookkeeping.
 
+use crate::commands::strings::{get, put, Strs};
 use crate::handles::{next_ids, Array, Session};
 use crate::registry::{Col, Registry};
-use crate::strings::{get, put, Strs};
 use crate::types::DType;
 use atoll::array::{dist, DistArray};
 use atoll::runtime::{Ctx, Handler};

@@ -13,8 +13,8 @@
 //! exactly the order of `pairwise_sum`, so results do not change (the Python tests compare both
 //! paths bit for bit).
 
+use crate::eval::kernels::Num;
 use crate::eval::{BNode, Part, Src, CHUNK, PAIRWISE_BLOCK};
-use crate::kernels::Num;
 use crate::types::BinOp;
 use std::ops::Range;
 

@@ -3,6 +3,8 @@
 //! generator or two arrays of edges, and the algorithms of `atoll-graph`, whose results become
 //! arrays (Block, aligned with the vertices).
 
+pub mod share;
+
 use crate::handles::{self, next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
 use crate::types::DType;
