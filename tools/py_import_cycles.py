@@ -1,21 +1,53 @@
 #!/usr/bin/env python3
-"""Import circles between the modules of the Python package ``atoll`` (python/atoll).
+"""Imports between the modules of the Python package ``atoll`` (python/atoll): circles, upward
+arrows, imports inside functions.
 
-Module A *imports* module B at module level when a statement outside every function of A
-(``import atoll.b``, ``from .b import f``, ``from . import b``) names B or an item of B. An
-import of a module's own package, or of a package's own submodule, is containment, not a
-dependency; ``_atoll`` (the compiled bindings) is a leaf. A strongly connected component of
-more than one module is a circle: the script prints each one (with ``--edges``, the statements
-that close it) and exits with status 1, so that a lint can run it::
+Module A *imports* module B when a statement of A names B or an item of B: ``import atoll.b``,
+``from .b import f``, ``from . import b``, ``__import__("atoll.b")`` or
+``importlib.import_module("atoll.b")``, at the top of the file or inside a function (an import
+inside a function runs at the call: it is an arrow all the same). Importing ``atoll.a.b`` first
+runs the package ``atoll/a/__init__.py`` when A is outside ``atoll.a``, so such an import is also
+an arrow from A to the package ``atoll.a`` (and through it to everything its ``__init__``
+imports). The root ``atoll/__init__.py`` is always under way when a module of the package runs,
+so an arrow to it is an arrow to the top. Imports of other libraries (NumPy, pandas, pyarrow,
+h5py, ...) and of the compiled bindings ``_atoll`` are not arrows; statements under
+``if TYPE_CHECKING:`` do not run and are not arrows either.
+
+The layers, lowest first (``LAYERS`` below; a module may import only modules of its own layer
+or of lower ones)::
+
+    foundation    the bindings' session and streams (_session, _stream), errors (numpy.err),
+                  progress, memory, core.client, the registries (core._registry, pandas._registry); the subpackages' namespaces
+                  (atoll.numpy, atoll.pandas, atoll.core: their __init__ imports nothing of
+                  the package, the root fills them)
+    dtypes        numpy.dtypes
+    data types    numpy.pdarrayclass, numpy.strings, numpy._bigint, the 64-bit folds and
+                  hashes (pandas._segfold, pandas._hashing), numpy.manipulation_functions,
+                  numpy.char
+    elementwise   numpy.numeric, _keys, numpy.pdarraycreation, and what needs only those
+                  (apply, share, graph, scipy, core.infoclass)
+    grouping      pandas.categorical (Categorical), pandas.groupbyclass (GroupBy) and their
+                  helpers (str_groupby, pandas._bigint_groupby, pandas._concat, numpy.util)
+    algorithms    numpy.pdarraymanipulation, numpy.sorting, numpy.pdarraysetops,
+                  numpy.segarray (SegArray), numpy.random, stats, pandas._sample
+    frames        pandas.index, pandas.series, pandas.dataframe, pandas.join, pandas._align,
+                  numpy.alignment
+    IO            io, hdf5, csv, client_dtypes, core.registry, pandas.io, pandas.interop,
+                  testing
+    namespaces    the modules that fill the subpackages' namespaces and attach methods
+                  (``_attach``: a lower type's method that calls a higher algorithm is
+                  defined there and set on the class, ``pdarray.argsort = ...``), the root
+                  ``atoll/__init__.py``
+
+The script prints every circle (a strongly connected component of more than one module),
+every upward arrow (a module importing one of a higher layer), every import of the package
+inside a function, and two scars: a function whose body starts with a blank line, and a module
+imported twice at the top of one file. Any of these makes the exit status 1, so that a lint
+can run it::
 
     python3 tools/py_import_cycles.py              # the static check
-    python3 tools/py_import_cycles.py --calls      # also list the imports inside functions
+    python3 tools/py_import_cycles.py --edges      # also the statements that close each circle
     .venv/bin/python tools/py_import_cycles.py --import   # also import in every order
-
-An import inside a function runs when the function is called: it is how a data type's method
-reaches the algorithm modules that take that type (``pdarray.argsort`` calls ``sorting``, which
-builds on ``pdarray``). ``--calls`` lists those, by the module-level circle each one would
-close if it moved to the top of its file.
 
 ``--import`` checks what the static view cannot: for every module, a fresh interpreter imports
 it first and then every other module in a shuffled (seeded) order; any failure is printed and
@@ -35,6 +67,111 @@ from module_cycles import sccs  # Tarjan's components, shared with the crates' c
 
 ROOT = Path(__file__).resolve().parent.parent / "python"
 
+# The layers, lowest first: (name, modules). A name ending in ".*" stands for every module
+# under that package that no other entry names. A new module goes into the lowest layer that
+# holds everything it imports.
+LAYERS: list[tuple[str, list[str]]] = [
+    (
+        "foundation",
+        [
+            "atoll._session",
+            "atoll._stream",
+            "atoll._io_errors",
+            "atoll._optional",
+            "atoll.progress",
+            "atoll.memory",
+            "atoll.arkouda",
+            "atoll.core",
+            "atoll.core.client",
+            "atoll.core._registry",
+            "atoll.numpy",
+            "atoll.numpy.err",
+            "atoll.pandas",
+            "atoll.pandas._registry",
+            "atoll.pandas.row",
+            "atoll.pandas.io_util",
+        ],
+    ),
+    ("dtypes", ["atoll.numpy.dtypes"]),
+    (
+        "data types",
+        [
+            "atoll.numpy.pdarrayclass",
+            "atoll.numpy.strings",
+            "atoll.numpy._bigint",
+            "atoll.numpy.manipulation_functions",
+            "atoll.numpy.char",
+            "atoll.pandas._segfold",
+            "atoll.pandas._hashing",
+        ],
+    ),
+    (
+        "elementwise",
+        [
+            "atoll.numpy.numeric",
+            "atoll._keys",
+            "atoll.numpy.pdarraycreation",
+            "atoll.apply",
+            "atoll.share",
+            "atoll.graph",
+            "atoll.graph_share",
+            "atoll.scipy",
+            "atoll.core.infoclass",
+        ],
+    ),
+    (
+        "grouping",
+        [
+            "atoll.pandas.categorical",
+            "atoll.categorical",
+            "atoll.pandas._bigint_groupby",
+            "atoll.pandas.groupbyclass",
+            "atoll.groupby",
+            "atoll.str_groupby",
+            "atoll.pandas._concat",
+            "atoll.numpy.util",
+        ],
+    ),
+    (
+        "algorithms",
+        [
+            "atoll.numpy.pdarraymanipulation",
+            "atoll.numpy.sorting",
+            "atoll.numpy.pdarraysetops",
+            "atoll.numpy.segarray",
+            "atoll.numpy.random",
+            "atoll.stats",
+            "atoll.pandas._sample",
+        ],
+    ),
+    (
+        "frames",
+        [
+            "atoll.pandas.index",
+            "atoll.pandas.series",
+            "atoll.pandas.dataframe",
+            "atoll.pandas.join",
+            "atoll.pandas._align",
+            "atoll.numpy.alignment",
+        ],
+    ),
+    (
+        "IO",
+        [
+            "atoll.io",
+            "atoll.hdf5",
+            "atoll.csv",
+            "atoll.client_dtypes",
+            "atoll.core.registry",
+            "atoll.pandas.io",
+            "atoll.pandas.interop",
+            "atoll.testing",
+            "atoll.pandas.testing",
+        ],
+    ),
+    ("namespaces", ["atoll._attach", "atoll._arkouda_shim.arkouda", "atoll"]),
+]
+
 
 def modules(root: Path) -> dict[str, Path]:
     out = {}
@@ -44,14 +181,44 @@ def modules(root: Path) -> dict[str, Path]:
     return out
 
 
+def layer_of(mods: dict[str, Path]) -> dict[str, int]:
+    """Each module's layer (its index in ``LAYERS``); exact names first, then the longest
+    ``package.*`` that holds the module."""
+    exact = {m: i for i, (_, names) in enumerate(LAYERS) for m in names if not m.endswith(".*")}
+    wild = sorted(
+        ((m[:-2], i) for i, (_, names) in enumerate(LAYERS) for m in names if m.endswith(".*")),
+        key=lambda x: -len(x[0]),
+    )
+    out = {}
+    for m in mods:
+        if m in exact:
+            out[m] = exact[m]
+            continue
+        for prefix, i in wild:
+            if m.startswith(prefix + "."):
+                out[m] = i
+                break
+    return out
+
+
 def is_package(mods: dict[str, Path], m: str) -> bool:
     return mods[m].name == "__init__.py"
 
 
-def targets(mods: dict[str, Path], m: str, node: ast.stmt) -> list[str]:
-    """The modules of the package that an import statement of module ``m`` names."""
+def known(mods: dict[str, Path], name: str) -> str | None:
+    """The module of the package that ``name`` (a dotted module path) is, or is inside."""
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def targets(mods: dict[str, Path], m: str, node: ast.AST) -> list[str]:
+    """The modules of the package that an import of module ``m`` names."""
+    if isinstance(node, ast.Call):  # __import__("atoll.x") / importlib.import_module("atoll.x")
+        name = node.args[0].value
+        return [known(mods, name)] if name == "atoll" or name.startswith("atoll.") else []
     if isinstance(node, ast.Import):
-        return [a.name for a in node.names if a.name in mods]
+        return [known(mods, a.name) for a in node.names if a.name == "atoll" or a.name.startswith("atoll.")]
     assert isinstance(node, ast.ImportFrom)
     if node.level:
         base = m.split(".") if is_package(mods, m) else m.split(".")[:-1]
@@ -65,57 +232,92 @@ def targets(mods: dict[str, Path], m: str, node: ast.stmt) -> list[str]:
     for a in node.names:
         if f"{src}.{a.name}" in mods:
             out.append(f"{src}.{a.name}")
-        elif a.name != "_atoll" and src in mods:
-            out.append(src)
+        elif a.name != "_atoll":
+            out.append(known(mods, src))
     return out
 
 
-def contains(a: str, b: str) -> bool:
-    """True when one of the two is a package holding the other."""
-    return a.startswith(b + ".") or b.startswith(a + ".")
+def dynamic_import(node: ast.AST) -> bool:
+    """``__import__("...")`` or ``importlib.import_module("...")`` with a constant name."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
+        return False
+    f = node.func
+    named = (isinstance(f, ast.Name) and f.id == "__import__") or (
+        isinstance(f, ast.Attribute) and f.attr == "import_module"
+    )
+    return named and isinstance(node.args[0].value, str)
 
 
-def imports(mods: dict[str, Path]):
-    """Module-level edges, call-time edges (``{a: {b: [line, ...]}}`` each), and the order in
-    which importing runs modules: module-level edges with containment, and from each module to
-    its package (its ``__init__`` runs first; the root's is always under way)."""
-    top: dict[str, dict[str, list[int]]] = {m: {} for m in mods}
-    runs: dict[str, set[str]] = {m: set() for m in mods}
-    calls: dict[str, dict[str, list[int]]] = {m: {} for m in mods}
+def ancestors(m: str) -> list[str]:
+    """The packages above ``m``, the root excepted: ``atoll.a.b.c`` -> ``atoll.a``, ``atoll.a.b``."""
+    parts = m.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts))]
+
+
+class Edge:
+    def __init__(self, line: int, in_function: bool, via: str | None = None):
+        self.line, self.in_function, self.via = line, in_function, via
+
+
+def type_checking(node: ast.AST) -> bool:
+    t = node.test if isinstance(node, ast.If) else None
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(mods: dict[str, Path]) -> tuple[dict[str, dict[str, list[Edge]]], list[str]]:
+    """The arrows (``{a: {b: [Edge, ...]}}``) and the scars found on the way."""
+    edges: dict[str, dict[str, list[Edge]]] = {m: {} for m in mods}
+    scars: list[str] = []
     for m, path in mods.items():
-        tree = ast.parse(path.read_text(), str(path))
+        text = path.read_text()
+        lines = text.splitlines()
+        tree = ast.parse(text, str(path))
+        rel = path.relative_to(ROOT)
+        top_modules: dict[tuple, int] = {}
+
+        def add(a: str, b: str, edge: Edge) -> None:
+            if b != a:
+                edges[a].setdefault(b, []).append(edge)
 
         def visit(node: ast.AST, in_function: bool) -> None:
             for child in ast.iter_child_nodes(node):
+                if type_checking(child):
+                    continue
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    j = child.lineno - 1  # the signature's last line: the first that ends in ":"
+                    while j < child.body[0].lineno - 1 and not lines[j].split("#")[0].rstrip().endswith(":"):
+                        j += 1
+                    if j + 1 < child.body[0].lineno - 1 and not lines[j + 1].strip():
+                        scars.append(f"{rel}:{j + 2}: the body of {child.name} starts with a blank line")
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                     visit(child, True)
                     continue
-                if isinstance(child, (ast.Import, ast.ImportFrom)):
+                if isinstance(child, (ast.Import, ast.ImportFrom)) or dynamic_import(child):
+                    if not in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
+                        if isinstance(child, ast.Import):
+                            key = tuple(a.name for a in child.names)
+                        elif child.module is None:  # from . import a: module a
+                            key = (child.level, ",".join(a.name for a in child.names))
+                        else:
+                            key = (child.level, child.module)
+                        if key in top_modules and not (
+                            isinstance(child, ast.ImportFrom) and child.module == "__future__"
+                        ):
+                            scars.append(
+                                f"{rel}:{child.lineno}: imports {key[-1] or '.'} again (line {top_modules[key]})"
+                            )
+                        top_modules.setdefault(key, child.lineno)
                     for t in targets(mods, m, child):
-                        if not in_function and t != m:
-                            runs[m].add(t)
-                        if t != m and not contains(m, t):
-                            (calls if in_function else top)[m].setdefault(t, []).append(child.lineno)
+                        add(m, t, Edge(child.lineno, in_function))
+                        for p in ancestors(t):
+                            if p in mods and not m.startswith(p + ".") and p != m:
+                                add(m, p, Edge(child.lineno, in_function, via=t))
                 visit(child, in_function)
 
         visit(tree, False)
-        package = m.rpartition(".")[0]
-        if package not in ("", "atoll"):
-            runs[m].add(package)
-    return top, calls, runs
-
-
-def reaches(edges, a: str, b: str) -> bool:
-    seen, todo = {a}, [a]
-    while todo:
-        v = todo.pop()
-        if v == b:
-            return True
-        for w in edges.get(v, ()):
-            if w not in seen:
-                seen.add(w)
-                todo.append(w)
-    return False
+    return edges, scars
 
 
 def import_everywhere(mods: dict[str, Path]) -> int:
@@ -135,35 +337,58 @@ def import_everywhere(mods: dict[str, Path]) -> int:
     return bad
 
 
+def describe(mods: dict[str, Path], a: str, b: str, e: Edge) -> str:
+    where = f"{mods[a].relative_to(ROOT)}:{e.line}"
+    how = " (inside a function)" if e.in_function else ""
+    via = f" (importing {e.via} runs its __init__)" if e.via else ""
+    return f"{where} imports {b}{via}{how}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--edges", action="store_true", help="the statements that close each circle")
-    ap.add_argument("--calls", action="store_true", help="list the imports inside functions")
     ap.add_argument("--import", dest="dynamic", action="store_true", help="import every module in every order")
     args = ap.parse_args()
     mods = modules(ROOT)
-    top, calls, runs = imports(mods)
-    circles = [sorted(c) for c in sccs(sorted(mods), top) if len(c) > 1]
+    layer = layer_of(mods)
+    edges, scars = imports(mods)
+    bad = 0
+    for m in sorted(set(mods) - set(layer)):
+        print(f"{mods[m].relative_to(ROOT)}: in no layer (add it to LAYERS in {Path(__file__).name})")
+        bad += 1
+    circles = [sorted(c) for c in sccs(sorted(mods), edges) if len(c) > 1]
     for comp in circles:
-        print("import circle at module level: " + " <-> ".join(comp))
+        print(f"import circle of {len(comp)} modules: " + " <-> ".join(comp))
         if args.edges:
             for a in comp:
-                for b, lines in sorted(top[a].items()):
+                for b, es in sorted(edges[a].items()):
                     if b in comp:
-                        print(f"  {mods[a].relative_to(ROOT)}:{lines[0]} imports {b}")
-    n_calls = sum(len(v) for d in calls.values() for v in d.values())
+                        print("  " + describe(mods, a, b, es[0]))
+    upward = [
+        (a, b, e)
+        for a in sorted(edges)
+        for b, es in sorted(edges[a].items())
+        for e in es[:1]
+        if a in layer and b in layer and layer[b] > layer[a]
+    ]
+    for a, b, e in upward:
+        print(f"upward: {describe(mods, a, b, e)} ({LAYERS[layer[a]][0]} < {LAYERS[layer[b]][0]})")
+    inside = [(a, b, e) for a in sorted(edges) for b, es in sorted(edges[a].items()) for e in es if e.in_function]
+    inside = [(a, b, e) for a, b, e in inside if e.via is None]
+    for a, b, e in inside:
+        print(f"inside a function: {describe(mods, a, b, e)}")
+    for s in scars:
+        print(f"scar: {s}")
+    n_edges = sum(len(d) for d in edges.values())
     print(
-        f"{len(mods)} modules, {sum(len(d) for d in top.values())} module-level imports between them, "
-        f"{len(circles)} circles; {n_calls} imports inside functions"
+        f"{len(mods)} modules, {n_edges} arrows between them, {len(circles)} circles "
+        f"({sum(map(len, circles))} modules), {len(upward)} upward arrows, "
+        f"{len(inside)} imports inside functions, {len(scars)} scars"
     )
-    if args.calls:
-        for a in sorted(calls):
-            for b, lines in sorted(calls[a].items()):
-                why = "would close a circle" if reaches(runs, b, a) else "could move to the top"
-                lines_s = ",".join(map(str, lines))
-                print(f"  {mods[a].relative_to(ROOT)}:{lines_s} calls into {b} ({why})")
-    bad = import_everywhere(mods) if args.dynamic else 0
-    return 1 if circles or bad else 0
+    bad += len(circles) + len(upward) + len(inside) + len(scars)
+    if args.dynamic:
+        bad += import_everywhere(mods)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
