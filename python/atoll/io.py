@@ -24,6 +24,7 @@ import os
 
 import numpy as np
 
+from ._optional import pd
 from . import _atoll
 from .numpy._bigint import BigIntArray
 from ._io_errors import (
@@ -479,8 +480,6 @@ def to_zarr(store_path, arr, chunk_shape):
 def import_data(read_path, write_file=None, return_obj=True, index=False):
     """A DataFrame of a file pandas reads (HDF5 written by pandas, or Parquet), and, with
     ``write_file``, the same data written in Atoll's (Arkouda's) per-locale files."""
-    import pandas as pd
-
     files = _glob.glob(read_path)
     if not files:
         raise FileNotFoundError(f"Invalid read_path, {read_path}. No files found.")

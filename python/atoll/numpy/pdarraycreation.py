@@ -5,6 +5,7 @@ import os
 
 import numpy as np
 
+from .._optional import loaded, pd
 from .. import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
@@ -379,9 +380,7 @@ def standard_normal(size, seed=None):
 
 def from_series(series, dtype=None):
     """A pdarray (or Strings) of a pandas Series' values."""
-    import pandas as pd
-
-    if not isinstance(series, pd.Series):
+    if not (loaded("pandas") and isinstance(series, pd.Series)):
         raise TypeError(f"series: expected a pandas Series, got {type(series).__name__}")
     v = series.to_numpy()
     if dtype is not None:

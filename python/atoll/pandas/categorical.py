@@ -27,6 +27,7 @@ import builtins
 
 import numpy as np
 
+from .._optional import loaded, pd
 from ..numpy.dtypes import int64
 from ..numpy.pdarrayclass import pdarray, _check
 from ..numpy.strings import Strings
@@ -211,8 +212,6 @@ class Categorical:
 
     def to_pandas(self):
         """The equivalent ``pandas.Categorical`` (same codes and categories)."""
-        import pandas as pd
-
         return pd.Categorical.from_codes(
             codes=self.codes.to_ndarray(), categories=pd.Index(self.categories.to_ndarray())
         )
@@ -499,11 +498,7 @@ def _copy(v):
 
 
 def _is_pandas_categorical(v):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(v, pd.Categorical)
+    return loaded("pandas") and isinstance(v, pd.Categorical)
 
 
 def where(condition, A, B):

@@ -20,6 +20,7 @@ from collections import UserDict
 
 import numpy as np
 
+from .._optional import loaded, pd
 from .. import _atoll
 from ..numpy.dtypes import bool_, float64, int64, uint64, uint8
 from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
@@ -84,8 +85,6 @@ class DataFrame(UserDict):
     objType = "DataFrame"
 
     def __init__(self, initialdata=None, index=None, columns=None):
-        import pandas as pd
-
         super().__init__()
         self.registered_name = None
         self._columns = []
@@ -98,7 +97,7 @@ class DataFrame(UserDict):
             self._nrows = initialdata._nrows
             self._set_index(initialdata.index if index is None else index)
             return
-        if isinstance(initialdata, pd.DataFrame):
+        if loaded("pandas") and isinstance(initialdata, pd.DataFrame):
             self._from_pandas(initialdata, index)
             return
         if initialdata is None:
@@ -145,8 +144,6 @@ class DataFrame(UserDict):
             raise ValueError(f"Index of size {self._index.size} does not match {self._nrows} rows")
 
     def _from_pandas(self, pdf, index):
-        import pandas as pd
-
         from .categorical import Categorical
         from ..numpy.segarray import SegArray
 
@@ -178,11 +175,9 @@ class DataFrame(UserDict):
 
     # ----- structure ---------------------------------------------------------------------
     def _set_index(self, value):
-        import pandas as pd
-
         if value is None or isinstance(value, Index):
             self._index = value
-        elif isinstance(value, (pdarray, Strings, pd.Index)) or _is_atoll_array(value):
+        elif _is_atoll_array(value) or (loaded("pandas") and isinstance(value, pd.Index)):
             self._index = Index(value)
         elif isinstance(value, (list, np.ndarray)):
             self._index = Index(_to_array(value))
@@ -410,8 +405,6 @@ class DataFrame(UserDict):
         return f"{self._nrows} rows x {self._ncols()} columns"
 
     def _get_head_tail(self):
-        import pandas as pd
-
         if self.empty:
             return pd.DataFrame()
         maxrows = pd.get_option("display.max_rows")
@@ -428,16 +421,12 @@ class DataFrame(UserDict):
     _get_head_tail_server = _get_head_tail
 
     def __repr__(self):
-        import pandas as pd
-
         prt = self._get_head_tail()
         with pd.option_context("display.show_dimensions", False):
             s = prt.__repr__()
         return s + " (" + self._shape_str() + ")"
 
     def _repr_html_(self):
-        import pandas as pd
-
         prt = self._get_head_tail()
         with pd.option_context("display.show_dimensions", False):
             s = prt._repr_html_()
@@ -468,8 +457,6 @@ class DataFrame(UserDict):
     def to_pandas(self, datalimit=None, retain_index=False):
         """The ``pandas.DataFrame`` (gathered to the driver); the index kept when
         ``retain_index``."""
-        import pandas as pd
-
         from .categorical import Categorical
         from ..numpy.segarray import SegArray
 

@@ -16,6 +16,7 @@ import builtins
 
 import numpy as np
 
+from .._optional import loaded, pd
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.strings import Strings
 from ..numpy.pdarraycreation import array, _ints_dtype
@@ -31,17 +32,15 @@ def _is_int(x):
 
 def _to_array(values):
     """An Atoll array of a list, tuple, NumPy array or pandas object."""
-    import pandas as pd
-
     from .categorical import Categorical
 
     if isinstance(values, (pdarray, Strings, Categorical)):
         return values
-    if isinstance(values, pd.Categorical):
+    if loaded("pandas") and isinstance(values, pd.Categorical):
         return Categorical(values)
-    if isinstance(getattr(values, "dtype", None), pd.StringDtype) and len(values) == 0:
+    if loaded("pandas") and isinstance(getattr(values, "dtype", None), pd.StringDtype) and len(values) == 0:
         return array(np.array([], dtype=str))  # no element tells the kind: the dtype does
-    if isinstance(values, (pd.Index, pd.Series)):
+    if loaded("pandas") and isinstance(values, (pd.Index, pd.Series)):
         if isinstance(values.dtype, pd.CategoricalDtype):
             return Categorical(values.values)
         values = values.to_numpy()
@@ -90,14 +89,12 @@ class Index:
     objType = "Index"
 
     def __init__(self, values, name=None, allow_list=False, max_list_size=1000):
-        import pandas as pd
-
         self.max_list_size = max_list_size
         self.registered_name = None
         if isinstance(values, Index) and not isinstance(values, MultiIndex):
             self.values = values.values
             self.name = name if name else values.name
-        elif isinstance(values, pd.Index):
+        elif loaded("pandas") and isinstance(values, pd.Index):
             self.values = _to_array(values)
             self.name = name if name else values.name
         elif isinstance(values, (list, tuple)):
@@ -113,7 +110,7 @@ class Index:
         elif isinstance(values, np.ndarray):
             self.values = _to_array(values)
             self.name = name
-        elif isinstance(values, pd.Categorical) or _is_atoll_array(values):
+        elif _is_atoll_array(values) or (loaded("pandas") and isinstance(values, pd.Categorical)):
             self.values = _to_array(values)
             self.name = name
         else:
@@ -236,8 +233,6 @@ class Index:
 
     # ----- conversion --------------------------------------------------------------------
     def to_pandas(self):
-        import pandas as pd
-
         from .categorical import Categorical
 
         if isinstance(self.values, list):
@@ -385,10 +380,8 @@ class MultiIndex(Index):
     objType = "MultiIndex"
 
     def __init__(self, data, name=None, names=None):
-        import pandas as pd
-
         self.registered_name = None
-        if isinstance(data, pd.MultiIndex):
+        if loaded("pandas") and isinstance(data, pd.MultiIndex):
             names = list(data.names) if names is None else names
             data = [_to_array(data.get_level_values(i)) for i in range(data.nlevels)]
         elif isinstance(data, MultiIndex):
@@ -492,8 +485,6 @@ class MultiIndex(Index):
         return _convert_bytes(builtins.sum(lv.nbytes for lv in self.levels), unit)
 
     def to_pandas(self):
-        import pandas as pd
-
         arrs = []
         for lv in self.levels:
             if hasattr(lv, "codes"):

@@ -21,6 +21,7 @@ import operator
 
 import numpy as np
 
+from .._optional import loaded, pd
 from ..numpy.dtypes import bool_, float64, int64
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.strings import Strings
@@ -60,12 +61,10 @@ class Series:
     objType = "Series"
 
     def __init__(self, data, name=None, index=None):
-        import pandas as pd
-
         from .categorical import Categorical
 
         self.registered_name = None
-        if isinstance(data, pd.Categorical):
+        if loaded("pandas") and isinstance(data, pd.Categorical):
             data = Categorical(data)
         if index is None and isinstance(data, (tuple, list)) and len(data) == 2 and not np.isscalar(data[0]):
             if not isinstance(data[0], (pdarray, Index, Strings, Categorical, list, tuple)):
@@ -75,7 +74,7 @@ class Series:
             self.values = data[1].values if isinstance(data[1], Series) else data[1]
             self.index = data[0] if isinstance(data[0], Index) else Index.factory(data[0])
             self.name = name
-        elif isinstance(data, pd.Series):
+        elif loaded("pandas") and isinstance(data, pd.Series):
             if isinstance(data.dtype, pd.CategoricalDtype):
                 self.values = Categorical(data.values)
             else:
@@ -141,8 +140,6 @@ class Series:
 
     # ----- conversion --------------------------------------------------------------------
     def to_pandas(self):
-        import pandas as pd
-
         from .categorical import Categorical
         from ..numpy.segarray import SegArray
 
@@ -167,8 +164,6 @@ class Series:
         return self.to_pandas().to_markdown(mode=mode, index=index, tablefmt=tablefmt, **kwargs)
 
     def __repr__(self):
-        import pandas as pd
-
         if len(self) == 0:
             return "Series([ -- ][ 0 values : 0 B])"
         maxrows = pd.get_option("display.max_rows")

@@ -4,6 +4,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._optional import scipy_stats
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.numeric import log
 from ..numpy.pdarrayclass import sum as _sum
@@ -25,8 +26,6 @@ _LAMBDAS = {
 def power_divergence(f_obs, f_exp=None, ddof=0, lambda_=None):
     """Cressie-Read power divergence statistic and p-value (SciPy's ``power_divergence``)
     of the observed frequencies ``f_obs`` (a pdarray) against ``f_exp`` (uniform by default)."""
-    from scipy.stats import chi2
-
     if isinstance(lambda_, str):
         if lambda_ not in _LAMBDAS:
             raise ValueError(f"lambda_: unknown name {lambda_!r}, expected one of {sorted(_LAMBDAS)}")
@@ -50,7 +49,7 @@ def power_divergence(f_obs, f_exp=None, ddof=0, lambda_=None):
         terms = obs * ((obs / exp) ** lam - 1) / (0.5 * lam * (lam + 1))
     stat = float(_sum(terms))
     k = obs.size
-    p = float(chi2.sf(stat, k - 1 - ddof))
+    p = float(scipy_stats.chi2.sf(stat, k - 1 - ddof))
     return Power_divergenceResult(np.float64(stat), np.float64(p))
 
 

@@ -12,11 +12,13 @@ and pandas objects into Atoll's.
 import builtins
 
 import numpy as np
-import pandas as pd
-from pandas.api.extensions import no_default
 
+from .._optional import loaded, pd
 from ..numpy.pdarraycreation import array
-from ..pandas import Categorical, DataFrame, Index, MultiIndex, Series
+from ..pandas.categorical import Categorical
+from ..pandas.dataframe import DataFrame
+from ..pandas.index import Index, MultiIndex
+from ..pandas.series import Series
 from ..numpy.pdarrayclass import all as _all
 from ..numpy.pdarrayclass import is_sorted, pdarray
 from ..numpy.segarray import SegArray
@@ -32,6 +34,22 @@ _CLASSES = {
     "Index": Index,
     "MultiIndex": MultiIndex,
 }
+
+
+class _NoDefault:
+    """pandas' ``no_default`` (the argument was not given) without importing pandas: such an
+    argument is left out of the call to ``pandas.testing``, which then applies its default."""
+
+    def __repr__(self):
+        return "<no_default>"
+
+
+no_default = _NoDefault()
+
+
+def _given(**kwargs):
+    return {k: v for k, v in kwargs.items() if v is not no_default}
+
 
 __all__ = [
     "assert_almost_equal",
@@ -324,11 +342,9 @@ def assert_index_equal(
         _pandas_index(right),
         exact=exact,
         check_names=check_names,
-        check_exact=check_exact,
         check_categorical=check_categorical,
         check_order=check_order,
-        rtol=rtol,
-        atol=atol,
+        **_given(check_exact=check_exact, rtol=rtol, atol=atol),
         obj=obj,
     )
 
@@ -369,11 +385,9 @@ def assert_series_equal(
         check_dtype=check_dtype,
         check_index_type=check_index_type,
         check_names=check_names,
-        check_exact=check_exact,
         check_categorical=check_categorical,
         check_category_order=check_category_order,
-        rtol=rtol,
-        atol=atol,
+        **_given(check_exact=check_exact, rtol=rtol, atol=atol),
         obj=obj,
         check_index=check_index,
         check_like=check_like,
@@ -414,11 +428,9 @@ def assert_frame_equal(
         check_index_type=check_index_type,
         check_column_type=check_column_type,
         check_names=check_names,
-        check_exact=check_exact,
         check_categorical=check_categorical,
         check_like=check_like,
-        rtol=rtol,
-        atol=atol,
+        **_given(check_exact=check_exact, rtol=rtol, atol=atol),
         obj=obj,
     )
 
@@ -446,15 +458,15 @@ def _to_atoll(x):
         x, (np.generic, builtins.bool, builtins.int, builtins.float)
     ):
         return x
-    if isinstance(x, pd.MultiIndex):
+    if loaded("pandas") and isinstance(x, pd.MultiIndex):
         return MultiIndex(x)
-    if isinstance(x, pd.Index):
+    if loaded("pandas") and isinstance(x, pd.Index):
         return Index(x)
-    if isinstance(x, pd.Series):
+    if loaded("pandas") and isinstance(x, pd.Series):
         return Series(x)
-    if isinstance(x, pd.DataFrame):
+    if loaded("pandas") and isinstance(x, pd.DataFrame):
         return DataFrame(x)
-    if isinstance(x, pd.Categorical):
+    if loaded("pandas") and isinstance(x, pd.Categorical):
         return Categorical(x)
     if isinstance(x, np.ndarray):
         return array(np.ascontiguousarray(x))
@@ -471,7 +483,7 @@ def assert_arkouda_array_equivalent(
 ):
     """``assert_arkouda_array_equal`` after turning NumPy arrays and pandas Categoricals into
     Atoll's arrays."""
-    ok = (np.ndarray, pd.Categorical) + tuple(_CLASSES.values())
+    ok = (np.ndarray,) + ((pd.Categorical,) if loaded("pandas") else ()) + tuple(_CLASSES.values())
     if not isinstance(left, ok) or not isinstance(right, ok):
         raise TypeError(
             "left and right must be type np.ndarray, pdarray, Strings, Categorical, or SegArray.  "

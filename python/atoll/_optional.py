@@ -1,0 +1,93 @@
+"""The optional libraries, imported on first use: ``import atoll`` needs NumPy alone.
+
+Each accessor stands for one library and imports it the first time one of its attributes is
+read, so that a module may write ``from .._optional import pd`` at its top and ``pd.Series``
+in its functions. Where the library is not installed, that first read raises an
+``ImportError`` naming the function that needed it and the extra that installs it::
+
+    ImportError: atoll: DataFrame.to_pandas needs pandas; pip install 'atoll[pandas]'
+
+A type test must not import a library only to learn that an object is not of its types: an
+object can be a pandas Series only when pandas is already imported, so such tests read
+``loaded("pandas") and isinstance(x, pd.Series)``.
+"""
+
+import importlib
+import importlib.util
+import sys
+
+__all__ = ["LazyModule", "loaded", "has", "pd", "pa", "pq", "h5py", "scipy_stats", "pl"]
+
+
+class LazyModule:
+    """A module-like stand-in for the library ``name``: its first attribute read imports the
+    library (``ImportError`` naming ``extra`` where it is missing), later reads go to it."""
+
+    __slots__ = ("_name", "_extra", "_module")
+
+    def __init__(self, name, extra=None):
+        self._name = name
+        self._extra = extra
+        self._module = None
+
+    def _load(self, feature):
+        module = self._module
+        if module is None:
+            try:
+                module = importlib.import_module(self._name)
+            except ImportError as e:
+                top = self._name.split(".")[0]
+                how = f"pip install 'atoll[{self._extra}]'" if self._extra else f"pip install {top}"
+                raise ImportError(f"atoll: {feature} needs {top}; {how}", name=self._name) from e
+            self._module = module
+        return module
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            # Introspection (``hasattr(x, "__wrapped__")``, copy, pickle) imports nothing.
+            if self._module is None:
+                raise AttributeError(attr)
+            return getattr(self._module, attr)
+        # The caller's function names the feature in the message: ``DataFrame.to_pandas``.
+        code = sys._getframe(1).f_code
+        feature = getattr(code, "co_qualname", code.co_name)
+        if feature == "<module>":
+            feature = f"{self._name}.{attr}"
+        return getattr(self._load(feature), attr)
+
+    def __dir__(self):
+        return dir(self._load(self._name))
+
+    def __repr__(self):
+        state = "imported" if self._module is not None else "not imported yet"
+        return f"<atoll lazy module {self._name!r} ({state})>"
+
+
+def loaded(name):
+    """Whether the library ``name`` is imported already (never imports it): an object can be
+    of one of its types only then."""
+    return sys.modules.get(name) is not None
+
+
+def has(name):
+    """Whether the library ``name`` can be imported (without importing it, for a top-level
+    name)."""
+    if loaded(name):
+        return True
+    if name in sys.modules:  # ``sys.modules[name] = None`` blocks the import
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+# pandas: Series, DataFrame and Index conversions, the pandas-layer asserters, pandas' readers.
+pd = LazyModule("pandas", extra="pandas")
+# Arrow and HDF5 from Python (Atoll's own readers and writers are native and need neither).
+pa = LazyModule("pyarrow", extra="io")
+pq = LazyModule("pyarrow.parquet", extra="io")
+h5py = LazyModule("h5py", extra="io")
+# SciPy's distributions, for the p-values of ``atoll.scipy``.
+scipy_stats = LazyModule("scipy.stats")
+pl = LazyModule("polars")
