@@ -12,7 +12,7 @@ export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
 
-.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom lint test-cluster
+.PHONY: all demo test build build-python venv apt test-local test-mpi test-python bench clean doc examples-c loom lint stubtest test-cluster
 
 all: build
 
@@ -72,12 +72,18 @@ $(STAMPS)/ruff: | $(STAMPS) $(VENV)/bin/mpiexec
 	$(VENV)/bin/python -m pip install -q "ruff==$(RUFF_VERSION)"
 	touch $@
 
+# mypy's stubtest (the native module's stub against the module), pinned like ruff.
+MYPY_VERSION := 2.4.1
+$(STAMPS)/mypy: | $(STAMPS) $(VENV)/bin/mpiexec
+	$(VENV)/bin/python -m pip install -q "mypy==$(MYPY_VERSION)"
+	touch $@
+
 # The gates CI runs before the tests (.ci/run): the formatters' checks (rustfmt, ruff format),
 # clippy and rustdoc with warnings as errors, over every target and feature, and ruff's lints.
 # LINT_SCOPE narrows the Rust gates, e.g. `make lint LINT_SCOPE="--workspace --exclude
 # atoll-python"`.
 LINT_SCOPE ?= --workspace
-lint: apt venv $(STAMPS)/ruff
+lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
@@ -85,6 +91,12 @@ lint: apt venv $(STAMPS)/ruff
 	$(VENV)/bin/ruff format --check python tools bench
 	python3 tools/module_cycles.py --rules
 	python3 tools/py_import_cycles.py
+	$(MAKE) -s stubtest
+
+# The stub python/atoll/_atoll.pyi against the built module atoll._atoll: every binding, its
+# parameters and defaults (tools/stubtest_allowlist.txt: what stubtest cannot see).
+stubtest: build-python $(STAMPS)/mypy
+	$(VENV)/bin/python -m mypy.stubtest atoll._atoll --allowlist tools/stubtest_allowlist.txt --concise
 
 # The atoll package, release mode, with the MPI backend, installed (editable) into the venv.
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas $(STAMPS)/pydeps-tables
