@@ -3,7 +3,7 @@
 //! registers, and the [`Array`] handles that free them. Starting and stopping the job is
 //! `session.rs`'s, above the commands.
 
-use crate::registry::FREE;
+use crate::commands::arrays::FREE;
 use crate::types::DType;
 use atoll::runtime::{Driver, Handler};
 use atoll::util::sync::lock;

@@ -18,10 +18,6 @@
 //! - [`commands`]: the collective commands, in folders by area (`arrays`, `strings`,
 //!   `groupby`, `frames`, `io`, `graph`).
 
-// A command's handler takes its arguments as one tuple (what the driver serializes), so
-// handler types are long tuples by design.
-#![allow(clippy::type_complexity)]
-
 pub mod commands;
 pub mod eval;
 pub mod handles;

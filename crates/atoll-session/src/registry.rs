@@ -3,7 +3,7 @@
 
 use crate::types::DType;
 use atoll::array::{dist, DistArray};
-use atoll::runtime::{Ctx, Handler};
+use atoll::runtime::Ctx;
 use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use std::collections::HashMap;
@@ -159,16 +159,3 @@ impl Registry {
 
 /// Locks a column (or any of the crate's locks): the poison-tolerant lock of `atoll-util`.
 pub use atoll::util::sync::lock;
-
-fn free(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
-    let reg = Registry::of(ctx);
-    let mut r = Ok(());
-    for id in ids {
-        if let Some(c) = reg.remove(id) {
-            r = r.and(c.free());
-        }
-    }
-    r
-}
-/// Frees arrays.
-pub static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::free", free);

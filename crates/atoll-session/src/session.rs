@@ -68,25 +68,9 @@ pub fn config_for(locales: Option<usize>, backend: Option<&str>) -> Result<Confi
     Ok(config)
 }
 
-/// Registers every command (on every process, before the job starts).
-fn register_all() {
-    crate::registry::FREE.register();
-    crate::commands::arrays::register();
-    crate::commands::strings::register();
-    crate::commands::strings::extra::register();
-    crate::commands::strings::categorical::register();
-    crate::commands::groupby::register_commands();
-    crate::commands::groupby::dense::register_commands();
-    crate::commands::frames::register_commands();
-    crate::commands::io::hdf5::register_commands();
-    crate::commands::io::register();
-    crate::commands::graph::register_all();
-    crate::commands::graph::share::SHARE_EDGES.register();
-}
-
 /// Starts a job with `config` (none may be running). Called with `LIFECYCLE` held.
 fn start_locked(config: Config) -> Result<Session> {
-    register_all();
+    crate::commands::register();
     let d = Driver::start(config)?;
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed) + 1;
     let s = Session { driver: Arc::new(d), generation };

@@ -11,12 +11,52 @@
 //! | [`io`] | Parquet and HDF5 |
 //! | [`graph`] | graphs and their algorithms, edge lists in shared files |
 
-pub mod arrays;
-pub mod frames;
-pub mod graph;
-pub mod groupby;
-pub mod io;
-pub mod strings;
+/// Declares a module's commands and its share of the registration. Each command is a
+/// `static` [`Handler`](atoll::runtime::Handler): its argument type (a named struct when it
+/// takes several values), its result type, a name unique in the program and the function that
+/// every locale runs. The optional `modules { ... }` block declares submodules, each of which
+/// has a `commands!` of its own. The macro writes the module's `register()`, which registers
+/// the submodules' commands and its own; [`register`] (this module's) reaches every area, and
+/// `session::start` calls it in every process before a job starts. So a new command is
+/// declared once, in its file's `commands!`, and nothing else lists it.
+///
+/// ```ignore
+/// commands! {
+///     modules {
+///         mod extra;
+///     }
+///     /// The strings' lengths.
+///     static LEN: Handler<u64, usize> = Handler::new("example::len", len_of_cmd);
+/// }
+/// ```
+macro_rules! commands {
+    (
+        modules { $($(#[$mm:meta])* $mvis:vis mod $sub:ident;)* }
+        $($(#[$m:meta])* $vis:vis static $name:ident: $ty:ty = Handler::new($key:literal, $f:expr);)*
+    ) => {
+        $($(#[$mm])* $mvis mod $sub;)*
+        $($(#[$m])* $vis static $name: $ty = Handler::new($key, $f);)*
+        /// Registers the commands declared in this module and its submodules, in this process.
+        pub(crate) fn register() {
+            $($sub::register();)*
+            $($name.register();)*
+        }
+    };
+    ($($(#[$m:meta])* $vis:vis static $name:ident: $ty:ty = Handler::new($key:literal, $f:expr);)*) => {
+        commands! { modules {} $($(#[$m])* $vis static $name: $ty = Handler::new($key, $f);)* }
+    };
+}
+
+commands! {
+    modules {
+        pub mod arrays;
+        pub mod frames;
+        pub mod graph;
+        pub mod groupby;
+        pub mod io;
+        pub mod strings;
+    }
+}
 
 pub use arrays::*;
 pub(crate) use arrays::{materialize, Operand};

@@ -64,8 +64,6 @@ fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
     Registry::of(ctx).insert(id, col);
     Ok(())
 }
-/// A new array `id` of `n` elements by formula.
-pub static CREATE: Handler<(u64, usize, Fill), ()> = Handler::new("atoll-session::create", create_cmd);
 
 fn made(s: &Session, dtype: DType, n: usize, fill: Fill) -> Result<Array> {
     s.new_array(dtype, n, |id| s.exec(&CREATE, (id, n, fill)))
@@ -100,6 +98,11 @@ pub fn uniform(s: &Session, n: usize, lo: f64, hi: f64, seed: u64) -> Result<Arr
 /// `n` standard normal float64 values from `seed`. **Collective.**
 pub fn standard_normal(s: &Session, n: usize, seed: u64) -> Result<Array> {
     made(s, DType::F64, n, Fill::Normal(seed))
+}
+
+commands! {
+    /// A new array `id` of `n` elements by formula.
+    pub static CREATE: Handler<(u64, usize, Fill), ()> = Handler::new("atoll-session::create", create_cmd);
 }
 
 #[cfg(test)]

@@ -13,8 +13,6 @@ fn evaluate_cmd(ctx: &Ctx, (id, node, n): (u64, Node, usize)) -> Result<()> {
     Registry::of(ctx).insert(id, col);
     Ok(())
 }
-/// A new array `id` holding an expression's value.
-pub static EVALUATE: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::evaluate", evaluate_cmd);
 
 fn assign_t<T: Elem>(dst: &mut DistArray<T, 1>, r: &ArrRef, src: &DistArray<T, 1>) -> Result<()> {
     let dom = StridedRange::from_parts(r.start, r.step as u64, r.len)?;
@@ -53,8 +51,6 @@ fn assign_cmd(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
     val.free()?;
     r
 }
-/// `dst = node` (a whole array or a positive-step selection).
-pub static ASSIGN: Handler<(ArrRef, Node), ()> = Handler::new("atoll-session::assign", assign_cmd);
 
 /// A new array holding `node`'s value (`n` elements). **Collective.**
 pub fn evaluate(s: &Session, node: &Node, n: usize) -> Result<Array> {
@@ -64,4 +60,12 @@ pub fn evaluate(s: &Session, node: &Node, n: usize) -> Result<Array> {
 /// `dst = node`: a whole array, or a selection of one with a positive step. **Collective.**
 pub fn assign(s: &Session, dst: ArrRef, node: &Node) -> Result<()> {
     s.exec(&ASSIGN, (dst, node.clone()))
+}
+
+commands! {
+    /// A new array `id` holding an expression's value.
+    pub static EVALUATE: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::evaluate", evaluate_cmd);
+
+    /// `dst = node` (a whole array or a positive-step selection).
+    pub static ASSIGN: Handler<(ArrRef, Node), ()> = Handler::new("atoll-session::assign", assign_cmd);
 }

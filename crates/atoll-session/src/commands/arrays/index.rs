@@ -1,5 +1,6 @@
 //! Element access, gather, scatter and compress.
 
+use serde::{Deserialize, Serialize};
 use super::{local_range, materialize, Operand};
 use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
@@ -22,8 +23,6 @@ fn get_cmd(ctx: &Ctx, (id, pos): (u64, usize)) -> Result<Option<Scal>> {
     }
     Ok(Some(with_col!(&*g, a => get_t(a, r.start, pos))))
 }
-/// Element `pos` of array `id` (from its owner).
-pub static GET: Handler<(u64, usize), Option<Scal>> = Handler::new("atoll-session::get", get_cmd);
 
 fn set_cmd(ctx: &Ctx, (id, pos, v): (u64, usize, Scal)) -> Result<()> {
     let c = Registry::of(ctx).get(id)?;
@@ -42,8 +41,6 @@ fn set_cmd(ctx: &Ctx, (id, pos, v): (u64, usize, Scal)) -> Result<()> {
     }
     Ok(())
 }
-/// Sets element `pos` of array `id` (on its owner).
-pub static SET: Handler<(u64, usize, Scal), ()> = Handler::new("atoll-session::set", set_cmd);
 
 fn gather_t<T: Elem>(src: &DistArray<T, 1>, idx: &Col) -> Result<DistArray<T, 1>> {
     match idx {
@@ -52,7 +49,20 @@ fn gather_t<T: Elem>(src: &DistArray<T, 1>, idx: &Col) -> Result<DistArray<T, 1>
     }
 }
 
-fn gather_cmd(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<()> {
+/// `out = src[idx]`: a new array `id` gathered from array `src` at `n` int64 indices.
+#[derive(Serialize, Deserialize)]
+pub struct Gather {
+    /// The new array's id.
+    pub id: u64,
+    /// The array read.
+    pub src: u64,
+    /// The int64 indices.
+    pub idx: Node,
+    /// The number of indices.
+    pub n: usize,
+}
+
+fn gather_cmd(ctx: &Ctx, Gather { id, src, idx, n }: Gather) -> Result<()> {
     let idx = Operand::of_apart_from(ctx, &idx, n, src)?;
     let s = Registry::of(ctx).get(src)?;
     let out = idx.with(|idx| {
@@ -63,10 +73,21 @@ fn gather_cmd(ctx: &Ctx, (id, src, idx, n): (u64, u64, Node, usize)) -> Result<(
     Registry::of(ctx).insert(id, out?);
     Ok(())
 }
-/// A new array `id = src[idx]` (whole `src`, int64 indices in range).
-pub static GATHER: Handler<(u64, u64, Node, usize), ()> = Handler::new("atoll-session::gather", gather_cmd);
 
-fn scatter_cmd(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Result<()> {
+/// `dst[idx] = vals`: `n` indices and values written into array `dst`.
+#[derive(Serialize, Deserialize)]
+pub struct Scatter {
+    /// The array written.
+    pub dst: u64,
+    /// The int64 indices.
+    pub idx: Node,
+    /// The values, of `dst`'s dtype.
+    pub vals: Node,
+    /// The number of indices and values.
+    pub n: usize,
+}
+
+fn scatter_cmd(ctx: &Ctx, Scatter { dst, idx, vals, n }: Scatter) -> Result<()> {
     let idx = Operand::of_apart_from(ctx, &idx, n, dst)?;
     let vals = match Operand::of_apart_from(ctx, &vals, n, dst) {
         Ok(v) => v,
@@ -91,8 +112,6 @@ fn scatter_cmd(ctx: &Ctx, (dst, idx, vals, n): (u64, Node, Node, usize)) -> Resu
     vals.free()?;
     r
 }
-/// `dst[idx] = vals` (whole `dst`, int64 indices in range).
-pub static SCATTER: Handler<(u64, Node, Node, usize), ()> = Handler::new("atoll-session::scatter", scatter_cmd);
 
 /// Puts `vals` at global positions `off..` of the Block array whose parts start at `ptrs`.
 fn put_runs<P: atoll::runtime::Pod>(ctx: &Ctx, n: usize, ptrs: &[u64], off: usize, vals: &[P]) -> Result<()> {
@@ -139,7 +158,20 @@ fn compress_into<T: Elem + atoll::runtime::Pod>(
     Ok(out)
 }
 
-fn compress_cmd(ctx: &Ctx, (id, src, mask, n): (u64, Node, Node, usize)) -> Result<u64> {
+/// `src[mask]` of expressions of `n` elements as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct Compress {
+    /// The new array's id.
+    pub id: u64,
+    /// The values.
+    pub src: Node,
+    /// The bool mask.
+    pub mask: Node,
+    /// The number of elements of both.
+    pub n: usize,
+}
+
+fn compress_cmd(ctx: &Ctx, Compress { id, src, mask, n }: Compress) -> Result<u64> {
     let s = materialize(ctx, &src, n)?;
     let m = match materialize(ctx, &mask, n) {
         Ok(m) => m,
@@ -183,8 +215,6 @@ fn compress_cmd(ctx: &Ctx, (id, src, mask, n): (u64, Node, Node, usize)) -> Resu
     Registry::of(ctx).insert(id, out);
     Ok(len)
 }
-/// A new array `id = src[mask]`; returns its length.
-pub static COMPRESS: Handler<(u64, Node, Node, usize), u64> = Handler::new("atoll-session::compress", compress_cmd);
 
 /// Element `pos` of array `a`; an `IndexOutOfBounds` error past its end. **Collective.**
 pub fn get(s: &Session, a: &Array, pos: usize) -> Result<Scal> {
@@ -202,15 +232,32 @@ pub fn set(s: &Session, a: &Array, pos: usize, v: Scal) -> Result<()> {
 
 /// `a[idx]` for an int64 expression of `n` indices in range. **Collective.**
 pub fn gather(s: &Session, a: &Array, idx: &Node, n: usize) -> Result<Array> {
-    s.new_array(a.dtype, n, |id| s.exec(&GATHER, (id, a.id, idx.clone(), n)))
+    s.new_array(a.dtype, n, |id| s.exec(&GATHER, Gather { id, src: a.id, idx: idx.clone(), n }))
 }
 
 /// `a[idx] = vals` for `n` int64 indices in range and values of `a`'s dtype. **Collective.**
 pub fn scatter(s: &Session, a: &Array, idx: &Node, vals: &Node, n: usize) -> Result<()> {
-    s.exec(&SCATTER, (a.id, idx.clone(), vals.clone(), n))
+    s.exec(&SCATTER, Scatter { dst: a.id, idx: idx.clone(), vals: vals.clone(), n })
 }
 
 /// `x[mask]` for expressions of `n` elements. **Collective.**
 pub fn compress(s: &Session, x: &Node, mask: &Node, n: usize) -> Result<Array> {
-    s.new_array_len(x.dtype(), |id| s.exec(&COMPRESS, (id, x.clone(), mask.clone(), n)))
+    s.new_array_len(x.dtype(), |id| s.exec(&COMPRESS, Compress { id, src: x.clone(), mask: mask.clone(), n }))
+}
+
+commands! {
+    /// Element `pos` of array `id` (from its owner).
+    pub static GET: Handler<(u64, usize), Option<Scal>> = Handler::new("atoll-session::get", get_cmd);
+
+    /// Sets element `pos` of array `id` (on its owner).
+    pub static SET: Handler<(u64, usize, Scal), ()> = Handler::new("atoll-session::set", set_cmd);
+
+    /// A new array `id = src[idx]` (whole `src`, int64 indices in range).
+    pub static GATHER: Handler<Gather, ()> = Handler::new("atoll-session::gather", gather_cmd);
+
+    /// `dst[idx] = vals` (whole `dst`, int64 indices in range).
+    pub static SCATTER: Handler<Scatter, ()> = Handler::new("atoll-session::scatter", scatter_cmd);
+
+    /// A new array `id = src[mask]`; returns its length.
+    pub static COMPRESS: Handler<Compress, u64> = Handler::new("atoll-session::compress", compress_cmd);
 }

@@ -19,20 +19,25 @@
 //! expression to each locale's data (`with_bound`), the chunked owner-computes loop,
 //! materializing an expression, and operands of bulk commands (`Operand`).
 
-mod create;
-mod elementwise;
-mod index;
-mod memory;
-mod reduce;
-pub mod share;
-mod sort;
-mod transfer;
-pub mod tuning;
+commands! {
+    modules {
+        mod create;
+        mod elementwise;
+        mod index;
+        mod memory;
+        mod reduce;
+        pub mod share;
+        mod sort;
+        mod transfer;
+        pub mod tuning;
+    }
+}
 
 pub use create::{arange, full, linspace, randint, random_word, standard_normal, uniform, Fill};
 pub use elementwise::{assign, evaluate};
 pub use index::{compress, gather, get, scatter, set};
 pub use memory::mem_status;
+pub(crate) use memory::FREE;
 pub use reduce::{reduce, scan, ScanOp};
 pub use sort::argsort;
 pub use transfer::{from_slice, to_slice};
@@ -254,24 +259,4 @@ impl Operand {
             Operand::Temp(c) => c.free(),
         }
     }
-}
-
-/// Registers this area's commands (called by `session::register_all`).
-pub(crate) fn register() {
-    elementwise::EVALUATE.register();
-    elementwise::ASSIGN.register();
-    reduce::REDUCE.register();
-    reduce::SCAN.register();
-    index::GET.register();
-    index::SET.register();
-    index::GATHER.register();
-    index::SCATTER.register();
-    index::COMPRESS.register();
-    sort::ARGSORT.register();
-    create::CREATE.register();
-    memory::MEM.register();
-    transfer::register();
-    tuning::register();
-    share::MAKE_SHARED.register();
-    share::CALL_C.register();
 }

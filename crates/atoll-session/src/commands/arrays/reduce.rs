@@ -92,8 +92,6 @@ fn reduce_cmd(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
     })?;
     ctx.allreduce(mine, |a, b| combine(op, dtype, a, b))
 }
-/// Reduces an expression of `n` elements.
-pub static REDUCE: Handler<(Node, usize, RedOp), Part> = Handler::new("atoll-session::reduce", reduce_cmd);
 
 /// The scans.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +139,20 @@ fn scan_t<T: crate::eval::kernels::Num + Serialize + serde::de::DeserializeOwned
     Ok(())
 }
 
-fn scan_cmd(ctx: &Ctx, (id, node, n, op): (u64, Node, usize, ScanOp)) -> Result<()> {
+/// The inclusive scan `op` of an expression of `n` elements, as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct Scan {
+    /// The new array's id.
+    pub id: u64,
+    /// The values.
+    pub node: Node,
+    /// The number of values.
+    pub n: usize,
+    /// The scan.
+    pub op: ScanOp,
+}
+
+fn scan_cmd(ctx: &Ctx, Scan { id, node, n, op }: Scan) -> Result<()> {
     let mut col = materialize(ctx, &node, n)?;
     let r = match &mut col {
         Col::I(a) => scan_t(ctx, a.local_mut(), op),
@@ -170,8 +181,6 @@ fn scan_cmd(ctx: &Ctx, (id, node, n, op): (u64, Node, usize, ScanOp)) -> Result<
         }
     }
 }
-/// A new array `id`: the inclusive scan of an expression.
-pub static SCAN: Handler<(u64, Node, usize, ScanOp), ()> = Handler::new("atoll-session::scan", scan_cmd);
 
 /// The reduction `op` of an expression of `n` elements: `None` for an empty input, an
 /// element's index for argmin/argmax, a count for count_nonzero, whether the elements are in
@@ -188,5 +197,13 @@ pub fn reduce(s: &Session, node: &Node, n: usize, op: RedOp) -> Result<Option<Sc
 
 /// The inclusive scan `op` of an expression of `n` elements, as a new array. **Collective.**
 pub fn scan(s: &Session, node: &Node, n: usize, op: ScanOp) -> Result<Array> {
-    s.new_array(node.dtype(), n, |id| s.exec(&SCAN, (id, node.clone(), n, op)))
+    s.new_array(node.dtype(), n, |id| s.exec(&SCAN, Scan { id, node: node.clone(), n, op }))
+}
+
+commands! {
+    /// Reduces an expression of `n` elements.
+    pub static REDUCE: Handler<(Node, usize, RedOp), Part> = Handler::new("atoll-session::reduce", reduce_cmd);
+
+    /// A new array `id`: the inclusive scan of an expression.
+    pub static SCAN: Handler<Scan, ()> = Handler::new("atoll-session::scan", scan_cmd);
 }

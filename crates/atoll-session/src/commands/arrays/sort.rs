@@ -20,10 +20,13 @@ fn argsort_cmd(ctx: &Ctx, (id, src, n): (u64, Node, usize)) -> Result<()> {
     Registry::of(ctx).insert(id, Col::I(r?));
     Ok(())
 }
-/// A new int64 array `id`: the permutation that sorts an expression's value.
-pub static ARGSORT: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::argsort", argsort_cmd);
 
 /// The int64 permutation that sorts an expression of `n` elements (stable). **Collective.**
 pub fn argsort(s: &Session, x: &Node, n: usize) -> Result<Array> {
     s.new_array(DType::I64, n, |id| s.exec(&ARGSORT, (id, x.clone(), n)))
+}
+
+commands! {
+    /// A new int64 array `id`: the permutation that sorts an expression's value.
+    pub static ARGSORT: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::argsort", argsort_cmd);
 }

@@ -3,6 +3,7 @@
 //! parts straight from or into the buffer, in parallel on their task pools; when some locale
 //! lives elsewhere (MPI), locale 0 distributes or gathers the whole array instead.
 
+use serde::{Deserialize, Serialize};
 use super::{local_range, Operand};
 use crate::handles::{Array, Session};
 use crate::handoff::DriverSlice;
@@ -66,7 +67,20 @@ fn pull<S: Copy + Sync, T: Elem + Send>(
     DistArray::from_vec(ctx, d, 0, data)
 }
 
-fn from_buffer(ctx: &Ctx, (id, dtype, n, buf): (u64, DType, usize, DriverSlice)) -> Result<()> {
+/// A new array `id` of `n` elements of `dtype` copied from the driver's buffer `buf`.
+#[derive(Serialize, Deserialize)]
+pub struct FromBuffer {
+    /// The new array's id.
+    pub id: u64,
+    /// The element type.
+    pub dtype: DType,
+    /// The number of elements.
+    pub n: usize,
+    /// The driver's buffer.
+    pub buf: DriverSlice,
+}
+
+fn from_buffer(ctx: &Ctx, FromBuffer { id, dtype, n, buf }: FromBuffer) -> Result<()> {
     let col = match dtype {
         DType::I64 => Col::I(pull(ctx, &buf, n, |x: i64| x)?),
         DType::U64 => Col::U(pull(ctx, &buf, n, |x: u64| x)?),
@@ -78,9 +92,6 @@ fn from_buffer(ctx: &Ctx, (id, dtype, n, buf): (u64, DType, usize, DriverSlice))
     Registry::of(ctx).insert(id, col);
     Ok(())
 }
-/// A new array `id` of `n` elements of `dtype` copied from a driver buffer.
-pub static FROM_BUFFER: Handler<(u64, DType, usize, DriverSlice), ()> =
-    Handler::new("atoll-session::from_buffer", from_buffer);
 
 /// Writes `a`'s values into the driver's buffer, in place where every locale can reach it.
 fn push<T: Elem + Copy + Sync, S>(
@@ -112,14 +123,12 @@ fn to_buffer(ctx: &Ctx, (node, n, buf): (Node, usize, DriverSlice)) -> Result<()
     op.free()?;
     r
 }
-/// Writes an expression's value (`n` elements) into a writable driver buffer.
-pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-session::to_buffer", to_buffer);
 
 /// A new array of `buf`'s elements (of `dtype`; bool as bytes, any nonzero byte true).
 /// **Collective.** The caller holds the buffer until this returns (see `handoff`).
 pub fn from_slice(s: &Session, dtype: DType, buf: DriverSlice) -> Result<Array> {
     let n = buf.len();
-    s.new_array(dtype, n, |id| s.exec(&FROM_BUFFER, (id, dtype, n, buf)))
+    s.new_array(dtype, n, |id| s.exec(&FROM_BUFFER, FromBuffer { id, dtype, n, buf }))
 }
 
 /// Writes an expression's value (`n` elements) into `out`, a writable driver buffer of `n`
@@ -132,8 +141,11 @@ pub fn to_slice(s: &Session, node: &Node, n: usize, out: DriverSlice) -> Result<
     s.exec(&TO_BUFFER, (node.clone(), n, out))
 }
 
-/// Registers the commands of this module.
-pub(super) fn register() {
-    FROM_BUFFER.register();
-    TO_BUFFER.register();
+commands! {
+    /// A new array `id` of `n` elements of `dtype` copied from a driver buffer.
+    pub static FROM_BUFFER: Handler<FromBuffer, ()> =
+        Handler::new("atoll-session::from_buffer", from_buffer);
+
+    /// Writes an expression's value (`n` elements) into a writable driver buffer.
+    pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-session::to_buffer", to_buffer);
 }

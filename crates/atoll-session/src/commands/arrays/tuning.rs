@@ -12,14 +12,6 @@ fn set_streaming(_ctx: &Ctx, bytes: u64) -> Result<()> {
     stream_store::set_streaming_store_threshold(usize::try_from(bytes).unwrap_or(usize::MAX));
     Ok(())
 }
-/// Sets the threshold on every locale (in-process locales share one). **Collective.**
-pub static SET_STREAMING: Handler<u64, ()> = Handler::new("atoll-session::set_streaming", set_streaming);
-
-/// Registers the command.
-pub fn register() {
-    SET_STREAMING.register();
-    SET_FUSED.register();
-}
 
 /// Sets the smallest destination (bytes on one locale) that fused assignments write with
 /// streaming stores, on every locale (`u64::MAX`: never; 0: always, for rows of at least 256
@@ -36,8 +28,6 @@ fn set_fused(_ctx: &Ctx, on: bool) -> Result<()> {
     crate::eval::fused::set_enabled(on);
     Ok(())
 }
-/// Turns the fused kernels on or off on every locale. **Collective.**
-pub static SET_FUSED: Handler<bool, ()> = Handler::new("atoll-session::set_fused", set_fused);
 
 /// Turns the fused kernels on (the default) or off on every locale (off: every tree goes
 /// through the chunked evaluator); returns the previous setting. Results never depend on it.
@@ -47,4 +37,12 @@ pub fn set_fused_kernels(s: &Session, on: bool) -> Result<bool> {
     let old = crate::eval::fused::enabled();
     s.exec(&SET_FUSED, on)?;
     Ok(old)
+}
+
+commands! {
+    /// Sets the threshold on every locale (in-process locales share one). **Collective.**
+    pub static SET_STREAMING: Handler<u64, ()> = Handler::new("atoll-session::set_streaming", set_streaming);
+
+    /// Turns the fused kernels on or off on every locale. **Collective.**
+    pub static SET_FUSED: Handler<bool, ()> = Handler::new("atoll-session::set_fused", set_fused);
 }

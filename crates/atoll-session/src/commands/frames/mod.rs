@@ -57,7 +57,22 @@ macro_rules! bit_fold {
 bit_fold!(i64);
 bit_fold!(u64);
 
-fn seg_bitwise_cmd(ctx: &Ctx, (id, vals, flags, n, op): (u64, Node, u64, usize, BitOp)) -> Result<()> {
+/// The bitwise fold `op` of `n` values over the segments that `flags` starts, as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct SegBitwise {
+    /// The new array's id.
+    pub id: u64,
+    /// The values.
+    pub vals: Node,
+    /// The bool array that starts each segment.
+    pub flags: u64,
+    /// The number of values.
+    pub n: usize,
+    /// The bitwise operation.
+    pub op: BitOp,
+}
+
+fn seg_bitwise_cmd(ctx: &Ctx, SegBitwise { id, vals, flags, n, op }: SegBitwise) -> Result<()> {
     let v = Operand::of(ctx, &vals, n)?;
     let f = Registry::of(ctx).get(flags)?;
     let out = v.with(|v| {
@@ -72,9 +87,6 @@ fn seg_bitwise_cmd(ctx: &Ctx, (id, vals, flags, n, op): (u64, Node, u64, usize, 
     Registry::of(ctx).insert(id, out?);
     Ok(())
 }
-/// A new array `id`: the bitwise reduction of the (grouped) values per group of the flags.
-pub static SEG_BITWISE: Handler<(u64, Node, u64, usize, BitOp), ()> =
-    Handler::new("atoll-session::seg_bitwise", seg_bitwise_cmd);
 
 fn f64_bits_cmd(ctx: &Ctx, (id, vals, n): (u64, Node, usize)) -> Result<()> {
     let v = Operand::of(ctx, &vals, n)?;
@@ -100,8 +112,6 @@ fn f64_bits_cmd(ctx: &Ctx, (id, vals, n): (u64, Node, usize)) -> Result<()> {
     Registry::of(ctx).insert(id, out?);
     Ok(())
 }
-/// A new uint64 array `id`: the IEEE bits of each float64 value (0.0 for -0.0, one NaN).
-pub static F64_BITS: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::f64_bits", f64_bits_cmd);
 
 fn reserve_check_cmd(ctx: &Ctx, (operation, bytes): (String, u64)) -> Result<()> {
     // Every locale reserves its share in its budget (the same error everywhere when one
@@ -110,14 +120,17 @@ fn reserve_check_cmd(ctx: &Ctx, (operation, bytes): (String, u64)) -> Result<()>
     drop(r);
     Ok(())
 }
-/// Fails with the out-of-memory error of the locale that cannot reserve `bytes`.
-pub static RESERVE_CHECK: Handler<(String, u64), ()> = Handler::new("atoll-session::reserve_check", reserve_check_cmd);
 
-/// Registers the commands of this module.
-pub fn register_commands() {
-    SEG_BITWISE.register();
-    F64_BITS.register();
-    RESERVE_CHECK.register();
+commands! {
+    /// A new array `id`: the bitwise reduction of the (grouped) values per group of the flags.
+    pub static SEG_BITWISE: Handler<SegBitwise, ()> =
+        Handler::new("atoll-session::seg_bitwise", seg_bitwise_cmd);
+
+    /// A new uint64 array `id`: the IEEE bits of each float64 value (0.0 for -0.0, one NaN).
+    pub static F64_BITS: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::f64_bits", f64_bits_cmd);
+
+    /// Fails with the out-of-memory error of the locale that cannot reserve `bytes`.
+    pub static RESERVE_CHECK: Handler<(String, u64), ()> = Handler::new("atoll-session::reserve_check", reserve_check_cmd);
 }
 
 impl BitOp {
@@ -139,7 +152,7 @@ pub fn seg_bitwise(s: &Session, values: &Node, flags: &Array, n: usize, groups: 
     if vt != DType::I64 && vt != DType::U64 {
         return Err(Error::InvalidArgument("values: bitwise reductions take int64 or uint64 values".into()));
     }
-    s.new_array(vt, groups, |id| s.exec(&SEG_BITWISE, (id, values.clone(), flags.id, n, op)))
+    s.new_array(vt, groups, |id| s.exec(&SEG_BITWISE, SegBitwise { id, vals: values.clone(), flags: flags.id, n, op }))
 }
 
 /// The bits of each float64 value as uint64 (for hashing). **Collective.**

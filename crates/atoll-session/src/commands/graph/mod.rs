@@ -3,8 +3,6 @@
 //! generator or two arrays of edges, and the algorithms of `atoll-graph`, whose results become
 //! arrays (Block, aligned with the vertices).
 
-pub mod share;
-
 use crate::handles::{self, next_ids, Array, Session};
 use crate::registry::{lock, Col, Registry};
 use crate::types::DType;
@@ -86,13 +84,11 @@ fn build_cmd(ctx: &Ctx, (id, src): (u64, Source)) -> Result<(usize, u64)> {
     lock(&graphs(ctx).0).insert(id, Arc::new(m));
     Ok((n, nnz))
 }
-static BUILD: Handler<(u64, Source), (usize, u64)> = Handler::new("atoll-session::graph_build", build_cmd);
 
 fn free_cmd(ctx: &Ctx, id: u64) -> Result<()> {
     lock(&graphs(ctx).0).remove(&id);
     Ok(())
 }
-static FREE: Handler<u64, ()> = Handler::new("atoll-session::graph_free", free_cmd);
 
 /// An algorithm and its parameters.
 #[derive(Serialize, Deserialize)]
@@ -156,13 +152,17 @@ fn run_algo_cmd(ctx: &Ctx, (id, out, algo): (u64, u64, Algo)) -> Result<Info> {
         }
     })
 }
-static RUN: Handler<(u64, u64, Algo), Info> = Handler::new("atoll-session::graph_run", run_algo_cmd);
 
-/// Registers the graph commands (on every process, before the job starts).
-pub fn register_all() {
-    BUILD.register();
-    FREE.register();
-    RUN.register();
+commands! {
+    modules {
+        pub mod share;
+    }
+
+    static BUILD: Handler<(u64, Source), (usize, u64)> = Handler::new("atoll-session::graph_build", build_cmd);
+
+    static FREE: Handler<u64, ()> = Handler::new("atoll-session::graph_free", free_cmd);
+
+    static RUN: Handler<(u64, u64, Algo), Info> = Handler::new("atoll-session::graph_run", run_algo_cmd);
 }
 
 /// A graph held by the locales.

@@ -27,9 +27,6 @@ fn share_edges_cmd(ctx: &Ctx, (gid, ids, prefix, dir, unit, keep): Args) -> Resu
     Ok(nnz)
 }
 
-/// The command (registered with the graph commands).
-pub static SHARE_EDGES: Handler<Args, u64> = Handler::new("atoll-session::graph_share_edges", share_edges_cmd);
-
 /// Writes graph `g`'s entries into the shared arrays `prefix-rows`, `prefix-cols` (int64) and
 /// `prefix-vals` (float64; all 1 with `unit_weights`) in `dir`: the three arrays, whose blocks
 /// are the files. **Collective.**
@@ -45,4 +42,9 @@ pub fn share_edges(
     let len = s.exec(&SHARE_EDGES, (g.id, [i, i + 1, i + 2], prefix, dir, unit_weights, keep))? as usize;
     let arr = |id, dtype| Array { id, dtype, len, generation: s.generation() };
     Ok((arr(i, DType::I64), arr(i + 1, DType::I64), arr(i + 2, DType::F64)))
+}
+
+commands! {
+    /// The command (registered with the graph commands).
+    pub static SHARE_EDGES: Handler<Args, u64> = Handler::new("atoll-session::graph_share_edges", share_edges_cmd);
 }

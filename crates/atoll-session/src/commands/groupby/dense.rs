@@ -3,6 +3,7 @@
 //! of `atoll_ops::dense_unique` (`unique` without counts: one presence bit per key).
 //! The Python layer falls back to the sort when the keys span more than the limit.
 
+use serde::{Deserialize, Serialize};
 use crate::commands::Operand;
 use crate::handles::{next_id, Array, Session};
 use crate::registry::{Col, Registry};
@@ -38,11 +39,26 @@ fn split<T: AggValue>(
 
 type Ids = (u64, u64, u64);
 
-#[allow(clippy::type_complexity)]
-fn dense_aggregate_cmd(
-    ctx: &Ctx,
-    (ids, keys, vals, n, limit, agg, rows): (Ids, Node, Option<Node>, usize, usize, Agg, bool),
-) -> Result<Option<u64>> {
+/// GroupBy's `agg` of `vals` by int64 `keys` of a range under `limit`, in one pass (`rows`: with the counts of rows).
+#[derive(Serialize, Deserialize)]
+pub struct DenseAggregate {
+    /// The new arrays' ids: keys, numbers of rows, aggregated values.
+    pub ids: Ids,
+    /// The int64 keys.
+    pub keys: Node,
+    /// The values, if any.
+    pub vals: Option<Node>,
+    /// The number of keys.
+    pub n: usize,
+    /// The largest span of keys taken.
+    pub limit: usize,
+    /// The aggregation.
+    pub agg: Agg,
+    /// Whether the numbers of rows are wanted.
+    pub rows: bool,
+}
+
+fn dense_aggregate_cmd(ctx: &Ctx, DenseAggregate { ids, keys, vals, n, limit, agg, rows }: DenseAggregate) -> Result<Option<u64>> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
@@ -86,14 +102,21 @@ fn dense_aggregate_cmd(
     }
     Ok(Some(groups))
 }
-/// The dense aggregation: registers the distinct keys, their rows (with `rows`, or when the
-/// aggregation needs them) and the aggregation; returns the number of groups, or `None`
-/// when the keys span more than the limit.
-#[allow(clippy::type_complexity)]
-pub static DENSE_AGGREGATE: Handler<(Ids, Node, Option<Node>, usize, usize, Agg, bool), Option<u64>> =
-    Handler::new("atoll-session::dense_aggregate", dense_aggregate_cmd);
 
-fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) -> Result<Option<u64>> {
+/// The distinct values of `n` int64 `keys` of a range under `limit`, as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct DenseUnique {
+    /// The new array's id.
+    pub id: u64,
+    /// The int64 keys.
+    pub keys: Node,
+    /// The number of keys.
+    pub n: usize,
+    /// The largest span of keys taken.
+    pub limit: usize,
+}
+
+fn dense_unique_cmd(ctx: &Ctx, DenseUnique { id, keys, n, limit }: DenseUnique) -> Result<Option<u64>> {
     let k = Operand::of(ctx, &keys, n)?;
     let r = k.with(|kc| atoll::ops::dense_unique(keys_col(kc)?, limit));
     k.free()?;
@@ -103,15 +126,17 @@ fn dense_unique_cmd(ctx: &Ctx, (id, keys, n, limit): (u64, Node, usize, usize)) 
     Ok(Some(groups))
 }
 
-/// The distinct keys only (a presence bitmap per task, `atoll_ops::dense_unique`): registers
-/// them and returns how many, or `None` when the keys span more than the limit.
-pub static DENSE_UNIQUE: Handler<(u64, Node, usize, usize), Option<u64>> =
-    Handler::new("atoll-session::dense_unique", dense_unique_cmd);
+commands! {
+    /// The dense aggregation: registers the distinct keys, their rows (with `rows`, or when the
+    /// aggregation needs them) and the aggregation; returns the number of groups, or `None`
+    /// when the keys span more than the limit.
+    pub static DENSE_AGGREGATE: Handler<DenseAggregate, Option<u64>> =
+        Handler::new("atoll-session::dense_aggregate", dense_aggregate_cmd);
 
-/// Registers the commands of this module.
-pub fn register_commands() {
-    DENSE_AGGREGATE.register();
-    DENSE_UNIQUE.register();
+    /// The distinct keys only (a presence bitmap per task, `atoll_ops::dense_unique`): registers
+    /// them and returns how many, or `None` when the keys span more than the limit.
+    pub static DENSE_UNIQUE: Handler<DenseUnique, Option<u64>> =
+        Handler::new("atoll-session::dense_unique", dense_unique_cmd);
 }
 
 /// Distinct int64 keys (an expression of `n` elements) in order with their numbers of rows
@@ -151,7 +176,7 @@ pub fn dense_aggregate(
     let rows = rows || values.is_none();
     // The only aggregation without rows (atoll_ops::dense_aggregate_values).
     let counted = rows || !(agg == Agg::Sum && vt == Some(DType::F64));
-    let cmd = (ids, keys.clone(), values.cloned(), n, limit, agg, rows);
+    let cmd = DenseAggregate { ids, keys: keys.clone(), vals: values.cloned(), n, limit, agg, rows };
     let Some(groups) = s.exec(&DENSE_AGGREGATE, cmd)? else { return Ok(None) };
     let (groups, g) = (groups as usize, s.generation());
     Ok(Some((
@@ -168,6 +193,6 @@ pub fn dense_unique(s: &Session, keys: &Node, n: usize, limit: usize) -> Result<
         return Err(Error::InvalidArgument("keys: dense keys must be int64".into()));
     }
     let id = next_id();
-    let groups = s.exec(&DENSE_UNIQUE, (id, keys.clone(), n, limit))?;
+    let groups = s.exec(&DENSE_UNIQUE, DenseUnique { id, keys: keys.clone(), n, limit })?;
     Ok(groups.map(|g| Array { id, dtype: DType::I64, len: g as usize, generation: s.generation() }))
 }

@@ -2,8 +2,7 @@
 //! dense-key paths of `unique`/`in1d`, on `atoll-ops`. The Python layer builds Arkouda's
 //! sorting, set and GroupBy functions on these and on the other commands.
 
-pub mod dense;
-
+use serde::{Deserialize, Serialize};
 use crate::commands::{materialize, Operand};
 use crate::handles::{next_id, Array, Session};
 use crate::registry::{lock, Col, Registry};
@@ -48,10 +47,23 @@ fn coargsort_cmd(ctx: &Ctx, (id, keys, n): (u64, Vec<Node>, usize)) -> Result<()
     Registry::of(ctx).insert(id, Col::I(perm));
     Ok(())
 }
-/// A new int64 array `id`: the permutation that sorts the rows of the key expressions.
-pub static COARGSORT: Handler<(u64, Vec<Node>, usize), ()> = Handler::new("atoll-session::coargsort", coargsort_cmd);
 
-fn groupby_cmd(ctx: &Ctx, ((perm, flags, segs), keys, n): ((u64, u64, u64), Vec<Node>, usize)) -> Result<u64> {
+/// GroupBy's grouping of `n` rows by `keys`: the permutation, the segment flags and the segments as new arrays.
+#[derive(Serialize, Deserialize)]
+pub struct GroupBy {
+    /// The permutation's new id.
+    pub perm: u64,
+    /// The new segment flags' id.
+    pub flags: u64,
+    /// The segments' new id.
+    pub segs: u64,
+    /// The keys, the first most significant.
+    pub keys: Vec<Node>,
+    /// The number of rows.
+    pub n: usize,
+}
+
+fn groupby_cmd(ctx: &Ctx, GroupBy { perm, flags, segs, keys, n }: GroupBy) -> Result<u64> {
     let perm_a = with_keys(ctx, &keys, n, atoll::ops::coargsort_positions)?;
     let flags_a = with_keys(ctx, &keys, n, |k| atoll::ops::group_flags(k, &perm_a))?;
     let segs_a = atoll::ops::segment_starts(&flags_a)?;
@@ -62,10 +74,6 @@ fn groupby_cmd(ctx: &Ctx, ((perm, flags, segs), keys, n): ((u64, u64, u64), Vec<
     reg.insert(segs, Col::I(segs_a));
     Ok(groups)
 }
-/// Groups the rows of the keys: registers the permutation, the group-start flags (over the
-/// sorted rows) and the segments; returns the number of groups.
-pub static GROUPBY: Handler<((u64, u64, u64), Vec<Node>, usize), u64> =
-    Handler::new("atoll-session::groupby", groupby_cmd);
 
 fn agg_col<T: atoll::ops::AggValue>(
     v: &DistArray<T, 1>,
@@ -81,7 +89,22 @@ fn agg_col<T: atoll::ops::AggValue>(
     })
 }
 
-fn aggregate_cmd(ctx: &Ctx, (id, vals, flags, n, agg): (u64, Node, u64, usize, Agg)) -> Result<()> {
+/// The segmented aggregation `agg` of `n` values over the segments that `flags` starts, as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct Aggregate {
+    /// The new array's id.
+    pub id: u64,
+    /// The values, in group order.
+    pub vals: Node,
+    /// The bool array that starts each segment.
+    pub flags: u64,
+    /// The number of values.
+    pub n: usize,
+    /// The aggregation.
+    pub agg: Agg,
+}
+
+fn aggregate_cmd(ctx: &Ctx, Aggregate { id, vals, flags, n, agg }: Aggregate) -> Result<()> {
     let v = Operand::of(ctx, &vals, n)?;
     let f = Registry::of(ctx).get(flags)?;
     let out = v.with(|v| {
@@ -97,17 +120,31 @@ fn aggregate_cmd(ctx: &Ctx, (id, vals, flags, n, agg): (u64, Node, u64, usize, A
     Registry::of(ctx).insert(id, out?);
     Ok(())
 }
-/// A new array `id`: the aggregation of the (sorted) values per group of the flags.
-pub static AGGREGATE: Handler<(u64, Node, u64, usize, Agg), ()> =
-    Handler::new("atoll-session::aggregate", aggregate_cmd);
 
-/// Registers the commands of this module.
-pub fn register_commands() {
-    COARGSORT.register();
-    GROUPBY.register();
-    AGGREGATE.register();
-    DENSE_GROUPS.register();
-    DENSE_IN1D.register();
+commands! {
+    modules {
+        pub mod dense;
+    }
+
+    /// A new int64 array `id`: the permutation that sorts the rows of the key expressions.
+    pub static COARGSORT: Handler<(u64, Vec<Node>, usize), ()> = Handler::new("atoll-session::coargsort", coargsort_cmd);
+
+    /// Groups the rows of the keys: registers the permutation, the group-start flags (over the
+    /// sorted rows) and the segments; returns the number of groups.
+    pub static GROUPBY: Handler<GroupBy, u64> =
+        Handler::new("atoll-session::groupby", groupby_cmd);
+
+    /// A new array `id`: the aggregation of the (sorted) values per group of the flags.
+    pub static AGGREGATE: Handler<Aggregate, ()> =
+        Handler::new("atoll-session::aggregate", aggregate_cmd);
+
+    /// Distinct int64 keys in `lo..lo + range` with counts (and float64 sums): see `atoll_ops::dense_groups`.
+    pub static DENSE_GROUPS: Handler<DenseGroups, u64> =
+        Handler::new("atoll-session::dense_groups", dense_groups_cmd);
+
+    /// Membership of int64 `a` in `b` (elements in `lo..lo + range`): see `atoll_ops::dense_in1d`.
+    pub static DENSE_IN1D: Handler<DenseIn1d, ()> =
+        Handler::new("atoll-session::dense_in1d", dense_in1d_cmd);
 }
 
 /// The permutation (int64) that sorts the rows of several key expressions of `n` elements
@@ -120,7 +157,7 @@ pub fn coargsort(s: &Session, keys: &[Node], n: usize) -> Result<Array> {
 /// segments). **Collective.**
 pub fn groupby(s: &Session, keys: &[Node], n: usize) -> Result<(Array, Array, Array)> {
     let ids = (next_id(), next_id(), next_id());
-    let groups = s.exec(&GROUPBY, (ids, keys.to_vec(), n))? as usize;
+    let groups = s.exec(&GROUPBY, GroupBy { perm: ids.0, flags: ids.1, segs: ids.2, keys: keys.to_vec(), n })? as usize;
     let g = s.generation();
     Ok((
         Array { id: ids.0, dtype: DType::I64, len: n, generation: g },
@@ -171,7 +208,7 @@ pub fn aggregate(s: &Session, values: &Node, flags: &Array, n: usize, groups: us
     if vt == DType::Bool {
         return Err(Error::InvalidArgument("values: bool values are aggregated as int64 (cast first)".into()));
     }
-    s.new_array(agg_dtype(agg, vt), groups, |id| s.exec(&AGGREGATE, (id, values.clone(), flags.id, n, agg)))
+    s.new_array(agg_dtype(agg, vt), groups, |id| s.exec(&AGGREGATE, Aggregate { id, vals: values.clone(), flags: flags.id, n, agg }))
 }
 
 fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
@@ -181,10 +218,28 @@ fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
     }
 }
 
-fn dense_groups_cmd(
-    ctx: &Ctx,
-    ((kid, cid, sid), keys, vals, n, lo, range): ((u64, u64, u64), Node, Option<Node>, usize, i64, usize),
-) -> Result<u64> {
+/// The groups of `n` int64 `keys` in `[lo, lo + range)`: keys, counts and segments as new arrays.
+#[derive(Serialize, Deserialize)]
+pub struct DenseGroups {
+    /// The new keys' id.
+    pub kid: u64,
+    /// The new counts' id.
+    pub cid: u64,
+    /// The new sums' id.
+    pub sid: u64,
+    /// The int64 keys.
+    pub keys: Node,
+    /// The float64 values, if any.
+    pub vals: Option<Node>,
+    /// The number of keys.
+    pub n: usize,
+    /// The smallest key.
+    pub lo: i64,
+    /// The number of possible keys.
+    pub range: usize,
+}
+
+fn dense_groups_cmd(ctx: &Ctx, DenseGroups { kid, cid, sid, keys, vals, n, lo, range }: DenseGroups) -> Result<u64> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {
@@ -215,11 +270,27 @@ fn dense_groups_cmd(
     }
     Ok(groups)
 }
-/// Distinct int64 keys in `lo..lo + range` with counts (and float64 sums): see `atoll_ops::dense_groups`.
-pub static DENSE_GROUPS: Handler<((u64, u64, u64), Node, Option<Node>, usize, i64, usize), u64> =
-    Handler::new("atoll-session::dense_groups", dense_groups_cmd);
 
-fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, Node, usize, i64, usize)) -> Result<()> {
+/// Whether each of the `na` values of `a` is among the `nb` values of `b` (int64 in `[lo, lo + range)`), as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct DenseIn1d {
+    /// The new array's id.
+    pub id: u64,
+    /// The values tested.
+    pub a: Node,
+    /// Their number.
+    pub na: usize,
+    /// The values looked for.
+    pub b: Node,
+    /// Their number.
+    pub nb: usize,
+    /// The smallest value.
+    pub lo: i64,
+    /// The number of possible values.
+    pub range: usize,
+}
+
+fn dense_in1d_cmd(ctx: &Ctx, DenseIn1d { id, a, na, b, nb, lo, range }: DenseIn1d) -> Result<()> {
     let x = Operand::of(ctx, &a, na)?;
     if let (Node::Leaf(ra, _), Node::Leaf(rb, _)) = (&a, &b) {
         if ra.is_whole() && rb.is_whole() && ra.id == rb.id {
@@ -243,9 +314,6 @@ fn dense_in1d_cmd(ctx: &Ctx, (id, a, na, b, nb, lo, range): (u64, Node, usize, N
     Registry::of(ctx).insert(id, Col::B(r?));
     Ok(())
 }
-/// Membership of int64 `a` in `b` (elements in `lo..lo + range`): see `atoll_ops::dense_in1d`.
-pub static DENSE_IN1D: Handler<(u64, Node, usize, Node, usize, i64, usize), ()> =
-    Handler::new("atoll-session::dense_in1d", dense_in1d_cmd);
 
 /// Distinct int64 keys (an expression of `n` elements, all in `lo..lo + range`) in order,
 /// their counts and, with float64 `values`, their sums: `(keys, counts, sums or None)`.
@@ -259,7 +327,10 @@ pub fn dense_groups(
     values: Option<&Node>,
 ) -> Result<(Array, Array, Option<Array>)> {
     let ids = (next_id(), next_id(), next_id());
-    let groups = s.exec(&DENSE_GROUPS, (ids, keys.clone(), values.cloned(), n, lo, range))? as usize;
+    let groups = s.exec(
+        &DENSE_GROUPS,
+        DenseGroups { kid: ids.0, cid: ids.1, sid: ids.2, keys: keys.clone(), vals: values.cloned(), n, lo, range },
+    )? as usize;
     let g = s.generation();
     Ok((
         Array { id: ids.0, dtype: DType::I64, len: groups, generation: g },
@@ -271,5 +342,5 @@ pub fn dense_groups(
 /// Whether each element of int64 `a` (`na` elements) is in `b` (`nb`, all in
 /// `lo..lo + range`). **Collective.**
 pub fn dense_in1d(s: &Session, a: &Node, na: usize, b: &Node, nb: usize, lo: i64, range: usize) -> Result<Array> {
-    s.new_array(DType::Bool, na, |id| s.exec(&DENSE_IN1D, (id, a.clone(), na, b.clone(), nb, lo, range)))
+    s.new_array(DType::Bool, na, |id| s.exec(&DENSE_IN1D, DenseIn1d { id, a: a.clone(), na, b: b.clone(), nb, lo, range }))
 }

@@ -4,6 +4,7 @@
 //! and repack; plus the listing of one file's objects. `python/atoll/hdf5.py` composes
 //! Arkouda's layout of every object kind from these.
 
+use serde::{Deserialize, Serialize};
 use crate::commands::io::Dataset;
 use crate::commands::strings::Strs;
 use crate::handles::{next_ids, Array, Session};
@@ -22,31 +23,46 @@ fn paths(files: Vec<String>) -> Vec<PathBuf> {
 fn create_cmd(ctx: &Ctx, (files, truncate): (Vec<String>, bool)) -> Result<()> {
     h5::h5_create(ctx, &paths(files), truncate)
 }
-/// Creates (or, appending, opens) the files.
-pub static H5_CREATE: Handler<(Vec<String>, bool), ()> = Handler::new("atoll-session::h5_create", create_cmd);
 
-fn group_cmd(ctx: &Ctx, (files, path, attrs): (Vec<String>, String, Vec<(String, AttrVal)>)) -> Result<()> {
+/// The group `path` made in every file of `files`, with `attrs`.
+#[derive(Serialize, Deserialize)]
+pub struct H5Group {
+    /// The files.
+    pub files: Vec<String>,
+    /// The group's path.
+    pub path: String,
+    /// The group's attributes.
+    pub attrs: Vec<(String, AttrVal)>,
+}
+
+fn group_cmd(ctx: &Ctx, H5Group { files, path, attrs }: H5Group) -> Result<()> {
     h5::h5_group(ctx, &paths(files), &path, &attrs)
 }
-/// Creates a group with attributes in every file.
-pub static H5_GROUP: Handler<(Vec<String>, String, Vec<(String, AttrVal)>), ()> =
-    Handler::new("atoll-session::h5_group", group_cmd);
 
 fn delete_cmd(ctx: &Ctx, (files, path): (Vec<String>, String)) -> Result<()> {
     h5::h5_delete(ctx, &paths(files), &path)
 }
-/// Removes an object from every file.
-pub static H5_DELETE: Handler<(Vec<String>, String), ()> = Handler::new("atoll-session::h5_delete", delete_cmd);
 
 fn repack_cmd(ctx: &Ctx, files: Vec<String>) -> Result<()> {
     h5::h5_repack(ctx, &paths(files))
 }
-/// Rewrites every file compactly.
-pub static H5_REPACK: Handler<Vec<String>, ()> = Handler::new("atoll-session::h5_repack", repack_cmd);
+/// An array (or strings, as a group with their segments) `id` written as `path` of `files`
+/// (each locale its part), with `attrs`.
+#[derive(Serialize, Deserialize)]
+pub struct H5Write {
+    /// The files (one per locale).
+    pub files: Vec<String>,
+    /// The dataset's (or group's) path.
+    pub path: String,
+    /// The array (or strings).
+    pub id: u64,
+    /// Whether `id` is strings.
+    pub is_str: bool,
+    /// The attributes.
+    pub attrs: Vec<(String, AttrVal)>,
+}
 
-type WriteArgs = (Vec<String>, String, u64, bool, Vec<(String, AttrVal)>);
-
-fn write_cmd(ctx: &Ctx, (files, path, id, is_str, attrs): WriteArgs) -> Result<()> {
+fn write_cmd(ctx: &Ctx, H5Write { files, path, id, is_str, attrs }: H5Write) -> Result<()> {
     let files = paths(files);
     if is_str {
         let s = crate::commands::strings::get(ctx, id)?;
@@ -62,21 +78,41 @@ fn write_cmd(ctx: &Ctx, (files, path, id, is_str, attrs): WriteArgs) -> Result<(
         Col::U8(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
     }
 }
-/// Writes an array (or strings, as a group) as `path`.
-pub static H5_WRITE: Handler<WriteArgs, ()> = Handler::new("atoll-session::h5_write", write_cmd);
 
-fn write_strings_cmd(
-    ctx: &Ctx,
-    (files, path, id, offsets, attrs): (Vec<String>, String, u64, bool, Vec<(String, AttrVal)>),
-) -> Result<()> {
+/// Strings `id` written as dataset `path` of `files` (each locale its part), with `attrs`.
+#[derive(Serialize, Deserialize)]
+pub struct H5WriteStrings {
+    /// The files (one per locale).
+    pub files: Vec<String>,
+    /// The group's path.
+    pub path: String,
+    /// The strings.
+    pub id: u64,
+    /// Whether the segments are written too.
+    pub offsets: bool,
+    /// The group's attributes.
+    pub attrs: Vec<(String, AttrVal)>,
+}
+
+fn write_strings_cmd(ctx: &Ctx, H5WriteStrings { files, path, id, offsets, attrs }: H5WriteStrings) -> Result<()> {
     let s = crate::commands::strings::get(ctx, id)?;
     h5::h5_write_strings(ctx, &paths(files), &path, &s, offsets, &attrs)
 }
-/// Writes strings, with or without their offsets.
-pub static H5_WRITE_STRINGS: Handler<(Vec<String>, String, u64, bool, Vec<(String, AttrVal)>), ()> =
-    Handler::new("atoll-session::h5_write_strings", write_strings_cmd);
 
-fn read_cmd(ctx: &Ctx, (files, path, id, strict): (Vec<String>, String, u64, bool)) -> Result<(DType, u64)> {
+/// Dataset `path` of `files` read into a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct H5Read {
+    /// The files, concatenated.
+    pub files: Vec<String>,
+    /// The dataset's path.
+    pub path: String,
+    /// The new array's id.
+    pub id: u64,
+    /// Whether every file must store the same type.
+    pub strict: bool,
+}
+
+fn read_cmd(ctx: &Ctx, H5Read { files, path, id, strict }: H5Read) -> Result<(DType, u64)> {
     let c = h5::h5_read_array(ctx, &paths(files), &path, strict)?;
     let len = c.len() as u64;
     let (dt, col) = match c {
@@ -92,30 +128,55 @@ fn read_cmd(ctx: &Ctx, (files, path, id, strict): (Vec<String>, String, u64, boo
     Registry::of(ctx).insert(id, col);
     Ok((dt, len))
 }
-/// Reads a dataset of every file into a new array.
-pub static H5_READ: Handler<(Vec<String>, String, u64, bool), (DType, u64)> =
-    Handler::new("atoll-session::h5_read", read_cmd);
 
-fn read_strings_cmd(ctx: &Ctx, (files, path, id, calc): (Vec<String>, String, u64, bool)) -> Result<u64> {
+/// Strings dataset `path` of `files` read into new strings `id`.
+#[derive(Serialize, Deserialize)]
+pub struct H5ReadStrings {
+    /// The files, concatenated.
+    pub files: Vec<String>,
+    /// The group's path.
+    pub path: String,
+    /// The new strings' id.
+    pub id: u64,
+    /// Whether the strings are found from the NULs rather than the segments.
+    pub calc: bool,
+}
+
+fn read_strings_cmd(ctx: &Ctx, H5ReadStrings { files, path, id, calc }: H5ReadStrings) -> Result<u64> {
     let s = h5::h5_read_strings(ctx, &paths(files), &path, calc)?;
     let n = s.len() as u64;
     crate::commands::strings::put(ctx, id, s);
     Ok(n)
 }
-/// Reads strings of every file into new strings.
-pub static H5_READ_STRINGS: Handler<(Vec<String>, String, u64, bool), u64> =
-    Handler::new("atoll-session::h5_read_strings", read_strings_cmd);
 
-/// Registers the HDF5 commands.
-pub fn register_commands() {
-    H5_CREATE.register();
-    H5_GROUP.register();
-    H5_DELETE.register();
-    H5_REPACK.register();
-    H5_WRITE.register();
-    H5_WRITE_STRINGS.register();
-    H5_READ.register();
-    H5_READ_STRINGS.register();
+commands! {
+    /// Creates (or, appending, opens) the files.
+    pub static H5_CREATE: Handler<(Vec<String>, bool), ()> = Handler::new("atoll-session::h5_create", create_cmd);
+
+    /// Creates a group with attributes in every file.
+    pub static H5_GROUP: Handler<H5Group, ()> =
+        Handler::new("atoll-session::h5_group", group_cmd);
+
+    /// Removes an object from every file.
+    pub static H5_DELETE: Handler<(Vec<String>, String), ()> = Handler::new("atoll-session::h5_delete", delete_cmd);
+
+    /// Rewrites every file compactly.
+    pub static H5_REPACK: Handler<Vec<String>, ()> = Handler::new("atoll-session::h5_repack", repack_cmd);
+
+    /// Writes an array (or strings, as a group) as `path`.
+    pub static H5_WRITE: Handler<H5Write, ()> = Handler::new("atoll-session::h5_write", write_cmd);
+
+    /// Writes strings, with or without their offsets.
+    pub static H5_WRITE_STRINGS: Handler<H5WriteStrings, ()> =
+        Handler::new("atoll-session::h5_write_strings", write_strings_cmd);
+
+    /// Reads a dataset of every file into a new array.
+    pub static H5_READ: Handler<H5Read, (DType, u64)> =
+        Handler::new("atoll-session::h5_read", read_cmd);
+
+    /// Reads strings of every file into new strings.
+    pub static H5_READ_STRINGS: Handler<H5ReadStrings, u64> =
+        Handler::new("atoll-session::h5_read_strings", read_strings_cmd);
 }
 
 /// Creates the files (truncating), or opens them (appending; missing ones created).
@@ -126,7 +187,7 @@ pub fn create(s: &Session, files: Vec<String>, truncate: bool) -> Result<()> {
 
 /// Creates the group `path` with `attrs` in every file. **Collective.**
 pub fn group(s: &Session, files: Vec<String>, path: String, attrs: Vec<(String, AttrVal)>) -> Result<()> {
-    s.exec(&H5_GROUP, (files, path, attrs))
+    s.exec(&H5_GROUP, H5Group { files, path, attrs })
 }
 
 /// Removes the object `path` from every file. **Collective.**
@@ -150,8 +211,8 @@ pub fn write(
     offsets: bool,
 ) -> Result<()> {
     match data {
-        Dataset::Array(a) => s.exec(&H5_WRITE, (files, path, a.id, false, attrs)),
-        Dataset::Strings(x) => s.exec(&H5_WRITE_STRINGS, (files, path, x.id, offsets, attrs)),
+        Dataset::Array(a) => s.exec(&H5_WRITE, H5Write { files, path, id: a.id, is_str: false, attrs }),
+        Dataset::Strings(x) => s.exec(&H5_WRITE_STRINGS, H5WriteStrings { files, path, id: x.id, offsets, attrs }),
         // A SegArray goes to HDF5 as a group of its segments and values (hdf5.py).
         Dataset::List(..) | Dataset::ListStrings(..) => {
             Err(atoll::Error::InvalidArgument("h5 write: a list column is written as its segments and values".into()))
@@ -162,7 +223,7 @@ pub fn write(
 /// Reads the dataset `path` of every file (concatenated) into a new array. **Collective.**
 pub fn read(s: &Session, files: Vec<String>, path: String, strict: bool) -> Result<Array> {
     let id = next_ids(1);
-    let (dtype, len) = s.exec(&H5_READ, (files, path, id, strict))?;
+    let (dtype, len) = s.exec(&H5_READ, H5Read { files, path, id, strict })?;
     Ok(Array { id, dtype, len: len as usize, generation: s.generation() })
 }
 
@@ -170,6 +231,6 @@ pub fn read(s: &Session, files: Vec<String>, path: String, strict: bool) -> Resu
 /// **Collective.**
 pub fn read_strings(s: &Session, files: Vec<String>, path: String, calc_offsets: bool) -> Result<Strs> {
     let id = next_ids(1);
-    let len = s.exec(&H5_READ_STRINGS, (files, path, id, calc_offsets))?;
+    let len = s.exec(&H5_READ_STRINGS, H5ReadStrings { files, path, id, calc: calc_offsets })?;
     Ok(Strs { id, len: len as usize, generation: s.generation() })
 }

@@ -41,10 +41,21 @@ fn register_column(ctx: &Ctx, reg: &Registry, id: u64, c: Column) -> Result<Got>
     Ok(Got::Array(dtype, len))
 }
 
+/// Columns `datasets` of Parquet `paths` read into new arrays or strings `ids`.
+#[derive(Serialize, Deserialize)]
+pub struct ReadParquet {
+    /// The files, concatenated.
+    pub paths: Vec<String>,
+    /// The columns.
+    pub datasets: Vec<String>,
+    /// The first new id of each column.
+    pub ids: Vec<u64>,
+}
+
 /// Reads `datasets` of `paths`, registering dataset `k` as `ids[k]` (a list column: its
 /// segments as `ids[k]`, its values as `ids[k] + 1`); returns what each became (a list: its
 /// segments', then its values').
-fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>)) -> Result<Vec<(Got, Option<Got>)>> {
+fn read(ctx: &Ctx, ReadParquet { paths, datasets, ids }: ReadParquet) -> Result<Vec<(Got, Option<Got>)>> {
     let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     let cols = atoll_io::read_parquet(ctx, &paths, Some(&datasets))?;
     let reg = Registry::of(ctx);
@@ -60,17 +71,24 @@ fn read(ctx: &Ctx, (paths, datasets, ids): (Vec<String>, Vec<String>, Vec<u64>))
     }
     Ok(out)
 }
-/// Reads Parquet datasets into new arrays.
-pub static READ_PARQUET: Handler<(Vec<String>, Vec<String>, Vec<u64>), Vec<(Got, Option<Got>)>> =
-    Handler::new("atoll-session::read_parquet", read);
+
+/// String columns `datasets` of Parquet `paths` read as Categoricals (codes and categories as `ids`).
+#[derive(Serialize, Deserialize)]
+pub struct ReadParquetCategorical {
+    /// The files, concatenated.
+    pub paths: Vec<String>,
+    /// The string columns.
+    pub datasets: Vec<String>,
+    /// The new ids (codes, categories), two per column.
+    pub ids: Vec<u64>,
+    /// The category of missing values.
+    pub na_value: String,
+}
 
 /// Reads the string `datasets` of `paths` as categoricals, registering dataset `k`'s codes
 /// as `ids[k]` (int64) and its categories as `ids[k] + 1` (strings); returns each one's
 /// (rows, categories).
-fn read_cat(
-    ctx: &Ctx,
-    (paths, datasets, ids, na_value): (Vec<String>, Vec<String>, Vec<u64>, String),
-) -> Result<Vec<(u64, u64)>> {
+fn read_cat(ctx: &Ctx, ReadParquetCategorical { paths, datasets, ids, na_value }: ReadParquetCategorical) -> Result<Vec<(u64, u64)>> {
     let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     let cols = atoll_io::read_parquet_categorical(ctx, &paths, &datasets, &na_value)?;
     let reg = Registry::of(ctx);
@@ -83,9 +101,6 @@ fn read_cat(
     }
     Ok(out)
 }
-/// Reads Parquet string datasets as categoricals (codes, categories).
-pub static READ_PARQUET_CATEGORICAL: Handler<(Vec<String>, Vec<String>, Vec<u64>, String), Vec<(u64, u64)>> =
-    Handler::new("atoll-session::read_parquet_categorical", read_cat);
 
 /// A column to write, by id: an array, strings, or a list (segments' id, values' id, values
 /// are strings).
@@ -99,12 +114,22 @@ pub enum Put {
     List(u64, u64, bool),
 }
 
+/// Columns `ids` named `names` written to Parquet files `prefix` (one per locale).
+#[derive(Serialize, Deserialize)]
+pub struct WriteParquet {
+    /// The columns.
+    pub ids: Vec<Put>,
+    /// Their names.
+    pub names: Vec<String>,
+    /// The files' path prefix.
+    pub prefix: String,
+    /// The codec, if any.
+    pub compression: Option<String>,
+}
+
 /// Writes arrays and strings `ids` (`(id, is_strings)`) as datasets `names` to
 /// `<prefix>_LOCALE####` files; locale 0's file.
-fn write(
-    ctx: &Ctx,
-    (ids, names, prefix, compression): (Vec<Put>, Vec<String>, String, Option<String>),
-) -> Result<String> {
+fn write(ctx: &Ctx, WriteParquet { ids, names, prefix, compression }: WriteParquet) -> Result<String> {
     let opts = WriteOptions { compression: Compression::parse(compression.as_deref())?, ..Default::default() };
     let reg = Registry::of(ctx);
     // Each array locked once (an array may be written under two names, or be a SegArray's
@@ -176,15 +201,19 @@ fn write(
     let p = atoll_io::write_parquet(ctx, &prefix, &cols, &opts)?;
     Ok(p.display().to_string())
 }
-/// Writes arrays to Parquet files, one per locale.
-pub static WRITE_PARQUET: Handler<(Vec<Put>, Vec<String>, String, Option<String>), String> =
-    Handler::new("atoll-session::write_parquet", write);
 
-/// Registers the IO commands.
-pub fn register() {
-    READ_PARQUET.register();
-    READ_PARQUET_CATEGORICAL.register();
-    WRITE_PARQUET.register();
+commands! {
+    /// Reads Parquet datasets into new arrays.
+    pub static READ_PARQUET: Handler<ReadParquet, Vec<(Got, Option<Got>)>> =
+        Handler::new("atoll-session::read_parquet", read);
+
+    /// Reads Parquet string datasets as categoricals (codes, categories).
+    pub static READ_PARQUET_CATEGORICAL: Handler<ReadParquetCategorical, Vec<(u64, u64)>> =
+        Handler::new("atoll-session::read_parquet_categorical", read_cat);
+
+    /// Writes arrays to Parquet files, one per locale.
+    pub static WRITE_PARQUET: Handler<WriteParquet, String> =
+        Handler::new("atoll-session::write_parquet", write);
 }
 
 /// A column read from, or written to, a file: an array, strings, or a list column
@@ -207,7 +236,7 @@ pub fn read_parquet(s: &Session, paths: Vec<String>, datasets: Vec<String>) -> R
     // Two ids per dataset: a list column's values take the second.
     let first = next_ids(2 * datasets.len() as u64);
     let ids: Vec<u64> = (0..datasets.len() as u64).map(|k| first + 2 * k).collect();
-    let got = s.exec(&READ_PARQUET, (paths, datasets, ids.clone()))?;
+    let got = s.exec(&READ_PARQUET, ReadParquet { paths, datasets, ids: ids.clone() })?;
     let g = s.generation();
     let one = |id: u64, got: Got| match got {
         Got::Array(dtype, len) => Dataset::Array(Array { id, dtype, len: len as usize, generation: g }),
@@ -236,7 +265,7 @@ pub fn read_parquet_categorical(
 ) -> Result<Vec<(Array, Strs)>> {
     let first = next_ids(2 * datasets.len() as u64);
     let ids: Vec<u64> = (0..datasets.len() as u64).map(|k| first + 2 * k).collect();
-    let got = s.exec(&READ_PARQUET_CATEGORICAL, (paths, datasets, ids.clone(), na_value))?;
+    let got = s.exec(&READ_PARQUET_CATEGORICAL, ReadParquetCategorical { paths, datasets, ids: ids.clone(), na_value })?;
     let g = s.generation();
     Ok(ids
         .into_iter()
@@ -271,5 +300,5 @@ pub fn write_parquet(
             Dataset::ListStrings(s, v) => Put::List(s.id, v.id, true),
         })
         .collect();
-    s.exec(&WRITE_PARQUET, (ids, names, prefix, compression))
+    s.exec(&WRITE_PARQUET, WriteParquet { ids, names, prefix, compression })
 }

@@ -20,11 +20,9 @@ fn categorical(ctx: &Ctx, (codes, cats, id): (u64, u64, u64)) -> Result<usize> {
     put(ctx, cats, c.categories);
     Ok(k)
 }
-static CATEGORICAL: Handler<(u64, u64, u64), usize> = Handler::new("atoll-session::str_categorical", categorical);
 
-/// Registers the commands (called by `session::register_all`).
-pub fn register() {
-    CATEGORICAL.register();
+commands! {
+    static CATEGORICAL: Handler<(u64, u64, u64), usize> = Handler::new("atoll-session::str_categorical", categorical);
 }
 
 /// `(codes, categories)` of `x`: an int64 array aligned with `x` (each string's rank among

@@ -114,7 +114,6 @@ fn test_cmd(ctx: &Ctx, (out, id, t): (u64, u64, StrTest)) -> Result<()> {
     Registry::of(ctx).insert(out, Col::B(a));
     Ok(())
 }
-static TEST: Handler<(u64, u64, StrTest), ()> = Handler::new("atoll-session::str_test", test_cmd);
 
 /// A string-to-string map (`capitalize`, `swapcase`).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,15 +133,29 @@ fn map_cmd(ctx: &Ctx, (out, id, m): (u64, u64, StrMap)) -> Result<()> {
     put(ctx, out, r);
     Ok(())
 }
-static MAP: Handler<(u64, u64, StrMap), ()> = Handler::new("atoll-session::str_map", map_cmd);
 
-fn lognormal_cmd(ctx: &Ctx, (id, logmean, logstd, n, chars, seed): (u64, f64, f64, usize, String, u64)) -> Result<()> {
+/// `n` random strings `id` of log-normal lengths over `chars`, from `seed`.
+#[derive(Serialize, Deserialize)]
+pub struct RandomLognormal {
+    /// The new strings' id.
+    pub id: u64,
+    /// The mean of the lengths' logarithm.
+    pub logmean: f64,
+    /// Its standard deviation.
+    pub logstd: f64,
+    /// The number of strings.
+    pub n: usize,
+    /// The characters drawn from.
+    pub chars: String,
+    /// The seed.
+    pub seed: u64,
+}
+
+fn lognormal_cmd(ctx: &Ctx, RandomLognormal { id, logmean, logstd, n, chars, seed }: RandomLognormal) -> Result<()> {
     let s = random_strings_lognormal(ctx, logmean, logstd, n, Charset::from_name(&chars)?, seed)?;
     put(ctx, id, s);
     Ok(())
 }
-static LOGNORMAL: Handler<(u64, f64, f64, usize, String, u64), ()> =
-    Handler::new("atoll-session::str_random_lognormal", lognormal_cmd);
 
 /// A bool array: `test` of each string. **Collective.**
 pub fn test(s: &Session, x: &Strs, t: StrTest) -> Result<Array> {
@@ -159,13 +172,15 @@ pub fn map(s: &Session, x: &Strs, m: StrMap) -> Result<Strs> {
 /// `n` random strings of log-normal lengths (`random_strings_lognormal`). **Collective.**
 pub fn random_lognormal(s: &Session, logmean: f64, logstd: f64, n: usize, characters: &str, seed: u64) -> Result<Strs> {
     let id = next_ids(1);
-    s.exec(&LOGNORMAL, (id, logmean, logstd, n, characters.to_string(), seed))?;
+    s.exec(&LOGNORMAL, RandomLognormal { id, logmean, logstd, n, chars: characters.to_string(), seed })?;
     Ok(Strs { id, len: n, generation: s.generation() })
 }
 
-/// Registers the commands.
-pub fn register() {
-    TEST.register();
-    MAP.register();
-    LOGNORMAL.register();
+commands! {
+    static TEST: Handler<(u64, u64, StrTest), ()> = Handler::new("atoll-session::str_test", test_cmd);
+
+    static MAP: Handler<(u64, u64, StrMap), ()> = Handler::new("atoll-session::str_map", map_cmd);
+
+    static LOGNORMAL: Handler<RandomLognormal, ()> =
+        Handler::new("atoll-session::str_random_lognormal", lognormal_cmd);
 }

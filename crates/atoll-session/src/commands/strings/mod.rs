@@ -2,9 +2,6 @@
 //! registry of their own (like the arrays' [`Registry`]); operations that give numbers or
 //! booleans put their arrays in the arrays' registry, so the driver sees them as arrays.
 
-pub mod categorical;
-pub mod extra;
-
 use crate::handles::{self, next_ids, Array, Session};
 use crate::handoff::DriverRef;
 use crate::registry::{lock, Col, Registry};
@@ -41,8 +38,6 @@ fn from_list_cmd(ctx: &Ctx, (id, list): (u64, DriverRef<Vec<String>>)) -> Result
     put(ctx, id, s);
     Ok(())
 }
-static FROM_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
-    Handler::new("atoll-session::str_from_list", from_list_cmd);
 
 fn to_list_cmd(ctx: &Ctx, (id, out): (u64, DriverRef<Vec<String>>)) -> Result<()> {
     let v = get(ctx, id)?.gather(0)?;
@@ -54,7 +49,6 @@ fn to_list_cmd(ctx: &Ctx, (id, out): (u64, DriverRef<Vec<String>>)) -> Result<()
     }
     Ok(())
 }
-static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll-session::str_to_list", to_list_cmd);
 
 fn free_cmd(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
     let r = reg(ctx);
@@ -64,15 +58,29 @@ fn free_cmd(ctx: &Ctx, ids: Vec<u64>) -> Result<()> {
     }
     Ok(())
 }
-static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::str_free", free_cmd);
 
-fn random_cmd(ctx: &Ctx, (id, minlen, maxlen, n, chars, seed): (u64, usize, usize, usize, String, u64)) -> Result<()> {
+/// `n` random strings `id` of uniform lengths in `[minlen, maxlen)` over `chars`, from `seed`.
+#[derive(Serialize, Deserialize)]
+pub struct RandomUniform {
+    /// The new strings' id.
+    pub id: u64,
+    /// The shortest length.
+    pub minlen: usize,
+    /// One past the longest length.
+    pub maxlen: usize,
+    /// The number of strings.
+    pub n: usize,
+    /// The characters drawn from.
+    pub chars: String,
+    /// The seed.
+    pub seed: u64,
+}
+
+fn random_cmd(ctx: &Ctx, RandomUniform { id, minlen, maxlen, n, chars, seed }: RandomUniform) -> Result<()> {
     let s = random_strings_uniform(ctx, minlen, maxlen, n, Charset::from_name(&chars)?, seed)?;
     put(ctx, id, s);
     Ok(())
 }
-static RANDOM: Handler<(u64, usize, usize, usize, String, u64), ()> =
-    Handler::new("atoll-session::str_random", random_cmd);
 
 /// An operation giving new strings.
 #[derive(Serialize, Deserialize, Clone, Debug)]
@@ -115,7 +123,6 @@ fn str_op_cmd(ctx: &Ctx, (out, id, op): (u64, u64, StrOp)) -> Result<()> {
     put(ctx, out, r);
     Ok(())
 }
-static STR_OP: Handler<(u64, u64, StrOp), ()> = Handler::new("atoll-session::str_op", str_op_cmd);
 
 /// An operation giving one number or boolean per string.
 #[derive(Serialize, Deserialize, Clone, Debug)]
@@ -164,33 +171,62 @@ fn val_op_cmd(ctx: &Ctx, (out, id, op): (u64, u64, ValOp)) -> Result<()> {
     Registry::of(ctx).insert(out, col);
     Ok(())
 }
-static VAL_OP: Handler<(u64, u64, ValOp), ()> = Handler::new("atoll-session::str_val_op", val_op_cmd);
 
-fn split_cmd(
-    ctx: &Ctx,
-    (out_s, out_seg, id, sep, regex, maxsplit, findall): (u64, u64, u64, String, bool, Option<usize>, bool),
-) -> Result<()> {
+/// Strings `id` split at `sep` (a regular expression when `regex`): the pieces and their segments.
+#[derive(Serialize, Deserialize)]
+pub struct Split {
+    /// The pieces' new id.
+    pub out_s: u64,
+    /// The new segments' id.
+    pub out_seg: u64,
+    /// The strings split.
+    pub id: u64,
+    /// The separator.
+    pub sep: String,
+    /// Whether `sep` is a regular expression.
+    pub regex: bool,
+    /// The most splits per string.
+    pub maxsplit: Option<usize>,
+    /// Whether the pieces are the matches (`findall`) rather than what lies between them.
+    pub findall: bool,
+}
+
+fn split_cmd(ctx: &Ctx, Split { out_s, out_seg, id, sep, regex, maxsplit, findall }: Split) -> Result<()> {
     let s = get(ctx, id)?;
     let p = if findall { s.findall(&sep, RegexFlags::default())? } else { s.split(&sep, regex, maxsplit)? };
     put(ctx, out_s, p.pieces);
     Registry::of(ctx).insert(out_seg, Col::I(p.segments));
     Ok(())
 }
-static SPLIT: Handler<(u64, u64, u64, String, bool, Option<usize>, bool), ()> =
-    Handler::new("atoll-session::str_split", split_cmd);
 
-fn peel_cmd(
-    ctx: &Ctx,
-    (l, r, id, d, times, incl, keep, right): (u64, u64, u64, String, usize, bool, bool, bool),
-) -> Result<()> {
+/// Strings `id` cut at the `times`-th occurrence of `d`: the parts left and right of it.
+#[derive(Serialize, Deserialize)]
+pub struct Peel {
+    /// The left parts' new id.
+    pub l: u64,
+    /// The right parts' new id.
+    pub r: u64,
+    /// The strings cut.
+    pub id: u64,
+    /// The delimiter.
+    pub d: String,
+    /// Which occurrence cuts.
+    pub times: usize,
+    /// Whether the parts keep the delimiter.
+    pub incl: bool,
+    /// Whether strings with fewer occurrences keep a partial result.
+    pub keep: bool,
+    /// Whether occurrences count from the right.
+    pub right: bool,
+}
+
+fn peel_cmd(ctx: &Ctx, Peel { l, r, id, d, times, incl, keep, right }: Peel) -> Result<()> {
     let s = get(ctx, id)?;
     let (a, b) = if right { s.rpeel(&d, times, incl, keep)? } else { s.peel(&d, times, incl, keep)? };
     put(ctx, l, a);
     put(ctx, r, b);
     Ok(())
 }
-static PEEL: Handler<(u64, u64, u64, String, usize, bool, bool, bool), ()> =
-    Handler::new("atoll-session::str_peel", peel_cmd);
 
 fn hash_cmd(ctx: &Ctx, (h1, h2, id): (u64, u64, u64)) -> Result<()> {
     let (a, b) = get(ctx, id)?.hash()?;
@@ -198,10 +234,24 @@ fn hash_cmd(ctx: &Ctx, (h1, h2, id): (u64, u64, u64)) -> Result<()> {
     Registry::of(ctx).insert(h2, Col::U(b));
     Ok(())
 }
-static HASH: Handler<(u64, u64, u64), ()> = Handler::new("atoll-session::str_hash", hash_cmd);
+
+/// Strings `id` grouped: the permutation, segments, unique keys and counts as new ids.
+#[derive(Serialize, Deserialize)]
+pub struct GroupStrings {
+    /// The permutation's new id.
+    pub perm: u64,
+    /// The segments' new id.
+    pub segs: u64,
+    /// The unique keys' new id.
+    pub keys: u64,
+    /// The counts' new id.
+    pub counts: u64,
+    /// The strings grouped.
+    pub id: u64,
+}
 
 /// Group-by by string keys: permutation, segments, unique keys (strings), counts.
-fn groupby_cmd(ctx: &Ctx, (perm, segs, keys, counts, id): (u64, u64, u64, u64, u64)) -> Result<usize> {
+fn groupby_cmd(ctx: &Ctx, GroupStrings { perm, segs, keys, counts, id }: GroupStrings) -> Result<usize> {
     let g = get(ctx, id)?.groupby()?;
     let k = g.unique_keys.len();
     Registry::of(ctx).insert(perm, Col::I(g.permutation));
@@ -210,7 +260,6 @@ fn groupby_cmd(ctx: &Ctx, (perm, segs, keys, counts, id): (u64, u64, u64, u64, u
     put(ctx, keys, g.unique_keys);
     Ok(k)
 }
-static GROUPBY: Handler<(u64, u64, u64, u64, u64), usize> = Handler::new("atoll-session::str_groupby", groupby_cmd);
 
 fn concatenate_cmd(ctx: &Ctx, (out, ids): (u64, Vec<u64>)) -> Result<()> {
     let all: Vec<Arc<DistStrings>> = ids.iter().map(|&i| get(ctx, i)).collect::<Result<_>>()?;
@@ -218,28 +267,45 @@ fn concatenate_cmd(ctx: &Ctx, (out, ids): (u64, Vec<u64>)) -> Result<()> {
     put(ctx, out, DistStrings::concatenate(&refs)?);
     Ok(())
 }
-static CONCATENATE: Handler<(u64, Vec<u64>), ()> = Handler::new("atoll-session::str_concatenate", concatenate_cmd);
 
-/// Registers the strings' commands (called by `session::register_all`).
-pub fn register() {
-    FROM_LIST.register();
-    TO_LIST.register();
-    FREE.register();
-    RANDOM.register();
-    STR_OP.register();
-    VAL_OP.register();
-    SPLIT.register();
-    PEEL.register();
-    HASH.register();
-    GROUPBY.register();
-    CONCATENATE.register();
-    LEN.register();
+commands! {
+    modules {
+        pub mod categorical;
+        pub mod extra;
+    }
+
+    static FROM_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
+        Handler::new("atoll-session::str_from_list", from_list_cmd);
+
+    static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll-session::str_to_list", to_list_cmd);
+
+    static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::str_free", free_cmd);
+
+    static RANDOM: Handler<RandomUniform, ()> =
+        Handler::new("atoll-session::str_random", random_cmd);
+
+    static STR_OP: Handler<(u64, u64, StrOp), ()> = Handler::new("atoll-session::str_op", str_op_cmd);
+
+    static VAL_OP: Handler<(u64, u64, ValOp), ()> = Handler::new("atoll-session::str_val_op", val_op_cmd);
+
+    static SPLIT: Handler<Split, ()> =
+        Handler::new("atoll-session::str_split", split_cmd);
+
+    static PEEL: Handler<Peel, ()> =
+        Handler::new("atoll-session::str_peel", peel_cmd);
+
+    static HASH: Handler<(u64, u64, u64), ()> = Handler::new("atoll-session::str_hash", hash_cmd);
+
+    static GROUPBY: Handler<GroupStrings, usize> = Handler::new("atoll-session::str_groupby", groupby_cmd);
+
+    static CONCATENATE: Handler<(u64, Vec<u64>), ()> = Handler::new("atoll-session::str_concatenate", concatenate_cmd);
+
+    static LEN: Handler<u64, usize> = Handler::new("atoll-session::str_len", len_of_cmd);
 }
 
 fn len_of_cmd(ctx: &Ctx, id: u64) -> Result<usize> {
     Ok(get(ctx, id)?.len())
 }
-static LEN: Handler<u64, usize> = Handler::new("atoll-session::str_len", len_of_cmd);
 
 /// Registered strings: their id on every locale, count and session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,7 +361,7 @@ pub fn to_list(s: &Session, x: &Strs) -> Result<Vec<String>> {
 /// `n` random strings of lengths in `minlen..maxlen` of the characters `charset` names, from
 /// `seed` (the same on any locale count). **Collective.**
 pub fn random_uniform(s: &Session, minlen: usize, maxlen: usize, n: usize, charset: &str, seed: u64) -> Result<Strs> {
-    new_strs(s, n, |id| s.exec(&RANDOM, (id, minlen, maxlen, n, charset.to_string(), seed)))
+    new_strs(s, n, |id| s.exec(&RANDOM, RandomUniform { id, minlen, maxlen, n, chars: charset.to_string(), seed }))
 }
 
 impl StrOp {
@@ -388,7 +454,7 @@ pub fn split(
     findall: bool,
 ) -> Result<(Strs, Array)> {
     let ids = next_ids(2);
-    s.exec(&SPLIT, (ids, ids + 1, x.id, sep.to_string(), regex, maxsplit, findall))?;
+    s.exec(&SPLIT, Split { out_s: ids, out_seg: ids + 1, id: x.id, sep: sep.to_string(), regex, maxsplit, findall })?;
     let n = s.exec(&LEN, ids)?;
     Ok((Strs { id: ids, len: n, generation: s.generation() }, arr(s, ids + 1, DType::I64, x.len)))
 }
@@ -404,7 +470,7 @@ pub fn peel(
     from_right: bool,
 ) -> Result<(Strs, Strs)> {
     let l = next_ids(2);
-    s.exec(&PEEL, (l, l + 1, x.id, delimiter.to_string(), times, include_delimiter, keep_partial, from_right))?;
+    s.exec(&PEEL, Peel { l, r: l + 1, id: x.id, d: delimiter.to_string(), times, incl: include_delimiter, keep: keep_partial, right: from_right })?;
     let g = s.generation();
     Ok((Strs { id: l, len: x.len, generation: g }, Strs { id: l + 1, len: x.len, generation: g }))
 }
@@ -419,7 +485,7 @@ pub fn hash(s: &Session, x: &Strs) -> Result<(Array, Array)> {
 /// Group-by by string keys: (permutation, segments, unique keys, counts). **Collective.**
 pub fn groupby(s: &Session, x: &Strs) -> Result<(Array, Array, Strs, Array)> {
     let p = next_ids(4);
-    let groups = s.exec(&GROUPBY, (p, p + 1, p + 2, p + 3, x.id))?;
+    let groups = s.exec(&GROUPBY, GroupStrings { perm: p, segs: p + 1, keys: p + 2, counts: p + 3, id: x.id })?;
     Ok((
         arr(s, p, DType::I64, x.len),
         arr(s, p + 1, DType::I64, groups),
