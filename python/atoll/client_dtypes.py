@@ -17,7 +17,7 @@ from ipaddress import ip_address as _ip_address
 import numpy as np
 
 from .numpy.pdarrayclass import pdarray
-from .pandas._registry import register
+from .pandas._registry import Registrable
 from .hdf5 import to_hdf
 from .io import to_parquet
 from .numpy.pdarraycreation import array
@@ -31,7 +31,7 @@ def _is_int_scalar(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-class IPv4(pdarray):
+class IPv4(Registrable, pdarray):
     """Integers shown as IPv4 addresses: a uint64 pdarray (a copy of ``values``) whose
     elements display, convert (``to_ndarray``, ``tolist``) and index as dotted quads.
     Arithmetic and comparisons treat it as its integers; addresses given as strings
@@ -152,13 +152,7 @@ class IPv4(pdarray):
 
     __hash__ = None
 
-    # ----- registration and files -------------------------------------------------------
-    def register(self, user_defined_name):
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
+    # ----- files ------------------------------------------------------------------------
     def to_hdf(self, prefix_path, dataset="array", mode="truncate", file_type="distribute"):
         """Writes the addresses as ``dataset`` (an IPv4 object, ``objType`` 9) to HDF5."""
 

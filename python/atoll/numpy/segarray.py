@@ -35,7 +35,7 @@ from ..groupby import GroupBy
 from .sorting import coargsort
 from ..pandas._hashing import hash_values, mix
 from .pdarraysetops import intersect1d, union1d, setdiff1d, setxor1d, in1d
-from ..pandas._registry import register, unregister
+from ..pandas._registry import Registrable
 from ..hdf5 import to_hdf, update_hdf, read_hdf
 from ..io import to_parquet
 
@@ -107,7 +107,7 @@ def gen_ranges(starts, lengths):
     return newsegs, (arange(total) + off)._materialize()
 
 
-class SegArray:
+class SegArray(Registrable):
     """An array of sub-arrays (Arkouda's ``SegArray``): ``segments`` (int64 starts, sorted,
     beginning at 0) into the flat ``values`` (a pdarray or Strings)."""
 
@@ -596,23 +596,6 @@ class SegArray:
         segs = (cumsum(lens) - lens)._materialize() if lens.size else lens
         out = SegArray(segs, vals, lengths=lens)
         return out[out.non_empty] if discard_empty else out
-
-    # ----- registration (in-process names) ----------------------------------------------
-    def register(self, user_defined_name):
-        """Keeps the SegArray under ``user_defined_name`` in this process (``ak.attach``)."""
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
 
     # ----- IO ----------------------------------------------------------------------------
     def to_hdf(self, prefix_path, dataset="segarray", mode="truncate", file_type="distribute"):

@@ -35,3 +35,29 @@ def is_registered(name):
 
 def unregister_all():
     _TABLE.clear()
+
+
+class Registrable:
+    """``register``, ``unregister`` and ``is_registered`` of the classes whose objects can be
+    registered by name (Arkouda's API): the object is kept in the table under the name until
+    ``unregister``, and ``registered_name`` holds the name (None when not registered)."""
+
+    __slots__ = ()
+    registered_name = None
+
+    def register(self, user_defined_name):
+        """Keeps the object under ``user_defined_name`` in this process (``ak.attach`` finds it)
+        and returns it."""
+        register(self, user_defined_name)
+        self.registered_name = user_defined_name
+        return self
+
+    def unregister(self):
+        """Forgets the object's name (nothing happens when it is not registered)."""
+        if self.registered_name is not None:
+            unregister(self.registered_name)
+        self.registered_name = None
+
+    def is_registered(self):
+        """Whether the object is registered (under ``registered_name``)."""
+        return self.registered_name is not None

@@ -27,6 +27,7 @@ import builtins
 
 import numpy as np
 
+from ._registry import Registrable
 from .._optional import loaded, pd
 from ..numpy.dtypes import int64
 from ..numpy.pdarrayclass import pdarray, _check
@@ -54,7 +55,7 @@ def _find(categories, value):
     return None
 
 
-class Categorical:
+class Categorical(Registrable):
     """Strings as codes into distinct categories (Arkouda's ``ak.Categorical``)."""
 
     objType = "Categorical"
@@ -447,24 +448,6 @@ class Categorical:
         std = Categorical.standardize_categories(arrs, na_value=self.na_value)
         codes = _cat([a.codes for a in std])
         return Categorical.from_codes(codes, std[0].categories, na_value=self.na_value)
-
-    # ----- registration ------------------------------------------------------------------
-    def register(self, user_defined_name):
-        from ._registry import register
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-        from ._registry import unregister
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
 
     # ----- IO ----------------------------------------------------------------------------
     def to_hdf(self, prefix_path, dataset="categorical_array", mode="truncate", file_type="distribute"):

@@ -20,6 +20,7 @@ from collections import UserDict
 
 import numpy as np
 
+from ._registry import Registrable
 from .._optional import loaded, pd
 from .. import _atoll
 from ..numpy.dtypes import bool_, float64, int64, uint64, uint8
@@ -79,7 +80,7 @@ def apply_if_callable(maybe_callable, obj, **kwargs):
     return maybe_callable(obj, **kwargs) if callable(maybe_callable) else maybe_callable
 
 
-class DataFrame(UserDict):
+class DataFrame(Registrable, UserDict):
     """A table of named columns of one length with row labels (Arkouda's ``ak.DataFrame``)."""
 
     objType = "DataFrame"
@@ -1086,24 +1087,6 @@ class DataFrame(UserDict):
         if idx is not None:
             df._set_index(idx)
         return df
-
-    # ----- registration ------------------------------------------------------------------
-    def register(self, user_defined_name):
-        from ._registry import register
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-        from ._registry import unregister
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
 
 
 def _take_columns(data, names, idx, n):

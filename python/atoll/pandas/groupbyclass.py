@@ -16,6 +16,7 @@ import enum
 
 import numpy as np
 
+from ._registry import Registrable
 from .. import _atoll, _keys
 from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
 from ..numpy.dtypes import bool_, float64, int64, uint8, uint64
@@ -108,7 +109,7 @@ def _unwrap_values(values):
     raise TypeError(f"Unsupported values type for Arkouda GroupBy reductions: {type(values).__name__}")
 
 
-class GroupBy:
+class GroupBy(Registrable):
     """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value
     (Arkouda's GroupBy; Strings keys: see ``str_groupby``)."""
 
@@ -814,24 +815,6 @@ class GroupBy:
         from ..hdf5 import update_hdf
 
         update_hdf({dataset: self}, prefix_path, repack=repack)
-
-    def register(self, user_defined_name):
-        """Keeps the GroupBy under ``user_defined_name`` in this process (``ak.attach``)."""
-        from ._registry import register
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-        from ._registry import unregister
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
 
 
 def broadcast(segments, values, size=-1, permutation=None):

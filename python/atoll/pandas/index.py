@@ -16,6 +16,7 @@ import builtins
 
 import numpy as np
 
+from ._registry import Registrable
 from .._optional import loaded, pd
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.strings import Strings
@@ -83,7 +84,7 @@ def _list_argsort(values, ascending, na_position):
     return nan + rest if na_position == "first" else rest + nan
 
 
-class Index:
+class Index(Registrable):
     """Row labels: a pdarray, Strings or Categorical (or, with ``allow_list``, a short list)."""
 
     objType = "Index"
@@ -334,24 +335,7 @@ class Index:
             return MultiIndex(list(index))
         return Index(index)
 
-    # ----- registration and IO -----------------------------------------------------------
-    def register(self, user_defined_name):
-        from ._registry import register
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-        from ._registry import unregister
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
-
+    # ----- IO ----------------------------------------------------------------------------
     def to_hdf(self, prefix_path, dataset="index", mode="truncate", file_type="distribute"):
         """Writes the Index to HDF5 in Arkouda's layout (read back as an Index)."""
         from ..hdf5 import to_hdf

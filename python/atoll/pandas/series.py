@@ -21,6 +21,7 @@ import operator
 
 import numpy as np
 
+from ._registry import Registrable
 from .._optional import loaded, pd
 from ..numpy.dtypes import bool_, float64, int64
 from ..numpy.pdarrayclass import pdarray
@@ -55,7 +56,7 @@ def map_values(values, arg):
     return lookup(keys, vals, values)
 
 
-class Series:
+class Series(Registrable):
     """A labelled 1-D array (Arkouda's ``ak.Series``)."""
 
     objType = "Series"
@@ -459,24 +460,6 @@ class Series:
         """``concat`` returning pandas objects (Arkouda's helper)."""
         r = Series.concat(arrays, axis=axis)
         return r.to_pandas()
-
-    # ----- registration ------------------------------------------------------------------
-    def register(self, user_defined_name):
-        from ._registry import register
-
-        register(self, user_defined_name)
-        self.registered_name = user_defined_name
-        return self
-
-    def unregister(self):
-        from ._registry import unregister
-
-        if self.registered_name is not None:
-            unregister(self.registered_name)
-        self.registered_name = None
-
-    def is_registered(self):
-        return self.registered_name is not None
 
 
 def _add_ops():
