@@ -24,7 +24,7 @@ import os
 
 import numpy as np
 
-from ._optional import pd
+from ._optional import has, pa, pd, pq
 from . import _atoll
 from .numpy._bigint import BigIntArray
 from ._io_errors import (
@@ -52,6 +52,8 @@ from .pandas.categorical import Categorical
 from .numpy.strings import from_list
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
+from .pandas.interop import column_from_arrow
+from .numpy.segarray import SegArray
 
 __all__ = [
     "read_parquet",
@@ -206,9 +208,11 @@ def read_parquet(
     read as ``SegArray``; ``read_nested=False`` leaves them out of a read of every dataset.
 
     ``tag_data``: also "Filename_Codes", the index of the file each row comes from.
-    ``null_handling``: 'only floats' (the default: nulls read as NaN in float columns) or
-    'all' (integer columns with nulls read as float64 with NaN); ``has_non_float_nulls`` is
-    its older name. ``iterative`` and ``strict_types`` are accepted for Arkouda's
+    ``null_handling``: 'only floats' (the default: nulls read as NaN in float columns and as
+    "" in string columns; an integer or boolean column with nulls raises a ``ParquetTypeError``
+    that names it) or 'all' (integer columns with nulls read as float64 with NaN, through
+    pyarrow; a boolean column with nulls is still refused, naming it); 'none' reads as
+    'only floats'. ``has_non_float_nulls=True`` is the older spelling of 'all'. ``iterative`` and ``strict_types`` are accepted for Arkouda's
     signature.
 
     ``categorical`` (an Atoll extension; Arkouda's ``read_parquet`` has no such parameter):
@@ -256,7 +260,8 @@ def read_parquet(
             raise ValueError("read_parquet: categorical cannot be combined with tag_data")
         return _read_tagged(files, names)
     rest = [n for n in names if n not in cats]
-    got = dict(zip(rest, _file_errors(_atoll.read_parquet, files, rest))) if rest else {}
+    handling = null_handling if null_handling is not None else "all" if has_non_float_nulls else "only floats"
+    got = dict(zip(rest, _read_columns(files, rest, handling))) if rest else {}
     if cats:
         pairs = _file_errors(_atoll.read_parquet_categorical, files, cats)
         for n, (codes, categories) in zip(cats, pairs):
@@ -285,19 +290,61 @@ def _categorical_names(files, names, categorical):
     return [n for n in names if n in asked]
 
 
+_NULLS = "holds null values"  # the engine's message for a non-float column with nulls
+
+
+def _read_columns(files, names, null_handling):
+    """The columns ``names`` of the Parquet ``files`` (engine handles, or Atoll arrays for the
+    columns read through pyarrow). The engine reads nulls in float columns (NaN) and string
+    columns (""); a column of another type with nulls is named in a ``ParquetTypeError``, or
+    with ``null_handling='all'`` read through pyarrow with the rules of
+    ``atoll.pandas.interop`` (integers: float64 with NaN where the nulls are)."""
+    try:
+        return _file_errors(_atoll.read_parquet, files, names)
+    except ParquetTypeError as e:
+        if _NULLS not in str(e):
+            raise
+    # The engine stops at the first column with nulls: each one alone tells which they are.
+    types = {d[0]: d[1] for d in _file_errors(_atoll.parquet_datasets, files[0])}
+    nulled = []
+    for n in names:
+        try:
+            _file_errors(_atoll.read_parquet, files, [n])
+        except ParquetTypeError as e:
+            if _NULLS not in str(e):
+                raise
+            nulled.append(n)
+    which = ", ".join(f"{n!r} ({types.get(n, '?')})" for n in nulled)
+    if null_handling != "all":
+        raise ParquetTypeError(
+            f"column(s) {which} hold null values, which only float columns may (they read as NaN): "
+            "read with null_handling='all' to read integer columns as float64 with NaN where the nulls are"
+        )
+    if not has("pyarrow"):
+        raise ParquetTypeError(f"column(s) {which} hold null values: null_handling='all' reads them with pyarrow")
+    others = [n for n in names if n not in nulled]
+    out = dict(zip(others, _file_errors(_atoll.read_parquet, files, others))) if others else {}
+    for n in nulled:
+        col = pa.chunked_array([c for f in files for c in pq.read_table(f, columns=[n]).column(0).chunks])
+        try:
+            out[n] = column_from_arrow(n, col)
+        except ValueError as e:
+            raise ParquetTypeError(str(e)) from None
+    return [out[n] for n in names]
+
+
 def _wrap(a):
     """The object of a dataset read: a pdarray, Strings, or a SegArray (a list column, read as
     a (segments, values) pair)."""
+    if isinstance(a, (pdarray, Strings)):
+        return a
     if isinstance(a, tuple):
-        from .numpy.segarray import SegArray
-
         return SegArray(pdarray(a[0]), _wrap(a[1]))
     return Strings(a) if isinstance(a, _atoll.StrArr) else pdarray(a)
 
 
 def _handle(c):
     """The engine handle of a column to write (a SegArray: its segments' and values')."""
-    from .numpy.segarray import SegArray
 
     if isinstance(c, SegArray):
         return (c.segments._whole(), _handle(c.values))
@@ -446,7 +493,6 @@ def snapshot(filename):
     globals to HDF5 (``ak.restore`` reads them back by name)."""
     import inspect
 
-    from .numpy.segarray import SegArray
 
     frame = inspect.currentframe().f_back
     kinds = (pdarray, Strings, Categorical, SegArray, GroupBy, DataFrame)
@@ -544,7 +590,6 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
         names = _names(names, "names")
     if len(names) != len(cols):
         raise ValueError(f"names: {len(names)} names for {len(cols)} columns")
-    from .numpy.segarray import SegArray
 
     cols = [c.to_strings() if isinstance(c, Categorical) else c for c in cols]
     for n, c in zip(names, cols):

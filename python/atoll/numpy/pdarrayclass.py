@@ -6,13 +6,14 @@ as one owner-computes loop when its value is needed: printing, indexing, a reduc
 """
 
 import builtins
+import html as _html
 import weakref
 
 import numpy as np
 
 from .. import _atoll
-from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar, result
-from .dtypes import dtype as _dt, is_bigint, is_str_dtype
+from .._optional import pa
+from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar
 from ..core import client
 from .._session import num_locales
 
@@ -25,6 +26,47 @@ _MAX_NODES = 24  # deeper trees are computed (loops such as x = x + 1)
 # computed on the line that makes it, as Arkouda does; for timings of single operations.
 _EAGER = [_atoll.eager_by_default()]
 PRINT_THRESHOLD = 100
+# Jupyter's display (``_repr_html_``): every row up to HTML_ROWS, else the first and last
+# HTML_ROWS // 2.
+HTML_ROWS = 10
+
+
+def html_rows(n):
+    """The positions ``_repr_html_`` shows of ``n`` rows: all of them, or the head and the tail
+    (``(head, tail)`` position lists; ``tail`` empty when all are shown)."""
+    if n <= HTML_ROWS:
+        return list(range(n)), []
+    k = HTML_ROWS // 2
+    return list(range(k)), list(range(n - k, n))
+
+
+def html_table(header, head, tail, caption):
+    """An HTML table for Jupyter: the ``header`` cells, the rows ``head`` (lists of cells, the
+    first one the row label), a row of "..." then the rows ``tail`` when there are some, and
+    ``caption`` (shape, dtypes, memory) in a paragraph under it. Every cell is escaped."""
+    e = _html.escape
+
+    def row(cells):
+        return "<tr><th>" + e(str(cells[0])) + "</th>" + "".join(f"<td>{e(str(c))}</td>" for c in cells[1:]) + "</tr>"
+
+    out = ['<table border="1" class="dataframe">', "<thead><tr>"]
+    out += [f"<th>{e(str(h))}</th>" for h in header]
+    out.append("</tr></thead><tbody>")
+    out += [row(r) for r in head]
+    if tail:
+        out.append(row(["..."] + ["..."] * (len(header) - 1)))
+        out += [row(r) for r in tail]
+    out.append("</tbody></table>")
+    out.append(f"<p>{e(caption)}</p>")
+    return "\n".join(out)
+
+
+def byte_size(n):
+    """``n`` bytes as Jupyter's captions write them: "123 B", "4.5 KB", "6.7 MB", "8.9 GB"."""
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
 
 
 def _before_write(arr, spare=None):
@@ -117,16 +159,6 @@ class pdarray:
     def __len__(self):
         return self._size
 
-    def astype(self, dtype):
-        """A copy (lazy) converted to ``dtype`` (``str``: a Strings; see ``ak.cast``)."""
-
-        if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
-            from .numeric import cast
-
-            return cast(self, dtype)
-        d = _dt(dtype)
-        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
-
     # ----- conversion --------------------------------------------------------------------
     def to_ndarray(self):
         """The values as a NumPy array (gathered to the driver with one copy)."""
@@ -163,77 +195,25 @@ class pdarray:
     def __repr__(self):
         return f"array({self._fmt()})"
 
+    def to_arrow(self):
+        """The ``pyarrow.Array`` of the values: it wraps the NumPy array ``to_ndarray`` gathers
+        (no second copy; a bool array is bit-packed, a copy)."""
+        return pa.array(self.to_ndarray())
+
+    def _repr_html_(self):
+        """Jupyter's display: the head and tail values by position, the size, dtype and bytes."""
+        head, tail = html_rows(self._size)
+        h = self[: len(head)].to_ndarray().tolist()
+        t = self[self._size - len(tail) :].to_ndarray().tolist() if tail else []
+        caption = f"pdarray: {self._size} values, dtype {self._dtype.name}, {byte_size(self.nbytes)}"
+        return html_table(["", "value"], list(map(list, zip(head, h))), list(map(list, zip(tail, t))), caption)
+
     def __bool__(self):
         if self._size != 1:
             raise ValueError(
                 "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
             )
         return builtins.bool(self[0])
-
-    # ----- elementwise -------------------------------------------------------------------
-    def _binop(self, other, op, reverse=False):
-        if isinstance(other, pdarray):
-            if other._size != self._size:
-                raise ValueError(f"other: size mismatch {self._size} {other._size}")
-            od, on = other._dtype, other._nodes
-        elif is_scalar(other):
-            od, on = None, 1
-            if op in _CMP and isinstance(other, np.integer) and self._dtype.kind in "iu":
-                # NumPy compares integers by value whatever their signedness (int64 against a
-                # uint64 scalar is not a float64 comparison): as a Python int, by value.
-                other = builtins.int(other)
-            if op in _CMP and isinstance(other, builtins.int) and not isinstance(other, builtins.bool):
-                r = _cmp_out_of_range(self, other, op, reverse)
-                if r is not None:
-                    return r
-            if (
-                type(other) is builtins.int
-                and not -(1 << 63) <= other < (1 << 64)
-                and self._dtype not in (float64, uint8)
-                and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
-            ):
-                # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
-                from ._bigint import to_bigint
-
-                return to_bigint(self)._arith(other, op, reverse)
-        elif isinstance(other, (np.ndarray, list, tuple)):
-            from .pdarraycreation import array
-
-            return self._binop(array(other), op, reverse)
-        else:
-            return NotImplemented
-        a_dt = self._dtype
-        if op in _CMP and od is not None and {a_dt, od} == {int64, uint64}:
-            return _cmp_mixed_sign(self, other, op, reverse)
-        if od is None:
-            try:
-                common = result(a_dt, other)
-            except (OverflowError, TypeError) as e:
-                raise TypeError(f"other: {e}") from None
-        else:
-            common = result(a_dt, od)
-        if op == "/":
-            common = float64
-        elif op in ("//", "%", "**", "-") and common == bool_:
-            if op == "-":
-                raise TypeError(
-                    "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead."
-                )
-            common = int64
-        elif op in ("&", "|", "^", "<<", ">>") and common == float64:
-            raise TypeError(f"other: unsupported operand dtype {common.name} for {op}")
-        elif op in ("<<", ">>") and common == bool_:
-            common = int64
-        if op == "**" and common in (int64, uint64):
-            _check_exponent(self if reverse else other)
-        x = self._cast(common)
-        if od is None:
-            y = _atoll.scalar(_scalar_value(other, common), common.name)
-        else:
-            y = other._cast(common)
-        if reverse:
-            x, y = y, x
-        return pdarray._lazy(_atoll.binary(op, x, y), self._size, self._nodes + on + 1)
 
     def _cast(self, d):
         ex = self._ex()
@@ -404,130 +384,8 @@ class pdarray:
             raise IndexError(f"index {int(key)} is out of bounds for axis 0 with size {self._size}")
         return self._start + k * self._step
 
-    def _index_expr(self, idx):
-        """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
-        if idx._dtype not in (int64, uint64, uint8):
-            raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
-        lo = 0
-        if idx._size:
-            lo, hi = builtins.int(min(idx)), builtins.int(max(idx))
-            if lo < -self._size or hi >= self._size:
-                bad = lo if lo < -self._size else hi
-                raise IndexError(f"index {bad} is out of bounds for axis 0 with size {self._size}")
-        i = idx.astype(int64) if idx._dtype != int64 else idx
-        if lo < 0:
-            from .numeric import where  # numeric builds on pdarray: called, not imported, here
-
-            i = where(i < 0, i + self._size, i)
-        if self._start != 0 or self._step != 1:
-            i = i * self._step + self._start
-        return i
-
-    def __getitem__(self, key):
-        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
-            self._materialize()
-            return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
-        if isinstance(key, slice):
-            self._materialize()
-            s, e, st = _slice_indices(key, self._size)
-            n = len(range(s, e, st))
-            step = self._step * st if n > 1 else 1  # one element: any step (2**80 too) is 1
-            return pdarray(self._arr, self._start + s * self._step if n else 0, step, n)
-        if isinstance(key, pdarray):
-            if key._dtype == bool_:
-                if key._size != self._size:
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
-                    )
-                return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
-            self._materialize()
-            i = self._index_expr(key)
-            return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
-        if isinstance(key, (list, np.ndarray)) and not isinstance(key, str):
-            from .pdarraycreation import array
-
-            return self[array(key)] if len(key) else self[array(np.zeros(0, dtype=np.int64))]
-        if isinstance(key, tuple) and len(key) == 1:
-            return self[key[0]]
-        raise IndexError(
-            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
-            f"arrays are valid indices (key: {type(key).__name__})"
-        )
-
-    def _values_for(self, value, n):
-        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
-        if isinstance(value, pdarray):
-            if value._size != n:
-                raise ValueError(
-                    f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)"
-                )
-            return value._cast(self._dtype)
-        if is_scalar(value):
-            return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
-        if isinstance(value, (list, tuple, np.ndarray)):
-            from .pdarraycreation import array
-
-            return self._values_for(array(value), n)
-        raise TypeError(f"value: unsupported type {type(value).__name__}")
-
     def __setitem__(self, key, value):
         self._assign(key, value)
-
-    def _assign(self, key, value, spare=None):
-        """``self[key] = value``; ``spare``: a lazy value made for this assignment only."""
-        self._materialize()
-        if isinstance(value, (list, tuple, np.ndarray)):
-            from .pdarraycreation import array
-
-            value = array(value)
-        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
-            pos = self._position(key)
-            if not is_scalar(value):
-                raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
-            v = _scalar_value(value, self._dtype)
-            _before_write(self._arr)
-            _atoll.set(self._arr, pos, v)
-            return
-        if isinstance(key, slice):
-            s, e, st = key.indices(self._size)
-            n = len(range(s, e, st))
-            start, step = self._start + s * self._step, self._step * st
-            self._values_for(value, n)  # checks the value before anything is computed
-            _before_write(self._arr, spare)
-            ex = self._values_for(value, n)
-            if n == 0:
-                return
-            if step > 0:
-                _atoll.assign(self._arr, start, step, n, ex)
-            else:
-                from .pdarraycreation import arange
-
-                idx = arange(start, start + n * step, step)
-                _atoll.scatter(self._arr, idx._ex(), ex, n)
-            return
-        if isinstance(key, pdarray):
-            if key._dtype == bool_:
-                if key._size != self._size:
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
-                    )
-                if is_scalar(value):
-                    from .numeric import where
-
-                    w = where(key, value, self)
-                    self._assign(slice(None), w, spare=w)
-                    return
-                from .pdarraycreation import arange
-
-                key = arange(self._size)[key]
-            i = self._index_expr(key)
-            self._values_for(value, key._size)
-            _before_write(self._arr, spare)
-            ex = self._values_for(value, key._size)
-            if key._size:
-                _atoll.scatter(self._arr, i._ex(), ex, key._size)
-            return
-        raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
     # ----- methods (Arkouda's) -----------------------------------------------------------
     def sum(self, axis=None, keepdims=False):
@@ -572,18 +430,6 @@ class pdarray:
     def cumprod(self):
         return cumprod(self)
 
-    def argsort(self, algorithm=None, axis=0, ascending=True):
-        from .sorting import argsort as _argsort
-
-        _axis1(axis)
-        return _argsort(self, algorithm=algorithm, ascending=ascending)
-
-    def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
-        """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
-        from ..io import to_parquet
-
-        to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
-
     # ----- more of Arkouda's methods -----------------------------------------------------
     @property
     def inferred_type(self):
@@ -593,12 +439,6 @@ class pdarray:
     def copy(self):
         """A new array with the same values."""
         return pdarray(_atoll.evaluate(self._ex(), self._size))
-
-    def take(self, indices, axis=None):
-        """``self[indices]`` (NumPy's ``take``)."""
-        from ..stats import take
-
-        return take(self, indices, axis)
 
     def fill(self, value):
         """Sets every element to ``value`` (in place)."""
@@ -613,41 +453,6 @@ class pdarray:
     def is_locally_sorted(self):
         """True when each locale's part is sorted (the whole array being sorted implies it)."""
         return is_locally_sorted(self)
-
-    def value_counts(self):
-        from .pdarraysetops import value_counts
-
-        return value_counts(self)
-
-    def popcount(self):
-        from .numeric import popcount
-
-        return popcount(self)
-
-    def parity(self):
-        from .numeric import parity
-
-        return parity(self)
-
-    def clz(self):
-        from .numeric import clz
-
-        return clz(self)
-
-    def ctz(self):
-        from .numeric import ctz
-
-        return ctz(self)
-
-    def rotl(self, other):
-        from .numeric import rotl
-
-        return rotl(self, other)
-
-    def rotr(self, other):
-        from .numeric import rotr
-
-        return rotr(self, other)
 
     def slice_bits(self, low, high):
         """Bits ``low..high`` (inclusive, from the least significant) of each element."""
@@ -675,6 +480,16 @@ class pdarray:
 
 
 _CMP = ("<", "<=", ">", ">=", "==", "!=")
+# NumPy's ufunc names of the arithmetic operators, which floating-point error messages name.
+_UFUNC_NAMES = {
+    "+": "add",
+    "-": "subtract",
+    "*": "multiply",
+    "/": "divide",
+    "//": "floor_divide",
+    "%": "remainder",
+    "**": "power",
+}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
@@ -695,9 +510,7 @@ def _cmp_out_of_range(a, v, op, reverse):
         op = _FLIP[op]
     below = v < lo  # every element is greater than v
     val = {"==": False, "!=": True, "<": not below, "<=": not below, ">": below, ">=": below}[op]
-    from .pdarraycreation import full
-
-    return full(a._size, val, bool_)
+    return _full(a._size, val, bool_)
 
 
 def _cmp_mixed_sign(a, b, op, reverse):
@@ -718,6 +531,13 @@ def _cmp_mixed_sign(a, b, op, reverse):
     if op == ">":
         return ~neg & (lu > right)
     return ~neg & (lu >= right)
+
+
+def _full(size, value, dtype):
+    """An array of ``size`` elements equal to ``value``, of the NumPy dtype ``dtype``: what this
+    module's functions need of ``pdarraycreation.full``, which sits above the type."""
+    d = np.dtype(dtype)
+    return pdarray(_atoll.full(size, d.name, _scalar_value(value, d)))
 
 
 def _scalar_value(x, d):
@@ -932,9 +752,7 @@ def _scan(pda, op):
     d = _sum_dtype(pda)
     ex = pda._cast(d)
     if pda._size == 0:
-        from .pdarraycreation import zeros
-
-        return zeros(0, d)
+        return _full(0, 0, d)
     return pdarray(_atoll.scan(ex, pda._size, op))
 
 
@@ -963,9 +781,7 @@ def _with_axis(f):
             raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
         r = f(pda, *args, **kw)
         if keepdims:
-            from .pdarraycreation import array
-
-            return array(np.array([r]))
+            return _full(1, r, np.asarray(r).dtype)
         return r
 
     g.__name__ = f.__name__

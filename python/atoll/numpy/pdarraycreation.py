@@ -7,7 +7,7 @@ import numpy as np
 
 from .._optional import loaded, pd
 from .. import _atoll
-from .dtypes import bool_, float64, int64, uint64, uint8, dtype as _dtype, is_scalar, scalar_dtype, supported
+from .dtypes import bool_, float64, int64, uint64, uint8, _stored_dtype as _dtype, is_scalar, scalar_dtype, supported
 from .pdarrayclass import pdarray, _scalar_value
 from .dtypes import is_bigint, is_str_dtype
 from .strings import Strings, from_list
@@ -68,6 +68,21 @@ def _ints_dtype(values):
     return np.dtype(np.int64)
 
 
+# Converters of other libraries' columns (Arrow arrays, polars Series, pandas' nullable
+# arrays) that the frame layer installs (``atoll.pandas.interop``): each takes the object given
+# to ``array`` and returns an Atoll array, or None for an object that is not of its kinds.
+FOREIGN_ARRAYS = []
+
+
+def _mixed_types_error(values):
+    kinds = sorted({type(v).__name__ for v in values})
+    return TypeError(
+        f"a: mixed types ({', '.join(kinds)}): ak.array takes elements of one kind, numbers (bool, int, "
+        "float) or str; convert them first, e.g. [str(x) for x in values] for Strings or "
+        "[float(x) for x in values] for float64"
+    )
+
+
 def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num_bits=None):
     """A pdarray (or Strings) with a copy of ``a`` (a NumPy array, a list, a tuple or any
     sequence, a pdarray or Strings): one bulk copy. ``dtype`` is honoured for every kind of
@@ -75,6 +90,11 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
     Python ints is int64, or uint64 when a value needs it, never through float64.
     (``unsafe``, ``any_neg``, ``num_bits``: Arkouda's hints for its transfers; ignored.)"""
 
+    if FOREIGN_ARRAYS and not isinstance(a, (np.ndarray, list, tuple, pdarray, Strings)):
+        for convert in FOREIGN_ARRAYS:
+            got = convert(a)
+            if got is not None:
+                return got if dtype is None else array(got, dtype=dtype)
     if dtype is not None and is_bigint(dtype):
         if isinstance(a, (str, bytes)):
             raise TypeError("a: expected a sequence, got a str")
@@ -131,6 +151,8 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             raise OverflowError(f"a: {e}") from None
         except (ValueError, TypeError) as e:
             raise TypeError(f"a: cannot convert to an array: {e}") from None
+        if dtype is None and x.dtype.kind == "U" and x.ndim == 1 and not _is_strs(a):
+            raise _mixed_types_error(a)
     else:
         x = a
         if x.dtype == object:

@@ -12,7 +12,8 @@ import re as _re
 import numpy as np
 
 from .. import _atoll
-from .pdarrayclass import cumsum, pdarray
+from .pdarrayclass import byte_size, html_rows, html_table, pdarray
+from .._optional import pa
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
 
@@ -50,15 +51,13 @@ class Match:
         """The start of each match (-1 where there is none)."""
         return self._starts
 
-    def ends(self):
-        """The end of each match (-1 where there is none)."""
-        from .numeric import where
-
-        return where(self._matched, self._starts + self._lengths, -1)
-
     def lengths(self):
         """The length of each match in characters (0 where there is none)."""
         return self._lengths
+
+
+# The comparison operators by the engine's names (for messages).
+_CMP_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
 class Strings:
@@ -108,12 +107,6 @@ class Strings:
 
         return SimpleNamespace(itemsize=1, size=self.nbytes, name=f"strings-{id(self)}", dtype=np.dtype(np.uint8))
 
-    def get_bytes_lengths(self):
-        """The number of UTF-8 bytes of each string (int64)."""
-        from .pdarraycreation import array
-
-        return array(np.array([len(x.encode()) for x in self.to_list()], dtype=np.int64))
-
     def copy(self):
         return self[:]
 
@@ -127,17 +120,21 @@ class Strings:
             return np.cumsum([0] + [len(e) for e in enc[:-1]]).astype(np.int64) if enc else np.zeros(0, np.int64)
         raise ValueError(f"comp: expected 'values' or 'offsets', got {comp!r}")
 
-    def take(self, indices, axis=None):
-        """``self[indices]``."""
-        from .pdarraycreation import array
-
-        if not isinstance(indices, pdarray):
-            indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
-        return self[indices]
-
     def to_ndarray(self):
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
+
+    def to_arrow(self):
+        """The ``pyarrow`` string array of the strings (``large_string`` from 2 GiB of bytes)."""
+        return pa.array(self.to_list(), type=pa.large_string() if self.nbytes >= 2**31 else pa.string())
+
+    def _repr_html_(self):
+        """Jupyter's display: the head and tail strings by position, the size and bytes."""
+        head, tail = html_rows(self.size)
+        h = self[: len(head)].to_list()
+        t = self[self.size - len(tail) :].to_list() if tail else []
+        caption = f"Strings: {self.size} values, dtype str, {byte_size(self.nbytes)}"
+        return html_table(["", "value"], list(map(list, zip(head, h))), list(map(list, zip(tail, t))), caption)
 
     def __str__(self):
         """Arkouda's format: every string up to 100, else the first and last three."""
@@ -162,16 +159,6 @@ class Strings:
     def _driver_map(self, f):
         """Strings of ``f`` of each string, computed on the driver (gathered, mapped, sent back)."""
         return from_list([f(x) for x in self.to_list()])
-
-    def _fixes(self, n, return_origins, proper, suffix):
-        from .pdarraycreation import array
-
-        if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)) or n < 0:
-            raise TypeError(f"n: expected a nonnegative int, got {n!r}")
-        vals = self.to_list()
-        keep = [len(x) > n if proper else len(x) >= n for x in vals]
-        out = from_list([(x[len(x) - n :] if suffix else x[:n]) for x, k in zip(vals, keep) if k])
-        return (out, array(np.array(keep, dtype=bool))) if return_origins else out
 
     def get_prefixes(self, n, return_origins=True, proper=True):
         """The first ``n`` characters of each string that has ``n`` (more than ``n`` when
@@ -205,46 +192,6 @@ class Strings:
     def __iter__(self):
         return iter(self.to_list())
 
-    def __getitem__(self, key):
-        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
-            i = builtins.int(key)
-            if i < 0:
-                i += self.size
-            if not 0 <= i < self.size:
-                raise IndexError(f"index {key} is out of bounds for Strings of size {self.size}")
-            from .pdarraycreation import arange
-
-            return self[arange(i, i + 1)].to_list()[0]
-        if isinstance(key, slice):
-            from .pdarraycreation import arange
-
-            start, stop, step = key.indices(self.size)
-            return self[arange(start, stop, step)]
-        if isinstance(key, pdarray):
-            if key.dtype == np.dtype(bool):
-                from .pdarraycreation import arange
-
-                key = arange(self.size)[key]
-            elif key.dtype != np.dtype(np.int64):
-                key = key.astype(np.int64)
-            return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
-        raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
-
-    # ----- comparisons -------------------------------------------------------------------
-    def _cmp(self, other, op):
-        if isinstance(other, Strings):
-            if other.size != self.size:
-                raise ValueError(f"size mismatch: {self.size} and {other.size}")
-            return pdarray(_atoll.str_val_py(self._s, op, other=other._s)[0])
-        if isinstance(other, (str, np.str_)):
-            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=builtins.str(other))[0])
-        if isinstance(other, (builtins.int, builtins.float, np.number, builtins.bool, np.bool_, pdarray)):
-            # A string never equals a number (NumPy 2 and Arkouda give an array).
-            from .pdarraycreation import full
-
-            return full(self.size, op == "ne", bool)
-        return NotImplemented
-
     def __eq__(self, other):
         return self._cmp(other, "eq")
 
@@ -263,13 +210,6 @@ class Strings:
 
     def isalpha(self):
         return self._test("isalpha")
-
-    def _py_test(self, name):
-        """Python's ``str.<name>`` of each string, on the driver: the Unicode digit and numeric
-        types these tests read are not in Rust's standard library."""
-        from .pdarraycreation import array
-
-        return array(np.array([getattr(x, name)() for x in self.to_list()], dtype=bool))
 
     def isdigit(self):
         return self._py_test("isdigit")
@@ -357,58 +297,10 @@ class Strings:
     def fullmatch(self, pattern, flags=0):
         return self._match("fullmatch", pattern, flags)
 
-    def find_locations(self, pattern):
-        """``(matches per string, start of each match, length of each match)`` of the
-        non-overlapping matches of ``pattern`` (Python's ``re``; computed on the driver)."""
-        from .pdarraycreation import array
-
-        rx = _re.compile(_check_regex(_str(pattern, "pattern")))
-        counts, starts, lens = [], [], []
-        for x in self.to_list():
-            ms = list(rx.finditer(x))
-            counts.append(len(ms))
-            starts += [m.start() for m in ms]
-            lens += [m.end() - m.start() for m in ms]
-        as_i = lambda v: array(np.array(v, dtype=np.int64))  # noqa: E731
-        return as_i(counts), as_i(starts), as_i(lens)
-
-    def findall(self, pattern, return_match_origins=False):
-        """Every non-overlapping match of ``pattern`` (whole matches, empty ones included, as
-        ``re.findall`` of a pattern without groups), the matches of each string in order; with
-        ``return_match_origins`` also, for each match, the index of the string it is from."""
-        p, seg = _atoll.str_split_py(self._s, _check_regex(_str(pattern, "pattern")), findall=True)
-        matches = Strings(p)
-        if not return_match_origins:
-            return matches
-        from .pdarraycreation import arange
-        from .pdarraycreation import full
-
-        seg = pdarray(seg)
-        has = _counts(seg, matches.size) > 0
-        # A 1 at each string's first match; its running count names the string.
-        mark = full(matches.size, 0, np.int64)
-        if matches.size:
-            mark[seg[has]] = 1
-        return matches, arange(self.size)[has][cumsum(mark) - 1]
-
     def sub(self, pat, repl, count=0):
         """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``; all when
         ``count`` is 0 or negative)."""
         return self.subn(pat, repl, count)[0]
-
-    def subn(self, pat, repl, count=0):
-        """``(sub(pat, repl, count), number of replacements in each string)``."""
-        _check_regex(_str(pat, "pat"))
-        k = builtins.int(count)
-        k = 0 if k < 0 else k
-        out = Strings(_atoll.str_op_py(self._s, "sub", a=pat, b=_str(repl, "repl"), k=k))
-        p, seg = _atoll.str_split_py(self._s, pat, findall=True)
-        counts = _counts(pdarray(seg), p.size)
-        if k:
-            from .numeric import where
-
-            counts = where(counts > k, k, counts)
-        return out, counts
 
     def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
         """Split each string at ``delimiter``: the pieces of every string, and with
@@ -466,6 +358,16 @@ class Strings:
         return self.stick(other, delimiter, toLeft=True)
 
     def __add__(self, other):
+        if not isinstance(other, Strings):
+            kind = f"pdarray of {other.dtype.name}" if isinstance(other, pdarray) else type(other).__name__
+            hint = " (convert it with .astype(str))" if isinstance(other, pdarray) else ""
+            raise TypeError(
+                f"Strings + {type(other).__name__}: + concatenates two Strings of one size, got Strings and {kind}{hint}"
+            )
+        if other.size != self.size:
+            raise ValueError(
+                f"operands could not be broadcast together: Strings + Strings of sizes {self.size} and {other.size}"
+            )
         return self.stick(other)
 
     def hash(self):
@@ -494,12 +396,6 @@ class Strings:
     def group(self):
         """The permutation that groups equal strings (sorted)."""
         return _groupby(self)[0]
-
-    def _ranks(self):
-        """Each string's rank among the distinct strings: a sort key (see ``str_groupby``)."""
-        from ..str_groupby import string_ranks
-
-        return string_ranks(self)
 
 
 def _groupby(s):

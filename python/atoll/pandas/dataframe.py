@@ -16,16 +16,17 @@ rows it prints) and ``to_markdown`` bring data to the driver.
 """
 
 import builtins
+import difflib
+import html
 from collections import UserDict
 
 import numpy as np
 
-from ._registry import Registrable
 from .._optional import loaded, pd
 from .. import _atoll
 from ..numpy.dtypes import bool_, float64, int64, uint64, uint8
 from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
-from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarrayclass import byte_size, pdarray
 from ..numpy.strings import Strings
 from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
 from ..numpy.pdarraycreation import arange, full, uniform, array, arange as _ar, zeros, ones
@@ -33,6 +34,18 @@ from ..numpy.numeric import where, isnan
 from ..numpy import sorting as _sorting
 from ..numpy.pdarraymanipulation import concatenate
 from .groupbyclass import GroupBy
+from .interop import column_from_pandas, frame_columns, is_foreign_frame, table_to_arrow, table_to_polars
+from ..numpy.pdarraysetops import in1d
+from ..numpy.pdarraysetops import unique
+from ..numpy.segarray import SegArray
+from ..numpy.sorting import argsort
+from ..numpy.sorting import sort
+from ._align import find
+from ._concat import generic_concat
+from ._registry import Registrable
+from .categorical import Categorical
+from .row import Row
+from .series import Series
 
 __all__ = ["DataFrame", "DataFrameGroupBy", "intx", "intersect", "invert_permutation"]
 
@@ -42,9 +55,6 @@ def _is_int(x):
 
 
 def _column_classes():
-    from .categorical import Categorical
-    from ..numpy.segarray import SegArray
-
     return (pdarray, Strings, Categorical, SegArray)
 
 
@@ -62,9 +72,6 @@ def _is_numeric(col):
 
 
 def _copy_col(c):
-    from .categorical import Categorical
-    from ..numpy.segarray import SegArray
-
     if isinstance(c, pdarray):
         return c.astype(c.dtype)._materialize()
     if isinstance(c, Strings):
@@ -74,6 +81,16 @@ def _copy_col(c):
     if isinstance(c, SegArray):
         return c.copy()
     return c[arange(c.size)]
+
+
+def _no_column(key, columns):
+    """The KeyError of a column name that is not among ``columns``: it lists them (the first
+    20) and the closest name."""
+    names = [builtins.str(c) for c in columns]
+    close = difflib.get_close_matches(builtins.str(key), names, n=1)
+    shown = repr(list(columns)[:20])[:-1] + (", ...]" if len(names) > 20 else "]")
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return KeyError(f"column {key!r} not found; the columns are {shown}{hint}")
 
 
 def apply_if_callable(maybe_callable, obj, **kwargs):
@@ -101,6 +118,13 @@ class DataFrame(Registrable, UserDict):
         if loaded("pandas") and isinstance(initialdata, pd.DataFrame):
             self._from_pandas(initialdata, index)
             return
+        if is_foreign_frame(initialdata):
+            names, cols, nrows = frame_columns(initialdata)
+            self._columns = names
+            self.data = dict(zip(names, cols))
+            self._nrows = nrows
+            self._set_index(arange(nrows) if index is None else index)
+            return
         if initialdata is None:
             self._set_index(index)
             return
@@ -120,8 +144,6 @@ class DataFrame(Registrable, UserDict):
         else:
             raise ValueError(f"Initialize with dict or list of {_column_classes()}.")
         for key, val in items:
-            from .series import Series
-
             if isinstance(val, Series):
                 val = val.values
             if isinstance(val, (list, tuple, np.ndarray)):
@@ -145,14 +167,14 @@ class DataFrame(Registrable, UserDict):
             raise ValueError(f"Index of size {self._index.size} does not match {self._nrows} rows")
 
     def _from_pandas(self, pdf, index):
-        from .categorical import Categorical
-        from ..numpy.segarray import SegArray
-
         self._columns = [str(c) if not isinstance(c, str) else c for c in pdf.columns]
         self._nrows = pdf.shape[0]
         for name, key in zip(self._columns, pdf.columns):
             col = pdf[key]
-            if isinstance(col.dtype, pd.CategoricalDtype):
+            conv = column_from_pandas(name, col)
+            if conv is not None:
+                self.data[name] = conv
+            elif isinstance(col.dtype, pd.CategoricalDtype):
                 self.data[name] = Categorical(col.values)
             elif col.dtype == object and len(col) and isinstance(col.iloc[0], (list, np.ndarray)):
                 self.data[name] = SegArray.from_multi_array([_to_array(np.asarray(r)) for r in col])
@@ -229,9 +251,6 @@ class DataFrame(Registrable, UserDict):
     def dtypes(self):
         """The dtype name of each column ('str', 'Categorical', 'SegArray', 'bigint' for the
         non-numeric kinds)."""
-        from .categorical import Categorical
-        from ..numpy.segarray import SegArray
-        from .row import Row
 
         out = {}
         for k in self._columns:
@@ -264,8 +283,6 @@ class DataFrame(Registrable, UserDict):
         return key in self._columns
 
     def __getattr__(self, key):
-        from .series import Series
-
         if key.startswith("_") or key in ("data",):
             raise AttributeError(key)
         cols = self.__dict__.get("_columns", [])
@@ -291,8 +308,6 @@ class DataFrame(Registrable, UserDict):
         return out
 
     def __getitem__(self, key):
-        from .series import Series
-
         if isinstance(key, Series):
             key = key.values
         if isinstance(key, pdarray):
@@ -313,15 +328,13 @@ class DataFrame(Registrable, UserDict):
                 )
             for k in key:
                 if k not in self.data:
-                    raise KeyError(f"Invalid column name '{k}'.")
+                    raise _no_column(k, self._columns)
                 out._columns.append(k)
                 out.data[k] = self.data[k]
             out._nrows = self._nrows
             out._index = self._index
             return out
         if _is_int(key):
-            from .row import Row
-
             k = builtins.int(key)
             if k < 0:
                 k += self._nrows
@@ -330,15 +343,13 @@ class DataFrame(Registrable, UserDict):
             return Row({c: _scalar_of(self.data[c], k) for c in self._columns})
         if isinstance(key, str):
             if key not in self.data:
-                raise KeyError(f"Invalid column name '{key}'.")
+                raise _no_column(key, self._columns)
             return self.data[key]
         if isinstance(key, slice):
             return self._rows(key)
         raise IndexError("Invalid selector: unknown error.")
 
     def __setitem__(self, key, value):
-        from .series import Series
-
         if _is_int(key):
             if self.empty:
                 raise ValueError("Initial data must be dict of arkouda arrays.")
@@ -394,7 +405,6 @@ class DataFrame(Registrable, UserDict):
 
     def sample(self, n=5):
         """``n`` rows chosen at random (without replacement)."""
-        from ..numpy.sorting import argsort
 
         if self._nrows <= n:
             return self
@@ -428,10 +438,14 @@ class DataFrame(Registrable, UserDict):
         return s + " (" + self._shape_str() + ")"
 
     def _repr_html_(self):
+        """Jupyter's display: pandas' table of the head and tail rows, then the shape, each
+        column's dtype and the bytes of the columns and the index."""
         prt = self._get_head_tail()
         with pd.option_context("display.show_dimensions", False):
             s = prt._repr_html_()
-        return s + "<p>" + self._shape_str() + "</p>"
+        dtypes = ", ".join(f"{k}: {v}" for k, v in self.dtypes.items())
+        mem = byte_size(builtins.int(self.memory_usage(index=True).sum())) if self._columns else "0 B"
+        return s + "<p>" + html.escape(f"{self._shape_str()}; dtypes {dtypes}; memory {mem}") + "</p>"
 
     def __str__(self):
         if self.empty:
@@ -458,8 +472,6 @@ class DataFrame(Registrable, UserDict):
     def to_pandas(self, datalimit=None, retain_index=False):
         """The ``pandas.DataFrame`` (gathered to the driver); the index kept when
         ``retain_index``."""
-        from .categorical import Categorical
-        from ..numpy.segarray import SegArray
 
         data = {}
         for k in self._columns:
@@ -481,10 +493,31 @@ class DataFrame(Registrable, UserDict):
     def to_dict(self):
         return {k: self.data[k] for k in self._columns}
 
+    def to_arrow(self):
+        """The ``pyarrow.Table`` of the columns (the index is left out): numbers as their
+        Arrow types, Strings as ``string``, Categorical as a dictionary of strings (its missing
+        value a null), SegArray as ``large_list``. See ``atoll.pandas.interop`` for the types
+        and the copies."""
+        return table_to_arrow(self._columns, [self.data[k] for k in self._columns])
+
+    def to_polars(self):
+        """The ``polars.DataFrame`` of the columns (through ``to_arrow``; Categorical columns
+        are polars ``Categorical``)."""
+        return table_to_polars(self._columns, [self.data[k] for k in self._columns])
+
+    @classmethod
+    def from_arrow(cls, table):
+        """The DataFrame of a ``pyarrow.Table`` or ``RecordBatch`` (``ak.DataFrame(table)``)."""
+        return cls(table)
+
+    @classmethod
+    def from_polars(cls, frame):
+        """The DataFrame of a ``polars.DataFrame`` (``ak.DataFrame(frame)``)."""
+        return cls(frame)
+
     # ----- memory ------------------------------------------------------------------------
     def memory_usage(self, index=True, unit="B"):
         """A Series of the bytes of each column (and the index first, as "Index")."""
-        from .series import Series
 
         sizes, labels = [], []
         if index and self._index is not None:
@@ -543,8 +576,6 @@ class DataFrame(Registrable, UserDict):
         return None if inplace else obj
 
     def _drop_rows(self, keys):
-        from ..numpy.pdarraysetops import in1d
-
         for k in keys:
             if not _is_int(k):
                 raise TypeError("Index keys must be integers.")
@@ -643,7 +674,6 @@ class DataFrame(Registrable, UserDict):
 
     def append(self, other, ordered=True):
         """The rows of ``other`` added after these (in place; same columns)."""
-        from ._concat import generic_concat
 
         if other.empty:
             return self
@@ -669,7 +699,6 @@ class DataFrame(Registrable, UserDict):
     @classmethod
     def concat(cls, items, ordered=True):
         """The rows of the DataFrames of ``items`` one after the other (same columns)."""
-        from ._concat import generic_concat
 
         items = [d for d in items if not d.empty]
         if not items:
@@ -695,7 +724,6 @@ class DataFrame(Registrable, UserDict):
 
     def apply_permutation(self, perm):
         """Reorders the rows by ``perm`` (in place)."""
-        from ..numpy.pdarraysetops import unique
 
         if perm.size != self._nrows or builtins.int(perm.min()) != 0 or builtins.int(perm.max()) != perm.size - 1:
             raise ValueError("The indicated permutation is invalid.")
@@ -762,9 +790,10 @@ class DataFrame(Registrable, UserDict):
 
     # ----- grouping ----------------------------------------------------------------------
     def _build_groupby(self, keys, use_series=False, as_index=True, dropna=True):
-        from .groupbyclass import GroupBy
-
         self.update_nrows()
+        for k in [keys] if isinstance(keys, str) else keys if isinstance(keys, (list, tuple)) else []:
+            if k not in self.data:
+                raise _no_column(k, self._columns)
         if isinstance(keys, str):
             cols = self.data[keys]
         elif not isinstance(keys, (list, tuple)):
@@ -798,9 +827,6 @@ class DataFrame(Registrable, UserDict):
     def isin(self, values):
         """A bool DataFrame: whether each element is in ``values`` (a pdarray for every
         column, a dict of column -> values, or a Series/DataFrame compared by label)."""
-        from ..numpy.pdarraysetops import in1d
-        from ._align import find
-        from .series import Series
 
         if isinstance(values, (list, tuple, np.ndarray)):
             values = _to_array(values)  # as ak.array infers (Python ints: int64, uint64 or bigint)
@@ -864,7 +890,6 @@ class DataFrame(Registrable, UserDict):
     def any(self, axis=0):
         """Whether some value is True, over the bool columns: per column (axis 0), per row
         (axis 1), or over all (axis None)."""
-        from .series import Series
 
         bools = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype == bool_]
         if axis is None:
@@ -883,7 +908,6 @@ class DataFrame(Registrable, UserDict):
 
     def all(self, axis=0):
         """Whether every value is True, over the bool columns (see ``any``)."""
-        from .series import Series
 
         bools = [c for c in self._columns if isinstance(self.data[c], pdarray) and self.data[c].dtype == bool_]
         if axis is None:
@@ -902,7 +926,6 @@ class DataFrame(Registrable, UserDict):
 
     def count(self, axis=0, numeric_only=False):
         """The number of non-NaN values per column (axis 0) or per row (axis 1)."""
-        from .series import Series
 
         def ok(c):
             col = self.data[c]
@@ -1004,35 +1027,6 @@ class DataFrame(Registrable, UserDict):
             {c: _to_array(out[:, i]) for i, c in enumerate(cols)}, index=Index(_to_array(np.array(cols, dtype=str)))
         )
 
-    # ----- joins -------------------------------------------------------------------------
-    def merge(
-        self,
-        right,
-        on=None,
-        how="inner",
-        left_suffix="_x",
-        right_suffix="_y",
-        convert_ints=True,
-        sort=True,
-        left_on=None,
-        right_on=None,
-    ):
-        """``ak.merge(self, right, ...)``."""
-        from .join import merge
-
-        return merge(
-            self,
-            right,
-            on=on,
-            how=how,
-            left_suffix=left_suffix,
-            right_suffix=right_suffix,
-            convert_ints=convert_ints,
-            sort=sort,
-            left_on=left_on,
-            right_on=right_on,
-        )
-
     # ----- IO ----------------------------------------------------------------------------
     def _prep_data(self, index=False, columns=None):
         cols = list(self._columns) if columns is None else list(columns)
@@ -1040,53 +1034,6 @@ class DataFrame(Registrable, UserDict):
         if index:
             data["Index"] = self._index.values
         return data
-
-    def to_hdf(self, path, index=False, columns=None, file_type="distribute"):
-        """Writes the columns (and the index as "Index") to HDF5 in Arkouda's layout."""
-        from ..hdf5 import to_hdf
-
-        to_hdf(self._prep_data(index, columns), path, file_type=file_type)
-
-    def _to_hdf_snapshot(self, path, dataset="DataFrame", mode="truncate", file_type="distribute"):
-        from ..hdf5 import to_hdf
-
-        to_hdf({dataset: self}, path, mode=mode, file_type=file_type)
-
-    def update_hdf(self, prefix_path, index=False, columns=None, repack=True):
-        from ..hdf5 import update_hdf
-
-        update_hdf(self._prep_data(index, columns), prefix_path, repack=repack)
-
-    def to_parquet(self, path, index=False, columns=None, compression=None, convert_categoricals=False):
-        """Writes the columns (SegArrays as list columns) to one Parquet file per locale."""
-        from ..io import to_parquet
-
-        to_parquet(
-            self._prep_data(index, columns), path, compression=compression, convert_categoricals=convert_categoricals
-        )
-
-    def to_csv(self, path, index=False, columns=None, col_delim=",", overwrite=False):
-        from ..csv import to_csv
-
-        to_csv(self._prep_data(index, columns), path, col_delim=col_delim, overwrite=overwrite)
-
-    @classmethod
-    def read_csv(cls, filename, col_delim=","):
-        from ..csv import read_csv
-
-        return cls(read_csv(filename, column_delim=col_delim))
-
-    @classmethod
-    def load(cls, prefix_path, file_format="INFER"):
-        """The DataFrame of every dataset of the files at ``prefix_path``."""
-        from ..io import load_all
-
-        data = load_all(prefix_path, file_format=file_format)
-        idx = data.pop("Index", None)
-        df = cls(data)
-        if idx is not None:
-            df._set_index(idx)
-        return df
 
 
 def _take_columns(data, names, idx, n):
@@ -1121,7 +1068,6 @@ def _nbytes(c):
             return builtins.int(c.nbytes)
         except Exception:
             pass
-    from .categorical import Categorical
 
     if isinstance(c, Categorical):
         return c.codes.nbytes
@@ -1129,8 +1075,6 @@ def _nbytes(c):
 
 
 def _scalar_of(col, k):
-    from ..numpy.segarray import SegArray
-
     if isinstance(col, SegArray):
         return col[k]
     return col[k]
@@ -1310,7 +1254,6 @@ class DataFrameGroupBy:
     def size(self, as_series=None, sort_index=True):
         """The number of rows of each group: a Series (as_index) or a DataFrame with a
         "size" column."""
-        from .series import Series
 
         _, counts = self.gb.size()
         keys = self._key_list()
@@ -1327,14 +1270,10 @@ class DataFrameGroupBy:
         return DataFrame(out)
 
     def head(self, n=5, sort_index=True):
-        from ..numpy.sorting import sort
-
         _, idx = self.gb.head(None, n=n, return_indices=True)
         return self.df[sort(idx) if sort_index else idx]
 
     def tail(self, n=5, sort_index=True):
-        from ..numpy.sorting import sort
-
         _, idx = self.gb.tail(None, n=n, return_indices=True)
         return self.df[sort(idx) if sort_index else idx]
 
@@ -1353,8 +1292,6 @@ class DataFrameGroupBy:
         return self.df[idx]
 
     def broadcast(self, x, permute=True):
-        from .series import Series
-
         data = self.gb.broadcast(x.values if isinstance(x, Series) else x, permute=permute)
         return Series(data=data, index=self.df.index)
 
@@ -1415,7 +1352,6 @@ class DiffAggregate:
 def intersect(a, b, positions=True, unique=False):
     """The rows of ``a`` and ``b`` (arrays or lists of arrays) found in both: their positions
     (bool masks) when ``positions``, else the shared values."""
-    from ..numpy.pdarraysetops import in1d
 
     ma, mb = in1d(a, b), in1d(b, a)
     if positions:
@@ -1434,7 +1370,6 @@ def invert_permutation(perm):
 def intx(a, b):
     """A bool pdarray: whether each row of DataFrame ``a`` occurs in DataFrame ``b`` (same
     column names)."""
-    from ._align import find
 
     if set(a._columns) != set(b._columns):
         raise ValueError("Column mismatch.")

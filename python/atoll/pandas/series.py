@@ -21,16 +21,23 @@ import operator
 
 import numpy as np
 
-from ._registry import Registrable
 from .._optional import loaded, pd
 from ..numpy.dtypes import bool_, float64, int64
-from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarrayclass import byte_size, html_rows, html_table, pdarray
 from ..numpy.strings import Strings
 from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
 from ..numpy.pdarraycreation import arange, array, full, zeros
 from .index import _convert_bytes
 from ..numpy.numeric import isnan, where
 from ..numpy import sorting as _sorting
+from ..numpy.pdarraysetops import in1d
+from ..numpy.segarray import SegArray
+from ._align import find
+from ._align import lookup
+from ._concat import generic_concat
+from ._registry import Registrable
+from .categorical import Categorical
+from .groupbyclass import GroupBy
 
 __all__ = ["Series", "map_values"]
 
@@ -42,7 +49,6 @@ def _is_int(x):
 def map_values(values, arg):
     """``values`` mapped through ``arg`` (a dict, or a Series whose index holds the keys):
     a value without a key becomes NaN (numbers) or "null" (strings), as Arkouda's ``map``."""
-    from ._align import lookup
 
     if isinstance(arg, dict):
         keys = _to_array(list(arg.keys()))
@@ -62,8 +68,6 @@ class Series(Registrable):
     objType = "Series"
 
     def __init__(self, data, name=None, index=None):
-        from .categorical import Categorical
-
         self.registered_name = None
         if loaded("pandas") and isinstance(data, pd.Categorical):
             data = Categorical(data)
@@ -141,9 +145,6 @@ class Series(Registrable):
 
     # ----- conversion --------------------------------------------------------------------
     def to_pandas(self):
-        from .categorical import Categorical
-        from ..numpy.segarray import SegArray
-
         idx = self.index.to_pandas()
         if isinstance(self.values, Categorical):
             return pd.Series(self.values.to_pandas(), index=idx, name=self.name)
@@ -176,6 +177,17 @@ class Series(Registrable):
         return prt.to_string(dtype=prt.dtype, max_rows=maxrows, length=False) + tail
 
     __str__ = __repr__
+
+    def _repr_html_(self):
+        """Jupyter's display: the head and tail rows with their labels, the size, dtype and bytes
+        (values and index)."""
+        head, tail = html_rows(len(self))
+        parts = [self.head(len(head)).to_pandas()] + ([self.tail(len(tail)).to_pandas()] if tail else [])
+        rows = [[[lab, v] for lab, v in zip(p.index.tolist(), p.tolist())] for p in parts]
+        name = "" if self.name is None else self.name
+        dt = self.dtype.name if isinstance(self.dtype, np.dtype) else str(self.dtype)
+        caption = f"Series: {len(self)} values, dtype {dt}, {byte_size(builtins.int(self.memory_usage(index=True)))}"
+        return html_table(["", name], rows[0], rows[1] if tail else [], caption)
 
     # ----- selection ---------------------------------------------------------------------
     def _take(self, idx):
@@ -223,7 +235,6 @@ class Series(Registrable):
     def locate(self, key):
         """The rows whose label equals ``key`` (a scalar, a list or an array of labels; for a
         MultiIndex a tuple of one value or array per level), in label order of ``key``."""
-        from ._align import find
 
         if isinstance(key, Series):
             key = key.values
@@ -263,7 +274,6 @@ class Series(Registrable):
 
     def isin(self, lst):
         """A bool Series: whether each value occurs in ``lst``."""
-        from ..numpy.pdarraysetops import in1d
 
         if isinstance(lst, Series):
             lst = lst.values
@@ -306,7 +316,6 @@ class Series(Registrable):
     def value_counts(self, sort=True):
         """The number of occurrences of each distinct value (largest counts first when
         ``sort``)."""
-        from .groupbyclass import GroupBy
 
         uk, counts = GroupBy(self.values).size()
         s = Series(counts, index=Index(uk))
@@ -314,8 +323,6 @@ class Series(Registrable):
 
     # ----- arithmetic --------------------------------------------------------------------
     def _binop(self, other, op):
-        from ._align import lookup
-
         if isinstance(other, Series):
             if self.index.size == other.index.size and self.index.equals(other.index):
                 return Series(op(self.values, other.values), index=self.index)
@@ -334,8 +341,6 @@ class Series(Registrable):
 
     def add(self, b):
         """The values of both Series, summed per label (labels of either)."""
-        from ._concat import generic_concat
-        from .groupbyclass import GroupBy
 
         idx = generic_concat([self.index.values, b.index.values])
         vals = generic_concat([self.values, b.values])
@@ -409,51 +414,6 @@ class Series(Registrable):
     def map(self, arg):
         """The values mapped through ``arg`` (a dict, or a Series whose labels are keys)."""
         return Series(map_values(self.values, arg), index=self.index, name=self.name)
-
-    def to_dataframe(self, index_labels=None, value_label=None):
-        """A DataFrame of the index level(s) and the values as columns."""
-        from .dataframe import DataFrame
-
-        cols = {}
-        levels = self.index.levels if isinstance(self.index, MultiIndex) else [self.index.values]
-        if index_labels is None:
-            index_labels = [f"idx_{i}" for i in range(len(levels))]
-        for n, lv in zip(index_labels, levels):
-            cols[n] = lv
-        cols[value_label if value_label is not None else (self.name or "val_0")] = self.values
-        return DataFrame(cols)
-
-    @staticmethod
-    def concat(arrays, axis=0, index_labels=None, value_labels=None, ordered=False):
-        """The Series of ``arrays`` one after the other (``axis=0``), or side by side as a
-        DataFrame of aligned Series (``axis=1``)."""
-        from ._concat import generic_concat
-        from .dataframe import DataFrame
-
-        arrays = list(arrays)
-        if not arrays:
-            raise ValueError("concat: no Series given")
-        if axis == 1:
-            idx = arrays[0].index
-            for a in arrays[1:]:
-                if not idx.equals(a.index):
-                    raise ValueError("Series.concat(axis=1): every Series must have the same index")
-            cols = {}
-            levels = idx.levels if isinstance(idx, MultiIndex) else [idx.values]
-            labels = index_labels or [f"idx_{i}" for i in range(len(levels))]
-            for n, lv in zip(labels, levels):
-                cols[n] = lv
-            vlabels = value_labels or [a.name if a.name is not None else f"val_{i}" for i, a in enumerate(arrays)]
-            for n, a in zip(vlabels, arrays):
-                cols[n] = a.values
-            return DataFrame(cols)
-        if isinstance(arrays[0].index, MultiIndex):
-            idx = arrays[0].index
-            for a in arrays[1:]:
-                idx = idx.concat(a.index)
-        else:
-            idx = Index(generic_concat([a.index.values for a in arrays]))
-        return Series(generic_concat([a.values for a in arrays]), index=idx)
 
     @staticmethod
     def pdconcat(arrays, axis=0, labels=None):

@@ -1,0 +1,261 @@
+"""Columns to and from Apache Arrow, polars and pandas' nullable dtypes.
+
+``ak.DataFrame(table)`` takes a ``pyarrow.Table``, a ``pyarrow.RecordBatch`` or a
+``polars.DataFrame``; ``DataFrame.to_arrow()`` and ``DataFrame.to_polars()`` give them back;
+``ak.array`` takes a ``pyarrow.Array``, a ``pyarrow.ChunkedArray`` or a ``polars.Series``.
+
+Types, both ways:
+
+* integers, floats and booleans: pdarrays of Atoll's dtypes (int8..int64 -> int64,
+  uint16..uint64 -> uint64, uint8 stays uint8, float16/float32 -> float64); decimals read as
+  float64, as the Parquet reader reads them.
+* strings (``string``, ``large_string``, ``string_view``; polars ``String``): ``Strings``
+  (UTF-8, any code point).
+* dictionary arrays (polars ``Categorical``/``Enum``; pandas ``category``) of strings:
+  ``Categorical``, and back to a dictionary array (a polars ``Categorical``).
+* list arrays: ``SegArray`` out (``to_arrow``); other nested types are refused.
+* timestamps, dates, times and durations are refused with a ``TypeError`` that names the
+  column and the conversion to int64 that reads them (Atoll has no datetime type yet).
+
+Missing values (Arrow's nulls, pandas' ``NA``/``None``/``NaN``) follow one rule whatever the
+source, the one of ``ak.read_parquet``:
+
+* a float column: NaN.
+* an integer column with nulls: float64 with NaN where the nulls are (pandas' rule for an
+  integer column with missing values; values beyond 2**53 round). Without nulls it stays an
+  integer column.
+* a boolean column with nulls: refused (``ValueError`` naming the column): fill the nulls
+  first (``fill_null(False)``, ``fillna(False)``) or cast the column to float64.
+* a string column: the empty string ``""`` (Arkouda's missing string, what the Parquet reader
+  gives for a null string).
+* a dictionary (categorical) column: the ``Categorical``'s missing value (the ``"N/A"``
+  category, ``isna()`` True); ``to_arrow`` writes it back as a null.
+
+Copies: a numeric column without nulls that is one contiguous Arrow buffer (one chunk; a
+polars column that is not rechunked) reaches NumPy as a view of that buffer, with no copy;
+the one copy made is into Atoll's distributed storage. Out, a numeric pdarray gathered to
+the driver as a NumPy array becomes an Arrow array that wraps that NumPy buffer (no second
+copy), and polars takes Arrow's numeric buffers without copying. Booleans (bit-packed in
+Arrow), columns with nulls, several chunks and strings are copied.
+"""
+
+import builtins
+
+import numpy as np
+
+from .._optional import loaded, pa, pd, pl
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarraycreation import FOREIGN_ARRAYS, array
+from ..numpy.strings import Strings, from_list
+from .categorical import Categorical
+
+__all__ = [
+    "MISSING_STRING",
+    "column_from_arrow",
+    "column_from_pandas",
+    "column_to_arrow",
+    "frame_columns",
+    "is_foreign_frame",
+    "table_to_arrow",
+    "table_to_polars",
+]
+
+# Arkouda's missing string (a null string reads as this in every reader).
+MISSING_STRING = ""
+
+
+# ----- what an object is (never importing a library to learn that it is not of its types) ---
+def _is_arrow_frame(x):
+    return loaded("pyarrow") and isinstance(x, (pa.Table, pa.RecordBatch))
+
+
+def _is_polars_frame(x):
+    return loaded("polars") and isinstance(x, pl.DataFrame)
+
+
+def is_foreign_frame(x):
+    """Whether ``x`` is a table ``ak.DataFrame`` takes through Arrow (a pyarrow Table or
+    RecordBatch, a polars DataFrame)."""
+    return _is_arrow_frame(x) or _is_polars_frame(x)
+
+
+def _is_arrow_column(x):
+    return loaded("pyarrow") and isinstance(x, (pa.Array, pa.ChunkedArray))
+
+
+def _is_polars_column(x):
+    return loaded("polars") and isinstance(x, pl.Series)
+
+
+def _is_pandas_extension(x):
+    """A pandas Series, Index or array whose dtype is one of pandas' extension dtypes (the
+    nullable ``Int64``/``Float64``/``boolean``/``string`` and ``pd.ArrowDtype``)."""
+    if not loaded("pandas"):
+        return False
+    if isinstance(x, (pd.Series, pd.Index)):
+        return isinstance(x.dtype, pd.api.extensions.ExtensionDtype) and not isinstance(x.dtype, pd.CategoricalDtype)
+    return isinstance(x, pd.api.extensions.ExtensionArray) and not isinstance(x, pd.Categorical)
+
+
+# ----- errors ------------------------------------------------------------------------------
+def _temporal_error(name, type_name, how):
+    return TypeError(
+        f"column {name!r} is {type_name}: Atoll has no datetime type yet; convert it first with {how} "
+        "and convert back after"
+    )
+
+
+def _bool_nulls_error(name, nulls, how):
+    return ValueError(
+        f"column {name!r} is boolean with {nulls} missing value(s), which a bool pdarray cannot hold: "
+        f"fill them first ({how}) or cast the column to float64"
+    )
+
+
+# ----- Arrow -> Atoll ------------------------------------------------------------------------
+def _numeric_numpy(col):
+    """The values of a numeric Arrow column without nulls as NumPy: a view of the buffer when
+    it is one chunk of a fixed-width type (booleans, bit-packed, are copied)."""
+    if isinstance(col, pa.ChunkedArray):
+        if col.num_chunks == 1:
+            col = col.chunk(0)
+        else:
+            return col.to_numpy()
+    return col.to_numpy(zero_copy_only=not pa.types.is_boolean(col.type))
+
+
+def column_from_arrow(name, col):
+    """The Atoll column of the Arrow array or chunked array ``col`` (named ``name`` in the
+    messages), with the types and missing-value rules of the module's docstring."""
+    t = col.type
+    nulls = col.null_count
+    types = pa.types
+    if types.is_dictionary(t):
+        if not (types.is_string(t.value_type) or types.is_large_string(t.value_type)):
+            return column_from_arrow(name, col.cast(t.value_type))
+        # pandas merges the chunks' dictionaries and gives nulls the code -1, which
+        # Categorical reads as its missing value.
+        return Categorical(pd.Categorical(col.to_pandas()))
+    if types.is_timestamp(t) or types.is_date(t) or types.is_time(t) or types.is_duration(t):
+        width = "int32" if (types.is_date32(t) or types.is_time32(t)) else "int64"
+        raise _temporal_error(name, f"Arrow {t}", f"pyarrow.compute.cast(col, pyarrow.{width}())")
+    if types.is_string(t) or types.is_large_string(t) or getattr(types, "is_string_view", lambda _: False)(t):
+        if nulls:
+            col = col.fill_null(MISSING_STRING)
+        return from_list(col.to_pylist())
+    if types.is_decimal(t) or types.is_float16(t):
+        return column_from_arrow(name, col.cast(pa.float64()))
+    if types.is_boolean(t) and nulls:
+        raise _bool_nulls_error(name, nulls, "fill_null(False)")
+    if types.is_integer(t) or types.is_floating(t) or types.is_boolean(t):
+        if nulls:
+            # pandas' rule: an integer column with missing values is float64 with NaN.
+            col = col.cast(pa.float64()).fill_null(float("nan"))
+        return array(_numeric_numpy(col))
+    if types.is_null(t):
+        raise TypeError(f"column {name!r} holds only nulls (Arrow type null): give it a type first")
+    raise TypeError(f"column {name!r} is Arrow {t}, which Atoll does not read")
+
+
+def frame_columns(obj):
+    """``(names, columns)`` of a pyarrow Table or RecordBatch or a polars DataFrame."""
+    table = obj.to_arrow() if _is_polars_frame(obj) else obj
+    names = [builtins.str(n) for n in table.column_names]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"column names must be distinct: {dup} appear more than once")
+    cols = [column_from_arrow(n, table.column(i)) for i, n in enumerate(names)]
+    return names, cols, table.num_rows
+
+
+def _array_from_foreign(a):
+    """``ak.array`` of an Arrow array, a polars Series or a pandas array of an extension
+    dtype; None for any other object."""
+    if _is_arrow_column(a):
+        return column_from_arrow("values", a)
+    if _is_polars_column(a):
+        return column_from_arrow(a.name or "values", a.to_arrow())
+    if _is_pandas_extension(a) or (loaded("pandas") and isinstance(a, pd.Series) and a.dtype.kind == "O"):
+        name = getattr(a, "name", None)
+        return column_from_pandas("values" if name is None else name, pd.Series(a, copy=False))
+    return None
+
+
+FOREIGN_ARRAYS.append(_array_from_foreign)
+
+
+# ----- pandas -> Atoll -----------------------------------------------------------------------
+def column_from_pandas(name, col):
+    """The Atoll column of the pandas Series ``col`` when its dtype needs the rules of the
+    module's docstring (nullable dtypes, strings with missing values, ``pd.ArrowDtype``), a
+    ``TypeError`` naming the column for datetimes; None for the columns that convert as NumPy
+    arrays do."""
+    d = col.dtype
+    if isinstance(d, pd.ArrowDtype):
+        return column_from_arrow(name, pa.array(col))
+    if isinstance(d, pd.DatetimeTZDtype) or (isinstance(d, np.dtype) and d.kind in "mM"):
+        raise _temporal_error(name, builtins.str(d), f".astype('int64') ({_unit(d)} since the epoch)")
+    if isinstance(d, pd.PeriodDtype):
+        raise _temporal_error(name, builtins.str(d), ".astype('int64') (periods since the epoch)")
+    if isinstance(d, pd.StringDtype):
+        return from_list(col.fillna(MISSING_STRING).astype(object).tolist()) if len(col) else from_list([])
+    if isinstance(d, pd.BooleanDtype):
+        nulls = builtins.int(col.isna().sum())
+        if nulls:
+            raise _bool_nulls_error(name, nulls, ".fillna(False)")
+        return array(col.to_numpy(dtype=bool))
+    if isinstance(d, pd.api.extensions.ExtensionDtype) and d.kind in "iuf" and hasattr(d, "numpy_dtype"):
+        # The masked integer and float dtypes: NaN where a value is missing (float64 then).
+        if col.isna().any():
+            return array(col.to_numpy(dtype=np.float64, na_value=np.nan))
+        return array(col.to_numpy(dtype=d.numpy_dtype))
+    if isinstance(d, np.dtype) and d.kind == "O" and len(col):
+        vals = col.tolist()
+        missing = [_is_missing(v) for v in vals]
+        if builtins.any(missing) and builtins.all(m or isinstance(v, str) for v, m in zip(vals, missing)):
+            return from_list([MISSING_STRING if m else v for v, m in zip(vals, missing)])
+    return None
+
+
+def _is_missing(v):
+    return v is None or v is pd.NA or (isinstance(v, (builtins.float, np.floating)) and v != v)
+
+
+def _unit(d):
+    unit = np.datetime_data(d)[0] if isinstance(d, np.dtype) else getattr(d, "unit", "ns")
+    return {"s": "seconds", "ms": "ms", "us": "us", "ns": "ns"}.get(unit, unit)
+
+
+# ----- Atoll -> Arrow, polars ----------------------------------------------------------------
+def column_to_arrow(name, col):
+    """The Arrow array of one Atoll column (a numeric pdarray wraps the gathered NumPy buffer;
+    a Categorical's missing value becomes a null)."""
+    if isinstance(col, pdarray):
+        return pa.array(col.to_ndarray())
+    if isinstance(col, Strings):
+        return pa.array(col.to_list(), type=pa.large_string() if col.nbytes >= 2**31 else pa.string())
+    if isinstance(col, Categorical):
+        codes = col.codes.to_ndarray()
+        cats = col.categories.to_list()
+        idx_type = pa.int32() if len(cats) < 2**31 else pa.int64()
+        indices = pa.array(codes.astype(idx_type.to_pandas_dtype()), mask=codes == col._NAcode)
+        return pa.DictionaryArray.from_arrays(indices, pa.array(cats, type=pa.string()))
+    if getattr(col, "objType", None) == "SegArray":  # (segarray imports this layer: no type test)
+        seg = col.segments.to_ndarray()
+        offsets = np.append(seg, col.values.size).astype(np.int64)
+        return pa.LargeListArray.from_arrays(pa.array(offsets), column_to_arrow(name, col.values))
+    raise TypeError(
+        f"column {name!r} is {type(col).__name__} ({getattr(col, 'dtype', '?')}), which has no Arrow type: "
+        "convert it first (a bigint column: .astype('float64') or to Strings with ak.array(col, dtype=str))"
+    )
+
+
+def table_to_arrow(names, cols):
+    """The ``pyarrow.Table`` of the columns ``cols`` named ``names``."""
+    arrays = [column_to_arrow(n, c) for n, c in zip(names, cols)]
+    return pa.Table.from_arrays(arrays, names=[builtins.str(n) for n in names])
+
+
+def table_to_polars(names, cols):
+    """The ``polars.DataFrame`` of the columns ``cols`` named ``names`` (through Arrow)."""
+    return pl.from_arrow(table_to_arrow(names, cols))
