@@ -316,9 +316,14 @@ def _read_columns(files, names, null_handling):
             nulled.append(n)
     which = ", ".join(f"{n!r} ({types.get(n, '?')})" for n in nulled)
     if null_handling != "all":
+        ints = [n for n in nulled if types.get(n) != "bool"]
+        how = []
+        if ints:
+            how.append("read with null_handling='all' to read integer columns as float64 with NaN where the nulls are")
+        if len(ints) < len(nulled):
+            how.append("a boolean column with nulls is not read: fill its nulls (or write it as float) first")
         raise ParquetTypeError(
-            f"column(s) {which} hold null values, which only float columns may (they read as NaN): "
-            "read with null_handling='all' to read integer columns as float64 with NaN where the nulls are"
+            f"column(s) {which} hold null values, which only float and string columns may: " + "; ".join(how)
         )
     if not has("pyarrow"):
         raise ParquetTypeError(f"column(s) {which} hold null values: null_handling='all' reads them with pyarrow")
