@@ -23,34 +23,26 @@
 //! }).unwrap();
 //! ```
 
-pub mod aggregation;
 mod array;
-mod assign;
-mod collect;
 pub mod dist;
 mod elem;
 pub mod expr;
-mod external;
 mod follow;
-mod follow_shift;
 pub mod irregular;
-mod local_only;
-mod ordered;
 mod reduce;
-mod scan_into;
-mod scan_one_pass;
-mod scan_wavefront;
+mod scan;
 mod storage;
-pub mod stream_store;
-mod strided_row;
-mod sublocales;
 mod util;
 mod zip;
+
+pub use follow::aggregation;
+pub use storage::stream_store;
 
 pub use aggregation::{
     aggregation, comm_model, follower_stats, reset_follower_stats, set_aggregation, Aggregation, CommModel,
     FollowerStats,
 };
+pub use array::sublocales::Targets;
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::SublocaleBlock;
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
@@ -59,8 +51,7 @@ pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use follow::FollowBuf;
 pub use irregular::{IndexElem, IrregularOptions, Transfer};
 pub use reduce::{num_one::One, ExprReduce};
-pub use strided_row::StridedRow;
-pub use sublocales::Targets;
+pub use zip::strided_row::StridedRow;
 pub use zip::{Plan, Row, Seg, GROUP, SEG};
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {

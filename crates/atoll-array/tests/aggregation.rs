@@ -1,4 +1,4 @@
-//! Static aggregation (`aggregation.rs`, `follow.rs`): zippered loops with shifted and strided
+//! Static aggregation (`follow/aggregation.rs`, `follow/mod.rs`): zippered loops with shifted and strided
 //! followers on Block, Cyclic and BlockCyclic arrays of 1-3 dimensions, a written follower and
 //! the owning expression, in the three modes, against sequential references (tiles of several
 //! groups of rows included); `static` never makes more messages than `off`, and `auto` never

@@ -1,5 +1,5 @@
-//! Followers read in place (`follow.rs`, `strided_row.rs`, the leader's merged tiles in
-//! `zip.rs`): stencils on BlockCyclic and Cyclic arrays (block sizes that do not divide the
+//! Followers read in place (`follow/mod.rs`, `zip/strided_row.rs`, the leader's merged tiles in
+//! `zip/mod.rs`): stencils on BlockCyclic and Cyclic arrays (block sizes that do not divide the
 //! extents, 1-3 dimensions, 1-3 locales, several time steps) and strided-view followers
 //! (strides 2, 3, 7 and larger than the array, negative indices), in the three aggregation
 //! modes, against sequential references; and exact message counts of a strided-view follower

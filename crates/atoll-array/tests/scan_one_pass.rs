@@ -1,5 +1,5 @@
 //! The one-pass scans of a Block array into a Block array over the same indices
-//! (`scan_one_pass.rs`, and `scan_wavefront.rs` from 2^20 elements): inclusive and exclusive,
+//! (`scan/one_pass.rs`, and `scan/wavefront.rs` from 2^20 elements): inclusive and exclusive,
 //! sizes around the chunk size (16,384 u64) and over 2^20, 1-3 locales and 1-3 threads per locale, against a sequential loop; f64 results do not depend
 //! on the thread count (the chained look-back fixes the combination order). Streaming stores
 //! on and off.
@@ -79,7 +79,7 @@ fn float_scans_do_not_depend_on_the_thread_count() {
     }
 }
 
-/// Large arrays are scanned in one pass across locales (`scan_wavefront.rs`: chunks in global
+/// Large arrays are scanned in one pass across locales (`scan/wavefront.rs`: chunks in global
 /// order dealt to the locales, each read and written in place): the same results as the loop,
 /// floats independent of the thread count, and the in-place reads of other locales' parts are
 /// counted as gets.

@@ -1,5 +1,5 @@
 //! Shifted followers read in the leader's storage order (`zip/local_order.rs`,
-//! `follow_shift.rs`): 1-D loops `b[lo..hi] = f(a[lo+s..hi+s], a[lo..hi], a[lo-s..hi-s])` on
+//! `follow/shift.rs`): 1-D loops `b[lo..hi] = f(a[lo+s..hi+s], a[lo..hi], a[lo-s..hi-s])` on
 //! Block, Cyclic and BlockCyclic arrays (block sizes that do and do not divide `n`, runs longer
 //! than a segment), shifts of 1, 2, 3 and more than a block, on 1, 2 and 4 locales, in the three
 //! aggregation modes, through `zip_apply` and `assign_expr`, against sequential references; and

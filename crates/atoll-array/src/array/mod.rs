@@ -10,11 +10,19 @@
 //! - `shared.rs`: views that traveled: their wire form, [`View::share`], [`SharedView`] and
 //!   [`PinnedView`];
 //! - `view_expr.rs`: a view as an expression operand ([`ViewBound`]), operators on `&DistArray`;
-//! - `rows.rs`: the row writers of the loops (`write_row`, `update_row`, `scatter_local`).
+//! - `rows.rs`: the row writers of the loops (`write_row`, `update_row`, `scatter_local`);
+//! - `assign.rs`: bulk assignment between views of any two distributions (strided gets);
+//! - `collect.rs`: [`View::to_vec`] and [`DistArray::to_vec`], every element on every locale;
+//! - `external.rs`: arrays whose local parts live in memory that something else owns;
+//! - `sublocales.rs`: Block arrays whose pieces target sublocales ([`Targets`](crate::Targets)).
 
+pub(crate) mod assign;
+mod collect;
 mod domain_arg;
+mod external;
 mod rows;
 mod shared;
+pub(crate) mod sublocales;
 mod view;
 mod view_expr;
 mod view_mut;
@@ -43,13 +51,13 @@ pub(crate) struct Inner<T: Elem, const D: usize, M: Distribution<D>> {
     pub(crate) ctx: Ctx,
     pub(crate) dist: M,
     pub(crate) store: Storage<T>,
-    /// Set when the pieces target sublocales (`sublocales.rs`).
+    /// Set when the pieces target sublocales (`array/sublocales.rs`).
     pub(crate) sub: std::sync::OnceLock<SubLayout<D>>,
     id: u64,
     _entry: RegistryEntry,
 }
 
-/// The sublocale layout of an array whose pieces target sublocales (`sublocales.rs`), with
+/// The sublocale layout of an array whose pieces target sublocales (`array/sublocales.rs`), with
 /// this locale's rows per sublocale.
 pub(crate) struct SubLayout<const D: usize> {
     pub(crate) split: SublocaleBlock<D>,
@@ -339,7 +347,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> DistArray<T, D, M> {
     pub fn local_mut(&mut self) -> &mut [T] {
         // SAFETY: `Inner` is shared only with the registry (weakly), with views borrowed from
         // `self` and with pinned SharedViews, which only read through loops bracketed by
-        // barriers (the PGAS contract of storage.rs); `&mut self` excludes every borrow of this
+        // barriers (the PGAS contract of storage/mod.rs); `&mut self` excludes every borrow of this
         // handle, so no other local reference is used while the slice lives.
         unsafe { self.inner.store.local_mut() }
     }

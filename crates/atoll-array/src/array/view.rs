@@ -137,6 +137,6 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> View<'a, T, D, M
 
     /// The plan of a zip led by this view.
     pub(crate) fn plan(&self) -> Result<Plan<'a, D>> {
-        crate::sublocales::plan(self.arr, self.dom)
+        crate::array::sublocales::plan(self.arr, self.dom)
     }
 }

@@ -15,7 +15,7 @@ pub struct ViewBound<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> 
     aligned: bool,
     follow: Option<crate::follow::Follow>,
     /// For a 1-D view of the leader's distribution shifted by a constant: the shift
-    /// (`follow_shift.rs`).
+    /// (`follow/shift.rs`).
     shift: Option<i64>,
 }
 
@@ -38,14 +38,14 @@ impl<'v, T: Elem, const D: usize, M: Distribution<D> + 'static> Expr<D> for View
         plan.check_shape(self.dom.shape(), || format!("a view over {}", self.dom))?;
         let aligned = plan.is_aligned(&self.arr.dist, &self.dom);
         let follow = if aligned { None } else { Some(crate::follow::Follow::new(&self.arr.ctx)?) };
-        let shift = if aligned { None } else { crate::follow_shift::shift_of(plan, &self.arr.dist, &self.dom) };
+        let shift = if aligned { None } else { crate::follow::shift::shift_of(plan, &self.arr.dist, &self.dom) };
         Ok(ViewBound { arr: self.arr, dom: self.dom, aligned, follow, shift })
     }
 }
 
 impl<T: Elem, const D: usize, M: Distribution<D> + 'static> crate::expr::Operand<D> for View<'_, T, D, M> {
     fn plan(&self) -> Result<Plan<'_, D>> {
-        crate::sublocales::plan(self.arr, self.dom)
+        crate::array::sublocales::plan(self.arr, self.dom)
     }
     fn aligned_with(&self, plan: &Plan<'_, D>) -> bool {
         plan.is_aligned(&self.arr.dist, &self.dom)
@@ -69,7 +69,7 @@ impl<T: Elem, const D: usize, M: Distribution<D> + 'static> Bound<D> for ViewBou
     fn row<'s>(&'s self, seg: &Seg<D>, buf: &'s mut crate::follow::FollowBuf<T>) -> Result<crate::StridedRow<'s, T>> {
         if let (false, Some(follow)) = (self.aligned, &self.follow) {
             if let (true, Some(s)) = (seg.flat, self.shift) {
-                return crate::follow_shift::fetch_shifted(self.arr, s, seg, follow, buf);
+                return crate::follow::shift::fetch_shifted(self.arr, s, seg, follow, buf);
             }
             return crate::follow::fetch(self.arr, &self.dom, seg, follow, buf);
         }

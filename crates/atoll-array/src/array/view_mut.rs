@@ -6,7 +6,7 @@ use super::DistArray;
 use super::{Inner, IntoDomain, View};
 use crate::elem::Elem;
 use crate::expr::{Bound, Expr, IntoExpr};
-use crate::local_only;
+use crate::zip::local_only;
 use crate::zip::{Plan, Row};
 use atoll_dist::{Block, Distribution, Domain};
 use atoll_error::{Error, Result};
@@ -73,8 +73,8 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     {
         let expr = expr.into_expr();
         let plan = self.as_view().plan()?;
-        // Large destinations: streaming stores (stream_store.rs).
-        let stream = crate::stream_store::worth_it::<T>(plan.local_iterations());
+        // Large destinations: streaming stores (storage/stream_store.rs).
+        let stream = crate::storage::stream_store::worth_it::<T>(plan.local_iterations());
         apply_led(self.arr, plan, &expr, |x, v| *x = v, stream)
     }
 
@@ -297,13 +297,13 @@ impl<'a, T: Elem, const D: usize, M: Distribution<D> + 'static> ViewMut<'a, T, D
     /// # Errors
     /// [`Error::ShapeMismatch`] naming the shapes when they differ.
     pub fn assign<M2: Distribution<D> + 'static>(&mut self, src: &View<'_, T, D, M2>) -> Result<()> {
-        crate::assign::assign(self.arr, &self.dom, src)
+        crate::array::assign::assign(self.arr, &self.dom, src)
     }
 }
 
 /// The loop of `zip_apply`: `f(&mut leader[i], expr[i])` over `plan`, the leader's plan.
 /// With `stream` (only for an `f` that overwrites its element, as assignment does), contiguous
-/// rows are written with streaming stores (`stream_store.rs`). **Collective.**
+/// rows are written with streaming stores (`storage/stream_store.rs`). **Collective.**
 fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
     arr: &Inner<T, D, M>,
     mut plan: Plan<'_, D>,
@@ -320,7 +320,7 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
                 // SAFETY: as in `write_row` (a run of the leader's own storage; the segments of
                 // one loop are disjoint).
                 let out = unsafe { store.row_mut(seg.off, seg.len) };
-                crate::zip::unit_versioned!(row, |row| crate::stream_store::write_streaming(
+                crate::zip::unit_versioned!(row, |row| crate::storage::stream_store::write_streaming(
                     out,
                     #[inline(always)]
                     |j| {
@@ -341,7 +341,7 @@ fn apply_led<T: Elem, const D: usize, M: Distribution<D> + 'static, X: Expr<D>>(
         })
     };
     match &bound {
-        // Every operand is aligned: a purely local loop, no leading barrier (`local_only.rs`).
+        // Every operand is aligned: a purely local loop, no leading barrier (`zip/local_only.rs`).
         Ok(b) if b.aligned() => {
             plan.flatten();
             local_only::fenced_unless(ctx, true, || body(&plan, b))

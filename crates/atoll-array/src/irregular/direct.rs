@@ -17,7 +17,7 @@
 //! destination (`exchange.rs`); for aggregators, per task the active messages its aggregator
 //! would have sent (`ceil(k / buffer)` per remote destination that `k` of its elements name,
 //! with the records' bytes). Where any part is not addressable, `exchange.rs` or the dynamic
-//! aggregators of `irregular.rs` are used.
+//! aggregators of `irregular/mod.rs` are used.
 
 use super::exchange::{self, count_as_exchanged};
 use super::{parts as task_parts, IndexElem, Locator};
@@ -188,7 +188,7 @@ pub(super) unsafe fn gather_part<T: Elem, I: IndexElem, M: Distribution<1>>(
 /// # Safety
 /// As [`gather_part`], except that the elements are written: other tasks and locales may write
 /// the same element (duplicate indices), an unspecified last writer (the PGAS contract of
-/// storage.rs, as with puts), and nobody reads `self` during the call.
+/// storage/mod.rs, as with puts), and nobody reads `self` during the call.
 pub(super) unsafe fn scatter_part<T: Elem, I: IndexElem, M: Distribution<1>>(
     loc: &Locator<'_, M>,
     ptrs: &[SyncPtr<T>],

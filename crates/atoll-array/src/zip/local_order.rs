@@ -2,7 +2,7 @@
 //! buffer, but as several tiles (on BlockCyclic data the residue classes of its blocks, each at
 //! the block's stride), runs that run as flat segments in storage order, when every operand
 //! can read in that order: aligned operands, and views of the leader's distribution shifted by
-//! a constant (a stencil's `A[i - 1]`, `A[i + 1]`: `follow_shift.rs`, which reads them as a
+//! a constant (a stencil's `A[i - 1]`, `A[i + 1]`: `follow/shift.rs`, which reads them as a
 //! copy of the locale's own storage plus one halo element per block edge). One vectorizable
 //! pass over the storage replaces a scalar pass per residue class.
 

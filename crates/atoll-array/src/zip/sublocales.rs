@@ -1,4 +1,4 @@
-//! Leaders whose pieces target sublocales (`crate::sublocales`): the tiles are cut at the
+//! Leaders whose pieces target sublocales (`crate::array::sublocales`): the tiles are cut at the
 //! sublocales' row boundaries, and each sublocale's groups run on that sublocale's task pool
 //! (a static split: the rows a sublocale first touched are the rows it processes).
 

@@ -613,7 +613,7 @@ pub fn all_mapped(ctx: &Ctx) -> bool {
 }
 
 /// `cumsum` of a large Block array into a Block array in one pass across locales
-/// (`scan_wavefront.rs`), where every locale's parts are addressable from every locale (see
+/// (`scan/wavefront.rs`), where every locale's parts are addressable from every locale (see
 /// [`all_mapped`]): chunks of 16,384 elements in global order, dealt round-robin to the
 /// locales and read and written where they live; a chunk in another locale's part counts as
 /// one get and one put. Elsewhere (ranks on several hosts) the two-pass form runs, which moves

@@ -1,11 +1,16 @@
-//! Reductions over any expression (led by its first array operand) and scans of 1-D views.
+//! Reductions over any expression (led by its first array operand): [`ExprReduce`].
+//!
+//! Each locale folds the elements it owns and the locales combine their results in locale
+//! order, so the result is the same on every locale and from run to run. Commutative
+//! reductions fold in storage order; `ordered.rs` keeps [`ExprReduce::reduce_with`] in index
+//! order (directly when the leader is index-ordered, through a row-Block leader otherwise).
 
-use crate::array::{DistArray, View};
+pub(crate) mod ordered;
+
 use crate::elem::Elem;
 use crate::expr::{Bound, Expr};
-use crate::ordered::{fold_led, reduce_by_rows};
+use crate::reduce::ordered::{fold_led, reduce_by_rows};
 use crate::zip::{Plan, Row};
-use atoll_dist::{Block, Distribution};
 use atoll_error::{invalid_arg, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -249,60 +254,4 @@ pub mod num_one {
         ($($t:ty = $v:expr),*) => {$(impl One for $t { const ONE: Self = $v; })*};
     }
     one!(i8 = 1, i16 = 1, i32 = 1, i64 = 1, u8 = 1, u16 = 1, u32 = 1, u64 = 1, f32 = 1.0, f64 = 1.0);
-}
-
-impl<'v, T: Elem, M: Distribution<1> + 'static> View<'v, T, 1, M> {
-    /// The inclusive (`inclusive = true`) or exclusive scan of the view with `op` (associative,
-    /// `identity` its identity), as a new Block array over **the view's indices** (its
-    /// domain, offset or strided as it is): the element at index `i` combines the view's
-    /// elements up to and including index `i` (inclusive) or before it (exclusive), so
-    /// `s.get([i])` and `s.slice(..)` use the same indices as the view. **Collective.**
-    ///
-    /// Each locale scans its block with its task pool (two passes), and the locales' totals are
-    /// combined with an exclusive scan in locale order.
-    ///
-    /// ```
-    /// use atoll_array::{dist, DistArray};
-    /// use atoll_runtime::{run, Config};
-    /// run(Config::local(3), |ctx| {
-    ///     let a = DistArray::from_fn(ctx, dist::cyclic(ctx, [10])?, |[i]| i as u64)?;
-    ///     let s = a.view().scan(|x, y| x + y, 0, true)?;
-    ///     assert_eq!(s.gather(0)?.map(|v| v[9]), (ctx.id() == 0).then_some(45));
-    ///     let e = a.view().scan(|x, y| x + y, 0, false)?;
-    ///     assert_eq!(e.get([9])?, 36);
-    ///     // A view over 4..10: the scan keeps its indices.
-    ///     let c = a.slice(4..10)?.cumsum()?;
-    ///     assert_eq!((c.domain(), c.get([4])?, c.get([9])?), (a.slice(4..10)?.domain(), 4, 39));
-    ///     Ok(())
-    /// }).unwrap();
-    /// ```
-    ///
-    /// # Errors
-    /// As array creation and assignment.
-    pub fn scan(
-        &self,
-        op: impl Fn(T, T) -> T + Sync + Copy,
-        identity: T,
-        inclusive: bool,
-    ) -> Result<DistArray<T, 1, Block<1>>> {
-        let ctx = self.ctx();
-        // The view's own indices, Block-distributed over all locales in locale order.
-        let dist = Block::new(*self.domain(), atoll_dist::LocaleGrid::auto(0..ctx.num_locales())?);
-        // Untouched (or reused, unzeroed) pages: the scan below writes every element.
-        let mut out = DistArray::<T, 1, Block<1>>::for_overwrite(ctx, dist)?;
-        self.scan_into(&mut out, op, identity, inclusive)?;
-        Ok(out)
-    }
-
-    /// The inclusive prefix sums (NumPy's `cumsum`), over the view's indices (see
-    /// [`scan`](Self::scan)). **Collective.**
-    ///
-    /// # Errors
-    /// As [`scan`](Self::scan).
-    pub fn cumsum(&self) -> Result<DistArray<T, 1, Block<1>>>
-    where
-        T: std::ops::Add<Output = T>,
-    {
-        self.scan(|a, b| a + b, T::default(), true)
-    }
 }

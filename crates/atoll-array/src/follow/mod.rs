@@ -2,7 +2,7 @@
 //! static message aggregation.
 //!
 //! Its elements for one *group* of segments (consecutive rows of one leader tile, see
-//! `zip.rs`) form a strided sub-domain `sub` of its array: a *chunk*, fetched at the group's
+//! `zip/mod.rs`) form a strided sub-domain `sub` of its array: a *chunk*, fetched at the group's
 //! first row and served row by row. The local fast path: when this locale owns all of `sub`
 //! with contiguous rows, each row is a borrowed slice of local storage. Otherwise the chunk is
 //! assembled in the task's [`FollowBuf`]: the elements this locale owns are copied, and for each
@@ -15,19 +15,26 @@
 //! - `static`: one strided get per patch into a packed buffer, unpacked into the chunk; when the
 //!   patches of `t` together fill most of their hull in `t`'s buffer (BlockCyclic rows: the
 //!   blocks of a locale are stored one after the other), one strided get of the hull;
-//! - `auto`: as `static` for patches of at least [`crate::aggregation::threshold`] elements,
-//!   element gets below.
+//! - `auto`: as `static` for patches of at least [`crate::aggregation::threshold`] elements, element
+//!   gets below.
 //!
 //! Writing back (a follower the loop wrote, or a destination that is not the leader) is the
 //! inverse, after the group's last row: one strided put per patch (of the hull only when the
 //! patches fill it exactly, so no other element is overwritten), and only the patches whose
 //! values changed when the caller gives the values it fetched.
+//!
+//! Beside this file: `shift.rs` (1-D followers shifted by a constant from the leader, read in
+//! the leader's storage order) and `aggregation.rs` (public as [`crate::aggregation`]: the
+//! per-locale mode, the calibrated `auto` threshold, the follower statistics).
 
-use crate::aggregation::{Aggregation, LocaleAgg};
+pub mod aggregation;
+pub(crate) mod shift;
+
+use self::aggregation::{Aggregation, LocaleAgg};
 use crate::array::Inner;
 use crate::elem::Elem;
 use crate::storage::Storage;
-use crate::strided_row::StridedRow;
+use crate::zip::strided_row::StridedRow;
 use crate::zip::Seg;
 use atoll_dist::{Distribution, Domain, Patch, Piece, Runs};
 use atoll_error::Result;
@@ -41,7 +48,7 @@ pub struct FollowBuf<T> {
     pub(crate) row: Vec<T>,
     pub(crate) packed: Vec<T>,
     pub(crate) orig: Vec<T>,
-    /// The copies of a shifted read (`follow_shift.rs`), kept between segments.
+    /// The copies of a shifted read (`follow/shift.rs`), kept between segments.
     pub(crate) moves: Vec<atoll_dist::ShiftMove>,
     held: Option<Held>,
 }
@@ -189,7 +196,7 @@ pub(crate) fn fetch<'s, T: Elem, const D: usize, M: Distribution<D>>(
         // whole extent was checked to be registered memory of that locale by `direct_ptr`, or
         // is this locale's storage), which stays allocated while the array is borrowed;
         // followers are read-only during a loop, and the loop's leading barrier orders it after
-        // earlier writes (the PGAS contract of `storage.rs`).
+        // earlier writes (the PGAS contract of `storage/mod.rs`).
         Some(b) => Ok(unsafe {
             StridedRow::from_raw((b.addr as *const T).add(seg.row * b.row_stride), b.elem_stride, seg.len)
         }),

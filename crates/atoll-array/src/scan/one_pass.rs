@@ -1,7 +1,7 @@
 //! The scan of a view that is aligned with its output (a Block array scanned into a Block array
 //! over the same indices: Arkouda's `cumsum`) in one pass over memory on the last locale and
 //! two reads and one write elsewhere, instead of a copy and two passes. (Arrays of 2^20 elements
-//! or more whose parts every locale addresses directly take `scan_wavefront.rs` instead: one
+//! or more whose parts every locale addresses directly take `scan/wavefront.rs` instead: one
 //! pass for all locales.)
 //!
 //! 1. Each locale needs the combination of everything before its part: the totals of every part
@@ -26,8 +26,8 @@
 //! running, so the look-back cannot deadlock, whatever the number of threads.
 
 use crate::elem::Elem;
+use crate::storage::stream_store::{worth_it, write_streaming};
 use crate::storage::Storage;
-use crate::stream_store::{worth_it, write_streaming};
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;

@@ -13,7 +13,7 @@
 //! reductions skip it too and end with their combine, itself a rendezvous. What a skipped
 //! leading barrier changes: one-sided accesses (`get`, `set`, `Ctx::put`) of other locales'
 //! elements made since the last collective operation are ordered with the next aligned loop
-//! only by an explicit `ctx.barrier()` (as MPI RMA epochs are closed), see `storage.rs`.
+//! only by an explicit `ctx.barrier()` (as MPI RMA epochs are closed), see `storage/mod.rs`.
 
 use atoll_error::Result;
 use atoll_runtime::Ctx;

@@ -2,7 +2,7 @@
 //! indices) in a single pass over memory across locales, where every locale's parts are
 //! directly addressable (the local backend; MPI ranks of one node).
 //!
-//! `scan_one_pass.rs` first folds the parts before the last to find each locale's base, then
+//! `scan/one_pass.rs` first folds the parts before the last to find each locale's base, then
 //! scans: 20 bytes of memory traffic per 8-byte element on 2 locales. A single pass needs
 //! every worker on the same stretch of the array at the same time, since a part's prefixes
 //! depend on everything before it. So the array is cut into cache-sized chunks in global order
@@ -27,9 +27,9 @@
 //! locale once its tasks are done.
 
 use crate::elem::Elem;
-use crate::scan_one_pass::{chunk_len, part_lens, scanner, write_chunk};
+use crate::scan::one_pass::{chunk_len, part_lens, scanner, write_chunk};
+use crate::storage::stream_store::worth_it;
 use crate::storage::Storage;
-use crate::stream_store::worth_it;
 use atoll_dist::Distribution;
 use atoll_error::Result;
 use atoll_runtime::Ctx;

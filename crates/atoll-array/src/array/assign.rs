@@ -27,10 +27,10 @@ pub(crate) fn assign<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: 
             right: format!("{:?}", src.shape()),
         });
     }
-    // Same distribution and indices: a purely local copy, no leading barrier (`local_only.rs`).
+    // Same distribution and indices: a purely local copy, no leading barrier (`zip/local_only.rs`).
     let local =
         src.domain() == dom && (src.dist() as &dyn std::any::Any).downcast_ref::<M>().is_some_and(|m| *m == dst.dist);
-    crate::local_only::fenced_unless(ctx, local, || pull(dst, dom, src))
+    crate::zip::local_only::fenced_unless(ctx, local, || pull(dst, dom, src))
 }
 
 fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<D> + 'static>(
@@ -40,7 +40,7 @@ fn pull<T: Elem, const D: usize, M: Distribution<D> + 'static, M2: Distribution<
 ) -> Result<()> {
     let ctx = &dst.ctx;
     let me = ctx.id();
-    let mut plan = crate::sublocales::plan(dst, *dom)?;
+    let mut plan = crate::array::sublocales::plan(dst, *dom)?;
     if plan.is_aligned(src.dist(), src.domain()) {
         // Same distribution and indices: a local copy of each owned run.
         plan.flatten();

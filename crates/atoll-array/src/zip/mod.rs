@@ -9,7 +9,13 @@
 //! fetches at once (so a column halo of a Block array is one strided transfer per group, not one
 //! per row). Every operand turns each segment into a [`Row`] of values: a borrowed slice of local
 //! storage when it is aligned with the leader (same distribution and domain) and contiguous, the
-//! segment's row of the group it fetched otherwise (`follow.rs`).
+//! segment's row of the group it fetched otherwise (`follow/mod.rs`).
+//!
+//! Beside this file, the folder holds what every loop over a plan shares:
+//! - `strided_row.rs`: [`StridedRow`](crate::StridedRow), a row read in place at a fixed stride;
+//! - `local_only.rs`: the barrier rule of collective loops (aligned loops skip the leading one);
+//! - `local_order.rs`: 1-D leaders run as flat segments in storage order;
+//! - `sublocales.rs`: leaders whose pieces target sublocales, each run on its sublocale's pool.
 
 use atoll_dist::{Distribution, Domain, Piece, StridedRange};
 use atoll_error::{invalid_arg, Error, Result};
@@ -18,7 +24,9 @@ use atoll_util::sync::{into_inner, lock};
 use std::any::Any;
 use std::sync::Mutex;
 
+pub(crate) mod local_only;
 mod local_order;
+pub(crate) mod strided_row;
 mod sublocales;
 
 /// The largest number of iterations in one segment (the rows of scratch buffers).
@@ -304,7 +312,7 @@ pub struct Plan<'a, const D: usize> {
     pub(crate) dom: Domain<D>,
     tiles: Vec<Tile<D>>,
     prefix: Vec<usize>,
-    /// Whether the leader is index-ordered (see `ordered.rs`), for its distribution type.
+    /// Whether the leader is index-ordered (see `reduce/ordered.rs`), for its distribution type.
     index_ordered: fn(&Plan<'_, D>) -> Result<bool>,
     /// For a leader whose pieces target sublocales: the first tile of each sublocale (and the
     /// tile count last); its groups run on that sublocale's pool (`zip/sublocales.rs`).
@@ -351,7 +359,7 @@ impl<'a, const D: usize> Plan<'a, D> {
     }
 
     /// Whether each locale's elements are one run of row-major positions, in locale order
-    /// (see `ordered.rs`): then folding in segment order and combining in locale order is
+    /// (see `reduce/ordered.rs`): then folding in segment order and combining in locale order is
     /// index order. Pure index math.
     pub(crate) fn index_ordered(&self) -> Result<bool> {
         (self.index_ordered)(self)
@@ -557,7 +565,7 @@ impl<T: Copy> Row for &[T] {
     }
 }
 
-/// Whether the leader `dist` over `dom` is index-ordered (see `ordered.rs`): pure index
+/// Whether the leader `dist` over `dom` is index-ordered (see `reduce/ordered.rs`): pure index
 /// math, the same answer on every locale.
 pub(crate) fn index_ordered<M: Distribution<D>, const D: usize>(dist: &M, dom: &Domain<D>) -> Result<bool> {
     if dom.is_empty() {

@@ -643,7 +643,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                 // (checked by `direct_ptr`), the indices are of `self`'s domain (checked), and
                 // nobody reads `self` until the closing barrier. Duplicate indices written by
                 // different tasks: an unspecified last writer (the PGAS contract of
-                // storage.rs), as with puts.
+                // storage/mod.rs), as with puts.
                 unsafe { direct::scatter_part(&loc, &ptrs, &indices[r.clone()], &values[r], per_dest) };
             });
             return ctx.barrier();
@@ -664,7 +664,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                     let mut agg = DstAggregator::<T::Store>::with_capacity(ctx, cap.min(ids.len().max(1)))?;
                     // This locale's elements too: written at flush time in one tight loop (see
                     // gather). Duplicate indices written by different tasks: an unspecified
-                    // last writer (the PGAS contract of storage.rs).
+                    // last writer (the PGAS contract of storage/mod.rs).
                     for (&i, &x) in ids.iter().zip(vals) {
                         let (owner, off) = loc.locate(i.to_index().unwrap_or_default());
                         agg.put_at(owner, bases[owner] + off as u64 * es, to_store(x))?;
@@ -677,7 +677,7 @@ impl<T: Elem, M: Distribution<1> + 'static> DistArray<T, 1, M> {
                         if owner == me {
                             // SAFETY: `off` is the local offset of an index of the domain
                             // (checked). Another task may write the same element (duplicate
-                            // indices): the PGAS contract of storage.rs, documented as an
+                            // indices): the PGAS contract of storage/mod.rs, documented as an
                             // unspecified last writer.
                             unsafe { dst.store.write(off, x) };
                         } else {

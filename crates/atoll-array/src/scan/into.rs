@@ -44,13 +44,13 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
             });
         }
         // A view of a Block array over the output's indices has the output's layout: scanned
-        // in place of its storage, in one pass over memory (`scan_one_pass.rs`).
+        // in place of its storage, in one pass over memory (`scan/one_pass.rs`).
         if (&self.arr.dist as &dyn std::any::Any).downcast_ref::<Block<1>>() == Some(&want) {
             // Large and directly addressable everywhere: one pass across locales
-            // (`scan_wavefront.rs`); else the locales' bases first.
+            // (`scan/wavefront.rs`); else the locales' bases first.
             let done = {
                 let o = out.view();
-                crate::scan_wavefront::scan(
+                crate::scan::wavefront::scan(
                     ctx,
                     &self.arr.store,
                     &self.arr.dist,
@@ -63,7 +63,7 @@ impl<T: Elem, M: Distribution<1> + 'static> View<'_, T, 1, M> {
             if done {
                 return ctx.barrier();
             }
-            crate::scan_one_pass::scan_aligned(
+            crate::scan::one_pass::scan_aligned(
                 ctx,
                 &self.arr.store,
                 &self.arr.dist,

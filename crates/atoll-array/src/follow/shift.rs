@@ -6,7 +6,7 @@
 //! that `s` moves out of its block, one progression at the block's stride in a neighbour's
 //! buffer (the halo: one element per block edge for `s = +-1`).
 //!
-//! Remote progressions travel as the aggregation mode says, as in `follow.rs`: `off` one get
+//! Remote progressions travel as the aggregation mode says, as in `follow/mod.rs`: `off` one get
 //! per element, `static` one strided get per progression, `auto` by the calibrated threshold;
 //! read in place where the owner's memory is addressable, counted as the transfers they
 //! replace, so counts are the same on every backend.
@@ -14,7 +14,7 @@
 use crate::array::Inner;
 use crate::elem::Elem;
 use crate::follow::{Follow, FollowBuf};
-use crate::strided_row::StridedRow;
+use crate::zip::strided_row::StridedRow;
 use crate::zip::{Plan, Seg};
 use atoll_dist::{DimMap, Distribution, Domain, ShiftMove};
 use atoll_error::{invalid_arg, Result};
@@ -145,7 +145,7 @@ pub(crate) fn fetch_shifted<'s, T: Elem, const D: usize, M: Distribution<D>>(
                 // elements (checked registered by `direct_ptr`), and `k * m.src_step <
                 // extent` (`k < m.len`); followers are read-only during the loop, whose leading
                 // barrier orders these loads after earlier writes (the PGAS contract of
-                // `storage.rs`).
+                // `storage/mod.rs`).
                 *d = unsafe { base.cast_const().add(k * m.src_step).read() };
             }
         } else if aggregated {

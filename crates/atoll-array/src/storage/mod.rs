@@ -8,8 +8,13 @@
 //! each element from one task only, collective operations that reach other locales' memory
 //! start and end with a barrier, and every collective loop that writes ends with one. Loops
 //! whose operands are all aligned touch only the caller's own elements and skip the leading
-//! barrier (`local_only.rs`): one-sided accesses (`get`, `set`) of other locales' elements are
+//! barrier (`zip/local_only.rs`): one-sided accesses (`get`, `set`) of other locales' elements are
 //! ordered with a later collective loop by an explicit `ctx.barrier()`.
+//!
+//! `stream_store.rs` (public as [`crate::stream_store`]): the streaming (non-temporal) stores
+//! with which large assignments write this storage.
+
+pub mod stream_store;
 
 use crate::elem::{as_bytes, as_bytes_mut, store_ptr, Elem};
 use atoll_error::Result;
@@ -131,7 +136,7 @@ impl<T: Elem> Storage<T> {
     }
 
     /// The address of `locale`'s part (its element 0) on that locale: with the element size,
-    /// the global address of any of its elements (irregular access, `irregular.rs`).
+    /// the global address of any of its elements (irregular access, `irregular/mod.rs`).
     pub(crate) fn base_addr(&self, locale: usize) -> u64 {
         self.sym.ptr(locale).addr()
     }

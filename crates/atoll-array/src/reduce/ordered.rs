@@ -13,7 +13,7 @@
 //! through a *row-Block leader*: the Block distribution of the leader's shape over a grid that
 //! splits only the first dimension over all locales. The expression is bound to that leader
 //! like any zip (its operands are followers that fetch their values with aggregated strided
-//! gets, see `follow.rs`), so each locale folds one contiguous range of positions in order and
+//! gets, see `follow/mod.rs`), so each locale folds one contiguous range of positions in order and
 //! the locale-order combination is index order. That costs one bulk redistribution of the
 //! values (as `assign` into a Block array would) but works for every value type, since only the
 //! accumulators travel. Commutative reductions (`sum`, `min`, `max`, `count`, `product`,
@@ -58,7 +58,7 @@ pub(crate) fn fold_led<const D: usize, E: Expr<D>, A: Clone + Send + Sync + Seri
 ) -> Result<A> {
     let ctx = plan.ctx;
     let bound = e.bind(&plan);
-    // Every operand aligned: only local reads, no barrier first (`local_only.rs`); the
+    // Every operand aligned: only local reads, no barrier first (`zip/local_only.rs`); the
     // combine below is the rendezvous.
     if !bound.as_ref().is_ok_and(|b| b.aligned()) {
         ctx.barrier()?;
