@@ -81,3 +81,17 @@ def test_datetime_column_is_named():
     # The suggested conversion reads.
     pdf["ts"] = pdf["ts"].astype("int64")
     np.testing.assert_array_equal(ak.DataFrame(pdf)["ts"].to_ndarray(), pdf["ts"].to_numpy())
+
+
+@pytest.mark.parametrize("values", [["a", None], [1, None], [None, 2.5], np.array(["a", None], dtype=object)])
+def test_none_in_ak_array_says_what_a_missing_value_is(values):
+    want = _numpy_error(lambda: np.array([1, None], dtype=np.int64))  # NumPy: TypeError for None
+    with pytest.raises(want, match="None among the values.*float\\('nan'\\).*''"):
+        ak.array(values)
+
+
+def test_mixed_object_array_says_so():
+    with pytest.raises(TypeError, match=r"mixed types \(int, str\)"):
+        ak.array(np.array([1, "a"], dtype=object))
+    # An object array of Python ints stays Arkouda's bigint array.
+    assert ak.array(np.array([1, 2**70], dtype=object)).tolist() == [1, 2**70]

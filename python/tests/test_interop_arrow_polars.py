@@ -265,7 +265,8 @@ def test_nan_in_float_columns_and_unicode_round_trip():
     [
         (lambda: pa.table({"ts": pa.array([1, 2], pa.timestamp("us"))}), "pyarrow.compute.cast"),
         (lambda: pa.table({"d": pa.array([1], pa.date32())}), "pyarrow.int32()"),
-        (lambda: pl.DataFrame({"ts": [pd.Timestamp("2020-01-01")]}), "cast"),
+        (lambda: pl.DataFrame({"ts": [pd.Timestamp("2020-01-01")]}), "pl.col('ts').cast(pl.Int64)"),
+        (lambda: pl.DataFrame({"d": [pd.Timestamp("2020-01-01").date()]}), "polars Date"),
         (lambda: pd.DataFrame({"ts": pd.to_datetime(["2020-01-01"]).astype("datetime64[us]")}), "us since the epoch"),
         (lambda: pd.DataFrame({"ts": pd.to_datetime(["2020-01-01"]).tz_localize("UTC")}), ".astype('int64')"),
         (lambda: pd.DataFrame({"ts": pd.to_timedelta([1, 2], unit="s")}), ".astype('int64')"),

@@ -1,41 +1,18 @@
 """Creation of pdarrays (Arkouda's pdarraycreation): from NumPy data, by value, by formula."""
 
 import builtins
-import os
 
 import numpy as np
 
 from .._optional import loaded, pd
 from .. import _atoll
 from .dtypes import bool_, float64, int64, uint64, uint8, _stored_dtype as _dtype, is_scalar, scalar_dtype, supported
-from .pdarrayclass import pdarray, _scalar_value
+from .pdarrayclass import pdarray, _scalar_value, _seed, _size
 from .dtypes import is_bigint, is_str_dtype
 from .strings import Strings, from_list
 from ._bigint import to_bigint, from_ints
 from .numeric import cast, where
 from .._stream import stream_key
-
-
-def _size(size, name="size", text=False):
-    if isinstance(size, tuple):
-        if len(size) != 1:
-            raise ValueError(f"{name}: arrays of rank {len(size)} are not supported (pdarrays are 1-D)")
-        size = size[0]
-    if text and isinstance(size, str) and size.strip().isdigit():
-        size = builtins.int(size)  # Arkouda's zeros/ones/full take sizes as text too
-    if isinstance(size, (builtins.bool, np.bool_)) or not isinstance(size, (builtins.int, np.integer)):
-        raise TypeError(f"{name}: expected an int, got {type(size).__name__}")
-    if size < 0:
-        raise ValueError(f"{name}: negative dimensions are not allowed, got {size}")
-    return builtins.int(size)
-
-
-def _seed(seed):
-    if seed is None:
-        return builtins.int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (builtins.bool, np.bool_)) or not isinstance(seed, (builtins.int, np.integer)):
-        raise TypeError(f"seed: expected an int, got {type(seed).__name__}")
-    return builtins.int(seed) % (1 << 64)
 
 
 def _ints_dtype(values):
@@ -75,6 +52,13 @@ FOREIGN_ARRAYS = []
 
 
 def _mixed_types_error(values):
+    """The TypeError of a sequence whose elements are of several kinds, or hold None."""
+    if builtins.any(v is None for v in values):
+        return TypeError(
+            "a: None among the values: a pdarray or Strings has no missing value; write float('nan') "
+            "for a missing number or '' for a missing string (Arkouda's convention), or pass a pandas "
+            "Series or an Arrow array, whose missing values convert by that rule"
+        )
     kinds = sorted({type(v).__name__ for v in values})
     return TypeError(
         f"a: mixed types ({', '.join(kinds)}): ak.array takes elements of one kind, numbers (bool, int, "
@@ -164,11 +148,17 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
                 return from_ints(vals, max_bits)
             if _is_strs(vals):
                 return array(vals, dtype=dtype)
+            if dtype is None and builtins.any(isinstance(v, str) or v is None for v in vals):
+                raise _mixed_types_error(vals)
             x = np.array(vals, dtype=d0 if dtype is None else _dtype(dtype))
     if x.ndim != 1:
         raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
     if x.dtype.kind in "US" and dtype is not None:
         return array(x.astype(_dtype(dtype)))
+    if dtype is None and x.dtype.kind == "O":
+        values = x.tolist()
+        if builtins.any(v is None for v in values) or len({type(v) for v in values}) > 1:
+            raise _mixed_types_error(values)
     d = supported(x.dtype) if dtype is None else _dtype(dtype)
     x = np.ascontiguousarray(x, dtype=d)
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
@@ -313,6 +303,13 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, lengt
     div = (n - 1) if endpoint else n
     step = (builtins.float(stop) - builtins.float(start)) / div if div > 0 else 0.0
     return pdarray(_atoll.linspace(n, builtins.float(start), step, builtins.float(stop), endpoint))
+
+
+def logspace(start, stop, num=50, base=10.0, endpoint=True, dtype=float64, axis=0):
+    """``base ** linspace(start, stop, num)`` (float64)."""
+    if base <= 0:
+        raise ValueError("base: must be positive")
+    return base ** linspace(start, stop, num, endpoint=endpoint)
 
 
 def randint(low, high, size=1, dtype=int64, seed=None):

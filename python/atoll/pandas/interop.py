@@ -124,9 +124,11 @@ def _numeric_numpy(col):
     return col.to_numpy(zero_copy_only=not pa.types.is_boolean(col.type))
 
 
-def column_from_arrow(name, col):
+def column_from_arrow(name, col, polars_dtype=None):
     """The Atoll column of the Arrow array or chunked array ``col`` (named ``name`` in the
-    messages), with the types and missing-value rules of the module's docstring."""
+    messages), with the types and missing-value rules of the module's docstring;
+    ``polars_dtype``: the column's polars dtype when it comes from polars (the messages then
+    name it and polars' conversion)."""
     t = col.type
     nulls = col.null_count
     types = pa.types
@@ -138,6 +140,9 @@ def column_from_arrow(name, col):
         return Categorical(pd.Categorical(col.to_pandas()))
     if types.is_timestamp(t) or types.is_date(t) or types.is_time(t) or types.is_duration(t):
         width = "int32" if (types.is_date32(t) or types.is_time32(t)) else "int64"
+        if polars_dtype is not None:
+            how = f"pl.col({name!r}).cast(pl.{'Int32' if width == 'int32' else 'Int64'})"
+            raise _temporal_error(name, f"polars {polars_dtype}", how)
         raise _temporal_error(name, f"Arrow {t}", f"pyarrow.compute.cast(col, pyarrow.{width}())")
     if types.is_string(t) or types.is_large_string(t) or getattr(types, "is_string_view", lambda _: False)(t):
         if nulls:
@@ -159,12 +164,14 @@ def column_from_arrow(name, col):
 
 def frame_columns(obj):
     """``(names, columns)`` of a pyarrow Table or RecordBatch or a polars DataFrame."""
-    table = obj.to_arrow() if _is_polars_frame(obj) else obj
+    polars = _is_polars_frame(obj)
+    table = obj.to_arrow() if polars else obj
     names = [builtins.str(n) for n in table.column_names]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"column names must be distinct: {dup} appear more than once")
-    cols = [column_from_arrow(n, table.column(i)) for i, n in enumerate(names)]
+    dtypes = obj.dtypes if polars else [None] * len(names)
+    cols = [column_from_arrow(n, table.column(i), d) for i, (n, d) in enumerate(zip(names, dtypes))]
     return names, cols, table.num_rows
 
 
@@ -174,7 +181,7 @@ def _array_from_foreign(a):
     if _is_arrow_column(a):
         return column_from_arrow("values", a)
     if _is_polars_column(a):
-        return column_from_arrow(a.name or "values", a.to_arrow())
+        return column_from_arrow(a.name or "values", a.to_arrow(), a.dtype)
     if _is_pandas_extension(a) or (loaded("pandas") and isinstance(a, pd.Series) and a.dtype.kind == "O"):
         name = getattr(a, "name", None)
         return column_from_pandas("values" if name is None else name, pd.Series(a, copy=False))
