@@ -254,13 +254,13 @@ def read_parquet(
         names = get_datasets(files[0]) if datasets is None else _names(datasets)
     if not names:
         raise ValueError("datasets: no datasets to read")
+    handling = null_handling if null_handling is not None else "all" if has_non_float_nulls else "only floats"
     cats = _categorical_names(files, names, categorical)
     if tag_data:
         if cats:
             raise ValueError("read_parquet: categorical cannot be combined with tag_data")
-        return _read_tagged(files, names)
+        return _read_tagged(files, names, handling)
     rest = [n for n in names if n not in cats]
-    handling = null_handling if null_handling is not None else "all" if has_non_float_nulls else "only floats"
     got = dict(zip(rest, _read_columns(files, rest, handling))) if rest else {}
     if cats:
         pairs = _file_errors(_atoll.read_parquet_categorical, files, cats)
@@ -356,12 +356,12 @@ def _handle(c):
     return c._s if isinstance(c, Strings) else c._whole()
 
 
-def _read_tagged(files, names):
+def _read_tagged(files, names, null_handling="only floats"):
 
     parts = {n: [] for n in names}
     codes = []
     for i, f in enumerate(files):
-        got = _file_errors(_atoll.read_parquet, [f], names)
+        got = _read_columns([f], names, null_handling)
         size = 0
         for n, a in zip(names, got):
             v = _wrap(a)

@@ -80,3 +80,17 @@ def test_null_string_is_the_empty_string_everywhere(tmp_path):
     assert ak.read_parquet(p, "s")["s"].to_list() == want
     assert ak.DataFrame(pd.read_parquet(p))["s"].to_list() == want
     assert ak.DataFrame(pq.read_table(p))["s"].to_list() == want
+
+
+def test_tagged_reads_name_and_read_the_null_columns(tmp_path):
+    paths = []
+    for k, vals in enumerate([[1, None], [None, 4, 5]]):
+        p = str(tmp_path / f"t{k}.parquet")
+        pq.write_table(pa.table({"i": pa.array(vals, pa.int64())}), p)
+        paths.append(p)
+    with pytest.raises(ak.ParquetTypeError, match=r"'i' \(int64\)"):
+        ak.read_parquet(paths, "i", tag_data=True)
+    got = ak.read_parquet(paths, "i", tag_data=True, null_handling="all")
+    want = pd.concat([pd.read_parquet(p)["i"] for p in paths], ignore_index=True).to_numpy()
+    np.testing.assert_array_equal(got["i"].to_ndarray(), want)
+    assert got["Filename_Codes"].tolist() == [0, 0, 1, 1, 1]
