@@ -27,20 +27,26 @@ fn mpi_ended() -> Error {
     )
 }
 
+/// The Python front end's switch for eager evaluation: a setting of the front end, read here
+/// (the runtime never reads it) with the runtime's boolean words ([`Config::env_flag`]).
+pub const EAGER_VAR: &str = "ATOLL_EAGER";
+
 /// Whether the environment asks for eager evaluation of the Python front end's elementwise
-/// results ([`Config::eager`], `ATOLL_EAGER`). An invalid value counts as unset here; the
-/// job's start then reports it.
+/// results ([`EAGER_VAR`]). An invalid value counts as unset here; the job's start then
+/// reports it ([`config_for`]).
 pub fn eager_by_default() -> bool {
-    Config::local(1).eager
+    Config::env_flag(EAGER_VAR).ok().flatten().unwrap_or(false)
 }
 
 /// The configuration of a new job: the environment's, with `locales` and `backend` applied.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for an unknown backend, a locale count under MPI (it comes from
-/// `mpiexec -n`), zero or more than [`atoll::runtime::MAX_LOCAL_LOCALES`] locales.
+/// `mpiexec -n`), zero or more than [`atoll::runtime::MAX_LOCAL_LOCALES`] locales;
+/// [`Error::Config`] for a bad `ATOLL_*` variable (the runtime's, or [`EAGER_VAR`]).
 pub fn config_for(locales: Option<usize>, backend: Option<&str>) -> Result<Config> {
     let mut config = Config::from_env()?;
+    Config::env_flag(EAGER_VAR)?;
     if let Some(b) = backend {
         config.backend = match b {
             "local" => BackendKind::Local,

@@ -4,7 +4,7 @@
 //!
 //! | area | what |
 //! |---|---|
-//! | [`arrays`] | creation, transfers, evaluation and assignment, reductions and scans, indexing, sorting, memory, shared-file arrays, settings |
+//! | [`arrays`] | creation, transfers, evaluation, reductions, scans, indexing, sorting, memory, settings |
 //! | [`strings`] | distributed strings: transfers, transforms, splits, tests, hashes, grouping, categorical codes |
 //! | [`groupby`] | multi-key sort, GroupBy's grouping and aggregations, the dense-key paths |
 //! | [`frames`] | the pandas layer's commands: bitwise segmented reductions, float bits, memory checks |
@@ -20,7 +20,7 @@
 /// `session::start` calls it in every process before a job starts. So a new command is
 /// declared once, in its file's `commands!`, and nothing else lists it.
 ///
-/// ```ignore
+/// ```text
 /// commands! {
 ///     modules {
 ///         mod extra;

@@ -9,7 +9,8 @@ use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
 use atoll_share::{ShareOptions, SharedArray};
 
-/// A new array `id` of `n` elements of `dtype` whose blocks are files `name` in `dir` (removed with the array unless `keep`).
+/// A new array `id` of `n` elements of `dtype` whose blocks are files `name` in `dir`
+/// (removed with the array unless `keep`).
 #[derive(Serialize, Deserialize)]
 pub struct MakeShared {
     /// The new array's id.

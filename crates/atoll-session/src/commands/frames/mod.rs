@@ -130,7 +130,8 @@ commands! {
     pub static F64_BITS: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::f64_bits", f64_bits_cmd);
 
     /// Fails with the out-of-memory error of the locale that cannot reserve `bytes`.
-    pub static RESERVE_CHECK: Handler<(String, u64), ()> = Handler::new("atoll-session::reserve_check", reserve_check_cmd);
+    pub static RESERVE_CHECK: Handler<(String, u64), ()> =
+        Handler::new("atoll-session::reserve_check", reserve_check_cmd);
 }
 
 impl BitOp {

@@ -58,7 +58,10 @@ pub struct DenseAggregate {
     pub rows: bool,
 }
 
-fn dense_aggregate_cmd(ctx: &Ctx, DenseAggregate { ids, keys, vals, n, limit, agg, rows }: DenseAggregate) -> Result<Option<u64>> {
+fn dense_aggregate_cmd(
+    ctx: &Ctx,
+    DenseAggregate { ids, keys, vals, n, limit, agg, rows }: DenseAggregate,
+) -> Result<Option<u64>> {
     // Whole registered arrays are read in place (no copy).
     let k = Operand::of(ctx, &keys, n)?;
     let v = match vals.map(|v| Operand::of(ctx, &v, n)).transpose() {

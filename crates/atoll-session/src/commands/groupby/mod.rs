@@ -127,7 +127,8 @@ commands! {
     }
 
     /// A new int64 array `id`: the permutation that sorts the rows of the key expressions.
-    pub static COARGSORT: Handler<(u64, Vec<Node>, usize), ()> = Handler::new("atoll-session::coargsort", coargsort_cmd);
+    pub static COARGSORT: Handler<(u64, Vec<Node>, usize), ()> =
+        Handler::new("atoll-session::coargsort", coargsort_cmd);
 
     /// Groups the rows of the keys: registers the permutation, the group-start flags (over the
     /// sorted rows) and the segments; returns the number of groups.
@@ -208,7 +209,9 @@ pub fn aggregate(s: &Session, values: &Node, flags: &Array, n: usize, groups: us
     if vt == DType::Bool {
         return Err(Error::InvalidArgument("values: bool values are aggregated as int64 (cast first)".into()));
     }
-    s.new_array(agg_dtype(agg, vt), groups, |id| s.exec(&AGGREGATE, Aggregate { id, vals: values.clone(), flags: flags.id, n, agg }))
+    s.new_array(agg_dtype(agg, vt), groups, |id| {
+        s.exec(&AGGREGATE, Aggregate { id, vals: values.clone(), flags: flags.id, n, agg })
+    })
 }
 
 fn int_col(c: &Col) -> Result<&DistArray<i64, 1>> {
@@ -271,7 +274,8 @@ fn dense_groups_cmd(ctx: &Ctx, DenseGroups { kid, cid, sid, keys, vals, n, lo, r
     Ok(groups)
 }
 
-/// Whether each of the `na` values of `a` is among the `nb` values of `b` (int64 in `[lo, lo + range)`), as a new array `id`.
+/// Whether each of the `na` values of `a` is among the `nb` values of `b` (int64 in
+/// `[lo, lo + range)`), as a new array `id`.
 #[derive(Serialize, Deserialize)]
 pub struct DenseIn1d {
     /// The new array's id.
@@ -342,5 +346,7 @@ pub fn dense_groups(
 /// Whether each element of int64 `a` (`na` elements) is in `b` (`nb`, all in
 /// `lo..lo + range`). **Collective.**
 pub fn dense_in1d(s: &Session, a: &Node, na: usize, b: &Node, nb: usize, lo: i64, range: usize) -> Result<Array> {
-    s.new_array(DType::Bool, na, |id| s.exec(&DENSE_IN1D, DenseIn1d { id, a: a.clone(), na, b: b.clone(), nb, lo, range }))
+    s.new_array(DType::Bool, na, |id| {
+        s.exec(&DENSE_IN1D, DenseIn1d { id, a: a.clone(), na, b: b.clone(), nb, lo, range })
+    })
 }

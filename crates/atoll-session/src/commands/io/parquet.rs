@@ -88,7 +88,10 @@ pub struct ReadParquetCategorical {
 /// Reads the string `datasets` of `paths` as categoricals, registering dataset `k`'s codes
 /// as `ids[k]` (int64) and its categories as `ids[k] + 1` (strings); returns each one's
 /// (rows, categories).
-fn read_cat(ctx: &Ctx, ReadParquetCategorical { paths, datasets, ids, na_value }: ReadParquetCategorical) -> Result<Vec<(u64, u64)>> {
+fn read_cat(
+    ctx: &Ctx,
+    ReadParquetCategorical { paths, datasets, ids, na_value }: ReadParquetCategorical,
+) -> Result<Vec<(u64, u64)>> {
     let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     let cols = atoll_io::read_parquet_categorical(ctx, &paths, &datasets, &na_value)?;
     let reg = Registry::of(ctx);
@@ -265,7 +268,8 @@ pub fn read_parquet_categorical(
 ) -> Result<Vec<(Array, Strs)>> {
     let first = next_ids(2 * datasets.len() as u64);
     let ids: Vec<u64> = (0..datasets.len() as u64).map(|k| first + 2 * k).collect();
-    let got = s.exec(&READ_PARQUET_CATEGORICAL, ReadParquetCategorical { paths, datasets, ids: ids.clone(), na_value })?;
+    let args = ReadParquetCategorical { paths, datasets, ids: ids.clone(), na_value };
+    let got = s.exec(&READ_PARQUET_CATEGORICAL, args)?;
     let g = s.generation();
     Ok(ids
         .into_iter()

@@ -277,7 +277,8 @@ commands! {
     static FROM_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
         Handler::new("atoll-session::str_from_list", from_list_cmd);
 
-    static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> = Handler::new("atoll-session::str_to_list", to_list_cmd);
+    static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
+        Handler::new("atoll-session::str_to_list", to_list_cmd);
 
     static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::str_free", free_cmd);
 
@@ -470,7 +471,17 @@ pub fn peel(
     from_right: bool,
 ) -> Result<(Strs, Strs)> {
     let l = next_ids(2);
-    s.exec(&PEEL, Peel { l, r: l + 1, id: x.id, d: delimiter.to_string(), times, incl: include_delimiter, keep: keep_partial, right: from_right })?;
+    let args = Peel {
+        l,
+        r: l + 1,
+        id: x.id,
+        d: delimiter.to_string(),
+        times,
+        incl: include_delimiter,
+        keep: keep_partial,
+        right: from_right,
+    };
+    s.exec(&PEEL, args)?;
     let g = s.generation();
     Ok((Strs { id: l, len: x.len, generation: g }, Strs { id: l + 1, len: x.len, generation: g }))
 }

@@ -1,4 +1,5 @@
-//! The session's NumPy semantics, checked against sequential computations on 1 to 4 locales:
+//! The arrays' commands and their NumPy semantics, checked against sequential computations on
+//! 1 to 4 locales: creation by formula, sorting, gathers, scatters and masks,
 //! integer arithmetic (wrapping, floor division and modulo with the divisor's sign, division by
 //! zero), NaN handling, casts, reductions and scans (float products in global order), indexing,
 //! assignments that read their own target, transfers, random streams (the same words in every
@@ -381,6 +382,46 @@ fn threads_get_their_own_data(s: &Session) {
     let _ = s;
 }
 
+/// Creation by formula, the stable argsort, and bulk indexing (gather, scatter, compress)
+/// against the same computed here.
+fn creation_sorting_indexing(s: &Session) {
+    let n = 1001;
+    let a = cmd::arange(s, n, -7, 3).unwrap();
+    assert_eq!(get_i64(s, &leaf(&a), n), (0..n as i64).map(|i| -7 + 3 * i).collect::<Vec<_>>());
+    let f = cmd::full(s, 17, Scal::F(2.5)).unwrap();
+    assert_eq!(get_f64(s, &leaf(&f), 17), vec![2.5; 17]);
+    let l = cmd::linspace(s, 11, 0.0, 0.1, 1.0, true).unwrap();
+    let want: Vec<f64> = (0..11).map(|i| if i == 10 { 1.0 } else { i as f64 * 0.1 }).collect();
+    assert_eq!(get_f64(s, &leaf(&l), 11), want);
+    // Repeated values: a stable sort keeps equal values in their order.
+    let v: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 97 - 40).collect();
+    let x = put_i64(s, &v);
+    let p = cmd::argsort(s, &leaf(&x), n).unwrap();
+    let mut want: Vec<i64> = (0..n as i64).collect();
+    want.sort_by_key(|&i| v[i as usize]);
+    assert_eq!(get_i64(s, &leaf(&p), n), want);
+    // Gather at indices in any order, with repeats.
+    let idx: Vec<i64> = (0..500).map(|i| (i * 389) % n as i64).collect();
+    let ix = put_i64(s, &idx);
+    let g = cmd::gather(s, &x, &leaf(&ix), idx.len()).unwrap();
+    assert_eq!(get_i64(s, &leaf(&g), idx.len()), idx.iter().map(|&i| v[i as usize]).collect::<Vec<_>>());
+    // Scatter to distinct indices.
+    let dst = put_i64(s, &v);
+    let targets: Vec<i64> = (0..n as i64).filter(|i| i % 3 == 1).rev().collect();
+    let vals: Vec<i64> = targets.iter().map(|i| -i).collect();
+    let (t, w) = (put_i64(s, &targets), put_i64(s, &vals));
+    cmd::scatter(s, &dst, &leaf(&t), &leaf(&w), targets.len()).unwrap();
+    let mut want = v.clone();
+    for (&i, &x) in targets.iter().zip(&vals) {
+        want[i as usize] = x;
+    }
+    assert_eq!(get_i64(s, &leaf(&dst), n), want);
+    // A mask keeps the elements where it is true, in order.
+    let mask = bin(BinOp::Gt, leaf(&x), Node::Scalar(Scal::I(0)));
+    let c = cmd::compress(s, &leaf(&x), &mask, n).unwrap();
+    assert_eq!(get_i64(s, &leaf(&c), c.len), v.iter().copied().filter(|&x| x > 0).collect::<Vec<_>>());
+}
+
 #[test]
 fn numpy_semantics_on_one_to_four_locales() {
     for n in 1..=4 {
@@ -395,6 +436,7 @@ fn numpy_semantics_on_one_to_four_locales() {
         bad_trees_are_refused(&s);
         threads_get_their_own_data(&s);
         random_streams(&s);
+        creation_sorting_indexing(&s);
         drop(s);
         session::stop().unwrap();
     }
