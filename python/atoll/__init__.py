@@ -46,7 +46,7 @@ from .numpy.numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, is
 from .numpy.sorting import argsort, sort, coargsort, searchsorted
 from .numpy.pdarraysetops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
 from .groupby import GroupBy, broadcast
-from .numpy.pdarraymanipulation import concatenate, bincount, histogram
+from .numpy.pdarraymanipulation import concatenate, bincount, histogram, append, delete, hstack, vstack
 from .memory import get_mem_used, get_mem_avail, get_mem_status
 from . import graph
 from .numpy.strings import Strings, Match, random_strings_uniform
@@ -76,34 +76,114 @@ from .io import (
     FileFormatError,
     DatasetTypeError,
 )
-from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6
+from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6, BitVector, Fields, bit_vectorizer
 from .hdf5 import to_hdf, read_hdf, update_hdf
 from .csv import read_csv, to_csv
 from . import share
 from .numpy.segarray import SegArray
 from . import pandas
-from .pandas import (
-    GroupByReductionType,
-    GROUPBY_REDUCTION_TYPES,
-    Index,
-    MultiIndex,
-    Series,
-    DataFrame,
-    DataFrameGroupBy,
-    MergeError,
-    intx,
-    merge,
-    join_on_eq_with_dt,
-    attach,
+from .pandas.groupbyclass import GroupByReductionType, GROUPBY_REDUCTION_TYPES
+from .pandas.index import Index, MultiIndex
+from .pandas.series import Series
+from .pandas.dataframe import DataFrame, DataFrameGroupBy, intx
+from .pandas.join import MergeError, merge, join_on_eq_with_dt
+from .core.infoclass import (
+    AllSymbols,
+    RegisteredSymbols,
+    information,
     list_registry,
+    list_symbol_table,
+    pretty_print_information,
 )
-from .core.infoclass import list_symbol_table
 
 # Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
 # Arkouda's scripts and tests use, grouped by module.
 import numpy as _np
 
 from .numpy.dtypes import (
+    False_,
+    ScalarType,
+    True_,
+    base_repr,
+    binary_repr,
+    byte,
+    bytes_,
+    cdouble,
+    character,
+    clongdouble,
+    csingle,
+    datetime64,
+    double,
+    finfo,
+    flexible,
+    floating,
+    format_float_positional,
+    format_float_scientific,
+    half,
+    iinfo,
+    inexact,
+    int_,
+    intc,
+    integer,
+    intp,
+    isscalar,
+    issubdtype,
+    longdouble,
+    longlong,
+    number,
+    object_,
+    sctypeDict,
+    short,
+    signedinteger,
+    single,
+    timedelta64,
+    typename,
+    ubyte,
+    uint,
+    uintc,
+    uintp,
+    ulonglong,
+    unsignedinteger,
+    ushort,
+    void,
+    BoolDType,
+    ByteDType,
+    BytesDType,
+    CLongDoubleDType,
+    Complex64DType,
+    Complex128DType,
+    DateTime64DType,
+    Float16DType,
+    Float32DType,
+    Float64DType,
+    Int8DType,
+    Int16DType,
+    Int32DType,
+    Int64DType,
+    IntDType,
+    LongDoubleDType,
+    LongDType,
+    LongLongDType,
+    ObjectDType,
+    ShortDType,
+    StrDType,
+    TimeDelta64DType,
+    UByteDType,
+    UInt8DType,
+    UInt16DType,
+    UInt32DType,
+    UInt64DType,
+    UIntDType,
+    ULongDType,
+    ULongLongDType,
+    UShortDType,
+    VoidDType,
+    NUMBER_FORMAT_STRINGS,
+    get_byteorder,
+    get_server_byteorder,
+    float16,
+    complex64,
+    complex128,
     ARKOUDA_SUPPORTED_DTYPES,
     ARKOUDA_SUPPORTED_INTS,
     DType,
@@ -162,7 +242,6 @@ from .numpy.numeric import (
     log10,
     log1p,
     log2,
-    logspace,
     maximum,
     minimum,
     mod,
@@ -202,7 +281,7 @@ from .stats import (
     vecdot,
 )
 from .numpy.pdarrayclass import set_eager, is_eager, is_locally_sorted
-from .numpy.pdarraycreation import from_series, scalar_array
+from .numpy.pdarraycreation import from_series, logspace, scalar_array
 from .numpy.pdarraysetops import indexof1d
 from .testing import (
     assert_almost_equal,
@@ -229,11 +308,11 @@ from .testing import (
     assert_series_equivalent,
 )
 from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
-from .numpy.manipulation_functions import flip, squeeze
+from .numpy.manipulation_functions import flip, squeeze, repeat, tile
 from .numpy._bigint import bigint_from_uint_arrays
 from .numpy.strings import random_strings_lognormal
 from . import numpy, core, testing, scipy, apply, arkouda as _arkouda_alias  # noqa: F401
-from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation  # noqa: F401
+from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation, char  # noqa: F401
 from .numpy import pdarrayclass
 from .numpy import sorting
 from .numpy import numeric
@@ -259,11 +338,42 @@ nan = float("nan")
 pi = 3.141592653589793
 e = 2.718281828459045
 
-try:
-    from importlib.metadata import version as _version
+# Floating-point error modes, NumPy's scalar types and dtype classes, manipulation functions
+# (Arkouda's top-level names from arkouda.numpy).
+from .numpy.err import geterr, seterr, geterrcall, seterrcall, errstate  # noqa: E402
+from .numpy.util import broadcast_dims, broadcast_shapes, copy, may_share_memory, shares_memory  # noqa: E402
+from .numpy.char import isnumeric  # noqa: E402
 
-    __version__ = _version("atoll")
-except Exception:  # noqa: BLE001  (not installed as a distribution)
-    __version__ = "0.1.0"
+# Registration and checkpoints (arkouda.core.registry), logging (arkouda.core.logger), plotting.
+from .core.registry import (  # noqa: E402
+    RegistrationError,
+    attach,
+    attach_all,
+    clear,
+    is_registered,
+    load_checkpoint,
+    register_all,
+    save_checkpoint,
+    unregister,
+    unregister_all,
+)
+from .core.logger import LogLevel, disable_verbose, enable_verbose, write_log  # noqa: E402
+from .plotting import hist_all, plot_dist  # noqa: E402
+
+# The subpackages' namespaces (their ``__init__`` imports none of their modules) and the methods
+# that the lower types get from the modules above them (atoll._attach).
+from .core import _namespace as _core_namespace  # noqa: E402
+from .numpy import _namespace as _numpy_namespace  # noqa: E402
+from .pandas import _namespace as _pandas_namespace  # noqa: E402
+from . import _client_dtypes_methods  # noqa: E402
+from .numpy import _bigint_methods, _pdarrayclass_methods, _segarray_methods, _strings_methods  # noqa: E402
+from .pandas import _categorical_methods, _dataframe_methods, _groupbyclass_methods  # noqa: E402
+from .pandas import _index_methods, _series_methods  # noqa: E402
+from .graph_share import SharedEdges as _SharedEdges, share_edges as _share_edges  # noqa: E402
+
+# ``ak.graph.share_edges`` (approach 2 of the Chapel-Grafiki talk) builds on ``atoll.graph``.
+graph.SharedEdges, graph.share_edges = _SharedEdges, _share_edges
+
+from ._version import __version__  # noqa: E402
 
 _start_at_import()

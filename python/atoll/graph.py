@@ -29,8 +29,8 @@ __all__ = [
     "hitting_times",
     "pagerank",
     "bfs",
-    "share_edges",
-    "SharedEdges",
+    "share_edges",  # noqa: F822  (atoll.graph_share builds on this module; the root sets both)
+    "SharedEdges",  # noqa: F822
 ]
 
 
@@ -166,5 +166,3 @@ def pagerank(g, damping=0.85, tol=1e-10, max_iters=1000):
     a, _, _ = _atoll.graph_pagerank(_graph(g), d, builtins.float(tol), _count(max_iters, "max_iters"))
     return pdarray(a)
 
-
-from .graph_share import SharedEdges, share_edges  # noqa: E402  (approach 2 of the Chapel-Grafiki talk)

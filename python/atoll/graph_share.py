@@ -24,6 +24,7 @@ from . import _atoll
 from .numpy.pdarrayclass import pdarray
 from . import share
 from .numpy.pdarraycreation import array
+from .graph import _graph
 
 __all__ = ["SharedEdges", "share_edges"]
 
@@ -57,7 +58,6 @@ def share_edges(g, prefix, targets=None, dir="/dev/shm", unit_weights=False, kee
     in ``dir``, and ``targets`` (vertex ids) into ``PREFIX-targets``. Existing files of those
     names raise ``OSError``; a bad prefix ``ValueError``; ids outside the graph
     ``IndexError``."""
-    from .graph import _graph
 
     gg = _graph(g)
     prefix, dir = str(prefix), os.fspath(dir)

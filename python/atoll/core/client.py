@@ -6,6 +6,7 @@ import platform
 import socket
 
 from .. import _atoll
+from .._version import __version__
 from .._session import connect, disconnect, shutdown
 from ..memory import get_mem_avail, get_mem_status, get_mem_used
 
@@ -57,8 +58,6 @@ def get_config():
     nl, backend = _atoll.job_info()
     cores = os.cpu_count() or 1
     mem = _atoll.mem_status()
-    from .. import __version__
-
     serverConfig = {
         "arkoudaVersion": __version__,
         "serverHostname": socket.gethostname(),

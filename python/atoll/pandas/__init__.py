@@ -2,15 +2,10 @@
 ``MultiIndex``, ``Categorical``, ``GroupBy``, joins (``merge``, ``join_on_eq_with_dt``) and the
 IO helpers of ``io_util``. Every name is also at the top level (``ak.DataFrame``)."""
 
-from .groupbyclass import GroupBy, GroupByReductionType, GROUPBY_REDUCTION_TYPES, broadcast
-from .categorical import Categorical
-from .index import Index, MultiIndex
-from .series import Series
-from .dataframe import DataFrame, DataFrameGroupBy, intx, intersect, invert_permutation
-from .join import MergeError, merge, join_on_eq_with_dt, inner_join, compute_join_size
-from .row import Row
-from ._registry import attach, list_registry
-from . import io_util
+# The modules of this package sit in different layers of ``atoll`` (tools/py_import_cycles.py),
+# and a package's ``__init__`` runs whenever one of its modules is first imported: this one
+# imports none of them. ``atoll.pandas._namespace`` sets the names on the package; the root
+# ``atoll/__init__.py`` runs it.
 
 __all__ = [
     "GroupBy",
