@@ -316,7 +316,7 @@ def putmask(A, mask, Values):
     if mask.dtype != bool_ or mask.size != A.size:
         raise PutmaskSizeError("mask: must be a bool pdarray of A's size")
     if not isinstance(Values, pdarray):
-        Values = __import__("atoll").array(np.atleast_1d(np.asarray(Values)))
+        Values = array(np.atleast_1d(np.asarray(Values)))
     if not np.can_cast(Values.dtype, A.dtype, casting="same_kind") and not (
         A.dtype == float64 and Values.dtype in (int64, uint64, bool_)
     ):

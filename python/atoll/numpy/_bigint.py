@@ -12,7 +12,7 @@ import builtins
 import numpy as np
 
 from .dtypes import bigint, bigint_, bool_, float64, int64, uint64
-from .pdarrayclass import pdarray
+from .pdarrayclass import pdarray, _from_numpy, _full
 from .dtypes import is_bigint, is_str_dtype
 from .strings import from_list, Strings
 from .pdarrayclass import sum as _sum
@@ -54,12 +54,6 @@ class BigIntArray(pdarray):
         if r < 64:
             limbs[-1] = (limbs[-1] & np.uint64((1 << r) - 1))._materialize()
         self._limbs = limbs + [_zeros(self._size)]  # nonnegative
-
-    def _sign_limb(self):
-        top = self._limbs[-1]
-        from .numeric import where
-
-        return where(top >= _TOP, _ALL, _ZERO)._materialize()
 
     def _ext(self, k):
         """The limbs sign-extended (or truncated) to ``k``."""
@@ -359,13 +353,6 @@ class BigIntArray(pdarray):
     def __pos__(self):
         return self
 
-    def __abs__(self):
-        from .numeric import where
-
-        n = _neg(self)
-        neg = self._limbs[-1] >= _TOP
-        return BigIntArray([where(neg, a, b) for a, b in zip(n, self._ext(len(n)))], self._mb)
-
     def __invert__(self):
         if self._mb < 0:
             raise TypeError("~ of a bigint array needs max_bits (Arkouda's rule: the width to invert)")
@@ -440,31 +427,6 @@ class BigIntArray(pdarray):
             r = p if r is None else r ^ p
         return r._materialize()
 
-    def ctz(self):
-        """The number of trailing zero bits of each value (the lowest set bit's position; 0 for
-        0, as Arkouda defines it), found limb by limb from the least significant (uint64)."""
-        from .numeric import where
-
-        tz = found = None
-        for x in self._magnitude():
-            zero = x == 0
-            here = where(zero, np.uint64(64), x.ctz())
-            tz = here if tz is None else where(found, tz, tz + here)
-            found = ~zero if found is None else found | ~zero
-        return where(found, tz, _ZERO)._materialize()
-
-    def clz(self):
-        """The number of leading zero bits of each value within ``max_bits`` (``max_bits`` minus
-        the value's bit length, uint64); needs ``max_bits``, as in Arkouda."""
-        if self._mb < 0:
-            raise ValueError("max_bits must be set to count leading zeros")
-        from .numeric import where
-
-        length = _zeros(self._size)
-        for i, x in enumerate(self._limbs):
-            length = where(x != 0, np.uint64(64 * (i + 1)) - x.clz(), length)
-        return (np.uint64(self._mb) - length)._materialize()
-
     def _cmp(self, o, op):
         if isinstance(o, (builtins.float, np.floating)) or (isinstance(o, pdarray) and o.dtype == float64):
             import operator as _op
@@ -534,11 +496,6 @@ class BigIntArray(pdarray):
     def max(self):
         return builtins.max(self.tolist())
 
-    def argsort(self, algorithm=None, axis=0, ascending=True):
-        from .sorting import coargsort
-
-        return coargsort(self._grouping_keys(), ascending=ascending)
-
     def is_sorted(self, axis=None):
         if self._size < 2:
             return np.bool_(True)
@@ -550,18 +507,14 @@ def _signed(x):
 
 
 def _zeros(n):
-    from .pdarraycreation import zeros
-
-    return zeros(n, uint64)
+    return _full(n, 0, uint64)
 
 
 def _const(v, n):
     """A bigint array of ``n`` copies of the Python int ``v``."""
-    from .pdarraycreation import full
-
     k = builtins.max(1, (v.bit_length() + 64) // 64 + (1 if v < 0 else 0))
     w = v % (1 << (64 * k))
-    return BigIntArray([full(n, np.uint64((w >> (64 * i)) & _M), uint64) for i in range(k)])
+    return BigIntArray([_full(n, np.uint64((w >> (64 * i)) & _M), uint64) for i in range(k)])
 
 
 def _add(x, y):
@@ -675,12 +628,10 @@ def from_ints(values, max_bits=-1):
     n = len(vals)
     top = builtins.max([v.bit_length() for v in vals], default=0)
     k = builtins.max(1, (top + 1 + 63) // 64)
-    from .pdarraycreation import array
-
     limbs = []
     for i in range(k):
         limbs.append(
-            array(np.array([((v % (1 << (64 * k))) >> (64 * i)) & _M for v in vals], dtype=np.uint64))
+            _from_numpy(np.array([((v % (1 << (64 * k))) >> (64 * i)) & _M for v in vals], dtype=np.uint64))
             if n
             else _zeros(0)
         )
@@ -695,15 +646,11 @@ def to_bigint(x, max_bits=-1, size=None):
         return BigIntArray(x._limbs, max_bits if max_bits != -1 else x._mb)
     if isinstance(x, pdarray):
         if x.dtype == float64:
-            from .numeric import trunc
-
-            return from_ints([builtins.int(v) for v in trunc(x).to_ndarray().tolist()], max_bits)
+            return from_ints([builtins.int(v) for v in np.trunc(x.to_ndarray()).tolist()], max_bits)
         if x.dtype == uint64:
             return BigIntArray([x, _zeros(x.size)], max_bits)
         if x.dtype == int64:
-            from .numeric import where
-
-            sign = where(x < 0, _ALL, _ZERO)
+            sign = (x < 0).astype(uint64) * _ALL  # every bit set where negative
             return BigIntArray([x.astype(uint64), sign], max_bits)
         return BigIntArray([x.astype(uint64)], max_bits)
     if isinstance(x, Strings):

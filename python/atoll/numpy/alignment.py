@@ -10,11 +10,8 @@ from ..pandas.groupbyclass import GroupBy
 from .segarray import SegArray
 from .pdarrayclass import cumsum
 from .numeric import where
+from .pdarraysetops import NonUniqueError
 from ..pandas.categorical import Categorical
-
-
-class NonUniqueError(ValueError):
-    """Keys that must be unique are not."""
 
 
 def is_cosorted(arrays):

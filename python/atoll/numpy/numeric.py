@@ -7,11 +7,12 @@ import numpy as np
 
 from .. import _atoll
 from .dtypes import bool_, float64, is_scalar, result
-from .pdarrayclass import pdarray, _scalar_value
+from .pdarrayclass import pdarray, _from_numpy, _full, _scalar_value
 from .strings import Strings, concatenate as sconcat, from_list
 from ._bigint import BigIntArray, to_bigint, is_bigint_array
 from .pdarrayclass import all as _all
 from .dtypes import ak_dtype, is_bigint, is_str_dtype
+from . import err as _fp_err
 
 
 def _check(pda):
@@ -24,6 +25,8 @@ def _float_op(op):
     def f(pda, where=True):
         _check(pda)
         r = pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2)
+        if _fp_err._active[0]:
+            _fp_err.check(op, r, pda)
         return r if where is True else _where_arg(where, r, pda.astype(float64))
 
     f.__name__ = op
@@ -117,12 +120,27 @@ def _operand(x, d, n, name):
     return _atoll.scalar(_scalar_value(x, d), d.name), 1
 
 
+# The Categorical class and its ``where`` (which keeps the categories): ``where`` and ``cast``
+# take Categoricals, and the Categorical sits above this module, so ``atoll.pandas.categorical``
+# hands them over when it loads (``register_categorical``).
+_CATEGORICAL: list = []
+
+
+def register_categorical(cls, where_categorical):
+    """Lets ``where`` and ``cast`` take instances of ``cls`` (the Categorical)."""
+    _CATEGORICAL[:] = [cls, where_categorical]
+
+
+def _categorical_type():
+    """The Categorical class, or ``()`` (no class: ``isinstance`` is False) before it loads."""
+    return _CATEGORICAL[0] if _CATEGORICAL else ()
+
+
 def where(condition, A, B):
     """``A`` where ``condition`` is True, else ``B``: each a pdarray or a scalar (Strings or
     Categoricals for ``A`` and ``B`` together), pdarrays of one size; NumPy's result dtype.
     All three scalars: a NumPy scalar."""
-    from ..categorical import Categorical
-
+    Categorical = _categorical_type()
     for name, v in (("condition", condition), ("A", A), ("B", B)):
         if isinstance(v, (list, tuple, np.ndarray)):
             raise TypeError(f"{name}: expected a pdarray or a scalar, got {type(v).__name__}")
@@ -135,15 +153,11 @@ def where(condition, A, B):
     if not isinstance(condition, pdarray):
         if not isinstance(condition, (_b.bool, np.bool_, _b.int, _b.float, np.number)):
             raise TypeError(f"condition: expected a pdarray or a bool, got {type(condition).__name__}")
-        from .pdarraycreation import full
-
-        condition = full(n, _b.bool(condition), bool_)
+        condition = _full(n, _b.bool(condition), bool_)
     elif condition.dtype != bool_:
         condition = condition != 0
     if isinstance(A, Categorical) or isinstance(B, Categorical):
-        from ..pandas.categorical import where as _cat_where  # keeps the categories
-
-        return _cat_where(condition, A, B)
+        return _CATEGORICAL[1](condition, A, B)  # keeps the categories
     if isinstance(A, (Strings, str)) or isinstance(B, (Strings, str)):
         return _where_strings(condition, A, B, n)
     for name, v in (("A", A), ("B", B)):
@@ -168,7 +182,6 @@ def where(condition, A, B):
 
 def _where_strings(condition, A, B, n):
     """``where`` of Strings (a str as every element): the strings of both, gathered by index."""
-    from .pdarraycreation import arange
 
     def strs(x):
         if isinstance(x, str):
@@ -177,7 +190,7 @@ def _where_strings(condition, A, B, n):
             raise TypeError(f"where: cannot mix strings with {type(x).__name__}")
         return x
 
-    i = arange(n)
+    i = pdarray(_atoll.arange(n, 0, 1))
     return sconcat([strs(A), strs(B)])[where(condition, i, i + n)]
 
 
@@ -209,7 +222,8 @@ from .dtypes import int64 as _i64, uint64 as _u64  # noqa: E402
 
 def _fn1(f, pda, to=None, extra=2):
     x = pda._ex() if to is None or pda.dtype == to else pda._cast(to)
-    return pdarray._lazy(_atoll.ufunc1(f, x), pda.size, pda._nodes + extra)
+    r = pdarray._lazy(_atoll.ufunc1(f, x), pda.size, pda._nodes + extra)
+    return _fp_err.check(f, r, pda) if _fp_err._active[0] else r
 
 
 def _float_fn(name):
@@ -339,7 +353,8 @@ def _pair(a, b, name, float_only=False):
 
 def _fn2(name, a, b, float_only=False):
     ea, eb, n, nodes = _pair(a, b, name, float_only)
-    return pdarray._lazy(_atoll.ufunc2(name, ea, eb), n, nodes)
+    r = pdarray._lazy(_atoll.ufunc2(name, ea, eb), n, nodes)
+    return _fp_err.check(name, r, a, b) if _fp_err._active[0] else r
 
 
 def arctan2(x1, x2, /, out=None, *, where=True):
@@ -357,9 +372,7 @@ def arctan2(x1, x2, /, out=None, *, where=True):
         r = np.arctan2(np.float64(x1), np.float64(x2))
         if out is None:
             return r
-        from .pdarraycreation import full
-
-        r = full(out.size, r, float64)
+        r = _full(out.size, r, float64)
     else:
         r = _fn2("arctan2", x1, x2, True)
     if where is not True:
@@ -519,15 +532,6 @@ def array_equal(pda_a, pda_b, equal_nan=False):
     return _b.bool(_all(eq))
 
 
-def logspace(start, stop, num=50, base=10.0, endpoint=True, dtype=float64, axis=0):
-    """``base ** linspace(start, stop, num)`` (float64)."""
-    from .pdarraycreation import linspace
-
-    if base <= 0:
-        raise ValueError("base: must be positive")
-    return base ** linspace(start, stop, num, endpoint=endpoint)
-
-
 class ErrorMode(_Enum):
     """How ``cast`` of Strings to numbers treats a string that does not parse."""
 
@@ -552,8 +556,7 @@ def cast(pda, dt, errors=ErrorMode.strict):
     a validity mask with ``ErrorMode.return_validity``), Strings to Categorical, and
     Categorical to Strings. Conversions to and from Strings run on the driver (the values are
     gathered, converted, and distributed again)."""
-    from ..categorical import Categorical
-
+    Categorical = _categorical_type()
     if isinstance(errors, str):
         errors = ErrorMode(errors)
     to_str = dt is Strings or (not is_bigint(dt) and dt != "Categorical" and dt is not Categorical and is_str_dtype(dt))
@@ -575,11 +578,9 @@ def cast(pda, dt, errors=ErrorMode.strict):
         d = ak_dtype(dt)
         vals = pda.to_list()
         out, ok = _parse_strings(vals, d, errors)
-        from .pdarraycreation import array
-
-        r = array(out, dtype=d) if not is_bigint(d) else array(out, dtype="bigint")
+        r = _from_numpy(_np.array(out, dtype=d)) if not is_bigint(d) else to_bigint(list(out), -1)
         if errors == ErrorMode.return_validity:
-            return r, array(_np.array(ok, dtype=bool))
+            return r, _from_numpy(_np.array(ok, dtype=bool))
         return r
     if isinstance(pda, Categorical):
         if to_str or dt in ("Strings", "str"):

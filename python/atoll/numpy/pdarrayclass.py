@@ -7,6 +7,7 @@ as one owner-computes loop when its value is needed: printing, indexing, a reduc
 
 import builtins
 import html as _html
+import os
 import weakref
 
 import numpy as np
@@ -533,11 +534,42 @@ def _cmp_mixed_sign(a, b, op, reverse):
     return ~neg & (lu >= right)
 
 
+def _size(size, name="size", text=False):
+    """A size argument checked and made an int (a 1-tuple of one is a size too)."""
+    if isinstance(size, tuple):
+        if len(size) != 1:
+            raise ValueError(f"{name}: arrays of rank {len(size)} are not supported (pdarrays are 1-D)")
+        size = size[0]
+    if text and isinstance(size, str) and size.strip().isdigit():
+        size = builtins.int(size)  # Arkouda's zeros/ones/full take sizes as text too
+    if isinstance(size, (builtins.bool, np.bool_)) or not isinstance(size, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(size).__name__}")
+    if size < 0:
+        raise ValueError(f"{name}: negative dimensions are not allowed, got {size}")
+    return builtins.int(size)
+
+
+def _seed(seed):
+    """A seed argument checked and reduced to 64 bits (None: a fresh random one)."""
+    if seed is None:
+        return builtins.int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, (builtins.bool, np.bool_)) or not isinstance(seed, (builtins.int, np.integer)):
+        raise TypeError(f"seed: expected an int, got {type(seed).__name__}")
+    return builtins.int(seed) % (1 << 64)
+
+
 def _full(size, value, dtype):
     """An array of ``size`` elements equal to ``value``, of the NumPy dtype ``dtype``: what this
     module's functions need of ``pdarraycreation.full``, which sits above the type."""
     d = np.dtype(dtype)
     return pdarray(_atoll.full(size, d.name, _scalar_value(value, d)))
+
+
+def _from_numpy(x):
+    """A pdarray with a copy of the 1-D NumPy array ``x`` of a supported dtype: what this
+    layer's functions need of ``pdarraycreation.array``, which sits above the type."""
+    x = np.ascontiguousarray(x)
+    return pdarray(_atoll.from_buffer(x.view(np.uint8) if x.dtype == bool_ else x, x.dtype.name))
 
 
 def _scalar_value(x, d):

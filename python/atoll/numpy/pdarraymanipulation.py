@@ -4,12 +4,11 @@ import builtins
 
 import numpy as np
 
-from .dtypes import float64, int64, supported
+from .dtypes import float64, int64
 from .pdarrayclass import _check
-from .pdarraycreation import zeros, array
+from .pdarraycreation import zeros, array, ones
 from .pdarrayclass import pdarray
-from ..pandas._concat import generic_concat
-from ._bigint import BigIntArray, to_bigint
+from ..pandas._concat import _concat_pdarrays, generic_concat
 from ..groupby import GroupBy
 from .numeric import floor, isnan, where
 
@@ -24,23 +23,7 @@ def concatenate(arrays, ordered=True):
 
     if not builtins.all(isinstance(a, pdarray) for a in arrays):  # Strings, Categorical, SegArray
         return generic_concat(arrays, ordered=ordered)
-    for a in arrays:
-        _check(a, "arrays")
-    if builtins.any(hasattr(a, "_limbs") for a in arrays):
-        bs = [to_bigint(a) for a in arrays]
-        k = builtins.max(len(b._limbs) for b in bs)
-        mbs = [b.max_bits for b in bs]
-        set_ = [m for m in mbs if m >= 0]
-        mb = builtins.max(set_) if set_ else -1  # Arkouda: the widest max_bits given
-        return BigIntArray([concatenate([b._ext(k)[i] for b in bs]) for i in range(k)], mb)
-    d = supported(np.result_type(*[a.dtype for a in arrays]))
-    out = zeros(builtins.sum(a.size for a in arrays), d)
-    at = 0
-    for a in arrays:
-        if a.size:
-            out[at : at + a.size] = a if a.dtype == d else a.astype(d)
-        at += a.size
-    return out
+    return _concat_pdarrays(arrays)
 
 
 def bincount(pda, weights=None, minlength=0):
@@ -112,4 +95,117 @@ def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     return bincount(idx, minlength=bins)[:bins], edges
 
 
-__all__ = ["concatenate", "bincount", "histogram"]
+# ----- NumPy's append, delete, hstack and vstack on 1-D arrays ------------------------------
+
+
+def _axis0(axis, name):
+    """Checks that ``axis`` names the one axis of a 1-D array (None, 0 or -1): NumPy's
+    ``AxisError`` (a ValueError and an IndexError) otherwise."""
+    if axis is None:
+        return
+    if isinstance(axis, (builtins.bool, np.bool_)) or not isinstance(axis, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: axis must be an int or None, got {type(axis).__name__}")
+    if not -1 <= axis < 1:
+        raise np.exceptions.AxisError(builtins.int(axis), 1)
+
+
+def _one_d(x, name):
+    if isinstance(x, pdarray) or type(x).__name__ == "Strings":
+        return x
+    if isinstance(x, (list, tuple, np.ndarray)) or np.isscalar(x):
+        return array(np.atleast_1d(np.asarray(x)))
+    raise TypeError(f"{name}: expected a pdarray, got {type(x).__name__}")
+
+
+def append(arr, values, axis=None):
+    """``arr`` followed by ``values`` in a new array (``numpy.append``), in NumPy's result
+    dtype (bigint with a bigint). For 1-D arrays every axis allowed (None, 0, -1) gives the
+    same result.
+
+    >>> import atoll as ak
+    >>> ak.append(ak.array([1, 2]), ak.array([3.5])).tolist()
+    [1.0, 2.0, 3.5]
+    """
+    _axis0(axis, "append")
+    return concatenate([_one_d(arr, "arr"), _one_d(values, "values")])
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """The arrays of ``tup`` end to end (``numpy.hstack`` of 1-D arrays), in ``dtype`` when
+    given (each array cast with the ``casting`` rule, NumPy's ``TypeError`` when it forbids
+    the cast), else in NumPy's result dtype.
+
+    >>> import atoll as ak
+    >>> ak.hstack([ak.array([1, 2]), ak.array([3])]).tolist()
+    [1, 2, 3]
+    """
+    if isinstance(tup, pdarray):
+        raise TypeError("hstack: expected a sequence of arrays, got one pdarray")
+    arrays = [_one_d(a, "tup") for a in tup]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if dtype is not None:
+        d = np.dtype(dtype)
+        for a in arrays:
+            if isinstance(a, pdarray) and not hasattr(a, "_limbs") and not np.can_cast(a.dtype, d, casting=casting):
+                raise TypeError(
+                    f"Cannot cast array data from dtype('{a.dtype}') to dtype('{d}') according to the rule '{casting}'"
+                )
+        arrays = [a if a.dtype == d else a.astype(d) for a in arrays]
+    return concatenate(arrays)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """``numpy.vstack``: its result has two dimensions (the arrays as rows), which Atoll's 1-D
+    pdarrays cannot hold (``ak.get_max_array_rank()`` is 1): a ``NotImplementedError``."""
+    raise NotImplementedError(
+        "vstack: the result is a 2-D array, and pdarrays are 1-D (ak.get_max_array_rank() is 1); "
+        "use ak.hstack or ak.concatenate to join 1-D arrays end to end"
+    )
+
+
+def delete(arr, obj, axis=None):
+    """A copy of ``arr`` without the elements ``obj`` names (``numpy.delete``): an int, a
+    slice, a sequence or pdarray of ints (negative ones count from the end; repeated ones
+    delete once), or a bool mask of ``arr``'s length. An index out of range is NumPy's
+    ``IndexError``.
+
+    >>> import atoll as ak
+    >>> ak.delete(ak.array([10, 11, 12, 13]), [0, -1]).tolist()
+    [11, 12]
+    """
+    _axis0(axis, "delete")
+    arr = _one_d(arr, "arr")
+    n = arr.size
+    keep = ones(n, dtype=bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+        return arr[keep]
+    if isinstance(obj, (builtins.bool, np.bool_)):
+        raise TypeError("delete: obj must be an index, a slice, a sequence of indices or a bool mask")
+    if isinstance(obj, (builtins.int, np.integer)):
+        i = builtins.int(obj)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for axis 0 with size {n}")
+        keep[i % n] = False
+        return arr[keep]
+    idx = obj if isinstance(obj, pdarray) else array(np.asarray(obj))
+    if idx.size == 0:
+        return arr[keep]
+    if idx.dtype == bool:
+        if idx.size != n:
+            raise ValueError(
+                f"boolean array argument obj to delete must be one dimensional and match the axis length of {n}"
+            )
+        return arr[~idx]
+    if idx.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    lo, hi = builtins.int(idx.min()), builtins.int(idx.max())
+    if lo < -n or hi >= n:
+        bad = hi if hi >= n else lo
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    keep[idx] = False
+    return arr[keep]
+
+
+__all__ = ["concatenate", "bincount", "histogram", "append", "delete", "hstack", "vstack"]

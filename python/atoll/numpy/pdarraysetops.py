@@ -13,7 +13,7 @@ from .._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_exp
 from .dtypes import bool_, float64, int64
 from .pdarrayclass import pdarray
 from .pdarraycreation import zeros, array, arange
-from .sorting import group_keys, coargsort, searchsorted
+from .sorting import argsort, group_keys, coargsort, searchsorted
 from .pdarraymanipulation import concatenate
 from ..str_groupby import is_str_key
 from ..groupby import GroupBy
@@ -128,6 +128,12 @@ def _pair(a, b):
     return ka, kb, sa
 
 
+class NonUniqueError(ValueError):
+    """Keys that must be unique are not (Arkouda's ``arkouda.numpy.alignment.NonUniqueError``)."""
+
+    __module__ = "atoll.numpy.alignment"  # where Arkouda's scripts name it
+
+
 def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``);
     ``symmetric``: also the same for ``pda2`` in ``pda1`` (a pair)."""
@@ -141,8 +147,6 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
         r = pda1.in1d(pda2 if hasattr(pda2, "_s") else pda2.to_strings())
         return (~r)._materialize() if invert else r
     if assume_unique and isinstance(pda1, (list, tuple)):
-        from .alignment import NonUniqueError
-
         for side in (pda1, pda2):
             if side and side[0].size and _unique_idx(list(side)).size != side[0].size:
                 raise NonUniqueError("assume_unique=True, but the rows are not unique")
@@ -234,7 +238,7 @@ def _sorted_rows(cols, seq):
     n = cols[0].size
     if n == 0:
         return cols if seq else cols[0]
-    p = coargsort(cols) if len(cols) > 1 else __import__("atoll").argsort(cols[0])
+    p = coargsort(cols) if len(cols) > 1 else argsort(cols[0])
     out = [c[p] for c in cols]
     return out if seq else out[0]
 

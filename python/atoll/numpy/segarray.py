@@ -36,8 +36,6 @@ from .sorting import coargsort
 from ..pandas._hashing import hash_values, mix
 from .pdarraysetops import intersect1d, union1d, setdiff1d, setxor1d, in1d
 from ..pandas._registry import Registrable
-from ..hdf5 import to_hdf, update_hdf, read_hdf
-from ..io import to_parquet
 
 __all__ = ["SegArray", "segarray"]
 
@@ -596,34 +594,6 @@ class SegArray(Registrable):
         segs = (cumsum(lens) - lens)._materialize() if lens.size else lens
         out = SegArray(segs, vals, lengths=lens)
         return out[out.non_empty] if discard_empty else out
-
-    # ----- IO ----------------------------------------------------------------------------
-    def to_hdf(self, prefix_path, dataset="segarray", mode="truncate", file_type="distribute"):
-        """Writes the SegArray as ``dataset`` (a group of ``segments`` and ``values``) to HDF5
-        files in Arkouda's layout (``ak.to_hdf``)."""
-
-        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
-
-    def update_hdf(self, prefix_path, dataset="segarray", repack=True):
-        """Replaces ``dataset`` in existing HDF5 files (``ak.update_hdf``)."""
-
-        update_hdf({dataset: self}, prefix_path, repack=repack)
-
-    def to_parquet(self, prefix_path, dataset="segarray", mode="truncate", compression=None):
-        """Writes the SegArray as a Parquet list column ``dataset`` (``ak.to_parquet``)."""
-
-        to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
-
-    @classmethod
-    def read_hdf(cls, prefix_path, dataset="segarray"):
-        """``ak.read_hdf(prefix_path, datasets=dataset)``."""
-
-        return read_hdf(prefix_path, datasets=dataset)
-
-    @classmethod
-    def load(cls, prefix_path, dataset="segarray", segment_name="segments", value_name="values"):
-
-        return read_hdf(prefix_path + "*", datasets=dataset)[dataset]
 
 
 def _copy(v):

@@ -15,7 +15,7 @@ from .dtypes import int64
 from .pdarrayclass import pdarray, is_sorted, _check
 from .pdarraycreation import zeros, arange, full, array
 from ..str_groupby import is_str_key, rank_keys
-from .pdarraymanipulation import concatenate
+from ..pandas._concat import generic_concat as concatenate
 from .pdarrayclass import cumsum
 from ._bigint import to_bigint
 from .dtypes import is_scalar, result as _result, result

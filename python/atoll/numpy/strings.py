@@ -12,7 +12,7 @@ import re as _re
 import numpy as np
 
 from .. import _atoll
-from .pdarrayclass import byte_size, html_rows, html_table, pdarray
+from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 from .._optional import pa
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
@@ -465,18 +465,6 @@ def _check_regex(p):
     return p
 
 
-def _counts(seg, total):
-    """Pieces per string from the index of each string's first piece (``findall``/``split``)
-    and the number of pieces in all."""
-    from .pdarraycreation import array
-    from .pdarraymanipulation import concatenate
-
-    if seg.size == 0:
-        return seg
-    ends = concatenate([seg[1:], array(np.array([total], dtype=np.int64))])
-    return (ends - seg)._materialize()
-
-
 def from_list(values):
     """Strings from a list (or 1-D NumPy array) of ``str``."""
     v = [builtins.str(x) if isinstance(x, np.str_) else x for x in values]
@@ -494,8 +482,6 @@ def _int_arg(v, name):
 
 def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
-    from .pdarraycreation import _seed, _size
-
     lo, hi = _int_arg(minlen, "minlen"), _int_arg(maxlen, "maxlen")
     if lo < 0 or hi <= lo:
         raise ValueError(f"Incompatible arguments: minlen < 0, maxlen <= minlen (minlen={lo}, maxlen={hi})")
@@ -504,8 +490,6 @@ def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=No
 
 def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed=None):
     """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda)."""
-    from .pdarraycreation import _seed, _size
-
     for name, v in (("logmean", logmean), ("logstd", logstd)):
         if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(
             v, (builtins.int, builtins.float, np.number)

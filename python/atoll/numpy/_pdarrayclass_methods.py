@@ -1,0 +1,276 @@
+"""Methods of ``pdarray`` that call modules above ``atoll.numpy.pdarrayclass`` (numeric functions,
+creation, sorting, set operations, ``stats`` and IO): defined here, where both are known, and
+set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
+
+from .._attach import attach
+from .. import _atoll
+from .dtypes import _stored_dtype as _dt
+from . import err as _fp_err
+from .dtypes import bool_
+from .dtypes import float64
+from .dtypes import int64
+from .dtypes import is_bigint
+from .dtypes import is_scalar
+from .dtypes import is_str_dtype
+from .dtypes import result
+from .dtypes import uint64
+from .dtypes import uint8
+from .numeric import cast
+from ._bigint import to_bigint
+from .pdarraycreation import array
+from .numeric import where
+from .pdarraycreation import arange
+from .sorting import argsort as _argsort
+from ..io import to_parquet
+from ..stats import take
+from .pdarraysetops import value_counts
+from .numeric import popcount
+from .numeric import parity
+from .numeric import clz
+from .numeric import ctz
+from .numeric import rotl
+from .numeric import rotr
+from .pdarrayclass import (
+    _CMP,
+    _UFUNC_NAMES,
+    _axis1,
+    _before_write,
+    _check_exponent,
+    _cmp_mixed_sign,
+    _cmp_out_of_range,
+    _np_scalar,
+    _scalar_value,
+    _slice_indices,
+    max,
+    min,
+    pdarray,
+)
+import builtins
+import numpy as np
+
+
+class _pdarrayMethods:
+    def astype(self, dtype):
+        """A copy (lazy) converted to ``dtype`` (``str``: a Strings; see ``ak.cast``)."""
+
+        if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
+            return cast(self, dtype)
+        d = _dt(dtype)
+        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
+
+    # ----- elementwise -------------------------------------------------------------------
+    def _binop(self, other, op, reverse=False):
+        if isinstance(other, pdarray):
+            if other._size != self._size:
+                left, right = (other, self) if reverse else (self, other)
+                raise ValueError(
+                    f"operands could not be broadcast together: pdarray {op} pdarray of sizes {left._size} and "
+                    f"{right._size} (dtypes {left._dtype.name} and {right._dtype.name})"
+                )
+            od, on = other._dtype, other._nodes
+        elif is_scalar(other):
+            od, on = None, 1
+            if op in _CMP and isinstance(other, np.integer) and self._dtype.kind in "iu":
+                # NumPy compares integers by value whatever their signedness (int64 against a
+                # uint64 scalar is not a float64 comparison): as a Python int, by value.
+                other = builtins.int(other)
+            if op in _CMP and isinstance(other, builtins.int) and not isinstance(other, builtins.bool):
+                r = _cmp_out_of_range(self, other, op, reverse)
+                if r is not None:
+                    return r
+            if (
+                type(other) is builtins.int
+                and not -(1 << 63) <= other < (1 << 64)
+                and self._dtype not in (float64, uint8)
+                and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
+            ):
+                # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
+
+                return to_bigint(self)._arith(other, op, reverse)
+        elif isinstance(other, (np.ndarray, list, tuple)):
+            return self._binop(array(other), op, reverse)
+        else:
+            return NotImplemented
+        a_dt = self._dtype
+        if op in _CMP and od is not None and {a_dt, od} == {int64, uint64}:
+            return _cmp_mixed_sign(self, other, op, reverse)
+        if od is None:
+            try:
+                common = result(a_dt, other)
+            except (OverflowError, TypeError) as e:
+                raise TypeError(f"other: {e}") from None
+        else:
+            common = result(a_dt, od)
+        if op == "/":
+            common = float64
+        elif op in ("//", "%", "**", "-") and common == bool_:
+            if op == "-":
+                raise TypeError(
+                    "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead."
+                )
+            common = int64
+        elif op in ("&", "|", "^", "<<", ">>") and common == float64:
+            raise TypeError(f"other: unsupported operand dtype {common.name} for {op}")
+        elif op in ("<<", ">>") and common == bool_:
+            common = int64
+        if op == "**" and common in (int64, uint64):
+            _check_exponent(self if reverse else other)
+        x = self._cast(common)
+        if od is None:
+            y = _atoll.scalar(_scalar_value(other, common), common.name)
+        else:
+            y = other._cast(common)
+        if reverse:
+            x, y = y, x
+        out = pdarray._lazy(_atoll.binary(op, x, y), self._size, self._nodes + on + 1)
+        if _fp_err._active[0] and op in _UFUNC_NAMES:
+            # Floating-point errors (ak.seterr / ak.errstate), checked only when a mode asks.
+            _fp_err.check(_UFUNC_NAMES[op], out, *((other, self) if reverse else (self, other)))
+        return out
+
+    def _index_expr(self, idx):
+        """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
+        if idx._dtype not in (int64, uint64, uint8):
+            raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
+        lo = 0
+        if idx._size:
+            lo, hi = builtins.int(min(idx)), builtins.int(max(idx))
+            if lo < -self._size or hi >= self._size:
+                bad = lo if lo < -self._size else hi
+                raise IndexError(f"index {bad} is out of bounds for axis 0 with size {self._size}")
+        i = idx.astype(int64) if idx._dtype != int64 else idx
+        if lo < 0:
+            i = where(i < 0, i + self._size, i)
+        if self._start != 0 or self._step != 1:
+            i = i * self._step + self._start
+        return i
+
+    def __getitem__(self, key):
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            self._materialize()
+            return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
+        if isinstance(key, slice):
+            self._materialize()
+            s, e, st = _slice_indices(key, self._size)
+            n = len(range(s, e, st))
+            step = self._step * st if n > 1 else 1  # one element: any step (2**80 too) is 1
+            return pdarray(self._arr, self._start + s * self._step if n else 0, step, n)
+        if isinstance(key, pdarray):
+            if key._dtype == bool_:
+                if key._size != self._size:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
+                    )
+                return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
+            self._materialize()
+            i = self._index_expr(key)
+            return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
+        if isinstance(key, (list, np.ndarray)) and not isinstance(key, str):
+            return self[array(key)] if len(key) else self[array(np.zeros(0, dtype=np.int64))]
+        if isinstance(key, tuple) and len(key) == 1:
+            return self[key[0]]
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+            f"arrays are valid indices (key: {type(key).__name__})"
+        )
+
+    def _values_for(self, value, n):
+        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
+        if isinstance(value, pdarray):
+            if value._size != n:
+                raise ValueError(
+                    f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)"
+                )
+            return value._cast(self._dtype)
+        if is_scalar(value):
+            return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
+        if isinstance(value, (list, tuple, np.ndarray)):
+            return self._values_for(array(value), n)
+        raise TypeError(f"value: unsupported type {type(value).__name__}")
+
+    def _assign(self, key, value, spare=None):
+        """``self[key] = value``; ``spare``: a lazy value made for this assignment only."""
+        self._materialize()
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = array(value)
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            pos = self._position(key)
+            if not is_scalar(value):
+                raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
+            v = _scalar_value(value, self._dtype)
+            _before_write(self._arr)
+            _atoll.set(self._arr, pos, v)
+            return
+        if isinstance(key, slice):
+            s, e, st = key.indices(self._size)
+            n = len(range(s, e, st))
+            start, step = self._start + s * self._step, self._step * st
+            self._values_for(value, n)  # checks the value before anything is computed
+            _before_write(self._arr, spare)
+            ex = self._values_for(value, n)
+            if n == 0:
+                return
+            if step > 0:
+                _atoll.assign(self._arr, start, step, n, ex)
+            else:
+                idx = arange(start, start + n * step, step)
+                _atoll.scatter(self._arr, idx._ex(), ex, n)
+            return
+        if isinstance(key, pdarray):
+            if key._dtype == bool_:
+                if key._size != self._size:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
+                    )
+                if is_scalar(value):
+                    w = where(key, value, self)
+                    self._assign(slice(None), w, spare=w)
+                    return
+
+                key = arange(self._size)[key]
+            i = self._index_expr(key)
+            self._values_for(value, key._size)
+            _before_write(self._arr, spare)
+            ex = self._values_for(value, key._size)
+            if key._size:
+                _atoll.scatter(self._arr, i._ex(), ex, key._size)
+            return
+        raise TypeError(f"key: unsupported index type {type(key).__name__}")
+
+    def argsort(self, algorithm=None, axis=0, ascending=True):
+        _axis1(axis)
+        return _argsort(self, algorithm=algorithm, ascending=ascending)
+
+    def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
+        """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
+
+        to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
+
+    def take(self, indices, axis=None):
+        """``self[indices]`` (NumPy's ``take``)."""
+
+        return take(self, indices, axis)
+
+    def value_counts(self):
+        return value_counts(self)
+
+    def popcount(self):
+        return popcount(self)
+
+    def parity(self):
+        return parity(self)
+
+    def clz(self):
+        return clz(self)
+
+    def ctz(self):
+        return ctz(self)
+
+    def rotl(self, other):
+        return rotl(self, other)
+
+    def rotr(self, other):
+        return rotr(self, other)
+
+
+attach(pdarray, _pdarrayMethods)

@@ -1,0 +1,155 @@
+"""Methods of ``Strings`` and ``Match`` that call modules above ``atoll.numpy.strings`` (numeric
+functions, creation, concatenation and string grouping): defined here, where both are known,
+and set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this
+module."""
+
+from .._attach import attach
+from .. import _atoll
+import re as _re
+import builtins
+from .pdarrayclass import cumsum
+import numpy as np
+from .pdarrayclass import pdarray
+from .pdarraycreation import array
+from .pdarraycreation import arange
+from .pdarraycreation import full
+from .pdarraymanipulation import concatenate
+from .numeric import where
+from ..str_groupby import string_ranks
+from .strings import Strings, _CMP_SYMBOL, _check_regex, _str, from_list
+from .strings import Match
+
+
+def _counts(seg, total):
+    """Pieces per string from the index of each string's first piece (``findall``/``split``)
+    and the number of pieces in all."""
+    if seg.size == 0:
+        return seg
+    ends = concatenate([seg[1:], array(np.array([total], dtype=np.int64))])
+    return (ends - seg)._materialize()
+
+
+class _StringsMethods:
+    def get_bytes_lengths(self):
+        """The number of UTF-8 bytes of each string (int64)."""
+
+        return array(np.array([len(x.encode()) for x in self.to_list()], dtype=np.int64))
+
+    def take(self, indices, axis=None):
+        """``self[indices]``."""
+
+        if not isinstance(indices, pdarray):
+            indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
+        return self[indices]
+
+    def _fixes(self, n, return_origins, proper, suffix):
+        if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)) or n < 0:
+            raise TypeError(f"n: expected a nonnegative int, got {n!r}")
+        vals = self.to_list()
+        keep = [len(x) > n if proper else len(x) >= n for x in vals]
+        out = from_list([(x[len(x) - n :] if suffix else x[:n]) for x, k in zip(vals, keep) if k])
+        return (out, array(np.array(keep, dtype=bool))) if return_origins else out
+
+    def __getitem__(self, key):
+        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+            i = builtins.int(key)
+            if i < 0:
+                i += self.size
+            if not 0 <= i < self.size:
+                raise IndexError(f"index {key} is out of bounds for Strings of size {self.size}")
+
+            return self[arange(i, i + 1)].to_list()[0]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.size)
+            return self[arange(start, stop, step)]
+        if isinstance(key, pdarray):
+            if key.dtype == np.dtype(bool):
+                key = arange(self.size)[key]
+            elif key.dtype != np.dtype(np.int64):
+                key = key.astype(np.int64)
+            return Strings(_atoll.str_op_py(self._s, "take", idx=key._whole()))
+        raise TypeError(f"Strings index: expected an int, a slice or a pdarray, got {type(key).__name__}")
+
+    # ----- comparisons -------------------------------------------------------------------
+    def _cmp(self, other, op):
+        if isinstance(other, Strings):
+            if other.size != self.size:
+                raise ValueError(
+                    f"operands could not be broadcast together: Strings {_CMP_SYMBOL.get(op, op)} Strings "
+                    f"of sizes {self.size} and {other.size}"
+                )
+            return pdarray(_atoll.str_val_py(self._s, op, other=other._s)[0])
+        if isinstance(other, (str, np.str_)):
+            return pdarray(_atoll.str_val_py(self._s, op + "_str", a=builtins.str(other))[0])
+        if isinstance(other, (builtins.int, builtins.float, np.number, builtins.bool, np.bool_, pdarray)):
+            # A string never equals a number (NumPy 2 and Arkouda give an array).
+
+            return full(self.size, op == "ne", bool)
+        return NotImplemented
+
+    def _py_test(self, name):
+        """Python's ``str.<name>`` of each string, on the driver: the Unicode digit and numeric
+        types these tests read are not in Rust's standard library."""
+
+        return array(np.array([getattr(x, name)() for x in self.to_list()], dtype=bool))
+
+    def find_locations(self, pattern):
+        """``(matches per string, start of each match, length of each match)`` of the
+        non-overlapping matches of ``pattern`` (Python's ``re``; computed on the driver)."""
+
+        rx = _re.compile(_check_regex(_str(pattern, "pattern")))
+        counts, starts, lens = [], [], []
+        for x in self.to_list():
+            ms = list(rx.finditer(x))
+            counts.append(len(ms))
+            starts += [m.start() for m in ms]
+            lens += [m.end() - m.start() for m in ms]
+        as_i = lambda v: array(np.array(v, dtype=np.int64))  # noqa: E731
+        return as_i(counts), as_i(starts), as_i(lens)
+
+    def findall(self, pattern, return_match_origins=False):
+        """Every non-overlapping match of ``pattern`` (whole matches, empty ones included, as
+        ``re.findall`` of a pattern without groups), the matches of each string in order; with
+        ``return_match_origins`` also, for each match, the index of the string it is from."""
+        p, seg = _atoll.str_split_py(self._s, _check_regex(_str(pattern, "pattern")), findall=True)
+        matches = Strings(p)
+        if not return_match_origins:
+            return matches
+
+        seg = pdarray(seg)
+        has = _counts(seg, matches.size) > 0
+        # A 1 at each string's first match; its running count names the string.
+        mark = full(matches.size, 0, np.int64)
+        if matches.size:
+            mark[seg[has]] = 1
+        return matches, arange(self.size)[has][cumsum(mark) - 1]
+
+    def subn(self, pat, repl, count=0):
+        """``(sub(pat, repl, count), number of replacements in each string)``."""
+        _check_regex(_str(pat, "pat"))
+        k = builtins.int(count)
+        k = 0 if k < 0 else k
+        out = Strings(_atoll.str_op_py(self._s, "sub", a=pat, b=_str(repl, "repl"), k=k))
+        p, seg = _atoll.str_split_py(self._s, pat, findall=True)
+        counts = _counts(pdarray(seg), p.size)
+        if k:
+            counts = where(counts > k, k, counts)
+        return out, counts
+
+    def _ranks(self):
+        """Each string's rank among the distinct strings: a sort key (see ``str_groupby``)."""
+
+        return string_ranks(self)
+
+
+attach(Strings, _StringsMethods)
+
+
+class _MatchMethods:
+    def ends(self):
+        """The end of each match (-1 where there is none)."""
+
+        return where(self._matched, self._starts + self._lengths, -1)
+
+
+attach(Match, _MatchMethods)
