@@ -33,7 +33,7 @@ import os
 import warnings
 
 
-from . import _atoll
+from . import _atoll, client_dtypes
 from .numpy._bigint import BigIntArray, bigint_from_uint_arrays
 from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
 from .numpy.dtypes import int64, uint64
@@ -46,6 +46,7 @@ from .pandas.groupbyclass import GroupBy
 from .pandas.index import Index, MultiIndex
 from .numpy.pdarraycreation import zeros
 from .progress import Progress
+from .numpy.segarray import SegArray
 
 __all__ = [
     "to_hdf",
@@ -123,8 +124,6 @@ def _meta(obj_type, extra=()):
 
 # ----- writing -----------------------------------------------------------------------------
 def _kind(obj):
-    from .numpy.segarray import SegArray
-
     special = getattr(obj, "special_objType", None)
     if special in ("Datetime", "Timedelta", "IPv4"):
         return special
@@ -419,8 +418,6 @@ class _Reader:
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
 
     def obj(self, path):
-        from .numpy.segarray import SegArray
-
         if path not in self.t0.items:
             raise HDF5FormatError(f"{self.files[0]}: no dataset {path!r}")
         kind = self.t0.obj_type(path)
@@ -510,9 +507,7 @@ class _Reader:
 def _special(kind, arr):
     if kind == "pdarray":
         return arr
-    import atoll
-
-    cls = getattr(atoll, kind, None)
+    cls = getattr(client_dtypes, kind, None)
     return cls(arr) if cls is not None else arr
 
 
@@ -564,7 +559,6 @@ def read_hdf(
 def _recombine(d):
     """Arkouda's older flat names: ``x_segments``/``x_values`` make a SegArray, ``x.codes``,
     ``x.categories``, ... a Categorical."""
-    from .numpy.segarray import SegArray
 
     out = {}
     skip = set()

@@ -19,6 +19,7 @@ from ..numpy.pdarraycreation import arange, full
 from ..numpy.numeric import where
 from ..numpy.pdarrayclass import cumsum
 from ._segfold import segmented_bitwise
+from ..numpy.sorting import coargsort
 
 OPS = frozenset(
     [
@@ -165,8 +166,6 @@ def _median(g, limbs):
 def _group_sorted_rows(g, limbs, descending):
     """The rows (of the keys as given) of each group's values, groups in order, each group's
     values ascending (descending when ``descending``), ties in row order."""
-    from ..numpy.sorting import coargsort
-
     gid = g._group_ids()
     rows = arange(gid.size)
     if g.length != g._nrows:

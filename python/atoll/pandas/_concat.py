@@ -1,7 +1,14 @@
 """One concatenation for every array kind (Arkouda's ``generic_concat``, and
 ``ak.concatenate`` of Strings, Categoricals and SegArrays)."""
 
-from ..numpy.pdarrayclass import pdarray
+import builtins
+
+import numpy as np
+
+from ..numpy._bigint import BigIntArray, to_bigint
+from ..numpy.dtypes import supported
+from ..numpy.pdarrayclass import _check, pdarray
+from ..numpy.pdarraycreation import zeros
 from ..numpy.strings import Strings
 from ..numpy.strings import concatenate as sconcat
 from .categorical import Categorical
@@ -10,8 +17,6 @@ from .categorical import Categorical
 def generic_concat(items, ordered=True):
     """The arrays of ``items`` (all of one kind: pdarrays, Strings, Categoricals or
     SegArrays) one after the other. TypeError for mixed kinds."""
-    from ..numpy.segarray import SegArray
-
     items = list(items)
     if not items:
         raise ValueError("concatenate: need at least one array")
@@ -20,31 +25,49 @@ def generic_concat(items, ordered=True):
         raise TypeError(f"concatenate: arrays of different kinds: {sorted(kinds)}")
     kind = kinds.pop()
     if kind == "pdarray":
-        from ..numpy.pdarraymanipulation import concatenate
-
-        return concatenate(items)
+        return _concat_pdarrays(items)
     if kind == "Strings":
         return sconcat(items)
     if kind == "Categorical":
         return items[0].concatenate(items[1:], ordered=ordered)
     if kind == "SegArray":
-        return SegArray.concat(items, ordered=True)
+        return type(items[0]).concat(items, ordered=True)
     if kind == "bigint":
         return items[0].__class__.concatenate(items)  # part 1's bigint arrays
     raise TypeError(f"concatenate: unsupported type {kind}")
 
 
 def _kind(x):
-    from ..numpy.segarray import SegArray
-
     if isinstance(x, pdarray):
         return "pdarray"
     if isinstance(x, Strings):
         return "Strings"
     if isinstance(x, Categorical):
         return "Categorical"
-    if isinstance(x, SegArray):
+    if getattr(x, "objType", None) == "SegArray":  # the SegArray sits above this module
         return "SegArray"
     if hasattr(x, "_is_bigint"):
         return "bigint"
     return type(x).__name__
+
+
+def _concat_pdarrays(arrays):
+    """One pdarray holding the elements of the pdarrays ``arrays`` in order, in NumPy's result
+    dtype (bigint arrays: a bigint array)."""
+    for a in arrays:
+        _check(a, "arrays")
+    if builtins.any(hasattr(a, "_limbs") for a in arrays):
+        bs = [to_bigint(a) for a in arrays]
+        k = builtins.max(len(b._limbs) for b in bs)
+        mbs = [b.max_bits for b in bs]
+        set_ = [m for m in mbs if m >= 0]
+        mb = builtins.max(set_) if set_ else -1  # Arkouda: the widest max_bits given
+        return BigIntArray([_concat_pdarrays([b._ext(k)[i] for b in bs]) for i in range(k)], mb)
+    d = supported(np.result_type(*[a.dtype for a in arrays]))
+    out = zeros(builtins.sum(a.size for a in arrays), d)
+    at = 0
+    for a in arrays:
+        if a.size:
+            out[at : at + a.size] = a if a.dtype == d else a.astype(d)
+        at += a.size
+    return out

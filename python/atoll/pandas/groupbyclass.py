@@ -16,17 +16,20 @@ import enum
 
 import numpy as np
 
-from ._registry import Registrable
 from .. import _atoll, _keys
-from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_expr, key_list
+from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_list
 from ..numpy.dtypes import bool_, float64, int64, uint8, uint64
 from ..numpy.pdarrayclass import pdarray, _check
 from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
 from ._segfold import segmented_bitwise
 from ..numpy.strings import Strings
 from ..numpy.pdarraycreation import arange, zeros, array, full
-from ..numpy.numeric import isnan, where, isnan as _isnan
+from ..numpy.numeric import isnan, where
 from ..numpy.pdarrayclass import cumsum
+from ..str_groupby import init_strings, radix_key, rank_keys
+from ._registry import Registrable
+from .categorical import Categorical
+from ._concat import generic_concat as concatenate
 
 
 def _widened(values):
@@ -91,10 +94,11 @@ def _values_list(values):
 
 
 def _arraylike(v):
-    from .categorical import Categorical
-    from ..numpy.segarray import SegArray
-
-    return isinstance(v, (pdarray, Strings, Categorical, SegArray)) or hasattr(v, "_is_bigint")
+    return (
+        isinstance(v, (pdarray, Strings, Categorical))
+        or getattr(v, "objType", None) == "SegArray"  # the SegArray sits above this module
+        or hasattr(v, "_is_bigint")
+    )
 
 
 def _unwrap_values(values):
@@ -118,8 +122,6 @@ class GroupBy(Registrable):
     _decode = None  # the map from combined keys to the keys (``_init_radix``), else None
 
     def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
-        from ..str_groupby import init_strings, radix_key, rank_keys
-
         if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
             raise TypeError("assume_sorted must be of type bool.")
         self.registered_name = None
@@ -301,19 +303,6 @@ class GroupBy(Registrable):
         """The number of groups."""
         return self.unique_keys[0].size if self._seq else self.unique_keys.size
 
-    def _group(self):
-        """The sort: permutation, group-start flags and segments."""
-
-        if self._perm is not None:
-            return
-        if self.length == 0:
-            perm, self._flags_, self._segs = zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-        else:
-            from ..numpy.sorting import group_keys
-
-            perm, self._flags_, self._segs = group_keys([key_expr(k) for k in self._ks], self._ks, self.length)
-        self._perm = perm if self._kept is None else self._kept[perm]
-
     @property
     def permutation(self):
         """The indices of the rows, grouped (stably sorted by key)."""
@@ -330,16 +319,6 @@ class GroupBy(Registrable):
     def _flags(self):
         self._group()
         return self._flags_
-
-    # ----- structure ---------------------------------------------------------------------
-    def _ends(self):
-        from ..numpy.pdarraymanipulation import concatenate
-
-        return (
-            concatenate([self.segments[1:], array(np.array([self.length], dtype=np.int64))])
-            if self.ngroups
-            else self.segments
-        )
 
     def size(self):
         """``(unique_keys, counts)``: the number of rows of each group."""
@@ -490,6 +469,35 @@ class GroupBy(Registrable):
         """Number of non-NaN values per group."""
         return self.aggregate(values, "count")
 
+    def corr(self, x, y):
+        """``(unique_keys, r)``: the Pearson correlation of ``x`` and ``y`` in each group
+        (float64), over the rows where neither is NaN, as pandas' ``Series.corr`` of the
+        group's rows: NaN for fewer than two such rows or a constant column. Vectorized:
+        per-group sums of the rows, their means given back to the rows, then the sums of the
+        centred products (two passes, as pandas, for the accuracy of the centred sums)."""
+        allowed = ("int64", "uint64", "uint8", "float64", "bool")
+        x = self._check_values(x, allowed, "corr").astype(float64)
+        y = self._check_values(y, allowed, "corr").astype(float64)
+        if self.ngroups == 0:
+            return self.unique_keys, zeros(0, float64)
+        ok = (~(isnan(x) | isnan(y)))._materialize()
+        _, n = self.sum(ok.astype(int64)._materialize())
+        _, sx = self.sum(where(ok, x, 0.0)._materialize())
+        _, sy = self.sum(where(ok, y, 0.0)._materialize())
+        nf = n.astype(float64)
+        mx = self.broadcast((sx / nf)._materialize(), permute=True)
+        my = self.broadcast((sy / nf)._materialize(), permute=True)
+        dx = where(ok, x - mx, 0.0)._materialize()
+        dy = where(ok, y - my, 0.0)._materialize()
+        _, sxy = self.sum((dx * dy)._materialize())
+        _, sxx = self.sum((dx * dx)._materialize())
+        _, syy = self.sum((dy * dy)._materialize())
+        den = (sxx * syy)._materialize()
+        good = ((n >= 2) & (den > 0))._materialize()
+        r = where(good, sxy / where(good, den, 1.0) ** 0.5, np.nan)
+        r = where(r > 1.0, 1.0, where(r < -1.0, -1.0, r))._materialize()
+        return self.unique_keys, r
+
     def argmin(self, values):
         """Index (of ``values``) of the first smallest value per group."""
         return self.aggregate(values, "argmin")
@@ -542,41 +550,6 @@ class GroupBy(Registrable):
         """Bitwise exclusive or of the values of each group."""
         return self._bitwise(values, "xor")
 
-    def median(self, values, skipna=True):
-        """The median of each group (float64; NaN values left out when ``skipna``, NaN for a
-        group with none)."""
-        from ..numpy.sorting import coargsort
-
-        if is_bigint(values):
-            return self.aggregate(values, "median")
-        values = self._check_values(values, ("int64", "uint64", "uint8", "float64", "bool"), "median")
-        if self.ngroups == 0:
-            return self.unique_keys, zeros(0, float64)
-        v = values.astype(float64)
-        gid = self._group_ids()
-        keep = gid >= 0
-        if skipna:
-            keep = keep & ~isnan(v)
-        keep = keep._materialize()
-        gid, v = gid[keep], v[keep]
-        out = full(self.ngroups, np.nan, float64)
-        if gid.size == 0:
-            return self.unique_keys, out
-        perm = coargsort([gid, v])
-        sg, sv = gid[perm], v[perm]
-        g2 = GroupBy(sg, assume_sorted=True)
-        keys, cnt = g2.size()
-        seg = g2.segments
-        lo = sv[seg + (cnt - 1) // 2]
-        hi = sv[seg + cnt // 2]
-        med = (lo + hi) / 2.0
-        if not skipna:
-            anynan = self._agg(_isnan(values.astype(float64)), "any")
-            out[keys] = med
-            return self.unique_keys, where(anynan, np.nan, out)._materialize()
-        out[keys] = med
-        return self.unique_keys, out
-
     def first(self, values):
         """The first value (in index order) of each group."""
         vals, seq = _values_list(_unwrap_values(values))
@@ -611,17 +584,6 @@ class GroupBy(Registrable):
             keep = gid >= 0
             gid, vals = gid[keep], [v[keep] for v in vals]
         return GroupBy([gid] + vals, dropna=True)
-
-    def nunique(self, values):
-        """Number of distinct non-NaN values per group (any array kind, or a list of them;
-        Arkouda refuses float64 values, Atoll counts them as pandas does)."""
-        from ..numpy.pdarraymanipulation import bincount
-
-        values = _unwrap_values(values)
-        if self.ngroups == 0:
-            return self.unique_keys, zeros(0, int64)
-        g2 = self._pairs(values)
-        return self.unique_keys, bincount(g2.unique_keys[0], minlength=self.ngroups)[: self.ngroups]._materialize()
 
     def mode(self, values):
         """The most frequent value per group (among ties, the one that occurs first, as
@@ -663,38 +625,6 @@ class GroupBy(Registrable):
             rows = rows[self._group_ids() >= 0]
         return rows
 
-    def unique(self, values):
-        """The distinct values of each group, sorted, as a SegArray (a list of SegArrays for
-        a list of value arrays: the distinct rows)."""
-        from ..numpy.segarray import SegArray
-
-        values = _unwrap_values(values)
-        vals, seq = _values_list(values)
-        g2 = self._pairs(values)
-        uk = g2.unique_keys
-        gids = uk[0]
-        lens = zeros(self.ngroups, int64)
-        if gids.size:
-            g3 = GroupBy(gids, assume_sorted=True)
-            k, c = g3.size()
-            lens[k] = c
-        segs = (cumsum(lens) - lens)._materialize() if lens.size else lens
-        out = [SegArray(segs, u, lengths=lens) for u in uk[1:]]
-        return self.unique_keys, (out if seq else out[0])
-
-    def _take_ranges(self, n, from_end):
-        from ..numpy.segarray import gen_ranges
-
-        if not isinstance(n, (builtins.int, np.integer)) or n < 0:
-            raise ValueError(f"n: expected a nonnegative int, got {n!r}")
-        if self.ngroups == 0:
-            return zeros(0, int64)
-        _, cnt = self.size()
-        k = where(cnt < n, cnt, n)._materialize()
-        starts = self.segments + (cnt - k if from_end else 0)
-        _, pos = gen_ranges(starts, k)
-        return self.permutation[pos]
-
     def head(self, values, n=5, return_indices=True):
         """The first ``n`` rows of each group (in row order): ``(unique_keys, indices)``, or
         the values at them when ``return_indices`` is False."""
@@ -714,38 +644,6 @@ class GroupBy(Registrable):
         vals, seq = _values_list(_unwrap_values(values))
         out = [v[idx] for v in vals]
         return self.unique_keys, (out if seq else out[0])
-
-    def sample(
-        self,
-        values,
-        n=None,
-        frac=None,
-        replace=False,
-        weights=None,
-        random_state=None,
-        return_indices=False,
-        permute_samples=False,
-    ):
-        """A random sample of the rows of each group: ``n`` rows (or ``frac`` of each
-        group's rows), with or without replacement, weighted by ``weights`` (normalized per
-        group). ``random_state``: a seed or a generator with ``uniform(size=...)`` (such as
-        ``ak.random.default_rng``). Returns the sampled values (or indices), in row order
-        unless ``permute_samples``."""
-        from ._sample import group_sample
-
-        if frac is not None and n is not None:
-            raise ValueError("Please enter a value for `frac` OR `n`, not both")
-        if frac is None and n is None:
-            n = 1
-        vals, seq = _values_list(_unwrap_values(values))
-        for v in vals:
-            if v.size != self._nrows:
-                raise ValueError("Attempt to group values using key array of different length")
-        idx = group_sample(self, n, frac, replace, weights, random_state, permute_samples)
-        if return_indices:
-            return idx
-        out = [v[idx] for v in vals]
-        return out if seq else out[0]
 
     def _seg_cumsum(self, z):
         """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
@@ -804,26 +702,12 @@ class GroupBy(Registrable):
         out[self.permutation] = sv
         return out
 
-    # ----- IO and registration ----------------------------------------------------------
-    def to_hdf(self, prefix_path, dataset="groupby", mode="truncate", file_type="distribute"):
-        """Writes the GroupBy (keys, permutation, segments) to HDF5 in Arkouda's layout."""
-        from ..hdf5 import to_hdf
-
-        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
-
-    def update_hdf(self, prefix_path, dataset="groupby", repack=True):
-        from ..hdf5 import update_hdf
-
-        update_hdf({dataset: self}, prefix_path, repack=repack)
-
 
 def broadcast(segments, values, size=-1, permutation=None):
     """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g`` (segments
     starting at ``segments``, sorted; an empty segment repeats the next start; ``size``
     positions in all), then moved by ``permutation`` (position ``i`` of the result is at
     ``permutation[i]``). ``values``: a pdarray, Strings or Categorical."""
-    from ..numpy.pdarraymanipulation import concatenate
-
     _check(segments, "segments")
     if not _arraylike(values):
         raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")

@@ -16,13 +16,20 @@ import builtins
 
 import numpy as np
 
-from ._registry import Registrable
 from .._optional import loaded, pd
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.strings import Strings
 from ..numpy.pdarraycreation import array, _ints_dtype
 from ..numpy.pdarrayclass import all as _all
 from ..numpy import sorting as _sorting
+from ..numpy.pdarraysetops import in1d
+from ..numpy.pdarraysetops import unique
+from ..numpy.segarray import SegArray
+from ._align import find
+from ._concat import generic_concat
+from ._registry import Registrable
+from .categorical import Categorical
+from .groupbyclass import GroupBy
 
 __all__ = ["Index", "MultiIndex"]
 
@@ -33,7 +40,6 @@ def _is_int(x):
 
 def _to_array(values):
     """An Atoll array of a list, tuple, NumPy array or pandas object."""
-    from .categorical import Categorical
 
     if isinstance(values, (pdarray, Strings, Categorical)):
         return values
@@ -153,8 +159,6 @@ class Index(Registrable):
 
     @property
     def inferred_type(self):
-        from .categorical import Categorical
-
         if isinstance(self.values, list):
             return "string" if builtins.all(isinstance(v, str) for v in self.values) else "mixed"
         if isinstance(self.values, Strings):
@@ -166,8 +170,6 @@ class Index(Registrable):
 
     @property
     def is_unique(self):
-        from ..numpy.pdarraysetops import unique
-
         if isinstance(self.values, list):
             return len(set(self.values)) == len(self.values)
         return unique(self.values).size == self.size
@@ -179,26 +181,6 @@ class Index(Registrable):
         return f"Index({self.values!r}, dtype='{self.dtype}')"
 
     __str__ = __repr__
-
-    # ----- indexing ----------------------------------------------------------------------
-    def __getitem__(self, key):
-        from .series import Series
-
-        if isinstance(key, Series):
-            key = key.values
-        if _is_int(key):
-            return self.values[builtins.int(key)]
-        if isinstance(self.values, list):
-            if isinstance(key, slice):
-                return Index(self.values[key], name=self.name, allow_list=True)
-            if isinstance(key, pdarray):
-                key = key.to_ndarray()
-                if key.dtype == bool:
-                    key = np.nonzero(key)[0]
-            return Index([self.values[builtins.int(k)] for k in key], name=self.name, allow_list=True)
-        if isinstance(key, list):
-            key = array(np.asarray(key, dtype=np.int64))
-        return Index(self.values[key], name=self.name)
 
     def _compare_arrays(self, other):
         if isinstance(other, Index):
@@ -234,8 +216,6 @@ class Index(Registrable):
 
     # ----- conversion --------------------------------------------------------------------
     def to_pandas(self):
-        from .categorical import Categorical
-
         if isinstance(self.values, list):
             return pd.Index(self.values, name=self.name)
         if isinstance(self.values, Categorical):
@@ -298,7 +278,6 @@ class Index(Registrable):
     # ----- set-like ----------------------------------------------------------------------
     def lookup(self, key):
         """A bool pdarray: whether each label is among ``key`` (a scalar or an array)."""
-        from ..numpy.pdarraysetops import in1d
 
         if not _is_atoll_array(key):
             try:
@@ -307,15 +286,8 @@ class Index(Registrable):
                 raise TypeError("Lookup must be on an arkouda array") from None
         return in1d(self.values, key)
 
-    def map(self, arg):
-        """The labels mapped through ``arg`` (a dict or a Series)."""
-        from .series import map_values
-
-        return Index(map_values(self.values, arg), name=self.name)
-
     def concat(self, other):
         """The labels of this Index, then ``other``'s."""
-        from ._concat import generic_concat
 
         if type(self.values) is not type(other.values):
             raise TypeError("Index Types must match")
@@ -324,7 +296,6 @@ class Index(Registrable):
 
     def _merge(self, other):
         """The sorted distinct labels of both."""
-        from .groupbyclass import GroupBy
 
         return Index(GroupBy(generic_concat_values(self.values, other.values)).unique_keys)
 
@@ -334,28 +305,6 @@ class Index(Registrable):
         if isinstance(index, (list, tuple)) and len(index) > 0 and _is_atoll_array(index[0]):
             return MultiIndex(list(index))
         return Index(index)
-
-    # ----- IO ----------------------------------------------------------------------------
-    def to_hdf(self, prefix_path, dataset="index", mode="truncate", file_type="distribute"):
-        """Writes the Index to HDF5 in Arkouda's layout (read back as an Index)."""
-        from ..hdf5 import to_hdf
-
-        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
-
-    def update_hdf(self, prefix_path, dataset="index", repack=True):
-        from ..hdf5 import update_hdf
-
-        update_hdf({dataset: self}, prefix_path, repack=repack)
-
-    def to_parquet(self, prefix_path, dataset="index", mode="truncate", compression=None):
-        from ..io import to_parquet
-
-        to_parquet({dataset: self.values}, prefix_path, mode=mode, compression=compression)
-
-    def to_csv(self, prefix_path, dataset="index", col_delim=",", overwrite=False):
-        from ..csv import to_csv
-
-        to_csv({dataset: self.values}, prefix_path, col_delim=col_delim, overwrite=overwrite)
 
 
 class MultiIndex(Index):
@@ -502,8 +451,6 @@ class MultiIndex(Index):
         return MultiIndex([lv[perm] for lv in self.levels], name=self._name, names=self._names)
 
     def concat(self, other):
-        from ._concat import generic_concat
-
         if not isinstance(other, MultiIndex) or other.nlevels != self.nlevels:
             raise TypeError("MultiIndex can only concatenate a MultiIndex of as many levels")
         return MultiIndex(
@@ -516,25 +463,14 @@ class MultiIndex(Index):
 
         if not isinstance(key, (list, tuple)) or len(key) != self.nlevels:
             raise TypeError("MultiIndex.lookup: key must be a list or tuple of one value or array per level")
-        from ._align import find
 
         k = [x if _is_atoll_array(x) else array([x]) for x in key]
         return (find(k, self.levels) >= 0)._materialize()
 
-    def to_hdf(self, prefix_path, dataset="index", mode="truncate", file_type="distribute"):
-        from ..hdf5 import to_hdf
-
-        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
-
 
 def generic_concat_values(a, b):
-    from ._concat import generic_concat
-
     return generic_concat([a, b])
 
 
 def _is_atoll_array(x):
-    from .categorical import Categorical
-    from ..numpy.segarray import SegArray
-
     return isinstance(x, (pdarray, Strings, Categorical, SegArray)) or hasattr(x, "_is_bigint")

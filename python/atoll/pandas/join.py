@@ -52,6 +52,11 @@ from ._segfold import reserve_check
 from .groupbyclass import GroupBy
 from ..numpy.pdarraycreation import array
 from ..numpy.pdarraymanipulation import concatenate
+from ..numpy.pdarraysetops import unique
+from ..numpy.segarray import segment_ids
+from ..numpy.sorting import coargsort
+from ._align import fill_missing
+from .dataframe import DataFrame
 
 __all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 
@@ -89,7 +94,6 @@ def join_indices(left_keys, right_keys, how="inner", operation="merge", row_byte
 def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
     """``join_indices``; ``sort=False``: the rows in the order of the left rows (each with its
     right rows in order), rows without a left row last in the order of the right rows."""
-    from ..numpy.segarray import segment_ids
 
     lk = left_keys if isinstance(left_keys, (list, tuple)) else [left_keys]
     rk = right_keys if isinstance(right_keys, (list, tuple)) else [right_keys]
@@ -149,8 +153,6 @@ def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
     rrow = where(r_g > 0, perm[where(r_g > 0, start + l_g + j, 0)] - nl, -1)
     li, ri = lrow._materialize(), rrow._materialize()
     if not sort:
-        from ..numpy.sorting import coargsort
-
         order = coargsort([where(li >= 0, li, nl + 1), ri])
         li, ri = li[order], ri[order]
     return li, ri
@@ -210,7 +212,6 @@ def _small_side_groups(pairs, nl, nr, how, sort=True):
         u += 1
     if np.unique(rs).size == ns:
         return _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort)
-    from ..numpy.sorting import coargsort
 
     sc = array(rs)
     codes = concatenate([sc, rb] if small_left else [rb, sc])
@@ -245,8 +246,6 @@ def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort
     n_out = nb - dropped + alone.size
     by_big = _gather(array(srow), rb)  # each big row's small row
     if sort or small_left:
-        from ..numpy.sorting import coargsort
-
         if sort:
             kb, ka = rb, rs[alone]
         else:
@@ -355,7 +354,6 @@ def _rank_missing(smalls, bigs, rs, rb, u, miss):
     """The codes of both sides when big rows without a match are kept: their keys grouped
     (a sort of those rows only) and ranked with the small side's distinct keys, so that the
     codes of all keys are in key order."""
-    from ..numpy.sorting import coargsort
 
     rows = arange(miss.size)[miss]
     mk = [b[rows] for b in bigs]
@@ -390,7 +388,6 @@ def inner_join(left, right, wherefunc=None, whereargs=None):
 def compute_join_size(a, b):
     """``(number of pairs of an inner join of a and b, number of rows of a matched)``."""
     li, _ = join_indices(a, b, "inner", "compute_join_size")
-    from ..numpy.pdarraysetops import unique
 
     return li.size, unique(li).size if li.size else 0
 
@@ -419,7 +416,6 @@ def _gather_col(col, pos):
 def _take(col, sel):
     """``col`` at the rows ``sel`` (a ``_Rows``), missing values where a row is -1 (see the
     module doc)."""
-    from ._align import fill_missing
 
     if len(col) == 0:
         return _nulls(col, sel.rows.size) if sel.rows.size else col
@@ -491,7 +487,6 @@ def merge(
     of the key columns (``on``, or ``left_on``/``right_on``; by default the columns both
     have). ``how``: 'inner', 'left', 'right' or 'outer'. Columns in both that are not shared
     keys get ``left_suffix``/``right_suffix``."""
-    from .dataframe import DataFrame
 
     if not isinstance(left, DataFrame) or not isinstance(right, DataFrame):
         raise TypeError("merge: left and right must be DataFrames")
