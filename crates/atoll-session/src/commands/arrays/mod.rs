@@ -11,6 +11,7 @@
 //! | `reduce.rs` | reductions and scans |
 //! | `index.rs` | element access, gather, scatter, compress |
 //! | `sort.rs` | argsort |
+//! | `free.rs` | freeing arrays |
 //! | `memory.rs` | the locales' memory budgets |
 //! | `share.rs` | arrays whose blocks are shared files, C functions called on them |
 //! | `tuning.rs` | the evaluator's settings (streaming-store threshold, fused kernels) |
@@ -23,6 +24,7 @@ commands! {
     modules {
         mod create;
         mod elementwise;
+        mod free;
         mod index;
         mod memory;
         mod reduce;
@@ -37,7 +39,7 @@ pub use create::{arange, full, linspace, randint, random_word, standard_normal, 
 pub use elementwise::{assign, evaluate};
 pub use index::{compress, gather, get, scatter, set};
 pub use memory::mem_status;
-pub(crate) use memory::FREE;
+pub(crate) use free::FREE;
 pub use reduce::{reduce, scan, ScanOp};
 pub use sort::argsort;
 pub use transfer::{from_slice, to_slice};
