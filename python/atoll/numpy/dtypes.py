@@ -1,19 +1,101 @@
 """The five dtypes (int64, uint64, float64, bool, uint8) and NumPy's promotion rules between them."""
 
 import builtins
+import sys
 
 import numpy as np
+from numpy import (  # noqa: F401  (NumPy's scalar types, Arkouda's names)
+    False_,
+    ScalarType,
+    True_,
+    base_repr,
+    binary_repr,
+    byte,
+    bytes_,
+    cdouble,
+    character,
+    clongdouble,
+    csingle,
+    datetime64,
+    double,
+    finfo,
+    flexible,
+    floating,
+    format_float_positional,
+    format_float_scientific,
+    half,
+    iinfo,
+    inexact,
+    int_,
+    intc,
+    integer,
+    intp,
+    isscalar,
+    issubdtype,
+    longdouble,
+    longlong,
+    number,
+    object_,
+    sctypeDict,
+    short,
+    signedinteger,
+    single,
+    timedelta64,
+    typename,
+    ubyte,
+    uint,
+    uintc,
+    uintp,
+    ulonglong,
+    unsignedinteger,
+    ushort,
+    void,
+)
+from numpy.dtypes import (  # noqa: F401  (NumPy's dtype classes, Arkouda's names)
+    BoolDType,
+    ByteDType,
+    BytesDType,
+    CLongDoubleDType,
+    Complex64DType,
+    Complex128DType,
+    DateTime64DType,
+    Float16DType,
+    Float32DType,
+    Float64DType,
+    Int8DType,
+    Int16DType,
+    Int32DType,
+    Int64DType,
+    IntDType,
+    LongDoubleDType,
+    LongDType,
+    LongLongDType,
+    ObjectDType,
+    ShortDType,
+    StrDType,
+    TimeDelta64DType,
+    UByteDType,
+    UInt8DType,
+    UInt16DType,
+    UInt32DType,
+    UInt64DType,
+    UIntDType,
+    ULongDType,
+    ULongLongDType,
+    UShortDType,
+    VoidDType,
+)
 
 int64 = np.dtype(np.int64)
 uint64 = np.dtype(np.uint64)
 float64 = np.dtype(np.float64)
 bool_ = np.dtype(np.bool_)
 uint8 = np.dtype(np.uint8)
-DTypes = frozenset(["int64", "uint64", "float64", "bool", "uint8"])
+_STORED = frozenset(["int64", "uint64", "float64", "bool", "uint8"])  # the dtypes pdarrays hold
 _EXPECTED = "expected int64, uint64, float64, bool or uint8"
 
 
-def dtype(x):
+def _stored_dtype(x):
     """The supported dtype of ``x`` (a dtype, a type or a name); TypeError otherwise."""
     if x is builtins.bool or x == "bool":
         return bool_
@@ -25,7 +107,7 @@ def dtype(x):
         d = np.dtype(x)
     except TypeError:
         raise TypeError(f"dtype: unsupported dtype {x!r} ({_EXPECTED})") from None
-    if d.name not in DTypes:
+    if d.name not in _STORED:
         raise TypeError(f"dtype: unsupported dtype {d.name!r} ({_EXPECTED})")
     return d
 
@@ -383,3 +465,89 @@ def ak_dtype(x):
     if isinstance(x, np.generic):
         return x.dtype
     return np.dtype(x)
+
+
+# ----- Arkouda's dtype module names: NumPy's scalar types and dtype classes -----------------
+
+# Arkouda's ``dtype`` (a dtype of anything NumPy reads, bigint, str); ``_stored_dtype`` is the
+# strict one of the dtypes a pdarray holds.
+dtype = ak_dtype
+# Arkouda's dtype names (those of ``DType``).
+DTypes = frozenset(member.value for member in DType)
+bool = np.bool_  # noqa: A001  (Arkouda's ak.bool)
+int8, int16, int32 = np.int8, np.int16, np.int32
+uint16, uint32 = np.uint16, np.uint32
+float16, float32 = np.float16, np.float32
+complex64, complex128 = np.complex64, np.complex128
+
+NUMBER_FORMAT_STRINGS = {
+    "bool": "{}",
+    "int64": "{:d}",
+    "float64": "{:.17f}",
+    "uint8": "{:d}",
+    "np.float64": "{f}",
+    "uint64": "{:d}",
+    "bigint": "{:d}",
+}
+
+_CHAPEL_NAMES = {
+    "real": "float64",
+    "real(32)": "float32",
+    "real(64)": "float64",
+    "complex": "complex128",
+    "complex(64)": "complex64",
+    "complex(128)": "complex128",
+    "int": "int64",
+    "int(8)": "int8",
+    "int(16)": "int16",
+    "int(32)": "int32",
+    "int(64)": "int64",
+    "uint": "uint64",
+    "uint(8)": "uint8",
+    "uint(16)": "uint16",
+    "uint(32)": "uint32",
+    "uint(64)": "uint64",
+    "bool": "bool",
+    "bigint": "bigint",
+    "string": "str",
+}
+
+
+def dtype_for_chapel(type_name):
+    """The dtype of a Chapel type name (``"real(32)"`` is float32, ``"string"`` str); a
+    ``TypeError`` for a name without one."""
+    try:
+        return ak_dtype(_CHAPEL_NAMES[type_name])
+    except KeyError:
+        raise TypeError(f"Arkouda does not have a dtype that corresponds to '{type_name}' in Chapel") from None
+
+
+def _datatype_check(the_dtype, allowed_list, name):
+    """A ``TypeError`` naming ``name`` unless ``the_dtype`` is in ``allowed_list``."""
+    if the_dtype not in allowed_list:
+        raise TypeError(f"{name} only implements types {allowed_list}")
+
+
+def _is_dtype_in_union(dt, union_type):
+    """True when ``dt`` is one of the types of the ``typing.Union`` ``union_type``."""
+    return hasattr(union_type, "__args__") and dt in union_type.__args__
+
+
+def _val_isinstance_of_union(val, union_type):
+    """True when ``val`` is an instance of one of the types of the ``typing.Union``."""
+    return hasattr(union_type, "__args__") and isinstance(val, union_type.__args__)
+
+
+def get_byteorder(dt):
+    """The byte order of the NumPy dtype ``dt`` as ``"<"`` or ``">"`` (``"="`` resolved to
+    this machine's order; ``"|"``, no order, too)."""
+    order = np.dtype(dt).byteorder
+    if order == "=":
+        return "<" if sys.byteorder == "little" else ">"
+    return order
+
+
+def get_server_byteorder():
+    """The byte order of the machines that hold the arrays: this one's, ``"little"`` or
+    ``"big"`` (every rank of a job runs on one architecture)."""
+    return sys.byteorder

@@ -3,8 +3,14 @@
 import builtins
 import math
 
+import numpy as np
+
 from ..pandas._concat import generic_concat
+from ..pandas.groupbyclass import GroupBy
+from .numeric import cast as _cast, where as _where
 from .pdarrayclass import pdarray
+from .pdarraycreation import arange as _arange, array as _array, full as _full
+from .strings import Strings
 
 concatenate = generic_concat
 
@@ -27,13 +33,311 @@ def _generate_test_shape(rank, size):
     return shape, math.prod(shape)
 
 
+def _values_dtype(arry):
+    """The dtype of a pdarray, or of the values of a Series or an Index (None for Strings,
+    Categoricals and anything else)."""
+    if type(arry).__name__ in ("Series", "Index"):
+        arry = getattr(arry, "values", None)
+    return arry.dtype if isinstance(arry, pdarray) and not hasattr(arry, "_limbs") else None
+
+
 def is_numeric(arry):
-    return isinstance(arry, pdarray) and arry.dtype.kind in "iuf"
+    """True for a pdarray (or a Series or Index of one) of integers or floats."""
+    d = _values_dtype(arry)
+    return d is not None and d.kind in "iuf"
 
 
 def is_float(arry):
-    return isinstance(arry, pdarray) and arry.dtype.kind == "f"
+    """True for a pdarray (or a Series or Index of one) of floats."""
+    d = _values_dtype(arry)
+    return d is not None and d.kind == "f"
 
 
 def is_int(arry):
-    return isinstance(arry, pdarray) and arry.dtype.kind in "iu"
+    """True for a pdarray (or a Series or Index of one) of integers."""
+    d = _values_dtype(arry)
+    return d is not None and d.kind in "iu"
+
+
+# ----- broadcasting of shapes, map, copy, memory sharing -------------------------------------
+
+
+def broadcast_shapes(*shapes):
+    """The shape that arrays of ``shapes`` broadcast to (``numpy.broadcast_shapes``): a
+    ``ValueError`` naming them when there is none.
+
+    >>> import atoll as ak
+    >>> ak.broadcast_shapes((1, 2, 3), (4, 1, 3), (4, 2, 1))
+    (4, 2, 3)
+    """
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"Found no common broadcast shape for: {shapes}") from None
+
+
+def broadcast_dims(sa, sb):
+    """The shape that arrays of shapes ``sa`` and ``sb`` broadcast to, by the Array API
+    standard's rule (aligned from the last axis, a length of one stretches); a
+    ``ValueError`` when two lengths differ and neither is one.
+
+    >>> from atoll.numpy.util import broadcast_dims
+    >>> broadcast_dims((5, 1), (1, 3))
+    (5, 3)
+    >>> broadcast_dims((4,), (3, 1))
+    (3, 4)
+    """
+    a, b = tuple(builtins.int(x) for x in sa), tuple(builtins.int(x) for x in sb)
+    n = builtins.max(len(a), len(b))
+    a = (1,) * (n - len(a)) + a
+    b = (1,) * (n - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise ValueError("Incompatible dimensions for broadcasting")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def _is_categorical(x):
+    return type(x).__name__ == "Categorical" and hasattr(x, "codes") and hasattr(x, "categories")
+
+
+def map(values, mapping):  # noqa: A001  (Arkouda's name)
+    """``values`` (a pdarray, Strings or Categorical) mapped through ``mapping`` (a dict or a
+    Series from keys to values), as Arkouda's ``util.map``: each value's mapped value, and
+    where a value has no key, NaN (cast to the mapped dtype when it is an integer dtype, as
+    Arkouda does) or ``"null"`` for string values.
+
+    >>> import atoll as ak
+    >>> from atoll.numpy.util import map
+    >>> map(ak.array([2, 3, 2, 4]), {4: 25.0, 2: 30.0, 3: 5.0}).tolist()
+    [30.0, 5.0, 30.0, 25.0]
+    >>> map(ak.array(["a", "b"]), {"a": "x"}).tolist()
+    ['x', 'null']
+    """
+    if not isinstance(values, (pdarray, Strings)) and not _is_categorical(values):
+        raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
+    args = values.to_strings() if _is_categorical(values) else values
+    if isinstance(mapping, dict):
+        if not mapping:
+            if isinstance(args, Strings):
+                return _full(args.size, "null")
+            return _full(args.size, _nan_as(args.dtype), args.dtype)
+        keys = _array(list(mapping.keys()))
+        vals = _array(list(mapping.values()))
+    elif hasattr(mapping, "index") and hasattr(mapping, "values") and type(mapping).__name__ == "Series":
+        keys = mapping.index.values
+        vals = mapping.values
+        if _is_categorical(vals):
+            vals = vals.to_strings()
+    else:
+        raise TypeError("Map must be dict or arkouda.Series.")
+    if _is_categorical(keys):
+        keys = keys.to_strings()
+    # Each argument's key position: the first position of its group among keys + arguments
+    # (the keys come first, and are unique).
+    nk = keys.size
+    combined = generic_concat([keys, args])
+    g = GroupBy(combined, dropna=False)
+    _, first = g.min(_arange(combined.size))
+    idx = g.broadcast(first)[nk:]
+    found = idx < nk
+    got = vals[_where(found, idx, 0)]
+    if isinstance(vals, Strings):
+        return _where(found, got, "null")
+    return _where(found, got, _nan_as(vals.dtype))
+
+
+def _nan_as(dt):
+    """NaN in dtype ``dt``: NaN for floats, else NaN cast to ``dt`` (what Arkouda fills)."""
+    return np.nan if dt.kind == "f" else _cast(_array([np.nan]), dt)[0]
+
+
+def copy(a):
+    """A copy of ``a`` (a pdarray or Strings) that shares no memory with it; a ``TypeError``
+    for anything else."""
+    if isinstance(a, pdarray):
+        return a + 0 if a.dtype != bool else a | False
+    if isinstance(a, Strings):
+        return a[:]
+    raise TypeError(f"Unsupported type for copy: {type(a)}")
+
+
+def _parts(x):
+    """The memory behind ``x``, as ``(token, positions)`` pairs: a materialized pdarray's native
+    array and the ``range`` of its positions there (a slice is a view: a window of its base),
+    a Strings' native handle (``None``: all of it), the components of a Categorical or
+    SegArray, and recursively the items of lists, tuples, sets and dicts. A pdarray whose
+    value is not computed yet holds no memory of its own: its token is the object itself."""
+    out = []
+    if isinstance(x, pdarray):
+        limbs = getattr(x, "_limbs", None)
+        if limbs is not None:
+            for limb in limbs:
+                out += _parts(limb)
+        elif x._arr is not None and x._expr is None:
+            window = range(x._start, x._start + x._step * x._size, x._step)
+            out.append((("buffer", id(x._arr)), window))
+        else:
+            out.append((("object", id(x)), None))
+    elif isinstance(x, Strings):
+        out.append((("strings", id(x._s)), None))
+    elif _is_categorical(x) or type(x).__name__ == "SegArray":
+        for name in ("codes", "categories", "permutation", "segments", "values"):
+            part = getattr(x, name, None)
+            if isinstance(part, (pdarray, Strings)):
+                out += _parts(part)
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        for item in x:
+            out += _parts(item)
+    elif isinstance(x, dict):
+        for item in x.values():
+            out += _parts(item)
+    return out
+
+
+def _ascending(r):
+    return r if r.step > 0 else r[::-1]
+
+
+def _ranges_meet(r1, r2):
+    """True when the ranges ``r1`` and ``r2`` share a position (solved exactly, by the
+    Chinese remainder theorem on their starts and steps)."""
+    if not r1 or not r2:
+        return False
+    a, b = _ascending(r1), _ascending(r2)
+    lo, hi = builtins.max(a[0], b[0]), builtins.min(a[-1], b[-1])
+    if lo > hi:
+        return False
+    g = math.gcd(a.step, b.step)
+    if (b[0] - a[0]) % g:
+        return False
+    # x = a[0] + a.step * k with a.step * k = b[0] - a[0] (mod b.step)
+    m = b.step // g
+    k = ((b[0] - a[0]) // g * pow(a.step // g, -1, m)) % m if m > 1 else 0
+    first = a[0] + a.step * k
+    period = a.step * m
+    if first < lo:
+        first += -(-(lo - first) // period) * period
+    return first <= hi
+
+
+def _bounds_meet(r1, r2):
+    if not r1 or not r2:
+        return False
+    a, b = _ascending(r1), _ascending(r2)
+    return builtins.max(a[0], b[0]) <= builtins.min(a[-1], b[-1])
+
+
+def _share(a, b, meet):
+    pa, pb = _parts(a), _parts(b)
+    for ta, ra in pa:
+        for tb, rb in pb:
+            if ta == tb and (ra is None or rb is None or (ra == rb and len(ra) > 0) or meet(ra, rb)):
+                return True
+    return False
+
+
+def shares_memory(a, b):
+    """True when ``a`` and ``b`` (pdarrays, Strings, Categoricals, SegArrays, or containers of
+    them) hold one same element of a native array (``numpy.shares_memory``: a slice is a view
+    of its base, so ``shares_memory(a, a[::2])`` is True and ``shares_memory(a[::2], a[1::2])``
+    False; an array that is its own alias shares with itself, even when empty).
+
+    >>> import atoll as ak
+    >>> a = ak.arange(10)
+    >>> ak.shares_memory(a, a[::2]), ak.shares_memory(a[::2], a[1::2]), ak.shares_memory(a, a + 0)
+    (True, False, False)
+    """
+    if a is b and _parts(a):
+        return True
+    return _share(a, b, _ranges_meet)
+
+
+def may_share_memory(a, b):
+    """True when ``a`` and ``b`` use overlapping bounds of a native array
+    (``numpy.may_share_memory``: ``may_share_memory(a[::2], a[1::2])`` is True)."""
+    if a is b and _parts(a):
+        return True
+    return _share(a, b, _bounds_meet)
+
+
+def sparse_sum_help(idx1, idx2, val1, val2, merge=True, percent_transfer_limit=100):
+    """The sum of two sparse vectors given as (indices, values) pairs: the distinct indices in
+    increasing order and the sum of the values at each, as
+    ``GroupBy(concatenate([idx1, idx2])).sum(concatenate([val1, val2]))``. ``merge`` and
+    ``percent_transfer_limit`` (Arkouda's choice of algorithm) change nothing here.
+
+    >>> import atoll as ak
+    >>> i, v = ak.util.sparse_sum_help(ak.array([0, 2]), ak.array([2, 5]), ak.array([1, 2]), ak.array([10, 20]))
+    >>> i.tolist(), v.tolist()
+    ([0, 2, 5], [1, 12, 20])
+    """
+    for name, x in (("idx1", idx1), ("idx2", idx2), ("val1", val1), ("val2", val2)):
+        if not isinstance(x, pdarray):
+            raise TypeError(f"{name}: expected a pdarray, got {type(x).__name__}")
+    if idx1.size != val1.size or idx2.size != val2.size:
+        raise ValueError("each index array must have its value array's size")
+    return GroupBy(generic_concat([idx1, idx2])).sum(generic_concat([val1, val2]))
+
+
+def invert_permutation(perm):
+    """The inverse of the permutation ``perm`` of ``0..n-1``: ``inv[perm[i]] == i``. A
+    ``ValueError`` when ``perm`` is not a permutation (a value repeated or out of range).
+
+    >>> import atoll as ak
+    >>> ak.invert_permutation(ak.array([2, 0, 3, 1])).tolist()
+    [1, 3, 0, 2]
+    """
+    if not isinstance(perm, pdarray) or perm.dtype.kind not in "iu" or hasattr(perm, "_limbs"):
+        raise TypeError(f"perm: expected an integer pdarray, got {getattr(perm, 'dtype', type(perm).__name__)}")
+    n = perm.size
+    if n == 0:
+        return _array(np.array([], dtype=perm.dtype))
+    if builtins.int(perm.min()) < 0 or builtins.int(perm.max()) >= n:
+        raise ValueError("The array is not a permutation.")
+    positions = _arange(n).astype(perm.dtype)
+    inv = _full(n, 0, perm.dtype)
+    inv[perm] = positions
+    # With a value repeated, one of its positions is overwritten: inv[perm] misses it.
+    if not builtins.bool((inv[perm] == positions).all()):
+        raise ValueError("The array is not a permutation.")
+    return inv
+
+
+def broadcast_to(x, shape):
+    """``x`` (a scalar or a 1-D pdarray) broadcast to ``shape`` (an int or a one-element
+    tuple), as ``numpy.broadcast_to``: a pdarray of that length (an array of length one
+    repeated; ``x`` itself when its length is the shape's). A ``ValueError`` when the lengths
+    differ otherwise; a shape of more than one axis needs N-d arrays (``NotImplementedError``).
+
+    >>> import atoll as ak
+    >>> ak.broadcast_to(7, 3).tolist()
+    [7, 7, 7]
+    """
+    if isinstance(shape, tuple):
+        if len(shape) != 1:
+            raise NotImplementedError(
+                f"broadcast_to: shape {shape} has {len(shape)} axes; pdarrays are 1-D (ak.get_max_array_rank() is 1)"
+            )
+        shape = shape[0]
+    n = builtins.int(shape)
+    if n < 0:
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    if isinstance(x, pdarray):
+        if x.size == n:
+            return x
+        if x.size == 1:
+            return x[_full(n, 0, np.int64)]
+        raise ValueError(f"Operands could not be broadcast together: {x.shape} and {n}")
+    if isinstance(x, (builtins.bool, builtins.int, builtins.float, np.generic)):
+        return _full(n, x)
+    raise TypeError(f"x: expected a scalar or a pdarray, got {type(x).__name__}")
+
+
+def broadcast_arrays(*arrays):
+    """The 1-D pdarrays ``arrays`` broadcast to their common length (``numpy.broadcast_arrays``),
+    as a list; a ``ValueError`` when they have none."""
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    return [broadcast_to(a, shape) for a in arrays]
