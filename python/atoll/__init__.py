@@ -341,7 +341,16 @@ e = 2.718281828459045
 # Floating-point error modes, NumPy's scalar types and dtype classes, manipulation functions
 # (Arkouda's top-level names from arkouda.numpy).
 from .numpy.err import geterr, seterr, geterrcall, seterrcall, errstate  # noqa: E402
-from .numpy.util import broadcast_dims, broadcast_shapes, copy, may_share_memory, shares_memory  # noqa: E402
+from .numpy.util import (  # noqa: E402
+    broadcast_arrays,
+    broadcast_dims,
+    broadcast_shapes,
+    broadcast_to,
+    copy,
+    invert_permutation,
+    may_share_memory,
+    shares_memory,
+)
 from .numpy.char import isnumeric  # noqa: E402
 
 # Registration and checkpoints (arkouda.core.registry), logging (arkouda.core.logger), plotting.

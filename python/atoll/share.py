@@ -21,9 +21,9 @@ import ctypes
 import numpy as np
 
 from . import _atoll
+from .numpy.dtypes import _stored_dtype as _dtype
+from .numpy.pdarrayclass import _before_write, pdarray
 from .numpy.pdarraycreation import _size
-from .numpy.dtypes import dtype as _dtype
-from .numpy.pdarrayclass import pdarray, _before_write
 
 __all__ = ["SharedArray", "attach", "call_c", "create", "from_numpy", "make"]
 

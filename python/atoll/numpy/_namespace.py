@@ -148,8 +148,21 @@ from .manipulation_functions import flip, squeeze, repeat, tile
 from . import err, char
 from .err import geterr, seterr, geterrcall, seterrcall, errstate
 from .pdarraymanipulation import append, delete, hstack, vstack
-from .util import broadcast_dims, broadcast_shapes, copy, may_share_memory, shares_memory
+from .util import (
+    broadcast_arrays,
+    broadcast_dims,
+    broadcast_shapes,
+    broadcast_to,
+    copy,
+    invert_permutation,
+    may_share_memory,
+    shares_memory,
+)
 from .char import isnumeric
-from numpy import bool_, float64, int64, str_, uint8, uint64  # Arkouda's: NumPy's scalar types
+import numpy as _np
+
+# Arkouda's arkouda.numpy dtype names are NumPy's scalar types (set after the star imports,
+# which bring dtype objects of the same names).
+bool_, float64, int64, str_, uint8, uint64 = _np.bool_, _np.float64, _np.int64, _np.str_, _np.uint8, _np.uint64
 
 vars(_package).update((k, v) for k, v in list(globals().items()) if not k.startswith("_"))

@@ -14,14 +14,19 @@ import os
 
 import numpy as np
 
-from ..pdarraycreation import _size, randint as _randint, standard_normal as _std_normal, uniform as _uniform
-from ..dtypes import bool_, float64, int64, uint64, dtype as _dtype
-from ..pdarrayclass import pdarray
-from ..numeric import exp, log, where
-from ..pdarraycreation import array, arange
-from ..sorting import searchsorted, argsort
 from ..._stream import stream_key as _stream_key
-from ..pdarrayclass import cumsum
+from ..dtypes import _stored_dtype as _dtype, bool_, float64, int64, uint64
+from ..numeric import exp, log, where
+from ..pdarrayclass import cumsum, pdarray
+from ..pdarraycreation import (
+    _size,
+    arange,
+    array,
+    randint as _randint,
+    standard_normal as _std_normal,
+    uniform as _uniform,
+)
+from ..sorting import argsort, searchsorted
 
 __all__ = [
     "Generator",
