@@ -95,6 +95,13 @@ def test_arkouda_dtype_tables():
         ak.zeros(3, dtype="float32")  # arrays still hold only their five dtypes
 
 
+def test_resolve_scalar_dtype_reads_floats_as_float64():
+    # Arkouda's documented names: every float is float64 (the dtype arrays hold).
+    for v in (np.float16(1), np.float32(1), np.float64(1), 1.0):
+        assert ak.resolve_scalar_dtype(v) == "float64"
+    assert ak.resolve_scalar_dtype(np.uint64(7)) == "uint64" and ak.resolve_scalar_dtype(2**64) == "bigint"
+
+
 def test_union_helpers_and_byteorder():
     u = typing.Union[float, np.float64]
     assert dtypes._is_dtype_in_union(np.float64, u) and not dtypes._is_dtype_in_union(np.int64, u)

@@ -346,7 +346,8 @@ def is_supported_dtype(scalar):
 
 def resolve_scalar_dtype(val):
     """Arkouda's dtype name of a scalar: 'bool', 'int64', 'uint64' (ints from 2**63 up to
-    2**64), 'bigint' (beyond), 'float64', 'str', or the NumPy dtype's name."""
+    2**64), 'bigint' (beyond), 'float64' (any float, NumPy's float32 too), 'str', or the NumPy
+    dtype's name."""
     if isinstance(val, (builtins.bool, np.bool_)):
         return "bool"
     if isinstance(val, bigint_):
@@ -362,7 +363,7 @@ def resolve_scalar_dtype(val):
     if isinstance(val, (str, np.str_)):
         return "str"
     if isinstance(val, np.generic):
-        return val.dtype.name
+        return "float64" if val.dtype.kind == "f" else val.dtype.name  # Arkouda's: floats as float64
     return str(type(val))
 
 
