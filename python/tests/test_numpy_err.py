@@ -294,3 +294,16 @@ def test_raise_stops_at_numpys_first_category():
     with ak.errstate(all="raise", under="ignore"), pytest.raises(FloatingPointError) as e:
         ak.array(x) / ak.array(y)
     assert str(e.value) == str(en.value)
+
+
+def test_isclose_reports_nothing_like_numpy():
+    x = np.array([1.0, np.inf, -np.inf, np.nan, 0.0])
+    y = np.array([1.0, np.inf, np.inf, np.nan, 1e-300])
+    assert _np_kinds(np.isclose, x, y) == []
+    kinds, _ = _ak_kinds(ak.isclose, ak.array(x), ak.array(y))
+    assert kinds == []
+    assert _ak_kinds(ak.allclose, ak.array(x), ak.array(y))[0] == []
+    with ak.errstate(invalid="raise"):
+        np.testing.assert_array_equal(ak.isclose(ak.array(x), ak.array(y)).to_ndarray(), np.isclose(x, y))
+        with pytest.raises(FloatingPointError):  # the checks are back after it
+            ak.array([np.inf]) - ak.array([np.inf])

@@ -163,6 +163,19 @@ class errstate(contextlib.ContextDecorator):
         return False
 
 
+@contextlib.contextmanager
+def quiet():
+    """Within the block, elementwise operations report no floating-point errors: for library
+    code whose intermediate infinities and NaNs are not the caller's errors (``isclose``
+    subtracts infinities, as NumPy's does without a warning)."""
+    before = _checking[0]
+    _checking[0] = True
+    try:
+        yield
+    finally:
+        _checking[0] = before
+
+
 def handle(kind, message):
     """Routes an error of category ``kind`` with ``message`` through the current mode (a
     ``ValueError`` for an unknown category)."""
