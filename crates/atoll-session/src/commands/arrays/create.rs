@@ -33,7 +33,18 @@ pub fn random_word(seed: u64, i: u64) -> u64 {
     Stream::new(seed, i).next_u64()
 }
 
-fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
+/// A new array `id` of `n` elements by formula.
+#[derive(Serialize, Deserialize)]
+pub struct Create {
+    /// The new array's id.
+    pub id: u64,
+    /// The number of elements.
+    pub n: usize,
+    /// The formula.
+    pub fill: Fill,
+}
+
+fn create_cmd(ctx: &Ctx, Create { id, n, fill }: Create) -> Result<()> {
     let d = dist::block(ctx, [n])?;
     let last = n.saturating_sub(1) as i64;
     let col = match fill {
@@ -66,7 +77,7 @@ fn create_cmd(ctx: &Ctx, (id, n, fill): (u64, usize, Fill)) -> Result<()> {
 }
 
 fn made(s: &Session, dtype: DType, n: usize, fill: Fill) -> Result<Array> {
-    s.new_array(dtype, n, |id| s.exec(&CREATE, (id, n, fill)))
+    s.new_array(dtype, n, |id| s.exec(&CREATE, Create { id, n, fill }))
 }
 
 /// `n` elements equal to `v` (of `v`'s dtype). **Collective.**
@@ -102,7 +113,7 @@ pub fn standard_normal(s: &Session, n: usize, seed: u64) -> Result<Array> {
 
 commands! {
     /// A new array `id` of `n` elements by formula.
-    pub static CREATE: Handler<(u64, usize, Fill), ()> = Handler::new("atoll-session::create", create_cmd);
+    pub static CREATE: Handler<Create, ()> = Handler::new("atoll-session::create", create_cmd);
 }
 
 #[cfg(test)]

@@ -7,8 +7,20 @@ use crate::types::{ArrRef, Node};
 use atoll::array::{DistArray, Elem, StridedRange};
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
 
-fn evaluate_cmd(ctx: &Ctx, (id, node, n): (u64, Node, usize)) -> Result<()> {
+/// An expression of `n` elements evaluated into a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct Evaluate {
+    /// The new array's id.
+    pub id: u64,
+    /// The expression.
+    pub node: Node,
+    /// The number of elements.
+    pub n: usize,
+}
+
+fn evaluate_cmd(ctx: &Ctx, Evaluate { id, node, n }: Evaluate) -> Result<()> {
     let col = materialize(ctx, &node, n)?;
     Registry::of(ctx).insert(id, col);
     Ok(())
@@ -19,7 +31,16 @@ fn assign_t<T: Elem>(dst: &mut DistArray<T, 1>, r: &ArrRef, src: &DistArray<T, 1
     dst.slice_mut(dom)?.assign(&src.view())
 }
 
-fn assign_cmd(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
+/// An expression assigned into `dst`, (a selection of) an array.
+#[derive(Serialize, Deserialize)]
+pub struct Assign {
+    /// The array, or the selection of it, written.
+    pub dst: ArrRef,
+    /// The value, aligned with `dst`.
+    pub node: Node,
+}
+
+fn assign_cmd(ctx: &Ctx, Assign { dst, node }: Assign) -> Result<()> {
     let reg = Registry::of(ctx);
     let mut refs = Vec::new();
     node.leaves(&mut refs);
@@ -54,18 +75,18 @@ fn assign_cmd(ctx: &Ctx, (dst, node): (ArrRef, Node)) -> Result<()> {
 
 /// A new array holding `node`'s value (`n` elements). **Collective.**
 pub fn evaluate(s: &Session, node: &Node, n: usize) -> Result<Array> {
-    s.new_array(node.dtype(), n, |id| s.exec(&EVALUATE, (id, node.clone(), n)))
+    s.new_array(node.dtype(), n, |id| s.exec(&EVALUATE, Evaluate { id, node: node.clone(), n }))
 }
 
 /// `dst = node`: a whole array, or a selection of one with a positive step. **Collective.**
 pub fn assign(s: &Session, dst: ArrRef, node: &Node) -> Result<()> {
-    s.exec(&ASSIGN, (dst, node.clone()))
+    s.exec(&ASSIGN, Assign { dst, node: node.clone() })
 }
 
 commands! {
     /// A new array `id` holding an expression's value.
-    pub static EVALUATE: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::evaluate", evaluate_cmd);
+    pub static EVALUATE: Handler<Evaluate, ()> = Handler::new("atoll-session::evaluate", evaluate_cmd);
 
     /// `dst = node` (a whole array or a positive-step selection).
-    pub static ASSIGN: Handler<(ArrRef, Node), ()> = Handler::new("atoll-session::assign", assign_cmd);
+    pub static ASSIGN: Handler<Assign, ()> = Handler::new("atoll-session::assign", assign_cmd);
 }

@@ -1,6 +1,5 @@
 //! Element access, gather, scatter and compress.
 
-use serde::{Deserialize, Serialize};
 use super::{local_range, materialize, Operand};
 use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
@@ -9,12 +8,22 @@ use crate::with_col;
 use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, GlobalPtr, Handler};
 use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 fn get_t<T: Elem + crate::eval::kernels::Num>(a: &DistArray<T, 1>, lo: usize, pos: usize) -> Scal {
     a.local()[pos - lo].scal()
 }
 
-fn get_cmd(ctx: &Ctx, (id, pos): (u64, usize)) -> Result<Option<Scal>> {
+/// Element `pos` of array `id` (from the locale that holds it).
+#[derive(Serialize, Deserialize)]
+pub struct Get {
+    /// The array.
+    pub id: u64,
+    /// The global position.
+    pub pos: usize,
+}
+
+fn get_cmd(ctx: &Ctx, Get { id, pos }: Get) -> Result<Option<Scal>> {
     let c = Registry::of(ctx).get(id)?;
     let g = lock(&c);
     let r = local_range(ctx, g.len())?;
@@ -24,7 +33,18 @@ fn get_cmd(ctx: &Ctx, (id, pos): (u64, usize)) -> Result<Option<Scal>> {
     Ok(Some(with_col!(&*g, a => get_t(a, r.start, pos))))
 }
 
-fn set_cmd(ctx: &Ctx, (id, pos, v): (u64, usize, Scal)) -> Result<()> {
+/// Element `pos` of array `id` set to `v`.
+#[derive(Serialize, Deserialize)]
+pub struct Set {
+    /// The array.
+    pub id: u64,
+    /// The global position.
+    pub pos: usize,
+    /// The value, of the array's dtype.
+    pub v: Scal,
+}
+
+fn set_cmd(ctx: &Ctx, Set { id, pos, v }: Set) -> Result<()> {
     let c = Registry::of(ctx).get(id)?;
     let mut g = lock(&c);
     let r = local_range(ctx, g.len())?;
@@ -218,7 +238,7 @@ fn compress_cmd(ctx: &Ctx, Compress { id, src, mask, n }: Compress) -> Result<u6
 
 /// Element `pos` of array `a`; an `IndexOutOfBounds` error past its end. **Collective.**
 pub fn get(s: &Session, a: &Array, pos: usize) -> Result<Scal> {
-    let all = s.exec_all(&GET, (a.id, pos))?;
+    let all = s.exec_all(&GET, Get { id: a.id, pos })?;
     all.into_iter().flatten().next().ok_or_else(|| Error::IndexOutOfBounds {
         index: pos.to_string(),
         bounds: format!("an array of size {}", a.len),
@@ -227,7 +247,7 @@ pub fn get(s: &Session, a: &Array, pos: usize) -> Result<Scal> {
 
 /// Sets element `pos` of array `a` to `v` (of `a`'s dtype). **Collective.**
 pub fn set(s: &Session, a: &Array, pos: usize, v: Scal) -> Result<()> {
-    s.exec(&SET, (a.id, pos, v))
+    s.exec(&SET, Set { id: a.id, pos, v })
 }
 
 /// `a[idx]` for an int64 expression of `n` indices in range. **Collective.**
@@ -247,10 +267,10 @@ pub fn compress(s: &Session, x: &Node, mask: &Node, n: usize) -> Result<Array> {
 
 commands! {
     /// Element `pos` of array `id` (from its owner).
-    pub static GET: Handler<(u64, usize), Option<Scal>> = Handler::new("atoll-session::get", get_cmd);
+    pub static GET: Handler<Get, Option<Scal>> = Handler::new("atoll-session::get", get_cmd);
 
     /// Sets element `pos` of array `id` (on its owner).
-    pub static SET: Handler<(u64, usize, Scal), ()> = Handler::new("atoll-session::set", set_cmd);
+    pub static SET: Handler<Set, ()> = Handler::new("atoll-session::set", set_cmd);
 
     /// A new array `id = src[idx]` (whole `src`, int64 indices in range).
     pub static GATHER: Handler<Gather, ()> = Handler::new("atoll-session::gather", gather_cmd);

@@ -49,7 +49,18 @@ fn prod_in_order(ctx: &Ctx, node: &Node, n: usize) -> Result<Part> {
     Ok(if n == 0 { Part::Empty } else { Part::Val(Scal::F(total)) })
 }
 
-fn reduce_cmd(ctx: &Ctx, (node, n, op): (Node, usize, RedOp)) -> Result<Part> {
+/// This locale's part of the reduction `op` of an expression of `n` elements.
+#[derive(Serialize, Deserialize)]
+pub struct Reduce {
+    /// The values.
+    pub node: Node,
+    /// Their number.
+    pub n: usize,
+    /// The reduction.
+    pub op: RedOp,
+}
+
+fn reduce_cmd(ctx: &Ctx, Reduce { node, n, op }: Reduce) -> Result<Part> {
     let dtype = node.dtype();
     if op == RedOp::Prod && dtype == DType::F64 {
         return prod_in_order(ctx, &node, n);
@@ -186,7 +197,7 @@ fn scan_cmd(ctx: &Ctx, Scan { id, node, n, op }: Scan) -> Result<()> {
 /// element's index for argmin/argmax, a count for count_nonzero, whether the elements are in
 /// order for is_sorted. **Collective.**
 pub fn reduce(s: &Session, node: &Node, n: usize, op: RedOp) -> Result<Option<Scal>> {
-    Ok(match s.exec(&REDUCE, (node.clone(), n, op))? {
+    Ok(match s.exec(&REDUCE, Reduce { node: node.clone(), n, op })? {
         Part::Empty => None,
         Part::Val(v) => Some(v),
         Part::Arg(_, i) => Some(Scal::I(i as i64)),
@@ -202,7 +213,7 @@ pub fn scan(s: &Session, node: &Node, n: usize, op: ScanOp) -> Result<Array> {
 
 commands! {
     /// Reduces an expression of `n` elements.
-    pub static REDUCE: Handler<(Node, usize, RedOp), Part> = Handler::new("atoll-session::reduce", reduce_cmd);
+    pub static REDUCE: Handler<Reduce, Part> = Handler::new("atoll-session::reduce", reduce_cmd);
 
     /// A new array `id`: the inclusive scan of an expression.
     pub static SCAN: Handler<Scan, ()> = Handler::new("atoll-session::scan", scan_cmd);

@@ -1,13 +1,13 @@
 //! Arrays whose locales' blocks are shared files (`atoll-share`): made by the session and
 //! attached by other processes, and C functions called by every locale on its own block.
 
-use serde::{Deserialize, Serialize};
 use crate::handles::{Array, Session};
 use crate::registry::{Col, Registry};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
 use atoll_share::{ShareOptions, SharedArray};
+use serde::{Deserialize, Serialize};
 
 /// A new array `id` of `n` elements of `dtype` whose blocks are files `name` in `dir`
 /// (removed with the array unless `keep`).

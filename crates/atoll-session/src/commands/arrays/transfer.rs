@@ -3,7 +3,6 @@
 //! parts straight from or into the buffer, in parallel on their task pools; when some locale
 //! lives elsewhere (MPI), locale 0 distributes or gathers the whole array instead.
 
-use serde::{Deserialize, Serialize};
 use super::{local_range, Operand};
 use crate::handles::{Array, Session};
 use crate::handoff::DriverSlice;
@@ -12,6 +11,7 @@ use crate::types::{DType, Node};
 use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
+use serde::{Deserialize, Serialize};
 
 /// Elements per task of the copies.
 const TASK: usize = 1 << 16;
@@ -111,7 +111,18 @@ fn push<T: Elem + Copy + Sync, S>(
     Ok(())
 }
 
-fn to_buffer(ctx: &Ctx, (node, n, buf): (Node, usize, DriverSlice)) -> Result<()> {
+/// An expression of `n` elements copied into the driver's buffer `buf`.
+#[derive(Serialize, Deserialize)]
+pub struct ToBuffer {
+    /// The values.
+    pub node: Node,
+    /// Their number.
+    pub n: usize,
+    /// The driver's buffer, of `n` elements.
+    pub buf: DriverSlice,
+}
+
+fn to_buffer(ctx: &Ctx, ToBuffer { node, n, buf }: ToBuffer) -> Result<()> {
     let op = Operand::of(ctx, &node, n)?;
     let r = op.with(|c| match c {
         Col::I(a) => push(ctx, a, &buf, |x| x),
@@ -138,7 +149,7 @@ pub fn to_slice(s: &Session, node: &Node, n: usize, out: DriverSlice) -> Result<
     if out.len() != n {
         return Err(atoll::Error::InvalidArgument(format!("out: expected {n} elements, got {}", out.len())));
     }
-    s.exec(&TO_BUFFER, (node.clone(), n, out))
+    s.exec(&TO_BUFFER, ToBuffer { node: node.clone(), n, buf: out })
 }
 
 commands! {
@@ -147,5 +158,5 @@ commands! {
         Handler::new("atoll-session::from_buffer", from_buffer);
 
     /// Writes an expression's value (`n` elements) into a writable driver buffer.
-    pub static TO_BUFFER: Handler<(Node, usize, DriverSlice), ()> = Handler::new("atoll-session::to_buffer", to_buffer);
+    pub static TO_BUFFER: Handler<ToBuffer, ()> = Handler::new("atoll-session::to_buffer", to_buffer);
 }

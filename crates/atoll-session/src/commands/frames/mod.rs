@@ -88,7 +88,18 @@ fn seg_bitwise_cmd(ctx: &Ctx, SegBitwise { id, vals, flags, n, op }: SegBitwise)
     Ok(())
 }
 
-fn f64_bits_cmd(ctx: &Ctx, (id, vals, n): (u64, Node, usize)) -> Result<()> {
+/// The bit patterns of `n` float64 values as a new uint64 array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct F64Bits {
+    /// The new array's id.
+    pub id: u64,
+    /// The float64 values.
+    pub vals: Node,
+    /// Their number.
+    pub n: usize,
+}
+
+fn f64_bits_cmd(ctx: &Ctx, F64Bits { id, vals, n }: F64Bits) -> Result<()> {
     let v = Operand::of(ctx, &vals, n)?;
     let out = v.with(|c| match c {
         Col::F(a) => {
@@ -113,7 +124,16 @@ fn f64_bits_cmd(ctx: &Ctx, (id, vals, n): (u64, Node, usize)) -> Result<()> {
     Ok(())
 }
 
-fn reserve_check_cmd(ctx: &Ctx, (operation, bytes): (String, u64)) -> Result<()> {
+/// Whether every locale can take `bytes` more for `operation` (an error names it if not).
+#[derive(Serialize, Deserialize)]
+pub struct ReserveCheck {
+    /// The operation named in the error.
+    pub operation: String,
+    /// The bytes each locale is to take.
+    pub bytes: u64,
+}
+
+fn reserve_check_cmd(ctx: &Ctx, ReserveCheck { operation, bytes }: ReserveCheck) -> Result<()> {
     // Every locale reserves its share in its budget (the same error everywhere when one
     // cannot), then gives it back: the caller allocates right after.
     let r = ctx.reserve(&operation, bytes)?;
@@ -127,10 +147,10 @@ commands! {
         Handler::new("atoll-session::seg_bitwise", seg_bitwise_cmd);
 
     /// A new uint64 array `id`: the IEEE bits of each float64 value (0.0 for -0.0, one NaN).
-    pub static F64_BITS: Handler<(u64, Node, usize), ()> = Handler::new("atoll-session::f64_bits", f64_bits_cmd);
+    pub static F64_BITS: Handler<F64Bits, ()> = Handler::new("atoll-session::f64_bits", f64_bits_cmd);
 
     /// Fails with the out-of-memory error of the locale that cannot reserve `bytes`.
-    pub static RESERVE_CHECK: Handler<(String, u64), ()> =
+    pub static RESERVE_CHECK: Handler<ReserveCheck, ()> =
         Handler::new("atoll-session::reserve_check", reserve_check_cmd);
 }
 
@@ -161,11 +181,11 @@ pub fn f64_bits(s: &Session, values: &Node, n: usize) -> Result<Array> {
     if values.dtype() != DType::F64 {
         return Err(Error::InvalidArgument("values: f64_bits takes float64 values".into()));
     }
-    s.new_array(DType::U64, n, |id| s.exec(&F64_BITS, (id, values.clone(), n)))
+    s.new_array(DType::U64, n, |id| s.exec(&F64_BITS, F64Bits { id, vals: values.clone(), n }))
 }
 
 /// Checks that every locale can take `bytes` more (an agreed OutOfMemory otherwise, naming the
 /// locale and `operation`), before an operation allocates them. **Collective.**
 pub fn reserve_check(s: &Session, operation: &str, bytes: u64) -> Result<()> {
-    s.exec(&RESERVE_CHECK, (operation.to_string(), bytes))
+    s.exec(&RESERVE_CHECK, ReserveCheck { operation: operation.to_string(), bytes })
 }

@@ -58,7 +58,16 @@ fn edges_of(ctx: &Ctx, id: u64, what: &str) -> Result<Vec<u64>> {
     Ok(v.into_iter().map(|x| x as u64).collect())
 }
 
-fn build_cmd(ctx: &Ctx, (id, src): (u64, Source)) -> Result<(usize, u64)> {
+/// A new graph `id` from `src`.
+#[derive(Serialize, Deserialize)]
+pub struct BuildGraph {
+    /// The new graph's id.
+    pub id: u64,
+    /// Where the graph comes from.
+    pub src: Source,
+}
+
+fn build_cmd(ctx: &Ctx, BuildGraph { id, src }: BuildGraph) -> Result<(usize, u64)> {
     let m = match src {
         Source::Mm(path) => atoll_graph::read_matrix_market(ctx, path)?,
         Source::Kron { scale, edge_factor, seed } => atoll_graph::kronecker(ctx, scale, edge_factor, seed)?,
@@ -120,7 +129,18 @@ fn store_f64(ctx: &Ctx, out: u64, n: usize, v: Vec<f64>) -> Result<()> {
     Ok(())
 }
 
-fn run_algo_cmd(ctx: &Ctx, (id, out, algo): (u64, u64, Algo)) -> Result<Info> {
+/// Algorithm `algo` on graph `id`, its result a new array `out`.
+#[derive(Serialize, Deserialize)]
+pub struct RunAlgo {
+    /// The graph.
+    pub id: u64,
+    /// The new array's id.
+    pub out: u64,
+    /// The algorithm.
+    pub algo: Algo,
+}
+
+fn run_algo_cmd(ctx: &Ctx, RunAlgo { id, out, algo }: RunAlgo) -> Result<Info> {
     let m = graph(ctx, id)?;
     let n = m.shape().0;
     Ok(match algo {
@@ -158,11 +178,11 @@ commands! {
         pub mod share;
     }
 
-    static BUILD: Handler<(u64, Source), (usize, u64)> = Handler::new("atoll-session::graph_build", build_cmd);
+    static BUILD: Handler<BuildGraph, (usize, u64)> = Handler::new("atoll-session::graph_build", build_cmd);
 
     static FREE: Handler<u64, ()> = Handler::new("atoll-session::graph_free", free_cmd);
 
-    static RUN: Handler<(u64, u64, Algo), Info> = Handler::new("atoll-session::graph_run", run_algo_cmd);
+    static RUN: Handler<RunAlgo, Info> = Handler::new("atoll-session::graph_run", run_algo_cmd);
 }
 
 /// A graph held by the locales.
@@ -197,7 +217,7 @@ impl GraphRef {
 /// [`Error::InvalidArgument`] for edge arrays of different lengths, and the build's.
 pub fn build(s: &Session, src: Source) -> Result<GraphRef> {
     let id = next_ids(1);
-    let (n, nnz) = s.exec(&BUILD, (id, src))?;
+    let (n, nnz) = s.exec(&BUILD, BuildGraph { id, src })?;
     Ok(GraphRef { id, n, nnz, generation: s.generation() })
 }
 
@@ -215,7 +235,7 @@ pub fn from_edges(s: &Session, src: &Array, dst: &Array, n: usize, symmetric: bo
 pub fn run(s: &Session, g: &GraphRef, algo: Algo, dtype: DType) -> Result<(Array, Info)> {
     let mut info = None;
     let a = s.new_array(dtype, g.n, |out| {
-        info = Some(s.exec(&RUN, (g.id, out, algo))?);
+        info = Some(s.exec(&RUN, RunAlgo { id: g.id, out, algo })?);
         Ok(())
     })?;
     Ok((a, info.unwrap_or((0, false, vec![]))))

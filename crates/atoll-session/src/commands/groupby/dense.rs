@@ -3,7 +3,6 @@
 //! of `atoll_ops::dense_unique` (`unique` without counts: one presence bit per key).
 //! The Python layer falls back to the sort when the keys span more than the limit.
 
-use serde::{Deserialize, Serialize};
 use crate::commands::Operand;
 use crate::handles::{next_id, Array, Session};
 use crate::registry::{Col, Registry};
@@ -12,6 +11,7 @@ use atoll::array::DistArray;
 use atoll::ops::{Agg, AggResult, AggValue, DenseGroups};
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 fn keys_col(c: &Col) -> Result<&DistArray<i64, 1>> {
     match c {

@@ -2,7 +2,6 @@
 //! dense-key paths of `unique`/`in1d`, on `atoll-ops`. The Python layer builds Arkouda's
 //! sorting, set and GroupBy functions on these and on the other commands.
 
-use serde::{Deserialize, Serialize};
 use crate::commands::{materialize, Operand};
 use crate::handles::{next_id, Array, Session};
 use crate::registry::{lock, Col, Registry};
@@ -11,6 +10,7 @@ use atoll::array::DistArray;
 use atoll::ops::{Agg, AggResult, SortColumn};
 use atoll::runtime::{Ctx, Handler};
 use atoll::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// Materializes the key expressions (int64, uint64 or float64), runs `f` on them as sort
 /// columns, frees them. **Collective.**
@@ -42,7 +42,18 @@ fn with_keys<R>(ctx: &Ctx, keys: &[Node], n: usize, f: impl FnOnce(&[&dyn SortCo
     r
 }
 
-fn coargsort_cmd(ctx: &Ctx, (id, keys, n): (u64, Vec<Node>, usize)) -> Result<()> {
+/// The permutation that sorts the rows of several keys, as a new array `id`.
+#[derive(Serialize, Deserialize)]
+pub struct Coargsort {
+    /// The new array's id.
+    pub id: u64,
+    /// The keys, the first most significant.
+    pub keys: Vec<Node>,
+    /// The number of rows.
+    pub n: usize,
+}
+
+fn coargsort_cmd(ctx: &Ctx, Coargsort { id, keys, n }: Coargsort) -> Result<()> {
     let perm = with_keys(ctx, &keys, n, atoll::ops::coargsort)?;
     Registry::of(ctx).insert(id, Col::I(perm));
     Ok(())
@@ -127,7 +138,7 @@ commands! {
     }
 
     /// A new int64 array `id`: the permutation that sorts the rows of the key expressions.
-    pub static COARGSORT: Handler<(u64, Vec<Node>, usize), ()> =
+    pub static COARGSORT: Handler<Coargsort, ()> =
         Handler::new("atoll-session::coargsort", coargsort_cmd);
 
     /// Groups the rows of the keys: registers the permutation, the group-start flags (over the
@@ -151,7 +162,7 @@ commands! {
 /// The permutation (int64) that sorts the rows of several key expressions of `n` elements
 /// (int64, uint64 or float64), the first most significant. **Collective.**
 pub fn coargsort(s: &Session, keys: &[Node], n: usize) -> Result<Array> {
-    s.new_array(DType::I64, n, |id| s.exec(&COARGSORT, (id, keys.to_vec(), n)))
+    s.new_array(DType::I64, n, |id| s.exec(&COARGSORT, Coargsort { id, keys: keys.to_vec(), n }))
 }
 
 /// Groups `n` rows of key expressions: (permutation, group-start flags over the sorted rows,

@@ -4,7 +4,6 @@
 //! and repack; plus the listing of one file's objects. `python/atoll/hdf5.py` composes
 //! Arkouda's layout of every object kind from these.
 
-use serde::{Deserialize, Serialize};
 use crate::commands::io::Dataset;
 use crate::commands::strings::Strs;
 use crate::handles::{next_ids, Array, Session};
@@ -14,13 +13,23 @@ use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
 use atoll_io::hdf5::{self as h5, AttrVal};
 use atoll_io::Column;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 fn paths(files: Vec<String>) -> Vec<PathBuf> {
     files.into_iter().map(PathBuf::from).collect()
 }
 
-fn create_cmd(ctx: &Ctx, (files, truncate): (Vec<String>, bool)) -> Result<()> {
+/// The `files` created (or checked, with `truncate` false).
+#[derive(Serialize, Deserialize)]
+pub struct H5Create {
+    /// The files (one, or one per locale).
+    pub files: Vec<String>,
+    /// Whether existing files are emptied.
+    pub truncate: bool,
+}
+
+fn create_cmd(ctx: &Ctx, H5Create { files, truncate }: H5Create) -> Result<()> {
     h5::h5_create(ctx, &paths(files), truncate)
 }
 
@@ -39,7 +48,16 @@ fn group_cmd(ctx: &Ctx, H5Group { files, path, attrs }: H5Group) -> Result<()> {
     h5::h5_group(ctx, &paths(files), &path, &attrs)
 }
 
-fn delete_cmd(ctx: &Ctx, (files, path): (Vec<String>, String)) -> Result<()> {
+/// The object `path` removed from every file.
+#[derive(Serialize, Deserialize)]
+pub struct H5Delete {
+    /// The files.
+    pub files: Vec<String>,
+    /// The object's path.
+    pub path: String,
+}
+
+fn delete_cmd(ctx: &Ctx, H5Delete { files, path }: H5Delete) -> Result<()> {
     h5::h5_delete(ctx, &paths(files), &path)
 }
 
@@ -151,14 +169,14 @@ fn read_strings_cmd(ctx: &Ctx, H5ReadStrings { files, path, id, calc }: H5ReadSt
 
 commands! {
     /// Creates (or, appending, opens) the files.
-    pub static H5_CREATE: Handler<(Vec<String>, bool), ()> = Handler::new("atoll-session::h5_create", create_cmd);
+    pub static H5_CREATE: Handler<H5Create, ()> = Handler::new("atoll-session::h5_create", create_cmd);
 
     /// Creates a group with attributes in every file.
     pub static H5_GROUP: Handler<H5Group, ()> =
         Handler::new("atoll-session::h5_group", group_cmd);
 
     /// Removes an object from every file.
-    pub static H5_DELETE: Handler<(Vec<String>, String), ()> = Handler::new("atoll-session::h5_delete", delete_cmd);
+    pub static H5_DELETE: Handler<H5Delete, ()> = Handler::new("atoll-session::h5_delete", delete_cmd);
 
     /// Rewrites every file compactly.
     pub static H5_REPACK: Handler<Vec<String>, ()> = Handler::new("atoll-session::h5_repack", repack_cmd);
@@ -182,7 +200,7 @@ commands! {
 /// Creates the files (truncating), or opens them (appending; missing ones created).
 /// **Collective.**
 pub fn create(s: &Session, files: Vec<String>, truncate: bool) -> Result<()> {
-    s.exec(&H5_CREATE, (files, truncate))
+    s.exec(&H5_CREATE, H5Create { files, truncate })
 }
 
 /// Creates the group `path` with `attrs` in every file. **Collective.**
@@ -192,7 +210,7 @@ pub fn group(s: &Session, files: Vec<String>, path: String, attrs: Vec<(String, 
 
 /// Removes the object `path` from every file. **Collective.**
 pub fn delete(s: &Session, files: Vec<String>, path: String) -> Result<()> {
-    s.exec(&H5_DELETE, (files, path))
+    s.exec(&H5_DELETE, H5Delete { files, path })
 }
 
 /// Rewrites every file compactly. **Collective.**

@@ -100,7 +100,18 @@ impl StrTest {
     }
 }
 
-fn test_cmd(ctx: &Ctx, (out, id, t): (u64, u64, StrTest)) -> Result<()> {
+/// Whether each of strings `id` passes `t`, as a new bool array `out`.
+#[derive(Serialize, Deserialize)]
+pub struct CharTest {
+    /// The new array's id.
+    pub out: u64,
+    /// The strings read.
+    pub id: u64,
+    /// The test.
+    pub t: StrTest,
+}
+
+fn test_cmd(ctx: &Ctx, CharTest { out, id, t }: CharTest) -> Result<()> {
     let s = get(ctx, id)?;
     let local = s.local();
     let mut a = DistArray::<bool, 1>::zeros_lazy(ctx, dist::block(ctx, [s.len()])?)?;
@@ -124,7 +135,18 @@ pub enum StrMap {
     Swapcase,
 }
 
-fn map_cmd(ctx: &Ctx, (out, id, m): (u64, u64, StrMap)) -> Result<()> {
+/// New strings `out` made from strings `id` by `m`.
+#[derive(Serialize, Deserialize)]
+pub struct MapStrings {
+    /// The new strings' id.
+    pub out: u64,
+    /// The strings read.
+    pub id: u64,
+    /// The map.
+    pub m: StrMap,
+}
+
+fn map_cmd(ctx: &Ctx, MapStrings { out, id, m }: MapStrings) -> Result<()> {
     let s = get(ctx, id)?;
     let r = match m {
         StrMap::Capitalize => s.capitalize()?,
@@ -159,13 +181,13 @@ fn lognormal_cmd(ctx: &Ctx, RandomLognormal { id, logmean, logstd, n, chars, see
 
 /// A bool array: `test` of each string. **Collective.**
 pub fn test(s: &Session, x: &Strs, t: StrTest) -> Result<Array> {
-    s.new_array(DType::Bool, x.len, |id| s.exec(&TEST, (id, x.id, t)))
+    s.new_array(DType::Bool, x.len, |id| s.exec(&TEST, CharTest { out: id, id: x.id, t }))
 }
 
 /// New strings: `m` of each string. **Collective.**
 pub fn map(s: &Session, x: &Strs, m: StrMap) -> Result<Strs> {
     let id = next_ids(1);
-    s.exec(&MAP, (id, x.id, m))?;
+    s.exec(&MAP, MapStrings { out: id, id: x.id, m })?;
     Ok(Strs { id, len: x.len, generation: s.generation() })
 }
 
@@ -177,9 +199,9 @@ pub fn random_lognormal(s: &Session, logmean: f64, logstd: f64, n: usize, charac
 }
 
 commands! {
-    static TEST: Handler<(u64, u64, StrTest), ()> = Handler::new("atoll-session::str_test", test_cmd);
+    static TEST: Handler<CharTest, ()> = Handler::new("atoll-session::str_test", test_cmd);
 
-    static MAP: Handler<(u64, u64, StrMap), ()> = Handler::new("atoll-session::str_map", map_cmd);
+    static MAP: Handler<MapStrings, ()> = Handler::new("atoll-session::str_map", map_cmd);
 
     static LOGNORMAL: Handler<RandomLognormal, ()> =
         Handler::new("atoll-session::str_random_lognormal", lognormal_cmd);

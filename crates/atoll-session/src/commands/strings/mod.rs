@@ -31,7 +31,16 @@ pub(crate) fn put(ctx: &Ctx, id: u64, s: DistStrings) {
     lock(&reg(ctx).map).insert(id, Arc::new(s));
 }
 
-fn from_list_cmd(ctx: &Ctx, (id, list): (u64, DriverRef<Vec<String>>)) -> Result<()> {
+/// New strings `id` from the driver's `list`.
+#[derive(Serialize, Deserialize)]
+pub struct FromList {
+    /// The new strings' id.
+    pub id: u64,
+    /// The driver's list.
+    pub list: DriverRef<Vec<String>>,
+}
+
+fn from_list_cmd(ctx: &Ctx, FromList { id, list }: FromList) -> Result<()> {
     // SAFETY: locale 0 lives in the driver's process, which holds the list for the command.
     let data = if ctx.id() == 0 { unsafe { list.get_mut() }.map(std::mem::take) } else { None };
     let s = DistStrings::from_root(ctx, 0, data.as_deref())?;
@@ -39,7 +48,16 @@ fn from_list_cmd(ctx: &Ctx, (id, list): (u64, DriverRef<Vec<String>>)) -> Result
     Ok(())
 }
 
-fn to_list_cmd(ctx: &Ctx, (id, out): (u64, DriverRef<Vec<String>>)) -> Result<()> {
+/// Strings `id` copied into the driver's list `out`.
+#[derive(Serialize, Deserialize)]
+pub struct ToList {
+    /// The strings.
+    pub id: u64,
+    /// The driver's list, filled.
+    pub out: DriverRef<Vec<String>>,
+}
+
+fn to_list_cmd(ctx: &Ctx, ToList { id, out }: ToList) -> Result<()> {
     let v = get(ctx, id)?.gather(0)?;
     if ctx.id() == 0 {
         // SAFETY: as in `from_list`: the driver holds the output slot for the command.
@@ -95,7 +113,18 @@ pub enum StrOp {
     Stick(u64, String, bool),
 }
 
-fn str_op_cmd(ctx: &Ctx, (out, id, op): (u64, u64, StrOp)) -> Result<()> {
+/// New strings `out` made from strings `id` by `op`.
+#[derive(Serialize, Deserialize)]
+pub struct Transform {
+    /// The new strings' id.
+    pub out: u64,
+    /// The strings read.
+    pub id: u64,
+    /// The operation.
+    pub op: StrOp,
+}
+
+fn str_op_cmd(ctx: &Ctx, Transform { out, id, op }: Transform) -> Result<()> {
     let s = get(ctx, id)?;
     let r = match op {
         StrOp::Lower => s.lower()?,
@@ -141,7 +170,18 @@ pub enum ValOp {
     In1d(u64),
 }
 
-fn val_op_cmd(ctx: &Ctx, (out, id, op): (u64, u64, ValOp)) -> Result<()> {
+/// New arrays, ids from `out` on: one value per string of strings `id`, by `op`.
+#[derive(Serialize, Deserialize)]
+pub struct Values {
+    /// The first new array's id (the others follow).
+    pub out: u64,
+    /// The strings read.
+    pub id: u64,
+    /// The operation.
+    pub op: ValOp,
+}
+
+fn val_op_cmd(ctx: &Ctx, Values { out, id, op }: Values) -> Result<()> {
     let s = get(ctx, id)?;
     let col = match op {
         ValOp::Lengths => Col::I(s.lengths()?),
@@ -228,7 +268,18 @@ fn peel_cmd(ctx: &Ctx, Peel { l, r, id, d, times, incl, keep, right }: Peel) -> 
     Ok(())
 }
 
-fn hash_cmd(ctx: &Ctx, (h1, h2, id): (u64, u64, u64)) -> Result<()> {
+/// The two uint64 hashes of strings `id`, as new arrays `h1` and `h2`.
+#[derive(Serialize, Deserialize)]
+pub struct HashStrings {
+    /// The first hashes' new id.
+    pub h1: u64,
+    /// The second hashes' new id.
+    pub h2: u64,
+    /// The strings.
+    pub id: u64,
+}
+
+fn hash_cmd(ctx: &Ctx, HashStrings { h1, h2, id }: HashStrings) -> Result<()> {
     let (a, b) = get(ctx, id)?.hash()?;
     Registry::of(ctx).insert(h1, Col::U(a));
     Registry::of(ctx).insert(h2, Col::U(b));
@@ -261,7 +312,16 @@ fn groupby_cmd(ctx: &Ctx, GroupStrings { perm, segs, keys, counts, id }: GroupSt
     Ok(k)
 }
 
-fn concatenate_cmd(ctx: &Ctx, (out, ids): (u64, Vec<u64>)) -> Result<()> {
+/// New strings `out`: the strings `ids`, one after another.
+#[derive(Serialize, Deserialize)]
+pub struct Concatenate {
+    /// The new strings' id.
+    pub out: u64,
+    /// The strings, in order.
+    pub ids: Vec<u64>,
+}
+
+fn concatenate_cmd(ctx: &Ctx, Concatenate { out, ids }: Concatenate) -> Result<()> {
     let all: Vec<Arc<DistStrings>> = ids.iter().map(|&i| get(ctx, i)).collect::<Result<_>>()?;
     let refs: Vec<&DistStrings> = all.iter().map(|a| &**a).collect();
     put(ctx, out, DistStrings::concatenate(&refs)?);
@@ -274,10 +334,10 @@ commands! {
         pub mod extra;
     }
 
-    static FROM_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
+    static FROM_LIST: Handler<FromList, ()> =
         Handler::new("atoll-session::str_from_list", from_list_cmd);
 
-    static TO_LIST: Handler<(u64, DriverRef<Vec<String>>), ()> =
+    static TO_LIST: Handler<ToList, ()> =
         Handler::new("atoll-session::str_to_list", to_list_cmd);
 
     static FREE: Handler<Vec<u64>, ()> = Handler::new("atoll-session::str_free", free_cmd);
@@ -285,9 +345,9 @@ commands! {
     static RANDOM: Handler<RandomUniform, ()> =
         Handler::new("atoll-session::str_random", random_cmd);
 
-    static STR_OP: Handler<(u64, u64, StrOp), ()> = Handler::new("atoll-session::str_op", str_op_cmd);
+    static STR_OP: Handler<Transform, ()> = Handler::new("atoll-session::str_op", str_op_cmd);
 
-    static VAL_OP: Handler<(u64, u64, ValOp), ()> = Handler::new("atoll-session::str_val_op", val_op_cmd);
+    static VAL_OP: Handler<Values, ()> = Handler::new("atoll-session::str_val_op", val_op_cmd);
 
     static SPLIT: Handler<Split, ()> =
         Handler::new("atoll-session::str_split", split_cmd);
@@ -295,11 +355,11 @@ commands! {
     static PEEL: Handler<Peel, ()> =
         Handler::new("atoll-session::str_peel", peel_cmd);
 
-    static HASH: Handler<(u64, u64, u64), ()> = Handler::new("atoll-session::str_hash", hash_cmd);
+    static HASH: Handler<HashStrings, ()> = Handler::new("atoll-session::str_hash", hash_cmd);
 
     static GROUPBY: Handler<GroupStrings, usize> = Handler::new("atoll-session::str_groupby", groupby_cmd);
 
-    static CONCATENATE: Handler<(u64, Vec<u64>), ()> = Handler::new("atoll-session::str_concatenate", concatenate_cmd);
+    static CONCATENATE: Handler<Concatenate, ()> = Handler::new("atoll-session::str_concatenate", concatenate_cmd);
 
     static LEN: Handler<u64, usize> = Handler::new("atoll-session::str_len", len_of_cmd);
 }
@@ -347,7 +407,7 @@ pub fn from_list(s: &Session, list: &mut Vec<String>) -> Result<Strs> {
     let n = list.len();
     // The list is held until the command ends (the handoff module's promise).
     let r = DriverRef::of_mut(list);
-    new_strs(s, n, |id| s.exec(&FROM_LIST, (id, r)))
+    new_strs(s, n, |id| s.exec(&FROM_LIST, FromList { id, list: r }))
 }
 
 /// Every string, on the driver. **Collective.**
@@ -355,7 +415,7 @@ pub fn to_list(s: &Session, x: &Strs) -> Result<Vec<String>> {
     let mut out = Vec::new();
     // `out` is held until the command ends (the handoff module's promise).
     let slot = DriverRef::of_mut(&mut out);
-    s.exec(&TO_LIST, (x.id, slot))?;
+    s.exec(&TO_LIST, ToList { id: x.id, out: slot })?;
     Ok(out)
 }
 
@@ -399,7 +459,7 @@ impl StrOp {
 
 /// New strings by `op` from `x` (`len` of them). **Collective.**
 pub fn transform(s: &Session, x: &Strs, op: StrOp, len: usize) -> Result<Strs> {
-    new_strs(s, len, |id| s.exec(&STR_OP, (id, x.id, op)))
+    new_strs(s, len, |id| s.exec(&STR_OP, Transform { out: id, id: x.id, op }))
 }
 
 impl ValOp {
@@ -439,7 +499,7 @@ impl ValOp {
 pub fn values(s: &Session, x: &Strs, op: ValOp, dtype: DType, outs: usize) -> Result<Vec<Array>> {
     // Consecutive ids for the results (a search's starts and lengths follow its flags).
     let id = next_ids(outs as u64);
-    s.exec(&VAL_OP, (id, x.id, op))?;
+    s.exec(&VAL_OP, Values { out: id, id: x.id, op })?;
     let mut out = vec![arr(s, id, dtype, x.len)];
     out.extend((1..outs as u64).map(|k| arr(s, id + k, DType::I64, x.len)));
     Ok(out)
@@ -489,7 +549,7 @@ pub fn peel(
 /// The two uint64 hashes of each string. **Collective.**
 pub fn hash(s: &Session, x: &Strs) -> Result<(Array, Array)> {
     let a = next_ids(2);
-    s.exec(&HASH, (a, a + 1, x.id))?;
+    s.exec(&HASH, HashStrings { h1: a, h2: a + 1, id: x.id })?;
     Ok((arr(s, a, DType::U64, x.len), arr(s, a + 1, DType::U64, x.len)))
 }
 
@@ -509,5 +569,5 @@ pub fn groupby(s: &Session, x: &Strs) -> Result<(Array, Array, Strs, Array)> {
 pub fn concatenate(s: &Session, all: &[Strs]) -> Result<Strs> {
     let n = all.iter().map(|x| x.len).sum();
     let ids: Vec<u64> = all.iter().map(|x| x.id).collect();
-    new_strs(s, n, |id| s.exec(&CONCATENATE, (id, ids)))
+    new_strs(s, n, |id| s.exec(&CONCATENATE, Concatenate { out: id, ids }))
 }
