@@ -16,33 +16,40 @@ h5py, ...) and of the compiled bindings ``_atoll`` are not arrows; statements un
 The layers, lowest first (``LAYERS`` below; a module may import only modules of its own layer
 or of lower ones)::
 
-    foundation    the bindings' session and streams (_session, _stream), errors (numpy.err),
-                  progress, memory, core.client, the registries (core._registry, pandas._registry); the subpackages' namespaces
-                  (atoll.numpy, atoll.pandas, atoll.core: their __init__ imports nothing of
-                  the package, the root fills them)
-    dtypes        numpy.dtypes
-    data types    numpy.pdarrayclass, numpy.strings, numpy._bigint, the 64-bit folds and
-                  hashes (pandas._segfold, pandas._hashing), numpy.manipulation_functions,
-                  numpy.char
-    elementwise   numpy.numeric, _keys, numpy.pdarraycreation, and what needs only those
-                  (apply, share, graph, scipy, core.infoclass)
-    grouping      pandas.categorical (Categorical), pandas.groupbyclass (GroupBy) and their
-                  helpers (str_groupby, pandas._bigint_groupby, pandas._concat, numpy.util)
-    algorithms    numpy.pdarraymanipulation, numpy.sorting, numpy.pdarraysetops,
-                  numpy.segarray (SegArray), numpy.random, stats, pandas._sample
-    frames        pandas.index, pandas.series, pandas.dataframe, pandas.join, pandas._align,
-                  numpy.alignment
-    IO            io, hdf5, csv, client_dtypes, core.registry, pandas.io, pandas.interop,
-                  testing
-    namespaces    the modules that fill the subpackages' namespaces and attach methods
-                  (``_attach``: a lower type's method that calls a higher algorithm is
-                  defined there and set on the class, ``pdarray.argsort = ...``), the root
-                  ``atoll/__init__.py``
+    foundation      the session and streams (_session, _stream), _version, errors (numpy.err),
+                    progress, memory, core.client, core.logger, the registries
+                    (core._registry, pandas._registry), _attach; the subpackages
+                    atoll.numpy, atoll.pandas and atoll.core, whose __init__ imports none of
+                    their modules (their layers interleave): their _namespace modules fill
+                    them, run by the root
+    dtypes          numpy.dtypes
+    pdarray         numpy.pdarrayclass, pandas._segfold
+    strings         numpy.strings, numpy.char, pandas._hashing
+    bigint          numpy._bigint
+    elementwise     numpy.numeric, _keys
+    creation        numpy.pdarraycreation, and what needs only the arrays and their creation
+                    (apply, share, graph, scipy, core.infoclass, pandas.match[er],
+                    numpy.timeclass)
+    categorical     pandas.categorical (Categorical), pandas._concat (generic_concat)
+    string groups   str_groupby
+    sorting         numpy.sorting
+    grouping        pandas.groupbyclass (GroupBy), pandas._bigint_groupby, groupby
+    algorithms      numpy.pdarraymanipulation, numpy.manipulation_functions,
+                    numpy.pdarraysetops, numpy.segarray (SegArray), numpy.random, stats,
+                    pandas._sample, client_dtypes, plotting
+    alignment       pandas._align, numpy.alignment, numpy.util, pandas.interop
+    index, series, dataframe, join    the frames, one layer each, in this order
+    IO              io, hdf5, csv, core.registry, pandas.io, testing
+    graph sharing   graph_share
+    namespaces      the subpackages' _namespace modules; the _*_methods modules, where a
+                    method of a lower type that calls a higher module is defined and set on
+                    the type (``atoll._attach.attach``); the root ``atoll/__init__.py``
 
 The script prints every circle (a strongly connected component of more than one module),
 every upward arrow (a module importing one of a higher layer), every import of the package
-inside a function, and two scars: a function whose body starts with a blank line, and a module
-imported twice at the top of one file. Any of these makes the exit status 1, so that a lint
+inside a function, every import of a name from a subpackage that the root fills, and two
+scars: a function whose body starts with a blank line, and a module imported twice at the top
+of one file. Any of these makes the exit status 1, so that a lint
 can run it::
 
     python3 tools/py_import_cycles.py              # the static check
@@ -58,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
 import random
 import subprocess
 import sys
@@ -67,14 +75,15 @@ from module_cycles import sccs  # Tarjan's components, shared with the crates' c
 
 ROOT = Path(__file__).resolve().parent.parent / "python"
 
-# The layers, lowest first: (name, modules). A name ending in ".*" stands for every module
-# under that package that no other entry names. A new module goes into the lowest layer that
+# The layers, lowest first: (name, modules). A name with a "*" is a pattern (fnmatch) for the
+# modules that no exact name places. A new module goes into the lowest layer that
 # holds everything it imports.
 LAYERS: list[tuple[str, list[str]]] = [
     (
         "foundation",
         [
             "atoll._session",
+            "atoll._version",
             "atoll._stream",
             "atoll._io_errors",
             "atoll._optional",
@@ -84,6 +93,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.core",
             "atoll.core.client",
             "atoll.core._registry",
+            "atoll.core.logger",
+            "atoll._attach",
             "atoll.numpy",
             "atoll.numpy.err",
             "atoll.pandas",
@@ -93,84 +104,73 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("dtypes", ["atoll.numpy.dtypes"]),
+    ("pdarray", ["atoll.numpy.pdarrayclass", "atoll.pandas._segfold"]),
     (
-        "data types",
-        [
-            "atoll.numpy.pdarrayclass",
-            "atoll.numpy.strings",
-            "atoll.numpy._bigint",
-            "atoll.numpy.manipulation_functions",
-            "atoll.numpy.char",
-            "atoll.pandas._segfold",
-            "atoll.pandas._hashing",
-        ],
+        "strings",
+        ["atoll.numpy.strings", "atoll.numpy.char", "atoll.pandas._hashing"],
     ),
+    ("bigint", ["atoll.numpy._bigint"]),
+    ("elementwise", ["atoll.numpy.numeric", "atoll._keys", "atoll.numpy.timeclass"]),
     (
-        "elementwise",
+        "creation",
         [
-            "atoll.numpy.numeric",
-            "atoll._keys",
             "atoll.numpy.pdarraycreation",
             "atoll.apply",
             "atoll.share",
             "atoll.graph",
-            "atoll.graph_share",
             "atoll.scipy",
             "atoll.core.infoclass",
+            "atoll.pandas.match",
+            "atoll.pandas.matcher",
+            "atoll.numpy.timeclass",
         ],
     ),
-    (
-        "grouping",
-        [
-            "atoll.pandas.categorical",
-            "atoll.categorical",
-            "atoll.pandas._bigint_groupby",
-            "atoll.pandas.groupbyclass",
-            "atoll.groupby",
-            "atoll.str_groupby",
-            "atoll.pandas._concat",
-            "atoll.numpy.util",
-        ],
-    ),
+    ("categorical", ["atoll.pandas.categorical", "atoll.categorical", "atoll.pandas._concat"]),
+    ("string groups", ["atoll.str_groupby"]),
+    ("sorting", ["atoll.numpy.sorting"]),
+    ("grouping", ["atoll.pandas._bigint_groupby", "atoll.pandas.groupbyclass", "atoll.groupby"]),
     (
         "algorithms",
         [
             "atoll.numpy.pdarraymanipulation",
-            "atoll.numpy.sorting",
+            "atoll.numpy.manipulation_functions",
             "atoll.numpy.pdarraysetops",
             "atoll.numpy.segarray",
             "atoll.numpy.random",
             "atoll.stats",
             "atoll.pandas._sample",
+            "atoll.client_dtypes",
+            "atoll.plotting",
         ],
     ),
-    (
-        "frames",
-        [
-            "atoll.pandas.index",
-            "atoll.pandas.series",
-            "atoll.pandas.dataframe",
-            "atoll.pandas.join",
-            "atoll.pandas._align",
-            "atoll.numpy.alignment",
-        ],
-    ),
+    ("alignment", ["atoll.pandas._align", "atoll.numpy.alignment", "atoll.numpy.util", "atoll.pandas.interop"]),
+    ("index", ["atoll.pandas.index"]),
+    ("series", ["atoll.pandas.series"]),
+    ("dataframe", ["atoll.pandas.dataframe"]),
+    ("join", ["atoll.pandas.join"]),
     (
         "IO",
         [
             "atoll.io",
             "atoll.hdf5",
             "atoll.csv",
-            "atoll.client_dtypes",
             "atoll.core.registry",
             "atoll.pandas.io",
-            "atoll.pandas.interop",
             "atoll.testing",
             "atoll.pandas.testing",
         ],
     ),
-    ("namespaces", ["atoll._attach", "atoll._arkouda_shim.arkouda", "atoll"]),
+    ("graph sharing", ["atoll.graph_share"]),
+    (
+        "namespaces",
+        ["atoll.*._namespace", "atoll._*_methods", "atoll.*._*_methods", "atoll._arkouda_shim.arkouda", "atoll"],
+    ),
 ]
+
+
+# The subpackages whose ``__init__`` imports none of their modules: the root fills their
+# namespaces (``_namespace``), so no module may import a name from them (only their modules).
+FACADES = {"atoll.numpy", "atoll.pandas", "atoll.core"}
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -182,20 +182,17 @@ def modules(root: Path) -> dict[str, Path]:
 
 
 def layer_of(mods: dict[str, Path]) -> dict[str, int]:
-    """Each module's layer (its index in ``LAYERS``); exact names first, then the longest
-    ``package.*`` that holds the module."""
-    exact = {m: i for i, (_, names) in enumerate(LAYERS) for m in names if not m.endswith(".*")}
-    wild = sorted(
-        ((m[:-2], i) for i, (_, names) in enumerate(LAYERS) for m in names if m.endswith(".*")),
-        key=lambda x: -len(x[0]),
-    )
+    """Each module's layer (its index in ``LAYERS``): its exact name, else the first pattern
+    (``fnmatch``, ``*`` for any part) that matches it."""
+    exact = {m: i for i, (_, names) in enumerate(LAYERS) for m in names if "*" not in m}
+    wild = [(m, i) for i, (_, names) in enumerate(LAYERS) for m in names if "*" in m]
     out = {}
     for m in mods:
         if m in exact:
             out[m] = exact[m]
             continue
-        for prefix, i in wild:
-            if m.startswith(prefix + "."):
+        for pattern, i in wild:
+            if fnmatch.fnmatchcase(m, pattern):
                 out[m] = i
                 break
     return out
@@ -309,6 +306,13 @@ def imports(mods: dict[str, Path]) -> tuple[dict[str, dict[str, list[Edge]]], li
                                 f"{rel}:{child.lineno}: imports {key[-1] or '.'} again (line {top_modules[key]})"
                             )
                         top_modules.setdefault(key, child.lineno)
+                    if isinstance(child, ast.ImportFrom) and m != "atoll" and not m.endswith("._namespace"):
+                        for t in targets(mods, m, child):
+                            if t in FACADES:
+                                scars.append(
+                                    f"{rel}:{child.lineno}: imports names of {t}, which the root fills: "
+                                    "import them from its modules"
+                                )
                     for t in targets(mods, m, child):
                         add(m, t, Edge(child.lineno, in_function))
                         for p in ancestors(t):
