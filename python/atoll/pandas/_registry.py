@@ -1,40 +1,45 @@
-"""Arkouda's ``register``/``attach``/``unregister`` without a server: a table of names to
-objects in this process (a registered object stays alive until unregistered)."""
+"""The driver's table of registered objects, for the data-type classes' ``register``,
+``unregister`` and ``is_registered`` (the table itself is ``atoll.core._registry``, a module
+that imports nothing of the package; see it for the rules)."""
 
-_TABLE = {}
+from ..core._registry import (
+    NameInUseError,
+    NotRegisteredError,
+    RegistrationError,
+    arrays_of,
+    attach,
+    is_array,
+    is_component,
+    is_registered,
+    list_registry,
+    name_of,
+    names,
+    obj_type,
+    register,
+    symbol_name,
+    unregister,
+    unregister_all,
+)
 
-
-def register(obj, name):
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"name: expected a non-empty str, got {name!r}")
-    if name in _TABLE and _TABLE[name] is not obj:
-        raise ValueError(f"name: {name!r} is already registered")
-    _TABLE[name] = obj
-
-
-def unregister(name):
-    _TABLE.pop(name, None)
-
-
-def attach(name):
-    """The object registered under ``name`` (KeyError if none)."""
-    try:
-        return _TABLE[name]
-    except KeyError:
-        raise KeyError(f"no object registered as {name!r}") from None
-
-
-def list_registry():
-    """The registered names."""
-    return sorted(_TABLE)
-
-
-def is_registered(name):
-    return name in _TABLE
-
-
-def unregister_all():
-    _TABLE.clear()
+__all__ = [
+    "Registrable",
+    "RegistrationError",
+    "NameInUseError",
+    "NotRegisteredError",
+    "register",
+    "unregister",
+    "attach",
+    "name_of",
+    "names",
+    "is_registered",
+    "is_component",
+    "list_registry",
+    "unregister_all",
+    "symbol_name",
+    "is_array",
+    "arrays_of",
+    "obj_type",
+]
 
 
 class Registrable:
