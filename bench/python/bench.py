@@ -19,16 +19,15 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 KERNELS = ["triad", "small_op", "reduce", "scan", "gather", "scatter"]
 import bench_analytics  # noqa: E402  (argsort, coargsort, unique, in1d, groupby_sum)
 
 ANALYTICS = bench_analytics.KERNELS
 DEFAULT_KERNELS = list(KERNELS)  # the strings and analytics kernels run when named
-from bench_strings import STRING_KERNELS, contains_regex, str_argsort, groupby_count  # noqa: E402,F401
+from bench_strings import STRING_KERNELS, contains_regex, groupby_count, str_argsort  # noqa: E402,F401
 
 KERNELS += STRING_KERNELS
 # Parquet IO (bench_io.py): parquet_read, parquet_write (looked up in globals() by name).
@@ -38,7 +37,7 @@ KERNELS += ["parquet_read", "parquet_write"]
 from bench_io_strings import parquet_read_str, parquet_write_str  # noqa: E402,F401  (string columns)
 
 KERNELS += ["parquet_read_str", "parquet_write_str"]
-from bench_pandas import merge, dataframe_groupby, hdf5_write, hdf5_read, KERNELS as _PANDAS  # noqa: E402,F401
+from bench_pandas import KERNELS as _PANDAS, dataframe_groupby, hdf5_read, hdf5_write, merge  # noqa: E402,F401
 
 KERNELS += _PANDAS
 

@@ -8,9 +8,8 @@ optional: a missing one gives ``null`` speedups and a note."""
 
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 KERNELS = ["argsort", "coargsort", "unique", "in1d", "groupby_sum"]
 

@@ -10,10 +10,9 @@ Atoll gives them).
 import argparse
 import time
 
+import atoll as ak
 import numpy as np
 import polars as pl
-
-import atoll as ak
 from atoll import _keys
 
 QUESTIONS = {

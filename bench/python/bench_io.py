@@ -17,9 +17,8 @@ import shutil
 import tempfile
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 
 def _best(f, reps, before=None):

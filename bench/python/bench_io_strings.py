@@ -17,7 +17,6 @@ import glob
 import os
 import shutil
 
-
 import atoll as ak
 from bench_io import _best, _dir, _peers, _rm
 

@@ -18,9 +18,8 @@ import shutil
 import tempfile
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 KERNELS = ["merge", "dataframe_groupby", "hdf5_write", "hdf5_read"]
 

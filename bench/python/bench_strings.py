@@ -8,9 +8,8 @@ polars on the same strings in the same run (``polars_seconds``, ``speedup_vs_pol
 import re
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 PATTERN = "[aeiou]{3}|xyz|QZ"
 STRING_KERNELS = ["contains_regex", "str_argsort", "groupby_count"]

@@ -3,9 +3,9 @@
 the root ``atoll/__init__.py`` runs this module."""
 
 from ._attach import attach
+from .client_dtypes import IPv4
 from .hdf5 import to_hdf
 from .io import to_parquet
-from .client_dtypes import IPv4
 
 
 class _IPv4Methods:

@@ -10,9 +10,8 @@ import builtins
 
 from . import _atoll
 from .numpy.dtypes import bool_, float64, int64, uint8
-from .numpy.pdarrayclass import pdarray
 from .numpy.numeric import isnan
-from .numpy.pdarrayclass import any as _any, max as _max, min as _min
+from .numpy.pdarrayclass import any as _any, max as _max, min as _min, pdarray
 
 
 def key_list(keys, name="keys"):
@@ -54,7 +53,6 @@ def key_expr_desc(k):
 
 
 def has_nan(k):
-
     return k.dtype == float64 and k.size > 0 and builtins.bool(_any(isnan(k)))
 
 

@@ -3,8 +3,9 @@ it on the driver (the values are gathered, mapped with NumPy's ``vectorize``, di
 again): meant for small arrays and for scripts that use it, not for speed."""
 
 import numpy as np
-from .numpy.pdarraycreation import array
+
 from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import array
 
 
 def apply(arr, func, result_dtype=None):

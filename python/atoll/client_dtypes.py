@@ -22,11 +22,11 @@ from ipaddress import ip_address as _ip_address
 
 import numpy as np
 
-from .numpy.pdarrayclass import pdarray
-from .pandas._registry import Registrable
-from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.numeric import where
+from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.strings import Strings
+from .pandas._registry import Registrable
 from .pandas.groupbyclass import GroupBy, broadcast
 
 __all__ = ["BitVector", "bit_vectorizer", "Fields", "IPv4", "ip_address", "is_ipv4", "is_ipv6"]

@@ -30,15 +30,14 @@ import os
 
 import numpy as np
 
-from .numpy.pdarrayclass import pdarray
-from .numpy.strings import Strings
-from .numpy._bigint import BigIntArray, from_ints
 from ._io_errors import CSVFileNotFoundError, CSVFormatError, CSVTypeError
-from .hdf5 import _block_starts, _stale_locale_files, locale_files
-from .numpy.pdarraycreation import array
-from .numpy.strings import from_list
-from .numpy.pdarraymanipulation import concatenate
 from ._session import num_locales
+from .hdf5 import _block_starts, _stale_locale_files, locale_files
+from .numpy._bigint import BigIntArray, from_ints
+from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import array
+from .numpy.pdarraymanipulation import concatenate
+from .numpy.strings import Strings, from_list
 from .pandas.categorical import Categorical
 
 __all__ = ["read_csv", "to_csv", "get_csv_columns"]
@@ -155,7 +154,6 @@ def _column(values, t, path, name):
 
 
 def _expand(filenames):
-
     fs = [filenames] if isinstance(filenames, (str, os.PathLike)) else list(filenames)
     out = []
     for f in fs:

@@ -165,4 +165,3 @@ def pagerank(g, damping=0.85, tol=1e-10, max_iters=1000):
         raise ValueError(f"damping: must be in [0, 1), got {d}")
     a, _, _ = _atoll.graph_pagerank(_graph(g), d, builtins.float(tol), _count(max_iters, "max_iters"))
     return pdarray(a)
-

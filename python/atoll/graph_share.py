@@ -20,11 +20,10 @@ import os
 
 import numpy as np
 
-from . import _atoll
-from .numpy.pdarrayclass import pdarray
-from . import share
-from .numpy.pdarraycreation import array
+from . import _atoll, share
 from .graph import _graph
+from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import array
 
 __all__ = ["SharedEdges", "share_edges"]
 

@@ -32,21 +32,20 @@ import glob as _glob
 import os
 import warnings
 
-
 from . import _atoll, client_dtypes
-from .numpy._bigint import BigIntArray, bigint_from_uint_arrays
 from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
+from ._session import num_locales
+from .numpy._bigint import BigIntArray, bigint_from_uint_arrays
 from .numpy.dtypes import int64, uint64
 from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import zeros
+from .numpy.segarray import SegArray
 from .numpy.strings import Strings
-from ._session import num_locales
 from .pandas.categorical import Categorical
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
 from .pandas.index import Index, MultiIndex
-from .numpy.pdarraycreation import zeros
 from .progress import Progress
-from .numpy.segarray import SegArray
 
 __all__ = [
     "to_hdf",
@@ -182,7 +181,6 @@ def _write_strings(files, path, s, offsets=True):
 
 
 def _write_obj(files, path, obj):
-
     kind = _kind(obj)
     if kind in ("pdarray", "Datetime", "Timedelta", "IPv4"):
         arr = obj if isinstance(obj, pdarray) else obj.values

@@ -24,9 +24,7 @@ import os
 
 import numpy as np
 
-from ._optional import has, pa, pd, pq
 from . import _atoll
-from .numpy._bigint import BigIntArray
 from ._io_errors import (
     AtollFileNotFoundError,
     DatasetTypeError,
@@ -36,8 +34,8 @@ from ._io_errors import (
     ParquetTypeError,
     engine_file_errors,
 )
-from .numpy.pdarrayclass import pdarray
-from .numpy.strings import Strings
+from ._optional import has, pa, pd, pq
+from .csv import get_csv_columns, read_csv, to_csv
 from .hdf5 import (
     get_hdf_datasets,
     ls_hdf,
@@ -45,15 +43,16 @@ from .hdf5 import (
     split_prefix,
     to_hdf,
 )
-from .csv import get_csv_columns, read_csv, to_csv
-from .numpy.pdarraycreation import array, arange
+from .numpy._bigint import BigIntArray
+from .numpy.pdarrayclass import pdarray
+from .numpy.pdarraycreation import arange, array
 from .numpy.pdarraymanipulation import concatenate
+from .numpy.segarray import SegArray
+from .numpy.strings import Strings, from_list
 from .pandas.categorical import Categorical
-from .numpy.strings import from_list
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
 from .pandas.interop import column_from_arrow
-from .numpy.segarray import SegArray
 
 __all__ = [
     "read_parquet",
@@ -357,7 +356,6 @@ def _handle(c):
 
 
 def _read_tagged(files, names, null_handling="only floats"):
-
     parts = {n: [] for n in names}
     codes = []
     for i, f in enumerate(files):

@@ -7,12 +7,11 @@ import builtins
 import numpy as np
 
 from .numpy.dtypes import bool_, float64, int64, uint64
-from .numpy.pdarrayclass import _check, pdarray
-from .numpy.pdarraymanipulation import concatenate
-from .numpy.pdarraycreation import array, arange
-from .numpy.pdarrayclass import sum as _sum, any as _any, mean, std
-from .numpy.sorting import sort, argsort
 from .numpy.numeric import isnan
+from .numpy.pdarrayclass import _check, any as _any, mean, pdarray, std, sum as _sum
+from .numpy.pdarraycreation import arange, array
+from .numpy.pdarraymanipulation import concatenate
+from .numpy.sorting import argsort, sort
 from .numpy.strings import Strings
 
 __all__ = [

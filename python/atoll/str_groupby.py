@@ -22,12 +22,11 @@ import builtins
 
 from . import _atoll
 from ._keys import COMBINE_MAX_PRODUCT
-from .numpy.dtypes import bool_, int64, uint8
-from .numpy.pdarrayclass import pdarray
-from .numpy.pdarrayclass import max as _max, min as _min
 from .categorical import Categorical
-from .numpy.strings import Strings, _groupby
+from .numpy.dtypes import bool_, int64, uint8
+from .numpy.pdarrayclass import max as _max, min as _min, pdarray
 from .numpy.pdarraycreation import zeros
+from .numpy.strings import Strings, _groupby
 
 
 def is_str_key(k):

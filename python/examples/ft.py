@@ -18,9 +18,8 @@ import argparse
 import math
 import time
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 # (nx, ny, nz, niter, NPB's checksums)
 CLASSES = {

@@ -3,9 +3,8 @@
 Run: ATOLL_LOCALES=4 .venv/bin/python python/examples/tour.py
 """
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 print(f"atoll: {ak.num_locales()} locales on the {ak.backend()} backend; the Python thread is the driver")
 

@@ -3,10 +3,9 @@ under mpiexec (ATOLL_BACKEND=mpi); the same files either way."""
 
 import os
 
+import atoll as ak
 import numpy as np
 from hypothesis import settings
-
-import atoll as ak
 
 settings.register_profile("atoll", max_examples=int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")), deadline=None)
 settings.load_profile("atoll")

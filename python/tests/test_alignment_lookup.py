@@ -5,10 +5,9 @@ Python's re; list_symbol_table's live arrays. In process and under MPI."""
 import gc
 import re
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 
 def _first_index(space_rows):

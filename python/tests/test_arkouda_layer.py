@@ -5,14 +5,12 @@ and Arkouda's asserters; checked against NumPy, SciPy and Python."""
 import importlib
 import sys
 
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given, strategies as st
 from strategies import arrays
-
 
 # ----- the alias and the layout -------------------------------------------------------------
 

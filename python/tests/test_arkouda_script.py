@@ -3,9 +3,8 @@
 names, keywords and return shapes only, nothing specific to Atoll); the test checks everything
 it computed against NumPy on the same data."""
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 
 def arkouda_script(n):

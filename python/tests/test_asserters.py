@@ -13,14 +13,12 @@ difference cannot show, as noted at each place:
   the drawn labels never include it, so it is a category on both sides alike.
 """
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
 from atoll import testing as akt
+from hypothesis import given, strategies as st
 
 LABELS = ["u", "v", "w"]
 FLOATS = [0.0, 1.0, -2.5, 1e6, 3.25, 1e-7, np.nan]

@@ -2,11 +2,10 @@
 
 import operator
 
+import atoll as ak
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 BIG = st.integers(-(2**200), 2**200)
 

@@ -2,13 +2,12 @@
 string predicates, unique, sorting, GroupBy by a Categorical, from_codes; random strings with
 empty strings, non-ASCII UTF-8 and heavy duplicates, in process and under MPI."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given, strategies as st
 
 ALPHABET = "ab A_é日ß"
 

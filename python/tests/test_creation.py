@@ -1,9 +1,8 @@
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given
 from strategies import DTYPES, arrays
 
 

@@ -3,11 +3,10 @@ pandas and NumPy: enough rows for several tasks per locale, keys whose range the
 finds itself (negative, offset), keys spanning more than the limit (the sort path takes
 over, same results), and the sort state computed lazily after a dense aggregation."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 from conftest import assert_same
 
 

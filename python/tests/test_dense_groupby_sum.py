@@ -4,11 +4,10 @@ against pandas and NumPy: the first call on a fresh GroupBy, then ``size``/``cou
 absent keys inside the range; keys growing the range in the middle of a task, at
 various lengths; negative keys; empty and shorter-than-locales arrays."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 from conftest import assert_same
 
 

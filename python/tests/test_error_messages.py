@@ -3,11 +3,10 @@ the exception type NumPy or pandas raise for the same mistake."""
 
 import operator
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 
 
 def _numpy_error(f):

@@ -1,7 +1,6 @@
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 
 def test_type_errors_name_the_argument():

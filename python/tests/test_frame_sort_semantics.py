@@ -8,12 +8,11 @@ import math
 import operator
 import os
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
-
-import atoll as ak
 
 FEW = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 2))
 

@@ -8,10 +8,9 @@ locale."""
 import itertools
 import operator
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from atoll import _atoll
 
 OPS = [operator.add, operator.sub, operator.mul, operator.truediv]

@@ -4,10 +4,9 @@ suite and under mpiexec)."""
 import os
 import tempfile
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 sp = pytest.importorskip("scipy.sparse")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")

@@ -8,10 +8,9 @@ import os
 import subprocess
 from pathlib import Path
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from atoll import share
 
 sp = pytest.importorskip("scipy.sparse")

@@ -1,16 +1,15 @@
 """GroupBy against pandas (groupby with sort=True, dropna=True): random keys with heavy
 duplicates, all-equal keys, NaN keys and values, one and two key arrays, empty and tiny."""
 
+import os
+
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-import os
-
+from conftest import assert_same
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
-
-import atoll as ak
-from conftest import assert_same
 
 # Each example runs ~40 commands: fewer examples than the suite's default, for both paths.
 FEW = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 3))

@@ -1,11 +1,10 @@
 """GroupBy.cumsum against pandas' groupby().cumsum(), and argsort/coargsort with
 ascending=False against pandas' stable descending sort (NaN last, ties in index order)."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 from conftest import assert_same
 
 

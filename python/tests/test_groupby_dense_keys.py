@@ -4,12 +4,11 @@ their order (lexicographic, strings by code point), the aggregated values and th
 
 import contextlib
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 LABELS = ["a", "b", "B", "zz", "\u00e4", "N/A0"]
 

@@ -7,13 +7,12 @@ Categorical keys for every ``how``, and random merges and grouped aggregations a
 import math
 import statistics
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from atoll.pandas import MergeError
+from hypothesis import given, strategies as st
 
 # ----- bigint GroupBy aggregations against Python ints --------------------------------------
 

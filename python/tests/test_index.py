@@ -1,8 +1,7 @@
-import numpy as np
-from hypothesis import given, strategies as st
-
 import atoll as ak
+import numpy as np
 from conftest import assert_same
+from hypothesis import given, strategies as st
 from strategies import arrays
 
 SLICES = st.builds(

@@ -3,14 +3,12 @@ checked against pyarrow's, polars' and pandas' own conversions of the same data.
 
 import math
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
 from atoll.pandas import interop
+from hypothesis import given, strategies as st
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

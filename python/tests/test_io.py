@@ -5,10 +5,9 @@ back equal in pandas, polars and Atoll; every error a typed exception with nothi
 import glob
 import os
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

@@ -8,10 +8,9 @@ import glob
 import ipaddress
 import re
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

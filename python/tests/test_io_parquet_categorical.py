@@ -3,11 +3,10 @@ nulls, many row groups, many files whose values differ) read straight into a Cat
 equal to pandas' reading of the same files: categories the distinct strings sorted by code
 point then "N/A", a null the missing value."""
 
+import atoll as ak
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

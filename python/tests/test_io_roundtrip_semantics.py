@@ -7,13 +7,11 @@ import os
 import subprocess
 import sys
 
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
-
-import atoll as ak
 from atoll import io as akio
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

@@ -7,10 +7,9 @@ columns; errors typed with nothing lost."""
 import glob
 import os
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

@@ -3,11 +3,10 @@ written later into its operands, by any form of assignment; an array assigned in
 (or a view of itself, or an expression over itself) gives NumPy's answer: the right-hand side
 as it was before the write. Compared with NumPy, on random shapes and views."""
 
-import numpy as np
-from hypothesis import given, strategies as st
-
 import atoll as ak
+import numpy as np
 from conftest import assert_same
+from hypothesis import given, strategies as st
 
 N_SMALL = [7, 5001]
 

@@ -6,7 +6,6 @@ import io
 import logging
 
 import pytest
-
 from atoll.core import logger as lg
 from atoll.core.logger import ArkoudaLogger, LogLevel, get_arkouda_client_logger, get_arkouda_logger
 

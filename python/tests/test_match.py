@@ -4,14 +4,12 @@ groups and their origins, for search, match and fullmatch. In process and under 
 
 import re
 
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
 from atoll.pandas.match import Match, MatchType
 from atoll.pandas.matcher import Matcher
+from hypothesis import given, strategies as st
 
 PATTERNS = ["_+", "a+b?", "(a)(b*)", "b|_", "^a", "a$", "(a|b)_(a+)?", "[ab]{2}", "(_)(a)?(b)?", "a*"]
 KINDS = ["search", "match", "fullmatch"]

@@ -6,14 +6,13 @@ with the right rows in order, for ``how='right'`` each right row with the left r
 turn; ``sort=False``: the order of the left rows, rows without one last in the right
 rows' order), derived from pandas' result with row numbers."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from atoll import sorting
 from atoll.pandas import groupbyclass, join
+from hypothesis import given, strategies as st
 
 HOWS = ["inner", "left", "right", "outer"]
 INT_POOLS = {"small": [1, 2, 3, 5, 8, 9], "wide": [-(2**62), -7, 0, 10**15, 3 * 10**17, 2**62]}

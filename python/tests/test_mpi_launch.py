@@ -6,9 +6,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 import atoll as ak
+import pytest
 
 MPIEXEC = os.environ.get("MPIEXEC") or os.path.join(os.path.dirname(sys.executable), "mpiexec")
 pytestmark = pytest.mark.skipif(

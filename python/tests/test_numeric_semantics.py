@@ -4,11 +4,10 @@ counts of bigint arrays, and the dtype ``ak.array`` infers for Python lists."""
 
 import operator
 
+import atoll as ak
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 # ----- NumPy scalars as operands --------------------------------------------------------------
 

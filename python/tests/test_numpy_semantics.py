@@ -6,12 +6,11 @@ any step NumPy accepts. Each test compares with NumPy (or Python) on the same in
 import operator
 import re
 
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given, strategies as st
 
 U64_MAX = 2**64 - 1
 

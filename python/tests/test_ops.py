@@ -1,11 +1,10 @@
 import operator
 
+import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given, strategies as st
 from strategies import arrays
 
 ARITH = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod]

@@ -1,10 +1,9 @@
 """pandas objects into Atoll's: the kind of an empty column and pandas' missing categories."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 
 
 @pytest.mark.parametrize("dtype", ["str", "string"])

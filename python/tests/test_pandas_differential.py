@@ -15,14 +15,12 @@ import pickle
 import subprocess
 import sys
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
+from hypothesis import given, strategies as st
 
 INT64_MIN, INT64_MAX, UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
 

@@ -3,11 +3,10 @@ selection, sorting, groupby aggregations (keys with NaN, several keys, Strings k
 of every kind on one or several keys (ints, strings, categoricals), concat, drop_duplicates,
 isin, dropna, label lookups and aligned arithmetic."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-
-import atoll as ak
 
 
 def frame(n=200, seed=0, strings=True):

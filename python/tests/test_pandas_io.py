@@ -6,13 +6,12 @@ import csv
 import glob
 import os
 
+import atoll as ak
 import h5py
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
-import atoll as ak
 
 NL = ak.num_locales()
 

@@ -2,10 +2,9 @@
 prefixes/suffixes/n-grams, j-th values, per-sub-array reductions, unique and set operations,
 filtering, hashing; int, uint, float, bool and Strings values, empty sub-arrays anywhere."""
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 
 def lists(seed, n=60, maxlen=6, kind="int"):

@@ -4,13 +4,11 @@ pandas reads them (float64 with NaN). Checked against pandas' and pyarrow's read
 
 import warnings
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
+from hypothesis import given, strategies as st
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -4,11 +4,10 @@ backend; skipped where matplotlib is not installed."""
 
 import math
 
+import atoll as ak
 import numpy as np
 import pytest
 from scipy import stats
-
-import atoll as ak
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

@@ -6,11 +6,10 @@ independent."""
 
 import math
 
+import atoll as ak
 import numpy as np
 import pytest
 from scipy import stats
-
-import atoll as ak
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15

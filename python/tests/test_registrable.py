@@ -6,10 +6,9 @@ import importlib
 import inspect
 import pkgutil
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from atoll.pandas._registry import Registrable
 
 

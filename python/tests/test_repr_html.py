@@ -3,13 +3,11 @@ the standard library's HTML parser and compared with the data (through pandas an
 
 from html.parser import HTMLParser
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-import atoll as ak
+from hypothesis import given, strategies as st
 
 
 class _Tables(HTMLParser):

@@ -9,10 +9,9 @@ import sys
 import tempfile
 import threading
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from conftest import assert_same
 
 

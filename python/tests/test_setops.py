@@ -2,15 +2,14 @@
 bincount, histogram against NumPy: heavy duplicates, all-equal, NaN, -0.0, empty, several
 key arrays."""
 
-import numpy as np
-import pytest
 import os
 
+import atoll as ak
+import numpy as np
+import pytest
+from conftest import assert_same
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
-
-import atoll as ak
-from conftest import assert_same
 
 # Each example runs a dozen commands, for 4 dtypes and both paths: half the suite's examples.
 HALF = settings(max_examples=max(3, int(os.environ.get("ATOLL_HYPOTHESIS_EXAMPLES", "25")) // 2))

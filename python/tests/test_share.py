@@ -6,10 +6,9 @@ import subprocess
 import sys
 import textwrap
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from atoll import share
 
 

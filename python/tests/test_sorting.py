@@ -1,13 +1,12 @@
 """argsort, sort, coargsort, is_sorted, searchsorted against NumPy's stable sorts: random
 data with heavy duplicates, all-equal keys, NaN and -0.0, empty and tiny arrays."""
 
+import atoll as ak
 import numpy as np
 import pytest
+from conftest import assert_same
 from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
-
-import atoll as ak
-from conftest import assert_same
 
 FLOATS = st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.0, np.inf, -np.inf, 3.0])
 

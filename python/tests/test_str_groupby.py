@@ -2,13 +2,12 @@
 pandas' groupby (sort=True) on random strings with empty strings, non-ASCII UTF-8, heavy
 duplicates and all-equal keys; in process (1, 2, 4 locales) and under MPI."""
 
+import atoll as ak
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
-
-import atoll as ak
 from conftest import assert_same
+from hypothesis import given, strategies as st
 
 ALPHABET = "ab A_é日ß\u00e9"
 

@@ -4,10 +4,9 @@ atoll-array's stream_store.rs). The results must be bit-identical to NumPy's on 
 the size threshold, and views and strided targets (which never stream) must stay right. The
 threshold is lowered here so that small arrays take the streaming path."""
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from atoll import _atoll
 
 THRESHOLD = 4096  # bytes of output on one locale: 512 elements of 8 bytes

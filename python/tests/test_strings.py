@@ -4,11 +4,10 @@ empty strings and non-ASCII characters, in process (1, 2, 4 locales) and under M
 import collections
 import re
 
+import atoll as ak
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 ALPHABET = "abcAB .-_xyé日ß"
 words = st.lists(st.text(alphabet=ALPHABET, max_size=10), max_size=60)

@@ -6,11 +6,10 @@ import re
 import sys
 import unicodedata
 
+import atoll as ak
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-
-import atoll as ak
 
 # Characters Python's Unicode database knows, without surrogates. Atoll's case tables (Rust's)
 # follow a later Unicode version: a character unassigned in Python's has no case there, and a

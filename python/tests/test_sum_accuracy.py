@@ -4,9 +4,8 @@ its rounding error grows with log(n), not n."""
 
 import math
 
-import numpy as np
-
 import atoll as ak
+import numpy as np
 
 
 def test_float_sum_is_pairwise():

@@ -3,10 +3,9 @@
 follow the same rule, so they must agree bit for bit, on every length (whole groups of eight
 2048-element chunks, partial groups, short last chunks, task and locale boundaries)."""
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 
 SIZES = [
     1,

@@ -4,10 +4,9 @@ with the other dtypes and with Python scalars (NEP 50: a Python int stays weak, 
 range raises OverflowError), reductions and scans, indexing and assignment, sorting, set
 operations, GroupBy, and files."""
 
+import atoll as ak
 import numpy as np
 import pytest
-
-import atoll as ak
 from conftest import assert_same
 
 N = 1000

@@ -5,7 +5,7 @@ different layers of the package)."""
 
 from .. import core as _package
 from . import client, infoclass, logger
-from .client import get_config, get_array_ranks, get_max_array_rank
+from .client import get_array_ranks, get_config, get_max_array_rank
 from .infoclass import (
     AllSymbols,
     RegisteredSymbols,
@@ -15,6 +15,5 @@ from .infoclass import (
     pretty_print_information,
 )
 from .logger import LogLevel, disable_verbose, enable_verbose, write_log
-
 
 vars(_package).update((k, v) for k, v in list(globals().items()) if not k.startswith("_"))

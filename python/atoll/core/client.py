@@ -6,8 +6,8 @@ import platform
 import socket
 
 from .. import _atoll
-from .._version import __version__
 from .._session import connect, disconnect, shutdown
+from .._version import __version__
 from ..memory import get_mem_avail, get_mem_status, get_mem_used
 
 __all__ = [

@@ -11,11 +11,9 @@ import builtins
 
 import numpy as np
 
-from .dtypes import bigint, bigint_, bool_, float64, int64, uint64
-from .pdarrayclass import pdarray, _from_numpy, _full
-from .dtypes import is_bigint, is_str_dtype
-from .strings import from_list, Strings
-from .pdarrayclass import sum as _sum
+from .dtypes import bigint, bigint_, bool_, float64, int64, is_bigint, is_str_dtype, uint64
+from .pdarrayclass import _from_numpy, _full, pdarray, sum as _sum
+from .strings import Strings, from_list
 
 _M = (1 << 64) - 1
 _TOP = np.uint64(1 << 63)
@@ -124,7 +122,6 @@ class BigIntArray(pdarray):
         return f"array({self._fmt()}, dtype=bigint)"
 
     def astype(self, dtype):
-
         if is_bigint(dtype):
             return BigIntArray(self._limbs, self._mb)
         if dtype is not bool and is_str_dtype(dtype):
@@ -478,7 +475,6 @@ class BigIntArray(pdarray):
         return [(self._limbs[k - 1] ^ _TOP)._materialize()] + [self._limbs[i] for i in range(k - 2, -1, -1)]
 
     def sum(self):
-
         v = 0
         for i, x in enumerate(self._limbs):
             # Exact: the sum of the limb's halves of 32 bits (each sum fits 64 bits + 32).

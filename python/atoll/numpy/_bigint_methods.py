@@ -2,11 +2,12 @@
 functions, creation and sorting): defined here, where both are known, and set on the class by
 ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
 
-from .._attach import attach
 import numpy as np
+
+from .._attach import attach
+from ._bigint import _ALL, _TOP, _ZERO, BigIntArray, _neg, _zeros
 from .numeric import where
 from .sorting import coargsort
-from ._bigint import BigIntArray, _ALL, _TOP, _ZERO, _neg, _zeros
 
 
 class _BigIntArrayMethods:

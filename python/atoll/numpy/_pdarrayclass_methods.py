@@ -2,34 +2,29 @@
 creation, sorting, set operations, ``stats`` and IO): defined here, where both are known, and
 set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
 
-from .._attach import attach
+import builtins
+
+import numpy as np
+
 from .. import _atoll
-from .dtypes import _stored_dtype as _dt
-from . import err as _fp_err
-from .dtypes import bool_
-from .dtypes import float64
-from .dtypes import int64
-from .dtypes import is_bigint
-from .dtypes import is_scalar
-from .dtypes import is_str_dtype
-from .dtypes import result
-from .dtypes import uint64
-from .dtypes import uint8
-from .numeric import cast
-from ._bigint import to_bigint
-from .pdarraycreation import array
-from .numeric import where
-from .pdarraycreation import arange
-from .sorting import argsort as _argsort
+from .._attach import attach
 from ..io import to_parquet
 from ..stats import take
-from .pdarraysetops import value_counts
-from .numeric import popcount
-from .numeric import parity
-from .numeric import clz
-from .numeric import ctz
-from .numeric import rotl
-from .numeric import rotr
+from . import err as _fp_err
+from ._bigint import to_bigint
+from .dtypes import (
+    _stored_dtype as _dt,
+    bool_,
+    float64,
+    int64,
+    is_bigint,
+    is_scalar,
+    is_str_dtype,
+    result,
+    uint8,
+    uint64,
+)
+from .numeric import cast, clz, ctz, parity, popcount, rotl, rotr, where
 from .pdarrayclass import (
     _CMP,
     _UFUNC_NAMES,
@@ -45,8 +40,9 @@ from .pdarrayclass import (
     min,
     pdarray,
 )
-import builtins
-import numpy as np
+from .pdarraycreation import arange, array
+from .pdarraysetops import value_counts
+from .sorting import argsort as _argsort
 
 
 class _pdarrayMethods:

@@ -3,21 +3,19 @@ functions, creation, concatenation and string grouping): defined here, where bot
 and set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this
 module."""
 
-from .._attach import attach
-from .. import _atoll
-import re as _re
 import builtins
-from .pdarrayclass import cumsum
+import re as _re
+
 import numpy as np
-from .pdarrayclass import pdarray
-from .pdarraycreation import array
-from .pdarraycreation import arange
-from .pdarraycreation import full
-from .pdarraymanipulation import concatenate
-from .numeric import where
+
+from .. import _atoll
+from .._attach import attach
 from ..str_groupby import string_ranks
-from .strings import Strings, _CMP_SYMBOL, _check_regex, _str, from_list
-from .strings import Match
+from .numeric import where
+from .pdarrayclass import cumsum, pdarray
+from .pdarraycreation import arange, array, full
+from .pdarraymanipulation import concatenate
+from .strings import _CMP_SYMBOL, Match, Strings, _check_regex, _str, from_list
 
 
 def _counts(seg, total):

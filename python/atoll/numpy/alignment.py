@@ -2,16 +2,15 @@
 
 import builtins
 
-from .pdarrayclass import pdarray
 from ..pandas._align import find as _find
-from .pdarraycreation import arange, full
 from ..pandas._concat import generic_concat
-from ..pandas.groupbyclass import GroupBy
-from .segarray import SegArray
-from .pdarrayclass import cumsum
-from .numeric import where
-from .pdarraysetops import NonUniqueError
 from ..pandas.categorical import Categorical
+from ..pandas.groupbyclass import GroupBy
+from .numeric import where
+from .pdarrayclass import cumsum, pdarray
+from .pdarraycreation import arange, full
+from .pdarraysetops import NonUniqueError
+from .segarray import SegArray
 
 
 def is_cosorted(arrays):
@@ -87,7 +86,6 @@ def _find_all(query, space):
 
 
 def _cumsum_exclusive(x):
-
     c = cumsum(x)
     return c - x
 

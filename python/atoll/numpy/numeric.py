@@ -1,18 +1,16 @@
 """Elementwise functions (Arkouda's numeric): lazy, fused with the surrounding expression."""
 
 import builtins as _b
+from enum import Enum as _Enum
 
 import numpy as np
 
-
 from .. import _atoll
-from .dtypes import bool_, float64, is_scalar, result
-from .pdarrayclass import pdarray, _from_numpy, _full, _scalar_value
-from .strings import Strings, concatenate as sconcat, from_list
-from ._bigint import BigIntArray, to_bigint, is_bigint_array
-from .pdarrayclass import all as _all
-from .dtypes import ak_dtype, is_bigint, is_str_dtype
 from . import err as _fp_err
+from ._bigint import BigIntArray, is_bigint_array, to_bigint
+from .dtypes import ak_dtype, bool_, float64, int64 as _i64, is_bigint, is_scalar, is_str_dtype, result, uint64 as _u64
+from .pdarrayclass import _from_numpy, _full, _scalar_value, all as _all, pdarray
+from .strings import Strings, concatenate as sconcat, from_list
 
 
 def _check(pda):
@@ -213,12 +211,6 @@ def _binary_fn(a, b, op):
 
 # ----- NumPy's other elementwise functions (crates/atoll-python/src/ufuncs.rs) --------------
 
-from enum import Enum as _Enum  # noqa: E402
-
-import numpy as _np  # noqa: E402
-
-from .dtypes import int64 as _i64, uint64 as _u64  # noqa: E402
-
 
 def _fn1(f, pda, to=None, extra=2):
     x = pda._ex() if to is None or pda.dtype == to else pda._cast(to)
@@ -239,7 +231,6 @@ def _float_fn(name):
 
 
 def _numeric(pda, name):
-
     if is_bigint_array(pda):
         raise TypeError(f"{name}: not supported for dtype bigint")
 
@@ -315,7 +306,6 @@ def isfinite(pda):
 
 def _int_fn(name):
     def f(pda):
-
         if is_bigint_array(pda):
             return getattr(pda, name)()
         _check(pda)
@@ -413,7 +403,6 @@ def fmod(x1, x2):
 
 
 def _rot(name, x, r):
-
     if is_bigint_array(x):
         return getattr(x, name)(r)
     if not isinstance(x, pdarray) or x.dtype not in (_i64, _u64):
@@ -484,11 +473,11 @@ def _as_float(x, name):
 
 
 def _is_nan(x):
-    return isnan(x) if isinstance(x, pdarray) else _np.isnan(x)
+    return isnan(x) if isinstance(x, pdarray) else np.isnan(x)
 
 
 def _is_finite(x):
-    return isfinite(x) if isinstance(x, pdarray) else _np.isfinite(x)
+    return isfinite(x) if isinstance(x, pdarray) else np.isfinite(x)
 
 
 def _magnitude(x):
@@ -501,7 +490,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     ``equal_nan``. Two scalars: a NumPy bool."""
     x, y = _as_float(a, "a"), _as_float(b, "b")
     if not isinstance(x, pdarray) and not isinstance(y, pdarray):
-        return _np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+        return np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
     with _fp_err.quiet():  # |inf - inf| is NaN here, not the caller's invalid operation
         close = ((_magnitude(x - y) <= atol + rtol * _magnitude(y)) & _is_finite(y)) | (x == y)
     if equal_nan:
@@ -544,7 +533,7 @@ class ErrorMode(_Enum):
 def _str_of_values(a):
     """The str of each element, as NumPy's ``astype(str)`` (floats in Python's repr)."""
     if a.dtype.kind == "f":
-        return [repr(float(x)) if _np.isfinite(x) else str(x) for x in a.tolist()]
+        return [repr(float(x)) if np.isfinite(x) else str(x) for x in a.tolist()]
     if a.dtype.kind == "b":
         return ["True" if x else "False" for x in a.tolist()]
     return [str(x) for x in a.tolist()]
@@ -579,9 +568,9 @@ def cast(pda, dt, errors=ErrorMode.strict):
         d = ak_dtype(dt)
         vals = pda.to_list()
         out, ok = _parse_strings(vals, d, errors)
-        r = _from_numpy(_np.array(out, dtype=d)) if not is_bigint(d) else to_bigint(list(out), -1)
+        r = _from_numpy(np.array(out, dtype=d)) if not is_bigint(d) else to_bigint(list(out), -1)
         if errors == ErrorMode.return_validity:
-            return r, _from_numpy(_np.array(ok, dtype=bool))
+            return r, _from_numpy(np.array(ok, dtype=bool))
         return r
     if isinstance(pda, Categorical):
         if to_str or dt in ("Strings", "str"):
@@ -591,7 +580,6 @@ def cast(pda, dt, errors=ErrorMode.strict):
 
 
 def _parse_strings(vals, d, errors):
-
     out, ok = [], []
     for s in vals:
         try:
@@ -605,7 +593,7 @@ def _parse_strings(vals, d, errors):
                 v = low == "true"
             elif d.kind in "iu":
                 v = _b.int(t, 0) if t[:2].lower() in ("0x", "0b", "0o") else _b.int(t)
-                info = _np.iinfo(d)
+                info = np.iinfo(d)
                 if d.itemsize == 1 and -(2**63) <= v < 2**64:
                     v %= 256  # uint8: a 64-bit value wraps, as a number's cast does
                 elif not info.min <= v <= info.max:
@@ -620,7 +608,7 @@ def _parse_strings(vals, d, errors):
                 raise RuntimeError(f"cast: could not convert string {s!r} to {getattr(d, 'name', d)}") from None
             kind = getattr(d, "kind", "")
             # Arkouda's "missing" values: NaN, the smallest int64, 0 for uint64, False.
-            out.append(_np.nan if kind == "f" else (-(2**63) if kind == "i" else (False if kind == "b" else 0)))
+            out.append(np.nan if kind == "f" else (-(2**63) if kind == "i" else (False if kind == "b" else 0)))
             ok.append(False)
     return out, ok
 

@@ -14,9 +14,9 @@ import numpy as np
 
 from .. import _atoll
 from .._optional import pa
-from .dtypes import bool_, float64, int64, uint64, uint8, is_scalar
-from ..core import client
 from .._session import num_locales
+from ..core import client
+from .dtypes import bool_, float64, int64, is_scalar, uint8, uint64
 
 # Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
 # that read it are computed (`_before_write`), so each keeps the value its expression had on
@@ -179,7 +179,6 @@ class pdarray:
         return iter(self.to_ndarray())
 
     def _fmt(self):
-
         limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
         if self._size <= limit:
             a = self.to_ndarray()

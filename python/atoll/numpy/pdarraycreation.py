@@ -4,15 +4,26 @@ import builtins
 
 import numpy as np
 
-from .._optional import loaded, pd
 from .. import _atoll
-from .dtypes import bool_, float64, int64, uint64, uint8, _stored_dtype as _dtype, is_scalar, scalar_dtype, supported
-from .pdarrayclass import pdarray, _scalar_value, _seed, _size
-from .dtypes import is_bigint, is_str_dtype
-from .strings import Strings, from_list
-from ._bigint import to_bigint, from_ints
-from .numeric import cast, where
+from .._optional import loaded, pd
 from .._stream import stream_key
+from ._bigint import from_ints, to_bigint
+from .dtypes import (
+    _stored_dtype as _dtype,
+    bool_,
+    float64,
+    int64,
+    is_bigint,
+    is_scalar,
+    is_str_dtype,
+    scalar_dtype,
+    supported,
+    uint8,
+    uint64,
+)
+from .numeric import cast, where
+from .pdarrayclass import _scalar_value, _seed, _size, pdarray
+from .strings import Strings, from_list
 
 
 def _ints_dtype(values):
@@ -193,7 +204,6 @@ def full(size, fill_value, dtype=None, max_bits=None):
 
 
 def _numeric_dtype(dtype):
-
     if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
         raise TypeError(f"dtype: {dtype!r} is not a numeric dtype")
     return dtype

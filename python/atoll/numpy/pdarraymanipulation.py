@@ -4,13 +4,12 @@ import builtins
 
 import numpy as np
 
-from .dtypes import float64, int64
-from .pdarrayclass import _check
-from .pdarraycreation import zeros, array, ones
-from .pdarrayclass import pdarray
-from ..pandas._concat import _concat_pdarrays, generic_concat
 from ..groupby import GroupBy
+from ..pandas._concat import _concat_pdarrays, generic_concat
+from .dtypes import float64, int64
 from .numeric import floor, isnan, where
+from .pdarrayclass import _check, pdarray
+from .pdarraycreation import array, ones, zeros
 
 
 def concatenate(arrays, ordered=True):

@@ -10,18 +10,17 @@ import numpy as np
 
 from .. import _atoll
 from .._keys import dense_key, dense_keys_out, dense_limit, dense_range, key_expr, key_list
-from .dtypes import bool_, float64, int64
-from .pdarrayclass import pdarray
-from .pdarraycreation import zeros, array, arange
-from .sorting import argsort, group_keys, coargsort, searchsorted
-from .pdarraymanipulation import concatenate
-from ..str_groupby import is_str_key
-from ..groupby import GroupBy
-from .numeric import isnan
-from .pdarrayclass import cumsum, sum as _sum
 from ..categorical import Categorical
-from .strings import Strings, concatenate as sconcat
+from ..groupby import GroupBy
+from ..str_groupby import is_str_key
 from ._bigint import BigIntArray, to_bigint
+from .dtypes import bool_, float64, int64
+from .numeric import isnan
+from .pdarrayclass import cumsum, pdarray, sum as _sum
+from .pdarraycreation import arange, array, zeros
+from .pdarraymanipulation import concatenate
+from .sorting import argsort, coargsort, group_keys, searchsorted
+from .strings import Strings, concatenate as sconcat
 
 
 def _group(ks):
@@ -85,7 +84,6 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
 
 
 def _has_str_key(pda):
-
     return builtins.any(is_str_key(k) for k in (pda if isinstance(pda, (list, tuple)) else [pda]))
 
 
@@ -116,7 +114,6 @@ def value_counts(pda):
 
 
 def _concat_rows(a, b):
-
     return [concatenate([x, y]) for x, y in zip(a, b)]
 
 
@@ -218,7 +215,6 @@ def _keys_of(col):
 
 
 def _concat_col(a, b):
-
     if isinstance(a, Categorical) or isinstance(b, Categorical):
         sa = a.categories[a.codes] if isinstance(a, Categorical) else a
         sb = b.categories[b.codes] if isinstance(b, Categorical) else b

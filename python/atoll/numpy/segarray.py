@@ -24,18 +24,16 @@ import builtins
 
 import numpy as np
 
-from .dtypes import bool_, int64, uint64
-from .pdarrayclass import pdarray
-from .strings import Strings
-from .pdarraymanipulation import concatenate
-from .pdarraycreation import zeros, array, arange, ones, full
-from .strings import from_list
-from .pdarrayclass import cumsum, sum as _sum, is_sorted, any as _any, max as _max
 from ..groupby import GroupBy
-from .sorting import coargsort
 from ..pandas._hashing import hash_values, mix
-from .pdarraysetops import intersect1d, union1d, setdiff1d, setxor1d, in1d
 from ..pandas._registry import Registrable
+from .dtypes import bool_, int64, uint64
+from .pdarrayclass import any as _any, cumsum, is_sorted, max as _max, pdarray, sum as _sum
+from .pdarraycreation import arange, array, full, ones, zeros
+from .pdarraymanipulation import concatenate
+from .pdarraysetops import in1d, intersect1d, setdiff1d, setxor1d, union1d
+from .sorting import coargsort
+from .strings import Strings, from_list
 
 __all__ = ["SegArray", "segarray"]
 
@@ -54,14 +52,12 @@ def _concat_values(parts):
 
 
 def _empty_like(values, n=0):
-
     if isinstance(values, Strings):
         return from_list([])
     return zeros(n, values.dtype)
 
 
 def _lengths(segments, valsize):
-
     if segments.size == 0:
         return zeros(0, int64)
     return (concatenate([segments[1:], array(np.array([valsize], dtype=np.int64))]) - segments)._materialize()
@@ -112,7 +108,6 @@ class SegArray(Registrable):
     objType = "SegArray"
 
     def __init__(self, segments, values, lengths=None, grouping=None):
-
         if not isinstance(segments, pdarray) or segments.dtype != int64:
             raise TypeError("Segments must be int64 pdarray")
         if not isinstance(values, (pdarray, Strings)) and not hasattr(values, "_is_bigint"):
@@ -543,7 +538,6 @@ class SegArray(Registrable):
 
     # ----- set operations per sub-array --------------------------------------------------
     def _setop(self, other, fn):
-
         if not isinstance(other, SegArray):
             raise TypeError(f"other: expected a SegArray, got {type(other).__name__}")
         sa, sb = self._segment_ids(), other._segment_ids()

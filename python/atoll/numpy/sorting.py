@@ -10,15 +10,13 @@ import numpy as np
 
 from .. import _atoll
 from .._keys import has_nan, key_expr, key_expr_desc, key_list
-from .numeric import isnan
-from .dtypes import int64
-from .pdarrayclass import pdarray, is_sorted, _check
-from .pdarraycreation import zeros, arange, full, array
-from ..str_groupby import is_str_key, rank_keys
 from ..pandas._concat import generic_concat as concatenate
-from .pdarrayclass import cumsum
+from ..str_groupby import is_str_key, rank_keys
 from ._bigint import to_bigint
-from .dtypes import is_scalar, result as _result, result
+from .dtypes import int64, is_scalar, result, result as _result
+from .numeric import isnan
+from .pdarrayclass import _check, cumsum, is_sorted, pdarray
+from .pdarraycreation import arange, array, full, zeros
 
 
 class SortingAlgorithm(Enum):
@@ -30,7 +28,6 @@ class SortingAlgorithm(Enum):
 
 
 def _empty_perm():
-
     return zeros(0, int64)
 
 

@@ -12,8 +12,8 @@ import re as _re
 import numpy as np
 
 from .. import _atoll
-from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 from .._optional import pa
+from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
 

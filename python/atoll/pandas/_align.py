@@ -8,15 +8,14 @@ import builtins
 import numpy as np
 
 from ..numpy.dtypes import int64
-from ..numpy.pdarrayclass import pdarray
-from ..numpy.pdarraycreation import arange, array, full, zeros
 from ..numpy.numeric import where, where as _where
-from ._concat import generic_concat
-from .groupbyclass import GroupBy
-from ..numpy.pdarrayclass import all as _all
-from ..numpy.strings import Strings, concatenate as sconcat
-from .categorical import Categorical
+from ..numpy.pdarrayclass import all as _all, pdarray
+from ..numpy.pdarraycreation import arange, array, full, zeros
 from ..numpy.segarray import SegArray, gen_ranges
+from ..numpy.strings import Strings, concatenate as sconcat
+from ._concat import generic_concat
+from .categorical import Categorical
+from .groupbyclass import GroupBy
 
 
 def _levels(x):

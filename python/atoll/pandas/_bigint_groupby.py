@@ -13,13 +13,13 @@ import builtins
 
 import numpy as np
 
-from ..numpy.dtypes import bool_, float64, int64, uint64
 from ..numpy._bigint import BigIntArray, _zeros
-from ..numpy.pdarraycreation import arange, full
+from ..numpy.dtypes import bool_, float64, int64, uint64
 from ..numpy.numeric import where
 from ..numpy.pdarrayclass import cumsum
-from ._segfold import segmented_bitwise
+from ..numpy.pdarraycreation import arange, full
 from ..numpy.sorting import coargsort
+from ._segfold import segmented_bitwise
 
 OPS = frozenset(
     [

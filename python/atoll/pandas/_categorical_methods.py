@@ -2,25 +2,20 @@
 sorting, set operations and the IO): defined here, where both are known, and set on the class
 by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
 
-from .._attach import attach
-from ..numpy.strings import Strings
-from ..numpy.numeric import where as _where
-from ..numpy.pdarraycreation import arange
 import builtins
-from ..numpy.strings import concatenate
-from ..numpy.pdarraycreation import full
-from ..numpy.dtypes import int64
-from ..numpy.pdarraycreation import zeros
-from .groupbyclass import GroupBy
-from ..numpy.pdarraysetops import in1d
-from ..numpy.pdarraysetops import unique
-from ..numpy.sorting import argsort
-from ..numpy.pdarraymanipulation import bincount
-from ..numpy.pdarraymanipulation import concatenate as _cat
-from ..hdf5 import to_hdf, _check_mode
-from ..hdf5 import update_hdf
+
+from .._attach import attach
+from ..hdf5 import _check_mode, to_hdf, update_hdf
 from ..io import to_parquet
+from ..numpy.dtypes import int64
+from ..numpy.numeric import where as _where
+from ..numpy.pdarraycreation import arange, full, zeros
+from ..numpy.pdarraymanipulation import bincount, concatenate as _cat
+from ..numpy.pdarraysetops import in1d, unique
+from ..numpy.sorting import argsort
+from ..numpy.strings import Strings, concatenate
 from .categorical import Categorical, _copy, _find, _strings
+from .groupbyclass import GroupBy
 
 
 def _used_codes(c):
@@ -122,7 +117,6 @@ class _CategoricalMethods:
 
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
-
     def in1d(self, test):
         """Whether each value occurs in ``test`` (Strings or Categorical)."""
         if isinstance(test, Categorical):
@@ -139,5 +133,6 @@ class _CategoricalMethods:
 
         used = _used_codes(self)
         return Categorical.from_codes(arange(used.size), self.categories[used], na_value=self.na_value)
+
 
 attach(Categorical, _CategoricalMethods)

@@ -9,8 +9,7 @@ from ..numpy._bigint import BigIntArray, to_bigint
 from ..numpy.dtypes import supported
 from ..numpy.pdarrayclass import _check, pdarray
 from ..numpy.pdarraycreation import zeros
-from ..numpy.strings import Strings
-from ..numpy.strings import concatenate as sconcat
+from ..numpy.strings import Strings, concatenate as sconcat
 from .categorical import Categorical
 
 

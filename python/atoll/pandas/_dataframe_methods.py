@@ -3,14 +3,11 @@ defined here, where both are known, and set on the class by ``atoll._attach.atta
 ``atoll/__init__.py`` runs this module."""
 
 from .._attach import attach
-from .join import merge
-from ..hdf5 import to_hdf
-from ..hdf5 import update_hdf
-from ..io import to_parquet
-from ..csv import to_csv
-from ..csv import read_csv
-from ..io import load_all
+from ..csv import read_csv, to_csv
+from ..hdf5 import to_hdf, update_hdf
+from ..io import load_all, to_parquet
 from .dataframe import DataFrame
+from .join import merge
 
 
 class _DataFrameMethods:

@@ -2,30 +2,22 @@
 concatenation, SegArray, sampling and the IO): defined here, where both are known, and set on
 the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
 
-from .._attach import attach
-from ..numpy.numeric import isnan as _isnan
-from ..numpy.pdarraycreation import array
-from ..numpy.dtypes import bool_
 import builtins
-from ..numpy.pdarrayclass import cumsum
-from ..numpy.dtypes import float64
-from ..numpy.pdarraycreation import full
-from ..numpy.dtypes import int64
-from ._bigint_groupby import is_bigint
-from ..numpy.numeric import isnan
-from .._keys import key_expr
+
 import numpy as np
-from ..numpy.numeric import where
-from ..numpy.pdarraycreation import zeros
-from ..numpy.sorting import group_keys
-from ..numpy.pdarraymanipulation import concatenate
-from ..numpy.sorting import coargsort
-from ..numpy.pdarraymanipulation import bincount
-from ..numpy.segarray import SegArray
-from ..numpy.segarray import gen_ranges
+
+from .._attach import attach
+from .._keys import key_expr
+from ..hdf5 import to_hdf, update_hdf
+from ..numpy.dtypes import bool_, float64, int64
+from ..numpy.numeric import isnan, isnan as _isnan, where
+from ..numpy.pdarrayclass import cumsum
+from ..numpy.pdarraycreation import array, full, zeros
+from ..numpy.pdarraymanipulation import bincount, concatenate
+from ..numpy.segarray import SegArray, gen_ranges
+from ..numpy.sorting import coargsort, group_keys
+from ._bigint_groupby import is_bigint
 from ._sample import group_sample
-from ..hdf5 import to_hdf
-from ..hdf5 import update_hdf
 from .groupbyclass import GroupBy, _unwrap_values, _values_list
 
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from ..numpy.dtypes import bool_, float64, uint64
 from ..numpy.pdarrayclass import pdarray
-from ._segfold import float_bits
 from ..numpy.strings import Strings
+from ._segfold import float_bits
 
 _K1 = np.uint64(0xBF58476D1CE4E5B9)
 _K2 = np.uint64(0x94D049BB133111EB)

@@ -2,19 +2,18 @@
 (``Series`` and the IO): defined here, where both are known, and set on the class by
 ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
 
-from .._attach import attach
-from ..numpy.pdarraycreation import array
 import builtins
+
 import numpy as np
-from ..numpy.pdarrayclass import pdarray
-from .series import Series
-from .series import map_values
-from ..hdf5 import to_hdf
-from ..hdf5 import update_hdf
-from ..io import to_parquet
+
+from .._attach import attach
 from ..csv import to_csv
-from .index import Index, _is_int
-from .index import MultiIndex
+from ..hdf5 import to_hdf, update_hdf
+from ..io import to_parquet
+from ..numpy.pdarrayclass import pdarray
+from ..numpy.pdarraycreation import array
+from .index import Index, MultiIndex, _is_int
+from .series import Series, map_values
 
 
 class _IndexMethods:

@@ -3,14 +3,14 @@
 package's ``__init__`` imports none of its modules, which sit in different layers of ``atoll``."""
 
 from .. import pandas as _package
-from .groupbyclass import GroupBy, GroupByReductionType, GROUPBY_REDUCTION_TYPES, broadcast
-from .categorical import Categorical
-from .index import Index, MultiIndex
-from .series import Series
-from .dataframe import DataFrame, DataFrameGroupBy, intx, intersect, invert_permutation
-from .join import MergeError, merge, join_on_eq_with_dt, inner_join, compute_join_size
-from .row import Row
-from ._registry import attach, list_registry
 from . import io_util
+from ._registry import attach, list_registry
+from .categorical import Categorical
+from .dataframe import DataFrame, DataFrameGroupBy, intersect, intx, invert_permutation
+from .groupbyclass import GROUPBY_REDUCTION_TYPES, GroupBy, GroupByReductionType, broadcast
+from .index import Index, MultiIndex
+from .join import MergeError, compute_join_size, inner_join, join_on_eq_with_dt, merge
+from .row import Row
+from .series import Series
 
 vars(_package).update((k, v) for k, v in list(globals().items()) if not k.startswith("_"))

@@ -9,10 +9,9 @@ import builtins
 import numpy as np
 
 from ..numpy.dtypes import float64, int64
-from ..numpy.pdarrayclass import pdarray
-from ..numpy.pdarraycreation import uniform, array, full, zeros
-from ..numpy.numeric import floor, log, where, round as _round
-from ..numpy.pdarrayclass import any as _any, cumsum, sum as _sum
+from ..numpy.numeric import floor, log, round as _round, where
+from ..numpy.pdarrayclass import any as _any, cumsum, pdarray, sum as _sum
+from ..numpy.pdarraycreation import array, full, uniform, zeros
 from ..numpy.segarray import gen_ranges, segment_ids
 from ..numpy.sorting import coargsort, searchsorted, sort
 

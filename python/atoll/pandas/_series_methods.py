@@ -3,10 +3,9 @@ here, where both are known, and set on the class by ``atoll._attach.attach``; th
 ``atoll/__init__.py`` runs this module."""
 
 from .._attach import attach
-from .index import Index
-from .index import MultiIndex
 from ._concat import generic_concat
 from .dataframe import DataFrame
+from .index import Index, MultiIndex
 from .series import Series
 
 

@@ -27,22 +27,19 @@ import builtins
 
 import numpy as np
 
+from .. import _atoll
 from .._optional import loaded, pd
 from ..numpy.dtypes import int64
-from ..numpy.pdarrayclass import pdarray, _check
-from ..numpy.strings import Strings
-from ..numpy.strings import from_list, concatenate, unique
-from ..numpy.pdarrayclass import any as _any, argmax, all as _all
-from .. import _atoll
-from ..numpy.pdarraycreation import array, zeros, arange, full
 from ..numpy.numeric import register_categorical, where as _where
+from ..numpy.pdarrayclass import _check, all as _all, any as _any, argmax, pdarray
+from ..numpy.pdarraycreation import arange, array, full, zeros
+from ..numpy.strings import Strings, concatenate, from_list, unique
 from ._registry import Registrable
 
 __all__ = ["Categorical"]
 
 
 def _strings(values):
-
     return from_list([builtins.str(v) for v in values])
 
 
@@ -63,7 +60,6 @@ class Categorical(Registrable):
     RegisterablePieces = frozenset(["categories", "codes", "permutation", "segments", "_akNAcode"])
 
     def __init__(self, values, **kwargs):
-
         self.registered_name = None
         self._perm = self._segs = None
         self._groups_known = False
@@ -376,7 +372,6 @@ def where(condition, A, B):
 
 
 def _zeros_codes(n):
-
     return zeros(n, int64)
 
 

@@ -17,14 +17,12 @@ import builtins
 import numpy as np
 
 from .._optional import loaded, pd
-from ..numpy.pdarrayclass import pdarray
-from ..numpy.strings import Strings
-from ..numpy.pdarraycreation import array, _ints_dtype
-from ..numpy.pdarrayclass import all as _all
 from ..numpy import sorting as _sorting
-from ..numpy.pdarraysetops import in1d
-from ..numpy.pdarraysetops import unique
+from ..numpy.pdarrayclass import all as _all, pdarray
+from ..numpy.pdarraycreation import _ints_dtype, array
+from ..numpy.pdarraysetops import in1d, unique
 from ..numpy.segarray import SegArray
+from ..numpy.strings import Strings
 from ._align import find
 from ._concat import generic_concat
 from ._registry import Registrable

@@ -8,28 +8,27 @@ the format-dispatching ones).
 [0, 1, 2, 3]
 """
 
+from ..csv import get_csv_columns, read_csv, to_csv  # noqa: F401
+from ..hdf5 import ARKOUDA_HDF5_FILE_METADATA_GROUP, read_hdf, to_hdf, update_hdf  # noqa: F401
 from ..io import (  # noqa: F401
-    read_parquet,
-    to_parquet,
+    export,
     get_datasets,
-    ls,
-    read,
-    load,
-    load_all,
-    save_all,
     get_filetype,
     get_null_indices,
-    read_tagged_data,
     import_data,
-    export,
-    snapshot,
-    restore,
+    load,
+    load_all,
+    ls,
+    read,
+    read_parquet,
+    read_tagged_data,
     read_zarr,
+    restore,
+    save_all,
+    snapshot,
+    to_parquet,
     to_zarr,
 )
-from ..hdf5 import to_hdf, read_hdf, update_hdf, ARKOUDA_HDF5_FILE_METADATA_GROUP  # noqa: F401
-from ..csv import read_csv, to_csv  # noqa: F401
-from ..csv import get_csv_columns
 
 
 def ls_csv(filename, col_delim=","):

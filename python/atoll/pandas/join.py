@@ -37,26 +37,23 @@ import builtins
 import numpy as np
 
 from .. import _atoll
-from ..numpy.dtypes import float64, int64
-from ..numpy.pdarrayclass import pdarray
-from ..numpy.strings import Strings
-from ..numpy.pdarraycreation import arange, zeros, full
-from ..numpy.numeric import where, abs as _abs
-from ..numpy.pdarrayclass import cumsum, sum as _sum
 from .._session import num_locales
-from ..numpy.strings import concatenate as concat_strings, from_list
-from .categorical import Categorical
-from ._bigint_groupby import is_bigint
-from ._concat import generic_concat
-from ._segfold import reserve_check
-from .groupbyclass import GroupBy
-from ..numpy.pdarraycreation import array
+from ..numpy.dtypes import float64, int64
+from ..numpy.numeric import abs as _abs, where
+from ..numpy.pdarrayclass import cumsum, pdarray, sum as _sum
+from ..numpy.pdarraycreation import arange, array, full, zeros
 from ..numpy.pdarraymanipulation import concatenate
 from ..numpy.pdarraysetops import unique
 from ..numpy.segarray import segment_ids
 from ..numpy.sorting import coargsort
+from ..numpy.strings import Strings, concatenate as concat_strings, from_list
 from ._align import fill_missing
+from ._bigint_groupby import is_bigint
+from ._concat import generic_concat
+from ._segfold import reserve_check
+from .categorical import Categorical
 from .dataframe import DataFrame
+from .groupbyclass import GroupBy
 
 __all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
 

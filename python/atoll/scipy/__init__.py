@@ -5,9 +5,8 @@ from collections import namedtuple
 import numpy as np
 
 from .._optional import scipy_stats
-from ..numpy.pdarrayclass import pdarray
 from ..numpy.numeric import log
-from ..numpy.pdarrayclass import sum as _sum
+from ..numpy.pdarrayclass import pdarray, sum as _sum
 
 Power_divergenceResult = namedtuple("Power_divergenceResult", ("statistic", "pvalue"))
 

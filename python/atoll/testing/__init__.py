@@ -14,15 +14,14 @@ import builtins
 import numpy as np
 
 from .._optional import loaded, pd
+from ..numpy.pdarrayclass import all as _all, is_sorted, pdarray
 from ..numpy.pdarraycreation import array
+from ..numpy.segarray import SegArray
+from ..numpy.strings import Strings
 from ..pandas.categorical import Categorical
 from ..pandas.dataframe import DataFrame
 from ..pandas.index import Index, MultiIndex
 from ..pandas.series import Series
-from ..numpy.pdarrayclass import all as _all
-from ..numpy.pdarrayclass import is_sorted, pdarray
-from ..numpy.segarray import SegArray
-from ..numpy.strings import Strings
 
 _CLASSES = {
     "pdarray": pdarray,
