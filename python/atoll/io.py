@@ -496,7 +496,6 @@ def snapshot(filename):
     globals to HDF5 (``ak.restore`` reads them back by name)."""
     import inspect
 
-
     frame = inspect.currentframe().f_back
     kinds = (pdarray, Strings, Categorical, SegArray, GroupBy, DataFrame)
     found = {}

@@ -22,8 +22,12 @@ def test_alias_maps_modules_to_atolls_objects():
     try:
         ark = importlib.import_module("arkouda")
         assert ark is ak
-        assert importlib.import_module("arkouda.numpy.pdarrayclass") is importlib.import_module("atoll.numpy.pdarrayclass")
-        assert importlib.import_module("arkouda.numpy.pdarraycreation") is importlib.import_module("atoll.numpy.pdarraycreation")
+        assert importlib.import_module("arkouda.numpy.pdarrayclass") is importlib.import_module(
+            "atoll.numpy.pdarrayclass"
+        )
+        assert importlib.import_module("arkouda.numpy.pdarraycreation") is importlib.import_module(
+            "atoll.numpy.pdarraycreation"
+        )
         assert importlib.import_module("arkouda.core.client").get_max_array_rank() == 1
         assert importlib.import_module("arkouda.testing").assert_equal is ak.testing.assert_equal
         from arkouda.numpy.alignment import is_cosorted  # noqa: F401  (Arkouda's import line)
