@@ -90,8 +90,7 @@ def _entry(name, obj, registered):
 
 
 def _live_arrays():
-    """Every live array, by its symbol-table name (the import is here: ``pdarrayclass``
-    imports this package at its top)."""
+    """Every live array, by its symbol-table name."""
 
     return {_registry.symbol_name(o): o for o in gc.get_objects() if isinstance(o, (pdarray, Strings))}
 
