@@ -15,6 +15,10 @@ _LAUNCHER_VARS = ("PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "
 
 
 def _mpi_requested():
+    """Whether the environment asks for the MPI backend: ``ATOLL_BACKEND`` when set (empty
+    counts as unset, as in the runtime's ``Config``), else a launcher's variables. The job must
+    start at import under MPI, before any binding could ask the runtime's configuration
+    without starting a job, so the runtime's rule is applied here to the same variables."""
     b = os.environ.get("ATOLL_BACKEND", "").strip().lower()
     if b:
         return b == "mpi"

@@ -119,7 +119,8 @@ fn shutdown(py: Python<'_>) -> PyResult<()> {
     crate::errors::IntoPy::py(py.allow_threads(session::stop))
 }
 
-/// Whether the environment asks for eager evaluation (`ATOLL_EAGER`, `Config::eager`).
+/// Whether the environment asks for eager evaluation (`ATOLL_EAGER`, a setting of the front
+/// end that `atoll-session` reads, not the runtime).
 #[pyfunction]
 fn eager_by_default() -> bool {
     session::eager_by_default()

@@ -1,7 +1,18 @@
-//! Every knob of the runtime, in one documented struct.
+//! Every knob of the runtime, in one documented struct: each setting is one row of the
+//! [`settings!`](table) table below (field, type, default, variable, scope, parser, values and
+//! default in words, doc lines), which generates the struct, its `Default`, the reading of the
+//! variables and the listing that the guide's table is checked against (`docs/guide/configuration.md`).
+//! Settings of the layers above the runtime are read by those layers, not here.
+
+mod parse;
+mod table;
+
+pub(crate) use parse::config_err;
+use table::{settings, Scope, Setting};
 
 use crate::Aggregation;
 use atoll_error::{Error, Result};
+use std::time::Duration;
 
 /// The most locales the local backend runs (each is a group of threads of one process).
 pub const MAX_LOCAL_LOCALES: usize = 4096;
@@ -26,127 +37,128 @@ pub enum SublocaleMode {
     None,
 }
 
-/// The runtime's configuration: every `ATOLL_*` variable of the runtime and the libraries
-/// above it is a field, in this one table. [`Config::from_env`] reads the variables; the
-/// builder methods override them.
-///
-/// | field | variable | default |
-/// |---|---|---|
-/// | `backend` | `ATOLL_BACKEND=local\|mpi` | `mpi` when launched by `mpiexec` and built with MPI, else `local` |
-/// | `locales` | `ATOLL_LOCALES` | 4 (local backend; MPI uses the rank count) |
-/// | `sublocales` | `ATOLL_SUBLOCALES=numa\|core\|none` | `numa` |
-/// | `pin` | `ATOLL_PIN=0\|1` | 1: pin task-pool threads to their sublocale's cores (and each locale's main thread to its cores; under MPI the thread that starts the rank) |
-/// | `threads_per_locale` | `ATOLL_THREADS_PER_LOCALE` | the locale's share of the cores |
-/// | `verbose_comm` | `ATOLL_VERBOSE_COMM=0\|1` | 0 |
-/// | `check_collectives` | `ATOLL_CHECK_COLLECTIVES=0\|1` | 1 in debug builds, 0 in release |
-/// | `progress_hot_ms` | `ATOLL_PROGRESS_HOT_MS` | 50: how long an MPI progress thread stays responsive after a request |
-/// | `mem_max` | `ATOLL_MEM_MAX` | `None`: 90% of physical memory, shared by the locales of a node (see [`Config::mem_limit`]) |
-/// | `agg_buffer` | `ATOLL_AGG_BUFFER` | 8192: elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]) |
-/// | `aggregation` | `ATOLL_AGGREGATION=off\|static\|auto` | `auto`: how the array layer's loops fetch remote elements ([`Aggregation`]) |
-/// | `agg_threshold` | `ATOLL_AGG_THRESHOLD` | `None`: the calibrated `auto` threshold; a number of elements fixes it |
-/// | `hugepages` | `ATOLL_HUGEPAGES=0\|1` | 1: heap buffers of 4 MiB or more are advised for transparent huge pages ([`crate::memory::hugepages`]) |
-/// | `heap_keep` | `ATOLL_HEAP_KEEP` (bytes: `2GiB`, `0`) | `None`: a quarter of physical memory, at most 8 GiB, of idle buffers kept by the page pool ([`crate::memory::page_pool`]); 0 turns the pool off |
-/// | `poison_overwrite` | `ATOLL_POISON_OVERWRITE=0\|1` | 0; 1 fills every part made to be overwritten with [`POISON`](crate::POISON) (`make test` sets it) |
-/// | `sort_profile` | `ATOLL_SORT_PROFILE=0\|1` | 0; 1 prints per-phase timings of the sorts and dense aggregations ([`crate::diagnostics::phase_profile`]) |
-/// | `mpi_shm` | `ATOLL_MPI_SHM=0\|1` | 1: MPI ranks of one host map each other's symmetric memory |
-/// | `mpi_shm_keep` | `ATOLL_MPI_SHM_KEEP` (bytes) | 2 GiB of freed node-shared segments kept per rank for reuse |
-/// | `mpi_shm_coll` | `ATOLL_MPI_SHM_COLL=0\|1` | 1: collectives between node peers in shared memory |
-/// | `mpi_shm_am` | `ATOLL_MPI_SHM_AM=0\|1` | 1: active messages between node peers through shared-memory rings |
-/// | `mpi_shm_quiet` | `ATOLL_MPI_SHM_QUIET=0\|1` | 0: rank 0 says so when node-shared memory is unavailable |
-/// | `eager` | `ATOLL_EAGER=0\|1` | 0: the Python front end keeps elementwise results lazy (evaluated when used, fused); 1 evaluates each at the line that builds it, as Arkouda does (timings of single operations, Arkouda-exact behaviour) |
-/// | `peer_timeout` | `ATOLL_PEER_TIMEOUT` | 60 s: an MPI rank not heard from for this long (its host down, a link cut) ends the job, naming it |
-///
-/// An empty variable counts as unset. `hugepages`, `heap_keep`, `poison_overwrite` and
-/// `sort_profile` are settings of the process: a job applies its values when it starts (until
-/// one does, the environment's hold).
-///
-/// Read elsewhere, because they must be known before anything runs: the tracking allocator's
-/// own variables (`ATOLL_MEM_TRACK`, `ATOLL_MEM_THRESHOLD`, `ATOLL_MEM_TRACK_SITES`,
-/// `ATOLL_MEM_STATS`, `ATOLL_MEM_LEAKS`), read by `atoll-mem` at its first allocation (see its
-/// README; a bad value among them makes [`run`](crate::run) refuse to start with the
-/// [`Error::Config`] that `atoll_mem::config_error` reports). `ATOLL_MPIEXEC` names the
-/// launcher of the MPI tests (the Makefile sets it), not a runtime setting.
-///
-/// **Which variables are checked.** [`Config::from_env`] reads and checks every variable above.
-/// [`Config::local`] and [`Config::mpi`] never fail (they return a `Config`): a bad variable
-/// leaves its default and its [`Error::Config`] is kept for [`run`](crate::run) (and
-/// [`crate::Driver::start`]) to return, *unless the caller's explicit settings make the
-/// variable unused*: `Config::local(n)` ignores `ATOLL_BACKEND`, `ATOLL_LOCALES` and
-/// the MPI settings (`ATOLL_PROGRESS_HOT_MS`, `ATOLL_MPI_SHM*`), `Config::mpi()` ignores `ATOLL_BACKEND` and
-/// `ATOLL_LOCALES`, and each `with_*` builder drops the error of the variable it overrides
-/// (`with_pin` that of `ATOLL_PIN`, ...). Assigning a public field directly does not.
-///
-/// ```
-/// use atoll_runtime::{BackendKind, Config};
-/// let c = Config::local(3);
-/// assert_eq!(c.locales, 3);
-/// assert_eq!(c.backend, BackendKind::Local);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Config {
-    /// The backend.
-    pub backend: BackendKind,
-    /// Number of locales for the local backend.
-    pub locales: usize,
-    /// Sublocale layout.
-    pub sublocales: SublocaleMode,
-    /// Pin task-pool threads to their cores.
-    pub pin: bool,
-    /// Threads per locale (None: the locale's share of the cores).
-    pub threads_per_locale: Option<usize>,
-    /// Print every communication operation with its caller's source location.
-    pub verbose_comm: bool,
-    /// Check that all locales reach the same collectives in the same order.
-    pub check_collectives: bool,
-    /// Milliseconds an MPI progress thread stays responsive after a request.
-    pub progress_hot_ms: u64,
-    /// Each locale's memory limit, as `ATOLL_MEM_MAX` gives it: bytes (`12345`, `512MiB`,
-    /// `8G`), the same for every locale, or a percentage of physical memory (`90%`), split
-    /// evenly among the locales sharing a node. `None`: 90%. See [`Config::mem_limit`].
-    pub mem_max: Option<String>,
-    /// Elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]): a
-    /// buffer is sent as one message when it holds this many elements. At least 1.
-    pub agg_buffer: usize,
-    /// How the array layer's zippered loops fetch remote elements (`ATOLL_AGGREGATION`).
-    pub aggregation: Aggregation,
-    /// A fixed `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`: the
-    /// calibrated one.
-    pub agg_threshold: Option<usize>,
-    /// Advise heap buffers of 4 MiB or more for transparent huge pages (`ATOLL_HUGEPAGES`).
-    pub hugepages: bool,
-    /// Bytes of idle buffers the page pool keeps (`ATOLL_HEAP_KEEP`); `None`: a quarter of
-    /// physical memory, at most 8 GiB; 0: no pool.
-    pub heap_keep: Option<u64>,
-    /// Fill every part made to be overwritten with [`POISON`](crate::POISON)
-    /// (`ATOLL_POISON_OVERWRITE`), so that a read before the write shows in results.
-    pub poison_overwrite: bool,
-    /// Print per-phase timings of the sorts and dense aggregations (`ATOLL_SORT_PROFILE`).
-    pub sort_profile: bool,
-    /// MPI: ranks of one host map each other's symmetric memory (`ATOLL_MPI_SHM`).
-    pub mpi_shm: bool,
-    /// MPI: bytes of freed node-shared segments each rank keeps for reuse
-    /// (`ATOLL_MPI_SHM_KEEP`).
-    pub mpi_shm_keep: u64,
-    /// MPI: collectives between node peers in shared memory (`ATOLL_MPI_SHM_COLL`).
-    pub mpi_shm_coll: bool,
-    /// MPI: active messages between node peers through shared-memory rings
-    /// (`ATOLL_MPI_SHM_AM`).
-    pub mpi_shm_am: bool,
-    /// MPI: no note from rank 0 when node-shared memory is unavailable
-    /// (`ATOLL_MPI_SHM_QUIET`).
-    pub mpi_shm_quiet: bool,
-    /// Evaluate every elementwise result of the Python front end at the line that builds it
-    /// instead of lazily (`ATOLL_EAGER`; `ak.set_eager` changes it at run time).
-    pub eager: bool,
-    /// How long an MPI rank may go unheard (no heartbeat of its peer watch, `comm/mpi/watch.rs`:
-    /// its host is down or unreachable) before the job ends with a message naming it and what
-    /// this rank was waiting for (`ATOLL_PEER_TIMEOUT`, seconds). An outage shorter than this
-    /// is waited out. At least 1 s.
-    pub peer_timeout: std::time::Duration,
-    /// The errors of invalid `ATOLL_*` variables met by [`Config::local`] or [`Config::mpi`]
-    /// (which return a `Config`, not a `Result`), by variable: [`run`](crate::run) returns the
-    /// first one still relevant (see the table's notes).
-    env_errors: Vec<(&'static str, Error)>,
+settings! {
+    /// The runtime's configuration: every `ATOLL_*` variable of the runtime is a field,
+    /// declared once (field, type, default, variable, values) in the table of
+    /// `config/mod.rs`, from which the struct, its `Default`, the reading of the variables
+    /// ([`Config::from_env`]) and this listing are generated. The builder methods override
+    /// the variables.
+    @table
+    /// An empty variable counts as unset. Booleans also take `true`/`false`, `yes`/`no`,
+    /// `on`/`off`. `hugepages`, `heap_keep`, `poison_overwrite` and `sort_profile` are
+    /// settings of the process: a job applies its values when it starts (until one does, the
+    /// environment's hold).
+    ///
+    /// Read elsewhere: the tracking allocator's own variables (`ATOLL_MEM_TRACK`,
+    /// `ATOLL_MEM_THRESHOLD`, `ATOLL_MEM_TRACK_SITES`, `ATOLL_MEM_STATS`, `ATOLL_MEM_LEAKS`),
+    /// read by `atoll-mem` at its first allocation, because they must be known before anything
+    /// runs (a bad value among them makes [`run`](crate::run) refuse to start with the
+    /// [`Error::Config`] that `atoll_mem::config_error` reports), and the settings of the
+    /// layers above the runtime, read by those layers (the Python front end's `ATOLL_EAGER`
+    /// and `ATOLL_PROGRESS`). `docs/guide/configuration.md` lists every variable.
+    ///
+    /// **Which variables are checked.** [`Config::from_env`] reads and checks every variable above.
+    /// [`Config::local`] and [`Config::mpi`] never fail (they return a `Config`): a bad variable
+    /// leaves its default and its [`Error::Config`] is kept for [`run`](crate::run) (and
+    /// [`crate::Driver::start`]) to return, *unless the caller's explicit settings make the
+    /// variable unused*: `Config::local(n)` ignores `ATOLL_BACKEND`, `ATOLL_LOCALES` and
+    /// the MPI settings (`ATOLL_PROGRESS_HOT_MS`, `ATOLL_PEER_TIMEOUT`, `ATOLL_MPI_SHM*`),
+    /// `Config::mpi()` ignores `ATOLL_BACKEND` and `ATOLL_LOCALES`, and each `with_*` builder
+    /// drops the error of the variable it overrides (`with_pin` that of `ATOLL_PIN`, ...).
+    /// Assigning a public field directly does not.
+    ///
+    /// ```
+    /// use atoll_runtime::{BackendKind, Config};
+    /// let c = Config::local(3);
+    /// assert_eq!(c.locales, 3);
+    /// assert_eq!(c.backend, BackendKind::Local);
+    /// ```
+    pub struct Config {
+        /// The backend (the default reads the launcher's variables: see [`Config::from_env`]).
+        backend: BackendKind = BackendKind::Local, "ATOLL_BACKEND", Job, parse::backend,
+            "`local`, `mpi`", "`mpi` when started by `mpiexec` (and built with MPI), else `local`";
+        /// Number of locales for the local backend.
+        locales: usize = 4, "ATOLL_LOCALES", Job, parse::locales,
+            "a positive integer", "4 (local backend; under MPI the rank count decides)";
+        /// Sublocale layout.
+        sublocales: SublocaleMode = SublocaleMode::Numa, "ATOLL_SUBLOCALES", Job, parse::sublocales,
+            "`numa`, `core`, `none`", "`numa`: one sublocale per NUMA domain of the locale's cores";
+        /// Pin task-pool threads to their cores.
+        pin: bool = true, "ATOLL_PIN", Job, parse::parse_bool,
+            "`0`, `1`",
+            "`1`: task-pool threads pinned to their sublocale's cores, and each locale's main thread to its cores";
+        /// Threads per locale (None: the locale's share of the cores).
+        threads_per_locale: Option<usize> = None, "ATOLL_THREADS_PER_LOCALE", Job, parse::threads,
+            "a positive integer", "the locale's share of the cores";
+        /// Print every communication operation with its caller's source location.
+        verbose_comm: bool = false, "ATOLL_VERBOSE_COMM", Job, parse::parse_bool,
+            "`0`, `1`", "`0`; `1` prints every communication operation with its source location";
+        /// Check that all locales reach the same collectives in the same order.
+        check_collectives: bool = cfg!(debug_assertions), "ATOLL_CHECK_COLLECTIVES", Job, parse::parse_bool,
+            "`0`, `1`",
+            "`1` in debug builds, `0` in release: every collective first checks that all locales called the same one";
+        /// Milliseconds an MPI progress thread stays responsive after a request.
+        progress_hot_ms: u64 = 50, "ATOLL_PROGRESS_HOT_MS", Mpi, parse::millis,
+            "milliseconds", "50: how long an MPI progress thread stays responsive after a request";
+        /// Each locale's memory limit, as `ATOLL_MEM_MAX` gives it: bytes (`12345`, `512MiB`,
+        /// `8G`), the same for every locale, or a percentage of physical memory (`90%`), split
+        /// evenly among the locales sharing a node. `None`: 90%. See [`Config::mem_limit`].
+        mem_max: Option<String> = None, "ATOLL_MEM_MAX", Job, parse::mem_max,
+            "bytes (`12345`, `512MiB`, `8G`) or a percentage (`90%`)",
+            "90% of physical memory, split among the locales of a machine";
+        /// Elements per destination buffer of the dynamic aggregators ([`crate::aggregate`]): a
+        /// buffer is sent as one message when it holds this many elements. At least 1.
+        agg_buffer: usize = DEFAULT_AGG_BUFFER, "ATOLL_AGG_BUFFER", Job, parse::agg_buffer,
+            "a positive number of elements", "8192: elements per destination buffer of the dynamic aggregators";
+        /// How the array layer's zippered loops fetch remote elements (`ATOLL_AGGREGATION`).
+        aggregation: Aggregation = Aggregation::Auto, "ATOLL_AGGREGATION", Job, parse::aggregation,
+            "`off`, `static`, `auto`", "`auto`: how the array layer's loops fetch remote elements";
+        /// A fixed `auto` aggregation threshold in elements (`ATOLL_AGG_THRESHOLD`); `None`: the
+        /// calibrated one.
+        agg_threshold: Option<usize> = None, "ATOLL_AGG_THRESHOLD", Job, parse::agg_threshold,
+            "a number of elements", "unset: the calibrated `auto` threshold";
+        /// Advise heap buffers of 4 MiB or more for transparent huge pages (`ATOLL_HUGEPAGES`).
+        hugepages: bool = true, "ATOLL_HUGEPAGES", Process, parse::parse_bool,
+            "`0`, `1`", "`1`: large allocations (4 MiB or more) are advised for transparent huge pages";
+        /// Bytes of idle buffers the page pool keeps (`ATOLL_HEAP_KEEP`); `None`: a quarter of
+        /// physical memory, at most 8 GiB; 0: no pool.
+        heap_keep: Option<u64> = None, "ATOLL_HEAP_KEEP", Process, parse::some_bytes,
+            "bytes (`2GiB`); `0` turns the pool off",
+            "a quarter of physical memory, at most 8 GiB, of idle buffers kept by the page pool";
+        /// Fill every part made to be overwritten with [`POISON`](crate::POISON)
+        /// (`ATOLL_POISON_OVERWRITE`), so that a read before the write shows in results.
+        poison_overwrite: bool = false, "ATOLL_POISON_OVERWRITE", Process, parse::parse_bool,
+            "`0`, `1`",
+            "`0`; `1` fills results made to be overwritten (`DistArray::for_overwrite`) with `0xA5`, so a read before the write shows (`make test` sets it)";
+        /// Print per-phase timings of the sorts and dense aggregations (`ATOLL_SORT_PROFILE`).
+        sort_profile: bool = false, "ATOLL_SORT_PROFILE", Process, parse::parse_bool,
+            "`0`, `1`", "`0`; `1`: every locale prints one `[sort-profile]` line of phase times per sort";
+        /// MPI: ranks of one host map each other's symmetric memory (`ATOLL_MPI_SHM`).
+        mpi_shm: bool = true, "ATOLL_MPI_SHM", Mpi, parse::parse_bool,
+            "`0`, `1`", "`1`: MPI ranks of one host map each other's memory (`0`: MPI RMA instead)";
+        /// MPI: bytes of freed node-shared segments each rank keeps for reuse
+        /// (`ATOLL_MPI_SHM_KEEP`).
+        mpi_shm_keep: u64 = DEFAULT_MPI_SHM_KEEP, "ATOLL_MPI_SHM_KEEP", Mpi, parse::bytes,
+            "bytes per rank (`512M`, `0`)", "2 GiB of freed shared segments kept for reuse";
+        /// MPI: collectives between node peers in shared memory (`ATOLL_MPI_SHM_COLL`).
+        mpi_shm_coll: bool = true, "ATOLL_MPI_SHM_COLL", Mpi, parse::parse_bool,
+            "`0`, `1`", "`1`: collectives between ranks of one host in shared memory";
+        /// MPI: active messages between node peers through shared-memory rings
+        /// (`ATOLL_MPI_SHM_AM`).
+        mpi_shm_am: bool = true, "ATOLL_MPI_SHM_AM", Mpi, parse::parse_bool,
+            "`0`, `1`", "`1`: active messages between ranks of one host through shared-memory rings";
+        /// MPI: no note from rank 0 when node-shared memory is unavailable
+        /// (`ATOLL_MPI_SHM_QUIET`).
+        mpi_shm_quiet: bool = false, "ATOLL_MPI_SHM_QUIET", Mpi, parse::parse_bool,
+            "`0`, `1`", "`0`: rank 0 says so when shared memory between ranks is unavailable";
+        /// How long an MPI rank may go unheard (no heartbeat of its peer watch, `comm/mpi/watch.rs`:
+        /// its host is down or unreachable) before the job ends with a message naming it and what
+        /// this rank was waiting for (`ATOLL_PEER_TIMEOUT`, seconds). An outage shorter than this
+        /// is waited out. At least 1 s.
+        peer_timeout: Duration = DEFAULT_PEER_TIMEOUT, "ATOLL_PEER_TIMEOUT", Mpi, parse::seconds,
+            "whole seconds, at least 1",
+            "60: an MPI rank not heard from for this long (its host down, a link cut) ends the job, naming it";
+    }
 }
 
 /// The default of [`Config::agg_buffer`] (`ATOLL_AGG_BUFFER`).
@@ -156,81 +168,12 @@ pub const DEFAULT_AGG_BUFFER: usize = 8192;
 /// coargsort on 2 ranks frees 1.75 GiB per rank).
 pub const DEFAULT_MPI_SHM_KEEP: u64 = 2 << 30;
 
-/// The MPI settings, which a job on the local backend ignores.
-const MPI_KEYS: [&str; 7] = [
-    "ATOLL_PROGRESS_HOT_MS",
-    "ATOLL_PEER_TIMEOUT",
-    "ATOLL_MPI_SHM",
-    "ATOLL_MPI_SHM_KEEP",
-    "ATOLL_MPI_SHM_COLL",
-    "ATOLL_MPI_SHM_AM",
-    "ATOLL_MPI_SHM_QUIET",
-];
 /// The default of [`Config::peer_timeout`] (`ATOLL_PEER_TIMEOUT`).
-pub const DEFAULT_PEER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+pub const DEFAULT_PEER_TIMEOUT: Duration = Duration::from_secs(60);
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            backend: BackendKind::Local,
-            locales: 4,
-            sublocales: SublocaleMode::Numa,
-            pin: true,
-            threads_per_locale: None,
-            verbose_comm: false,
-            check_collectives: cfg!(debug_assertions),
-            progress_hot_ms: 50,
-            mem_max: None,
-            agg_buffer: DEFAULT_AGG_BUFFER,
-            aggregation: Aggregation::Auto,
-            agg_threshold: None,
-            hugepages: true,
-            heap_keep: None,
-            poison_overwrite: false,
-            sort_profile: false,
-            mpi_shm: true,
-            mpi_shm_keep: DEFAULT_MPI_SHM_KEEP,
-            mpi_shm_coll: true,
-            mpi_shm_am: true,
-            mpi_shm_quiet: false,
-            eager: false,
-            peer_timeout: DEFAULT_PEER_TIMEOUT,
-            env_errors: Vec::new(),
-        }
-    }
-}
-
-fn parse_bool(key: &str, v: &str) -> Result<bool> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Ok(true),
-        "0" | "false" | "no" | "off" | "" => Ok(false),
-        _ => Err(config_err(key, v, "expected 0 or 1")),
-    }
-}
-
-fn parse_usize(key: &str, v: &str) -> Result<usize> {
-    v.trim().parse::<usize>().map_err(|_| config_err(key, v, "expected a non-negative integer"))
-}
-
-/// `ATOLL_AGG_BUFFER`: a positive number of elements.
-fn parse_agg_buffer(v: &str) -> Result<usize> {
-    match v.trim().parse::<usize>() {
-        Ok(0) => Err(config_err("ATOLL_AGG_BUFFER", v, "the aggregation buffer needs at least 1 element")),
-        Ok(n) => Ok(n),
-        Err(_) => Err(config_err("ATOLL_AGG_BUFFER", v, "expected a positive number of elements (default 8192)")),
-    }
-}
-
-/// `ATOLL_PEER_TIMEOUT`: whole seconds, at least 1.
-fn parse_peer_timeout(v: &str) -> Result<std::time::Duration> {
-    match v.trim().parse::<u64>() {
-        Ok(s) if s >= 1 => Ok(std::time::Duration::from_secs(s)),
-        _ => Err(config_err("ATOLL_PEER_TIMEOUT", v, "expected whole seconds, at least 1 (default 60)")),
-    }
-}
-
-pub(crate) fn config_err(key: &str, value: &str, reason: &str) -> Error {
-    Error::Config { key: key.into(), value: value.into(), reason: reason.into() }
+/// The variables of `scope`'s settings.
+fn vars_of(scope: Scope) -> impl Iterator<Item = &'static str> {
+    SETTINGS.iter().filter(move |s| s.scope == scope).map(|s| s.var)
 }
 
 /// The configuration of the environment (read once, lenient: a bad variable keeps its
@@ -273,125 +216,7 @@ impl Config {
             ..Config::default()
         };
         let mut errs: Vec<(&'static str, Error)> = Vec::new();
-        let mut var = |key: &'static str, set: &mut dyn FnMut(&str) -> Result<()>| {
-            if let Some(v) = get(key) {
-                if let Err(e) = set(&v) {
-                    errs.push((key, e));
-                }
-            }
-        };
-        var("ATOLL_BACKEND", &mut |v| {
-            c.backend = match v.trim().to_ascii_lowercase().as_str() {
-                "local" => BackendKind::Local,
-                "mpi" => BackendKind::Mpi,
-                _ => return Err(config_err("ATOLL_BACKEND", v, "expected local or mpi")),
-            };
-            Ok(())
-        });
-        var("ATOLL_LOCALES", &mut |v| {
-            match parse_usize("ATOLL_LOCALES", v)? {
-                0 => return Err(Error::ZeroLocales),
-                n => c.locales = n,
-            }
-            Ok(())
-        });
-        var("ATOLL_SUBLOCALES", &mut |v| {
-            c.sublocales = match v.trim().to_ascii_lowercase().as_str() {
-                "numa" => SublocaleMode::Numa,
-                "core" => SublocaleMode::Core,
-                "none" => SublocaleMode::None,
-                _ => return Err(config_err("ATOLL_SUBLOCALES", v, "expected numa, core or none")),
-            };
-            Ok(())
-        });
-        var("ATOLL_PIN", &mut |v| {
-            c.pin = parse_bool("ATOLL_PIN", v)?;
-            Ok(())
-        });
-        var("ATOLL_THREADS_PER_LOCALE", &mut |v| {
-            match parse_usize("ATOLL_THREADS_PER_LOCALE", v)? {
-                0 => return Err(config_err("ATOLL_THREADS_PER_LOCALE", v, "must be at least 1")),
-                t => c.threads_per_locale = Some(t),
-            }
-            Ok(())
-        });
-        var("ATOLL_VERBOSE_COMM", &mut |v| {
-            c.verbose_comm = parse_bool("ATOLL_VERBOSE_COMM", v)?;
-            Ok(())
-        });
-        var("ATOLL_CHECK_COLLECTIVES", &mut |v| {
-            c.check_collectives = parse_bool("ATOLL_CHECK_COLLECTIVES", v)?;
-            Ok(())
-        });
-        var("ATOLL_PROGRESS_HOT_MS", &mut |v| {
-            c.progress_hot_ms = parse_usize("ATOLL_PROGRESS_HOT_MS", v)? as u64;
-            Ok(())
-        });
-        var("ATOLL_AGG_BUFFER", &mut |v| {
-            c.agg_buffer = parse_agg_buffer(v)?;
-            Ok(())
-        });
-        var("ATOLL_AGGREGATION", &mut |v| {
-            if !v.trim().is_empty() {
-                c.aggregation = v
-                    .parse()
-                    .map_err(|_| config_err("ATOLL_AGGREGATION", v, "expected off, static or auto (default auto)"))?;
-            }
-            Ok(())
-        });
-        var("ATOLL_AGG_THRESHOLD", &mut |v| {
-            if !v.trim().is_empty() {
-                let k = v.trim().parse::<usize>().map_err(|_| {
-                    config_err(
-                        "ATOLL_AGG_THRESHOLD",
-                        v,
-                        "expected a number of elements (unset: the calibrated threshold)",
-                    )
-                })?;
-                c.agg_threshold = Some(k);
-            }
-            Ok(())
-        });
-        // Settings where an empty value counts as unset.
-        let mut flag = |key: &'static str, set: &mut dyn FnMut(bool)| {
-            var(key, &mut |v| {
-                if !v.trim().is_empty() {
-                    set(parse_bool(key, v)?);
-                }
-                Ok(())
-            })
-        };
-        flag("ATOLL_HUGEPAGES", &mut |b| c.hugepages = b);
-        flag("ATOLL_POISON_OVERWRITE", &mut |b| c.poison_overwrite = b);
-        flag("ATOLL_SORT_PROFILE", &mut |b| c.sort_profile = b);
-        flag("ATOLL_MPI_SHM", &mut |b| c.mpi_shm = b);
-        flag("ATOLL_MPI_SHM_COLL", &mut |b| c.mpi_shm_coll = b);
-        flag("ATOLL_MPI_SHM_AM", &mut |b| c.mpi_shm_am = b);
-        flag("ATOLL_MPI_SHM_QUIET", &mut |b| c.mpi_shm_quiet = b);
-        flag("ATOLL_EAGER", &mut |b| c.eager = b);
-        var("ATOLL_HEAP_KEEP", &mut |v| {
-            if !v.trim().is_empty() {
-                c.heap_keep = Some(atoll_mem::parse_byte_size("ATOLL_HEAP_KEEP", v)?);
-            }
-            Ok(())
-        });
-        var("ATOLL_MPI_SHM_KEEP", &mut |v| {
-            if !v.trim().is_empty() {
-                c.mpi_shm_keep = atoll_mem::parse_byte_size("ATOLL_MPI_SHM_KEEP", v)?;
-            }
-            Ok(())
-        });
-        var("ATOLL_PEER_TIMEOUT", &mut |v| {
-            c.peer_timeout = parse_peer_timeout(v)?;
-            Ok(())
-        });
-        var(atoll_mem::ENV_MAX, &mut |v| {
-            if !v.trim().is_empty() {
-                atoll_mem::MemoryLimit::parse(v)?;
-                c.mem_max = Some(v.to_string());
-            }
-            Ok(())
-        });
+        read_vars(&mut c, &get, &mut errs);
         c.env_errors = errs;
         c
     }
@@ -405,7 +230,7 @@ impl Config {
         let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Local;
         c.locales = n;
-        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES"]).overridden(&MPI_KEYS)
+        c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES"]).overridden(&vars_of(Scope::Mpi).collect::<Vec<_>>())
     }
 
     /// The MPI backend, other fields from the environment (an invalid variable: as
@@ -414,6 +239,41 @@ impl Config {
         let mut c = Self::from_vars_lenient(|k| std::env::var(k).ok());
         c.backend = BackendKind::Mpi;
         c.overridden(&["ATOLL_BACKEND", "ATOLL_LOCALES"])
+    }
+
+    /// Every setting as a Markdown table (`| field | variable | values | default |`, one row per
+    /// field, in declaration order): the listing of this struct's documentation, generated from
+    /// the same declaration as the fields, which `docs/guide/configuration.md` shows.
+    ///
+    /// ```
+    /// let table = atoll_runtime::Config::settings_table();
+    /// assert!(table.lines().any(|row| row.starts_with("| `locales` | `ATOLL_LOCALES` |")));
+    /// ```
+    pub fn settings_table() -> String {
+        let mut out = String::from("| field | variable | values | default |\n|---|---|---|---|\n");
+        for s in SETTINGS {
+            out.push_str(&s.markdown_row());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A boolean switch of a layer above the runtime (the Python front end's `ATOLL_EAGER`),
+    /// read from the environment with the runtime's words: unset or empty is `None`;
+    /// `1`/`true`/`yes`/`on` and `0`/`false`/`no`/`off` (any case) are its value.
+    ///
+    /// ```
+    /// use atoll_runtime::Config;
+    /// assert_eq!(Config::env_flag("ATOLL_DOCTEST_SURELY_UNSET"), Ok(None));
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming `key` and the value for anything else.
+    pub fn env_flag(key: &str) -> Result<Option<bool>> {
+        match std::env::var(key) {
+            Ok(v) if !v.trim().is_empty() => parse::parse_bool(key, &v).map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// Forgets the errors of `keys`: explicit settings replaced those variables.
@@ -538,7 +398,7 @@ impl Config {
 
     /// Sets how long an MPI rank may go unheard before the job ends (`ATOLL_PEER_TIMEOUT`);
     /// [`run`](crate::run) refuses less than a second with an [`Error::Config`].
-    pub fn with_peer_timeout(mut self, t: std::time::Duration) -> Self {
+    pub fn with_peer_timeout(mut self, t: Duration) -> Self {
         self.peer_timeout = t;
         self.overridden(&["ATOLL_PEER_TIMEOUT"])
     }
@@ -552,7 +412,7 @@ impl Config {
         if self.agg_buffer == 0 {
             return Err(config_err("ATOLL_AGG_BUFFER", "0", "the aggregation buffer needs at least 1 element"));
         }
-        if self.peer_timeout < std::time::Duration::from_secs(1) {
+        if self.peer_timeout < Duration::from_secs(1) {
             return Err(config_err(
                 "ATOLL_PEER_TIMEOUT",
                 &format!("{:?}", self.peer_timeout),
@@ -641,10 +501,8 @@ mod tests {
             ("ATOLL_MPI_SHM_AM", "false"),
             ("ATOLL_MPI_SHM_QUIET", "1"),
             ("ATOLL_PEER_TIMEOUT", "25"),
-            ("ATOLL_EAGER", "on"),
         ]))
         .unwrap();
-        assert!(c.eager && !Config::default().eager);
         assert!(!c.hugepages && c.poison_overwrite && c.sort_profile && c.mpi_shm_quiet);
         assert!(!c.mpi_shm && !c.mpi_shm_coll && !c.mpi_shm_am);
         assert_eq!((c.heap_keep, c.mpi_shm_keep), (Some(3 << 20), 8 << 20));
@@ -707,11 +565,87 @@ mod tests {
         // A local job ignores the MPI settings, bad or not.
         let bad_mpi = Config::from_vars_lenient(vars(&[("ATOLL_MPI_SHM_KEEP", "lots"), ("ATOLL_MPI_SHM", "x")]));
         assert!(bad_mpi.validate().is_err());
-        assert!(bad_mpi.overridden(&MPI_KEYS).validate().is_ok());
+        assert!(bad_mpi.overridden(&vars_of(Scope::Mpi).collect::<Vec<_>>()).validate().is_ok());
         let e = Config::local(1).with_agg_buffer(0).validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_AGG_BUFFER"), "{e}");
         // A bad limit set directly on the Config is refused when a job starts.
         let e = Config::local(1).with_mem_max("a lot").validate().unwrap_err();
         assert!(matches!(&e, Error::Config { key, .. } if key == "ATOLL_MEM_MAX"), "{e}");
+    }
+
+    /// The field names of `Config`'s derived `Debug`, which lists every field of the struct.
+    fn debug_fields() -> Vec<String> {
+        let text = format!("{:?}", Config::default());
+        let body = &text[text.find('{').unwrap() + 1..];
+        let mut names = Vec::new();
+        let mut depth = 0i32;
+        let mut start = 0;
+        for (i, ch) in body.char_indices() {
+            match ch {
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => depth -= 1,
+                ':' if depth == 0 => {
+                    let name = body[start..i].trim().trim_start_matches(',').trim();
+                    names.push(name.to_string());
+                }
+                ',' if depth == 0 => start = i + 1,
+                _ => {}
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn the_listing_covers_every_field() {
+        let mut fields = debug_fields();
+        assert_eq!(fields.pop().as_deref(), Some("env_errors"), "{fields:?}");
+        let listed: Vec<&str> = SETTINGS.iter().map(|s| s.field).collect();
+        assert_eq!(fields, listed);
+        let mut vars: Vec<&str> = SETTINGS.iter().map(|s| s.var).collect();
+        assert!(vars.iter().all(|v| v.starts_with("ATOLL_")), "{vars:?}");
+        vars.sort_unstable();
+        vars.dedup();
+        assert_eq!(vars.len(), SETTINGS.len(), "a variable is listed twice");
+        assert!(SETTINGS.iter().any(|s| s.var == atoll_mem::ENV_MAX));
+        assert_eq!(
+            vars_of(Scope::Mpi).collect::<Vec<_>>(),
+            [
+                "ATOLL_PROGRESS_HOT_MS",
+                "ATOLL_MPI_SHM",
+                "ATOLL_MPI_SHM_KEEP",
+                "ATOLL_MPI_SHM_COLL",
+                "ATOLL_MPI_SHM_AM",
+                "ATOLL_MPI_SHM_QUIET",
+                "ATOLL_PEER_TIMEOUT"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_listed_variable_is_read_and_checked() {
+        for s in SETTINGS {
+            let e = Config::from_vars(|k| (k == s.var).then(|| "x?bad".to_string())).unwrap_err();
+            assert!(matches!(&e, Error::Config { key, value, .. } if key == s.var && value == "x?bad"), "{e}");
+            assert!(Config::from_vars(|k| (k == s.var).then(|| " ".to_string())).is_ok(), "{}: blank", s.var);
+        }
+    }
+
+    #[test]
+    fn the_guide_lists_every_setting() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide/configuration.md");
+        let guide = std::fs::read_to_string(path).unwrap();
+        // The guide's table: the lines from its header to the first line that is not a row.
+        let rows: Vec<&str> = guide
+            .lines()
+            .map(str::trim_end)
+            .skip_while(|l| *l != "| field | variable | values | default |")
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let table = Config::settings_table();
+        let want: Vec<&str> = table.lines().collect();
+        assert!(
+            rows == want,
+            "the table of docs/guide/configuration.md differs from the settings' declaration; it should read:\n{table}"
+        );
     }
 }
