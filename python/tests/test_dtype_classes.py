@@ -88,7 +88,7 @@ def test_arkouda_dtype_tables():
     assert dtypes.dtype_for_chapel("string") == np.dtype(np.str_)
     with pytest.raises(TypeError):
         dtypes.dtype_for_chapel("real(16)")
-    assert dtypes.dtype("str") == ak.array(["a"]).dtype
+    assert dtypes.dtype("str") == ak.array(["a"]).dtype == ak.dtype("Strings")
     assert dtypes.dtype("bigint") == ak.array([2**100]).dtype
     assert dtypes.dtype("float32") == np.dtype(np.float32)
     with pytest.raises(TypeError):

@@ -461,7 +461,7 @@ def ak_dtype(x):
         return int64
     if x is builtins.float or isinstance(x, builtins.float):
         return float64
-    if x is str or isinstance(x, str) and x in ("str", "str_"):
+    if x is str or isinstance(x, str) and x in ("str", "str_", "Strings"):
         return np.dtype(np.str_)
     if isinstance(x, np.generic):
         return x.dtype
