@@ -110,7 +110,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ["atoll.numpy.strings", "atoll.numpy.char", "atoll.pandas._hashing"],
     ),
     ("bigint", ["atoll.numpy._bigint"]),
-    ("elementwise", ["atoll.numpy.numeric", "atoll._keys", "atoll.numpy.timeclass"]),
+    ("elementwise", ["atoll.numpy.numeric", "atoll._keys"]),
     (
         "creation",
         [

@@ -6,87 +6,28 @@ b = ak.ones(10) * 2.5
 print((a + 3 * b).sum())
 """
 
-from . import _atoll
-from ._atoll import OutOfMemoryError, AtollError
-from ._session import init, shutdown, connect, disconnect, num_locales, backend, _start_at_import
-from .numpy.dtypes import DTypes
-from .numpy.pdarrayclass import (
-    pdarray,
-    sum,
-    prod,
-    min,
-    max,
-    argmin,
-    argmax,
-    mean,
-    var,
-    std,
-    any,
-    all,
-    is_sorted,
-    count_nonzero,
-    cumsum,
-    cumprod,
+# Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
+# Arkouda's scripts and tests use, grouped by module.
+import numpy as _np
+
+from . import (  # noqa: F401
+    _atoll,
+    _client_dtypes_methods,
+    apply,
+    arkouda as _arkouda_alias,
+    core,
+    graph,
+    numpy,
+    pandas,
+    scipy,
+    share,
+    testing,
 )
-from .numpy.pdarraycreation import (
-    array,
-    zeros,
-    ones,
-    full,
-    zeros_like,
-    ones_like,
-    full_like,
-    arange,
-    linspace,
-    randint,
-    uniform,
-    standard_normal,
-)
-from .numpy.numeric import abs, log, exp, sqrt, sin, cos, floor, ceil, round, isnan, where, clip
-from .numpy.sorting import argsort, sort, coargsort, searchsorted
-from .numpy.pdarraysetops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
-from .groupby import GroupBy, broadcast
-from .numpy.pdarraymanipulation import concatenate, bincount, histogram, append, delete, hstack, vstack
-from .memory import get_mem_used, get_mem_avail, get_mem_status
-from . import graph
-from .numpy.strings import Strings, Match, random_strings_uniform
+from ._atoll import AtollError, OutOfMemoryError
+from ._session import _start_at_import, backend, connect, disconnect, init, num_locales, shutdown
 from .categorical import Categorical
-from .io import (
-    read_parquet,
-    to_parquet,
-    get_datasets,
-    ls,
-    read,
-    load,
-    load_all,
-    save_all,
-    get_filetype,
-    get_null_indices,
-    read_tagged_data,
-    import_data,
-    export,
-    snapshot,
-    restore,
-    read_zarr,
-    to_zarr,
-    ParquetTypeError,
-    ParquetFormatError,
-    ParquetFileNotFoundError,
-    AtollFileNotFoundError,
-    FileFormatError,
-    DatasetTypeError,
-)
-from .client_dtypes import IPv4, ip_address, is_ipv4, is_ipv6, BitVector, Fields, bit_vectorizer
-from .hdf5 import to_hdf, read_hdf, update_hdf
-from .csv import read_csv, to_csv
-from . import share
-from .numpy.segarray import SegArray
-from . import pandas
-from .pandas.groupbyclass import GroupByReductionType, GROUPBY_REDUCTION_TYPES
-from .pandas.index import Index, MultiIndex
-from .pandas.series import Series
-from .pandas.dataframe import DataFrame, DataFrameGroupBy, intx
-from .pandas.join import MergeError, merge, join_on_eq_with_dt
+from .client_dtypes import BitVector, Fields, IPv4, bit_vectorizer, ip_address, is_ipv4, is_ipv6
+from .core.client import generate_history, get_array_ranks, get_config, get_max_array_rank, ruok  # noqa: F401
 from .core.infoclass import (
     AllSymbols,
     RegisteredSymbols,
@@ -95,57 +36,61 @@ from .core.infoclass import (
     list_symbol_table,
     pretty_print_information,
 )
-
-# Arkouda's numpy layer (atoll.numpy, atoll.core, atoll.testing, atoll.scipy): names that
-# Arkouda's scripts and tests use, grouped by module.
-import numpy as _np
-
+from .csv import read_csv, to_csv
+from .groupby import GroupBy, broadcast
+from .hdf5 import read_hdf, to_hdf, update_hdf
+from .io import (
+    AtollFileNotFoundError,
+    DatasetTypeError,
+    FileFormatError,
+    ParquetFileNotFoundError,
+    ParquetFormatError,
+    ParquetTypeError,
+    export,
+    get_datasets,
+    get_filetype,
+    get_null_indices,
+    import_data,
+    load,
+    load_all,
+    ls,
+    read,
+    read_parquet,
+    read_tagged_data,
+    read_zarr,
+    restore,
+    save_all,
+    snapshot,
+    to_parquet,
+    to_zarr,
+)
+from .memory import get_mem_avail, get_mem_status, get_mem_used
+from .numpy import (  # noqa: F401
+    _bigint_methods,
+    _namespace as _numpy_namespace,
+    _pdarrayclass_methods,
+    _segarray_methods,
+    _strings_methods,
+    _timeclass_methods,
+    char,
+    dtypes,
+    numeric,
+    pdarrayclass,
+    pdarraycreation,
+    pdarraymanipulation,
+    pdarraysetops,
+    random,
+    sorting,
+    strings,
+    timeclass,
+    util,
+)
+from .numpy._bigint import bigint_from_uint_arrays
+from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
 from .numpy.dtypes import (
-    False_,
-    ScalarType,
-    True_,
-    base_repr,
-    binary_repr,
-    byte,
-    bytes_,
-    cdouble,
-    character,
-    clongdouble,
-    csingle,
-    datetime64,
-    double,
-    finfo,
-    flexible,
-    floating,
-    format_float_positional,
-    format_float_scientific,
-    half,
-    iinfo,
-    inexact,
-    int_,
-    intc,
-    integer,
-    intp,
-    isscalar,
-    issubdtype,
-    longdouble,
-    longlong,
-    number,
-    object_,
-    sctypeDict,
-    short,
-    signedinteger,
-    single,
-    timedelta64,
-    typename,
-    ubyte,
-    uint,
-    uintc,
-    uintp,
-    ulonglong,
-    unsignedinteger,
-    ushort,
-    void,
+    ARKOUDA_SUPPORTED_DTYPES,
+    ARKOUDA_SUPPORTED_INTS,
+    NUMBER_FORMAT_STRINGS,
     BoolDType,
     ByteDType,
     BytesDType,
@@ -153,6 +98,10 @@ from .numpy.dtypes import (
     Complex64DType,
     Complex128DType,
     DateTime64DType,
+    DType,
+    DTypeObjects,
+    DTypes,
+    False_,
     Float16DType,
     Float32DType,
     Float64DType,
@@ -164,10 +113,15 @@ from .numpy.dtypes import (
     LongDoubleDType,
     LongDType,
     LongLongDType,
+    NumericDTypes,
     ObjectDType,
+    ScalarDTypes,
+    ScalarType,
+    SeriesDTypes,
     ShortDType,
     StrDType,
     TimeDelta64DType,
+    True_,
     UByteDType,
     UInt8DType,
     UInt16DType,
@@ -178,45 +132,80 @@ from .numpy.dtypes import (
     ULongLongDType,
     UShortDType,
     VoidDType,
-    NUMBER_FORMAT_STRINGS,
-    get_byteorder,
-    get_server_byteorder,
-    float16,
-    complex64,
-    complex128,
-    ARKOUDA_SUPPORTED_DTYPES,
-    ARKOUDA_SUPPORTED_INTS,
-    DType,
-    DTypeObjects,
-    NumericDTypes,
-    ScalarDTypes,
-    SeriesDTypes,
+    ak_dtype as dtype,
     all_scalars,
+    base_repr,
     bigint,
     bigint_,
+    binary_repr,
     bitType,
     bool_scalars,
+    byte,
+    bytes_,
     can_cast,
+    cdouble,
+    character,
+    clongdouble,
+    complex64,
+    complex128,
+    csingle,
+    datetime64,
+    double,
+    finfo,
+    flexible,
+    float16,
     float_scalars,
-    intTypes,
+    floating,
+    format_float_positional,
+    format_float_scientific,
+    get_byteorder,
+    get_server_byteorder,
+    half,
+    iinfo,
+    inexact,
+    int_,
     int_scalars,
+    intc,
+    integer,
+    intp,
+    intTypes,
     is_supported_bool,
     is_supported_dtype,
     is_supported_float,
     is_supported_int,
     is_supported_number,
+    isscalar,
+    issubdtype,
+    longdouble,
+    longlong,
+    number,
     numeric_and_bool_scalars,
     numeric_scalars,
     numpy_scalars,
+    object_,
     promote_types,
     resolve_scalar_dtype,
     result_type,
+    sctypeDict,
+    short,
+    signedinteger,
+    single,
     str_scalars,
+    timedelta64,
+    typename,
+    ubyte,
+    uint,
+    uintc,
+    uintp,
+    ulonglong,
+    unsignedinteger,
+    ushort,
+    void,
 )
-from .numpy.dtypes import ak_dtype as dtype
-from .numpy.numeric import transpose  # noqa: E402
+from .numpy.manipulation_functions import flip, repeat, squeeze, tile
 from .numpy.numeric import (
     ErrorMode,
+    abs,
     allclose,
     arccos,
     arccosh,
@@ -227,21 +216,28 @@ from .numpy.numeric import (
     arctanh,
     array_equal,
     cast,
+    ceil,
+    clip,
     clz,
+    cos,
     cosh,
     ctz,
     deg2rad,
     divmod,
+    exp,
     expm1,
     fabs,
+    floor,
     fmod,
     hypot,
     isclose,
     isfinite,
     isinf,
-    log10,
+    isnan,
+    log,
     log1p,
     log2,
+    log10,
     maximum,
     minimum,
     mod,
@@ -253,14 +249,66 @@ from .numpy.numeric import (
     remainder,
     rotl,
     rotr,
+    round,
     sign,
+    sin,
     sinh,
+    sqrt,
     square,
     tan,
     tanh,
+    transpose,  # noqa: E402
     trunc,
+    where,
 )
-from .numpy.sorting import SortingAlgorithm
+from .numpy.pdarrayclass import (
+    all,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    cumprod,
+    cumsum,
+    is_eager,
+    is_locally_sorted,
+    is_sorted,
+    max,
+    mean,
+    min,
+    pdarray,
+    prod,
+    set_eager,
+    std,
+    sum,
+    var,
+)
+from .numpy.pdarraycreation import (
+    arange,
+    array,
+    from_series,
+    full,
+    full_like,
+    linspace,
+    logspace,
+    ones,
+    ones_like,
+    randint,
+    scalar_array,
+    standard_normal,
+    uniform,
+    zeros,
+    zeros_like,
+)
+from .numpy.pdarraymanipulation import append, bincount, concatenate, delete, histogram, hstack, vstack
+from .numpy.pdarraysetops import in1d, indexof1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
+from .numpy.segarray import SegArray
+from .numpy.sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
+from .numpy.strings import Match, Strings, random_strings_lognormal, random_strings_uniform
+from .pandas.dataframe import DataFrame, DataFrameGroupBy, intx
+from .pandas.groupbyclass import GROUPBY_REDUCTION_TYPES, GroupByReductionType
+from .pandas.index import Index, MultiIndex
+from .pandas.join import MergeError, join_on_eq_with_dt, merge
+from .pandas.series import Series
 from .stats import (
     argmaxk,
     argmink,
@@ -280,9 +328,6 @@ from .stats import (
     take,
     vecdot,
 )
-from .numpy.pdarrayclass import set_eager, is_eager, is_locally_sorted
-from .numpy.pdarraycreation import from_series, logspace, scalar_array
-from .numpy.pdarraysetops import indexof1d
 from .testing import (
     assert_almost_equal,
     assert_almost_equivalent,
@@ -307,18 +352,6 @@ from .testing import (
     assert_series_equal,
     assert_series_equivalent,
 )
-from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
-from .numpy.manipulation_functions import flip, squeeze, repeat, tile
-from .numpy._bigint import bigint_from_uint_arrays
-from .numpy.strings import random_strings_lognormal
-from . import numpy, core, testing, scipy, apply, arkouda as _arkouda_alias  # noqa: F401
-from .numpy import random, util, pdarraycreation, pdarraysetops, pdarraymanipulation, char  # noqa: F401
-from .numpy import pdarrayclass
-from .numpy import sorting
-from .numpy import numeric
-from .numpy import strings
-from .numpy import dtypes
-from .core.client import get_config, get_max_array_rank, get_array_ranks, ruok, generate_history  # noqa: F401
 
 # Arkouda's dtypes are NumPy's scalar types (``ak.int64(5)`` makes a scalar); pdarrays' dtypes
 # are np.dtype objects, which compare equal to these.
@@ -338,22 +371,13 @@ nan = float("nan")
 pi = 3.141592653589793
 e = 2.718281828459045
 
-# Floating-point error modes, NumPy's scalar types and dtype classes, manipulation functions
-# (Arkouda's top-level names from arkouda.numpy).
-from .numpy.err import geterr, seterr, geterrcall, seterrcall, errstate  # noqa: E402
-from .numpy.util import (  # noqa: E402
-    broadcast_arrays,
-    broadcast_dims,
-    broadcast_shapes,
-    broadcast_to,
-    copy,
-    invert_permutation,
-    may_share_memory,
-    shares_memory,
-)
-from .numpy.char import isnumeric  # noqa: E402
-
-# Registration and checkpoints (arkouda.core.registry), logging (arkouda.core.logger), plotting.
+# Names of the modules that build on everything above (Arkouda's arkouda.numpy err, char and
+# util names, arkouda.core's registry and logger, plotting). The ``_namespace`` modules fill
+# the subpackages (their ``__init__`` imports none of their modules); the ``_*_methods``
+# modules set the methods that the lower types get from the modules above them (atoll._attach).
+from ._version import __version__  # noqa: E402
+from .core import _namespace as _core_namespace  # noqa: E402
+from .core.logger import LogLevel, disable_verbose, enable_verbose, write_log  # noqa: E402
 from .core.registry import (  # noqa: E402
     RegistrationError,
     attach,
@@ -366,23 +390,33 @@ from .core.registry import (  # noqa: E402
     unregister,
     unregister_all,
 )
-from .core.logger import LogLevel, disable_verbose, enable_verbose, write_log  # noqa: E402
-from .plotting import hist_all, plot_dist  # noqa: E402
-
-# The subpackages' namespaces (their ``__init__`` imports none of their modules) and the methods
-# that the lower types get from the modules above them (atoll._attach).
-from .core import _namespace as _core_namespace  # noqa: E402
-from .numpy import _namespace as _numpy_namespace  # noqa: E402
-from .pandas import _namespace as _pandas_namespace  # noqa: E402
-from . import _client_dtypes_methods  # noqa: E402
-from .numpy import _bigint_methods, _pdarrayclass_methods, _segarray_methods, _strings_methods  # noqa: E402
-from .pandas import _categorical_methods, _dataframe_methods, _groupbyclass_methods  # noqa: E402
-from .pandas import _index_methods, _series_methods  # noqa: E402
 from .graph_share import SharedEdges as _SharedEdges, share_edges as _share_edges  # noqa: E402
+from .numpy.char import isnumeric  # noqa: E402
+from .numpy.err import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from .numpy.util import (  # noqa: E402
+    broadcast_arrays,
+    broadcast_dims,
+    broadcast_shapes,
+    broadcast_to,
+    copy,
+    invert_permutation,
+    may_share_memory,
+    shares_memory,
+)
+from .pandas import (  # noqa: E402
+    _categorical_methods,
+    _dataframe_methods,
+    _groupbyclass_methods,
+    _index_methods,
+    _namespace as _pandas_namespace,
+    _series_methods,
+)
+from .plotting import hist_all, plot_dist  # noqa: E402
 
 # ``ak.graph.share_edges`` (approach 2 of the Chapel-Grafiki talk) builds on ``atoll.graph``.
 graph.SharedEdges, graph.share_edges = _SharedEdges, _share_edges
 
-from ._version import __version__  # noqa: E402
+# Datetime and Timedelta (arkouda.numpy.timeclass; ``ak.timeclass`` as Arkouda's tests name it).
+from .numpy.timeclass import Datetime, Timedelta, date_range, timedelta_range  # noqa: E402
 
 _start_at_import()

@@ -2,56 +2,35 @@
 """The names of ``atoll.numpy``, set on the package by the root ``atoll/__init__.py``: the
 package's ``__init__`` imports none of its modules, which sit in different layers of ``atoll``."""
 
+import numpy as _np
+
 from .. import numpy as _package
-from . import dtypes, pdarrayclass, pdarraycreation, numeric, sorting, pdarraysetops
-from . import pdarraymanipulation, strings
-from . import alignment, manipulation_functions, random, util
+from ..stats import *  # noqa: F403
+
+# Floating-point error modes, NumPy's scalar types and dtype classes, manipulation functions,
+# ``char`` (Arkouda's arkouda.numpy names).
+from . import (
+    alignment,
+    char,
+    dtypes,
+    err,
+    manipulation_functions,
+    numeric,
+    pdarrayclass,
+    pdarraycreation,
+    pdarraymanipulation,
+    pdarraysetops,
+    random,
+    sorting,
+    strings,
+    util,
+)
+from .alignment import NonUniqueError, find, is_cosorted, lookup
+from .char import isnumeric
 from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: bool, ...)
-    False_,
-    ScalarType,
-    True_,
-    base_repr,
-    binary_repr,
-    byte,
-    bytes_,
-    cdouble,
-    character,
-    clongdouble,
-    csingle,
-    datetime64,
-    double,
-    finfo,
-    flexible,
-    floating,
-    format_float_positional,
-    format_float_scientific,
-    half,
-    iinfo,
-    inexact,
-    int_,
-    intc,
-    integer,
-    intp,
-    isscalar,
-    issubdtype,
-    longdouble,
-    longlong,
-    number,
-    object_,
-    sctypeDict,
-    short,
-    signedinteger,
-    single,
-    timedelta64,
-    typename,
-    ubyte,
-    uint,
-    uintc,
-    uintp,
-    ulonglong,
-    unsignedinteger,
-    ushort,
-    void,
+    ARKOUDA_SUPPORTED_DTYPES,
+    ARKOUDA_SUPPORTED_INTS,
+    NUMBER_FORMAT_STRINGS,
     BoolDType,
     ByteDType,
     BytesDType,
@@ -59,6 +38,10 @@ from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: boo
     Complex64DType,
     Complex128DType,
     DateTime64DType,
+    DType,
+    DTypeObjects,
+    DTypes,
+    False_,
     Float16DType,
     Float32DType,
     Float64DType,
@@ -70,10 +53,15 @@ from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: boo
     LongDoubleDType,
     LongDType,
     LongLongDType,
+    NumericDTypes,
     ObjectDType,
+    ScalarDTypes,
+    ScalarType,
+    SeriesDTypes,
     ShortDType,
     StrDType,
     TimeDelta64DType,
+    True_,
     UByteDType,
     UInt8DType,
     UInt16DType,
@@ -84,70 +72,110 @@ from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: boo
     ULongLongDType,
     UShortDType,
     VoidDType,
-    NUMBER_FORMAT_STRINGS,
-    get_byteorder,
-    get_server_byteorder,
-    float16,
+    ak_dtype as dtype,
+    all_scalars,
+    base_repr,
+    bigint,
+    bigint_,
+    binary_repr,
+    bitType,
+    bool,
+    bool_scalars,
+    byte,
+    bytes_,
+    can_cast,
+    cdouble,
+    character,
+    clongdouble,
     complex64,
     complex128,
+    csingle,
+    datetime64,
+    double,
     dtype_for_chapel,
-    bool,
+    finfo,
+    flexible,
+    float16,
+    float32,
+    float_scalars,
+    floating,
+    format_float_positional,
+    format_float_scientific,
+    get_byteorder,
+    get_server_byteorder,
+    half,
+    iinfo,
+    inexact,
     int8,
     int16,
     int32,
-    uint16,
-    uint32,
-    float32,
-    ARKOUDA_SUPPORTED_DTYPES,
-    ARKOUDA_SUPPORTED_INTS,
-    DType,
-    DTypeObjects,
-    DTypes,
-    NumericDTypes,
-    ScalarDTypes,
-    SeriesDTypes,
-    all_scalars,
-    bigint,
-    bigint_,
-    bitType,
-    bool_scalars,
-    can_cast,
-    float_scalars,
-    intTypes,
+    int_,
     int_scalars,
+    intc,
+    integer,
+    intp,
+    intTypes,
     is_supported_bool,
     is_supported_dtype,
     is_supported_float,
     is_supported_int,
     is_supported_number,
+    isscalar,
+    issubdtype,
+    longdouble,
+    longlong,
+    number,
     numeric_and_bool_scalars,
     numeric_scalars,
     numpy_scalars,
+    object_,
     promote_types,
     resolve_scalar_dtype,
     result_type,
+    sctypeDict,
+    short,
+    signedinteger,
+    single,
     str_scalars,
+    timedelta64,
+    typename,
+    ubyte,
+    uint,
+    uint16,
+    uint32,
+    uintc,
+    uintp,
+    ulonglong,
+    unsignedinteger,
+    ushort,
+    void,
 )
-from .dtypes import ak_dtype as dtype
+from .err import errstate, geterr, geterrcall, seterr, seterrcall
+from .manipulation_functions import flip, repeat, squeeze, tile
 from .numeric import *  # noqa: F403
-from .numeric import ErrorMode, cast
-from .pdarrayclass import pdarray
-from .pdarraycreation import array, zeros, ones, full, zeros_like, ones_like, full_like, arange, linspace
-from .pdarraycreation import randint, uniform, standard_normal
-from .sorting import SortingAlgorithm, argsort, coargsort, sort, searchsorted
-from .pdarraysetops import unique, value_counts, in1d, union1d, intersect1d, setdiff1d, setxor1d
-from .strings import Strings
-from ..stats import *  # noqa: F403
-from .pdarrayclass import is_sorted, is_locally_sorted
-from .pdarraycreation import from_series, logspace, scalar_array
-from .alignment import NonUniqueError, find, is_cosorted, lookup
-from .manipulation_functions import flip, squeeze, repeat, tile
-
-# Floating-point error modes, NumPy's scalar types and dtype classes, manipulation functions,
-# ``char`` (Arkouda's arkouda.numpy names).
-from . import err, char
-from .err import geterr, seterr, geterrcall, seterrcall, errstate
+from .pdarrayclass import is_locally_sorted, is_sorted, pdarray
+from .pdarraycreation import (
+    arange,
+    array,
+    from_series,
+    full,
+    full_like,
+    linspace,
+    logspace,
+    ones,
+    ones_like,
+    randint,
+    scalar_array,
+    standard_normal,
+    uniform,
+    zeros,
+    zeros_like,
+)
 from .pdarraymanipulation import append, delete, hstack, vstack
+from .pdarraysetops import in1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
+from .sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
+from .strings import Strings
+from .timeclass import Datetime, Timedelta, date_range, timedelta_range
 from .util import (
     broadcast_arrays,
     broadcast_dims,
@@ -158,8 +186,6 @@ from .util import (
     may_share_memory,
     shares_memory,
 )
-from .char import isnumeric
-import numpy as _np
 
 # Arkouda's arkouda.numpy dtype names are NumPy's scalar types (set after the star imports,
 # which bring dtype objects of the same names).

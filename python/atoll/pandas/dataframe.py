@@ -22,28 +22,28 @@ from collections import UserDict
 
 import numpy as np
 
-from .._optional import loaded, pd
 from .. import _atoll
-from ..numpy.dtypes import bool_, float64, int64, uint64, uint8
-from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
-from ..numpy.pdarrayclass import byte_size, pdarray
-from ..numpy.strings import Strings
-from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
-from ..numpy.pdarraycreation import arange, full, uniform, array, arange as _ar, zeros, ones
-from ..numpy.numeric import where, isnan
+from .._optional import loaded, pd
 from ..numpy import sorting as _sorting
+from ..numpy.dtypes import bool_, float64, int64, uint8, uint64
+from ..numpy.numeric import isnan, where
+from ..numpy.pdarrayclass import byte_size, pdarray
+from ..numpy.pdarraycreation import arange, arange as _ar, array, full, ones, uniform, zeros
 from ..numpy.pdarraymanipulation import concatenate
-from .groupbyclass import GroupBy
-from .interop import column_from_pandas, frame_columns, is_foreign_frame, table_to_arrow, table_to_polars
-from ..numpy.pdarraysetops import in1d
-from ..numpy.pdarraysetops import unique
+from ..numpy.pdarraysetops import in1d, unique
 from ..numpy.segarray import SegArray
-from ..numpy.sorting import argsort
-from ..numpy.sorting import sort
+from ..numpy.sorting import argsort, sort
+from ..numpy.strings import Strings
+from ..numpy.timeclass import is_time
+from ..progress import step as progress_step, tracked
 from ._align import find
+from ._bigint_groupby import OPS as BIGINT_OPS, is_bigint
 from ._concat import generic_concat
 from ._registry import Registrable
 from .categorical import Categorical
+from .groupbyclass import GroupBy
+from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
+from .interop import column_from_pandas, frame_columns, is_foreign_frame, table_to_arrow, table_to_polars
 from .row import Row
 from .series import Series
 
@@ -469,6 +469,9 @@ class DataFrame(Registrable, UserDict):
         return self.to_pandas().to_markdown(mode=mode, index=index, tablefmt=tablefmt, **kwargs)
 
     # ----- conversion --------------------------------------------------------------------
+    @tracked(
+        "DataFrame.to_pandas", rows=lambda self, *a, **k: len(self), total=lambda self, *a, **k: len(self._columns)
+    )
     def to_pandas(self, datalimit=None, retain_index=False):
         """The ``pandas.DataFrame`` (gathered to the driver); the index kept when
         ``retain_index``."""
@@ -486,6 +489,7 @@ class DataFrame(Registrable, UserDict):
                 data[k] = v.to_ndarray()
             else:
                 data[k] = v.tolist()
+            progress_step()
         if retain_index and self._index is not None:
             return pd.DataFrame(data=data, index=self._index.to_pandas(), columns=list(self._columns))
         return pd.DataFrame(data=data, columns=list(self._columns))
@@ -657,7 +661,6 @@ class DataFrame(Registrable, UserDict):
         return None if inplace else obj
 
     def _rename_index(self, mapper, inplace):
-
         obj = self if inplace else self.copy()
         vals = obj._index.values
         if isinstance(mapper, dict):
@@ -757,6 +760,7 @@ class DataFrame(Registrable, UserDict):
                 raise KeyError(k)
         return _sorting.lexsort_perm([self.data[k] for k in keys], ascending, na_position)
 
+    @tracked("DataFrame.sort_values", rows=lambda self, *a, **k: len(self))
     def sort_values(self, by=None, ascending=True, na_position="last", kind="stable", ignore_index=False):
         """The rows sorted by ``by`` (a column name or a list; every column when None) as
         pandas' ``sort_values(kind="stable")``: ``ascending`` a bool or one per key (ValueError
@@ -789,7 +793,7 @@ class DataFrame(Registrable, UserDict):
         return self._rows(idx)
 
     # ----- grouping ----------------------------------------------------------------------
-    def _build_groupby(self, keys, use_series=False, as_index=True, dropna=True):
+    def _build_groupby(self, keys, use_series=False, as_index=True, dropna=True, sort=True, observed=True):
         self.update_nrows()
         for k in [keys] if isinstance(keys, str) else keys if isinstance(keys, (list, tuple)) else []:
             if k not in self.data:
@@ -802,15 +806,28 @@ class DataFrame(Registrable, UserDict):
             cols = self.data[keys[0]]
         else:
             cols = [self.data[c] for c in keys]
+        if not observed and builtins.any(
+            isinstance(c, Categorical) for c in (cols if isinstance(cols, list) else [cols])
+        ):
+            raise NotImplementedError("groupby(observed=False): groups of the categories no row holds are not made")
         gb = GroupBy(cols, dropna=dropna)
         if use_series:
-            return DataFrameGroupBy(gb, self, gb_key_names=keys, as_index=as_index)
+            return DataFrameGroupBy(gb, self, gb_key_names=keys, as_index=as_index, sort=sort)
         return gb
 
-    def groupby(self, keys, use_series=True, as_index=True, dropna=True):
-        """A DataFrameGroupBy of the rows by the columns ``keys`` (a GroupBy when not
-        ``use_series``)."""
-        return self._build_groupby(keys, use_series, as_index=as_index, dropna=dropna)
+    def groupby(self, keys=None, use_series=True, as_index=True, dropna=True, sort=True, observed=True, by=None):
+        """A DataFrameGroupBy of the rows by the columns ``keys`` (or ``by``, pandas' name; a
+        GroupBy when not ``use_series``), with pandas' keywords: ``as_index`` (the keys as
+        the result's index, else as its first columns), ``dropna`` (rows of a NaN key left
+        out, else NaN is a key), ``sort`` (groups in key order; ``sort=False``: in the order
+        of their first row, as pandas), ``observed`` (True, pandas' default: a Categorical
+        key makes groups of the categories some row holds; False is refused for Categorical
+        keys with NotImplementedError)."""
+        if keys is None:
+            if by is None:
+                raise TypeError("You have to supply one of 'by' and 'level'")
+            keys = by
+        return self._build_groupby(keys, use_series, as_index=as_index, dropna=dropna, sort=sort, observed=observed)
 
     def filter_by_range(self, keys, low=1, high=None):
         """A bool pdarray: whether each row's group (by ``keys``) has between ``low`` and
@@ -958,9 +975,10 @@ class DataFrame(Registrable, UserDict):
             )
         raise ValueError(f"No axis named {axis} for object type DataFrame")
 
-    def dropna(self, axis=0, how=None, thresh=None, ignore_index=False):
+    def dropna(self, axis=0, how=None, thresh=None, ignore_index=False, subset=None):
         """Rows (axis 0) or columns (axis 1) with NaN removed: any NaN (``how='any'``), only
-        all-NaN (``how='all'``), or fewer than ``thresh`` non-NaN values."""
+        all-NaN (``how='all'``), or fewer than ``thresh`` non-NaN values; for rows, ``subset``
+        (a column name or a list) names the columns looked at (KeyError for one not there)."""
 
         if how is not None and thresh is not None:
             raise TypeError("You cannot set both the how and thresh arguments at the same time.")
@@ -968,8 +986,16 @@ class DataFrame(Registrable, UserDict):
         if axis in (0, "index"):
             if self.empty:
                 return self.copy()
-            nn = self.count(axis=1).values
-            ncols = len(self._columns)
+            if subset is not None:
+                subset = [subset] if isinstance(subset, str) else list(subset)
+                missing = [c for c in subset if c not in self._columns]
+                if missing:
+                    raise KeyError(missing)
+                nn = self[subset].count(axis=1).values
+                ncols = len(subset)
+            else:
+                nn = self.count(axis=1).values
+                ncols = len(self._columns)
             if thresh is not None:
                 keep = nn >= thresh
             elif how == "all":
@@ -1057,6 +1083,8 @@ def _take_columns(data, names, idx, n):
             col._materialize()
             pos = idx if col._start == 0 and col._step == 1 else idx * col._step + col._start
             out[k] = pdarray(_atoll.gather(col._arr, pos._ex(), pos.size))
+            if is_time(col):  # a Datetime/Timedelta column keeps its class
+                out[k] = type(col)._from_ns(out[k])
         else:
             out[k] = col[idx]
     return out
@@ -1107,14 +1135,91 @@ def _aggregates(col, opname):
 class DataFrameGroupBy:
     """A DataFrame grouped by some of its columns (Arkouda's ``DataFrameGroupBy``). Its
     aggregations take the int64, uint64, uint8, float64, bool and bigint columns (not the
-    grouping keys)."""
+    grouping keys). ``gb[col]`` (a SeriesGroupBy) and ``gb[[cols]]`` select the aggregated
+    columns, as pandas. Results are indexed by the keys (``as_index``; a MultiIndex for
+    several keys), else the keys are their first columns; ``sort=False`` puts the groups in
+    the order of their first row."""
 
-    def __init__(self, gb, df, gb_key_names=None, as_index=True):
+    def __init__(self, gb, df, gb_key_names=None, as_index=True, sort=True, selection=None):
         self.gb = gb
         self.df = df
         self.gb_key_names = gb_key_names
         self.as_index = as_index
+        self.sort = sort
         self.dropna = gb.dropna
+        self._selection = selection
+        self._order_cache = None
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            if key not in self.df._columns:
+                raise KeyError(f"Column not found: {key}")
+            return SeriesGroupBy(self, key)
+        if isinstance(key, (list, tuple)):
+            missing = [c for c in key if c not in self.df._columns]
+            if missing:
+                raise KeyError(f"Columns not found: {missing}")
+            return DataFrameGroupBy(self.gb, self.df, self.gb_key_names, self.as_index, self.sort, list(key))
+        raise TypeError(f"column selection: expected a column name or a list of them, got {type(key).__name__}")
+
+    def _value_names(self):
+        """The columns the aggregations look at: the selection, else every column but the keys."""
+        keys = self._key_list()
+        names = self._selection if self._selection is not None else self.df._columns
+        return [c for c in names if c not in keys]
+
+    def _order(self):
+        """None (groups in key order), or with ``sort=False`` the permutation of the groups
+        that puts them in the order of their first row."""
+        if self.sort:
+            return None
+        if self._order_cache is None:
+            _, first = self.gb.min(arange(self.df._nrows))
+            self._order_cache = argsort(first)
+        return self._order_cache
+
+    def _key_levels(self):
+        """The distinct keys, one array a key, in the result's group order."""
+        uk = self.gb.unique_keys
+        levels = list(uk) if len(self._key_list()) > 1 else [uk]
+        order = self._order()
+        return levels if order is None else [k[order] for k in levels]
+
+    def _ordered(self, v):
+        order = self._order()
+        return v if order is None else v[order]
+
+    def _keys_index(self):
+        keys = self._key_list()
+        levels = self._key_levels()
+        return Index(levels[0], name=keys[0]) if len(keys) == 1 else MultiIndex(levels, names=keys)
+
+    def _finish(self, res, keys_as_columns=False):
+        """The DataFrame of the per-group columns ``res`` (in key order), as ``as_index`` and
+        ``sort`` say (``keys_as_columns``: the keys as columns for several keys whatever
+        ``as_index`` says, as Arkouda's ``gb.sum()``... give them; pandas' way, a MultiIndex,
+        when columns were selected as pandas selects them, ``gb[[cols]].sum()``)."""
+        res = {c: self._ordered(v) for c, v in res.items()}
+        if self.as_index and not (keys_as_columns and len(self._key_list()) > 1):
+            return DataFrame(res, index=self._keys_index())
+        out = dict(zip(self._key_list(), self._key_levels()))
+        out.update(res)
+        return DataFrame(out)
+
+    def _finish_series(self, values, name):
+        """One value per group: a Series indexed by the keys (``as_index``), else a DataFrame
+        of the keys and the column ``name``."""
+        if self.as_index:
+            return Series(self._ordered(values), index=self._keys_index(), name=name)
+        return self._finish({name: values})
+
+    def _one(self, col, op):
+        """``op`` of column ``col`` per group (``"size"``: the rows of each group)."""
+        if op == "size":
+            return self.gb.size()[1]
+        if not isinstance(op, str):
+            raise TypeError(f"agg: column {col!r}: expected an operation name, got {type(op).__name__}")
+        return self.gb.aggregate(self.df.data[col], op)[1]
 
     @property
     def nkeys(self):
@@ -1142,52 +1247,60 @@ class DataFrameGroupBy:
             return Index(uk, name=keys[0])
         return MultiIndex(list(self.gb.unique_keys), names=keys)
 
+    @tracked(lambda self, opname, *a, **k: f"groupby.{opname}", rows=lambda self, *a, **k: len(self.df))
     def _aggregate(self, opname, colnames=None):
-        keys = self._key_list()
         if colnames is None:
-            colnames = list(self.df._columns)
+            colnames = self._value_names()
         elif isinstance(colnames, str):
             colnames = [colnames]
+        keys = self._key_list()
         cols = [c for c in colnames if c not in keys and _aggregates(self.df.data[c], opname)]
-        res = {c: self.gb.aggregate(self.df.data[c], opname)[1] for c in cols}
-        if len(keys) == 1:
-            return DataFrame(res, index=self._index())
-        out = dict(zip(keys, self.gb.unique_keys))
-        out.update(res)
-        return DataFrame(out)
+        return self._finish(
+            {c: self.gb.aggregate(self.df.data[c], opname)[1] for c in cols}, keys_as_columns=self._selection is None
+        )
 
-    def agg(self, func):
+    def agg(self, func=None, **named):
         """pandas' ``agg`` on one grouping of the rows: ``func`` an operation name (as the
-        method of that name) or a dict of column name -> operation name (one of
-        ``GroupBy.Reductions``, or "size": the rows of each group). Every column is
-        aggregated over the same GroupBy. The result is indexed by the keys (``as_index``),
-        else the keys are its first columns."""
+        method of that name), a list of them (for every aggregated column), a dict of column
+        name -> operation name or list of names (each one of ``GroupBy.Reductions``, or
+        "size": the rows of each group), or named aggregations ``name=(column, operation)``.
+        Every column is aggregated over the same GroupBy. A column keeps its name, but when
+        some column is given a list: then each result column is named
+        ``"<column>_<operation>"`` (pandas makes a two-level column index, which Atoll's
+        DataFrame has not). The result is indexed by the keys (``as_index``), else the keys
+        are its first columns."""
+        if func is None:
+            if not named:
+                raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
+            res = {}
+            for name, spec in named.items():
+                if not (isinstance(spec, tuple) and len(spec) == 2):
+                    raise TypeError(f"agg: {name}=: expected a (column, operation) pair, got {spec!r}")
+                col, op = spec
+                if col not in self.df._columns:
+                    raise KeyError(f"Column(s) ['{col}'] do not exist")
+                res[name] = self._one(col, op)
+            return self._finish(res)
         if isinstance(func, str):
             if func == "size":
                 return self.size()
             return self._aggregate(func)
+        if isinstance(func, (list, tuple)):
+            func = {c: list(func) for c in self._value_names() if _aggregates(self.df.data[c], "sum")}
         if not isinstance(func, dict):
             raise TypeError(
-                f"agg: expected an operation name or a dict of column -> operation, got {type(func).__name__}"
+                f"agg: expected an operation name, a list of them or a dict of column -> operation, "
+                f"got {type(func).__name__}"
             )
         missing = [c for c in func if c not in self.df._columns]
         if missing:
             raise KeyError(f"Column(s) {missing} do not exist")
+        two_level = builtins.any(isinstance(op, (list, tuple)) for op in func.values())
         res = {}
         for col, op in func.items():
-            if not isinstance(op, str):
-                raise NotImplementedError(f"agg: column {col!r}: one operation name per column is supported")
-            if op == "size":
-                res[col] = self.gb.size()[1]
-            else:
-                res[col] = self.gb.aggregate(self.df.data[col], op)[1]
-        keys = self._key_list()
-        if self.as_index:
-            return DataFrame(res, index=self._index())
-        uk = self.gb.unique_keys
-        out = dict(zip(keys, uk if len(keys) > 1 else [uk]))
-        out.update(res)
-        return DataFrame(out)
+            for o in op if isinstance(op, (list, tuple)) else [op]:
+                res[f"{col}_{o}" if two_level else col] = self._one(col, o)
+        return self._finish(res)
 
     aggregate = agg
 
@@ -1257,16 +1370,15 @@ class DataFrameGroupBy:
 
         _, counts = self.gb.size()
         keys = self._key_list()
+        sort_index = sort_index and self.sort
         if as_series is True or (as_series is None and self.as_index is True):
-            s = Series(counts, index=self._index())
+            s = Series(self._ordered(counts), index=self._keys_index())
             return s.sort_index() if sort_index else s
-        if len(keys) == 1:
-            if self.as_index:
-                df = DataFrame({"size": counts}, index=self._index())
-                return df.sort_index() if sort_index else df
-            return DataFrame({keys[0]: self.gb.unique_keys, "size": counts})
-        out = dict(zip(keys, self.gb.unique_keys))
-        out["size"] = counts
+        if len(keys) == 1 and self.as_index:
+            df = DataFrame({"size": self._ordered(counts)}, index=self._keys_index())
+            return df.sort_index() if sort_index else df
+        out = dict(zip(keys, self._key_levels()))
+        out["size"] = self._ordered(counts)
         return DataFrame(out)
 
     def head(self, n=5, sort_index=True):
@@ -1278,7 +1390,6 @@ class DataFrameGroupBy:
         return self.df[sort(idx) if sort_index else idx]
 
     def sample(self, n=None, frac=None, replace=False, weights=None, random_state=None):
-
         idx = self.gb.sample(
             arange(self.df._nrows),
             n=n,
@@ -1298,16 +1409,156 @@ class DataFrameGroupBy:
     def diff(self, colname):
         return DiffAggregate(self.gb, self.df.data[colname])
 
+    def corr(self):
+        """The Pearson correlation of every pair of the selected numeric columns within each
+        group, in pandas' long form: one row a (group, column), indexed by a MultiIndex of the
+        keys and the column's name, one column a column (``GroupBy.corr``: vectorized, no loop
+        over the groups)."""
+        cols = [
+            c
+            for c in self._value_names()
+            if isinstance(self.df.data[c], pdarray) and self.df.data[c].dtype.kind in "iufb"
+        ]
+        c = len(cols)
+        ng = self.gb.ngroups
+        pair = {}
+        for i in range(c):
+            for j in range(i, c):
+                r = self._ordered(self.gb.corr(self.df.data[cols[i]], self.df.data[cols[j]])[1])
+                pair[i, j] = pair[j, i] = r
+        rows = arange(ng * c)
+        g, ci = (rows // c)._materialize(), (rows % c)._materialize()
+        res = {}
+        for j, name in enumerate(cols):
+            v = zeros(ng * c, float64)
+            for i in range(c):
+                v[(arange(ng) * c + i)._materialize()] = pair[i, j]
+            res[name] = v
+        levels = [k[g] for k in self._key_levels()] + [_to_array(np.array(cols, dtype=str))[ci]]
+        return DataFrame(res, index=MultiIndex(levels, names=self._key_list() + [None]))
+
+    def apply(self, func, *args, include_groups=False, **kwargs):
+        """``func`` of each group's rows (a DataFrame of the selected columns, the keys left
+        out, as pandas' ``include_groups=False``; its labels kept), one call a group: a loop
+        in Python, slow beyond a few thousand groups (prefer the aggregations, or
+        ``gb[col].corr(other)``). ``func`` returns a scalar (NotImplementedError otherwise);
+        the result is a Series indexed by the keys (``as_index``), else a DataFrame of the
+        keys and a column named None."""
+        if include_groups:
+            raise NotImplementedError("apply(include_groups=True): the groups' frames leave the keys out")
+        sub = self.df[self._value_names()]
+        perm = self.gb.permutation.to_ndarray()
+        segs = self.gb.segments.to_ndarray()
+        ends = np.append(segs[1:], perm.size)
+        out = []
+        for s, e in zip(segs, ends):
+            r = func(sub._rows(_to_array(perm[s:e])), *args, **kwargs)
+            if not np.isscalar(r):
+                raise NotImplementedError(f"apply: func returned a {type(r).__name__}; only scalar results are taken")
+            out.append(r)
+        return self._finish_series(_to_array(np.array(out)), None)
+
 
 setattr(DataFrameGroupBy, "or", DataFrameGroupBy.or_)
 setattr(DataFrameGroupBy, "and", DataFrameGroupBy.and_)
+
+
+class SeriesGroupBy:
+    """One column of a DataFrameGroupBy (``gb[col]``), as pandas' ``SeriesGroupBy``: its
+    aggregations give a Series indexed by the keys (``as_index``), else a DataFrame of the
+    keys and the column."""
+
+    def __init__(self, parent, name):
+        self._parent = parent
+        self.name = name
+        self.values = parent.df.data[name]
+
+    def _agg1(self, op):
+        return self._parent._finish_series(self._parent._one(self.name, op), self.name)
+
+    def agg(self, func):
+        """An operation name (a Series, or a DataFrame when not ``as_index``), or a list of
+        them (a DataFrame, one column an operation, named by it)."""
+        if func == "size":
+            return self.size()
+        if isinstance(func, str):
+            return self._agg1(func)
+        if isinstance(func, (list, tuple)):
+            return self._parent._finish({op: self._parent._one(self.name, op) for op in func})
+        raise TypeError(f"agg: expected an operation name or a list of them, got {type(func).__name__}")
+
+    aggregate = agg
+
+    def size(self):
+        if self._parent.as_index:
+            return self._agg1("size")
+        return self._parent._finish({"size": self._parent._one(self.name, "size")})
+
+    def corr(self, other, method="pearson", min_periods=None):
+        """The Pearson correlation of the column and ``other`` (a pdarray or Series, one value
+        a row) within each group (``GroupBy.corr``: vectorized), as pandas'
+        ``gb[col].corr(other)`` of a Series aligned by row."""
+        if method != "pearson":
+            raise NotImplementedError(f"corr: method {method!r}: only 'pearson' is offered")
+        if min_periods is not None:
+            raise NotImplementedError("corr: min_periods is not offered (pandas' default: at least 2 rows)")
+        other = other.values if isinstance(other, Series) else other
+        return self._parent._finish_series(self._parent.gb.corr(self.values, other)[1], self.name)
+
+    def _top(self, n, largest):
+        """The ``n`` largest (smallest) values of each group, NaN after the numbers, the first
+        row of equal values first: a Series indexed by the keys and the rows' labels (only the
+        labels when not ``as_index``), groups in key order."""
+        p = self._parent
+        v = self.values
+        if not isinstance(v, pdarray) or v.dtype.kind not in "iufb":
+            raise TypeError(f"nlargest/nsmallest: column {self.name!r} is not numeric")
+        gid = p.gb._group_ids()
+        rows = arange(v.size)[(gid >= 0)._materialize()]
+        g, vv = gid[rows], v[rows]
+        perm = _sorting.lexsort_perm([g, vv], [True, not largest], na_position="last")
+        rows, g = rows[perm], g[perm]
+        idx = GroupBy(g, assume_sorted=True)._take_ranges(n, False)
+        rows, g = rows[idx], g[idx]
+        lab = p.df.index
+        labels = list(lab.levels) if isinstance(lab, MultiIndex) else [lab.values]
+        labels = [lv[rows] for lv in labels]
+        if p.as_index:
+            uk = p.gb.unique_keys
+            keys = list(uk) if len(p._key_list()) > 1 else [uk]
+            idx_ = MultiIndex([k[g] for k in keys] + labels, names=p._key_list() + [None] * len(labels))
+        else:
+            idx_ = Index(labels[0]) if len(labels) == 1 else MultiIndex(labels)
+        return Series(v[rows], index=idx_, name=self.name)
+
+    def nlargest(self, n=5, keep="first"):
+        if keep != "first":
+            raise NotImplementedError(f"nlargest: keep={keep!r}: only 'first' is offered")
+        return self._top(n, True)
+
+    def nsmallest(self, n=5, keep="first"):
+        if keep != "first":
+            raise NotImplementedError(f"nsmallest: keep={keep!r}: only 'first' is offered")
+        return self._top(n, False)
+
+
+def _series_agg(op):
+    def fn(self):
+        return self._agg1(op)
+
+    fn.__name__ = op
+    fn.__doc__ = f"``{op}`` of the column per group."
+    return fn
+
+
+for _op in ("sum", "count", "prod", "var", "std", "mean", "median", "min", "max", "nunique", "first"):
+    setattr(SeriesGroupBy, _op, _series_agg(_op))
 
 
 class DiffAggregate:
     """The differences between consecutive values within each group, for aggregation."""
 
     def __init__(self, gb, series):
-
         self.gb = gb
         values = full(series.size, np.nan, float64)
         sv = gb._sorted(series.astype(float64))

@@ -19,17 +19,18 @@ import numpy as np
 from .. import _atoll, _keys
 from .._keys import dense_key, dense_keys_out, dense_limit, has_nan, key_list
 from ..numpy.dtypes import bool_, float64, int64, uint8, uint64
-from ..numpy.pdarrayclass import pdarray, _check
-from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
-from ._segfold import segmented_bitwise
-from ..numpy.strings import Strings
-from ..numpy.pdarraycreation import arange, zeros, array, full
 from ..numpy.numeric import isnan, where
-from ..numpy.pdarrayclass import cumsum
+from ..numpy.pdarrayclass import _check, cumsum, pdarray
+from ..numpy.pdarraycreation import arange, array, full, zeros
+from ..numpy.strings import Strings
+from ..numpy.timeclass import is_time
+from ..progress import size_of, tracked
 from ..str_groupby import init_strings, radix_key, rank_keys
-from ._registry import Registrable
-from .categorical import Categorical
+from ._bigint_groupby import OPS as BIGINT_OPS, bigint_aggregate, is_bigint
 from ._concat import generic_concat as concatenate
+from ._registry import Registrable
+from ._segfold import segmented_bitwise
+from .categorical import Categorical
 
 
 def _widened(values):
@@ -121,6 +122,7 @@ class GroupBy(Registrable):
     objType = "GroupBy"
     _decode = None  # the map from combined keys to the keys (``_init_radix``), else None
 
+    @tracked("GroupBy", rows=lambda self, keys=None, *a, **k: size_of(keys))
     def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
         if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
             raise TypeError("assume_sorted must be of type bool.")
@@ -135,6 +137,7 @@ class GroupBy(Registrable):
         if isinstance(keys, Strings):
             init_strings(self, keys, dropna)
             return
+        keys = self._plain_time_keys(keys)
         rk = radix_key(keys) if _keys.COMBINE else None
         if rk is not None:
             self._init_radix(keys, *rk, dropna)
@@ -173,6 +176,21 @@ class GroupBy(Registrable):
         self._ks, self._kept = ks, kept
         self.length = ks[0].size
         self._sorted_keys()
+
+    # The classes of the Datetime/Timedelta keys (None for the other keys), when some are: they
+    # are grouped as their int64 nanoseconds and the distinct keys are given back as such.
+    _time_kinds = None
+
+    def _plain_time_keys(self, keys):
+        """``keys`` with each Datetime or Timedelta as its int64 nanoseconds (their classes
+        kept in ``_time_kinds`` for ``unique_keys``)."""
+        seq = isinstance(keys, (list, tuple))
+        ks = list(keys) if seq else [keys]
+        if not builtins.any(is_time(k) for k in ks):
+            return keys
+        self._time_kinds = [type(k) if is_time(k) else None for k in ks]
+        plain = [k.values if is_time(k) else k for k in ks]
+        return type(keys)(plain) if seq else plain[0]
 
     def _init_radix(self, keys, key, product, decode, dropna):
         """Keys combined into the one int64 ``key`` (``str_groupby.radix_key``; it orders as
@@ -296,6 +314,12 @@ class GroupBy(Registrable):
         """The distinct keys (a tuple of arrays for several key arrays), in order."""
         if self._uk is None:
             self._dense_groups()
+        if self._time_kinds is not None:
+            seq = isinstance(self._uk, tuple)
+            uk = [
+                c._from_ns(k) if c is not None else k for c, k in zip(self._time_kinds, self._uk if seq else [self._uk])
+            ]
+            return tuple(uk) if seq else uk[0]
         return self._uk
 
     @property
@@ -359,7 +383,6 @@ class GroupBy(Registrable):
 
     # ----- aggregations ------------------------------------------------------------------
     def _agg(self, values, op, ddof=0, skipna=True):
-
         vals = _widened(values)
         out_dt = {
             "count": int64,
@@ -384,6 +407,7 @@ class GroupBy(Registrable):
             r = where(nan, np.nan, r)._materialize()
         return _narrowed(r, values, op)
 
+    @tracked(lambda self, values, operator, *a, **k: f"GroupBy.{str(operator).lower()}", rows=1)
     def aggregate(self, values, operator, skipna=True, ddof=1):
         """``(unique_keys, one value per group)`` of ``operator`` (see ``Reductions``)."""
         op = str(operator).lower()
@@ -431,6 +455,7 @@ class GroupBy(Registrable):
             return self._agg(values, op, ddof=ddof, skipna=skipna)
         return self._agg(values, op, skipna=skipna)
 
+    @tracked("GroupBy.sum", rows=1)
     def sum(self, values, skipna=True):
         """Sum per group (int64 for bool)."""
         if is_bigint(values):

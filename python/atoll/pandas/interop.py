@@ -14,8 +14,11 @@ Types, both ways:
 * dictionary arrays (polars ``Categorical``/``Enum``; pandas ``category``) of strings:
   ``Categorical``, and back to a dictionary array (a polars ``Categorical``).
 * list arrays: ``SegArray`` out (``to_arrow``); other nested types are refused.
-* timestamps, dates, times and durations are refused with a ``TypeError`` that names the
-  column and the conversion to int64 that reads them (Atoll has no datetime type yet).
+* timestamps (any unit; with a time zone: as UTC) read as ``Datetime``, durations as
+  ``Timedelta`` (int64 nanoseconds; a null is NaT, the int64 minimum); out they are
+  ``timestamp[ns]`` and ``duration[ns]``. pandas' ``datetime64``/``timedelta64`` columns
+  likewise. Dates, times of day and periods are refused with a ``TypeError`` that names the
+  column and the conversion to int64 that reads them.
 
 Missing values (Arrow's nulls, pandas' ``NA``/``None``/``NaN``) follow one rule whatever the
 source, the one of ``ak.read_parquet``:
@@ -47,6 +50,7 @@ from .._optional import loaded, pa, pd, pl
 from ..numpy.pdarrayclass import pdarray
 from ..numpy.pdarraycreation import FOREIGN_ARRAYS, array
 from ..numpy.strings import Strings, from_list
+from ..numpy.timeclass import Datetime, Timedelta
 from .categorical import Categorical
 
 __all__ = [
@@ -100,9 +104,19 @@ def _is_pandas_extension(x):
 # ----- errors ------------------------------------------------------------------------------
 def _temporal_error(name, type_name, how):
     return TypeError(
-        f"column {name!r} is {type_name}: Atoll has no datetime type yet; convert it first with {how} "
-        "and convert back after"
+        f"column {name!r} is {type_name}, which Atoll does not read (Datetime and Timedelta take "
+        f"timestamps and durations); convert it first with {how} and convert back after"
     )
+
+
+def _time_column(col):
+    """The Datetime or Timedelta of an Arrow timestamp or duration column (a null is NaT)."""
+    t = col.type
+    ns = pa.timestamp("ns", tz=t.tz) if pa.types.is_timestamp(t) else pa.duration("ns")
+    values = col.cast(ns).to_numpy(zero_copy_only=False)
+    values = np.asarray(values).view(np.int64) if values.dtype.kind in "mM" else values.astype(np.int64)
+    cls = Datetime if pa.types.is_timestamp(t) else Timedelta
+    return cls._from_ns(array(np.ascontiguousarray(values)))
 
 
 def _bool_nulls_error(name, nulls, how):
@@ -138,7 +152,9 @@ def column_from_arrow(name, col, polars_dtype=None):
         # pandas merges the chunks' dictionaries and gives nulls the code -1, which
         # Categorical reads as its missing value.
         return Categorical(pd.Categorical(col.to_pandas()))
-    if types.is_timestamp(t) or types.is_date(t) or types.is_time(t) or types.is_duration(t):
+    if types.is_timestamp(t) or types.is_duration(t):
+        return _time_column(col)
+    if types.is_date(t) or types.is_time(t):
         width = "int32" if (types.is_date32(t) or types.is_time32(t)) else "int64"
         if polars_dtype is not None:
             how = f"pl.col({name!r}).cast(pl.{'Int32' if width == 'int32' else 'Int64'})"
@@ -194,14 +210,16 @@ FOREIGN_ARRAYS.append(_array_from_foreign)
 # ----- pandas -> Atoll -----------------------------------------------------------------------
 def column_from_pandas(name, col):
     """The Atoll column of the pandas Series ``col`` when its dtype needs the rules of the
-    module's docstring (nullable dtypes, strings with missing values, ``pd.ArrowDtype``), a
-    ``TypeError`` naming the column for datetimes; None for the columns that convert as NumPy
-    arrays do."""
+    module's docstring (nullable dtypes, strings with missing values, ``pd.ArrowDtype``,
+    datetimes and timedeltas), a ``TypeError`` naming the column for periods; None for the
+    columns that convert as NumPy arrays do."""
     d = col.dtype
     if isinstance(d, pd.ArrowDtype):
         return column_from_arrow(name, pa.array(col))
-    if isinstance(d, pd.DatetimeTZDtype) or (isinstance(d, np.dtype) and d.kind in "mM"):
-        raise _temporal_error(name, builtins.str(d), f".astype('int64') ({_unit(d)} since the epoch)")
+    if isinstance(d, pd.DatetimeTZDtype) or (isinstance(d, np.dtype) and d.kind == "M"):
+        return Datetime(col)
+    if isinstance(d, np.dtype) and d.kind == "m":
+        return Timedelta(col)
     if isinstance(d, pd.PeriodDtype):
         raise _temporal_error(name, builtins.str(d), ".astype('int64') (periods since the epoch)")
     if isinstance(d, pd.StringDtype):
@@ -228,16 +246,11 @@ def _is_missing(v):
     return v is None or v is pd.NA or (isinstance(v, (builtins.float, np.floating)) and v != v)
 
 
-def _unit(d):
-    unit = np.datetime_data(d)[0] if isinstance(d, np.dtype) else getattr(d, "unit", "ns")
-    return {"s": "seconds", "ms": "ms", "us": "us", "ns": "ns"}.get(unit, unit)
-
-
 # ----- Atoll -> Arrow, polars ----------------------------------------------------------------
 def column_to_arrow(name, col):
     """The Arrow array of one Atoll column (a numeric pdarray wraps the gathered NumPy buffer;
     a Categorical's missing value becomes a null)."""
-    if isinstance(col, pdarray):
+    if isinstance(col, pdarray):  # a Datetime/Timedelta gathers datetime64/timedelta64[ns]
         return pa.array(col.to_ndarray())
     if isinstance(col, Strings):
         return pa.array(col.to_list(), type=pa.large_string() if col.nbytes >= 2**31 else pa.string())

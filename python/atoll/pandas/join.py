@@ -47,6 +47,8 @@ from ..numpy.pdarraysetops import unique
 from ..numpy.segarray import segment_ids
 from ..numpy.sorting import coargsort
 from ..numpy.strings import Strings, concatenate as concat_strings, from_list
+from ..numpy.timeclass import is_time
+from ..progress import size_of, tracked
 from ._align import fill_missing
 from ._bigint_groupby import is_bigint
 from ._concat import generic_concat
@@ -68,7 +70,13 @@ def _keys_list(x):
 
 
 def _joinable(a, b):
-    """The two key columns in one comparable form (Categoricals on shared categories)."""
+    """The two key columns in one comparable form (Categoricals on shared categories;
+    Datetime and Timedelta keys as their int64 nanoseconds, each joined only with its kind)."""
+    if is_time(a) or is_time(b):
+        if type(a) is not type(b):
+            kinds = [type(x).__name__ if is_time(x) else getattr(x, "dtype", type(x).__name__) for x in (a, b)]
+            raise ValueError(f"You are trying to merge on {kinds[0]} and {kinds[1]} columns")
+        return a.values, b.values
     if isinstance(a, Categorical) and isinstance(b, Categorical):
         a, b = Categorical.standardize_categories([a, b])
         return a.codes, b.codes
@@ -81,6 +89,7 @@ def _joinable(a, b):
     return a, b
 
 
+@tracked("join_indices", rows=lambda left_keys, right_keys, *a, **k: size_of(left_keys) + size_of(right_keys))
 def join_indices(left_keys, right_keys, how="inner", operation="merge", row_bytes=0):
     """``(left rows, right rows)``: int64 pdarrays of the rows of each output row of the join
     of ``left_keys`` and ``right_keys`` (arrays, or lists of arrays of one length), -1 where a
@@ -403,6 +412,8 @@ class _Rows:
 def _gather_col(col, pos):
     """``col[pos]`` for valid positions: pdarrays without a bounds check (the positions are a
     join's), Categoricals by their codes, other columns by their own indexing."""
+    if is_time(col):
+        return type(col)._from_ns(_gather(col.values, pos))
     if isinstance(col, pdarray) and not is_bigint(col):
         return _gather(col, pos)
     if isinstance(col, Categorical):
@@ -423,6 +434,8 @@ def _take(col, sel):
     got = _gather_col(col, sel.safe)
     if sel.full:
         return got
+    if is_time(got):  # NaT (the int64 minimum) where a row is missing
+        return type(got)._from_ns(where(sel.present, got.values, np.iinfo(np.int64).min))
     return fill_missing(got, sel.present)
 
 
@@ -430,6 +443,8 @@ def _take_any(col, sel):
     """``col`` at the rows ``sel`` where they are valid, anything (row 0) where they are -1
     (zeros of the column's dtype when it has no rows: its dtype is the result's)."""
 
+    if is_time(col):
+        return type(col)._from_ns(_take_any(col.values, sel))
     if len(col) == 0:
         return (
             zeros(sel.rows.size, col.dtype)
@@ -460,6 +475,8 @@ def _as_strings(a, b):
 def _coalesce(a, b, use_a):
     """``a`` where ``use_a`` else ``b`` (two key columns of one kind)."""
 
+    if is_time(a):
+        return type(a)._from_ns(_coalesce(a.values, b.values, use_a))
     if isinstance(a, pdarray):
         d = np.result_type(a.dtype, b.dtype)
         return where(use_a, a.astype(d), b.astype(d))._materialize()
@@ -468,6 +485,7 @@ def _coalesce(a, b, use_a):
     return both[pos]
 
 
+@tracked("merge", rows=lambda left, right, *a, **k: len(left) + len(right))
 def merge(
     left,
     right,
