@@ -22,22 +22,20 @@ import operator
 import numpy as np
 
 from .._optional import loaded, pd
-from ..numpy.dtypes import bool_, float64, int64
-from ..numpy.pdarrayclass import byte_size, html_rows, html_table, pdarray
-from ..numpy.strings import Strings
-from .index import Index, MultiIndex, _is_atoll_array, _list, _to_array
-from ..numpy.pdarraycreation import arange, array, full, zeros
-from .index import _convert_bytes
-from ..numpy.numeric import isnan, where
 from ..numpy import sorting as _sorting
+from ..numpy.dtypes import bool_, float64, int64
+from ..numpy.numeric import isnan, where
+from ..numpy.pdarrayclass import byte_size, html_rows, html_table, pdarray
+from ..numpy.pdarraycreation import arange, array, full, zeros
 from ..numpy.pdarraysetops import in1d
 from ..numpy.segarray import SegArray
-from ._align import find
-from ._align import lookup
+from ..numpy.strings import Strings
+from ._align import find, lookup
 from ._concat import generic_concat
 from ._registry import Registrable
 from .categorical import Categorical
 from .groupbyclass import GroupBy
+from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _list, _to_array
 
 __all__ = ["Series", "map_values"]
 
@@ -385,7 +383,6 @@ class Series(Registrable):
 
     # ----- missing values ----------------------------------------------------------------
     def isna(self):
-
         if isinstance(self.values, pdarray) and self.values.dtype == float64:
             return Series(isnan(self.values)._materialize(), index=self.index)
         return Series(zeros(self.size, bool_), index=self.index)
@@ -400,6 +397,13 @@ class Series(Registrable):
 
     def hasnans(self):
         return builtins.bool(self.isna().values.any()) if self.size else False
+
+    def dropna(self):
+        """The Series without its NaN values (only float values hold NaN: other Series come
+        back whole), labels kept, as pandas."""
+        if isinstance(self.values, pdarray) and self.values.dtype == float64:
+            return self._take(arange(self.size)[(~isnan(self.values))._materialize()])
+        return Series(self.values, index=self.index, name=self.name)
 
     def fillna(self, value):
         """NaN values replaced by ``value`` (a scalar, a pdarray or a Series)."""
@@ -488,7 +492,6 @@ class _iLocIndexer:
         self.series = series
 
     def _key(self, key):
-
         if isinstance(key, Series):
             key = key.values
         if isinstance(key, (list, tuple)):
