@@ -41,6 +41,7 @@ from .numpy.pdarrayclass import pdarray
 from .numpy.pdarraycreation import zeros
 from .numpy.segarray import SegArray
 from .numpy.strings import Strings
+from .numpy.timeclass import Datetime, Timedelta
 from .pandas.categorical import Categorical
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
@@ -322,9 +323,11 @@ def update_hdf(columns, prefix_path, names=None, repack=True):
     if not files:
         return to_hdf(cols, prefix_path)
     target = files
-    for name, obj in cols.items():
-        _wrapped(_atoll.h5_delete, target, _sanitize(name))
-        _write_obj(target, name, obj)
+    with Progress("update_hdf", len(cols)) as bar:
+        for name, obj in cols.items():
+            _wrapped(_atoll.h5_delete, target, _sanitize(name))
+            _write_obj(target, name, obj)
+            bar.step()
     # A file of one object gives its space back by itself (it was at the end): nothing to
     # repack then, as in Arkouda.
     if repack and len(get_hdf_datasets(target[0])) > 1:
@@ -505,6 +508,8 @@ class _Reader:
 def _special(kind, arr):
     if kind == "pdarray":
         return arr
+    if kind in ("Datetime", "Timedelta"):  # int64 nanoseconds, as Arkouda writes them
+        return (Datetime if kind == "Datetime" else Timedelta)._from_ns(arr)
     cls = getattr(client_dtypes, kind, None)
     return cls(arr) if cls is not None else arr
 
@@ -551,7 +556,12 @@ def read_hdf(
         if missing:
             raise HDF5FormatError(f"{files[0]}: no dataset {missing[0]!r} (datasets: {names})")
         names = want
-    return _recombine({n: r.obj(n) for n in names})
+    got = {}
+    with Progress("read_hdf", len(names)) as bar:
+        for n in names:
+            got[n] = r.obj(n)
+            bar.step()
+    return _recombine(got)
 
 
 def _recombine(d):

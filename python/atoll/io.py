@@ -38,6 +38,7 @@ from ._optional import has, pa, pd, pq
 from .csv import get_csv_columns, read_csv, to_csv
 from .hdf5 import (
     get_hdf_datasets,
+    locale_files,
     ls_hdf,
     read_hdf,
     split_prefix,
@@ -49,10 +50,12 @@ from .numpy.pdarraycreation import arange, array
 from .numpy.pdarraymanipulation import concatenate
 from .numpy.segarray import SegArray
 from .numpy.strings import Strings, from_list
+from .numpy.timeclass import Datetime, Timedelta, is_time
 from .pandas.categorical import Categorical
 from .pandas.dataframe import DataFrame
 from .pandas.groupbyclass import GroupBy
 from .pandas.interop import column_from_arrow
+from .progress import tracked
 
 __all__ = [
     "read_parquet",
@@ -186,6 +189,7 @@ def _file_errors(fn, *args):
     return engine_file_errors(ParquetFileNotFoundError, ParquetTypeError, ParquetFormatError, fn, *args)
 
 
+@tracked("read_parquet")
 def read_parquet(
     filenames,
     datasets=None,
@@ -258,9 +262,12 @@ def read_parquet(
     if tag_data:
         if cats:
             raise ValueError("read_parquet: categorical cannot be combined with tag_data")
-        return _read_tagged(files, names, handling)
+        out = _read_tagged(files, names, handling)
+        out.update(_time_columns(files[0], out))
+        return out
     rest = [n for n in names if n not in cats]
     got = dict(zip(rest, _read_columns(files, rest, handling))) if rest else {}
+    got.update(_time_columns(files[0], {n: _wrap(got[n]) for n in rest}))
     if cats:
         pairs = _file_errors(_atoll.read_parquet_categorical, files, cats)
         for n, (codes, categories) in zip(cats, pairs):
@@ -269,6 +276,45 @@ def read_parquet(
             c._sorted = True
             got[n] = c
     return {n: (got[n] if n in cats else _wrap(got[n])) for n in names}
+
+
+# Nanoseconds per unit of a Parquet/Arrow timestamp or duration.
+_NS_PER = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+_ENGINE_UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
+
+
+def _time_units(path):
+    """``{column: (class, unit)}`` of the timestamp and duration columns of the Parquet file
+    ``path``: from its Arrow schema (pyarrow, metadata only), which also knows durations
+    (stored as INT64 with the Arrow type in the file's metadata); without pyarrow, the
+    timestamps that the engine's description of the columns names."""
+    out = {}
+    if has("pyarrow"):
+        for field in pq.read_schema(path):
+            if pa.types.is_timestamp(field.type):
+                out[field.name] = (Datetime, field.type.unit)
+            elif pa.types.is_duration(field.type):
+                out[field.name] = (Timedelta, field.type.unit)
+        return out
+    for info in _file_errors(_atoll.parquet_datasets, path):
+        desc = info[2] if len(info) > 2 else ""
+        if "Timestamp" in desc:
+            unit = next((u for k, u in _ENGINE_UNITS.items() if k in desc), "ns")
+            out[info[0]] = (Datetime, unit)
+    return out
+
+
+def _time_columns(path, got):
+    """The columns of ``got`` (name -> array read) that the file ``path`` stores as timestamps
+    or durations, as Datetime/Timedelta (the engine reads them as int64 in their unit; a
+    column read through pyarrow, for its nulls, is one already)."""
+    units = _time_units(path)
+    out = {}
+    for n, a in got.items():
+        if n in units and isinstance(a, pdarray) and not is_time(a):
+            cls, unit = units[n]
+            out[n] = cls(a, unit=unit) if _NS_PER[unit] != 1 else cls._from_ns(a)
+    return out
 
 
 def _categorical_names(files, names, categorical):
@@ -313,13 +359,17 @@ def _read_columns(files, names, null_handling):
             if _NULLS not in str(e):
                 raise
             nulled.append(n)
-    which = ", ".join(f"{n!r} ({types.get(n, '?')})" for n in nulled)
-    if null_handling != "all":
-        ints = [n for n in nulled if types.get(n) != "bool"]
+    # A timestamp or duration column with nulls reads through pyarrow whatever null_handling
+    # says: a null is NaT, its dtype unchanged.
+    times = _time_units(files[0]) if has("pyarrow") else {}
+    refused = [n for n in nulled if n not in times]
+    which = ", ".join(f"{n!r} ({types.get(n, '?')})" for n in refused)
+    if null_handling != "all" and refused:
+        ints = [n for n in refused if types.get(n) != "bool"]
         how = []
         if ints:
             how.append("read with null_handling='all' to read integer columns as float64 with NaN where the nulls are")
-        if len(ints) < len(nulled):
+        if len(ints) < len(refused):
             how.append("a boolean column with nulls is not read: fill its nulls (or write it as float) first")
         raise ParquetTypeError(
             f"column(s) {which} hold null values, which only float and string columns may: " + "; ".join(how)
@@ -569,6 +619,7 @@ def _check_write(prefix_path, mode):
     return os.fspath(prefix_path)
 
 
+@tracked("to_parquet")
 def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=None, convert_categoricals=False):
     """Writes ``columns`` (a dict name -> pdarray, Strings, SegArray (a Parquet LIST column)
     or Categorical, or a list of them with ``names``) of one length to one Parquet file per locale,
@@ -616,8 +667,35 @@ def to_parquet(columns, prefix_path, names=None, mode="truncate", compression=No
                     raise ValueError(f"dataset {n!r} exists already in {existing[0]}")
             names = list(old.keys()) + list(names)
             cols = list(old.values()) + cols
-    handles = [_handle(c) for c in cols]
+    handles = [_handle(c.values if is_time(c) else c) for c in cols]
     _atoll.write_parquet(handles, [str(n) for n in names], prefix, compression)
+    times = {str(n): c for n, c in zip(names, cols) if is_time(c)}
+    if times:
+        _retype_time_columns(prefix, times, compression)
+
+
+def _retype_time_columns(prefix, times, compression):
+    """Gives the int64 nanosecond columns ``times`` (name -> Datetime/Timedelta) of the files
+    just written at ``prefix`` their Arrow types, ``timestamp[ns]`` and ``duration[ns]``: the
+    engine writes int64 columns only, so each file is read and written again by pyarrow on the
+    driver."""
+    if not has("pyarrow"):
+        raise ParquetTypeError(
+            f"column(s) {sorted(times)}: writing Datetime/Timedelta as Parquet timestamps needs pyarrow; "
+            "write their .values (int64 nanoseconds) instead"
+        )
+    files = locale_files(prefix)
+    if not split_prefix(prefix)[1]:
+        files = [f + ".parquet" for f in files]
+    for f in files:
+        if not os.path.exists(f):
+            continue
+        t = pq.read_table(f)
+        for n, c in times.items():
+            typ = pa.timestamp("ns") if isinstance(c, Datetime) else pa.duration("ns")
+            i = t.schema.get_field_index(n)
+            t = t.set_column(i, pa.field(n, typ, nullable=t.schema.field(i).nullable), t.column(i).cast(typ))
+        pq.write_table(t, f, compression=compression or "NONE")
 
 
 def _strings_to_parquet(self, prefix_path, dataset="strings_array", mode="truncate", compression=None):
