@@ -188,6 +188,17 @@ def test_series_dropna_matches_pandas(pdf):
         np.testing.assert_array_equal(got.index.to_numpy(), want.index.to_numpy())
 
 
+@given(frames())
+def test_series_corr_and_apply_of_it_match_pandas(pdf):
+    adf = ak.DataFrame(pdf)
+    np.testing.assert_allclose(adf.a.corr(adf.b), pdf.a.corr(pdf.b), rtol=1e-9, equal_nan=True)
+    np.testing.assert_allclose(adf.i.corr(adf["a"]), pdf.i.corr(pdf.a), rtol=1e-9, equal_nan=True)
+    got = adf[adf.k1 < 2].groupby("k1")[["a", "b"]].apply(lambda d: d.a.corr(d.b))
+    want = pdf[pdf.k1 < 2].groupby("k1")[["a", "b"]].apply(lambda d: d.a.corr(d.b))
+    # (pandas gives an empty DataFrame for no group)
+    np.testing.assert_allclose(got.to_pandas().to_numpy(), want.to_numpy().reshape(-1), rtol=1e-9, equal_nan=True)
+
+
 def test_keywords_and_errors_as_pandas():
     pdf = pd.DataFrame({"k": [2, 1, 2, 3], "v": [1.0, 2.0, 3.0, 4.0]})
     adf = ak.DataFrame(pdf)
@@ -210,6 +221,10 @@ def test_keywords_and_errors_as_pandas():
         adf.groupby("k").agg(s=("v",))
     with pytest.raises(NotImplementedError):
         adf.groupby("k")["v"].corr(adf["v"], method="spearman")
+    with pytest.raises(NotImplementedError):
+        adf.v.corr(adf.v, method="kendall")
+    with pytest.raises(TypeError):
+        ak.Series(ak.array(["a", "b", "c", "d"])).corr(adf["v"])
     cat = ak.DataFrame({"c": ak.Categorical(ak.array(["x", "y", "x"])), "v": ak.array([1, 2, 3])})
     with pytest.raises(NotImplementedError):
         cat.groupby("c", observed=False)

@@ -398,6 +398,35 @@ class Series(Registrable):
     def hasnans(self):
         return builtins.bool(self.isna().values.any()) if self.size else False
 
+    def corr(self, other, method="pearson", min_periods=None):
+        """The Pearson correlation of the values and ``other``'s (a Series with the same
+        labels, or a pdarray of one value a row), over the rows where neither is NaN, as
+        pandas' (NaN for fewer than two such rows or a constant side)."""
+        if method != "pearson":
+            raise NotImplementedError(f"corr: method {method!r}: only 'pearson' is offered")
+        if min_periods is not None:
+            raise NotImplementedError("corr: min_periods is not offered (pandas' default: at least 2 rows)")
+        if isinstance(other, Series):
+            if not self.index.equals(other.index):
+                raise NotImplementedError("corr: Series with other labels (pandas aligns them) are not offered")
+            other = other.values
+        for v in (self.values, other):
+            if not isinstance(v, pdarray) or v.dtype.kind not in "iufb":
+                raise TypeError("corr: expected numeric values")
+        if other.size != self.size:
+            raise ValueError(f"corr: {other.size} values for {self.size} rows")
+        x, y = self.values.astype(float64), other.astype(float64)
+        ok = (~(isnan(x) | isnan(y)))._materialize()
+        x, y = x[ok], y[ok]
+        if x.size < 2:
+            return np.nan
+        dx = x - builtins.float(x.mean())
+        dy = y - builtins.float(y.mean())
+        den = builtins.float((dx * dx).sum()) * builtins.float((dy * dy).sum())
+        if den <= 0:
+            return np.nan
+        return builtins.max(-1.0, builtins.min(1.0, builtins.float((dx * dy).sum()) / np.sqrt(den)))
+
     def dropna(self):
         """The Series without its NaN values (only float values hold NaN: other Series come
         back whole), labels kept, as pandas."""
