@@ -58,6 +58,22 @@ RULES: dict[str, list[tuple[str, str]]] = {
         ("ctx/", "job/"),
         ("aggregate/", "job/"),
     ],
+    # atoll-array's concept folders: storage/ at the bottom (the parts' memory), zip/ (walks
+    # over parts) above it, then follow/ (followers), and the array with its reductions,
+    # scans and irregular access above those.
+    "atoll-array": [
+        ("storage/", "array/"),
+        ("storage/", "zip/"),
+        ("storage/", "follow/"),
+        ("zip/", "array/"),
+        ("zip/", "follow/"),
+        ("zip/", "reduce/"),
+        ("zip/", "scan/"),
+        ("zip/", "irregular/"),
+        ("array/", "reduce/"),
+        ("array/", "scan/"),
+        ("array/", "irregular/"),
+    ],
 }
 
 DEF_RE = re.compile(r"\b(?:fn|struct|enum|trait|type|const|static|union|mod)\s+(?:r#)?([A-Za-z_]\w*)")
