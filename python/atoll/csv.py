@@ -39,6 +39,7 @@ from .numpy.pdarraycreation import array
 from .numpy.pdarraymanipulation import concatenate
 from .numpy.strings import Strings, from_list
 from .pandas.categorical import Categorical
+from .progress import step as progress_step, tracked
 
 __all__ = ["read_csv", "to_csv", "get_csv_columns"]
 
@@ -168,6 +169,7 @@ def _expand(filenames):
     return out
 
 
+@tracked("read_csv", total=lambda filenames, *a, **k: len(_expand(filenames)))
 def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
     """Reads CSV files (names, patterns or a list; their rows in order) into a dict column
     name -> pdarray or Strings (typed by Arkouda's header when there is one, else Strings)."""
@@ -189,6 +191,7 @@ def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
             i = names.index(d)
             t = types[i] if types is not None else None
             parts.setdefault(d, []).append(_column(list(cols[i]), t, f, d))
+        progress_step()
     return {k: (v[0] if len(v) == 1 else concatenate(v)) for k, v in parts.items()}
 
 
@@ -223,6 +226,7 @@ def _line(fields, delim):
     return delim.join(_quote(x, delim) for x in fields) + "\n"
 
 
+@tracked("to_csv", total=lambda *a, **k: num_locales())
 def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
     """Writes ``columns`` (a dict name -> pdarray or Strings, or a list with ``names``) to one
     CSV file per locale with Arkouda's header. Existing files are replaced when
@@ -266,6 +270,7 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
                 fh.write(_line([str(c) for c in cols.keys()], col_delim))
                 for row in zip(*body):
                     fh.write(_line(row, col_delim))
+            progress_step()
     except BaseException:
         for t in tmp:
             if os.path.exists(t):

@@ -16,6 +16,7 @@ from .. import _atoll
 from .._optional import pa
 from .._session import num_locales
 from ..core import client
+from ..progress import tracked
 from .dtypes import bool_, float64, int64, is_scalar, uint8, uint64
 
 # Lazy arrays whose value is not computed yet. Before an array is written, the lazy arrays
@@ -161,6 +162,7 @@ class pdarray:
         return self._size
 
     # ----- conversion --------------------------------------------------------------------
+    @tracked("to_ndarray", rows=0)
     def to_ndarray(self):
         """The values as a NumPy array (gathered to the driver with one copy)."""
         out = np.empty(self._size, dtype=self._dtype)

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _atoll
 from .._keys import has_nan, key_expr, key_expr_desc, key_list
 from ..pandas._concat import generic_concat as concatenate
+from ..progress import tracked
 from ..str_groupby import is_str_key, rank_keys
 from ._bigint import to_bigint
 from .dtypes import int64, is_scalar, result, result as _result
@@ -31,6 +32,7 @@ def _empty_perm():
     return zeros(0, int64)
 
 
+@tracked("argsort", rows=0)
 def argsort(pda, algorithm=None, ascending=True):
     """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``);
     Strings and Categoricals sort by code point. ``ascending=False``: in nonincreasing order,
@@ -47,6 +49,7 @@ def argsort(pda, algorithm=None, ascending=True):
     return pdarray(_atoll.argsort(key_expr(pda) if ascending else key_expr_desc(pda), pda.size))
 
 
+@tracked("sort", rows=0)
 def sort(pda, algorithm=None):
     """The elements of ``pda`` in nondecreasing order (NaN last)."""
     _check(pda)
@@ -55,6 +58,7 @@ def sort(pda, algorithm=None):
     return pda[argsort(pda)]
 
 
+@tracked("coargsort", rows=0)
 def coargsort(arrays, algorithm=None, ascending=True):
     """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
     Categoricals of one length, the first most significant) lexicographically and stably;

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _atoll
 from .._optional import pa
+from ..progress import tracked
 from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
@@ -80,6 +81,7 @@ class Strings:
     def dtype(self):
         return np.dtype(str)
 
+    @tracked("Strings.to_list", rows=0)
     def to_list(self):
         """Every string, as a Python list."""
         return _atoll.str_to_list(self._s)
@@ -120,6 +122,7 @@ class Strings:
             return np.cumsum([0] + [len(e) for e in enc[:-1]]).astype(np.int64) if enc else np.zeros(0, np.int64)
         raise ValueError(f"comp: expected 'values' or 'offsets', got {comp!r}")
 
+    @tracked("Strings.to_ndarray", rows=0)
     def to_ndarray(self):
         """Every string, as a NumPy array of ``str``."""
         return np.array(self.to_list(), dtype=str)
@@ -376,6 +379,7 @@ class Strings:
         return pdarray(a), pdarray(b)
 
     # ----- as keys -----------------------------------------------------------------------
+    @tracked("Strings.argsort", rows=0)
     def argsort(self, algorithm=None, ascending=True):
         """The stable permutation that sorts the strings (by code point); ``ascending=False``:
         in reverse order, equal strings in index order."""
