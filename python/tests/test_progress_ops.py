@@ -362,8 +362,9 @@ def test_a_block_with_steps(bars, capsys):
         for _ in range(4):
             bar.step()
     err = capsys.readouterr().err
-    assert err.startswith("\rwork [") and err.endswith("\rwork [" + "#" * 20 + "] 4/4 " + err.rsplit("4/4 ", 1)[1])
-    assert finished(err, "work")
+    # Drawn at the start (delay 0) with no step done, closed full.
+    assert err.startswith("\rwork [" + "-" * 20 + "] 0/4 ")
+    assert re.search(r"\rwork \[#{20}\] 4/4 done in \d+\.\ds\n$", err), err
 
 
 # ----- under MPI ---------------------------------------------------------------------------
