@@ -116,6 +116,20 @@ def test_per_group_corr_matches_pandas(pdf, keys, as_index):
     _same(got, want, check_index=as_index)
 
 
+@given(frames(), st.booleans(), st.booleans())
+def test_groupby_corr_on_the_dense_and_the_sort_paths_matches_pandas(pdf, two_keys, sorted_first):
+    """``GroupBy.corr`` with the groups found by the dense path (no sort) or by a sort made
+    before it."""
+    keys = ["k1", "k2"] if two_keys else ["k1"]
+    arrs = [ak.array(pdf[k].to_numpy()) for k in keys]
+    g = ak.GroupBy(arrs if two_keys else arrs[0])
+    if sorted_first:
+        g.permutation
+    _, r = g.corr(ak.array(pdf["a"].to_numpy()), ak.array(pdf["i"].to_numpy()))
+    want = pdf.groupby(keys)["a"].corr(pdf["i"].astype(float))
+    np.testing.assert_allclose(r.to_ndarray(), want.to_numpy(), rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
 @given(frames(), KEYS)
 def test_the_correlation_matrices_per_group_match_pandas(pdf, keys):
     got = ak.DataFrame(pdf).groupby(keys)[["a", "b", "i"]].corr().to_pandas(retain_index=True)

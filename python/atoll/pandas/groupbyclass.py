@@ -494,6 +494,21 @@ class GroupBy(Registrable):
         """Number of non-NaN values per group."""
         return self.aggregate(values, "count")
 
+    def _dense_row_groups(self):
+        """On the dense path (no sort made yet): the group number of each row, from a table
+        over the key range (a scatter, a prefix sum and a gather; the groups are the distinct
+        keys in ascending order, as the dense path gives them). None off that path."""
+        if self._dense is None or self._perm is not None or self._kept is not None:
+            return None
+        k = self._ks[0].astype(int64)
+        lo, hi = builtins.int(k.min()), builtins.int(k.max())
+        if hi - lo >= self._dense:
+            return None
+        off = (k - lo)._materialize()
+        seen = zeros(hi - lo + 1, int64)
+        seen[off] = 1
+        return (cumsum(seen) - 1)._materialize()[off]
+
     def corr(self, x, y):
         """``(unique_keys, r)``: the Pearson correlation of ``x`` and ``y`` in each group
         (float64), over the rows where neither is NaN, as pandas' ``Series.corr`` of the
@@ -510,8 +525,12 @@ class GroupBy(Registrable):
         _, sx = self.sum(where(ok, x, 0.0)._materialize())
         _, sy = self.sum(where(ok, y, 0.0)._materialize())
         nf = n.astype(float64)
-        mx = self.broadcast((sx / nf)._materialize(), permute=True)
-        my = self.broadcast((sy / nf)._materialize(), permute=True)
+        gid = self._dense_row_groups()
+        if gid is not None:
+            mx, my = (sx / nf)._materialize()[gid], (sy / nf)._materialize()[gid]
+        else:
+            mx = self.broadcast((sx / nf)._materialize(), permute=True)
+            my = self.broadcast((sy / nf)._materialize(), permute=True)
         dx = where(ok, x - mx, 0.0)._materialize()
         dy = where(ok, y - my, 0.0)._materialize()
         _, sxy = self.sum((dx * dy)._materialize())
