@@ -219,6 +219,11 @@ def test_keywords_and_errors_as_pandas():
     got = adf.groupby(by="k", sort=False, as_index=False).agg({"v": "sum"}).to_pandas()
     want = pdf.groupby(by="k", sort=False, as_index=False).agg({"v": "sum"})
     _same(got, want, check_index=False)
+    names = pd.DataFrame({"c": ["b", "a", "b", "c", "a"], "v": [1.0, 2.0, np.nan, 4.0, 5.0]})
+    for sort in (True, False):
+        got = ak.DataFrame(names).groupby("c", as_index=False, sort=sort).agg({"v": ["median", "count"]})
+        want = _flat(names.groupby("c", as_index=False, sort=sort).agg({"v": ["median", "count"]}))
+        _same(got.to_pandas(), want, check_index=False)
     with pytest.raises(TypeError):
         adf.groupby()
     with pytest.raises(KeyError):
