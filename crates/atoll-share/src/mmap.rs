@@ -78,7 +78,11 @@ impl Mapping {
         }
         let flags = match mode {
             MapMode::SharedWrite => libc::MAP_SHARED,
+            // MAP_POPULATE is Linux's; elsewhere the pages fault in on first use.
+            #[cfg(target_os = "linux")]
             MapMode::SharedPopulated => libc::MAP_SHARED | libc::MAP_POPULATE,
+            #[cfg(not(target_os = "linux"))]
+            MapMode::SharedPopulated => libc::MAP_SHARED,
             MapMode::Private => libc::MAP_PRIVATE,
         };
         let off = libc::off_t::try_from(offset).map_err(|_| file_err(path, "offset out of range"))?;

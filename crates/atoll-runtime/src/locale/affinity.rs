@@ -1,9 +1,15 @@
 //! Pinning threads to cores: the only OS call here that needs `unsafe`.
+//!
+//! Linux's `sched_setaffinity` and `sched_getcpu`; other systems (and builds with
+//! `--cfg atoll_portable`, which compile this fallback on Linux) pin nothing and leave the
+//! placement of threads to the OS.
 
-use atoll_error::{Error, Result};
+use atoll_error::Result;
 
 /// Restricts the calling thread to run on `cores` (logical CPU ids). An empty list is a no-op.
+#[cfg(all(target_os = "linux", not(atoll_portable)))]
 pub(crate) fn pin_current_thread(cores: &[usize]) -> Result<()> {
+    use atoll_error::Error;
     if cores.is_empty() {
         return Ok(());
     }
@@ -26,6 +32,13 @@ pub(crate) fn pin_current_thread(cores: &[usize]) -> Result<()> {
             std::io::Error::last_os_error()
         )));
     }
+    Ok(())
+}
+
+/// Leaves the calling thread where the OS puts it: this system has no affinity call that this
+/// module uses.
+#[cfg(not(all(target_os = "linux", not(atoll_portable))))]
+pub(crate) fn pin_current_thread(_cores: &[usize]) -> Result<()> {
     Ok(())
 }
 
@@ -56,13 +69,20 @@ pub fn with_every_cpu<R>(f: impl FnOnce() -> R) -> (R, usize) {
 }
 
 /// The logical CPU the calling thread is running on now, if the OS says (to check pinning).
+#[cfg(all(target_os = "linux", not(atoll_portable)))]
 pub fn current_cpu() -> Option<usize> {
     // SAFETY: sched_getcpu takes no arguments and only returns a value.
     let c = unsafe { libc::sched_getcpu() };
     usize::try_from(c).ok()
 }
 
-#[cfg(all(test, feature = "bench"))]
+/// The logical CPU the calling thread is running on now: `None`, as this system does not say.
+#[cfg(not(all(target_os = "linux", not(atoll_portable))))]
+pub fn current_cpu() -> Option<usize> {
+    None
+}
+
+#[cfg(all(test, feature = "bench", target_os = "linux", not(atoll_portable)))]
 mod tests {
     use super::*;
     use crate::topology::current_thread_cores;

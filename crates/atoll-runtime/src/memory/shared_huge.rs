@@ -37,7 +37,12 @@ pub(crate) fn segment_len(bytes: usize, page: usize) -> usize {
 /// `populate`), at a 2 MiB aligned address when `len` is at least [`THRESHOLD`]. Returns
 /// `MAP_FAILED` when the kernel refuses. The caller unmaps `len` bytes at the result.
 pub(crate) fn map_shared(fd: i32, len: usize, populate: bool) -> *mut libc::c_void {
-    let flags = libc::MAP_SHARED | if populate { libc::MAP_POPULATE } else { 0 };
+    // MAP_POPULATE (fault every page in now) is Linux's; elsewhere pages fault in on first use.
+    #[cfg(target_os = "linux")]
+    let populate_flag = libc::MAP_POPULATE;
+    #[cfg(not(target_os = "linux"))]
+    let populate_flag = 0;
+    let flags = libc::MAP_SHARED | if populate { populate_flag } else { 0 };
     let prot = libc::PROT_READ | libc::PROT_WRITE;
     if len < THRESHOLD {
         // SAFETY: a fresh shared mapping of the file; the kernel picks the address.
