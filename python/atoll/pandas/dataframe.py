@@ -1174,8 +1174,20 @@ class DataFrameGroupBy:
         if self.sort:
             return None
         if self._order_cache is None:
-            _, first = self.gb.min(arange(self.df._nrows))
-            self._order_cache = argsort(first)
+            if getattr(self.gb, "_dense", None) is None:
+                # Sorted stably: a group's first row in the grouping is its first row.
+                first = self.gb._uki
+            else:
+                _, first = self.gb.min(arange(self.df._nrows))
+            n, ng = self.df._nrows, first.size
+            if ng > n // 16:
+                # Many groups: the first rows are distinct row numbers, so a scatter of the
+                # group numbers over the rows and a compress order them without a sort.
+                pos = full(n, -1, int64)
+                pos[first] = arange(ng)
+                self._order_cache = pos[(pos >= 0)._materialize()]
+            else:
+                self._order_cache = argsort(first)
         return self._order_cache
 
     def _key_levels(self):
