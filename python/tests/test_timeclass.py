@@ -4,6 +4,7 @@ arithmetic between the two kinds, rounding, construction, and their use as DataF
 GroupBy keys and merge keys."""
 
 import datetime
+from fractions import Fraction
 
 import atoll as ak
 import numpy as np
@@ -416,3 +417,27 @@ def test_merge_refuses_a_datetime_key_with_an_int_key():
     b = ak.DataFrame({"k": ak.arange(3)})
     with pytest.raises(ValueError, match="merge on"):
         ak.merge(a, b, on="k")
+
+
+@given(st.lists(I64, min_size=1, max_size=30))
+def test_mean_is_exact_for_any_values(ns):
+    a = np.array(ns, dtype=np.int64)
+    want = round(Fraction(sum(int(x) for x in ns), len(ns)))  # Python ints: no overflow
+    assert ak.Datetime(ak.array(a)).mean() == pd.Timestamp(want, unit="ns")
+    assert ak.Timedelta(ak.array(a)).mean() == pd.Timedelta(want, unit="ns")
+
+
+def test_arrow_and_polars_columns_both_ways():
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    ts = pa.array([0, 1_700_000_000_123, None], pa.timestamp("ms", tz="Asia/Tokyo"))
+    du = pa.array([-1, 2, 3], pa.duration("us"))
+    df = ak.DataFrame(pa.table({"ts": ts, "du": du}))
+    assert type(_col(df, "ts")) is ak.Datetime and type(_col(df, "du")) is ak.Timedelta
+    want_ts = ts.cast(pa.timestamp("ns", tz="UTC")).to_pandas().dt.tz_localize(None)
+    assert _col(df, "ts").to_pandas().equals(pd.DatetimeIndex(want_ts))
+    back = df.to_arrow()
+    assert back.schema.field("ts").type == pa.timestamp("ns") and back.schema.field("du").type == pa.duration("ns")
+    assert back.column("du").to_pylist() == du.cast(pa.duration("ns")).to_pylist()
+    pdf = ak.DataFrame(pl.DataFrame({"du": [datetime.timedelta(seconds=-5)]})).to_polars()
+    assert pdf["du"].to_list() == [datetime.timedelta(seconds=-5)]

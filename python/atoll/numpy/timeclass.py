@@ -25,6 +25,7 @@ True
 import builtins
 import datetime
 import re
+from fractions import Fraction
 
 import numpy as np
 
@@ -443,14 +444,15 @@ class _AbstractBaseTime(pdarray):
         return self._scalar_callback(self.values.max())
 
     def mean(self, axis=None, keepdims=False):
-        """The mean, a ``Timestamp``/``Timedelta`` (exact: the sum is taken in Python ints)."""
+        """The mean, a ``Timestamp``/``Timedelta``, exact to the nanosecond (halves to even):
+        the high and low 32 bits of the values are summed apart (neither sum overflows int64
+        below 2**31 values) and combined in Python ints."""
         if self.size == 0:
             return pd.NaT
-        # Mean of differences from the first value: no int64 overflow for nearby timestamps.
         v = self.values
-        base = builtins.int(v[0])
-        total = builtins.int((v - base).sum())
-        return self._scalar_callback(base + round(total / self.size))
+        high = builtins.int((v // 2**32).sum())
+        low = builtins.int((v % 2**32).sum())
+        return self._scalar_callback(builtins.round(Fraction(high * 2**32 + low, self.size)))
 
     def mink(self, k):
         return self.__class__._from_ns(self.values[self.values.argsort()[: builtins.min(k, self.size)]])
