@@ -8,6 +8,15 @@ MPICH_VERSION := 5.0.2
 PYTHON ?= python3
 CARGO ?= cargo
 STAMPS := .stamps
+# The wheels' build tools (maturin, and CMake 3.26+ for atoll-python's hdf5-static feature,
+# which builds HDF5 from source), from PyPI into a venv of their own; WHEEL_ENV puts them first
+# on PATH. `make wheel` and friends are below.
+WHEEL_TOOLS := target/wheel-tools
+WHEEL_ENV := PATH=$(abspath $(WHEEL_TOOLS))/bin:$$PATH
+WHEEL_DIR := target/wheels
+WHEEL_VENV := target/wheel-venv
+WHEEL_PYTHON ?= $(PYTHON)
+MANYLINUX := manylinux_2_35
 export MPIEXEC := $(abspath $(VENV))/bin/mpiexec
 # Keep MPI runs polite on oversubscribed machines (4 ranks on 2 cores).
 export ATOLL_MPIEXEC := $(MPIEXEC)
@@ -83,10 +92,10 @@ $(STAMPS)/mypy: | $(STAMPS) $(VENV)/bin/mpiexec
 # LINT_SCOPE narrows the Rust gates, e.g. `make lint LINT_SCOPE="--workspace --exclude
 # atoll-python"`.
 LINT_SCOPE ?= --workspace
-lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy
+lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy $(WHEEL_TOOLS)/bin/maturin
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
-	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
+	$(WHEEL_ENV) $(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
+	$(WHEEL_ENV) RUSTDOCFLAGS=-Dwarnings $(CARGO) doc $(LINT_SCOPE) --no-deps --all-features
 	$(VENV)/bin/ruff check python tools bench
 	$(VENV)/bin/ruff format --check python tools bench
 	python3 tools/module_cycles.py --rules
@@ -102,6 +111,62 @@ stubtest: build-python $(STAMPS)/mypy
 build-python: apt venv $(STAMPS)/pydeps $(STAMPS)/pydeps-pandas $(STAMPS)/pydeps-tables
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin develop --release --features mpi -q
 
+# Wheels, in target/wheels (README's Install says what each needs and takes).
+# `make wheel`: the portable one, for any x86-64 Linux with glibc 2.35 or later (the newest
+# symbol version it uses is `hypot`'s): the in-process backend, HDF5 built from source and
+# linked in (hdf5-static), stripped, tagged manylinux after maturin's compatibility check.
+# `make wheel-mpi`: the MPI flavour, to install with the MPICH wheel (`atoll[mpi]`): it links
+# the libmpi.so.12 that the mpich wheel puts in <env>/lib (rpath $$ORIGIN/../../..), so it is
+# tagged linux, not manylinux; its build needs libclang (rsmpi's bindgen) and the venv's mpicc.
+# Both build in target/'s release profile, beside build-python's build, with which they share
+# the crates whose features agree.
+.PHONY: wheel wheel-mpi test-wheel check-portable
+
+$(WHEEL_TOOLS)/bin/maturin:
+	$(PYTHON) -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/python -m pip install -q "maturin>=1.5,<2" "cmake>=3.26,<5"
+
+wheel: $(WHEEL_TOOLS)/bin/maturin
+	mkdir -p $(WHEEL_DIR) && rm -f $(WHEEL_DIR)/atoll-*.whl
+	$(WHEEL_ENV) maturin build --release --strip --features hdf5-static \
+		--compatibility $(MANYLINUX) --auditwheel check -i $(WHEEL_PYTHON) -o $(WHEEL_DIR)
+	@ls -l $(WHEEL_DIR)/atoll-*.whl
+
+wheel-mpi: apt venv $(WHEEL_TOOLS)/bin/maturin
+	mkdir -p $(WHEEL_DIR)-mpi && rm -f $(WHEEL_DIR)-mpi/atoll-*.whl
+	$(WHEEL_ENV) maturin build --release --strip --features mpi,hdf5-static --compatibility linux \
+		-i $(VENV)/bin/python -o $(WHEEL_DIR)-mpi -- -C 'link-arg=-Wl,-rpath,$$ORIGIN/../../..'
+	@ls -l $(WHEEL_DIR)-mpi/atoll-*.whl
+
+# The portable wheel in a fresh venv with its core dependencies only (NumPy): it imports from
+# there and runs the README's and the Python guide's examples that need no extra
+# (tools/wheel_check.py); then with atoll[test] (the extras pandas and io, pytest, SciPy,
+# polars): the whole guide, and the IO tests that compare its files with pyarrow's and h5py's.
+test-wheel: wheel
+	rm -rf $(WHEEL_VENV)
+	$(WHEEL_PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install -q $(WHEEL_DIR)/atoll-*.whl
+	ATOLL_LOCALES=2 $(WHEEL_VENV)/bin/python tools/wheel_check.py core
+	$(WHEEL_VENV)/bin/python -m pip install -q "$$(ls $(WHEEL_DIR)/atoll-*.whl)[test]"
+	$(WHEEL_VENV)/bin/python -c 'import atoll, sys; assert atoll.__file__.startswith(sys.prefix), atoll.__file__'
+	ATOLL_LOCALES=2 $(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+		python/tests/test_guide.py python/tests/test_io.py python/tests/test_pandas_io.py
+
+# The fallbacks that other systems get in place of Linux-only calls (futex waits, thread
+# affinity), compiled and tested on Linux with `--cfg atoll_portable` (in target/portable); and
+# the local backend's crates checked for macOS where rustup has that target.
+check-portable:
+	RUSTFLAGS="--cfg atoll_portable" CARGO_TARGET_DIR=target/portable \
+		$(CARGO) test -p atoll-share --lib futex
+	RUSTFLAGS="--cfg atoll_portable" CARGO_TARGET_DIR=target/portable \
+		$(CARGO) test -p atoll-share --test shared signal
+	RUSTFLAGS="--cfg atoll_portable" CARGO_TARGET_DIR=target/portable \
+		$(CARGO) check -p atoll-runtime -p atoll-share --all-targets
+	@if rustup target list --installed 2>/dev/null | grep -qx x86_64-apple-darwin; then \
+		CARGO_TARGET_DIR=target/portable $(CARGO) check --target x86_64-apple-darwin \
+			-p atoll -p atoll-share -p atoll-graph; \
+	else echo "check-portable: no x86_64-apple-darwin target (rustup target add x86_64-apple-darwin)"; fi
+
 # The tour, on the embedded backend with 4 locales (no MPI needed).
 demo:
 	ATOLL_LOCALES=$${ATOLL_LOCALES:-4} $(CARGO) run --release -q -p atoll-bench --bin atoll-demo
@@ -110,8 +175,9 @@ demo:
 
 # Every test: the local backend (1-4 locales in process), the MPI suite (2 and 4 ranks), then
 # the Python package's pytest suite (1, 2, 4 locales in process, then mpiexec -n 2 and -n 3),
-# then the MPI suite across a simulated cluster (skipped, saying so, where it cannot be made).
-test: test-local test-mpi test-python test-cluster
+# then the MPI suite across a simulated cluster (skipped, saying so, where it cannot be made),
+# then the portable wheel installed in a fresh venv, and the fallbacks for other systems.
+test: test-local test-mpi test-python test-cluster test-wheel check-portable
 
 # The tests fill every array part made to be overwritten (`DistArray::for_overwrite`: results
 # of cumsum, take, sorts, Python expressions) with a poison byte, so that an operation reading
