@@ -261,16 +261,13 @@ def test_nan_in_float_columns_and_unicode_round_trip():
 @pytest.mark.parametrize(
     "frame, fragment",
     [
-        (lambda: pa.table({"ts": pa.array([1, 2], pa.timestamp("us"))}), "pyarrow.compute.cast"),
         (lambda: pa.table({"d": pa.array([1], pa.date32())}), "pyarrow.int32()"),
-        (lambda: pl.DataFrame({"ts": [pd.Timestamp("2020-01-01")]}), "pl.col('ts').cast(pl.Int64)"),
+        (lambda: pa.table({"t": pa.array([1], pa.time64("us"))}), "pyarrow.int64()"),
         (lambda: pl.DataFrame({"d": [pd.Timestamp("2020-01-01").date()]}), "polars Date"),
-        (lambda: pd.DataFrame({"ts": pd.to_datetime(["2020-01-01"]).astype("datetime64[us]")}), "us since the epoch"),
-        (lambda: pd.DataFrame({"ts": pd.to_datetime(["2020-01-01"]).tz_localize("UTC")}), ".astype('int64')"),
-        (lambda: pd.DataFrame({"ts": pd.to_timedelta([1, 2], unit="s")}), ".astype('int64')"),
+        (lambda: pd.DataFrame({"p": pd.period_range("2020-01", periods=2, freq="M")}), ".astype('int64')"),
     ],
 )
-def test_datetime_columns_are_refused_naming_the_column(frame, fragment):
+def test_date_and_time_of_day_columns_are_refused_naming_the_column(frame, fragment):
     f = frame()
     name = f.columns[0] if not isinstance(f, pa.Table) else f.column_names[0]
     with pytest.raises(TypeError, match=f"column '{name}'") as e:
