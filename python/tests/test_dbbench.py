@@ -158,21 +158,11 @@ def test_the_benchmarks_groupby_keywords(data, atoll_tables):
     np.testing.assert_array_equal(got["v1"].to_numpy(), want["v1"].to_numpy())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a DataFrame column is a pdarray (Arkouda's), which has no isna: "
-    "AttributeError: 'pdarray' object has no attribute 'isna'",
-)
 def test_q8_filter_as_the_benchmark_writes_it(atoll_tables):
     x, _ = atoll_tables
     x[~x["v3"].isna()]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a DataFrame column is a pdarray (Arkouda's), which has no corr: "
-    "AttributeError: 'pdarray' object has no attribute 'corr'",
-)
 def test_q9_apply_as_the_benchmark_writes_it(atoll_tables):
     x, _ = atoll_tables
     x[:200].groupby(["id2", "id4"])[["v1", "v2"]].apply(lambda d: d["v1"].corr(d["v2"]) ** 2)

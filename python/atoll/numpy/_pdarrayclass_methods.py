@@ -9,7 +9,7 @@ import numpy as np
 from .. import _atoll
 from .._attach import attach
 from ..io import to_parquet
-from ..stats import take
+from ..stats import corr as _corr, take
 from . import err as _fp_err
 from ._bigint import to_bigint
 from .dtypes import (
@@ -24,7 +24,7 @@ from .dtypes import (
     uint8,
     uint64,
 )
-from .numeric import cast, clz, ctz, parity, popcount, rotl, rotr, where
+from .numeric import cast, clz, ctz, isnan, parity, popcount, rotl, rotr, where
 from .pdarrayclass import (
     _CMP,
     _UFUNC_NAMES,
@@ -40,7 +40,7 @@ from .pdarrayclass import (
     min,
     pdarray,
 )
-from .pdarraycreation import arange, array
+from .pdarraycreation import arange, array, zeros
 from .pdarraysetops import value_counts
 from .sorting import argsort as _argsort
 
@@ -267,6 +267,48 @@ class _pdarrayMethods:
 
     def rotr(self, other):
         return rotr(self, other)
+
+    # ----- missing values (pandas' words for a column) -------------------------------------
+    def isna(self):
+        """Where the values are missing (bool), as pandas' ``Series.isna``: NaN for float64;
+        integers, uint64, bools and bigints hold no missing value (all False)."""
+        if self._dtype == float64:
+            return isnan(self)
+        return zeros(self._size, bool_)
+
+    isnull = isna
+
+    def notna(self):
+        """Where the values are present (bool): ``~isna()``."""
+        return ~self.isna()
+
+    notnull = notna
+
+    def fillna(self, value):
+        """A copy with the missing values (NaN) replaced by ``value``: a scalar, or a pdarray of
+        one value a row, as pandas' ``Series.fillna(value)``; arrays that hold no missing value,
+        and ``value=None`` (a missing value again), give a copy."""
+        if not (value is None or is_scalar(value) or isinstance(value, pdarray)):
+            raise TypeError(
+                f'"value" parameter must be a scalar or a pdarray, but you passed a "{type(value).__name__}"'
+            )
+        if isinstance(value, pdarray) and value.size != self._size:
+            raise ValueError(f"fillna: {value.size} values to fill {self._size} rows")
+        if self._dtype != float64 or value is None:
+            return self.copy()
+        return where(isnan(self), value, self)
+
+    def dropna(self):
+        """The values that are not missing (NaN), in order, as pandas' ``Series.dropna``."""
+        if self._dtype != float64:
+            return self.copy()
+        return self[~isnan(self)]
+
+    def corr(self, y):
+        """Pearson's correlation coefficient of the array and ``y`` (``ak.corr``: the sample
+        covariance over the product of the sample standard deviations; NaN when a value is NaN
+        or a side is constant)."""
+        return _corr(self, y)
 
 
 attach(pdarray, _pdarrayMethods)
