@@ -303,11 +303,12 @@ from .numpy.pdarraymanipulation import append, bincount, concatenate, delete, hi
 from .numpy.pdarraysetops import in1d, indexof1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
 from .numpy.segarray import SegArray
 from .numpy.sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
-from .numpy.strings import Match, Strings, random_strings_lognormal, random_strings_uniform
+from .numpy.strings import Strings, random_strings_lognormal, random_strings_uniform
 from .pandas.dataframe import DataFrame, DataFrameGroupBy, intx
 from .pandas.groupbyclass import GROUPBY_REDUCTION_TYPES, GroupByReductionType
 from .pandas.index import Index, MultiIndex
 from .pandas.join import MergeError, join_on_eq_with_dt, merge
+from .pandas.match import Match
 from .pandas.series import Series
 from .stats import (
     argmaxk,

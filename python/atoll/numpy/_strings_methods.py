@@ -1,5 +1,5 @@
-"""Methods of ``Strings`` and ``Match`` that call modules above ``atoll.numpy.strings`` (numeric
-functions, creation, concatenation and string grouping): defined here, where both are known,
+"""Methods of ``Strings`` that call modules above ``atoll.numpy.strings`` (numeric functions,
+creation, concatenation, string grouping and ``atoll.pandas.match``'s ``Match``): defined here, where both are known,
 and set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this
 module."""
 
@@ -10,12 +10,13 @@ import numpy as np
 
 from .. import _atoll
 from .._attach import attach
+from ..pandas.match import Match
 from ..str_groupby import string_ranks
 from .numeric import where
 from .pdarrayclass import cumsum, pdarray
 from .pdarraycreation import arange, array, full
 from .pdarraymanipulation import concatenate
-from .strings import _CMP_SYMBOL, Match, Strings, _check_regex, _str, from_list
+from .strings import _CMP_SYMBOL, Strings, _check_regex, _flags, _str, from_list
 
 
 def _counts(seg, total):
@@ -28,6 +29,12 @@ def _counts(seg, total):
 
 
 class _StringsMethods:
+    def _match(self, kind, pattern, flags):
+        """The ``Match`` (``atoll.pandas.match``) of ``pattern`` in every string: ``kind`` is
+        ``'search'``, ``'match'`` or ``'fullmatch'``."""
+        m, s, l = _atoll.str_val_py(self._s, kind, a=_str(pattern, "pattern"), flags=_flags(flags))
+        return Match(pdarray(m), pdarray(s), pdarray(l), parent=self, pattern=pattern, match_type=kind, flags=flags)
+
     def get_bytes_lengths(self):
         """The number of UTF-8 bytes of each string (int64)."""
 
@@ -141,13 +148,3 @@ class _StringsMethods:
 
 
 attach(Strings, _StringsMethods)
-
-
-class _MatchMethods:
-    def ends(self):
-        """The end of each match (-1 where there is none)."""
-
-        return where(self._matched, self._starts + self._lengths, -1)
-
-
-attach(Match, _MatchMethods)

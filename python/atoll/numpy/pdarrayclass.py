@@ -16,6 +16,7 @@ from .. import _atoll
 from .._optional import pa
 from .._session import num_locales
 from ..core import client
+from ..pandas._registry import Registrable, RegistrationError as RegistrationError, symbol_name
 from ..progress import tracked
 from .dtypes import bool_, float64, int64, is_scalar, uint8, uint64
 
@@ -83,7 +84,7 @@ def _before_write(arr, spare=None):
 class pdarray:
     """A distributed 1-D array of int64, uint64, float64, bool or uint8 (Arkouda's pdarray)."""
 
-    __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "__weakref__")
+    __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "_registered", "__weakref__")
 
     # NumPy defers to pdarrays: ``np.int64(2) - a`` and ``ndarray + a`` call our reflected
     # operators and give pdarrays (NumPy's ufuncs called on a pdarray directly raise TypeError).
@@ -137,6 +138,29 @@ class pdarray:
     @property
     def dtype(self):
         return self._dtype
+
+    @property
+    def name(self):
+        """The array's name in the symbol table (Arkouda's server-side name; see
+        ``ak.list_symbol_table``), not the name it is registered under."""
+        return symbol_name(self)
+
+    # ----- registration -------------------------------------------------------------------
+    # ``Registrable``'s block, its own functions: pdarray does not list Registrable as a base
+    # because IPv4 and BitVector (client_dtypes) list it before pdarray among theirs, an
+    # order no class below Registrable could take.
+    @property
+    def registered_name(self):
+        """The name the array is registered under (None when not registered)."""
+        return getattr(self, "_registered", None)
+
+    @registered_name.setter
+    def registered_name(self, value):
+        self._registered = value
+
+    register = Registrable.register
+    unregister = Registrable.unregister
+    is_registered = Registrable.is_registered
 
     @property
     def size(self):
@@ -475,10 +499,6 @@ class pdarray:
 
     def sum_bits(self):
         return sum(self.popcount())
-
-    def register(self, user_defined_name):
-        """Arkouda's registry of named arrays has no counterpart in process: returns self."""
-        return self
 
 
 _CMP = ("<", "<=", ">", ">=", "==", "!=")

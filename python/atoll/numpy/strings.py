@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _atoll
 from .._optional import pa
+from ..pandas._registry import Registrable, symbol_name
 from ..progress import tracked
 from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 
@@ -37,37 +38,24 @@ def _str(x, name):
     return x
 
 
-class Match:
-    """The result of ``Strings.search``/``match``/``fullmatch``: per string, whether it matched,
-    and the first match's start and end (in characters, as ``re``; -1 when unmatched)."""
-
-    def __init__(self, matched, starts, lengths):
-        self._matched, self._starts, self._lengths = matched, starts, lengths
-
-    def matched(self):
-        """A bool pdarray: whether each string matched."""
-        return self._matched
-
-    def starts(self):
-        """The start of each match (-1 where there is none)."""
-        return self._starts
-
-    def lengths(self):
-        """The length of each match in characters (0 where there is none)."""
-        return self._lengths
-
-
 # The comparison operators by the engine's names (for messages).
 _CMP_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
-class Strings:
+class Strings(Registrable):
     """A distributed array of strings (Arkouda's ``Strings``)."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "registered_name")
 
     def __init__(self, handle):
         self._s = handle
+        self.registered_name = None
+
+    @property
+    def name(self):
+        """The array's name in the symbol table (Arkouda's server-side name; see
+        ``ak.list_symbol_table``), not the name it is registered under."""
+        return symbol_name(self)
 
     # ----- basics ------------------------------------------------------------------------
     @property
@@ -286,10 +274,6 @@ class Strings:
             # inside the group stays inside it.
             return self.contains(f"(?:{_str(substr, 'substr')})$", regex=True)
         return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
-
-    def _match(self, kind, pattern, flags):
-        m, s, l = _atoll.str_val_py(self._s, kind, a=_str(pattern, "pattern"), flags=_flags(flags))
-        return Match(pdarray(m), pdarray(s), pdarray(l))
 
     def search(self, pattern, flags=0):
         return self._match("search", pattern, flags)

@@ -461,16 +461,6 @@ class _AbstractBaseTime(pdarray):
         idx = self.values.argsort()
         return self.__class__._from_ns(self.values[idx[builtins.max(self.size - k, 0) :]])
 
-    def register(self, user_defined_name):
-        self.registered_name = user_defined_name
-        return self
-
-    def is_registered(self):
-        return np.bool_(getattr(self, "registered_name", None) is not None)
-
-    def unregister(self):
-        self.registered_name = None
-
     def _is_own_scalar(self, x):
         raise NotImplementedError
 
