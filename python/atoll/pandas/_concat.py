@@ -10,6 +10,7 @@ from ..numpy.dtypes import supported
 from ..numpy.pdarrayclass import _check, pdarray
 from ..numpy.pdarraycreation import zeros
 from ..numpy.strings import Strings, concatenate as sconcat
+from ..numpy.timeclass import _AbstractBaseTime
 from .categorical import Categorical
 
 
@@ -52,9 +53,13 @@ def _kind(x):
 
 def _concat_pdarrays(arrays):
     """One pdarray holding the elements of the pdarrays ``arrays`` in order, in NumPy's result
-    dtype (bigint arrays: a bigint array)."""
+    dtype (bigint arrays: a bigint array; Datetimes, or Timedeltas, all of one class: one of
+    that class, of their nanoseconds)."""
     for a in arrays:
         _check(a, "arrays")
+    cls = type(arrays[0])
+    if issubclass(cls, _AbstractBaseTime) and builtins.all(type(a) is cls for a in arrays):
+        return cls._from_ns(_concat_pdarrays([a.values for a in arrays]))
     if builtins.any(hasattr(a, "_limbs") for a in arrays):
         bs = [to_bigint(a) for a in arrays]
         k = builtins.max(len(b._limbs) for b in bs)
