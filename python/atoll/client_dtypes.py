@@ -26,7 +26,6 @@ from .numpy.numeric import where
 from .numpy.pdarrayclass import pdarray
 from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.strings import Strings
-from .pandas._registry import Registrable
 from .pandas.groupbyclass import GroupBy, broadcast
 
 __all__ = ["BitVector", "bit_vectorizer", "Fields", "IPv4", "ip_address", "is_ipv4", "is_ipv6"]
@@ -38,7 +37,7 @@ def _is_int_scalar(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-class IPv4(Registrable, pdarray):
+class IPv4(pdarray):
     """Integers shown as IPv4 addresses: a uint64 pdarray (a copy of ``values``) whose
     elements display, convert (``to_ndarray``, ``tolist``) and index as dotted quads.
     Arithmetic and comparisons treat it as its integers; addresses given as strings
@@ -198,7 +197,7 @@ def bit_vectorizer(width=64, reverse=False):
     return partial(BitVector, width=width, reverse=reverse)
 
 
-class BitVector(Registrable, pdarray):
+class BitVector(pdarray):
     """Integers shown as vectors of ``width`` bits (``|`` set, ``.`` clear; the most
     significant bit on the left, on the right when ``reverse``): a uint64 pdarray (a copy of
     ``values``, an int64 or uint64 pdarray). Arithmetic and comparisons treat it as its

@@ -81,7 +81,7 @@ def _before_write(arr, spare=None):
             p._materialize()
 
 
-class pdarray:
+class pdarray(Registrable):
     """A distributed 1-D array of int64, uint64, float64, bool or uint8 (Arkouda's pdarray)."""
 
     __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "_registered", "__weakref__")
@@ -146,9 +146,7 @@ class pdarray:
         return symbol_name(self)
 
     # ----- registration -------------------------------------------------------------------
-    # ``Registrable``'s block, its own functions: pdarray does not list Registrable as a base
-    # because IPv4 and BitVector (client_dtypes) list it before pdarray among theirs, an
-    # order no class below Registrable could take.
+    # ``Registrable`` gives register/unregister/is_registered; the name lives in a slot.
     @property
     def registered_name(self):
         """The name the array is registered under (None when not registered)."""
@@ -157,10 +155,6 @@ class pdarray:
     @registered_name.setter
     def registered_name(self, value):
         self._registered = value
-
-    register = Registrable.register
-    unregister = Registrable.unregister
-    is_registered = Registrable.is_registered
 
     @property
     def size(self):
