@@ -42,7 +42,7 @@ from ._concat import generic_concat
 from ._registry import Registrable
 from .categorical import Categorical
 from .groupbyclass import GroupBy
-from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _to_array
+from .index import Index, MultiIndex, _convert_bytes, _dtype_backend, _is_atoll_array, _to_array
 from .interop import column_from_pandas, frame_columns, is_foreign_frame, table_to_arrow, table_to_polars
 from .row import Row
 from .series import Series
@@ -472,9 +472,11 @@ class DataFrame(Registrable, UserDict):
     @tracked(
         "DataFrame.to_pandas", rows=lambda self, *a, **k: len(self), total=lambda self, *a, **k: len(self._columns)
     )
-    def to_pandas(self, datalimit=None, retain_index=False):
+    def to_pandas(self, datalimit=None, retain_index=False, dtype_backend=None):
         """The ``pandas.DataFrame`` (gathered to the driver); the index kept when
-        ``retain_index``."""
+        ``retain_index``; ``dtype_backend`` as in pandas' readers: ``"numpy_nullable"`` or
+        ``"pyarrow"`` for pandas' nullable dtypes (a float NaN becomes ``<NA>``), None for NumPy
+        dtypes."""
 
         data = {}
         for k in self._columns:
@@ -491,8 +493,10 @@ class DataFrame(Registrable, UserDict):
                 data[k] = v.tolist()
             progress_step()
         if retain_index and self._index is not None:
-            return pd.DataFrame(data=data, index=self._index.to_pandas(), columns=list(self._columns))
-        return pd.DataFrame(data=data, columns=list(self._columns))
+            out = pd.DataFrame(data=data, index=self._index.to_pandas(), columns=list(self._columns))
+        else:
+            out = pd.DataFrame(data=data, columns=list(self._columns))
+        return _dtype_backend(out, dtype_backend)
 
     def to_dict(self):
         return {k: self.data[k] for k in self._columns}

@@ -65,6 +65,20 @@ def _list(x):
     return x.to_list() if isinstance(x, Strings) else x.tolist()
 
 
+def _dtype_backend(obj, dtype_backend):
+    """``obj`` (a pandas Series or DataFrame) with pandas' nullable dtypes for
+    ``dtype_backend="numpy_nullable"`` (``Int64``, ``Float64`` with NaN as ``<NA>``, ``boolean``,
+    ``string``) or Arrow-backed ones for ``"pyarrow"``, as ``convert_dtypes`` gives; unchanged for
+    None."""
+    if dtype_backend is None:
+        return obj
+    if dtype_backend not in ("numpy_nullable", "pyarrow"):
+        raise ValueError(
+            f"dtype_backend {dtype_backend!r} is invalid, only 'numpy_nullable' and 'pyarrow' are allowed."
+        )
+    return obj.convert_dtypes(dtype_backend=dtype_backend)
+
+
 def _convert_bytes(nbytes, unit):
     units = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
     if unit not in units:

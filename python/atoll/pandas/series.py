@@ -35,7 +35,7 @@ from ._concat import generic_concat
 from ._registry import Registrable
 from .categorical import Categorical
 from .groupbyclass import GroupBy
-from .index import Index, MultiIndex, _convert_bytes, _is_atoll_array, _list, _to_array
+from .index import Index, MultiIndex, _convert_bytes, _dtype_backend, _is_atoll_array, _list, _to_array
 
 __all__ = ["Series", "map_values"]
 
@@ -142,15 +142,20 @@ class Series(Registrable):
         return _convert_bytes(n, unit)
 
     # ----- conversion --------------------------------------------------------------------
-    def to_pandas(self):
+    def to_pandas(self, dtype_backend=None):
+        """The ``pandas.Series`` (gathered to the driver); ``dtype_backend`` as in pandas'
+        readers: ``"numpy_nullable"`` or ``"pyarrow"`` for pandas' nullable dtypes (a float NaN
+        becomes ``<NA>``), None for NumPy dtypes."""
         idx = self.index.to_pandas()
         if isinstance(self.values, Categorical):
-            return pd.Series(self.values.to_pandas(), index=idx, name=self.name)
-        if isinstance(self.values, SegArray):
-            return pd.Series(self.values.tolist(), index=idx, name=self.name)
-        if isinstance(self.values, Strings):
-            return pd.Series(self.values.to_list(), index=idx, name=self.name)
-        return pd.Series(self.values.to_ndarray(), index=idx, name=self.name)
+            out = pd.Series(self.values.to_pandas(), index=idx, name=self.name)
+        elif isinstance(self.values, SegArray):
+            out = pd.Series(self.values.tolist(), index=idx, name=self.name)
+        elif isinstance(self.values, Strings):
+            out = pd.Series(self.values.to_list(), index=idx, name=self.name)
+        else:
+            out = pd.Series(self.values.to_ndarray(), index=idx, name=self.name)
+        return _dtype_backend(out, dtype_backend)
 
     def to_ndarray(self):
         return self.values.to_ndarray()
