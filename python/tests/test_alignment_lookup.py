@@ -104,3 +104,21 @@ def test_testing_functions_at_top_level():
     ak.assert_frame_equal(df, ak.DataFrame({"a": ak.arange(4), "b": ak.array(["w", "x", "y", "z"])}))
     with pytest.raises(AssertionError):
         ak.assert_frame_equal(df, ak.DataFrame({"a": ak.arange(4) + 1, "b": ak.array(["w", "x", "y", "z"])}))
+
+
+# ----- Strings values ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fill", ["none", -1])
+def test_lookup_of_strings_values_matches_a_dict(fill):
+    rng = np.random.default_rng(7)
+    keys = rng.permutation(50)[:20]
+    vals = [f"v{k}é" * int(k % 3) for k in keys]
+    args = rng.integers(0, 50, 200)
+    table = dict(zip(keys.tolist(), vals))
+    want = [table.get(a, str(fill)) for a in args.tolist()]
+    got = ak.lookup(ak.array(keys), ak.array(vals), ak.array(args), fillvalue=fill)
+    assert isinstance(got, ak.Strings)
+    assert got.to_list() == want
+    empty = ak.lookup(ak.array(keys[:0]), ak.array(vals)[0:0], ak.array(args[:5]), fillvalue=fill)
+    assert empty.to_list() == [str(fill)] * 5

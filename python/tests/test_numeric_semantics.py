@@ -442,3 +442,23 @@ def test_bigint_to_float64_matches_python(values):
     # Several limbs of negative values: the conversion must not cancel them away.
     got = ak.array(values, dtype=ak.bigint).astype(ak.float64).to_ndarray()
     np.testing.assert_allclose(got, [float(v) for v in values], rtol=1e-15)
+
+
+# ----- rotations with a scalar first operand ------------------------------------------------
+
+
+def _rot_ref(v, r, left):
+    """Python-int reference of a 64-bit rotation of ``v`` (two's complement) by ``r``."""
+    u = v & (2**64 - 1)
+    r %= 64
+    out = ((u << r) | (u >> (64 - r))) & (2**64 - 1) if left else ((u >> r) | (u << (64 - r))) & (2**64 - 1)
+    return out - 2**64 if out >= 2**63 else out
+
+
+@pytest.mark.parametrize("scalar", [-(2**63), 1, -1, 12345, 2**62 + 7])
+def test_rotations_of_a_scalar_by_each_element(scalar):
+    rots = list(range(10)) + [63, 64, 65]
+    r = ak.array(rots)
+    assert ak.rotl(scalar, r).tolist() == [_rot_ref(scalar, k, True) for k in rots]
+    assert ak.rotr(scalar, r).tolist() == [_rot_ref(scalar, k, False) for k in rots]
+    assert ak.rotl(ak.array([scalar] * len(rots)), r).tolist() == ak.rotl(scalar, r).tolist()

@@ -11,6 +11,7 @@ from .pdarrayclass import cumsum, pdarray
 from .pdarraycreation import arange, full
 from .pdarraysetops import NonUniqueError
 from .segarray import SegArray
+from .strings import Strings
 
 
 def is_cosorted(arrays):
@@ -101,6 +102,12 @@ def lookup(keys, values, arguments, fillvalue=-1):
         return Categorical.from_codes(codes, values.categories, na_value=values.na_value)
     idx = _find(keys, arguments)
     found = (idx >= 0)._materialize()
+    if isinstance(values, Strings):
+        # Strings values: the fill is a string (``str(fillvalue)`` for another scalar).
+        fill = fillvalue if isinstance(fillvalue, str) else str(fillvalue)
+        if values.size == 0:
+            return full(idx.size, fill)
+        return where(found, values[where(found, idx, 0)._materialize()], fill)
     if values.size == 0:
         return full(idx.size, fillvalue, dtype=values.dtype)
     got = values[where(found, idx, 0)._materialize()]

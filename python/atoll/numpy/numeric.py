@@ -403,6 +403,13 @@ def fmod(x1, x2):
 
 
 def _rot(name, x, r):
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) and isinstance(r, pdarray):
+        # A scalar rotated by each element: the scalar's int64 (uint64 beyond int64's range)
+        # repeated to the rotations' size.
+        v = int(x)
+        if not -(2**63) <= v < 2**64:
+            raise TypeError(f"{name}: the scalar {v} fits neither int64 nor uint64")
+        x = _full(r.size, v, _i64 if v < 2**63 else _u64)
     if is_bigint_array(x):
         return getattr(x, name)(r)
     if not isinstance(x, pdarray) or x.dtype not in (_i64, _u64):
