@@ -221,3 +221,14 @@ def test_multiindex_and_index():
     assert mi.lookup([ak.array([2]), ak.array(["a"])]).tolist() == [False, False, True]
     i = ak.Index(ak.array([3.0, 1.0, 2.0]), name="x")
     pd.testing.assert_index_equal(i.sort_values().to_pandas(), pd.Index([1.0, 2.0, 3.0], name="x"))
+
+
+def test_rename_takes_pandas_columns_keyword():
+    pdf = pd.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    df = ak.DataFrame(pdf)
+    for m in ({"a": "x"}, str.upper):
+        got = df.rename(columns=m).to_pandas()
+        pd.testing.assert_frame_equal(got, pdf.rename(columns=m))
+        assert df.rename(column=m).columns.tolist() == list(pdf.rename(columns=m).columns)
+    with pytest.raises(TypeError):
+        df.rename(columns={"a": "x"}, column={"b": "y"})

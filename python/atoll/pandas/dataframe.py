@@ -633,9 +633,13 @@ class DataFrame(Registrable, UserDict):
         obj._set_index(arange(obj._nrows if not size else size))
         return None if inplace else obj
 
-    def rename(self, mapper=None, index=None, column=None, axis=0, inplace=False):
-        """Columns (``column``, or ``mapper`` with axis 1) or index labels renamed by a dict
-        or a function."""
+    def rename(self, mapper=None, index=None, column=None, axis=0, inplace=False, columns=None):
+        """Columns (``column`` as Arkouda names it, ``columns`` as pandas does, or ``mapper``
+        with axis 1) or index labels renamed by a dict or a function."""
+        if columns is not None:
+            if column is not None:
+                raise TypeError("rename: give column (Arkouda's name) or columns (pandas'), not both")
+            column = columns
         if column is not None and index is not None:
             raise RuntimeError("Only column or index can be renamed, cannot rename both at once")
         if isinstance(axis, str):
