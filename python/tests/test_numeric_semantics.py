@@ -462,3 +462,11 @@ def test_rotations_of_a_scalar_by_each_element(scalar):
     assert ak.rotl(scalar, r).tolist() == [_rot_ref(scalar, k, True) for k in rots]
     assert ak.rotr(scalar, r).tolist() == [_rot_ref(scalar, k, False) for k in rots]
     assert ak.rotl(ak.array([scalar] * len(rots)), r).tolist() == ak.rotl(scalar, r).tolist()
+
+
+def test_inverse_hyperbolic_functions_of_huge_arguments_as_numpy():
+    x = np.array([1e300, 1.5e305, 8.9e307, 1e308, np.finfo(np.float64).max, np.inf, 2.0, 0.5, -1e308])
+    np.testing.assert_allclose(ak.arcsinh(ak.array(x)).to_ndarray(), np.arcsinh(x), rtol=1e-14)
+    with np.errstate(invalid="ignore"):
+        want = np.arccosh(x)
+    np.testing.assert_allclose(ak.arccosh(ak.array(x)).to_ndarray(), want, rtol=1e-14, equal_nan=True)

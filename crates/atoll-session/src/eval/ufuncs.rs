@@ -164,6 +164,26 @@ fn arg<'b, T: Access>(v: &'b Val<'_>, what: &str) -> Result<Arg<'b, T>> {
 }
 
 /// NumPy's `sign` of a float: -1, 0 or 1 (NaN stays NaN, -0.0 gives 0.0).
+/// `asinh` without the overflow of `x + sqrt(x^2 + 1)` for |x| near `f64::MAX`: beyond 1e300
+/// the sum is `2|x|` to the last bit (the `1/(4x^2)` term is below it), so `ln|x| + ln 2`.
+fn asinh_f(x: f64) -> f64 {
+    let a = x.abs();
+    if a > 1e300 {
+        (a.ln() + std::f64::consts::LN_2).copysign(x)
+    } else {
+        x.asinh()
+    }
+}
+
+/// `acosh` with the large-argument form of [`asinh_f`] (`ln x + ln 2` beyond 1e300).
+fn acosh_f(x: f64) -> f64 {
+    if x > 1e300 {
+        x.ln() + std::f64::consts::LN_2
+    } else {
+        x.acosh()
+    }
+}
+
 fn sign_f(a: f64) -> f64 {
     if a > 0.0 {
         1.0
@@ -213,8 +233,8 @@ pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
                 Arcsin => f64::asin,
                 Arccos => f64::acos,
                 Arctan => f64::atan,
-                Arcsinh => f64::asinh,
-                Arccosh => f64::acosh,
+                Arcsinh => asinh_f,
+                Arccosh => acosh_f,
                 Arctanh => f64::atanh,
                 Log2 => f64::log2,
                 Log10 => f64::log10,
@@ -322,4 +342,33 @@ pub fn eval2<'a>(f: F2, a: &Val<'_>, b: &Val<'_>, n: usize) -> Result<Val<'a>> {
         }));
     }
     Err(Error::InvalidArgument(format!("{what}: operands of one supported dtype expected")))
+}
+
+#[cfg(test)]
+mod large_argument_tests {
+    use super::{acosh_f, asinh_f};
+
+    /// Against the exact `ln(2x)` (no rounding of `2x` involved: `ln x + ln 2` is its value)
+    /// for arguments near `f64::MAX`, and against std's own functions where those do not
+    /// overflow.
+    #[test]
+    fn asinh_and_acosh_of_huge_arguments_are_finite() {
+        for x in [1e300_f64, 1.5e305, 8.9e307, 1e308, f64::MAX] {
+            let want = x.ln() + std::f64::consts::LN_2;
+            assert!((asinh_f(x) - want).abs() <= 1e-12 * want, "asinh({x})");
+            assert!((asinh_f(-x) + want).abs() <= 1e-12 * want, "asinh(-{x})");
+            assert!((acosh_f(x) - want).abs() <= 1e-12 * want, "acosh({x})");
+        }
+        for x in [0.0_f64, 0.5, 1.0, 2.0, 1e10, 1e150, 9.9e299] {
+            assert_eq!(asinh_f(x), x.asinh());
+            assert_eq!(asinh_f(-x), (-x).asinh());
+        }
+        for x in [1.0_f64, 1.5, 1e10, 1e150, 9.9e299] {
+            assert_eq!(acosh_f(x), x.acosh());
+        }
+        assert!(acosh_f(0.5).is_nan() && asinh_f(f64::NAN).is_nan() && acosh_f(f64::NAN).is_nan());
+        assert_eq!(asinh_f(f64::INFINITY), f64::INFINITY);
+        assert_eq!(asinh_f(f64::NEG_INFINITY), f64::NEG_INFINITY);
+        assert_eq!(acosh_f(f64::INFINITY), f64::INFINITY);
+    }
 }
