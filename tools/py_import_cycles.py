@@ -23,7 +23,7 @@ or of lower ones)::
                     their modules (their layers interleave): their _namespace modules fill
                     them, run by the root
     dtypes          numpy.dtypes
-    pdarray         numpy.pdarrayclass, pandas._segfold
+    pdarray         numpy.pdarrayclass, numpy._nd (shapes, strided views), pandas._segfold
     strings         numpy.strings, numpy.char, pandas._hashing
     bigint          numpy._bigint
     elementwise     numpy.numeric, _keys
@@ -104,7 +104,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("dtypes", ["atoll.numpy.dtypes"]),
-    ("pdarray", ["atoll.numpy.pdarrayclass", "atoll.pandas._segfold"]),
+    ("pdarray", ["atoll.numpy.pdarrayclass", "atoll.numpy._nd", "atoll.pandas._segfold"]),
     (
         "strings",
         ["atoll.numpy.strings", "atoll.numpy.char", "atoll.pandas._hashing"],

@@ -28,7 +28,7 @@ def test_alias_maps_modules_to_atolls_objects():
         assert importlib.import_module("arkouda.numpy.pdarraycreation") is importlib.import_module(
             "atoll.numpy.pdarraycreation"
         )
-        assert importlib.import_module("arkouda.core.client").get_max_array_rank() == 1
+        assert importlib.import_module("arkouda.core.client").get_max_array_rank() == 8
         assert importlib.import_module("arkouda.testing").assert_equal is ak.testing.assert_equal
         from arkouda.numpy.alignment import is_cosorted  # noqa: F401  (Arkouda's import line)
         from arkouda.numpy.sorting import SortingAlgorithm  # noqa: F401

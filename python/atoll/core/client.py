@@ -39,12 +39,13 @@ pdarrayIterThresh = 100
 
 
 def get_array_ranks():
-    """The array ranks supported: Atoll's pdarrays are 1-D."""
-    return [1]
+    """The array ranks supported, all of them without a rebuild (a pdarray's rank is metadata
+    over its C-order values; ``atoll.numpy._nd``)."""
+    return list(range(1, 9))
 
 
 def get_max_array_rank():
-    """The largest array rank supported (1)."""
+    """The largest array rank supported (8)."""
     return max(get_array_ranks())
 
 

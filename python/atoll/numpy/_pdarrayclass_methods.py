@@ -10,7 +10,7 @@ from .. import _atoll
 from .._attach import attach
 from ..io import to_parquet
 from ..stats import corr as _corr, take
-from . import err as _fp_err
+from . import _nd, err as _fp_err
 from ._bigint import to_bigint
 from .dtypes import (
     _stored_dtype as _dt,
@@ -52,10 +52,17 @@ class _pdarrayMethods:
         if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
             return cast(self, dtype)
         d = _dt(dtype)
-        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1)
+        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1, self._shape)
 
     # ----- elementwise -------------------------------------------------------------------
     def _binop(self, other, op, reverse=False):
+        shape = self._shape
+        if isinstance(other, pdarray) and (self._shape is not None or other._shape is not None):
+            if self.shape != other.shape:
+                # NumPy's broadcasting: each side made the common shape (a strided gather).
+                left, right = (other, self) if reverse else (self, other)
+                common_shape = _nd.broadcast_shapes(left.shape, right.shape)
+                return _nd.broadcast_to(self, common_shape)._binop(_nd.broadcast_to(other, common_shape), op, reverse)
         if isinstance(other, pdarray):
             if other._size != self._size:
                 left, right = (other, self) if reverse else (self, other)
@@ -118,7 +125,7 @@ class _pdarrayMethods:
             y = other._cast(common)
         if reverse:
             x, y = y, x
-        out = pdarray._lazy(_atoll.binary(op, x, y), self._size, self._nodes + on + 1)
+        out = pdarray._lazy(_atoll.binary(op, x, y), self._size, self._nodes + on + 1, shape)
         if _fp_err._active[0] and op in _UFUNC_NAMES:
             # Floating-point errors (ak.seterr / ak.errstate), checked only when a mode asks.
             _fp_err.check(_UFUNC_NAMES[op], out, *((other, self) if reverse else (self, other)))
@@ -232,6 +239,34 @@ class _pdarrayMethods:
                 _atoll.scatter(self._arr, i._ex(), ex, key._size)
             return
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
+
+    # ----- shape ------------------------------------------------------------------------
+    def reshape(self, *shape, order="C"):
+        """The values in C order given ``shape`` (one axis may be -1); no copy."""
+        if order not in ("C", "c"):
+            raise NotImplementedError(f"reshape: order {order!r}; only C order is supported")
+        if len(shape) == 1 and not isinstance(shape[0], (builtins.int, np.integer)):
+            shape = tuple(shape[0])
+        return _nd.with_shape(self, _nd.reshape_shape(self._size, shape))
+
+    def flatten(self):
+        """A 1-D copy of the values in C order."""
+        return pdarray(_atoll.evaluate(self._ex(), self._size))
+
+    def ravel(self):
+        """The values in C order as a 1-D array (no copy)."""
+        return _nd.with_shape(self, None)
+
+    def transpose(self, *axes):
+        """The array with its axes reversed, or permuted as ``axes`` says."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _nd.transpose(self, axes if axes else None)
+
+    @property
+    def T(self):
+        """The transpose (axes reversed)."""
+        return _nd.transpose(self)
 
     def argsort(self, algorithm=None, axis=0, ascending=True):
         _axis1(axis)

@@ -22,7 +22,7 @@ def _check(pda):
 def _float_op(op):
     def f(pda, where=True):
         _check(pda)
-        r = pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2)
+        r = pdarray._lazy(_atoll.unary(op, pda._cast(float64)), pda.size, pda._nodes + 2, pda._shape)
         if _fp_err._active[0]:
             _fp_err.check(op, r, pda)
         return r if where is True else _where_arg(where, r, pda.astype(float64))
@@ -107,7 +107,7 @@ def round(pda, decimals=None):
 def isnan(pda):
     """Elementwise NaN test (bool)."""
     _check(pda)
-    return pdarray._lazy(_atoll.unary("isnan", pda._ex()), pda.size, pda._nodes + 1)
+    return pdarray._lazy(_atoll.unary("isnan", pda._ex()), pda.size, pda._nodes + 1, pda._shape)
 
 
 def _operand(x, d, n, name):
@@ -214,7 +214,7 @@ def _binary_fn(a, b, op):
 
 def _fn1(f, pda, to=None, extra=2):
     x = pda._ex() if to is None or pda.dtype == to else pda._cast(to)
-    r = pdarray._lazy(_atoll.ufunc1(f, x), pda.size, pda._nodes + extra)
+    r = pdarray._lazy(_atoll.ufunc1(f, x), pda.size, pda._nodes + extra, pda._shape)
     return _fp_err.check(f, r, pda) if _fp_err._active[0] else r
 
 

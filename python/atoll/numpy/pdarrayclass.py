@@ -82,9 +82,22 @@ def _before_write(arr, spare=None):
 
 
 class pdarray(Registrable):
-    """A distributed 1-D array of int64, uint64, float64, bool or uint8 (Arkouda's pdarray)."""
+    """A distributed array of int64, uint64, float64, bool or uint8 (Arkouda's pdarray), of any
+    rank from 0 to 8: its values in C order as a 1-D Block-distributed array, and a shape
+    (``_shape``: None for rank 1; see ``atoll.numpy._nd``)."""
 
-    __slots__ = ("_arr", "_start", "_step", "_size", "_expr", "_nodes", "_dtype", "_registered", "__weakref__")
+    __slots__ = (
+        "_arr",
+        "_start",
+        "_step",
+        "_size",
+        "_expr",
+        "_nodes",
+        "_dtype",
+        "_shape",
+        "_registered",
+        "__weakref__",
+    )
 
     # NumPy defers to pdarrays: ``np.int64(2) - a`` and ``ndarray + a`` call our reflected
     # operators and give pdarrays (NumPy's ufuncs called on a pdarray directly raise TypeError).
@@ -96,7 +109,7 @@ class pdarray(Registrable):
     )
     OpEqOps = frozenset(["+=", "-=", "*=", "/=", "%=", "//=", "&=", "|=", "^=", "<<=", ">>=", "**="])
 
-    def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1):
+    def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1, shape=None):
         self._arr = arr
         self._start = start
         self._step = step
@@ -104,12 +117,13 @@ class pdarray(Registrable):
         self._expr = expr
         self._nodes = nodes
         self._dtype = np.dtype(dtype if dtype is not None else arr.dtype)
+        self._shape = None if shape is None or len(shape) == 1 else tuple(shape)
         if expr is not None:
             _pending[id(self)] = self
 
     @classmethod
-    def _lazy(cls, ex, size, nodes):
-        p = cls(None, 0, 1, size, ex, ex.dtype, nodes)
+    def _lazy(cls, ex, size, nodes, shape=None):
+        p = cls(None, 0, 1, size, ex, ex.dtype, nodes, shape)
         if nodes > _MAX_NODES or _EAGER[0]:
             p._materialize()
         return p
@@ -162,11 +176,11 @@ class pdarray(Registrable):
 
     @property
     def ndim(self):
-        return 1
+        return 1 if self._shape is None else len(self._shape)
 
     @property
     def shape(self):
-        return (self._size,)
+        return (self._size,) if self._shape is None else self._shape
 
     @property
     def itemsize(self):
@@ -177,7 +191,11 @@ class pdarray(Registrable):
         return self._size * self._dtype.itemsize
 
     def __len__(self):
-        return self._size
+        if self._shape is None:
+            return self._size
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
 
     # ----- conversion --------------------------------------------------------------------
     @tracked("to_ndarray", rows=0)
@@ -186,7 +204,7 @@ class pdarray(Registrable):
         out = np.empty(self._size, dtype=self._dtype)
         if self._size:
             _atoll.to_buffer(self._ex(), self._size, out.view(np.uint8) if self._dtype == bool_ else out)
-        return out
+        return out if self._shape is None else out.reshape(self._shape)
 
     def tolist(self):
         return self.to_ndarray().tolist()
@@ -196,10 +214,17 @@ class pdarray(Registrable):
         return a if dtype is None else a.astype(dtype)
 
     def __iter__(self):
+        if self._shape is not None and len(self._shape) > 1:
+            return (self[k] for k in range(self._shape[0]))
         return iter(self.to_ndarray())
 
     def _fmt(self):
         limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
+        if self._shape is not None:
+            if self._size <= limit:
+                return np.array2string(self.to_ndarray(), separator=" ", threshold=limit + 1, max_line_width=10**9)
+            flat = pdarray(self._arr, self._start, self._step, self._size, self._expr, self._dtype, self._nodes)
+            return f"{flat._fmt()} (shape {self._shape})"
         if self._size <= limit:
             a = self.to_ndarray()
             return np.array2string(a, separator=" ", threshold=limit + 1, max_line_width=10**9)
@@ -332,7 +357,7 @@ class pdarray(Registrable):
     __hash__ = None
 
     def _unary(self, op):
-        return pdarray._lazy(_atoll.unary(op, self._ex()), self._size, self._nodes + 1)
+        return pdarray._lazy(_atoll.unary(op, self._ex()), self._size, self._nodes + 1, self._shape)
 
     def __neg__(self):
         return self._unary("neg")
@@ -458,7 +483,7 @@ class pdarray(Registrable):
 
     def copy(self):
         """A new array with the same values."""
-        return pdarray(_atoll.evaluate(self._ex(), self._size))
+        return pdarray(_atoll.evaluate(self._ex(), self._size), shape=self._shape)
 
     def fill(self, value):
         """Sets every element to ``value`` (in place)."""
@@ -481,15 +506,6 @@ class pdarray(Registrable):
         width = high - low + 1
         x = self.astype(uint64) >> low
         return x if width >= 64 else x & ((1 << width) - 1)
-
-    def flatten(self):
-        return self
-
-    def reshape(self, *shape):
-        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
-        if tuple(shape) not in ((self._size,), (-1,)):
-            raise ValueError(f"reshape: pdarrays are 1-D, cannot reshape {self._size} elements to {shape}")
-        return self
 
     def sum_bits(self):
         return sum(self.popcount())

@@ -7,6 +7,7 @@ import numpy as np
 from .. import _atoll
 from .._optional import loaded, pd
 from .._stream import stream_key
+from . import _nd
 from ._bigint import from_ints, to_bigint
 from .dtypes import (
     _stored_dtype as _dtype,
@@ -163,7 +164,10 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
                 raise _mixed_types_error(vals)
             x = np.array(vals, dtype=d0 if dtype is None else _dtype(dtype))
     if x.ndim != 1:
-        raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
+        if x.dtype.kind in "USO":
+            raise ValueError(f"a: Strings are 1-D, got {x.ndim} dimensions")
+        shape = _nd.check_shape(x.shape, "a")
+        return _nd.with_shape(array(x.reshape(-1), dtype=dtype), shape)
     if x.dtype.kind in "US" and dtype is not None:
         return array(x.astype(_dtype(dtype)))
     if dtype is None and x.dtype.kind == "O":
@@ -185,7 +189,12 @@ def _is_strs(a):
 def full(size, fill_value, dtype=None, max_bits=None):
     """An array of ``size`` elements equal to ``fill_value``; as in Arkouda, ``dtype=None`` (the
     default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
-    float64)."""
+    float64). ``size`` may be a shape (a tuple of ints): an array of that shape."""
+    if isinstance(size, (tuple, list)) and len(size) != 1:
+        shape = _nd.check_shape(size, "size")
+        if isinstance(fill_value, (str, np.str_)) or (dtype is not None and is_bigint(dtype)):
+            raise ValueError(f"size: Strings and bigint arrays are 1-D, got shape {shape}")
+        return _nd.with_shape(full(_nd.prod(shape), fill_value, dtype, max_bits), shape)
     n = _size(size, text=True)
 
     if isinstance(fill_value, (str, np.str_)) or (
@@ -226,15 +235,15 @@ def _like(pda):
 
 
 def zeros_like(pda):
-    return zeros(_like(pda).size, pda.dtype)
+    return zeros(_like(pda).shape, pda.dtype)
 
 
 def ones_like(pda):
-    return ones(_like(pda).size, pda.dtype)
+    return ones(_like(pda).shape, pda.dtype)
 
 
 def full_like(pda, fill_value):
-    return full(_like(pda).size, fill_value, pda.dtype)
+    return full(_like(pda).shape, fill_value, pda.dtype)
 
 
 def arange(*args, dtype=None, max_bits=None):
