@@ -15,8 +15,9 @@ import os
 import numpy as np
 
 from ..._stream import stream_key as _stream_key
+from .. import _nd
 from ..dtypes import _stored_dtype as _dtype, bool_, float64, int64, uint64
-from ..numeric import exp, log, where
+from ..numeric import exp, isfinite, log, where
 from ..pdarrayclass import cumsum, pdarray
 from ..pdarraycreation import (
     _size,
@@ -25,6 +26,7 @@ from ..pdarraycreation import (
     randint as _randint,
     standard_normal as _std_normal,
     uniform as _uniform,
+    zeros,
 )
 from ..sorting import argsort, searchsorted
 
@@ -53,13 +55,25 @@ _M64 = (1 << 64) - 1
 
 
 def _shape(size):
+    """``size`` (None, an int or a tuple of ints) as None or a shape tuple (NumPy's errors)."""
     if size is None:
         return None
-    if isinstance(size, tuple):
-        if len(size) != 1:
-            raise ValueError(f"size: only 1-D sizes are supported, got {size}")
-        size = size[0]
-    return _size(size)
+    return _nd.check_shape(size, "size")
+
+
+def _count(shape):
+    """The number of values a draw of ``shape`` makes (one for a scalar draw)."""
+    return 1 if shape is None else _nd.prod(shape)
+
+
+def _shaped(r, shape):
+    """The flat draw ``r`` as the result for ``size``'s ``shape``: a scalar for None, else an
+    array of that shape."""
+    if shape is None:
+        return r[0]
+    if len(shape) == 1:
+        return r
+    return _nd.with_shape(r, shape)
 
 
 class Generator:
@@ -96,8 +110,8 @@ class Generator:
             raise TypeError("integers: dtype must be an integer or bool dtype")
         if builtins.int(high) <= builtins.int(low):
             raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
-        r = _randint(low, high, 1 if n is None else n, dtype=d, seed=self._next())
-        return r[0] if n is None else r
+        r = _randint(low, high, _count(n), dtype=d, seed=self._next())
+        return _shaped(r, n)
 
     def random(self, size=None):
         """Floats in ``[0, 1)``."""
@@ -106,14 +120,14 @@ class Generator:
     def uniform(self, low=0.0, high=1.0, size=None):
         """Floats in ``[low, high)``."""
         n = _shape(size)
-        r = _uniform(1 if n is None else n, low, high, seed=self._next())
-        return r[0] if n is None else r
+        r = _uniform(_count(n), low, high, seed=self._next())
+        return _shaped(r, n)
 
     def standard_normal(self, size=None, method="zig"):
         """Draws from the standard normal distribution."""
         n = _shape(size)
-        r = _std_normal(1 if n is None else n, seed=self._next())
-        return r[0] if n is None else r
+        r = _std_normal(_count(n), seed=self._next())
+        return _shaped(r, n)
 
     def normal(self, loc=0.0, scale=1.0, size=None, method="zig"):
         """Draws from the normal distribution of mean ``loc`` and deviation ``scale``."""
@@ -122,17 +136,17 @@ class Generator:
         ):
             raise ValueError("scale: must be nonnegative")
         n = _shape(size)
-        z = _std_normal(1 if n is None else n, seed=self._next())
+        z = _std_normal(_count(n), seed=self._next())
         r = loc + scale * z
-        return r[0] if n is None else r
+        return _shaped(r, n)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, method="zig"):
         """``exp`` of normal draws of mean ``mean`` and deviation ``sigma``."""
 
         n = _shape(size)
-        z = _std_normal(1 if n is None else n, seed=self._next())
+        z = _std_normal(_count(n), seed=self._next())
         r = exp(mean + sigma * z)
-        return r[0] if n is None else r
+        return _shaped(r, n)
 
     def standard_exponential(self, size=None, method="zig"):
         return self.exponential(1.0, size)
@@ -141,31 +155,31 @@ class Generator:
         """Draws from the exponential distribution of scale ``scale`` (``-log(1 - u)``)."""
 
         n = _shape(size)
-        u = _uniform(1 if n is None else n, 0.0, 1.0, seed=self._next())
+        u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         r = -log(1.0 - u) * scale
-        return r[0] if n is None else r
+        return _shaped(r, n)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
         """Draws from the logistic distribution (``loc + scale * log(u / (1 - u))``)."""
 
         n = _shape(size)
-        u = _uniform(1 if n is None else n, 0.0, 1.0, seed=self._next())
+        u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         u = u * (1.0 - 2.0**-53) + 2.0**-54  # keep away from 0 and 1
         r = loc + scale * log(u / (1.0 - u))
-        return r[0] if n is None else r
+        return _shaped(r, n)
 
     def poisson(self, lam=1.0, size=None):
-        """Draws from the Poisson distribution of mean ``lam`` (a scalar): by inversion of
-        its distribution function (``searchsorted`` of uniform draws in the table of its
-        cumulative probabilities)."""
-
+        """Draws from the Poisson distribution of mean ``lam``: by inversion of its
+        distribution function. A scalar ``lam``: ``searchsorted`` of uniform draws in the
+        table of its cumulative probabilities; a pdarray ``lam`` (broadcast to ``size``, or of
+        its own shape without ``size``): each draw steps up its own cumulative sum."""
         if isinstance(lam, pdarray):
-            raise TypeError("poisson: lam must be a scalar")
+            return self._poisson_array(lam, size)
         lam = builtins.float(lam)
         if lam < 0 or not math.isfinite(lam):
             raise ValueError("lam: must be nonnegative and finite")
         n = _shape(size)
-        u = _uniform(1 if n is None else n, 0.0, 1.0, seed=self._next())
+        u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         # The cumulative table (in log space for large lam), up to where it reaches 1.
         k_max = builtins.int(lam + 12 * math.sqrt(lam + 1) + 20)
         ks = np.arange(k_max + 1)
@@ -173,7 +187,40 @@ class Generator:
         cdf = np.cumsum(np.exp(logp)) if lam > 0 else np.ones(1)
         cdf[-1] = max(cdf[-1], 1.0)
         r = searchsorted(array(cdf), u, side="right")
-        return r[0] if n is None else r
+        return _shaped(r, n)
+
+    def _poisson_array(self, lam, size):
+        """Poisson draws of the per-element means ``lam`` broadcast to ``size``'s shape."""
+        if lam.dtype.kind not in "iufb":
+            raise TypeError(f"lam: expected a numeric pdarray, got dtype {lam.dtype}")
+        lam = lam.astype(float64)
+        if builtins.bool((lam < 0).any()) or not builtins.bool(isfinite(lam).all()):
+            raise ValueError("lam: must be nonnegative and finite")
+        shape = tuple(lam.shape) if size is None else _shape(size)
+        lam = _nd.broadcast_to(lam, shape)
+        total = _nd.prod(shape)
+        flat = _nd.with_shape(lam, (total,))
+        u = _uniform(total, 0.0, 1.0, seed=self._next())
+        k = zeros(total, dtype=int64)
+        if total == 0:
+            return _shaped(k, shape)
+        lam_max = builtins.float(flat.max())
+        k_max = builtins.int(lam_max + 12 * math.sqrt(lam_max + 1) + 20)
+        log_lam = log(flat)  # -inf where lam is 0: every later term is 0
+        log_p = -flat  # log P(X = 0)
+        cdf = exp(log_p)
+        cdf._materialize()
+        for j in range(1, k_max + 1):
+            up = u >= cdf  # side="right": the count of cumulative sums at most u
+            up._materialize()
+            if not builtins.bool(up.any()):
+                break
+            k = k + up.astype(int64)
+            log_p = log_p + log_lam - math.log(j)
+            cdf = cdf + exp(log_p)
+            for x in (k, log_p, cdf):
+                x._materialize()
+        return _shaped(k, shape)
 
     # ----- permutations -------------------------------------------------------------------
     def permutation(self, x, method="Argsort"):
@@ -208,7 +255,7 @@ class Generator:
         if na <= 0:
             raise ValueError("a: cannot take a sample from an empty population")
         n = _shape(size)
-        m = 1 if n is None else n
+        m = _count(n)
         if p is not None:
             pp = p if isinstance(p, pdarray) else array(np.asarray(p, dtype=np.float64))
             if pp.size != na:
@@ -230,7 +277,7 @@ class Generator:
                 raise ValueError("size: cannot take a larger sample than the population without replacement")
             idx = self.permutation(na)[:m]
         out = idx if pool is None else pool[idx]
-        return out[0] if n is None else out
+        return _shaped(out, n)
 
 
 def default_rng(seed=None):
@@ -256,26 +303,36 @@ def seed(seed=None):
     _global = Generator(seed)
 
 
+def _legacy(size, draw):
+    """``draw(n)`` for an int ``size``; for a tuple, ``draw`` of its element count given that
+    shape."""
+    if not isinstance(size, (tuple, list)):
+        return draw(size)
+    shape = _nd.check_shape(size, "size")
+    return _nd.with_shape(draw(_nd.prod(shape)), shape) if len(shape) != 1 else draw(shape[0])
+
+
 def randint(low, high, size=1, dtype=int64, seed=None):
-    """``size`` integers in ``[low, high)`` (``ak.randint``)."""
-    return _randint(low, high, size, dtype=dtype, seed=seed)
+    """``size`` (an int or a shape) integers in ``[low, high)`` (``ak.randint``)."""
+    return _legacy(size, lambda n: _randint(low, high, n, dtype=dtype, seed=seed))
 
 
 def uniform(size, low=0.0, high=1.0, seed=None):
-    return _uniform(size, low, high, seed=seed)
+    """``size`` (an int or a shape) floats in ``[low, high)``."""
+    return _legacy(size, lambda n: _uniform(n, low, high, seed=seed))
 
 
 def standard_normal(size, seed=None):
-    return _std_normal(size, seed=seed)
+    """``size`` (an int or a shape) draws from the standard normal distribution."""
+    return _legacy(size, lambda n: _std_normal(n, seed=seed))
 
 
 def rand(*size, seed=None):
-    """Floats in ``[0, 1)``: a scalar without ``size``."""
+    """Floats in ``[0, 1)`` of shape ``size`` (``rand(2, 3)``: shape (2, 3)); a scalar
+    without ``size``."""
     if not size:
         return _uniform(1, 0.0, 1.0, seed=seed)[0]
-    if len(size) != 1:
-        raise ValueError("rand: only 1-D sizes are supported")
-    return _uniform(size[0], 0.0, 1.0, seed=seed)
+    return _legacy(size, lambda n: _uniform(n, 0.0, 1.0, seed=seed))
 
 
 def integers(low, high=None, size=None, dtype=int64, endpoint=False):
