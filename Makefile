@@ -88,7 +88,8 @@ $(STAMPS)/mypy: | $(STAMPS) $(VENV)/bin/mpiexec
 	touch $@
 
 # The gates CI runs before the tests (.ci/run): the formatters' checks (rustfmt, ruff format),
-# clippy and rustdoc with warnings as errors, over every target and feature, and ruff's lints.
+# clippy and rustdoc with warnings as errors, over every target and feature, ruff's lints, and
+# mypy --strict over the package with the typing ratchet's lists honest (tools/typing_ratchet.py).
 # atoll-python's hdf5-static feature only switches a dependency to HDF5 built from source (it
 # adds no code of ours), so the gates take atoll-python with its other features, and a lint
 # builds no HDF5 (the wheel's build does, `make wheel`). LINT_SCOPE narrows the Rust gates
@@ -105,6 +106,8 @@ lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy
 	$(VENV)/bin/ruff format --check python tools bench
 	python3 tools/module_cycles.py --rules
 	python3 tools/py_import_cycles.py
+	$(VENV)/bin/python -m mypy
+	python3 tools/typing_ratchet.py --check
 	$(MAKE) -s stubtest
 
 # The stub python/atoll/_atoll.pyi against the built module atoll._atoll: every binding, its
@@ -205,8 +208,11 @@ examples-c:
 	$${CXX:-c++} -O2 -std=c++17 -Wall -Wextra -Werror -Iinclude examples/c/hitting_consumer.cpp \
 		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/hitting_consumer
 
+# The Examples of the documented modules' docstrings (tools/typing_ratchet.py --documented) run as
+# doctests, at 2 locales, with `ak` in their namespace (python/conftest.py).
 test-python: build-python
 	$(VENV)/bin/python tools/py_import_cycles.py --import
+	ATOLL_LOCALES=2 $(VENV)/bin/python -m pytest -q -p no:cacheprovider --import-mode=importlib --doctest-modules $$(python3 tools/typing_ratchet.py --documented)
 	for n in 1 2 4; do ATOLL_LOCALES=$$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
 	for n in 2 3; do ATOLL_BACKEND=mpi ATOLL_HYPOTHESIS_EXAMPLES=10 $(MPIEXEC) -n $$n $(VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests || exit 1; done
 
