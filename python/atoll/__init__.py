@@ -13,7 +13,6 @@ import numpy as _np
 from . import (  # noqa: F401
     _atoll,
     _client_dtypes_methods,
-    apply,
     arkouda as _arkouda_alias,
     core,
     graph,
@@ -25,6 +24,7 @@ from . import (  # noqa: F401
 )
 from ._atoll import AtollError, OutOfMemoryError
 from ._session import _start_at_import, backend, connect, disconnect, init, num_locales, shutdown
+from .apply import apply  # ``ak.apply`` is the function, as Arkouda's (the module is ``atoll.apply``)
 from .categorical import Categorical
 from .client_dtypes import BitVector, Fields, IPv4, bit_vectorizer, ip_address, is_ipv4, is_ipv6
 from .core.client import generate_history, get_array_ranks, get_config, get_max_array_rank, ruok  # noqa: F401

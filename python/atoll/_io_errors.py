@@ -6,6 +6,10 @@ bases; each format has its own subclasses, so ``except HDF5TypeError`` keeps cat
 it caught, and a Parquet or CSV file never raises an ``HDF5*`` class.
 """
 
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
 __all__ = [
     "AtollFileNotFoundError",
     "FileFormatError",
@@ -32,8 +36,10 @@ class FileFormatError(ValueError, RuntimeError):
 
 
 class DatasetTypeError(TypeError, RuntimeError):
-    """A dataset (column) of a type that cannot be read or written, or that differs between
-    files (any format)."""
+    """A dataset (column) of a type that cannot be read or written (any format).
+
+    Also a dataset whose type differs between the files read together.
+    """
 
 
 class HDF5FileNotFoundError(AtollFileNotFoundError):
@@ -57,9 +63,11 @@ class ParquetFormatError(FileFormatError):
 
 
 class ParquetTypeError(DatasetTypeError):
-    """A Parquet dataset of a type Atoll does not read (binary, decimal beyond 128 bits, a
-    list of lists), a dtype that differs between files, nulls in an integer column, or a
-    column Parquet files of Atoll cannot hold (bigint)."""
+    """A Parquet dataset of a type Atoll does not read or write.
+
+    Binary, a decimal beyond 128 bits, a list of lists, a dtype that differs between files,
+    nulls in an integer column, or a column Parquet files of Atoll cannot hold (bigint).
+    """
 
 
 class CSVFileNotFoundError(AtollFileNotFoundError):
@@ -67,18 +75,65 @@ class CSVFileNotFoundError(AtollFileNotFoundError):
 
 
 class CSVFormatError(FileFormatError):
-    """A CSV file that cannot be read: not UTF-8, a malformed header, rows of another field
-    count, a missing column, or a value that is not of its column's type."""
+    """A CSV file that cannot be read.
+
+    Not UTF-8, a malformed header, rows of another field count, a missing column, or a value
+    that is not of its column's type.
+    """
 
 
 class CSVTypeError(DatasetTypeError):
     """A CSV column of a type Atoll does not read or write."""
 
 
-def engine_file_errors(not_found, type_error, format_error, fn, *args):
-    """``fn(*args)`` with the engine's file errors as a file format's exceptions: a missing
-    file as ``not_found``, a ``TypeError`` as ``type_error``, a ``ValueError`` as
-    ``format_error``; an error that is a RuntimeError already passes unchanged."""
+_T = TypeVar("_T")
+
+
+def engine_file_errors(
+    not_found: Callable[[str], BaseException],
+    type_error: Callable[[str], BaseException],
+    format_error: Callable[[str], BaseException],
+    fn: Callable[..., _T],
+    *args: object,
+) -> _T:
+    """``fn(*args)`` with the engine's file errors as a file format's exceptions.
+
+    A missing file raises ``not_found``, a ``TypeError`` ``type_error``, a ``ValueError``
+    ``format_error``; an error that is a ``RuntimeError`` already passes unchanged.
+
+    Parameters
+    ----------
+    not_found, type_error, format_error : type
+        The format's exception classes (``CSVFileNotFoundError``, ...), called with the
+        engine error's message.
+    fn : callable
+        The engine's reader or writer.
+    *args : object
+        Its arguments.
+
+    Returns
+    -------
+    object
+        What ``fn`` returns.
+
+    Raises
+    ------
+    AtollFileNotFoundError, DatasetTypeError, FileFormatError
+        As the classes given, in place of the engine's ``FileNotFoundError``, ``TypeError``
+        and ``ValueError``.
+
+    Examples
+    --------
+    >>> from atoll._io_errors import CSVFileNotFoundError, CSVFormatError, CSVTypeError, engine_file_errors
+    >>> def read(path):
+    ...     raise FileNotFoundError(f"no such file: {path}")
+    >>> engine_file_errors(CSVFileNotFoundError, CSVTypeError, CSVFormatError, read, "x.csv")
+    Traceback (most recent call last):
+    ...
+    atoll._io_errors.CSVFileNotFoundError: no such file: x.csv
+    >>> engine_file_errors(CSVFileNotFoundError, CSVTypeError, CSVFormatError, len, "abc")
+    3
+    """
     try:
         return fn(*args)
     except FileNotFoundError as e:
