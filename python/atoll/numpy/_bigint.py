@@ -33,7 +33,7 @@ class BigIntArray(pdarray):
     def __init__(self, limbs, max_bits=-1):
         n = limbs[0].size
         self._arr = None
-        self._start, self._step, self._size, self._expr, self._nodes = 0, 1, n, None, 1
+        self._start, self._step, self._size, self._expr, self._nodes, self._shape = 0, 1, n, None, 1, None
         self._dtype = bigint()
         self._limbs = [_u(x)._materialize() for x in limbs]
         self._mb = -1 if max_bits is None else builtins.int(max_bits)
