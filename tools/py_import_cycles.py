@@ -39,11 +39,14 @@ or of lower ones)::
                     pandas._sample, client_dtypes, plotting
     alignment       pandas._align, numpy.alignment, numpy.util, pandas.interop
     index, series, dataframe, join    the frames, one layer each, in this order
+    pandas extension    pandas.accessor (Series.str/.dt), pandas.extension (pandas ExtensionArrays
+                    and the .ak accessors of pandas objects; needs pandas)
     IO              io, hdf5, csv, core.registry, pandas.io, testing
     graph sharing   graph_share
     namespaces      the subpackages' _namespace modules; the _*_methods modules, where a
                     method of a lower type that calls a higher module is defined and set on
                     the type (``atoll._attach.attach``); the root ``atoll/__init__.py``
+    array API       atoll.array_api (the Array API standard namespace), on the root's names
 
 The script prints every circle (a strongly connected component of more than one module),
 every upward arrow (a module importing one of a higher layer), every import of the package
@@ -148,6 +151,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("series", ["atoll.pandas.series"]),
     ("dataframe", ["atoll.pandas.dataframe"]),
     ("join", ["atoll.pandas.join"]),
+    ("pandas extension", ["atoll.pandas.accessor", "atoll.pandas.extension", "atoll.pandas.extension.*"]),
     (
         "IO",
         [
@@ -165,6 +169,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "namespaces",
         ["atoll.*._namespace", "atoll._*_methods", "atoll.*._*_methods", "atoll._arkouda_shim.arkouda", "atoll"],
     ),
+    ("array API", ["atoll.array_api", "atoll.array_api.*"]),
 ]
 
 

@@ -202,7 +202,7 @@ from .numpy.dtypes import (
     ushort,
     void,
 )
-from .numpy.manipulation_functions import flip, repeat, squeeze, tile
+from .numpy.manipulation_functions import expand_dims, flip, repeat, roll, squeeze, tile
 from .numpy.numeric import (
     ErrorMode,
     abs,
@@ -285,6 +285,8 @@ from .numpy.pdarrayclass import (
 from .numpy.pdarraycreation import (
     arange,
     array,
+    empty,
+    empty_like,
     from_series,
     full,
     full_like,
@@ -299,7 +301,7 @@ from .numpy.pdarraycreation import (
     zeros,
     zeros_like,
 )
-from .numpy.pdarraymanipulation import append, bincount, concatenate, delete, histogram, hstack, vstack
+from .numpy.pdarraymanipulation import append, bincount, concatenate, delete, histogram, hstack, stack, vstack
 from .numpy.pdarraysetops import in1d, indexof1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
 from .numpy.segarray import SegArray
 from .numpy.sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
@@ -327,6 +329,7 @@ from .stats import (
     quantile,
     skew,
     take,
+    tensordot,
     vecdot,
 )
 from .testing import (
@@ -419,5 +422,15 @@ graph.SharedEdges, graph.share_edges = _SharedEdges, _share_edges
 
 # Datetime and Timedelta (arkouda.numpy.timeclass; ``ak.timeclass`` as Arkouda's tests name it).
 from .numpy.timeclass import Datetime, Timedelta, date_range, timedelta_range  # noqa: E402
+
+# The ``.str``/``.dt`` accessors of Series (arkouda.pandas.accessor), also at the top level as Arkouda has them.
+from .pandas.accessor import (  # noqa: E402
+    CachedAccessor,
+    DatetimeAccessor,
+    Properties,
+    StringAccessor,
+    date_operators,
+    string_operators,
+)
 
 _start_at_import()

@@ -5,6 +5,9 @@ package's ``__init__`` imports none of its modules, which sit in different layer
 from .. import pandas as _package
 from . import io_util
 from ._registry import attach, list_registry
+
+# ``.str`` and ``.dt`` of Series (the module sets them on Series when imported).
+from .accessor import CachedAccessor, DatetimeAccessor, Properties, StringAccessor, date_operators, string_operators
 from .categorical import Categorical
 from .dataframe import DataFrame, DataFrameGroupBy, intersect, intx, invert_permutation
 from .groupbyclass import GROUPBY_REDUCTION_TYPES, GroupBy, GroupByReductionType, broadcast

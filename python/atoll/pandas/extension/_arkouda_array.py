@@ -1,0 +1,310 @@
+"""``ArkoudaArray``: a pandas ExtensionArray over a numeric or bool ``pdarray``.
+
+>>> import atoll as ak
+>>> import pandas as pd
+>>> from atoll.pandas.extension import ArkoudaArray
+>>> a = ArkoudaArray(ak.array([1, 2, 3]))
+>>> s = pd.Series(a)
+>>> s.dtype
+ArkoudaInt64Dtype('int64')
+>>> (s + 1).to_numpy().tolist()
+[2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...numpy.numeric import isnan as ak_isnan
+from ...numpy.pdarrayclass import pdarray
+from ...numpy.pdarraycreation import array as ak_array
+from ..categorical import Categorical
+from ._arkouda_extension_array import ArkoudaExtensionArray, _astype_target, _register, _to_distributed
+from ._dtypes import ArkoudaBigintDtype, _ArkoudaBaseDtype, _dtype_of_values
+
+__all__ = ["ArkoudaArray"]
+
+
+def _list_key(key: list):
+    """A list indexer as a distributed array: all bools (a mask) or all ints."""
+    kinds = {
+        bool if isinstance(k, (bool, np.bool_)) else int if isinstance(k, (int, np.integer)) else None for k in key
+    }
+    if None in kinds:
+        bad = next(k for k in key if not isinstance(k, (bool, np.bool_, int, np.integer)))
+        raise TypeError(f"Unsupported list index type: {type(bad).__name__}")
+    if len(kinds) > 1:
+        raise NotImplementedError("Mixed dtypes are not supported in a list indexer (bools and ints)")
+    return ak_array(np.array(key, dtype=bool if bool in kinds else np.int64))
+
+
+def _array_key(key):
+    """An indexer that pandas or a user passes, as what a distributed array takes: a
+    ``pdarray`` for arrays and lists, the key itself for a scalar or a slice."""
+    if isinstance(key, ArkoudaExtensionArray):
+        return key._data
+    if isinstance(key, (pd.api.extensions.ExtensionArray, pd.Series, pd.Index)):
+        key = np.asarray(key)
+    if isinstance(key, np.ndarray):
+        if key.dtype == bool:
+            return ak_array(key)
+        if key.dtype.kind == "i":
+            return ak_array(key.astype(np.int64))
+        if key.dtype.kind == "u":
+            return ak_array(key.astype(np.uint64))
+        if key.size == 0:
+            return ak_array(np.empty(0, dtype=np.int64))
+        raise TypeError(f"Unsupported NumPy index type {key.dtype}")
+    if isinstance(key, list):
+        if not key:
+            return ak_array(np.empty(0, dtype=np.int64))
+        return _list_key(key)
+    return key
+
+
+def _is_scalar_key(key) -> bool:
+    return isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_))
+
+
+def _is_empty_key(key) -> bool:
+    if isinstance(key, (str, bytes)):
+        return False
+    if isinstance(key, (pdarray, np.ndarray)):
+        return key.size == 0
+    if isinstance(key, Sequence):
+        return len(key) == 0
+    return False
+
+
+class ArkoudaArray(ArkoudaExtensionArray):
+    """A pandas ExtensionArray over a 1-D ``pdarray`` (int64, uint64, uint8, float64, bool
+    or bigint); made from a ``pdarray``, a NumPy array, a list or another ``ArkoudaArray``."""
+
+    default_fill_value: Any = -1
+
+    def __init__(self, data, dtype=None, copy: bool = False):
+        if isinstance(data, ArkoudaArray):
+            data = data._data
+        if isinstance(data, (list, tuple)):
+            data = ak_array(np.asarray(data), dtype=dtype)
+        elif isinstance(data, np.ndarray):
+            data = ak_array(data, dtype=dtype)
+        elif not isinstance(data, pdarray):
+            raise TypeError(f"Expected arkouda.pdarray, ndarray, or ArkoudaArray, got {type(data).__name__}")
+        elif dtype is not None or copy:
+            data = ak_array(data, dtype=dtype, copy=copy)
+        if data.ndim != 1:
+            raise ValueError(f"ArkoudaArray must be 1-dimensional, got shape {data.shape}")
+        self._data = data
+
+    @classmethod
+    def _from_sequence(cls, scalars, dtype=None, copy: bool = False):
+        if isinstance(scalars, Categorical) and not isinstance(dtype, _ArkoudaBaseDtype):
+            codes = scalars.codes
+            return cls(codes if dtype is None else codes.astype(dtype))
+        data = _to_distributed(scalars, dtype)
+        if not isinstance(data, pdarray):
+            raise TypeError(f"ArkoudaArray holds a pdarray, not {type(data).__name__}")
+        return cls(data.copy() if copy and data is scalars else data)
+
+    @property
+    def dtype(self):
+        return _dtype_of_values(self._data.dtype)
+
+    # ---- indexing ------------------------------------------------------------------------
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
+        scalar = _is_scalar_key(key)
+        if isinstance(key, list) and not key:
+            return type(self)(ak_array(np.empty(0), dtype=self._data.dtype))
+        out = self._data[_array_key(key)]
+        return out if scalar else type(self)(out)
+
+    def __setitem__(self, key, value) -> None:
+        if isinstance(key, list) and key:
+            key = _list_key(key)
+            if key.dtype == bool and len(key) != len(self):
+                raise IndexError(f"Boolean indexer has wrong length: {len(key)} instead of {len(self)}")
+        if _is_empty_key(key):
+            return
+        key = _array_key(key)
+        if isinstance(value, ArkoudaArray):
+            value = value._data
+        elif not isinstance(value, pdarray) and not np.isscalar(value):
+            value = ak_array(np.asarray(value))
+        self._data[key] = value
+
+    # ---- operators -------------------------------------------------------------------------
+
+    def _operand(self, other):
+        """``other`` as an operand of the values: a ``pdarray`` (checked for length), a
+        scalar, or ``None`` where the operation is not defined."""
+        if isinstance(other, ArkoudaArray):
+            other = other._data
+        elif isinstance(other, (list, tuple, np.ndarray)):
+            other = ak_array(np.asarray(other))
+        elif np.isscalar(other):
+            return other
+        elif not isinstance(other, pdarray):
+            return None
+        if other.size not in (1, len(self)):
+            raise ValueError("Lengths must match for elementwise operation")
+        return other
+
+    def _binop(self, other, op, reflected=False, logical=False):
+        rhs = self._operand(other)
+        if rhs is None:
+            return NotImplemented
+        if logical:
+            rhs_bool = isinstance(rhs, (bool, np.bool_)) or (isinstance(rhs, pdarray) and rhs.dtype == bool)
+            if self._data.dtype != bool or not rhs_bool:
+                return NotImplemented
+        out = op(rhs, self._data) if reflected else op(self._data, rhs)
+        return type(self)(out)
+
+    def _cmp_method(self, other, op):
+        return self._binop(other, op)
+
+    def _arith_method(self, other, op):
+        return self._binop(other, op)
+
+    def __invert__(self):
+        if self._data.dtype != bool:
+            return NotImplemented
+        return type(self)(~self._data)
+
+    def __neg__(self):
+        return type(self)(-self._data)
+
+    def __pos__(self):
+        return type(self)(self._data)
+
+    def __abs__(self):
+        return type(self)(abs(self._data))
+
+    # ---- conversion ------------------------------------------------------------------------
+
+    def astype(self, dtype, copy: bool = True):
+        """The values cast to ``dtype``: a NumPy object array for ``object``, else an Arkouda
+        ExtensionArray (itself when the dtype is the same and ``copy`` is False)."""
+        target = _astype_target(dtype)
+        if target == "object":
+            return self.to_numpy().astype(object)
+        if target is None or str(target) == str(self._data.dtype):
+            return type(self)(self._data.copy()) if copy else self
+        if target == "category":
+            return ArkoudaExtensionArray._from_sequence(self._data, dtype="ak.category")
+        if target == "string":
+            return ArkoudaExtensionArray._wrap(ak_array(self.to_numpy().astype(str)))
+        return ArkoudaExtensionArray._wrap(self._data.astype(target))
+
+    def equals(self, other) -> bool:
+        if not isinstance(other, ArkoudaArray):
+            return False
+        return bool(self._data.equals(other._data))
+
+    # ---- missing values, reductions ----------------------------------------------------------
+
+    def isna(self) -> np.ndarray:
+        """NaN positions of float values; no value of another dtype is missing."""
+        if self._data.dtype.kind == "f":
+            return ak_isnan(self._data).to_ndarray()
+        return np.zeros(len(self), dtype=bool)
+
+    def isnull(self) -> np.ndarray:
+        return self.isna()
+
+    def _reduce(self, name: str, *, skipna: bool = True, keepdims: bool = False, **kwargs):
+        data = self._data
+        ddof = int(kwargs.get("ddof", 1))
+        if name == "count":
+            return int(len(data) - int(ak_isnan(data).sum())) if data.dtype.kind == "f" else len(data)
+        if name == "first":
+            if len(data) == 0:
+                raise ValueError("Reduction 'first' requires at least one element")
+            return data[0]
+        if name in ("var", "std"):
+            out = getattr(data, name)(ddof=ddof)
+        elif name in ("sum", "prod", "min", "max", "mean", "argmin", "argmax"):
+            out = getattr(data, name)()
+        elif name in ("any", "or"):
+            out = data.any()
+        elif name in ("all", "and"):
+            out = data.all()
+        else:
+            raise TypeError(f"Unknown reduction '{name}'")
+        return np.array([out]) if keepdims else out
+
+    def all(self, axis=0, skipna=True, **kwargs) -> bool:
+        return bool(self._data.all())
+
+    def any(self, axis=0, skipna=True, **kwargs) -> bool:
+        return bool(self._data.any())
+
+    def value_counts(self, dropna: bool = True) -> pd.Series:
+        """The count of each distinct value (NaN dropped when ``dropna``), as a pandas Series
+        of ``ArkoudaArray`` values on an ``ArkoudaArray`` index."""
+        data = self._data
+        if dropna and data.dtype.kind == "f":
+            data = data[~ak_isnan(data)]
+        if len(data) == 0:
+            return pd.Series(dtype="int64")
+        keys, counts = data.value_counts()
+        return pd.Series(ArkoudaArray(counts), index=ArkoudaArray(keys))
+
+    def _values_for_factorize(self):
+        values = self.to_numpy()
+        return values, (np.nan if values.dtype.kind == "f" else -1 if values.dtype.kind in "iu" else None)
+
+    @classmethod
+    def _from_factorized(cls, uniques, original):
+        return cls._from_sequence(uniques)
+
+    def __repr__(self) -> str:
+        return f"ArkoudaArray({self._data})"
+
+
+def _make_binop(op, reflected=False, logical=False):
+    def method(self, other):
+        return self._binop(other, op, reflected=reflected, logical=logical)
+
+    return method
+
+
+for _name, _op in (
+    ("add", operator.add),
+    ("sub", operator.sub),
+    ("mul", operator.mul),
+    ("truediv", operator.truediv),
+    ("floordiv", operator.floordiv),
+    ("mod", operator.mod),
+    ("pow", operator.pow),
+):
+    setattr(ArkoudaArray, f"__{_name}__", _make_binop(_op))
+    setattr(ArkoudaArray, f"__r{_name}__", _make_binop(_op, reflected=True))
+for _name, _op in (
+    ("eq", operator.eq),
+    ("ne", operator.ne),
+    ("lt", operator.lt),
+    ("le", operator.le),
+    ("gt", operator.gt),
+    ("ge", operator.ge),
+):
+    setattr(ArkoudaArray, f"__{_name}__", _make_binop(_op))
+for _name, _op in (("and", operator.and_), ("or", operator.or_), ("xor", operator.xor)):
+    setattr(ArkoudaArray, f"__{_name}__", _make_binop(_op, logical=True))
+    setattr(ArkoudaArray, f"__r{_name}__", _make_binop(_op, reflected=True, logical=True))
+del _name, _op
+
+_register(pdarray, ArkoudaArray)
+for _dt in (ArkoudaBigintDtype, *_ArkoudaBaseDtype.__subclasses__()):
+    if _dt.name not in ("string", "category"):
+        _dt._array_type = ArkoudaArray
+del _dt

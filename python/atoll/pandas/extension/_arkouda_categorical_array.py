@@ -1,0 +1,180 @@
+"""``ArkoudaCategorical``: a pandas ExtensionArray over a distributed ``Categorical``.
+
+>>> import atoll as ak
+>>> import pandas as pd
+>>> from atoll.pandas.extension import ArkoudaCategorical
+>>> c = ArkoudaCategorical(ak.Categorical(ak.array(["x", "y", "x"])))
+>>> pd.Series(c).dtype
+ArkoudaCategoricalDtype('category')
+>>> c.to_numpy().tolist()
+['x', 'y', 'x']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...numpy.pdarrayclass import pdarray
+from ...numpy.pdarraycreation import array as ak_array
+from ...numpy.strings import Strings
+from ..categorical import Categorical
+from ..groupbyclass import GroupBy
+from ._arkouda_array import ArkoudaArray, _array_key, _is_scalar_key
+from ._arkouda_extension_array import ArkoudaExtensionArray, _astype_target, _register
+from ._arkouda_string_array import ArkoudaStringArray, _strings_of
+from ._dtypes import ArkoudaCategoricalDtype
+
+__all__ = ["ArkoudaCategorical"]
+
+
+class ArkoudaCategorical(ArkoudaExtensionArray):
+    """A pandas ExtensionArray over a ``Categorical``; made from a ``Categorical``, another
+    ``ArkoudaCategorical``, or a sequence of labels."""
+
+    default_fill_value: Any = ""
+
+    def __init__(self, data):
+        if isinstance(data, ArkoudaCategorical):
+            data = data._data
+        elif isinstance(data, Strings):
+            data = Categorical(data)
+        elif not isinstance(data, Categorical):
+            if not isinstance(data, (np.ndarray, list, tuple)):
+                raise TypeError(f"Expected arkouda.Categorical or a sequence of labels, got {type(data).__name__}")
+            data = Categorical(_strings_of(data))
+        self._data = data
+
+    @property
+    def dtype(self):
+        return ArkoudaCategoricalDtype()
+
+    @classmethod
+    def _from_sequence(cls, scalars, dtype=None, copy: bool = False):
+        if isinstance(scalars, ArkoudaExtensionArray):
+            scalars = scalars._data
+        if isinstance(scalars, (Categorical, Strings)):
+            return cls(scalars)
+        if isinstance(scalars, pdarray):
+            return cls(Categorical(ak_array(scalars.to_ndarray().astype(str))))
+        return cls(Categorical(_strings_of(scalars if isinstance(scalars, np.ndarray) else list(scalars))))
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
+        if isinstance(key, (list, tuple, np.ndarray)) and len(key) == 0:
+            return type(self)(Categorical(ak_array(np.empty(0, dtype=str))))
+        scalar = _is_scalar_key(key)
+        if scalar:
+            n = len(self)
+            if not -n <= key < n:
+                raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+            return self._data.categories[int(self._data.codes[int(key)])]
+        out = self._data[_array_key(key)]
+        return type(self)(out if isinstance(out, Categorical) else Categorical(out))
+
+    @property
+    def categories(self):
+        """The categories, as a NumPy array."""
+        return self._data.categories.to_ndarray()
+
+    def _fill_taken(self, gathered, missing, fill_value):
+        if not bool(missing.any()):
+            return type(self)(gathered)
+        fill = self.default_fill_value if fill_value is None else str(fill_value)
+        labels = gathered.to_strings().to_ndarray().astype(object)
+        labels[missing.to_ndarray()] = fill
+        return type(self)(Categorical(_strings_of(labels)))
+
+    def astype(self, dtype, copy: bool = True):
+        """The labels cast to ``dtype``: a NumPy object array for ``object``, itself (or a
+        copy) for a categorical dtype, an ``ArkoudaStringArray`` for a string dtype, else an
+        Arkouda ExtensionArray of the parsed labels."""
+        target = _astype_target(dtype)
+        if target == "object":
+            return self.to_numpy().astype(object)
+        if target in (None, "category"):
+            return type(self)(self._data.copy() if hasattr(self._data, "copy") else self._data) if copy else self
+        labels = self._data.to_strings()
+        if target == "string":
+            return ArkoudaStringArray(labels)
+        return ArkoudaExtensionArray._wrap(labels.astype(target))
+
+    def to_numpy(self, dtype=None, copy=False, na_value=None):
+        out = self._data.to_ndarray()
+        if dtype is not None and out.dtype != np.dtype(dtype):
+            out = out.astype(dtype)
+        return out
+
+    def isna(self) -> np.ndarray:
+        """The positions whose code is ``-1`` (no category)."""
+        return (self._data.codes == -1).to_ndarray().astype(bool)
+
+    def isnull(self) -> np.ndarray:
+        return self.isna()
+
+    def __eq__(self, other):
+        if isinstance(other, ArkoudaCategorical):
+            other = other._data
+        elif isinstance(other, (list, tuple, np.ndarray)):
+            other = Categorical(_strings_of(other))
+        elif isinstance(other, (str, np.str_)):
+            return ArkoudaArray(self._data == str(other))
+        elif not isinstance(other, (Categorical, Strings, pdarray)):
+            return False
+        if len(other) == 1 and len(self) != 1:
+            label = other.to_strings()[0] if isinstance(other, Categorical) else other[0]
+            return ArkoudaArray(self._data == label)
+        if len(other) != len(self):
+            raise ValueError("Lengths must match for elementwise comparison")
+        return ArkoudaArray(self._data == other)
+
+    def __ne__(self, other):
+        out = self.__eq__(other)
+        return ~out if isinstance(out, ArkoudaArray) else not out
+
+    def value_counts(self, dropna: bool = True) -> pd.Series:
+        """The count of each label present, as a pandas Series of ``ArkoudaArray`` counts on
+        an ``ArkoudaStringArray`` index; with ``dropna`` the missing label is left out."""
+        codes = self._data.codes
+        if len(codes) == 0:
+            return pd.Series(dtype="int64")
+        present, counts = GroupBy(codes).size()
+        labels = self._data.categories[present]
+        if dropna:
+            keep = labels != self._data.na_value
+            labels, counts = labels[keep], counts[keep]
+        if len(labels) == 0:
+            return pd.Series(dtype="int64")
+        return pd.Series(ArkoudaArray(counts), index=ArkoudaStringArray(labels))
+
+    def __repr__(self) -> str:
+        return f"ArkoudaCategorical({self._data})"
+
+
+def _not_for_categorical(name: str, classmeth: bool = False):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(f"{name} is not yet implemented for ArkoudaCategorical.")
+
+    method.__name__ = name
+    method.__doc__ = f"Raises ``NotImplementedError``: ``{name}`` of pandas' Categorical is not offered yet."
+    return classmethod(method) if classmeth else method
+
+
+# pandas.Categorical's methods that the distributed Categorical does not offer yet.
+for _name in (
+    "_categories_match_up_to_permutation _constructor _dir_additions _dir_deletions _encode_with_my_categories "
+    "_from_inferred_categories _get_values_repr _internal_get_values _replace _repr_categories _reset_cache "
+    "_reverse_indexer _set_categories _set_dtype _unbox_scalar _validate_codes_for_dtype _validate_listlike "
+    "_values_for_rank add_categories as_ordered as_unordered check_for_ordered describe memory_usage notna "
+    "notnull remove_categories remove_unused_categories rename_categories reorder_categories set_categories "
+    "set_ordered sort_values to_list max min"
+).split():
+    setattr(ArkoudaCategorical, _name, _not_for_categorical(_name))
+ArkoudaCategorical.from_codes = _not_for_categorical("from_codes", classmeth=True)
+del _name
+
+_register(Categorical, ArkoudaCategorical)
+ArkoudaCategoricalDtype._array_type = ArkoudaCategorical

@@ -1,0 +1,137 @@
+"""``pd.Index.ak``: conversion of a pandas Index or MultiIndex to and from Atoll's.
+
+``idx.ak.to_ak()`` is a pandas Index whose values are an Arkouda ExtensionArray (distributed,
+not collected); ``idx.ak.collect()`` the NumPy-backed pandas Index of the same values;
+``idx.ak.to_ak_legacy()`` Atoll's own ``ak.Index``/``ak.MultiIndex``.
+
+>>> import atoll as ak
+>>> import pandas as pd
+>>> from atoll.pandas.extension import ArkoudaIndexAccessor
+>>> idx = pd.Index([10, 20, 30], name="k")
+>>> ak_idx = idx.ak.to_ak()
+>>> ak_idx.ak.is_arkouda, idx.ak.is_arkouda
+(True, False)
+>>> ak_idx.ak.collect().equals(idx)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+import pandas as pd
+from pandas.api.extensions import register_index_accessor
+
+from ...numpy.pdarraycreation import arange as ak_arange
+from ..index import Index as ak_Index, MultiIndex as ak_MultiIndex
+from ._arkouda_extension_array import ArkoudaExtensionArray, _to_distributed
+
+__all__ = ["ArkoudaIndexAccessor"]
+
+
+def _pandas_index_to_ak(index: Union[pd.Index, pd.MultiIndex]) -> Union[ak_Index, ak_MultiIndex]:
+    """Atoll's Index (or MultiIndex) of a pandas one; a RangeIndex becomes a distributed
+    ``arange`` without collecting anything."""
+    if isinstance(index, pd.MultiIndex):
+        levels = []
+        for j in range(index.nlevels):
+            values = index.get_level_values(j).array
+            if isinstance(values, ArkoudaExtensionArray):
+                levels.append(values._data)
+            else:
+                levels.append(_to_distributed(np.asarray(values)))
+        return ak_MultiIndex(levels, names=list(index.names))
+    if isinstance(index, pd.RangeIndex):
+        if index.step == 0:
+            raise ValueError("RangeIndex step cannot be 0")
+        return ak_Index(ak_arange(index.start, index.stop, index.step), name=index.name)
+    if isinstance(index.array, ArkoudaExtensionArray):
+        return ak_Index(index.array._data, name=index.name)
+    return ak_Index(index, name=index.name)
+
+
+def _ak_index_to_pandas_no_copy(akidx: Union[ak_Index, ak_MultiIndex]) -> Union[pd.Index, pd.MultiIndex]:
+    """A pandas Index (or MultiIndex) over Arkouda ExtensionArrays of ``akidx``'s values."""
+    if isinstance(akidx, ak_MultiIndex):
+        arrays = [ArkoudaExtensionArray._from_sequence(level) for level in akidx.levels]
+        return pd.MultiIndex.from_arrays(arrays, names=list(akidx.names))
+    if isinstance(akidx, ak_Index):
+        return pd.Index(ArkoudaExtensionArray._from_sequence(akidx.values), name=akidx.name)
+    raise TypeError(f"Expected ak.Index or ak.MultiIndex, got {type(akidx)!r}")
+
+
+@register_index_accessor("ak")
+class ArkoudaIndexAccessor:
+    """The ``.ak`` accessor of a pandas Index or MultiIndex."""
+
+    def __init__(self, pandas_obj: Union[pd.Index, pd.MultiIndex]):
+        self._obj = pandas_obj
+
+    @staticmethod
+    def from_ak_legacy(akidx: Union[ak_Index, ak_MultiIndex]) -> Union[pd.Index, pd.MultiIndex]:
+        """A pandas Index over Arkouda ExtensionArrays of ``akidx``'s values (no copy)."""
+        return _ak_index_to_pandas_no_copy(akidx)
+
+    def to_ak(self) -> Union[pd.Index, pd.MultiIndex]:
+        """This index with its values distributed (a pandas Index of Arkouda arrays)."""
+        return _ak_index_to_pandas_no_copy(_pandas_index_to_ak(self._obj))
+
+    def to_ak_legacy(self) -> Union[ak_Index, ak_MultiIndex]:
+        """This index as Atoll's ``ak.Index`` or ``ak.MultiIndex``."""
+        return _pandas_index_to_ak(self._obj)
+
+    def collect(self) -> Union[pd.Index, pd.MultiIndex]:
+        """This index with its values collected into NumPy."""
+        idx = self._obj
+        if isinstance(idx, pd.MultiIndex):
+            return pd.MultiIndex.from_tuples(list(idx.to_list()), names=list(idx.names))
+        arr = idx.array
+        values = arr.to_numpy() if isinstance(arr, ArkoudaExtensionArray) else idx.to_numpy()
+        return pd.Index(values, name=idx.name)
+
+    @property
+    def is_arkouda(self) -> bool:
+        """Whether every level of the index holds an Arkouda ExtensionArray."""
+        idx = self._obj
+        if isinstance(idx, pd.MultiIndex):
+            return all(isinstance(level.array, ArkoudaExtensionArray) for level in idx.levels)
+        return isinstance(getattr(idx, "array", None), ArkoudaExtensionArray)
+
+    @staticmethod
+    def _from_return_msg(rep_msg: str) -> Union[pd.Index, pd.MultiIndex]:
+        return ArkoudaIndexAccessor.from_ak_legacy(ak_Index.from_return_msg(rep_msg))
+
+    def concat(self, other: Union[pd.Index, pd.MultiIndex]) -> Union[pd.Index, pd.MultiIndex]:
+        """This index followed by ``other``, distributed."""
+        if not isinstance(other, pd.Index):
+            raise TypeError("`other` must be a pandas.Index or pandas.MultiIndex")
+        out = self.to_ak_legacy().concat(ArkoudaIndexAccessor(other).to_ak_legacy())
+        return self.from_ak_legacy(out)
+
+    def lookup(self, key: object):
+        """Atoll's ``Index.lookup``: a bool ``pdarray``, True where the index holds ``key``."""
+        return self.to_ak_legacy().lookup(key)
+
+    def to_hdf(self, prefix_path: str, dataset: str = "index", mode: str = "truncate", file_type: str = "distribute"):
+        """Writes the index to HDF5 (``ak.Index.to_hdf``)."""
+        return self.to_ak_legacy().to_hdf(prefix_path, dataset=dataset, mode=mode, file_type=file_type)
+
+    def update_hdf(self, prefix_path: str, dataset: str = "index", repack: bool = True):
+        """Overwrites the index's dataset in HDF5 (``ak.Index.update_hdf``)."""
+        return self.to_ak_legacy().update_hdf(prefix_path, dataset=dataset, repack=repack)
+
+    def to_parquet(self, prefix_path: str, dataset: str = "index", mode: str = "truncate"):
+        """Writes the index to Parquet (``ak.Index.to_parquet``)."""
+        return self.to_ak_legacy().to_parquet(prefix_path, dataset=dataset, mode=mode)
+
+    def to_csv(self, prefix_path: str, dataset: str = "index"):
+        """Writes the index to CSV (``ak.Index.to_csv``)."""
+        return self.to_ak_legacy().to_csv(prefix_path, dataset=dataset)
+
+    def to_dict(self, labels=None):
+        """The index as a dict of its level names to their values (``ak.Index.to_dict``)."""
+        akidx = self.to_ak_legacy()
+        if isinstance(akidx, ak_MultiIndex):
+            return akidx.to_dict(labels=labels)
+        return akidx.to_dict(label=labels)

@@ -1,0 +1,150 @@
+"""``pd.Series.ak``: conversion of a pandas Series to and from Atoll's, and Atoll's
+algorithms on a Series of Arkouda ExtensionArray values.
+
+>>> import atoll as ak
+>>> import pandas as pd
+>>> from atoll.pandas.extension import ArkoudaSeriesAccessor
+>>> s = pd.Series([3, 1, 2], name="x").ak.to_ak()
+>>> s.ak.is_arkouda
+True
+>>> s.ak.argsort().ak.collect().to_list()
+[1, 2, 0]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+import pandas as pd
+from pandas.api.extensions import register_series_accessor
+
+from ...apply import apply as ak_apply
+from ...numpy.numeric import isnan as ak_isnan
+from ...numpy.pdarrayclass import pdarray
+from ...numpy.pdarraycreation import arange as ak_arange
+from ...numpy.pdarraysetops import concatenate as ak_concatenate
+from ...numpy.sorting import argsort as ak_argsort
+from ...numpy.strings import Strings
+from ..categorical import Categorical
+from ..groupbyclass import GroupBy
+from ..series import Series as ak_Series
+from ._arkouda_extension_array import ArkoudaExtensionArray, _to_distributed
+from ._index_accessor import ArkoudaIndexAccessor, _ak_index_to_pandas_no_copy
+
+__all__ = ["ArkoudaSeriesAccessor"]
+
+
+def _ak_arr_to_pandas_ea(akarr: Any) -> ArkoudaExtensionArray:
+    """The Arkouda ExtensionArray over ``akarr``."""
+    return ArkoudaExtensionArray._from_sequence(akarr)
+
+
+def _pandas_series_to_ak_array(s: pd.Series) -> Any:
+    """The distributed values of ``s``: its Arkouda array's, else a copy of its values."""
+    arr = s.array
+    if isinstance(arr, ArkoudaExtensionArray):
+        return arr._data
+    return _to_distributed(np.asarray(s.to_numpy()))
+
+
+def _ak_array_to_pandas_series(akarr: Any, name=None, index: Optional[pd.Index] = None) -> pd.Series:
+    """A pandas Series over ``akarr`` with a distributed index (``0..n-1`` by default)."""
+    ea = _ak_arr_to_pandas_ea(akarr)
+    if index is None:
+        index = pd.Index(ArkoudaExtensionArray._from_sequence(ak_arange(len(ea))))
+    elif not ArkoudaIndexAccessor(index).is_arkouda:
+        index = ArkoudaIndexAccessor(index).to_ak()
+    return pd.Series(ea, index=index, name=name)
+
+
+@register_series_accessor("ak")
+class ArkoudaSeriesAccessor:
+    """The ``.ak`` accessor of a pandas Series."""
+
+    def __init__(self, pandas_obj: pd.Series):
+        self._obj = pandas_obj
+
+    def to_ak(self) -> pd.Series:
+        """This Series with its values and index distributed (Arkouda ExtensionArrays)."""
+        if self.is_arkouda:
+            return self._obj
+        idx = ArkoudaIndexAccessor(self._obj.index).to_ak()
+        ea = _ak_arr_to_pandas_ea(_pandas_series_to_ak_array(self._obj))
+        return pd.Series(ea, index=idx, name=self._obj.name)
+
+    def collect(self) -> pd.Series:
+        """This Series with its values and index collected into NumPy."""
+        s = self._obj
+        values = s.array.to_numpy()
+        return pd.Series(values, index=ArkoudaIndexAccessor(s.index).collect(), name=s.name)
+
+    def to_ak_legacy(self) -> ak_Series:
+        """This Series as Atoll's ``ak.Series``."""
+        idx = ArkoudaIndexAccessor(self._obj.index).to_ak_legacy()
+        return ak_Series(_pandas_series_to_ak_array(self._obj), index=idx, name=self._obj.name)
+
+    @staticmethod
+    def from_ak_legacy(akarr: Any, name=None) -> pd.Series:
+        """A pandas Series over the distributed array ``akarr`` (no copy)."""
+        return _ak_array_to_pandas_series(akarr, name=name)
+
+    @property
+    def is_arkouda(self) -> bool:
+        """Whether the values and every level of the index are Arkouda ExtensionArrays."""
+        if not isinstance(getattr(self._obj, "array", None), ArkoudaExtensionArray):
+            return False
+        return ArkoudaIndexAccessor(self._obj.index).is_arkouda
+
+    def locate(self, key: object) -> pd.Series:
+        """The rows whose index labels are ``key`` (``ak.Series.locate``)."""
+        if isinstance(key, pd.Index):
+            key = ArkoudaIndexAccessor(key).to_ak_legacy()
+        elif isinstance(key, pd.Series):
+            key = ArkoudaSeriesAccessor(key).to_ak_legacy()
+        out = self.to_ak_legacy().locate(key)
+        idx = _ak_index_to_pandas_no_copy(out.index)
+        return pd.Series(_ak_arr_to_pandas_ea(out.values), index=idx, name=out.name)
+
+    @staticmethod
+    def _from_return_msg(rep_msg: str) -> pd.Series:
+        aks = ak_Series.from_return_msg(rep_msg)
+        idx = ArkoudaIndexAccessor.from_ak_legacy(aks.index)
+        return pd.Series(_ak_arr_to_pandas_ea(aks.values), index=idx, name=aks.name)
+
+    def _require_arkouda(self, what: str):
+        if not self.is_arkouda:
+            raise TypeError(f"{what} requires an Arkouda-backed Series. Call .ak.to_ak() first.")
+        return self._obj.array._data
+
+    def groupby(self) -> GroupBy:
+        """Atoll's ``GroupBy`` of the values."""
+        return GroupBy(self._require_arkouda("Series.ak.groupby"))
+
+    def argsort(self, *, ascending: bool = True, **kwargs) -> pd.Series:
+        """The permutation that sorts the values (NaNs at ``na_position``), as a distributed
+        Series on this Series' index."""
+        na_position = kwargs.pop("na_position", "last")
+        data = self._require_arkouda("argsort()")
+        if na_position not in ("first", "last"):
+            raise ValueError("na_position must be 'first' or 'last'.")
+        if not isinstance(data, (pdarray, Strings, Categorical)):
+            raise TypeError(f"Unsupported argsort dtype: {type(data)}")
+        perm = ak_argsort(data, ascending=ascending)
+        if isinstance(data, pdarray) and data.dtype.kind == "f":
+            nan = ak_isnan(data)[perm]
+            parts = [perm[~nan], perm[nan]]
+            perm = ak_concatenate(parts if na_position == "last" else parts[::-1])
+        return _ak_array_to_pandas_series(perm, name=self._obj.name, index=self._obj.index)
+
+    def apply(
+        self, func: Union[Callable[[Any], Any], str], result_dtype: Optional[Union[np.dtype, str]] = None
+    ) -> pd.Series:
+        """``ak.apply(func)`` on the numeric values, as a distributed Series."""
+        data = self._require_arkouda("Series.ak.apply")
+        if not isinstance(data, pdarray):
+            raise TypeError(
+                f"Series.ak.apply currently only supports numeric pdarray-backed Series. Got {type(data).__name__}."
+            )
+        out = ak_apply(data, func, result_dtype=result_dtype)
+        return _ak_array_to_pandas_series(out, name=self._obj.name, index=self._obj.index)
