@@ -40,8 +40,8 @@ def test_value_and_index_errors():
         a[0:3] = ak.arange(4)
     with pytest.raises(ValueError, match="negative integer powers"):
         a ** ak.array(np.arange(-5, 5))
-    with pytest.raises(ValueError, match="only 1-D"):
-        ak.array(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="maximum rank 8"):
+        ak.array(np.zeros((1,) * 9))
     with pytest.raises(TypeError, match="same_kind"):
         a += 1.5
     # The session goes on after errors.
