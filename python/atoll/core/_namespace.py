@@ -1,7 +1,9 @@
 # ruff: noqa: F401, F403  (a namespace of re-exported names)
-"""The names of ``atoll.core`` (Arkouda's ``arkouda.core``), set on the package by the root
-``atoll/__init__.py``: the package's ``__init__`` imports none of its modules (they sit in
-different layers of the package)."""
+"""The names of ``atoll.core`` (Arkouda's ``arkouda.core``), set on the package by the root.
+
+The root ``atoll/__init__.py`` runs this module: the package's ``__init__`` imports none of its
+modules (they sit in different layers of the package).
+"""
 
 from .. import core as _package
 from . import client, infoclass, logger

@@ -1,9 +1,15 @@
-"""Arkouda's ``arkouda.core.client`` without a server: the Python program is the driver of
-an Atoll job, so "connecting" starts the job and the "server's" configuration is the job's."""
+"""Arkouda's ``arkouda.core.client`` without a server.
+
+The Python program is the driver of an Atoll job, so "connecting" starts the job and the
+"server's" configuration is the job's.
+"""
+
+from __future__ import annotations
 
 import os
 import platform
 import socket
+from typing import Any
 
 from .. import _atoll
 from .._session import connect, disconnect, shutdown
@@ -32,29 +38,68 @@ __all__ = [
 # Arkouda's client limit on a transfer to the driver (bytes); Atoll has none, this value is
 # reported for scripts that size their work by it.
 maxTransferBytes = 2**30
-serverConfig = None
-registrationConfig = None
+serverConfig: dict[str, Any] | None = None
+registrationConfig: dict[str, Any] | None = None
 verbose = False
 pdarrayIterThresh = 100
 
 
-def get_array_ranks():
-    """The array ranks supported, all of them without a rebuild (a pdarray's rank is metadata
-    over its C-order values; ``atoll.numpy._nd``)."""
+def get_array_ranks() -> list[int]:
+    """The array ranks supported, all of them without a rebuild.
+
+    A pdarray's rank is metadata over its C-order values (``atoll.numpy._nd``).
+
+    Returns
+    -------
+    list of int
+        The ranks, ascending.
+
+    Examples
+    --------
+    >>> ak.get_array_ranks()
+    [1, 2, 3, 4, 5, 6, 7, 8]
+    """
     return list(range(1, 9))
 
 
-def get_max_array_rank():
-    """The largest array rank supported (8)."""
+def get_max_array_rank() -> int:
+    """The largest array rank supported.
+
+    Returns
+    -------
+    int
+        8.
+
+    Examples
+    --------
+    >>> ak.get_max_array_rank()
+    8
+    >>> ak.zeros((2,) * ak.get_max_array_rank()).ndim
+    8
+    """
     return max(get_array_ranks())
 
 
-def get_config():
-    """The job's configuration under Arkouda's keys: ``numLocales`` and ``numNodes`` (the
-    locales; each locale is a group of threads or an MPI rank), ``numPUs`` and
-    ``maxTaskPar`` (cores of this host), ``physicalMemory`` (bytes per locale within its
-    budget), ``arkoudaVersion``, ``serverHostname``/``serverPort`` (this host; no port),
-    ``maxArrayRank``, ``backend`` (``local`` or ``mpi``). Starts the job if needed."""
+def get_config() -> dict[str, Any]:
+    """The job's configuration under Arkouda's keys (starts the job if needed).
+
+    Returns
+    -------
+    dict
+        ``numLocales`` and ``numNodes`` (the locales; each locale is a group of threads or an
+        MPI rank), ``numPUs`` and ``maxTaskPar`` (cores of this host), ``physicalMemory``
+        (bytes per locale within its budget), ``arkoudaVersion``, ``serverHostname`` and
+        ``serverPort`` (this host; no port), ``maxArrayRank``, ``arrayRanks``, ``backend``
+        (``'local'`` or ``'mpi'``), and Arkouda's other keys.
+
+    Examples
+    --------
+    >>> cfg = ak.get_config()
+    >>> cfg["numLocales"] == ak.num_locales()
+    True
+    >>> cfg["maxArrayRank"], cfg["distributionType"]
+    (8, 'Block')
+    """
     global serverConfig
     nl, backend = _atoll.job_info()
     cores = os.cpu_count() or 1
@@ -81,8 +126,20 @@ def get_config():
     return serverConfig
 
 
-def get_registration_config():
-    """The configuration Arkouda's server was built with: here the supported ranks and dtypes."""
+def get_registration_config() -> dict[str, Any]:
+    """The configuration Arkouda's server was built with: here the supported ranks and dtypes.
+
+    Returns
+    -------
+    dict
+        ``{"parameter_classes": {"array": {"nd": ranks, "dtype": dtype names}}}``.
+
+    Examples
+    --------
+    >>> from atoll.core.client import get_registration_config
+    >>> get_registration_config()["parameter_classes"]["array"]["dtype"]
+    ['int64', 'uint64', 'float64', 'bool']
+    """
     global registrationConfig
     registrationConfig = {
         "parameter_classes": {"array": {"nd": get_array_ranks(), "dtype": ["int64", "uint64", "float64", "bool"]}}
@@ -90,37 +147,104 @@ def get_registration_config():
     return registrationConfig
 
 
-def get_server_commands():
-    """Arkouda's command table has no counterpart: every operation is a native call."""
+def get_server_commands() -> dict[str, str]:
+    """Arkouda's command table, which has no counterpart: every operation is a native call.
+
+    Returns
+    -------
+    dict
+        Empty.
+
+    Examples
+    --------
+    >>> from atoll.core.client import get_server_commands
+    >>> get_server_commands()
+    {}
+    """
     return {}
 
 
-def print_server_commands():
+def print_server_commands() -> None:
+    """Print that there is no command table (Arkouda prints its server's commands).
+
+    Examples
+    --------
+    >>> from atoll.core.client import print_server_commands
+    >>> print_server_commands()
+    Atoll has no server: every operation is a call into the native extension.
+    """
     print("Atoll has no server: every operation is a call into the native extension.")
 
 
-def note_for_server_log(message):
-    """Arkouda writes a note into the server's log; Atoll has no server log: nothing to do."""
+def note_for_server_log(message: str) -> None:
+    """Nothing: Arkouda writes a note into its server's log, and Atoll has no server log.
+
+    Parameters
+    ----------
+    message : str
+        The note; not used.
+
+    Examples
+    --------
+    >>> from atoll.core.client import note_for_server_log
+    >>> note_for_server_log("start of phase 2")
+    """
 
 
-def _no_op():
+def _no_op() -> str:
     """A round trip that does nothing (Arkouda's ``noop`` command): 'noop'."""
     _atoll.job_info()
     return "noop"
 
 
-def ruok():
-    """'imok' while the job runs (starts it if needed)."""
+def ruok() -> str:
+    """``'imok'`` while the job runs (starts it if needed).
+
+    Returns
+    -------
+    str
+        ``'imok'``.
+
+    Examples
+    --------
+    >>> ak.ruok()
+    'imok'
+    """
     _atoll.job_info()
     return "imok"
 
 
-def wait_for_async_activity():
-    """Every Atoll call returns when its work is done: nothing to wait for."""
+def wait_for_async_activity() -> None:
+    """Nothing: every Atoll call returns when its work is done, so there is nothing to wait for.
+
+    Examples
+    --------
+    >>> from atoll.core.client import wait_for_async_activity
+    >>> wait_for_async_activity()
+    """
 
 
-def generate_history(num_commands=None, command_filter=None):
-    """The interpreter's history (IPython's or readline's), as Arkouda's."""
+def generate_history(num_commands: int | None = None, command_filter: str | None = None) -> list[str]:
+    """The interpreter's history (readline's), as Arkouda's.
+
+    Parameters
+    ----------
+    num_commands : int, optional
+        The number of latest commands to give; all by default.
+    command_filter : str, optional
+        Give only the commands that contain this text.
+
+    Returns
+    -------
+    list of str
+        The commands, oldest first; empty where the interpreter keeps no history.
+
+    Examples
+    --------
+    >>> h = ak.generate_history(num_commands=5, command_filter="ak.")
+    >>> len(h) <= 5 and all("ak." in c for c in h)
+    True
+    """
     try:
         import readline
 
