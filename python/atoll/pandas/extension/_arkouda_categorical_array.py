@@ -31,12 +31,14 @@ __all__ = ["ArkoudaCategorical"]
 
 
 class ArkoudaCategorical(ArkoudaExtensionArray):
-    """A pandas ExtensionArray over a ``Categorical``; made from a ``Categorical``, another
-    ``ArkoudaCategorical``, or a sequence of labels."""
+    """A pandas ExtensionArray over a ``Categorical``.
+
+    Made from a ``Categorical``, another ``ArkoudaCategorical``, or a sequence of labels.
+    """
 
     default_fill_value: Any = ""
 
-    def __init__(self, data):
+    def __init__(self, data: object) -> None:
         if isinstance(data, ArkoudaCategorical):
             data = data._data
         elif isinstance(data, Strings):
@@ -48,11 +50,11 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         self._data = data
 
     @property
-    def dtype(self):
+    def dtype(self) -> ArkoudaCategoricalDtype:
         return ArkoudaCategoricalDtype()
 
     @classmethod
-    def _from_sequence(cls, scalars, dtype=None, copy: bool = False):
+    def _from_sequence(cls, scalars: object, dtype: object = None, copy: bool = False) -> ArkoudaCategorical:
         if isinstance(scalars, ArkoudaExtensionArray):
             scalars = scalars._data
         if isinstance(scalars, (Categorical, Strings)):
@@ -61,7 +63,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             return cls(Categorical(ak_array(scalars.to_ndarray().astype(str))))
         return cls(Categorical(_strings_of(scalars if isinstance(scalars, np.ndarray) else list(scalars))))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: object) -> object:
         if isinstance(key, tuple) and len(key) == 1:
             key = key[0]
         if isinstance(key, (list, tuple, np.ndarray)) and len(key) == 0:
@@ -76,11 +78,11 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         return type(self)(out if isinstance(out, Categorical) else Categorical(out))
 
     @property
-    def categories(self):
+    def categories(self) -> np.ndarray:
         """The categories, as a NumPy array."""
         return self._data.categories.to_ndarray()
 
-    def _fill_taken(self, gathered, missing, fill_value):
+    def _fill_taken(self, gathered: Categorical, missing: pdarray, fill_value: object) -> ArkoudaCategorical:
         if not bool(missing.any()):
             return type(self)(gathered)
         fill = self.default_fill_value if fill_value is None else str(fill_value)
@@ -88,10 +90,13 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         labels[missing.to_ndarray()] = fill
         return type(self)(Categorical(_strings_of(labels)))
 
-    def astype(self, dtype, copy: bool = True):
-        """The labels cast to ``dtype``: a NumPy object array for ``object``, itself (or a
-        copy) for a categorical dtype, an ``ArkoudaStringArray`` for a string dtype, else an
-        Arkouda ExtensionArray of the parsed labels."""
+    def astype(self, dtype: object, copy: bool = True) -> object:
+        """The labels cast to ``dtype``.
+
+        A NumPy object array for ``object``, itself (or a copy) for a categorical dtype, an
+        ``ArkoudaStringArray`` for a string dtype, else an Arkouda ExtensionArray of the parsed
+        labels.
+        """
         target = _astype_target(dtype)
         if target == "object":
             return self.to_numpy().astype(object)
@@ -102,7 +107,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             return ArkoudaStringArray(labels)
         return ArkoudaExtensionArray._wrap(labels.astype(target))
 
-    def to_numpy(self, dtype=None, copy=False, na_value=None):
+    def to_numpy(self, dtype: object = None, copy: bool = False, na_value: object = None) -> np.ndarray:
         out = self._data.to_ndarray()
         if dtype is not None and out.dtype != np.dtype(dtype):
             out = out.astype(dtype)
@@ -115,7 +120,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
     def isnull(self) -> np.ndarray:
         return self.isna()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> object:
         if isinstance(other, ArkoudaCategorical):
             other = other._data
         elif isinstance(other, (list, tuple, np.ndarray)):
@@ -131,13 +136,16 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             raise ValueError("Lengths must match for elementwise comparison")
         return ArkoudaArray(self._data == other)
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> object:
         out = self.__eq__(other)
         return ~out if isinstance(out, ArkoudaArray) else not out
 
     def value_counts(self, dropna: bool = True) -> pd.Series:
-        """The count of each label present, as a pandas Series of ``ArkoudaArray`` counts on
-        an ``ArkoudaStringArray`` index; with ``dropna`` the missing label is left out."""
+        """The count of each label present.
+
+        A pandas Series of ``ArkoudaArray`` counts on an ``ArkoudaStringArray`` index; with
+        ``dropna`` the missing label is left out.
+        """
         codes = self._data.codes
         if len(codes) == 0:
             return pd.Series(dtype="int64")
@@ -154,8 +162,8 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         return f"ArkoudaCategorical({self._data})"
 
 
-def _not_for_categorical(name: str, classmeth: bool = False):
-    def method(self, *args, **kwargs):
+def _not_for_categorical(name: str, classmeth: bool = False) -> object:
+    def method(self: object, *args: object, **kwargs: object) -> None:
         raise NotImplementedError(f"{name} is not yet implemented for ArkoudaCategorical.")
 
     method.__name__ = name

@@ -101,7 +101,7 @@ def _to_distributed(scalars, dtype=None):
 def _astype_target(dtype):
     """What ``astype(dtype)`` makes: ``"object"`` (a NumPy object array), ``"string"``,
     ``"category"``, or the dtype argument of a cast of the values."""
-    if dtype in (object, "object", "O") or (isinstance(dtype, np.dtype) and dtype == object):
+    if dtype in (object, "object", "O") or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
         return "object"
     if isinstance(dtype, ArkoudaDtype) or dtype == "ak":
         return None

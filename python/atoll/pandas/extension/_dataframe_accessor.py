@@ -1,5 +1,6 @@
-"""``pd.DataFrame.ak``: conversion of a pandas DataFrame to and from Atoll's, and Atoll's
-``merge`` on DataFrames of Arkouda ExtensionArray columns.
+"""``pd.DataFrame.ak``: pandas DataFrames to and from Atoll's.
+
+The accessor also runs Atoll's ``merge`` on DataFrames of Arkouda ExtensionArray columns.
 
 >>> import atoll as ak
 >>> import pandas as pd
@@ -60,7 +61,7 @@ def _series_to_akcol_no_copy(s: pd.Series) -> object:
     return _extract_ak_from_ea(s.array)
 
 
-def _akcol_to_series(name, akcol: object, index: Optional[pd.Index] = None) -> pd.Series:
+def _akcol_to_series(name: object, akcol: object, index: Optional[pd.Index] = None) -> pd.Series:
     """A pandas Series over the distributed column ``akcol`` with a distributed index."""
     ea = ArkoudaExtensionArray._from_sequence(akcol)
     if index is None:
@@ -92,7 +93,7 @@ def _akdf_to_pandas_no_copy(akdf: ak_DataFrame) -> pd.DataFrame:
 class ArkoudaDataFrameAccessor:
     """The ``.ak`` accessor of a pandas DataFrame."""
 
-    def __init__(self, pandas_obj: pd.DataFrame):
+    def __init__(self, pandas_obj: pd.DataFrame) -> None:
         self._obj = pandas_obj
 
     @staticmethod
@@ -101,7 +102,7 @@ class ArkoudaDataFrameAccessor:
         return _akdf_to_pandas_no_copy(akdf)
 
     def to_ak(self) -> pd.DataFrame:
-        """This DataFrame with its columns and index distributed."""
+        """The DataFrame with its columns and index distributed."""
         idx = ArkoudaIndexAccessor(self._obj.index).to_ak()
         cols = {}
         for name, col in self._obj.items():
@@ -112,12 +113,12 @@ class ArkoudaDataFrameAccessor:
         return pd.DataFrame(cols, index=idx)
 
     def collect(self) -> pd.DataFrame:
-        """This DataFrame with its columns collected into NumPy."""
+        """The DataFrame with its columns collected into NumPy."""
         cols = {name: np.asarray(self._obj[name].array.to_numpy()) for name in self._obj.columns}
         return pd.DataFrame(cols)
 
     def to_ak_legacy(self) -> ak_DataFrame:
-        """This DataFrame as Atoll's ``ak.DataFrame``."""
+        """The DataFrame as Atoll's ``ak.DataFrame``."""
         cols = {}
         for name, s in self._obj.items():
             if isinstance(s.array, ArkoudaExtensionArray):
@@ -152,8 +153,10 @@ class ArkoudaDataFrameAccessor:
         convert_ints: bool = True,
         sort: bool = True,
     ) -> pd.DataFrame:
-        """Atoll's ``merge`` of this DataFrame with ``right`` (both of Arkouda columns), as a
-        pandas DataFrame of Arkouda columns."""
+        """Atoll's ``merge`` of this DataFrame with ``right``.
+
+        Both hold Arkouda columns; the result is a pandas DataFrame of Arkouda columns.
+        """
         if not isinstance(right, pd.DataFrame):
             raise TypeError("`right` must be a pandas.DataFrame")
         for arg, value in (("how", how), ("left_suffix", left_suffix), ("right_suffix", right_suffix)):

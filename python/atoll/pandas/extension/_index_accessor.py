@@ -31,8 +31,10 @@ __all__ = ["ArkoudaIndexAccessor"]
 
 
 def _pandas_index_to_ak(index: Union[pd.Index, pd.MultiIndex]) -> Union[ak_Index, ak_MultiIndex]:
-    """Atoll's Index (or MultiIndex) of a pandas one; a RangeIndex becomes a distributed
-    ``arange`` without collecting anything."""
+    """Atoll's Index (or MultiIndex) of a pandas one.
+
+    A RangeIndex becomes a distributed ``arange`` without collecting anything.
+    """
     if isinstance(index, pd.MultiIndex):
         levels = []
         for j in range(index.nlevels):
@@ -65,7 +67,7 @@ def _ak_index_to_pandas_no_copy(akidx: Union[ak_Index, ak_MultiIndex]) -> Union[
 class ArkoudaIndexAccessor:
     """The ``.ak`` accessor of a pandas Index or MultiIndex."""
 
-    def __init__(self, pandas_obj: Union[pd.Index, pd.MultiIndex]):
+    def __init__(self, pandas_obj: Union[pd.Index, pd.MultiIndex]) -> None:
         self._obj = pandas_obj
 
     @staticmethod
@@ -74,15 +76,15 @@ class ArkoudaIndexAccessor:
         return _ak_index_to_pandas_no_copy(akidx)
 
     def to_ak(self) -> Union[pd.Index, pd.MultiIndex]:
-        """This index with its values distributed (a pandas Index of Arkouda arrays)."""
+        """The index with its values distributed (a pandas Index of Arkouda arrays)."""
         return _ak_index_to_pandas_no_copy(_pandas_index_to_ak(self._obj))
 
     def to_ak_legacy(self) -> Union[ak_Index, ak_MultiIndex]:
-        """This index as Atoll's ``ak.Index`` or ``ak.MultiIndex``."""
+        """The index as Atoll's ``ak.Index`` or ``ak.MultiIndex``."""
         return _pandas_index_to_ak(self._obj)
 
     def collect(self) -> Union[pd.Index, pd.MultiIndex]:
-        """This index with its values collected into NumPy."""
+        """The index with its values collected into NumPy."""
         idx = self._obj
         if isinstance(idx, pd.MultiIndex):
             return pd.MultiIndex.from_tuples(list(idx.to_list()), names=list(idx.names))
@@ -103,33 +105,35 @@ class ArkoudaIndexAccessor:
         return ArkoudaIndexAccessor.from_ak_legacy(ak_Index.from_return_msg(rep_msg))
 
     def concat(self, other: Union[pd.Index, pd.MultiIndex]) -> Union[pd.Index, pd.MultiIndex]:
-        """This index followed by ``other``, distributed."""
+        """The index followed by ``other``, distributed."""
         if not isinstance(other, pd.Index):
             raise TypeError("`other` must be a pandas.Index or pandas.MultiIndex")
         out = self.to_ak_legacy().concat(ArkoudaIndexAccessor(other).to_ak_legacy())
         return self.from_ak_legacy(out)
 
-    def lookup(self, key: object):
+    def lookup(self, key: object) -> object:
         """Atoll's ``Index.lookup``: a bool ``pdarray``, True where the index holds ``key``."""
         return self.to_ak_legacy().lookup(key)
 
-    def to_hdf(self, prefix_path: str, dataset: str = "index", mode: str = "truncate", file_type: str = "distribute"):
+    def to_hdf(
+        self, prefix_path: str, dataset: str = "index", mode: str = "truncate", file_type: str = "distribute"
+    ) -> object:
         """Writes the index to HDF5 (``ak.Index.to_hdf``)."""
         return self.to_ak_legacy().to_hdf(prefix_path, dataset=dataset, mode=mode, file_type=file_type)
 
-    def update_hdf(self, prefix_path: str, dataset: str = "index", repack: bool = True):
+    def update_hdf(self, prefix_path: str, dataset: str = "index", repack: bool = True) -> object:
         """Overwrites the index's dataset in HDF5 (``ak.Index.update_hdf``)."""
         return self.to_ak_legacy().update_hdf(prefix_path, dataset=dataset, repack=repack)
 
-    def to_parquet(self, prefix_path: str, dataset: str = "index", mode: str = "truncate"):
+    def to_parquet(self, prefix_path: str, dataset: str = "index", mode: str = "truncate") -> object:
         """Writes the index to Parquet (``ak.Index.to_parquet``)."""
         return self.to_ak_legacy().to_parquet(prefix_path, dataset=dataset, mode=mode)
 
-    def to_csv(self, prefix_path: str, dataset: str = "index"):
+    def to_csv(self, prefix_path: str, dataset: str = "index") -> object:
         """Writes the index to CSV (``ak.Index.to_csv``)."""
         return self.to_ak_legacy().to_csv(prefix_path, dataset=dataset)
 
-    def to_dict(self, labels=None):
+    def to_dict(self, labels: object = None) -> dict:
         """The index as a dict of its level names to their values (``ak.Index.to_dict``)."""
         akidx = self.to_ak_legacy()
         if isinstance(akidx, ak_MultiIndex):

@@ -1,5 +1,6 @@
-"""``pd.Series.ak``: conversion of a pandas Series to and from Atoll's, and Atoll's
-algorithms on a Series of Arkouda ExtensionArray values.
+"""``pd.Series.ak``: pandas Series to and from Atoll's.
+
+The accessor also runs Atoll's algorithms on a Series of Arkouda ExtensionArray values.
 
 >>> import atoll as ak
 >>> import pandas as pd
@@ -35,12 +36,12 @@ from ._index_accessor import ArkoudaIndexAccessor, _ak_index_to_pandas_no_copy
 __all__ = ["ArkoudaSeriesAccessor"]
 
 
-def _ak_arr_to_pandas_ea(akarr: Any) -> ArkoudaExtensionArray:
+def _ak_arr_to_pandas_ea(akarr: object) -> ArkoudaExtensionArray:
     """The Arkouda ExtensionArray over ``akarr``."""
     return ArkoudaExtensionArray._from_sequence(akarr)
 
 
-def _pandas_series_to_ak_array(s: pd.Series) -> Any:
+def _pandas_series_to_ak_array(s: pd.Series) -> object:
     """The distributed values of ``s``: its Arkouda array's, else a copy of its values."""
     arr = s.array
     if isinstance(arr, ArkoudaExtensionArray):
@@ -48,7 +49,7 @@ def _pandas_series_to_ak_array(s: pd.Series) -> Any:
     return _to_distributed(np.asarray(s.to_numpy()))
 
 
-def _ak_array_to_pandas_series(akarr: Any, name=None, index: Optional[pd.Index] = None) -> pd.Series:
+def _ak_array_to_pandas_series(akarr: object, name: object = None, index: Optional[pd.Index] = None) -> pd.Series:
     """A pandas Series over ``akarr`` with a distributed index (``0..n-1`` by default)."""
     ea = _ak_arr_to_pandas_ea(akarr)
     if index is None:
@@ -62,11 +63,11 @@ def _ak_array_to_pandas_series(akarr: Any, name=None, index: Optional[pd.Index] 
 class ArkoudaSeriesAccessor:
     """The ``.ak`` accessor of a pandas Series."""
 
-    def __init__(self, pandas_obj: pd.Series):
+    def __init__(self, pandas_obj: pd.Series) -> None:
         self._obj = pandas_obj
 
     def to_ak(self) -> pd.Series:
-        """This Series with its values and index distributed (Arkouda ExtensionArrays)."""
+        """The Series with its values and index distributed (Arkouda ExtensionArrays)."""
         if self.is_arkouda:
             return self._obj
         idx = ArkoudaIndexAccessor(self._obj.index).to_ak()
@@ -74,18 +75,18 @@ class ArkoudaSeriesAccessor:
         return pd.Series(ea, index=idx, name=self._obj.name)
 
     def collect(self) -> pd.Series:
-        """This Series with its values and index collected into NumPy."""
+        """The Series with its values and index collected into NumPy."""
         s = self._obj
         values = s.array.to_numpy()
         return pd.Series(values, index=ArkoudaIndexAccessor(s.index).collect(), name=s.name)
 
     def to_ak_legacy(self) -> ak_Series:
-        """This Series as Atoll's ``ak.Series``."""
+        """The Series as Atoll's ``ak.Series``."""
         idx = ArkoudaIndexAccessor(self._obj.index).to_ak_legacy()
         return ak_Series(_pandas_series_to_ak_array(self._obj), index=idx, name=self._obj.name)
 
     @staticmethod
-    def from_ak_legacy(akarr: Any, name=None) -> pd.Series:
+    def from_ak_legacy(akarr: object, name: object = None) -> pd.Series:
         """A pandas Series over the distributed array ``akarr`` (no copy)."""
         return _ak_array_to_pandas_series(akarr, name=name)
 
@@ -112,7 +113,7 @@ class ArkoudaSeriesAccessor:
         idx = ArkoudaIndexAccessor.from_ak_legacy(aks.index)
         return pd.Series(_ak_arr_to_pandas_ea(aks.values), index=idx, name=aks.name)
 
-    def _require_arkouda(self, what: str):
+    def _require_arkouda(self, what: str) -> object:
         if not self.is_arkouda:
             raise TypeError(f"{what} requires an Arkouda-backed Series. Call .ak.to_ak() first.")
         return self._obj.array._data
@@ -121,9 +122,11 @@ class ArkoudaSeriesAccessor:
         """Atoll's ``GroupBy`` of the values."""
         return GroupBy(self._require_arkouda("Series.ak.groupby"))
 
-    def argsort(self, *, ascending: bool = True, **kwargs) -> pd.Series:
-        """The permutation that sorts the values (NaNs at ``na_position``), as a distributed
-        Series on this Series' index."""
+    def argsort(self, *, ascending: bool = True, **kwargs: object) -> pd.Series:
+        """The permutation that sorts the values (NaNs at ``na_position``).
+
+        The result is a distributed Series on this Series' index.
+        """
         na_position = kwargs.pop("na_position", "last")
         data = self._require_arkouda("argsort()")
         if na_position not in ("first", "last"):
