@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...numpy.numeric import cast as ak_cast
 from ...numpy.pdarrayclass import pdarray
 from ...numpy.pdarraycreation import array as ak_array
 from ...numpy.strings import Strings
@@ -105,7 +106,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         labels = self._data.to_strings()
         if target == "string":
             return ArkoudaStringArray(labels)
-        return ArkoudaExtensionArray._wrap(labels.astype(target))
+        return ArkoudaExtensionArray._wrap(ak_cast(labels, target))
 
     def to_numpy(self, dtype: object = None, copy: bool = False, na_value: object = None) -> np.ndarray:
         out = self._data.to_ndarray()

@@ -206,6 +206,9 @@ class ArkoudaExtensionArray(ExtensionArray):
             raise ValueError("All items passed to _concat_same_type must be instances of the same class")
         if len(arrays) == 1:
             return arrays[0]
+        dtypes = {str(a._data.dtype) for a in arrays if isinstance(a._data, pdarray)}
+        if len(dtypes) > 1:
+            raise ValueError(f"All pdarrays must have same dtype to concatenate, got {sorted(dtypes)}")
         return type(arrays[0])(ak_concatenate([a._data for a in arrays]))
 
     def take(self, indexer, fill_value=None, allow_fill=False):

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...numpy.numeric import cast as ak_cast
 from ...numpy.pdarrayclass import pdarray
 from ...numpy.pdarraycreation import array as ak_array
 from ...numpy.strings import Strings
@@ -93,7 +94,7 @@ class ArkoudaStringArray(ArkoudaExtensionArray):
             return type(self)(self._data.copy()) if copy else self
         if target == "category":
             return ArkoudaExtensionArray._from_sequence(self._data, dtype="ak.category")
-        return ArkoudaExtensionArray._wrap(self._data.astype(target))
+        return ArkoudaExtensionArray._wrap(ak_cast(self._data, target))
 
     def isna(self) -> np.ndarray:
         return np.zeros(len(self), dtype=bool)
