@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from .. import _atoll
-from .pdarrayclass import pdarray
+from .pdarrayclass import _np_scalar, _slice_indices, max as _max, min as _min, pdarray
 
 MAX_RANK = 8
 
@@ -206,3 +206,292 @@ def with_shape(a, shape):
     """The pdarray ``a``'s flat values given the shape ``shape`` (same size; no copy)."""
     a._materialize()
     return pdarray(a._arr, a._start, a._step, a._size, shape=shape)
+
+
+def axis_slice(a, axis, start, stop, step=1):
+    """``a[..., start:stop:step, ...]`` along ``axis`` (a normalized axis; ``start``/``stop``
+    in range, as ``slice.indices`` gives them): a strided view."""
+    shape = list(a.shape)
+    n = len(range(start, stop, step))
+    st = c_strides(a.shape)
+    offset = start * st[axis] if n else 0
+    shape[axis] = n
+    strides = list(st)
+    strides[axis] = st[axis] * step
+    return view(a, offset, tuple(shape), strides)
+
+
+def moveaxis(a, source, destination):
+    """``a`` with axis ``source`` moved to ``destination`` (both normalized), the other axes
+    in order."""
+    order = [k for k in range(a.ndim) if k != source]
+    order.insert(destination, source)
+    return transpose(a, order)
+
+
+# ----- indexing: NumPy's basic and advanced rules -------------------------------------------
+
+INDEX_TYPES = "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
+
+
+def _is_int(k):
+    return isinstance(k, (builtins.int, np.integer)) and not isinstance(k, (builtins.bool, np.bool_))
+
+
+class Selection:
+    """What an index selects of an array's flat values (C order), and the shape it has.
+
+    ``scalar``: one element (an int on every axis), at ``offset``. Basic indexing (``pos`` and
+    ``mask`` None): the strided view ``offset``/``strides``. A boolean array of the array's
+    whole shape: ``mask`` (select in C order; ``shape`` is not computed). Advanced indexing: ``pos``, the lazy int64 flat
+    positions of the selection in the C order of ``shape``."""
+
+    __slots__ = ("shape", "scalar", "offset", "strides", "pos", "mask")
+
+    def __init__(self, shape, scalar=False, offset=0, strides=(), pos=None, mask=None):
+        self.shape = tuple(shape)
+        self.scalar = scalar
+        self.offset = offset
+        self.strides = tuple(strides)
+        self.pos = pos
+        self.mask = mask
+
+
+def flat(a):
+    """``a``'s flat values as a 1-D pdarray (no copy; a lazy ``a`` stays lazy)."""
+    if a._shape is None:
+        return a
+    if a._expr is not None:
+        return pdarray._lazy(a._expr, a._size, a._nodes)
+    return pdarray(a._arr, a._start, a._step, a._size)
+
+
+def _wrapped(k, n, axis):
+    """The int64 flat pdarray of the integer index array ``k`` for an axis of ``n`` elements:
+    checked against the bounds (NumPy's IndexError) and negatives counted from the end."""
+    f = flat(k)
+    lo = 0
+    if f._size:
+        lo, hi = builtins.int(_min(f)), builtins.int(_max(f))
+        if lo < -n or hi >= n:
+            raise IndexError(f"index {lo if lo < -n else hi} is out of bounds for axis {axis} with size {n}")
+    if f._dtype != np.int64:
+        f = pdarray._lazy(_atoll.cast(f._ex(), "int64"), f._size, f._nodes + 1)
+    return f % n if lo < 0 else f
+
+
+def _broadcast_flat(f, src, shape):
+    """The flat values ``f`` (of shape ``src``) broadcast to ``shape``, as a 1-D pdarray."""
+    if tuple(src) == tuple(shape):
+        return f
+    st = c_strides(src)
+    lead = len(shape) - len(src)
+    strides = [0] * lead + [0 if src[k] == 1 else st[k] for k in range(len(src))]
+    return flat(view(f, 0, shape, strides))
+
+
+def select(a, key):
+    """The ``Selection`` of ``a[key]`` (``key`` a tuple of ints, slices, ``Ellipsis``, ``None``
+    and pdarrays), with NumPy's rules and errors. Integer arrays (and ints, when there is an
+    array) broadcast together; their axes take the place of the first of them when they are
+    adjacent in the key, else they come first. A boolean array indexes as its nonzero
+    positions over the axes it spans."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    shape = a.shape
+    nd = len(shape)
+    ells = [j for j, k in enumerate(key) if k is Ellipsis]
+    if len(ells) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = 0
+    has_array = False
+    for k in key:
+        if k is None or k is Ellipsis:
+            continue
+        if _is_int(k) or isinstance(k, slice):
+            used += 1
+        elif isinstance(k, pdarray) and k._dtype == np.bool_:
+            if k.ndim == 0:
+                raise IndexError("key: 0-dimensional boolean index arrays are not supported")
+            used += k.ndim
+            has_array = True
+        elif isinstance(k, pdarray) and k._dtype.kind in "iu":
+            used += 1
+            has_array = True
+        elif isinstance(k, pdarray):
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        else:
+            raise IndexError(f"{INDEX_TYPES} (key: {type(k).__name__})")
+    if used > nd:
+        raise IndexError(f"too many indices for array: array is {nd}-dimensional, but {used} were indexed")
+    if not has_array and not ells and len(key) == nd and builtins.all(_is_int(k) for k in key):
+        st = c_strides(shape)
+        off = 0
+        for ax, k in enumerate(key):
+            i, n = builtins.int(k), shape[ax]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {ax} with size {n}")
+            off += (i % n) * st[ax]
+        return Selection((), scalar=True, offset=off)
+    if (
+        len(key) == 1
+        and isinstance(key[0], pdarray)
+        and key[0]._dtype == np.bool_
+        and tuple(key[0].shape) == tuple(shape)
+    ):
+        return Selection((), mask=key[0])
+    fill = (slice(None),) * (nd - used)
+    key = key[: ells[0]] + fill + key[ells[0] + 1 :] if ells else key + fill
+    st = c_strides(shape)
+    offset = 0
+    out = []  # the basic output axes: (length, stride)
+    adv = []  # the advanced indices: (flat int64 pdarray of flat offsets, or an int; shape)
+    adv_keys = []  # their places in the key
+    adv_out = None  # where their axes go among the basic output axes when adjacent
+    ax = 0
+    for j, k in enumerate(key):
+        if k is None:
+            out.append((1, 0))
+        elif isinstance(k, slice):
+            s, e, step = _slice_indices(k, shape[ax])
+            n = len(range(s, e, step))
+            out.append((n, step * st[ax]))
+            offset += s * st[ax] if n else 0
+            ax += 1
+        elif _is_int(k):
+            i, n = builtins.int(k), shape[ax]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {ax} with size {n}")
+            if has_array:
+                adv.append(((i % n) * st[ax], ()))
+                adv_keys.append(j)
+                adv_out = len(out) if adv_out is None else adv_out
+            else:
+                offset += (i % n) * st[ax]
+            ax += 1
+        elif k._dtype == np.bool_:
+            kd = k.ndim
+            for d in range(kd):
+                if k.shape[d] != shape[ax + d]:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {ax + d}; size of axis is "
+                        f"{shape[ax + d]} but size of corresponding boolean axis is {k.shape[d]}"
+                    )
+            fk = flat(k)
+            nz = pdarray(_atoll.compress(pdarray(_atoll.arange(k._size, 0, 1))._ex(), fk._ex(), k._size))
+            # The axes a boolean array spans are consecutive in C order: position p in its
+            # flat values is p times the stride of its last axis.
+            adv.append((nz * st[ax + kd - 1] if st[ax + kd - 1] != 1 else nz, (nz._size,)))
+            adv_keys.append(j)
+            adv_out = len(out) if adv_out is None else adv_out
+            ax += kd
+        else:
+            w = _wrapped(k, shape[ax], ax)
+            adv.append((w * st[ax] if st[ax] != 1 else w, tuple(k.shape)))
+            adv_keys.append(j)
+            adv_out = len(out) if adv_out is None else adv_out
+            ax += 1
+    if not adv:
+        return Selection(tuple(n for n, _ in out), offset=offset, strides=[s for _, s in out])
+    shapes = [s for _, s in adv]
+    try:
+        bshape = tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes "
+            + " ".join(str(tuple(s)) for s in shapes)
+        ) from None
+    if adv_keys != list(range(adv_keys[0], adv_keys[0] + len(adv_keys))):
+        adv_out = 0
+    before, after = out[:adv_out], out[adv_out:]
+    oshape = tuple(n for n, _ in before) + bshape + tuple(n for n, _ in after)
+    total = prod(oshape)
+    if total == 0:
+        return Selection(oshape, pos=pdarray(_atoll.full(0, "int64", 0)))
+    nb = prod(bshape)
+    i = pdarray(_atoll.arange(total, 0, 1))
+    below = total
+    pos = None
+
+    def add(term):
+        nonlocal pos
+        pos = term if pos is None else pos + term
+
+    def axis_term(m, s):
+        nonlocal below
+        below //= m
+        if m == 1:
+            return None
+        t = i // below if below > 1 else i
+        return t % m if below * m != total else t
+
+    for m, s in before:
+        t = axis_term(m, s)
+        if t is not None and s:
+            add(t * s if s != 1 else t)
+    jb = axis_term(nb, None) if nb != 1 else None
+    below_after = below
+    for f, s in adv:
+        if isinstance(f, builtins.int):
+            offset += f
+            continue
+        f = _broadcast_flat(f, s, bshape)
+        if nb == 1:
+            # One selected element per basic position: the same offset for all.
+            add(pdarray(_atoll.full(total, "int64", builtins.int(f[0]))))
+        elif nb == total:
+            add(f)
+        else:
+            f._materialize()
+            add(pdarray(_atoll.gather(f._arr, (jb * f._step + f._start)._ex(), total)))
+    below = below_after
+    for m, s in after:
+        t = axis_term(m, s)
+        if t is not None and s:
+            add(t * s if s != 1 else t)
+    if pos is None:
+        pos = pdarray(_atoll.full(total, "int64", builtins.int(offset)))
+    elif offset:
+        pos = pos + builtins.int(offset)
+    return Selection(oshape, pos=pos)
+
+
+def coords(shape):
+    """The lazy flat index ``i`` of an array of ``shape`` (C order) and its per-axis
+    coordinates (``(i // c_k) % n_k``, the operations that cannot change it left out)."""
+    n = prod(shape)
+    i = pdarray(_atoll.arange(n, 0, 1))
+    out = []
+    for c, m in zip(c_strides(shape), shape):
+        t = i // c if c > 1 else i
+        out.append(t % m if c * m != n else t)
+    return i, out
+
+
+def gather_flat(a, pos, shape):
+    """The elements of ``a``'s flat values at the int64 pdarray ``pos`` (positions in range,
+    one per element of ``shape``, in C order), as a pdarray of ``shape``: one gather."""
+    a._materialize()
+    n = prod(shape)
+    if n == 0:
+        return view(a, 0, shape, [0] * len(shape))
+    if a._start or a._step != 1:
+        pos = pos * a._step + a._start
+    return pdarray(_atoll.gather(a._arr, pos._ex(), n), shape=tuple(shape))
+
+
+def take_selection(a, sel):
+    """``a[key]`` for the ``Selection`` ``sel`` of ``key``: a NumPy scalar, a strided view (no
+    copy when it is one arithmetic progression), the masked values, or one gather."""
+    if sel.mask is not None:
+        return pdarray(_atoll.compress(a._ex(), flat(sel.mask)._ex(), a._size))
+    a._materialize()
+    if sel.scalar:
+        return _np_scalar(_atoll.get(a._arr, a._start + a._step * sel.offset), a._dtype)
+    if sel.pos is None:
+        return view(a, sel.offset, sel.shape, sel.strides)
+    n = prod(sel.shape)
+    if n == 0:
+        return view(a, 0, sel.shape, [0] * len(sel.shape))
+    p = sel.pos if a._start == 0 and a._step == 1 else sel.pos * a._step + a._start
+    return pdarray(_atoll.gather(a._arr, p._ex(), n), shape=sel.shape)

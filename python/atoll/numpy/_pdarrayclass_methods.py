@@ -9,7 +9,7 @@ import numpy as np
 from .. import _atoll
 from .._attach import attach
 from ..io import to_parquet
-from ..stats import corr as _corr, take
+from ..stats import corr as _corr, matmul as _matmul, take
 from . import _nd, err as _fp_err
 from ._bigint import to_bigint
 from .dtypes import (
@@ -28,7 +28,6 @@ from .numeric import cast, clz, ctz, isnan, parity, popcount, rotl, rotr, where
 from .pdarrayclass import (
     _CMP,
     _UFUNC_NAMES,
-    _axis1,
     _before_write,
     _check_exponent,
     _cmp_mixed_sign,
@@ -43,6 +42,42 @@ from .pdarrayclass import (
 from .pdarraycreation import arange, array, zeros
 from .pdarraysetops import value_counts
 from .sorting import argsort as _argsort
+
+
+def _index_array(k):
+    """A list or NumPy array in an index as a pdarray (empty: int64, as NumPy takes it);
+    anything else as it is."""
+    if isinstance(k, (list, np.ndarray)):
+        v = np.asarray(k)
+        if v.ndim == 0:
+            return v[()]
+        if v.size == 0 and v.dtype.kind != "b":
+            v = v.astype(np.int64)
+        return array(v)
+    if isinstance(k, pdarray) and k._shape == () and k._dtype.kind in "iu":
+        return k[()]  # a 0-d integer array indexes as its value, as in NumPy
+    return k
+
+
+def _index_key(key):
+    """``key`` as a tuple of ints, slices, ``Ellipsis``, ``None`` and pdarrays."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    return tuple(_index_array(list(k) if isinstance(k, tuple) else k) for k in key)
+
+
+def _fits(vshape, shape):
+    """``vshape`` without the leading length-1 axes it has beyond ``shape``'s rank, or None when
+    it does not broadcast to ``shape`` (NumPy's rule for an assigned value)."""
+    vshape = tuple(vshape)
+    while len(vshape) > len(shape) and vshape[0] == 1:
+        vshape = vshape[1:]
+    if len(vshape) > len(shape):
+        return None
+    try:
+        return vshape if tuple(np.broadcast_shapes(vshape, shape)) == tuple(shape) else None
+    except ValueError:
+        return None
 
 
 class _pdarrayMethods:
@@ -149,36 +184,47 @@ class _pdarrayMethods:
         return i
 
     def __getitem__(self, key):
-        if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
-            self._materialize()
-            return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
-        if isinstance(key, slice):
-            self._materialize()
-            s, e, st = _slice_indices(key, self._size)
-            n = len(range(s, e, st))
-            step = self._step * st if n > 1 else 1  # one element: any step (2**80 too) is 1
-            return pdarray(self._arr, self._start + s * self._step if n else 0, step, n)
-        if isinstance(key, pdarray):
-            if key._dtype == bool_:
-                if key._size != self._size:
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
-                    )
-                return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
-            self._materialize()
-            i = self._index_expr(key)
-            return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
-        if isinstance(key, (list, np.ndarray)) and not isinstance(key, str):
-            return self[array(key)] if len(key) else self[array(np.zeros(0, dtype=np.int64))]
-        if isinstance(key, tuple) and len(key) == 1:
-            return self[key[0]]
-        raise IndexError(
-            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
-            f"arrays are valid indices (key: {type(key).__name__})"
-        )
+        if self._shape is None:
+            # 1-D: the direct paths (one element, a slice of the same storage, a gather).
+            if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
+                self._materialize()
+                return _np_scalar(_atoll.get(self._arr, self._position(key)), self._dtype)
+            if isinstance(key, slice):
+                self._materialize()
+                s, e, st = _slice_indices(key, self._size)
+                n = len(range(s, e, st))
+                step = self._step * st if n > 1 else 1  # one element: any step (2**80 too) is 1
+                return pdarray(self._arr, self._start + s * self._step if n else 0, step, n)
+            if isinstance(key, pdarray) and key._shape is None:
+                if key._dtype == bool_:
+                    if key._size != self._size:
+                        raise IndexError(
+                            f"boolean index did not match indexed array along axis 0; size of axis is {self._size} but size of corresponding boolean axis is {key._size}"
+                        )
+                    return pdarray(_atoll.compress(self._ex(), key._ex(), self._size))
+                self._materialize()
+                i = self._index_expr(key)
+                return pdarray(_atoll.gather(self._arr, i._ex(), i._size))
+            if isinstance(key, (list, np.ndarray)) and np.ndim(key) == 1:
+                return self[_index_array(key)]
+            if isinstance(key, tuple) and len(key) == 1 and not isinstance(key[0], tuple):
+                return self[key[0]]
+        # Any rank: NumPy's basic indexing is a strided view, advanced indexing one gather.
+        return _nd.take_selection(self, _nd.select(self, _index_key(key)))
 
-    def _values_for(self, value, n):
-        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype."""
+    def _values_for(self, value, n, shape=None, check=False):
+        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype;
+        with ``shape``, a pdarray broadcast to ``shape`` (NumPy's rule; ``check``: the check
+        alone)."""
+        if isinstance(value, pdarray) and shape is not None:
+            vshape = _fits(value.shape, shape)
+            if vshape is None:
+                raise ValueError(f"could not broadcast input array from shape {value.shape} into shape {shape}")
+            if check:
+                return None
+            if vshape != tuple(shape):
+                value = _nd.broadcast_to(_nd.with_shape(value, vshape), shape)
+            return value._cast(self._dtype)
         if isinstance(value, pdarray):
             if value._size != n:
                 raise ValueError(
@@ -188,7 +234,7 @@ class _pdarrayMethods:
         if is_scalar(value):
             return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
         if isinstance(value, (list, tuple, np.ndarray)):
-            return self._values_for(array(value), n)
+            return self._values_for(array(value), n, shape, check)
         raise TypeError(f"value: unsupported type {type(value).__name__}")
 
     def _assign(self, key, value, spare=None):
@@ -196,6 +242,11 @@ class _pdarrayMethods:
         self._materialize()
         if isinstance(value, (list, tuple, np.ndarray)):
             value = array(value)
+        if self._shape is not None or not (
+            isinstance(key, (builtins.int, np.integer, slice)) or (isinstance(key, pdarray) and key._shape is None)
+        ):
+            self._assign_nd(key, value, spare)
+            return
         if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
             pos = self._position(key)
             if not is_scalar(value):
@@ -240,6 +291,51 @@ class _pdarrayMethods:
             return
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
+    def _assign_nd(self, key, value, spare=None):
+        """``self[key] = value`` with NumPy's indexing rules for any rank (``self`` materialized,
+        ``value`` a scalar or a pdarray): the value broadcast to the selection's shape, written
+        in place (a strided assignment when the selection is one progression, else a scatter)."""
+        sel = _nd.select(self, _index_key(key))
+        if sel.scalar:
+            if isinstance(value, pdarray) and value._shape == ():
+                value = value[()]
+            if not is_scalar(value):
+                raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
+            v = _scalar_value(value, self._dtype)
+            _before_write(self._arr)
+            _atoll.set(self._arr, self._start + self._step * sel.offset, v)
+            return
+        pos, shape, strides = sel.pos, sel.shape, None
+        if sel.mask is not None:
+            whole, m = _nd.flat(self), _nd.flat(sel.mask)
+            if is_scalar(value):
+                w = where(m, value, whole)
+                whole._assign(slice(None), w, spare=w)
+                return
+            pos = arange(self._size)[m]
+            shape = (pos._size,)
+        elif pos is None:
+            strides = [self._step * st for st in sel.strides]
+        n = _nd.prod(shape)
+        self._values_for(value, n, shape, check=True)  # checks the value before anything is computed
+        _before_write(self._arr, spare)
+        ex = self._values_for(value, n, shape)
+        if n == 0:
+            return
+        if strides is not None:
+            base = self._start + self._step * sel.offset
+            dims = _nd._merge(shape, strides)
+            if not dims:
+                _atoll.assign(self._arr, base, 1, 1, ex)
+            elif len(dims) == 1 and dims[0][1] > 0:
+                _atoll.assign(self._arr, base, dims[0][1], n, ex)
+            else:
+                _atoll.scatter(self._arr, _nd.positions(base, shape, strides)._ex(), ex, n)
+            return
+        if self._start != 0 or self._step != 1:
+            pos = pos * self._step + self._start
+        _atoll.scatter(self._arr, pos._ex(), ex, n)
+
     # ----- shape ------------------------------------------------------------------------
     def reshape(self, *shape, order="C"):
         """The values in C order given ``shape`` (one axis may be -1); no copy."""
@@ -268,9 +364,16 @@ class _pdarrayMethods:
         """The transpose (axes reversed)."""
         return _nd.transpose(self)
 
-    def argsort(self, algorithm=None, axis=0, ascending=True):
-        _axis1(axis)
-        return _argsort(self, algorithm=algorithm, ascending=ascending)
+    def __matmul__(self, other):
+        """``self @ other`` (``ak.matmul``)."""
+        return _matmul(self, other) if isinstance(other, pdarray) else NotImplemented
+
+    def __rmatmul__(self, other):
+        """``other @ self`` (``ak.matmul``)."""
+        return _matmul(other, self) if isinstance(other, pdarray) else NotImplemented
+
+    def argsort(self, algorithm=None, axis=-1, ascending=True):
+        return _argsort(self, algorithm=algorithm, axis=axis, ascending=ascending)
 
     def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""

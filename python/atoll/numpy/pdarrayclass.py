@@ -7,6 +7,7 @@ as one owner-computes loop when its value is needed: printing, indexing, a reduc
 
 import builtins
 import html as _html
+import math
 import os
 import weakref
 
@@ -32,6 +33,8 @@ PRINT_THRESHOLD = 100
 # Jupyter's display (``_repr_html_``): every row up to HTML_ROWS, else the first and last
 # HTML_ROWS // 2.
 HTML_ROWS = 10
+# NumPy's summary of a large array of rank 2 or more: this many items at each end of an axis.
+EDGE_ITEMS = 3
 
 
 def html_rows(n):
@@ -216,15 +219,14 @@ class pdarray(Registrable):
     def __iter__(self):
         if self._shape is not None and len(self._shape) > 1:
             return (self[k] for k in range(self._shape[0]))
+        if self._shape == ():
+            raise TypeError("iteration over a 0-d array")
         return iter(self.to_ndarray())
 
-    def _fmt(self):
+    def _fmt(self, prefix=""):
         limit = getattr(client, "pdarrayIterThresh", PRINT_THRESHOLD)  # Arkouda's setting
         if self._shape is not None:
-            if self._size <= limit:
-                return np.array2string(self.to_ndarray(), separator=" ", threshold=limit + 1, max_line_width=10**9)
-            flat = pdarray(self._arr, self._start, self._step, self._size, self._expr, self._dtype, self._nodes)
-            return f"{flat._fmt()} (shape {self._shape})"
+            return self._fmt_nd(limit, prefix)
         if self._size <= limit:
             a = self.to_ndarray()
             return np.array2string(a, separator=" ", threshold=limit + 1, max_line_width=10**9)
@@ -234,11 +236,24 @@ class pdarray(Registrable):
         s = np.array2string(both, separator=" ", max_line_width=10**9)[1:-1].split()
         return "[" + " ".join(s[:3]) + " ... " + " ".join(s[3:]) + "]"
 
+    def _fmt_nd(self, limit, prefix):
+        """NumPy's layout of an array of rank other than 1 (continuation lines indented by the
+        length of ``prefix``). Above ``limit`` elements, as NumPy summarises: the first and last
+        ``EDGE_ITEMS`` along each longer axis with "..." between; only those are gathered (with
+        one element of the middle, which NumPy's summary drops)."""
+        opts = {"separator": " ", "max_line_width": 10**9, "prefix": prefix}
+        if self._size <= limit:
+            return np.array2string(self.to_ndarray(), threshold=limit + 1, **opts)
+        e = EDGE_ITEMS
+        picks = [np.arange(n) if n <= 2 * e else np.r_[0:e, e, n - e : n] for n in self._shape]
+        part = self[np.ix_(*picks)].to_ndarray()
+        return np.array2string(part, threshold=0, edgeitems=e, **opts)
+
     def __str__(self):
         return self._fmt()
 
     def __repr__(self):
-        return f"array({self._fmt()})"
+        return f"array({self._fmt('array(')})"
 
     def to_arrow(self):
         """The ``pyarrow.Array`` of the values: it wraps the NumPy array ``to_ndarray`` gathers
@@ -246,7 +261,19 @@ class pdarray(Registrable):
         return pa.array(self.to_ndarray())
 
     def _repr_html_(self):
-        """Jupyter's display: the head and tail values by position, the size, dtype and bytes."""
+        """Jupyter's display: the head and tail values by position, the size, dtype and bytes
+        (of rank 2 or more: the head and tail rows along axis 0, each as NumPy prints it)."""
+        if self._shape is not None:
+            rows = self._shape[0] if self._shape else 1
+            head, tail = html_rows(rows)
+
+            def cells(ks):
+                return [[k, self[k]._fmt() if self._shape else self._fmt()] for k in ks]
+
+            caption = (
+                f"pdarray: shape {self._shape}, {self._size} values, dtype {self._dtype.name}, {byte_size(self.nbytes)}"
+            )
+            return html_table(["", "value"], cells(head), cells(tail), caption)
         head, tail = html_rows(self._size)
         h = self[: len(head)].to_ndarray().tolist()
         t = self[self._size - len(tail) :].to_ndarray().tolist() if tail else []
@@ -469,11 +496,11 @@ class pdarray(Registrable):
     def is_sorted(self, axis=None):
         return is_sorted(self, axis)
 
-    def cumsum(self):
-        return cumsum(self)
+    def cumsum(self, axis=None):
+        return cumsum(self, axis)
 
-    def cumprod(self):
-        return cumprod(self)
+    def cumprod(self, axis=None):
+        return cumprod(self, axis)
 
     # ----- more of Arkouda's methods -----------------------------------------------------
     @property
@@ -766,20 +793,45 @@ def _axis1(axis):
 
 
 def is_sorted(pda, axis=None):
-    """True when the elements are in nondecreasing order (``axis``: None, 0 or -1)."""
-    _axis1(axis)
+    """True when the elements are in nondecreasing order. Of an N-d pdarray with ``axis`` (an
+    int or a tuple of ints, not all of the axes): a bool pdarray of the other axes' shape, True
+    where the lane along ``axis`` (its values in the C order of those axes) is nondecreasing."""
     if hasattr(pda, "_limbs"):  # bigint
+        _axis1(axis)
         return pda.is_sorted()
+    if isinstance(pda, pdarray):
+        axes = _norm_axes(axis, pda.ndim)
+        if len(axes) < pda.ndim:
+            return _sorted_lanes(pda, axes)
+    else:
+        _axis1(axis)
     v = _reduce(pda, "is_sorted")
     return np.bool_(True if v is None else v)
+
+
+def _sorted_lanes(pda, axes):
+    """Whether each lane of ``pda`` along ``axes`` is nondecreasing (see ``is_sorted``)."""
+    x, kept, lane = _lanes(pda, axes)
+    groups = math.prod(kept)
+    if groups == 0 or lane <= 1:
+        return _shaped(_full(groups, True, bool_), kept)
+    n = x._size
+    v = _flat(x)
+    # Position p holds whether it does not step down from p - 1 (True at each lane's start).
+    ok = _full(n, True, bool_)
+    ok[1:] = (v[1:] >= v[: n - 1]) | (pdarray(_atoll.arange(n - 1, 1, 1)) % lane == 0)
+    return _shaped(_segmented(ok, "all", lane, groups), kept)
 
 
 def is_locally_sorted(pda, axis=None):
     """True when the part of each locale is sorted: the Block parts ``ceil(k * n / L)`` to
     ``ceil((k + 1) * n / L)`` of the ``L`` locales (each checked in place)."""
 
-    _axis1(axis)
     _check(pda)
+    axes = _norm_axes(axis, pda.ndim)
+    if len(axes) < pda.ndim:
+        # A sorted lane is sorted in each locale's part of it: the lanes' order is the test.
+        return _sorted_lanes(pda, axes)
     n, nl = pda._size, num_locales()
     bounds = [-(-k * n // nl) for k in range(nl + 1)]
     return np.bool_(builtins.all(builtins.bool(is_sorted(pda[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo))
@@ -796,8 +848,7 @@ def mean(pda):
 def var(pda, ddof=0):
     """The variance, ``sum((x - mean)**2) / (size - ddof)``."""
     _check(pda)
-    if not isinstance(ddof, (builtins.int, np.integer)) or ddof < 0:
-        raise ValueError(f"ddof: expected a nonnegative integer, got {ddof!r}")
+    _check_ddof(ddof)
     if pda._size - ddof <= 0:
         return np.float64(np.nan)
     m = mean(pda)
@@ -810,23 +861,66 @@ def std(pda, ddof=0):
     return np.float64(np.sqrt(var(pda, ddof)))
 
 
-def _scan(pda, op):
+def _check_ddof(ddof):
+    if not isinstance(ddof, (builtins.int, np.integer)) or ddof < 0:
+        raise ValueError(f"ddof: expected a nonnegative integer, got {ddof!r}")
+
+
+def _scan(pda, op, axis=None):
     _check(pda)
     d = _sum_dtype(pda)
+    if axis is not None and (
+        isinstance(axis, (builtins.bool, np.bool_)) or not isinstance(axis, (builtins.int, np.integer))
+    ):
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+    if axis is not None and pda.ndim > 1:
+        (k,) = _norm_axes(axis, pda.ndim)
+        return _scan_axis(pda, op, k, d)
+    if axis is not None:
+        _axis1(axis)
     ex = pda._cast(d)
     if pda._size == 0:
         return _full(0, 0, d)
     return pdarray(_atoll.scan(ex, pda._size, op))
 
 
-def cumsum(pda):
-    """The inclusive prefix sums (int64 for bool)."""
-    return _scan(pda, "sum")
+def _scan_axis(pda, op, k, d):
+    """The inclusive scan of ``pda`` along axis ``k``, in place in the C-order flat values: in
+    ``ceil(log2(len))`` steps (``len`` the axis' length), step ``j`` combines each element with
+    the one ``2**j`` places before it along the axis (``2**j * stride`` flat positions before)
+    when there is one: the prefix sums of Hillis and Steele, no transpose."""
+    shape = pda.shape
+    n, length = pda._size, shape[k]
+    stride = math.prod(shape[k + 1 :])
+    cur = _atoll.evaluate(pda._cast(d), n)
+    if n == 0 or length <= 1:
+        return pdarray(cur, shape=shape)
+    i = pdarray(_atoll.arange(n, 0, 1))
+    along = (i // stride % length if stride > 1 else i % length)._whole()
+    sym = "+" if op == "sum" else "*"
+    step = 1
+    while step < length:
+        sh = step * stride
+        m = n - sh
+        tail, head = _atoll.leaf(cur, sh, 1, m), _atoll.leaf(cur, 0, 1, m)
+        cond = _atoll.binary(">=", _atoll.leaf(along, sh, 1, m), _atoll.scalar(step, "int64"))
+        nxt = _atoll.evaluate(_atoll.leaf(cur, 0, 1, n), n)
+        _atoll.assign(nxt, sh, 1, m, _atoll.where_(cond, _atoll.binary(sym, tail, head), tail))
+        cur = nxt
+        step *= 2
+    return pdarray(cur, shape=shape)
 
 
-def cumprod(pda):
-    """The inclusive prefix products (int64 for bool)."""
-    return _scan(pda, "prod")
+def cumsum(pda, axis=None):
+    """The inclusive prefix sums (int64 for bool): of the flat values (C order) when ``axis`` is
+    None, else along the axis ``axis`` (NumPy's ``cumsum``)."""
+    return _scan(pda, "sum", axis)
+
+
+def cumprod(pda, axis=None):
+    """The inclusive prefix products (int64 for bool): of the flat values (C order) when
+    ``axis`` is None, else along the axis ``axis`` (NumPy's ``cumprod``)."""
+    return _scan(pda, "prod", axis)
 
 
 # Arkouda's names of the reductions (``ak.numpy.pdarrayclass.SUPPORTED_REDUCTION_OPS``).
@@ -835,17 +929,150 @@ SUPPORTED_INDEX_REDUCTION_OPS = ["argmin", "argmax"]
 SUPPORTED_STATS_REDUCTION_OPS = ["var", "std"]
 
 
-def _with_axis(f):
-    """NumPy's ``axis``/``keepdims`` for a 1-D reduction: axis None, 0, -1 or (0,) reduce the
-    one axis; ``keepdims`` gives a 1-element pdarray."""
+# ----- reductions along axes -------------------------------------------------------------
+# A pdarray of any rank stores its values in C order, Block-distributed over the flat index.
+# A reduction over some axes moves them last (``transpose``: one gather; none when they are
+# last already), so that each lane to reduce is a run of equal length of consecutive flat
+# values, and reduces the runs with the segmented fold of GroupBy (``_atoll.aggregate``).
+# Reductions over every axis are the 1-D reduction of the flat values.
+
+# NumPy's values of reductions over an empty lane.
+_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True, "count_nonzero": 0}
+_NAN_OPS = ("sum", "prod", "min", "max", "mean", "var", "std")
+
+
+def _norm_axes(axis, nd):
+    """``axis`` (None, an int or a tuple of ints) as a sorted tuple of distinct axes of an array of
+    rank ``nd`` (None: all of them), with NumPy's errors."""
+    if axis is None:
+        return tuple(range(nd))
+    items = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in items:
+        if isinstance(a, (builtins.bool, np.bool_)) or not isinstance(a, (builtins.int, np.integer)):
+            raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer")
+        if not -nd <= a < nd:
+            # NumPy's AxisError is both a ValueError and an IndexError.
+            raise np.exceptions.AxisError(f"axis {a} is out of bounds for array of dimension {nd}")
+        out.append(builtins.int(a) % nd)
+    if len(set(out)) != len(out):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(sorted(out))
+
+
+def _flat(x):
+    """``x``'s flat values as a 1-D pdarray (no copy of a materialized array)."""
+    x._materialize()
+    return pdarray(x._arr, x._start, x._step, x._size)
+
+
+def _shaped(r, shape):
+    """The pdarray ``r``'s values with the shape ``shape`` (no copy)."""
+    r._materialize()
+    return pdarray(r._arr, r._start, r._step, r._size, shape=shape)
+
+
+def _lanes(pda, axes):
+    """``(values, kept shape, lane)``: ``pda``'s values with the axes ``axes`` moved last, so that
+    each run of ``lane`` consecutive flat values is one lane (in the C order of the kept axes)."""
+    shape = pda.shape
+    kept = [k for k in range(len(shape)) if k not in axes]
+    order = kept + list(axes)
+    x = pda if order == sorted(order) else pda.transpose(*order)
+    return x, tuple(shape[k] for k in kept), math.prod(shape[k] for k in axes)
+
+
+def _lane_starts(n, lane):
+    """The native bool array that is True at the first flat position of each lane."""
+    i = pdarray(_atoll.arange(n, 0, 1))
+    return (i % lane == 0)._whole()
+
+
+def _segmented(x, op, lane, groups, ddof=0):
+    """``op`` (an aggregation of ``_atoll.aggregate``) of each run of ``lane`` values of ``x``
+    (``groups`` runs; bool values as int64, uint8 as uint64). NaN is skipped (GroupBy's rule);
+    ``_reduce_lanes`` restores NumPy's."""
+    d = x._dtype
+    vd = int64 if d == bool_ else uint64 if d == uint8 else d
+    ex = x._ex() if vd == d else _atoll.cast(x._ex(), vd.name)
+    return pdarray(_atoll.aggregate(ex, _lane_starts(x._size, lane), x._size, groups, op, ddof))
+
+
+def _out_dtype(pda, op):
+    if op in ("sum", "prod"):
+        return _sum_dtype(pda)
+    if op in ("argmin", "argmax", "count_nonzero"):
+        return int64
+    if op in ("mean", "var", "std"):
+        return float64
+    if op in ("any", "all"):
+        return bool_
+    return pda._dtype
+
+
+def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
+    """``op`` of ``pda`` along ``axes`` (not all of them) as a pdarray of the other axes' shape
+    (length-1 axes in place of ``axes`` with ``keepdims``)."""
+    shape = pda.shape
+    x, kept, lane = _lanes(pda, axes)
+    groups = math.prod(kept)
+    out_shape = tuple(1 if k in axes else shape[k] for k in range(len(shape))) if keepdims else kept
+    d = _out_dtype(pda, op)
+    if lane == 0 and op in ("min", "max", "argmin", "argmax"):
+        raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
+    if groups == 0:
+        return _shaped(_full(0, 0, d), out_shape)
+    if lane == 0 or (op in ("var", "std") and lane <= ddof):
+        return _shaped(_full(groups, _IDENTITY.get(op, np.nan), d), out_shape)
+    if op in ("any", "all"):
+        r = _segmented(_truth(x), op, lane, groups)
+    elif op == "count_nonzero":
+        r = _segmented(_truth(x), "sum", lane, groups)
+    else:
+        r = _segmented(x.astype(d) if op in ("sum", "prod") else x, op, lane, groups, ddof)
+    if op in ("min", "max") and d != r._dtype:
+        r = r.astype(d)
+    if x._dtype == float64 and op in _NAN_OPS + ("argmin", "argmax"):
+        r = _nan_lanes(x, r, op, lane, groups)
+    if op in ("argmin", "argmax"):
+        # The aggregation gives flat positions; NumPy gives positions within the lane.
+        r = r - pdarray(_atoll.arange(groups, 0, lane))
+    return _shaped(r, out_shape)
+
+
+def _nan_lanes(x, r, op, lane, groups):
+    """``r`` with NumPy's value for the lanes of ``x`` that hold a NaN: NaN, or for argmin and
+    argmax the flat position of the lane's first NaN."""
+    nan = x != x
+    if not _atoll.reduce(nan._ex(), x._size, "any"):
+        return r
+    has = _segmented(nan, "any", lane, groups)
+    first = _segmented(nan, "argmax", lane, groups)
+    fill = first._ex() if op in ("argmin", "argmax") else _atoll.scalar(np.nan, "float64")
+    return pdarray(_atoll.evaluate(_atoll.where_(has._ex(), fill, r._ex()), groups))
+
+
+def _with_axis(f, op):
+    """``f`` (a reduction of all the values) with NumPy's ``axis`` (None, an int or a tuple of
+    ints; an int or None for argmin/argmax) and ``keepdims``: over every axis the NumPy scalar of
+    ``f`` (an array of length-1 axes with ``keepdims``), else a pdarray along the axes."""
 
     def g(pda, *args, axis=None, keepdims=False, **kw):
-        if axis not in (None, 0, -1) and not (isinstance(axis, tuple) and builtins.all(a in (0, -1) for a in axis)):
-            raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
-        r = f(pda, *args, **kw)
-        if keepdims:
-            return _full(1, r, np.asarray(r).dtype)
-        return r
+        if not isinstance(pda, pdarray):  # Strings (count_nonzero), bigint
+            _axis1(axis)
+            r = f(pda, *args, **kw)
+            return _full(1, r, np.asarray(r).dtype) if keepdims else r
+        nd = pda.ndim
+        if op in ("argmin", "argmax") and axis is not None and not isinstance(axis, (builtins.int, np.integer)):
+            raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+        axes = _norm_axes(axis, nd)
+        if len(axes) == nd:
+            r = f(pda, *args, **kw)
+            return _shaped(_full(1, r, np.asarray(r).dtype), (1,) * nd) if keepdims and nd else r
+        ddof = args[0] if args else kw.get("ddof", 0)
+        if op in ("var", "std"):
+            _check_ddof(ddof)
+        return _reduce_lanes(pda, op, axes, keepdims, ddof)
 
     g.__name__ = f.__name__
     g.__qualname__ = f.__qualname__
@@ -853,15 +1080,15 @@ def _with_axis(f):
     return g
 
 
-sum = _with_axis(sum)
-prod = _with_axis(prod)
-min = _with_axis(min)
-max = _with_axis(max)
-argmin = _with_axis(argmin)
-argmax = _with_axis(argmax)
-mean = _with_axis(mean)
-var = _with_axis(var)
-std = _with_axis(std)
-any = _with_axis(any)
-all = _with_axis(all)
-count_nonzero = _with_axis(count_nonzero)
+sum = _with_axis(sum, "sum")
+prod = _with_axis(prod, "prod")
+min = _with_axis(min, "min")
+max = _with_axis(max, "max")
+argmin = _with_axis(argmin, "argmin")
+argmax = _with_axis(argmax, "argmax")
+mean = _with_axis(mean, "mean")
+var = _with_axis(var, "var")
+std = _with_axis(std, "std")
+any = _with_axis(any, "any")
+all = _with_axis(all, "all")
+count_nonzero = _with_axis(count_nonzero, "count_nonzero")
