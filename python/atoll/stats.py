@@ -1,15 +1,17 @@
-"""Arkouda's numeric functions beyond the elementwise ones: ``diff``, ``dot``/``vecdot``/
-``matmul`` of 1-D arrays, ``quantile``/``percentile``/``median``, ``cov``, ``corr``, ``skew``,
+"""Arkouda's numeric functions beyond the elementwise ones: ``diff`` along an axis,
+``dot``/``vecdot``/``matmul``/``tensordot`` of arrays of any rank, ``quantile``/``percentile``/``median``, ``cov``, ``corr``, ``skew``,
 ``mink``/``maxk``/``argmink``/``argmaxk``, ``putmask``, ``take``, ``hash``."""
 
 import builtins
 
 import numpy as np
 
+from . import _atoll
+from .numpy import _nd
 from .numpy.dtypes import bool_, float64, int64, uint64
 from .numpy.numeric import isnan
 from .numpy.pdarrayclass import _check, any as _any, mean, pdarray, std, sum as _sum
-from .numpy.pdarraycreation import arange, array
+from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.pdarraymanipulation import concatenate
 from .numpy.sorting import argsort, sort
 from .numpy.strings import Strings
@@ -19,6 +21,7 @@ __all__ = [
     "dot",
     "vecdot",
     "matmul",
+    "tensordot",
     "quantile",
     "percentile",
     "median",
@@ -36,33 +39,151 @@ __all__ = [
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
-    """The ``n``-th differences ``a[1:] - a[:-1]`` (bool: ``!=``), as NumPy's ``diff``."""
+    """The ``n``-th differences along ``axis`` (``a[..., 1:] - a[..., :-1]``; bool: ``!=``), as
+    NumPy's ``diff``: ``prepend``/``append`` (scalars, broadcast to one slice of the axis, or
+    arrays) are joined to ``a`` along the axis first."""
 
     _check(a, "a")
+    if isinstance(n, (builtins.bool, np.bool_)) or not isinstance(n, (builtins.int, np.integer)):
+        raise TypeError(f"n: expected an int, got {type(n).__name__}")
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return a  # NumPy's: prepend and append unused
+    if a.ndim == 0:
+        raise ValueError("diff: diff requires input that is at least one dimensional")
+    ax = _nd.normalize_axis(axis, a.ndim)
+    one = a.shape[:ax] + (1,) + a.shape[ax + 1 :]
     parts = []
     for extra in (prepend, append):
         if extra is None:
             parts.append(None)
         elif isinstance(extra, pdarray):
-            parts.append(extra)
+            parts.append(_nd.broadcast_to(extra, one) if extra.ndim == 0 else extra)
         else:
-            parts.append(array(np.atleast_1d(np.asarray(extra, dtype=a.dtype))))
+            v = np.asarray(extra)
+            if v.ndim == 0:
+                parts.append(_nd.with_shape(array(np.full(_nd.prod(one), v, dtype=np.result_type(a.dtype, v))), one))
+            else:
+                parts.append(array(v))
     x = a
     if parts[0] is not None or parts[1] is not None:
-        x = concatenate([p for p in (parts[0], a, parts[1]) if p is not None])
+        x = concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=ax)
     for _ in range(n):
-        m = x.size
+        m = x.shape[ax]
         if m <= 1:
-            return x[0:0]
-        x = (x[1:] != x[: m - 1]) if x.dtype == bool_ else (x[1:] - x[: m - 1])
-        x = x._materialize()
+            return _nd.axis_slice(x, ax, 0, 0)
+        hi, lo = _nd.axis_slice(x, ax, 1, m), _nd.axis_slice(x, ax, 0, m - 1)
+        x = ((hi != lo) if x.dtype == bool_ else (hi - lo))._materialize()
     return x
 
 
+def _sum_last(x, c):
+    """The sums of the consecutive runs of ``c`` elements of the pdarray ``x`` (its last axis
+    of length ``c``): one segmented reduction, no sort."""
+    groups = x.size // c
+    flags = pdarray(_atoll.arange(x.size, 0, 1)) % c == 0 if c > 1 else None
+    if flags is None:
+        return x._materialize()
+    return pdarray(_atoll.aggregate(x._ex(), flags._whole(), x.size, groups, "sum", 0))
+
+
+def _compute_dtype(d):
+    """The dtype products and sums of result dtype ``d`` are computed in (bool: int64 counts)."""
+    if d.kind == "f":
+        return np.dtype(np.float64)
+    return np.dtype(np.uint64) if d == np.uint64 else np.dtype(np.int64)
+
+
+def _finish(r, d):
+    """``r`` (computed in ``_compute_dtype(d)``) as dtype ``d``: bool is "any product true"."""
+    if d == np.bool_:
+        return r != 0
+    return r if r.dtype == d else r.astype(d)
+
+
+# The most products one block of a matrix product holds (the k axis is cut to fit).
+_BLOCK = 1 << 24
+
+
+def _matmul_nd(a, b):
+    """``a @ b`` for pdarrays of rank 2 or more: ``(..., n, k) @ (..., k, m)``, the leading
+    axes broadcast. The k axis is cut in blocks of ``c`` (so that a block's products hold at
+    most 2**24 elements); each block's products ``A[..., i, l] * B[..., l, j]`` are laid out
+    as ``(..., n, m, c)`` by two strided gathers and summed over their last axis."""
+    n, k = a.shape[-2:]
+    k2, m = b.shape[-2:]
+    if k != k2:
+        raise ValueError(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            f"(n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
+        )
+    batch = _nd.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    shape = tuple(batch) + (n, m)
+    d = np.result_type(a.dtype, b.dtype)
+    cd = _compute_dtype(d)
+    total = _nd.prod(shape)
+    if total == 0 or k == 0:
+        return zeros(shape, d)
+
+    def batch_strides(x):
+        lead = len(batch) - (x.ndim - 2)
+        st = _nd.c_strides(x.shape)
+        return [0] * lead + [0 if x.shape[q] == 1 and batch[lead + q] != 1 else st[q] for q in range(x.ndim - 2)]
+
+    sa, sb = batch_strides(a), batch_strides(b)
+    c = builtins.max(1, builtins.min(k, _BLOCK // total))
+    out = None
+    for l0 in range(0, k, c):
+        w = builtins.min(c, k - l0)
+        blk = shape + (w,)
+        va = _nd.view(a, l0, blk, sa + [k, 0, 1])
+        vb = _nd.view(b, l0 * m, blk, sb + [0, 1, m])
+        prod = va.astype(cd) * vb.astype(cd)
+        part = _sum_last(prod, w)
+        out = part if out is None else (out + part)._materialize()
+    return _finish(_nd.with_shape(out, shape), d)
+
+
+def matmul(pda_L, pda_R):
+    """``pda_L @ pda_R`` as NumPy's ``matmul``: two 1-D arrays give their dot product (a
+    scalar); a 1-D operand is a row (left) or a column (right) whose axis the result drops;
+    arrays of rank 2 or more multiply their last two axes, the leading ones broadcast. Exact
+    for integers (wrapping as NumPy's), bool as "any product true", floats summed in blocks.
+
+    Atoll has no native matrix-multiply kernel: this runs on distributed element-wise work
+    and segmented sums. An ``(n, k) @ (k, m)`` product gathers ``2 * n * k * m`` elements
+    and sums ``n * k * m`` products, in blocks of the k axis of at most 2**24 products, so
+    it suits matrices of modest size, not large dense linear algebra.
+
+    >>> import atoll as ak
+    >>> ak.matmul(ak.arange(4).reshape(2, 2), ak.array([1, 1])).tolist()
+    [1, 5]
+    """
+    if not isinstance(pda_L, pdarray) or not isinstance(pda_R, pdarray):
+        raise TypeError("matmul: expected two pdarrays")
+    if pda_L.ndim == 0 or pda_R.ndim == 0:
+        raise ValueError("matmul: Input operand does not have enough dimensions (a rank-0 array)")
+    if pda_L.ndim == 1 and pda_R.ndim == 1:
+        if pda_L.size != pda_R.size:
+            raise ValueError(
+                "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                f"(n?,k),(k,m?)->(n?,m?) (size {pda_R.size} is different from {pda_L.size})"
+            )
+        return dot(pda_L, pda_R)
+    a = _nd.with_shape(pda_L, (1, pda_L.size)) if pda_L.ndim == 1 else pda_L
+    b = _nd.with_shape(pda_R, (pda_R.size, 1)) if pda_R.ndim == 1 else pda_R
+    r = _matmul_nd(a, b)
+    if pda_L.ndim == 1 or pda_R.ndim == 1:
+        shape = r.shape[:-2] + ((r.shape[-1],) if pda_L.ndim == 1 else (r.shape[-2],))
+        r = _nd.with_shape(r, shape)
+    return r
+
+
 def dot(pda1, pda2):
-    """The dot product of two 1-D pdarrays (or the elementwise product with a scalar)."""
+    """NumPy's ``dot``: the dot product of two 1-D pdarrays (a scalar); with a scalar (or a
+    rank-0 array), the elementwise product; of 2-D arrays, ``matmul``; of an N-d ``a`` and
+    ``b``, the sum over ``a``'s last axis and ``b``'s second-to-last (``tensordot``)."""
 
     if not isinstance(pda1, pdarray) and not isinstance(pda2, pdarray):
         return np.dot(pda1, pda2)
@@ -71,28 +192,101 @@ def dot(pda1, pda2):
         arr, sc = (pda1, pda2) if isinstance(pda1, pdarray) else (pda2, pda1)
         d = np.result_type(arr.dtype, np.asarray(sc).dtype)
         return arr.astype(d) * np.asarray(sc).astype(d)[()]
-    if pda1.size != pda2.size:
-        raise ValueError(f"shapes ({pda1.size},) and ({pda2.size},) not aligned")
-    if pda1.dtype == bool_ and pda2.dtype == bool_:
-        return np.bool_(_any(pda1 & pda2))
-    p = pda1 * pda2
-    return _sum(p)
+    if pda1.ndim == 0 or pda2.ndim == 0:
+        d = np.result_type(pda1.dtype, pda2.dtype)
+        return pda1.astype(d) * pda2.astype(d)
+    if pda1.ndim == 1 and pda2.ndim == 1:
+        if pda1.size != pda2.size:
+            raise ValueError(f"shapes ({pda1.size},) and ({pda2.size},) not aligned")
+        if pda1.dtype == bool_ and pda2.dtype == bool_:
+            return np.bool_(_any(pda1 & pda2))
+        p = pda1 * pda2
+        return _sum(p)
+    kb = 0 if pda2.ndim == 1 else pda2.ndim - 2
+    if pda1.shape[-1] != pda2.shape[kb]:
+        raise ValueError(
+            f"shapes {pda1.shape} and {pda2.shape} not aligned: {pda1.shape[-1]} (dim {pda1.ndim - 1}) != "
+            f"{pda2.shape[kb]} (dim {kb})"
+        )
+    if pda1.ndim <= 2 and pda2.ndim <= 2:
+        return matmul(pda1, pda2)
+    return tensordot(pda1, pda2, axes=([pda1.ndim - 1], [kb]))
+
+
+def tensordot(a, b, axes=2):
+    """NumPy's ``tensordot``: the sum of products over ``a``'s axes ``axes[0]`` and ``b``'s
+    ``axes[1]`` (an int ``N``: ``a``'s last ``N`` and ``b``'s first ``N``); the result's axes
+    are ``a``'s others then ``b``'s. Both are laid out as matrices (a transpose, one gather
+    when the order changes) and multiplied with ``matmul``.
+
+    >>> import atoll as ak
+    >>> ak.tensordot(ak.arange(6).reshape(2, 3), ak.arange(3), axes=1).tolist()
+    [5, 14]
+    """
+    if not isinstance(a, pdarray) or not isinstance(b, pdarray):
+        raise TypeError("tensordot: expected two pdarrays")
+    if isinstance(axes, (builtins.int, np.integer)) and not isinstance(axes, (builtins.bool, np.bool_)):
+        q = builtins.int(axes)
+        if q < 0 or q > a.ndim or q > b.ndim:
+            raise ValueError(f"tensordot: axes {q} is out of range for arrays of ranks {a.ndim} and {b.ndim}")
+        ax_a, ax_b = list(range(a.ndim - q, a.ndim)), list(range(q))
+    else:
+        try:
+            xa, xb = axes
+        except (TypeError, ValueError):
+            raise TypeError("tensordot: axes must be an int or a pair of axis sequences") from None
+        xa = list(xa) if isinstance(xa, (list, tuple)) else [xa]
+        xb = list(xb) if isinstance(xb, (list, tuple)) else [xb]
+        if len(xa) != len(xb):
+            raise ValueError("shape-mismatch for sum")
+        ax_a = [_nd.normalize_axis(x, a.ndim) for x in xa]
+        ax_b = [_nd.normalize_axis(x, b.ndim) for x in xb]
+    if builtins.any(a.shape[p] != b.shape[q] for p, q in zip(ax_a, ax_b)):
+        raise ValueError("shape-mismatch for sum")
+    free_a = [p for p in range(a.ndim) if p not in ax_a]
+    free_b = [q for q in range(b.ndim) if q not in ax_b]
+    k = _nd.prod(a.shape[p] for p in ax_a)
+    fa = tuple(a.shape[p] for p in free_a)
+    fb = tuple(b.shape[q] for q in free_b)
+    am = _nd.with_shape(_nd.transpose(a, free_a + ax_a), (_nd.prod(fa), k))
+    bm = _nd.with_shape(_nd.transpose(b, ax_b + free_b), (k, _nd.prod(fb)))
+    return _nd.with_shape(_matmul_nd(am, bm), fa + fb)
 
 
 def vecdot(x1, x2, axis=None):
-    """The elementwise product's sum of two 1-D pdarrays (a scalar)."""
+    """The sums of the elementwise products of ``x1`` and ``x2`` along ``axis`` (None: the
+    last; an axis of each operand) with their other axes broadcast, as NumPy's ``vecdot``: a
+    scalar for two 1-D arrays, else an array without that axis. One segmented sum over the
+    products laid out with the axis last.
+
+    >>> import atoll as ak
+    >>> ak.vecdot(ak.arange(6).reshape(2, 3), ak.array([1, 1, 1])).tolist()
+    [3, 12]
+    """
     if not isinstance(x1, pdarray) or not isinstance(x2, pdarray):
         raise TypeError("vecdot: expected two pdarrays")
-    if x1.size != x2.size:
-        raise ValueError("vecdot: the arrays must have one size")
-    return dot(x1, x2)
-
-
-def matmul(pda_L, pda_R):
-    """``pda_L @ pda_R`` for 1-D pdarrays: their dot product."""
-    if not isinstance(pda_L, pdarray) or not isinstance(pda_R, pdarray):
-        raise TypeError("matmul: expected two pdarrays")
-    return dot(pda_L, pda_R)
+    if x1.ndim == 1 and x2.ndim == 1 and axis in (None, 0, -1):
+        if x1.size != x2.size:
+            raise ValueError("vecdot: the arrays must have one size")
+        return dot(x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("vecdot: Input operand does not have enough dimensions (a rank-0 array)")
+    a = _nd.moveaxis(x1, _nd.normalize_axis(-1 if axis is None else axis, x1.ndim), x1.ndim - 1)
+    b = _nd.moveaxis(x2, _nd.normalize_axis(-1 if axis is None else axis, x2.ndim), x2.ndim - 1)
+    c = a.shape[-1]
+    if b.shape[-1] != c:
+        raise ValueError(
+            "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            f"(n),(n)->() (size {b.shape[-1]} is different from {c})"
+        )
+    rest = tuple(_nd.broadcast_shapes(a.shape[:-1], b.shape[:-1]))
+    d = np.result_type(x1.dtype, x2.dtype)
+    cd = _compute_dtype(d)
+    if _nd.prod(rest) == 0 or c == 0:
+        return zeros(rest, d)
+    a, b = _nd.broadcast_to(a, rest + (c,)), _nd.broadcast_to(b, rest + (c,))
+    r = _sum_last(a.astype(cd) * b.astype(cd), c)
+    return _finish(_nd.with_shape(r, rest), d)
 
 
 _METHODS = (

@@ -151,12 +151,14 @@ from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: boo
     void,
 )
 from .err import errstate, geterr, geterrcall, seterr, seterrcall
-from .manipulation_functions import flip, repeat, squeeze, tile
+from .manipulation_functions import expand_dims, flip, repeat, roll, squeeze, tile
 from .numeric import *  # noqa: F403
 from .pdarrayclass import is_locally_sorted, is_sorted, pdarray
 from .pdarraycreation import (
     arange,
     array,
+    empty,
+    empty_like,
     from_series,
     full,
     full_like,
@@ -171,7 +173,7 @@ from .pdarraycreation import (
     zeros,
     zeros_like,
 )
-from .pdarraymanipulation import append, delete, hstack, vstack
+from .pdarraymanipulation import append, concatenate, delete, hstack, stack, vstack
 from .pdarraysetops import in1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
 from .sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
 from .strings import Strings

@@ -1,11 +1,14 @@
-"""Arkouda's ``arkouda.numpy.manipulation_functions`` for 1-D arrays: ``flip``, ``squeeze``,
-``repeat`` and ``tile``, with NumPy's results. An axis other than 0 (or -1, or None) is
-NumPy's ``AxisError``: pdarrays have one dimension."""
+"""Arkouda's ``arkouda.numpy.manipulation_functions``: ``flip``, ``squeeze``, ``expand_dims``,
+``roll``, ``repeat`` and ``tile`` of pdarrays of any rank (Strings and Categoricals: 1-D), with
+NumPy's results. A layout change is a strided view of the flat values, or one gather whose
+positions are computed in the fused loop (``atoll.numpy._nd``)."""
 
 import builtins
 
 import numpy as np
 
+from . import _nd
+from ._bigint import is_bigint_array
 from .dtypes import int64, is_scalar
 from .pdarrayclass import cumsum, pdarray
 from .pdarraycreation import arange, array
@@ -14,9 +17,22 @@ from .strings import Strings
 
 
 def flip(x, axis=None):
-    """The elements of ``x`` (a pdarray, Strings or Categorical) in reverse order."""
+    """The elements of ``x`` (a pdarray, Strings or Categorical) in reverse order along
+    ``axis`` (an int, a tuple of ints, or None: every axis), as ``numpy.flip``: a strided
+    view of the flat values (one gather).
 
-    if axis not in (None, 0, -1, (0,), (-1,)):
+    >>> import atoll as ak
+    >>> ak.flip(ak.arange(6).reshape(2, 3), axis=1).tolist()
+    [[2, 1, 0], [5, 4, 3]]
+    """
+
+    one_axis = axis in (None, 0, -1, (0,), (-1,))
+    if isinstance(x, pdarray) and (x.ndim != 1 or not one_axis) and not is_bigint_array(x):
+        axes = _nd.normalize_axes(axis, x.ndim)
+        st = _nd.c_strides(x.shape)
+        offset = builtins.sum((x.shape[k] - 1) * st[k] for k in axes if x.shape[k])
+        return _nd.view(x, offset, x.shape, [-st[k] if k in axes else st[k] for k in range(x.ndim)])
+    if not one_axis:
         _check_axis(axis)
     if isinstance(x, (pdarray, Strings)) or _is_categorical(x):
         return x[::-1]
@@ -24,14 +40,14 @@ def flip(x, axis=None):
 
 
 def squeeze(x, /, axis=None):
-    """``x`` without its axes of length one. A 1-D pdarray keeps its one axis (Arkouda's
-    arrays have at least one dimension), so this is ``x`` (a copy); a scalar becomes a
-    one-element pdarray. Naming axis 0 of an array whose length is not one is NumPy's
-    ``ValueError``.
+    """``x`` without its axes of length one (``axis``: those named, each of length one, else
+    NumPy's ``ValueError``), sharing ``x``'s values. As in Arkouda, an array of rank one or
+    more keeps at least one axis (``(1, 1)`` becomes ``(1,)``, not NumPy's ``()``), and a
+    scalar becomes a one-element pdarray.
 
     >>> import atoll as ak
-    >>> ak.squeeze(ak.array([1, 2, 3])).tolist()
-    [1, 2, 3]
+    >>> ak.squeeze(ak.arange(3).reshape(1, 3, 1)).shape
+    (3,)
     >>> ak.squeeze(7).tolist()
     [7]
     """
@@ -39,12 +55,92 @@ def squeeze(x, /, axis=None):
         return array([x])
     if not isinstance(x, pdarray):
         raise TypeError(f"x: expected a pdarray or a scalar, got {type(x).__name__}")
-    if axis is not None:
-        for ax in axis if isinstance(axis, tuple) else (axis,):
-            _check_axis(ax)
-            if x.size != 1:
-                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
-    return x[:]
+    shape = x.shape
+    if axis is None:
+        axes = tuple(k for k, d in enumerate(shape) if d == 1)
+    else:
+        axes = _nd.normalize_axes(axis, x.ndim)
+        if builtins.any(shape[k] != 1 for k in axes):
+            raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    new = tuple(d for k, d in enumerate(shape) if k not in axes)
+    if not new and x.ndim:
+        new = (1,)
+    if x.ndim == 1 and len(new) == 1:
+        return x[:]  # bigint arrays too
+    return _nd.with_shape(x, new)
+
+
+def expand_dims(a, /, axis):
+    """``a`` with an axis of length one inserted at each position ``axis`` names (an int or a
+    tuple of ints, positions in the result, negatives from its end), sharing ``a``'s values,
+    as ``numpy.expand_dims``.
+
+    >>> import atoll as ak
+    >>> ak.expand_dims(ak.arange(3), 0).shape
+    (1, 3)
+    """
+    if not isinstance(a, pdarray) or is_bigint_array(a):
+        raise TypeError(f"a: expected a pdarray, got {type(a).__name__}")
+    count = len(axis) if isinstance(axis, (tuple, list)) else 1
+    nd = a.ndim + count
+    axes = _nd.normalize_axes(axis, nd)
+    rest = iter(a.shape)
+    shape = tuple(1 if k in axes else next(rest) for k in range(nd))
+    return _nd.with_shape(a, _nd.check_shape(shape))
+
+
+def roll(a, /, shift, axis=None):
+    """``a``'s elements shifted by ``shift`` places along ``axis`` (those leaving one end come
+    back at the other), as ``numpy.roll``: ``shift`` and ``axis`` ints or tuples of one length
+    (an int broadcast against a tuple); ``axis=None`` rolls the flat values and keeps the
+    shape. One gather.
+
+    >>> import atoll as ak
+    >>> ak.roll(ak.arange(5), 2).tolist()
+    [3, 4, 0, 1, 2]
+    """
+    if isinstance(a, Strings) or _is_categorical(a) or is_bigint_array(a):
+        if axis not in (None, 0, -1, (0,), (-1,)):
+            _check_axis(axis)
+        n = a.size
+        if n == 0:
+            return a[arange(0)]
+        s = _int_of(shift, "shift") % n
+        return a[(arange(n) + (n - s)) % n]
+    if not isinstance(a, pdarray):
+        raise TypeError(f"a: expected a pdarray, Strings or Categorical, got {type(a).__name__}")
+    if axis is None:
+        flat = _nd.with_shape(a, None)
+        return _nd.with_shape(roll(flat, shift, 0), a._shape)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if len(shifts) == 1:
+        shifts = tuple(shifts) * len(axes)
+    if len(axes) == 1:
+        axes = tuple(axes) * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    total = [0] * a.ndim
+    for sh, ax in zip(shifts, axes):
+        total[_nd.normalize_axis(ax, a.ndim)] += _int_of(sh, "shift")
+    shape = a.shape
+    st = _nd.c_strides(shape)
+    moved = [k for k in range(a.ndim) if shape[k] and total[k] % shape[k]]
+    if not moved:
+        return _nd.view(a, 0, shape, st)
+    i, co = _nd.coords(shape)
+    pos = i
+    for k in moved:
+        s = total[k] % shape[k]
+        # Element j of the axis comes from j - s, wrapped: minus s, plus n where j < s.
+        pos = pos + (co[k] < s).astype(int64) * (shape[k] * st[k]) - s * st[k]
+    return _nd.gather_flat(a, pos, shape)
+
+
+def _int_of(v, name):
+    if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+    return builtins.int(v)
 
 
 def _is_categorical(x):
@@ -84,6 +180,10 @@ def repeat(a, repeats, axis=None):
     [3, 3, 3, 3]
     """
     a = _as_array(a, "a")
+    if isinstance(a, pdarray) and not is_bigint_array(a) and a.ndim != 1:
+        if axis is None:
+            return repeat(_nd.with_shape(a, None), repeats)
+        return _repeat_axis(a, repeats, _nd.normalize_axis(axis, a.ndim))
     if axis is not None:
         _check_axis(axis)
     n = a.size
@@ -116,6 +216,30 @@ def repeat(a, repeats, axis=None):
     return a[searchsorted(ends, arange(total), side="right")]
 
 
+def _repeat_axis(a, repeats, axis):
+    """``repeat`` of an N-d pdarray along ``axis``: the source index along the axis of each
+    output element (``j // r``, or looked up in the counts' prefix sums), then one gather."""
+    n = a.shape[axis]
+    src = repeat(arange(n), repeats)  # the checks and the 1-D rule, on the axis' indices
+    m = src.size
+    shape = a.shape[:axis] + (m,) + a.shape[axis + 1 :]
+    st = _nd.c_strides(a.shape)
+    i, co = _nd.coords(shape)
+    inner = st[axis]
+    # The output's flat index minus its axis term, plus the source's.
+    pos = i - co[axis] * inner
+    outer = _nd.prod(a.shape[:axis])
+    if outer > 1 and m != n:
+        pos = pos - (i // (m * inner)) * ((m - n) * inner)
+    if _nd.prod(shape):
+        if is_scalar(repeats) or len(repeats) == 1:
+            j = co[axis] // (m // n)  # m is n * r: element j of the axis comes from j // r
+        else:
+            j = _nd.with_shape(_nd.view(src, 0, shape, [0] * axis + [1] + [0] * (len(shape) - axis - 1)), None)
+        pos = pos + j * inner
+    return _nd.gather_flat(a, pos, shape)
+
+
 def tile(A, /, reps):
     """``A`` repeated ``reps`` times end to end (``numpy.tile`` of a 1-D array). ``reps`` is an
     int or a one-element tuple; more repetitions than one axis would make an N-d array,
@@ -126,11 +250,13 @@ def tile(A, /, reps):
     [1, 2, 3, 1, 2, 3]
     """
     A = _as_array(A, "A")
+    if isinstance(reps, (tuple, list)) and (len(reps) > 1 or (isinstance(A, pdarray) and A.ndim != 1)):
+        if not isinstance(A, pdarray) or is_bigint_array(A):
+            raise TypeError(f"tile: {type(A).__name__} arrays are 1-D; reps {tuple(reps)} needs a pdarray")
+        return _tile_nd(A, tuple(_int_of(r, "reps") for r in reps))
+    if isinstance(A, pdarray) and A.ndim != 1 and not is_bigint_array(A):
+        return _tile_nd(A, (_int_of(reps, "reps"),))
     if isinstance(reps, (tuple, list)):
-        if len(reps) > 1:
-            raise NotImplementedError(
-                f"tile: reps {tuple(reps)} makes a {len(reps)}-D array; pdarrays are 1-D (ak.get_max_array_rank() is 1)"
-            )
         reps = reps[0] if reps else 1
     if isinstance(reps, (builtins.bool, np.bool_, builtins.float, np.floating)) or not isinstance(
         reps, (builtins.int, np.integer)
@@ -145,4 +271,30 @@ def tile(A, /, reps):
     return A[arange(n * r) % n]
 
 
-__all__ = ["flip", "squeeze", "repeat", "tile"]
+def _tile_nd(A, reps):
+    """``tile`` with a shape: ``A`` (rank raised with leading axes of length one to that of
+    ``reps``, or ``reps`` raised with leading ones) repeated along each axis; one gather of
+    ``sum((j_k % n_k) * stride_k)``."""
+    if builtins.any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    nd = builtins.max(A.ndim, len(reps))
+    src = (1,) * (nd - A.ndim) + tuple(A.shape)
+    reps = (1,) * (nd - len(reps)) + reps
+    shape = _nd.check_shape(tuple(d * r for d, r in zip(src, reps)))
+    st = _nd.c_strides(src)
+    if reps == (1,) * nd:
+        return _nd.view(A, 0, shape, st)
+    i, co = _nd.coords(shape)
+    pos = None
+    for k in range(nd):
+        if src[k] == 1:
+            continue
+        t = co[k] % src[k] if reps[k] != 1 else co[k]
+        t = t * st[k] if st[k] != 1 else t
+        pos = t if pos is None else pos + t
+    if pos is None:
+        pos = i * 0
+    return _nd.gather_flat(A, pos, shape)
+
+
+__all__ = ["flip", "squeeze", "expand_dims", "roll", "repeat", "tile"]

@@ -6,7 +6,7 @@ from enum import Enum as _Enum
 import numpy as np
 
 from .. import _atoll
-from . import err as _fp_err
+from . import _nd, err as _fp_err
 from ._bigint import BigIntArray, is_bigint_array, to_bigint
 from .dtypes import ak_dtype, bool_, float64, int64 as _i64, is_bigint, is_scalar, is_str_dtype, result, uint64 as _u64
 from .pdarrayclass import _from_numpy, _full, _scalar_value, all as _all, pdarray
@@ -142,6 +142,9 @@ def where(condition, A, B):
     for name, v in (("condition", condition), ("A", A), ("B", B)):
         if isinstance(v, (list, tuple, np.ndarray)):
             raise TypeError(f"{name}: expected a pdarray or a scalar, got {type(v).__name__}")
+    shape = None
+    if not _b.any(isinstance(v, (Strings, Categorical)) for v in (condition, A, B)):
+        (condition, A, B), shape = _broadcast(condition, A, B)
     sizes = {v.size for v in (condition, A, B) if isinstance(v, (pdarray, Strings, Categorical))}
     if len(sizes) > 1:
         raise ValueError(f"condition, A, B: sizes {sorted(sizes)} do not broadcast")
@@ -175,7 +178,7 @@ def where(condition, A, B):
     d = result(da, db)
     a, na = _operand(A, d, n, "A")
     b, nb = _operand(B, d, n, "B")
-    return pdarray._lazy(_atoll.where_(condition._ex(), a, b), n, condition._nodes + na + nb + 1)
+    return pdarray._lazy(_atoll.where_(condition._ex(), a, b), n, condition._nodes + na + nb + 1, shape)
 
 
 def _where_strings(condition, A, B, n):
@@ -203,10 +206,26 @@ def clip(pda, lo, hi):
     return r
 
 
+def _broadcast(*vals):
+    """``vals`` with their pdarrays broadcast to one shape (NumPy's rule), and that shape
+    (None when they are 1-D of one size already, the common case: nothing to do)."""
+    arrs = [v for v in vals if isinstance(v, pdarray)]
+    if _b.any(is_bigint_array(v) for v in arrs):
+        return vals, None  # bigint arrays are 1-D
+    if not arrs or (_b.all(v._shape is None for v in arrs) and len({v.size for v in arrs}) == 1):
+        return vals, None
+    shape = _nd.broadcast_shapes(*[v.shape for v in arrs])
+    out = tuple(_nd.broadcast_to(v, shape) if isinstance(v, pdarray) else v for v in vals)
+    return out, (None if len(shape) == 1 else shape)
+
+
 def _binary_fn(a, b, op):
+    (a, b), shape = _broadcast(a, b)
     d = result(a.dtype, b.dtype if isinstance(b, pdarray) else b)
     y, nb = _operand(b, d, a.size, "other")
-    return pdarray._lazy(_atoll.binary(op, a._cast(d), y), a.size, a._nodes + nb + 1)
+    return pdarray._lazy(
+        _atoll.binary(op, a._cast(d), y), a.size, a._nodes + nb + 1, a._shape if shape is None else shape
+    )
 
 
 # ----- NumPy's other elementwise functions (crates/atoll-python/src/ufuncs.rs) --------------
@@ -332,18 +351,19 @@ def _pair(a, b, name, float_only=False):
     for nm, v in (("x1", a), ("x2", b)):
         if not isinstance(v, pdarray) and not is_scalar(v):
             raise TypeError(f"{name}: {nm} must be a pdarray or a scalar, got {type(v).__name__}")
+    (a, b), _ = _broadcast(a, b)
     n = a.size if isinstance(a, pdarray) else b.size
     da = a.dtype if isinstance(a, pdarray) else a
     db = b.dtype if isinstance(b, pdarray) else b
     d = float64 if float_only else result(da, db)
     ea, na = _operand(a, d, n, "x1")
     eb, nb = _operand(b, d, n, "x2")
-    return ea, eb, n, na + nb + 1
+    return ea, eb, n, na + nb + 1, (a if isinstance(a, pdarray) else b)._shape
 
 
 def _fn2(name, a, b, float_only=False):
-    ea, eb, n, nodes = _pair(a, b, name, float_only)
-    r = pdarray._lazy(_atoll.ufunc2(name, ea, eb), n, nodes)
+    ea, eb, n, nodes, shape = _pair(a, b, name, float_only)
+    r = pdarray._lazy(_atoll.ufunc2(name, ea, eb), n, nodes, shape)
     return _fp_err.check(name, r, a, b) if _fp_err._active[0] else r
 
 
@@ -409,7 +429,7 @@ def _rot(name, x, r):
         v = int(x)
         if not -(2**63) <= v < 2**64:
             raise TypeError(f"{name}: the scalar {v} fits neither int64 nor uint64")
-        x = _full(r.size, v, _i64 if v < 2**63 else _u64)
+        x = _nd.with_shape(_full(r.size, v, _i64 if v < 2**63 else _u64), r._shape)
     if is_bigint_array(x):
         return getattr(x, name)(r)
     if not isinstance(x, pdarray) or x.dtype not in (_i64, _u64):
@@ -417,10 +437,11 @@ def _rot(name, x, r):
     if is_bigint_array(r):
         r = r.astype(x.dtype)  # the rotation modulo 64: the low limb suffices
     if isinstance(r, pdarray):
-        return pdarray._lazy(_atoll.ufunc2(name, x._ex(), r._cast(x.dtype)), x.size, x._nodes + r._nodes + 2)
+        (x, r), _ = _broadcast(x, r)
+        return pdarray._lazy(_atoll.ufunc2(name, x._ex(), r._cast(x.dtype)), x.size, x._nodes + r._nodes + 2, x._shape)
 
     s = _atoll.scalar(_scalar_value(r, x.dtype), x.dtype.name)
-    return pdarray._lazy(_atoll.ufunc2(name, x._ex(), s), x.size, x._nodes + 2)
+    return pdarray._lazy(_atoll.ufunc2(name, x._ex(), s), x.size, x._nodes + 2, x._shape)
 
 
 def rotl(x, rot):
@@ -624,6 +645,7 @@ where_fn = where
 
 
 def transpose(pda, axes=None):
-    """A 1-D array is its own transpose."""
+    """``pda`` with its axes reversed, or permuted as ``axes`` says (a 1-D array is its own
+    transpose)."""
     _check(pda)
-    return pda
+    return _nd.transpose(pda, axes)

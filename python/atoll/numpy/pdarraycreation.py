@@ -246,6 +246,17 @@ def full_like(pda, fill_value):
     return full(_like(pda).shape, fill_value, pda.dtype)
 
 
+def empty(size, dtype=float64):
+    """An array of ``size`` elements (an int or a shape) of ``dtype``, as ``numpy.empty``: its
+    values are unspecified there; here they are zeros (one fill, no uninitialized memory)."""
+    return zeros(size, dtype)
+
+
+def empty_like(pda, dtype=None):
+    """An array of ``pda``'s shape and dtype (or ``dtype``), as ``numpy.empty_like`` (zeros)."""
+    return zeros(_like(pda).shape, pda.dtype if dtype is None else dtype)
+
+
 def arange(*args, dtype=None, max_bits=None):
     """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64, or
     uint64 when a bound is 2**63 or more (NumPy's dtype of the arguments)."""

@@ -6,14 +6,25 @@ import numpy as np
 
 from ..groupby import GroupBy
 from ..pandas._concat import _concat_pdarrays, generic_concat
+from . import _nd
+from ._bigint import is_bigint_array
 from .dtypes import float64, int64
 from .numeric import floor, isnan, where
 from .pdarrayclass import _check, pdarray
 from .pdarraycreation import array, ones, zeros
 
 
-def concatenate(arrays, ordered=True):
-    """One pdarray holding the elements of ``arrays`` in order, in NumPy's result dtype."""
+def concatenate(arrays, ordered=True, axis=0):
+    """One pdarray holding the elements of ``arrays`` in order, in NumPy's result dtype:
+    pdarrays of one rank joined along ``axis`` (their other axes of equal lengths; ``None``:
+    their flat values end to end), as ``numpy.concatenate``. Strings, Categoricals and
+    SegArrays are 1-D. Along the first axis this is the flat values end to end; along another,
+    one gather from them, its positions computed in the fused loop.
+
+    >>> import atoll as ak
+    >>> ak.concatenate([ak.arange(4).reshape(2, 2), ak.arange(2).reshape(2, 1)], axis=1).tolist()
+    [[0, 1, 0], [2, 3, 1]]
+    """
 
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
@@ -21,8 +32,66 @@ def concatenate(arrays, ordered=True):
         raise ValueError("arrays: need at least one array to concatenate")
 
     if not builtins.all(isinstance(a, pdarray) for a in arrays):  # Strings, Categorical, SegArray
+        if axis not in (0, -1, None):
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
         return generic_concat(arrays, ordered=ordered)
-    return _concat_pdarrays(arrays)
+    if builtins.any(is_bigint_array(a) for a in arrays) or (
+        axis in (0, -1) and builtins.all(a.ndim == 1 for a in arrays)
+    ):
+        if axis not in (0, -1, None):
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+        return _concat_pdarrays(arrays)
+    return _concat_axis(arrays, axis)
+
+
+def _concat_axis(arrays, axis):
+    """``concatenate`` of pdarrays of any rank along ``axis`` (None: flattened)."""
+    if axis is None:
+        return _concat_pdarrays([_nd.with_shape(a, None) for a in arrays])
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    ax = _nd.normalize_axis(axis, nd)
+    first = arrays[0].shape
+    for k, a in enumerate(arrays):
+        if a.ndim != nd:
+            raise ValueError(
+                "all the input array dimensions except for the concatenation axis must match exactly, but "
+                f"the array at index 0 has {nd} dimension(s) and the array at index {k} has {a.ndim} dimension(s)"
+            )
+        for d in range(nd):
+            if d != ax and a.shape[d] != first[d]:
+                raise ValueError(
+                    "all the input array dimensions except for the concatenation axis must match exactly, but "
+                    f"along dimension {d}, the array at index 0 has size {first[d]} and the array at index {k} "
+                    f"has size {a.shape[d]}"
+                )
+    lens = [a.shape[ax] for a in arrays]
+    total = builtins.sum(lens)
+    shape = first[:ax] + (total,) + first[ax + 1 :]
+    flat = _concat_pdarrays([_nd.with_shape(a, None) for a in arrays])
+    outer = _nd.prod(first[:ax])
+    if outer <= 1 or len(arrays) == 1 or _nd.prod(shape) == 0:
+        return _nd.with_shape(flat, shape)
+    inner = _nd.prod(first[ax + 1 :])
+    # Output element i = (o, j, r) (outer index, index along the axis, inner index) of piece p
+    # (j in [off_p, off_p + n_p)) sits at base_p + o * n_p * inner + (j - off_p) * inner + r of
+    # the flat values, i.e. i + o * (n_p - total) * inner + base_p - off_p * inner.
+    i, co = _nd.coords(shape)
+    o = i // (total * inner)
+    j = co[ax]
+    pos = None
+    base = off = 0
+    pieces = []
+    for n_p in lens:
+        if n_p:
+            pieces.append((off, n_p, base))
+        base += outer * n_p * inner
+        off += n_p
+    for off_p, n_p, base_p in reversed(pieces):
+        here = i + o * ((n_p - total) * inner) + (base_p - off_p * inner)
+        pos = here if pos is None else where(j < off_p + n_p, here, pos)
+    return _nd.gather_flat(flat, pos, shape)
 
 
 def bincount(pda, weights=None, minlength=0):
@@ -94,7 +163,7 @@ def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     return bincount(idx, minlength=bins)[:bins], edges
 
 
-# ----- NumPy's append, delete, hstack and vstack on 1-D arrays ------------------------------
+# ----- NumPy's append, delete, hstack, vstack and stack -------------------------------------
 
 
 def _axis0(axis, name):
@@ -118,21 +187,27 @@ def _one_d(x, name):
 
 def append(arr, values, axis=None):
     """``arr`` followed by ``values`` in a new array (``numpy.append``), in NumPy's result
-    dtype (bigint with a bigint). For 1-D arrays every axis allowed (None, 0, -1) gives the
-    same result.
+    dtype (bigint with a bigint): ``axis=None`` joins the flat values, else ``concatenate``
+    along ``axis``. For 1-D arrays every axis allowed (None, 0, -1) gives the same result.
 
     >>> import atoll as ak
     >>> ak.append(ak.array([1, 2]), ak.array([3.5])).tolist()
     [1.0, 2.0, 3.5]
     """
+    arr, values = _one_d(arr, "arr"), _one_d(values, "values")
+    if builtins.any(isinstance(x, pdarray) and x.ndim != 1 for x in (arr, values)):
+        if axis is None:
+            return concatenate([arr, values], axis=None)
+        return concatenate([arr, values], axis=axis)
     _axis0(axis, "append")
-    return concatenate([_one_d(arr, "arr"), _one_d(values, "values")])
+    return concatenate([arr, values])
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """The arrays of ``tup`` end to end (``numpy.hstack`` of 1-D arrays), in ``dtype`` when
-    given (each array cast with the ``casting`` rule, NumPy's ``TypeError`` when it forbids
-    the cast), else in NumPy's result dtype.
+    """The arrays of ``tup`` joined along their second axis (``numpy.hstack``; 1-D arrays,
+    and scalars as one-element arrays, end to end), in ``dtype`` when given (each array cast
+    with the ``casting`` rule, NumPy's ``TypeError`` when it forbids the cast), else in NumPy's
+    result dtype.
 
     >>> import atoll as ak
     >>> ak.hstack([ak.array([1, 2]), ak.array([3])]).tolist()
@@ -140,7 +215,14 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     """
     if isinstance(tup, pdarray):
         raise TypeError("hstack: expected a sequence of arrays, got one pdarray")
-    arrays = [_one_d(a, "tup") for a in tup]
+    arrays = _cast_all([_one_d(a, "tup") for a in tup], dtype, casting)
+    if builtins.any(isinstance(a, pdarray) and a.ndim != 1 for a in arrays):
+        return concatenate(arrays, axis=1)
+    return concatenate(arrays)
+
+
+def _cast_all(arrays, dtype, casting):
+    """``arrays`` (at least one) in ``dtype`` when given, each cast allowed by ``casting``."""
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if dtype is not None:
@@ -151,16 +233,50 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
                     f"Cannot cast array data from dtype('{a.dtype}') to dtype('{d}') according to the rule '{casting}'"
                 )
         arrays = [a if a.dtype == d else a.astype(d) for a in arrays]
-    return concatenate(arrays)
+    return arrays
+
+
+def _pdarrays(tup, name):
+    if isinstance(tup, pdarray):
+        raise TypeError(f"{name}: expected a sequence of arrays, got one pdarray")
+    out = []
+    for a in tup:
+        a = _one_d(a, "tup") if not isinstance(a, pdarray) else a
+        if not isinstance(a, pdarray) or is_bigint_array(a):
+            raise TypeError(f"{name}: expected pdarrays (Strings and bigint arrays are 1-D), got {type(a).__name__}")
+        out.append(a)
+    return out
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """``numpy.vstack``: its result has two dimensions (the arrays as rows), which Atoll's 1-D
-    pdarrays cannot hold (``ak.get_max_array_rank()`` is 1): a ``NotImplementedError``."""
-    raise NotImplementedError(
-        "vstack: the result is a 2-D array, and pdarrays are 1-D (ak.get_max_array_rank() is 1); "
-        "use ak.hstack or ak.concatenate to join 1-D arrays end to end"
-    )
+    """The arrays of ``tup`` stacked as rows (``numpy.vstack``): 1-D arrays of length ``n``
+    become rows of shape ``(1, n)``, then ``concatenate`` along the first axis; ``dtype`` and
+    ``casting`` as ``hstack``'s.
+
+    >>> import atoll as ak
+    >>> ak.vstack([ak.array([1, 2]), ak.array([3, 4])]).tolist()
+    [[1, 2], [3, 4]]
+    """
+    arrays = _cast_all(_pdarrays(tup, "vstack"), dtype, casting)
+    rows = [_nd.with_shape(a, (1, a.size) if a.ndim == 1 else (1, 1)) if a.ndim < 2 else a for a in arrays]
+    return concatenate(rows, axis=0)
+
+
+def stack(arrays, /, axis=0, *, dtype=None, casting="same_kind"):
+    """The pdarrays ``arrays`` (all of one shape) joined along a new axis at ``axis``
+    (``numpy.stack``).
+
+    >>> import atoll as ak
+    >>> ak.stack([ak.array([1, 2]), ak.array([3, 4])], axis=1).tolist()
+    [[1, 3], [2, 4]]
+    """
+    arrays = _cast_all(_pdarrays(arrays, "stack"), dtype, casting)
+    shape = arrays[0].shape
+    if builtins.any(a.shape != shape for a in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    ax = _nd.normalize_axis(axis, len(shape) + 1)
+    new = shape[:ax] + (1,) + shape[ax:]
+    return concatenate([_nd.with_shape(a, new) for a in arrays], axis=ax)
 
 
 def delete(arr, obj, axis=None):
@@ -207,4 +323,4 @@ def delete(arr, obj, axis=None):
     return arr[keep]
 
 
-__all__ = ["concatenate", "bincount", "histogram", "append", "delete", "hstack", "vstack"]
+__all__ = ["concatenate", "bincount", "histogram", "append", "delete", "hstack", "vstack", "stack"]

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..pandas._concat import generic_concat
 from ..pandas.groupbyclass import GroupBy
+from . import _nd
 from .numeric import cast as _cast, where as _where
 from .pdarrayclass import pdarray
 from .pdarraycreation import arange as _arange, array as _array, full as _full
@@ -307,37 +308,35 @@ def invert_permutation(perm):
 
 
 def broadcast_to(x, shape):
-    """``x`` (a scalar or a 1-D pdarray) broadcast to ``shape`` (an int or a one-element
-    tuple), as ``numpy.broadcast_to``: a pdarray of that length (an array of length one
-    repeated; ``x`` itself when its length is the shape's). A ``ValueError`` when the lengths
-    differ otherwise; a shape of more than one axis needs N-d arrays (``NotImplementedError``).
+    """``x`` (a scalar or a pdarray) broadcast to ``shape`` (an int or a tuple of ints), as
+    ``numpy.broadcast_to``: ``x`` itself when the shapes are equal, else its values read
+    through strides of 0 on the stretched axes (one gather). A ``ValueError`` when ``x``'s
+    shape does not broadcast to ``shape``.
 
     >>> import atoll as ak
     >>> ak.broadcast_to(7, 3).tolist()
     [7, 7, 7]
+    >>> ak.broadcast_to(ak.array([1, 2]), (2, 2)).tolist()
+    [[1, 2], [1, 2]]
     """
-    if isinstance(shape, tuple):
-        if len(shape) != 1:
-            raise NotImplementedError(
-                f"broadcast_to: shape {shape} has {len(shape)} axes; pdarrays are 1-D (ak.get_max_array_rank() is 1)"
-            )
-        shape = shape[0]
-    n = builtins.int(shape)
-    if n < 0:
+    if isinstance(shape, (builtins.int, np.integer)) and shape < 0:
         raise ValueError("all elements of broadcast shape must be non-negative")
+    shape = _nd.check_shape(shape)
     if isinstance(x, pdarray):
-        if x.size == n:
-            return x
-        if x.size == 1:
-            return x[_full(n, 0, np.int64)]
-        raise ValueError(f"Operands could not be broadcast together: {x.shape} and {n}")
+        if hasattr(x, "_limbs"):
+            if shape == (x.size,):
+                return x
+            if len(shape) == 1 and x.size == 1:
+                return x[_full(shape[0], 0, np.int64)]
+            raise ValueError(f"Operands could not be broadcast together: {x.shape} and {shape}")
+        return _nd.broadcast_to(x, shape)
     if isinstance(x, (builtins.bool, builtins.int, builtins.float, np.generic)):
-        return _full(n, x)
+        return _full(shape, x)
     raise TypeError(f"x: expected a scalar or a pdarray, got {type(x).__name__}")
 
 
 def broadcast_arrays(*arrays):
-    """The 1-D pdarrays ``arrays`` broadcast to their common length (``numpy.broadcast_arrays``),
+    """The pdarrays ``arrays`` broadcast to their common shape (``numpy.broadcast_arrays``),
     as a list; a ``ValueError`` when they have none."""
     shape = broadcast_shapes(*[a.shape for a in arrays])
     return [broadcast_to(a, shape) for a in arrays]
