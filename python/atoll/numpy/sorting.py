@@ -16,7 +16,7 @@ from ..str_groupby import is_str_key, rank_keys
 from ._bigint import to_bigint
 from .dtypes import int64, is_scalar, result, result as _result
 from .numeric import isnan
-from .pdarrayclass import _check, cumsum, is_sorted, pdarray
+from .pdarrayclass import _axis1, _check, cumsum, is_sorted, pdarray
 from .pdarraycreation import arange, array, full, zeros
 
 
@@ -33,29 +33,76 @@ def _empty_perm():
 
 
 @tracked("argsort", rows=0)
-def argsort(pda, algorithm=None, ascending=True):
+def argsort(pda, algorithm=None, axis=-1, ascending=True):
     """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``);
     Strings and Categoricals sort by code point. ``ascending=False``: in nonincreasing order,
     equal elements in index order and NaN last (pandas' ``sort_values(ascending=False,
-    kind="stable")``)."""
+    kind="stable")``). Of an N-d pdarray: for each lane along ``axis`` (default the last, as
+    NumPy's; None: the flat values), the positions within the lane that sort it."""
 
     if is_str_key(pda):
         return pda.argsort() if ascending else coargsort([pda], ascending=False)
     if hasattr(pda, "_limbs"):  # bigint: its limbs as keys
         return coargsort([pda], ascending=ascending)
     _check(pda)
+    if pda.ndim > 1 and axis is not None:
+        return _sort_along(pda, axis, ascending, True)
+    if axis is not None and pda.ndim == 1:
+        _axis1(axis)
     if pda.size == 0:
         return _empty_perm()
     return pdarray(_atoll.argsort(key_expr(pda) if ascending else key_expr_desc(pda), pda.size))
 
 
 @tracked("sort", rows=0)
-def sort(pda, algorithm=None):
-    """The elements of ``pda`` in nondecreasing order (NaN last)."""
+def sort(pda, algorithm=None, axis=-1):
+    """The elements of ``pda`` in nondecreasing order (NaN last). Of an N-d pdarray: each lane
+    along ``axis`` (default the last; None: the flat values) sorted."""
     _check(pda)
+    if pda._shape is not None and axis is not None:
+        return _sort_along(pda, axis, True, False)  # rank 0: NumPy's AxisError
+    if axis is not None:
+        _axis1(axis)
+    if pda._shape is not None:  # axis None: the flat values
+        pda = _flat_values(pda)
     if pda.size == 0:
         return pda[0:0]
     return pda[argsort(pda)]
+
+
+def _flat_values(pda):
+    """``pda``'s C-order flat values as a 1-D pdarray (no copy)."""
+    pda._materialize()
+    return pdarray(pda._arr, pda._start, pda._step, pda._size)
+
+
+def _sort_along(pda, axis, ascending, positions):
+    """Each lane of the N-d ``pda`` along ``axis`` sorted stably (NaN last), or with
+    ``positions`` the positions within the lane that sort it. The storage is C order over the
+    flat index: the axis is moved last (one gather, none when it is last), one sort by (lane,
+    value) orders every lane at once, and the result is moved back."""
+
+    nd = pda.ndim
+    if isinstance(axis, (builtins.bool, np.bool_)) or not isinstance(axis, (builtins.int, np.integer)):
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+    if not -nd <= axis < nd:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension {nd}")
+    k = builtins.int(axis) % nd
+    order = [j for j in range(nd) if j != k] + [k]
+    x = pda if k == nd - 1 else pda.transpose(*order)
+    shape, n = x.shape, x.size
+    lane = shape[-1]
+    if n == 0 or lane <= 1:
+        out = zeros(n, int64) if positions else _flat_values(x)[0:n]
+    else:
+        flat = _flat_values(x)
+        lanes = pdarray(_atoll.arange(n, 0, 1)) // lane
+        key = key_expr(flat) if ascending else key_expr_desc(flat)
+        perm = pdarray(_atoll.coargsort([lanes._ex(), key], n))
+        out = perm % lane if positions else flat[perm]
+    out = out._materialize()
+    out = pdarray(out._arr, out._start, out._step, out._size, shape=shape)
+    return out if k == nd - 1 else out.transpose(*np.argsort(order).tolist())
 
 
 @tracked("coargsort", rows=0)
