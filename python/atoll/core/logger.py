@@ -21,6 +21,8 @@ True
 True
 """
 
+from __future__ import annotations
+
 import logging
 import os
 from enum import Enum
@@ -43,7 +45,7 @@ __all__ = [
 
 # Every logger made by get_arkouda_logger, by name (the module's verbosity switches act on
 # them all).
-loggers = {}
+loggers: dict[str, ArkoudaLogger] = {}
 
 
 class LogLevel(Enum):
@@ -56,22 +58,57 @@ class LogLevel(Enum):
     ERROR = "ERROR"
 
     @property
-    def level(self):
+    def level(self) -> int:
         """The ``logging`` module's number of the level."""
         return ArkoudaLogger.levelMappings[self]
 
 
-_UNSET = object()
+class _Unset(Enum):
+    """The default of a level argument that is not given (``None`` is a wrong level)."""
+
+    UNSET = "unset"
 
 
-def _level(x, what):
+_UNSET = _Unset.UNSET
+
+
+def _level(x: object, what: str) -> int:
     if not isinstance(x, LogLevel):
         raise TypeError(f"{what}: expected a LogLevel, got {type(x).__name__}")
     return ArkoudaLogger.levelMappings[x]
 
 
 class ArkoudaLogger(Logger):
-    """A ``logging.Logger`` at level DEBUG whose handlers hold the levels (see the module)."""
+    """A ``logging.Logger`` at level DEBUG whose handlers hold the levels (see the module).
+
+    Parameters
+    ----------
+    name : str
+        The logger's name.
+    log_level : LogLevel, default LogLevel.INFO
+        The level of the default handler.
+    handlers : list of logging.Handler, optional
+        The handlers (their own levels kept); by default one ``StreamHandler`` named
+        ``"console-handler"``.
+    log_format : str, default ArkoudaLogger.DEFAULT_LOG_FORMAT
+        The format set on every handler (none when empty).
+    **kwargs
+        None is taken: any raises ``TypeError``.
+
+    Raises
+    ------
+    TypeError
+        An argument of another type, or an unknown keyword.
+
+    Examples
+    --------
+    >>> import logging, sys
+    >>> from atoll.core.logger import ArkoudaLogger, LogLevel
+    >>> out = logging.StreamHandler(sys.stdout)
+    >>> log = ArkoudaLogger("docClass", handlers=[out], log_format="%(levelname)s %(message)s")
+    >>> log.info("ready")
+    INFO ready
+    """
 
     DEFAULT_LOG_FORMAT = "[%(name)s] Line %(lineno)d %(levelname)s: %(message)s"
     CLIENT_LOG_FORMAT = ""
@@ -83,11 +120,14 @@ class ArkoudaLogger(Logger):
         LogLevel.CRITICAL: CRITICAL,
     }
 
-    def __init__(self, name, log_level=_UNSET, handlers=None, log_format=DEFAULT_LOG_FORMAT, **kwargs):
-        """``name``: a str; ``log_level``: the level of the default handler (a ``LogLevel``,
-        INFO when not given); ``handlers``: a list of ``logging.Handler`` (their own levels
-        kept), else one ``StreamHandler`` named ``"console-handler"``; ``log_format``: the
-        format set on every handler (none when empty). ``TypeError`` for other types."""
+    def __init__(
+        self,
+        name: str,
+        log_level: LogLevel | _Unset = _UNSET,
+        handlers: list[Handler] | None = None,
+        log_format: str = DEFAULT_LOG_FORMAT,
+        **kwargs: object,
+    ) -> None:
         if kwargs:
             raise TypeError(f"unexpected keyword argument(s): {', '.join(kwargs)}")
         if not isinstance(name, str):
@@ -101,17 +141,38 @@ class ArkoudaLogger(Logger):
             raise TypeError("handlers: expected a list of logging.Handler")
         super().__init__(name=name, level=DEBUG)
         if handlers is None:
-            h = StreamHandler()
-            h.name = "console-handler"
-            h.setLevel(level)
-            handlers = [h]
+            console = StreamHandler()
+            console.name = "console-handler"
+            console.setLevel(level)
+            handlers = [console]
         for h in handlers:
             if log_format:
                 h.setFormatter(Formatter(log_format))
             self.addHandler(h)
 
-    def change_log_level(self, level, handlerNames=None):
-        """Sets the level of every handler, or of the handlers named in ``handlerNames``."""
+    def change_log_level(self, level: LogLevel, handlerNames: list[str] | None = None) -> None:
+        """Set the level of every handler, or of the handlers named in ``handlerNames``.
+
+        Parameters
+        ----------
+        level : LogLevel
+            The new level.
+        handlerNames : list of str, optional
+            The handlers to change; all by default.
+
+        Raises
+        ------
+        TypeError
+            ``level`` is not a LogLevel, or ``handlerNames`` not a list of str.
+
+        Examples
+        --------
+        >>> from atoll.core.logger import get_arkouda_logger, LogLevel
+        >>> log = get_arkouda_logger("docChange")
+        >>> log.change_log_level(LogLevel.ERROR, ["console-handler"])
+        >>> log.get_handler("console-handler").level == LogLevel.ERROR.level
+        True
+        """
         new = _level(level, "level")
         if handlerNames is not None and (
             not isinstance(handlerNames, list) or not all(isinstance(n, str) for n in handlerNames)
@@ -121,19 +182,81 @@ class ArkoudaLogger(Logger):
             if handlerNames is None or h.name in handlerNames:
                 h.setLevel(new)
 
-    def enable_verbose(self):
-        """Shows DEBUG messages: every handler at DEBUG."""
+    def enable_verbose(self) -> None:
+        """Show DEBUG messages: every handler at DEBUG.
+
+        Examples
+        --------
+        >>> from atoll.core.logger import get_arkouda_logger, LogLevel
+        >>> log = get_arkouda_logger("docVerbose")
+        >>> log.enable_verbose()
+        >>> log.get_handler("console-handler").level == LogLevel.DEBUG.level
+        True
+        """
         self.change_log_level(LogLevel.DEBUG)
 
-    def disable_verbose(self, log_level=_UNSET, **kwargs):
-        """Hides DEBUG messages: every handler at ``log_level`` (a ``LogLevel``, INFO when
-        not given; ``TypeError`` for anything else)."""
+    def disable_verbose(self, log_level: LogLevel | _Unset = _UNSET, **kwargs: object) -> None:
+        """Hide DEBUG messages: every handler at ``log_level``.
+
+        Parameters
+        ----------
+        log_level : LogLevel, default LogLevel.INFO
+            The handlers' new level.
+        **kwargs
+            None is taken: any raises ``TypeError``.
+
+        Raises
+        ------
+        TypeError
+            ``log_level`` is not a LogLevel, or a keyword is unknown.
+
+        Examples
+        --------
+        >>> from atoll.core.logger import get_arkouda_logger, LogLevel
+        >>> log = get_arkouda_logger("docQuiet")
+        >>> log.disable_verbose(LogLevel.WARN)
+        >>> log.get_handler("console-handler").level == LogLevel.WARN.level
+        True
+        >>> log.disable_verbose(None)
+        Traceback (most recent call last):
+        ...
+        TypeError: level: expected a LogLevel, got NoneType
+        """
         if kwargs:
             raise TypeError(f"unexpected keyword argument(s): {', '.join(kwargs)}")
         self.change_log_level(LogLevel.INFO if log_level is _UNSET else log_level)
 
-    def get_handler(self, name):
-        """The handler named ``name`` (``ValueError`` when there is none)."""
+    def get_handler(self, name: str) -> Handler:
+        """The handler named ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The handler's name.
+
+        Returns
+        -------
+        logging.Handler
+            The first handler of that name.
+
+        Raises
+        ------
+        TypeError
+            ``name`` is not a str.
+        ValueError
+            No handler has that name.
+
+        Examples
+        --------
+        >>> from atoll.core.logger import get_arkouda_logger
+        >>> log = get_arkouda_logger("docHandler")
+        >>> log.get_handler("console-handler").name
+        'console-handler'
+        >>> log.get_handler("file")
+        Traceback (most recent call last):
+        ...
+        ValueError: The name file does not match any handler
+        """
         if not isinstance(name, str):
             raise TypeError(f"name: expected a str, got {type(name).__name__}")
         for h in self.handlers:
@@ -148,11 +271,48 @@ class ArkoudaLogger(Logger):
     getHandler = get_handler
 
 
-def get_arkouda_logger(name, handlers=None, log_format=None, log_level=None, **kwargs):
-    """A new ``ArkoudaLogger`` (see the class), kept by name for the module's verbosity
-    switches. ``log_format`` defaults to ``ArkoudaLogger.DEFAULT_LOG_FORMAT``, ``log_level``
-    to the environment's ``ARKOUDA_LOG_LEVEL`` (``ValueError`` when that is not a level
-    name), else INFO."""
+def get_arkouda_logger(
+    name: str,
+    handlers: list[Handler] | None = None,
+    log_format: str | None = None,
+    log_level: LogLevel | None = None,
+    **kwargs: object,
+) -> ArkoudaLogger:
+    """A new ``ArkoudaLogger``, kept by name for the module's verbosity switches.
+
+    Parameters
+    ----------
+    name : str
+        The logger's name.
+    handlers : list of logging.Handler, optional
+        Its handlers; by default one ``StreamHandler`` named ``"console-handler"``.
+    log_format : str, optional
+        The handlers' format; ``ArkoudaLogger.DEFAULT_LOG_FORMAT`` by default.
+    log_level : LogLevel, optional
+        The default handler's level; by default the environment's ``ARKOUDA_LOG_LEVEL``,
+        else INFO.
+    **kwargs
+        None is taken: any raises ``TypeError``.
+
+    Returns
+    -------
+    ArkoudaLogger
+        The logger.
+
+    Raises
+    ------
+    ValueError
+        ``ARKOUDA_LOG_LEVEL`` is set to a name that is not a level.
+    TypeError
+        An argument of another type, or an unknown keyword.
+
+    Examples
+    --------
+    >>> from atoll.core.logger import get_arkouda_logger, loggers, LogLevel
+    >>> log = get_arkouda_logger("docGet", log_level=LogLevel.DEBUG)
+    >>> loggers["docGet"] is log
+    True
+    """
     if kwargs:
         raise TypeError(f"unexpected keyword argument(s): {', '.join(kwargs)}")
     if log_format is None:
@@ -168,20 +328,67 @@ def get_arkouda_logger(name, handlers=None, log_format=None, log_level=None, **k
     return logger
 
 
-def get_arkouda_client_logger(name):
-    """A logger for messages meant for the user: no format (the bare message), the level of
-    ``ARKOUDA_LOG_LEVEL`` (INFO by default)."""
+def get_arkouda_client_logger(name: str) -> ArkoudaLogger:
+    """A logger for messages meant for the user: the bare message, no format.
+
+    Parameters
+    ----------
+    name : str
+        The logger's name.
+
+    Returns
+    -------
+    ArkoudaLogger
+        The logger, at the level of ``ARKOUDA_LOG_LEVEL`` (INFO by default).
+
+    Examples
+    --------
+    >>> from atoll.core.logger import get_arkouda_client_logger
+    >>> log = get_arkouda_client_logger("docClient")
+    >>> log.get_handler("console-handler").formatter is None
+    True
+    """
     return get_arkouda_logger(name=name, log_format=ArkoudaLogger.CLIENT_LOG_FORMAT)
 
 
-def enable_verbose():
-    """Every logger made by ``get_arkouda_logger`` shows DEBUG messages."""
+def enable_verbose() -> None:
+    """Make every logger made by ``get_arkouda_logger`` show DEBUG messages.
+
+    Examples
+    --------
+    >>> from atoll.core.logger import get_arkouda_logger, LogLevel
+    >>> log = get_arkouda_logger("docAll")
+    >>> ak.enable_verbose()
+    >>> log.get_handler("console-handler").level == LogLevel.DEBUG.level
+    True
+    >>> ak.disable_verbose()
+    """
     for logger in loggers.values():
         logger.enable_verbose()
 
 
-def disable_verbose(logLevel=LogLevel.INFO):
-    """Every logger made by ``get_arkouda_logger`` back to ``logLevel`` (INFO)."""
+def disable_verbose(logLevel: LogLevel = LogLevel.INFO) -> None:
+    """Set every logger made by ``get_arkouda_logger`` back to ``logLevel``.
+
+    Parameters
+    ----------
+    logLevel : LogLevel, default LogLevel.INFO
+        The loggers' handlers' new level.
+
+    Raises
+    ------
+    TypeError
+        ``logLevel`` is not a LogLevel.
+
+    Examples
+    --------
+    >>> from atoll.core.logger import get_arkouda_logger, LogLevel
+    >>> log = get_arkouda_logger("docNone")
+    >>> ak.disable_verbose(LogLevel.ERROR)
+    >>> log.get_handler("console-handler").level == LogLevel.ERROR.level
+    True
+    >>> ak.disable_verbose()
+    """
     _level(logLevel, "logLevel")
     for logger in loggers.values():
         logger.disable_verbose(logLevel)
@@ -191,9 +398,35 @@ def disable_verbose(logLevel=LogLevel.INFO):
 _server_log = logging.getLogger("atoll.server")
 
 
-def write_log(log_msg, tag="ClientGeneratedLog", log_lvl=LogLevel.INFO):
-    """Writes ``log_msg`` to the job's log (the ``atoll.server`` logging logger) at
-    ``log_lvl``, tagged with ``tag`` where Arkouda's server log names the function."""
+def write_log(log_msg: str, tag: str = "ClientGeneratedLog", log_lvl: LogLevel = LogLevel.INFO) -> None:
+    """Write ``log_msg`` to the job's log, the ``atoll.server`` logging logger.
+
+    Parameters
+    ----------
+    log_msg : str
+        The message.
+    tag : str, default 'ClientGeneratedLog'
+        Its tag, where Arkouda's server log names the function.
+    log_lvl : LogLevel, default LogLevel.INFO
+        Its level.
+
+    Raises
+    ------
+    TypeError
+        ``log_msg`` or ``tag`` is not a str, or ``log_lvl`` not a LogLevel.
+
+    Examples
+    --------
+    >>> import logging, sys
+    >>> server = logging.getLogger("atoll.server")
+    >>> out = logging.StreamHandler(sys.stdout)
+    >>> server.addHandler(out)
+    >>> server.setLevel(logging.INFO)
+    >>> ak.write_log("phase 2 starts", tag="etl")
+    [etl] phase 2 starts
+    >>> server.removeHandler(out)
+    >>> server.setLevel(logging.NOTSET)
+    """
     if not isinstance(log_msg, str) or not isinstance(tag, str):
         raise TypeError("log_msg and tag: expected str")
     _server_log.log(_level(log_lvl, "log_lvl"), "[%s] %s", tag, log_msg)
