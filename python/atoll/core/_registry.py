@@ -24,6 +24,11 @@ The table's functions, used by the classes' ``register``/``unregister``/``is_reg
   ``names()``, ``unregister_all(names=None)``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
+
 __all__ = [
     "RegistrationError",
     "NameInUseError",
@@ -43,36 +48,80 @@ __all__ = [
     "obj_type",
 ]
 
-_TABLE = {}  # name -> object (insertion order: the order of registration)
-_NAMES = {}  # id(object) -> name; the object is alive while it is in _TABLE
+_TABLE: dict[str, object] = {}  # name -> object (insertion order: the order of registration)
+_NAMES: dict[int, str] = {}  # id(object) -> name; the object is alive while it is in _TABLE
+_T = TypeVar("_T")
 
 
 class RegistrationError(Exception):
-    """An object cannot be registered: it is registered already (Arkouda's error, from
-    ``arkouda.numpy.pdarrayclass``)."""
+    """An object cannot be registered: it is registered already.
+
+    Arkouda's error, from ``arkouda.numpy.pdarrayclass``.
+    """
 
 
 class NameInUseError(RegistrationError, RuntimeError):
-    """The name is held by another registered object (a ``RuntimeError``, as the server error
-    Arkouda raises)."""
+    """The name is held by another registered object.
+
+    A ``RuntimeError``, as the server error Arkouda raises.
+    """
 
 
 class NotRegisteredError(RegistrationError, KeyError, RuntimeError):
-    """No object is registered under the name (a ``KeyError``, and a ``RuntimeError`` as the
-    server error Arkouda raises)."""
+    """No object is registered under the name.
 
-    def __str__(self):
+    A ``KeyError``, and a ``RuntimeError`` as the server error Arkouda raises.
+    """
+
+    def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
 
 
-def _check_name(name, what="name"):
+def _check_name(name: object, what: str = "name") -> str:
     if not isinstance(name, str):
         raise TypeError(f"{what}: expected a str, got {type(name).__name__}")
     return name
 
 
-def register(obj, name):
-    """Keeps ``obj`` under ``name`` in this process and returns it."""
+def register(obj: _T, name: str) -> _T:
+    """Keep ``obj`` under ``name`` in this process.
+
+    Parameters
+    ----------
+    obj : object
+        The object; it stays alive while registered.
+    name : str
+        Its name, not empty.
+
+    Returns
+    -------
+    object
+        ``obj``.
+
+    Raises
+    ------
+    RegistrationError
+        ``obj`` is registered already (under any name).
+    NameInUseError
+        Another object holds ``name``.
+    TypeError
+        ``name`` is not a str.
+    ValueError
+        ``name`` is empty.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a = reg.register(ak.arange(3), "doc-a")
+    >>> reg.attach("doc-a") is a, reg.name_of(a)
+    (True, 'doc-a')
+    >>> reg.register(ak.arange(2), "doc-a")
+    Traceback (most recent call last):
+    ...
+    atoll.core._registry.NameInUseError: name 'doc-a' is already registered to another object
+    >>> reg.unregister("doc-a") is a
+    True
+    """
     _check_name(name)
     if not name:
         raise ValueError("name: must not be empty")
@@ -86,16 +135,59 @@ def register(obj, name):
     return obj
 
 
-def unregister(name):
-    """Forgets ``name``; returns the object it held (None for an unknown name)."""
+def unregister(name: str) -> Any:  # noqa: ANN401 (the object registered, of any type)
+    """Forget ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+
+    Returns
+    -------
+    object or None
+        The object it held; None for an unknown name.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> reg.unregister("doc-never-registered") is None
+    True
+    """
     obj = _TABLE.pop(name, None)
     if obj is not None and _NAMES.get(id(obj)) == name:
         del _NAMES[id(obj)]
     return obj
 
 
-def attach(name):
-    """The object registered under ``name``."""
+def attach(name: str) -> Any:  # noqa: ANN401 (the object registered, of any type)
+    """The object registered under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+
+    Returns
+    -------
+    object
+        The object itself (no copy).
+
+    Raises
+    ------
+    NotRegisteredError
+        No object holds ``name``.
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> reg.attach("doc-none")
+    Traceback (most recent call last):
+    ...
+    atoll.core._registry.NotRegisteredError: no object is registered as 'doc-none'
+    """
     _check_name(name)
     try:
         return _TABLE[name]
@@ -103,20 +195,71 @@ def attach(name):
         raise NotRegisteredError(f"no object is registered as {name!r}") from None
 
 
-def name_of(obj):
-    """The name ``obj`` is registered under, or None."""
+def name_of(obj: object) -> str | None:
+    """The name ``obj`` is registered under.
+
+    Parameters
+    ----------
+    obj : object
+        The object.
+
+    Returns
+    -------
+    str or None
+        Its name; None when it is not registered.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> reg.name_of(ak.arange(2)) is None
+    True
+    """
     name = _NAMES.get(id(obj))
     return name if name is not None and _TABLE.get(name) is obj else None
 
 
-def names():
-    """The registered names, in the order of registration."""
+def names() -> list[str]:
+    """The registered names, in the order of registration.
+
+    Returns
+    -------
+    list of str
+        The names.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> _ = reg.register(ak.arange(2), "doc-n")
+    >>> "doc-n" in reg.names()
+    True
+    >>> reg.unregister_all(["doc-n"])
+    """
     return list(_TABLE)
 
 
-def unregister_all(names=None):
-    """Forgets ``names`` (every name when None); the objects' ``registered_name`` is reset
-    where they have one."""
+def unregister_all(names: Iterable[str] | None = None) -> None:
+    """Forget ``names``, every name by default.
+
+    The objects' ``registered_name`` is reset where they have one.
+
+    Parameters
+    ----------
+    names : iterable of str, optional
+        The names to forget; all by default.
+
+    Raises
+    ------
+    TypeError
+        A name is not a str.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> s = ak.Series(ak.arange(2)).register("doc-u")
+    >>> reg.unregister_all(["doc-u"])
+    >>> s.registered_name is None, reg.is_registered("doc-u")
+    (True, False)
+    """
     for n in list(_TABLE) if names is None else list(names):
         obj = unregister(_check_name(n))
         if obj is not None and getattr(obj, "registered_name", None) == n:
@@ -130,17 +273,52 @@ def unregister_all(names=None):
 _ARRAY_CLASSES = (("pdarray", "atoll.numpy.pdarrayclass"), ("Strings", "atoll.numpy.strings"))
 
 
-def is_array(x):
-    """Whether ``x`` is one of Atoll's arrays (a pdarray, a subclass included, or Strings)."""
+def is_array(x: object) -> bool:
+    """Whether ``x`` is one of Atoll's arrays: a pdarray (a subclass included) or Strings.
+
+    Parameters
+    ----------
+    x : object
+        The object.
+
+    Returns
+    -------
+    bool
+        Whether it is.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> reg.is_array(ak.arange(2)), reg.is_array(ak.array(["a"])), reg.is_array([1])
+    (True, True, False)
+    """
     return any((c.__name__, c.__module__) in _ARRAY_CLASSES for c in type(x).__mro__)
 
 
-def symbol_name(x):
-    """The name of the array ``x`` in the symbol table (``id_`` and its identity in hex)."""
+def symbol_name(x: object) -> str:
+    """The name of the array ``x`` in the symbol table.
+
+    Parameters
+    ----------
+    x : object
+        The array.
+
+    Returns
+    -------
+    str
+        ``id_`` and its identity in hexadecimal.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a = ak.arange(2)
+    >>> reg.symbol_name(a) == f"id_{id(a):x}"
+    True
+    """
     return f"id_{id(x):x}"
 
 
-def _fields(x):
+def _fields(x: object) -> Iterator[object]:
     d = getattr(x, "__dict__", None)
     if d:
         yield from d.values()
@@ -152,10 +330,29 @@ def _fields(x):
                     yield v
 
 
-def arrays_of(obj):
-    """The arrays (pdarrays and Strings) that ``obj`` holds, itself included when it is one,
-    each once, in the order they are reached."""
-    out, seen, todo = [], set(), [obj]
+def arrays_of(obj: object) -> list[Any]:
+    """The arrays (pdarrays and Strings) that ``obj`` holds, itself included when it is one.
+
+    Parameters
+    ----------
+    obj : object
+        An array, an object of Atoll's that holds arrays, or a list, tuple or dict of them.
+
+    Returns
+    -------
+    list
+        Each array once, in the order they are reached.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a, b = ak.arange(2), ak.array(["x", "y"])
+    >>> [x is y for x, y in zip(reg.arrays_of({"a": a, "b": [b, a]}), [a, b])]
+    [True, True]
+    """
+    out: list[Any] = []
+    seen: set[int] = set()
+    todo: list[object] = [obj]
     while todo:
         x = todo.pop()
         if id(x) in seen or x is None or isinstance(x, (str, bytes, int, float, bool)):
@@ -172,38 +369,121 @@ def arrays_of(obj):
     return out
 
 
-def obj_type(obj):
-    """Arkouda's type name of a registered object (``pdarray``, ``Strings``, ``IPv4``, ...)."""
-    return getattr(obj, "special_objType", None) or getattr(type(obj), "objType", None) or type(obj).__name__
+def obj_type(obj: object) -> str:
+    """Arkouda's type name of a registered object.
+
+    Parameters
+    ----------
+    obj : object
+        The object.
+
+    Returns
+    -------
+    str
+        ``pdarray``, ``Strings``, ``IPv4``, ...: its ``special_objType``, else its class's
+        ``objType``, else its class's name.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> reg.obj_type(ak.arange(2)), reg.obj_type(ak.array(["a"]))
+    ('pdarray', 'Strings')
+    """
+    name = getattr(obj, "special_objType", None) or getattr(type(obj), "objType", None) or type(obj).__name__
+    return str(name)
 
 
-def _components():
-    out = {}
+def _components() -> list[str]:
+    out: dict[str, None] = {}
     for obj in _TABLE.values():
         for a in arrays_of(obj):
             out.setdefault(symbol_name(a), None)
     return list(out)
 
 
-def is_component(obj):
-    """Whether ``obj`` is registered or held by a registered object."""
+def is_component(obj: object) -> bool:
+    """Whether ``obj`` is registered or held by a registered object.
+
+    Parameters
+    ----------
+    obj : object
+        The object.
+
+    Returns
+    -------
+    bool
+        Whether it is.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a = ak.arange(2)
+    >>> s = ak.Series(a).register("doc-c")
+    >>> reg.is_component(s.values), reg.is_component(ak.arange(2))
+    (True, False)
+    >>> s.unregister()
+    """
     if name_of(obj) is not None:
         return True
     return any(any(a is obj for a in arrays_of(o)) for o in _TABLE.values())
 
 
-def is_registered(name, as_component=False):
-    """Whether ``name`` is a registered name (with ``as_component``: the symbol-table name of
-    an array that a registered object holds)."""
+def is_registered(name: str, as_component: bool = False) -> bool:
+    """Whether ``name`` is a registered name.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+    as_component : bool, default False
+        Whether ``name`` is instead the symbol-table name of an array that a registered object
+        holds.
+
+    Returns
+    -------
+    bool
+        Whether it is.
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a = reg.register(ak.arange(2), "doc-r")
+    >>> reg.is_registered("doc-r"), reg.is_registered(reg.symbol_name(a), as_component=True)
+    (True, True)
+    >>> _ = reg.unregister("doc-r")
+    """
     _check_name(name)
     if as_component:
         return name in _components()
     return name in _TABLE
 
 
-def list_registry(detailed=False):
-    """Arkouda's registry listing: ``{"Objects": names, "Components": names}``: the registered
-    names (with ``detailed``, ``(name, TYPE)`` pairs, the type in upper case), and the
-    symbol-table names of the arrays they hold."""
-    objs = [(n, obj_type(o).upper()) for n, o in _TABLE.items()] if detailed else list(_TABLE)
+def list_registry(detailed: bool = False) -> dict[str, list[Any]]:
+    """Arkouda's registry listing.
+
+    Parameters
+    ----------
+    detailed : bool, default False
+        Give ``(name, TYPE)`` pairs, the type in upper case, in place of the names.
+
+    Returns
+    -------
+    dict
+        ``{"Objects": the registered names, "Components": the symbol-table names of the
+        arrays they hold}``.
+
+    Examples
+    --------
+    >>> from atoll.core import _registry as reg
+    >>> a = reg.register(ak.arange(2), "doc-l")
+    >>> ("doc-l", "PDARRAY") in reg.list_registry(detailed=True)["Objects"]
+    True
+    >>> _ = reg.unregister("doc-l")
+    """
+    objs: list[Any] = [(n, obj_type(o).upper()) for n, o in _TABLE.items()] if detailed else list(_TABLE)
     return {"Objects": objs, "Components": _components()}
