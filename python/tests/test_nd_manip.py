@@ -282,3 +282,27 @@ def test_empty_and_empty_like():
     f = ak.empty_like(ak.array(np.zeros((4, 1, 2), dtype=np.uint64)))
     w = np.empty_like(np.zeros((4, 1, 2), dtype=np.uint64))
     assert f.shape == w.shape and f.dtype == w.dtype
+
+
+@given(SHAPES1, st.booleans())
+def test_array_equal_and_out_with_shapes(shape, strided):
+    x = _values(shape, np.float64, 60) - 0.25
+    X = _ak(x, strided)
+    flat = ak.array(np.ravel(x))
+    assert ak.array_equal(X, _ak(x, not strided)) == np.array_equal(x, x)
+    assert ak.array_equal(X, flat) == np.array_equal(x, np.ravel(x))
+    out, want = ak.zeros(shape), np.zeros(shape)
+    assert ak.floor(X, out=out) is out
+    _same(out, np.floor(x, out=want))
+    out, want = ak.ones(shape), np.ones(shape)
+    ak.trunc(X, out=out, where=X > 0)
+    np.trunc(x, out=want, where=x > 0)
+    _same(out, want)
+    out, want = ak.zeros(shape), np.zeros(shape)
+    ak.arctan2(X, 2.0, out=out)
+    _same(out, np.arctan2(x, 2.0, out=want))
+    if len(shape) > 1:
+        with pytest.raises(ValueError):
+            np.floor(x, out=np.zeros(np.size(x)))
+        with pytest.raises(ValueError):
+            ak.floor(X, out=ak.zeros(np.size(x)))

@@ -63,12 +63,12 @@ def _out_where(r, out, where, base):
         return r if where is True else (base if where is False else where_fn(where, r, base))
     if not isinstance(out, pdarray):
         raise TypeError(f"out: expected a pdarray, got {type(out).__name__}")
-    if out.size != r.size:
-        raise ValueError(f"out: size {out.size} does not match the result's {r.size}")
+    if out.shape != r.shape:
+        raise ValueError(f"out: shape {out.shape} does not match the result's {r.shape}")
     if where is True:
-        out[:] = r
+        _nd.with_shape(out, None)[:] = _nd.with_shape(r, None)
     elif where is not False:
-        out[:] = where_fn(where, r.astype(out.dtype), out)
+        _nd.with_shape(out, None)[:] = _nd.with_shape(where_fn(where, r.astype(out.dtype), out), None)
     return out
 
 
@@ -382,7 +382,7 @@ def arctan2(x1, x2, /, out=None, *, where=True):
         r = np.arctan2(np.float64(x1), np.float64(x2))
         if out is None:
             return r
-        r = _full(out.size, r, float64)
+        r = _nd.with_shape(_full(out.size, r, float64), out._shape)
     else:
         r = _fn2("arctan2", x1, x2, True)
     if where is not True:
@@ -393,12 +393,12 @@ def arctan2(x1, x2, /, out=None, *, where=True):
             return r
         base = x1.astype(float64) if isinstance(x1, pdarray) else r * 0 + _b.float(x1)
         return base if where is False else _where_arg(where, r, base)
-    if out.size != r.size:
-        raise ValueError(f"out: size {out.size} does not match the result's {r.size}")
+    if out.shape != r.shape:
+        raise ValueError(f"out: shape {out.shape} does not match the result's {r.shape}")
     if where is True:
-        out[:] = r
+        _nd.with_shape(out, None)[:] = _nd.with_shape(r, None)
     elif where is not False:
-        out[:] = _where_arg(where, r, out.astype(float64))
+        _nd.with_shape(out, None)[:] = _nd.with_shape(_where_arg(where, r, out.astype(float64)), None)
     return out
 
 
@@ -533,14 +533,14 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def array_equal(pda_a, pda_b, equal_nan=False):
-    """True when both have the same size and equal elements (NaN equal to NaN with
+    """True when both have the same shape and equal elements (NaN equal to NaN with
     ``equal_nan``)."""
 
     if isinstance(pda_a, Strings) or isinstance(pda_b, Strings):
         return type(pda_a) is type(pda_b) and pda_a.size == pda_b.size and _b.bool(_all(pda_a == pda_b))
     if not isinstance(pda_a, pdarray) or not isinstance(pda_b, pdarray):
         return False
-    if pda_a.size != pda_b.size:
+    if pda_a.shape != pda_b.shape:
         return False
     if pda_a.size == 0:
         return True
