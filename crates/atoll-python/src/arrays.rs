@@ -349,6 +349,13 @@ fn gather(py: Python<'_>, arr: &Arr, idx: &Ex, n: usize) -> PyResult<Arr> {
     run(py, |s| cmd::gather(s, &arr.0, &idx.node, n)).map(Arr)
 }
 
+/// The strided view of `arr` (source position `offset + sum(i_k * strides[k])` for each index
+/// of `shape`, C order) as a new array.
+#[pyfunction]
+fn strided(py: Python<'_>, arr: &Arr, offset: i64, shape: Vec<usize>, strides: Vec<i64>) -> PyResult<Arr> {
+    run(py, |s| cmd::strided(s, &arr.0, offset, &shape, &strides)).map(Arr)
+}
+
 /// `arr[idx] = vals` for a whole array, `n` int64 indices in range and values of arr's dtype.
 #[pyfunction]
 fn scatter(py: Python<'_>, arr: &Arr, idx: &Ex, vals: &Ex, n: usize) -> PyResult<()> {
@@ -373,6 +380,7 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ex>()?;
     for f in [
         wrap_pyfunction!(init, m)?,
+        wrap_pyfunction!(strided, m)?,
         wrap_pyfunction!(eager_by_default, m)?,
         wrap_pyfunction!(shutdown, m)?,
         wrap_pyfunction!(is_running, m)?,

@@ -11,6 +11,7 @@
 //! | `reduce.rs` | reductions and scans |
 //! | `index.rs` | element access, gather, scatter, compress |
 //! | `sort.rs` | argsort |
+//! | `strided.rs` | strided copies (the N-d views: transposes, broadcasts, selections with steps) |
 //! | `free.rs` | freeing arrays |
 //! | `memory.rs` | the locales' memory budgets |
 //! | `share.rs` | arrays whose blocks are shared files, C functions called on them |
@@ -30,6 +31,7 @@ commands! {
         mod reduce;
         pub mod share;
         mod sort;
+        mod strided;
         mod transfer;
         pub mod tuning;
     }
@@ -42,6 +44,7 @@ pub use memory::mem_status;
 pub(crate) use free::FREE;
 pub use reduce::{reduce, scan, ScanOp};
 pub use sort::argsort;
+pub use strided::{strided, strided_positions};
 pub use transfer::{from_slice, to_slice};
 
 use crate::eval::{eval_store, Access, BNode, Flags, Src, CHUNK};
