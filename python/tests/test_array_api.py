@@ -251,16 +251,14 @@ def test_integer_and_logical(name):
 # statistical, searching, sorting, sets
 # ------------------------------------------------------------------------------------------
 
-AXES = [None, 0, 1, -1, (0, 2), (0, 1, 2)]
 
-
-@pytest.mark.parametrize("axis", AXES)
-@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2)])
 @pytest.mark.parametrize("name", ["sum", "prod", "min", "max", "mean", "std", "var"])
-def test_statistics(name, axis, keepdims):
+def test_statistics(name, axis):
     x = (N3 % 5 + 1).astype(np.int64) if name == "prod" else N3
-    got = getattr(xp, name)(xp.asarray(x), axis=axis, keepdims=keepdims)
-    same(got, getattr(np, name)(x, axis=axis, keepdims=keepdims), exact=name not in ("mean", "std", "var"))
+    for keepdims in (False, True):
+        got = getattr(xp, name)(xp.asarray(x), axis=axis, keepdims=keepdims)
+        same(got, getattr(np, name)(x, axis=axis, keepdims=keepdims), exact=name not in ("mean", "std", "var"))
 
 
 def test_std_var_correction():
