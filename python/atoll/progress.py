@@ -1,5 +1,6 @@
-"""Progress on stderr for the operations that can take seconds: reads and writes of files,
-joins, sorts, GroupBy aggregations, gathers to the driver.
+"""Progress on stderr for the operations that can take seconds.
+
+Reads and writes of files, joins, sorts, GroupBy aggregations, gathers to the driver.
 
 Each tracked operation draws one line on stderr: a bar ``label [####------] 3/10 1.2s`` when it
 has natural steps (files, datasets, columns), else a spinner ``label | 1.2s``; when it ends the
@@ -23,6 +24,8 @@ tracked call). The line is redrawn by a small thread (4 times a second) while th
 runs, which the engine's calls allow by releasing the GIL.
 """
 
+from __future__ import annotations
+
 import functools
 import math
 import numbers
@@ -31,6 +34,9 @@ import sys
 import threading
 import time
 import warnings
+from enum import Enum
+from types import TracebackType
+from typing import Any, Callable, Literal, TypeVar, cast
 
 __all__ = ["Progress", "configure", "enabled", "min_rows", "delay", "step", "tracked", "size_of"]
 
@@ -45,21 +51,31 @@ _SPIN = "|/-\\"
 _WIDTH = 20  # the bar's characters
 _REDRAW_S = 0.25
 
-_UNSET = object()
-_settings = {"enabled": None, "min_rows": None, "delay": None}  # configure()'s; None: the environment's
-_warned = set()
+
+class _Unset(Enum):
+    """The default of a ``configure`` argument not given (``None`` gives a setting back)."""
+
+    UNSET = "unset"
+
+
+_UNSET = _Unset.UNSET
+_F = TypeVar("_F", bound=Callable[..., Any])
+_N = TypeVar("_N", int, float)
+# configure()'s settings; None: the environment's.
+_settings: dict[str, Any] = {"enabled": None, "min_rows": None, "delay": None}
+_warned: set[tuple[str, str]] = set()
 _local = threading.local()
 _write_lock = threading.Lock()
 
 
-def _warn_once(var, value, why):
+def _warn_once(var: str, value: str, why: str) -> None:
     if (var, value) not in _warned:
         _warned.add((var, value))
         warnings.warn(f"{var}={value!r}: {why}", RuntimeWarning, stacklevel=3)
 
 
-def _launcher_rank():
-    """This process's MPI rank from the launcher's variables (0 outside MPI)."""
+def _launcher_rank() -> int:
+    """The MPI rank of this process, from the launcher's variables (0 outside MPI)."""
     for k in _RANK_VARS:
         v = os.environ.get(k, "").strip()
         if v:
@@ -75,14 +91,29 @@ def _launcher_rank():
 _RANK = _launcher_rank()
 
 
-def enabled():
-    """Whether progress lines are drawn in this process: ``configure(enabled=...)``, else
-    ``ATOLL_PROGRESS`` (``1``/``0``), else whether stderr is a terminal or a Jupyter kernel
-    runs the program. Always False on an MPI rank other than 0."""
+def enabled() -> bool:
+    """Whether progress lines are drawn in this process.
+
+    ``configure(enabled=...)``, else ``ATOLL_PROGRESS`` (``1``/``0``), else whether stderr is a
+    terminal or a Jupyter kernel runs the program. Always False on an MPI rank other than 0.
+
+    Returns
+    -------
+    bool
+        Whether they are.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> before = progress.configure(enabled=False)
+    >>> progress.enabled()
+    False
+    >>> _ = progress.configure(**before)
+    """
     if _RANK != 0:
         return False
     if _settings["enabled"] is not None:
-        return _settings["enabled"]
+        return bool(_settings["enabled"])
     v = os.environ.get("ATOLL_PROGRESS", "").strip().lower()
     if v in _ON:
         return True
@@ -98,7 +129,7 @@ def enabled():
         return False
 
 
-def _env_number(var, default, kind):
+def _env_number(var: str, default: _N, kind: Callable[[str], _N]) -> _N:
     raw = os.environ.get(var, "").strip()
     if not raw:
         return default
@@ -112,27 +143,97 @@ def _env_number(var, default, kind):
     return v
 
 
-def min_rows():
-    """The fewest rows of an operation of known size that may draw a line."""
+def min_rows() -> int:
+    """The fewest rows of an operation of known size that may draw a line.
+
+    ``configure(min_rows=...)``, else ``ATOLL_PROGRESS_MIN_ROWS``, else 10**6.
+
+    Returns
+    -------
+    int
+        The rows.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> before = progress.configure(min_rows=500)
+    >>> progress.min_rows()
+    500
+    >>> _ = progress.configure(**before)
+    """
     if _settings["min_rows"] is not None:
-        return _settings["min_rows"]
+        return int(_settings["min_rows"])
     return _env_number("ATOLL_PROGRESS_MIN_ROWS", DEFAULT_MIN_ROWS, int)
 
 
-def delay():
-    """The seconds an operation runs before its line appears."""
+def delay() -> float:
+    """The seconds an operation runs before its line appears.
+
+    ``configure(delay=...)``, else ``ATOLL_PROGRESS_DELAY``, else 1.0.
+
+    Returns
+    -------
+    float
+        The seconds.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> before = progress.configure(delay=2)
+    >>> progress.delay()
+    2.0
+    >>> _ = progress.configure(**before)
+    """
     if _settings["delay"] is not None:
-        return _settings["delay"]
+        return float(_settings["delay"])
     return _env_number("ATOLL_PROGRESS_DELAY", DEFAULT_DELAY, float)
 
 
-def configure(enabled=_UNSET, min_rows=_UNSET, delay=_UNSET):
-    """Sets the progress settings of this process, over the environment's: ``enabled`` (a
-    bool), ``min_rows`` (an int >= 0), ``delay`` (seconds >= 0); ``None`` gives a setting back
-    to its variable. Returns the settings before the call, as a dict that
-    ``configure(**previous)`` restores."""
+def configure(
+    enabled: bool | None | _Unset = _UNSET,
+    min_rows: int | None | _Unset = _UNSET,
+    delay: float | None | _Unset = _UNSET,
+) -> dict[str, Any]:
+    """Set the progress settings of this process, over the environment's.
+
+    A setting not given stays; ``None`` gives a setting back to its variable.
+
+    Parameters
+    ----------
+    enabled : bool or None, optional
+        Draw lines (over ``ATOLL_PROGRESS``).
+    min_rows : int or None, optional
+        The fewest rows of an operation that may draw a line, >= 0 (over
+        ``ATOLL_PROGRESS_MIN_ROWS``).
+    delay : float or None, optional
+        The seconds before a line appears, >= 0 (over ``ATOLL_PROGRESS_DELAY``).
+
+    Returns
+    -------
+    dict
+        The settings before the call, which ``configure(**previous)`` restores.
+
+    Raises
+    ------
+    TypeError
+        A setting of another type.
+    ValueError
+        A negative or infinite number.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> before = progress.configure(enabled=True, delay=0.5)
+    >>> progress.enabled(), progress.delay()
+    (True, 0.5)
+    >>> progress.configure(delay=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: delay: expected a finite number of seconds >= 0, got -1
+    >>> _ = progress.configure(**before)
+    """
     before = dict(_settings)
-    new = {}
+    new: dict[str, Any] = {}
     if enabled is not _UNSET:
         if enabled is not None and not isinstance(enabled, bool):
             raise TypeError(f"enabled: expected a bool or None, got {type(enabled).__name__}")
@@ -157,16 +258,35 @@ def configure(enabled=_UNSET, min_rows=_UNSET, delay=_UNSET):
     return before
 
 
-def _stack():
+def _stack() -> list[Progress]:
     s = getattr(_local, "stack", None)
     if s is None:
         s = _local.stack = []
     return s
 
 
-def size_of(x):
-    """The rows of ``x``: an int itself, an array's ``size``, a list's first element's, else
-    ``len(x)``; None when it has none."""
+def size_of(x: object) -> int | None:
+    """The rows of ``x``.
+
+    Parameters
+    ----------
+    x : object
+        An int, an array, a list or tuple of arrays, or a sized object.
+
+    Returns
+    -------
+    int or None
+        An int itself, an array's ``size``, a list's first element's, else ``len(x)``; None
+        when it has none.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> progress.size_of(7), progress.size_of(ak.arange(5)), progress.size_of([ak.arange(3), ak.arange(9)])
+    (7, 5, 3)
+    >>> progress.size_of(object()) is None
+    True
+    """
     if isinstance(x, numbers.Integral) and not isinstance(x, bool):
         return int(x)
     if isinstance(x, (list, tuple)):
@@ -175,30 +295,52 @@ def size_of(x):
     if isinstance(n, numbers.Integral) and not isinstance(x, type):
         return int(n)
     try:
-        return len(x)
+        return len(x)  # type: ignore[arg-type]  # any object: those without a length say so
     except TypeError:
         return None
 
 
 class Progress:
-    """``with Progress(label, total=None, rows=None) as bar: ... bar.step()``: the line of an
-    operation of ``total`` steps (a spinner when None or 1) on ``rows`` rows (no size limit
-    when None)."""
+    """The progress line of an operation, as a context manager.
 
-    def __init__(self, label, total=None, rows=None):
+    ``with Progress(label, total=None, rows=None) as bar: ... bar.step()``.
+
+    Parameters
+    ----------
+    label : str
+        The operation's name, at the start of the line.
+    total : int, optional
+        Its steps: a bar; a spinner when None or 1.
+    rows : int, optional
+        Its rows: no line under ``min_rows()``; no size limit when None.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> before = progress.configure(enabled=False)
+    >>> with progress.Progress("read", total=3) as bar:
+    ...     for _ in range(3):
+    ...         bar.step()
+    >>> bar.done, bar.on
+    (3, False)
+    >>> _ = progress.configure(**before)
+    """
+
+    def __init__(self, label: str, total: int | None = None, rows: int | None = None) -> None:
         self.label = str(label)
         self.total = max(0, int(total)) if total is not None else 0
         self.rows = rows
         self.done = 0
         self.on = False
+        self.delay = 0.0
         self._drawn = False
         self._width = 0
         self._frame = 0
-        self._thread = None
-        self._stop = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         self.t0 = time.monotonic()
 
-    def __enter__(self):
+    def __enter__(self) -> Progress:
         stack = _stack()
         self.on = not any(p.on for p in stack) and enabled() and (self.rows is None or self.rows >= min_rows())
         stack.append(self)
@@ -212,11 +354,25 @@ class Progress:
             self._thread.start()
         return self
 
-    def step(self, k=1):
-        """Advances the bar by ``k`` steps (it is redrawn by the line's thread)."""
+    def step(self, k: int = 1) -> None:
+        """Advance the bar by ``k`` steps (the line's thread redraws it).
+
+        Parameters
+        ----------
+        k : int, default 1
+            The steps done.
+
+        Examples
+        --------
+        >>> from atoll import progress
+        >>> bar = progress.Progress("write", total=10)
+        >>> bar.step(4)
+        >>> bar.done
+        4
+        """
         self.done += k
 
-    def _run(self):
+    def _run(self) -> None:
         if self._stop.wait(self.delay if self.delay > 0 else _REDRAW_S):
             return
         while True:
@@ -224,7 +380,7 @@ class Progress:
             if self._stop.wait(_REDRAW_S):
                 return
 
-    def _text(self, end=None):
+    def _text(self, end: str | None = None) -> str:
         t = time.monotonic() - self.t0
         if self.total > 1:
             done = min(self.done, self.total)
@@ -236,7 +392,7 @@ class Progress:
         self._frame += 1
         return f"{self.label} {_SPIN[self._frame % len(_SPIN)]} {t:.1f}s"
 
-    def _draw(self, end=None):
+    def _draw(self, end: str | None = None) -> None:
         text = self._text(end)
         with _write_lock:
             pad = " " * max(0, self._width - len(text))
@@ -248,7 +404,9 @@ class Progress:
                 return
             self._drawn = True
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> Literal[False]:
         stack = _stack()
         if stack and stack[-1] is self:
             stack.pop()
@@ -256,7 +414,8 @@ class Progress:
             stack.remove(self)
         if self.on:
             self._stop.set()
-            self._thread.join()
+            if self._thread is not None:
+                self._thread.join()
             if self._drawn or time.monotonic() - self.t0 >= self.delay:
                 if exc_type is None:
                     self.done = max(self.done, self.total)
@@ -266,22 +425,64 @@ class Progress:
         return False
 
 
-def step(k=1):
-    """Advances the bar of the innermost tracked operation of this thread by ``k`` steps."""
+def step(k: int = 1) -> None:
+    """Advance the bar of the innermost tracked operation of this thread by ``k`` steps.
+
+    Parameters
+    ----------
+    k : int, default 1
+        The steps done.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> with progress.Progress("join", total=2) as bar:
+    ...     progress.step(2)
+    >>> bar.done
+    2
+    """
     stack = _stack()
     if stack:
         stack[-1].step(k)
 
 
-def tracked(label, rows=None, total=None):
-    """Decorator: each call of the function runs inside ``Progress``. ``label``: a str, or a
-    function of the call's arguments giving it; ``rows``: the index of the argument whose size
-    (``size_of``) is the operation's, or a function of the call's arguments giving the rows;
-    ``total``: a function of the call's arguments giving the number of steps (the function
-    calls ``step()``). A ``rows`` or ``total`` that fails on the arguments counts as unknown
-    (the function then raises its own error)."""
+def tracked(
+    label: str | Callable[..., str],
+    rows: int | Callable[..., int | None] | None = None,
+    total: Callable[..., int | None] | None = None,
+) -> Callable[[_F], _F]:
+    """Make each call of the decorated function run inside ``Progress``.
 
-    def _of(f, args, kwargs):
+    A ``rows`` or ``total`` that fails on the arguments counts as unknown (the function then
+    raises its own error).
+
+    Parameters
+    ----------
+    label : str or callable
+        The operation's name, or a function of the call's arguments giving it.
+    rows : int or callable, optional
+        The index of the argument whose size (``size_of``) is the operation's, or a function
+        of the call's arguments giving the rows.
+    total : callable, optional
+        A function of the call's arguments giving the number of steps (the function calls
+        ``step()``).
+
+    Returns
+    -------
+    callable
+        The decorator.
+
+    Examples
+    --------
+    >>> from atoll import progress
+    >>> @progress.tracked("double", rows=0)
+    ... def double(a):
+    ...     return a * 2
+    >>> double(ak.arange(3))
+    array([0 2 4])
+    """
+
+    def _of(f: int | Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:  # noqa: ANN401
         try:
             if isinstance(f, int):
                 return size_of(args[f])
@@ -289,9 +490,9 @@ def tracked(label, rows=None, total=None):
         except Exception:
             return None
 
-    def deco(fn):
+    def deco(fn: _F) -> _F:
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 (the function's own)
             if not _stack() and not enabled():
                 return fn(*args, **kwargs)
             name = label if isinstance(label, str) else (_of(label, args, kwargs) or fn.__name__)
@@ -300,6 +501,6 @@ def tracked(label, rows=None, total=None):
             with Progress(name, total=steps, rows=n):
                 return fn(*args, **kwargs)
 
-        return wrapper
+        return cast(_F, wrapper)
 
     return deco
