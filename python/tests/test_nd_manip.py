@@ -306,3 +306,23 @@ def test_array_equal_and_out_with_shapes(shape, strided):
             np.floor(x, out=np.zeros(np.size(x)))
         with pytest.raises(ValueError):
             ak.floor(X, out=ak.zeros(np.size(x)))
+
+
+@given(SHAPES1, st.data(), st.booleans(), DTYPES)
+def test_delete_along_axis(shape, data, strided, dt):
+    x = _values(shape, dt, 70)
+    X = _ak(x, strided)
+    for ax in [None] + list(range(len(shape))):
+        n = x.size if ax is None else shape[ax]
+        if n:
+            k = data.draw(st.integers(-n, n - 1))
+            _same(ak.delete(X, k, axis=ax), np.delete(x, k, axis=ax))
+            ks = data.draw(st.lists(st.integers(-n, n - 1), max_size=4))
+            _same(ak.delete(X, ks, axis=ax), np.delete(x, np.array(ks, dtype=np.int64), axis=ax))
+            mask = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+            _same(ak.delete(X, ak.array(mask), axis=ax), np.delete(x, np.array(mask), axis=ax))
+        _same(ak.delete(X, slice(0, None, 2), axis=ax), np.delete(x, slice(0, None, 2), axis=ax))
+        with pytest.raises(IndexError):
+            np.delete(x, n, axis=ax)
+        with pytest.raises(IndexError):
+            ak.delete(X, n, axis=ax)

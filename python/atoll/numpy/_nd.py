@@ -495,3 +495,22 @@ def take_selection(a, sel):
         return view(a, 0, sel.shape, [0] * len(sel.shape))
     p = sel.pos if a._start == 0 and a._step == 1 else sel.pos * a._step + a._start
     return pdarray(_atoll.gather(a._arr, p._ex(), n), shape=sel.shape)
+
+
+def take_axis(a, idx, axis):
+    """``a`` with the int64 pdarray ``idx`` (1-D, values in ``range(a.shape[axis])``) selecting
+    along ``axis``: one gather, ``idx`` read at each output element's coordinate on the axis."""
+    n = a.shape[axis]
+    m = idx.size
+    shape = a.shape[:axis] + (m,) + a.shape[axis + 1 :]
+    if prod(shape) == 0:
+        return view(a, 0, shape, [0] * len(shape))
+    inner = prod(a.shape[axis + 1 :])
+    i, co = coords(shape)
+    # The output's flat index less its axis term, less the outer index times the change in
+    # the axis' length: the source's flat index less its axis term.
+    pos = i - co[axis] * inner
+    if prod(a.shape[:axis]) > 1 and m != n:
+        pos = pos - (i // (m * inner)) * ((m - n) * inner)
+    j = with_shape(view(idx, 0, shape, [0] * axis + [1] + [0] * (len(shape) - axis - 1)), None)
+    return gather_flat(a, pos + j * inner, shape)

@@ -218,26 +218,8 @@ def repeat(a, repeats, axis=None):
 
 def _repeat_axis(a, repeats, axis):
     """``repeat`` of an N-d pdarray along ``axis``: the source index along the axis of each
-    output element (``j // r``, or looked up in the counts' prefix sums), then one gather."""
-    n = a.shape[axis]
-    src = repeat(arange(n), repeats)  # the checks and the 1-D rule, on the axis' indices
-    m = src.size
-    shape = a.shape[:axis] + (m,) + a.shape[axis + 1 :]
-    st = _nd.c_strides(a.shape)
-    i, co = _nd.coords(shape)
-    inner = st[axis]
-    # The output's flat index minus its axis term, plus the source's.
-    pos = i - co[axis] * inner
-    outer = _nd.prod(a.shape[:axis])
-    if outer > 1 and m != n:
-        pos = pos - (i // (m * inner)) * ((m - n) * inner)
-    if _nd.prod(shape):
-        if is_scalar(repeats) or len(repeats) == 1:
-            j = co[axis] // (m // n)  # m is n * r: element j of the axis comes from j // r
-        else:
-            j = _nd.with_shape(_nd.view(src, 0, shape, [0] * axis + [1] + [0] * (len(shape) - axis - 1)), None)
-        pos = pos + j * inner
-    return _nd.gather_flat(a, pos, shape)
+    output position (the 1-D rule on the axis' indices), then one gather."""
+    return _nd.take_axis(a, repeat(arange(a.shape[axis]), repeats), axis)
 
 
 def tile(A, /, reps):

@@ -11,7 +11,7 @@ from ._bigint import is_bigint_array
 from .dtypes import float64, int64
 from .numeric import floor, isnan, where
 from .pdarrayclass import _check, pdarray
-from .pdarraycreation import array, ones, zeros
+from .pdarraycreation import arange, array, ones, zeros
 
 
 def concatenate(arrays, ordered=True, axis=0):
@@ -283,14 +283,20 @@ def delete(arr, obj, axis=None):
     """A copy of ``arr`` without the elements ``obj`` names (``numpy.delete``): an int, a
     slice, a sequence or pdarray of ints (negative ones count from the end; repeated ones
     delete once), or a bool mask of ``arr``'s length. An index out of range is NumPy's
-    ``IndexError``.
+    ``IndexError``. For an N-d ``arr``, ``obj`` names positions along ``axis`` (``None``: of
+    the flat values).
 
     >>> import atoll as ak
     >>> ak.delete(ak.array([10, 11, 12, 13]), [0, -1]).tolist()
     [11, 12]
     """
-    _axis0(axis, "delete")
     arr = _one_d(arr, "arr")
+    if isinstance(arr, pdarray) and arr.ndim != 1 and not is_bigint_array(arr):
+        if axis is None:
+            return delete(_nd.with_shape(arr, None), obj)
+        ax = _nd.normalize_axis(axis, arr.ndim)
+        return _nd.take_axis(arr, delete(arange(arr.shape[ax]), obj), ax)
+    _axis0(axis, "delete")
     n = arr.size
     keep = ones(n, dtype=bool)
     if isinstance(obj, slice):
