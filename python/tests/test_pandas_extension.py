@@ -131,3 +131,59 @@ def test_string_and_datetime_accessors_match_pandas():
     tm.assert_series_equal(got.astype("datetime64[ns]"), pd.Series(ns).dt.floor("s"), check_index_type=False)
     with pytest.raises(AttributeError, match="Can only use .dt accessor"):
         ak.Series(ak.array([1, 2])).dt
+
+
+def test_one_value_operands_broadcast_and_mixed_dtypes_do_not_concatenate():
+    values = np.array([1, 5, 1, 7])
+    ea = ext.ArkoudaArray(ak.array(values))
+    for other in ([1], np.array([1])):
+        np.testing.assert_array_equal((ea == other).to_numpy(), values == np.asarray(other))
+    flags = ext.ArkoudaArray(ak.array([True, False, False]))
+    np.testing.assert_array_equal((flags | [True]).to_numpy(), np.array([True, False, False]) | True)
+    with pytest.raises(ValueError, match="Lengths must match"):
+        ea == [1, 2]
+    assert ea._arith_method([1, 2, 3, 4], np.add) is NotImplemented
+    with pytest.raises(ValueError, match="same dtype"):
+        ext.ArkoudaArray._concat_same_type([ea, ext.ArkoudaArray(ak.array([0.5]))])
+
+
+@pytest.mark.parametrize(
+    "labels, dtype", [(["1", "-2", "30"], "int64"), (["1.5", "2.0", "-3.25"], "float64"), (["True", "False"], "bool")]
+)
+def test_strings_and_categorical_astype_parse_the_labels_as_pandas(labels, dtype):
+    want = pd.Series(labels).astype(dtype).to_numpy() if dtype != "bool" else np.array([v == "True" for v in labels])
+    for ea in (ext.ArkoudaStringArray(ak.array(labels)), ext.ArkoudaCategorical(ak.Categorical(ak.array(labels)))):
+        got = ea.astype(dtype)
+        assert isinstance(got, ext.ArkoudaArray)
+        np.testing.assert_array_equal(got.to_numpy(), want)
+    with pytest.raises(RuntimeError):
+        ext.ArkoudaStringArray(ak.array(["x", "1"])).astype("int64")
+
+
+def test_map_descending_argsort_and_categorical_codes_match_pandas():
+    data = np.array([1, 2, 99, 2])
+    got = np.asarray(ext.ArkoudaArray(ak.array(data)).map({1: 10, 2: 20}))
+    want = np.asarray(pd.array(data).map({1: 10, 2: 20}))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    words = ["b", "a", "c", "a"]
+    perm = ext.ArkoudaStringArray(ak.array(words)).argsort(ascending=False)
+    assert [words[i] for i in perm] == sorted(words, reverse=True)
+    cat = ak.Categorical(ak.array(["a", "a", "b"]))
+    np.testing.assert_array_equal(pd.array(cat, dtype="ak_int64").to_numpy(), cat.codes.to_ndarray())
+
+
+def test_series_accessor_errors_and_index_to_dict():
+    plain = pd.Series([80, 443, 80])
+    with pytest.raises(TypeError, match="Series must be Arkouda-backed"):
+        plain.ak.groupby()
+    keys, counts = plain.ak.to_ak().ak.groupby().size()
+    assert dict(zip(keys.tolist(), counts.tolist())) == plain.value_counts().to_dict()
+    mi = pd.MultiIndex.from_arrays([pd.array([0, 1, 2], dtype="ak_int64"), pd.array([2, 1, 0], dtype="ak_int64")])
+    s = pd.Series(pd.array([5, 6, 7], dtype="ak_int64"), index=mi)
+    for bad in (0, [0, 2]):
+        with pytest.raises(TypeError):
+            s.ak.locate(bad)
+    idx = ext.ArkoudaIndexAccessor.from_ak_legacy(ak.Index(ak.arange(3)))
+    out = idx.ak.to_dict(labels=["foo", "bar"])
+    assert list(out) == ["foo"] and out["foo"].tolist() == list(range(3))

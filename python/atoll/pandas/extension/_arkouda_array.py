@@ -104,9 +104,10 @@ class ArkoudaArray(ArkoudaExtensionArray):
 
     @classmethod
     def _from_sequence(cls, scalars, dtype=None, copy: bool = False):
-        if isinstance(scalars, Categorical) and not isinstance(dtype, _ArkoudaBaseDtype):
+        numeric = dtype is None or getattr(_astype_target(dtype), "kind", "") in ("i", "u", "f", "b")
+        if isinstance(scalars, Categorical) and numeric:
             codes = scalars.codes
-            return cls(codes if dtype is None else codes.astype(dtype))
+            return cls(codes if dtype is None else codes.astype(_astype_target(dtype)))
         data = _to_distributed(scalars, dtype)
         if not isinstance(data, pdarray):
             raise TypeError(f"ArkoudaArray holds a pdarray, not {type(data).__name__}")
@@ -143,25 +144,35 @@ class ArkoudaArray(ArkoudaExtensionArray):
 
     # ---- operators -------------------------------------------------------------------------
 
-    def _operand(self, other):
-        """``other`` as an operand of the values: a ``pdarray`` (checked for length), a
-        scalar, or ``None`` where the operation is not defined."""
+    def _coerce_other_for_binop(self, other: object) -> tuple[object, str]:
+        """``other`` as an operand of the values and its kind: ``("pdarray")`` for arrays and
+        lists, ``("scalar")``, or ``(None, "notimpl")`` where no operation is defined."""
         if isinstance(other, ArkoudaArray):
-            other = other._data
-        elif isinstance(other, (list, tuple, np.ndarray)):
-            other = ak_array(np.asarray(other))
-        elif np.isscalar(other):
-            return other
-        elif not isinstance(other, pdarray):
-            return None
+            return other._data, "pdarray"
+        if isinstance(other, pdarray):
+            return other, "pdarray"
+        if np.isscalar(other):
+            return other, "scalar"
+        if isinstance(other, (list, tuple, np.ndarray)):
+            return ak_array(np.asarray(other)), "pdarray"
+        return None, "notimpl"
+
+    def _check_compatible_lengths(self, other: pdarray) -> None:
+        """``ValueError`` unless ``other`` has one value or as many as this array."""
         if other.size not in (1, len(self)):
             raise ValueError("Lengths must match for elementwise operation")
-        return other
 
-    def _binop(self, other, op, reflected=False, logical=False):
-        rhs = self._operand(other)
-        if rhs is None:
+    def _binary_op(self, other: object, op: object, *, reflected: bool = False, logical: bool = False) -> object:
+        """``op`` of the values and ``other`` (``op(other, values)`` when ``reflected``); a
+        one-value array operand broadcasts. ``NotImplemented`` for an unsupported operand, or
+        for a logical operator on non-bool values."""
+        rhs, kind = self._coerce_other_for_binop(other)
+        if kind == "notimpl":
             return NotImplemented
+        if kind == "pdarray":
+            self._check_compatible_lengths(rhs)
+            if rhs.size == 1 and len(self) != 1:
+                rhs = rhs[0]
         if logical:
             rhs_bool = isinstance(rhs, (bool, np.bool_)) or (isinstance(rhs, pdarray) and rhs.dtype == bool)
             if self._data.dtype != bool or not rhs_bool:
@@ -169,11 +180,8 @@ class ArkoudaArray(ArkoudaExtensionArray):
         out = op(rhs, self._data) if reflected else op(self._data, rhs)
         return type(self)(out)
 
-    def _cmp_method(self, other, op):
-        return self._binop(other, op)
-
-    def _arith_method(self, other, op):
-        return self._binop(other, op)
+    def _cmp_method(self, other: object, op: object) -> object:
+        return self._binary_op(other, op)
 
     def __invert__(self):
         if self._data.dtype != bool:
@@ -273,7 +281,7 @@ class ArkoudaArray(ArkoudaExtensionArray):
 
 def _make_binop(op, reflected=False, logical=False):
     def method(self, other):
-        return self._binop(other, op, reflected=reflected, logical=logical)
+        return self._binary_op(other, op, reflected=reflected, logical=logical)
 
     return method
 

@@ -101,7 +101,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         target = _astype_target(dtype)
         if target == "object":
             return self.to_numpy().astype(object)
-        if target in (None, "category"):
+        if target is None or (isinstance(target, str) and target == "category"):
             return type(self)(self._data.copy() if hasattr(self._data, "copy") else self._data) if copy else self
         labels = self._data.to_strings()
         if target == "string":

@@ -164,6 +164,15 @@ class ArkoudaExtensionArray(ExtensionArray):
     def _values_for_factorize(self):
         return self.to_numpy(), np.nan
 
+    def _cast_pointwise_result(self, values: np.ndarray) -> object:
+        """The result of an elementwise Python function (``map``): numbers and bools, NaN
+        included, go back to an ``ArkoudaArray`` of their own dtype; anything else stays the
+        NumPy array pandas made."""
+        values = np.asarray(values)
+        if values.dtype.kind in "iufb":
+            return ArkoudaExtensionArray._wrap(ak_array(values))
+        return values
+
     # ---- arithmetic -------------------------------------------------------------------
 
     def _arith_method(self, other, op):
@@ -276,7 +285,10 @@ class ArkoudaExtensionArray(ExtensionArray):
         data = self._data
         if not isinstance(data, (pdarray, Strings, Categorical)):
             raise TypeError(f"Unsupported argsort dtype: {type(data)}")
-        perm = ak_argsort(data, ascending=ascending)
+        # Descending is the ascending order reversed (ties in reverse order too), as Arkouda.
+        perm = ak_argsort(data)
+        if not ascending:
+            perm = perm[::-1]
         if _is_float(data):
             nan = ak_isnan(data)[perm]
             parts = [perm[~nan], perm[nan]]

@@ -90,7 +90,7 @@ class ArkoudaStringArray(ArkoudaExtensionArray):
         target = _astype_target(dtype)
         if target == "object":
             return self.to_numpy().astype(object)
-        if target in (None, "string"):
+        if target is None or (isinstance(target, str) and target == "string"):
             return type(self)(self._data.copy()) if copy else self
         if target == "category":
             return ArkoudaExtensionArray._from_sequence(self._data, dtype="ak.category")

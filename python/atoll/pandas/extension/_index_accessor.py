@@ -138,4 +138,6 @@ class ArkoudaIndexAccessor:
         akidx = self.to_ak_legacy()
         if isinstance(akidx, ak_MultiIndex):
             return akidx.to_dict(labels=labels)
+        if isinstance(labels, (list, tuple)):
+            labels = labels[0] if labels else None
         return akidx.to_dict(label=labels)

@@ -99,6 +99,8 @@ class ArkoudaSeriesAccessor:
 
     def locate(self, key: object) -> pd.Series:
         """The rows whose index labels are ``key`` (``ak.Series.locate``)."""
+        if isinstance(self._obj.index, pd.MultiIndex) and not isinstance(key, (tuple, pd.Index, pd.Series)):
+            raise TypeError("locate on a MultiIndex takes a tuple of labels or an Index, not a scalar or a list")
         if isinstance(key, pd.Index):
             key = ArkoudaIndexAccessor(key).to_ak_legacy()
         elif isinstance(key, pd.Series):
@@ -115,8 +117,11 @@ class ArkoudaSeriesAccessor:
 
     def _require_arkouda(self, what: str) -> object:
         if not self.is_arkouda:
-            raise TypeError(f"{what} requires an Arkouda-backed Series. Call .ak.to_ak() first.")
-        return self._obj.array._data
+            raise TypeError(f"{what}: Series must be Arkouda-backed. Call .ak.to_ak() first.")
+        data = getattr(self._obj.array, "_data", None)
+        if data is None:
+            raise TypeError("Arkouda-backed Series array does not expose '_data'")
+        return data
 
     def groupby(self) -> GroupBy:
         """Atoll's ``GroupBy`` of the values."""
@@ -133,7 +138,9 @@ class ArkoudaSeriesAccessor:
             raise ValueError("na_position must be 'first' or 'last'.")
         if not isinstance(data, (pdarray, Strings, Categorical)):
             raise TypeError(f"Unsupported argsort dtype: {type(data)}")
-        perm = ak_argsort(data, ascending=ascending)
+        perm = ak_argsort(data)
+        if not ascending:
+            perm = perm[::-1]
         if isinstance(data, pdarray) and data.dtype.kind == "f":
             nan = ak_isnan(data)[perm]
             parts = [perm[~nan], perm[nan]]
