@@ -18,9 +18,13 @@ the figure unless asked (``show=True``, or ``plt.show()``).
 1.0
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ._optional import LazyModule
 from .core import client
@@ -33,14 +37,21 @@ from .pandas.categorical import Categorical
 from .pandas.groupbyclass import GroupBy
 from .stats import skew
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .pandas.dataframe import DataFrame
+
 __all__ = ["plot_dist", "hist_all"]
 
 plt = LazyModule("matplotlib.pyplot")
 
 
-def _host(x, what):
-    """``x`` (a pdarray or array-like) as a 1-D float64 NumPy array on the driver; a pdarray
-    larger than ``ak.core.client.maxTransferBytes`` is refused (``ValueError``)."""
+def _host(x: pdarray | npt.ArrayLike, what: str) -> npt.NDArray[np.float64]:
+    """``x`` (a pdarray or array-like) as a 1-D float64 NumPy array on the driver.
+
+    A pdarray larger than ``ak.core.client.maxTransferBytes`` is refused (``ValueError``).
+    """
     if isinstance(x, pdarray):
         if x.nbytes > client.maxTransferBytes:
             raise ValueError(f"{what}: array too large to transfer: {x.nbytes} bytes (max {client.maxTransferBytes})")
@@ -51,14 +62,55 @@ def _host(x, what):
     return out
 
 
-def plot_dist(b, h, *, log=True, xlabel=None, newfig=True, show=False):
-    """Draws the distribution of a histogram (left) and its cumulative distribution, normed
-    to end at 1 (right). ``b``: the bin edges (N + 1) or centres (N); ``h``: the counts, N,
-    or N + 1 (the last one, as some histograms give, is dropped). Each may be a pdarray or
-    an array-like. The distribution's y axis is logarithmic when ``log`` and a count is
-    positive; ``xlabel`` labels both x axes. ``newfig``: a new figure, else the current one.
-    Returns ``(figure, axes)``, ``axes`` a NumPy array of the two Axes. ``ValueError`` when
-    the lengths do not fit."""
+def plot_dist(
+    b: pdarray | npt.ArrayLike,
+    h: pdarray | npt.ArrayLike,
+    *,
+    log: bool = True,
+    xlabel: str | None = None,
+    newfig: bool = True,
+    show: bool = False,
+) -> tuple[Figure, npt.NDArray[np.object_]]:
+    """Draw the distribution of a histogram (left) and its cumulative distribution (right).
+
+    The cumulative distribution is normed to end at 1.
+
+    Parameters
+    ----------
+    b : pdarray or array_like
+        The bin edges (N + 1) or centres (N).
+    h : pdarray or array_like
+        The counts: N, or N + 1 (the last one, as some histograms give, is dropped).
+    log : bool, default True
+        Draw the distribution's y axis logarithmic (where a count is positive).
+    xlabel : str, optional
+        The label of both x axes.
+    newfig : bool, default True
+        Draw in a new figure, else in the current one.
+    show : bool, default False
+        Show the figure (``plt.show()``).
+
+    Returns
+    -------
+    tuple
+        ``(figure, axes)``, ``axes`` a NumPy array of the two Axes.
+
+    Raises
+    ------
+    ValueError
+        The lengths do not fit, an array is not 1-D, or a pdarray is larger than
+        ``ak.core.client.maxTransferBytes``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from atoll.plotting import plot_dist
+    >>> counts, edges = ak.histogram(ak.array([1, 2, 2, 3, 3, 3]), 3)
+    >>> fig, axes = plot_dist(edges, counts, log=False)
+    >>> axes[1].lines[0].get_ydata().tolist()
+    [0.16666666666666666, 0.5, 1.0]
+    """
     b = _host(b, "b")
     h = _host(h, "h")
     if b.size == h.size + 1:
@@ -97,26 +149,57 @@ def plot_dist(b, h, *, log=True, xlabel=None, newfig=True, show=False):
     return fig, axes
 
 
-def _numeric(col):
-    """The values of a column as a numeric pdarray: numbers as they are (bool as 0/1, NaN
-    dropped), strings and categories as the index of their value among the sorted distinct
-    values."""
+def _numeric(col: object) -> pdarray:
+    """The values of a column as a numeric pdarray.
+
+    Numbers as they are (bool as 0/1, NaN dropped), strings and categories as the index of
+    their value among the sorted distinct values.
+    """
     if isinstance(col, (Strings, Categorical)):
         g = GroupBy(col)
-        return g.broadcast(arange(g.unique_keys.size))
+        out: pdarray = g.broadcast(arange(g.unique_keys.size))
+        return out
     if not isinstance(col, pdarray):
         raise TypeError(f"hist_all: cannot draw a column of type {type(col).__name__}")
+    # pdarray's indexing and astype are set on the class by numpy._pdarrayclass_methods,
+    # which mypy does not see.
+    values: Any = col
     if col.dtype == np.dtype(bool):
-        return col.astype(np.int64)
+        as_int: pdarray = values.astype(np.int64)
+        return as_int
     if col.dtype.kind == "f":
-        return col[~isnan(col)]
+        kept: pdarray = values[~isnan(col)]
+        return kept
     return col
 
 
-def doane_bins(x):
-    """Doane's number of bins for the numeric pdarray ``x``: ``1 + log2(n) + log2(1 + |g1| /
-    s)``, ``g1`` the sample skewness and ``s = sqrt(6 (n - 2) / ((n + 1) (n + 3)))`` (one bin
-    for fewer than three values, skewness 0 for constant values)."""
+def doane_bins(x: pdarray) -> int:
+    """Doane's number of bins for the values ``x``.
+
+    ``1 + log2(n) + log2(1 + |g1| / s)``, ``g1`` the sample skewness and
+    ``s = sqrt(6 (n - 2) / ((n + 1) (n + 3)))``.
+
+    Parameters
+    ----------
+    x : pdarray
+        Numeric values.
+
+    Returns
+    -------
+    int
+        The bins, at least 1: one for fewer than three values; skewness 0 for constant values.
+
+    Examples
+    --------
+    >>> import math, scipy.stats
+    >>> from atoll.plotting import doane_bins
+    >>> v = [1.0, 1.0, 50.0, 2.0, 3.0, 1.0, 1.0, 1.0]
+    >>> s = math.sqrt(6 * 6 / (9 * 11))
+    >>> doane_bins(ak.array(v)) == int(1 + math.log2(8) + math.log2(1 + abs(scipy.stats.skew(v)) / s))
+    True
+    >>> doane_bins(ak.array([5.0, 6.0]))
+    1
+    """
     n = int(x.size)
     if n < 3:
         return 1
@@ -127,13 +210,43 @@ def doane_bins(x):
     return max(1, int(1 + math.log2(n) + math.log2(1 + abs(g1) / sigma)))
 
 
-def hist_all(ak_df, cols=None):
-    """A grid of histograms, one per column of the DataFrame ``ak_df`` (those named in
-    ``cols``, all when None or empty), each with Doane's number of bins (``doane_bins``)
-    over the column's range, titled with the column's name. Strings and Categorical columns
-    are drawn as the index of each value among the sorted distinct values; NaN is left
-    out. Returns ``(figure, axes)``, ``axes`` a flat NumPy array of Axes (those past the
-    last column hidden)."""
+def hist_all(ak_df: DataFrame, cols: list[Any] | None = None) -> tuple[Figure, npt.NDArray[np.object_]]:
+    """A grid of histograms, one per column of a DataFrame.
+
+    Each has Doane's number of bins (``doane_bins``) over the column's range and is titled
+    with the column's name. Strings and Categorical columns are drawn as the index of each
+    value among the sorted distinct values; NaN is left out.
+
+    Parameters
+    ----------
+    ak_df : DataFrame
+        The data.
+    cols : list, optional
+        The columns to draw; all when None or empty.
+
+    Returns
+    -------
+    tuple
+        ``(figure, axes)``, ``axes`` a flat NumPy array of Axes (those past the last column
+        hidden).
+
+    Raises
+    ------
+    KeyError
+        A column of ``cols`` is not in ``ak_df``.
+    TypeError
+        A column of a type that cannot be drawn.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from atoll.plotting import hist_all
+    >>> df = ak.DataFrame({"x": ak.arange(100), "name": ak.array(["a", "b"] * 50)})
+    >>> fig, axes = hist_all(df)
+    >>> [a.get_title() for a in axes]
+    ['x', 'name']
+    """
     if not cols:
         cols = list(ak_df.columns)
     missing = [c for c in cols if c not in ak_df.columns]
