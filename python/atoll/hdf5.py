@@ -7,6 +7,11 @@ as Arkouda's server writes it, so Arkouda reads Atoll's files and Atoll reads Ar
 
 - pdarray: a dataset of its dtype (bool as uint8 with ``isBool``); attributes ``ObjType``
   (1; 7 Datetime, 8 Timedelta, 9 IPv4), ``file_version`` (2.0) and ``arkouda_version``.
+  A pdarray of rank other than 1 is a dataset of its shape (h5py reads NumPy's array of
+  that shape): in a single file the whole array; with one file per locale, file ``k`` holds
+  the rows ``ceil(k R / N)..ceil((k+1) R / N)`` of axis 0 (R rows, N files), so the files
+  join along axis 0 (a rank-0 array: file 0's scalar, the others' datasets empty). Reading
+  joins datasets of another rank along axis 0 the same way, whoever wrote them.
 - bigint pdarray (``ObjType`` 1): a group with ``isBigInt``, ``MaxBits`` and ``NumLimbs`` of
   uint64 datasets ``Limb_0``, ``Limb_1``, ... (least significant first); negative values add
   ``TwosComplement`` (the limbs then hold the two's complement, its top bit the sign).
@@ -35,6 +40,7 @@ import warnings
 from . import _atoll, client_dtypes
 from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
 from ._session import num_locales
+from .numpy import _nd
 from .numpy._bigint import BigIntArray, bigint_from_uint_arrays
 from .numpy.dtypes import int64, uint64
 from .numpy.pdarrayclass import pdarray
@@ -153,7 +159,13 @@ def _block_starts(n, parts):
 
 def _write_array(files, path, a, obj_type="pdarray"):
     if isinstance(a, BigIntArray):
+        if a.ndim != 1:
+            raise TypeError(f"to_hdf: a bigint array of rank {a.ndim} cannot be written (only rank 1)")
         return _write_bigint(files, path, a, obj_type)
+    if a.ndim != 1:
+        # A dataset of the array's shape; with one file per locale each file holds its rows.
+        _atoll.h5_write(files, path, a._whole(), _meta(obj_type), True, list(a.shape))
+        return
     _atoll.h5_write(files, path, a._whole(), _meta(obj_type))
 
 
@@ -415,6 +427,23 @@ class _Reader:
             return pdarray(_wrapped(_atoll.h5_read, self.files, path, False))
         return pdarray(_wrapped(_atoll.h5_read, self.files, path, True))
 
+    def _shaped(self, path, arr):
+        """``arr`` (the concatenated values of dataset ``path``) given the shape its datasets
+        make: a 1-D dataset in every file is a 1-D array; datasets of another rank join along
+        axis 0 (their other axes must agree), as the files of a per-locale write do."""
+        dims = [tuple(d) for d in _wrapped(_atoll.h5_dims, self.files, path)]
+        if all(len(d) == 1 for d in dims):
+            return arr
+        # A scalar written with one file per locale: the first file's, the others empty.
+        full = [d for d in dims if d != (0,)]
+        if len(full) == 1 and full[0] == () and arr.size == 1:
+            return _nd.with_shape(arr, ())
+        rest = {d[1:] for d in dims}
+        if builtins.any(len(d) == 0 for d in dims) or len({len(d) for d in dims}) != 1 or len(rest) != 1:
+            shapes = ", ".join(f"{f}: {d}" for f, d in zip(self.files, dims))
+            raise HDF5FormatError(f"dataset {path!r}: the files' shapes do not join along axis 0 ({shapes})")
+        return _nd.with_shape(arr, (builtins.sum(d[0] for d in dims),) + rest.pop())
+
     def strings(self, path):
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
 
@@ -428,7 +457,7 @@ class _Reader:
                 if a.get("isBigInt"):
                     return self._bigint(path, a)
                 raise HDF5TypeError(f"{self.files[0]}: {path!r} is a group, not an array")
-            arr = self.array(path)
+            arr = self._shaped(path, self.array(path))
             return _special(kind, arr)
         if kind == "Strings":
             return self.strings(path)

@@ -1,6 +1,10 @@
 //! HDF5 files in Arkouda's layout, through the `hdf5-metno` binding of libhdf5.
 //!
-//! A 1-D array is a dataset; Strings, SegArray, Categorical, GroupBy, DataFrame and Index are
+//! A 1-D array is a dataset; an array of another rank is a dataset of its shape (its flat
+//! values in C order): in a single file the whole array; with one file per locale, file `k`
+//! holds the rows `ceil(k R / N)..ceil((k+1) R / N)` of axis 0 (R rows, N locales), a
+//! dataset of shape `(rows, shape[1..])`, so the files concatenate along axis 0 into the
+//! array. Strings, SegArray, Categorical, GroupBy, DataFrame and Index are
 //! groups of component datasets (the Python layer, `python/atoll/hdf5.py`, decides the names
 //! and attributes, as Arkouda's server does). Every component is written by its own Block
 //! distribution: with one file per locale (`<prefix>_LOCALE####`), locale `k` writes its part
@@ -28,6 +32,8 @@ use atoll_runtime::Ctx;
 use atoll_strings::{DistStrings, LocalStrings};
 use hdf5::types::{FloatSize, IntSize, TypeDescriptor, VarLenUnicode};
 use hdf5::{File, Group, Location, LocationType};
+use hdf5::{Hyperslab, SliceOrIndex};
+use ndarray::{ArrayView, IxDyn};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -419,6 +425,201 @@ fn write_part<S: hdf5::H5Type + Copy>(
     Ok(())
 }
 
+/// The boxes (per-axis start and count) of a C-order array of shape `dims` that together
+/// hold its flat elements `lo..hi`, in flat order: at most two partial boxes per axis and
+/// one of whole rows, so any flat range is a few hyperslabs. A scalar (`dims` empty) is one
+/// box of no axes.
+fn flat_boxes(dims: &[usize], lo: usize, hi: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut out = Vec::new();
+    if lo < hi {
+        if dims.is_empty() {
+            out.push((vec![], vec![]));
+        } else {
+            boxes_rec(dims, lo, hi, &mut Vec::new(), &mut out);
+        }
+    }
+    out
+}
+
+fn boxes_rec(dims: &[usize], lo: usize, hi: usize, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Vec<usize>)>) {
+    let inner: usize = dims[1..].iter().product();
+    let whole = |prefix: &[usize], first: usize, rows: usize| {
+        let mut start = prefix.to_vec();
+        start.push(first);
+        start.extend(std::iter::repeat_n(0, dims.len() - 1));
+        let mut count = vec![1; prefix.len()];
+        count.push(rows);
+        count.extend_from_slice(&dims[1..]);
+        (start, count)
+    };
+    if dims.len() == 1 {
+        out.push(whole(prefix, lo, hi - lo));
+        return;
+    }
+    let (r0, o0) = (lo / inner, lo % inner);
+    let (r1, o1) = (hi / inner, hi % inner);
+    let sub = |row: usize, a: usize, b: usize, prefix: &mut Vec<usize>, out: &mut Vec<_>| {
+        prefix.push(row);
+        boxes_rec(&dims[1..], a, b, prefix, out);
+        prefix.pop();
+    };
+    if r0 == r1 {
+        sub(r0, o0, o1, prefix, out);
+        return;
+    }
+    let mut first = r0;
+    if o0 != 0 {
+        sub(r0, o0, inner, prefix, out);
+        first += 1;
+    }
+    if r1 > first {
+        out.push(whole(prefix, first, r1 - first));
+    }
+    if o1 != 0 {
+        sub(r1, 0, o1, prefix, out);
+    }
+}
+
+fn hyperslab(start: &[usize], count: &[usize]) -> Hyperslab {
+    Hyperslab::from(
+        start
+            .iter()
+            .zip(count)
+            .map(|(&start, &count)| SliceOrIndex::SliceCount { start, step: 1, count, block: 1 })
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Writes `data` as the flat elements `at..at + data.len()` of the dataset `path` of shape
+/// `dims` (created, with `attrs`, when `create`).
+#[allow(clippy::too_many_arguments)] // one call per element type, from one generic writer
+fn write_part_nd<S: hdf5::H5Type + Copy>(
+    f: &File,
+    file: &Path,
+    path: &str,
+    dims: &[usize],
+    at: usize,
+    data: &[S],
+    create: bool,
+    attrs: &[(String, AttrVal)],
+) -> Result<()> {
+    let io = |e: hdf5::Error| h5err(FileErrorKind::Io, file, format!("{path}: {e}"));
+    let (parent, name) = split_parent(path);
+    let g = ensure_group(f, parent, file)?;
+    let ds = if create {
+        if g.link_exists(name) {
+            return Err(file_err(FileErrorKind::Io, file, format!("{path}: the dataset exists already")));
+        }
+        let ds = g.new_dataset::<S>().shape(dims.to_vec()).create(name).map_err(io)?;
+        for (n, v) in attrs {
+            write_attr(&ds, file, n, v)?;
+        }
+        ds
+    } else {
+        g.dataset(name).map_err(io)?
+    };
+    if dims.is_empty() {
+        if let Some(x) = data.first() {
+            ds.write_scalar(x).map_err(io)?;
+        }
+        return Ok(());
+    }
+    let mut off = 0;
+    for (start, count) in flat_boxes(dims, at, at + data.len()) {
+        let n: usize = count.iter().product();
+        let view = ArrayView::from_shape(IxDyn(&count), &data[off..off + n])
+            .map_err(|e| h5err(FileErrorKind::Io, file, format!("{path}: {e}")))?;
+        ds.write_slice(view, hyperslab(&start, &count)).map_err(io)?;
+        off += n;
+    }
+    Ok(())
+}
+
+/// The rows of axis 0 that file `k` of `n` holds (Block rows: `ceil(k R / n)..`).
+fn file_rows(rows: usize, k: usize, n: usize) -> Range<usize> {
+    let start = |k: usize| ((k as u128 * rows as u128).div_ceil(n as u128)) as usize;
+    start(k)..start(k + 1)
+}
+
+/// Writes the Block array `a` (the C-order flat values of an array of shape `shape`, of any
+/// rank) as the dataset `path` of that shape: in a single file the whole array, written by
+/// the locales in turn; with one file per locale, file `k` the rows of axis 0 that
+/// `file_rows` gives it (a dataset of shape `(rows, shape[1..])`), each locale writing the
+/// part of its values that falls in each file, one file per locale at a time. A rank-0
+/// array with one file per locale is file 0's scalar, the other files' datasets of shape
+/// `(0,)`. With attributes `attrs` (and `isBool` for bool arrays). **Collective.**
+///
+/// # Errors
+/// [`atoll_error::Error::InvalidArgument`] when `shape` does not hold `a`'s length;
+/// [`FileErrorKind::Io`] when a file cannot be written.
+pub fn h5_write_array_shaped<T: H5Elem + atoll_array::Elem>(
+    ctx: &Ctx,
+    files: &[PathBuf],
+    path: &str,
+    a: &DistArray<T, 1>,
+    shape: &[usize],
+    attrs: &[(String, AttrVal)],
+) -> Result<()> {
+    writer_of(ctx, files.len())?;
+    let local = T::stored_slice(a.local());
+    let lens: Vec<usize> = ctx.allgather(&local.len())?;
+    let total: usize = lens.iter().sum();
+    if shape.iter().product::<usize>() != total {
+        return Err(atoll_error::invalid_arg!("hdf5: shape {:?} does not hold {} elements", shape, total));
+    }
+    let mut attrs = attrs.to_vec();
+    if T::IS_BOOL {
+        attrs.push(("isBool".into(), AttrVal::I64(1)));
+    }
+    let me = ctx.id();
+    let mine = {
+        let at: usize = lens[..me].iter().sum();
+        at..at + local.len()
+    };
+    if files.len() == 1 {
+        return in_turn(ctx, files, local.len(), |p, at, _, create| {
+            let f = open_rw(p)?;
+            write_part_nd(&f, p, path, shape, at, &local, create, &attrs)
+        });
+    }
+    let nl = ctx.num_locales();
+    // File k's dataset: its rows (a scalar's is file 0's, the rest empty), and the flat range
+    // of the array it holds.
+    let piece = |k: usize| -> (Vec<usize>, Range<usize>) {
+        if shape.is_empty() {
+            return if k == 0 { (vec![], 0..1) } else { (vec![0], 1..1) };
+        }
+        let inner: usize = shape[1..].iter().product();
+        let rows = file_rows(shape[0], k, nl);
+        let mut dims = vec![rows.len()];
+        dims.extend_from_slice(&shape[1..]);
+        (dims, rows.start * inner..rows.end * inner)
+    };
+    let r = (|| {
+        let f = open_rw(&files[me])?;
+        write_part_nd::<T::Stored>(&f, &files[me], path, &piece(me).0, 0, &[], true, &attrs)
+    })();
+    ctx.agree(r)?;
+    // Round r: locale j writes into file (j + r) mod N, so each file has one writer at a time.
+    for round in 0..nl {
+        let k = (me + round) % nl;
+        let (dims, range) = piece(k);
+        let lo = range.start.max(mine.start);
+        let hi = range.end.min(mine.end);
+        let r = if lo < hi {
+            (|| {
+                let f = open_rw(&files[k])?;
+                let data = &local[lo - mine.start..hi - mine.start];
+                write_part_nd(&f, &files[k], path, &dims, lo - range.start, data, false, &attrs)
+            })()
+        } else {
+            Ok(())
+        };
+        ctx.agree(r)?;
+    }
+    Ok(())
+}
+
 /// Runs `write(part_start, total)` on every locale: in one file per locale each writes its
 /// own file at once; into a single file, in turn (locale 0 first creates the dataset).
 fn in_turn(
@@ -547,6 +748,43 @@ fn dataset_info(p: &Path, path: &str) -> Result<(usize, H5Kind)> {
     Ok((ds.size(), k))
 }
 
+/// The shape of dataset `path` in each of `files` (an empty shape for a scalar). Not
+/// collective: one locale reads the files' metadata.
+///
+/// # Errors
+/// [`FileErrorKind::NotFound`], [`FileErrorKind::Corrupt`], or
+/// [`FileErrorKind::MissingDataset`], naming the file.
+pub fn h5_dims(files: &[PathBuf], path: &str) -> Result<Vec<Vec<usize>>> {
+    files
+        .iter()
+        .map(|p| {
+            let f = open_read(p)?;
+            let ds = f
+                .dataset(path)
+                .map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
+            Ok(ds.shape())
+        })
+        .collect()
+}
+
+/// The flat elements `range` (in C order) of the dataset `ds`, of any rank.
+fn read_flat<T: hdf5::H5Type + Copy>(ds: &hdf5::Dataset, range: Range<usize>) -> hdf5::Result<Vec<T>> {
+    let dims = ds.shape();
+    if dims.len() == 1 {
+        let v = ds.read_slice_1d::<T, _>(range)?;
+        return Ok(v.iter().copied().collect());
+    }
+    if dims.is_empty() {
+        return Ok(if range.is_empty() { vec![] } else { vec![ds.read_scalar::<T>()?] });
+    }
+    let mut out = Vec::with_capacity(range.len());
+    for (start, count) in flat_boxes(&dims, range.start, range.end) {
+        let v = ds.read_slice::<T, _, IxDyn>(hyperslab(&start, &count))?;
+        out.extend(v.iter().copied());
+    }
+    Ok(out)
+}
+
 /// The pieces of the files that overlap `want` (a range of the concatenated elements):
 /// (file, range within it, range within `want`).
 fn overlaps(lens: &[usize], want: Range<usize>) -> Vec<(usize, Range<usize>, Range<usize>)> {
@@ -587,11 +825,9 @@ fn read_into<T: hdf5::H5Type + Copy, U: Copy>(
         let ds = file
             .dataset(path)
             .map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
-        let v = ds
-            .read_slice_1d::<T, _>(src.clone())
-            .map_err(|e| h5err(FileErrorKind::Corrupt, p, format!("{path}: {e}")))?;
-        let s = v.as_slice().ok_or_else(|| file_err(FileErrorKind::Corrupt, p, "non-contiguous read"))?;
-        for (o, &x) in out[dst].iter_mut().zip(s) {
+        let v =
+            read_flat::<T>(&ds, src.clone()).map_err(|e| h5err(FileErrorKind::Corrupt, p, format!("{path}: {e}")))?;
+        for (o, &x) in out[dst].iter_mut().zip(&v) {
             *o = conv(x);
         }
     }
@@ -788,6 +1024,88 @@ mod tests {
             Ok(())
         })
         .unwrap();
+    }
+
+    /// Every flat range of a few shapes: the boxes hold its elements, in order.
+    #[test]
+    fn flat_boxes_cover_flat_ranges_in_order() {
+        for dims in [vec![5usize], vec![3, 4], vec![2, 3, 4], vec![2, 1, 3, 2], vec![3, 0, 2], vec![]] {
+            let n: usize = dims.iter().product();
+            let strides: Vec<usize> = (0..dims.len()).map(|k| dims[k + 1..].iter().product()).collect();
+            for lo in 0..=n {
+                for hi in lo..=n {
+                    let mut got = Vec::new();
+                    for (start, count) in flat_boxes(&dims, lo, hi) {
+                        let m: usize = count.iter().product();
+                        for i in 0..m {
+                            // The i-th element of the box in C order, as a flat index.
+                            let mut rem = i;
+                            let mut flat = 0;
+                            for k in (0..dims.len()).rev() {
+                                flat += (start[k] + rem % count[k]) * strides[k];
+                                rem /= count[k];
+                            }
+                            got.push(flat);
+                        }
+                    }
+                    assert_eq!(got, (lo..hi).collect::<Vec<_>>(), "{dims:?} {lo}..{hi}");
+                    assert!(flat_boxes(&dims, lo, hi).len() <= 2 * dims.len().max(1) + 1);
+                }
+            }
+        }
+    }
+
+    /// Arrays of several shapes written (one file per locale, and one file) and read back:
+    /// the datasets have the shape (file k: its rows), the values come back in C order.
+    #[test]
+    fn shaped_arrays_round_trip() {
+        let dir = std::env::temp_dir().join(format!("atoll_h5_nd_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for nl in [1usize, 2, 3] {
+            for shape in [vec![2usize, 3], vec![5, 2, 2], vec![1, 7], vec![0, 3], vec![4, 0], vec![]] {
+                let n: usize = shape.iter().product();
+                for single in [false, true] {
+                    let tag =
+                        format!("{nl}_{}_{single}", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+                    let files: Vec<PathBuf> = if single {
+                        vec![dir.join(format!("s_{tag}.h5"))]
+                    } else {
+                        (0..nl).map(|k| dir.join(format!("d_{tag}_{k}.h5"))).collect()
+                    };
+                    let (shape2, files2) = (shape.clone(), files.clone());
+                    atoll_runtime::run(atoll_runtime::Config::local(nl), move |ctx| {
+                        let d = dist::block(ctx, [n])?;
+                        let mut a = DistArray::<i64, 1>::zeros(ctx, d)?;
+                        let r = block_range(ctx, n);
+                        for (o, i) in a.local_mut().iter_mut().zip(r) {
+                            *o = i as i64 * 10 + 1;
+                        }
+                        h5_create(ctx, &files2, true)?;
+                        h5_write_array_shaped(ctx, &files2, "x", &a, &shape2, &[])?;
+                        let back = h5_read_array(ctx, &files2, "x", true)?;
+                        let Column::I64(b) = back else { panic!("not int64") };
+                        assert_eq!(b.local(), a.local());
+                        Ok(())
+                    })
+                    .unwrap();
+                    let dims = h5_dims(&files, "x").unwrap();
+                    if single || shape.is_empty() && nl == 1 {
+                        assert_eq!(dims, vec![shape.clone()]);
+                    } else if shape.is_empty() {
+                        assert_eq!(dims[0], Vec::<usize>::new());
+                        assert!(dims[1..].iter().all(|d| d == &vec![0]));
+                    } else {
+                        let rows: Vec<usize> = (0..nl).map(|k| file_rows(shape[0], k, nl).len()).collect();
+                        let want: Vec<Vec<usize>> = rows
+                            .iter()
+                            .map(|&r| std::iter::once(r).chain(shape[1..].iter().copied()).collect())
+                            .collect();
+                        assert_eq!(dims, want);
+                    }
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

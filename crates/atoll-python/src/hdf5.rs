@@ -77,9 +77,10 @@ fn h5_repack(py: Python<'_>, files: Vec<String>) -> PyResult<()> {
 }
 
 /// Writes an array (`Arr`) as the dataset `path`, or strings (`StrArr`) as the group `path`
-/// (`offsets`: with their `segments`), with `attrs`.
+/// (`offsets`: with their `segments`), with `attrs`. With `shape` (an array's, of a rank
+/// other than 1: its values are the C-order flattening) the dataset has that shape.
 #[pyfunction]
-#[pyo3(signature = (files, path, array, attrs, offsets=true))]
+#[pyo3(signature = (files, path, array, attrs, offsets=true, shape=None))]
 fn h5_write(
     py: Python<'_>,
     files: Vec<String>,
@@ -87,8 +88,14 @@ fn h5_write(
     array: &Bound<'_, PyAny>,
     attrs: Vec<(String, Bound<'_, PyAny>)>,
     offsets: bool,
+    shape: Option<Vec<usize>>,
 ) -> PyResult<()> {
     let a = attrs_of(attrs)?;
+    if let Some(shape) = shape {
+        let x = array.downcast::<Arr>().map_err(|_| value_err("array", "a shape is for arrays only"))?;
+        let arr = x.get().0;
+        return run(py, |s| sh::write_shaped(s, files, path, &arr, shape, a));
+    }
     let data = if let Ok(x) = array.downcast::<Arr>() {
         Dataset::Array(x.get().0)
     } else if let Ok(x) = array.downcast::<StrArr>() {
@@ -104,6 +111,13 @@ fn h5_write(
 #[pyfunction]
 fn h5_read(py: Python<'_>, files: Vec<String>, path: String, strict: bool) -> PyResult<Arr> {
     run(py, |s| sh::read(s, files, path, strict)).map(Arr)
+}
+
+/// The shape of dataset `path` in each file (an empty list for a scalar). Not collective.
+#[pyfunction]
+fn h5_dims(py: Python<'_>, files: Vec<String>, path: String) -> PyResult<Vec<Vec<usize>>> {
+    let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
+    py.allow_threads(|| h5::h5_dims(&files, &path)).py()
 }
 
 /// Reads the strings group `path` of every file (concatenated) into new strings.
@@ -123,6 +137,7 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(h5_write, m)?,
         wrap_pyfunction!(h5_read, m)?,
         wrap_pyfunction!(h5_read_strings, m)?,
+        wrap_pyfunction!(h5_dims, m)?,
     ] {
         m.add_function(f)?;
     }

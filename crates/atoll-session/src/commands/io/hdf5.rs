@@ -78,9 +78,13 @@ pub struct H5Write {
     pub is_str: bool,
     /// The attributes.
     pub attrs: Vec<(String, AttrVal)>,
+    /// The array's shape when its rank is not 1 (its values are the C-order flattening):
+    /// the dataset then has that shape.
+    #[serde(default)]
+    pub shape: Option<Vec<usize>>,
 }
 
-fn write_cmd(ctx: &Ctx, H5Write { files, path, id, is_str, attrs }: H5Write) -> Result<()> {
+fn write_cmd(ctx: &Ctx, H5Write { files, path, id, is_str, attrs, shape }: H5Write) -> Result<()> {
     let files = paths(files);
     if is_str {
         let s = crate::commands::strings::get(ctx, id)?;
@@ -88,6 +92,15 @@ fn write_cmd(ctx: &Ctx, H5Write { files, path, id, is_str, attrs }: H5Write) -> 
     }
     let a = Registry::of(ctx).get(id)?;
     let g = lock(&a);
+    if let Some(shape) = shape {
+        return match &*g {
+            Col::I(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
+            Col::U(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
+            Col::F(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
+            Col::B(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
+            Col::U8(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
+        };
+    }
     match &*g {
         Col::I(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
         Col::U(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
@@ -229,13 +242,27 @@ pub fn write(
     offsets: bool,
 ) -> Result<()> {
     match data {
-        Dataset::Array(a) => s.exec(&H5_WRITE, H5Write { files, path, id: a.id, is_str: false, attrs }),
+        Dataset::Array(a) => s.exec(&H5_WRITE, H5Write { files, path, id: a.id, is_str: false, attrs, shape: None }),
         Dataset::Strings(x) => s.exec(&H5_WRITE_STRINGS, H5WriteStrings { files, path, id: x.id, offsets, attrs }),
         // A SegArray goes to HDF5 as a group of its segments and values (hdf5.py).
         Dataset::List(..) | Dataset::ListStrings(..) => {
             Err(atoll::Error::InvalidArgument("h5 write: a list column is written as its segments and values".into()))
         }
     }
+}
+
+/// Writes the array `a`, the C-order values of an array of shape `shape` (any rank), as the
+/// dataset `path` of that shape (one file per locale: each file its rows of axis 0), with
+/// `attrs`. **Collective.**
+pub fn write_shaped(
+    s: &Session,
+    files: Vec<String>,
+    path: String,
+    a: &Array,
+    shape: Vec<usize>,
+    attrs: Vec<(String, AttrVal)>,
+) -> Result<()> {
+    s.exec(&H5_WRITE, H5Write { files, path, id: a.id, is_str: false, attrs, shape: Some(shape) })
 }
 
 /// Reads the dataset `path` of every file (concatenated) into a new array. **Collective.**
