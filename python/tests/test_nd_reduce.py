@@ -232,3 +232,20 @@ def test_errors_as_numpy():
         ak.cumsum(q, axis=-3)
     with pytest.raises(np.exceptions.AxisError):
         ak.sort(ak.array(np.array(5)))
+
+
+@pytest.mark.parametrize("rows", [2, 16, 17, 31, 37, 257, 300])
+def test_sums_over_leading_axes(rows):
+    """Sums and means over leading axes add whole rows in rounds; row counts around the
+    rounds' block count, with a NaN and infinities in some columns."""
+    rng = np.random.default_rng(rows)
+    a = rng.integers(-40, 40, (rows, 3, 2)) / 4
+    a[rows // 2, 1, 0] = np.nan
+    a[0, 2, 1], a[-1, 2, 1] = np.inf, -np.inf
+    p = ak.array(a)
+    for axis in (0, (0, 1)):
+        _same(ak.sum(p, axis=axis), a.sum(axis=axis), exact=True)
+        _same(ak.mean(p, axis=axis, keepdims=True), a.mean(axis=axis, keepdims=True), exact=False)
+    b = rng.integers(0, 2, (rows, 5)).astype(bool)
+    _same(ak.array(b).sum(axis=0), b.sum(axis=0), exact=True)
+    _same(ak.array(b).mean(axis=0), b.mean(axis=0), exact=False)

@@ -811,15 +811,17 @@ def is_sorted(pda, axis=None):
 
 def _sorted_lanes(pda, axes):
     """Whether each lane of ``pda`` along ``axes`` is nondecreasing (see ``is_sorted``)."""
-    x, kept, lane = _lanes(pda, axes)
-    groups = math.prod(kept)
+    shape = pda.shape
+    kept = tuple(shape[k] for k in range(len(shape)) if k not in axes)
+    groups, lane = math.prod(kept), math.prod(shape[k] for k in axes)
     if groups == 0 or lane <= 1:
         return _shaped(_full(groups, True, bool_), kept)
-    n = x._size
-    v = _flat(x)
+    v = _flat(_lanes(pda, axes))
+    n = v._size
+    starts = pdarray(_lane_starts(n, lane))
     # Position p holds whether it does not step down from p - 1 (True at each lane's start).
     ok = _full(n, True, bool_)
-    ok[1:] = (v[1:] >= v[: n - 1]) | (pdarray(_atoll.arange(n - 1, 1, 1)) % lane == 0)
+    ok[1:] = (v[1:] >= v[: n - 1]) | starts[1:]
     return _shaped(_segmented(ok, "all", lane, groups), kept)
 
 
@@ -973,19 +975,51 @@ def _shaped(r, shape):
 
 
 def _lanes(pda, axes):
-    """``(values, kept shape, lane)``: ``pda``'s values with the axes ``axes`` moved last, so that
-    each run of ``lane`` consecutive flat values is one lane (in the C order of the kept axes)."""
-    shape = pda.shape
-    kept = [k for k in range(len(shape)) if k not in axes]
+    """``pda`` with the axes ``axes`` moved last, so that each run of consecutive flat values as
+    long as those axes' product is one lane (the lanes in the C order of the other axes)."""
+    kept = [k for k in range(pda.ndim) if k not in axes]
     order = kept + list(axes)
-    x = pda if order == sorted(order) else pda.transpose(*order)
-    return x, tuple(shape[k] for k in kept), math.prod(shape[k] for k in axes)
+    return pda if order == sorted(order) else pda.transpose(*order)
 
 
 def _lane_starts(n, lane):
-    """The native bool array that is True at the first flat position of each lane."""
-    i = pdarray(_atoll.arange(n, 0, 1))
-    return (i % lane == 0)._whole()
+    """The native bool array that is True at the first flat position of each lane (one
+    strided write of the ``n // lane`` starts)."""
+    flags = _atoll.full(n, "bool", False)
+    _atoll.assign(flags, 0, lane, n // lane, _atoll.scalar(True, "bool"))
+    return flags
+
+
+# Blocks of rows that one fused loop of ``_sum_rows`` adds.
+_ROW_BLOCKS = 16
+
+
+def _sum_rows(x, rows, width):
+    """The sum of the ``rows`` consecutive runs of ``width`` flat values of ``x`` (a sum over the
+    leading axes, no transpose), as a 1-D pdarray of ``width`` values: in rounds, each one fused
+    loop adding up to ``_ROW_BLOCKS`` contiguous blocks of whole rows (block ``r``: rows ``r * b``
+    to ``r * b + b``; a shorter last block is added to the first rows), so the first round reads
+    each value once and each round is ``_ROW_BLOCKS`` times smaller than the one before."""
+    x._materialize()
+    arr, start, step = x._arr, x._start, x._step
+    while rows > 1:
+        b = -(-rows // _ROW_BLOCKS)
+        k = -(-rows // b)
+        rem = rows - (k - 1) * b
+        full = k if rem == b else k - 1
+        ex = None
+        for r in range(full):
+            leaf = _atoll.leaf(arr, start + r * b * width * step, step, b * width)
+            ex = leaf if ex is None else _atoll.binary("+", ex, leaf)
+        out = _atoll.evaluate(ex, b * width)
+        if full < k:
+            m = rem * width
+            last = _atoll.leaf(arr, start + full * b * width * step, step, m)
+            _atoll.assign(out, 0, 1, m, _atoll.binary("+", _atoll.leaf(out, 0, 1, m), last))
+        arr, start, step, rows = out, 0, 1, b
+    if start == 0 and step == 1 and arr.size == width:
+        return pdarray(arr)
+    return pdarray(_atoll.evaluate(_atoll.leaf(arr, start, step, width), width))
 
 
 def _segmented(x, op, lane, groups, ddof=0):
@@ -1014,8 +1048,8 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
     """``op`` of ``pda`` along ``axes`` (not all of them) as a pdarray of the other axes' shape
     (length-1 axes in place of ``axes`` with ``keepdims``)."""
     shape = pda.shape
-    x, kept, lane = _lanes(pda, axes)
-    groups = math.prod(kept)
+    kept = tuple(shape[k] for k in range(len(shape)) if k not in axes)
+    groups, lane = math.prod(kept), math.prod(shape[k] for k in axes)
     out_shape = tuple(1 if k in axes else shape[k] for k in range(len(shape))) if keepdims else kept
     d = _out_dtype(pda, op)
     if lane == 0 and op in ("min", "max", "argmin", "argmax"):
@@ -1024,12 +1058,17 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
         return _shaped(_full(0, 0, d), out_shape)
     if lane == 0 or (op in ("var", "std") and lane <= ddof):
         return _shaped(_full(groups, _IDENTITY.get(op, np.nan), d), out_shape)
+    if op in ("sum", "mean") and axes == tuple(range(len(axes))):
+        # Over leading axes: whole rows of the flat values added together, no transpose.
+        r = _sum_rows(pda if pda._dtype == d else pda.astype(d), lane, groups)
+        return _shaped(r / lane if op == "mean" else r, out_shape)
+    x = _lanes(pda, axes)
     if op in ("any", "all"):
         r = _segmented(_truth(x), op, lane, groups)
     elif op == "count_nonzero":
         r = _segmented(_truth(x), "sum", lane, groups)
     else:
-        r = _segmented(x.astype(d) if op in ("sum", "prod") else x, op, lane, groups, ddof)
+        r = _segmented(x.astype(d) if op in ("sum", "prod") and x._dtype != d else x, op, lane, groups, ddof)
     if op in ("min", "max") and d != r._dtype:
         r = r.astype(d)
     if x._dtype == float64 and op in _NAN_OPS + ("argmin", "argmax"):
