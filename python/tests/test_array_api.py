@@ -204,7 +204,7 @@ UNARY_FLOAT = "acos asin atan atanh cos cosh exp expm1 log log1p log2 log10 sin 
 UNARY_ANY = "abs ceil floor round sign square trunc negative positive isfinite isinf isnan".split()
 BINARY = (
     "add subtract multiply divide floor_divide remainder pow atan2 logaddexp equal not_equal less less_equal "
-    "greater greater_equal"
+    "greater greater_equal maximum minimum hypot nextafter"
 ).split()
 BITWISE = "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split()
 LOGICAL = "logical_and logical_or logical_xor".split()

@@ -36,22 +36,26 @@ __all__ = [
     "floor_divide",
     "greater",
     "greater_equal",
+    "hypot",
     "isfinite",
     "isinf",
     "isnan",
     "less",
     "less_equal",
     "log",
+    "log10",
     "log1p",
     "log2",
-    "log10",
     "logaddexp",
     "logical_and",
     "logical_not",
     "logical_or",
     "logical_xor",
+    "maximum",
+    "minimum",
     "multiply",
     "negative",
+    "nextafter",
     "not_equal",
     "positive",
     "pow",
@@ -139,6 +143,10 @@ not_equal = _binary(operator.ne, "not_equal", "Whether each pair of elements dif
 pow = _binary(operator.pow, "pow", "Each ``x1`` raised to ``x2``.")
 remainder = _binary(operator.mod, "remainder", "The remainder of each division, with the divisor's sign.")
 subtract = _binary(operator.sub, "subtract", "The difference of each pair of elements.")
+maximum = _binary(ak.maximum, "maximum", "The larger of each pair of elements (NaN if either is NaN).")
+minimum = _binary(ak.minimum, "minimum", "The smaller of each pair of elements (NaN if either is NaN).")
+hypot = _binary(ak.hypot, "hypot", "``sqrt(x1**2 + x2**2)`` of each pair, without overflow.")
+nextafter = _binary(ak.nextafter, "nextafter", "The next float after each ``x1`` toward ``x2``.")
 
 
 def _as_bool(x):
