@@ -328,3 +328,10 @@ def test_delete_along_axis(shape, data, strided, dt):
         np.delete(x, n, axis=ax)
     with pytest.raises(IndexError):
         ak.delete(X, n, axis=ax)
+
+
+def test_hstack_vstack_of_rank0_arrays():
+    z, v = np.array(3), np.arange(2)
+    _same(ak.hstack([ak.array(z), ak.array(v)]), np.hstack([z, v]))
+    _same(ak.vstack([ak.array(z), ak.array(z)]), np.vstack([z, z]))
+    _same(ak.tile(ak.array(z), (2, 1)), np.tile(z, (2, 1)))

@@ -223,13 +223,16 @@ def _repeat_axis(a, repeats, axis):
 
 
 def tile(A, /, reps):
-    """``A`` repeated ``reps`` times end to end (``numpy.tile`` of a 1-D array). ``reps`` is an
-    int or a one-element tuple; more repetitions than one axis would make an N-d array,
-    which Atoll's pdarrays are not (a ``NotImplementedError``).
+    """``A`` repeated ``reps`` times along each axis (``numpy.tile``): ``reps`` an int or a
+    tuple of ints; ``A`` is given leading axes of length one up to ``len(reps)`` axes, or
+    ``reps`` leading ones up to ``A.ndim``. Strings and bigint arrays are 1-D: an int or one
+    repetition count.
 
     >>> import atoll as ak
     >>> ak.tile(ak.array([1, 2, 3]), 2).tolist()
     [1, 2, 3, 1, 2, 3]
+    >>> ak.tile(ak.array([1, 2]), (2, 2)).tolist()
+    [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     A = _as_array(A, "A")
     if isinstance(reps, (tuple, list)) and (len(reps) > 1 or (isinstance(A, pdarray) and A.ndim != 1)):

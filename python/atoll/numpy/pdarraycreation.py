@@ -316,7 +316,7 @@ def arange(*args, dtype=None, max_bits=None):
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, length=None):
     """``num`` evenly spaced float64 values from ``start`` to ``stop`` (Arkouda's signature;
     ``length`` is the older Arkouda name of ``num``). Only scalar ``start``/``stop`` are
-    supported: the pdarray forms would make a 2-D result, and pdarrays are 1-D here."""
+    supported (Arkouda's pdarray forms, which make a 2-D result, are not)."""
     n = _size(num if length is None else length, "num")
     for name, v in (("start", start), ("stop", stop)):
         if not is_scalar(v):

@@ -215,7 +215,9 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     """
     if isinstance(tup, pdarray):
         raise TypeError("hstack: expected a sequence of arrays, got one pdarray")
-    arrays = _cast_all([_one_d(a, "tup") for a in tup], dtype, casting)
+    arrays = [_one_d(a, "tup") for a in tup]
+    arrays = [_nd.with_shape(a, (1,)) if isinstance(a, pdarray) and a.ndim == 0 else a for a in arrays]
+    arrays = _cast_all(arrays, dtype, casting)
     if builtins.any(isinstance(a, pdarray) and a.ndim != 1 for a in arrays):
         return concatenate(arrays, axis=1)
     return concatenate(arrays)
