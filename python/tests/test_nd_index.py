@@ -289,6 +289,12 @@ def test_lazy_value_reads_target():
     n[1:3, ::2] = n[::2, 1:4].copy()
     assert_same(a, n)
     assert_same(b, n2)
+    for key, src in [((slice(None), slice(None, None, -1)), Ellipsis), (([2, 0, 1, 3],), Ellipsis), ((0,), 1)]:
+        n = np.arange(20).reshape(4, 5)
+        a = ak.array(n)
+        n[key] = n[src].copy()
+        a[key] = a[src]
+        assert_same(a, n)
 
 
 @pytest.mark.parametrize(
