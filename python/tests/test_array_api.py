@@ -151,9 +151,14 @@ def test_asarray():
     same(xp.asarray(N3, dtype=xp.float64), N3.astype(np.float64))
     same(xp.asarray([[1, 2], [3, 4]]), np.asarray([[1, 2], [3, 4]]))
     same(xp.asarray(True), np.asarray(True))
-    p = ak.arange(6)
+    p = ak.arange(6).reshape((2, 3))
     assert xp.asarray(p)._array is p
-    assert xp.asarray(p, copy=True)._array is not p
+    c = xp.asarray(p, copy=True)
+    c[0, 0] = 99
+    want = np.arange(6).reshape(2, 3)
+    want[0, 0] = 99
+    same(c, want)
+    same(xp.asarray(p), np.arange(6).reshape(2, 3))
     with pytest.raises(ValueError):
         xp.asarray(N3, copy=False)
     with pytest.raises(ValueError):

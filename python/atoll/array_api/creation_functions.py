@@ -43,7 +43,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             if copy is False:
                 raise ValueError("asarray: copy=False, but a conversion of dtype needs a copy")
             return Array._new(obj.astype(dtype))
-        return Array._new(obj[...] if copy else obj)
+        return Array._new(obj.copy() if copy else obj)
     if copy is False:
         raise ValueError("asarray: copy=False, but an upload to the locales needs a copy")
     if isinstance(obj, complex) and dtype is None:
