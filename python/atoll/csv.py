@@ -22,11 +22,15 @@ The rows pass through the driver (it reads and formats them; the arrays are buil
 gathered to, it), one file at a time.
 """
 
+from __future__ import annotations
+
 import builtins
 import csv as _csv
 import glob as _glob
 import io as _io
 import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
 
 import numpy as np
 
@@ -43,6 +47,12 @@ from .progress import step as progress_step, tracked
 
 __all__ = ["read_csv", "to_csv", "get_csv_columns"]
 
+# A file name or path, or several of them (names may be glob patterns).
+_Path = Union[str, "os.PathLike[str]"]
+_Paths = Union[_Path, Iterable[_Path]]
+# A column as read or written.
+_Column = Union[pdarray, Strings]
+
 _HEAD, _TAIL = "**HEADER**", "*/HEADER/*"
 _TYPES = {
     "int64": np.int64,
@@ -55,13 +65,17 @@ _TYPES = {
 }
 
 
-def _split_records(text, delim, keep_blank=False):
-    """The records of CSV text: lists of fields (quotes removed, ``""`` unescaped). A blank
-    line is skipped, or with ``keep_blank`` read as one empty field."""
+def _split_records(text: str, delim: str, keep_blank: bool = False) -> list[list[str]]:
+    """The records of CSV text: lists of fields (quotes removed, ``""`` unescaped).
+
+    A blank line is skipped, or with ``keep_blank`` read as one empty field.
+    """
     if len(delim) == 1:
         recs = _csv.reader(_io.StringIO(text), delimiter=delim, quotechar='"')
         return [r if r else [""] for r in recs if r or keep_blank]
-    rows, row, field = [], [], []
+    rows: list[list[str]] = []
+    row: list[str] = []
+    field: list[str] = []
     i, n, quoted, seen = 0, len(text), False, False
     while i < n:
         c = text[i]
@@ -101,9 +115,8 @@ def _split_records(text, delim, keep_blank=False):
     return rows
 
 
-def _read_file(path, delim):
+def _read_file(path: _Path, delim: str) -> tuple[list[str], list[str] | None, list[list[str]]]:
     """(column names, dtype names or None, rows) of one file."""
-
     try:
         with open(path, newline="", encoding="utf-8") as f:
             text = f.read()
@@ -130,19 +143,51 @@ def _read_file(path, delim):
     return names, types, rows
 
 
-def get_csv_columns(filename, column_delim=","):
-    """The column names of a CSV file."""
+def get_csv_columns(filename: _Path, column_delim: str = ",") -> list[str]:
+    r"""The column names of a CSV file.
+
+    Parameters
+    ----------
+    filename : str or path
+        The file: one of Arkouda's (with its header) or a plain CSV file.
+    column_delim : str, default ','
+        The delimiter, one or more characters.
+
+    Returns
+    -------
+    list of str
+        The names, in the file's order.
+
+    Raises
+    ------
+    CSVFileNotFoundError
+        The file is missing.
+    CSVFormatError
+        The file cannot be read as CSV.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("a|b\n1|x\n")
+    >>> from atoll.csv import get_csv_columns
+    >>> get_csv_columns(path, column_delim="|")
+    ['a', 'b']
+    """
     return _read_file(filename, column_delim)[0]
 
 
-def _column(values, t, path, name):
+def _column(values: list[str], t: str | None, path: str, name: str) -> _Column:
     if t is None or t == "str":
-        return from_list(values)
+        strings: Strings = from_list(values)
+        return strings
     if t not in _TYPES:
         raise CSVTypeError(f"{path}: column {name!r} of unsupported type {t!r}")
     try:
         if t == "bigint":
-            return from_ints([builtins.int(v) for v in values])
+            big: pdarray = from_ints([builtins.int(v) for v in values])
+            return big
         if t == "bool":
             a = np.array([v.strip().lower() in ("true", "1") for v in values], dtype=bool)
         elif t == "float64":
@@ -151,14 +196,15 @@ def _column(values, t, path, name):
             a = np.array([builtins.int(v) for v in values], dtype=_TYPES[t])
     except (ValueError, OverflowError) as e:
         raise CSVFormatError(f"{path}: column {name!r} holds a value that is not {t} ({e})") from None
-    return array(a)
+    out: pdarray = array(a)
+    return out
 
 
-def _expand(filenames):
+def _expand(filenames: _Paths) -> list[str]:
     fs = [filenames] if isinstance(filenames, (str, os.PathLike)) else list(filenames)
-    out = []
-    for f in fs:
-        f = os.fspath(f)
+    out: list[str] = []
+    for p in fs:
+        f = os.fspath(p)
         if _glob.has_magic(f):
             hits = sorted(_glob.glob(f))
             if not hits:
@@ -170,12 +216,54 @@ def _expand(filenames):
 
 
 @tracked("read_csv", total=lambda filenames, *a, **k: len(_expand(filenames)))
-def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
-    """Reads CSV files (names, patterns or a list; their rows in order) into a dict column
-    name -> pdarray or Strings (typed by Arkouda's header when there is one, else Strings)."""
+def read_csv(
+    filenames: _Paths,
+    datasets: str | Sequence[str] | None = None,
+    column_delim: str = ",",
+    allow_errors: bool = False,
+) -> dict[str, _Column]:
+    """Read CSV files into columns: their rows in order, typed by Arkouda's header.
 
+    A file without Arkouda's header has every column read as Strings, as Arkouda does.
+
+    Parameters
+    ----------
+    filenames : str, path, or list of them
+        The files: names or glob patterns.
+    datasets : str or list of str, optional
+        The columns to read; all by default.
+    column_delim : str, default ','
+        The delimiter, one or more characters.
+    allow_errors : bool, default False
+        Arkouda's option; not used (a malformed file raises).
+
+    Returns
+    -------
+    dict
+        Column name -> pdarray or Strings.
+
+    Raises
+    ------
+    CSVFileNotFoundError
+        A file is missing, or a pattern matches none.
+    CSVFormatError
+        A file cannot be read, the files' columns differ, or a column of ``datasets`` is
+        missing.
+    CSVTypeError
+        The header names a type that cannot be read.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_csv({"n": ak.arange(3), "s": ak.array(["a", "b,c", "d"])}, prefix)
+    >>> cols = ak.read_csv(prefix + "_LOCALE*")
+    >>> cols["n"], cols["s"]
+    (array([0 1 2]), Strings(['a', 'b,c', 'd']))
+    """
     files = _expand(filenames)
-    parts, names0 = {}, None
+    parts: dict[str, list[_Column]] = {}
+    names0: list[str] | None = None
     for f in files:
         names, types, rows = _read_file(f, column_delim)
         if names0 is None:
@@ -195,13 +283,15 @@ def read_csv(filenames, datasets=None, column_delim=",", allow_errors=False):
     return {k: (v[0] if len(v) == 1 else concatenate(v)) for k, v in parts.items()}
 
 
-def _fmt(col, lo, hi):
+def _fmt(col: _Column, lo: int, hi: int) -> list[str]:
     """The text of rows ``lo..hi`` of a column."""
+    # The arrays' slicing is set on their classes by the _*_methods modules, unseen by mypy.
+    rows: Any = col
     if isinstance(col, Strings):
-        return col[lo:hi].to_list()
+        return [str(x) for x in rows[lo:hi].to_list()]
     if isinstance(col, BigIntArray):
-        return [str(x) for x in col[lo:hi].tolist()]
-    a = col[lo:hi].to_ndarray()
+        return [str(x) for x in rows[lo:hi].tolist()]
+    a = rows[lo:hi].to_ndarray()
     if a.dtype == bool:
         return ["True" if x else "False" for x in a]
     if a.dtype.kind == "f":
@@ -209,30 +299,75 @@ def _fmt(col, lo, hi):
     return [str(x) for x in a]
 
 
-def _quote(v, delim):
-    """The field as written: quoted when it holds a quote, a line break or the delimiter, or
-    when its end and the delimiter after it would read as a delimiter earlier (``|*`` before
-    the delimiter ``|*|``)."""
+def _quote(v: str, delim: str) -> str:
+    """The field as written, quoted where needed.
+
+    Quoted when it holds a quote, a line break or the delimiter, or when its end and the
+    delimiter after it would read as a delimiter earlier (``|*`` before the delimiter ``|*|``).
+    """
     if '"' in v or "\n" in v or "\r" in v or (v + delim).find(delim) != len(v):
         return '"' + v.replace('"', '""') + '"'
     return v
 
 
-def _line(fields, delim):
-    """One record: the fields quoted where needed, and a lone empty field as ``""`` (a blank
-    line would read as no record)."""
+def _line(fields: Sequence[str], delim: str) -> str:
+    """One record: the fields quoted where needed.
+
+    A lone empty field is written as ``""``: a blank line would read as no record.
+    """
     if len(fields) == 1 and fields[0] == "":
         return '""\n'
     return delim.join(_quote(x, delim) for x in fields) + "\n"
 
 
 @tracked("to_csv", total=lambda *a, **k: num_locales())
-def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
-    """Writes ``columns`` (a dict name -> pdarray or Strings, or a list with ``names``) to one
-    CSV file per locale with Arkouda's header. Existing files are replaced when
-    ``overwrite`` (with the files of an earlier write of the prefix with more locales);
-    otherwise their presence is an error."""
+def to_csv(
+    columns: dict[str, Any] | Sequence[Any] | _Column,
+    prefix_path: _Path,
+    names: Sequence[str] | str | None = None,
+    col_delim: str = ",",
+    overwrite: bool = False,
+) -> None:
+    """Write columns to one CSV file per locale, with Arkouda's header.
 
+    Each file ``<prefix>_LOCALE####`` holds its locale's Block part of the rows.
+
+    Parameters
+    ----------
+    columns : dict, list, pdarray or Strings
+        Name -> pdarray, Strings or Categorical; or a list of them with ``names``; or one
+        column, named ``names`` (``"array"`` by default).
+    prefix_path : str or path
+        The files' prefix.
+    names : list of str or str, optional
+        The columns' names, for a list or one column.
+    col_delim : str, default ','
+        The delimiter, one or more characters.
+    overwrite : bool, default False
+        Replace existing files (with the files of an earlier write of the prefix with more
+        locales); otherwise their presence is an error.
+
+    Raises
+    ------
+    ValueError
+        The columns differ in length, a list lacks its names, or a file exists without
+        ``overwrite``.
+    TypeError
+        A column is not a pdarray, Strings or Categorical.
+    CSVTypeError
+        A column's dtype cannot be written.
+
+    Examples
+    --------
+    >>> import glob, os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_csv([ak.array([1.5, 2.5])], prefix, names=["x"])
+    >>> len(glob.glob(prefix + "_LOCALE*")) == ak.num_locales()
+    True
+    >>> ak.read_csv(prefix + "_LOCALE*")["x"]
+    array([1.5 2.5])
+    """
+    cols: dict[Any, Any]
     if isinstance(columns, dict):
         cols = dict(columns)
     elif isinstance(columns, (list, tuple)):
@@ -242,10 +377,10 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
     else:
         cols = {names or "array": columns}
     cols = {k: (v.to_strings() if isinstance(v, Categorical) else v) for k, v in cols.items()}
-    n = {len(v) for v in cols.values()}
-    if len(n) != 1:
+    lengths = {len(v) for v in cols.values()}
+    if len(lengths) != 1:
         raise ValueError("to_csv: the columns must have one length")
-    n = n.pop()
+    n = lengths.pop()
     for v in cols.values():
         if not isinstance(v, (pdarray, Strings)):
             raise TypeError(f"to_csv: expected pdarrays or Strings, got {type(v).__name__}")
@@ -282,18 +417,22 @@ def to_csv(columns, prefix_path, names=None, col_delim=",", overwrite=False):
         os.remove(f)
 
 
-def _type_name(col):
+def _type_name(col: pdarray) -> str:
     """The header's name of a column's dtype."""
-    return "bigint" if isinstance(col, BigIntArray) else col.dtype.name
+    return "bigint" if isinstance(col, BigIntArray) else str(col.dtype.name)
 
 
-def _pdarray_to_csv(self, prefix_path, dataset="array", col_delim=",", overwrite=False):
+def _pdarray_to_csv(
+    self: pdarray, prefix_path: _Path, dataset: str = "array", col_delim: str = ",", overwrite: bool = False
+) -> None:
     to_csv({dataset: self}, prefix_path, col_delim=col_delim, overwrite=overwrite)
 
 
-def _strings_to_csv(self, prefix_path, dataset="strings_array", col_delim=",", overwrite=False):
+def _strings_to_csv(
+    self: Strings, prefix_path: _Path, dataset: str = "strings_array", col_delim: str = ",", overwrite: bool = False
+) -> None:
     to_csv({dataset: self}, prefix_path, col_delim=col_delim, overwrite=overwrite)
 
 
-pdarray.to_csv = _pdarray_to_csv
-Strings.to_csv = _strings_to_csv
+pdarray.to_csv = _pdarray_to_csv  # type: ignore[attr-defined]  # a method set from the module above the type
+Strings.to_csv = _strings_to_csv  # type: ignore[attr-defined]
