@@ -335,3 +335,26 @@ def test_hstack_vstack_of_rank0_arrays():
     _same(ak.hstack([ak.array(z), ak.array(v)]), np.hstack([z, v]))
     _same(ak.vstack([ak.array(z), ak.array(z)]), np.vstack([z, z]))
     _same(ak.tile(ak.array(z), (2, 1)), np.tile(z, (2, 1)))
+
+
+def test_rank0_inputs_like_numpy():
+    z, v = np.array(5), np.arange(3)
+    Z, V = ak.array(z), ak.array(v)
+    _same(ak.flip(Z), np.flip(z))
+    _same(ak.roll(Z, 2), np.roll(z, 2))
+    _same(ak.repeat(Z, 3), np.repeat(z, 3))
+    _same(ak.expand_dims(Z, 0), np.expand_dims(z, 0))
+    _same(ak.broadcast_to(Z, (2, 3)), np.broadcast_to(z, (2, 3)))
+    _same(ak.concatenate([Z, Z], axis=None), np.concatenate([z, z], axis=None))
+    _same(ak.where(Z > 1, Z, 0), np.where(z > 1, z, 0))
+    _same(ak.hypot(Z, V), np.hypot(z, v))
+    _same(ak.dot(Z, V), np.dot(z, v))
+    for np_f, ak_f in (
+        (lambda: np.diff(z), lambda: ak.diff(Z)),
+        (lambda: np.matmul(z, z), lambda: ak.matmul(Z, Z)),
+        (lambda: np.concatenate([z, z]), lambda: ak.concatenate([Z, Z])),
+    ):
+        with pytest.raises(ValueError):
+            np_f()
+        with pytest.raises(ValueError):
+            ak_f()
