@@ -295,6 +295,8 @@ def test_argmax_argmin(name):
                 getattr(xp, name)(xp.asarray(x), axis=axis, keepdims=keepdims),
                 getattr(np, name)(x, axis=axis, keepdims=keepdims),
             )
+    v = x[2, 1]
+    same(getattr(xp, name)(xp.asarray(v), keepdims=True), getattr(np, name)(v, keepdims=True))
 
 
 def test_nonzero_where_searchsorted():

@@ -12,7 +12,7 @@ __all__ = ["argmax", "argmin", "nonzero", "searchsorted", "where"]
 def _arg(fn, x, axis, keepdims):
     a = _unwrap(x)
     r = fn(a, axis=axis, keepdims=keepdims)
-    if axis is None and keepdims and a.ndim > 1 and not isinstance(r, ak.pdarray):
+    if axis is None and keepdims and not isinstance(r, ak.pdarray):
         return _wrap(ak.full((1,) * a.ndim, r, dtype=np.int64))
     return _wrap(r)
 
