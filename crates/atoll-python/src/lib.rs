@@ -10,6 +10,7 @@ mod errors;
 mod graph;
 mod hdf5;
 mod io;
+mod joins;
 mod share;
 mod strings;
 
@@ -34,5 +35,6 @@ fn _atoll(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hdf5::add(m)?;
     graph::add(m)?;
     share::add(m)?;
+    joins::add(m)?;
     Ok(())
 }

@@ -8,10 +8,12 @@ from prefix sums of the per-group products: row ``r`` of group ``g`` pairs left 
 and right row ``r % nr`` of the group (gathers and elementwise arithmetic only; no column is
 gathered to the driver). The lookup, when one side has at most ``SMALL_SIDE_MAX`` rows: the
 big side's keys are looked up among the small side's distinct keys (a dense table for int
-keys of a small span, a hashed table otherwise, Strings by their 128-bit hashes), which gives
-each row the key-order rank of its key; with distinct small keys each big row pairs with the
-small row of its key directly, otherwise the groups come from a stable sort of the ranks (small
-ints) instead of the keys. Both give the same rows in the same order. Before the result's
+keys of a small span, a hashed table otherwise; Strings in a hash table of the small side's
+strings that every locale builds), which gives each row the key-order rank of its key; with
+distinct small keys each big row pairs with the small row of its key directly, otherwise the
+groups come from a counting sort of the ranks (small ints) instead of a sort of the keys.
+Both give the same rows in the same order. The result's columns are gathered side by side,
+the Strings columns of a side in one call (one exchange of the positions for all of them). Before the result's
 columns are allocated, every locale checks that its budget holds its share of them
 (``ak.OutOfMemoryError`` naming the locale otherwise).
 
@@ -166,9 +168,9 @@ def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
 
 # The lookup join: when one side has at most SMALL_SIDE_MAX rows, the other side's keys are
 # looked up among the small side's distinct keys (a dense table for int keys of a small span, a
-# hashed table otherwise; Strings by their 128-bit hashes) instead of sorting both sides'
-# keys together. Each row gets the key order rank of its key as an int code, and the groups
-# come from a stable sort of those small-range codes. Tests set SMALL_SIDE_MAX = 0 to run the
+# hashed table otherwise; Strings in a hash table of the small side's strings) instead of
+# sorting both sides' keys together. Each row gets the key order rank of its key as an int
+# code, and the groups come from a counting sort of those small-range codes. Tests set SMALL_SIDE_MAX = 0 to run the
 # sort of the keys instead.
 SMALL_SIDE_MAX = 1 << 16
 _DENSE_SPAN = 1 << 22  # the largest dense table of int keys
@@ -221,7 +223,7 @@ def _small_side_groups(pairs, nl, nr, how, sort=True):
 
     sc = array(rs)
     codes = concatenate([sc, rb] if small_left else [rb, sc])
-    perm = coargsort([codes])
+    perm = _codes_argsort(codes, u + 1)
     gk, cnt = GroupBy(codes).size()
     gr, cnt_r = GroupBy(rb if small_left else sc).size()
     per_code = zeros(u + 1, int64)
@@ -253,13 +255,14 @@ def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort
     by_big = _gather(array(srow), rb)  # each big row's small row
     if sort or small_left:
         if sort:
-            kb, ka = rb, rs[alone]
+            kb, ka, top = rb, rs[alone], u
         else:
             # The small (left) row of each big row, unmatched ones after every small row.
-            kb, ka = where(by_big >= 0, by_big, ns)._materialize(), alone
+            kb, ka, top = where(by_big >= 0, by_big, ns)._materialize(), alone, ns + 1
         if dropped:
-            kb = where(by_big >= 0, kb, np.iinfo(np.int64).max)._materialize()
-        perm = coargsort([concatenate([kb, array(ka)]) if alone.size else kb])
+            # Dropped rows sort after all others (code top), and the cut below leaves them out.
+            kb = where(by_big >= 0, kb, top)._materialize()
+        perm = _codes_argsort(concatenate([kb, array(ka)]) if alone.size else kb, top + 1)
         perm = perm[:n_out] if n_out < perm.size else perm
     else:
         perm = arange(nb)[(by_big >= 0)._materialize()] if dropped else arange(nb)
@@ -275,6 +278,13 @@ def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort
         big, small = perm, _gather(by_big, perm)
     small = small._materialize()
     return (small, big) if small_left else (big, small)
+
+
+def _codes_argsort(codes, u):
+    """The stable permutation that sorts int64 codes in ``[0, u)``: a counting sort (one
+    histogram per locale and one scatter), not a comparison sort of the codes."""
+    codes = codes if codes.dtype == int64 else codes.astype(int64)
+    return pdarray(_atoll.codes_argsort(codes._ex(), codes.size, builtins.int(u)))
 
 
 def _gather(col, idx):
@@ -311,20 +321,13 @@ def _level_lookup(sm, bg):
 
 
 def _strings_lookup(sm, bg):
-    """``_level_lookup`` of Strings keys: by their 128-bit hashes, found in a hashed table of
-    the small side's distinct strings (code point order gives the ranks)."""
+    """``_level_lookup`` of Strings keys: each big string found in a hashed table of the small
+    side's distinct strings, built on every locale (code point order gives the ranks)."""
     words = sm.to_list()
     uniq = sorted(set(words))
     pos = {w: i for i, w in enumerate(uniq)}
     rs = np.fromiter((pos[w] for w in words), np.int64, len(words))
-    h1, h2 = (h.to_ndarray() for h in sm.hash())
-    first = np.zeros(len(uniq), np.int64)
-    first[rs[::-1]] = np.arange(len(words))[::-1]
-    k1, k2 = h1[first], h2[first]
-    if np.unique(np.stack([k1, k2]), axis=1).shape[1] != len(uniq):
-        return None  # two distinct strings with one 128-bit hash: the sort handles them
-    b1, b2 = bg.hash()
-    return rs, len(uniq), _hashed_lookup(k1, [k1, k2], b1, [b1, b2])
+    return rs, len(uniq), pdarray(_atoll.strings_lookup(bg._s, uniq))
 
 
 def _hashed_lookup(keys, small_words, big_key, big_words):
@@ -419,6 +422,25 @@ def _gather_col(col, pos):
     if isinstance(col, Categorical):
         return Categorical._make(_gather(col.codes, pos), col.categories, col)
     return col[pos]
+
+
+def _take_all(cols, sel):
+    """``[_take(c, sel) for c in cols]``, the Strings columns among them gathered together
+    (one exchange of the positions for all of them)."""
+    out = [None] * len(cols)
+    strs = [i for i, c in enumerate(cols) if isinstance(c, Strings) and len(c) > 0]
+    if len(strs) > 1 or (strs and sel.full):
+        src = [cols[i] for i in strs]
+        if sel.full:
+            pos = sel.rows
+        else:
+            # Each column with "nan" appended, read at its end where a row is missing.
+            src = [concat_strings([c, from_list(["nan"])]) for c in src]
+            pos = where(sel.present, sel.rows, cols[strs[0]].size)._materialize()
+        got = _atoll.take_strings([c._s for c in src], pos._ex(), pos.size)
+        for i, g in zip(strs, got):
+            out[i] = Strings(g)
+    return [o if o is not None else _take(c, sel) for o, c in zip(out, cols)]
 
 
 def _take(col, sel):
@@ -534,6 +556,9 @@ def merge(
     )
     lsel, rsel = _Rows(li), _Rows(ri)
     out = {}
+    # The columns each side's rows are taken from (the result's name, the column); the shared
+    # keys of right and outer joins come from whichever side has the row.
+    ltake, rtake = [], []
     for c in left._columns:
         if c in shared:
             lcol, rcol = _as_strings(left.data[c], right.data[ron[lon.index(c)]])
@@ -541,12 +566,18 @@ def merge(
                 # The key from whichever side has the row (its dtype kept, as pandas).
                 out[c] = _coalesce(_take_any(lcol, lsel), _take_any(rcol, rsel), lsel.present)
             else:
-                out[c] = _take(lcol, lsel)
+                ltake.append((c, lcol))
+                out[c] = None
             continue
-        out[lnames[c]] = _take(left.data[c], lsel)
+        ltake.append((lnames[c], left.data[c]))
+        out[lnames[c]] = None
     for c in right._columns:
         if c not in shared:
-            out[rnames[c]] = _take(right.data[c], rsel)
+            rtake.append((rnames[c], right.data[c]))
+            out[rnames[c]] = None
+    for take, sel in ((ltake, lsel), (rtake, rsel)):
+        for (name, _), got in zip(take, _take_all([col for _, col in take], sel)):
+            out[name] = got
     return DataFrame(out)
 
 

@@ -1,6 +1,7 @@
 //! Engine commands of the pandas layer (`python/atoll/pandas/`, `segarray.py`): the bitwise
 //! segmented reductions of `GroupBy.OR/AND/XOR`, the bit patterns of floats (for hashing
-//! values), and a collective memory check that joins run before they allocate their result.
+//! values), a collective memory check that joins run before they allocate their result, and
+//! the joins' kernels ([`joins`]).
 //! Each is one collective command; the Python layer builds DataFrame, SegArray and the joins
 //! on these and on the general commands.
 
@@ -142,6 +143,12 @@ fn reserve_check_cmd(ctx: &Ctx, ReserveCheck { operation, bytes }: ReserveCheck)
 }
 
 commands! {
+    modules {
+        /// The joins' kernels: string columns gathered together, a counting sort of codes,
+        /// a hashed lookup of string keys.
+        pub mod joins;
+    }
+
     /// A new array `id`: the bitwise reduction of the (grouped) values per group of the flags.
     pub static SEG_BITWISE: Handler<SegBitwise, ()> =
         Handler::new("atoll-session::seg_bitwise", seg_bitwise_cmd);
