@@ -71,9 +71,14 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         x = concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=ax)
     for _ in range(n):
         m = x.shape[ax]
-        if m <= 1:
+        if x.ndim == 1:  # bigint arrays too
+            if m <= 1:
+                return x[0:0]
+            hi, lo = x[1:], x[: m - 1]
+        elif m <= 1:
             return _nd.axis_slice(x, ax, 0, 0)
-        hi, lo = _nd.axis_slice(x, ax, 1, m), _nd.axis_slice(x, ax, 0, m - 1)
+        else:
+            hi, lo = _nd.axis_slice(x, ax, 1, m), _nd.axis_slice(x, ax, 0, m - 1)
         x = ((hi != lo) if x.dtype == bool_ else (hi - lo))._materialize()
     return x
 

@@ -358,3 +358,10 @@ def test_rank0_inputs_like_numpy():
             np_f()
         with pytest.raises(ValueError):
             ak_f()
+
+
+def test_diff_of_bigint_arrays_against_python_ints():
+    vals = [2**70, 5, 2**65, -(2**66)]
+    want = [b - a for a, b in zip(vals, vals[1:])]
+    assert ak.diff(ak.array(vals)).tolist() == want
+    assert ak.diff(ak.array(vals), 2).tolist() == [b - a for a, b in zip(want, want[1:])]
