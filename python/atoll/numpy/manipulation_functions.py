@@ -99,7 +99,7 @@ def roll(a, /, shift, axis=None):
     >>> ak.roll(ak.arange(5), 2).tolist()
     [3, 4, 0, 1, 2]
     """
-    if isinstance(a, Strings) or _is_categorical(a) or is_bigint_array(a):
+    if isinstance(a, Strings) or _is_categorical(a) or (isinstance(a, pdarray) and a.ndim == 1):
         if axis not in (None, 0, -1, (0,), (-1,)):
             _check_axis(axis)
         n = a.size

@@ -323,12 +323,14 @@ def broadcast_to(x, shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
     shape = _nd.check_shape(shape)
     if isinstance(x, pdarray):
-        if hasattr(x, "_limbs"):
+        if x.ndim == 1 and len(shape) == 1:  # bigint and time arrays keep their class
             if shape == (x.size,):
                 return x
-            if len(shape) == 1 and x.size == 1:
+            if x.size == 1:
                 return x[_full(shape[0], 0, np.int64)]
             raise ValueError(f"Operands could not be broadcast together: {x.shape} and {shape}")
+        if hasattr(x, "_limbs"):
+            raise ValueError(f"broadcast_to: bigint arrays are 1-D, got shape {shape}")
         return _nd.broadcast_to(x, shape)
     if isinstance(x, (builtins.bool, builtins.int, builtins.float, np.generic)):
         return _full(shape, x)
