@@ -370,7 +370,7 @@ def test_diff_of_bigint_arrays_against_python_ints():
 @given(st.lists(st.integers(-(2**70), 2**70), max_size=6), st.integers(-8, 8))
 def test_roll_of_1d_strings_bigint_and_time_arrays(vals, k):
     want = np.roll(np.array(vals, dtype=object), k).tolist()
-    assert ak.roll(ak.array(vals), k).tolist() == want
+    assert ak.roll(ak.array(vals, dtype=ak.bigint), k).tolist() == want
     assert ak.roll(ak.array([str(v) for v in vals]), k).tolist() == [str(v) for v in want]
     ns = [v % 2**40 for v in vals]
     got = ak.roll(ak.Datetime(ak.array(np.array(ns, dtype=np.int64))), k)
