@@ -249,3 +249,14 @@ def test_sums_over_leading_axes(rows):
     b = rng.integers(0, 2, (rows, 5)).astype(bool)
     _same(ak.array(b).sum(axis=0), b.sum(axis=0), exact=True)
     _same(ak.array(b).mean(axis=0), b.mean(axis=0), exact=False)
+
+
+def test_var_with_ddof_at_least_the_count():
+    """NumPy divides by ``max(n - ddof, 0)``: inf where the deviations are not all 0, else NaN."""
+    a = np.array([[0.0, 0.0], [0.0, 1.0], [np.nan, 1.0]])
+    for ddof in (2, 3):
+        for axis in (None, 1):
+            want, _ = _numpy(np.var, a, axis=axis, ddof=ddof)
+            _same(ak.var(ak.array(a), axis=axis, ddof=ddof), want, exact=True)
+            want, _ = _numpy(np.std, a[1], ddof=ddof)
+            _same(ak.std(ak.array(a[1]), ddof=ddof), want, exact=True)

@@ -852,7 +852,8 @@ def var(pda, ddof=0):
     _check(pda)
     _check_ddof(ddof)
     if pda._size - ddof <= 0:
-        return np.float64(np.nan)
+        # NumPy divides the squared deviations by 0.
+        return np.float64(np.inf if pda._size and var(pda) > 0 else np.nan)
     m = mean(pda)
     d = pda.astype(float64) - builtins.float(m)
     return np.float64(_reduce(d * d, "sum") / (pda._size - ddof))
@@ -990,16 +991,28 @@ def _lane_starts(n, lane):
     return flags
 
 
-# Blocks of rows that one fused loop of ``_sum_rows`` adds.
+# Blocks of rows that one fused loop of ``_fold_rows`` combines.
 _ROW_BLOCKS = 16
+# The elementwise operation that combines rows, of each reduction that ``_fold_rows`` does.
+_ROW_FOLDS = {
+    "sum": "+",
+    "mean": "+",
+    "count_nonzero": "+",
+    "prod": "*",
+    "min": "minimum",
+    "max": "maximum",
+    "any": "|",
+    "all": "&",
+}
 
 
-def _sum_rows(x, rows, width):
-    """The sum of the ``rows`` consecutive runs of ``width`` flat values of ``x`` (a sum over the
-    leading axes, no transpose), as a 1-D pdarray of ``width`` values: in rounds, each one fused
-    loop adding up to ``_ROW_BLOCKS`` contiguous blocks of whole rows (block ``r``: rows ``r * b``
-    to ``r * b + b``; a shorter last block is added to the first rows), so the first round reads
-    each value once and each round is ``_ROW_BLOCKS`` times smaller than the one before."""
+def _fold_rows(x, rows, width, sym):
+    """The ``rows`` consecutive runs of ``width`` flat values of ``x`` combined elementwise by
+    the binary operation ``sym`` (a reduction over the leading axes, no transpose), as a 1-D
+    pdarray of ``width`` values: in rounds, each one fused loop combining up to ``_ROW_BLOCKS``
+    contiguous blocks of whole rows (block ``r``: rows ``r * b`` to ``r * b + b``; a shorter last
+    block is combined with the first rows), so the first round reads each value once and each
+    round is ``_ROW_BLOCKS`` times smaller than the one before."""
     x._materialize()
     arr, start, step = x._arr, x._start, x._step
     while rows > 1:
@@ -1010,12 +1023,12 @@ def _sum_rows(x, rows, width):
         ex = None
         for r in range(full):
             leaf = _atoll.leaf(arr, start + r * b * width * step, step, b * width)
-            ex = leaf if ex is None else _atoll.binary("+", ex, leaf)
+            ex = leaf if ex is None else _atoll.binary(sym, ex, leaf)
         out = _atoll.evaluate(ex, b * width)
         if full < k:
             m = rem * width
             last = _atoll.leaf(arr, start + full * b * width * step, step, m)
-            _atoll.assign(out, 0, 1, m, _atoll.binary("+", _atoll.leaf(out, 0, 1, m), last))
+            _atoll.assign(out, 0, 1, m, _atoll.binary(sym, _atoll.leaf(out, 0, 1, m), last))
         arr, start, step, rows = out, 0, 1, b
     if start == 0 and step == 1 and arr.size == width:
         return pdarray(arr)
@@ -1056,11 +1069,15 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
         raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
     if groups == 0:
         return _shaped(_full(0, 0, d), out_shape)
-    if lane == 0 or (op in ("var", "std") and lane <= ddof):
+    if lane == 0:
         return _shaped(_full(groups, _IDENTITY.get(op, np.nan), d), out_shape)
-    if op in ("sum", "mean") and axes == tuple(range(len(axes))):
-        # Over leading axes: whole rows of the flat values added together, no transpose.
-        r = _sum_rows(pda if pda._dtype == d else pda.astype(d), lane, groups)
+    if op in _ROW_FOLDS and axes == tuple(range(len(axes))):
+        # Over leading axes: whole rows of the flat values combined elementwise, no transpose.
+        if op in ("any", "all", "count_nonzero"):
+            v = _truth(pda) if op != "count_nonzero" else _truth(pda).astype(int64)
+        else:
+            v = pda if pda._dtype == d else pda.astype(d)
+        r = _fold_rows(v, lane, groups, _ROW_FOLDS[op])
         return _shaped(r / lane if op == "mean" else r, out_shape)
     x = _lanes(pda, axes)
     if op in ("any", "all"):
@@ -1068,11 +1085,16 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
     elif op == "count_nonzero":
         r = _segmented(_truth(x), "sum", lane, groups)
     else:
-        r = _segmented(x.astype(d) if op in ("sum", "prod") and x._dtype != d else x, op, lane, groups, ddof)
+        # With no more values than ddof NumPy divides the squared deviations by 0.
+        dd = 0 if op in ("var", "std") and lane <= ddof else ddof
+        r = _segmented(x.astype(d) if op in ("sum", "prod") and x._dtype != d else x, op, lane, groups, dd)
     if op in ("min", "max") and d != r._dtype:
         r = r.astype(d)
     if x._dtype == float64 and op in _NAN_OPS + ("argmin", "argmax"):
         r = _nan_lanes(x, r, op, lane, groups)
+    if op in ("var", "std") and lane <= ddof:
+        inf, nan = _atoll.scalar(np.inf, "float64"), _atoll.scalar(np.nan, "float64")
+        r = pdarray(_atoll.evaluate(_atoll.where_((r > 0)._ex(), inf, nan), groups))
     if op in ("argmin", "argmax"):
         # The aggregation gives flat positions; NumPy gives positions within the lane.
         r = r - pdarray(_atoll.arange(groups, 0, lane))
