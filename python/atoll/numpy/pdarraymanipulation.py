@@ -196,8 +196,6 @@ def append(arr, values, axis=None):
     """
     arr, values = _one_d(arr, "arr"), _one_d(values, "values")
     if builtins.any(isinstance(x, pdarray) and x.ndim != 1 for x in (arr, values)):
-        if axis is None:
-            return concatenate([arr, values], axis=None)
         return concatenate([arr, values], axis=axis)
     _axis0(axis, "append")
     return concatenate([arr, values])
