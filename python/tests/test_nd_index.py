@@ -310,3 +310,17 @@ def test_printing_as_numpy(shape, dtype):
     assert repr(a) == f"array({body})"
     html = a._repr_html_()
     assert f"shape {shape}" in html
+
+
+def test_one_element_values_broadcast_in_1d():
+    n = np.arange(6)
+    a = ak.arange(6)
+    n[1:4] = np.array([9])
+    a[1:4] = ak.array([9])
+    n[[0, 5]] = np.array(7)
+    a[[0, 5]] = ak.array(np.array(7))
+    assert_same(a, n)
+    with pytest.raises(ValueError):
+        n[1:4] = np.arange(2)
+    with pytest.raises(ValueError):
+        a[1:4] = ak.arange(2)

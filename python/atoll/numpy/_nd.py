@@ -148,7 +148,8 @@ def positions(offset, shape, strides):
 def view(a, offset, shape, strides):
     """The strided view of ``a``'s flat values (``offset``, per-axis ``strides`` in elements,
     ``shape``) as a pdarray of ``shape``: a slice of the same storage when it is one
-    arithmetic progression, else a gathered copy."""
+    arithmetic progression, else a copy made by ``_atoll.strided`` (each locale walks its
+    output part and fetches the source interval it needs in bulk, or gathers when sparse)."""
     a._materialize()
     shape = tuple(shape)
     n = prod(shape)
@@ -161,8 +162,7 @@ def view(a, offset, shape, strides):
         return pdarray(a._arr, base_off, 1, 1, shape=shape)
     if len(dims) == 1 and dims[0][1] > 0:
         return pdarray(a._arr, base_off, dims[0][1], n, shape=shape)
-    idx = positions(base_off, shape, base_strides)
-    return pdarray(_atoll.gather(a._arr, idx._ex(), n), shape=shape)
+    return pdarray(_atoll.strided(a._arr, base_off, [m for m, _ in dims], [st for _, st in dims]), shape=shape)
 
 
 def strides_of(a):
@@ -345,7 +345,7 @@ def select(a, key):
     st = c_strides(shape)
     offset = 0
     out = []  # the basic output axes: (length, stride)
-    adv = []  # the advanced indices: (flat int64 pdarray of flat offsets, or an int; shape)
+    adv = []  # the advanced indices: (offsets: an int, a flat int64 pdarray, or an integer array to check; shape)
     adv_keys = []  # their places in the key
     adv_out = None  # where their axes go among the basic output axes when adjacent
     ax = 0
@@ -386,8 +386,7 @@ def select(a, key):
             adv_out = len(out) if adv_out is None else adv_out
             ax += kd
         else:
-            w = _wrapped(k, shape[ax], ax)
-            adv.append((w * st[ax] if st[ax] != 1 else w, tuple(k.shape)))
+            adv.append(((k, shape[ax], ax, st[ax]), tuple(k.shape)))
             adv_keys.append(j)
             adv_out = len(out) if adv_out is None else adv_out
             ax += 1
@@ -406,9 +405,17 @@ def select(a, key):
     before, after = out[:adv_out], out[adv_out:]
     oshape = tuple(n for n, _ in before) + bshape + tuple(n for n, _ in after)
     total = prod(oshape)
+    nb = prod(bshape)
+    if nb:
+        # The integer arrays' offsets, checked against the bounds (as in NumPy, not when they
+        # broadcast to no element).
+        for q, (f, s) in enumerate(adv):
+            if isinstance(f, tuple):
+                k, n, axis, stride = f
+                w = _wrapped(k, n, axis)
+                adv[q] = (w * stride if stride != 1 else w, s)
     if total == 0:
         return Selection(oshape, pos=pdarray(_atoll.full(0, "int64", 0)))
-    nb = prod(bshape)
     i = pdarray(_atoll.arange(total, 0, 1))
     below = total
     pos = None

@@ -216,6 +216,8 @@ class _pdarrayMethods:
         """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype;
         with ``shape``, a pdarray broadcast to ``shape`` (NumPy's rule; ``check``: the check
         alone)."""
+        if isinstance(value, pdarray) and shape is None and value._size != n:
+            shape = (n,)  # a value of one element broadcasts, as in NumPy
         if isinstance(value, pdarray) and shape is not None:
             vshape = _fits(value.shape, shape)
             if vshape is None:
@@ -226,10 +228,6 @@ class _pdarrayMethods:
                 value = _nd.broadcast_to(_nd.with_shape(value, vshape), shape)
             return value._cast(self._dtype)
         if isinstance(value, pdarray):
-            if value._size != n:
-                raise ValueError(
-                    f"value: could not broadcast input array from shape ({value._size},) into shape ({n},)"
-                )
             return value._cast(self._dtype)
         if is_scalar(value):
             return _atoll.scalar(_scalar_value(value, self._dtype), self._dtype.name)
