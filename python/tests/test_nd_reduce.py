@@ -187,6 +187,11 @@ def test_is_sorted_along_axes(data):
         np.testing.assert_array_equal(ak.is_locally_sorted(p, axis=axis).to_ndarray(), want)
     else:
         assert bool(got) == want
+        # Over every axis: the flat values' Block part of each locale sorted.
+        flat, nl = a.reshape(-1).astype(np.int64), ak.num_locales()
+        b = [-(-k * flat.size // nl) for k in range(nl + 1)]
+        local = all(np.all(np.diff(flat[lo:hi]) >= 0) for lo, hi in zip(b, b[1:]))
+        assert bool(ak.is_locally_sorted(p, axis=axis)) == local
 
 
 def test_arkouda_reductions_on_3d():

@@ -834,9 +834,12 @@ def is_locally_sorted(pda, axis=None):
     if len(axes) < pda.ndim:
         # A sorted lane is sorted in each locale's part of it: the lanes' order is the test.
         return _sorted_lanes(pda, axes)
-    n, nl = pda._size, num_locales()
+    flat = _flat(pda)
+    n, nl = flat._size, num_locales()
     bounds = [-(-k * n // nl) for k in range(nl + 1)]
-    return np.bool_(builtins.all(builtins.bool(is_sorted(pda[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo))
+    return np.bool_(
+        builtins.all(builtins.bool(is_sorted(flat[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo)
+    )
 
 
 def mean(pda):
