@@ -69,8 +69,7 @@ def test_tile(values, r, dt):
 
 
 def test_tile_errors():
-    with pytest.raises(NotImplementedError, match="1-D"):
-        ak.tile(ak.arange(3), (2, 2))
+    _same(ak.tile(ak.arange(3), (2, 2)), np.tile(np.arange(3), (2, 2)))
     with pytest.raises(ValueError):
         ak.tile(ak.arange(3), -1)
     big = [2**100, 5]
@@ -103,10 +102,10 @@ def test_hstack_dtype_and_casting():
     assert ak.hstack(big).tolist() == [2**70, 1]
 
 
-def test_vstack_needs_two_dimensions():
-    assert ak.get_max_array_rank() == 1
-    with pytest.raises(NotImplementedError, match="2-D"):
-        ak.vstack([ak.arange(3), ak.arange(3)])
+def test_vstack_of_1d_arrays_is_2d():
+    got = ak.vstack([ak.arange(3), ak.arange(3) * 2])
+    assert got.shape == (2, 3)
+    assert np.array_equal(got.to_ndarray(), np.vstack([np.arange(3), np.arange(3) * 2]))
 
 
 def test_append_axis_errors_like_numpy():
@@ -298,5 +297,13 @@ def test_broadcast_to_errors():
         np.broadcast_to(np.arange(3), 4)
     with pytest.raises(ValueError):
         ak.broadcast_to(ak.arange(3), 4)
-    with pytest.raises(NotImplementedError):
-        ak.broadcast_to(ak.arange(3), (2, 3))
+    got = ak.broadcast_to(ak.arange(3), (2, 3))
+    assert np.array_equal(got.to_ndarray(), np.broadcast_to(np.arange(3), (2, 3)))
+
+
+def test_operators_broadcast_a_length_one_array_as_numpy():
+    a, b = np.array([5]), np.arange(4)
+    assert np.array_equal((ak.array(a) + ak.array(b)).to_ndarray(), a + b)
+    assert np.array_equal((ak.array(b) * ak.array(a)).to_ndarray(), b * a)
+    with pytest.raises(ValueError, match="broadcast"):
+        ak.arange(3) + ak.arange(4)

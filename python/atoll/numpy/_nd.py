@@ -134,6 +134,8 @@ def positions(offset, shape, strides):
     below = n
     for m, s in dims:
         below //= m
+        if s == 0:
+            continue  # a broadcast axis moves no position
         term = i // below if below > 1 else i
         if below * m != n:
             term = term % m

@@ -92,7 +92,11 @@ class _pdarrayMethods:
     # ----- elementwise -------------------------------------------------------------------
     def _binop(self, other, op, reverse=False):
         shape = self._shape
-        if isinstance(other, pdarray) and (self._shape is not None or other._shape is not None):
+        if isinstance(other, pdarray) and (
+            self._shape is not None
+            or other._shape is not None
+            or (self._size != other._size and 1 in (self._size, other._size))
+        ):
             if self.shape != other.shape:
                 # NumPy's broadcasting: each side made the common shape (a strided gather).
                 left, right = (other, self) if reverse else (self, other)
