@@ -1,7 +1,8 @@
-"""Arkouda's asserters (``arkouda.testing``): equality of pdarrays, Strings, Categoricals and
-SegArrays, exact or within a tolerance; Series, DataFrames and Indexes judged by
-``pandas.testing``'s rules with the same options; the ``*_equivalent`` forms first turn NumPy
-and pandas objects into Atoll's.
+"""Arkouda's asserters (``arkouda.testing``): equality of Atoll's objects.
+
+Equality of pdarrays, Strings, Categoricals and SegArrays, exact or within a tolerance;
+Series, DataFrames and Indexes judged by ``pandas.testing``'s rules with the same options; the
+``*_equivalent`` forms first turn NumPy and pandas objects into Atoll's.
 
 >>> import atoll as ak
 >>> from atoll.testing import assert_frame_equal
@@ -9,7 +10,11 @@ and pandas objects into Atoll's.
 >>> assert_frame_equal(df, df.sort_values("y"), check_like=True)
 """
 
+from __future__ import annotations
+
 import builtins
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -36,17 +41,20 @@ _CLASSES = {
 
 
 class _NoDefault:
-    """pandas' ``no_default`` (the argument was not given) without importing pandas: such an
-    argument is left out of the call to ``pandas.testing``, which then applies its default."""
+    """pandas' ``no_default`` (the argument was not given) without importing pandas.
 
-    def __repr__(self):
+    Such an argument is left out of the call to ``pandas.testing``, which then applies its
+    default.
+    """
+
+    def __repr__(self) -> str:
         return "<no_default>"
 
 
 no_default = _NoDefault()
 
 
-def _given(**kwargs):
+def _given(**kwargs: Any) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if v is not no_default}
 
 
@@ -76,25 +84,75 @@ __all__ = [
 ]
 
 
-def _is(x, name):
+def _is(x: object, name: str) -> bool:
     return isinstance(x, _CLASSES[name])
 
 
-def _fail(obj, msg, left=None, right=None):
+def _fail(obj: str, msg: str, left: object = None, right: object = None) -> None:
     detail = f"{obj} are different\n\n{msg}"
     if left is not None or right is not None:
         detail += f"\n[left]:  {left!r}\n[right]: {right!r}"
     raise AssertionError(detail)
 
 
-def assert_class_equal(left, right, exact=True, obj="Input"):
-    """The two objects are of one class."""
+def assert_class_equal(left: object, right: object, exact: bool = True, obj: str = "Input") -> None:
+    """Assert that the two objects are of one class.
+
+    Parameters
+    ----------
+    left, right : object
+        The objects compared.
+    exact : bool, default True
+        pandas' option; the classes are always compared exactly.
+    obj : str, default 'Input'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_class_equal
+    >>> assert_class_equal(ak.arange(2), ak.arange(3))
+    >>> assert_class_equal(ak.arange(2), ak.array(["a"]))
+    Traceback (most recent call last):
+    ...
+    AssertionError: Input are different
+    ...
+    """
     if type(left) is not type(right):
         _fail(obj, f"{obj} classes are different", type(left).__name__, type(right).__name__)
 
 
-def assert_attr_equal(attr, left, right, obj="Attributes"):
-    """``left.attr == right.attr`` (NaN equal to NaN)."""
+def assert_attr_equal(attr: str, left: object, right: object, obj: str = "Attributes") -> None:
+    """Assert that ``left.attr == right.attr`` (NaN equal to NaN).
+
+    Parameters
+    ----------
+    attr : str
+        The attribute.
+    left, right : object
+        The objects compared.
+    obj : str, default 'Attributes'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_attr_equal
+    >>> assert_attr_equal("dtype", ak.arange(2), ak.arange(5))
+    >>> assert_attr_equal("dtype", ak.arange(2), ak.zeros(2))
+    Traceback (most recent call last):
+    ...
+    AssertionError: Attributes are different
+    ...
+    """
     a, b = getattr(left, attr), getattr(right, attr)
     if a is b:
         return
@@ -110,16 +168,54 @@ def assert_attr_equal(attr, left, right, obj="Attributes"):
         _fail(obj, f'Attribute "{attr}" are different', a, b)
 
 
-def assert_dict_equal(left, right, compare_keys=True):
-    """Equal keys (when ``compare_keys``) and equal values."""
+def assert_dict_equal(left: dict[Any, Any], right: dict[Any, Any], compare_keys: bool = True) -> None:
+    """Assert that two dicts have equal keys and equal values (``assert_almost_equal``).
+
+    Parameters
+    ----------
+    left, right : dict
+        The dicts compared.
+    compare_keys : bool, default True
+        Compare the keys; else only ``left``'s keys are looked up in ``right``.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_dict_equal
+    >>> assert_dict_equal({"a": ak.arange(3)}, {"a": ak.arange(3)})
+    """
     if compare_keys:
         assert set(left) == set(right), f"dict keys differ: {set(left) ^ set(right)}"
     for k in left:
         assert_almost_equal(left[k], right[k])
 
 
-def assert_is_sorted(seq):
-    """The sequence is in nondecreasing order."""
+def assert_is_sorted(seq: Any) -> None:
+    """Assert that the sequence is in nondecreasing order.
+
+    Parameters
+    ----------
+    seq : pdarray, Index, Series or array_like
+        The values.
+
+    Raises
+    ------
+    AssertionError
+        They are not sorted.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_is_sorted
+    >>> assert_is_sorted(ak.array([1, 2, 2, 5]))
+    >>> assert_is_sorted(ak.array([2, 1]))
+    Traceback (most recent call last):
+    ...
+    AssertionError: sequence is not sorted
+    """
     if _is(seq, "Index") or _is(seq, "Series"):
         seq = seq.values
     if _is(seq, "pdarray"):
@@ -129,38 +225,116 @@ def assert_is_sorted(seq):
         assert np.array_equal(v, np.sort(v)), "sequence is not sorted"
 
 
-def assert_contains_all(iterable, dic):
+def assert_contains_all(iterable: Iterable[Any], dic: Any) -> None:
+    """Assert that every item of ``iterable`` is in ``dic``.
+
+    Parameters
+    ----------
+    iterable : iterable
+        The items.
+    dic : container
+        Where they must be.
+
+    Raises
+    ------
+    AssertionError
+        An item is missing.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_contains_all
+    >>> assert_contains_all(["a"], {"a": 1, "b": 2})
+    >>> assert_contains_all(["c"], {"a": 1})
+    Traceback (most recent call last):
+    ...
+    AssertionError: Did not contain item: 'c'
+    """
     for k in iterable:
         assert k in dic, f"Did not contain item: {k!r}"
 
 
-def assert_copy(iter1, iter2, **eql_kwargs):
-    """Equal elements that are different objects."""
+def assert_copy(iter1: Iterable[Any], iter2: Iterable[Any], **eql_kwargs: Any) -> None:
+    """Assert that the elements are equal, pairwise, and different objects.
+
+    Parameters
+    ----------
+    iter1, iter2 : iterable
+        The elements compared.
+    **eql_kwargs
+        Passed to ``assert_almost_equal``.
+
+    Raises
+    ------
+    AssertionError
+        A pair differs, or is one object.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_copy
+    >>> a = ak.arange(3)
+    >>> assert_copy([a], [a[:]])
+    >>> assert_copy([a], [a])
+    Traceback (most recent call last):
+    ...
+    AssertionError: Expected ... to be different objects, but they were the same.
+    """
     for a, b in zip(iter1, iter2):
         assert_almost_equal(a, b, **eql_kwargs)
         assert a is not b, f"Expected {type(a)!r} and {type(b)!r} to be different objects, but they were the same."
 
 
-def _number(x):
+def _number(x: object) -> bool:
     return isinstance(x, (builtins.int, builtins.float, np.number)) and not isinstance(x, (builtins.bool, np.bool_))
 
 
-def _boolean(x):
+def _boolean(x: object) -> bool:
     return isinstance(x, (builtins.bool, np.bool_))
 
 
-def _values(x):
+def _values(x: Any) -> Any:
     if _is(x, "pdarray") or _is(x, "Strings"):
         return x.to_ndarray()
     return x
 
 
-def assert_almost_equal(left, right, rtol=1.0e-5, atol=1.0e-8, **kwargs):
-    """Equal within ``rtol``/``atol`` (NaN equals NaN): numbers, pdarrays, and the pandas-layer
-    objects."""
-    for name, f in (("Index", assert_index_equal), ("Series", assert_series_equal), ("DataFrame", assert_frame_equal)):
+def assert_almost_equal(left: Any, right: Any, rtol: float = 1.0e-5, atol: float = 1.0e-8, **kwargs: Any) -> None:
+    """Assert that two numbers, pdarrays or pandas-layer objects are equal within a tolerance.
+
+    NaN equals NaN.
+
+    Parameters
+    ----------
+    left, right : object
+        The objects compared.
+    rtol, atol : float
+        The relative and absolute tolerances (NumPy's ``allclose``).
+    **kwargs
+        Passed to the Index, Series and DataFrame asserters.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_almost_equal
+    >>> assert_almost_equal(ak.array([1.0, np.nan]), ak.array([1.0 + 1e-9, np.nan]))
+    >>> assert_almost_equal(1.0, 1.1)
+    Traceback (most recent call last):
+    ...
+    AssertionError: values differ beyond rtol=1e-05, atol=1e-08:
+    ...
+    """
+    checks: tuple[tuple[str, Any], ...] = (
+        ("Index", assert_index_equal),
+        ("Series", assert_series_equal),
+        ("DataFrame", assert_frame_equal),
+    )
+    for name, f in checks:
         if _is(left, name):
-            return f(left, right, check_exact=False, rtol=rtol, atol=atol, **kwargs)
+            f(left, right, check_exact=False, rtol=rtol, atol=atol, **kwargs)
+            return
     if not ((_number(left) and _number(right)) or (_boolean(left) and _boolean(right))):
         assert_class_equal(left, right, obj="pdarray" if _is(left, "pdarray") or _is(right, "pdarray") else "Input")
     assert np.allclose(_values(left), _values(right), rtol=rtol, atol=atol, equal_nan=True), (
@@ -168,12 +342,12 @@ def assert_almost_equal(left, right, rtol=1.0e-5, atol=1.0e-8, **kwargs):
     )
 
 
-def _base(x):
+def _base(x: object) -> object:
     b = getattr(x, "base", None)
     return x if b is None else b
 
 
-def _same(left, right, check_same):
+def _same(left: object, right: object, check_same: str | None) -> None:
     if check_same == "same" and _base(left) is not _base(right):
         raise AssertionError(f"{left!r} is not {right!r}")
     if check_same == "copy" and _base(left) is _base(right):
@@ -181,10 +355,46 @@ def _same(left, right, check_same):
 
 
 def assert_arkouda_pdarray_equal(
-    left, right, check_dtype=True, err_msg=None, check_same=None, obj="pdarray", index_values=None
-):
-    """Two pdarrays of one shape, equal element by element (NaN equal to NaN), and of one
-    dtype when ``check_dtype``."""
+    left: pdarray,
+    right: pdarray,
+    check_dtype: bool = True,
+    err_msg: str | None = None,
+    check_same: str | None = None,
+    obj: str = "pdarray",
+    index_values: object = None,
+) -> None:
+    """Assert that two pdarrays of one shape are equal element by element (NaN equal to NaN).
+
+    Parameters
+    ----------
+    left, right : pdarray
+        The arrays compared.
+    check_dtype : bool, default True
+        Also compare their dtypes.
+    err_msg : str, optional
+        The message when the values differ.
+    check_same : {'same', 'copy'}, optional
+        Also assert that they share their data (``'same'``) or do not (``'copy'``).
+    obj : str
+        The name in the message.
+    index_values : optional
+        Arkouda's option; not used.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_arkouda_pdarray_equal
+    >>> assert_arkouda_pdarray_equal(ak.array([1.0, np.nan]), ak.array([1.0, np.nan]))
+    >>> assert_arkouda_pdarray_equal(ak.arange(2), ak.zeros(2, ak.int64) + ak.array([0, 2]))
+    Traceback (most recent call last):
+    ...
+    AssertionError: pdarray are different
+    ...
+    """
     assert_class_equal(left, right, obj=obj)
     if not _is(left, "pdarray"):
         raise AssertionError(f"{obj}: expected pdarrays, got {type(left).__name__}")
@@ -208,8 +418,43 @@ def assert_arkouda_pdarray_equal(
         assert_attr_equal("dtype", left, right, obj=obj)
 
 
-def assert_arkouda_strings_equal(left, right, err_msg=None, check_same=None, obj="Strings", index_values=None):
-    """Two Strings with the same strings in the same order."""
+def assert_arkouda_strings_equal(
+    left: Strings,
+    right: Strings,
+    err_msg: str | None = None,
+    check_same: str | None = None,
+    obj: str = "Strings",
+    index_values: object = None,
+) -> None:
+    """Assert that two Strings hold the same strings in the same order.
+
+    Parameters
+    ----------
+    left, right : Strings
+        The arrays compared.
+    err_msg : str, optional
+        The message when the values differ.
+    check_same : {'same', 'copy'}, optional
+        Also assert that they share their data (``'same'``) or do not (``'copy'``).
+    obj : str
+        The name in the message.
+    index_values : optional
+        Arkouda's option; not used.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_arkouda_strings_equal
+    >>> assert_arkouda_strings_equal(ak.array(["a", "b"]), ak.array(["a", "b"]))
+    >>> assert_arkouda_strings_equal(ak.array(["a", "b"]), ak.array(["a", "c"]), err_msg="differ")
+    Traceback (most recent call last):
+    ...
+    AssertionError: differ
+    """
     assert_class_equal(left, right, obj=obj)
     _same(left, right, check_same)
     assert left.size == right.size, f"left size {left.size} does not match right size {right.size}."
@@ -219,20 +464,83 @@ def assert_arkouda_strings_equal(left, right, err_msg=None, check_same=None, obj
         _fail(obj, f"{obj} values are different", left, right)
 
 
-def assert_categorical_equal(left, right, check_dtype=True, check_category_order=True, obj="Categorical"):
-    """Two Categoricals with the same values (and categories in the same order when
-    ``check_category_order``)."""
+def assert_categorical_equal(
+    left: Categorical,
+    right: Categorical,
+    check_dtype: bool = True,
+    check_category_order: bool = True,
+    obj: str = "Categorical",
+) -> None:
+    """Assert that two Categoricals have the same values.
+
+    Parameters
+    ----------
+    left, right : Categorical
+        The Categoricals compared.
+    check_dtype : bool, default True
+        Compare the codes' dtypes.
+    check_category_order : bool, default True
+        Also compare the categories and their order (and so the codes).
+    obj : str, default 'Categorical'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_categorical_equal
+    >>> c = ak.Categorical(ak.array(["x", "y", "x"]))
+    >>> assert_categorical_equal(c, ak.Categorical(ak.array(["x", "y", "x"])))
+    """
     assert_class_equal(left, right, obj=obj)
     if check_category_order:
         assert_arkouda_strings_equal(left.categories, right.categories, obj=f"{obj}.categories")
         assert_arkouda_pdarray_equal(left.codes, right.codes, check_dtype=check_dtype, obj=f"{obj}.codes")
     else:
         assert sorted(left.categories.to_list()) == sorted(right.categories.to_list()), f"{obj} categories differ"
-    assert_arkouda_strings_equal(left.categories[left.codes], right.categories[right.codes], obj=f"{obj} values")
+    # Strings' indexing is set on the class by numpy._strings_methods, unseen by mypy.
+    lcat: Any = left.categories
+    rcat: Any = right.categories
+    assert_arkouda_strings_equal(lcat[left.codes], rcat[right.codes], obj=f"{obj} values")
 
 
-def assert_arkouda_segarray_equal(left, right, check_dtype=True, err_msg=None, check_same=None, obj="segarray"):
-    """Two SegArrays with equal segments and values."""
+def assert_arkouda_segarray_equal(
+    left: SegArray,
+    right: SegArray,
+    check_dtype: bool = True,
+    err_msg: str | None = None,
+    check_same: str | None = None,
+    obj: str = "segarray",
+) -> None:
+    """Assert that two SegArrays have equal segments and values.
+
+    Parameters
+    ----------
+    left, right : SegArray
+        The SegArrays compared.
+    check_dtype : bool, default True
+        Also compare the dtypes.
+    err_msg : str, optional
+        The message when the values differ.
+    check_same : {'same', 'copy'}, optional
+        Also assert that they are one object (``'same'``) or not (``'copy'``).
+    obj : str, default 'segarray'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_arkouda_segarray_equal
+    >>> s = ak.SegArray(ak.array([0, 2]), ak.array([1, 2, 3]))
+    >>> assert_arkouda_segarray_equal(s, ak.SegArray(ak.array([0, 2]), ak.array([1, 2, 3])))
+    """
     assert_class_equal(left, right, obj=obj)
     _same(left, right, check_same)
     assert_arkouda_array_equal(left.segments, right.segments, check_dtype=check_dtype, err_msg=err_msg)
@@ -240,12 +548,46 @@ def assert_arkouda_segarray_equal(left, right, check_dtype=True, err_msg=None, c
 
 
 def assert_arkouda_array_equal(
-    left, right, check_dtype=True, err_msg=None, check_same=None, obj="pdarray", index_values=None
-):
-    """Two Atoll arrays of one class (pdarray, Strings, Categorical or SegArray) with equal
-    values."""
+    left: Any,
+    right: Any,
+    check_dtype: bool = True,
+    err_msg: str | None = None,
+    check_same: str | None = None,
+    obj: str = "pdarray",
+    index_values: object = None,
+) -> None:
+    """Assert that two Atoll arrays of one class have equal values.
+
+    Parameters
+    ----------
+    left, right : pdarray, Strings, Categorical or SegArray
+        The arrays compared.
+    check_dtype : bool, default True
+        Also compare the dtypes.
+    err_msg : str, optional
+        The message when the values differ.
+    check_same : {'same', 'copy'}, optional
+        Also assert that they share their data (``'same'``) or do not (``'copy'``).
+    obj : str
+        The name in the message.
+    index_values : optional
+        Arkouda's option; not used.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+    TypeError
+        They are not arrays.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_arkouda_array_equal
+    >>> assert_arkouda_array_equal(ak.array(["a"]), ak.array(["a"]))
+    >>> assert_arkouda_array_equal(ak.arange(3), ak.arange(3), check_same="copy")
+    """
     assert_class_equal(left, right)
-    kw = dict(err_msg=err_msg, check_same=check_same, obj=obj, index_values=index_values)
+    kw: dict[str, Any] = dict(err_msg=err_msg, check_same=check_same, obj=obj, index_values=index_values)
     if _is(left, "Strings"):
         assert_arkouda_strings_equal(left, right, **kw)
     elif _is(left, "Categorical"):
@@ -270,16 +612,18 @@ def assert_arkouda_array_equal(
 # messages, are pandas'.
 
 
-def _check_isinstance(left, right, cls):
+def _check_isinstance(left: object, right: object, cls: type) -> None:
     for side in (left, right):
         if not isinstance(side, cls):
             raise AssertionError(f"{cls.__name__} Expected type {cls}, found {type(side)} instead")
 
 
-def _pandas_array(v):
-    """The NumPy or pandas array of the values of one Atoll array (or of a list of labels):
+def _pandas_array(v: Any) -> Any:  # noqa: ANN401 (an array of any kind, to one of NumPy's or pandas')
+    """The NumPy or pandas array of the values of one Atoll array (or of a list of labels).
+
     Strings as pandas' ``str`` dtype, a Categorical with its codes and categories (in their
-    order, unused ones included), bigint and SegArray values as Python objects."""
+    order, unused ones included), bigint and SegArray values as Python objects.
+    """
     if isinstance(v, Categorical):
         categories = pd.Index(np.asarray(v.categories.to_list(), dtype=object), dtype="str")
         return pd.Categorical.from_codes(v.codes.to_ndarray(), categories=categories)
@@ -294,7 +638,7 @@ def _pandas_array(v):
     return v
 
 
-def _pandas_index(ix):
+def _pandas_index(ix: Any) -> Any:  # noqa: ANN401 (an Index or MultiIndex, to pandas')
     if isinstance(ix, MultiIndex):
         return pd.MultiIndex.from_arrays([_pandas_array(lv) for lv in ix.levels], names=list(ix.names))
     if isinstance(ix.values, list):
@@ -302,11 +646,11 @@ def _pandas_index(ix):
     return pd.Index(_pandas_array(ix.values), name=ix.name)
 
 
-def _pandas_series(s):
+def _pandas_series(s: Series) -> Any:  # noqa: ANN401 (a pandas Series)
     return pd.Series(_pandas_array(s.values), index=_pandas_index(s.index), name=s.name)
 
 
-def _pandas_frame(df):
+def _pandas_frame(df: DataFrame) -> Any:  # noqa: ANN401 (a pandas DataFrame)
     n = len(df)
     index = _pandas_index(df.index) if df.index is not None else pd.Index(np.arange(n))
     columns = list(df.columns.values)
@@ -317,24 +661,54 @@ def _pandas_frame(df):
 
 
 def assert_index_equal(
-    left,
-    right,
-    exact=True,
-    check_names=True,
-    check_exact=True,
-    check_categorical=True,
-    check_order=True,
-    rtol=1.0e-5,
-    atol=1.0e-8,
-    obj="Index",
-):
-    """Two Indexes (or MultiIndexes) are equal, as ``pandas.testing.assert_index_equal`` judges.
+    left: Index,
+    right: Index,
+    exact: bool | str = True,
+    check_names: bool = True,
+    check_exact: bool = True,
+    check_categorical: bool = True,
+    check_order: bool = True,
+    rtol: float = 1.0e-5,
+    atol: float = 1.0e-8,
+    obj: str = "Index",
+) -> None:
+    """Assert that two Indexes (or MultiIndexes) are equal, as ``pandas.testing`` judges.
 
-    exact: check the class, dtype and inferred type (Atoll has no RangeIndex, so True and
-    pandas' ``"equiv"`` mean the same). check_names: compare the names. check_exact: compare
-    numbers exactly, else within ``rtol``/``atol``. check_categorical: compare Categorical
-    labels' categories exactly. check_order: when False, the entries may be in any order.
-    obj: the name in the assertion message."""
+    Parameters
+    ----------
+    left, right : Index or MultiIndex
+        The indexes compared.
+    exact : bool or 'equiv', default True
+        Check the class, dtype and inferred type (Atoll has no RangeIndex, so True and
+        pandas' ``"equiv"`` mean the same).
+    check_names : bool, default True
+        Compare the names.
+    check_exact : bool, default True
+        Compare numbers exactly, else within ``rtol`` and ``atol``.
+    check_categorical : bool, default True
+        Compare Categorical labels' categories exactly.
+    check_order : bool, default True
+        When False, the entries may be in any order.
+    rtol, atol : float
+        The tolerances.
+    obj : str, default 'Index'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_index_equal
+    >>> assert_index_equal(ak.Index(ak.array([3, 1])), ak.Index(ak.array([1, 3])), check_order=False)
+    >>> assert_index_equal(ak.Index(ak.array([3, 1])), ak.Index(ak.array([1, 3])))
+    Traceback (most recent call last):
+    ...
+    AssertionError: Index are different
+    ...
+    """
     _check_isinstance(left, right, Index)
     pd.testing.assert_index_equal(
         _pandas_index(left),
@@ -349,32 +723,69 @@ def assert_index_equal(
 
 
 def assert_series_equal(
-    left,
-    right,
-    check_dtype=True,
-    check_index_type=True,
-    check_series_type=True,
-    check_names=True,
-    check_exact=no_default,
-    check_categorical=True,
-    check_category_order=True,
-    rtol=no_default,
-    atol=no_default,
-    obj="Series",
+    left: Series,
+    right: Series,
+    check_dtype: bool = True,
+    check_index_type: bool | str = True,
+    check_series_type: bool = True,
+    check_names: bool = True,
+    check_exact: bool | _NoDefault = no_default,
+    check_categorical: bool = True,
+    check_category_order: bool = True,
+    rtol: float | _NoDefault = no_default,
+    atol: float | _NoDefault = no_default,
+    obj: str = "Series",
     *,
-    check_index=True,
-    check_like=False,
-):
-    """Two Series are equal (index, values, dtype, name), as ``pandas.testing.assert_series_equal``
-    judges.
+    check_index: bool = True,
+    check_like: bool = False,
+) -> None:
+    """Assert that two Series are equal, as ``pandas.testing.assert_series_equal`` judges.
 
-    check_exact: by default integer and boolean values compare exactly and floats within
-    ``rtol`` (1e-5) and ``atol`` (1e-8); passing ``rtol`` or ``atol`` alone makes every number
-    compare within them (pandas' rule). check_index: compare the index (else values only).
-    check_like: the index may be in any order, labels keeping their values (needs
-    ``check_index``). check_index_type: the ``exact`` of the index comparison.
-    check_categorical, check_category_order: compare Categorical values' categories, and their
-    order. check_series_type: the two are of one class. obj: the name in the message."""
+    The index, values, dtype and name are compared.
+
+    Parameters
+    ----------
+    left, right : Series
+        The Series compared.
+    check_dtype : bool, default True
+        Compare the values' dtypes.
+    check_index_type : bool or 'equiv', default True
+        The ``exact`` of the index comparison.
+    check_series_type : bool, default True
+        The two are of one class.
+    check_names : bool, default True
+        Compare the names.
+    check_exact : bool, optional
+        By default integer and boolean values compare exactly and floats within ``rtol``
+        (1e-5) and ``atol`` (1e-8); passing ``rtol`` or ``atol`` alone makes every number
+        compare within them (pandas' rule).
+    check_categorical, check_category_order : bool, default True
+        Compare Categorical values' categories, and their order.
+    rtol, atol : float, optional
+        The tolerances.
+    obj : str, default 'Series'
+        The name in the message.
+    check_index : bool, default True
+        Compare the index (else values only).
+    check_like : bool, default False
+        The index may be in any order, labels keeping their values (needs ``check_index``).
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_series_equal
+    >>> s = ak.Series(ak.array([1.0, 2.0]))
+    >>> assert_series_equal(s, ak.Series(ak.array([1.0, 2.0 + 1e-9])))
+    >>> assert_series_equal(s, ak.Series(ak.array([1.0, 2.5])))
+    Traceback (most recent call last):
+    ...
+    AssertionError: Series are different
+    ...
+    """
     _check_isinstance(left, right, Series)
     if check_series_type:
         assert_class_equal(left, right, obj=obj)
@@ -394,29 +805,63 @@ def assert_series_equal(
 
 
 def assert_frame_equal(
-    left,
-    right,
-    check_dtype=True,
-    check_index_type=True,
-    check_column_type=True,
-    check_frame_type=True,
-    check_names=True,
-    check_exact=no_default,
-    check_categorical=True,
-    check_like=False,
-    rtol=no_default,
-    atol=no_default,
-    obj="DataFrame",
-):
-    """Two DataFrames are equal (shape, index, columns, then each column's values and dtype), as
-    ``pandas.testing.assert_frame_equal`` judges.
+    left: DataFrame,
+    right: DataFrame,
+    check_dtype: bool = True,
+    check_index_type: bool | str = True,
+    check_column_type: bool | str = True,
+    check_frame_type: bool = True,
+    check_names: bool = True,
+    check_exact: bool | _NoDefault = no_default,
+    check_categorical: bool = True,
+    check_like: bool = False,
+    rtol: float | _NoDefault = no_default,
+    atol: float | _NoDefault = no_default,
+    obj: str = "DataFrame",
+) -> None:
+    """Assert that two DataFrames are equal, as ``pandas.testing.assert_frame_equal`` judges.
 
-    check_like: rows and columns may be in any order, labels keeping their values.
-    check_index_type, check_column_type: the ``exact`` of the index and columns comparisons.
-    check_names: compare the index's names. check_exact, rtol, atol: as for
-    ``assert_series_equal`` (floats within the tolerances by default). check_categorical:
-    compare Categorical columns' categories. check_frame_type: the two are of one class.
-    obj: the name in the message."""
+    The shape, index and columns are compared, then each column's values and dtype.
+
+    Parameters
+    ----------
+    left, right : DataFrame
+        The DataFrames compared.
+    check_dtype : bool, default True
+        Compare the columns' dtypes.
+    check_index_type, check_column_type : bool or 'equiv', default True
+        The ``exact`` of the index and columns comparisons.
+    check_frame_type : bool, default True
+        The two are of one class.
+    check_names : bool, default True
+        Compare the index's names.
+    check_exact : bool, optional
+        As for ``assert_series_equal`` (floats within the tolerances by default).
+    check_categorical : bool, default True
+        Compare Categorical columns' categories.
+    check_like : bool, default False
+        Rows and columns may be in any order, labels keeping their values.
+    rtol, atol : float, optional
+        The tolerances.
+    obj : str, default 'DataFrame'
+        The name in the message.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_frame_equal
+    >>> df = ak.DataFrame({"x": ak.array([3, 1, 2]), "y": ak.array([0.5, 0.1, 0.2])})
+    >>> assert_frame_equal(df, df.sort_values("y"), check_like=True)
+    >>> assert_frame_equal(df, df.sort_values("y"))
+    Traceback (most recent call last):
+    ...
+    AssertionError: DataFrame.index are different
+    ...
+    """
     _check_isinstance(left, right, DataFrame)
     if check_frame_type:
         assert_class_equal(left, right, obj=obj)
@@ -434,14 +879,45 @@ def assert_frame_equal(
     )
 
 
-def assert_equal(left, right, **kwargs):
-    """Equality of any two objects these asserters know, else ``==`` (strings) or
-    ``assert_almost_equal``."""
-    for name, f in (("Index", assert_index_equal), ("Series", assert_series_equal), ("DataFrame", assert_frame_equal)):
+def assert_equal(left: Any, right: Any, **kwargs: Any) -> None:
+    """Assert that two objects are equal, by the asserter of their class.
+
+    Objects these asserters do not know compare with ``==`` (strings) or
+    ``assert_almost_equal``.
+
+    Parameters
+    ----------
+    left, right : object
+        The objects compared.
+    **kwargs
+        Passed to the class's asserter.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_equal
+    >>> assert_equal(ak.array(["a"]), ak.array(["a"]))
+    >>> assert_equal("a", "b")
+    Traceback (most recent call last):
+    ...
+    AssertionError: 'a' != 'b'
+    """
+    checks: tuple[tuple[str, Any], ...] = (
+        ("Index", assert_index_equal),
+        ("Series", assert_series_equal),
+        ("DataFrame", assert_frame_equal),
+    )
+    for name, f in checks:
         if _is(left, name):
-            return f(left, right, **kwargs)
+            f(left, right, **kwargs)
+            return
     if builtins.any(_is(left, n) for n in ("pdarray", "Strings", "Categorical", "SegArray")):
-        return assert_arkouda_array_equal(left, right, **kwargs)
+        assert_arkouda_array_equal(left, right, **kwargs)
+        return
     assert kwargs == {}, f"unexpected arguments {sorted(kwargs)}"
     if isinstance(left, str):
         assert left == right, f"{left!r} != {right!r}"
@@ -452,7 +928,7 @@ def assert_equal(left, right, **kwargs):
 # ----- the *_equivalent forms: NumPy and pandas objects first become Atoll's ------------------
 
 
-def _to_atoll(x):
+def _to_atoll(x: Any) -> Any:  # noqa: ANN401 (a NumPy, pandas or Atoll object, to Atoll's)
     if isinstance(x, tuple(_CLASSES.values())) or isinstance(
         x, (np.generic, builtins.bool, builtins.int, builtins.float)
     ):
@@ -472,16 +948,73 @@ def _to_atoll(x):
     raise TypeError(f"obj must be an arkouda, numpy or pandas object, but was type: {type(x)}")
 
 
-def assert_almost_equivalent(left, right, rtol=1.0e-5, atol=1.0e-8):
-    """``assert_almost_equal`` after turning NumPy/pandas objects into Atoll's."""
+def assert_almost_equivalent(left: Any, right: Any, rtol: float = 1.0e-5, atol: float = 1.0e-8) -> None:
+    """``assert_almost_equal`` after turning NumPy and pandas objects into Atoll's.
+
+    Parameters
+    ----------
+    left, right : object
+        The objects compared: Atoll's, NumPy arrays or pandas objects.
+    rtol, atol : float
+        The tolerances.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+    TypeError
+        An object of another library.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_almost_equivalent
+    >>> assert_almost_equivalent(ak.array([0.1, 0.2]), np.array([0.1, 0.2 + 1e-12]))
+    """
     assert_almost_equal(_to_atoll(left), _to_atoll(right), rtol=rtol, atol=atol)
 
 
 def assert_arkouda_array_equivalent(
-    left, right, check_dtype=True, err_msg=None, check_same=None, obj="pdarray", index_values=None
-):
-    """``assert_arkouda_array_equal`` after turning NumPy arrays and pandas Categoricals into
-    Atoll's arrays."""
+    left: Any,
+    right: Any,
+    check_dtype: bool = True,
+    err_msg: str | None = None,
+    check_same: str | None = None,
+    obj: str = "pdarray",
+    index_values: object = None,
+) -> None:
+    """``assert_arkouda_array_equal`` after turning NumPy arrays and pandas Categoricals into Atoll's.
+
+    Parameters
+    ----------
+    left, right : pdarray, Strings, Categorical, SegArray, numpy.ndarray or pandas.Categorical
+        The arrays compared.
+    check_dtype : bool, default True
+        Also compare the dtypes.
+    err_msg : str, optional
+        The message when the values differ.
+    check_same : {'same', 'copy'}, optional
+        Also assert that they share their data or do not.
+    obj : str, default 'pdarray'
+        The name in the message.
+    index_values : optional
+        Arkouda's option; not used.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+    TypeError
+        An object that is not an array.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_arkouda_array_equivalent
+    >>> assert_arkouda_array_equivalent(ak.arange(3), np.arange(3))
+    >>> assert_arkouda_array_equivalent(ak.arange(3), [0, 1, 2])
+    Traceback (most recent call last):
+    ...
+    TypeError: left and right must be type np.ndarray, pdarray, Strings, Categorical, or SegArray. ...
+    """
     ok = (np.ndarray,) + ((pd.Categorical,) if loaded("pandas") else ()) + tuple(_CLASSES.values())
     if not isinstance(left, ok) or not isinstance(right, ok):
         raise TypeError(
@@ -491,18 +1024,98 @@ def assert_arkouda_array_equivalent(
     assert_arkouda_array_equal(_to_atoll(left), _to_atoll(right), check_dtype, err_msg, check_same, obj, index_values)
 
 
-def assert_index_equivalent(left, right, **kw):
+def assert_index_equivalent(left: Any, right: Any, **kw: Any) -> None:
+    """``assert_index_equal`` after turning pandas Indexes into Atoll's.
+
+    Parameters
+    ----------
+    left, right : Index, MultiIndex, pandas.Index or pandas.MultiIndex
+        The indexes compared.
+    **kw
+        Passed to ``assert_index_equal``.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from atoll.testing import assert_index_equivalent
+    >>> assert_index_equivalent(ak.Index(ak.array([1, 2])), pd.Index([1, 2]))
+    """
     assert_index_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_series_equivalent(left, right, **kw):
+def assert_series_equivalent(left: Any, right: Any, **kw: Any) -> None:
+    """``assert_series_equal`` after turning pandas Series into Atoll's.
+
+    Parameters
+    ----------
+    left, right : Series or pandas.Series
+        The Series compared.
+    **kw
+        Passed to ``assert_series_equal``.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from atoll.testing import assert_series_equivalent
+    >>> assert_series_equivalent(ak.Series(ak.array([1.5, 2.5])), pd.Series([1.5, 2.5]))
+    """
     assert_series_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_frame_equivalent(left, right, **kw):
+def assert_frame_equivalent(left: Any, right: Any, **kw: Any) -> None:
+    """``assert_frame_equal`` after turning pandas DataFrames into Atoll's.
+
+    Parameters
+    ----------
+    left, right : DataFrame or pandas.DataFrame
+        The DataFrames compared.
+    **kw
+        Passed to ``assert_frame_equal``.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from atoll.testing import assert_frame_equivalent
+    >>> assert_frame_equivalent(ak.DataFrame({"a": ak.arange(2)}), pd.DataFrame({"a": [0, 1]}))
+    """
     assert_frame_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_equivalent(left, right, **kwargs):
-    """``assert_equal`` after turning NumPy/pandas objects into Atoll's."""
+def assert_equivalent(left: Any, right: Any, **kwargs: Any) -> None:
+    """``assert_equal`` after turning NumPy and pandas objects into Atoll's.
+
+    Parameters
+    ----------
+    left, right : object
+        The objects compared: Atoll's, NumPy arrays or pandas objects.
+    **kwargs
+        Passed to the class's asserter.
+
+    Raises
+    ------
+    AssertionError
+        They differ.
+    TypeError
+        An object of another library.
+
+    Examples
+    --------
+    >>> from atoll.testing import assert_equivalent
+    >>> assert_equivalent(ak.array([1, 2]), np.array([1, 2]))
+    """
     assert_equal(_to_atoll(left), _to_atoll(right), **kwargs)
