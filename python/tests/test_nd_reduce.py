@@ -265,3 +265,12 @@ def test_var_with_ddof_at_least_the_count():
             _same(ak.var(ak.array(a), axis=axis, ddof=ddof), want, exact=True)
             want, _ = _numpy(np.std, a[1], ddof=ddof)
             _same(ak.std(ak.array(a[1]), ddof=ddof), want, exact=True)
+
+
+@given(st.data())
+def test_argsort_descending_along_axes(data):
+    """``ascending=False``: nonincreasing, equal elements in index order, NaN last: NumPy's
+    stable argsort of the negated values."""
+    a = data.draw(nd_arrays(max_rank=3).filter(lambda x: x.ndim > 1 and x.dtype in (np.int64, np.float64)))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    _same(ak.argsort(ak.array(a), axis=axis, ascending=False), np.argsort(-a, axis=axis, kind="stable"), exact=True)
