@@ -1,5 +1,7 @@
-"""Arkouda's registration functions (``ak.register_all``, ``ak.attach``, ``ak.unregister``, ...)
-and checkpoints (``ak.save_checkpoint``/``ak.load_checkpoint``) without a server.
+"""Arkouda's registration functions and checkpoints, without a server.
+
+``ak.register_all``, ``ak.attach``, ``ak.unregister``, ... and ``ak.save_checkpoint`` /
+``ak.load_checkpoint``.
 
 A registered object is kept under its name by the driver (the Python program: rank 0 under
 MPI, where the other ranks serve the job's commands), in the table of
@@ -20,11 +22,15 @@ True
 'Unregistered SERIES five'
 """
 
+from __future__ import annotations
+
 import gc
 import glob
 import json
 import os
 import shutil
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from .. import _atoll
 from ..client_dtypes import BitVector, Fields
@@ -34,6 +40,8 @@ from ..numpy.strings import Strings
 from ..pandas.index import Index, MultiIndex
 from ..pandas.series import Series
 from . import _registry
+
+_T = TypeVar("_T")
 
 RegistrationError = _registry.RegistrationError
 NameInUseError = _registry.NameInUseError
@@ -56,52 +64,197 @@ __all__ = [
 ]
 
 
-def register(obj, name):
-    """Registers ``obj`` under ``name`` through its own ``register`` method, and returns it.
-    An object without one (or whose method keeps no name) goes into the table directly."""
+def register(obj: _T, name: str) -> _T:
+    """Register ``obj`` under ``name`` through its own ``register`` method.
+
+    An object without one (or whose method keeps no name) goes into the table directly.
+
+    Parameters
+    ----------
+    obj : object
+        The object.
+    name : str
+        Its name.
+
+    Returns
+    -------
+    object
+        What its ``register`` returns, else ``obj``.
+
+    Raises
+    ------
+    RegistrationError
+        ``obj`` is registered already.
+    NameInUseError
+        Another object holds ``name``.
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> from atoll.core.registry import register
+    >>> a = register(ak.arange(3), "doc-reg")
+    >>> ak.attach("doc-reg") is a
+    True
+    >>> ak.unregister("doc-reg")
+    'Unregistered PDARRAY doc-reg'
+    """
     _registry._check_name(name)
     method = getattr(obj, "register", None)
     out = method(name) if callable(method) else obj
     if _registry.name_of(obj) is None:
         _registry.register(obj, name)
-    return obj if out is None else out
+    result: _T = obj if out is None else out
+    return result
 
 
-def register_all(data):
-    """Registers every object of the dict ``data`` (name -> object) under its name."""
+def register_all(data: dict[str, Any]) -> None:
+    """Register every object of ``data`` under its name.
+
+    Parameters
+    ----------
+    data : dict
+        Name -> object.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a dict.
+    RegistrationError
+        An object is registered already, or a name is held.
+
+    Examples
+    --------
+    >>> ak.register_all({"doc-a": ak.arange(2), "doc-b": ak.array(["x"])})
+    >>> sorted(ak.attach_all(["doc-a", "doc-b"]))
+    ['doc-a', 'doc-b']
+    >>> ak.unregister_all(["doc-a", "doc-b"])
+    """
     if not isinstance(data, dict):
         raise TypeError(f"data: expected a dict name -> object, got {type(data).__name__}")
     for name, obj in data.items():
         register(obj, name)
 
 
-def attach(name):
-    """The object registered under ``name`` (``NotRegisteredError``, a ``KeyError`` and a
-    ``RuntimeError``, when there is none; ``TypeError`` when ``name`` is not a str)."""
+def attach(name: str) -> Any:  # noqa: ANN401 (the object registered, of any type)
+    """The object registered under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+
+    Returns
+    -------
+    object
+        The object itself, with its dtype and values.
+
+    Raises
+    ------
+    NotRegisteredError
+        No object holds ``name`` (a ``KeyError`` and a ``RuntimeError``).
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> s = ak.Series(ak.arange(3)).register("doc-at")
+    >>> ak.attach("doc-at").values
+    array([0 1 2])
+    >>> s.unregister()
+    """
     return _registry.attach(name)
 
 
-def attach_all(names):
-    """``{name: attach(name)}`` for every name of ``names``."""
+def attach_all(names: Iterable[str]) -> dict[str, Any]:
+    """The objects registered under ``names``.
+
+    Parameters
+    ----------
+    names : list of str
+        The names.
+
+    Returns
+    -------
+    dict
+        ``{name: attach(name)}``.
+
+    Raises
+    ------
+    TypeError
+        ``names`` is a str.
+    NotRegisteredError
+        A name is not registered.
+
+    Examples
+    --------
+    >>> a = ak.arange(2).register("doc-all")
+    >>> ak.attach_all(["doc-all"])
+    {'doc-all': array([0 1])}
+    >>> a.unregister()
+    """
     if isinstance(names, str):
         raise TypeError("names: expected a list of str, got a str")
     return {n: attach(n) for n in names}
 
 
-def unregister(name):
-    """Forgets ``name``: the object stays usable where it is referenced, and is no longer
-    registered (its ``registered_name`` is None). Returns Arkouda's message
-    ``"Unregistered <TYPE> <name>"``; ``NotRegisteredError`` (a ``RuntimeError``) for a name
-    that is not registered."""
+def unregister(name: str) -> str:
+    """Forget ``name``.
+
+    The object stays usable where it is referenced, and is no longer registered (its
+    ``registered_name`` is None).
+
+    Parameters
+    ----------
+    name : str
+        The name.
+
+    Returns
+    -------
+    str
+        Arkouda's message, ``"Unregistered <TYPE> <name>"``.
+
+    Raises
+    ------
+    NotRegisteredError
+        The name is not registered (a ``RuntimeError``).
+
+    Examples
+    --------
+    >>> a = ak.arange(2).register("doc-un")
+    >>> ak.unregister("doc-un")
+    'Unregistered PDARRAY doc-un'
+    >>> a.registered_name is None
+    True
+    """
     obj = _registry.attach(name)
     kind = _registry.obj_type(obj).upper()
     _registry.unregister_all([name])
     return f"Unregistered {kind} {name}"
 
 
-def unregister_all(names=None):
-    """Unregisters every name of ``names`` (each must be registered), or every registered
-    object when ``names`` is None."""
+def unregister_all(names: Iterable[str] | None = None) -> None:
+    """Unregister every name of ``names``, or every registered object.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        The names, each registered; every registered object when None.
+
+    Raises
+    ------
+    TypeError
+        ``names`` is a str.
+    NotRegisteredError
+        A name is not registered.
+
+    Examples
+    --------
+    >>> ak.register_all({"doc-u1": ak.arange(2)})
+    >>> ak.unregister_all(["doc-u1"])
+    >>> ak.is_registered("doc-u1")
+    False
+    """
     if names is None:
         _registry.unregister_all()
         return
@@ -111,17 +264,52 @@ def unregister_all(names=None):
         unregister(n)
 
 
-def is_registered(name, as_component=False):
-    """Whether ``name`` is a registered name; with ``as_component``, whether it is the
-    symbol-table name (``ak.list_symbol_table``) of an array that a registered object
-    holds. ``TypeError`` when ``name`` is not a str."""
+def is_registered(name: str, as_component: bool = False) -> bool:
+    """Whether ``name`` is a registered name.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+    as_component : bool, default False
+        Whether ``name`` is instead the symbol-table name (``ak.list_symbol_table``) of an
+        array that a registered object holds.
+
+    Returns
+    -------
+    bool
+        Whether it is.
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> a = ak.arange(2).register("doc-is")
+    >>> ak.is_registered("doc-is"), ak.is_registered(f"id_{id(a):x}", as_component=True)
+    (True, True)
+    >>> a.unregister()
+    """
     return _registry.is_registered(name, as_component=as_component)
 
 
-def clear():
-    """Arkouda's ``clear`` deletes the server's arrays that no client object registered; in
+def clear() -> None:
+    """Free the arrays that nothing registered or referenced holds.
+
+    Arkouda's ``clear`` deletes the server's arrays that no client object registered; in
     process an array lives while Python references it, so this only collects the arrays that
-    reference cycles alone keep (``gc.collect()``). Registered objects stay."""
+    reference cycles alone keep (``gc.collect()``). Registered objects stay.
+
+    Examples
+    --------
+    >>> a = ak.arange(2).register("doc-clear")
+    >>> ak.clear()
+    >>> ak.is_registered("doc-clear")
+    True
+    >>> a.unregister()
+    """
     gc.collect()
 
 
@@ -131,14 +319,17 @@ _DATA = "registry"
 _MODES = ("overwrite", "preserve_previous", "error")
 
 
-def _default_name():
+def _default_name() -> str:
     return f"atoll_{os.getpid()}"
 
 
-def _datasets(reg):
-    """The HDF5 datasets of the registered objects ``reg`` (name -> object), and each
-    object's record: its type and the datasets it is made of."""
-    cols, record = {}, {}
+def _datasets(reg: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The HDF5 datasets of the registered objects ``reg`` (name -> object), and their records.
+
+    Each object's record is its type and the datasets it is made of.
+    """
+    cols: dict[str, Any] = {}
+    record: dict[str, dict[str, Any]] = {}
     for i, (name, obj) in enumerate(reg.items()):
         key = f"obj_{i}"
         kind = _registry.obj_type(obj)
@@ -146,7 +337,12 @@ def _datasets(reg):
             idx = obj.index
             cols[key] = obj.values
             cols[key + "_index"] = idx if isinstance(idx, MultiIndex) else idx.values
-            rec = {"type": "Series", "data": key, "index": key + "_index", "series_name": _jsonable(obj.name)}
+            rec: dict[str, Any] = {
+                "type": "Series",
+                "data": key,
+                "index": key + "_index",
+                "series_name": _jsonable(obj.name),
+            }
         elif isinstance(obj, Fields):
             cols[key] = obj.values
             rec = {"type": "Fields", "data": key, "names": list(obj.names), "MSB_left": obj.MSB_left}
@@ -161,7 +357,7 @@ def _datasets(reg):
     return cols, record
 
 
-def _jsonable(x):
+def _jsonable(x: object) -> object:
     try:
         json.dumps(x)
         return x
@@ -169,18 +365,54 @@ def _jsonable(x):
         return None
 
 
-def save_checkpoint(name="", path=".akdata", mode="overwrite"):
-    """Writes every registered object to the directory ``<path>/<name>`` (created, with
-    ``path``, where missing): HDF5 files ``registry_LOCALE####`` with the ``ak.to_hdf``
-    layout, and ``server.md``, a JSON record of the job (locales, backend) and of each name's
-    type. ``name`` defaults to ``atoll_<process id>``. ``mode``: ``"overwrite"`` replaces a
-    checkpoint of the same name, ``"preserve_previous"`` first renames it to
-    ``<name>.prev`` (replacing that), ``"error"`` raises ``RuntimeError`` if it exists.
-    Returns the checkpoint's name. The objects' data is written by every locale, the
-    directory and the record by the driver. **Collective.**
+def save_checkpoint(name: str = "", path: str | os.PathLike[str] = ".akdata", mode: str = "overwrite") -> str:
+    """Write every registered object to the directory ``<path>/<name>``.
 
-    Arkouda's checkpoint records the server's whole state; Atoll's records the registered
-    objects, the state that outlives the names' holders in Arkouda's model."""
+    **Collective.** The directory (with ``path``) is made where missing. It holds HDF5 files
+    ``registry_LOCALE####`` with the ``ak.to_hdf`` layout, and ``server.md``, a JSON record of
+    the job (locales, backend) and of each name's type. The objects' data is written by every
+    locale, the directory and the record by the driver. Arkouda's checkpoint records the
+    server's whole state; Atoll's records the registered objects, the state that outlives the
+    names' holders in Arkouda's model.
+
+    Parameters
+    ----------
+    name : str, optional
+        The checkpoint's name; ``atoll_<process id>`` by default.
+    path : str or path, default '.akdata'
+        The folder of checkpoints.
+    mode : {'overwrite', 'preserve_previous', 'error'}, default 'overwrite'
+        For an existing checkpoint of the name: replace it, first rename it to
+        ``<name>.prev`` (replacing that), or raise.
+
+    Returns
+    -------
+    str
+        The checkpoint's name.
+
+    Raises
+    ------
+    ValueError
+        ``mode`` is not one of the modes.
+    TypeError
+        ``name`` is not a str, or ``path`` not a path.
+    RuntimeError
+        The checkpoint exists and ``mode`` is ``'error'``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> a = ak.arange(3).register("doc-ck")
+    >>> ak.save_checkpoint("first", path=folder)
+    'first'
+    >>> a[:] = 7
+    >>> ak.load_checkpoint("first", path=folder)
+    'first'
+    >>> a
+    array([0 1 2])
+    >>> a.unregister()
+    """
     if mode not in _MODES:
         raise ValueError(f"mode: expected one of {list(_MODES)}, got {mode!r}")
     if not isinstance(name, str) or not isinstance(path, (str, os.PathLike)):
@@ -208,10 +440,12 @@ def save_checkpoint(name="", path=".akdata", mode="overwrite"):
     return name
 
 
-def _restore_in_place(cur, new):
-    """Copies the values of ``new`` into ``cur`` where both are pdarrays of the same dtype
-    and size, so that every reference to the registered array sees the checkpoint's values
-    (Arkouda's restore of the server's arrays); False where it cannot."""
+def _restore_in_place(cur: object, new: object) -> bool:
+    """Copy the values of ``new`` into ``cur`` where both are pdarrays of the same dtype and size.
+
+    Every reference to the registered array then sees the checkpoint's values (Arkouda's
+    restore of the server's arrays); False where it cannot.
+    """
     if (
         type(cur) is pdarray
         and type(new) is pdarray
@@ -219,17 +453,57 @@ def _restore_in_place(cur, new):
         and cur.size == new.size
         and cur.dtype.kind in "iufb"
     ):
-        cur[:] = new
+        target: Any = cur  # pdarray's __setitem__ is set by numpy._pdarrayclass_methods
+        target[:] = new
         return True
     return False
 
 
-def load_checkpoint(name, path=".akdata"):
-    """Reads the checkpoint ``<path>/<name>`` (``save_checkpoint``) back: every object it
-    holds is registered under its name again (a registered pdarray of the same dtype and
-    size takes the checkpoint's values in place; another object held under the name is
-    unregistered first). Returns ``name``. ``FileNotFoundError`` when there is no such
-    checkpoint. **Collective.**"""
+def load_checkpoint(name: str, path: str | os.PathLike[str] = ".akdata") -> str:
+    """Read the checkpoint ``<path>/<name>`` (``save_checkpoint``) back.
+
+    **Collective.** Every object it holds is registered under its name again: a registered pdarray of the
+    same dtype and size takes the checkpoint's values in place; another object held under
+    the name is unregistered first.
+
+    Parameters
+    ----------
+    name : str
+        The checkpoint's name.
+    path : str or path, default '.akdata'
+        The folder of checkpoints.
+
+    Returns
+    -------
+    str
+        ``name``.
+
+    Raises
+    ------
+    FileNotFoundError
+        There is no such checkpoint.
+    TypeError
+        ``name`` is not a str.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> s = ak.Series(ak.array([1.5, 2.5])).register("doc-load")
+    >>> ak.save_checkpoint("c", path=folder)
+    'c'
+    >>> s.unregister()
+    >>> ak.load_checkpoint("c", path=folder)
+    'c'
+    >>> ak.attach("doc-load").values
+    array([1.5 2.5])
+    >>> ak.unregister("doc-load")
+    'Unregistered SERIES doc-load'
+    >>> ak.load_checkpoint("none", path=folder)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no checkpoint 'none' in ...
+    """
     if not isinstance(name, str):
         raise TypeError(f"name: expected a str, got {type(name).__name__}")
     where = os.path.join(os.fspath(path), name)
@@ -239,7 +513,7 @@ def load_checkpoint(name, path=".akdata"):
     with open(meta_path) as f:
         meta = json.load(f)
     record = meta.get("objects", {})
-    data = {}
+    data: dict[str, Any] = {}
     if record:
         files = sorted(glob.glob(os.path.join(glob.escape(where), _DATA + "_LOCALE*")))
         data = read_hdf(files)
