@@ -126,6 +126,12 @@ def test_comparisons_bitwise_inplace():
     b += 2
     b *= ay
     same(b, (x + 2) * y)
+    c = xp.asarray(y)
+    with pytest.raises(ValueError):
+        c += ax  # NumPy: the result's shape (3, 4) is not the operand's (4,)
+    with pytest.raises(ValueError):
+        y_copy = y.copy()
+        y_copy += x
 
 
 # ------------------------------------------------------------------------------------------

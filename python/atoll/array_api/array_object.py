@@ -26,14 +26,8 @@ def _unwrap(x):
 
 
 def _operands(*xs):
-    """The operands, unwrapped; pdarrays of different shapes broadcast to one (the standard's
-    rule, also for 1-D pdarrays, which do not broadcast by themselves)."""
-    vals = [_unwrap(x) for x in xs]
-    arrays = [k for k, v in enumerate(vals) if isinstance(v, ak.pdarray)]
-    if len({vals[k].shape for k in arrays}) > 1:
-        for k, v in zip(arrays, ak.broadcast_arrays(*(vals[k] for k in arrays))):
-            vals[k] = v
-    return vals
+    """The operands, unwrapped (the pdarray operations broadcast them)."""
+    return [_unwrap(x) for x in xs]
 
 
 def _scalar_array(value):
@@ -270,10 +264,11 @@ class Array:
         return _wrap(op(*_operands(other, self)))
 
     def _iop(self, other, op):
-        a, b = _operands(self, other)
-        if a.shape != self.shape:
-            raise ValueError(f"non-broadcastable output operand with shape {self.shape} doesn't match {a.shape}")
-        self._array = op(a, b)
+        r = op(*_operands(self, other))
+        if not isinstance(r, ak.pdarray) or r.shape != self.shape:
+            shape = getattr(r, "shape", ())
+            raise ValueError(f"non-broadcastable output operand with shape {self.shape} doesn't match {shape}")
+        self._array = r
         return self
 
     def __eq__(self, other, /):
