@@ -319,6 +319,8 @@ def test_one_element_values_broadcast_in_1d():
     a[1:4] = ak.array([9])
     n[[0, 5]] = np.array(7)
     a[[0, 5]] = ak.array(np.array(7))
+    n[2] = np.array(4)
+    a[2] = np.array(4)
     assert_same(a, n)
     with pytest.raises(ValueError):
         n[1:4] = np.arange(2)

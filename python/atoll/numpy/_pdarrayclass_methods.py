@@ -244,6 +244,8 @@ class _pdarrayMethods:
         self._materialize()
         if isinstance(value, (list, tuple, np.ndarray)):
             value = array(value)
+        if isinstance(value, pdarray) and value._shape == ():
+            value = value[()]  # a 0-d array assigns as its value
         if self._shape is not None or not (
             isinstance(key, (builtins.int, np.integer, slice)) or (isinstance(key, pdarray) and key._shape is None)
         ):
@@ -299,8 +301,6 @@ class _pdarrayMethods:
         in place (a strided assignment when the selection is one progression, else a scatter)."""
         sel = _nd.select(self, _index_key(key))
         if sel.scalar:
-            if isinstance(value, pdarray) and value._shape == ():
-                value = value[()]
             if not is_scalar(value):
                 raise TypeError(f"value: expected a scalar, got {type(value).__name__}")
             v = _scalar_value(value, self._dtype)
