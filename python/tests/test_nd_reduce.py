@@ -274,3 +274,16 @@ def test_argsort_descending_along_axes(data):
     a = data.draw(nd_arrays(max_rank=3).filter(lambda x: x.ndim > 1 and x.dtype in (np.int64, np.float64)))
     axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
     _same(ak.argsort(ak.array(a), axis=axis, ascending=False), np.argsort(-a, axis=axis, kind="stable"), exact=True)
+
+
+@pytest.mark.parametrize("shape,axis", [((5, 2048), 0), ((3, 2, 1024), 0), ((1, 4, 2050), 1), ((1, 4, 2050), -3)])
+def test_scans_of_long_rows_as_numpy(shape, axis):
+    """Scans along the first axis of long rows combine whole rows in NumPy's order: the float
+    results are NumPy's to the last bit."""
+    a = np.random.default_rng(7).standard_normal(shape)
+    a.flat[11] = np.nan
+    p = ak.array(a)
+    _same(ak.cumsum(p, axis=axis), np.cumsum(a, axis=axis), exact=True)
+    _same(ak.cumprod(p, axis=axis), np.cumprod(a, axis=axis), exact=True)
+    b = np.random.default_rng(8).integers(-3, 4, shape)
+    _same(ak.array(b).cumprod(axis=axis), np.cumprod(b, axis=axis), exact=True)

@@ -890,29 +890,49 @@ def _scan(pda, op, axis=None):
     return pdarray(_atoll.scan(ex, pda._size, op))
 
 
+# A scan along the first axis runs row by row (one fused loop per row) when the rows are at
+# least this long; shorter rows take the log-step scan.
+_SCAN_ROW_MIN = 2048
+
+
 def _scan_axis(pda, op, k, d):
-    """The inclusive scan of ``pda`` along axis ``k``, in place in the C-order flat values: in
-    ``ceil(log2(len))`` steps (``len`` the axis' length), step ``j`` combines each element with
+    """The inclusive scan of ``pda`` along axis ``k``, in the C-order flat values (no
+    transpose). Along the first axis with long rows: row ``j`` combined with the finished row
+    ``j - 1``, one fused loop per row, NumPy's order of operations. Otherwise in
+    ``ceil(log2(len))`` steps (``len`` the axis' length), step ``j`` combining each element with
     the one ``2**j`` places before it along the axis (``2**j * stride`` flat positions before)
-    when there is one: the prefix sums of Hillis and Steele, no transpose."""
+    when there is one: Hillis and Steele's prefix sums, between two buffers."""
     shape = pda.shape
     n, length = pda._size, shape[k]
     stride = math.prod(shape[k + 1 :])
     cur = _atoll.evaluate(pda._cast(d), n)
     if n == 0 or length <= 1:
         return pdarray(cur, shape=shape)
-    i = pdarray(_atoll.arange(n, 0, 1))
-    along = (i // stride % length if stride > 1 else i % length)._whole()
     sym = "+" if op == "sum" else "*"
+    lead = k == 0 or math.prod(shape[:k]) == 1
+    if lead and stride >= _SCAN_ROW_MIN:
+        for j in range(1, length):
+            prev, row = _atoll.leaf(cur, (j - 1) * stride, 1, stride), _atoll.leaf(cur, j * stride, 1, stride)
+            _atoll.assign(cur, j * stride, 1, stride, _atoll.binary(sym, prev, row))
+        return pdarray(cur, shape=shape)
+    along = None
+    if not lead:
+        i = pdarray(_atoll.arange(n, 0, 1))
+        along = (i // stride % length if stride > 1 else i % length)._whole()
+    other = _atoll.full(n, d.name, 0)
     step = 1
     while step < length:
         sh = step * stride
         m = n - sh
         tail, head = _atoll.leaf(cur, sh, 1, m), _atoll.leaf(cur, 0, 1, m)
-        cond = _atoll.binary(">=", _atoll.leaf(along, sh, 1, m), _atoll.scalar(step, "int64"))
-        nxt = _atoll.evaluate(_atoll.leaf(cur, 0, 1, n), n)
-        _atoll.assign(nxt, sh, 1, m, _atoll.where_(cond, _atoll.binary(sym, tail, head), tail))
-        cur = nxt
+        val = _atoll.binary(sym, tail, head)
+        if along is not None:
+            # Only elements at least ``step`` places into their lane have one ``step`` before.
+            cond = _atoll.binary(">=", _atoll.leaf(along, sh, 1, m), _atoll.scalar(step, "int64"))
+            val = _atoll.where_(cond, val, tail)
+        _atoll.assign(other, 0, 1, sh, _atoll.leaf(cur, 0, 1, sh))
+        _atoll.assign(other, sh, 1, m, val)
+        cur, other = other, cur
         step *= 2
     return pdarray(cur, shape=shape)
 
