@@ -2,7 +2,11 @@
 here, where both are known, and set on the class by ``atoll._attach.attach``; the root
 ``atoll/__init__.py`` runs this module."""
 
+import builtins
+
 from .._attach import attach
+from ..numpy.pdarraysetops import unique
+from ._align import lookup
 from ._concat import generic_concat
 from .dataframe import DataFrame
 from .index import Index, MultiIndex
@@ -25,24 +29,30 @@ class _SeriesMethods:
     @staticmethod
     def concat(arrays, axis=0, index_labels=None, value_labels=None, ordered=False):
         """The Series of ``arrays`` one after the other (``axis=0``), or side by side as a
-        DataFrame of aligned Series (``axis=1``)."""
+        DataFrame (``axis=1``): the index as column(s) ("idx" for one level, "idx_0", "idx_1",
+        ... for a MultiIndex, or ``index_labels``), then one column per Series. Series whose
+        indexes differ are aligned on the sorted union of their labels, a label a Series lacks
+        giving 0 there, as Arkouda."""
 
         arrays = list(arrays)
         if not arrays:
             raise ValueError("concat: no Series given")
         if axis == 1:
             idx = arrays[0].index
-            for a in arrays[1:]:
-                if not idx.equals(a.index):
-                    raise ValueError("Series.concat(axis=1): every Series must have the same index")
+            aligned = builtins.all(idx.equals(a.index) for a in arrays[1:])
+            if not aligned:
+                if builtins.any(isinstance(a.index, MultiIndex) for a in arrays):
+                    raise ValueError("Series.concat(axis=1): Series with a MultiIndex must have the same index")
+                idx = Index(unique(generic_concat([a.index.values for a in arrays])))
             cols = {}
             levels = idx.levels if isinstance(idx, MultiIndex) else [idx.values]
-            labels = index_labels or [f"idx_{i}" for i in range(len(levels))]
+            default = [f"idx_{i}" for i in range(len(levels))] if isinstance(idx, MultiIndex) else ["idx"]
+            labels = index_labels or default
             for n, lv in zip(labels, levels):
                 cols[n] = lv
             vlabels = value_labels or [a.name if a.name is not None else f"val_{i}" for i, a in enumerate(arrays)]
             for n, a in zip(vlabels, arrays):
-                cols[n] = a.values
+                cols[n] = a.values if aligned else lookup(a.index.values, a.values, idx.values, fillvalue=0)
             return DataFrame(cols)
         if isinstance(arrays[0].index, MultiIndex):
             idx = arrays[0].index

@@ -19,7 +19,7 @@ import numpy as np
 from .._optional import loaded, pd
 from ..numpy import sorting as _sorting
 from ..numpy.pdarrayclass import all as _all, pdarray
-from ..numpy.pdarraycreation import _ints_dtype, array
+from ..numpy.pdarraycreation import FOREIGN_ARRAYS, _ints_dtype, array
 from ..numpy.pdarraysetops import in1d, unique
 from ..numpy.segarray import SegArray
 from ..numpy.strings import Strings
@@ -317,6 +317,17 @@ class Index(Registrable):
         if isinstance(index, (list, tuple)) and len(index) > 0 and _is_atoll_array(index[0]):
             return MultiIndex(list(index))
         return Index(index)
+
+
+def _array_from_index(a):
+    """``ak.array`` of an Index: a copy of its labels (None for any other object, and for a
+    MultiIndex, whose labels are several arrays)."""
+    if isinstance(a, Index) and not isinstance(a, MultiIndex) and isinstance(a.values, (pdarray, Strings)):
+        return array(a.values)
+    return None
+
+
+FOREIGN_ARRAYS.append(_array_from_index)
 
 
 class MultiIndex(Index):

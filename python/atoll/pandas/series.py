@@ -60,6 +60,26 @@ def map_values(values, arg):
     return lookup(keys, vals, values)
 
 
+def _kind(x):
+    """The kind of a scalar or of an array's values, for Arkouda's checks that keys match the
+    labels and values match the values: "s" (str), "b" (bool), "i" (integer), "f" (float), or
+    None where no rule applies (a Categorical is "s")."""
+    if isinstance(x, (str, np.str_, Strings, Categorical)):
+        return "s"
+    if isinstance(x, (builtins.bool, np.bool_)):
+        return "b"
+    if isinstance(x, (builtins.int, np.integer)):
+        return "i"
+    if isinstance(x, (builtins.float, np.floating)):
+        return "f"
+    if isinstance(x, pdarray):
+        k = getattr(x.dtype, "kind", None)
+        if x.dtype == bool_:
+            return "b"
+        return {"i": "i", "u": "i", "f": "f"}.get(k, "i" if str(x.dtype) == "bigint" else None)
+    return None
+
+
 class Series(Registrable):
     """A labelled 1-D array (Arkouda's ``ak.Series``)."""
 
@@ -130,9 +150,8 @@ class Series(Registrable):
     def __len__(self):
         return len(self.values)
 
-    @property
     def has_repeat_labels(self):
-        """Whether some label occurs more than once."""
+        """Whether some label occurs more than once (a method, as Arkouda's)."""
         return not self.index.is_unique
 
     def memory_usage(self, index=True, unit="B"):
@@ -147,14 +166,17 @@ class Series(Registrable):
         readers: ``"numpy_nullable"`` or ``"pyarrow"`` for pandas' nullable dtypes (a float NaN
         becomes ``<NA>``), None for NumPy dtypes."""
         idx = self.index.to_pandas()
+        # A name pandas cannot hold (an unhashable object such as an array) is left out, as
+        # Arkouda does.
+        name = self.name if pd.api.types.is_hashable(self.name) else None
         if isinstance(self.values, Categorical):
-            out = pd.Series(self.values.to_pandas(), index=idx, name=self.name)
+            out = pd.Series(self.values.to_pandas(), index=idx, name=name)
         elif isinstance(self.values, SegArray):
-            out = pd.Series(self.values.tolist(), index=idx, name=self.name)
+            out = pd.Series(self.values.tolist(), index=idx, name=name)
         elif isinstance(self.values, Strings):
-            out = pd.Series(self.values.to_list(), index=idx, name=self.name)
+            out = pd.Series(self.values.to_list(), index=idx, name=name)
         else:
-            out = pd.Series(self.values.to_ndarray(), index=idx, name=self.name)
+            out = pd.Series(self.values.to_ndarray(), index=idx, name=name)
         return _dtype_backend(out, dtype_backend)
 
     def to_ndarray(self):
@@ -201,12 +223,15 @@ class Series(Registrable):
         rows; a slice selects by position."""
         if isinstance(key, Series):
             key = key.values
+        if isinstance(key, list) and key and builtins.all(isinstance(k, (builtins.bool, np.bool_)) for k in key):
+            key = array(key)
         if isinstance(key, pdarray) and key.dtype == bool_:
             if key.size != self.size:
                 raise IndexError(f"Boolean index of size {key.size} does not match Series of size {self.size}")
             return self._take(key)
         if isinstance(key, slice):
             return self._take(key)
+        self._check_key(key)
         if self._is_label(key):
             # One label: its value when it occurs once, the Series of its rows when it
             # repeats, KeyError when it is absent (as pandas).
@@ -214,7 +239,44 @@ class Series(Registrable):
             if out.size == 0:
                 raise KeyError(key)
             return out.values[0] if out.size == 1 else out
+        if not _is_atoll_array(key):
+            key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
+        missing = ~in1d(key, self.index.values)
+        if missing.any():
+            raise KeyError(f"{key[missing].tolist()} not in index")
         return self.locate(key)
+
+    def _check_key(self, key):
+        """TypeError where the labels asked for are not of the kind of the index's labels (Arkouda
+        requires that: an int key does not select from str or float labels, a float key not from
+        int labels)."""
+        if isinstance(self.index, MultiIndex):
+            return
+        want = _kind(self.index.values)
+        if want is None:
+            return
+        if isinstance(key, (list, tuple, np.ndarray)):
+            kinds = {_kind(k) for k in (key.tolist() if isinstance(key, np.ndarray) else key)}
+        elif _is_atoll_array(key) or np.isscalar(key):
+            kinds = {_kind(key)}
+        else:
+            raise TypeError(f"Series keys must be labels, lists or arrays of labels, got {type(key).__name__}")
+        for got in kinds:
+            if got is not None and got != want:
+                raise TypeError(f"key of kind {got!r} does not match the index labels of kind {want!r}")
+
+    def _check_value(self, val):
+        """``val`` (a scalar, a list or an array) as an array or scalar that can be written into
+        the values: TypeError where its kind differs from theirs, as Arkouda's ``validate_val``
+        (Strings values are immutable)."""
+        if isinstance(self.values, Strings) or isinstance(val, (str, Strings)):
+            raise TypeError("Series of Strings are immutable")
+        if isinstance(val, (list, tuple)):
+            val = _to_array(list(val))
+        want, got = _kind(self.values), _kind(val)
+        if want is not None and got != want:
+            raise TypeError(f"value of kind {got!r} does not match the Series values of kind {want!r}")
+        return val
 
     def _is_label(self, key):
         """Whether ``key`` names one label (for a MultiIndex, a tuple of one scalar per level)."""
@@ -225,14 +287,51 @@ class Series(Registrable):
         return np.isscalar(key)
 
     def __setitem__(self, key, val):
-        """Sets the values at the labels ``key`` (all rows with that label)."""
+        """Sets the values at the labels ``key``, as Arkouda: one label sets all its rows (a
+        scalar, or an array of one value per row) and a label not in the index is appended with
+        a scalar value; a list or array of labels (of a Series whose labels are unique) sets one
+        value per label, KeyError where one is absent; a bool array selects rows. The value must
+        be of the kind of the values (TypeError otherwise), as must the labels of the index."""
 
-        if isinstance(self.values, Strings):
-            raise TypeError("Series of Strings are immutable")
-        m = self.index.lookup(key) if not (isinstance(key, pdarray) and key.dtype == bool_) else key
-        pos = arange(self.size)[m]
-        if pos.size == 0:
-            raise KeyError(f"{key!r} is not a label of the Series")
+        if isinstance(key, Series):
+            key = key.values
+        if isinstance(key, list) and key and builtins.all(isinstance(k, (builtins.bool, np.bool_)) for k in key):
+            key = array(key)
+        if isinstance(key, pdarray) and key.dtype == bool_:
+            if key.size != self.size:
+                raise IndexError(f"Boolean index of size {key.size} does not match Series of size {self.size}")
+            self._put(arange(self.size)[key], self._check_value(val))
+            return
+        self._check_key(key)
+        val = self._check_value(val)
+        if self._is_label(key):
+            pos = arange(self.size)[self.index.lookup(key)]
+            if pos.size == 0:
+                if not np.isscalar(val):
+                    raise ValueError("a new label takes one scalar value")
+                self.values = generic_concat([self.values, array([val], dtype=self.values.dtype)])
+                self.index = Index(generic_concat([self.index.values, _to_array([key])]))
+                return
+            self._put(pos, val, one_for_all=True)
+            return
+        if not _is_atoll_array(key):
+            key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
+        missing = ~in1d(key, self.index.values)
+        if missing.any():
+            raise KeyError(f"{key[missing].tolist()} not in index")
+        if self.has_repeat_labels():
+            raise ValueError("setting by a list of labels needs a Series whose labels are unique")
+        self._put(find(self.index.values, key), val)
+
+    def _put(self, pos, val, one_for_all=False):
+        """Writes ``val`` (a scalar, or one value per position) at the positions ``pos``; with
+        ``one_for_all`` (the rows of one label) an array of one value sets them all."""
+        if one_for_all and not np.isscalar(val) and len(val) == 1 and pos.size != 1:
+            val = val[0]  # one value for every position, as pandas
+        if not np.isscalar(val) and len(val) != pos.size:
+            raise ValueError(
+                f"cannot set using a list-like indexer with a different length ({pos.size}) than the value ({len(val)})"
+            )
         self.values[pos] = val
 
     def locate(self, key):
@@ -528,8 +627,12 @@ class _iLocIndexer:
     def _key(self, key):
         if isinstance(key, Series):
             key = key.values
-        if isinstance(key, (list, tuple)):
-            key = array(np.asarray(key, dtype=np.int64))
+        if isinstance(key, tuple):
+            raise TypeError("iloc takes one position, a list or array of positions, a bool array or a slice")
+        if isinstance(key, list):
+            key = array(np.asarray(key, dtype=np.bool_ if key and isinstance(key[0], builtins.bool) else np.int64))
+        if isinstance(key, pdarray) and key.dtype != bool_ and key.size and (key.max() >= self.series.size):
+            raise IndexError(f"iloc cannot enlarge its target object of size {self.series.size}")
         if _is_int(key):
             k = builtins.int(key)
             if k < 0:
@@ -549,6 +652,9 @@ class _iLocIndexer:
 
     def __setitem__(self, key, val):
         k = self._key(key)
-        if isinstance(self.series.values, Strings):
-            raise TypeError("Series of Strings are immutable")
-        self.series.values[k] = val
+        val = self.series._check_value(val)
+        if _is_int(k):
+            k = array([k])
+        if isinstance(k, pdarray) and k.dtype == bool_:
+            k = arange(self.series.size)[k]
+        self.series._put(arange(self.series.size)[k] if isinstance(k, slice) else k, val)
