@@ -12,7 +12,7 @@ from .. import _atoll
 from .._attach import attach
 from ..pandas.match import Match
 from ..str_groupby import string_ranks
-from .numeric import where
+from .numeric import cast, where
 from .pdarrayclass import cumsum, pdarray
 from .pdarraycreation import arange, array, full
 from .pdarraymanipulation import concatenate
@@ -29,6 +29,12 @@ def _counts(seg, total):
 
 
 class _StringsMethods:
+    def astype(self, dtype):
+        """The strings parsed as ``dtype`` (``ak.cast(self, dtype)``): numbers as NumPy parses
+        them, "True"/"False" as bool; RuntimeError where a string does not parse. ``str``
+        gives a copy of the Strings."""
+        return cast(self, dtype)
+
     def _match(self, kind, pattern, flags):
         """The ``Match`` (``atoll.pandas.match``) of ``pattern`` in every string: ``kind`` is
         ``'search'``, ``'match'`` or ``'fullmatch'``."""

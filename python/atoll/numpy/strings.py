@@ -312,7 +312,10 @@ class Strings(Registrable):
 
     def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False, regex=False):
         """``(left, right)``: each string split at the ``times``-th occurrence of
-        ``delimiter`` (from the left, or the right with ``fromRight``)."""
+        ``delimiter`` (from the left, or the right with ``fromRight``); with ``regex`` the
+        ``times``-th non-overlapping match of the regular expression ``delimiter`` (counted from
+        the left or the right), computed on the driver. A string with fewer occurrences is all
+        right (all left with ``fromRight``), or the other way round with ``keepPartial``."""
         if isinstance(times, (builtins.bool, np.bool_)) or not isinstance(times, (builtins.int, np.integer)):
             raise TypeError(f"times: expected an int, got {type(times).__name__}")
         if times < 1:
@@ -320,7 +323,9 @@ class Strings(Registrable):
         if isinstance(delimiter, (str, np.str_)) and delimiter == "":
             raise ValueError("delimiter: must not be empty")
         if regex:
-            raise ValueError("peel: regex delimiters are not supported")
+            return self._regex_peel(
+                _str(delimiter, "delimiter"), builtins.int(times), includeDelimiter, keepPartial, fromRight
+            )
         l, r = _atoll.str_peel_py(
             self._s,
             _str(delimiter, "delimiter"),
@@ -331,8 +336,33 @@ class Strings(Registrable):
         )
         return Strings(l), Strings(r)
 
-    def rpeel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False):
-        return self.peel(delimiter, times, includeDelimiter, keepPartial, fromRight=True)
+    def _regex_peel(self, pattern, times, include, keep_partial, from_right):
+        """``peel`` at the matches of the regular expression ``pattern`` (on the driver).
+        ValueError for a pattern that matches the empty string, as Arkouda."""
+        rx = _re.compile(_check_regex(pattern))
+        if rx.fullmatch("") is not None or rx.search("") is not None:
+            raise ValueError(f"peel: the pattern {pattern!r} matches the empty string")
+        lefts, rights = [], []
+        for x in self.to_list():
+            ms = list(rx.finditer(x))
+            if len(ms) < times:
+                whole_left = keep_partial != from_right
+                lefts.append(x if whole_left else "")
+                rights.append("" if whole_left else x)
+                continue
+            m = ms[-times] if from_right else ms[times - 1]
+            cut_left, cut_right = m.start(), m.end()
+            if include:
+                if from_right:
+                    cut_right = m.start()
+                else:
+                    cut_left = m.end()
+            lefts.append(x[:cut_left])
+            rights.append(x[cut_right:])
+        return from_list(lefts), from_list(rights)
+
+    def rpeel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, regex=False):
+        return self.peel(delimiter, times, includeDelimiter, keepPartial, fromRight=True, regex=regex)
 
     def stick(self, other, delimiter="", toLeft=False):
         if not isinstance(other, Strings):
