@@ -1,9 +1,12 @@
 """Arkouda's ``arkouda.numpy.random``: ``default_rng`` and its ``Generator``, and the
 module-level functions on a global generator.
 
-Every draw is counter-based: value ``i`` of a draw is a function of the generator's seed, the
-draw's number and ``i`` only, so a seed gives the same arrays on any number of locales and on
-both backends. Draw ``k`` of a generator seeded with ``s`` is seeded with ``_stream_key(s, k)``,
+Every array draw is counter-based: value ``i`` of a draw is a function of the generator's
+seed, the draw's number and ``i`` only, so a seed gives the same arrays on any number of
+locales and on both backends (``size=`` an int or a shape: the flat draw of its element count,
+given that shape). A scalar draw (``size=None``) is NumPy's: a Generator keeps
+``numpy.random.default_rng(seed)`` for them, as Arkouda does, and they do not count as draws.
+Draw ``k`` of a generator seeded with ``s`` is seeded with ``_stream_key(s, k)``,
 and its element ``i`` comes from the stream ``atoll_util::Stream::new(draw seed, i)`` (the one
 derivation of every seeded generator: ``crates/atoll-util/src/hash.rs``). The streams are
 Atoll's own: the same seed does not give NumPy's or Arkouda's values."""
@@ -49,6 +52,7 @@ __all__ = [
     "poisson",
     "permutation",
     "shuffle",
+    "standard_gamma",
 ]
 
 _M64 = (1 << 64) - 1
@@ -76,9 +80,16 @@ def _shaped(r, shape):
     return _nd.with_shape(r, shape)
 
 
+def _scalars(*xs):
+    """Whether every argument is a scalar (no pdarray): a draw that NumPy's generator makes."""
+    return not builtins.any(isinstance(x, pdarray) for x in xs)
+
+
 class Generator:
-    """A random generator (NumPy's ``Generator`` API on distributed arrays). Each call
-    takes a new stream: ``seed`` and the number of earlier calls determine it."""
+    """A random generator (NumPy's ``Generator`` API on distributed arrays). Each array
+    draw takes a new stream: ``seed`` and the number of earlier array draws determine it.
+    A scalar draw (``size=None``, scalar parameters) is NumPy's: the next value of
+    ``numpy.random.default_rng(seed)``, as Arkouda delegates scalar draws to NumPy."""
 
     def __init__(self, seed=None):
         if seed is None:
@@ -87,6 +98,7 @@ class Generator:
             raise TypeError(f"seed: expected an int, got {type(seed).__name__}")
         self._seed = builtins.int(seed) & _M64
         self._calls = 0
+        self._np = np.random.default_rng(self._seed)
 
     def __repr__(self):
         return "Generator(SplitMix64)"
@@ -102,12 +114,14 @@ class Generator:
         in ``[0, low)``. A scalar when ``size`` is None."""
         if high is None:
             low, high = 0, low
-        if endpoint:
-            high = high + 1
         n = _shape(size)
         d = _dtype(dtype)
         if d == float64:
             raise TypeError("integers: dtype must be an integer or bool dtype")
+        if n is None and _scalars(low, high):
+            return self._np.integers(low, high, dtype=np.dtype(d), endpoint=endpoint)
+        if endpoint:
+            high = high + 1
         if builtins.int(high) <= builtins.int(low):
             raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
         r = _randint(low, high, _count(n), dtype=d, seed=self._next())
@@ -115,17 +129,23 @@ class Generator:
 
     def random(self, size=None):
         """Floats in ``[0, 1)``."""
+        if size is None:
+            return self._np.random()
         return self.uniform(0.0, 1.0, size)
 
     def uniform(self, low=0.0, high=1.0, size=None):
         """Floats in ``[low, high)``."""
         n = _shape(size)
+        if n is None and _scalars(low, high):
+            return self._np.uniform(low, high)
         r = _uniform(_count(n), low, high, seed=self._next())
         return _shaped(r, n)
 
     def standard_normal(self, size=None, method="zig"):
         """Draws from the standard normal distribution."""
         n = _shape(size)
+        if n is None:
+            return self._np.standard_normal()
         r = _std_normal(_count(n), seed=self._next())
         return _shaped(r, n)
 
@@ -136,6 +156,8 @@ class Generator:
         ):
             raise ValueError("scale: must be nonnegative")
         n = _shape(size)
+        if n is None and _scalars(loc, scale):
+            return self._np.normal(loc, scale)
         z = _std_normal(_count(n), seed=self._next())
         r = loc + scale * z
         return _shaped(r, n)
@@ -144,17 +166,24 @@ class Generator:
         """``exp`` of normal draws of mean ``mean`` and deviation ``sigma``."""
 
         n = _shape(size)
+        if n is None and _scalars(mean, sigma):
+            return self._np.lognormal(mean, sigma)
         z = _std_normal(_count(n), seed=self._next())
         r = exp(mean + sigma * z)
         return _shaped(r, n)
 
     def standard_exponential(self, size=None, method="zig"):
+        """Draws from the exponential distribution of scale 1."""
+        if size is None:
+            return self._np.standard_exponential(method="inv" if method == "inv" else "zig")
         return self.exponential(1.0, size)
 
     def exponential(self, scale=1.0, size=None, method="zig"):
         """Draws from the exponential distribution of scale ``scale`` (``-log(1 - u)``)."""
 
         n = _shape(size)
+        if n is None and _scalars(scale):
+            return self._np.exponential(scale)
         u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         r = -log(1.0 - u) * scale
         return _shaped(r, n)
@@ -163,6 +192,8 @@ class Generator:
         """Draws from the logistic distribution (``loc + scale * log(u / (1 - u))``)."""
 
         n = _shape(size)
+        if n is None and _scalars(loc, scale):
+            return self._np.logistic(loc, scale)
         u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         u = u * (1.0 - 2.0**-53) + 2.0**-54  # keep away from 0 and 1
         r = loc + scale * log(u / (1.0 - u))
@@ -179,6 +210,8 @@ class Generator:
         if lam < 0 or not math.isfinite(lam):
             raise ValueError("lam: must be nonnegative and finite")
         n = _shape(size)
+        if n is None:
+            return self._np.poisson(lam)
         u = _uniform(_count(n), 0.0, 1.0, seed=self._next())
         # The cumulative table (in log space for large lam), up to where it reaches 1.
         k_max = builtins.int(lam + 12 * math.sqrt(lam + 1) + 20)
@@ -221,6 +254,58 @@ class Generator:
             for x in (k, log_p, cdf):
                 x._materialize()
         return _shaped(k, shape)
+
+    def standard_gamma(self, shape, size=None, dtype=float64, out=None):
+        """Draws from the standard gamma distribution of shape ``shape`` (a scalar, or a
+        pdarray broadcast to ``size``): Marsaglia and Tsang's method, rejected draws drawn
+        again from new streams; a shape below 1 boosted (``gamma(k + 1) * u ** (1 / k)``)."""
+        if out is not None:
+            raise ValueError("out: not supported")
+        if _dtype(dtype) != float64:
+            raise TypeError("standard_gamma: dtype must be float64")
+        if isinstance(shape, pdarray):
+            if shape.dtype.kind not in "iufb":
+                raise TypeError(f"shape: expected a numeric pdarray, got dtype {shape.dtype}")
+            k = shape.astype(float64)
+            if builtins.bool((k < 0).any()) or not builtins.bool(isfinite(k).all()):
+                raise ValueError("shape: must be nonnegative and finite")
+            dims = tuple(k.shape) if size is None else _shape(size)
+            k = _nd.with_shape(_nd.broadcast_to(k, dims), (_nd.prod(dims),))
+        else:
+            kf = builtins.float(shape)
+            if not kf >= 0 or not math.isfinite(kf):
+                raise ValueError("shape: must be nonnegative and finite")
+            dims = _shape(size)
+            if dims is None:
+                return self._np.standard_gamma(kf)
+            k = zeros(_nd.prod(dims), dtype=float64) + kf
+        n = _nd.prod(dims)
+        if n == 0:
+            return _shaped(zeros(0, dtype=float64), dims)
+        boost = k < 1.0
+        a = where(boost, k + 1.0, k)
+        d = a - 1.0 / 3.0
+        c = 1.0 / (9.0 * d) ** 0.5
+        got = zeros(n, dtype=float64)
+        done = zeros(n, dtype=bool_)
+        for _ in range(100):  # each round accepts over 95% of what is left
+            x = _std_normal(n, seed=self._next())
+            u = _uniform(n, 0.0, 1.0, seed=self._next())
+            v = (1.0 + c * x) ** 3
+            vpos = where(v > 0, v, 1.0)
+            ok = (v > 0) & (log(1.0 - u) < 0.5 * x * x + d - d * vpos + d * log(vpos))
+            got = where(ok & ~done, d * vpos, got)
+            done = done | ok
+            for y in (got, done):
+                y._materialize()
+            if builtins.bool(done.all()):
+                break
+        else:
+            raise RuntimeError("standard_gamma: rejection sampling did not finish")
+        ub = 1.0 - _uniform(n, 0.0, 1.0, seed=self._next())  # in (0, 1]
+        inv = 1.0 / where(k > 0, k, 1.0)
+        scale = where(boost, where(k > 0, ub**inv, 0.0), 1.0)
+        return _shaped(got * scale, dims)
 
     # ----- permutations -------------------------------------------------------------------
     def permutation(self, x, method="Argsort"):
@@ -312,8 +397,21 @@ def _legacy(size, draw):
     return _nd.with_shape(draw(_nd.prod(shape)), shape) if len(shape) != 1 else draw(shape[0])
 
 
+def _check_bool_bounds(low, high):
+    """NumPy's errors for bool draws in ``[low, high)``."""
+    if low < 0:
+        raise ValueError("low is out of bounds for bool")
+    if high > 2:
+        raise ValueError("high is out of bounds for bool")
+    if low >= high:
+        raise ValueError("high <= 0" if low == 0 else "low >= high")
+
+
 def randint(low, high, size=1, dtype=int64, seed=None):
-    """``size`` (an int or a shape) integers in ``[low, high)`` (``ak.randint``)."""
+    """``size`` (an int or a shape) integers in ``[low, high)`` (``ak.randint``); bool
+    bounds checked as NumPy's ``RandomState.randint`` checks them."""
+    if isinstance(dtype, str) and dtype == "bool" or dtype in (bool, np.bool_, bool_):
+        _check_bool_bounds(low, high)
     return _legacy(size, lambda n: _randint(low, high, n, dtype=dtype, seed=seed))
 
 
@@ -369,6 +467,10 @@ def random(size=None):
 
 def poisson(lam=1.0, size=None):
     return _gen().poisson(lam, size)
+
+
+def standard_gamma(shape, size=None):
+    return _gen().standard_gamma(shape, size)
 
 
 def permutation(x):
