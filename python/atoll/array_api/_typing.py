@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, Union
 
 import numpy as np
 
@@ -20,7 +20,7 @@ class NestedSequence(Protocol[_T_co]):
 
 
 Device = Literal["cpu"]
-Dtype = type[np.generic] | np.dtype
+Dtype = Union[type[np.generic], np.dtype]  # Union: the alias is evaluated on Python 3.9 too
 SupportsBufferProtocol = Any
 PyCapsule = Any
 
