@@ -152,7 +152,10 @@ def _needs(fn: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[str
     if params:
         want.append("Parameters")
     r = fn.returns
-    if r is not None and not (isinstance(r, ast.Constant) and r.value is None):
+    returns_nothing = (isinstance(r, ast.Constant) and r.value is None) or (
+        isinstance(r, ast.Name) and r.id in ("NoReturn", "Never")
+    )
+    if r is not None and not returns_nothing:
         if not ({"Returns", "Yields"} & have):
             return [w for w in want if w not in have] + ["Returns"]
     return [w for w in want if w not in have]
