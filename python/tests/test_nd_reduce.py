@@ -39,12 +39,12 @@ def nd_arrays(draw, max_rank=5, nan=True):
 @st.composite
 def axes(draw, ndim, single=False):
     """None, an axis (negative now and then) or, unless ``single``, a tuple of distinct axes."""
-    kinds = ["none"] + (["int"] if ndim else []) + ([] if single else ["tuple"])
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(st.sampled_from(["none", "int"] + ([] if single else ["tuple"])))
     if kind == "none":
         return None
     if kind == "int":
-        return draw(st.integers(-ndim, ndim - 1))
+        # Of a 0-d array: 0 and -1 (which NumPy's ufunc reductions take) or 1 (AxisError).
+        return draw(st.integers(-ndim, ndim - 1)) if ndim else draw(st.sampled_from([0, -1, 1]))
     picked = draw(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)) if ndim else []
     return tuple(k - ndim if draw(st.booleans()) else k for k in picked)
 

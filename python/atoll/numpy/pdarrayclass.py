@@ -1149,6 +1149,9 @@ def _with_axis(f, op):
         nd = pda.ndim
         if op in ("argmin", "argmax") and axis is not None and not isinstance(axis, (builtins.int, np.integer)):
             raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+        if nd == 0 and op not in ("mean", "var", "std") and isinstance(axis, (builtins.int, np.integer)):
+            # NumPy's reductions by a ufunc take axis 0 (or -1) of a 0-d array as its one value.
+            axis = None if axis in (0, -1) else axis
         axes = _norm_axes(axis, nd)
         if len(axes) == nd:
             r = f(pda, *args, **kw)
