@@ -202,9 +202,12 @@ def test_data_type_functions():
     assert xp.can_cast(a, xp.float64) == np.can_cast(N3.dtype, np.float64)
     assert xp.iinfo(xp.int16).max == np.iinfo(np.int16).max
     assert xp.finfo(xp.float32).eps == np.finfo(np.float32).eps
-    for kind in ("bool", "signed integer", "unsigned integer", "integral", "real floating", "numeric"):
-        for dt in (xp.bool_, xp.int32, xp.uint64, xp.float64):
+    kinds = ["bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"]
+    for kind in kinds + [("bool", "real floating"), xp.int32]:
+        for dt in (xp.bool_, xp.int32, xp.uint64, xp.float64, xp.complex128):
             assert xp.isdtype(dt, kind) == np.isdtype(np.dtype(dt), kind)
+    with pytest.raises(ValueError):
+        xp.isdtype(xp.int64, "integer")
 
 
 # ------------------------------------------------------------------------------------------

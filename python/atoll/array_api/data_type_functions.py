@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import _dtypes
 from .array_object import Array, _wrap
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -33,11 +34,29 @@ def iinfo(type, /):
     return np.iinfo(_dtype_of(type))
 
 
+_KINDS = {
+    "bool": _dtypes._boolean_dtypes,
+    "signed integer": _dtypes._signed_integer_dtypes,
+    "unsigned integer": _dtypes._unsigned_integer_dtypes,
+    "integral": _dtypes._integer_dtypes,
+    "real floating": _dtypes._real_floating_dtypes,
+    "complex floating": _dtypes._complex_floating_dtypes,
+    "numeric": _dtypes._numeric_dtypes,
+}
+
+
 def isdtype(dtype, kind):
     """Whether ``dtype`` is of ``kind``: a dtype, a kind name (``"bool"``, ``"signed integer"``,
     ``"unsigned integer"``, ``"integral"``, ``"real floating"``, ``"complex floating"``,
     ``"numeric"``) or a tuple of them."""
-    return bool(np.isdtype(np.dtype(dtype), kind))
+    if isinstance(kind, tuple):
+        return any(isdtype(dtype, k) for k in kind)
+    d = np.dtype(dtype)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"isdtype: unknown kind {kind!r} (one of {', '.join(map(repr, _KINDS))})")
+        return any(d == np.dtype(t) for t in _KINDS[kind])
+    return d == np.dtype(kind)
 
 
 def result_type(*arrays_and_dtypes):
