@@ -163,3 +163,38 @@ def test_concat_axis1_of_different_labels():
     assert got["val_1"].tolist() == p[1].tolist()
     same_index = ak.Series.concat([s, s], axis=1).to_pandas()
     assert same_index["val_1"].tolist() == list(range(5))
+
+
+def test_index_equals_needs_an_index():
+    i = ak.Index(ak.array([1, 2, 3]))
+    assert i.equals(ak.Index(ak.array([1, 2, 3]))) == pd.Index([1, 2, 3]).equals(pd.Index([1, 2, 3]))
+    m = ak.MultiIndex([ak.arange(3), ak.arange(3)])
+    for idx in (i, m):
+        with pytest.raises(TypeError):
+            idx.equals("string")
+    assert not m.equals(i)
+
+
+def test_get_level_values_like_pandas_and_level_range():
+    arrays = [np.arange(3), np.arange(3) * -1, np.array(["a", "b", "c"])]
+    m = ak.MultiIndex([ak.array(a) for a in arrays], names=["c1", "c2", "c3"])
+    p = pd.MultiIndex.from_arrays(arrays, names=["c1", "c2", "c3"])
+    for level in (0, 1, 2, -1, -2, "c2"):
+        got = m.get_level_values(level)
+        want = p.get_level_values(level)
+        assert got.tolist() == want.tolist()
+        assert got.name == want.name
+    for level in (3, -3, "c4"):
+        with pytest.raises(ValueError):
+            m.get_level_values(level)
+
+
+def test_list_index_kinds_and_concat():
+    with pytest.raises(TypeError, match="same type"):
+        ak.Index([1, "a", 2], allow_list=True)
+    with pytest.raises(TypeError, match="same type"):
+        ak.Index(["a", None, "c"], allow_list=True)
+    i = ak.Index([1, 2, 3], allow_list=True)
+    i2 = ak.Index(["a", "b", "c"], allow_list=True)
+    assert i.concat(i2).tolist() == np.asarray([1, 2, 3, "a", "b", "c"]).tolist()
+    assert i.concat(i).tolist() == np.asarray([1, 2, 3, 1, 2, 3]).tolist()

@@ -32,6 +32,19 @@ from .groupbyclass import GroupBy
 __all__ = ["Index", "MultiIndex"]
 
 
+def _label_kind(v):
+    """The kind of one label of a list Index: str, bool, int, float, or its type's name."""
+    if isinstance(v, (str, np.str_)):
+        return "str"
+    if isinstance(v, (builtins.bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (builtins.int, np.integer)):
+        return "int"
+    if isinstance(v, (builtins.float, np.floating)):
+        return "float"
+    return type(v).__name__
+
+
 def _is_int(x):
     return isinstance(x, (builtins.int, np.integer)) and not isinstance(x, (builtins.bool, np.bool_))
 
@@ -122,6 +135,9 @@ class Index(Registrable):
                     raise ValueError(
                         f"Cannot create Index because list size {len(values)} exceeds max_list_size {max_list_size}."
                     )
+                kinds = {_label_kind(v) for v in values}
+                if len(kinds) > 1:
+                    raise TypeError(f"Values of Index must all be the same type. Found {', '.join(sorted(kinds))}.")
                 self.values = list(values)
             else:
                 self.values = _to_array(list(values))
@@ -214,8 +230,11 @@ class Index(Registrable):
     __hash__ = None
 
     def equals(self, other):
-        """True when ``other`` is an Index of the same values."""
-        if not isinstance(other, Index) or isinstance(other, MultiIndex) != isinstance(self, MultiIndex):
+        """True when ``other`` is an Index of the same values; TypeError when ``other`` is not
+        an Index, as Arkouda."""
+        if not isinstance(other, Index):
+            raise TypeError(f"other must be of type Index, got {type(other).__name__}")
+        if isinstance(other, MultiIndex) != isinstance(self, MultiIndex):
             return False
         if other.size != self.size:
             return False
@@ -299,8 +318,12 @@ class Index(Registrable):
         return in1d(self.values, key)
 
     def concat(self, other):
-        """The labels of this Index, then ``other``'s."""
+        """The labels of this Index, then ``other``'s (two Indexes of lists give the array of
+        both lists as NumPy makes it: labels of different kinds become str)."""
 
+        if isinstance(self.values, list) and isinstance(getattr(other, "values", None), list):
+            name = self.name if self.name == getattr(other, "name", None) else None
+            return Index(_to_array(np.asarray(self.values + other.values)), name=name)
         if type(self.values) is not type(other.values):
             raise TypeError("Index Types must match")
         name = self.name if self.name == getattr(other, "name", None) else None
@@ -424,6 +447,10 @@ class MultiIndex(Index):
             if level not in self._names:
                 raise ValueError(f"level: {level!r} is not a level name")
             level = self._names.index(level)
+        if not _is_int(level) or builtins.abs(level) >= self.nlevels:
+            raise ValueError(
+                f"level: a level name or an int of absolute value under {self.nlevels} (the levels), got {level!r}"
+            )
         return Index(self.levels[level], name=self._names[level])
 
     def equal_levels(self, other):
@@ -432,6 +459,8 @@ class MultiIndex(Index):
         )
 
     def equals(self, other):
+        if not isinstance(other, Index):
+            raise TypeError(f"other must be of type Index, got {type(other).__name__}")
         if not isinstance(other, MultiIndex) or other.size != self.size or other.nlevels != self.nlevels:
             return False
 
