@@ -207,3 +207,32 @@ def test_bool_randint_bounds_errors_are_numpys(low, high):
     with pytest.raises(ValueError) as got:
         ak.random.randint(low, high, size=10, dtype="bool")
     assert str(got.value) == str(want.value)
+
+
+def test_choice_takes_weights_with_replacement():
+    """Weights that do not sum to 1 are probabilities in proportion (Arkouda's weights)."""
+    w = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+    out = ak.random.default_rng(8).choice(5, size=(50, 80), p=ak.array(w))
+    assert out.shape == (50, 80)
+    counts = np.bincount(out.to_ndarray().ravel(), minlength=5)
+    assert counts[0] == 0
+    assert scipy.stats.chisquare(counts[1:], counts.sum() * w[1:] / w.sum()).pvalue > 0.001
+
+
+def test_choice_with_weights_without_replacement():
+    """Distinct draws, none of weight 0; the first draw is in proportion to the weights, as
+    in NumPy's successive sampling."""
+    w = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+    g = ak.random.default_rng(9)
+    first = np.zeros(5)
+    for _ in range(100):
+        r = g.choice(ak.arange(5), size=3, replace=False, p=ak.array(w)).to_ndarray()
+        assert len(set(r)) == 3 and 0 not in r
+        first[r[0]] += 1
+    assert scipy.stats.chisquare(first[1:], 100 * w[1:] / w.sum()).pvalue > 0.001
+    with pytest.raises(ValueError):
+        np.random.default_rng(0).choice(5, size=5, replace=False, p=w / w.sum())
+    with pytest.raises(ValueError):
+        g.choice(5, size=5, replace=False, p=ak.array(w))
+    with pytest.raises(ValueError):
+        g.choice(5, size=2, p=ak.array(-w))

@@ -327,9 +327,10 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None):
         """Draws from ``a`` (an int: ``arange(a)``, or a pdarray): with replacement
-        uniformly or with probabilities ``p``; without replacement the first ``size`` of a
-        random permutation (``p`` must then be None)."""
-
+        uniformly or by the weights ``p`` (Arkouda's probabilities or weights: nonnegative,
+        divided by their sum); without replacement the first ``size`` of a random
+        permutation, or with weights the ``size`` largest keys ``u ** (1 / p)``
+        (Efraimidis and Spirakis' weighted sample)."""
         if isinstance(a, (builtins.int, np.integer)) and not isinstance(a, builtins.bool):
             pool = None
             na = builtins.int(a)
@@ -341,25 +342,33 @@ class Generator:
             raise ValueError("a: cannot take a sample from an empty population")
         n = _shape(size)
         m = _count(n)
+        if not replace and m > na:
+            raise ValueError("size: cannot take a larger sample than the population without replacement")
         if p is not None:
             pp = p if isinstance(p, pdarray) else array(np.asarray(p, dtype=np.float64))
             if pp.size != na:
                 raise ValueError("p: must have the size of a")
-            if not replace:
-                raise ValueError("p: a sample without replacement with probabilities is not supported")
-            c = cumsum(pp.astype(float64))
+            pp = pp.astype(float64)
+            if builtins.bool((pp < 0).any()) or not builtins.bool(isfinite(pp).all()):
+                raise ValueError("p: probabilities must be nonnegative and finite")
+            c = cumsum(pp)
             total = builtins.float(c[c.size - 1])
-            if abs(total - 1.0) > 1e-8:
-                raise ValueError("p: probabilities do not sum to 1")
-            u = _uniform(m, 0.0, total, seed=self._next())
-            idx = searchsorted(c, u, side="right")
-
-            idx = where(idx >= na, na - 1, idx)
+            if not total > 0:
+                raise ValueError("p: the weights sum to 0")
+            if replace:
+                u = _uniform(m, 0.0, total, seed=self._next())
+                idx = searchsorted(c, u, side="right")
+                idx = where(idx >= na, na - 1, idx)
+            else:
+                if builtins.int((pp > 0).sum()) < m:
+                    raise ValueError("Fewer non-zero entries in p than size")
+                # log(u) / w: the log of the key u ** (1 / w); -inf for weight 0.
+                u = 1.0 - _uniform(na, 0.0, 1.0, seed=self._next())  # in (0, 1]
+                keys = where(pp > 0, log(u) / where(pp > 0, pp, 1.0), -np.inf)
+                idx = argsort(-keys)[:m]
         elif replace:
             idx = _randint(0, na, m, dtype=int64, seed=self._next())
         else:
-            if m > na:
-                raise ValueError("size: cannot take a larger sample than the population without replacement")
             idx = self.permutation(na)[:m]
         out = idx if pool is None else pool[idx]
         return _shaped(out, n)
