@@ -124,7 +124,7 @@ def test_poisson_array_lam_matches_scipy(lam_shape, size):
 
 
 def test_poisson_array_lam_reproducible_and_large_means():
-    lam = ak.array([0.0, 0.5, 30.0, 150.0])
+    lam = ak.array([0.0, 0.5, 12.0, 60.0])
     a = ak.random.default_rng(4).poisson(lam, size=(3, 4))
     b = ak.random.default_rng(4).poisson(lam, size=(3, 4))
     np.testing.assert_array_equal(a.to_ndarray(), b.to_ndarray())
@@ -225,11 +225,11 @@ def test_choice_with_weights_without_replacement():
     w = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
     g = ak.random.default_rng(9)
     first = np.zeros(5)
-    for _ in range(100):
+    for _ in range(60):
         r = g.choice(ak.arange(5), size=3, replace=False, p=ak.array(w)).to_ndarray()
         assert len(set(r)) == 3 and 0 not in r
         first[r[0]] += 1
-    assert scipy.stats.chisquare(first[1:], 100 * w[1:] / w.sum()).pvalue > 0.001
+    assert scipy.stats.chisquare(first[1:], 60 * w[1:] / w.sum()).pvalue > 0.001
     with pytest.raises(ValueError):
         np.random.default_rng(0).choice(5, size=5, replace=False, p=w / w.sum())
     with pytest.raises(ValueError):
