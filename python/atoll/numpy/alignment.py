@@ -2,15 +2,19 @@
 
 import builtins
 
+import numpy as np
+
 from ..pandas._align import find as _find
 from ..pandas._concat import generic_concat
 from ..pandas.categorical import Categorical
 from ..pandas.groupbyclass import GroupBy
+from .dtypes import bigint, float64, int64, uint64
 from .numeric import where
 from .pdarrayclass import cumsum, pdarray
-from .pdarraycreation import arange, full
+from .pdarraycreation import arange, full, zeros
 from .pdarraysetops import NonUniqueError
 from .segarray import SegArray
+from .sorting import coargsort
 from .strings import Strings
 
 
@@ -22,7 +26,7 @@ def is_cosorted(arrays):
     if len({a.size for a in arrays}) > 1:
         raise ValueError("Arrays must all be same length")
     if not arrays or not builtins.bool(arrays[0].is_sorted()):
-        return bool(arrays)
+        return False
     n = arrays[0].size
     if n < 2:
         return True
@@ -114,4 +118,162 @@ def lookup(keys, values, arguments, fillvalue=-1):
     return where(found, got, full(idx.size, fillvalue, dtype=values.dtype))._materialize()
 
 
-__all__ = ["NonUniqueError", "find", "is_cosorted", "lookup"]
+def _lex_le(a, b):
+    """Elementwise: whether the row of ``a`` is lexicographically <= the row of ``b`` (lists
+    of levels, arrays or scalars, the first most significant)."""
+    le = a[-1] <= b[-1]
+    for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
+        le = (x < y) | ((x == y) & le)
+    return le
+
+
+def _limbs(a, n):
+    """A bigint array's uint64 limbs (most significant first), left-padded to ``n``."""
+    lv = list(a.bigint_to_uint_arrays())
+    return [zeros(a.size, dtype=uint64) for _ in range(n - len(lv))] + lv
+
+
+def _check_intervals(vals, intervals, tiebreak, hierarchical):
+    """``vals``, the lower and upper bounds as lists of levels, and whether the levels are
+    hierarchical (one dimension compared lexicographically), after Arkouda's checks."""
+    if not isinstance(intervals, (list, tuple)) or len(intervals) != 2:
+        raise ValueError("intervals must be a 2-tuple of (lower bounds, upper bounds), both inclusive")
+    low, high = intervals
+    nlow = low.size if isinstance(low, pdarray) else (low[0].size if isinstance(low, (list, tuple)) and low else 0)
+    if tiebreak is not None and (not isinstance(tiebreak, pdarray) or tiebreak.size != nlow):
+        raise TypeError("tiebreak must be a pdarray with one value per interval")
+    if isinstance(vals, pdarray):
+        if vals.dtype not in (int64, uint64, float64, bigint):
+            raise TypeError("arguments must be numeric arrays")
+        if not isinstance(low, pdarray) or not isinstance(high, pdarray):
+            raise TypeError("intervals must be of the kind of vals (pdarrays)")
+        if vals.dtype != low.dtype or vals.dtype != high.dtype:
+            raise TypeError(
+                f"vals and intervals must all have the same dtype; found {low.dtype}, {high.dtype} and {vals.dtype}"
+            )
+        if low.size != high.size:
+            raise ValueError("Lower and upper bound arrays must be the same size")
+        if vals.dtype == bigint:
+            n = builtins.max(len(x.bigint_to_uint_arrays()) for x in (vals, low, high))
+            return _limbs(vals, n), _limbs(low, n), _limbs(high, n), True
+        return [vals], [low], [high], True
+    if not isinstance(vals, (list, tuple)):
+        raise TypeError("arguments must be numeric arrays")
+    if not isinstance(low, (list, tuple)) or not isinstance(high, (list, tuple)):
+        raise TypeError("intervals must be of the kind of vals (sequences of pdarrays)")
+    if len({len(low), len(high), len(vals)}) != 1 or not vals:
+        raise TypeError("Multi-array arguments must have the same number of arrays")
+    if not builtins.all(isinstance(x, pdarray) for x in (*vals, *low, *high)):
+        raise TypeError("All elements of multi-array arguments must be pdarrays")
+    if builtins.any(len({x.size for x in group}) != 1 for group in (vals, low, high)):
+        raise TypeError("Multi-array arguments must have equal-length arrays")
+    for v, lo, hi in zip(vals, low, high):
+        if v.dtype != lo.dtype or v.dtype != hi.dtype:
+            raise TypeError("Values and intervals must have matching dtypes")
+        if v.dtype not in (int64, uint64, float64):
+            raise TypeError("arguments must be numeric arrays")
+    if low[0].size != high[0].size:
+        raise ValueError("Lower and upper bound arrays must be the same size")
+    return list(vals), list(low), list(high), builtins.bool(hierarchical)
+
+
+def search_intervals(vals, intervals, tiebreak=None, hierarchical=True):
+    """For each value, the index of the interval that contains it, -1 where none does.
+
+    ``vals`` is a pdarray (int64, uint64, float64 or bigint) or a sequence of pdarrays whose
+    rows are the values; ``intervals`` is ``(lower_bounds, upper_bounds)``, both inclusive,
+    of the kind and dtypes of ``vals``, the intervals sorted by lower bound. With several
+    arrays and ``hierarchical`` (the default), the arrays are the levels of one dimension
+    compared lexicographically (as the limbs of a bigint); with ``hierarchical=False`` each
+    array is a dimension of its own and an interval is a box. Where several intervals contain
+    a value, the one of least ``tiebreak`` (a pdarray of one value per interval) is chosen,
+    else the first. Disjoint one-dimensional intervals take one sort of the bounds and the
+    values together; overlapping intervals or boxes take one pass over the values per
+    interval. TypeError and ValueError as Arkouda's.
+
+    >>> import atoll as ak
+    >>> bounds = (ak.array([0, 10, 50]), ak.array([9, 49, 59]))
+    >>> ak.numpy.alignment.search_intervals(ak.array([22, 51, 1, 60]), bounds)
+    array([ 1  2  0 -1])
+    """
+    v, lo, hi, hier = _check_intervals(vals, intervals, tiebreak, hierarchical)
+    m, n = lo[0].size, v[0].size
+    if hier:
+        if not builtins.bool(_lex_le(lo, hi).all()):
+            raise ValueError("Upper bounds must be greater than lower bounds")
+        if not is_cosorted(lo):
+            raise ValueError("Intervals must be sorted in ascending order")
+    elif not builtins.all(builtins.bool((h >= l).all()) for l, h in zip(lo, hi)):
+        raise ValueError("Upper bounds must be greater than lower bounds")
+    if n == 0 or m == 0:
+        return full(n, -1, dtype=int64)
+    if hier:
+        disjoint = m == 1 or builtins.bool((~_lex_le([x[1:] for x in lo], [x[: m - 1] for x in hi])).all())
+        if disjoint:
+            return _search_disjoint(v, lo, hi)
+    return _search_each(v, lo, hi, hier, tiebreak)
+
+
+def _search_disjoint(v, lo, hi):
+    """``search_intervals`` of disjoint sorted intervals: the bounds and the values sorted
+    together (a lower bound before an equal value); the count of lower bounds up to a value
+    names the only interval that can hold it."""
+    m, n = lo[0].size, v[0].size
+    tag = generic_concat([zeros(m, dtype=int64), full(n, 1, dtype=int64)])
+    perm = coargsort([generic_concat([a, b]) for a, b in zip(lo, v)] + [tag])
+    is_val = (perm >= m)._materialize()
+    last_low = (cumsum((~is_val).astype(int64)) - 1)[is_val]
+    cand = full(n, -1, dtype=int64)
+    cand[perm[is_val] - m] = last_low
+    found = (cand >= 0)._materialize()
+    safe = where(found, cand, 0)._materialize()
+    inside = found & _lex_le(v, [h[safe] for h in hi])
+    return where(inside, cand, -1)._materialize()
+
+
+def _search_each(v, lo, hi, hier, tiebreak):
+    """``search_intervals`` by one pass over the values per interval (the bounds read on the
+    driver): overlapping intervals and boxes."""
+    los = [x.to_ndarray() for x in lo]
+    his = [x.to_ndarray() for x in hi]
+    tbs = None if tiebreak is None else tiebreak.to_ndarray()
+    n = v[0].size
+    best = full(n, -1, dtype=int64)
+    best_tb = None if tbs is None else full(n, np.inf, dtype=float64)
+    for j in range(len(los[0])):
+        lj = [x[j] for x in los]
+        hj = [x[j] for x in his]
+        if hier:
+            inside = _lex_le(lj, v) & _lex_le(v, hj)
+        else:
+            inside = None
+            for x, a, b in zip(v, lj, hj):
+                c = (x >= a) & (x <= b)
+                inside = c if inside is None else inside & c
+        if best_tb is None:
+            take = inside & (best < 0)
+        else:
+            take = inside & ((best < 0) | (best_tb > builtins.float(tbs[j])))
+            best_tb = where(take, builtins.float(tbs[j]), best_tb)._materialize()
+        best = where(take, j, best)._materialize()
+    return best
+
+
+def interval_lookup(keys, values, arguments, fillvalue=-1, tiebreak=None, hierarchical=False):
+    """The function from intervals to values applied to ``arguments``: for each argument, the
+    value of the interval of ``keys`` (``(lower_bounds, upper_bounds)``, inclusive) that holds
+    it (see ``search_intervals``), ``fillvalue`` where none does."""
+    idx = search_intervals(arguments, keys, tiebreak=tiebreak, hierarchical=hierarchical)
+    found = (idx >= 0)._materialize()
+    safe = where(found, idx, 0)._materialize()
+    if isinstance(values, Strings):
+        fill = fillvalue if isinstance(fillvalue, str) else str(fillvalue)
+        if values.size == 0:
+            return full(idx.size, fill)
+        return where(found, values[safe], fill)
+    if values.size == 0:
+        return full(idx.size, fillvalue, dtype=values.dtype)
+    return where(found, values[safe], full(idx.size, fillvalue, dtype=values.dtype))._materialize()
+
+
+__all__ = ["NonUniqueError", "find", "interval_lookup", "is_cosorted", "lookup", "search_intervals"]
