@@ -107,15 +107,12 @@ def _finish(r, d):
     return r if r.dtype == d else r.astype(d)
 
 
-# The most products one block of a matrix product holds (the k axis is cut to fit).
-_BLOCK = 1 << 24
-
-
 def _matmul_nd(a, b):
     """``a @ b`` for pdarrays of rank 2 or more: ``(..., n, k) @ (..., k, m)``, the leading
-    axes broadcast. The k axis is cut in blocks of ``c`` (so that a block's products hold at
-    most 2**24 elements); each block's products ``A[..., i, l] * B[..., l, j]`` are laid out
-    as ``(..., n, m, c)`` by two strided gathers and summed over their last axis."""
+    axes broadcast. Each matrix pair of the batch is one native product (``_atoll.matmul``:
+    every locale computes the rows of the result its part holds, from those rows of ``a`` and
+    all of ``b``, with a packed, cache-blocked float64 kernel, or an int64 loop that wraps as
+    NumPy's); the products of a batch are written into one result."""
     n, k = a.shape[-2:]
     k2, m = b.shape[-2:]
     if k != k2:
@@ -126,40 +123,46 @@ def _matmul_nd(a, b):
     batch = _nd.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     shape = tuple(batch) + (n, m)
     d = np.result_type(a.dtype, b.dtype)
-    cd = _compute_dtype(d)
+    # Products in float64, or in int64 bits (uint64 wraps the same way; bool counts).
+    cd = float64 if d.kind == "f" else int64
     total = _nd.prod(shape)
     if total == 0 or k == 0:
         return zeros(shape, d)
+    xa, xb = a.astype(cd)._materialize(), b.astype(cd)._materialize()
 
     def batch_strides(x):
         lead = len(batch) - (x.ndim - 2)
         st = _nd.c_strides(x.shape)
         return [0] * lead + [0 if x.shape[q] == 1 and batch[lead + q] != 1 else st[q] for q in range(x.ndim - 2)]
 
-    sa, sb = batch_strides(a), batch_strides(b)
-    c = builtins.max(1, builtins.min(k, _BLOCK // total))
-    out = None
-    for l0 in range(0, k, c):
-        w = builtins.min(c, k - l0)
-        blk = shape + (w,)
-        va = _nd.view(a, l0, blk, sa + [k, 0, 1])
-        vb = _nd.view(b, l0 * m, blk, sb + [0, 1, m])
-        prod = va.astype(cd) * vb.astype(cd)
-        part = _sum_last(prod, w)
-        out = part if out is None else (out + part)._materialize()
-    return _finish(_nd.with_shape(out, shape), d)
+    sa, sb = batch_strides(xa), batch_strides(xb)
+    if not batch:
+        out = pdarray(_atoll.matmul(xa._whole(), xb._whole(), n, k, m))
+    else:
+        out = zeros(total, cd)
+        for q, idx in enumerate(np.ndindex(*batch)):
+            oa = builtins.sum(i * s for i, s in zip(idx, sa))
+            ob = builtins.sum(i * s for i, s in zip(idx, sb))
+            ma = _nd.view(xa, oa, (n, k), [k, 1])._whole()
+            mb = _nd.view(xb, ob, (k, m), [m, 1])._whole()
+            r = _atoll.matmul(ma, mb, n, k, m)
+            _atoll.assign(out._arr, q * n * m, 1, n * m, _atoll.leaf(r, 0, 1, n * m))
+    out = _nd.with_shape(out, shape)
+    if d == bool_:
+        return out != 0
+    return out if out.dtype == d else out.astype(d)
 
 
 def matmul(pda_L, pda_R):
     """``pda_L @ pda_R`` as NumPy's ``matmul``: two 1-D arrays give their dot product (a
     scalar); a 1-D operand is a row (left) or a column (right) whose axis the result drops;
     arrays of rank 2 or more multiply their last two axes, the leading ones broadcast. Exact
-    for integers (wrapping as NumPy's), bool as "any product true", floats summed in blocks.
+    for integers (wrapping as NumPy's), bool as "any product true", floats through a packed,
+    cache-blocked kernel (the sums' order differs from BLAS's in the last bits).
 
-    Atoll has no native matrix-multiply kernel: this runs on distributed element-wise work
-    and segmented sums. An ``(n, k) @ (k, m)`` product gathers ``2 * n * k * m`` elements
-    and sums ``n * k * m`` products, in blocks of the k axis of at most 2**24 products, so
-    it suits matrices of modest size, not large dense linear algebra.
+    Each locale computes the rows of the result that its part holds: it reads those rows of
+    the left operand (mostly its own) and the whole right operand (``k * m`` elements per
+    locale: the cost of laying matrices out by rows).
 
     >>> import atoll as ak
     >>> ak.matmul(ak.arange(4).reshape(2, 2), ak.array([1, 1])).tolist()

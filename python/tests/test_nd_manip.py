@@ -235,9 +235,9 @@ def test_matmul_dot_against_numpy(n, k, m, batch, d1, d2, strided):
     _same(ak.dot(ak.array(ba), B), np.dot(ba, b))
 
 
-def test_matmul_in_several_blocks(monkeypatch):
-    # Blocks of the k axis hold at most _BLOCK products: a small bound makes several.
-    monkeypatch.setattr(atoll.stats, "_BLOCK", 7)
+def test_matmul_of_batches_and_dtypes():
+    # A batch of matrices against one matrix, rows spread over the locales; ints exact
+    # (wrapping), floats to rounding, bool as "any product true".
     rng = np.random.default_rng(40)
     a, b = rng.integers(-(2**40), 2**40, (3, 11)), rng.integers(-(2**20), 2**20, (11, 2))
     _same(ak.matmul(ak.array(a), ak.array(b)), a @ b)  # exact (wrapping) for ints
@@ -245,6 +245,10 @@ def test_matmul_in_several_blocks(monkeypatch):
     got = ak.matmul(ak.array(fa), ak.array(fb)).to_ndarray()
     np.testing.assert_allclose(got, fa @ fb, rtol=1e-12, atol=1e-12)
     _same(ak.matmul(ak.array(a > 0), ak.array(b > 0)), (a > 0) @ (b > 0))
+    big_a, big_b = rng.standard_normal((67, 45)), rng.standard_normal((45, 31))
+    np.testing.assert_allclose((ak.array(big_a) @ ak.array(big_b)).to_ndarray(), big_a @ big_b, rtol=1e-12, atol=1e-12)
+    ua, ub = rng.integers(0, 2**63, (4, 5), dtype=np.uint64), rng.integers(0, 2**63, (5, 3), dtype=np.uint64)
+    _same(ak.matmul(ak.array(ua), ak.array(ub)), ua @ ub)
 
 
 def test_matmul_errors_like_numpy():

@@ -7,7 +7,8 @@
 //! the sorted elements whatever `a`'s domain), or **positions** `0..len` in the input view
 //! ([`argsort_positions`], [`coargsort_positions`]); see `indices.rs`. Every function is **collective**: each
 //! locale calls it with its own handle of the same arrays. See `README.md` in this crate for
-//! the algorithm and its costs.
+//! the algorithm and its costs. [`gemm`] holds the local matrix products under the N-d
+//! `matmul`.
 //!
 //! ```
 //! use atoll_array::{dist, DistArray};
@@ -35,6 +36,7 @@ mod column;
 mod dense;
 mod dense_agg;
 mod dense_fold;
+pub mod gemm;
 mod groupby;
 mod indices;
 mod key;

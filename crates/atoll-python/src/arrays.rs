@@ -349,6 +349,12 @@ fn gather(py: Python<'_>, arr: &Arr, idx: &Ex, n: usize) -> PyResult<Arr> {
     run(py, |s| cmd::gather(s, &arr.0, &idx.node, n)).map(Arr)
 }
 
+/// `a @ b` of a row-major (`n` x `k`) and a (`k` x `m`) array of one dtype (float64 or int64).
+#[pyfunction]
+fn matmul(py: Python<'_>, a: &Arr, b: &Arr, n: usize, k: usize, m: usize) -> PyResult<Arr> {
+    run(py, |s| cmd::matmul(s, &a.0, &b.0, n, k, m)).map(Arr)
+}
+
 /// The strided view of `arr` (source position `offset + sum(i_k * strides[k])` for each index
 /// of `shape`, C order) as a new array.
 #[pyfunction]
@@ -381,6 +387,7 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for f in [
         wrap_pyfunction!(init, m)?,
         wrap_pyfunction!(strided, m)?,
+        wrap_pyfunction!(matmul, m)?,
         wrap_pyfunction!(eager_by_default, m)?,
         wrap_pyfunction!(shutdown, m)?,
         wrap_pyfunction!(is_running, m)?,

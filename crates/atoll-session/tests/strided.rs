@@ -1,7 +1,8 @@
 //! Strided copies (the N-d views of the Python front end) against a sequential computation
 //! of each output element's source position, on 1 to 4 locales: transposes of every axis
 //! order, broadcasts (stride 0), reversed axes, views sparse enough to take the general
-//! gather, bool arrays, and views reaching outside the source refused.
+//! gather, bool arrays, and views reaching outside the source refused; and matrix products of
+//! row-major blocks against the sequential triple loop.
 
 mod common;
 
@@ -101,5 +102,31 @@ fn strided_copies_equal_the_sequential_views() {
         assert!(cmd::strided(s, &a, 3, &[5], &[-1]).is_err());
         // An empty view of any source is empty.
         assert_eq!(cmd::strided(s, &a, 0, &[0, 4], &[4, 1]).unwrap().len, 0);
+    });
+}
+
+#[test]
+fn matrix_products_equal_the_sequential_loop() {
+    on_1_to_4_locales(|s| {
+        for (n, k, m) in [(1usize, 1usize, 1usize), (5, 3, 7), (13, 17, 2), (3, 0, 4), (40, 33, 21)] {
+            let a: Vec<f64> = (0..n * k).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
+            let b: Vec<f64> = (0..k * m).map(|i| ((i * 3) % 13) as f64 * 0.25).collect();
+            let want: Vec<f64> =
+                (0..n * m).map(|p| (0..k).map(|l| a[(p / m) * k + l] * b[l * m + p % m]).sum()).collect();
+            let (da, db) = (put_f64(s, &a), put_f64(s, &b));
+            assert_eq!(f64s(s, &cmd::matmul(s, &da, &db, n, k, m).unwrap()), want, "{n}x{k}x{m}");
+            let ai: Vec<i64> = a.iter().map(|&x| x as i64).collect();
+            let bi: Vec<i64> = (0..k * m).map(|i| (i as i64 * 3) % 13 - 6).collect();
+            let want_i: Vec<i64> =
+                (0..n * m).map(|p| (0..k).map(|l| ai[(p / m) * k + l] * bi[l * m + p % m]).sum()).collect();
+            let (ia, ib) = (put_i64(s, &ai), put_i64(s, &bi));
+            assert_eq!(i64s(s, &cmd::matmul(s, &ia, &ib, n, k, m).unwrap()), want_i);
+        }
+        // The same array on both sides, and sizes that do not match.
+        let sq: Vec<f64> = (0..9).map(|i| i as f64).collect();
+        let a = put_f64(s, &sq);
+        let want: Vec<f64> = (0..9).map(|p| (0..3).map(|l| sq[(p / 3) * 3 + l] * sq[l * 3 + p % 3]).sum()).collect();
+        assert_eq!(f64s(s, &cmd::matmul(s, &a, &a, 3, 3, 3).unwrap()), want);
+        assert!(cmd::matmul(s, &a, &a, 2, 3, 3).is_err());
     });
 }

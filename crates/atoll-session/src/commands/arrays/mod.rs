@@ -10,6 +10,7 @@
 //! | `elementwise.rs` | evaluating an expression into a new array, assigning one into (a selection of) an array |
 //! | `reduce.rs` | reductions and scans |
 //! | `index.rs` | element access, gather, scatter, compress |
+//! | `matmul.rs` | matrix products of row-major blocks |
 //! | `sort.rs` | argsort |
 //! | `strided.rs` | strided copies (the N-d views: transposes, broadcasts, selections with steps) |
 //! | `free.rs` | freeing arrays |
@@ -27,6 +28,7 @@ commands! {
         mod elementwise;
         mod free;
         mod index;
+        mod matmul;
         mod memory;
         mod reduce;
         pub mod share;
@@ -40,6 +42,7 @@ commands! {
 pub use create::{arange, full, linspace, randint, random_word, standard_normal, uniform, Fill};
 pub use elementwise::{assign, evaluate};
 pub use index::{compress, gather, get, scatter, set};
+pub use matmul::matmul;
 pub use memory::mem_status;
 pub(crate) use free::FREE;
 pub use reduce::{reduce, scan, ScanOp};

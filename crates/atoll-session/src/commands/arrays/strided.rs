@@ -80,7 +80,7 @@ pub fn strided_positions(offset: i64, shape: &[usize], strides: &[i64], lo: usiz
 }
 
 /// The Block ranges of the `nl` locales over `n` elements.
-fn block_ranges(ctx: &Ctx, n: usize) -> Result<Vec<Range<usize>>> {
+pub(super) fn block_ranges(ctx: &Ctx, n: usize) -> Result<Vec<Range<usize>>> {
     let d = dist::block(ctx, [n])?;
     (0..ctx.num_locales())
         .map(|l| {
@@ -93,7 +93,7 @@ fn block_ranges(ctx: &Ctx, n: usize) -> Result<Vec<Range<usize>>> {
 
 /// Source elements `lo..hi` (global positions) read from their owners' parts, whose starts
 /// are `ptrs` and ranges `parts`: one bulk get per owner.
-fn fetch<W: Pod>(ctx: &Ctx, ptrs: &[GlobalPtr<W>], parts: &[Range<usize>], lo: usize, hi: usize) -> Result<Vec<W>> {
+pub(super) fn fetch<W: Pod>(ctx: &Ctx, ptrs: &[GlobalPtr<W>], parts: &[Range<usize>], lo: usize, hi: usize) -> Result<Vec<W>> {
     let mut buf = vec![W::zeroed(); hi - lo];
     for (ptr, r) in ptrs.iter().zip(parts) {
         let a = r.start.max(lo);
