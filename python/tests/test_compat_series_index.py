@@ -198,3 +198,16 @@ def test_list_index_kinds_and_concat():
     i2 = ak.Index(["a", "b", "c"], allow_list=True)
     assert i.concat(i2).tolist() == np.asarray([1, 2, 3, "a", "b", "c"]).tolist()
     assert i.concat(i).tolist() == np.asarray([1, 2, 3, 1, 2, 3]).tolist()
+
+
+def test_multiindex_series_get_and_set_like_pandas():
+    mi = ak.MultiIndex([ak.array([1, 1, 2]), ak.array(["a", "b", "a"])])
+    s = ak.Series(ak.array([10, 20, 30]), index=mi)
+    p = s.to_pandas()
+    assert s[(1, "b")] == p[(1, "b")]
+    assert s[[(1, "b"), (2, "a")]].values.tolist() == p[[(1, "b"), (2, "a")]].values.tolist()
+    s[(1, "a")] = 5
+    p[(1, "a")] = 5
+    s[[(1, "b"), (2, "a")]] = 7
+    p[[(1, "b"), (2, "a")]] = 7
+    assert s.values.tolist() == p.values.tolist()

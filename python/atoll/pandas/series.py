@@ -239,6 +239,8 @@ class Series(Registrable):
             if out.size == 0:
                 raise KeyError(key)
             return out.values[0] if out.size == 1 else out
+        if isinstance(self.index, MultiIndex):
+            return self.locate(key)
         if not _is_atoll_array(key):
             key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
         missing = ~in1d(key, self.index.values)
@@ -314,6 +316,12 @@ class Series(Registrable):
                 return
             self._put(pos, val, one_for_all=True)
             return
+        if isinstance(self.index, MultiIndex):
+            pos = arange(self.size)[self.index.lookup(self._levels_key(key))]
+            if pos.size == 0:
+                raise KeyError(f"{key!r} is not a label of the Series")
+            self._put(pos, val)
+            return
         if not _is_atoll_array(key):
             key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
         missing = ~in1d(key, self.index.values)
@@ -334,6 +342,13 @@ class Series(Registrable):
             )
         self.values[pos] = val
 
+    def _levels_key(self, key):
+        """A key of a MultiIndex (a tuple of one value or array per level, or a list of
+        tuples) as one array per level."""
+        if isinstance(key, list) and key and isinstance(key[0], tuple):
+            return [_to_array([t[i] for t in key]) for i in range(self.index.nlevels)]
+        return [x if _is_atoll_array(x) else array([x]) for x in key]
+
     def locate(self, key):
         """The rows whose label equals ``key`` (a scalar, a list or an array of labels; for a
         MultiIndex a tuple of one value or array per level), in label order of ``key``."""
@@ -343,13 +358,7 @@ class Series(Registrable):
         if isinstance(key, Index):
             key = key.values
         if isinstance(self.index, MultiIndex):
-            if isinstance(key, tuple):
-                k = [x if _is_atoll_array(x) else array([x]) for x in key]
-            elif isinstance(key, list) and key and isinstance(key[0], tuple):
-                k = [_to_array([t[i] for t in key]) for i in range(self.index.nlevels)]
-            else:
-                k = [x if _is_atoll_array(x) else array([x]) for x in key]
-            m = self.index.lookup(k)
+            m = self.index.lookup(self._levels_key(key))
         else:
             if not _is_atoll_array(key):
                 key = _to_array(list(key) if isinstance(key, (list, tuple, np.ndarray)) else [key])
