@@ -41,12 +41,15 @@ fn read<T: atoll::array::Elem + Pod>(ctx: &Ctx, x: &DistArray<T, 1>, lo: usize, 
     fetch(ctx, &ptrs, &parts, lo, hi)
 }
 
+/// A local product kernel: `(n, k, m, a, b, c)` computes `c = a b` (`atoll::ops::gemm`).
+type Kernel<T> = fn(usize, usize, usize, &[T], &[T], &mut [T]) -> Result<()>;
+
 fn product<T: atoll::array::Elem + Pod>(
     ctx: &Ctx,
     a: &DistArray<T, 1>,
     b: &DistArray<T, 1>,
     (n, k, m): (usize, usize, usize),
-    kernel: fn(usize, usize, usize, &[T], &[T], &mut [T]) -> Result<()>,
+    kernel: Kernel<T>,
 ) -> Result<DistArray<T, 1>> {
     let r = local_range(ctx, n * m)?;
     let mut out = DistArray::<T, 1>::for_overwrite(ctx, dist::block(ctx, [n * m])?)?;
