@@ -25,7 +25,7 @@ from . import (
     strings,
     util,
 )
-from .alignment import NonUniqueError, find, is_cosorted, lookup
+from .alignment import NonUniqueError, find, interval_lookup, is_cosorted, lookup, search_intervals
 from .char import isnumeric
 from .dtypes import (  # noqa: A004  (NumPy's scalar types, Arkouda's names: bool, ...)
     ARKOUDA_SUPPORTED_DTYPES,
