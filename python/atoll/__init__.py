@@ -86,7 +86,7 @@ from .numpy import (  # noqa: F401
     util,
 )
 from .numpy._bigint import bigint_from_uint_arrays
-from .numpy.alignment import NonUniqueError, find, is_cosorted, lookup
+from .numpy.alignment import NonUniqueError, find, interval_lookup, is_cosorted, lookup, search_intervals
 from .numpy.dtypes import (
     ARKOUDA_SUPPORTED_DTYPES,
     ARKOUDA_SUPPORTED_INTS,
