@@ -54,6 +54,15 @@ def _same_op(op):
 abs = _same_op("abs")
 
 
+def _to_out_shape(r, out):
+    """``r`` broadcast to ``out``'s shape, as NumPy writes a ufunc's result (``out`` itself never broadcasts)."""
+    if tuple(np.broadcast_shapes(tuple(r.shape), tuple(out.shape))) != tuple(out.shape):
+        raise ValueError(
+            f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast shape {r.shape}"
+        )
+    return _nd.broadcast_to(r, out.shape)
+
+
 def _out_where(r, out, where, base):
     """NumPy's ``out=``/``where=`` of a ufunc: ``r`` written into ``out`` where ``where`` is
     True (``out`` returned); without ``out``, ``base`` where ``where`` is False."""
@@ -64,7 +73,7 @@ def _out_where(r, out, where, base):
     if not isinstance(out, pdarray):
         raise TypeError(f"out: expected a pdarray, got {type(out).__name__}")
     if out.shape != r.shape:
-        raise ValueError(f"out: shape {out.shape} does not match the result's {r.shape}")
+        r = _to_out_shape(r, out)
     if where is True:
         _nd.with_shape(out, None)[:] = _nd.with_shape(r, None)
     elif where is not False:
@@ -394,7 +403,7 @@ def arctan2(x1, x2, /, out=None, *, where=True):
         base = x1.astype(float64) if isinstance(x1, pdarray) else r * 0 + _b.float(x1)
         return base if where is False else _where_arg(where, r, base)
     if out.shape != r.shape:
-        raise ValueError(f"out: shape {out.shape} does not match the result's {r.shape}")
+        r = _to_out_shape(r, out)
     if where is True:
         _nd.with_shape(out, None)[:] = _nd.with_shape(r, None)
     elif where is not False:

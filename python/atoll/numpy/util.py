@@ -63,6 +63,26 @@ def is_int(arry):
 # ----- broadcasting of shapes, map, copy, memory sharing -------------------------------------
 
 
+def shape(a):
+    """The shape of ``a`` (``numpy.shape``): a pdarray's, a Strings', or any other array's or
+    nested sequence's as NumPy reads it (``()`` for a scalar).
+
+    >>> import atoll as ak
+    >>> ak.shape(ak.arange(6).reshape(2, 3))
+    (2, 3)
+    >>> ak.shape([[1, 2, 3]])
+    (1, 3)
+    >>> ak.shape(0)
+    ()
+    """
+    if isinstance(a, (pdarray, Strings)):
+        return tuple(a.shape)
+    sh = getattr(a, "shape", None)
+    if isinstance(sh, tuple):
+        return sh
+    return np.shape(a)
+
+
 def broadcast_shapes(*shapes):
     """The shape that arrays of ``shapes`` broadcast to (``numpy.broadcast_shapes``): a
     ``ValueError`` naming them when there is none.
