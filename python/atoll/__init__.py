@@ -405,6 +405,7 @@ from .numpy.util import (  # noqa: E402
     copy,
     invert_permutation,
     may_share_memory,
+    shape,
     shares_memory,
 )
 from .pandas import (  # noqa: E402
