@@ -11,7 +11,7 @@ from .._attach import attach
 from ..io import to_parquet
 from ..stats import corr as _corr, matmul as _matmul, take
 from . import _nd, err as _fp_err
-from ._bigint import to_bigint
+from ._bigint import BigIntArray, to_bigint
 from .dtypes import (
     _stored_dtype as _dt,
     bool_,
@@ -78,6 +78,14 @@ def _fits(vshape, shape):
         return vshape if tuple(np.broadcast_shapes(vshape, shape)) == tuple(shape) else None
     except ValueError:
         return None
+
+
+def _bigint_1d(a, shape, name):
+    """The bigint array ``a`` given ``shape``: a new 1-D bigint array of the same values and
+    ``max_bits`` (bigint arrays are 1-D; a shape of another rank is a ValueError)."""
+    if shape is not None and len(shape) != 1:
+        raise ValueError(f"{name}: bigint arrays are 1-D, got shape {shape}")
+    return BigIntArray(a._limbs, a.max_bits)
 
 
 class _pdarrayMethods:
@@ -345,14 +353,21 @@ class _pdarrayMethods:
             raise NotImplementedError(f"reshape: order {order!r}; only C order is supported")
         if len(shape) == 1 and not isinstance(shape[0], (builtins.int, np.integer)):
             shape = tuple(shape[0])
-        return _nd.with_shape(self, _nd.reshape_shape(self._size, shape))
+        new = _nd.reshape_shape(self._size, shape)
+        if isinstance(self, BigIntArray):
+            return _bigint_1d(self, new, "reshape")
+        return _nd.with_shape(self, new)
 
     def flatten(self):
         """A 1-D copy of the values in C order."""
+        if isinstance(self, BigIntArray):
+            return _bigint_1d(self, None, "flatten")
         return pdarray(_atoll.evaluate(self._ex(), self._size))
 
     def ravel(self):
         """The values in C order as a 1-D array (no copy)."""
+        if isinstance(self, BigIntArray):
+            return _bigint_1d(self, None, "ravel")
         return _nd.with_shape(self, None)
 
     def transpose(self, *axes):

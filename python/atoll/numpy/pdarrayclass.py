@@ -194,11 +194,11 @@ class pdarray(Registrable):
         return self._size * self._dtype.itemsize
 
     def __len__(self):
-        if self._shape is None:
-            return self._size
-        if not self._shape:
+        # Arkouda's len() of a pdarray of any rank is its number of elements (NumPy's is the
+        # length of the first axis); iterating a multi-dimensional pdarray still yields rows.
+        if self._shape == ():
             raise TypeError("len() of unsized object")
-        return self._shape[0]
+        return self._size
 
     # ----- conversion --------------------------------------------------------------------
     @tracked("to_ndarray", rows=0)

@@ -126,7 +126,8 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
         if hasattr(a, "to_numpy"):  # a pandas Series or Index of numbers keeps its dtype
             a = a.to_numpy()
     if not isinstance(a, (np.ndarray, list, tuple)):
-        if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict)):
+        # Unordered collections (dict, set) have no element order to keep: TypeError, as Arkouda.
+        if hasattr(a, "__len__") and hasattr(a, "__iter__") and not isinstance(a, (str, bytes, dict, set, frozenset)):
             a = list(a)
             if a and _is_strs(a):  # e.g. a pandas Series of str
                 return array(a, dtype=dtype)
@@ -315,18 +316,20 @@ def arange(*args, dtype=None, max_bits=None):
 
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, length=None):
     """``num`` evenly spaced float64 values from ``start`` to ``stop`` (Arkouda's signature;
-    ``length`` is the older Arkouda name of ``num``). Only scalar ``start``/``stop`` are
-    supported (Arkouda's pdarray forms, which make a 2-D result, are not)."""
+    ``length`` is the older Arkouda name of ``num``). With pdarray bounds (their shapes
+    broadcast together to ``b``), NumPy's result of shape ``(num,) + b``, the new axis moved to
+    ``axis``."""
     n = _size(num if length is None else length, "num")
+    arrays = isinstance(start, pdarray) or isinstance(stop, pdarray)
     for name, v in (("start", start), ("stop", stop)):
-        if not is_scalar(v):
-            raise TypeError(
-                f"{name}: expected a number (pdarray bounds make a 2-D result, not supported), got {type(v).__name__}"
-            )
+        if not (is_scalar(v) or isinstance(v, pdarray)) or isinstance(v, (builtins.bool, np.bool_)):
+            raise TypeError(f"{name}: expected a number or a pdarray, got {type(v).__name__}")
     if dtype is not None and _dtype(dtype) != float64:
         raise TypeError(f"dtype: must be None or float64, got {dtype!r}")
     if not isinstance(axis, (builtins.int, np.integer)) or isinstance(axis, builtins.bool):
         raise TypeError(f"axis: expected an int, got {type(axis).__name__}")
+    if arrays:
+        return _linspace_arrays(start, stop, n, endpoint, builtins.int(axis))
     if axis != 0:
         raise ValueError("axis: should not be supplied when start and stop are scalars")
     endpoint = True if endpoint is None else builtins.bool(endpoint)
@@ -335,17 +338,50 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, lengt
     return pdarray(_atoll.linspace(n, builtins.float(start), step, builtins.float(stop), endpoint))
 
 
+def _linspace_arrays(start, stop, n, endpoint, axis):
+    """``linspace`` of pdarray bounds: NumPy's values (``start + i * step``, the last row
+    ``stop`` exactly when ``endpoint``), of shape ``(n,) + b`` with the new axis at ``axis``."""
+    start, stop = (v.astype(float64) if isinstance(v, pdarray) else builtins.float(v) for v in (start, stop))
+    b = _nd.broadcast_shapes(*(v.shape if isinstance(v, pdarray) else () for v in (start, stop)))
+    ax = _nd.normalize_axis(axis, len(b) + 1)
+    endpoint = True if endpoint is None else builtins.bool(endpoint)
+    div = (n - 1) if endpoint else n
+    i = arange(n).astype(float64).reshape((n,) + (1,) * len(b))
+    delta = stop - start
+    y = i * (delta / div) + start if div > 0 else i * delta + start
+    if endpoint and n > 1:
+        y = where(i == n - 1, stop, y)
+    y = _nd.broadcast_to(y, (n,) + b)._materialize()
+    return y if ax == 0 else _nd.moveaxis(y, 0, ax)._materialize()
+
+
 def logspace(start, stop, num=50, base=10.0, endpoint=True, dtype=float64, axis=0):
-    """``base ** linspace(start, stop, num)`` (float64)."""
+    """``base ** linspace(start, stop, num)`` (float64; pdarray bounds as in ``linspace``)."""
     if base <= 0:
         raise ValueError("base: must be positive")
-    return base ** linspace(start, stop, num, endpoint=endpoint)
+    return base ** linspace(start, stop, num, endpoint=endpoint, axis=axis)
+
+
+def _random_shape(size):
+    """A random constructor's ``size``: ``(n, shape)``, the number of values and the shape of a
+    multi-dimensional ``size`` (a tuple of two or more ints; None for an int or a 1-tuple)."""
+    if isinstance(size, (tuple, list)) and len(size) != 1:
+        shape = _nd.check_shape(size, "size")
+        return _nd.prod(shape), shape
+    return _size(size), None
+
+
+def _shaped(a, shape):
+    """``a`` (flat values) given the shape ``shape`` (unchanged when it is None)."""
+    return a if shape is None else _nd.with_shape(a, shape)
 
 
 def randint(low, high, size=1, dtype=int64, seed=None):
-    """``size`` random values in ``[low, high)``; the same ``seed`` gives the same array on
-    any number of locales and on both backends."""
-    n = _size(size)
+    """``size`` random values in ``[low, high)`` (``size`` an int or a shape); the same ``seed``
+    gives the same values on any number of locales and on both backends."""
+    n, shape = _random_shape(size)
+    if shape is not None:
+        return _shaped(randint(low, high, n, dtype, seed), shape)
     d = _dtype(dtype)
     s = _seed(seed)
     if d == float64:
@@ -413,32 +449,75 @@ def _randint_u64(n, low, high, seed):
 
 
 def uniform(size, low=0.0, high=1.0, seed=None):
-    """``size`` random float64 values in ``[low, high)`` (reproducible with ``seed``)."""
-    n = _size(size)
+    """``size`` (an int or a shape) random float64 values in ``[low, high)`` (reproducible
+    with ``seed``)."""
+    n, shape = _random_shape(size)
     for name, v in (("low", low), ("high", high)):
         if not is_scalar(v):
             raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
-    return pdarray(_atoll.uniform(n, builtins.float(low), builtins.float(high), _seed(seed)))
+    return _shaped(pdarray(_atoll.uniform(n, builtins.float(low), builtins.float(high), _seed(seed))), shape)
 
 
 def standard_normal(size, seed=None):
-    """``size`` draws from the standard normal distribution (reproducible with ``seed``)."""
-    n = _size(size)
-    return pdarray(_atoll.standard_normal(n, _seed(seed)))
+    """``size`` (an int or a shape) draws from the standard normal distribution (reproducible
+    with ``seed``)."""
+    n, shape = _random_shape(size)
+    return _shaped(pdarray(_atoll.standard_normal(n, _seed(seed))), shape)
+
+
+# The dtype spellings that ``from_series`` reads as text (Strings), as a Series' dtype or as ``dtype=``.
+_SERIES_TEXT_DTYPES = frozenset({"object", "str", "string", "string[python]", "string[pyarrow]", "str_", "<U0"})
+_SERIES_NUMERIC_DTYPES = frozenset({"int64", "uint64", "uint8", "float64", "bool"})
+
+
+def _series_dtype_name(dtype):
+    """The name by which ``from_series`` classifies a dtype (a type, a NumPy or pandas dtype, a string)."""
+    if dtype is str or dtype is np.str_:
+        return "str"
+    if isinstance(dtype, str):
+        return dtype
+    if isinstance(dtype, type) and issubclass(dtype, (bool, np.bool_)):
+        return "bool"
+    if loaded("pandas") and isinstance(dtype, pd.StringDtype):
+        return "string"
+    try:
+        np_dtype = np.dtype(dtype)
+    except TypeError:
+        return str(dtype)
+    return "str" if np_dtype.kind == "U" else np_dtype.name
 
 
 def from_series(series, dtype=None):
-    """A pdarray (or Strings) of a pandas Series' values."""
+    """A pdarray (or Strings) of a pandas Series' values, as Arkouda's ``from_series``.
+
+    Text (dtype ``object``, ``str``, ``string``, ``string[python]`` or ``string[pyarrow]``,
+    as the Series' dtype or as ``dtype=``) gives Strings of each value's ``str``; datetimes and
+    timedeltas of any resolution give int64 nanoseconds; int64, uint64, uint8, float64 and bool
+    give a pdarray of that dtype. Any other dtype raises ValueError; a non-Series, TypeError.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> ak.from_series(pd.Series([1, 2, 3]))
+    array([1 2 3])
+    >>> ak.from_series(pd.Series([1, 2, 3]), dtype="string")
+    Strings(['1', '2', '3'])
+    """
     if not (loaded("pandas") and isinstance(series, pd.Series)):
         raise TypeError(f"series: expected a pandas Series, got {type(series).__name__}")
+    name = _series_dtype_name(series.dtype if dtype is None else dtype)
+    if name in _SERIES_TEXT_DTYPES:
+        return array([str(x) for x in series.to_numpy(dtype=object)])
     v = series.to_numpy()
-    if dtype is not None:
-        return array(v, dtype=dtype)
-    if v.dtype == object:
-        return array([str(x) for x in v])
-    if v.dtype.kind == "M" or v.dtype.kind == "m":
-        return array(v.view(np.int64))
-    return array(v)
+    if dtype is None and v.dtype.kind in "mM":
+        unit = "datetime64[ns]" if v.dtype.kind == "M" else "timedelta64[ns]"
+        return array(v.astype(unit).view(np.int64))
+    if name not in _SERIES_NUMERIC_DTYPES:
+        raise ValueError(
+            f"from_series: unsupported dtype {name!r} (expected int64, uint64, uint8, float64, bool, "
+            "a text dtype, datetime64 or timedelta64)"
+        )
+    return array(v, dtype=name)
 
 
 def scalar_array(value, dtype=None):

@@ -13,6 +13,7 @@ from .._keys import has_nan, key_expr, key_expr_desc, key_list
 from ..pandas._concat import generic_concat as concatenate
 from ..progress import tracked
 from ..str_groupby import is_str_key, rank_keys
+from . import _nd
 from ._bigint import to_bigint
 from .dtypes import int64, is_scalar, result, result as _result
 from .numeric import isnan
@@ -205,10 +206,17 @@ def group_keys(exprs, keys, n):
 def searchsorted(a, v, side="left", x2_sorted=False):
     """For each element of ``v``, the index where it would be inserted into the sorted ``a``
     to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``;
-    ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here."""
+    ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here. ``a`` is 1-D
+    (ValueError else); a ``v`` of any shape gives an answer of that shape."""
 
     _check(a, "a")
+    if a.ndim != 1:
+        raise ValueError(f"a: expected a 1-D array, got one of shape {a.shape}")
     scalar = not isinstance(v, pdarray)
+    if not scalar and v._shape is not None and len(v._shape) != 1:
+        # An N-d v: the flat values searched, the answer given v's shape (0-d: a scalar).
+        flat = searchsorted(a, _flat_values(v), side, x2_sorted)
+        return flat[0] if v._shape == () else _nd.with_shape(flat, v._shape)
     big = hasattr(a, "_limbs") or hasattr(v, "_limbs")
     if big:
         a = to_bigint(a)
