@@ -18,7 +18,7 @@ or of lower ones)::
 
     foundation      the session and streams (_session, _stream), _version, errors (numpy.err),
                     progress, memory, core.client, core.logger, the registries
-                    (core._registry, pandas._registry), _attach; the subpackages
+                    (core._registry, pandas._registry), _attach, history; the subpackages
                     atoll.numpy, atoll.pandas and atoll.core, whose __init__ imports none of
                     their modules (their layers interleave): their _namespace modules fill
                     them, run by the root
@@ -29,7 +29,7 @@ or of lower ones)::
     elementwise     numpy.numeric, _keys
     creation        numpy.pdarraycreation, and what needs only the arrays and their creation
                     (apply, share, graph, scipy, core.infoclass, pandas.match[er],
-                    numpy.timeclass)
+                    numpy.timeclass, pandas.conversion)
     categorical     pandas.categorical (Categorical), pandas._concat (generic_concat)
     string groups   str_groupby
     sorting         numpy.sorting
@@ -104,6 +104,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.pandas._registry",
             "atoll.pandas.row",
             "atoll.pandas.io_util",
+            "atoll.history",
         ],
     ),
     ("dtypes", ["atoll.numpy.dtypes"]),
@@ -126,6 +127,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.pandas.match",
             "atoll.pandas.matcher",
             "atoll.numpy.timeclass",
+            "atoll.pandas.conversion",
         ],
     ),
     ("categorical", ["atoll.pandas.categorical", "atoll.categorical", "atoll.pandas._concat"]),
