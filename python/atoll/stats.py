@@ -9,7 +9,7 @@ import numpy as np
 from . import _atoll
 from .numpy import _nd
 from .numpy.dtypes import bool_, float64, int64, uint64
-from .numpy.numeric import isnan
+from .numpy.numeric import isnan, where
 from .numpy.pdarrayclass import _check, any as _any, mean, pdarray, std, sum as _sum
 from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.pdarraymanipulation import concatenate
@@ -315,39 +315,68 @@ _METHODS = (
 
 
 def quantile(a, q=0.5, axis=None, method="linear", keepdims=False):
-    """NumPy's ``quantile`` of a 1-D pdarray (``q`` a scalar, a list or a pdarray of values in
-    [0, 1]): one sort, then the order statistics NumPy's ``method`` names (the values are
-    fetched by index, not gathered)."""
+    """NumPy's ``quantile`` of a pdarray (``q`` a scalar, a list, an array or a pdarray of values
+    in [0, 1]; ``axis`` None, an int or a tuple of ints; ``keepdims`` as NumPy's): the lanes
+    along ``axis`` sorted once, then the order statistics NumPy's ``method`` names (without an
+    axis the values are fetched by index; along an axis each statistic is one strided column of
+    the sorted lanes). The result has ``q``'s shape followed by the kept axes."""
 
     _check(a, "a")
-    if axis not in (None, 0, -1):
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension 1")
     if method not in _METHODS:
         raise ValueError(f"method: {method!r} is not a valid method, expected one of {_METHODS}")
-    scalar_q = np.ndim(q.to_ndarray() if isinstance(q, pdarray) else q) == 0
-    qs = np.atleast_1d(q.to_ndarray() if isinstance(q, pdarray) else np.asarray(q, dtype=np.float64)).astype(np.float64)
+    qa = np.asarray(q.to_ndarray() if isinstance(q, pdarray) else q, dtype=np.float64)
+    qs = qa.reshape(-1)
     if np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
         raise ValueError("Quantiles must be in the range [0, 1]")
-    n = a.size
+    nd = a.ndim
+    axes = tuple(range(nd)) if axis is None else _nd.normalize_axes(axis, nd)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    kept = [d for d in range(nd) if d not in axes]
+    kshape = tuple(a.shape[d] if d in kept else 1 for d in range(nd)) if keepdims else tuple(a.shape[d] for d in kept)
+    n = _nd.prod(a.shape[d] for d in axes)
     if n == 0:
         raise ValueError("quantile: the array is empty")
     x = a.astype(float64) if a.dtype == bool_ else a
-    if x.dtype == float64 and builtins.bool(isnan(x).any()):
-        out = np.full(qs.shape, np.nan)
-        return np.float64(out[0]) if scalar_q else array(out)
-    s = sort(x)
-    # NumPy's quantile: the "virtual index" of each method, then interpolation or a pick.
-    res = []
+    if not kept:
+        flat = _nd.with_shape(x, None)
+        if flat.dtype == float64 and builtins.bool(isnan(flat).any()):
+            out = np.full(qs.shape, np.nan)
+        else:
+            srt = sort(flat)
+
+            def at(i):
+                return builtins.float(srt[builtins.int(builtins.min(builtins.max(i, 0), n - 1))])
+
+            out = np.array([_quantile_one(at, n, p, method) for p in qs], dtype=np.float64)
+        if qa.ndim == 0 and not keepdims:
+            return np.float64(out[0])
+        return array(out.reshape(qa.shape + kshape))
+    # The quantile axes last, one lane of n values per kept position, each lane sorted.
+    m = _nd.prod(a.shape[d] for d in kept)
+    lanes = _nd.with_shape(_nd.transpose(x, tuple(kept) + axes), (m, n))
+    srt = _nd.with_shape(sort(lanes, axis=-1), None)
+    nan_lanes = None
+    if srt.dtype == float64:
+        nan_lanes = isnan(srt[n - 1 :: n])  # NaN sorts last: a lane with a NaN ends with one
+
+    def col(i):
+        i = builtins.int(builtins.min(builtins.max(i, 0), n - 1))
+        return srt[i::n].astype(float64)
+
+    parts = []
     for p in qs:
-        res.append(_quantile_one(s, n, p, method))
-    out = np.array(res, dtype=np.float64)
-    return np.float64(out[0]) if scalar_q else array(out)
+        r = _quantile_one(col, n, p, method)
+        if nan_lanes is not None:
+            r = where(nan_lanes, np.nan, r)
+        parts.append(r)
+    res = parts[0] if len(parts) == 1 else concatenate(parts)
+    return _nd.with_shape(res, qa.shape + kshape)
 
 
-def _quantile_one(s, n, p, method):
-    def at(i):
-        return builtins.float(s[builtins.int(builtins.min(builtins.max(i, 0), n - 1))])
-
+def _quantile_one(at, n, p, method):
+    """NumPy's ``method`` quantile ``p`` of ``n`` sorted values, ``at(i)`` the ``i``-th (an index
+    clamped to the values; a float, or a pdarray of each lane's ``i``-th value)."""
     alpha_beta = {
         "linear": (1, 1),
         "hazen": (0.5, 0.5),

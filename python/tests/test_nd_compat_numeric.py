@@ -1,8 +1,11 @@
 """N-d behaviour of element-wise functions and shape helpers, checked against NumPy."""
 
+import itertools
+
 import atoll as ak
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 
 @pytest.mark.parametrize("out_shape", [(10,), (2, 10), (3, 1, 10)])
@@ -49,3 +52,62 @@ def test_shape_of_pdarrays(shape):
     n = int(np.prod(shape))
     assert ak.shape(ak.arange(n).reshape(shape)) == np.shape(np.arange(n).reshape(shape))
     assert ak.shape(ak.array(["a", "b", "c"])) == np.shape(np.array(["a", "b", "c"]))
+
+
+_QUANTILE_METHODS = [
+    "linear",
+    "lower",
+    "higher",
+    "nearest",
+    "midpoint",
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "median_unbiased",
+    "normal_unbiased",
+]
+
+
+@given(
+    shape=st.sampled_from([(2, 5), (3, 1, 4), (2, 2, 3)]),
+    dtype=st.sampled_from([np.int64, np.uint64, np.float64]),
+    axis_pick=st.integers(0, 6),
+    q_kind=st.integers(0, 2),
+    keepdims=st.booleans(),
+    method=st.sampled_from(_QUANTILE_METHODS),
+    seed=st.integers(0, 2**16),
+)
+def test_quantile_axis_matches_numpy(shape, dtype, axis_pick, q_kind, keepdims, method, seed):
+    rng = np.random.default_rng(seed)
+    nda = rng.integers(0, 7, shape).astype(dtype)
+    nd = len(shape)
+    axes = [None, *range(nd), *itertools.combinations(range(nd), 2), -1]
+    axis = axes[axis_pick % len(axes)]
+    q = [0.37, rng.uniform(size=3), rng.uniform(size=(2, 2))][q_kind]
+    expected = np.quantile(nda, q, axis=axis, keepdims=keepdims, method=method)
+    got = ak.quantile(ak.array(nda), q, axis=axis, keepdims=keepdims, method=method)
+    got = got.to_ndarray() if isinstance(got, ak.pdarray) else got
+    assert np.shape(got) == np.shape(expected)
+    np.testing.assert_allclose(got, expected)
+    expected = np.percentile(nda, 100 * np.asarray(q), axis=axis, keepdims=keepdims, method=method)
+    got = ak.percentile(ak.array(nda), 100 * np.asarray(q), axis=axis, keepdims=keepdims, method=method)
+    got = got.to_ndarray() if isinstance(got, ak.pdarray) else got
+    np.testing.assert_allclose(got, expected)
+
+
+def test_quantile_axis_nan_lanes():
+    x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+    for axis in (0, 1):
+        expected = np.quantile(x, [0.1, 0.5], axis=axis)
+        np.testing.assert_allclose(ak.quantile(ak.array(x), [0.1, 0.5], axis=axis).to_ndarray(), expected)
+
+
+def test_quantile_bad_axis():
+    a = ak.arange(6).reshape(2, 3)
+    with pytest.raises(np.exceptions.AxisError):
+        np.quantile(np.arange(6).reshape(2, 3), 0.5, axis=2)
+    with pytest.raises(ValueError):
+        ak.quantile(a, 0.5, axis=2)
