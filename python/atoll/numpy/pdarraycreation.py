@@ -497,6 +497,7 @@ def from_series(series, dtype=None):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import pandas as pd
     >>> ak.from_series(pd.Series([1, 2, 3]))
     array([1 2 3])
