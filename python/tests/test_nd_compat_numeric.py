@@ -111,3 +111,41 @@ def test_quantile_bad_axis():
         np.quantile(np.arange(6).reshape(2, 3), 0.5, axis=2)
     with pytest.raises(ValueError):
         ak.quantile(a, 0.5, axis=2)
+
+
+@given(
+    dims=st.integers(1, 4),
+    n=st.integers(0, 60),
+    bins_seed=st.integers(0, 2**16),
+    use_range=st.booleans(),
+    as_float=st.booleans(),
+)
+def test_histogramdd_matches_numpy(dims, n, bins_seed, use_range, as_float):
+    rng = np.random.default_rng(bins_seed)
+    arrs = [rng.integers(-5, 20, n).astype(np.float64 if as_float else np.int64) for _ in range(dims)]
+    bins = [int(b) for b in rng.integers(1, 6, dims)]
+    rng_arg = [(0, 12)] * dims if use_range else None
+    nh, ne = np.histogramdd(arrs, bins=bins, range=rng_arg)
+    ah, ae = ak.histogramdd([ak.array(a) for a in arrs], bins=bins, range=rng_arg)
+    assert ah.shape == nh.shape
+    np.testing.assert_allclose(ah.to_ndarray(), nh)
+    for a, b in zip(ae, ne):
+        np.testing.assert_allclose(a.to_ndarray(), b)
+
+
+@pytest.mark.parametrize("kw", [{}, {"bins": (4, 7)}, {"range": ((2, 9), (1, 8))}, {"bins": 3}])
+def test_histogram2d_matches_numpy(kw):
+    rng = np.random.default_rng(5)
+    x, y = rng.integers(0, 11, 200), rng.normal(5, 2, 200)
+    nh, nx, ny = np.histogram2d(x, y, **kw)
+    ah, ax, ay = ak.histogram2d(ak.array(x), ak.array(y), **kw)
+    np.testing.assert_allclose(ah.to_ndarray(), nh)
+    np.testing.assert_allclose(ax.to_ndarray(), nx)
+    np.testing.assert_allclose(ay.to_ndarray(), ny)
+
+
+def test_histogramdd_bad_bins():
+    with pytest.raises(ValueError):
+        np.histogramdd([np.arange(3), np.arange(3)], bins=[2, 2, 2])
+    with pytest.raises(ValueError):
+        ak.histogramdd([ak.arange(3), ak.arange(3)], bins=[2, 2, 2])

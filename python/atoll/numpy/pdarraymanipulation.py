@@ -151,7 +151,13 @@ def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
         raise ValueError(f"Too many bins for data range. Cannot create {bins} finite-sized bins.")
     if x.size == 0:
         return zeros(bins, int64), array(edges_np)
-    # NumPy's rule: the bin from the scaled value, corrected against the edges themselves.
+    return bincount(_bin_index(x, bins, lo, hi, edges_np), minlength=bins)[:bins], array(edges_np)
+
+
+def _bin_index(x, bins, lo, hi, edges_np):
+    """The bin of each value of ``x`` (float64, all in ``[lo, hi]``) among ``bins`` equal-width
+    bins with edges ``edges_np``, the last bin closed. NumPy's rule: the bin from the scaled
+    value, corrected against the edges themselves."""
     norm = bins / (hi - lo)
     idx = floor((x - lo) * norm).astype(int64)
     idx = where(idx >= bins, bins - 1, idx)
@@ -159,8 +165,95 @@ def histogram(pda, bins=10, range=None):  # noqa: A002  (NumPy's name)
     edges = array(edges_np)
     idx = where(x < edges[idx], idx - 1, idx)._materialize()
     up = array(np.append(edges_np[1:], np.inf))
-    idx = where((x >= up[idx]) & (idx != bins - 1), idx + 1, idx)._materialize()
-    return bincount(idx, minlength=bins)[:bins], edges
+    return where((x >= up[idx]) & (idx != bins - 1), idx + 1, idx)._materialize()
+
+
+def histogramdd(sample, bins=10, range=None):  # noqa: A002  (NumPy's name)
+    """``(counts, edges)`` of the points whose coordinates are the pdarrays of ``sample`` (a
+    sequence of D pdarrays of one size, or an (N, D) pdarray), as ``numpy.histogramdd``:
+    ``bins`` an int or one int per dimension, ``range`` None or one ``(lo, hi)`` (or None) per
+    dimension; the counts a float64 pdarray of shape ``bins``, the edges a list of pdarrays.
+
+    >>> import atoll as ak
+    >>> h, e = ak.histogramdd([ak.array([0, 1, 1]), ak.array([0, 0, 1])], bins=2)
+    >>> h.tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
+    if isinstance(sample, pdarray):
+        if sample.ndim != 2:
+            raise ValueError("histogramdd: a pdarray sample must be 2-D, (N, D)")
+        cols = [_nd.axis_slice(sample, 1, d, d + 1) for d in builtins.range(sample.shape[1])]
+        sample = [_nd.with_shape(c, None) if c.size else c for c in cols]
+    if not isinstance(sample, (list, tuple)) or not sample:
+        raise TypeError("histogramdd: sample must be a non-empty sequence of pdarrays")
+    for c in sample:
+        _check(c)
+        if c.ndim != 1:
+            raise ValueError("histogramdd: each coordinate must be a 1-D pdarray")
+    D, n = len(sample), sample[0].size
+    if builtins.any(c.size != n for c in sample):
+        raise ValueError("histogramdd: the coordinates must have one size")
+    if isinstance(bins, (builtins.int, np.integer)) and not isinstance(bins, (builtins.bool, np.bool_)):
+        bins = [builtins.int(bins)] * D
+    bins = list(bins)
+    if len(bins) != D:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    for b in bins:
+        if isinstance(b, (builtins.bool, np.bool_)) or not isinstance(b, (builtins.int, np.integer)):
+            raise TypeError(f"bins: expected ints, got {type(b).__name__}")
+        if b < 1:
+            raise ValueError(f"bins[{bins.index(b)}] must be positive, when an integer")
+    if range is None:
+        range = [None] * D
+    if len(range) != D:
+        raise ValueError("range argument must have one entry per dimension")
+    xs = [c.astype(float64) for c in sample]
+    bounds = []
+    for x, r in zip(xs, range):
+        if r is None:
+            if x.dtype == float64 and n and builtins.bool(isnan(x).any()):
+                raise ValueError("autodetected range of [nan, nan] is not finite")
+            lo, hi = (builtins.float(x.min()), builtins.float(x.max())) if n else (0.0, 1.0)
+        else:
+            lo, hi = builtins.float(r[0]), builtins.float(r[1])
+            if lo > hi:
+                raise ValueError(f"In range, start must be <= stop, got {lo} > {hi}")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        bounds.append((lo, hi))
+    edges_np = [np.linspace(lo, hi, b + 1) for (lo, hi), b in zip(bounds, bins)]
+    total = _nd.prod(bins)
+    if n:
+        keep = None
+        for x, (lo, hi) in zip(xs, bounds):
+            k = (x >= lo) & (x <= hi)
+            keep = k if keep is None else keep & k
+        if not builtins.bool(keep.all()):
+            xs = [x[keep] for x in xs]
+    if n == 0 or xs[0].size == 0:
+        counts = zeros(total, float64)
+    else:
+        flat = None
+        stride = 1
+        for x, (lo, hi), b, e in builtins.reversed(list(zip(xs, bounds, bins, edges_np))):
+            idx = _bin_index(x, b, lo, hi, e)
+            flat = idx * stride if flat is None else flat + idx * stride
+            stride *= b
+        counts = bincount(flat, minlength=total)[:total].astype(float64)
+    return _nd.with_shape(counts, tuple(bins)), [array(e) for e in edges_np]
+
+
+def histogram2d(x, y, bins=10, range=None):  # noqa: A002  (NumPy's name)
+    """``(counts, x_edges, y_edges)`` of the points ``(x[i], y[i])``, as ``numpy.histogram2d``
+    (``bins`` an int or a pair of ints; ``range`` None or ``((xlo, xhi), (ylo, yhi))``).
+
+    >>> import atoll as ak
+    >>> h, xe, ye = ak.histogram2d(ak.array([0, 1, 1]), ak.array([0, 0, 1]), bins=2)
+    >>> h.tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
+    h, (ex, ey) = histogramdd([x, y], bins=bins, range=range)
+    return h, ex, ey
 
 
 # ----- NumPy's append, delete, hstack, vstack and stack -------------------------------------
