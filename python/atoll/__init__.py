@@ -301,7 +301,18 @@ from .numpy.pdarraycreation import (
     zeros,
     zeros_like,
 )
-from .numpy.pdarraymanipulation import append, bincount, concatenate, delete, histogram, hstack, stack, vstack
+from .numpy.pdarraymanipulation import (
+    append,
+    bincount,
+    concatenate,
+    delete,
+    histogram,
+    histogram2d,
+    histogramdd,
+    hstack,
+    stack,
+    vstack,
+)
 from .numpy.pdarraysetops import in1d, indexof1d, intersect1d, setdiff1d, setxor1d, union1d, unique, value_counts
 from .numpy.segarray import SegArray
 from .numpy.sorting import SortingAlgorithm, argsort, coargsort, searchsorted, sort
