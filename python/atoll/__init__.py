@@ -426,6 +426,7 @@ from .pandas import (  # noqa: E402
     _index_methods,
     _namespace as _pandas_namespace,
     _series_methods,
+    join,  # Arkouda's ``ak.join`` module (ak.join.inner_join, ak.join.gen_ranges, ...)
 )
 from .plotting import hist_all, plot_dist  # noqa: E402
 

@@ -646,8 +646,8 @@ def to_bigint(x, max_bits=-1, size=None):
         if x.dtype == uint64:
             return BigIntArray([x, _zeros(x.size)], max_bits)
         if x.dtype == int64:
-            sign = (x < 0).astype(uint64) * _ALL  # every bit set where negative
-            return BigIntArray([x.astype(uint64), sign], max_bits)
+            # An int64's bits are its 64-bit two's complement: one limb, whose top bit is the sign.
+            return BigIntArray([x.astype(uint64)], max_bits)
         return BigIntArray([x.astype(uint64)], max_bits)
     if isinstance(x, Strings):
         return from_ints(

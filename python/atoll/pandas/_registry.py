@@ -50,9 +50,21 @@ class Registrable:
     __slots__ = ()
     registered_name = None
 
+    def _check_registrable(self):
+        """Raises TypeError where the object cannot be registered: a class overrides it to
+        state its own rule. By default an object whose ``values`` are a Python list (an Index
+        made with ``allow_list=True``) has no arrays to keep and cannot be registered."""
+        values = getattr(self, "__dict__", {}).get("values")
+        if isinstance(values, list):
+            raise TypeError(
+                f"register: a {type(self).__name__} whose values are a Python list cannot be registered; "
+                "make it of a pdarray, Strings or Categorical"
+            )
+
     def register(self, user_defined_name):
         """Keeps the object under ``user_defined_name`` in this process (``ak.attach`` finds it)
-        and returns it."""
+        and returns it; TypeError where the object cannot be registered (``_check_registrable``)."""
+        self._check_registrable()
         register(self, user_defined_name)
         self.registered_name = user_defined_name
         return self

@@ -35,6 +35,7 @@ become float64, as pandas does), "nan" in Strings, the missing-value label in Ca
 """
 
 import builtins
+import inspect
 
 import numpy as np
 
@@ -59,7 +60,15 @@ from .categorical import Categorical
 from .dataframe import DataFrame
 from .groupbyclass import GroupBy
 
-__all__ = ["MergeError", "merge", "join_indices", "inner_join", "join_on_eq_with_dt", "compute_join_size"]
+__all__ = [
+    "MergeError",
+    "merge",
+    "join_indices",
+    "inner_join",
+    "join_on_eq_with_dt",
+    "compute_join_size",
+    "gen_ranges",
+]
 
 
 class MergeError(ValueError):
@@ -383,15 +392,102 @@ def _rank_missing(smalls, bigs, rs, rb, u, miss):
     return rank_small[rs], rb, order.size
 
 
+def _rows_of(x):
+    """The number of rows of a join argument: an array, or a sequence of arrays of one length."""
+    if isinstance(x, (list, tuple)):
+        if not x:
+            raise ValueError("a sequence of arrays must hold at least one array")
+        n = x[0].size
+        if any(c.size != n for c in x):
+            raise ValueError("Multi-array arguments must have equal-length arrays")
+        return n
+    return x.size
+
+
+def _rows_at(x, idx):
+    """``x`` (an array or a sequence of arrays) at the rows ``idx``."""
+    if isinstance(x, (list, tuple)):
+        return [c[idx] for c in x]
+    return x[idx]
+
+
+def _check_where(wherefunc, whereargs, nl, nr):
+    try:
+        n_params = len(inspect.signature(wherefunc).parameters)
+    except (TypeError, ValueError) as e:
+        raise ValueError("wherefunc must be a function that accepts exactly two arguments") from e
+    if n_params != 2:
+        raise ValueError("wherefunc must be a function that accepts exactly two arguments")
+    if whereargs is None or len(whereargs) != 2:
+        raise ValueError("whereargs must be a 2-tuple with left and right arg arrays")
+    if _rows_of(whereargs[0]) != nl:
+        raise ValueError("Left whereargs must be same size as left join values")
+    if _rows_of(whereargs[1]) != nr:
+        raise ValueError("Right whereargs must be same size as right join values")
+
+
 def inner_join(left, right, wherefunc=None, whereargs=None):
-    """The pairs of rows (left index, right index) with equal keys (Arkouda's
-    ``inner_join``); ``wherefunc(*whereargs-at-those-rows)`` filters the pairs."""
-    li, ri = join_indices(left, right, "inner", "inner_join")
+    """The pairs of rows ``(left index, right index)`` with equal keys, as Arkouda's
+    ``inner_join``: ordered by left index, then by right index.
+
+    ``left`` and ``right`` are pdarrays, Strings or Categoricals, or sequences of them of one
+    length each (a multi-column key). With ``wherefunc`` (a function of two arguments) and
+    ``whereargs`` (a left and a right argument, of the left's and the right's row counts),
+    only the pairs where ``wherefunc(whereargs[0][left index], whereargs[1][right index])``
+    is True are kept. ValueError for keys or where arguments of mismatched sizes, or a
+    ``wherefunc`` that does not take two arguments.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas import join
+    >>> li, ri = join.inner_join(ak.array([1, 2, 3]), ak.array([3, 1, 1]))
+    >>> li.tolist(), ri.tolist()
+    ([0, 0, 2], [1, 2, 0])
+    """
+    seq = isinstance(left, (list, tuple)), isinstance(right, (list, tuple))
+    if seq[0] != seq[1] or (seq[0] and len(left) != len(right)):
+        raise ValueError("Left must have same num arrays as right")
+    nl, nr = _rows_of(left), _rows_of(right)
     if wherefunc is not None:
-        a, b = whereargs
-        keep = wherefunc(a[li], b[ri])
+        _check_where(wherefunc, whereargs, nl, nr)
+    li, ri = join_indices(left, right, "inner", "inner_join")
+    if li.size:
+        order = coargsort([li, ri])
+        li, ri = li[order], ri[order]
+    if wherefunc is not None and li.size:
+        keep = wherefunc(_rows_at(whereargs[0], li), _rows_at(whereargs[1], ri))
         li, ri = li[keep], ri[keep]
     return li, ri
+
+
+def gen_ranges(starts, ends, stride=1, return_lengths=False):
+    """The ranges ``starts[i], starts[i] + stride, ...`` (``(ends[i] - starts[i]) // stride``
+    values each) one after the other, as Arkouda's ``gen_ranges``: ``(segments, ranges)`` (the offset of each range in the flat int64 values,
+    and the values), and the lengths too with ``return_lengths``. ValueError where ``starts``
+    and ``ends`` differ in size or an end is before its start.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas import join
+    >>> segs, ranges = join.gen_ranges(ak.array([0, 10, 4]), ak.array([3, 12, 4]))
+    >>> segs.tolist(), ranges.tolist()
+    ([0, 3, 5], [0, 1, 2, 10, 11])
+    """
+    if starts.size != ends.size:
+        raise ValueError("starts and ends must be same length")
+    if starts.size == 0:
+        empty = zeros(0, dtype=int64)
+        return (empty, empty, empty) if return_lengths else (empty, empty)
+    lengths = ((ends - starts) // stride)._materialize()
+    if not builtins.bool((lengths >= 0).all()):
+        raise ValueError("all ends must be greater than or equal to starts")
+    segs = (cumsum(lengths) - lengths)._materialize()
+    total = builtins.int(_sum(lengths))
+    owner = segment_ids(segs, lengths, total)
+    ranges = (starts[owner] + (arange(total) - segs[owner]) * stride)._materialize()
+    return (segs, ranges, lengths) if return_lengths else (segs, ranges)
 
 
 def compute_join_size(a, b):
