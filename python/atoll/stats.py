@@ -539,7 +539,8 @@ class PutmaskTypeError(TypeError, RuntimeError):
 
 
 def putmask(A, mask, Values):
-    """``A[i] = Values[i % len(Values)]`` where ``mask[i]`` (in place, NumPy's ``putmask``)."""
+    """``A[i] = Values[i % len(Values)]`` where ``mask[i]`` (in place, NumPy's ``putmask``; of N-d
+    arrays, ``i`` indexes their C-order flat values)."""
 
     _check(A, "A")
     _check(mask, "mask")
@@ -551,10 +552,12 @@ def putmask(A, mask, Values):
         A.dtype == float64 and Values.dtype in (int64, uint64, bool_)
     ):
         raise PutmaskTypeError(f"Values: cannot cast {Values.dtype} to {A.dtype}")
+    # Of N-d arrays, NumPy's putmask works on the C-order flat values of all three.
+    flat_a, mask, Values = _nd.with_shape(A, None), _nd.with_shape(mask, None), _nd.with_shape(Values, None)
     idx = arange(A.size)[mask]
     if idx.size == 0:
         return
-    A[idx] = Values[idx % Values.size] if Values.size != A.size else Values[idx]
+    flat_a[idx] = Values[idx % Values.size] if Values.size != A.size else Values[idx]
 
 
 def take(a, indices, axis=None):

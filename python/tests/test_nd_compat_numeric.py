@@ -149,3 +149,14 @@ def test_histogramdd_bad_bins():
         np.histogramdd([np.arange(3), np.arange(3)], bins=[2, 2, 2])
     with pytest.raises(ValueError):
         ak.histogramdd([ak.arange(3), ak.arange(3)], bins=[2, 2, 2])
+
+
+@pytest.mark.parametrize("values_shape", [(3, 4, 5), (60,), (7,), (2, 70), (5, 12)])
+def test_putmask_nd_matches_numpy(values_shape):
+    nda = np.ones((3, 4, 5))
+    pda = ak.array(nda) * 1.0  # a computed array too must change in place
+    m = (np.arange(60) % 3 != 1).reshape(5, 4, 3).T.copy()
+    v = np.arange(np.prod(values_shape)).reshape(values_shape)[::-1].astype(np.float64)
+    np.putmask(nda, m, v)
+    ak.putmask(pda, ak.array(m), ak.array(v))
+    np.testing.assert_array_equal(pda.to_ndarray(), nda)
