@@ -42,6 +42,14 @@ def test_inner_join_ints_and_strings(left, right):
     assert list(zip(sl.tolist(), sr.tolist())) == want
 
 
+@given(st.lists(st.integers(0, 5), max_size=20), st.lists(st.integers(0, 5), max_size=20))
+def test_compute_join_size(a, b):
+    # pandas' inner merge has one row per pair.
+    n = len(pd.DataFrame({"k": a}).merge(pd.DataFrame({"k": b}), on="k"))
+    got = ak.join.compute_join_size(ak.array(a, dtype=ak.int64), ak.array(b, dtype=ak.int64))
+    assert got == (n, 3 * 8 * n)
+
+
 def test_inner_join_where_multi_and_categorical():
     rng = np.random.default_rng(7)
     a, b = rng.integers(0, 8, 60), rng.integers(0, 8, 50)

@@ -46,7 +46,6 @@ from ..numpy.numeric import abs as _abs, where
 from ..numpy.pdarrayclass import cumsum, pdarray, sum as _sum
 from ..numpy.pdarraycreation import arange, array, full, zeros
 from ..numpy.pdarraymanipulation import concatenate
-from ..numpy.pdarraysetops import unique
 from ..numpy.segarray import segment_ids
 from ..numpy.sorting import coargsort
 from ..numpy.strings import Strings, concatenate as concat_strings, from_list
@@ -491,10 +490,18 @@ def gen_ranges(starts, ends, stride=1, return_lengths=False):
 
 
 def compute_join_size(a, b):
-    """``(number of pairs of an inner join of a and b, number of rows of a matched)``."""
-    li, _ = join_indices(a, b, "inner", "compute_join_size")
+    """``(number of pairs of an inner join of a and b, bytes of the join)``, as Arkouda's
+    ``compute_join_size``: the bytes are Arkouda's estimate, three int64 per pair.
 
-    return li.size, unique(li).size if li.size else 0
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas import join
+    >>> join.compute_join_size(ak.array([1, 1, 2, 5]), ak.array([1, 2, 2, 3]))
+    (4, 96)
+    """
+    li, _ = join_indices(a, b, "inner", "compute_join_size")
+    return li.size, 3 * 8 * li.size
 
 
 class _Rows:
