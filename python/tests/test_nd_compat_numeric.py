@@ -160,3 +160,32 @@ def test_putmask_nd_matches_numpy(values_shape):
     np.putmask(nda, m, v)
     ak.putmask(pda, ak.array(m), ak.array(v))
     np.testing.assert_array_equal(pda.to_ndarray(), nda)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda m, a, b: m.hstack((a, b)),
+        lambda m, a, b: m.concatenate((a, b), axis=0),
+        lambda m, a, b: m.append(a, b, axis=0),
+    ],
+)
+@pytest.mark.parametrize("first_1d", [True, False])
+def test_rank_mismatch_error_matches_numpy(fn, first_1d):
+    a, b = np.arange(3), np.ones((3, 1), dtype=np.int64)
+    if not first_1d:
+        a, b = b, a
+    with pytest.raises(ValueError) as expected:
+        fn(np, a, b)
+    with pytest.raises(ValueError) as got:
+        fn(ak, ak.array(a), ak.array(b))
+    assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("shapes", [[(3, 1), (3, 2)], [(4,), (2,)], [(2, 2, 2), (2, 1, 2)], [(0, 2), (0, 3)]])
+def test_hstack_matches_numpy(shapes):
+    arrs = [np.arange(int(np.prod(s))).reshape(s) for s in shapes]
+    expected = np.hstack(arrs)
+    got = ak.hstack([ak.array(a) for a in arrs])
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got.to_ndarray(), expected)

@@ -56,7 +56,7 @@ def _concat_axis(arrays, axis):
     for k, a in enumerate(arrays):
         if a.ndim != nd:
             raise ValueError(
-                "all the input array dimensions except for the concatenation axis must match exactly, but "
+                "all the input arrays must have same number of dimensions, but "
                 f"the array at index 0 has {nd} dimension(s) and the array at index {k} has {a.ndim} dimension(s)"
             )
         for d in range(nd):
@@ -309,9 +309,10 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     arrays = [_one_d(a, "tup") for a in tup]
     arrays = [_nd.with_shape(a, (1,)) if isinstance(a, pdarray) and a.ndim == 0 else a for a in arrays]
     arrays = _cast_all(arrays, dtype, casting)
-    if builtins.any(isinstance(a, pdarray) and a.ndim != 1 for a in arrays):
+    # NumPy's rule: 1-D arrays (by the first) end to end, else joined along the second axis.
+    if isinstance(arrays[0], pdarray) and arrays[0].ndim != 1:
         return concatenate(arrays, axis=1)
-    return concatenate(arrays)
+    return concatenate(arrays, axis=0)
 
 
 def _cast_all(arrays, dtype, casting):
