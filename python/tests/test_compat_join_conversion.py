@@ -89,6 +89,28 @@ def test_inner_join_bad_arguments():
         ak.join.inner_join([left, ak.arange(3)], [right, right])
 
 
+def test_join_on_eq_with_dt_argument_errors():
+    a = ak.array([1, 2, 2, 3])
+    t = ak.array([10, 20, 30, 40])
+    with pytest.raises(TypeError):
+        ak.join_on_eq_with_dt([1, 2, 2, 3], a, t, t, 8, "pos_dt")
+    with pytest.raises(TypeError):
+        ak.join_on_eq_with_dt(a, a, t, t, "8", "pos_dt")
+    with pytest.raises(TypeError):
+        ak.join_on_eq_with_dt(a, a, t, t, 8, "pos_dt", result_limit=1.5)
+    with pytest.raises(ValueError):
+        ak.join_on_eq_with_dt(ak.array([1.0, 2.0, 2.0, 3.0]), a, t, t, 8, "pos_dt")
+    with pytest.raises(ValueError):
+        ak.join_on_eq_with_dt(a, a, t, t, 8, "ab_dt")
+    with pytest.raises(ValueError):
+        ak.join_on_eq_with_dt(a, a, t, t, 8, "abs_dt", -1)
+    # np.int64 arguments are ints; the pairs are numpy's reference pairs.
+    li, ri = ak.join_on_eq_with_dt(a, a, t, t, np.int64(8), "abs_dt", np.int64(100))
+    an, tn = a.to_ndarray(), t.to_ndarray()
+    want = [(i, j) for i in range(4) for j in range(4) if an[i] == an[j] and abs(tn[j] - tn[i]) <= 8]
+    assert sorted(zip(li.tolist(), ri.tolist())) == want
+
+
 @given(st.lists(st.tuples(st.integers(-50, 50), st.integers(0, 12)), max_size=12), st.integers(1, 4))
 def test_gen_ranges(spans, stride):
     starts = [s for s, _ in spans]

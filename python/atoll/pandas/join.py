@@ -722,17 +722,27 @@ def join_on_eq_with_dt(a1, a2, t1, t2, dt, pred, result_limit=1000):
     """The pairs ``(i, j)`` with ``a1[i] == a2[j]`` and a time condition on ``t1[i]``,
     ``t2[j]`` (``pred``: 'true_dt' for ``|t1 - t2| <= dt``, 'abs_dt' the same, 'pos_dt' for
     ``0 <= t2 - t1 <= dt``), as Arkouda's: at most ``result_limit`` pairs (ValueError when
-    more match). Returns ``(indices into a1, indices into a2)``."""
+    more match, where Arkouda's server keeps a share per locale). Returns
+    ``(indices into a1, indices into a2)``. TypeError for an argument that is not a pdarray or a
+    ``dt`` or ``result_limit`` that is not an int; ValueError for an array not of dtype int64,
+    an unknown ``pred``, or a negative ``dt`` or ``result_limit``."""
 
     for x in (a1, a2, t1, t2):
-        if not isinstance(x, pdarray) or x.dtype != int64:
-            raise TypeError("join_on_eq_with_dt: every array must be an int64 pdarray")
+        if not isinstance(x, pdarray):
+            raise TypeError(f"join_on_eq_with_dt: every array must be an int64 pdarray, got {type(x).__name__}")
+        if x.dtype != int64:
+            raise ValueError(f"join_on_eq_with_dt: every array must be of dtype int64, got {x.dtype}")
+    for name, v in (("dt", dt), ("result_limit", result_limit)):
+        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+            raise TypeError(f"join_on_eq_with_dt: {name} must be an int, got {type(v).__name__}")
     if a1.size != t1.size or a2.size != t2.size:
         raise ValueError("join_on_eq_with_dt: keys and times must have the same sizes")
     if pred not in ("true_dt", "abs_dt", "pos_dt"):
         raise ValueError(f"pred: expected 'true_dt', 'abs_dt' or 'pos_dt', got {pred!r}")
     if dt < 0:
         raise ValueError("dt must be nonnegative")
+    if result_limit < 0:
+        raise ValueError("result_limit must be 0 or greater")
     li, ri = join_indices(a1, a2, "inner", "join_on_eq_with_dt")
     d = t2[ri] - t1[li]
     keep = ((d >= 0) & (d <= dt)) if pred == "pos_dt" else (_abs(d) <= dt)
