@@ -561,11 +561,33 @@ def putmask(A, mask, Values):
 
 
 def take(a, indices, axis=None):
-    """``a[indices]`` (NumPy's ``take`` of a 1-D array)."""
+    """NumPy's ``take``: the elements of ``a`` at ``indices`` along ``axis`` (None: of the flat
+    values); negative indices count from the end, others out of range an ``IndexError``. The
+    result's shape is ``a``'s with the axis replaced by ``indices``' shape.
+
+    >>> import atoll as ak
+    >>> ak.take(ak.arange(6).reshape(2, 3), ak.array([2, 0]), axis=1).tolist()
+    [[2, 0], [5, 3]]
+    """
 
     if not isinstance(indices, pdarray):
         indices = array(np.atleast_1d(np.asarray(indices, dtype=np.int64)))
-    return a[indices]
+    if not isinstance(a, pdarray) or (a.ndim == 1 and indices.ndim == 1 and axis in (None, 0, -1)):
+        return a[indices]
+    if axis is None:
+        a, ax = _nd.with_shape(a, None), 0
+    else:
+        ax = _nd.normalize_axis(axis, a.ndim)
+    n = a.shape[ax]
+    idx = _nd.with_shape(indices, None).astype(int64)
+    if idx.size:
+        lo, hi = builtins.int(idx.min()), builtins.int(idx.max())
+        bad = lo if lo < -n else (hi if hi >= n else None)
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+        idx = where(idx < 0, idx + n, idx)
+    r = _nd.take_axis(a, idx, ax)
+    return _nd.with_shape(r, a.shape[:ax] + tuple(indices.shape) + a.shape[ax + 1 :])
 
 
 def hash(pda, full=True):

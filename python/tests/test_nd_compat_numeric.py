@@ -189,3 +189,37 @@ def test_hstack_matches_numpy(shapes):
     got = ak.hstack([ak.array(a) for a in arrs])
     assert got.shape == expected.shape
     np.testing.assert_array_equal(got.to_ndarray(), expected)
+
+
+@given(
+    shape=st.sampled_from([(8, 6), (2, 3, 4), (5,)]),
+    axis_pick=st.integers(0, 4),
+    idx_shape=st.sampled_from([(3,), (2, 2), (0,)]),
+    seed=st.integers(0, 2**16),
+)
+def test_take_axis_matches_numpy(shape, axis_pick, idx_shape, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-10, 10, size=shape)
+    axes = [None, *range(len(shape)), -1]
+    axis = axes[axis_pick % len(axes)]
+    n = x.size if axis is None else shape[axis]
+    idx = rng.integers(-n, n, size=idx_shape)
+    expected = np.take(x, idx, axis=axis)
+    got = ak.take(ak.array(x), ak.array(idx), axis=axis)
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got.to_ndarray(), expected)
+
+
+def test_take_axis_out_of_range():
+    x = np.arange(12).reshape(3, 4)
+    with pytest.raises(IndexError):
+        np.take(x, np.array([4]), axis=1)
+    with pytest.raises(IndexError):
+        ak.take(ak.array(x), ak.array([4]), axis=1)
+
+
+def test_repeat_repeats_of_rank_2_raise():
+    with pytest.raises(ValueError):
+        np.repeat(np.arange(3), np.array([[1, 2, 3]]))
+    with pytest.raises(ValueError):
+        ak.repeat(ak.arange(3), ak.array(np.array([[1, 2, 3]])))

@@ -180,6 +180,8 @@ def repeat(a, repeats, axis=None):
     [3, 3, 3, 3]
     """
     a = _as_array(a, "a")
+    if (repeats.ndim if isinstance(repeats, pdarray) else np.ndim(repeats)) > 1:
+        raise ValueError("repeats: expected an int or a 1-D sequence of ints (object too deep for desired array)")
     if isinstance(a, pdarray) and not is_bigint_array(a) and a.ndim != 1:
         if axis is None:
             return repeat(_nd.with_shape(a, None), repeats)
