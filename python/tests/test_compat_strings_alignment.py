@@ -5,6 +5,7 @@ parse of numbers, RuntimeError on a string that does not parse, as Arkouda) and 
 intervals."""
 
 import re
+import warnings
 
 import atoll as ak
 import numpy as np
@@ -203,3 +204,17 @@ def test_is_cosorted_like_python(first):
     second = [2, 1, 0]
     rows = list(zip(first, second))
     assert is_cosorted([ak.array(first), ak.array(second)]) == (rows == sorted(rows))
+
+
+def test_duplicate_keys_warn_in_lookup_and_find():
+    keys = ak.arange(10) % 5
+    args = ak.array([4, 1, 7])
+    with pytest.warns(UserWarning, match="Duplicate terms"):
+        got = ak.lookup(keys, keys * 10, args)
+    assert got.tolist() == [40, 10, -1]  # the first equal key's value, as a dict of the first ones
+    with pytest.warns(UserWarning, match="Duplicate terms"):
+        assert ak.find(args, keys).tolist() == [4, 1, -1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ak.lookup(ak.arange(5), ak.arange(5) * 10, args)  # unique keys: no warning
+        ak.find(args, keys, all_occurrences=True)

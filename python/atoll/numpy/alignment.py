@@ -1,6 +1,7 @@
 """Arkouda's ``arkouda.numpy.alignment`` (the parts about sorted key arrays)."""
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -51,6 +52,8 @@ def find(query, space, all_occurrences=False, remove_missing=False):
         found = _find_all(q, s)
         if found is not None:
             return found
+    else:
+        _warn_duplicates(s)
     idx = _find(s, q)
     return idx[idx != -1] if remove_missing else idx
 
@@ -90,6 +93,21 @@ def _find_all(query, space):
     return sa[grp]
 
 
+def _warn_duplicates(space):
+    """A UserWarning (Arkouda's) when ``space`` (an array or a list of arrays whose rows are
+    the terms) holds a term twice: only the first index of each query term is reported."""
+    n = (space[0] if isinstance(space, list) else space).size
+    if n < 2:
+        return
+    if GroupBy(space, dropna=False).segments.size < n:
+        warnings.warn(
+            "Duplicate terms present in search space. Only first instance of each query term will be "
+            "reported. To return all occurrences, set all_occurrences=True.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 def _cumsum_exclusive(x):
     c = cumsum(x)
     return c - x
@@ -99,11 +117,13 @@ def lookup(keys, values, arguments, fillvalue=-1):
     """The function ``keys -> values`` applied to ``arguments``: for each argument, the value
     of the equal key, ``fillvalue`` where there is none (a Categorical of values: its missing
     value there). Keys (and arguments) are an array or a list of arrays whose rows are the
-    entries; keys must be unique. **Collective.**"""
+    entries; keys should be unique (with duplicates, the first equal key's value is taken and a
+    UserWarning says so, as Arkouda's). **Collective.**"""
 
     if isinstance(values, Categorical):
         codes = lookup(keys, values.codes, arguments, fillvalue=values._NAcode)
         return Categorical.from_codes(codes, values.categories, na_value=values.na_value)
+    _warn_duplicates(list(keys) if isinstance(keys, (list, tuple)) else keys)
     idx = _find(keys, arguments)
     found = (idx >= 0)._materialize()
     if isinstance(values, Strings):
