@@ -13,6 +13,7 @@ from .numpy.numeric import isnan, where
 from .numpy.pdarrayclass import _check, any as _any, mean, pdarray, std, sum as _sum
 from .numpy.pdarraycreation import arange, array, zeros
 from .numpy.pdarraymanipulation import concatenate
+from .numpy.segarray import SegArray
 from .numpy.sorting import argsort, sort
 from .numpy.strings import Strings
 
@@ -596,7 +597,7 @@ def hash(pda, full=True):
     items = pda if isinstance(pda, (list, tuple)) else [pda]
     h1 = h2 = None
     for i, x in enumerate(items):
-        if isinstance(x, Strings):
+        if isinstance(x, (Strings, SegArray)):
             a, b = x.hash()
         elif isinstance(x, pdarray):
             bits = x.astype(uint64) if x.dtype != float64 else _float_bits(x)

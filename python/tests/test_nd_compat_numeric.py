@@ -5,7 +5,7 @@ import itertools
 import atoll as ak
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 
 @pytest.mark.parametrize("out_shape", [(10,), (2, 10), (3, 1, 10)])
@@ -71,6 +71,7 @@ _QUANTILE_METHODS = [
 ]
 
 
+@settings(max_examples=10)
 @given(
     shape=st.sampled_from([(2, 5), (3, 1, 4), (2, 2, 3)]),
     dtype=st.sampled_from([np.int64, np.uint64, np.float64]),
@@ -113,6 +114,7 @@ def test_quantile_bad_axis():
         ak.quantile(a, 0.5, axis=2)
 
 
+@settings(max_examples=10)
 @given(
     dims=st.integers(1, 4),
     n=st.integers(0, 60),
@@ -223,3 +225,28 @@ def test_repeat_repeats_of_rank_2_raise():
         np.repeat(np.arange(3), np.array([[1, 2, 3]]))
     with pytest.raises(ValueError):
         ak.repeat(ak.arange(3), ak.array(np.array([[1, 2, 3]])))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("with_ints", [False, True])
+def test_hash_of_segarrays_equal_rows_hash_equal(seed, with_ints):
+    rng = np.random.default_rng(seed)
+    rows = [[int(v) for v in rng.integers(0, 2, rng.integers(0, 3))] for _ in range(12)]
+    lens = np.array([len(r) for r in rows])
+    segs = ak.array(np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64))
+    vals = ak.array(np.array([v for r in rows for v in r], dtype=np.int64))
+    sa = ak.SegArray(segs, vals)
+    extra = list(range(len(rows)))
+    keys = [tuple(r) for r in rows]
+    if with_ints:
+        extra = [i % 2 for i in range(len(rows))]
+        keys = [(tuple(r), e) for r, e in zip(rows, extra)]
+        h1, h2 = ak.hash([sa, ak.array(extra)])
+    else:
+        h1, h2 = ak.hash(sa)
+        s1, s2 = sa.hash()
+        assert h1.tolist() == s1.tolist() and h2.tolist() == s2.tolist()
+    pairs = list(zip(h1.tolist(), h2.tolist()))
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            assert (pairs[i] == pairs[j]) == (keys[i] == keys[j])
