@@ -330,6 +330,7 @@ from .stats import (
     cov,
     diff,
     dot,
+    eye,
     hash,
     matmul,
     maxk,
@@ -341,6 +342,8 @@ from .stats import (
     skew,
     take,
     tensordot,
+    tril,
+    triu,
     vecdot,
 )
 from .testing import (
