@@ -189,6 +189,66 @@ def matmul(pda_L, pda_R):
     return r
 
 
+def _diagonal_offsets(rows, cols):
+    """The lazy (rows, cols) pdarray of ``column - row``: the diagonal each element lies on."""
+    _, (r, c) = _nd.coords((rows, cols))
+    return _nd.with_shape(c - r, (rows, cols))
+
+
+def eye(N, M=None, k=0, dt=float64):
+    """The (N, M) pdarray (M defaults to N) with ones on the ``k``-th diagonal (0 the main,
+    positive above, negative below) and zeros elsewhere, in ``dt`` (NumPy's ``eye``).
+
+    >>> import atoll as ak
+    >>> ak.eye(2, 3, 1, dt=ak.int64).tolist()
+    [[0, 1, 0], [0, 0, 1]]
+    """
+    M = N if M is None else M
+    for name, v in (("N", N), ("M", M), ("k", k)):
+        if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
+            raise TypeError(f"eye: {name} must be an int, got {type(v).__name__}")
+    if N < 0 or M < 0:
+        raise ValueError(f"negative dimensions are not allowed: ({N}, {M})")
+    d = np.dtype(dt)
+    if N * M == 0:
+        return zeros((N, M), d)
+    return (_diagonal_offsets(builtins.int(N), builtins.int(M)) == builtins.int(k)).astype(d)
+
+
+def _triangle(m, k, keep, name):
+    _check(m, "m")
+    if isinstance(k, (builtins.bool, np.bool_)) or not isinstance(k, (builtins.int, np.integer)):
+        raise TypeError(f"{name}: k must be an int, got {type(k).__name__}")
+    if m.ndim < 2:
+        raise ValueError(f"{name}: the array must have at least 2 dimensions")
+    if m.size == 0:
+        return m.astype(m.dtype)
+    mask = _nd.broadcast_to(keep(_diagonal_offsets(m.shape[-2], m.shape[-1]), builtins.int(k)), m.shape)
+    return where(mask, m, zeros(1, m.dtype)[0])
+
+
+def tril(m, k=0):
+    """``m`` with the elements above the ``k``-th diagonal zeroed, over its last two axes
+    (NumPy's ``tril``).
+
+    >>> import atoll as ak
+    >>> ak.tril(ak.arange(1, 7).reshape(2, 3)).tolist()
+    [[1, 0, 0], [4, 5, 0]]
+    """
+    return _triangle(m, k, lambda d, kk: d <= kk, "tril")
+
+
+def triu(m, k=0):
+    """``m`` with the elements below the ``k``-th diagonal zeroed, over its last two axes
+    (NumPy's ``triu``).
+
+    >>> import atoll as ak
+    >>> ak.triu(ak.arange(1, 7).reshape(2, 3)).tolist()
+    [[1, 2, 3], [0, 5, 6]]
+    """
+    return _triangle(m, k, lambda d, kk: d >= kk, "triu")
+
+
 def dot(pda1, pda2):
     """NumPy's ``dot``: the dot product of two 1-D pdarrays (a scalar); with a scalar (or a
     rank-0 array), the elementwise product; of 2-D arrays, ``matmul``; of an N-d ``a`` and

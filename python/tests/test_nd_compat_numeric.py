@@ -250,3 +250,29 @@ def test_hash_of_segarrays_equal_rows_hash_equal(seed, with_ints):
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert (pairs[i] == pairs[j]) == (keys[i] == keys[j])
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.float64, np.bool_, np.uint64])
+@pytest.mark.parametrize("nm", [(4, 4), (5, 3), (3, 5), (0, 3)])
+def test_eye_tril_triu_match_numpy(dt, nm):
+    n, m = nm
+    x = (np.arange(n * m).reshape(n, m) % 7 + 1).astype(dt)
+    for k in range(-m, n + 1):
+        e = np.eye(n, m, k, dtype=dt)
+        g = ak.eye(n, m, k, dt=dt)
+        assert g.dtype == e.dtype
+        np.testing.assert_array_equal(g.to_ndarray(), e)
+        for f in ("tril", "triu"):
+            e = getattr(np, f)(x, k)
+            g = getattr(ak, f)(ak.array(x), k)
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_array_equal(g.to_ndarray(), e)
+
+
+def test_tril_triu_stack_of_matrices():
+    x = np.arange(24).reshape(2, 3, 4)
+    for k in (-1, 0, 2):
+        np.testing.assert_array_equal(ak.tril(ak.array(x), k).to_ndarray(), np.tril(x, k))
+        np.testing.assert_array_equal(ak.triu(ak.array(x), k).to_ndarray(), np.triu(x, k))
+    with pytest.raises(ValueError):
+        ak.tril(ak.arange(3))
