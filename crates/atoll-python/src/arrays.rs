@@ -349,6 +349,20 @@ fn gather(py: Python<'_>, arr: &Arr, idx: &Ex, n: usize) -> PyResult<Arr> {
     run(py, |s| cmd::gather(s, &arr.0, &idx.node, n)).map(Arr)
 }
 
+/// `op` ("sum", "prod", "min", "max") of `arr` seen as (`outer`, `n`, `inner`) over the middle
+/// axis, as a new array of `outer * inner` elements (float64, int64 or uint64).
+#[pyfunction]
+fn reduce_axis(py: Python<'_>, arr: &Arr, outer: usize, n: usize, inner: usize, op: &str) -> PyResult<Arr> {
+    let op = match op {
+        "sum" => cmd::AxisOp::Sum,
+        "prod" => cmd::AxisOp::Prod,
+        "min" => cmd::AxisOp::Min,
+        "max" => cmd::AxisOp::Max,
+        other => return Err(value_err("op", format!("unknown reduction {other:?}"))),
+    };
+    run(py, |s| cmd::reduce_axis(s, &arr.0, outer, n, inner, op)).map(Arr)
+}
+
 /// `a @ b` of a row-major (`n` x `k`) and a (`k` x `m`) array of one dtype (float64 or int64).
 #[pyfunction]
 fn matmul(py: Python<'_>, a: &Arr, b: &Arr, n: usize, k: usize, m: usize) -> PyResult<Arr> {
@@ -388,6 +402,7 @@ pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(init, m)?,
         wrap_pyfunction!(strided, m)?,
         wrap_pyfunction!(matmul, m)?,
+        wrap_pyfunction!(reduce_axis, m)?,
         wrap_pyfunction!(eager_by_default, m)?,
         wrap_pyfunction!(shutdown, m)?,
         wrap_pyfunction!(is_running, m)?,

@@ -130,3 +130,66 @@ fn matrix_products_equal_the_sequential_loop() {
         assert!(cmd::matmul(s, &a, &a, 2, 3, 3).is_err());
     });
 }
+
+#[test]
+fn reductions_along_an_axis_equal_the_sequential_fold() {
+    on_1_to_4_locales(|s| {
+        for (outer, n, inner) in
+            [(1usize, 7usize, 5usize), (6, 4, 1), (3, 5, 4), (1, 1, 1), (2, 0, 3), (9, 13, 1), (1, 40, 1)]
+        {
+            let len = outer * n * inner;
+            let xi: Vec<i64> = (0..len).map(|p| ((p * 37) % 23) as i64 - 11).collect();
+            let xf: Vec<f64> = xi.iter().map(|&v| v as f64 * 0.5).collect();
+            let (ai, af) = (put_i64(s, &xi), put_f64(s, &xf));
+            for op in [cmd::AxisOp::Sum, cmd::AxisOp::Prod, cmd::AxisOp::Min, cmd::AxisOp::Max] {
+                if n == 0 && matches!(op, cmd::AxisOp::Min | cmd::AxisOp::Max) {
+                    assert!(cmd::reduce_axis(s, &ai, outer, n, inner, op).is_err());
+                    continue;
+                }
+                let want_i: Vec<i64> = (0..outer * inner)
+                    .map(|q| {
+                        let (o, i) = (q / inner, q % inner);
+                        let lane = (0..n).map(|l| xi[o * n * inner + l * inner + i]);
+                        match op {
+                            cmd::AxisOp::Sum => lane.fold(0i64, i64::wrapping_add),
+                            cmd::AxisOp::Prod => lane.fold(1i64, i64::wrapping_mul),
+                            cmd::AxisOp::Min => lane.min().unwrap(),
+                            cmd::AxisOp::Max => lane.max().unwrap(),
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    i64s(s, &cmd::reduce_axis(s, &ai, outer, n, inner, op).unwrap()),
+                    want_i,
+                    "{op:?} {outer} {n} {inner}"
+                );
+                let want_f: Vec<f64> = want_i
+                    .iter()
+                    .enumerate()
+                    .map(|(q, _)| {
+                        let (o, i) = (q / inner, q % inner);
+                        let lane = (0..n).map(|l| xf[o * n * inner + l * inner + i]);
+                        match op {
+                            cmd::AxisOp::Sum => lane.sum(),
+                            cmd::AxisOp::Prod => lane.product(),
+                            cmd::AxisOp::Min => lane.fold(f64::INFINITY, f64::min),
+                            cmd::AxisOp::Max => lane.fold(f64::NEG_INFINITY, f64::max),
+                        }
+                    })
+                    .collect();
+                // Sums of halves are exact in any order; products may round (compared to 1e-12).
+                let got_f = f64s(s, &cmd::reduce_axis(s, &af, outer, n, inner, op).unwrap());
+                assert_eq!(got_f.len(), want_f.len());
+                for (g, w) in got_f.iter().zip(&want_f) {
+                    assert!((g - w).abs() <= 1e-12 * w.abs(), "{op:?}: {g} against {w}");
+                }
+            }
+        }
+        // A NaN in a lane makes its min and max NaN, as NumPy's.
+        let a = put_f64(s, &[1.0, f64::NAN, 3.0, 4.0, 0.5, 6.0]);
+        let got = f64s(s, &cmd::reduce_axis(s, &a, 1, 3, 2, cmd::AxisOp::Min).unwrap());
+        assert!(got[0] == 0.5 && got[1].is_nan(), "{got:?}");
+        let got = f64s(s, &cmd::reduce_axis(s, &a, 2, 3, 1, cmd::AxisOp::Max).unwrap());
+        assert!(got[0].is_nan() && got[1] == 6.0, "{got:?}");
+    });
+}

@@ -1014,50 +1014,6 @@ def _lane_starts(n, lane):
     return flags
 
 
-# Blocks of rows that one fused loop of ``_fold_rows`` combines.
-_ROW_BLOCKS = 16
-# The elementwise operation that combines rows, of each reduction that ``_fold_rows`` does.
-_ROW_FOLDS = {
-    "sum": "+",
-    "mean": "+",
-    "count_nonzero": "+",
-    "prod": "*",
-    "min": "minimum",
-    "max": "maximum",
-    "any": "|",
-    "all": "&",
-}
-
-
-def _fold_rows(x, rows, width, sym):
-    """The ``rows`` consecutive runs of ``width`` flat values of ``x`` combined elementwise by
-    the binary operation ``sym`` (a reduction over the leading axes, no transpose), as a 1-D
-    pdarray of ``width`` values: in rounds, each one fused loop combining up to ``_ROW_BLOCKS``
-    contiguous blocks of whole rows (block ``r``: rows ``r * b`` to ``r * b + b``; a shorter last
-    block is combined with the first rows), so the first round reads each value once and each
-    round is ``_ROW_BLOCKS`` times smaller than the one before."""
-    x._materialize()
-    arr, start, step = x._arr, x._start, x._step
-    while rows > 1:
-        b = -(-rows // _ROW_BLOCKS)
-        k = -(-rows // b)
-        rem = rows - (k - 1) * b
-        full = k if rem == b else k - 1
-        ex = None
-        for r in range(full):
-            leaf = _atoll.leaf(arr, start + r * b * width * step, step, b * width)
-            ex = leaf if ex is None else _atoll.binary(sym, ex, leaf)
-        out = _atoll.evaluate(ex, b * width)
-        if full < k:
-            m = rem * width
-            last = _atoll.leaf(arr, start + full * b * width * step, step, m)
-            _atoll.assign(out, 0, 1, m, _atoll.binary(sym, _atoll.leaf(out, 0, 1, m), last))
-        arr, start, step, rows = out, 0, 1, b
-    if start == 0 and step == 1 and arr.size == width:
-        return pdarray(arr)
-    return pdarray(_atoll.evaluate(_atoll.leaf(arr, start, step, width), width))
-
-
 def _segmented(x, op, lane, groups, ddof=0):
     """``op`` (an aggregation of ``_atoll.aggregate``) of each run of ``lane`` values of ``x``
     (``groups`` runs; bool values as int64, uint8 as uint64). NaN is skipped (GroupBy's rule);
@@ -1094,14 +1050,10 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
         return _shaped(_full(0, 0, d), out_shape)
     if lane == 0:
         return _shaped(_full(groups, _IDENTITY.get(op, np.nan), d), out_shape)
-    if op in _ROW_FOLDS and axes == tuple(range(len(axes))):
-        # Over leading axes: whole rows of the flat values combined elementwise, no transpose.
-        if op in ("any", "all", "count_nonzero"):
-            v = _truth(pda) if op != "count_nonzero" else _truth(pda).astype(int64)
-        else:
-            v = pda if pda._dtype == d else pda.astype(d)
-        r = _fold_rows(v, lane, groups, _ROW_FOLDS[op])
-        return _shaped(r / lane if op == "mean" else r, out_shape)
+    if op in _MIDDLE and (not axes or axes == tuple(range(axes[0], axes[-1] + 1))):
+        # Contiguous axes: the native reduction of the middle axis of (outer, lane, inner), one
+        # pass over each locale's own part and one exchange of partial results.
+        return _shaped(_reduce_middle(pda, op, axes, d), out_shape)
     x = _lanes(pda, axes)
     if op in ("any", "all"):
         r = _segmented(_truth(x), op, lane, groups)
@@ -1122,6 +1074,42 @@ def _reduce_lanes(pda, op, axes, keepdims, ddof=0):
         # The aggregation gives flat positions; NumPy gives positions within the lane.
         r = r - pdarray(_atoll.arange(groups, 0, lane))
     return _shaped(r, out_shape)
+
+
+# The native element operation of each reduction that ``_reduce_middle`` does, and the dtype
+# its values are folded in (None: the result's dtype).
+_MIDDLE = {
+    "sum": ("sum", None),
+    "prod": ("prod", None),
+    "mean": ("sum", float64),
+    "count_nonzero": ("sum", int64),
+    "min": ("min", None),
+    "max": ("max", None),
+    "any": ("max", int64),
+    "all": ("min", int64),
+}
+
+
+def _reduce_middle(pda, op, axes, d):
+    """``op`` of ``pda`` over the contiguous axes ``axes`` (``_atoll.reduce_axis``: its values
+    seen as (outer, lane, inner), reduced over the middle), as a flat pdarray of dtype ``d``.
+    A float sum adds each locale's rows in order and then the locales' partial sums: it may
+    differ from NumPy's pairwise sum in the last bits."""
+    shape = pda.shape
+    lo, hi = (axes[0], axes[-1] + 1) if axes else (len(shape), len(shape))  # no axis: lanes of 1
+    outer = math.prod(shape[:lo])
+    lane = math.prod(shape[lo:hi])
+    inner = math.prod(shape[hi:])
+    native, fold = _MIDDLE[op]
+    v = _truth(pda) if op in ("any", "all", "count_nonzero") else pda
+    fd = fold or d
+    if fd in (bool_, uint8):
+        fd = int64 if fd == bool_ else uint64  # folded in a 64-bit dtype, cast back below
+    src = v._whole() if v._dtype == fd else _atoll.evaluate(_atoll.cast(v._ex(), fd.name), pda._size)
+    r = pdarray(_atoll.reduce_axis(src, outer, lane, inner, native))
+    if op == "mean":
+        r = r / lane
+    return r if r._dtype == d else r.astype(d)._materialize()
 
 
 def _nan_lanes(x, r, op, lane, groups):

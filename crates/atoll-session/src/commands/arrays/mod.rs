@@ -9,6 +9,7 @@
 //! | `transfer.rs` | copies between the driver's buffers and the locales |
 //! | `elementwise.rs` | evaluating an expression into a new array, assigning one into (a selection of) an array |
 //! | `reduce.rs` | reductions and scans |
+//! | `reduce_axis.rs` | reductions along axes of N-d arrays (the middle axis of (outer, n, inner)) |
 //! | `index.rs` | element access, gather, scatter, compress |
 //! | `matmul.rs` | matrix products of row-major blocks |
 //! | `sort.rs` | argsort |
@@ -31,6 +32,7 @@ commands! {
         mod matmul;
         mod memory;
         mod reduce;
+        mod reduce_axis;
         pub mod share;
         mod sort;
         mod strided;
@@ -46,6 +48,7 @@ pub use matmul::matmul;
 pub use memory::mem_status;
 pub(crate) use free::FREE;
 pub use reduce::{reduce, scan, ScanOp};
+pub use reduce_axis::{reduce_axis, AxisOp};
 pub use sort::argsort;
 pub use strided::{strided, strided_positions};
 pub use transfer::{from_slice, to_slice};
