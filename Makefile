@@ -89,14 +89,15 @@ $(STAMPS)/mypy: | $(STAMPS) $(VENV)/bin/mpiexec
 
 # The gates CI runs before the tests (.ci/run): the formatters' checks (rustfmt, ruff format),
 # clippy and rustdoc with warnings as errors, over every target and feature, ruff's lints, and
-# mypy --strict over the package with the typing ratchet's lists honest (tools/typing_ratchet.py).
+# mypy --strict over the package with the typing ratchet's lists honest (tools/typing_ratchet.py;
+# mypy reads the types NumPy and matplotlib ship, so the lint installs the Python dependencies).
 # atoll-python's hdf5-static feature only switches a dependency to HDF5 built from source (it
 # adds no code of ours), so the gates take atoll-python with its other features, and a lint
 # builds no HDF5 (the wheel's build does, `make wheel`). LINT_SCOPE narrows the Rust gates
 # over the other crates, e.g. `make lint LINT_SCOPE="-p atoll-array"`.
 LINT_SCOPE ?= --workspace --exclude atoll-python
 LINT_PYTHON_FEATURES := --features mpi
-lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy
+lint: apt venv $(STAMPS)/ruff $(STAMPS)/mypy $(STAMPS)/pydeps
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(LINT_SCOPE) --all-targets --all-features -- -D warnings
 	$(CARGO) clippy -p atoll-python --all-targets $(LINT_PYTHON_FEATURES) -- -D warnings
