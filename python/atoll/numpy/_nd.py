@@ -167,11 +167,6 @@ def view(a, offset, shape, strides):
     return pdarray(_atoll.strided(a._arr, base_off, [m for m, _ in dims], [st for _, st in dims]), shape=shape)
 
 
-def strides_of(a):
-    """The C-order strides of ``a``'s shape (its flat values are in C order)."""
-    return c_strides(a.shape)
-
-
 def broadcast_to(a, shape):
     """``a`` broadcast to ``shape`` (NumPy's rules; the same pdarray when the shapes are equal)."""
     shape = check_shape(shape)

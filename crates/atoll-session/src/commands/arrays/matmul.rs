@@ -8,12 +8,12 @@
 //! `k * m` elements each, the cost of this layout.
 
 use super::local_range;
-use super::strided::{block_ranges, fetch};
+use super::strided::read_range;
 use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
 use atoll::array::{dist, DistArray};
 use atoll::ops::gemm;
-use atoll::runtime::{Ctx, GlobalPtr, Handler, Pod};
+use atoll::runtime::{Ctx, Handler, Pod};
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -34,13 +34,6 @@ pub struct Matmul {
     pub m: usize,
 }
 
-/// Elements `lo..hi` of the Block array `x`.
-fn read<T: atoll::array::Elem + Pod>(ctx: &Ctx, x: &DistArray<T, 1>, lo: usize, hi: usize) -> Result<Vec<T>> {
-    let parts = block_ranges(ctx, x.len())?;
-    let ptrs: Vec<GlobalPtr<T>> = (0..ctx.num_locales()).map(|l| x.part_ptr(l)).collect::<Result<_>>()?;
-    fetch(ctx, &ptrs, &parts, lo, hi)
-}
-
 /// A local product kernel: `(n, k, m, a, b, c)` computes `c = a b` (`atoll::ops::gemm`).
 type Kernel<T> = fn(usize, usize, usize, &[T], &[T], &mut [T]) -> Result<()>;
 
@@ -58,8 +51,8 @@ fn product<T: atoll::array::Elem + Pod>(
     } else {
         (|| {
             let (r0, r1) = (r.start / m, r.end.div_ceil(m));
-            let rows = read(ctx, a, r0 * k, r1 * k)?;
-            let whole_b = read(ctx, b, 0, k * m)?;
+            let rows = read_range(ctx, a, r0 * k, r1 * k)?;
+            let whole_b = read_range(ctx, b, 0, k * m)?;
             let mut c = vec![T::zeroed(); (r1 - r0) * m];
             kernel(r1 - r0, k, m, &rows, &whole_b, &mut c)?;
             out.local_mut().copy_from_slice(&c[r.start - r0 * m..r.end - r0 * m]);

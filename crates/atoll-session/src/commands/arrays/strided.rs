@@ -105,6 +105,13 @@ pub(super) fn fetch<W: Pod>(ctx: &Ctx, ptrs: &[GlobalPtr<W>], parts: &[Range<usi
     Ok(buf)
 }
 
+/// Elements `lo..hi` (global positions) of the Block array `x`, one bulk get per owner.
+pub(super) fn read_range<T: Elem + Pod>(ctx: &Ctx, x: &DistArray<T, 1>, lo: usize, hi: usize) -> Result<Vec<T>> {
+    let parts = block_ranges(ctx, x.len())?;
+    let ptrs: Vec<GlobalPtr<T>> = (0..ctx.num_locales()).map(|l| x.part_ptr(l)).collect::<Result<_>>()?;
+    fetch(ctx, &ptrs, &parts, lo, hi)
+}
+
 /// The interval of `pos` when it is dense enough to fetch whole (its length at most four
 /// times the count, plus a slack for small views); None otherwise.
 fn dense_span(pos: &[i64]) -> Option<(usize, usize)> {
@@ -126,9 +133,7 @@ fn strided_pod<T: Elem + Pod>(ctx: &Ctx, src: &DistArray<T, 1>, pos: &[i64], n: 
     }
     let mut out = DistArray::<T, 1>::for_overwrite(ctx, dist::block(ctx, [n])?)?;
     if let Some((lo, hi)) = span {
-        let parts = block_ranges(ctx, src.len())?;
-        let ptrs: Vec<GlobalPtr<T>> = (0..ctx.num_locales()).map(|l| src.part_ptr(l)).collect::<Result<_>>()?;
-        let buf = fetch(ctx, &ptrs, &parts, lo, hi)?;
+        let buf = read_range(ctx, src, lo, hi)?;
         for (o, &p) in out.local_mut().iter_mut().zip(pos) {
             *o = buf[p as usize - lo];
         }
