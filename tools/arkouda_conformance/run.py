@@ -17,7 +17,9 @@ per file and in total: passed / ran, and passed / collected (skips, and the test
 that do not load, count as not passing; a file that does not load counts the ``test_``
 functions of its source as collected). ``--order tests`` runs the files with most tests
 first (one ``--collect-only`` pass counts them); ``--deadline`` stops starting files after
-that many seconds, so that a long run ends with what fitted.
+that many seconds, so that a long run ends with what fitted. ``--load-only`` only imports
+the files (one ``--collect-only`` pass per locale count) and reports what each collects, or
+that it does not load (exit status 1 then).
 
 The checkout is Arkouda's (fetched elsewhere, never committed here); its files run unchanged.
 Their conftest expects an Arkouda server and Chapel; this runner gives it stand-ins that
@@ -129,12 +131,12 @@ def file_locales(path, base):
     return sorted(set(counts))
 
 
-def count_collected(ark, files, env, timeout):
-    """Tests per file, by one ``pytest --collect-only`` pass over all of them; a file whose
-    collection fails maps to None."""
+def count_collected(ark, files, env, timeout, nl=2):
+    """Tests per file, by one ``pytest --collect-only`` pass over all of them at ``nl``
+    locales; a file whose collection fails (it does not load) maps to None."""
     cmd = [sys.executable, "-m", "atoll.arkouda", "-m", "pytest", "-c", os.path.join(ark, "pytest.ini")]
     cmd += ["--rootdir", ark, "-p", "no:cacheprovider", "-o", "log_file_level=WARNING", "--collect-only", "-q"]
-    cmd += ["--nl=2"] + [os.path.join(ark, f) for f in files]
+    cmd += [f"--nl={nl}"] + [os.path.join(ark, f) for f in files]
     try:
         p = subprocess.run(cmd, cwd=ark, env=env, capture_output=True, text=True, timeout=timeout)
         out = p.stdout + p.stderr
@@ -399,6 +401,49 @@ def _env(base, home, mods, tmp, bin_, nl, backend):
     return env
 
 
+def load_only(ark, files, locales, args, home, mods, tmp, bin_, date):
+    """``--load-only``: one ``--collect-only`` pass over the files at each locale count (with
+    ``--auto-locales``, also at the counts each file asks for); prints one row per file with
+    what each count collects, or ``does not load``, and returns 1 if any file does not load."""
+    per_nl = collections.defaultdict(list)
+    for f in files:
+        counts = file_locales(os.path.join(ark, f), locales) if args.auto_locales else locales
+        for nl in counts:
+            per_nl[nl].append(f)
+    got = {}
+    for nl in sorted(per_nl):
+        env = _env(os.environ, home, mods, tmp, bin_, nl, args.backend)
+        got[nl] = count_collected(ark, per_nl[nl], env, args.timeout, nl)
+        bad = [f for f in per_nl[nl] if got[nl].get(f, None) is None]
+        print(f"[{nl} locale(s)] {len(per_nl[nl]) - len(bad)} of {len(per_nl[nl])} files load", flush=True)
+        if args.jsonl:
+            with open(args.jsonl, "a") as fh:
+                for f in per_nl[nl]:
+                    rec = {"date": date, "label": args.label, "kind": "load", "file": f, "locales": nl}
+                    fh.write(json.dumps({**rec, "collected": got[nl].get(f)}) + "\n")
+    nls = sorted(per_nl)
+    lines = ["| file | " + " | ".join(f"{n} locale{'s' if n > 1 else ''}" for n in nls) + " |"]
+    lines.append("| --- | " + " | ".join("---" for _ in nls) + " |")
+    failed = False
+    for f in files:
+        cells = []
+        for nl in nls:
+            if f not in per_nl[nl]:
+                cells.append("")
+            elif got[nl].get(f) is None:
+                cells.append("does not load")
+                failed = True
+            else:
+                cells.append(str(got[nl][f]))
+        lines.append(f"| `{f}` | " + " | ".join(cells) + " |")
+    t = "\n".join(lines)
+    print(t)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(t + "\n")
+    return 1 if failed else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkouda", help="path to an Arkouda checkout (its tests/ and pytest.ini)")
@@ -413,6 +458,11 @@ def main(argv=None):
     ap.add_argument("--jsonl", help="append one line per file and locale count, and per file merged, to this file")
     ap.add_argument("--label", default="", help="a label recorded in each --jsonl line (the Arkouda commit)")
     ap.add_argument("--out", help="write the table (markdown) to this file")
+    ap.add_argument(
+        "--load-only",
+        action="store_true",
+        help="only import each file (pytest --collect-only) at each locale count, and report what it collects",
+    )
     ap.add_argument("--table-from", help="print the per-file table of a --jsonl file's merged lines, and stop")
     args = ap.parse_args(argv)
     if args.table_from:
@@ -441,6 +491,8 @@ def main(argv=None):
             n = count_collected(ark, files, env2, 1800)
             files.sort(key=lambda f: -(n.get(f) or 0))
             print("order (collected): " + ", ".join(f"{f} {n.get(f)}" for f in files), flush=True)
+        if args.load_only:
+            return load_only(ark, files, locales, args, home, mods, tmp, bin_, date)
         if args.auto_locales:
             jobs = [(f, nl) for f in files for nl in file_locales(os.path.join(ark, f), locales)]
         else:
