@@ -1,5 +1,7 @@
-"""Test assertions for the pandas layer: the names of ``atoll.testing`` (Arkouda's
-``arkouda.testing``) for DataFrame, Series, Index and Categorical, re-exported here.
+"""Test assertions for the pandas layer, re-exported from ``atoll.testing``.
+
+The names of ``atoll.testing`` (Arkouda's ``arkouda.testing``) for DataFrame, Series, Index and
+Categorical.
 
 >>> import atoll as ak
 >>> from atoll.pandas.testing import assert_frame_equal
