@@ -1,7 +1,10 @@
 """The five dtypes (int64, uint64, float64, bool, uint8) and NumPy's promotion rules between them."""
 
+from __future__ import annotations
+
 import builtins
 import sys
+from typing import Any, Literal, SupportsIndex, SupportsInt, cast
 
 import numpy as np
 from numpy import (  # noqa: F401  (NumPy's scalar types, Arkouda's names)
@@ -95,7 +98,7 @@ _STORED = frozenset(["int64", "uint64", "float64", "bool", "uint8"])  # the dtyp
 _EXPECTED = "expected int64, uint64, float64, bool or uint8"
 
 
-def _stored_dtype(x):
+def _stored_dtype(x: object) -> np.dtype[Any]:
     """The supported dtype of ``x`` (a dtype, a type or a name); TypeError otherwise."""
     if x is builtins.bool or x == "bool":
         return bool_
@@ -104,7 +107,7 @@ def _stored_dtype(x):
     if x is builtins.float:
         return float64
     try:
-        d = np.dtype(x)
+        d: np.dtype[Any] = np.dtype(x)  # type: ignore[call-overload]  # NumPy reads any object, raises TypeError
     except TypeError:
         raise TypeError(f"dtype: unsupported dtype {x!r} ({_EXPECTED})") from None
     if d.name not in _STORED:
@@ -112,9 +115,33 @@ def _stored_dtype(x):
     return d
 
 
-def supported(d):
-    """The supported dtype that stores NumPy dtype ``d`` (int32 -> int64, uint16 -> uint64,
-    float32 -> float64; uint8 stays uint8)."""
+def supported(d: np.dtype[Any]) -> np.dtype[Any]:
+    """The supported dtype that stores NumPy dtype ``d``.
+
+    int32 is stored as int64, uint16 as uint64, float32 as float64; uint8 stays uint8.
+
+    Parameters
+    ----------
+    d : numpy.dtype
+        A NumPy dtype of kind bool, signed or unsigned integer, or float.
+
+    Returns
+    -------
+    numpy.dtype
+        One of int64, uint64, float64, bool and uint8.
+
+    Raises
+    ------
+    TypeError
+        ``d`` is of another kind (complex, string, ...).
+
+    Examples
+    --------
+    >>> ak.dtypes.supported(np.dtype(np.int32))
+    dtype('int64')
+    >>> ak.dtypes.supported(np.dtype(np.uint8))
+    dtype('uint8')
+    """
     if d.kind == "b":
         return bool_
     if d.kind == "i":
@@ -126,12 +153,50 @@ def supported(d):
     raise TypeError(f"dtype: unsupported dtype {d.name!r} ({_EXPECTED})")
 
 
-def is_scalar(x):
+def is_scalar(x: object) -> builtins.bool:
+    """Whether ``x`` is a Python or NumPy bool, integer or float scalar.
+
+    Parameters
+    ----------
+    x : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for a bool, int or float scalar.
+
+    Examples
+    --------
+    >>> ak.numpy.is_scalar(3), ak.numpy.is_scalar(np.float32(1)), ak.numpy.is_scalar("a")
+    (True, True, False)
+    """
     return isinstance(x, (builtins.bool, builtins.int, builtins.float, np.bool_, np.integer, np.floating))
 
 
-def scalar_dtype(x):
-    """The dtype Arkouda gives a Python scalar."""
+def scalar_dtype(x: object) -> np.dtype[Any]:
+    """The dtype Arkouda gives a Python or NumPy scalar.
+
+    Parameters
+    ----------
+    x : bool, int, float or a NumPy scalar
+        The scalar; a Python int at or above 2**63 is uint64.
+
+    Returns
+    -------
+    numpy.dtype
+        One of the stored dtypes.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not a bool, integer or float scalar.
+
+    Examples
+    --------
+    >>> ak.dtypes.scalar_dtype(1), ak.dtypes.scalar_dtype(2**63), ak.dtypes.scalar_dtype(np.float32(1))
+    (dtype('int64'), dtype('uint64'), dtype('float64'))
+    """
     if isinstance(x, (builtins.bool, np.bool_)):
         return bool_
     if isinstance(x, (np.integer, np.floating)):
@@ -143,8 +208,29 @@ def scalar_dtype(x):
     raise TypeError(f"unsupported scalar type {type(x).__name__}")
 
 
-def result(a, b):
-    """NumPy's result dtype of an operation between ``a`` and ``b`` (dtypes or Python scalars)."""
+def result(a: Any, b: Any) -> np.dtype[Any]:  # noqa: ANN401 (what numpy.result_type reads)
+    """NumPy's result dtype of an operation between ``a`` and ``b``, as a stored dtype.
+
+    Parameters
+    ----------
+    a, b : numpy.dtype, type or scalar
+        The operands' dtypes, or Python scalars (weak, as NEP 50 reads them).
+
+    Returns
+    -------
+    numpy.dtype
+        The stored dtype of NumPy's result dtype.
+
+    Raises
+    ------
+    TypeError
+        The result is not of a stored kind.
+
+    Examples
+    --------
+    >>> ak.dtypes.result(ak.int64, ak.float64), ak.dtypes.result(ak.uint8, 1)
+    (dtype('float64'), dtype('uint8'))
+    """
     r = np.result_type(a, b)
     return supported(r)
 
@@ -160,60 +246,66 @@ bitType = uint64
 
 
 class bigint:
-    """Arkouda's arbitrary-precision integer dtype: ``bigint()`` is the dtype (a singleton
-    that compares equal to ``"bigint"``), ``bigint(x)`` a scalar (:class:`bigint_`)."""
+    """Arkouda's arbitrary-precision integer dtype.
 
-    _instance = None
+    ``bigint()`` is the dtype (a singleton that compares equal to ``"bigint"``), ``bigint(x)``
+    a scalar (:class:`bigint_`).
+    """
+
+    _instance: bigint | None = None
     name = "bigint"
     kind = "ui"
     itemsize = 128
     ndim = 0
-    shape = ()
+    shape: tuple[()] = ()
 
-    def __new__(cls, *args):
+    def __new__(cls, *args: str | bytes | SupportsIndex | SupportsInt) -> Any:  # noqa: ANN401, D102 (the dtype, or a bigint_ scalar)
         if args:
             return bigint_(*args)
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> builtins.bool:
         if other is bigint or isinstance(other, bigint):
             return True
         if isinstance(other, str):
             return other.lower() == "bigint"
         return getattr(other, "name", None) == "bigint" and not isinstance(other, np.dtype)
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> builtins.bool:
         return not self.__eq__(other)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash("bigint")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "bigint"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "dtype(bigint)"
 
     @property
-    def type(self):
+    def type(self) -> type[bigint_]:
+        """The scalar type, :class:`bigint_`."""
         return bigint_
 
 
 class bigint_(builtins.int):
     """A bigint scalar: a Python int (strings are read with ``int(x, 0)``)."""
 
-    def __new__(cls, x=0):
+    def __new__(cls, x: str | bytes | SupportsIndex | SupportsInt = 0) -> bigint_:  # noqa: D102 (the class says)
         if isinstance(x, (str, bytes)):
             x = builtins.int(x, 0)
-        return super().__new__(cls, builtins.int(x))
+        r: bigint_ = super().__new__(cls, builtins.int(x))
+        return r
 
     @property
-    def dtype(self):
-        return bigint()
+    def dtype(self) -> bigint:
+        """The bigint dtype."""
+        return cast(bigint, bigint())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ak.bigint_({builtins.int(self)})"
 
 
@@ -297,14 +389,30 @@ class DType(_Enum):
     BIGINT = "bigint"
     STR = "str"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.value
 
     __repr__ = __str__
 
 
-def is_bigint(x):
-    """True for the bigint dtype (or its name, class or scalar)."""
+def is_bigint(x: object) -> builtins.bool:
+    """Whether ``x`` is the bigint dtype, its name, its class or a bigint scalar.
+
+    Parameters
+    ----------
+    x : object
+        A dtype, type, name or scalar.
+
+    Returns
+    -------
+    bool
+        True for the bigint family.
+
+    Examples
+    --------
+    >>> ak.numpy.is_bigint(ak.bigint), ak.numpy.is_bigint("bigint"), ak.numpy.is_bigint(ak.int64)
+    (True, True, False)
+    """
     return (
         x is bigint
         or isinstance(x, (bigint, bigint_))
@@ -314,40 +422,156 @@ def is_bigint(x):
     )
 
 
-def is_str_dtype(x):
-    """True for ``str``, ``np.str_`` or a NumPy unicode dtype (Arkouda's ``Strings``)."""
+def is_str_dtype(x: object) -> builtins.bool:
+    """Whether ``x`` names the string dtype (Arkouda's ``Strings``).
+
+    Parameters
+    ----------
+    x : object
+        ``str``, ``np.str_``, a name such as ``"str"``, or a NumPy dtype.
+
+    Returns
+    -------
+    bool
+        True for ``str``, ``np.str_``, their names, or a NumPy unicode dtype.
+
+    Examples
+    --------
+    >>> ak.numpy.is_str_dtype(str), ak.numpy.is_str_dtype(np.dtype("<U3")), ak.numpy.is_str_dtype(ak.int64)
+    (True, True, False)
+    """
     if x is str or x is np.str_ or (isinstance(x, str) and x in ("str", "str_", "U", "string", "Strings")):
         return True
     try:
-        return np.dtype(x).kind == "U"
+        return builtins.bool(np.dtype(x).kind == "U")  # type: ignore[call-overload]  # NumPy reads any object
     except TypeError:
         return False
 
 
-def is_supported_int(num):
+def is_supported_int(num: object) -> builtins.bool:
+    """Whether ``num`` is an integer scalar Arkouda supports (not a bool).
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a Python, NumPy or bigint integer.
+
+    Examples
+    --------
+    >>> ak.is_supported_int(3), ak.is_supported_int(np.uint8(3)), ak.is_supported_int(True)
+    (True, True, False)
+    """
     return isinstance(num, ARKOUDA_SUPPORTED_INTS) and not isinstance(num, builtins.bool)
 
 
-def is_supported_float(num):
+def is_supported_float(num: object) -> builtins.bool:
+    """Whether ``num`` is a float scalar Arkouda supports.
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a Python float, NumPy float64 or float32.
+
+    Examples
+    --------
+    >>> ak.is_supported_float(1.5), ak.is_supported_float(1)
+    (True, False)
+    """
     return isinstance(num, ARKOUDA_SUPPORTED_FLOATS)
 
 
-def is_supported_number(num):
+def is_supported_number(num: object) -> builtins.bool:
+    """Whether ``num`` is an integer or float scalar Arkouda supports (not a bool).
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a supported integer or float.
+
+    Examples
+    --------
+    >>> ak.is_supported_number(1), ak.is_supported_number(2.5), ak.is_supported_number(np.True_)
+    (True, True, False)
+    """
     return isinstance(num, ARKOUDA_SUPPORTED_NUMBERS) and not isinstance(num, (builtins.bool, np.bool_))
 
 
-def is_supported_bool(num):
+def is_supported_bool(num: object) -> builtins.bool:
+    """Whether ``num`` is a Python or NumPy bool.
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for ``bool`` or ``np.bool_``.
+
+    Examples
+    --------
+    >>> ak.is_supported_bool(True), ak.is_supported_bool(1)
+    (True, False)
+    """
     return isinstance(num, ARKOUDA_SUPPORTED_BOOLS)
 
 
-def is_supported_dtype(scalar):
+def is_supported_dtype(scalar: object) -> builtins.bool:
+    """Whether ``scalar`` is a scalar of a dtype Arkouda supports (number, bool or string).
+
+    Parameters
+    ----------
+    scalar : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a supported number, a bool or a string.
+
+    Examples
+    --------
+    >>> ak.is_supported_dtype("a"), ak.is_supported_dtype(1j)
+    (True, False)
+    """
     return isinstance(scalar, ARKOUDA_SUPPORTED_NUMBERS + ARKOUDA_SUPPORTED_BOOLS + (str, np.str_))
 
 
-def resolve_scalar_dtype(val):
-    """Arkouda's dtype name of a scalar: 'bool', 'int64', 'uint64' (ints from 2**63 up to
-    2**64), 'bigint' (beyond), 'float64' (any float, NumPy's float32 too), 'str', or the NumPy
-    dtype's name."""
+def resolve_scalar_dtype(val: object) -> str:
+    """Arkouda's dtype name of a scalar.
+
+    Parameters
+    ----------
+    val : object
+        A scalar.
+
+    Returns
+    -------
+    str
+        'bool', 'int64', 'uint64' (ints from 2**63 up to 2**64), 'bigint' (beyond), 'float64'
+        (any float, NumPy's float32 too), 'str', the NumPy dtype's name, or the type's text.
+
+    Examples
+    --------
+    >>> ak.resolve_scalar_dtype(1), ak.resolve_scalar_dtype(2**64), ak.resolve_scalar_dtype(np.float32(1))
+    ('int64', 'bigint', 'float64')
+    """
     if isinstance(val, (builtins.bool, np.bool_)):
         return "bool"
     if isinstance(val, bigint_):
@@ -367,28 +591,56 @@ def resolve_scalar_dtype(val):
     return str(type(val))
 
 
-def _is_python_scalar(x):
+def _is_python_scalar(x: object) -> builtins.bool:
     return isinstance(x, (builtins.bool, builtins.int, builtins.float, builtins.complex)) and not isinstance(
         x, (np.generic, bigint_)
     )
 
 
-def _operand(x):
-    """What NumPy's ``can_cast``/``result_type`` read for ``x``: an array's dtype (a pdarray's),
-    else ``x`` itself (a dtype, a type, a name, a NumPy scalar or a Python scalar)."""
+def _operand(x: object) -> Any:  # noqa: ANN401 (what NumPy reads)
+    """What NumPy's ``can_cast``/``result_type`` read for ``x``.
+
+    An array's dtype (a pdarray's), else ``x`` itself (a dtype, a type, a name, a NumPy scalar
+    or a Python scalar).
+    """
     if isinstance(x, (np.dtype, np.generic, type, str)) or _is_python_scalar(x):
         return x
     d = getattr(x, "dtype", None)
     return x if d is None else d
 
 
-def can_cast(from_, to, casting="safe"):
-    """NumPy 2's ``can_cast``: by dtype for dtypes, pdarrays and NumPy scalars (no value-based
-    casting: ``can_cast(np.float64(1.0), float32)`` is False). Beyond NumPy, which refuses
-    Python scalars: a Python int by its value for the integer dtypes (Arkouda's rule:
-    ``can_cast(-5, uint64)`` is False) and to any float; a Python float to any float; a
-    Python bool as ``bool``. bigint: any integer or bool casts to it, it casts to the floats
-    and to itself."""
+_Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
+
+
+def can_cast(from_: object, to: Any, casting: _Casting = "safe") -> builtins.bool:  # noqa: ANN401 (a dtype-like)
+    """NumPy 2's ``can_cast``, with Python scalars and bigint.
+
+    By dtype for dtypes, pdarrays and NumPy scalars (no value-based casting:
+    ``can_cast(np.float64(1.0), float32)`` is False). Beyond NumPy, which refuses Python
+    scalars: a Python int by its value for the integer dtypes (Arkouda's rule:
+    ``can_cast(-5, uint64)`` is False) and to any float; a Python float to any float; a Python
+    bool as ``bool``. bigint: any integer or bool casts to it, it casts to the floats and to
+    itself.
+
+    Parameters
+    ----------
+    from_ : dtype, type, pdarray or scalar
+        What is cast.
+    to : dtype, type or name
+        The dtype cast to.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, default 'safe'
+        NumPy's casting rule.
+
+    Returns
+    -------
+    bool
+        Whether the cast is allowed under ``casting``.
+
+    Examples
+    --------
+    >>> ak.can_cast(ak.int64, ak.float64), ak.can_cast(-5, ak.uint64), ak.can_cast(ak.int64, ak.bigint)
+    (True, False, True)
+    """
     f = _operand(from_)
     if is_bigint(f) or is_bigint(to):
         if casting == "unsafe":
@@ -398,7 +650,7 @@ def can_cast(from_, to, casting="safe"):
         if _is_python_scalar(f):
             return isinstance(f, builtins.int)
         return np.dtype(f).kind in "iub"
-    t = np.dtype(to)
+    t: np.dtype[Any] = np.dtype(to)
     if isinstance(f, builtins.bool):
         return builtins.bool(np.can_cast(bool_, t, casting))
     if _is_python_scalar(f):
@@ -415,10 +667,28 @@ def can_cast(from_, to, casting="safe"):
     return builtins.bool(np.can_cast(f, t, casting))
 
 
-def result_type(*args):
-    """NumPy 2's ``result_type`` of dtypes, types, pdarrays and scalars (NumPy scalars by their
-    dtype, Python scalars weak as NEP 50 reads them: ``result_type(uint8, 1)`` is uint8).
-    With a bigint: float64 when a float takes part, else bigint."""
+def result_type(*args: object) -> Any:  # noqa: ANN401 (a NumPy dtype or the bigint dtype)
+    """NumPy 2's ``result_type`` of dtypes, types, pdarrays and scalars, with bigint.
+
+    NumPy scalars count by their dtype, Python scalars weak as NEP 50 reads them
+    (``result_type(uint8, 1)`` is uint8). With a bigint: float64 when a float takes part, else
+    bigint.
+
+    Parameters
+    ----------
+    *args : dtype, type, pdarray or scalar
+        The operands.
+
+    Returns
+    -------
+    numpy.dtype or bigint
+        The result dtype.
+
+    Examples
+    --------
+    >>> ak.result_type(ak.uint8, 1), ak.result_type(ak.int64, ak.uint64), ak.result_type(ak.bigint, 1)
+    (dtype('uint8'), dtype('float64'), dtype(bigint))
+    """
     ops = [_operand(a) for a in args]
     if builtins.any(is_bigint(o) for o in ops):
         rest = [o for o in ops if not is_bigint(o)]
@@ -430,26 +700,114 @@ def result_type(*args):
     return np.result_type(*ops)
 
 
-def promote_types(a, b):
+def promote_types(a: object, b: object) -> Any:  # noqa: ANN401 (a NumPy dtype or the bigint dtype)
+    """The dtype both ``a`` and ``b`` cast to safely (``result_type`` of the two).
+
+    Parameters
+    ----------
+    a, b : dtype, type or name
+        The dtypes.
+
+    Returns
+    -------
+    numpy.dtype or bigint
+        The promoted dtype.
+
+    Examples
+    --------
+    >>> ak.promote_types(ak.uint8, ak.int64)
+    dtype('int64')
+    """
     return result_type(a, b)
 
 
-def isSupportedInt(num):
+def isSupportedInt(num: object) -> builtins.bool:
+    """Arkouda's older name of :func:`is_supported_int`.
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a supported integer.
+
+    Examples
+    --------
+    >>> ak.dtypes.isSupportedInt(7)
+    True
+    """
     return is_supported_int(num)
 
 
-def isSupportedFloat(num):
+def isSupportedFloat(num: object) -> builtins.bool:
+    """Arkouda's older name of :func:`is_supported_float`.
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a supported float.
+
+    Examples
+    --------
+    >>> ak.dtypes.isSupportedFloat(7)
+    False
+    """
     return is_supported_float(num)
 
 
-def isSupportedNumber(num):
+def isSupportedNumber(num: object) -> builtins.bool:
+    """Arkouda's older name of :func:`is_supported_number`.
+
+    Parameters
+    ----------
+    num : object
+        A scalar.
+
+    Returns
+    -------
+    bool
+        True for a supported integer or float.
+
+    Examples
+    --------
+    >>> ak.dtypes.isSupportedNumber(7.0)
+    True
+    """
     return is_supported_number(num)
 
 
-def ak_dtype(x):
-    """Arkouda's ``dtype``: the NumPy dtype of ``x`` (a dtype, a type, a name or a scalar),
-    ``bigint()`` for the bigint family, Python ints sized as Arkouda sizes them (int64, then
-    uint64 up to 2**64, then bigint)."""
+def ak_dtype(x: object) -> Any:  # noqa: ANN401 (a NumPy dtype or the bigint dtype)
+    """Arkouda's ``dtype``: the dtype of a dtype, type, name or scalar.
+
+    Parameters
+    ----------
+    x : object
+        A dtype, a type, a name or a scalar; Python ints are sized as Arkouda sizes them
+        (int64, then uint64 up to 2**64, then bigint).
+
+    Returns
+    -------
+    numpy.dtype or bigint
+        The NumPy dtype, or ``bigint()`` for the bigint family.
+
+    Raises
+    ------
+    TypeError
+        NumPy reads no dtype from ``x``.
+
+    Examples
+    --------
+    >>> ak.dtype(1), ak.dtype(2**63), ak.dtype(2**64), ak.dtype("str")
+    (dtype('int64'), dtype('uint64'), dtype(bigint), dtype('<U'))
+    """
     if is_bigint(x):
         return bigint()
     if isinstance(x, builtins.bool) or x is builtins.bool or x == "bool":
@@ -465,7 +823,7 @@ def ak_dtype(x):
         return np.dtype(np.str_)
     if isinstance(x, np.generic):
         return x.dtype
-    return np.dtype(x)
+    return np.dtype(x)  # type: ignore[call-overload]  # NumPy reads any object and raises TypeError
 
 
 # ----- Arkouda's dtype module names: NumPy's scalar types and dtype classes -----------------
@@ -514,41 +872,89 @@ _CHAPEL_NAMES = {
 }
 
 
-def dtype_for_chapel(type_name):
-    """The dtype of a Chapel type name (``"real(32)"`` is float32, ``"string"`` str); a
-    ``TypeError`` for a name without one."""
+def dtype_for_chapel(type_name: str) -> Any:  # noqa: ANN401 (a NumPy dtype or the bigint dtype)
+    """The dtype of a Chapel type name.
+
+    Parameters
+    ----------
+    type_name : str
+        A Chapel type name such as ``"real(32)"`` or ``"string"``.
+
+    Returns
+    -------
+    numpy.dtype or bigint
+        The dtype (``"real(32)"`` is float32, ``"string"`` str).
+
+    Raises
+    ------
+    TypeError
+        The name has no dtype.
+
+    Examples
+    --------
+    >>> ak.numpy.dtype_for_chapel("real(32)"), ak.numpy.dtype_for_chapel("int")
+    (dtype('float32'), dtype('int64'))
+    """
     try:
         return ak_dtype(_CHAPEL_NAMES[type_name])
     except KeyError:
         raise TypeError(f"Arkouda does not have a dtype that corresponds to '{type_name}' in Chapel") from None
 
 
-def _datatype_check(the_dtype, allowed_list, name):
+def _datatype_check(the_dtype: object, allowed_list: Any, name: str) -> None:  # noqa: ANN401 (a container)
     """A ``TypeError`` naming ``name`` unless ``the_dtype`` is in ``allowed_list``."""
     if the_dtype not in allowed_list:
         raise TypeError(f"{name} only implements types {allowed_list}")
 
 
-def _is_dtype_in_union(dt, union_type):
+def _is_dtype_in_union(dt: object, union_type: object) -> builtins.bool:
     """True when ``dt`` is one of the types of the ``typing.Union`` ``union_type``."""
     return hasattr(union_type, "__args__") and dt in union_type.__args__
 
 
-def _val_isinstance_of_union(val, union_type):
+def _val_isinstance_of_union(val: object, union_type: object) -> builtins.bool:
     """True when ``val`` is an instance of one of the types of the ``typing.Union``."""
     return hasattr(union_type, "__args__") and isinstance(val, union_type.__args__)
 
 
-def get_byteorder(dt):
-    """The byte order of the NumPy dtype ``dt`` as ``"<"`` or ``">"`` (``"="`` resolved to
-    this machine's order; ``"|"``, no order, too)."""
-    order = np.dtype(dt).byteorder
+def get_byteorder(dt: Any) -> str:  # noqa: ANN401 (anything numpy.dtype reads)
+    """The byte order of the NumPy dtype ``dt``.
+
+    Parameters
+    ----------
+    dt : dtype-like
+        A NumPy dtype, type or name.
+
+    Returns
+    -------
+    str
+        ``"<"`` or ``">"`` (``"="`` resolved to this machine's order), or ``"|"`` for a dtype
+        without one.
+
+    Examples
+    --------
+    >>> ak.get_byteorder(np.dtype(">i8")), ak.get_byteorder(np.uint8)
+    ('>', '|')
+    """
+    order: str = np.dtype(dt).byteorder
     if order == "=":
         return "<" if sys.byteorder == "little" else ">"
     return order
 
 
-def get_server_byteorder():
-    """The byte order of the machines that hold the arrays: this one's, ``"little"`` or
-    ``"big"`` (every rank of a job runs on one architecture)."""
+def get_server_byteorder() -> str:
+    """The byte order of the machines that hold the arrays.
+
+    Every rank of a job runs on one architecture: this machine's order.
+
+    Returns
+    -------
+    str
+        ``"little"`` or ``"big"``.
+
+    Examples
+    --------
+    >>> ak.get_server_byteorder() in ("little", "big")
+    True
+    """
     return sys.byteorder
