@@ -1,7 +1,7 @@
-"""Floating-point error handling for pdarray arithmetic: ``seterr``, ``geterr``, ``errstate``,
-``seterrcall`` and ``geterrcall``, with NumPy's names and modes and Arkouda's defaults.
+"""Floating-point error handling for pdarray arithmetic.
 
-Each category (``divide``, ``over``, ``under``, ``invalid``) has a mode:
+``seterr``, ``geterr``, ``errstate``, ``seterrcall`` and ``geterrcall``, with NumPy's names and
+modes and Arkouda's defaults. Each category (``divide``, ``over``, ``under``, ``invalid``) has a mode:
 
 - ``"ignore"``: nothing happens (the default for every category, as in Arkouda);
 - ``"warn"``: a ``RuntimeWarning`` with NumPy's message ("divide by zero encountered in divide");
@@ -39,11 +39,18 @@ divide by zero encountered in divide
 'ignore'
 """
 
+from __future__ import annotations
+
 import contextlib
 import logging
 import math
 import sys
 import warnings
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
+
+if TYPE_CHECKING:
+    from .pdarrayclass import pdarray
 
 __all__ = ["geterr", "seterr", "geterrcall", "seterrcall", "errstate", "handle", "check"]
 
@@ -52,7 +59,8 @@ MODES = ("ignore", "warn", "raise", "call", "print", "log")
 _DEFAULTS = {k: "ignore" for k in KINDS}
 
 _state = dict(_DEFAULTS)
-_errcall = [None]
+# The "call" function or "log" object (any object: NumPy's modes call or write to it).
+_errcall: list[Any] = [None]
 # True when some category's mode is not "ignore": the one test that elementwise code pays.
 _active = [False]
 # Set while :func:`check` computes its masks, whose own operators must not be checked.
@@ -61,29 +69,61 @@ _checking = [False]
 _logger = logging.getLogger("atoll.err")
 
 
-def _set(modes):
+def _set(modes: dict[str, str]) -> None:
     _state.update(modes)
     _active[0] = any(v != "ignore" for v in _state.values())
 
 
-def geterr():
-    """The current modes, a dict of ``divide``, ``over``, ``under`` and ``invalid``.
+def geterr() -> dict[str, str]:
+    """The current modes of the four categories.
 
-    >>> import atoll as ak
+    Returns
+    -------
+    dict of str to str
+        The mode of ``divide``, ``over``, ``under`` and ``invalid``.
+
+    Examples
+    --------
     >>> sorted(ak.geterr())
     ['divide', 'invalid', 'over', 'under']
     """
     return dict(_state)
 
 
-def seterr(all=None, divide=None, over=None, under=None, invalid=None, **unknown):  # noqa: A002  (NumPy's name)
-    """Sets the mode of each category given (``all`` sets the four, the others override it;
-    ``None`` leaves a category as it is) and returns the previous modes, as ``numpy.seterr``.
+def seterr(
+    all: str | None = None,  # noqa: A002  (NumPy's name)
+    divide: str | None = None,
+    over: str | None = None,
+    under: str | None = None,
+    invalid: str | None = None,
+    **unknown: str | None,
+) -> dict[str, str]:
+    """Sets the mode of each category given, as ``numpy.seterr``.
 
-    An unknown category or mode is a ``ValueError`` (Arkouda's error). Naming ``under`` with a
-    new mode warns (``UserWarning``) that underflow is not detected.
+    Naming ``under`` with a new mode warns (``UserWarning``) that underflow is not detected.
 
-    >>> import atoll as ak
+    Parameters
+    ----------
+    all : str, optional
+        The mode of the four categories; the others override it.
+    divide, over, under, invalid : str, optional
+        The mode of one category (``None`` leaves it as it is): ``"ignore"``, ``"warn"``,
+        ``"raise"``, ``"call"``, ``"print"`` or ``"log"``.
+    **unknown : str
+        Any other name is an error.
+
+    Returns
+    -------
+    dict of str to str
+        The previous modes.
+
+    Raises
+    ------
+    ValueError
+        An unknown category or mode (Arkouda's error).
+
+    Examples
+    --------
     >>> old = ak.seterr(divide="warn")
     >>> old["divide"], ak.geterr()["divide"]
     ('ignore', 'warn')
@@ -91,7 +131,7 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None, **unknown
     """
     for key in unknown:
         raise ValueError(f"Unknown error type: {key!r}")
-    new = {}
+    new: dict[str, str] = {}
     if all is not None:
         new = {k: all for k in KINDS}
     for key, val in (("divide", divide), ("over", over), ("under", under), ("invalid", invalid)):
@@ -109,15 +149,51 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None, **unknown
     return old
 
 
-def geterrcall():
-    """The function (or log object) used by the ``"call"`` (``"log"``) mode, or None."""
+def geterrcall() -> object:
+    """The function (or log object) used by the ``"call"`` (``"log"``) mode.
+
+    Returns
+    -------
+    callable, object with a ``write`` method, or None
+        What :func:`seterrcall` set last.
+
+    Examples
+    --------
+    >>> ak.geterrcall() is None
+    True
+    """
     return _errcall[0]
 
 
-def seterrcall(func):
-    """Sets the function called as ``func(kind, message)`` in ``"call"`` mode (or an object with
-    a ``write`` method, written to in ``"log"`` mode) and returns the previous one; ``None``
-    clears it. Anything else is a ``TypeError``."""
+def seterrcall(func: object) -> object:
+    """Sets the function of the ``"call"`` mode (or the object of the ``"log"`` mode).
+
+    Parameters
+    ----------
+    func : callable, object with a ``write`` method, or None
+        Called as ``func(kind, message)`` in ``"call"`` mode, or written to in ``"log"`` mode;
+        ``None`` clears it.
+
+    Returns
+    -------
+    callable, object or None
+        The previous one.
+
+    Raises
+    ------
+    TypeError
+        ``func`` is neither callable, nor has a ``write`` method, nor is None.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> old = ak.seterrcall(lambda kind, msg: seen.append(kind))
+    >>> with ak.errstate(divide="call"):
+    ...     _ = ak.array([1.0]) / 0
+    >>> seen
+    ['divide']
+    >>> _ = ak.seterrcall(old)
+    """
     if func is not None and not callable(func) and not callable(getattr(func, "write", None)):
         raise TypeError("seterrcall expects a callable, an object with a write method, or None")
     old = _errcall[0]
@@ -126,10 +202,19 @@ def seterrcall(func):
 
 
 class errstate(contextlib.ContextDecorator):
-    """Sets modes (and the ``call`` function) for the duration of a ``with`` block or of a
-    decorated function, then restores the previous ones, as ``numpy.errstate``.
+    """Sets modes (and the ``call`` function) for a ``with`` block or a decorated function.
 
-    >>> import atoll as ak
+    The previous ones are restored after, as ``numpy.errstate`` does.
+
+    Parameters
+    ----------
+    call : callable, object with a ``write`` method, or None, optional
+        The function of the ``"call"`` mode (or object of the ``"log"`` mode) within.
+    all, divide, over, under, invalid : str, optional
+        The modes within, as :func:`seterr` reads them.
+
+    Examples
+    --------
     >>> with ak.errstate(all="raise", under="ignore"):
     ...     ak.geterr()
     {'divide': 'raise', 'over': 'raise', 'under': 'ignore', 'invalid': 'raise'}
@@ -139,12 +224,21 @@ class errstate(contextlib.ContextDecorator):
 
     _UNSET = object()
 
-    def __init__(self, *, call=_UNSET, all=None, divide=None, over=None, under=None, invalid=None):  # noqa: A002
+    def __init__(
+        self,
+        *,
+        call: object = _UNSET,
+        all: str | None = None,  # noqa: A002
+        divide: str | None = None,
+        over: str | None = None,
+        under: str | None = None,
+        invalid: str | None = None,
+    ) -> None:
         self._modes = dict(all=all, divide=divide, over=over, under=under, invalid=invalid)
         self._call = call
-        self._saved = []
+        self._saved: list[tuple[dict[str, str], object]] = []
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         saved = (geterr(), geterrcall())
         seterr(**self._modes)
         if self._call is not errstate._UNSET:
@@ -156,7 +250,7 @@ class errstate(contextlib.ContextDecorator):
         self._saved.append(saved)
         return None
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         modes, call = self._saved.pop()
         _set(modes)
         _errcall[0] = call
@@ -164,10 +258,23 @@ class errstate(contextlib.ContextDecorator):
 
 
 @contextlib.contextmanager
-def quiet():
-    """Within the block, elementwise operations report no floating-point errors: for library
-    code whose intermediate infinities and NaNs are not the caller's errors (``isclose``
-    subtracts infinities, as NumPy's does without a warning)."""
+def quiet() -> Iterator[None]:
+    """A block within which elementwise operations report no floating-point errors.
+
+    For library code whose intermediate infinities and NaNs are not the caller's errors
+    (``isclose`` subtracts infinities, as NumPy's does without a warning).
+
+    Yields
+    ------
+    None
+        Once, for the block.
+
+    Examples
+    --------
+    >>> with ak.errstate(divide="raise"), ak.numpy.err.quiet():
+    ...     (ak.array([1.0]) / 0).tolist()
+    [inf]
+    """
     before = _checking[0]
     _checking[0] = True
     try:
@@ -176,9 +283,31 @@ def quiet():
         _checking[0] = before
 
 
-def handle(kind, message):
-    """Routes an error of category ``kind`` with ``message`` through the current mode (a
-    ``ValueError`` for an unknown category)."""
+def handle(kind: str, message: str) -> None:
+    """Routes an error of category ``kind`` with ``message`` through the current mode.
+
+    Parameters
+    ----------
+    kind : {'divide', 'over', 'under', 'invalid'}
+        The category.
+    message : str
+        NumPy's message of the error.
+
+    Raises
+    ------
+    ValueError
+        ``kind`` is not a category.
+    FloatingPointError
+        The category's mode is ``"raise"``.
+
+    Examples
+    --------
+    >>> with ak.errstate(over="raise"):
+    ...     ak.numpy.err.handle("over", "overflow encountered in exp")
+    Traceback (most recent call last):
+    ...
+    FloatingPointError: overflow encountered in exp
+    """
     if kind not in _state:
         raise ValueError(f"Unknown error type: {kind!r}")
     mode = _state[kind]
@@ -215,11 +344,15 @@ _OVER_IS_INVALID = frozenset(["floor_divide", "divmod"])
 _INT_DIVIDING = frozenset(["floor_divide", "remainder", "fmod", "divmod"])
 
 
-def _is_array(x):
+_Mask = Union[bool, "pdarray"]
+_R = TypeVar("_R")
+
+
+def _is_array(x: object) -> bool:
     return hasattr(x, "_ex") and hasattr(x, "dtype")
 
 
-def _scalar_test(f, x):
+def _scalar_test(f: Callable[[Any], object], x: object) -> bool:
     try:
         return bool(f(x))
     except (TypeError, OverflowError):
@@ -229,18 +362,19 @@ def _scalar_test(f, x):
 # Masks below are bool pdarrays or Python bools (a scalar operand's, or "none" as False).
 
 
-def _and(a, b):
+def _and(a: _Mask, b: _Mask) -> _Mask:
     if a is False or b is False:
         return False
     if a is True:
         return b
     if b is True:
         return a
-    return a & b
+    both: _Mask = a & b
+    return both
 
 
-def _or(*ms):
-    out = False
+def _or(*ms: _Mask) -> _Mask:
+    out: _Mask = False
     for m in ms:
         if m is True:
             return True
@@ -249,30 +383,30 @@ def _or(*ms):
     return out
 
 
-def _not(a):
+def _not(a: _Mask) -> _Mask:
     return (not a) if isinstance(a, bool) else ~a
 
 
-def _nan(x):
+def _nan(x: Any) -> _Mask:  # noqa: ANN401 (a pdarray or a scalar)
     """The NaN mask of an operand (False for an array without floats)."""
     if _is_array(x):
         return (x != x) if x.dtype.kind == "f" else False
     return _scalar_test(math.isnan, x)
 
 
-def _inf(x):
+def _inf(x: Any) -> _Mask:  # noqa: ANN401 (a pdarray or a scalar)
     """The infinity mask of an operand (False for an array without floats)."""
     if _is_array(x):
         return ((x == math.inf) | (x == -math.inf)) if x.dtype.kind == "f" else False
     return _scalar_test(math.isinf, x)
 
 
-def _eq(x, v):
+def _eq(x: Any, v: object) -> _Mask:  # noqa: ANN401 (a pdarray or a scalar)
     """``x == v``: a mask of a pdarray, a bool of a scalar."""
     return (x == v) if _is_array(x) else _scalar_test(lambda y: y == v, x)
 
 
-def _zero_divisor_cases(name, args):
+def _zero_divisor_cases(name: str, args: tuple[object, ...]) -> _Mask:
     """The mask of inputs whose infinite result is a division by zero (False: none are)."""
     if name in ("divide", "floor_divide", "divmod") and len(args) == 2:
         return _eq(args[1], 0)
@@ -287,15 +421,15 @@ def _zero_divisor_cases(name, args):
     return False
 
 
-def _count(mask):
+def _count(mask: _Mask) -> bool:
     if isinstance(mask, bool):
         return mask
     return bool(mask.any())
 
 
-def _float_errors(name, result, args, want):
+def _float_errors(name: str, result: pdarray, args: tuple[object, ...], want: set[str]) -> list[str]:
     """The categories (in NumPy's order) that a float ``result`` of ``name`` shows."""
-    found = []
+    found: list[str] = []
     nan_in = _or(*[_nan(a) for a in args])
     inf_in = _or(*[_inf(a) for a in args])
     is_inf = (result == math.inf) | (result == -math.inf)
@@ -319,25 +453,55 @@ def _float_errors(name, result, args, want):
     return found
 
 
-def check(name, result, *args):
-    """Reports the floating-point errors of the elementwise operation ``name`` (NumPy's ufunc
-    name) that gave the pdarray ``result`` from ``args`` (pdarrays or scalars), through the
-    current modes. Free unless some mode is not ``"ignore"``; returns ``result``."""
+def check(name: str, result: _R, *args: object) -> _R:
+    """Reports the floating-point errors of an elementwise operation through the current modes.
+
+    Free unless some mode is not ``"ignore"``.
+
+    Parameters
+    ----------
+    name : str
+        NumPy's ufunc name of the operation.
+    result : pdarray
+        What the operation gave (anything else is passed through unchecked).
+    *args : pdarray or scalar
+        The operation's operands.
+
+    Returns
+    -------
+    pdarray
+        ``result``.
+
+    Raises
+    ------
+    FloatingPointError
+        An error's category has mode ``"raise"``.
+
+    Examples
+    --------
+    >>> a = ak.array([1.0, 0.0])
+    >>> with ak.errstate(invalid="raise"):
+    ...     ak.numpy.err.check("divide", a / 0.0, a, 0.0)
+    Traceback (most recent call last):
+    ...
+    FloatingPointError: invalid value encountered in divide
+    """
     if not _active[0] or _checking[0] or not _is_array(result):
         return result
     want = {k for k in ("divide", "over", "invalid") if _state[k] != "ignore"}
     if not want:
         return result
     _checking[0] = True
+    r: Any = result  # a pdarray: _is_array said so
     try:
-        result._materialize()
-        found = []
-        kind = result.dtype.kind
+        r._materialize()
+        found: list[str] = []
+        kind = r.dtype.kind
         if kind in "iu" and name in _INT_DIVIDING and len(args) == 2:
             if "divide" in want and _count(_eq(args[1], 0)):
                 found.append("divide")
         elif kind == "f":
-            found = _float_errors(name, result, args, want)
+            found = _float_errors(name, r, args, want)
     finally:
         _checking[0] = False
     for k in found:
