@@ -1,7 +1,13 @@
-"""One concatenation for every array kind (Arkouda's ``generic_concat``, and
-``ak.concatenate`` of Strings, Categoricals and SegArrays)."""
+"""One concatenation for every array kind.
+
+Arkouda's ``generic_concat``, and ``ak.concatenate`` of Strings, Categoricals and SegArrays.
+"""
+
+from __future__ import annotations
 
 import builtins
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -14,9 +20,37 @@ from ..numpy.timeclass import _AbstractBaseTime
 from .categorical import Categorical
 
 
-def generic_concat(items, ordered=True):
-    """The arrays of ``items`` (all of one kind: pdarrays, Strings, Categoricals or
-    SegArrays) one after the other. TypeError for mixed kinds."""
+def generic_concat(items: Iterable[Any], ordered: bool = True) -> Any:  # noqa: ANN401 (an array of the items' kind)
+    """The arrays of ``items`` one after the other.
+
+    Parameters
+    ----------
+    items : iterable
+        Arrays all of one kind: pdarrays, Strings, Categoricals, SegArrays or bigint arrays.
+    ordered : bool, default True
+        For Categoricals: keep the first one's categories first (else the union of the
+        categories, in any order).
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, SegArray or BigIntArray
+        Of the items' kind; pdarrays give NumPy's result dtype.
+
+    Raises
+    ------
+    ValueError
+        ``items`` is empty.
+    TypeError
+        The items are of different kinds, or of a kind with no concatenation.
+
+    Examples
+    --------
+    >>> from atoll.pandas._concat import generic_concat
+    >>> generic_concat([ak.array([1, 2]), ak.array([0.5])]).tolist()
+    [1.0, 2.0, 0.5]
+    >>> generic_concat([ak.array(["a"]), ak.array(["b", "c"])]).tolist()
+    ['a', 'b', 'c']
+    """
     items = list(items)
     if not items:
         raise ValueError("concatenate: need at least one array")
@@ -37,7 +71,7 @@ def generic_concat(items, ordered=True):
     raise TypeError(f"concatenate: unsupported type {kind}")
 
 
-def _kind(x):
+def _kind(x: object) -> str:
     if isinstance(x, pdarray):
         return "pdarray"
     if isinstance(x, Strings):
@@ -51,10 +85,12 @@ def _kind(x):
     return type(x).__name__
 
 
-def _concat_pdarrays(arrays):
-    """One pdarray holding the elements of the pdarrays ``arrays`` in order, in NumPy's result
-    dtype (bigint arrays: a bigint array; Datetimes, or Timedeltas, all of one class: one of
-    that class, of their nanoseconds)."""
+def _concat_pdarrays(arrays: Sequence[Any]) -> Any:  # noqa: ANN401 (a pdarray, time array or BigIntArray)
+    """One pdarray holding the elements of the pdarrays ``arrays`` in order.
+
+    In NumPy's result dtype (bigint arrays: a bigint array; Datetimes, or Timedeltas, all of
+    one class: one of that class, of their nanoseconds).
+    """
     for a in arrays:
         _check(a, "arrays")
     cls = type(arrays[0])

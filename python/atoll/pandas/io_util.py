@@ -1,5 +1,4 @@
-"""File helpers of Arkouda's ``arkouda.pandas.io_util``: directories, and small key/value
-files.
+"""File helpers of Arkouda's ``arkouda.pandas.io_util``: directories, and small key/value files.
 
 >>> import os, tempfile
 >>> from atoll.pandas import io_util
@@ -15,9 +14,16 @@ True
 False
 """
 
+from __future__ import annotations
+
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Union
+
+# A path, as ``open`` takes it.
+_Path = Union[str, "os.PathLike[str]"]
 
 __all__ = [
     "get_directory",
@@ -29,9 +35,31 @@ __all__ = [
 ]
 
 
-def get_directory(path):
-    """The directory ``path`` as a ``Path``, created with its parents if missing
-    (ValueError when that fails)."""
+def get_directory(path: _Path) -> Path:
+    """The directory ``path`` as a ``Path``, created with its parents if missing.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The directory.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``, which now exists.
+
+    Raises
+    ------
+    ValueError
+        The directory cannot be made.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from atoll.pandas.io_util import get_directory
+    >>> get_directory(os.path.join(tempfile.mkdtemp(), "x", "y")).is_dir()
+    True
+    """
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
         return Path(path)
@@ -39,16 +67,59 @@ def get_directory(path):
         raise ValueError(e) from None
 
 
-def write_line_to_file(path, line):
-    """Appends ``line`` and a newline to the file ``path`` (created if missing)."""
+def write_line_to_file(path: _Path, line: object) -> None:
+    r"""Append ``line`` and a newline to the file ``path`` (created if missing).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    line : object
+        What to write (as ``str`` gives it).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from atoll.pandas.io_util import write_line_to_file
+    >>> p = os.path.join(tempfile.mkdtemp(), "log.txt")
+    >>> write_line_to_file(p, "one"); write_line_to_file(p, 2)
+    >>> open(p).read()
+    'one\n2\n'
+    """
     with open(path, "a") as f:
         f.write(f"{line}\n")
 
 
-def delimited_file_to_dict(path, delimiter=","):
-    """A dict of the ``key<delimiter>value`` lines of the file (empty when it is missing);
-    ValueError for a line without exactly two fields."""
-    values = {}
+def delimited_file_to_dict(path: _Path, delimiter: str = ",") -> dict[str, str]:
+    r"""A dict of the ``key<delimiter>value`` lines of the file (empty when it is missing).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    delimiter : str, default ","
+        What separates a key from its value.
+
+    Returns
+    -------
+    dict of str to str
+        Key -> value, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        A line has not exactly two fields.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from atoll.pandas.io_util import delimited_file_to_dict
+    >>> p = os.path.join(tempfile.mkdtemp(), "kv.txt")
+    >>> _ = open(p, "w").write("a|1\nb|2\n")
+    >>> delimited_file_to_dict(p, "|")
+    {'a': '1', 'b': '2'}
+    """
+    values: dict[str, str] = {}
     try:
         with open(path) as f:
             for line in f:
@@ -60,8 +131,32 @@ def delimited_file_to_dict(path, delimiter=","):
     return values
 
 
-def dict_to_delimited_file(path, values, delimiter=","):
-    """Writes ``values`` as ``key,value`` lines (only ',' is supported, as in Arkouda)."""
+def dict_to_delimited_file(path: _Path, values: Mapping[object, object], delimiter: str = ",") -> None:
+    r"""Write ``values`` as ``key,value`` lines, replacing the file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    values : mapping
+        The keys and values (written as ``str`` gives them).
+    delimiter : str, default ","
+        Only ``","`` is supported, as in Arkouda.
+
+    Raises
+    ------
+    ValueError
+        ``delimiter`` is not ``","``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from atoll.pandas.io_util import dict_to_delimited_file
+    >>> p = os.path.join(tempfile.mkdtemp(), "kv.txt")
+    >>> dict_to_delimited_file(p, {"a": 1})
+    >>> open(p).read()
+    'a,1\n'
+    """
     if delimiter != ",":
         raise ValueError(f"the delimiter {delimiter} is not supported")
     with open(path, "w+") as f:
@@ -69,12 +164,44 @@ def dict_to_delimited_file(path, values, delimiter=","):
             f.write(f"{key},{value}\n")
 
 
-def delete_directory(dir):
-    """Removes the directory ``dir`` and what it holds (nothing when it is missing)."""
+def delete_directory(dir: _Path) -> None:
+    """Remove the directory ``dir`` and what it holds (nothing when it is missing).
+
+    Parameters
+    ----------
+    dir : str or os.PathLike
+        The directory.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from atoll.pandas.io_util import delete_directory
+    >>> d = tempfile.mkdtemp()
+    >>> delete_directory(d); os.path.exists(d)
+    False
+    """
     if os.path.isdir(dir):
         shutil.rmtree(dir, ignore_errors=True)
 
 
-def directory_exists(dir):
-    """Whether ``dir`` is an existing directory."""
+def directory_exists(dir: _Path) -> bool:
+    """Whether ``dir`` is an existing directory.
+
+    Parameters
+    ----------
+    dir : str or os.PathLike
+        The path.
+
+    Returns
+    -------
+    bool
+        True for an existing directory.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from atoll.pandas.io_util import directory_exists
+    >>> directory_exists(tempfile.mkdtemp())
+    True
+    """
     return os.path.isdir(dir)
