@@ -10,6 +10,7 @@ import html as _html
 import math
 import os
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -111,6 +112,17 @@ class pdarray(Registrable):
         ["+", "-", "*", "/", "//", "%", "<", ">", "<=", ">=", "!=", "==", "&", "|", "^", "<<", ">>", ">>>", "<<<", "**"]
     )
     OpEqOps = frozenset(["+=", "-=", "*=", "/=", "%=", "//=", "&=", "|=", "^=", "<<=", ">>=", "**="])
+
+    if TYPE_CHECKING:
+        # Methods set on the class by ``atoll.numpy._pdarrayclass_methods`` (mypy sees no attach).
+        def astype(self, dtype: Any) -> "pdarray": ...  # noqa: ANN401 (any dtype-like)
+        def __getitem__(self, key: Any) -> Any: ...  # noqa: ANN401 (a scalar or a pdarray)
+        def reshape(self, *shape: Any, order: str = "C") -> "pdarray": ...  # noqa: ANN401 (ints or a tuple)
+        def flatten(self) -> "pdarray": ...
+        def ravel(self) -> "pdarray": ...
+        def transpose(self, *axes: Any) -> "pdarray": ...  # noqa: ANN401 (ints or a tuple)
+        def argsort(self, algorithm: object = None, axis: int = -1, ascending: bool = True) -> "pdarray": ...
+        def take(self, indices: object, axis: int | None = None) -> "pdarray": ...
 
     def __init__(self, arr=None, start=0, step=1, size=None, expr=None, dtype=None, nodes=1, shape=None):
         self._arr = arr
