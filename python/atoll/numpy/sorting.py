@@ -1,10 +1,15 @@
-"""Arkouda's sorting functions on the distributed radix sort of ``atoll-ops``: ``argsort``,
-``sort``, ``coargsort`` (several keys), ``is_sorted`` and ``searchsorted``.
+"""Arkouda's sorting functions on the distributed radix sort of ``atoll-ops``.
 
-Order is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order)."""
+``argsort``, ``sort``, ``coargsort`` (several keys), ``is_sorted`` and ``searchsorted``. Order
+is NumPy's: stable, NaN last, ``-0.0`` equal to ``0.0`` (kept in input order).
+"""
+
+from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from enum import Enum
+from typing import Any, cast
 
 import numpy as np
 
@@ -22,27 +27,67 @@ from .pdarraycreation import arange, array, full, zeros
 
 
 class SortingAlgorithm(Enum):
-    """Arkouda's sort algorithms; Atoll has one (a distributed stable radix sort) and takes
-    every choice to mean it."""
+    """Arkouda's sort algorithms.
+
+    Atoll has one (a distributed stable radix sort) and takes every choice to mean it.
+    """
 
     RadixSortLSD = "RadixSortLSD"
     TwoArrayRadixSort = "TwoArrayRadixSort"
 
 
-def _empty_perm():
-    return zeros(0, int64)
+def _empty_perm() -> pdarray:
+    return cast(pdarray, zeros(0, int64))
 
 
 @tracked("argsort", rows=0)
-def argsort(pda, algorithm=None, axis=-1, ascending=True):
-    """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``);
+def argsort(
+    pda: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical or bigint array)
+    algorithm: SortingAlgorithm | str | None = None,
+    axis: int | None = -1,
+    ascending: bool = True,
+) -> pdarray:
+    """The int64 permutation that sorts ``pda`` stably (``numpy.argsort(kind="stable")``).
+
     Strings and Categoricals sort by code point. ``ascending=False``: in nonincreasing order,
     equal elements in index order and NaN last (pandas' ``sort_values(ascending=False,
-    kind="stable")``). Of an N-d pdarray: for each lane along ``axis`` (default the last, as
-    NumPy's; None: the flat values), the positions within the lane that sort it."""
+    kind="stable")``).
 
+    Parameters
+    ----------
+    pda : pdarray, Strings, Categorical or bigint pdarray
+        The values.
+    algorithm : SortingAlgorithm or str, optional
+        Arkouda's choice of algorithm; every choice means the one radix sort.
+    axis : int or None, default -1
+        Of an N-d pdarray: for each lane along ``axis``, the positions within the lane that
+        sort it; None: the flat values.
+    ascending : bool, default True
+        Nondecreasing order, or nonincreasing.
+
+    Returns
+    -------
+    pdarray
+        The int64 permutation.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not an array, or ``axis`` not an int.
+    numpy.exceptions.AxisError
+        ``axis`` is out of bounds.
+
+    Examples
+    --------
+    >>> ak.argsort(ak.array([3, 1, 2])).tolist()
+    [1, 2, 0]
+    >>> ak.argsort(ak.array([1.0, np.nan, 3.0]), ascending=False).tolist()
+    [2, 0, 1]
+    """
     if is_str_key(pda):
-        return pda.argsort() if ascending else coargsort([pda], ascending=False)
+        if ascending:
+            return cast(pdarray, pda.argsort())
+        return coargsort([pda], ascending=False)
     if hasattr(pda, "_limbs"):  # bigint: its limbs as keys
         return coargsort([pda], ascending=ascending)
     _check(pda)
@@ -56,9 +101,37 @@ def argsort(pda, algorithm=None, axis=-1, ascending=True):
 
 
 @tracked("sort", rows=0)
-def sort(pda, algorithm=None, axis=-1):
-    """The elements of ``pda`` in nondecreasing order (NaN last). Of an N-d pdarray: each lane
-    along ``axis`` (default the last; None: the flat values) sorted."""
+def sort(pda: pdarray, algorithm: SortingAlgorithm | str | None = None, axis: int | None = -1) -> pdarray:
+    """The elements of ``pda`` in nondecreasing order (NaN last).
+
+    Parameters
+    ----------
+    pda : pdarray
+        The values.
+    algorithm : SortingAlgorithm or str, optional
+        Arkouda's choice of algorithm; every choice means the one radix sort.
+    axis : int or None, default -1
+        Of an N-d pdarray: each lane along ``axis`` sorted; None: the flat values.
+
+    Returns
+    -------
+    pdarray
+        The sorted values.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not a pdarray, or ``axis`` not an int.
+    numpy.exceptions.AxisError
+        ``axis`` is out of bounds.
+
+    Examples
+    --------
+    >>> ak.sort(ak.array([3.0, np.nan, -1.0])).tolist()
+    [-1.0, 3.0, nan]
+    >>> ak.sort(ak.array([[3, 1], [0, 2]]), axis=0).tolist()
+    [[0, 1], [3, 2]]
+    """
     _check(pda)
     if pda._shape is not None and axis is not None:
         return _sort_along(pda, axis, True, False)  # rank 0: NumPy's AxisError
@@ -67,22 +140,23 @@ def sort(pda, algorithm=None, axis=-1):
     if pda._shape is not None:  # axis None: the flat values
         pda = _flat_values(pda)
     if pda.size == 0:
-        return pda[0:0]
-    return pda[argsort(pda)]
+        return cast(pdarray, pda[0:0])
+    return cast(pdarray, pda[argsort(pda)])
 
 
-def _flat_values(pda):
+def _flat_values(pda: pdarray) -> pdarray:
     """``pda``'s C-order flat values as a 1-D pdarray (no copy)."""
     pda._materialize()
     return pdarray(pda._arr, pda._start, pda._step, pda._size)
 
 
-def _sort_along(pda, axis, ascending, positions):
-    """Each lane of the N-d ``pda`` along ``axis`` sorted stably (NaN last), or with
-    ``positions`` the positions within the lane that sort it. The storage is C order over the
-    flat index: the axis is moved last (one gather, none when it is last), one sort by (lane,
-    value) orders every lane at once, and the result is moved back."""
+def _sort_along(pda: pdarray, axis: object, ascending: bool, positions: bool) -> pdarray:
+    """Each lane of the N-d ``pda`` along ``axis`` sorted stably (NaN last).
 
+    With ``positions``, the positions within the lane that sort it. The storage is C order
+    over the flat index: the axis is moved last (one gather, none when it is last), one sort by
+    (lane, value) orders every lane at once, and the result is moved back.
+    """
     nd = pda.ndim
     if isinstance(axis, (builtins.bool, np.bool_)) or not isinstance(axis, (builtins.int, np.integer)):
         raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
@@ -93,6 +167,7 @@ def _sort_along(pda, axis, ascending, positions):
     x = pda if k == nd - 1 else pda.transpose(*order)
     shape, n = x.shape, x.size
     lane = shape[-1]
+    out: pdarray
     if n == 0 or lane <= 1:
         out = zeros(n, int64) if positions else _flat_values(x)[0:n]
     else:
@@ -107,20 +182,52 @@ def _sort_along(pda, axis, ascending, positions):
 
 
 @tracked("coargsort", rows=0)
-def coargsort(arrays, algorithm=None, ascending=True):
-    """The int64 permutation that sorts the rows of ``arrays`` (a list of pdarrays, Strings or
-    Categoricals of one length, the first most significant) lexicographically and stably;
-    ``ascending``: one bool for every key, or a list of one bool per array; a key sorted
-    descending is in nonincreasing order (equal rows in index order, NaN last)."""
+def coargsort(
+    arrays: Sequence[Any],
+    algorithm: SortingAlgorithm | str | None = None,
+    ascending: bool | Sequence[bool] = True,
+) -> pdarray:
+    """The int64 permutation that sorts the rows of ``arrays`` lexicographically and stably.
 
+    Parameters
+    ----------
+    arrays : list of pdarray, Strings or Categorical
+        Arrays of one length, the first most significant.
+    algorithm : SortingAlgorithm or str, optional
+        Arkouda's choice of algorithm; every choice means the one radix sort.
+    ascending : bool or list of bool, default True
+        One direction for every key, or one per array; a key sorted descending is in
+        nonincreasing order (equal rows in index order, NaN last).
+
+    Returns
+    -------
+    pdarray
+        The int64 permutation.
+
+    Raises
+    ------
+    TypeError
+        ``arrays`` is not a list or tuple.
+    ValueError
+        No array, arrays of different lengths, or a list ``ascending`` of another length.
+
+    Examples
+    --------
+    >>> ak.coargsort([ak.array([1, 0, 1, 0]), ak.array([4, 3, 2, 1])]).tolist()
+    [3, 1, 2, 0]
+    >>> ak.coargsort([ak.array([1, 0, 1]), ak.array(["b", "c", "a"])], ascending=[True, False]).tolist()
+    [1, 0, 2]
+    """
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"arrays: expected a list of pdarrays, got {type(arrays).__name__}")
     return lexsort_perm(arrays, ascending)
 
 
-def _directions(ascending, n):
-    """One bool per key of ``n`` keys from a bool or a list of bools (ValueError, as pandas
-    raises, when the list has another length or holds something else)."""
+def _directions(ascending: object, n: int) -> list[bool]:
+    """One bool per key of ``n`` keys from a bool or a list of bools.
+
+    A ValueError, as pandas raises, when the list has another length or holds something else.
+    """
     if isinstance(ascending, (list, tuple, np.ndarray)):
         if len(ascending) != n:
             raise ValueError(f"Length of ascending ({len(ascending)}) != length of by ({n})")
@@ -133,20 +240,46 @@ def _directions(ascending, n):
     return [builtins.bool(a) for a in flags]
 
 
-def lexsort_perm(arrays, ascending=True, na_position="last"):
-    """The stable permutation that sorts the rows of ``arrays`` (the first most significant)
-    as pandas' ``sort_values(kind="stable")`` does: each array ascending or descending (a bool,
-    or one per array), NaN of the float arrays first or last (``na_position``) in either
-    direction. An array of several key columns (bigint limbs) takes its array's direction;
-    Strings and Categoricals sort by their ranks."""
+def lexsort_perm(arrays: Sequence[Any], ascending: bool | Sequence[bool] = True, na_position: str = "last") -> pdarray:
+    """The stable permutation that sorts the rows of ``arrays``, as pandas' ``sort_values``.
 
+    pandas' ``sort_values(kind="stable")``: the first array most significant, NaN of the float
+    arrays first or last in either direction. An array of several key columns (bigint limbs)
+    takes its array's direction; Strings and Categoricals sort by their ranks.
+
+    Parameters
+    ----------
+    arrays : list of pdarray, Strings or Categorical
+        The keys, of one length.
+    ascending : bool or list of bool, default True
+        One direction for every key, or one per array.
+    na_position : {'last', 'first'}, default 'last'
+        Where NaN goes.
+
+    Returns
+    -------
+    pdarray
+        The int64 permutation.
+
+    Raises
+    ------
+    ValueError
+        No array, arrays of different lengths, a bad ``ascending`` or ``na_position``.
+
+    Examples
+    --------
+    >>> from atoll.numpy.sorting import lexsort_perm
+    >>> lexsort_perm([ak.array([2.0, np.nan, 1.0])], na_position="first").tolist()
+    [1, 2, 0]
+    """
     if na_position not in ("first", "last"):
         raise ValueError(f"invalid na_position: {na_position}")
     arrays = list(arrays)
     if not arrays:
         raise ValueError("arrays: no key array")
     dirs = _directions(ascending, len(arrays))
-    ks, ds = [], []
+    ks: list[Any] = []
+    ds: list[bool] = []
     for a, d in zip(arrays, dirs):
         sub, _ = key_list([rank_keys(a)], "arrays")
         for k in sub:
@@ -160,32 +293,62 @@ def lexsort_perm(arrays, ascending=True, na_position="last"):
     n = ks[0].size
     if n == 0:
         return _empty_perm()
-    exprs = lambda keys, dirs: [key_expr(k) if d else key_expr_desc(k) for k, d in zip(keys, dirs)]  # noqa: E731
     if len(ks) == 1:
-        return pdarray(_atoll.argsort(exprs(ks, ds)[0], n))
+        return pdarray(_atoll.argsort(_exprs(ks, ds)[0], n))
     if len(ks) <= _MAX_KEYS:
-        return pdarray(_atoll.coargsort(exprs(ks, ds), n))
+        return pdarray(_atoll.coargsort(_exprs(ks, ds), n))
     # More keys: stable sorts by groups of keys, the least significant group first.
-    perm = None
+    perm: pdarray | None = None
     for hi in range(len(ks), 0, -_MAX_KEYS):
         lo = builtins.max(0, hi - _MAX_KEYS)
         group = ks[lo:hi]
         if perm is not None:
             group = [k[perm] for k in group]
-        p = pdarray(_atoll.coargsort(exprs(group, ds[lo:hi]), n))
+        p = pdarray(_atoll.coargsort(_exprs(group, ds[lo:hi]), n))
         perm = p if perm is None else perm[p]
+    assert perm is not None  # more than _MAX_KEYS keys: the loop ran
     return perm
+
+
+def _exprs(keys: Sequence[Any], dirs: Sequence[bool]) -> list[Any]:
+    """The sort-key expressions of ``keys``, each ascending or descending."""
+    return [key_expr(k) if d else key_expr_desc(k) for k, d in zip(keys, dirs)]
 
 
 # Key arrays that one native coargsort (and groupby) takes.
 _MAX_KEYS = 8
 
 
-def group_keys(exprs, keys, n):
-    """``(permutation, group-start flags, segments)`` of the rows of key arrays: the native
-    group-by for up to ``_MAX_KEYS`` keys, else a ``coargsort`` of all of them and the rows'
-    boundaries (``exprs``: their sort-key expressions; ``keys``: the pdarrays)."""
+def group_keys(exprs: list[Any], keys: Sequence[Any], n: int) -> tuple[pdarray, pdarray, pdarray]:
+    """The permutation, group-start flags and segments of the rows of key arrays.
 
+    The native group-by for up to ``_MAX_KEYS`` keys, else a ``coargsort`` of all of them and
+    the rows' boundaries.
+
+    Parameters
+    ----------
+    exprs : list
+        The keys' sort-key expressions (``atoll._keys.key_expr``).
+    keys : list of pdarray
+        The keys.
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    tuple of pdarray
+        ``(permutation, group-start flags, segments)``: the int64 permutation that groups the
+        rows, a bool pdarray True at each group's first row in that order, and the int64
+        positions of those rows.
+
+    Examples
+    --------
+    >>> from atoll._keys import key_expr
+    >>> from atoll.numpy.sorting import group_keys
+    >>> k = ak.array([2, 1, 2])
+    >>> [x.tolist() for x in group_keys([key_expr(k)], [k], 3)]
+    [[1, 0, 2], [True, True, False], [0, 1]]
+    """
     if len(exprs) <= _MAX_KEYS:
         p, f, s = _atoll.groupby(exprs, n)
         return pdarray(p), pdarray(f), pdarray(s)
@@ -194,7 +357,7 @@ def group_keys(exprs, keys, n):
     if n:
         flags[0] = True
         if n > 1:
-            diff = None
+            diff: Any = None
             for k in keys:
                 sk = k[perm]
                 d = sk[1:] != sk[: n - 1]
@@ -203,12 +366,45 @@ def group_keys(exprs, keys, n):
     return perm, flags._materialize(), arange(n)[flags]
 
 
-def searchsorted(a, v, side="left", x2_sorted=False):
-    """For each element of ``v``, the index where it would be inserted into the sorted ``a``
-    to keep it sorted (``numpy.searchsorted``); ``side`` is ``"left"`` or ``"right"``;
-    ``x2_sorted`` (Arkouda's hint that ``v`` is sorted) changes nothing here. ``a`` is 1-D
-    (ValueError else); a ``v`` of any shape gives an answer of that shape."""
+def searchsorted(
+    a: pdarray,
+    v: Any,  # noqa: ANN401 (a pdarray or a scalar)
+    side: str = "left",
+    x2_sorted: bool = False,
+) -> Any:  # noqa: ANN401 (a pdarray, or an int for a scalar v)
+    """For each element of ``v``, where it would be inserted into the sorted ``a``.
 
+    The index that keeps ``a`` sorted, as ``numpy.searchsorted``.
+
+    Parameters
+    ----------
+    a : pdarray
+        A sorted 1-D pdarray.
+    v : pdarray or scalar
+        The values, of any shape (the answer has that shape).
+    side : {'left', 'right'}, default 'left'
+        Before or after the equal elements of ``a``.
+    x2_sorted : bool, default False
+        Arkouda's hint that ``v`` is sorted; changes nothing here.
+
+    Returns
+    -------
+    pdarray or numpy.int64
+        The int64 indices, or one index for a scalar ``v``.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is not a pdarray.
+    ValueError
+        ``a`` is not 1-D, or ``side`` is neither ``'left'`` nor ``'right'``.
+
+    Examples
+    --------
+    >>> a = ak.array([1, 2, 2, 3])
+    >>> ak.searchsorted(a, ak.array([2, 4])).tolist(), ak.searchsorted(a, 2, side="right")
+    ([1, 4], np.int64(3))
+    """
     _check(a, "a")
     if a.ndim != 1:
         raise ValueError(f"a: expected a 1-D array, got one of shape {a.shape}")
