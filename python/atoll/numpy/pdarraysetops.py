@@ -1,10 +1,16 @@
-"""Arkouda's set operations on one key array or on rows of several (a list of pdarrays):
+"""Arkouda's set operations on one key array or on rows of several (a list of pdarrays).
+
 ``unique``, ``value_counts``, ``in1d``, ``union1d``, ``intersect1d``, ``setdiff1d``,
 ``setxor1d``. All sort-based (one distributed radix sort of the keys); results sorted, as
 NumPy's. Equality is NumPy's (``-0.0 == 0.0``); NaN: ``unique`` keeps one NaN (as
-``numpy.unique``), ``in1d`` finds no NaN (NaN equals nothing, as ``numpy.isin``)."""
+``numpy.unique``), ``in1d`` finds no NaN (NaN equals nothing, as ``numpy.isin``).
+"""
+
+from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,28 +29,60 @@ from .sorting import argsort, coargsort, group_keys, searchsorted
 from .strings import Strings, concatenate as sconcat
 
 
-def _group(ks):
+def _group(ks: list[Any]) -> tuple[pdarray, pdarray, pdarray]:
     """(permutation, flags, segments) of the rows of the key arrays ``ks`` (every NaN one key)."""
-
     n = ks[0].size
     if n == 0:
         return zeros(0, int64), zeros(0, bool_), zeros(0, int64)
-
     return group_keys([key_expr(k) for k in ks], ks, n)
 
 
-def _rows(x, seq):
+def _rows(x: list[Any], seq: bool) -> Any:  # noqa: ANN401 (the list, or its one array)
     return list(x) if seq else x[0]
 
 
-def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, return_counts=False):
+def unique(
+    pda: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    return_groups: bool = False,
+    assume_sorted: bool = False,
+    return_indices: bool = False,
+    return_counts: bool = False,
+) -> Any:  # noqa: ANN401 (the unique keys, or a tuple with them)
     """The sorted distinct values of ``pda`` (or distinct rows of a list of pdarrays).
 
-    Arkouda's order of arguments: ``return_groups`` gives ``(unique, permutation, segments,
-    nkeys)`` (plus the index of each unique key's first occurrence when ``return_indices``);
-    ``assume_sorted``: equal rows are already next to each other (the permutation is the
-    identity). ``return_counts`` (a keyword): also the number of occurrences of each."""
+    Parameters
+    ----------
+    pda : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys; a list: its rows.
+    return_groups : bool, default False
+        Give ``(unique, permutation, segments, nkeys)`` (Arkouda's order of arguments).
+    assume_sorted : bool, default False
+        Equal rows are already next to each other (the permutation is the identity).
+    return_indices : bool, default False
+        With ``return_groups``, also the index of each unique key's first occurrence.
+    return_counts : bool, default False
+        Also the number of occurrences of each.
 
+    Returns
+    -------
+    pdarray, Strings, Categorical, tuple
+        The unique keys (a tuple of arrays for rows), with what the flags ask for.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not an array or a list of arrays.
+    ValueError
+        The arrays of a list differ in length.
+
+    Examples
+    --------
+    >>> ak.unique(ak.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    >>> u, c = ak.unique(ak.array([2.0, 1.0, 2.0]), return_counts=True)
+    >>> u.tolist(), c.tolist()
+    ([1.0, 2.0], [1, 2])
+    """
     if return_groups and (assume_sorted or _has_str_key(pda)):
         perm, segs = _sorted_groups(pda) if assume_sorted else _groupby_groups(pda)
         uki = perm[segs] if segs.size else zeros(0, int64)
@@ -83,20 +121,18 @@ def unique(pda, return_groups=False, assume_sorted=False, return_indices=False, 
     return u
 
 
-def _has_str_key(pda):
+def _has_str_key(pda: object) -> bool:
     return builtins.any(is_str_key(k) for k in (pda if isinstance(pda, (list, tuple)) else [pda]))
 
 
-def _groupby_groups(pda):
+def _groupby_groups(pda: object) -> tuple[pdarray, pdarray]:
     """(permutation, segments) of a GroupBy of ``pda`` (any groupable keys)."""
-
     g = GroupBy(pda)
     return g.permutation, g.segments
 
 
-def _sorted_groups(pda):
+def _sorted_groups(pda: Any) -> tuple[pdarray, pdarray]:  # noqa: ANN401 (keys, or a list of them)
     """(identity permutation, segments) of keys whose equal rows are already adjacent."""
-
     ks = list(pda) if isinstance(pda, (list, tuple)) else [pda]
     n = ks[0].size
     if n == 0:
@@ -108,16 +144,33 @@ def _sorted_groups(pda):
     return arange(n), concatenate([zeros(1, int64), starts])
 
 
-def value_counts(pda):
-    """``(unique values, counts)``."""
+def value_counts(pda: Any) -> Any:  # noqa: ANN401 (any keys; a pair)
+    """The distinct values and the number of occurrences of each.
+
+    Parameters
+    ----------
+    pda : pdarray, Strings, Categorical, or a list of them
+        The keys.
+
+    Returns
+    -------
+    tuple
+        ``(unique values, counts)``, the values sorted.
+
+    Examples
+    --------
+    >>> u, c = ak.value_counts(ak.array([5, 7, 5]))
+    >>> u.tolist(), c.tolist()
+    ([5, 7], [2, 1])
+    """
     return unique(pda, return_counts=True)
 
 
-def _concat_rows(a, b):
+def _concat_rows(a: list[Any], b: list[Any]) -> list[Any]:
     return [concatenate([x, y]) for x, y in zip(a, b)]
 
 
-def _pair(a, b):
+def _pair(a: object, b: object) -> tuple[list[Any], list[Any], bool]:
     ka, sa = key_list(a, "pda1")
     kb, sb = key_list(b, "pda2")
     if len(ka) != len(kb):
@@ -131,9 +184,47 @@ class NonUniqueError(ValueError):
     __module__ = "atoll.numpy.alignment"  # where Arkouda's scripts name it
 
 
-def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
-    """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``);
-    ``symmetric``: also the same for ``pda2`` in ``pda1`` (a pair)."""
+def in1d(
+    pda1: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    pda2: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    assume_unique: bool = False,
+    invert: bool = False,
+    symmetric: bool = False,
+) -> Any:  # noqa: ANN401 (a pdarray, or a pair)
+    """For each element (row) of ``pda1``, whether it occurs in ``pda2`` (``numpy.isin``).
+
+    Parameters
+    ----------
+    pda1, pda2 : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys (rows of a list); strings compare with strings only.
+    assume_unique : bool, default False
+        The rows of each side are distinct (checked for lists).
+    invert : bool, default False
+        Whether it does not occur instead.
+    symmetric : bool, default False
+        Also the same for ``pda2`` in ``pda1`` (a pair).
+
+    Returns
+    -------
+    pdarray or tuple of pdarray
+        A bool pdarray of ``pda1``'s length (and one of ``pda2``'s).
+
+    Raises
+    ------
+    TypeError
+        Strings against numbers.
+    ValueError
+        Lists of different numbers of arrays.
+    NonUniqueError
+        ``assume_unique`` and the rows of a list are not distinct.
+
+    Examples
+    --------
+    >>> ak.in1d(ak.array([1, 2, 3]), ak.array([3, 1])).tolist()
+    [True, False, True]
+    >>> ak.in1d(ak.array(["a", "b"]), ak.array(["b"]), invert=True).tolist()
+    [True, False]
+    """
     if symmetric:
         return in1d(pda1, pda2, invert=invert), in1d(pda2, pda1, invert=invert)
 
@@ -170,7 +261,6 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
     # A group holds a row of pda2 when its largest index is >= na (perm holds indices of c).
     last = pdarray(_atoll.aggregate(perm._ex(), flags._arr, na + nb, segs.size, "max", 0))
     # Back to the rows: the group of each rank, then unpermute.
-
     seg = (cumsum(flags.astype(int64)) - 1)._materialize()
     hit_sorted = (last >= na)[seg]
     hit = zeros(na + nb, bool_)
@@ -185,39 +275,47 @@ def in1d(pda1, pda2, assume_unique=False, invert=False, symmetric=False):
 # ----- Strings, Categoricals and bigint arrays (alone or among the columns of rows) ----------
 
 
-def _special(x):
+def _special(x: object) -> bool:
     """True for a column that is not one of the four numeric dtypes' pdarrays."""
-
     return isinstance(x, (Strings, Categorical)) or hasattr(x, "_limbs")
 
 
-def _any_special(*args):
+def _any_special(*args: object) -> bool:
     return builtins.any(
         builtins.any(_special(c) for c in a) if isinstance(a, (list, tuple)) else _special(a) for a in args
     )
 
 
-def _cols(x):
+def _cols(x: object) -> tuple[list[Any], bool]:
     return (list(x), True) if isinstance(x, (list, tuple)) else ([x], False)
 
 
-def _keys_of(col):
-    """pdarray keys whose rows are equal exactly when the column's elements are: a Strings'
-    (or Categorical's values') 128-bit hash, a bigint array's limbs, a pdarray itself."""
+def _keys_of(col: Any) -> list[Any]:  # noqa: ANN401 (any key column)
+    """The pdarray keys whose rows are equal exactly when the column's elements are.
 
+    A Strings' (or Categorical's values') 128-bit hash, a bigint array's limbs, a pdarray
+    itself.
+    """
     if isinstance(col, Categorical):
-        col = col.categories[col.codes]
+        col = _values(col)
     if isinstance(col, Strings):
         return list(col.hash())
     if hasattr(col, "_limbs"):
-        return col._grouping_keys()
+        return list(col._grouping_keys())
     return [col]
 
 
-def _concat_col(a, b):
+def _values(c: Categorical) -> Strings:
+    """The Categorical's values, as a Strings."""
+    cats: Any = c.categories
+    out: Strings = cats[c.codes]
+    return out
+
+
+def _concat_col(a: Any, b: Any) -> Any:  # noqa: ANN401 (key columns of one kind)
     if isinstance(a, Categorical) or isinstance(b, Categorical):
-        sa = a.categories[a.codes] if isinstance(a, Categorical) else a
-        sb = b.categories[b.codes] if isinstance(b, Categorical) else b
+        sa = _values(a) if isinstance(a, Categorical) else a
+        sb = _values(b) if isinstance(b, Categorical) else b
         return Categorical(sconcat([sa, sb]))
     if isinstance(a, Strings):
         return sconcat([a, b])
@@ -228,9 +326,8 @@ def _concat_col(a, b):
     return concatenate([a, b])
 
 
-def _sorted_rows(cols, seq):
+def _sorted_rows(cols: list[Any], seq: bool) -> Any:  # noqa: ANN401 (the columns, or the one)
     """The rows of ``cols`` in sorted order (NumPy's order of the values)."""
-
     n = cols[0].size
     if n == 0:
         return cols if seq else cols[0]
@@ -239,20 +336,21 @@ def _sorted_rows(cols, seq):
     return out if seq else out[0]
 
 
-def _unique_idx(cols):
+def _unique_idx(cols: list[Any]) -> pdarray:
     """Indices of the first row of each distinct row of ``cols``."""
     keys = [k for c in cols for k in _keys_of(c)]
-    _, _, _, _, uki = unique(keys, return_groups=True, return_indices=True)
+    uki: pdarray = unique(keys, return_groups=True, return_indices=True)[4]
     return uki
 
 
-def _in_rows(a_cols, b_cols):
+def _in_rows(a_cols: list[Any], b_cols: list[Any]) -> pdarray:
     ka = [k for c in a_cols for k in _keys_of(c)]
     kb = [k for c in b_cols for k in _keys_of(c)]
-    return in1d(ka, kb)
+    r: pdarray = in1d(ka, kb)
+    return r
 
 
-def _special_setop(op, pda1, pda2):
+def _special_setop(op: str, pda1: object, pda2: object) -> Any:  # noqa: ANN401 (as _sorted_rows)
     a, seq = _cols(pda1)
     b, _ = _cols(pda2)
     if len(a) != len(b):
@@ -276,21 +374,72 @@ def _special_setop(op, pda1, pda2):
     return _sorted_rows(c, seq)
 
 
-def union1d(pda1, pda2):
-    """The sorted distinct elements (rows) of both."""
+def union1d(
+    pda1: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    pda2: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+) -> Any:  # noqa: ANN401 (an array, or a list of them)
+    """The sorted distinct elements (rows) of both.
+
+    Parameters
+    ----------
+    pda1, pda2 : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys (rows of a list).
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, or a list of them
+        The distinct elements, sorted.
+
+    Raises
+    ------
+    ValueError
+        Lists of different numbers of arrays.
+
+    Examples
+    --------
+    >>> ak.union1d(ak.array([3, 1]), ak.array([2, 1])).tolist()
+    [1, 2, 3]
+    """
     if _any_special(pda1, pda2):
         return _special_setop("union1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
     return unique(_rows(_concat_rows(ka, kb), seq))
 
 
-def _unique_rows(k, seq):
+def _unique_rows(k: list[Any], seq: bool) -> list[Any]:
     u = unique(k if seq else k[0])
     return list(u) if seq else [u]
 
 
-def intersect1d(pda1, pda2, assume_unique=False):
-    """The sorted distinct elements (rows) in both."""
+def intersect1d(
+    pda1: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    pda2: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    assume_unique: bool = False,
+) -> Any:  # noqa: ANN401 (an array, or a list of them)
+    """The sorted distinct elements (rows) in both.
+
+    Parameters
+    ----------
+    pda1, pda2 : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys (rows of a list).
+    assume_unique : bool, default False
+        Arkouda's hint; the result is the same.
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, or a list of them
+        The common elements, sorted.
+
+    Raises
+    ------
+    ValueError
+        Lists of different numbers of arrays.
+
+    Examples
+    --------
+    >>> ak.intersect1d(ak.array([3, 1, 2]), ak.array([2, 3, 4])).tolist()
+    [2, 3]
+    """
     if _any_special(pda1, pda2):
         return _special_setop("intersect1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
@@ -300,8 +449,35 @@ def intersect1d(pda1, pda2, assume_unique=False):
     return out if seq else out[0]
 
 
-def setdiff1d(pda1, pda2, assume_unique=False):
-    """The sorted distinct elements (rows) of ``pda1`` not in ``pda2``."""
+def setdiff1d(
+    pda1: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    pda2: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    assume_unique: bool = False,
+) -> Any:  # noqa: ANN401 (an array, or a list of them)
+    """The sorted distinct elements (rows) of ``pda1`` not in ``pda2``.
+
+    Parameters
+    ----------
+    pda1, pda2 : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys (rows of a list).
+    assume_unique : bool, default False
+        Arkouda's hint; the result is the same.
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, or a list of them
+        The elements only ``pda1`` has, sorted.
+
+    Raises
+    ------
+    ValueError
+        Lists of different numbers of arrays.
+
+    Examples
+    --------
+    >>> ak.setdiff1d(ak.array(["b", "a", "c"]), ak.array(["c"])).tolist()
+    ['a', 'b']
+    """
     if _any_special(pda1, pda2):
         return _special_setop("setdiff1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
@@ -311,8 +487,35 @@ def setdiff1d(pda1, pda2, assume_unique=False):
     return out if seq else out[0]
 
 
-def setxor1d(pda1, pda2, assume_unique=False):
-    """The sorted distinct elements (rows) in exactly one of the two."""
+def setxor1d(
+    pda1: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    pda2: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical, bigint array, or a list of them)
+    assume_unique: bool = False,
+) -> Any:  # noqa: ANN401 (an array, or a list of them)
+    """The sorted distinct elements (rows) in exactly one of the two.
+
+    Parameters
+    ----------
+    pda1, pda2 : pdarray, Strings, Categorical, bigint pdarray, or a list of them
+        The keys (rows of a list).
+    assume_unique : bool, default False
+        The elements of each side are distinct (not checked).
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, or a list of them
+        The elements in one side only, sorted.
+
+    Raises
+    ------
+    ValueError
+        Lists of different numbers of arrays.
+
+    Examples
+    --------
+    >>> ak.setxor1d(ak.array([1, 2, 3]), ak.array([3, 4])).tolist()
+    [1, 2, 4]
+    """
     if _any_special(pda1, pda2):
         return _special_setop("setxor1d", pda1, pda2)
     ka, kb, seq = _pair(pda1, pda2)
@@ -328,9 +531,32 @@ def setxor1d(pda1, pda2, assume_unique=False):
 __all__ = ["unique", "value_counts", "in1d", "union1d", "intersect1d", "setdiff1d", "setxor1d", "indexof1d"]
 
 
-def multiarray_setop_validation(pda1, pda2):
-    """Checks two lists of key arrays for a set operation on rows: as many arrays on each
-    side, one length per side, the same dtypes; TypeError/ValueError otherwise."""
+def multiarray_setop_validation(pda1: Sequence[Any], pda2: Sequence[Any]) -> None:
+    """Checks two lists of key arrays for a set operation on rows.
+
+    As many arrays on each side, one length per side, the same dtypes.
+
+    Parameters
+    ----------
+    pda1, pda2 : list of pdarray or Strings
+        The two sides.
+
+    Raises
+    ------
+    TypeError
+        A side is not a list, or the dtypes differ.
+    ValueError
+        The numbers of arrays differ, or the arrays of a side differ in length.
+
+    Examples
+    --------
+    >>> from atoll.numpy.pdarraysetops import multiarray_setop_validation
+    >>> multiarray_setop_validation([ak.arange(2)], [ak.arange(3)])
+    >>> multiarray_setop_validation([ak.arange(2)], [ak.zeros(2)])
+    Traceback (most recent call last):
+    ...
+    TypeError: Array dtypes of arguments must match
+    """
     if not isinstance(pda1, (list, tuple)) or not isinstance(pda2, (list, tuple)):
         raise TypeError("pda1 and pda2 must be lists of arrays")
     if len(pda1) != len(pda2):
@@ -341,13 +567,37 @@ def multiarray_setop_validation(pda1, pda2):
         raise TypeError("Array dtypes of arguments must match")
 
 
-def indexof1d(query, space):
-    """For each element of ``query`` in order, the indices of every occurrence of it in
-    ``space`` (increasing); elements absent from ``space`` give nothing (Arkouda's
-    ``find(query, space, all_occurrences=True, remove_missing=True)``)."""
+def _no_indices() -> pdarray:
+    """An empty int64 pdarray."""
+    out: pdarray = zeros(0, int64)
+    return out
 
+
+def indexof1d(query: Any, space: Any) -> pdarray:  # noqa: ANN401 (pdarrays or Strings)
+    """For each element of ``query`` in order, the indices of every occurrence of it in ``space``.
+
+    The indices increase; elements absent from ``space`` give nothing (Arkouda's
+    ``find(query, space, all_occurrences=True, remove_missing=True)``).
+
+    Parameters
+    ----------
+    query : pdarray or Strings
+        The elements looked for.
+    space : pdarray or Strings
+        Where they are looked for.
+
+    Returns
+    -------
+    pdarray
+        The int64 indices into ``space``.
+
+    Examples
+    --------
+    >>> ak.indexof1d(ak.array([2, 9, 1]), ak.array([1, 2, 1, 2])).tolist()
+    [1, 3, 0, 2]
+    """
     if query.size == 0 or space.size == 0:
-        return zeros(0, int64)
+        return _no_indices()
     g = GroupBy(space)
     uk, counts = g.size()
     segs, perm = g.segments, g.permutation
@@ -356,10 +606,11 @@ def indexof1d(query, space):
     cnt = counts[gi]
     total = builtins.int(_sum(cnt)) if cnt.size else 0
     if total == 0:
-        return zeros(0, int64)
+        return _no_indices()
     off = (cumsum(cnt) - cnt)._materialize()
     mark = zeros(total, int64)
     mark[off] = 1
     j = (cumsum(mark) - 1)._materialize()  # the matched query of each output position
     idx = segs[gi][j] + (arange(total) - off[j])
-    return perm[idx]
+    out: pdarray = perm[idx]
+    return out
