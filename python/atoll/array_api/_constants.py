@@ -1,5 +1,9 @@
-"""The constants of the Array API standard: ``e``, ``inf``, ``nan`` and ``pi`` (Python floats,
-NumPy's values)."""
+"""The constants of the Array API standard.
+
+``e``, ``inf``, ``nan`` and ``pi``: Python floats, NumPy's values.
+"""
+
+from __future__ import annotations
 
 import numpy as np
 

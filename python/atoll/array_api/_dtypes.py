@@ -1,5 +1,10 @@
-"""The data types of the Array API namespace: NumPy's scalar types, as Atoll's pdarrays use them,
-and the standard's groups of them (``isdtype`` kinds)."""
+"""The data types of the Array API namespace.
+
+NumPy's scalar types, as Atoll's pdarrays use them, and the standard's groups of them
+(``isdtype`` kinds).
+"""
+
+from __future__ import annotations
 
 import numpy as np
 
