@@ -163,6 +163,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.core.registry",
             "atoll.pandas.io",
             "atoll.testing",
+            "atoll.testing.*",
             "atoll.pandas.testing",
         ],
     ),
