@@ -111,6 +111,7 @@ def register(obj: _T, name: str) -> _T:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a = reg.register(ak.arange(3), "doc-a")
     >>> reg.attach("doc-a") is a, reg.name_of(a)
@@ -130,6 +131,7 @@ def register(obj: _T, name: str) -> _T:
         raise RegistrationError(f"This object is already registered as {cur!r}")
     if name in _TABLE:
         raise NameInUseError(f"name {name!r} is already registered to another object")
+    _compute_groupings(obj)
     _TABLE[name] = obj
     _NAMES[id(obj)] = name
     return obj
@@ -150,6 +152,7 @@ def unregister(name: str) -> Any:  # noqa: ANN401 (the object registered, of any
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> reg.unregister("doc-never-registered") is None
     True
@@ -182,6 +185,7 @@ def attach(name: str) -> Any:  # noqa: ANN401 (the object registered, of any typ
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> reg.attach("doc-none")
     Traceback (most recent call last):
@@ -210,6 +214,7 @@ def name_of(obj: object) -> str | None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> reg.name_of(ak.arange(2)) is None
     True
@@ -228,6 +233,7 @@ def names() -> list[str]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> _ = reg.register(ak.arange(2), "doc-n")
     >>> "doc-n" in reg.names()
@@ -254,6 +260,7 @@ def unregister_all(names: Iterable[str] | None = None) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> s = ak.Series(ak.arange(2)).register("doc-u")
     >>> reg.unregister_all(["doc-u"])
@@ -288,6 +295,7 @@ def is_array(x: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> reg.is_array(ak.arange(2)), reg.is_array(ak.array(["a"])), reg.is_array([1])
     (True, True, False)
@@ -310,6 +318,7 @@ def symbol_name(x: object) -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a = ak.arange(2)
     >>> reg.symbol_name(a) == f"id_{id(a):x}"
@@ -330,6 +339,43 @@ def _fields(x: object) -> Iterator[object]:
                     yield v
 
 
+def _objects_of(obj: object) -> Iterator[object]:
+    """The objects of Atoll's that ``obj`` holds, itself included, each once, in the order reached."""
+    seen: set[int] = set()
+    todo: list[object] = [obj]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen or x is None or isinstance(x, (str, bytes, int, float, bool)):
+            continue
+        seen.add(id(x))
+        if isinstance(x, (list, tuple)):
+            todo.extend(reversed(x))
+        elif isinstance(x, dict):
+            todo.extend(reversed(list(x.values())))
+        elif type(x).__module__.startswith("atoll."):
+            yield x
+            todo.extend(reversed(list(_fields(x))))
+
+
+# The arrays that a Categorical or GroupBy computes when first asked for (its grouping).
+_LAZY_GROUPING = ("permutation", "segments")
+
+
+def _compute_groupings(obj: object) -> None:
+    """Compute the grouping arrays of the objects that ``obj`` holds, where not computed yet.
+
+    A registered object's components are the arrays it holds: its Categoricals' and
+    GroupBys' ``permutation`` and ``segments`` are among them (Arkouda's server holds them
+    from their making on), and stay the same arrays while it is registered.
+    """
+    for x in list(_objects_of(obj)):
+        if is_array(x):
+            continue
+        for attr in _LAZY_GROUPING:
+            if isinstance(getattr(type(x), attr, None), property):
+                getattr(x, attr)
+
+
 def arrays_of(obj: object) -> list[Any]:
     """The arrays (pdarrays and Strings) that ``obj`` holds, itself included when it is one.
 
@@ -345,28 +391,13 @@ def arrays_of(obj: object) -> list[Any]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a, b = ak.arange(2), ak.array(["x", "y"])
     >>> [x is y for x, y in zip(reg.arrays_of({"a": a, "b": [b, a]}), [a, b])]
     [True, True]
     """
-    out: list[Any] = []
-    seen: set[int] = set()
-    todo: list[object] = [obj]
-    while todo:
-        x = todo.pop()
-        if id(x) in seen or x is None or isinstance(x, (str, bytes, int, float, bool)):
-            continue
-        seen.add(id(x))
-        if isinstance(x, (list, tuple)):
-            todo.extend(reversed(x))
-        elif isinstance(x, dict):
-            todo.extend(reversed(list(x.values())))
-        elif type(x).__module__.startswith("atoll."):
-            if is_array(x):
-                out.append(x)
-            todo.extend(reversed(list(_fields(x))))
-    return out
+    return [x for x in _objects_of(obj) if is_array(x)]
 
 
 def obj_type(obj: object) -> str:
@@ -385,6 +416,7 @@ def obj_type(obj: object) -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> reg.obj_type(ak.arange(2)), reg.obj_type(ak.array(["a"]))
     ('pdarray', 'Strings')
@@ -416,6 +448,7 @@ def is_component(obj: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a = ak.arange(2)
     >>> s = ak.Series(a).register("doc-c")
@@ -451,6 +484,7 @@ def is_registered(name: str, as_component: bool = False) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a = reg.register(ak.arange(2), "doc-r")
     >>> reg.is_registered("doc-r"), reg.is_registered(reg.symbol_name(a), as_component=True)
@@ -479,6 +513,7 @@ def list_registry(detailed: bool = False) -> dict[str, list[Any]]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core import _registry as reg
     >>> a = reg.register(ak.arange(2), "doc-l")
     >>> ("doc-l", "PDARRAY") in reg.list_registry(detailed=True)["Objects"]

@@ -53,6 +53,7 @@ def list_symbol_table() -> list[str]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(3)
     >>> f"id_{id(a):x}" in ak.list_symbol_table()
     True
@@ -76,6 +77,7 @@ def list_registry(detailed: bool = False) -> dict[str, list[Any]]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(3).register("doc-lr")
     >>> "doc-lr" in ak.list_registry()["Objects"]
     True
@@ -96,6 +98,7 @@ class InfoEntry:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core.infoclass import InfoEntry
     >>> InfoEntry(name="a", dtype="int64", size=3, ndim=1, shape=[3], itemsize=8, registered=True)
     InfoEntry(name=a, dtype=int64, size=3, ndim=1, shape=[3], itemsize=8, registered=True)
@@ -162,13 +165,15 @@ def information(names: _Names = RegisteredSymbols) -> str:
 
     Raises
     ------
-    KeyError
-        A name is neither registered nor a live array's.
+    NotRegisteredError
+        A name is neither registered nor a live array's (a ``KeyError``, and a
+        ``RuntimeError`` as the server error Arkouda raises).
     TypeError
         ``names`` is not a str or a list of str.
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(3).register("doc-info")
     >>> ak.information("doc-info")
     '[{"name": "doc-info", "dtype": "int64", "size": 3, "ndim": 1, "shape": [3], "itemsize": 8, "registered": true}]'
@@ -176,7 +181,7 @@ def information(names: _Names = RegisteredSymbols) -> str:
     >>> ak.information(["doc-info"])
     Traceback (most recent call last):
     ...
-    KeyError: "no registered object or live array named 'doc-info'"
+    atoll.core._registry.NotRegisteredError: no registered object or live array named 'doc-info'
     """
     if isinstance(names, str):
         if names == RegisteredSymbols:
@@ -198,7 +203,7 @@ def information(names: _Names = RegisteredSymbols) -> str:
         if live is None:
             live = _live_arrays()
         if n not in live:
-            raise KeyError(f"no registered object or live array named {n!r}")
+            raise _registry.NotRegisteredError(f"no registered object or live array named {n!r}")
         entries.append(_entry(n, live[n], _registry.is_registered(n, as_component=True)))
     return json.dumps(entries)
 
@@ -218,13 +223,14 @@ def pretty_print_information(names: _Names = RegisteredSymbols) -> None:
 
     Raises
     ------
-    KeyError
-        A name is neither registered nor a live array's.
+    NotRegisteredError
+        A name is neither registered nor a live array's (a ``KeyError`` and a ``RuntimeError``).
     TypeError
         ``names`` is not a str or a list of str.
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(3).register("doc-pp")
     >>> ak.pretty_print_information("doc-pp")
     InfoEntry(name=doc-pp, dtype=int64, size=3, ndim=1, shape=[3], itemsize=8, registered=True)

@@ -92,6 +92,7 @@ def register(obj: _T, name: str) -> _T:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core.registry import register
     >>> a = register(ak.arange(3), "doc-reg")
     >>> ak.attach("doc-reg") is a
@@ -125,6 +126,7 @@ def register_all(data: dict[str, Any]) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.register_all({"doc-a": ak.arange(2), "doc-b": ak.array(["x"])})
     >>> sorted(ak.attach_all(["doc-a", "doc-b"]))
     ['doc-a', 'doc-b']
@@ -158,6 +160,7 @@ def attach(name: str) -> Any:  # noqa: ANN401 (the object registered, of any typ
 
     Examples
     --------
+    >>> import atoll as ak
     >>> s = ak.Series(ak.arange(3)).register("doc-at")
     >>> ak.attach("doc-at").values
     array([0 1 2])
@@ -188,6 +191,7 @@ def attach_all(names: Iterable[str]) -> dict[str, Any]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(2).register("doc-all")
     >>> ak.attach_all(["doc-all"])
     {'doc-all': array([0 1])}
@@ -221,6 +225,7 @@ def unregister(name: str) -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(2).register("doc-un")
     >>> ak.unregister("doc-un")
     'Unregistered PDARRAY doc-un'
@@ -250,6 +255,7 @@ def unregister_all(names: Iterable[str] | None = None) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.register_all({"doc-u1": ak.arange(2)})
     >>> ak.unregister_all(["doc-u1"])
     >>> ak.is_registered("doc-u1")
@@ -287,6 +293,7 @@ def is_registered(name: str, as_component: bool = False) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(2).register("doc-is")
     >>> ak.is_registered("doc-is"), ak.is_registered(f"id_{id(a):x}", as_component=True)
     (True, True)
@@ -304,6 +311,7 @@ def clear() -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(2).register("doc-clear")
     >>> ak.clear()
     >>> ak.is_registered("doc-clear")
@@ -401,6 +409,7 @@ def save_checkpoint(name: str = "", path: str | os.PathLike[str] = ".akdata", mo
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
     >>> a = ak.arange(3).register("doc-ck")
@@ -487,6 +496,7 @@ def load_checkpoint(name: str, path: str | os.PathLike[str] = ".akdata") -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
     >>> s = ak.Series(ak.array([1.5, 2.5])).register("doc-load")

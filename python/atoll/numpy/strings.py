@@ -46,6 +46,7 @@ class Strings(Registrable):
     """A distributed array of strings (Arkouda's ``Strings``)."""
 
     __slots__ = ("_s", "registered_name")
+    objType = "Strings"
 
     def __init__(self, handle):
         self._s = handle

@@ -76,5 +76,9 @@ class Registrable:
         self.registered_name = None
 
     def is_registered(self):
-        """Whether the object is registered (under ``registered_name``)."""
-        return self.registered_name is not None
+        """Whether the object is registered under ``registered_name``; an array (a pdarray or
+        Strings) without a name is registered when a registered object holds it (Arkouda's
+        rule: it is then a registered component)."""
+        if self.registered_name is not None:
+            return is_registered(self.registered_name)
+        return is_array(self) and is_component(self)

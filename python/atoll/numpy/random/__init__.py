@@ -373,6 +373,79 @@ class Generator:
         out = idx if pool is None else pool[idx]
         return _shaped(out, n)
 
+    # ----- stateless draws: value i is a function of (seed, stream, start_idx + i) -----------
+    def _fill_with_stateless_u64_from_index(self, x, seed, stream, start_idx=0):
+        """Fills the 1-D uint64 pdarray ``x`` in place with ``x[i] = f(seed, stream, start_idx + i)``.
+
+        ``f`` is SplitMix64's word ``start_idx + i`` from the key of the stream ``(seed, stream)``
+        (``atoll._stream``): no state of the generator is used or changed, and the values do
+        not depend on the locale count or on how the indices are split into calls. ``seed``,
+        ``stream`` and ``start_idx`` are taken as uint64 (NumPy's OverflowError outside
+        ``[0, 2**64)``); indices past ``2**64 - 1`` wrap to 0."""
+        _check_fill_target(x, uint64, "_fill_with_stateless_u64_from_index")
+        x[:] = _stateless_u64(x.size, seed, stream, start_idx)
+
+    def _stateless_u64_from_index(self, n, seed, stream, start_idx=0):
+        """A uint64 pdarray of ``n`` values, ``out[i] = f(seed, stream, start_idx + i)`` (see
+        ``_fill_with_stateless_u64_from_index``)."""
+        return _stateless_u64(n, seed, stream, start_idx)
+
+    def _fill_stateless_uniform_01_from_index(self, x, seed, stream, start_idx=0):
+        """Fills the 1-D float64 pdarray ``x`` in place with uniform values in ``[0, 1)``: the top
+        53 bits of ``_stateless_u64_from_index``'s values, times ``2**-53``."""
+        _check_fill_target(x, float64, "_fill_stateless_uniform_01_from_index")
+        x[:] = _stateless_uniform_01(x.size, seed, stream, start_idx)
+
+    def _stateless_uniform_01_from_index(self, n, seed, stream, start_idx=0):
+        """A float64 pdarray of ``n`` uniform values in ``[0, 1)``, value ``i`` a function of
+        ``(seed, stream, start_idx + i)`` (see ``_fill_stateless_uniform_01_from_index``)."""
+        return _stateless_uniform_01(n, seed, stream, start_idx)
+
+
+# SplitMix64's increment and finalizer constants (``atoll._stream.mix``).
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _as_u64(x, what):
+    """``x``, an int, as a uint64 (NumPy's conversion rules: OverflowError outside [0, 2**64))."""
+    if isinstance(x, (builtins.bool, np.bool_)) or not isinstance(x, (builtins.int, np.integer)):
+        raise TypeError(f"{what}: expected an int, got {type(x).__name__}")
+    v = builtins.int(x)
+    if not 0 <= v <= _M64:
+        raise OverflowError(f"{what}: {v} is out of bounds for uint64")
+    return v
+
+
+def _stateless_u64(n, seed, stream, start_idx):
+    """``out[i] = mix(stream_key(seed, stream), start_idx + i)`` for ``i < n``, as uint64."""
+    if isinstance(n, (builtins.bool, np.bool_)) or not isinstance(n, (builtins.int, np.integer)):
+        raise TypeError(f"n: expected an int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"n: must be non-negative, got {n}")
+    key = _stream_key(_as_u64(seed, "seed"), _as_u64(stream, "stream"))
+    start = _as_u64(start_idx, "start_idx")
+    # SplitMix64's state before word j is key + (j + 1) * GAMMA (wrapping); then its finalizer.
+    z = (arange(builtins.int(n), dtype=uint64) + np.uint64((start + 1) & _M64)) * _GAMMA + np.uint64(key)
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+def _stateless_uniform_01(n, seed, stream, start_idx):
+    """The top 53 bits of ``_stateless_u64``'s values, times ``2**-53``: floats in ``[0, 1)``."""
+    return (_stateless_u64(n, seed, stream, start_idx) >> np.uint64(11)).astype(float64) * (2.0**-53)
+
+
+def _check_fill_target(x, dtype, what):
+    if not isinstance(x, pdarray):
+        raise TypeError(f"{what}: x must be a pdarray, got {type(x).__name__}")
+    if x.ndim != 1:
+        raise ValueError("Only 1 dimensional arrays supported.")
+    if x.dtype != dtype:
+        raise TypeError(f"{what}: x must be of dtype {np.dtype(dtype).name}, got {x.dtype}")
+
 
 def default_rng(seed=None):
     """A new :class:`Generator` (from ``seed``, or from the operating system)."""
