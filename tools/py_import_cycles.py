@@ -28,7 +28,7 @@ or of lower ones)::
     bigint          numpy._bigint
     elementwise     numpy.numeric, _keys
     creation        numpy.pdarraycreation, and what needs only the arrays and their creation
-                    (apply, share, graph, scipy, core.infoclass, pandas.match[er],
+                    (apply, share, graph, core.infoclass, pandas.match[er],
                     numpy.timeclass, pandas.conversion)
     categorical     pandas.categorical (Categorical), pandas._concat (generic_concat)
     string groups   str_groupby
@@ -36,7 +36,8 @@ or of lower ones)::
     grouping        pandas.groupbyclass (GroupBy), pandas._bigint_groupby, groupby
     algorithms      numpy.pdarraymanipulation, numpy.manipulation_functions,
                     numpy.pdarraysetops, numpy.segarray (SegArray), numpy.random, stats,
-                    pandas._sample, client_dtypes, plotting
+                    pandas._sample, client_dtypes, plotting, scipy (its statistics, special
+                    functions and sparse matrices)
     alignment       pandas._align, numpy.alignment, numpy.util, pandas.interop
     index, series, dataframe, join    the frames, one layer each, in this order
     pandas extension    pandas.accessor (Series.str/.dt), pandas.extension (pandas ExtensionArrays
@@ -122,7 +123,6 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.apply",
             "atoll.share",
             "atoll.graph",
-            "atoll.scipy",
             "atoll.core.infoclass",
             "atoll.pandas.match",
             "atoll.pandas.matcher",
@@ -146,6 +146,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "atoll.pandas._sample",
             "atoll.client_dtypes",
             "atoll.plotting",
+            "atoll.scipy",
+            "atoll.scipy.*",
         ],
     ),
     ("alignment", ["atoll.pandas._align", "atoll.numpy.alignment", "atoll.numpy.util", "atoll.pandas.interop"]),

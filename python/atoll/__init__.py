@@ -449,4 +449,8 @@ from .pandas.accessor import (  # noqa: E402
     string_operators,
 )
 
+# SciPy's tests and special functions at the top level, as Arkouda has them (arkouda.scipy).
+from .scipy import Power_divergenceResult, chisquare, power_divergence  # noqa: E402
+from .scipy.special import xlogy  # noqa: E402
+
 _start_at_import()
