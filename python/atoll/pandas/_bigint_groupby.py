@@ -1,25 +1,34 @@
-"""GroupBy aggregations of bigint values (``atoll.numpy._bigint.BigIntArray``: uint64 limbs, least
-significant first, two's complement) built from the uint64 aggregations of their limbs:
-``first``, ``count``, ``or``/``and``/``xor`` limb by limb, ``sum`` over 32-bit halves (no
+"""GroupBy aggregations of bigint values, built from the uint64 aggregations of their limbs.
+
+A bigint array (``atoll.numpy._bigint.BigIntArray``) holds uint64 limbs, least significant
+first, two's complement. ``first``, ``count``, ``or``/``and``/``xor`` limb by limb, ``sum`` over 32-bit halves (no
 carry lost for groups under 2**32 rows), ``min``/``max``/``argmin``/``argmax``/``median`` by a
 sort of (group, value), ``prod`` exactly by a tree of pairwise bigint products (one round per
 halving of the largest group), ``any``/``all`` on the values' nonzero flags. ``mean``,
 ``var``, ``std`` and ``median`` are float64, computed from exact bigint sums (``var``:
 ``(n * sum(x**2) - sum(x)**2) / (n * (n - ddof))``, rounded once to float64 before the
 division); every other result is a bigint (int64 for counts and row indices, bool for
-``any``/``all``)."""
+``any``/``all``).
+"""
+
+from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..numpy._bigint import BigIntArray, _zeros
 from ..numpy.dtypes import bool_, float64, int64, uint64
 from ..numpy.numeric import where
-from ..numpy.pdarrayclass import cumsum
+from ..numpy.pdarrayclass import cumsum, pdarray
 from ..numpy.pdarraycreation import arange, full
 from ..numpy.sorting import coargsort
 from ._segfold import segmented_bitwise
+
+if TYPE_CHECKING:
+    from .groupbyclass import GroupBy
 
 OPS = frozenset(
     [
@@ -49,10 +58,44 @@ _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
 
-def bigint_aggregate(g, values, op, ddof=1):
-    """``op`` of the bigint ``values`` per group of the GroupBy ``g`` (one value per group, in
-    the order of ``g.unique_keys``). **Collective.**"""
+def bigint_aggregate(g: GroupBy, values: BigIntArray, op: str, ddof: int = 1) -> Any:  # noqa: ANN401 (a BigIntArray or pdarray)
+    """``op`` of the bigint ``values`` per group of the GroupBy ``g``.
 
+    **Collective.**
+
+    Parameters
+    ----------
+    g : GroupBy
+        The groups.
+    values : BigIntArray
+        One value per row of ``g``'s keys.
+    op : str
+        One of ``OPS``.
+    ddof : int, default 1
+        The delta degrees of freedom of ``var`` and ``std``.
+
+    Returns
+    -------
+    BigIntArray or pdarray
+        One value per group, in the order of ``g.unique_keys``: a bigint, float64 for
+        ``mean``, ``var``, ``std`` and ``median``, int64 for ``count`` and the ``arg``
+        reductions, bool for ``any``/``all``.
+
+    Raises
+    ------
+    ValueError
+        ``values`` has not one value per row.
+
+    Examples
+    --------
+    >>> from atoll.pandas._bigint_groupby import bigint_aggregate
+    >>> g = ak.GroupBy(ak.array([0, 1, 0]))
+    >>> v = ak.array([2**70, 5, 1], dtype=ak.bigint)
+    >>> bigint_aggregate(g, v, "sum").tolist()
+    [1180591620717411303425, 5]
+    >>> bigint_aggregate(g, v, "argmax").tolist()
+    [0, 1]
+    """
     if values.size != g._nrows:
         raise ValueError("Attempt to group array using key array of different length")
     if op == "count":
@@ -82,15 +125,15 @@ def bigint_aggregate(g, values, op, ddof=1):
     return rows if op in ("argmin", "argmax") else values[rows]
 
 
-def _nonneg(x):
+def _nonneg(x: pdarray) -> BigIntArray:
     """A uint64 array read as a nonnegative bigint."""
     return BigIntArray([x, _zeros(x.size)])
 
 
-def _sum(g, limbs):
+def _sum(g: GroupBy, limbs: Sequence[pdarray]) -> Any:  # noqa: ANN401 (a BigIntArray)
     """The exact sum per group of the two's complement ``limbs`` (a bigint without max_bits)."""
 
-    def group_sum(x):  # uint64 sums of values below 2**32: exact for groups under 2**32 rows
+    def group_sum(x: pdarray) -> Any:  # noqa: ANN401 (a pdarray)  # uint64 sums of values below 2**32: exact for groups under 2**32 rows
         return g._agg_sorted(g._sorted(x), "sum")
 
     total = None
@@ -102,9 +145,11 @@ def _sum(g, limbs):
     return total - (_nonneg(negatives) << (64 * len(limbs)))  # the sign bit's weight
 
 
-def _trimmed(limbs, mb):
-    """The bigint of ``limbs`` without top limbs that only repeat the sign of the limb below
-    (in every element), so that products of products stay as short as their values."""
+def _trimmed(limbs: Sequence[pdarray], mb: int) -> BigIntArray:
+    """The bigint of ``limbs`` without top limbs that only repeat the sign of the limb below.
+
+    (In every element), so that products of products stay as short as their values.
+    """
     limbs = list(limbs)
     while len(limbs) > 1:
         sign = where(limbs[-2] >= _TOP, _ALL, _ZERO)
@@ -114,10 +159,13 @@ def _trimmed(limbs, mb):
     return BigIntArray(limbs, mb)
 
 
-def _prod(g, limbs, mb):
-    """The exact product per group: each round multiplies the values at even places of every
-    group by their right neighbours (a value without one by 1), halving every group, until
-    each group holds one value. With ``max_bits`` every round is taken modulo ``2**max_bits``."""
+def _prod(g: GroupBy, limbs: Sequence[pdarray], mb: int) -> BigIntArray:
+    """The exact product per group.
+
+    Each round multiplies the values at even places of every group by their right neighbours
+    (a value without one by 1), halving every group, until each group holds one value. With
+    ``max_bits`` every round is taken modulo ``2**max_bits``.
+    """
     cur = _trimmed([g._sorted(x) for x in limbs], mb)
     gid = (cumsum(g._flags.astype(int64)) - 1)._materialize()
     _, cnt = g.size()
@@ -138,7 +186,7 @@ def _prod(g, limbs, mb):
     return BigIntArray(cur._limbs, mb)
 
 
-def _moments(g, limbs, op, ddof):
+def _moments(g: GroupBy, limbs: Sequence[pdarray], op: str, ddof: int) -> Any:  # noqa: ANN401 (a pdarray)
     """mean, var or std (float64) per group from exact bigint sums."""
     _, cnt = g.size()
     s = _sum(g, limbs)
@@ -152,7 +200,7 @@ def _moments(g, limbs, op, ddof):
     return r if op == "var" else (r**0.5)._materialize()
 
 
-def _median(g, limbs):
+def _median(g: GroupBy, limbs: Sequence[pdarray]) -> Any:  # noqa: ANN401 (a pdarray)
     """The median per group (float64): half the exact sum of the two middle values."""
     _, cnt = g.size()
     rows = _group_sorted_rows(g, limbs, False)
@@ -163,9 +211,11 @@ def _median(g, limbs):
     return ((lo + hi).astype(float64) / 2.0)._materialize()
 
 
-def _group_sorted_rows(g, limbs, descending):
-    """The rows (of the keys as given) of each group's values, groups in order, each group's
-    values ascending (descending when ``descending``), ties in row order."""
+def _group_sorted_rows(g: GroupBy, limbs: Sequence[pdarray], descending: bool) -> Any:  # noqa: ANN401 (a pdarray)
+    """The rows (of the keys as given) of each group's values, groups in order.
+
+    Each group's values ascending (descending when ``descending``), ties in row order.
+    """
     gid = g._group_ids()
     rows = arange(gid.size)
     if g.length != g._nrows:
@@ -179,11 +229,32 @@ def _group_sorted_rows(g, limbs, descending):
     return rows[coargsort(order)]
 
 
-def _extreme_rows(g, limbs, op):
-    """The row (of the keys as given) of the smallest (``min``, ``argmin``) or largest
-    (``max``, ``argmax``) value of each group, the first such row on ties."""
+def _extreme_rows(g: GroupBy, limbs: Sequence[pdarray], op: str) -> Any:  # noqa: ANN401 (a pdarray)
+    """The row (of the keys as given) of the smallest or largest value of each group.
+
+    The smallest for ``min`` and ``argmin``, the largest for ``max`` and ``argmax``; the first
+    such row on ties.
+    """
     return _group_sorted_rows(g, limbs, op in ("max", "argmax"))[g.segments]
 
 
-def is_bigint(values):
+def is_bigint(values: object) -> bool:
+    """Whether ``values`` is a bigint array.
+
+    Parameters
+    ----------
+    values : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for a ``BigIntArray`` (an object with limbs).
+
+    Examples
+    --------
+    >>> from atoll.pandas._bigint_groupby import is_bigint
+    >>> is_bigint(ak.array([1], dtype=ak.bigint)), is_bigint(ak.array([1]))
+    (True, False)
+    """
     return hasattr(values, "_limbs")

@@ -13,6 +13,7 @@ NaN keys are dropped); ``permutation`` holds indices of those rows.
 
 import builtins
 import enum
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -121,6 +122,10 @@ class GroupBy(Registrable):
     Reductions = GROUPBY_REDUCTION_TYPES
     objType = "GroupBy"
     _decode = None  # the map from combined keys to the keys (``_init_radix``), else None
+
+    if TYPE_CHECKING:
+        # Set on the class by ``atoll.pandas._groupbyclass_methods`` (mypy sees no attach).
+        def _ends(self) -> Any: ...  # noqa: ANN401 (a pdarray)
 
     @tracked("GroupBy", rows=lambda self, keys=None, *a, **k: size_of(keys))
     def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
