@@ -1,7 +1,11 @@
 """Arkouda's ``arkouda.numpy.alignment`` (the parts about sorted key arrays)."""
 
+from __future__ import annotations
+
 import builtins
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,9 +23,32 @@ from .sorting import coargsort
 from .strings import Strings
 
 
-def is_cosorted(arrays):
-    """True when the rows of ``arrays`` (pdarrays of one length, the first most significant)
-    are in lexicographic order."""
+def is_cosorted(arrays: Sequence[pdarray]) -> bool:
+    """Whether the rows of ``arrays`` are in lexicographic order.
+
+    Parameters
+    ----------
+    arrays : list of pdarray
+        Arrays of one length, the first most significant.
+
+    Returns
+    -------
+    bool
+        True when the rows are sorted.
+
+    Raises
+    ------
+    TypeError
+        ``arrays`` is not a list of pdarrays.
+    ValueError
+        The arrays differ in length.
+
+    Examples
+    --------
+    >>> from atoll.numpy.alignment import is_cosorted
+    >>> is_cosorted([ak.array([0, 0, 1]), ak.array([2, 5, 1])]), is_cosorted([ak.array([0, 0]), ak.array([5, 2])])
+    (True, False)
+    """
     if not isinstance(arrays, (list, tuple)) or not builtins.all(isinstance(a, pdarray) for a in arrays):
         raise TypeError("Input must be a list-like of pdarrays")
     if len({a.size for a in arrays}) > 1:
@@ -40,13 +67,43 @@ def is_cosorted(arrays):
     return True
 
 
-def find(query, space, all_occurrences=False, remove_missing=False):
-    """For each item of ``query`` (an array, or a list of arrays whose rows are the items),
-    the index of its first occurrence in ``space``, -1 where it has none (left out with
-    ``remove_missing``). ``all_occurrences`` when ``space`` has duplicates: every index of
-    each item in ``space``, increasing, as a SegArray (an empty segment for a missing item).
-    **Collective.**"""
+def find(
+    query: Any,  # noqa: ANN401 (an array, or a list of arrays)
+    space: Any,  # noqa: ANN401 (an array, or a list of arrays)
+    all_occurrences: bool = False,
+    remove_missing: bool = False,
+) -> Any:  # noqa: ANN401 (a pdarray or a SegArray)
+    """For each item of ``query``, the index of its first occurrence in ``space``.
 
+    **Collective.**
+
+    Parameters
+    ----------
+    query : pdarray, Strings, Categorical, or a list of them
+        The items (the rows of a list).
+    space : pdarray, Strings, Categorical, or a list of them
+        Where they are looked for, of ``query``'s kind.
+    all_occurrences : bool, default False
+        When ``space`` has duplicates: every index of each item in ``space``, increasing, as
+        a SegArray (an empty segment for a missing item).
+    remove_missing : bool, default False
+        Leave out the missing items.
+
+    Returns
+    -------
+    pdarray or SegArray
+        The int64 indices, -1 where an item has none.
+
+    Raises
+    ------
+    TypeError
+        ``query`` and ``space`` are of different kinds.
+
+    Examples
+    --------
+    >>> ak.numpy.alignment.find(ak.array([3, 7, 1]), ak.array([1, 2, 3])).tolist()
+    [2, -1, 0]
+    """
     q, s = _align_args(query, space)
     if all_occurrences:
         found = _find_all(q, s)
@@ -58,7 +115,7 @@ def find(query, space, all_occurrences=False, remove_missing=False):
     return idx[idx != -1] if remove_missing else idx
 
 
-def _align_args(query, space):
+def _align_args(query: Any, space: Any) -> tuple[Any, Any]:  # noqa: ANN401 (arrays, or lists of them)
     """``query`` and ``space`` checked to be of one kind (Arkouda's TypeErrors)."""
     if isinstance(query, (list, tuple)):
         if not isinstance(space, (list, tuple)) or len(query) != len(space):
@@ -74,10 +131,11 @@ def _align_args(query, space):
     return query, space
 
 
-def _find_all(query, space):
-    """Every index of each query item in ``space`` (in increasing order), as a SegArray; None
-    when ``space`` has no duplicates."""
+def _find_all(query: Any, space: Any) -> SegArray | None:  # noqa: ANN401 (arrays of one kind)
+    """Every index of each query item in ``space`` (in increasing order), as a SegArray.
 
+    None when ``space`` has no duplicates.
+    """
     if isinstance(query, list):
         raise TypeError("finding all_occurrences is not yet supported on sequences of arrays")
     ns, nq = space.size, query.size
@@ -90,12 +148,16 @@ def _find_all(query, space):
     starts = _cumsum_exclusive(mult)
     grp = g.broadcast(arange(g.segments.size), permute=True)[ns:]
     sa = SegArray(starts, perm_i[perm_i < ns])
-    return sa[grp]
+    out: SegArray = sa[grp]
+    return out
 
 
-def _warn_duplicates(space):
-    """A UserWarning (Arkouda's) when ``space`` (an array or a list of arrays whose rows are
-    the terms) holds a term twice: only the first index of each query term is reported."""
+def _warn_duplicates(space: Any) -> None:  # noqa: ANN401 (an array, or a list of arrays)
+    """A UserWarning (Arkouda's) when ``space`` holds a term twice.
+
+    ``space`` is an array or a list of arrays whose rows are the terms: only the first index
+    of each query term is reported.
+    """
     n = (space[0] if isinstance(space, list) else space).size
     if n < 2:
         return
@@ -108,18 +170,55 @@ def _warn_duplicates(space):
         )
 
 
-def _cumsum_exclusive(x):
+def _cumsum_exclusive(x: pdarray) -> pdarray:
     c = cumsum(x)
-    return c - x
+    out: pdarray = c - x
+    return out
 
 
-def lookup(keys, values, arguments, fillvalue=-1):
-    """The function ``keys -> values`` applied to ``arguments``: for each argument, the value
-    of the equal key, ``fillvalue`` where there is none (a Categorical of values: its missing
-    value there). Keys (and arguments) are an array or a list of arrays whose rows are the
-    entries; keys should be unique (with duplicates, the first equal key's value is taken and a
-    UserWarning says so, as Arkouda's). **Collective.**"""
+def _at(values: Any, idx: pdarray) -> Any:  # noqa: ANN401 (an array of any kind, and its gather)
+    """``values[idx]``."""
+    return values[idx]
 
+
+def lookup(
+    keys: Any,  # noqa: ANN401 (an array, or a list of arrays)
+    values: Any,  # noqa: ANN401 (a pdarray, Strings or Categorical)
+    arguments: Any,  # noqa: ANN401 (an array, or a list of arrays)
+    fillvalue: object = -1,
+) -> Any:  # noqa: ANN401 (values' kind)
+    """The function ``keys -> values`` applied to ``arguments``.
+
+    Keys should be unique: with duplicates, the first equal key's value is taken and a
+    UserWarning says so, as Arkouda's. **Collective.**
+
+    Parameters
+    ----------
+    keys : pdarray, Strings, Categorical, or a list of them
+        The function's domain (the rows of a list).
+    values : pdarray, Strings or Categorical
+        The value of each key.
+    arguments : pdarray, Strings, Categorical, or a list of them
+        What the function is applied to, of ``keys``' kind.
+    fillvalue : scalar, default -1
+        The value where an argument has no key (a Categorical of values: its missing value
+        there; Strings values: ``str(fillvalue)``).
+
+    Returns
+    -------
+    pdarray, Strings or Categorical
+        For each argument, the value of the equal key.
+
+    Raises
+    ------
+    TypeError
+        ``keys`` and ``arguments`` are of different kinds.
+
+    Examples
+    --------
+    >>> ak.numpy.alignment.lookup(ak.array([1, 5]), ak.array([10.0, 50.0]), ak.array([5, 2, 1])).tolist()
+    [50.0, -1.0, 10.0]
+    """
     if isinstance(values, Categorical):
         codes = lookup(keys, values.codes, arguments, fillvalue=values._NAcode)
         return Categorical.from_codes(codes, values.categories, na_value=values.na_value)
@@ -131,31 +230,37 @@ def lookup(keys, values, arguments, fillvalue=-1):
         fill = fillvalue if isinstance(fillvalue, str) else str(fillvalue)
         if values.size == 0:
             return full(idx.size, fill)
-        return where(found, values[where(found, idx, 0)._materialize()], fill)
+        return where(found, _at(values, where(found, idx, 0)._materialize()), fill)
     if values.size == 0:
         return full(idx.size, fillvalue, dtype=values.dtype)
-    got = values[where(found, idx, 0)._materialize()]
+    got = _at(values, where(found, idx, 0)._materialize())
     return where(found, got, full(idx.size, fillvalue, dtype=values.dtype))._materialize()
 
 
-def _lex_le(a, b):
-    """Elementwise: whether the row of ``a`` is lexicographically <= the row of ``b`` (lists
-    of levels, arrays or scalars, the first most significant)."""
+def _lex_le(a: list[Any], b: list[Any]) -> Any:  # noqa: ANN401 (a bool pdarray)
+    """Elementwise: whether the row of ``a`` is lexicographically <= the row of ``b``.
+
+    Lists of levels, arrays or scalars, the first most significant.
+    """
     le = a[-1] <= b[-1]
     for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
         le = (x < y) | ((x == y) & le)
     return le
 
 
-def _limbs(a, n):
+def _limbs(a: Any, n: int) -> list[pdarray]:  # noqa: ANN401 (a bigint pdarray)
     """A bigint array's uint64 limbs (most significant first), left-padded to ``n``."""
     lv = list(a.bigint_to_uint_arrays())
     return [zeros(a.size, dtype=uint64) for _ in range(n - len(lv))] + lv
 
 
-def _check_intervals(vals, intervals, tiebreak, hierarchical):
-    """``vals``, the lower and upper bounds as lists of levels, and whether the levels are
-    hierarchical (one dimension compared lexicographically), after Arkouda's checks."""
+def _check_intervals(
+    vals: object, intervals: object, tiebreak: object, hierarchical: bool
+) -> tuple[list[Any], list[Any], list[Any], bool]:
+    """``vals``, the lower and upper bounds as lists of levels, and whether they are hierarchical.
+
+    Hierarchical: one dimension compared lexicographically. After Arkouda's checks.
+    """
     if not isinstance(intervals, (list, tuple)) or len(intervals) != 2:
         raise ValueError("intervals must be a 2-tuple of (lower bounds, upper bounds), both inclusive")
     low, high = intervals
@@ -174,7 +279,7 @@ def _check_intervals(vals, intervals, tiebreak, hierarchical):
         if low.size != high.size:
             raise ValueError("Lower and upper bound arrays must be the same size")
         if vals.dtype == bigint:
-            n = builtins.max(len(x.bigint_to_uint_arrays()) for x in (vals, low, high))
+            n = builtins.max(len(_limbs(x, 0)) for x in (vals, low, high))  # each one's own limbs
             return _limbs(vals, n), _limbs(low, n), _limbs(high, n), True
         return [vals], [low], [high], True
     if not isinstance(vals, (list, tuple)):
@@ -197,21 +302,46 @@ def _check_intervals(vals, intervals, tiebreak, hierarchical):
     return list(vals), list(low), list(high), builtins.bool(hierarchical)
 
 
-def search_intervals(vals, intervals, tiebreak=None, hierarchical=True):
+def search_intervals(
+    vals: pdarray | Sequence[pdarray],
+    intervals: tuple[Any, Any],
+    tiebreak: pdarray | None = None,
+    hierarchical: bool = True,
+) -> pdarray:
     """For each value, the index of the interval that contains it, -1 where none does.
 
-    ``vals`` is a pdarray (int64, uint64, float64 or bigint) or a sequence of pdarrays whose
-    rows are the values; ``intervals`` is ``(lower_bounds, upper_bounds)``, both inclusive,
-    of the kind and dtypes of ``vals``, the intervals sorted by lower bound. With several
-    arrays and ``hierarchical`` (the default), the arrays are the levels of one dimension
-    compared lexicographically (as the limbs of a bigint); with ``hierarchical=False`` each
-    array is a dimension of its own and an interval is a box. Where several intervals contain
-    a value, the one of least ``tiebreak`` (a pdarray of one value per interval) is chosen,
-    else the first. Disjoint one-dimensional intervals take one sort of the bounds and the
-    values together; overlapping intervals or boxes take one pass over the values per
-    interval. TypeError and ValueError as Arkouda's.
+    Disjoint one-dimensional intervals take one sort of the bounds and the values together;
+    overlapping intervals or boxes take one pass over the values per interval.
 
-    >>> import atoll as ak
+    Parameters
+    ----------
+    vals : pdarray or list of pdarray
+        A pdarray (int64, uint64, float64 or bigint), or pdarrays whose rows are the values.
+    intervals : tuple
+        ``(lower_bounds, upper_bounds)``, both inclusive, of the kind and dtypes of ``vals``,
+        the intervals sorted by lower bound.
+    tiebreak : pdarray, optional
+        One value per interval: where several intervals contain a value, the one of least
+        ``tiebreak`` is chosen (else the first).
+    hierarchical : bool, default True
+        With several arrays, they are the levels of one dimension compared lexicographically
+        (as the limbs of a bigint); False: each array is a dimension of its own and an
+        interval is a box.
+
+    Returns
+    -------
+    pdarray
+        The int64 interval indices.
+
+    Raises
+    ------
+    TypeError
+        Arguments of the wrong kinds or dtypes (as Arkouda's).
+    ValueError
+        Bounds of different sizes, upper bounds below lower ones, or unsorted intervals.
+
+    Examples
+    --------
     >>> bounds = (ak.array([0, 10, 50]), ak.array([9, 49, 59]))
     >>> ak.numpy.alignment.search_intervals(ak.array([22, 51, 1, 60]), bounds)
     array([ 1  2  0 -1])
@@ -226,7 +356,8 @@ def search_intervals(vals, intervals, tiebreak=None, hierarchical=True):
     elif not builtins.all(builtins.bool((h >= l).all()) for l, h in zip(lo, hi)):
         raise ValueError("Upper bounds must be greater than lower bounds")
     if n == 0 or m == 0:
-        return full(n, -1, dtype=int64)
+        none: pdarray = full(n, -1, dtype=int64)
+        return none
     if hier:
         disjoint = m == 1 or builtins.bool((~_lex_le([x[1:] for x in lo], [x[: m - 1] for x in hi])).all())
         if disjoint:
@@ -234,10 +365,12 @@ def search_intervals(vals, intervals, tiebreak=None, hierarchical=True):
     return _search_each(v, lo, hi, hier, tiebreak)
 
 
-def _search_disjoint(v, lo, hi):
-    """``search_intervals`` of disjoint sorted intervals: the bounds and the values sorted
-    together (a lower bound before an equal value); the count of lower bounds up to a value
-    names the only interval that can hold it."""
+def _search_disjoint(v: list[Any], lo: list[Any], hi: list[Any]) -> pdarray:
+    """``search_intervals`` of disjoint sorted intervals.
+
+    The bounds and the values sorted together (a lower bound before an equal value); the
+    count of lower bounds up to a value names the only interval that can hold it.
+    """
     m, n = lo[0].size, v[0].size
     tag = generic_concat([zeros(m, dtype=int64), full(n, 1, dtype=int64)])
     perm = coargsort([generic_concat([a, b]) for a, b in zip(lo, v)] + [tag])
@@ -248,29 +381,32 @@ def _search_disjoint(v, lo, hi):
     found = (cand >= 0)._materialize()
     safe = where(found, cand, 0)._materialize()
     inside = found & _lex_le(v, [h[safe] for h in hi])
-    return where(inside, cand, -1)._materialize()
+    out: pdarray = where(inside, cand, -1)._materialize()
+    return out
 
 
-def _search_each(v, lo, hi, hier, tiebreak):
-    """``search_intervals`` by one pass over the values per interval (the bounds read on the
-    driver): overlapping intervals and boxes."""
+def _search_each(v: list[Any], lo: list[Any], hi: list[Any], hier: bool, tiebreak: pdarray | None) -> pdarray:
+    """``search_intervals`` by one pass over the values per interval: overlapping intervals and boxes.
+
+    The bounds are read on the driver.
+    """
     los = [x.to_ndarray() for x in lo]
     his = [x.to_ndarray() for x in hi]
     tbs = None if tiebreak is None else tiebreak.to_ndarray()
     n = v[0].size
-    best = full(n, -1, dtype=int64)
+    best: pdarray = full(n, -1, dtype=int64)
     best_tb = None if tbs is None else full(n, np.inf, dtype=float64)
     for j in range(len(los[0])):
         lj = [x[j] for x in los]
         hj = [x[j] for x in his]
+        inside: Any = None
         if hier:
             inside = _lex_le(lj, v) & _lex_le(v, hj)
         else:
-            inside = None
             for x, a, b in zip(v, lj, hj):
                 c = (x >= a) & (x <= b)
                 inside = c if inside is None else inside & c
-        if best_tb is None:
+        if best_tb is None or tbs is None:
             take = inside & (best < 0)
         else:
             take = inside & ((best < 0) | (best_tb > builtins.float(tbs[j])))
@@ -279,10 +415,49 @@ def _search_each(v, lo, hi, hier, tiebreak):
     return best
 
 
-def interval_lookup(keys, values, arguments, fillvalue=-1, tiebreak=None, hierarchical=False):
-    """The function from intervals to values applied to ``arguments``: for each argument, the
-    value of the interval of ``keys`` (``(lower_bounds, upper_bounds)``, inclusive) that holds
-    it (see ``search_intervals``), ``fillvalue`` where none does."""
+def interval_lookup(
+    keys: tuple[Any, Any],
+    values: Any,  # noqa: ANN401 (a pdarray or Strings)
+    arguments: pdarray | Sequence[pdarray],
+    fillvalue: object = -1,
+    tiebreak: pdarray | None = None,
+    hierarchical: bool = False,
+) -> Any:  # noqa: ANN401 (values' kind)
+    """The function from intervals to values applied to ``arguments``.
+
+    Parameters
+    ----------
+    keys : tuple
+        ``(lower_bounds, upper_bounds)``, inclusive, as :func:`search_intervals` reads them.
+    values : pdarray or Strings
+        The value of each interval.
+    arguments : pdarray or list of pdarray
+        The values looked up.
+    fillvalue : scalar, default -1
+        The value where no interval holds an argument (``str(fillvalue)`` for Strings).
+    tiebreak : pdarray, optional
+        As :func:`search_intervals`.
+    hierarchical : bool, default False
+        As :func:`search_intervals`.
+
+    Returns
+    -------
+    pdarray or Strings
+        For each argument, the value of the interval that holds it.
+
+    Raises
+    ------
+    TypeError
+        Arguments of the wrong kinds or dtypes (as :func:`search_intervals`).
+    ValueError
+        Bad bounds (as :func:`search_intervals`).
+
+    Examples
+    --------
+    >>> keys = (ak.array([0, 10]), ak.array([9, 19]))
+    >>> ak.numpy.alignment.interval_lookup(keys, ak.array(["lo", "hi"]), ak.array([15, 3, 40])).tolist()
+    ['hi', 'lo', '-1']
+    """
     idx = search_intervals(arguments, keys, tiebreak=tiebreak, hierarchical=hierarchical)
     found = (idx >= 0)._materialize()
     safe = where(found, idx, 0)._materialize()
@@ -290,10 +465,10 @@ def interval_lookup(keys, values, arguments, fillvalue=-1, tiebreak=None, hierar
         fill = fillvalue if isinstance(fillvalue, str) else str(fillvalue)
         if values.size == 0:
             return full(idx.size, fill)
-        return where(found, values[safe], fill)
+        return where(found, _at(values, safe), fill)
     if values.size == 0:
         return full(idx.size, fillvalue, dtype=values.dtype)
-    return where(found, values[safe], full(idx.size, fillvalue, dtype=values.dtype))._materialize()
+    return where(found, _at(values, safe), full(idx.size, fillvalue, dtype=values.dtype))._materialize()
 
 
 __all__ = ["NonUniqueError", "find", "interval_lookup", "is_cosorted", "lookup", "search_intervals"]
