@@ -1,6 +1,9 @@
-"""Arkouda's pandas-like layer (``arkouda.pandas``): ``DataFrame``, ``Series``, ``Index``,
-``MultiIndex``, ``Categorical``, ``GroupBy``, joins (``merge``, ``join_on_eq_with_dt``) and the
-IO helpers of ``io_util``. Every name is also at the top level (``ak.DataFrame``)."""
+"""Arkouda's pandas-like layer (``arkouda.pandas``).
+
+``DataFrame``, ``Series``, ``Index``, ``MultiIndex``, ``Categorical``, ``GroupBy``, joins
+(``merge``, ``join_on_eq_with_dt``) and the IO helpers of ``io_util``. Every name is also at
+the top level (``ak.DataFrame``).
+"""
 
 # The modules of this package sit in different layers of ``atoll`` (tools/py_import_cycles.py),
 # and a package's ``__init__`` runs whenever one of its modules is first imported: this one

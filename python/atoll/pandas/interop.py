@@ -42,7 +42,11 @@ copy), and polars takes Arrow's numeric buffers without copying. Booleans (bit-p
 Arrow), columns with nulls, several chunks and strings are copied.
 """
 
+from __future__ import annotations
+
 import builtins
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -69,31 +73,50 @@ MISSING_STRING = ""
 
 
 # ----- what an object is (never importing a library to learn that it is not of its types) ---
-def _is_arrow_frame(x):
+def _is_arrow_frame(x: object) -> bool:
     return loaded("pyarrow") and isinstance(x, (pa.Table, pa.RecordBatch))
 
 
-def _is_polars_frame(x):
+def _is_polars_frame(x: object) -> bool:
     return loaded("polars") and isinstance(x, pl.DataFrame)
 
 
-def is_foreign_frame(x):
-    """Whether ``x`` is a table ``ak.DataFrame`` takes through Arrow (a pyarrow Table or
-    RecordBatch, a polars DataFrame)."""
+def is_foreign_frame(x: object) -> bool:
+    """Whether ``x`` is a table ``ak.DataFrame`` takes through Arrow.
+
+    Parameters
+    ----------
+    x : object
+        Anything.
+
+    Returns
+    -------
+    bool
+        True for a pyarrow Table or RecordBatch, or a polars DataFrame.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from atoll.pandas.interop import is_foreign_frame
+    >>> is_foreign_frame(pa.table({"a": [1]})), is_foreign_frame({"a": [1]})
+    (True, False)
+    """
     return _is_arrow_frame(x) or _is_polars_frame(x)
 
 
-def _is_arrow_column(x):
+def _is_arrow_column(x: object) -> bool:
     return loaded("pyarrow") and isinstance(x, (pa.Array, pa.ChunkedArray))
 
 
-def _is_polars_column(x):
+def _is_polars_column(x: object) -> bool:
     return loaded("polars") and isinstance(x, pl.Series)
 
 
-def _is_pandas_extension(x):
-    """A pandas Series, Index or array whose dtype is one of pandas' extension dtypes (the
-    nullable ``Int64``/``Float64``/``boolean``/``string`` and ``pd.ArrowDtype``)."""
+def _is_pandas_extension(x: Any) -> bool:  # noqa: ANN401 (any object)
+    """A pandas Series, Index or array whose dtype is one of pandas' extension dtypes.
+
+    The nullable ``Int64``/``Float64``/``boolean``/``string`` and ``pd.ArrowDtype``.
+    """
     if not loaded("pandas"):
         return False
     if isinstance(x, (pd.Series, pd.Index)):
@@ -102,24 +125,24 @@ def _is_pandas_extension(x):
 
 
 # ----- errors ------------------------------------------------------------------------------
-def _temporal_error(name, type_name, how):
+def _temporal_error(name: object, type_name: str, how: str) -> TypeError:
     return TypeError(
         f"column {name!r} is {type_name}, which Atoll does not read (Datetime and Timedelta take "
         f"timestamps and durations); convert it first with {how} and convert back after"
     )
 
 
-def _time_column(col):
+def _time_column(col: Any) -> Any:  # noqa: ANN401 (an Arrow column; a Datetime or Timedelta)
     """The Datetime or Timedelta of an Arrow timestamp or duration column (a null is NaT)."""
     t = col.type
     ns = pa.timestamp("ns", tz=t.tz) if pa.types.is_timestamp(t) else pa.duration("ns")
     values = col.cast(ns).to_numpy(zero_copy_only=False)
     values = np.asarray(values).view(np.int64) if values.dtype.kind in "mM" else values.astype(np.int64)
-    cls = Datetime if pa.types.is_timestamp(t) else Timedelta
-    return cls._from_ns(array(np.ascontiguousarray(values)))
+    ns_values = array(np.ascontiguousarray(values))
+    return Datetime._from_ns(ns_values) if pa.types.is_timestamp(t) else Timedelta._from_ns(ns_values)
 
 
-def _bool_nulls_error(name, nulls, how):
+def _bool_nulls_error(name: object, nulls: int, how: str) -> ValueError:
     return ValueError(
         f"column {name!r} is boolean with {nulls} missing value(s), which a bool pdarray cannot hold: "
         f"fill them first ({how}) or cast the column to float64"
@@ -127,9 +150,12 @@ def _bool_nulls_error(name, nulls, how):
 
 
 # ----- Arrow -> Atoll ------------------------------------------------------------------------
-def _numeric_numpy(col):
-    """The values of a numeric Arrow column without nulls as NumPy: a view of the buffer when
-    it is one chunk of a fixed-width type (booleans, bit-packed, are copied)."""
+def _numeric_numpy(col: Any) -> Any:  # noqa: ANN401 (an Arrow column; a NumPy array)
+    """The values of a numeric Arrow column without nulls as NumPy.
+
+    A view of the buffer when it is one chunk of a fixed-width type (booleans, bit-packed,
+    are copied).
+    """
     if isinstance(col, pa.ChunkedArray):
         if col.num_chunks == 1:
             col = col.chunk(0)
@@ -138,11 +164,42 @@ def _numeric_numpy(col):
     return col.to_numpy(zero_copy_only=not pa.types.is_boolean(col.type))
 
 
-def column_from_arrow(name, col, polars_dtype=None):
-    """The Atoll column of the Arrow array or chunked array ``col`` (named ``name`` in the
-    messages), with the types and missing-value rules of the module's docstring;
-    ``polars_dtype``: the column's polars dtype when it comes from polars (the messages then
-    name it and polars' conversion)."""
+def column_from_arrow(name: Hashable, col: Any, polars_dtype: Any = None) -> Any:  # noqa: ANN401 (Arrow in, any column out)
+    """The Atoll column of an Arrow array or chunked array.
+
+    With the types and missing-value rules of the module's docstring.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name, for the messages.
+    col : pyarrow.Array or pyarrow.ChunkedArray
+        The values.
+    polars_dtype : polars.DataType, optional
+        The column's polars dtype when it comes from polars (the messages then name it and
+        polars' conversion).
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, Datetime or Timedelta
+        The column.
+
+    Raises
+    ------
+    TypeError
+        The Arrow type has no Atoll column (dates, times, nested types, nulls only).
+    ValueError
+        A boolean column with nulls.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from atoll.pandas.interop import column_from_arrow
+    >>> column_from_arrow("a", pa.array([1, None, 3])).tolist()
+    [1.0, nan, 3.0]
+    >>> column_from_arrow("s", pa.array(["x", None])).tolist()
+    ['x', '']
+    """
     t = col.type
     nulls = col.null_count
     types = pa.types
@@ -178,8 +235,32 @@ def column_from_arrow(name, col, polars_dtype=None):
     raise TypeError(f"column {name!r} is Arrow {t}, which Atoll does not read")
 
 
-def frame_columns(obj):
-    """``(names, columns)`` of a pyarrow Table or RecordBatch or a polars DataFrame."""
+def frame_columns(obj: Any) -> tuple[list[str], list[Any], int]:  # noqa: ANN401 (an Arrow or polars table)
+    """The column names, the columns and the number of rows of an Arrow or polars table.
+
+    Parameters
+    ----------
+    obj : pyarrow.Table, pyarrow.RecordBatch or polars.DataFrame
+        The table.
+
+    Returns
+    -------
+    tuple of (list of str, list, int)
+        The names, the Atoll columns (as ``column_from_arrow`` gives them) and the rows.
+
+    Raises
+    ------
+    ValueError
+        Two columns have the same name.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from atoll.pandas.interop import frame_columns
+    >>> names, cols, n = frame_columns(pa.table({"a": [1, 2], "b": ["x", "y"]}))
+    >>> names, [c.tolist() for c in cols], n
+    (['a', 'b'], [[1, 2], ['x', 'y']], 2)
+    """
     polars = _is_polars_frame(obj)
     table = obj.to_arrow() if polars else obj
     names = [builtins.str(n) for n in table.column_names]
@@ -191,9 +272,11 @@ def frame_columns(obj):
     return names, cols, table.num_rows
 
 
-def _array_from_foreign(a):
-    """``ak.array`` of an Arrow array, a polars Series or a pandas array of an extension
-    dtype; None for any other object."""
+def _array_from_foreign(a: Any) -> Any:  # noqa: ANN401 (any object; a column or None)
+    """``ak.array`` of an Arrow array, a polars Series or a pandas array of an extension dtype.
+
+    None for any other object.
+    """
     if _is_arrow_column(a):
         return column_from_arrow("values", a)
     if _is_polars_column(a):
@@ -208,11 +291,40 @@ FOREIGN_ARRAYS.append(_array_from_foreign)
 
 
 # ----- pandas -> Atoll -----------------------------------------------------------------------
-def column_from_pandas(name, col):
-    """The Atoll column of the pandas Series ``col`` when its dtype needs the rules of the
-    module's docstring (nullable dtypes, strings with missing values, ``pd.ArrowDtype``,
-    datetimes and timedeltas), a ``TypeError`` naming the column for periods; None for the
-    columns that convert as NumPy arrays do."""
+def column_from_pandas(name: Hashable, col: Any) -> Any:  # noqa: ANN401 (a pandas Series; any column)
+    """The Atoll column of a pandas Series whose dtype needs the rules of the module's docstring.
+
+    Those are the nullable dtypes, strings with missing values, ``pd.ArrowDtype``, datetimes
+    and timedeltas.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name, for the messages.
+    col : pandas.Series
+        The values.
+
+    Returns
+    -------
+    pdarray, Strings, Categorical, Datetime, Timedelta or None
+        The column; None for the columns that convert as NumPy arrays do.
+
+    Raises
+    ------
+    TypeError
+        A column of periods.
+    ValueError
+        A boolean column with missing values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from atoll.pandas.interop import column_from_pandas
+    >>> column_from_pandas("a", pd.Series([1, None], dtype="Int64")).tolist()
+    [1.0, nan]
+    >>> column_from_pandas("b", pd.Series([1, 2])) is None
+    True
+    """
     d = col.dtype
     if isinstance(d, pd.ArrowDtype):
         return column_from_arrow(name, pa.array(col))
@@ -242,14 +354,42 @@ def column_from_pandas(name, col):
     return None
 
 
-def _is_missing(v):
+def _is_missing(v: object) -> bool:
     return v is None or v is pd.NA or (isinstance(v, (builtins.float, np.floating)) and v != v)
 
 
 # ----- Atoll -> Arrow, polars ----------------------------------------------------------------
-def column_to_arrow(name, col):
-    """The Arrow array of one Atoll column (a numeric pdarray wraps the gathered NumPy buffer;
-    a Categorical's missing value becomes a null)."""
+def column_to_arrow(name: Hashable, col: Any) -> Any:  # noqa: ANN401 (any column; an Arrow array)
+    """The Arrow array of one Atoll column.
+
+    A numeric pdarray wraps the gathered NumPy buffer; a Categorical's missing value becomes
+    a null.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name, for the messages.
+    col : pdarray, Strings, Categorical or SegArray
+        The column.
+
+    Returns
+    -------
+    pyarrow.Array
+        Its values.
+
+    Raises
+    ------
+    TypeError
+        The column has no Arrow type (a bigint column).
+
+    Examples
+    --------
+    >>> from atoll.pandas.interop import column_to_arrow
+    >>> column_to_arrow("a", ak.array([1, 2])).to_pylist()
+    [1, 2]
+    >>> column_to_arrow("c", ak.Categorical(ak.array(["x", "y", "x"]))).to_pylist()
+    ['x', 'y', 'x']
+    """
     if isinstance(col, pdarray):  # a Datetime/Timedelta gathers datetime64/timedelta64[ns]
         return pa.array(col.to_ndarray())
     if isinstance(col, Strings):
@@ -270,12 +410,60 @@ def column_to_arrow(name, col):
     )
 
 
-def table_to_arrow(names, cols):
-    """The ``pyarrow.Table`` of the columns ``cols`` named ``names``."""
+def table_to_arrow(names: Sequence[Hashable], cols: Sequence[Any]) -> Any:  # noqa: ANN401 (a pyarrow.Table)
+    """The ``pyarrow.Table`` of the columns ``cols`` named ``names``.
+
+    Parameters
+    ----------
+    names : sequence of hashable
+        The names (as ``str`` gives them).
+    cols : sequence
+        The Atoll columns.
+
+    Returns
+    -------
+    pyarrow.Table
+        A column per Atoll column.
+
+    Raises
+    ------
+    TypeError
+        A column has no Arrow type.
+
+    Examples
+    --------
+    >>> from atoll.pandas.interop import table_to_arrow
+    >>> table_to_arrow(["a", 1], [ak.arange(2), ak.array(["p", "q"])]).to_pydict()
+    {'a': [0, 1], '1': ['p', 'q']}
+    """
     arrays = [column_to_arrow(n, c) for n, c in zip(names, cols)]
     return pa.Table.from_arrays(arrays, names=[builtins.str(n) for n in names])
 
 
-def table_to_polars(names, cols):
-    """The ``polars.DataFrame`` of the columns ``cols`` named ``names`` (through Arrow)."""
+def table_to_polars(names: Sequence[Hashable], cols: Sequence[Any]) -> Any:  # noqa: ANN401 (a polars.DataFrame)
+    """The ``polars.DataFrame`` of the columns ``cols`` named ``names`` (through Arrow).
+
+    Parameters
+    ----------
+    names : sequence of hashable
+        The names (as ``str`` gives them).
+    cols : sequence
+        The Atoll columns.
+
+    Returns
+    -------
+    polars.DataFrame
+        A column per Atoll column.
+
+    Raises
+    ------
+    TypeError
+        A column has no Arrow type.
+
+    Examples
+    --------
+    >>> from atoll.pandas.interop import table_to_polars
+    >>> table_to_polars(["a"], [ak.array([1.5, 2.5])])["a"].to_list()
+    [1.5, 2.5]
+    """
     return pl.from_arrow(table_to_arrow(names, cols))
