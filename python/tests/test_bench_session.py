@@ -65,7 +65,8 @@ def test_step_agrees_across_systems(lines, step):
     # Atoll and pandas answer every step (pandas' HDF5 needs PyTables).
     need = {"atoll"} | ({"pandas"} if step != "hdf5" or importlib.util.find_spec("tables") else set())
     assert need <= {ln["system"] for ln in ran}, [ln for ln in lines if ln["step"] == step]
-    assert len(ran) >= 2
+    if len(ran) < 2:
+        pytest.skip("only Atoll answered: pandas' HDF5 needs PyTables, which is not installed")
     for ln in ran:
         assert ln["ok"] is True, (step, {x["system"]: x["check"] for x in ran})
     for ln in lines:
