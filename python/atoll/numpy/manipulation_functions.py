@@ -1,9 +1,15 @@
-"""Arkouda's ``arkouda.numpy.manipulation_functions``: ``flip``, ``squeeze``, ``expand_dims``,
-``roll``, ``repeat`` and ``tile`` of pdarrays of any rank (Strings and Categoricals: 1-D), with
-NumPy's results. A layout change is a strided view of the flat values, or one gather whose
-positions are computed in the fused loop (``atoll.numpy._nd``)."""
+"""Arkouda's ``arkouda.numpy.manipulation_functions``.
+
+``flip``, ``squeeze``, ``expand_dims``, ``roll``, ``repeat`` and ``tile`` of pdarrays of any
+rank (Strings and Categoricals: 1-D), with NumPy's results. A layout change is a strided view
+of the flat values, or one gather whose positions are computed in the fused loop
+(``atoll.numpy._nd``).
+"""
+
+from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 
@@ -16,16 +22,38 @@ from .sorting import searchsorted
 from .strings import Strings
 
 
-def flip(x, axis=None):
-    """The elements of ``x`` (a pdarray, Strings or Categorical) in reverse order along
-    ``axis`` (an int, a tuple of ints, or None: every axis), as ``numpy.flip``: a strided
-    view of the flat values (one gather).
+def flip(
+    x: Any,  # noqa: ANN401 (a pdarray, Strings or Categorical)
+    axis: int | tuple[int, ...] | None = None,
+) -> Any:  # noqa: ANN401 (x's kind)
+    """The elements of ``x`` in reverse order along ``axis``, as ``numpy.flip``.
 
-    >>> import atoll as ak
+    A strided view of the flat values (one gather).
+
+    Parameters
+    ----------
+    x : pdarray, Strings or Categorical
+        The array.
+    axis : int, tuple of int, or None
+        The axes reversed; None: every axis.
+
+    Returns
+    -------
+    pdarray, Strings or Categorical
+        ``x`` reversed.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not an array, or ``axis`` not an int.
+    numpy.exceptions.AxisError
+        ``axis`` is out of bounds.
+
+    Examples
+    --------
     >>> ak.flip(ak.arange(6).reshape(2, 3), axis=1).tolist()
     [[2, 1, 0], [5, 4, 3]]
     """
-
     one_axis = axis in (None, 0, -1, (0,), (-1,))
     if isinstance(x, pdarray) and (x.ndim != 1 or not one_axis) and not is_bigint_array(x):
         axes = _nd.normalize_axes(axis, x.ndim)
@@ -39,20 +67,42 @@ def flip(x, axis=None):
     raise TypeError(f"x: expected a pdarray, Strings or Categorical, got {type(x).__name__}")
 
 
-def squeeze(x, /, axis=None):
-    """``x`` without its axes of length one (``axis``: those named, each of length one, else
-    NumPy's ``ValueError``), sharing ``x``'s values. As in Arkouda, an array of rank one or
-    more keeps at least one axis (``(1, 1)`` becomes ``(1,)``, not NumPy's ``()``), and a
-    scalar becomes a one-element pdarray.
+def squeeze(x: object, /, axis: int | tuple[int, ...] | None = None) -> pdarray:
+    """``x`` without its axes of length one, sharing ``x``'s values.
 
-    >>> import atoll as ak
+    As in Arkouda, an array of rank one or more keeps at least one axis (``(1, 1)`` becomes
+    ``(1,)``, not NumPy's ``()``), and a scalar becomes a one-element pdarray.
+
+    Parameters
+    ----------
+    x : pdarray or scalar
+        The array.
+    axis : int, tuple of int, or None
+        The axes removed, each of length one; None: every axis of length one.
+
+    Returns
+    -------
+    pdarray
+        ``x`` reshaped.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is neither a pdarray nor a scalar.
+    ValueError
+        A named axis is not of length one (NumPy's error).
+
+    Examples
+    --------
     >>> ak.squeeze(ak.arange(3).reshape(1, 3, 1)).shape
     (3,)
     >>> ak.squeeze(7).tolist()
     [7]
     """
+    out: pdarray
     if is_scalar(x):
-        return array([x])
+        out = array([x])
+        return out
     if not isinstance(x, pdarray):
         raise TypeError(f"x: expected a pdarray or a scalar, got {type(x).__name__}")
     shape = x.shape
@@ -66,16 +116,38 @@ def squeeze(x, /, axis=None):
     if not new and x.ndim:
         new = (1,)
     if x.ndim == 1 and len(new) == 1:
-        return x[:]  # bigint arrays too
-    return _nd.with_shape(x, new)
+        out = x[:]  # bigint arrays too
+        return out
+    out = _nd.with_shape(x, new)
+    return out
 
 
-def expand_dims(a, /, axis):
-    """``a`` with an axis of length one inserted at each position ``axis`` names (an int or a
-    tuple of ints, positions in the result, negatives from its end), sharing ``a``'s values,
-    as ``numpy.expand_dims``.
+def expand_dims(a: pdarray, /, axis: int | tuple[int, ...]) -> pdarray:
+    """``a`` with an axis of length one inserted at each position ``axis`` names.
 
-    >>> import atoll as ak
+    Sharing ``a``'s values, as ``numpy.expand_dims``.
+
+    Parameters
+    ----------
+    a : pdarray
+        The array.
+    axis : int or tuple of int
+        Positions in the result, negatives from its end.
+
+    Returns
+    -------
+    pdarray
+        ``a`` reshaped.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is not a pdarray (or is a bigint one).
+    numpy.exceptions.AxisError
+        An axis is out of bounds.
+
+    Examples
+    --------
     >>> ak.expand_dims(ak.arange(3), 0).shape
     (1, 3)
     """
@@ -86,16 +158,43 @@ def expand_dims(a, /, axis):
     axes = _nd.normalize_axes(axis, nd)
     rest = iter(a.shape)
     shape = tuple(1 if k in axes else next(rest) for k in range(nd))
-    return _nd.with_shape(a, _nd.check_shape(shape))
+    out: pdarray = _nd.with_shape(a, _nd.check_shape(shape))
+    return out
 
 
-def roll(a, /, shift, axis=None):
-    """``a``'s elements shifted by ``shift`` places along ``axis`` (those leaving one end come
-    back at the other), as ``numpy.roll``: ``shift`` and ``axis`` ints or tuples of one length
-    (an int broadcast against a tuple); ``axis=None`` rolls the flat values and keeps the
-    shape. One gather.
+def roll(
+    a: Any,  # noqa: ANN401 (a pdarray, Strings or Categorical)
+    /,
+    shift: int | tuple[int, ...],
+    axis: int | tuple[int, ...] | None = None,
+) -> Any:  # noqa: ANN401 (a's kind)
+    """``a``'s elements shifted by ``shift`` places along ``axis``, as ``numpy.roll``.
 
-    >>> import atoll as ak
+    Those leaving one end come back at the other. One gather.
+
+    Parameters
+    ----------
+    a : pdarray, Strings or Categorical
+        The array.
+    shift : int or tuple of int
+        The shifts, one per axis (an int broadcast against a tuple of axes).
+    axis : int, tuple of int, or None
+        The axes; None rolls the flat values and keeps the shape.
+
+    Returns
+    -------
+    pdarray, Strings or Categorical
+        ``a`` rolled.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is not an array, or a shift or axis not an int.
+    ValueError
+        ``shift`` and ``axis`` are tuples of different lengths.
+
+    Examples
+    --------
     >>> ak.roll(ak.arange(5), 2).tolist()
     [3, 4, 0, 1, 2]
     """
@@ -112,8 +211,8 @@ def roll(a, /, shift, axis=None):
     if axis is None:
         flat = _nd.with_shape(a, None)
         return _nd.with_shape(roll(flat, shift, 0), a._shape)
-    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    shifts: tuple[int, ...] = tuple(shift) if isinstance(shift, (tuple, list)) else (shift,)
+    axes: tuple[int, ...] = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     if len(shifts) == 1:
         shifts = tuple(shifts) * len(axes)
     if len(axes) == 1:
@@ -137,26 +236,26 @@ def roll(a, /, shift, axis=None):
     return _nd.gather_flat(a, pos, shape)
 
 
-def _int_of(v, name):
+def _int_of(v: object, name: str) -> int:
     if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
         raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
     return builtins.int(v)
 
 
-def _is_categorical(x):
+def _is_categorical(x: object) -> bool:
     return type(x).__name__ == "Categorical" and hasattr(x, "codes") and hasattr(x, "categories")
 
 
-def _check_axis(axis, ndim=1):
+def _check_axis(axis: object, ndim: int = 1) -> int:
     """``axis`` as an axis of a 1-D array (0); NumPy's ``AxisError`` otherwise."""
     if isinstance(axis, (builtins.bool, np.bool_)) or not isinstance(axis, (builtins.int, np.integer)):
         raise TypeError(f"axis: expected an int or None, got {type(axis).__name__}")
     if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
+        raise np.exceptions.AxisError(builtins.int(axis), ndim)
     return builtins.int(axis) % ndim
 
 
-def _as_array(a, name):
+def _as_array(a: object, name: str) -> Any:  # noqa: ANN401 (a pdarray or Strings)
     if isinstance(a, (pdarray, Strings)):
         return a
     if is_scalar(a):
@@ -166,12 +265,32 @@ def _as_array(a, name):
     raise TypeError(f"{name}: expected a pdarray, Strings, a scalar or a sequence, got {type(a).__name__}")
 
 
-def repeat(a, repeats, axis=None):
-    """Each element of ``a`` repeated ``repeats`` times in place (``numpy.repeat``): ``repeats``
-    is an int, or one count per element (a sequence or an integer pdarray, or one count for
-    all). ``a`` is a pdarray (bigint too), Strings, a scalar or a sequence.
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:  # noqa: ANN401 (arrays, scalars, sequences)
+    """Each element of ``a`` repeated ``repeats`` times in place, as ``numpy.repeat``.
 
-    >>> import atoll as ak
+    Parameters
+    ----------
+    a : pdarray, Strings, scalar or sequence
+        The values (a bigint pdarray too).
+    repeats : int, sequence of int or pdarray
+        One count for all, or one count per element.
+    axis : int, optional
+        Of an N-d pdarray: the axis repeated along; None: the flat values.
+
+    Returns
+    -------
+    pdarray or Strings
+        The repeated values.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is not an array, or the counts not integers.
+    ValueError
+        A negative count, or as many counts as elements.
+
+    Examples
+    --------
     >>> ak.repeat(ak.array([1, 2, 3]), 2).tolist()
     [1, 1, 2, 2, 3, 3]
     >>> ak.repeat(ak.array([1, 2, 3]), [0, 1, 3]).tolist()
@@ -218,19 +337,43 @@ def repeat(a, repeats, axis=None):
     return a[searchsorted(ends, arange(total), side="right")]
 
 
-def _repeat_axis(a, repeats, axis):
-    """``repeat`` of an N-d pdarray along ``axis``: the source index along the axis of each
-    output position (the 1-D rule on the axis' indices), then one gather."""
-    return _nd.take_axis(a, repeat(arange(a.shape[axis]), repeats), axis)
+def _repeat_axis(a: pdarray, repeats: object, axis: int) -> pdarray:
+    """``repeat`` of an N-d pdarray along ``axis``.
+
+    The source index along the axis of each output position (the 1-D rule on the axis'
+    indices), then one gather.
+    """
+    out: pdarray = _nd.take_axis(a, repeat(arange(a.shape[axis]), repeats), axis)
+    return out
 
 
-def tile(A, /, reps):
-    """``A`` repeated ``reps`` times along each axis (``numpy.tile``): ``reps`` an int or a
-    tuple of ints; ``A`` is given leading axes of length one up to ``len(reps)`` axes, or
-    ``reps`` leading ones up to ``A.ndim``. Strings and bigint arrays are 1-D: an int or one
-    repetition count.
+def tile(A: Any, /, reps: int | tuple[int, ...]) -> Any:  # noqa: ANN401 (an array, scalar or sequence; A's kind)
+    """``A`` repeated ``reps`` times along each axis, as ``numpy.tile``.
 
-    >>> import atoll as ak
+    ``A`` is given leading axes of length one up to ``len(reps)`` axes, or ``reps`` leading
+    ones up to ``A.ndim``.
+
+    Parameters
+    ----------
+    A : pdarray, Strings, scalar or sequence
+        The values; Strings and bigint arrays are 1-D (an int or one repetition count).
+    reps : int or tuple of int
+        The repetitions along each axis.
+
+    Returns
+    -------
+    pdarray or Strings
+        The tiled values.
+
+    Raises
+    ------
+    TypeError
+        ``A`` is not an array, or ``reps`` not ints.
+    ValueError
+        A negative repetition count.
+
+    Examples
+    --------
     >>> ak.tile(ak.array([1, 2, 3]), 2).tolist()
     [1, 2, 3, 1, 2, 3]
     >>> ak.tile(ak.array([1, 2]), (2, 2)).tolist()
@@ -243,13 +386,14 @@ def tile(A, /, reps):
         return _tile_nd(A, tuple(_int_of(r, "reps") for r in reps))
     if isinstance(A, pdarray) and A.ndim != 1 and not is_bigint_array(A):
         return _tile_nd(A, (_int_of(reps, "reps"),))
+    one: object = reps
     if isinstance(reps, (tuple, list)):
-        reps = reps[0] if reps else 1
-    if isinstance(reps, (builtins.bool, np.bool_, builtins.float, np.floating)) or not isinstance(
-        reps, (builtins.int, np.integer)
+        one = reps[0] if reps else 1
+    if isinstance(one, (builtins.bool, np.bool_, builtins.float, np.floating)) or not isinstance(
+        one, (builtins.int, np.integer)
     ):
-        raise TypeError(f"reps: expected an int or a tuple of ints, got {type(reps).__name__}")
-    r = builtins.int(reps)
+        raise TypeError(f"reps: expected an int or a tuple of ints, got {type(one).__name__}")
+    r = builtins.int(one)
     if r < 0:
         raise ValueError("negative dimensions are not allowed")
     n = A.size
@@ -258,10 +402,12 @@ def tile(A, /, reps):
     return A[arange(n * r) % n]
 
 
-def _tile_nd(A, reps):
-    """``tile`` with a shape: ``A`` (rank raised with leading axes of length one to that of
-    ``reps``, or ``reps`` raised with leading ones) repeated along each axis; one gather of
-    ``sum((j_k % n_k) * stride_k)``."""
+def _tile_nd(A: pdarray, reps: tuple[int, ...]) -> pdarray:
+    """``tile`` with a shape: ``A`` repeated along each axis.
+
+    ``A``'s rank raised with leading axes of length one to that of ``reps``, or ``reps``
+    raised with leading ones; one gather of ``sum((j_k % n_k) * stride_k)``.
+    """
     if builtins.any(r < 0 for r in reps):
         raise ValueError("negative dimensions are not allowed")
     nd = builtins.max(A.ndim, len(reps))
@@ -269,10 +415,12 @@ def _tile_nd(A, reps):
     reps = (1,) * (nd - len(reps)) + reps
     shape = _nd.check_shape(tuple(d * r for d, r in zip(src, reps)))
     st = _nd.c_strides(src)
+    out: pdarray
     if reps == (1,) * nd:
-        return _nd.view(A, 0, shape, st)
+        out = _nd.view(A, 0, shape, st)
+        return out
     i, co = _nd.coords(shape)
-    pos = None
+    pos: Any = None
     for k in range(nd):
         if src[k] == 1:
             continue
@@ -281,7 +429,8 @@ def _tile_nd(A, reps):
         pos = t if pos is None else pos + t
     if pos is None:
         pos = i * 0
-    return _nd.gather_flat(A, pos, shape)
+    out = _nd.gather_flat(A, pos, shape)
+    return out
 
 
 __all__ = ["flip", "squeeze", "expand_dims", "roll", "repeat", "tile"]
