@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(
 N = 20_000
 SYSTEMS = ["atoll", "pandas"] + [p for p in ("polars", "duckdb") if importlib.util.find_spec(p) is not None]
 # Steps whose pandas words Atoll cannot follow (the benchmark answers them in Arkouda's words).
-GAPS = {"strings": "a DataFrame's string column is a Strings, which has no pandas `.str` accessor"}
+GAPS: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ patterns) are compiled once per locale per operation, with no communication whil
 
 import builtins
 import re as _re
+import typing
 
 import numpy as np
 
@@ -415,6 +416,313 @@ class Strings(Registrable):
     def group(self):
         """The permutation that groups equal strings (sorted)."""
         return _groupby(self)[0]
+
+    # Defined last: inside the class body the name ``str`` is this property from here on.
+    @property
+    def str(self) -> "StringMethods":
+        """pandas' ``Series.str`` accessor on the strings: ``contains``, ``startswith``, ... in
+        pandas' words and defaults (``contains`` takes a regular expression unless
+        ``regex=False``), so that ``df["col"].str.contains(...)`` reads as in pandas.
+
+        Examples
+        --------
+        >>> s = ak.array(["Park Ave", "Main St", "park lane"])
+        >>> s.str.contains("park", case=False).tolist()
+        [True, False, True]
+        >>> s.str.len().tolist()
+        [8, 7, 9]
+        """
+        return StringMethods(self)
+
+
+class StringMethods:
+    """pandas' ``.str`` accessor over a ``Strings`` (``Strings.str``): pandas' method names,
+    parameters and defaults, each computed by the distributed string kernels. The strings
+    have no missing values, so pandas' ``na`` arguments are accepted and have no effect.
+
+    Parameters
+    ----------
+    strings : Strings
+        The strings the methods apply to.
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, strings: Strings) -> None:
+        self._s = strings
+
+    @staticmethod
+    def _pattern(pat: builtins.str, case: builtins.bool, regex: builtins.bool) -> builtins.str:
+        p = _str(pat, "pat")
+        if not regex:
+            p = _re.escape(p)
+        return p if case else "(?i)" + p
+
+    def contains(
+        self,
+        pat: builtins.str,
+        case: builtins.bool = True,
+        flags: builtins.int = 0,
+        na: object = None,
+        regex: builtins.bool = True,
+    ) -> pdarray:
+        """Whether each string contains ``pat`` (a regular expression unless ``regex=False``).
+
+        Parameters
+        ----------
+        pat : str
+            The pattern, or the literal text with ``regex=False``.
+        case : bool
+            Case-sensitive when True.
+        flags : int
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+        na : object
+            Accepted for pandas' signature; the strings have no missing values.
+        regex : bool
+            Whether ``pat`` is a regular expression.
+
+        Returns
+        -------
+        pdarray
+            A bool array, one element per string.
+
+        Examples
+        --------
+        >>> ak.array(["a.b", "ab"]).str.contains(".", regex=False).tolist()
+        [True, False]
+        """
+        if flags:
+            if not regex:
+                raise ValueError("flags: only with regex=True")
+            return self._s.search(self._pattern(pat, case, True), flags).matched()
+        if case and not regex:
+            return self._s.contains(_str(pat, "pat"))
+        return self._s.contains(self._pattern(pat, case, regex), regex=True)
+
+    def startswith(self, pat: builtins.str | tuple[builtins.str, ...], na: object = None) -> pdarray:
+        """Whether each string starts with ``pat`` (a literal, or a tuple of literals: any of them).
+
+        Parameters
+        ----------
+        pat : str or tuple of str
+            The prefix, or prefixes.
+        na : object
+            Accepted for pandas' signature; the strings have no missing values.
+
+        Returns
+        -------
+        pdarray
+            A bool array, one element per string.
+
+        Examples
+        --------
+        >>> ak.array(["ab", "ba", "cb"]).str.startswith(("a", "b")).tolist()
+        [True, True, False]
+        """
+        return self._any(pat, self._s.startswith)
+
+    def endswith(self, pat: builtins.str | tuple[builtins.str, ...], na: object = None) -> pdarray:
+        """Whether each string ends with ``pat`` (a literal, or a tuple of literals: any of them).
+
+        Parameters
+        ----------
+        pat : str or tuple of str
+            The suffix, or suffixes.
+        na : object
+            Accepted for pandas' signature; the strings have no missing values.
+
+        Returns
+        -------
+        pdarray
+            A bool array, one element per string.
+
+        Examples
+        --------
+        >>> ak.array(["ab", "ba", ""]).str.endswith("b").tolist()
+        [True, False, False]
+        """
+        return self._any(pat, self._s.endswith)
+
+    def _any(self, pat: object, test: "typing.Callable[[builtins.str], pdarray]") -> pdarray:
+        pats = pat if isinstance(pat, tuple) else (pat,)
+        out = None
+        for p in pats:
+            p = _str(p, "pat")
+            # An empty prefix or suffix matches every string (Python's str.startswith).
+            r = self._s.get_lengths() >= 0 if p == "" else test(p)
+            out = r if out is None else out | r
+        if out is None:
+            return self._s.get_lengths() < 0  # an empty tuple matches nothing
+        return out
+
+    def match(
+        self, pat: builtins.str, case: builtins.bool = True, flags: builtins.int = 0, na: object = None
+    ) -> pdarray:
+        """Whether a match of the regular expression ``pat`` starts at each string's beginning (``re.match``).
+
+        Parameters
+        ----------
+        pat : str
+            The regular expression.
+        case : bool
+            Case-sensitive when True.
+        flags : int
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+        na : object
+            Accepted for pandas' signature; the strings have no missing values.
+
+        Returns
+        -------
+        pdarray
+            A bool array, one element per string.
+
+        Examples
+        --------
+        >>> ak.array(["ab1", "1ab"]).str.match(r"[a-z]+").tolist()
+        [True, False]
+        """
+        return self._s.match(self._pattern(pat, case, True), flags).matched()
+
+    def fullmatch(
+        self, pat: builtins.str, case: builtins.bool = True, flags: builtins.int = 0, na: object = None
+    ) -> pdarray:
+        """Whether the regular expression ``pat`` matches each whole string (``re.fullmatch``).
+
+        Parameters
+        ----------
+        pat : str
+            The regular expression.
+        case : bool
+            Case-sensitive when True.
+        flags : int
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+        na : object
+            Accepted for pandas' signature; the strings have no missing values.
+
+        Returns
+        -------
+        pdarray
+            A bool array, one element per string.
+
+        Examples
+        --------
+        >>> ak.array(["ab", "ab1"]).str.fullmatch(r"[a-z]+").tolist()
+        [True, False]
+        """
+        return self._s.fullmatch(self._pattern(pat, case, True), flags).matched()
+
+    def replace(
+        self,
+        pat: builtins.str,
+        repl: builtins.str,
+        n: builtins.int = -1,
+        case: builtins.bool | None = None,
+        flags: builtins.int = 0,
+        regex: builtins.bool = False,
+    ) -> Strings:
+        """Each string with the occurrences of ``pat`` (the first ``n``; all when ``n`` < 1) replaced by ``repl``.
+
+        Parameters
+        ----------
+        pat : str
+            The text to replace, or a regular expression with ``regex=True``.
+        repl : str
+            The replacement (literal text).
+        n : int
+            How many replacements per string; -1 (or 0) for all.
+        case : bool or None
+            Case-sensitive unless False.
+        flags : int
+            ``re`` flags, with ``regex=True`` only.
+        regex : bool
+            Whether ``pat`` is a regular expression.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Raises
+        ------
+        ValueError
+            If ``flags`` is given with ``regex=False``.
+
+        Examples
+        --------
+        >>> ak.array(["a.a.a", "b"]).str.replace(".", "-", n=1).tolist()
+        ['a-a.a', 'b']
+        """
+        if flags:
+            if not regex:
+                raise ValueError("flags: only with regex=True")
+            raise ValueError("flags: give inline flags such as (?i) in the pattern")
+        p = self._pattern(pat, case is not False, regex)
+        return self._s.sub(p, _str(repl, "repl"), max(builtins.int(n), 0))
+
+    def len(self) -> pdarray:
+        """The length of each string in characters.
+
+        Returns
+        -------
+        pdarray
+            An int64 array.
+
+        Examples
+        --------
+        >>> ak.array(["", "héllo"]).str.len().tolist()
+        [0, 5]
+        """
+        return self._s.get_lengths()
+
+    def lower(self) -> Strings:
+        """Each string in lower case.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> ak.array(["AbC"]).str.lower().tolist()
+        ['abc']
+        """
+        return self._s.lower()
+
+    def upper(self) -> Strings:
+        """Each string in upper case.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> ak.array(["AbC"]).str.upper().tolist()
+        ['ABC']
+        """
+        return self._s.upper()
+
+    def strip(self, to_strip: builtins.str | None = None) -> Strings:
+        """Each string without leading and trailing whitespace (or the characters of ``to_strip``).
+
+        Parameters
+        ----------
+        to_strip : str or None
+            The characters to remove; whitespace when None.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> ak.array([" a ", "xbx"]).str.strip().tolist()
+        ['a', 'xbx']
+        """
+        return self._s.strip(to_strip)
 
 
 def _groupby(s):
