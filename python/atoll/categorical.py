@@ -1,5 +1,7 @@
-"""``ak.Categorical``: defined in ``atoll.pandas.categorical`` (Arkouda's
-``arkouda.pandas.categorical``)."""
+"""``ak.Categorical``: defined in ``atoll.pandas.categorical``.
+
+Arkouda's ``arkouda.pandas.categorical``.
+"""
 
 from .pandas.categorical import Categorical  # noqa: F401
 

@@ -67,6 +67,15 @@ class HistoryRetriever:
         ------
         NotImplementedError
             On this base class; the readers define it.
+
+        Examples
+        --------
+        >>> from atoll.history import HistoryRetriever
+        >>> try:
+        ...     HistoryRetriever().retrieve()
+        ... except NotImplementedError as e:
+        ...     print(e)
+        Derived classes must implement retrieve
         """
         raise NotImplementedError("Derived classes must implement retrieve")
 
@@ -94,6 +103,13 @@ class ShellHistoryRetriever(HistoryRetriever):
         Returns
         -------
         list of str
+
+        Examples
+        --------
+        >>> from atoll.history import ShellHistoryRetriever
+        >>> cmds = ShellHistoryRetriever().retrieve(command_filter="ak.", num_commands=2)
+        >>> len(cmds) <= 2 and all("ak." in c for c in cmds)
+        True
         """
         n = _readline.get_current_history_length()
         commands = [str(_readline.get_history_item(i + 1)) for i in range(n)]
@@ -127,6 +143,12 @@ class NotebookHistoryRetriever(HistoryRetriever):
         Returns
         -------
         list of str
+
+        Examples
+        --------
+        >>> from atoll.history import NotebookHistoryRetriever
+        >>> NotebookHistoryRetriever().retrieve(command_filter="ak.", num_commands=2)  # doctest: +SKIP
+        ['x = ak.arange(5)', 'y = ak.ones(3)']
         """
         # Every stored command; the filter applies before the count.
         raw = self._accessor.get_tail(n=2**62, raw=True, output=False, include_latest=True)

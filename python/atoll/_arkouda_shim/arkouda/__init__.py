@@ -1,5 +1,7 @@
-"""On PYTHONPATH (``python -m atoll.arkouda --path``), ``import arkouda`` gives Atoll: this
-package installs Atoll's alias (``atoll.arkouda``) and hands over to ``atoll``."""
+"""On PYTHONPATH (``python -m atoll.arkouda --path``), ``import arkouda`` gives Atoll.
+
+This package installs Atoll's alias (``atoll.arkouda``) and hands over to ``atoll``.
+"""
 
 import sys
 
