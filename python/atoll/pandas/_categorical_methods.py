@@ -111,7 +111,7 @@ class _CategoricalMethods(_Base):
             new_pos = _where(a < m, b, a) - m
             mapping[old_idx[old_pos]] = new_pos
         new_codes = mapping[self.codes]
-        return cast(Categorical, Categorical.from_codes(new_codes, new_categories, na_value=na_value))
+        return Categorical.from_codes(new_codes, new_categories, na_value=na_value)
 
     def reset_categories(self) -> Categorical:
         """The Categorical over only the categories its values use.
@@ -131,9 +131,7 @@ class _CategoricalMethods(_Base):
         remap = zeros(self.categories.size, int64)
         if used.size:
             remap[used] = arange(used.size)
-        return cast(
-            Categorical, Categorical.from_codes(remap[self.codes], _take(self.categories, used), na_value=self.na_value)
-        )
+        return Categorical.from_codes(remap[self.codes], _take(self.categories, used), na_value=self.na_value)
 
     def argsort(self, algorithm: object = None, ascending: bool = True) -> pdarray:
         """The stable permutation that sorts the values by code point.
@@ -209,10 +207,10 @@ class _CategoricalMethods(_Base):
                 raise TypeError("Categorical: can only merge/concatenate with other Categoricals")
         if builtins.all(a._same_categories(self) for a in arrs[1:]):
             codes = _cat([a.codes for a in arrs])
-            return cast(Categorical, Categorical._make(codes, self.categories, self))
+            return Categorical._make(codes, self.categories, self)
         std = Categorical.standardize_categories(arrs, na_value=self.na_value)
         codes = _cat([a.codes for a in std])
-        return cast(Categorical, Categorical.from_codes(codes, std[0].categories, na_value=self.na_value))
+        return Categorical.from_codes(codes, std[0].categories, na_value=self.na_value)
 
     # ----- IO ----------------------------------------------------------------------------
     def to_hdf(
@@ -352,10 +350,7 @@ class _CategoricalMethods(_Base):
         ['a', 'b']
         """
         used = _used_codes(self)
-        return cast(
-            Categorical,
-            Categorical.from_codes(arange(used.size), _take(self.categories, used), na_value=self.na_value),
-        )
+        return Categorical.from_codes(arange(used.size), _take(self.categories, used), na_value=self.na_value)
 
 
 attach(Categorical, _CategoricalMethods)
