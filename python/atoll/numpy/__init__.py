@@ -1,8 +1,10 @@
-"""Arkouda's ``arkouda.numpy`` namespace on Atoll: pdarrays, Strings, their creation,
-elementwise functions, reductions, sorting and set operations, dtypes, ``random``.
+"""Arkouda's ``arkouda.numpy`` namespace on Atoll.
 
-The modules carry Arkouda's names (``atoll.numpy.pdarrayclass``, ``atoll.numpy.pdarraycreation``,
-...), so ``arkouda.numpy.X`` is ``atoll.numpy.X``."""
+Pdarrays, Strings, their creation, elementwise functions, reductions, sorting and set
+operations, dtypes, ``random``. The modules carry Arkouda's names
+(``atoll.numpy.pdarrayclass``, ``atoll.numpy.pdarraycreation``, ...), so ``arkouda.numpy.X``
+is ``atoll.numpy.X``.
+"""
 
 # The modules of this package sit in different layers of ``atoll`` (tools/py_import_cycles.py),
 # and a package's ``__init__`` runs whenever one of its modules is first imported: this one

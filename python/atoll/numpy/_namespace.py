@@ -1,6 +1,9 @@
 # ruff: noqa: F401, F403  (a namespace of re-exported names)
-"""The names of ``atoll.numpy``, set on the package by the root ``atoll/__init__.py``: the
-package's ``__init__`` imports none of its modules, which sit in different layers of ``atoll``."""
+"""The names of ``atoll.numpy``, set on the package by the root ``atoll/__init__.py``.
+
+The package's ``__init__`` imports none of its modules, which sit in different layers of
+``atoll``.
+"""
 
 import numpy as _np
 
