@@ -1,53 +1,37 @@
-//! The columns that IO reads and writes: 1-D Block arrays of the numeric dtypes, and strings.
+//! The columns that IO reads and writes: the numeric column of `atoll-array` ([`Col`], a 1-D
+//! Block array of one of the stored dtypes), strings, and lists of either.
 
-use atoll_array::DistArray;
+pub use atoll_array::dtype::{Col, DType};
+use atoll_array::{DistArray, Stored};
 use atoll_error::Result;
 use atoll_strings::DistStrings;
 use serde::{Deserialize, Serialize};
 
-/// The dtypes of columns.
+/// The dtypes of columns: a stored numeric [`DType`], strings, or lists of either.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum IoDType {
-    /// `i64` (Parquet INT64, and signed INT32/16/8 widened).
-    I64,
-    /// `u64` (Parquet INT64 `UINT_64`, and unsigned 32/16/8 widened).
-    U64,
-    /// `f64` (Parquet DOUBLE, and FLOAT widened).
-    F64,
-    /// `bool` (Parquet BOOLEAN).
-    Bool,
+    /// A numeric column ([`Column::Num`]): Parquet INT64 reads as `int64` (signed INT32/16/8
+    /// widened), INT64 `UINT_64` as `uint64` (unsigned 32/16/8 widened), DOUBLE as `float64`
+    /// (FLOAT widened), BOOLEAN as `bool`; `uint8` (HDF5 8-bit unsigned integers) is written
+    /// to Parquet as INT32 `UINT_8`, which Parquet reads widen to `uint64` as the other narrow
+    /// integers.
+    Num(DType),
     /// UTF-8 strings (Parquet BYTE_ARRAY annotated `String`/`UTF8`), as [`DistStrings`].
     Str,
-    /// `u8` (HDF5 8-bit unsigned integers; written to Parquet as INT32 `UINT_8`, which
-    /// Parquet reads widen to `u64` as the other narrow integers).
-    U8,
-    /// Lists of `i64` (a Parquet LIST column), as [`Column::List`].
-    ListI64,
-    /// Lists of `u64`.
-    ListU64,
-    /// Lists of `f64`.
-    ListF64,
-    /// Lists of `bool`.
-    ListBool,
+    /// Lists of a numeric dtype (a Parquet LIST column), as [`Column::List`].
+    ListNum(DType),
     /// Lists of UTF-8 strings.
     ListStr,
 }
 
 impl IoDType {
-    /// NumPy's name of the dtype.
-    pub fn name(self) -> &'static str {
+    /// NumPy's name of the dtype (`list[...]` for the lists).
+    pub fn name(self) -> String {
         match self {
-            IoDType::I64 => "int64",
-            IoDType::U64 => "uint64",
-            IoDType::F64 => "float64",
-            IoDType::Bool => "bool",
-            IoDType::Str => "str",
-            IoDType::U8 => "uint8",
-            IoDType::ListI64 => "list[int64]",
-            IoDType::ListU64 => "list[uint64]",
-            IoDType::ListF64 => "list[float64]",
-            IoDType::ListBool => "list[bool]",
-            IoDType::ListStr => "list[str]",
+            IoDType::Num(d) => d.name().to_string(),
+            IoDType::Str => "str".to_string(),
+            IoDType::ListNum(d) => format!("list[{}]", d.name()),
+            IoDType::ListStr => "list[str]".to_string(),
         }
     }
 
@@ -59,10 +43,7 @@ impl IoDType {
     /// The dtype of a list's elements (the dtype itself when it is not a list).
     pub fn elem(self) -> IoDType {
         match self {
-            IoDType::ListI64 => IoDType::I64,
-            IoDType::ListU64 => IoDType::U64,
-            IoDType::ListF64 => IoDType::F64,
-            IoDType::ListBool => IoDType::Bool,
+            IoDType::ListNum(d) => IoDType::Num(d),
             IoDType::ListStr => IoDType::Str,
             t => t,
         }
@@ -71,10 +52,7 @@ impl IoDType {
     /// The list dtype of elements of `self` (itself when it is a list already).
     pub fn list_of(self) -> IoDType {
         match self {
-            IoDType::I64 => IoDType::ListI64,
-            IoDType::U64 => IoDType::ListU64,
-            IoDType::F64 => IoDType::ListF64,
-            IoDType::Bool => IoDType::ListBool,
+            IoDType::Num(d) => IoDType::ListNum(d),
             IoDType::Str => IoDType::ListStr,
             t => t,
         }
@@ -82,21 +60,20 @@ impl IoDType {
 }
 
 #[allow(clippy::large_enum_variant)] // a handful of columns per read: no box needed
-/// A column read from files: a 1-D Block array of one of the dtypes, or Block-distributed
-/// strings.
-#[allow(missing_docs)]
+/// A column read from files: a 1-D Block array of one of the dtypes, Block-distributed
+/// strings, or a list column.
 pub enum Column {
-    I64(DistArray<i64, 1>),
-    U64(DistArray<u64, 1>),
-    F64(DistArray<f64, 1>),
-    Bool(DistArray<bool, 1>),
+    /// A numeric column.
+    Num(Col),
+    /// Strings.
     Str(DistStrings),
-    U8(DistArray<u8, 1>),
     /// A list column (Arkouda's SegArray): row `i` is `values[segments[i]..segments[i + 1]]`
     /// (the last row ends at `values.len()`); `segments` is Block-distributed like the other
     /// columns, `values` (a numeric or string column) by its own Block distribution.
     List {
+        /// The first value of each row.
         segments: DistArray<i64, 1>,
+        /// The values of every row, one after the other.
         values: Box<Column>,
     },
 }
@@ -104,15 +81,7 @@ pub enum Column {
 impl Column {
     /// The dtype.
     pub fn dtype(&self) -> IoDType {
-        match self {
-            Column::I64(_) => IoDType::I64,
-            Column::U64(_) => IoDType::U64,
-            Column::F64(_) => IoDType::F64,
-            Column::Bool(_) => IoDType::Bool,
-            Column::Str(_) => IoDType::Str,
-            Column::U8(_) => IoDType::U8,
-            Column::List { values, .. } => values.dtype().list_of(),
-        }
+        self.as_ref().dtype()
     }
 
     /// The length.
@@ -128,12 +97,8 @@ impl Column {
     /// A borrowed view for [`write_parquet`](crate::write_parquet).
     pub fn as_ref(&self) -> ColumnRef<'_> {
         match self {
-            Column::I64(a) => ColumnRef::I64(a),
-            Column::U64(a) => ColumnRef::U64(a),
-            Column::F64(a) => ColumnRef::F64(a),
-            Column::Bool(a) => ColumnRef::Bool(a),
+            Column::Num(c) => ColumnRef::Num(c),
             Column::Str(s) => ColumnRef::Str(s),
-            Column::U8(a) => ColumnRef::U8(a),
             Column::List { segments, values } => ColumnRef::List { segments, values: values.values_ref() },
         }
     }
@@ -141,12 +106,8 @@ impl Column {
     /// The borrowed values of a list column (`self` must not be a list).
     fn values_ref(&self) -> ValuesRef<'_> {
         match self {
-            Column::I64(a) => ValuesRef::I64(a),
-            Column::U64(a) => ValuesRef::U64(a),
-            Column::F64(a) => ValuesRef::F64(a),
-            Column::Bool(a) => ValuesRef::Bool(a),
+            Column::Num(c) => ValuesRef::Num(c),
             Column::Str(s) => ValuesRef::Str(s),
-            Column::U8(a) => ValuesRef::U8(a),
             // Lists of lists are not built by the reader.
             Column::List { values, .. } => values.values_ref(),
         }
@@ -155,11 +116,7 @@ impl Column {
     /// Frees the storage. **Collective.**
     pub fn free(self) -> Result<()> {
         match self {
-            Column::I64(a) => a.free(),
-            Column::U64(a) => a.free(),
-            Column::F64(a) => a.free(),
-            Column::Bool(a) => a.free(),
-            Column::U8(a) => a.free(),
+            Column::Num(c) => c.free(),
             // Strings release their budget when dropped (no collective step).
             Column::Str(s) => {
                 drop(s);
@@ -173,58 +130,53 @@ impl Column {
     }
 }
 
+impl<T: Stored> From<DistArray<T, 1>> for Column {
+    fn from(a: DistArray<T, 1>) -> Column {
+        Column::Num(T::into_col(a))
+    }
+}
+
 /// A borrowed column to write.
-#[allow(missing_docs)]
 #[derive(Clone, Copy)]
 pub enum ColumnRef<'a> {
-    I64(&'a DistArray<i64, 1>),
-    U64(&'a DistArray<u64, 1>),
-    F64(&'a DistArray<f64, 1>),
-    Bool(&'a DistArray<bool, 1>),
+    /// A numeric column.
+    Num(&'a Col),
+    /// Strings.
     Str(&'a DistStrings),
-    U8(&'a DistArray<u8, 1>),
     /// A list column: see [`Column::List`].
     List {
+        /// The first value of each row.
         segments: &'a DistArray<i64, 1>,
+        /// The values.
         values: ValuesRef<'a>,
     },
 }
 
 /// The borrowed values of a list column.
-#[allow(missing_docs)]
 #[derive(Clone, Copy)]
 pub enum ValuesRef<'a> {
-    I64(&'a DistArray<i64, 1>),
-    U64(&'a DistArray<u64, 1>),
-    F64(&'a DistArray<f64, 1>),
-    Bool(&'a DistArray<bool, 1>),
+    /// Numeric values (`uint8` ones are written widened to `uint64`, as Parquet's readers
+    /// widen 8-bit integers).
+    Num(&'a Col),
+    /// Strings.
     Str(&'a DistStrings),
-    /// Written widened to `u64` (as Parquet's readers widen 8-bit integers).
-    U8(&'a DistArray<u8, 1>),
 }
 
 impl ValuesRef<'_> {
-    /// The dtype of the values.
+    /// The dtype of the values as written.
     pub fn dtype(&self) -> IoDType {
         match self {
-            ValuesRef::I64(_) => IoDType::I64,
-            ValuesRef::U64(_) => IoDType::U64,
-            ValuesRef::F64(_) => IoDType::F64,
-            ValuesRef::Bool(_) => IoDType::Bool,
+            ValuesRef::Num(c) if c.dtype() == DType::U8 => IoDType::Num(DType::U64), // written widened
+            ValuesRef::Num(c) => IoDType::Num(c.dtype()),
             ValuesRef::Str(_) => IoDType::Str,
-            ValuesRef::U8(_) => IoDType::U64, // written widened
         }
     }
 
     /// The number of values.
     pub fn len(&self) -> usize {
         match self {
-            ValuesRef::I64(a) => a.len(),
-            ValuesRef::U64(a) => a.len(),
-            ValuesRef::F64(a) => a.len(),
-            ValuesRef::Bool(a) => a.len(),
+            ValuesRef::Num(c) => c.len(),
             ValuesRef::Str(s) => s.len(),
-            ValuesRef::U8(a) => a.len(),
         }
     }
 
@@ -238,12 +190,8 @@ impl ColumnRef<'_> {
     /// The dtype.
     pub fn dtype(&self) -> IoDType {
         match self {
-            ColumnRef::I64(_) => IoDType::I64,
-            ColumnRef::U64(_) => IoDType::U64,
-            ColumnRef::F64(_) => IoDType::F64,
-            ColumnRef::Bool(_) => IoDType::Bool,
+            ColumnRef::Num(c) => IoDType::Num(c.dtype()),
             ColumnRef::Str(_) => IoDType::Str,
-            ColumnRef::U8(_) => IoDType::U8,
             ColumnRef::List { values, .. } => values.dtype().list_of(),
         }
     }
@@ -251,12 +199,8 @@ impl ColumnRef<'_> {
     /// The length.
     pub fn len(&self) -> usize {
         match self {
-            ColumnRef::I64(a) => a.len(),
-            ColumnRef::U64(a) => a.len(),
-            ColumnRef::F64(a) => a.len(),
-            ColumnRef::Bool(a) => a.len(),
+            ColumnRef::Num(c) => c.len(),
             ColumnRef::Str(s) => s.len(),
-            ColumnRef::U8(a) => a.len(),
             ColumnRef::List { segments, .. } => segments.len(),
         }
     }

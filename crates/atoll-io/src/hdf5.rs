@@ -24,7 +24,7 @@
 //! [`FileErrorKind::MissingDataset`], an unreadable type [`FileErrorKind::WrongType`], each
 //! naming the file.
 
-use crate::column::{Column, IoDType};
+use crate::column::{Col, Column, DType};
 use crate::meta::file_err;
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind, Result};
@@ -708,36 +708,24 @@ pub fn h5_write_strings(
     Ok(())
 }
 
-/// How a dataset's elements are read: its stored kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum H5Kind {
-    /// Signed integers of any width (read as int64).
-    Int,
-    /// Unsigned integers of any width (read as uint64).
-    Uint,
-    /// Floats (read as float64).
-    Float,
-    /// uint8 (or HDF5's enum bool) read as bool.
-    Bool,
-    /// uint8 without Arkouda's `isBool` attribute (read as uint8).
-    U8,
-}
-
-fn kind_of(d: &TypeDescriptor, is_bool: bool) -> Option<H5Kind> {
+/// The dtype a dataset of HDF5 type `d` reads as: integers of any width as int64 or uint64,
+/// floats as float64, 8-bit unsigned integers as uint8, or as bool where Arkouda's `isBool`
+/// attribute marks them (or HDF5's enum bool).
+fn kind_of(d: &TypeDescriptor, is_bool: bool) -> Option<DType> {
     match d {
-        TypeDescriptor::Unsigned(IntSize::U1) if is_bool => Some(H5Kind::Bool),
-        TypeDescriptor::Integer(IntSize::U1) if is_bool => Some(H5Kind::Bool),
-        TypeDescriptor::Boolean => Some(H5Kind::Bool),
-        TypeDescriptor::Unsigned(IntSize::U1) => Some(H5Kind::U8),
-        TypeDescriptor::Integer(_) => Some(H5Kind::Int),
-        TypeDescriptor::Unsigned(_) => Some(H5Kind::Uint),
-        TypeDescriptor::Float(_) => Some(H5Kind::Float),
+        TypeDescriptor::Unsigned(IntSize::U1) if is_bool => Some(DType::Bool),
+        TypeDescriptor::Integer(IntSize::U1) if is_bool => Some(DType::Bool),
+        TypeDescriptor::Boolean => Some(DType::Bool),
+        TypeDescriptor::Unsigned(IntSize::U1) => Some(DType::U8),
+        TypeDescriptor::Integer(_) => Some(DType::I64),
+        TypeDescriptor::Unsigned(_) => Some(DType::U64),
+        TypeDescriptor::Float(_) => Some(DType::F64),
         _ => None,
     }
 }
 
-/// The length and kind of dataset `path` in file `p`.
-fn dataset_info(p: &Path, path: &str) -> Result<(usize, H5Kind)> {
+/// The length and dtype (as read) of dataset `path` in file `p`.
+fn dataset_info(p: &Path, path: &str) -> Result<(usize, DType)> {
     let f = open_read(p)?;
     let ds = f.dataset(path).map_err(|_| file_err(FileErrorKind::MissingDataset, p, format!("no dataset {path:?}")))?;
     let d = ds.dtype().and_then(|t| t.to_descriptor()).map_err(|e| h5err(FileErrorKind::WrongType, p, e))?;
@@ -842,7 +830,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         return Err(atoll_error::invalid_arg!("read_hdf: no files given"));
     }
     // Every locale reads the (small) metadata itself: the outcome is the same everywhere.
-    let infos: Result<Vec<(usize, H5Kind, String)>> = files
+    let infos: Result<Vec<(usize, DType, String)>> = files
         .iter()
         .map(|p| {
             let (n, k) = dataset_info(p, path)?;
@@ -854,20 +842,20 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
     let infos = ctx.agree(infos)?;
     // Without `strict`, integers of either sign read together as int64 (Arkouda's rule).
     let mixed_ints =
-        infos.iter().any(|x| x.1 == H5Kind::Int) && infos.iter().any(|x| matches!(x.1, H5Kind::Uint | H5Kind::U8));
+        infos.iter().any(|x| x.1 == DType::I64) && infos.iter().any(|x| matches!(x.1, DType::U64 | DType::U8));
     // uint8 stays uint8 when every file's dataset is; with wider unsigned ones, uint64.
-    let wide_u = infos.iter().any(|x| x.1 == H5Kind::Uint) && infos.iter().any(|x| x.1 == H5Kind::U8);
+    let wide_u = infos.iter().any(|x| x.1 == DType::U64) && infos.iter().any(|x| x.1 == DType::U8);
     let kind = if !strict && mixed_ints {
-        H5Kind::Int
+        DType::I64
     } else if wide_u {
-        H5Kind::Uint
+        DType::U64
     } else {
         infos[0].1
     };
-    let same = |k: H5Kind| {
+    let same = |k: DType| {
         k == kind
-            || (!strict && kind == H5Kind::Int && matches!(k, H5Kind::Uint | H5Kind::U8))
-            || (kind == H5Kind::Uint && k == H5Kind::U8)
+            || (!strict && kind == DType::I64 && matches!(k, DType::U64 | DType::U8))
+            || (kind == DType::U64 && k == DType::U8)
     };
     for (i, (_, k, t)) in infos.iter().enumerate() {
         if !same(*k) || (strict && *t != infos[0].2) {
@@ -887,7 +875,7 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
             let mut a = DistArray::<$t, 1>::for_overwrite(ctx, d.clone())?;
             let r = read_into::<$read, $t>(files, path, &lens, here.clone(), a.local_mut(), $conv);
             match ctx.agree(r) {
-                Ok(()) => Ok($wrap(a)),
+                Ok(()) => Ok(Column::Num($wrap(a))),
                 Err(e) => {
                     drop(a);
                     Err(e)
@@ -896,11 +884,11 @@ pub fn h5_read_array(ctx: &Ctx, files: &[PathBuf], path: &str, strict: bool) -> 
         }};
     }
     match kind {
-        H5Kind::Int => read_as!(i64, Column::I64, i64, |x| x),
-        H5Kind::Uint => read_as!(u64, Column::U64, u64, |x| x),
-        H5Kind::Float => read_as!(f64, Column::F64, f64, |x| x),
-        H5Kind::Bool => read_as!(bool, Column::Bool, u8, |x: u8| x != 0),
-        H5Kind::U8 => read_as!(u8, Column::U8, u8, |x| x),
+        DType::I64 => read_as!(i64, Col::I, i64, |x| x),
+        DType::U64 => read_as!(u64, Col::U, u64, |x| x),
+        DType::F64 => read_as!(f64, Col::F, f64, |x| x),
+        DType::Bool => read_as!(bool, Col::B, u8, |x: u8| x != 0),
+        DType::U8 => read_as!(u8, Col::U8, u8, |x| x),
     }
 }
 
@@ -998,17 +986,6 @@ pub fn h5_read_strings(ctx: &Ctx, files: &[PathBuf], path: &str, calc_offsets: b
     DistStrings::from_local_parts(ctx, local, "read_hdf")
 }
 
-/// The dtype of a column read by [`h5_read_array`] of this kind.
-pub fn kind_dtype(k: H5Kind) -> IoDType {
-    match k {
-        H5Kind::Int => IoDType::I64,
-        H5Kind::Uint => IoDType::U64,
-        H5Kind::Float => IoDType::F64,
-        H5Kind::Bool => IoDType::Bool,
-        H5Kind::U8 => IoDType::U8,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1083,7 +1060,7 @@ mod tests {
                         h5_create(ctx, &files2, true)?;
                         h5_write_array_shaped(ctx, &files2, "x", &a, &shape2, &[])?;
                         let back = h5_read_array(ctx, &files2, "x", true)?;
-                        let Column::I64(b) = back else { panic!("not int64") };
+                        let Column::Num(Col::I(b)) = back else { panic!("not int64") };
                         assert_eq!(b.local(), a.local());
                         Ok(())
                     })

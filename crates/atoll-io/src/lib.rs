@@ -35,7 +35,7 @@ mod write;
 
 pub use atoll_error::FileErrorKind;
 pub use catcol::{read_parquet_categorical, CatColumn};
-pub use column::{Column, ColumnRef, IoDType, ValuesRef};
+pub use column::{Col, Column, ColumnRef, DType, IoDType, ValuesRef};
 pub use meta::{parquet_datasets, DatasetInfo};
 pub use names::locale_filename;
 pub use read::read_parquet;

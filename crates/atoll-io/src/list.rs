@@ -9,7 +9,7 @@
 //! writers (pyarrow's optional lists and elements) are read with null lists as empty lists and
 //! null elements as NaN (floats), 0, `false` or `""`.
 
-use crate::column::{Column, IoDType, ValuesRef};
+use crate::column::{Col, Column, DType, IoDType, ValuesRef};
 use crate::meta::{corrupt, file_err, guarded, open, FileSummary, Source};
 use crate::posfile::PosFile;
 use atoll_array::{dist, DistArray};
@@ -38,10 +38,11 @@ pub(crate) enum LocalVals {
 impl LocalVals {
     fn new(t: IoDType) -> LocalVals {
         match t.elem() {
-            IoDType::I64 => LocalVals::I(Vec::new()),
-            IoDType::U64 => LocalVals::U(Vec::new()),
-            IoDType::F64 => LocalVals::F(Vec::new()),
-            IoDType::Bool => LocalVals::B(Vec::new()),
+            IoDType::Num(DType::I64) => LocalVals::I(Vec::new()),
+            // Parquet's unsigned integers read widened to uint64.
+            IoDType::Num(DType::U64 | DType::U8) => LocalVals::U(Vec::new()),
+            IoDType::Num(DType::F64) => LocalVals::F(Vec::new()),
+            IoDType::Num(DType::Bool) => LocalVals::B(Vec::new()),
             _ => LocalVals::S(LocalStrings::new()),
         }
     }
@@ -182,14 +183,14 @@ pub(crate) fn local_rows(ctx: &Ctx, segments: &DistArray<i64, 1>, values: Values
         lens.push((next - s) as u64);
     }
     let vals = match values {
-        ValuesRef::I64(a) => LocalVals::I(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
-        ValuesRef::U64(a) => LocalVals::U(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
-        ValuesRef::U8(a) => {
+        ValuesRef::Num(Col::I(a)) => LocalVals::I(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
+        ValuesRef::Num(Col::U(a)) => LocalVals::U(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
+        ValuesRef::Num(Col::U8(a)) => {
             let got = move_ranges(ctx, a.local(), local_range(a, me)?, &want)?;
             LocalVals::U(got.into_iter().map(u64::from).collect())
         }
-        ValuesRef::F64(a) => LocalVals::F(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
-        ValuesRef::Bool(a) => {
+        ValuesRef::Num(Col::F(a)) => LocalVals::F(move_ranges(ctx, a.local(), local_range(a, me)?, &want)?),
+        ValuesRef::Num(Col::B(a)) => {
             let bytes: Vec<u8> = a.local().iter().map(|&b| b as u8).collect();
             let got = move_ranges(ctx, &bytes, local_range(a, me)?, &want)?;
             LocalVals::B(got.into_iter().map(|b| b != 0).collect())
@@ -242,13 +243,13 @@ pub(crate) fn read_list(
             let got = move_ranges(ctx, &$v, have.clone(), &want)?;
             let mut a = DistArray::zeros_lazy(ctx, dv.clone())?;
             a.local_mut().copy_from_slice(&got);
-            Column::$var(a)
+            Column::Num(Col::$var(a))
         }};
     }
     let values = match vals {
-        LocalVals::I(v) => numeric!(v, I64),
-        LocalVals::U(v) => numeric!(v, U64),
-        LocalVals::F(v) => numeric!(v, F64),
+        LocalVals::I(v) => numeric!(v, I),
+        LocalVals::U(v) => numeric!(v, U),
+        LocalVals::F(v) => numeric!(v, F),
         LocalVals::B(v) => {
             let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
             let got = move_ranges(ctx, &bytes, have.clone(), &want)?;
@@ -256,7 +257,7 @@ pub(crate) fn read_list(
             for (o, b) in a.local_mut().iter_mut().zip(got) {
                 *o = b != 0;
             }
-            Column::Bool(a)
+            Column::Num(Col::B(a))
         }
         LocalVals::S(s) => Column::Str(DistStrings::from_local_parts(ctx, s, "read_parquet")?),
     };

@@ -1,6 +1,6 @@
 //! Parquet footers: which row groups a file has, and how its columns map to Atoll's dtypes.
 
-use crate::column::IoDType;
+use crate::column::{DType, IoDType};
 use crate::posfile::PosFile;
 use atoll_error::{Error, FileErrorKind, Result};
 use parquet::basic::Repetition;
@@ -73,10 +73,12 @@ pub(crate) enum Source {
 impl Source {
     pub(crate) fn dtype(self) -> IoDType {
         match self {
-            Source::Bool => IoDType::Bool,
-            Source::I32 | Source::I64 => IoDType::I64,
-            Source::U32 | Source::U64 => IoDType::U64,
-            Source::F32 | Source::F64 | Source::DecI32(_) | Source::DecI64(_) | Source::DecBytes(_) => IoDType::F64,
+            Source::Bool => IoDType::Num(DType::Bool),
+            Source::I32 | Source::I64 => IoDType::Num(DType::I64),
+            Source::U32 | Source::U64 => IoDType::Num(DType::U64),
+            Source::F32 | Source::F64 | Source::DecI32(_) | Source::DecI64(_) | Source::DecBytes(_) => {
+                IoDType::Num(DType::F64)
+            }
             Source::Utf8 => IoDType::Str,
         }
     }

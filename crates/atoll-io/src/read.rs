@@ -1,10 +1,10 @@
 //! Reading Parquet columns into Block arrays, every locale decoding the rows of its own part.
 
-use crate::column::{Column, IoDType};
+use crate::column::{Col as NumCol, Column, DType, IoDType};
 use crate::meta::{all_names, col_dtype, corrupt, file_err, guarded, open, summarize, FileSummary, Source};
 use crate::posfile::PosFile;
 use crate::strcol::read_strings;
-use atoll_array::{dist, DistArray};
+use atoll_array::dist;
 use atoll_error::{invalid_arg, FileErrorKind, Result};
 use atoll_runtime::Ctx;
 use atoll_strings::{DistStrings, LocalStrings};
@@ -84,12 +84,9 @@ pub fn read_parquet(ctx: &Ctx, paths: &[PathBuf], datasets: Option<&[String]>) -
     let mut cols: Vec<Option<Column>> = Vec::with_capacity(names.len());
     for &t in &dtypes {
         let c = match t {
-            IoDType::I64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::I64),
-            IoDType::U64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::U64),
-            IoDType::F64 => DistArray::zeros_lazy(ctx, d.clone()).map(Column::F64),
-            IoDType::Bool => DistArray::zeros_lazy(ctx, d.clone()).map(Column::Bool),
             // Parquet's 8-bit integers are read widened (`meta`'s sources): never asked for.
-            IoDType::U8 => Err(invalid_arg!("read_parquet: uint8 columns are read as uint64")),
+            IoDType::Num(DType::U8) => Err(invalid_arg!("read_parquet: uint8 columns are read as uint64")),
+            IoDType::Num(t) => NumCol::zeros(ctx, t, total).map(Column::Num),
             IoDType::Str => {
                 cols.push(None);
                 continue;
@@ -330,11 +327,11 @@ fn decode_local(
             }};
         }
         match c {
-            Some(Column::I64(a)) => cut!(a, I),
-            Some(Column::U64(a)) => cut!(a, U),
-            Some(Column::F64(a)) => cut!(a, F),
-            Some(Column::Bool(a)) => cut!(a, B),
-            Some(Column::Str(_) | Column::U8(_) | Column::List { .. }) => {
+            Some(Column::Num(NumCol::I(a))) => cut!(a, I),
+            Some(Column::Num(NumCol::U(a))) => cut!(a, U),
+            Some(Column::Num(NumCol::F(a))) => cut!(a, F),
+            Some(Column::Num(NumCol::B(a))) => cut!(a, B),
+            Some(Column::Str(_) | Column::Num(NumCol::U8(_)) | Column::List { .. }) => {
                 return Err(invalid_arg!("read_parquet: a string, uint8 or list column was allocated before decoding"))
             }
             None => {

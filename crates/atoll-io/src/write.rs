@@ -1,6 +1,6 @@
 //! Writing columns to Parquet, one file per locale (Arkouda's layout).
 
-use crate::column::{ColumnRef, ValuesRef};
+use crate::column::{Col, ColumnRef, DType, ValuesRef};
 use crate::list::{local_rows, LocalList, LocalVals};
 use crate::meta::file_err;
 use crate::names::locale_filename;
@@ -162,31 +162,33 @@ fn io_err(path: &Path) -> impl Fn(parquet::errors::ParquetError) -> Error + '_ {
     move |e| file_err(FileErrorKind::Io, path, e.to_string())
 }
 
+/// The Parquet type of a numeric column of dtype `d` (`uint8` as INT32 `UINT_8`).
+fn num_type(name: &str, d: DType) -> parquet::schema::types::PrimitiveTypeBuilder<'_> {
+    match d {
+        DType::I64 => Type::primitive_type_builder(name, PhysicalType::INT64)
+            .with_logical_type(Some(LogicalType::integer(64, true))),
+        DType::U64 => Type::primitive_type_builder(name, PhysicalType::INT64)
+            .with_logical_type(Some(LogicalType::integer(64, false))),
+        DType::F64 => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
+        DType::Bool => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
+        DType::U8 => Type::primitive_type_builder(name, PhysicalType::INT32)
+            .with_logical_type(Some(LogicalType::integer(8, false))),
+    }
+}
+
 /// The Parquet schema of the columns.
 fn schema(columns: &[(&str, ColumnRef<'_>)]) -> parquet::errors::Result<Type> {
     let mut fields = Vec::with_capacity(columns.len());
     for (name, c) in columns {
         let b = match c {
-            ColumnRef::I64(_) => Type::primitive_type_builder(name, PhysicalType::INT64)
-                .with_logical_type(Some(LogicalType::integer(64, true))),
-            ColumnRef::U64(_) => Type::primitive_type_builder(name, PhysicalType::INT64)
-                .with_logical_type(Some(LogicalType::integer(64, false))),
-            ColumnRef::F64(_) => Type::primitive_type_builder(name, PhysicalType::DOUBLE),
-            ColumnRef::Bool(_) => Type::primitive_type_builder(name, PhysicalType::BOOLEAN),
-            ColumnRef::U8(_) => Type::primitive_type_builder(name, PhysicalType::INT32)
-                .with_logical_type(Some(LogicalType::integer(8, false))),
+            ColumnRef::Num(c) => num_type(name, c.dtype()),
             ColumnRef::Str(_) => Type::primitive_type_builder(name, PhysicalType::BYTE_ARRAY)
                 .with_logical_type(Some(LogicalType::String)),
             ColumnRef::List { values, .. } => {
                 let elem = match values {
-                    ValuesRef::I64(_) => Type::primitive_type_builder("element", PhysicalType::INT64)
-                        .with_logical_type(Some(LogicalType::integer(64, true))),
-                    ValuesRef::U64(_) | ValuesRef::U8(_) => {
-                        Type::primitive_type_builder("element", PhysicalType::INT64)
-                            .with_logical_type(Some(LogicalType::integer(64, false)))
-                    }
-                    ValuesRef::F64(_) => Type::primitive_type_builder("element", PhysicalType::DOUBLE),
-                    ValuesRef::Bool(_) => Type::primitive_type_builder("element", PhysicalType::BOOLEAN),
+                    // uint8 values are written widened to uint64 (the reader's rule for them).
+                    ValuesRef::Num(c) if c.dtype() == DType::U8 => num_type("element", DType::U64),
+                    ValuesRef::Num(c) => num_type("element", c.dtype()),
                     ValuesRef::Str(_) => Type::primitive_type_builder("element", PhysicalType::BYTE_ARRAY)
                         .with_logical_type(Some(LogicalType::String)),
                 };
@@ -240,11 +242,7 @@ fn write_file(
     )
     .map_err(&e)?;
     let n = match columns[0].1 {
-        ColumnRef::I64(a) => a.local().len(),
-        ColumnRef::U64(a) => a.local().len(),
-        ColumnRef::F64(a) => a.local().len(),
-        ColumnRef::Bool(a) => a.local().len(),
-        ColumnRef::U8(a) => a.local().len(),
+        ColumnRef::Num(c) => atoll_array::with_col!(c, a => a.local().len()),
         ColumnRef::Str(s) => s.local().len(),
         ColumnRef::List { segments, .. } => segments.local().len(),
     };
@@ -256,11 +254,11 @@ fn write_file(
         let mut rg = w.next_row_group().map_err(&e)?;
         for (k, (_, c)) in columns.iter().enumerate() {
             match c {
-                ColumnRef::I64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
-                ColumnRef::U64(a) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
-                ColumnRef::F64(a) => put::<DoubleType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
-                ColumnRef::Bool(a) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
-                ColumnRef::U8(a) => put::<Int32Type, _>(&mut rg, &a.local()[start..end], |v| *v as i32, &e)?,
+                ColumnRef::Num(Col::I(a)) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::Num(Col::U(a)) => put::<Int64Type, _>(&mut rg, &a.local()[start..end], |v| *v as i64, &e)?,
+                ColumnRef::Num(Col::F(a)) => put::<DoubleType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::Num(Col::B(a)) => put::<BoolType, _>(&mut rg, &a.local()[start..end], |v| *v, &e)?,
+                ColumnRef::Num(Col::U8(a)) => put::<Int32Type, _>(&mut rg, &a.local()[start..end], |v| *v as i32, &e)?,
                 ColumnRef::Str(s) => put_strings(&mut rg, s.local(), start..end, &e)?,
                 ColumnRef::List { .. } => {
                     let l = lists[k]

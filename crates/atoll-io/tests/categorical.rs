@@ -5,7 +5,7 @@
 
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind};
-use atoll_io::{locale_filename, read_parquet_categorical, write_parquet, ColumnRef, Compression, WriteOptions};
+use atoll_io::{locale_filename, read_parquet_categorical, write_parquet, Col, ColumnRef, Compression, WriteOptions};
 use atoll_runtime::{run, Config};
 use atoll_strings::DistStrings;
 use atoll_util::mix;
@@ -45,11 +45,11 @@ fn files_of_several_writers_read_as_one_categorical_on_1_to_4_locales() {
         let (s2, p) = (sv.clone(), prefix.clone());
         run(Config::local(w), move |ctx| {
             let s = DistStrings::from_vec(ctx, &s2)?;
-            let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| k)?;
+            let a = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| k)?);
             write_parquet(
                 ctx,
                 &p,
-                &[("s", ColumnRef::Str(&s)), ("i", ColumnRef::I64(&a))],
+                &[("s", ColumnRef::Str(&s)), ("i", ColumnRef::Num(&a))],
                 &WriteOptions { compression: Compression::Snappy, row_group_size: 16 },
             )?;
             a.free()

@@ -6,7 +6,8 @@
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind};
 use atoll_io::{
-    locale_filename, parquet_datasets, read_parquet, write_parquet, Column, ColumnRef, IoDType, ValuesRef, WriteOptions,
+    locale_filename, parquet_datasets, read_parquet, write_parquet, Col, Column, ColumnRef, DType, IoDType, ValuesRef,
+    WriteOptions,
 };
 use atoll_runtime::{run, Config, Ctx, Result};
 use atoll_strings::DistStrings;
@@ -43,11 +44,11 @@ fn lists_of(ctx: &Ctx, c: &Column) -> Result<Vec<Vec<String>>> {
     let Column::List { segments, values } = c else { panic!("expected a list column, got {:?}", c.dtype()) };
     let segs = all(ctx, segments)?;
     let vals: Vec<String> = match &**values {
-        Column::I64(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
-        Column::U64(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
-        Column::F64(a) => all(ctx, a)?.iter().map(|v| format!("{:x}", v.to_bits())).collect(),
-        Column::Bool(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
-        Column::U8(a) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
+        Column::Num(Col::I(a)) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
+        Column::Num(Col::U(a)) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
+        Column::Num(Col::F(a)) => all(ctx, a)?.iter().map(|v| format!("{:x}", v.to_bits())).collect(),
+        Column::Num(Col::B(a)) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
+        Column::Num(Col::U8(a)) => all(ctx, a)?.iter().map(|v| v.to_string()).collect(),
         Column::Str(s) => s.to_vec()?,
         Column::List { .. } => panic!("a list of lists"),
     };
@@ -98,22 +99,24 @@ fn round_trip(n: usize, w: usize, tag: &str) {
     let s2 = segs.clone();
     run(Config::local(w), move |ctx| {
         let seg = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| s2[k as usize])?;
+        let seg_col = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| s2[k as usize])?);
         let dv = dist::block(ctx, [nv])?;
-        let a = DistArray::from_fn(ctx, dv.clone(), |[k]| iv[k as usize])?;
-        let b = DistArray::from_fn(ctx, dv.clone(), |[k]| uv[k as usize])?;
-        let c = DistArray::from_fn(ctx, dv.clone(), |[k]| fv[k as usize])?;
-        let e = DistArray::from_fn(ctx, dv, |[k]| bv[k as usize])?;
+        let a = Col::from(DistArray::from_fn(ctx, dv.clone(), |[k]| iv[k as usize])?);
+        let b = Col::from(DistArray::from_fn(ctx, dv.clone(), |[k]| uv[k as usize])?);
+        let c = Col::from(DistArray::from_fn(ctx, dv.clone(), |[k]| fv[k as usize])?);
+        let e = Col::from(DistArray::from_fn(ctx, dv, |[k]| bv[k as usize])?);
         let s = DistStrings::from_vec(ctx, &sv)?;
         let cols = [
-            ("i", ColumnRef::List { segments: &seg, values: ValuesRef::I64(&a) }),
-            ("u", ColumnRef::List { segments: &seg, values: ValuesRef::U64(&b) }),
-            ("f", ColumnRef::List { segments: &seg, values: ValuesRef::F64(&c) }),
-            ("b", ColumnRef::List { segments: &seg, values: ValuesRef::Bool(&e) }),
+            ("i", ColumnRef::List { segments: &seg, values: ValuesRef::Num(&a) }),
+            ("u", ColumnRef::List { segments: &seg, values: ValuesRef::Num(&b) }),
+            ("f", ColumnRef::List { segments: &seg, values: ValuesRef::Num(&c) }),
+            ("b", ColumnRef::List { segments: &seg, values: ValuesRef::Num(&e) }),
             ("s", ColumnRef::List { segments: &seg, values: ValuesRef::Str(&s) }),
-            ("seg", ColumnRef::I64(&seg)),
+            ("seg", ColumnRef::Num(&seg_col)),
         ];
         write_parquet(ctx, &p, &cols, &WriteOptions { row_group_size: 3, ..Default::default() })?;
         seg.free()?;
+        seg_col.free()?;
         a.free()?;
         b.free()?;
         c.free()?;
@@ -126,12 +129,12 @@ fn round_trip(n: usize, w: usize, tag: &str) {
     assert_eq!(
         dts,
         [
-            ("i", Some(IoDType::ListI64)),
-            ("u", Some(IoDType::ListU64)),
-            ("f", Some(IoDType::ListF64)),
-            ("b", Some(IoDType::ListBool)),
+            ("i", Some(IoDType::ListNum(DType::I64))),
+            ("u", Some(IoDType::ListNum(DType::U64))),
+            ("f", Some(IoDType::ListNum(DType::F64))),
+            ("b", Some(IoDType::ListNum(DType::Bool))),
             ("s", Some(IoDType::ListStr)),
-            ("seg", Some(IoDType::I64)),
+            ("seg", Some(IoDType::Num(DType::I64))),
         ]
     );
     let paths: Vec<PathBuf> = (0..w).map(|l| locale_filename(&prefix, l)).collect();
@@ -142,7 +145,7 @@ fn round_trip(n: usize, w: usize, tag: &str) {
             for (k, (name, c)) in cols.iter().take(5).enumerate() {
                 assert_eq!(lists_of(ctx, c)?, want[k], "{name}: {n} rows written by {w}, read by {r}");
             }
-            let Column::I64(s) = &cols[5].1 else { panic!("seg") };
+            let Column::Num(Col::I(s)) = &cols[5].1 else { panic!("seg") };
             assert_eq!(all(ctx, s)?, segs);
             for (_, c) in cols {
                 c.free()?;
@@ -257,7 +260,7 @@ fn a_list_of_lists_is_a_wrong_type_error_and_decimals_read_as_float64() {
     w.close().unwrap();
     run(Config::local(3), move |ctx| {
         let got = read_parquet(ctx, std::slice::from_ref(&d), None)?;
-        let Column::F64(a) = &got[0].1 else { panic!("expected float64") };
+        let Column::Num(Col::F(a)) = &got[0].1 else { panic!("expected float64") };
         assert_eq!(all(ctx, a)?, vec![123.45, -0.07, 1e15]);
         got.into_iter().try_for_each(|(_, c)| c.free())
     })
@@ -271,8 +274,8 @@ fn segments_that_do_not_ascend_are_an_invalid_argument_everywhere() {
     let p = dir.join("t");
     run(Config::local(3), move |ctx| {
         let seg = DistArray::from_fn(ctx, dist::block(ctx, [4])?, |[k]| [0i64, 3, 1, 5][k as usize])?;
-        let v = DistArray::from_fn(ctx, dist::block(ctx, [5])?, |[k]| k)?;
-        let cols = [("l", ColumnRef::List { segments: &seg, values: ValuesRef::I64(&v) })];
+        let v = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [5])?, |[k]| k)?);
+        let cols = [("l", ColumnRef::List { segments: &seg, values: ValuesRef::Num(&v) })];
         match write_parquet(ctx, &p, &cols, &WriteOptions::default()) {
             Err(Error::InvalidArgument(m)) => assert!(m.contains("ascend"), "{m}"),
             other => panic!("expected InvalidArgument, got {other:?}"),

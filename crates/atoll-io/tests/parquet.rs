@@ -6,8 +6,8 @@
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind};
 use atoll_io::{
-    locale_filename, parquet_datasets, read_parquet, write_parquet, Column, ColumnRef, Compression, IoDType,
-    WriteOptions,
+    locale_filename, parquet_datasets, read_parquet, write_parquet, Col, Column, ColumnRef, Compression, DType,
+    IoDType, WriteOptions,
 };
 use atoll_runtime::{run, Config, Ctx, Result};
 use atoll_util::mix;
@@ -36,25 +36,25 @@ fn all<T: atoll_array::Elem + serde::Serialize + serde::de::DeserializeOwned>(
 
 fn ints(c: &Column) -> &DistArray<i64, 1> {
     match c {
-        Column::I64(a) => a,
+        Column::Num(Col::I(a)) => a,
         _ => panic!("expected int64, got {:?}", c.dtype()),
     }
 }
 fn uints(c: &Column) -> &DistArray<u64, 1> {
     match c {
-        Column::U64(a) => a,
+        Column::Num(Col::U(a)) => a,
         _ => panic!("expected uint64, got {:?}", c.dtype()),
     }
 }
 fn floats(c: &Column) -> &DistArray<f64, 1> {
     match c {
-        Column::F64(a) => a,
+        Column::Num(Col::F(a)) => a,
         _ => panic!("expected float64, got {:?}", c.dtype()),
     }
 }
 fn bools(c: &Column) -> &DistArray<bool, 1> {
     match c {
-        Column::Bool(a) => a,
+        Column::Num(Col::B(a)) => a,
         _ => panic!("expected bool, got {:?}", c.dtype()),
     }
 }
@@ -84,15 +84,15 @@ fn round_trip(n: usize, w: usize, codec: Compression, tag: &str) {
     let p = prefix.clone();
     run(Config::local(w), move |ctx| {
         let d = dist::block(ctx, [n])?;
-        let a = DistArray::from_fn(ctx, d.clone(), |[k]| i2[k as usize])?;
-        let b = DistArray::from_fn(ctx, d.clone(), |[k]| u2[k as usize])?;
-        let c = DistArray::from_fn(ctx, d.clone(), |[k]| f2[k as usize])?;
-        let e = DistArray::from_fn(ctx, d, |[k]| b2[k as usize])?;
+        let a = Col::from(DistArray::from_fn(ctx, d.clone(), |[k]| i2[k as usize])?);
+        let b = Col::from(DistArray::from_fn(ctx, d.clone(), |[k]| u2[k as usize])?);
+        let c = Col::from(DistArray::from_fn(ctx, d.clone(), |[k]| f2[k as usize])?);
+        let e = Col::from(DistArray::from_fn(ctx, d, |[k]| b2[k as usize])?);
         let cols = [
-            ("i", ColumnRef::I64(&a)),
-            ("u", ColumnRef::U64(&b)),
-            ("f", ColumnRef::F64(&c)),
-            ("b", ColumnRef::Bool(&e)),
+            ("i", ColumnRef::Num(&a)),
+            ("u", ColumnRef::Num(&b)),
+            ("f", ColumnRef::Num(&c)),
+            ("b", ColumnRef::Num(&e)),
         ];
         let mine = write_parquet(ctx, &p, &cols, &WriteOptions { compression: codec, row_group_size: 3000 })?;
         assert_eq!(mine, locale_filename(&p, ctx.id()));
@@ -107,7 +107,12 @@ fn round_trip(n: usize, w: usize, codec: Compression, tag: &str) {
     let dts: Vec<_> = infos.iter().map(|i| (i.name.as_str(), i.dtype)).collect();
     assert_eq!(
         dts,
-        [("i", Some(IoDType::I64)), ("u", Some(IoDType::U64)), ("f", Some(IoDType::F64)), ("b", Some(IoDType::Bool))]
+        [
+            ("i", Some(IoDType::Num(DType::I64))),
+            ("u", Some(IoDType::Num(DType::U64))),
+            ("f", Some(IoDType::Num(DType::F64))),
+            ("b", Some(IoDType::Num(DType::Bool)))
+        ]
     );
     let paths = files(&prefix, w);
     for r in 1..=4 {
@@ -409,17 +414,17 @@ fn a_failed_write_is_an_error_everywhere_and_keeps_the_files_that_were_there() {
     for r in 1..=3 {
         let (missing, good) = (missing.clone(), good.clone());
         run(Config::local(r), move |ctx| {
-            let a = DistArray::from_fn(ctx, dist::block(ctx, [50])?, |[k]| k)?;
-            write_parquet(ctx, &good, &[("a", ColumnRef::I64(&a))], &WriteOptions::default())?;
-            let e = write_parquet(ctx, &missing, &[("a", ColumnRef::I64(&a))], &WriteOptions::default()).unwrap_err();
+            let a = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [50])?, |[k]| k)?);
+            write_parquet(ctx, &good, &[("a", ColumnRef::Num(&a))], &WriteOptions::default())?;
+            let e = write_parquet(ctx, &missing, &[("a", ColumnRef::Num(&a))], &WriteOptions::default()).unwrap_err();
             assert!(matches!(e, Error::File { kind: FileErrorKind::Io, .. }), "{e}");
             // Bad arguments are errors too (no columns, lengths that differ, names twice).
             assert!(matches!(write_parquet(ctx, &good, &[], &WriteOptions::default()), Err(Error::InvalidArgument(_))));
-            let b = DistArray::from_fn(ctx, dist::block(ctx, [51])?, |[k]| k)?;
+            let b = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [51])?, |[k]| k)?);
             let e = write_parquet(
                 ctx,
                 &good,
-                &[("a", ColumnRef::I64(&a)), ("b", ColumnRef::I64(&b))],
+                &[("a", ColumnRef::Num(&a)), ("b", ColumnRef::Num(&b))],
                 &WriteOptions::default(),
             )
             .unwrap_err();
@@ -427,7 +432,7 @@ fn a_failed_write_is_an_error_everywhere_and_keeps_the_files_that_were_there() {
             let e = write_parquet(
                 ctx,
                 &good,
-                &[("a", ColumnRef::I64(&a)), ("a", ColumnRef::I64(&a))],
+                &[("a", ColumnRef::Num(&a)), ("a", ColumnRef::Num(&a))],
                 &WriteOptions::default(),
             )
             .unwrap_err();

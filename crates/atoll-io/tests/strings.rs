@@ -6,7 +6,7 @@
 use atoll_array::{dist, DistArray};
 use atoll_error::{Error, FileErrorKind};
 use atoll_io::{
-    locale_filename, parquet_datasets, read_parquet, write_parquet, Column, ColumnRef, Compression, IoDType,
+    locale_filename, parquet_datasets, read_parquet, write_parquet, Col, Column, ColumnRef, Compression, IoDType,
     WriteOptions,
 };
 use atoll_runtime::{run, Config, Ctx, Result};
@@ -42,7 +42,7 @@ fn strs(c: &Column) -> &DistStrings {
 }
 
 fn ints(ctx: &Ctx, c: &Column) -> Result<Vec<i64>> {
-    let Column::I64(a) = c else { panic!("expected int64, got {:?}", c.dtype()) };
+    let Column::Num(Col::I(a)) = c else { panic!("expected int64, got {:?}", c.dtype()) };
     let v = a.gather(0)?;
     ctx.broadcast(0, v)
 }
@@ -64,11 +64,11 @@ fn round_trip(n: usize, w: usize, rg: usize, codec: Compression, tag: &str) {
     let (s2, i2, p) = (sv.clone(), iv.clone(), prefix.clone());
     run(Config::local(w), move |ctx| {
         let s = DistStrings::from_vec(ctx, &s2)?;
-        let a = DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| i2[k as usize])?;
+        let a = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [n])?, |[k]| i2[k as usize])?);
         write_parquet(
             ctx,
             &p,
-            &[("s", ColumnRef::Str(&s)), ("i", ColumnRef::I64(&a))],
+            &[("s", ColumnRef::Str(&s)), ("i", ColumnRef::Num(&a))],
             &WriteOptions { compression: codec, row_group_size: rg },
         )?;
         a.free()
@@ -86,7 +86,7 @@ fn round_trip(n: usize, w: usize, rg: usize, codec: Compression, tag: &str) {
             assert_eq!(cols[0].1.len(), n);
             let s = strs(&cols[0].1);
             // Each locale holds its Block part, like the int column beside it.
-            let Column::I64(a) = &cols[1].1 else { panic!() };
+            let Column::Num(Col::I(a)) = &cols[1].1 else { panic!() };
             assert_eq!(s.local().len(), a.local().len());
             assert!(s.to_vec()? == sv, "{n} strings written by {w}, read by {r}");
             assert!(ints(ctx, &cols[1].1)? == iv, "int column");
@@ -316,11 +316,11 @@ fn a_failed_string_write_keeps_the_files_that_were_there() {
             write_parquet(ctx, &good, &[("s", ColumnRef::Str(&s))], &WriteOptions::default())?;
             let e = write_parquet(ctx, &missing, &[("s", ColumnRef::Str(&s))], &WriteOptions::default()).unwrap_err();
             assert!(matches!(e, Error::File { kind: FileErrorKind::Io, .. }), "{e}");
-            let short = DistArray::from_fn(ctx, dist::block(ctx, [49])?, |[k]| k)?;
+            let short = Col::from(DistArray::from_fn(ctx, dist::block(ctx, [49])?, |[k]| k)?);
             let e = write_parquet(
                 ctx,
                 &good,
-                &[("s", ColumnRef::Str(&s)), ("k", ColumnRef::I64(&short))],
+                &[("s", ColumnRef::Str(&s)), ("k", ColumnRef::Num(&short))],
                 &WriteOptions::default(),
             )
             .unwrap_err();

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 /// The datasets of a Parquet file: (name, dtype name or None when unreadable, Parquet type).
 #[pyfunction]
-fn parquet_datasets(py: Python<'_>, path: &str) -> PyResult<Vec<(String, Option<&'static str>, String)>> {
+fn parquet_datasets(py: Python<'_>, path: &str) -> PyResult<Vec<(String, Option<String>, String)>> {
     let infos = py.allow_threads(|| atoll_io::parquet_datasets(path)).py()?;
     Ok(infos.into_iter().map(|i| (i.name, i.dtype.map(|t| t.name()), i.parquet_type)).collect())
 }

@@ -1,114 +1,14 @@
 //! The arrays of a Python session, kept on every locale between commands: a per-locale map
 //! (`Ctx::locale_ext`) from the id that the Python object holds to the locale's handle.
 
-use crate::types::DType;
-use atoll::array::{dist, DistArray};
 use atoll::runtime::Ctx;
 use atoll::util::sync::into_inner;
 use atoll::{Error, Result};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// A 1-D Block array of one of the dtypes.
-#[allow(missing_docs)]
-pub enum Col {
-    I(DistArray<i64, 1>),
-    U(DistArray<u64, 1>),
-    F(DistArray<f64, 1>),
-    B(DistArray<bool, 1>),
-    U8(DistArray<u8, 1>),
-}
-
-/// Runs `$body` with `$a` bound to the typed array inside a [`Col`].
-#[macro_export]
-macro_rules! with_col {
-    ($col:expr, $a:ident => $body:expr) => {
-        match $col {
-            $crate::registry::Col::I($a) => $body,
-            $crate::registry::Col::U($a) => $body,
-            $crate::registry::Col::F($a) => $body,
-            $crate::registry::Col::B($a) => $body,
-            $crate::registry::Col::U8($a) => $body,
-        }
-    };
-}
-
-/// `$body`, a `Result` of a typed array made from `$a` (the typed array inside a [`Col`]), as
-/// a `Result` of a [`Col`] of the same dtype.
-#[macro_export]
-macro_rules! map_col {
-    ($col:expr, $a:ident => $body:expr) => {
-        match $col {
-            $crate::registry::Col::I($a) => $body.map($crate::registry::Col::I),
-            $crate::registry::Col::U($a) => $body.map($crate::registry::Col::U),
-            $crate::registry::Col::F($a) => $body.map($crate::registry::Col::F),
-            $crate::registry::Col::B($a) => $body.map($crate::registry::Col::B),
-            $crate::registry::Col::U8($a) => $body.map($crate::registry::Col::U8),
-        }
-    };
-}
-
-impl Col {
-    /// A zeroed array of `n` elements. **Collective.**
-    pub fn zeros(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
-        Self::make(ctx, dtype, n, false)
-    }
-
-    /// An array of `n` elements for a command that writes every one of them before anything
-    /// reads it ([`DistArray::for_overwrite`]: a reused part is not zeroed first).
-    /// **Collective.**
-    pub fn for_overwrite(ctx: &Ctx, dtype: DType, n: usize) -> Result<Col> {
-        Self::make(ctx, dtype, n, true)
-    }
-
-    fn make(ctx: &Ctx, dtype: DType, n: usize, overwrite: bool) -> Result<Col> {
-        fn one<T: atoll::array::Elem>(
-            ctx: &Ctx,
-            d: atoll::array::Block<1>,
-            overwrite: bool,
-        ) -> Result<DistArray<T, 1>> {
-            if overwrite {
-                DistArray::for_overwrite(ctx, d)
-            } else {
-                DistArray::zeros_lazy(ctx, d)
-            }
-        }
-        let d = dist::block(ctx, [n])?;
-        Ok(match dtype {
-            DType::I64 => Col::I(one(ctx, d, overwrite)?),
-            DType::U64 => Col::U(one(ctx, d, overwrite)?),
-            DType::F64 => Col::F(one(ctx, d, overwrite)?),
-            DType::Bool => Col::B(one(ctx, d, overwrite)?),
-            DType::U8 => Col::U8(one(ctx, d, overwrite)?),
-        })
-    }
-
-    /// The dtype.
-    pub fn dtype(&self) -> DType {
-        match self {
-            Col::I(_) => DType::I64,
-            Col::U(_) => DType::U64,
-            Col::F(_) => DType::F64,
-            Col::B(_) => DType::Bool,
-            Col::U8(_) => DType::U8,
-        }
-    }
-
-    /// The length.
-    pub fn len(&self) -> usize {
-        with_col!(self, a => a.len())
-    }
-
-    /// Whether the column has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Frees the storage. **Collective.**
-    pub fn free(self) -> Result<()> {
-        with_col!(self, a => a.free())
-    }
-}
+/// A 1-D Block array of one of the dtypes (`atoll-array`'s numeric column).
+pub use atoll::array::dtype::Col;
 
 /// One locale's live arrays.
 #[derive(Default)]

@@ -3,45 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// An element type of a `pdarray`.
-#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DType {
-    /// `int64`
-    I64,
-    /// `uint64`
-    U64,
-    /// `float64`
-    F64,
-    /// `bool`
-    Bool,
-    /// `uint8` (one byte per element)
-    U8,
-}
-
-impl DType {
-    /// NumPy's name of the dtype.
-    pub fn name(self) -> &'static str {
-        match self {
-            DType::I64 => "int64",
-            DType::U64 => "uint64",
-            DType::F64 => "float64",
-            DType::Bool => "bool",
-            DType::U8 => "uint8",
-        }
-    }
-
-    /// The dtype of a NumPy name (`int64`, `uint64`, `float64`, `bool`, `uint8`).
-    pub fn parse(s: &str) -> Option<DType> {
-        Some(match s {
-            "int64" => DType::I64,
-            "uint64" => DType::U64,
-            "float64" => DType::F64,
-            "bool" => DType::Bool,
-            "uint8" => DType::U8,
-            _ => return None,
-        })
-    }
-}
+/// An element type of a `pdarray`: the one dtype of every crate (`atoll-array`'s).
+pub use atoll::array::dtype::DType;
 
 /// A scalar of one of the dtypes.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -254,34 +217,4 @@ impl UnOp {
             _ => return None,
         })
     }
-}
-
-/// Runs `$body` with `$t` an alias of the element type of dtype `$d` (`i64`, `u64`, `f64`,
-/// `bool`, `u8`): one generic call serves every dtype.
-#[macro_export]
-macro_rules! with_dtype {
-    ($d:expr, $t:ident => $body:expr) => {
-        match $d {
-            $crate::scalar::DType::I64 => {
-                type $t = i64;
-                $body
-            }
-            $crate::scalar::DType::U64 => {
-                type $t = u64;
-                $body
-            }
-            $crate::scalar::DType::F64 => {
-                type $t = f64;
-                $body
-            }
-            $crate::scalar::DType::Bool => {
-                type $t = bool;
-                $body
-            }
-            $crate::scalar::DType::U8 => {
-                type $t = u8;
-                $body
-            }
-        }
-    };
 }

@@ -4,6 +4,7 @@
 
 use crate::eval::kernels::Num;
 use crate::scalar::{DType, Scal};
+use atoll::array::Stored;
 
 /// A locale's part of an operand, in place.
 #[derive(Clone, Copy)]
@@ -54,10 +55,8 @@ impl Src<'_> {
     }
 }
 
-/// Typed access to a [`Val`].
-pub trait Access: Num {
-    /// The dtype of `Self`.
-    const DTYPE: DType;
+/// Typed access to a [`Val`] (the dtype of `Self` is [`Stored::DTYPE`]).
+pub trait Access: Num + Stored {
     /// The argument, or `None` for another dtype.
     fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>>;
     /// A computed buffer.
@@ -65,9 +64,8 @@ pub trait Access: Num {
 }
 
 macro_rules! access {
-    ($t:ty, $v:ident, $s:ident, $d:ident) => {
+    ($t:ty, $v:ident, $s:ident) => {
         impl Access for $t {
-            const DTYPE: DType = DType::$d;
             fn arg<'b>(v: &'b Val<'_>) -> Option<Arg<'b, Self>> {
                 match v {
                     Val::$v(x) => Some(Arg::S(x)),
@@ -82,11 +80,11 @@ macro_rules! access {
         }
     };
 }
-access!(i64, I, I, I64);
-access!(u64, U, U, U64);
-access!(f64, F, F, F64);
-access!(bool, B, B, Bool);
-access!(u8, U8, U8, U8);
+access!(i64, I, I);
+access!(u64, U, U);
+access!(f64, F, F);
+access!(bool, B, B);
+access!(u8, U8, U8);
 
 impl Val<'_> {
     pub(crate) fn dtype(&self) -> DType {

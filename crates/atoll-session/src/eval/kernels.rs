@@ -389,5 +389,5 @@ pub fn max_of<T: Num>(a: T, b: T) -> T {
 
 /// True when binary operation `op` is defined on dtype `t` (comparisons are on every dtype).
 pub fn supports(t: crate::scalar::DType, op: BinOp) -> bool {
-    crate::with_dtype!(t, T => <T as Num>::supports(op))
+    atoll::array::with_dtype!(t, T => <T as Num>::supports(op))
 }

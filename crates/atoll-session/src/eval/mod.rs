@@ -266,18 +266,18 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
             if v.dtype() == *t {
                 return Ok(v);
             }
-            crate::with_dtype!(v.dtype(), T => cast_t::<T>(&v, *t, n)?)
+            atoll::array::with_dtype!(v.dtype(), T => cast_t::<T>(&v, *t, n)?)
         }
         BNode::Bin(op, a, b) => {
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
-            crate::with_dtype!(a.dtype(), T => bin_t::<T>(*op, &a, &b, n, flags)?)
+            atoll::array::with_dtype!(a.dtype(), T => bin_t::<T>(*op, &a, &b, n, flags)?)
         }
         BNode::Un(op, x) => un(*op, &eval(x, r, flags)?, n)?,
         BNode::Where(c, a, b) => {
             let c = eval(c, r, flags)?;
             let c = bool::arg(&c).ok_or_else(|| mismatch("where's condition"))?;
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
-            crate::with_dtype!(a.dtype(), T => where_t::<T>(&c, &a, &b, n)?)
+            atoll::array::with_dtype!(a.dtype(), T => where_t::<T>(&c, &a, &b, n)?)
         }
         BNode::Fn1(f, x) => crate::eval::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
         BNode::Fn2(f, a, b) => crate::eval::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
@@ -492,7 +492,9 @@ fn fold_t<T: Access>(op: RedOp, x: &Arg<T>, n: usize, base: u64) -> Part {
 
 /// Folds a chunk's value.
 pub fn fold(op: RedOp, v: &Val, n: usize, base: u64) -> Result<Part> {
-    Ok(crate::with_dtype!(v.dtype(), T => fold_t(op, &T::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base)))
+    Ok(
+        atoll::array::with_dtype!(v.dtype(), T => fold_t(op, &T::arg(v).ok_or_else(|| mismatch("a reduction"))?, n, base)),
+    )
 }
 
 fn combine_t<T: Num>(op: RedOp, a: Part, b: Part) -> Part {
@@ -544,5 +546,5 @@ pub fn combine_tree(op: RedOp, dtype: DType, mut parts: Vec<Part>) -> Part {
 
 /// Combines two partial results in index order (`a` before `b`).
 pub fn combine(op: RedOp, dtype: DType, a: Part, b: Part) -> Part {
-    crate::with_dtype!(dtype, T => combine_t::<T>(op, a, b))
+    atoll::array::with_dtype!(dtype, T => combine_t::<T>(op, a, b))
 }

@@ -4,7 +4,7 @@ use super::{local_range, materialize, Operand};
 use crate::handles::{Array, Session};
 use crate::registry::{lock, Col, Registry};
 use crate::types::{Node, Scal};
-use crate::with_col;
+use atoll::array::with_col;
 use atoll::array::{dist, DistArray, Elem};
 use atoll::runtime::{Ctx, GlobalPtr, Handler};
 use atoll::{Error, Result};
@@ -87,7 +87,7 @@ fn gather_cmd(ctx: &Ctx, Gather { id, src, idx, n }: Gather) -> Result<()> {
     let s = Registry::of(ctx).get(src)?;
     let out = idx.with(|idx| {
         let g = lock(&s);
-        crate::map_col!(&*g, a => gather_t(a, idx))
+        atoll::array::map_col!(&*g, a => gather_t(a, idx))
     });
     idx.free()?;
     Registry::of(ctx).insert(id, out?);

@@ -56,7 +56,7 @@ pub use transfer::{from_slice, to_slice};
 use crate::eval::{eval_store, Access, BNode, Flags, Src, CHUNK};
 use crate::registry::{lock, Col, Registry};
 use crate::types::{ArrRef, Node};
-use crate::with_col;
+use atoll::array::with_col;
 use atoll::array::{dist, stream_store, DistArray, Elem, StridedRange};
 use atoll::runtime::Ctx;
 use atoll::util::sync::into_inner;
@@ -103,7 +103,7 @@ fn copy_view_t<T: Elem>(ctx: &Ctx, a: &DistArray<T, 1>, r: &ArrRef) -> Result<Di
 
 /// A copy of the selection `r` as a new aligned array. **Collective.**
 fn copy_view(ctx: &Ctx, base: &Col, r: &ArrRef) -> Result<Col> {
-    crate::map_col!(base, a => copy_view_t(ctx, a, r))
+    atoll::array::map_col!(base, a => copy_view_t(ctx, a, r))
 }
 
 /// Runs `f` with `node` bound to this locale's data (`n` elements in all): unaligned

@@ -7,7 +7,7 @@
 use crate::commands::io::Dataset;
 use crate::commands::strings::Strs;
 use crate::handles::{next_ids, Array, Session};
-use crate::registry::{lock, Col, Registry};
+use crate::registry::{lock, Registry};
 use crate::types::DType;
 use atoll::runtime::{Ctx, Handler};
 use atoll::Result;
@@ -93,21 +93,9 @@ fn write_cmd(ctx: &Ctx, H5Write { files, path, id, is_str, attrs, shape }: H5Wri
     let a = Registry::of(ctx).get(id)?;
     let g = lock(&a);
     if let Some(shape) = shape {
-        return match &*g {
-            Col::I(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
-            Col::U(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
-            Col::F(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
-            Col::B(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
-            Col::U8(x) => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs),
-        };
+        return atoll::array::with_col!(&*g, x => h5::h5_write_array_shaped(ctx, &files, &path, x, &shape, &attrs));
     }
-    match &*g {
-        Col::I(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
-        Col::U(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
-        Col::F(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
-        Col::B(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
-        Col::U8(x) => h5::h5_write_array(ctx, &files, &path, x, &attrs),
-    }
+    atoll::array::with_col!(&*g, x => h5::h5_write_array(ctx, &files, &path, x, &attrs))
 }
 
 /// Strings `id` written as dataset `path` of `files` (each locale its part), with `attrs`.
@@ -146,16 +134,13 @@ pub struct H5Read {
 fn read_cmd(ctx: &Ctx, H5Read { files, path, id, strict }: H5Read) -> Result<(DType, u64)> {
     let c = h5::h5_read_array(ctx, &paths(files), &path, strict)?;
     let len = c.len() as u64;
-    let (dt, col) = match c {
-        Column::I64(a) => (DType::I64, Col::I(a)),
-        Column::U64(a) => (DType::U64, Col::U(a)),
-        Column::F64(a) => (DType::F64, Col::F(a)),
-        Column::Bool(a) => (DType::Bool, Col::B(a)),
-        Column::U8(a) => (DType::U8, Col::U8(a)),
+    let col = match c {
+        Column::Num(col) => col,
         Column::Str(_) | Column::List { .. } => {
             return Err(atoll::Error::InvalidArgument("internal: strings or lists read as an array".into()))
         }
     };
+    let dt = col.dtype();
     Registry::of(ctx).insert(id, col);
     Ok((dt, len))
 }

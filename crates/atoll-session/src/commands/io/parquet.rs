@@ -25,18 +25,15 @@ pub enum Got {
 /// Registers the column `c` (not a list) as `id`.
 fn register_column(ctx: &Ctx, reg: &Registry, id: u64, c: Column) -> Result<Got> {
     let len = c.len() as u64;
-    let (col, dtype) = match c {
-        Column::I64(a) => (Col::I(a), DType::I64),
-        Column::U64(a) => (Col::U(a), DType::U64),
-        Column::F64(a) => (Col::F(a), DType::F64),
-        Column::Bool(a) => (Col::B(a), DType::Bool),
-        Column::U8(a) => (Col::U8(a), DType::U8),
+    let col = match c {
+        Column::Num(col) => col,
         Column::Str(s) => {
             crate::commands::strings::put(ctx, id, s);
             return Ok(Got::Strings(len));
         }
         Column::List { .. } => return Err(Error::InvalidArgument("internal: a list of lists".into())),
     };
+    let dtype = col.dtype();
     reg.insert(id, col);
     Ok(Got::Array(dtype, len))
 }
@@ -63,7 +60,7 @@ fn read(ctx: &Ctx, ReadParquet { paths, datasets, ids }: ReadParquet) -> Result<
     for ((_, c), id) in cols.into_iter().zip(ids) {
         out.push(match c {
             Column::List { segments, values } => {
-                let s = register_column(ctx, &reg, id, Column::I64(segments))?;
+                let s = register_column(ctx, &reg, id, Column::Num(Col::I(segments)))?;
                 (s, Some(register_column(ctx, &reg, id + 1, *values)?))
             }
             c => (register_column(ctx, &reg, id, c)?, None),
@@ -174,13 +171,7 @@ fn write(ctx: &Ctx, WriteParquet { ids, names, prefix, compression }: WriteParqu
     for (p, name) in ids.iter().zip(&names) {
         let c = match *p {
             Put::Strings(id) => ColumnRef::Str(string(id)?),
-            Put::Array(id) => match array(id)? {
-                Col::I(a) => ColumnRef::I64(a),
-                Col::U(a) => ColumnRef::U64(a),
-                Col::F(a) => ColumnRef::F64(a),
-                Col::B(a) => ColumnRef::Bool(a),
-                Col::U8(a) => ColumnRef::U8(a),
-            },
+            Put::Array(id) => ColumnRef::Num(array(id)?),
             Put::List(s, v, vs) => {
                 let Col::I(segments) = array(s)? else {
                     return Err(Error::InvalidArgument("write_parquet: a SegArray's segments must be int64".into()));
@@ -188,13 +179,7 @@ fn write(ctx: &Ctx, WriteParquet { ids, names, prefix, compression }: WriteParqu
                 let values = if vs {
                     ValuesRef::Str(string(v)?)
                 } else {
-                    match array(v)? {
-                        Col::I(a) => ValuesRef::I64(a),
-                        Col::U(a) => ValuesRef::U64(a),
-                        Col::F(a) => ValuesRef::F64(a),
-                        Col::B(a) => ValuesRef::Bool(a),
-                        Col::U8(a) => ValuesRef::U8(a),
-                    }
+                    ValuesRef::Num(array(v)?)
                 };
                 ColumnRef::List { segments, values }
             }
