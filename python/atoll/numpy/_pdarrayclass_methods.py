@@ -1,8 +1,14 @@
-"""Methods of ``pdarray`` that call modules above ``atoll.numpy.pdarrayclass`` (numeric functions,
-creation, sorting, set operations, ``stats`` and IO): defined here, where both are known, and
-set on the class by ``atoll._attach.attach``; the root ``atoll/__init__.py`` runs this module."""
+"""Methods of ``pdarray`` that call modules above ``atoll.numpy.pdarrayclass``.
+
+Numeric functions, creation, sorting, set operations, ``stats`` and IO: defined here, where
+both are known, and set on the class by ``atoll._attach.attach``; the root
+``atoll/__init__.py`` runs this module.
+"""
+
+from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,10 +49,17 @@ from .pdarraycreation import arange, array, zeros
 from .pdarraysetops import value_counts
 from .sorting import argsort as _argsort
 
+if TYPE_CHECKING:
+    _Base = pdarray  # the methods see the class they are set on
+else:
+    _Base = object
 
-def _index_array(k):
-    """A list or NumPy array in an index as a pdarray (empty: int64, as NumPy takes it);
-    anything else as it is."""
+
+def _index_array(k: object) -> Any:  # noqa: ANN401 (an index item)
+    """A list or NumPy array in an index as a pdarray (empty: int64, as NumPy takes it).
+
+    Anything else as it is.
+    """
     if isinstance(k, (list, np.ndarray)):
         v = np.asarray(k)
         if v.ndim == 0:
@@ -59,16 +72,18 @@ def _index_array(k):
     return k
 
 
-def _index_key(key):
+def _index_key(key: object) -> tuple[Any, ...]:
     """``key`` as a tuple of ints, slices, ``Ellipsis``, ``None`` and pdarrays."""
     if not isinstance(key, tuple):
         key = (key,)
     return tuple(_index_array(list(k) if isinstance(k, tuple) else k) for k in key)
 
 
-def _fits(vshape, shape):
-    """``vshape`` without the leading length-1 axes it has beyond ``shape``'s rank, or None when
-    it does not broadcast to ``shape`` (NumPy's rule for an assigned value)."""
+def _fits(vshape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``vshape`` without the leading length-1 axes it has beyond ``shape``'s rank.
+
+    None when it does not broadcast to ``shape`` (NumPy's rule for an assigned value).
+    """
     vshape = tuple(vshape)
     while len(vshape) > len(shape) and vshape[0] == 1:
         vshape = vshape[1:]
@@ -80,25 +95,28 @@ def _fits(vshape, shape):
         return None
 
 
-def _bigint_1d(a, shape, name):
-    """The bigint array ``a`` given ``shape``: a new 1-D bigint array of the same values and
-    ``max_bits`` (bigint arrays are 1-D; a shape of another rank is a ValueError)."""
+def _bigint_1d(a: Any, shape: tuple[int, ...] | None, name: str) -> BigIntArray:  # noqa: ANN401 (a bigint array)
+    """The bigint array ``a`` given ``shape``: a new 1-D bigint array of the same values.
+
+    And ``max_bits``: bigint arrays are 1-D; a shape of another rank is a ValueError.
+    """
     if shape is not None and len(shape) != 1:
         raise ValueError(f"{name}: bigint arrays are 1-D, got shape {shape}")
     return BigIntArray(a._limbs, a.max_bits)
 
 
-class _pdarrayMethods:
-    def astype(self, dtype):
+class _pdarrayMethods(_Base):
+    def astype(self, dtype: Any) -> pdarray:  # noqa: ANN401 (any dtype-like)
         """A copy (lazy) converted to ``dtype`` (``str``: a Strings; see ``ak.cast``)."""
-
         if is_bigint(dtype) or (dtype is not bool and is_str_dtype(dtype)):
-            return cast(self, dtype)
+            out: pdarray = cast(self, dtype)
+            return out
         d = _dt(dtype)
-        return pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1, self._shape)
+        lazy: pdarray = pdarray._lazy(_atoll.cast(self._ex(), d.name), self._size, self._nodes + 1, self._shape)
+        return lazy
 
     # ----- elementwise -------------------------------------------------------------------
-    def _binop(self, other, op, reverse=False):
+    def _binop(self, other: Any, op: str, reverse: bool = False) -> Any:  # noqa: ANN401 (an operand; a pdarray or NotImplemented)
         shape = self._shape
         if isinstance(other, pdarray) and (
             self._shape is not None
@@ -135,7 +153,6 @@ class _pdarrayMethods:
                 and op in ("+", "-", "*", "//", "%", "**", "&", "|", "^")
             ):
                 # Arkouda's rule: a Python int beyond 64 bits makes the result a bigint array.
-
                 return to_bigint(self)._arith(other, op, reverse)
         elif isinstance(other, (np.ndarray, list, tuple)):
             return self._binop(array(other), op, reverse)
@@ -178,7 +195,7 @@ class _pdarrayMethods:
             _fp_err.check(_UFUNC_NAMES[op], out, *((other, self) if reverse else (self, other)))
         return out
 
-    def _index_expr(self, idx):
+    def _index_expr(self, idx: pdarray) -> pdarray:
         """Int64 positions in the base array of the pdarray ``idx`` (checked, negatives wrapped)."""
         if idx._dtype not in (int64, uint64, uint8):
             raise TypeError(f"key: unsupported pdarray index dtype {idx._dtype.name}")
@@ -195,7 +212,7 @@ class _pdarrayMethods:
             i = i * self._step + self._start
         return i
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:  # noqa: ANN401 (any index; a scalar or a pdarray)
         if self._shape is None:
             # 1-D: the direct paths (one element, a slice of the same storage, a gather).
             if isinstance(key, (builtins.int, np.integer)) and not isinstance(key, (builtins.bool, np.bool_)):
@@ -224,10 +241,12 @@ class _pdarrayMethods:
         # Any rank: NumPy's basic indexing is a strided view, advanced indexing one gather.
         return _nd.take_selection(self, _nd.select(self, _index_key(key)))
 
-    def _values_for(self, value, n, shape=None, check=False):
-        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype;
-        with ``shape``, a pdarray broadcast to ``shape`` (NumPy's rule; ``check``: the check
-        alone)."""
+    def _values_for(self, value: object, n: int, shape: tuple[int, ...] | None = None, check: bool = False) -> Any:  # noqa: ANN401 (a native expression)
+        """The expression of ``value`` (a scalar or a pdarray of ``n`` elements) in our dtype.
+
+        With ``shape``, a pdarray broadcast to ``shape`` (NumPy's rule; ``check``: the check
+        alone).
+        """
         if isinstance(value, pdarray) and shape is None and value._size != n:
             shape = (n,)  # a value of one element broadcasts, as in NumPy
         if isinstance(value, pdarray) and shape is not None:
@@ -236,9 +255,8 @@ class _pdarrayMethods:
                 raise ValueError(f"could not broadcast input array from shape {value.shape} into shape {shape}")
             if check:
                 return None
-            if vshape != tuple(shape):
-                value = _nd.broadcast_to(_nd.with_shape(value, vshape), shape)
-            return value._cast(self._dtype)
+            v = value if vshape == tuple(shape) else _nd.broadcast_to(_nd.with_shape(value, vshape), shape)
+            return v._cast(self._dtype)
         if isinstance(value, pdarray):
             return value._cast(self._dtype)
         if is_scalar(value):
@@ -247,7 +265,7 @@ class _pdarrayMethods:
             return self._values_for(array(value), n, shape, check)
         raise TypeError(f"value: unsupported type {type(value).__name__}")
 
-    def _assign(self, key, value, spare=None):
+    def _assign(self, key: Any, value: Any, spare: object = None) -> None:  # noqa: ANN401 (any index and value)
         """``self[key] = value``; ``spare``: a lazy value made for this assignment only."""
         self._materialize()
         if isinstance(value, (list, tuple, np.ndarray)):
@@ -292,7 +310,6 @@ class _pdarrayMethods:
                     w = where(key, value, self)
                     self._assign(slice(None), w, spare=w)
                     return
-
                 key = arange(self._size)[key]
             i = self._index_expr(key)
             self._values_for(value, key._size)
@@ -303,10 +320,13 @@ class _pdarrayMethods:
             return
         raise TypeError(f"key: unsupported index type {type(key).__name__}")
 
-    def _assign_nd(self, key, value, spare=None):
-        """``self[key] = value`` with NumPy's indexing rules for any rank (``self`` materialized,
-        ``value`` a scalar or a pdarray): the value broadcast to the selection's shape, written
-        in place (a strided assignment when the selection is one progression, else a scatter)."""
+    def _assign_nd(self, key: Any, value: Any, spare: object = None) -> None:  # noqa: ANN401 (any index and value)
+        """``self[key] = value`` with NumPy's indexing rules for any rank.
+
+        ``self`` is materialized, ``value`` a scalar or a pdarray: the value broadcast to the
+        selection's shape, written in place (a strided assignment when the selection is one
+        progression, else a scatter).
+        """
         sel = _nd.select(self, _index_key(key))
         if sel.scalar:
             if not is_scalar(value):
@@ -347,7 +367,7 @@ class _pdarrayMethods:
         _atoll.scatter(self._arr, pos._ex(), ex, n)
 
     # ----- shape ------------------------------------------------------------------------
-    def reshape(self, *shape, order="C"):
+    def reshape(self, *shape: Any, order: str = "C") -> pdarray:  # noqa: ANN401 (ints or a tuple)
         """The values in C order given ``shape`` (one axis may be -1); no copy."""
         if order not in ("C", "c"):
             raise NotImplementedError(f"reshape: order {order!r}; only C order is supported")
@@ -356,114 +376,152 @@ class _pdarrayMethods:
         new = _nd.reshape_shape(self._size, shape)
         if isinstance(self, BigIntArray):
             return _bigint_1d(self, new, "reshape")
-        return _nd.with_shape(self, new)
+        out: pdarray = _nd.with_shape(self, new)
+        return out
 
-    def flatten(self):
+    def flatten(self) -> pdarray:
         """A 1-D copy of the values in C order."""
         if isinstance(self, BigIntArray):
             return _bigint_1d(self, None, "flatten")
         return pdarray(_atoll.evaluate(self._ex(), self._size))
 
-    def ravel(self):
+    def ravel(self) -> pdarray:
         """The values in C order as a 1-D array (no copy)."""
         if isinstance(self, BigIntArray):
             return _bigint_1d(self, None, "ravel")
-        return _nd.with_shape(self, None)
+        out: pdarray = _nd.with_shape(self, None)
+        return out
 
-    def transpose(self, *axes):
+    def transpose(self, *axes: Any) -> pdarray:  # noqa: ANN401 (ints, a tuple or None)
         """The array with its axes reversed, or permuted as ``axes`` says."""
+        perm: Any = axes
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return _nd.transpose(self, axes if axes else None)
+            perm = axes[0]
+        out: pdarray = _nd.transpose(self, perm if perm else None)
+        return out
 
     @property
-    def T(self):
+    def T(self) -> pdarray:
         """The transpose (axes reversed)."""
-        return _nd.transpose(self)
+        out: pdarray = _nd.transpose(self)
+        return out
 
-    def __matmul__(self, other):
+    def __matmul__(self, other: object) -> Any:  # noqa: ANN401 (a pdarray or NotImplemented)
         """``self @ other`` (``ak.matmul``)."""
         return _matmul(self, other) if isinstance(other, pdarray) else NotImplemented
 
-    def __rmatmul__(self, other):
+    def __rmatmul__(self, other: object) -> Any:  # noqa: ANN401 (a pdarray or NotImplemented)
         """``other @ self`` (``ak.matmul``)."""
         return _matmul(other, self) if isinstance(other, pdarray) else NotImplemented
 
-    def argsort(self, algorithm=None, axis=-1, ascending=True):
-        return _argsort(self, algorithm=algorithm, axis=axis, ascending=ascending)
+    def argsort(self, algorithm: object = None, axis: int | None = -1, ascending: bool = True) -> pdarray:
+        """The permutation that sorts the values (``ak.argsort``)."""
+        return _argsort(self, algorithm=algorithm, axis=axis, ascending=ascending)  # type: ignore[arg-type]  # Arkouda's names pass through
 
-    def to_parquet(self, prefix_path, dataset="array", mode="truncate", compression=None):
+    def to_parquet(
+        self, prefix_path: str, dataset: str = "array", mode: str = "truncate", compression: str | None = None
+    ) -> None:
         """Writes the array as ``dataset`` to one Parquet file per locale (``ak.to_parquet``)."""
-
         to_parquet({dataset: self}, prefix_path, mode=mode, compression=compression)
 
-    def take(self, indices, axis=None):
+    def take(self, indices: object, axis: int | None = None) -> pdarray:
         """``self[indices]`` (NumPy's ``take``)."""
+        out: pdarray = take(self, indices, axis)
+        return out
 
-        return take(self, indices, axis)
+    def value_counts(self) -> tuple[pdarray, pdarray]:
+        """The distinct values and their counts (``ak.value_counts``)."""
+        out: tuple[pdarray, pdarray] = value_counts(self)
+        return out
 
-    def value_counts(self):
-        return value_counts(self)
+    def popcount(self) -> pdarray:
+        """The number of set bits of each value (``ak.popcount``)."""
+        out: pdarray = popcount(self)
+        return out
 
-    def popcount(self):
-        return popcount(self)
+    def parity(self) -> pdarray:
+        """The parity of the set bits of each value (``ak.parity``)."""
+        out: pdarray = parity(self)
+        return out
 
-    def parity(self):
-        return parity(self)
+    def clz(self) -> pdarray:
+        """The number of leading zero bits of each value (``ak.clz``)."""
+        out: pdarray = clz(self)
+        return out
 
-    def clz(self):
-        return clz(self)
+    def ctz(self) -> pdarray:
+        """The number of trailing zero bits of each value (``ak.ctz``)."""
+        out: pdarray = ctz(self)
+        return out
 
-    def ctz(self):
-        return ctz(self)
+    def rotl(self, other: object) -> pdarray:
+        """The values rotated left by ``other`` bits (``ak.rotl``)."""
+        out: pdarray = rotl(self, other)
+        return out
 
-    def rotl(self, other):
-        return rotl(self, other)
-
-    def rotr(self, other):
-        return rotr(self, other)
+    def rotr(self, other: object) -> pdarray:
+        """The values rotated right by ``other`` bits (``ak.rotr``)."""
+        out: pdarray = rotr(self, other)
+        return out
 
     # ----- missing values (pandas' words for a column) -------------------------------------
-    def isna(self):
-        """Where the values are missing (bool), as pandas' ``Series.isna``: NaN for float64;
-        integers, uint64, bools and bigints hold no missing value (all False)."""
+    def isna(self) -> pdarray:
+        """Where the values are missing (bool), as pandas' ``Series.isna``.
+
+        NaN for float64; integers, uint64, bools and bigints hold no missing value (all False).
+        """
+        out: pdarray
         if self._dtype == float64:
-            return isnan(self)
-        return zeros(self._size, bool_)
+            out = isnan(self)
+            return out
+        out = zeros(self._size, bool_)
+        return out
 
     isnull = isna
 
-    def notna(self):
+    def notna(self) -> pdarray:
         """Where the values are present (bool): ``~isna()``."""
-        return ~self.isna()
+        out: pdarray = ~self.isna()
+        return out
 
     notnull = notna
 
-    def fillna(self, value):
-        """A copy with the missing values (NaN) replaced by ``value``: a scalar, or a pdarray of
-        one value a row, as pandas' ``Series.fillna(value)``; arrays that hold no missing value,
-        and ``value=None`` (a missing value again), give a copy."""
+    def fillna(self, value: object) -> pdarray:
+        """A copy with the missing values (NaN) replaced by ``value``, as pandas' ``Series.fillna``.
+
+        ``value`` is a scalar, or a pdarray of one value a row; arrays that hold no missing
+        value, and ``value=None`` (a missing value again), give a copy.
+        """
         if not (value is None or is_scalar(value) or isinstance(value, pdarray)):
             raise TypeError(
                 f'"value" parameter must be a scalar or a pdarray, but you passed a "{type(value).__name__}"'
             )
         if isinstance(value, pdarray) and value.size != self._size:
             raise ValueError(f"fillna: {value.size} values to fill {self._size} rows")
+        out: pdarray
         if self._dtype != float64 or value is None:
-            return self.copy()
-        return where(isnan(self), value, self)
+            out = self.copy()
+            return out
+        out = where(isnan(self), value, self)
+        return out
 
-    def dropna(self):
+    def dropna(self) -> pdarray:
         """The values that are not missing (NaN), in order, as pandas' ``Series.dropna``."""
+        out: pdarray
         if self._dtype != float64:
-            return self.copy()
-        return self[~isnan(self)]
+            out = self.copy()
+            return out
+        out = self[~isnan(self)]
+        return out
 
-    def corr(self, y):
-        """Pearson's correlation coefficient of the array and ``y`` (``ak.corr``: the sample
-        covariance over the product of the sample standard deviations; NaN when a value is NaN
-        or a side is constant)."""
-        return _corr(self, y)
+    def corr(self, y: pdarray) -> float:
+        """Pearson's correlation coefficient of the array and ``y`` (``ak.corr``).
+
+        The sample covariance over the product of the sample standard deviations; NaN when a
+        value is NaN or a side is constant.
+        """
+        out: float = _corr(self, y)
+        return out
 
 
 attach(pdarray, _pdarrayMethods)
