@@ -434,7 +434,7 @@ from .pandas import (  # noqa: E402
 from .plotting import hist_all, plot_dist  # noqa: E402
 
 # ``ak.graph.share_edges`` (approach 2 of the Chapel-Grafiki talk) builds on ``atoll.graph``.
-graph.SharedEdges, graph.share_edges = _SharedEdges, _share_edges
+graph.SharedEdges, graph.share_edges = _SharedEdges, _share_edges  # type: ignore[attr-defined]  # set here, not in graph
 
 # Datetime and Timedelta (arkouda.numpy.timeclass; ``ak.timeclass`` as Arkouda's tests name it).
 from .numpy.timeclass import Datetime, Timedelta, date_range, timedelta_range  # noqa: E402

@@ -302,16 +302,16 @@ def reshape(x: Array, /, shape: Sequence[int], *, copy: bool | None = None) -> A
     return _wrap(out)
 
 
-def roll(x: Array, /, shift: int | Sequence[int], *, axis: int | Sequence[int] | None = None) -> Array:
+def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
     """``x`` with its elements shifted by ``shift`` along ``axis``, those shifted out coming back at the other end.
 
     Parameters
     ----------
     x : Array
         The Array.
-    shift : int or sequence of int
+    shift : int or tuple of int
         The shift (one per axis of ``axis``).
-    axis : int, sequence of int or None, default None
+    axis : int, tuple of int or None, default None
         The axes (None: the flattened elements).
 
     Returns
