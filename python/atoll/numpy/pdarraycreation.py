@@ -1,6 +1,10 @@
 """Creation of pdarrays (Arkouda's pdarraycreation): from NumPy data, by value, by formula."""
 
+from __future__ import annotations
+
 import builtins
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,12 +31,14 @@ from .pdarrayclass import _scalar_value, _seed, _size, pdarray
 from .strings import Strings, from_list
 
 
-def _ints_dtype(values):
-    """Arkouda's dtype of a sequence of integers (bools count as 0 and 1 among them, as NumPy
-    counts them): int64, or uint64 when some value needs it (no float detour), float64 for
-    negatives with values from 2**63 (NumPy's common type of int64 and uint64), "bigint"
-    beyond 64 bits; None when some value is not an integer, when all are bools, or when
-    there are none (NumPy's float64)."""
+def _ints_dtype(values: Iterable[Any]) -> Any:  # noqa: ANN401 (a dtype, "bigint" or None)
+    """Arkouda's dtype of a sequence of integers (bools count as 0 and 1, as NumPy counts them).
+
+    int64, or uint64 when some value needs it (no float detour), float64 for negatives with
+    values from 2**63 (NumPy's common type of int64 and uint64), "bigint" beyond 64 bits; None
+    when some value is not an integer, when all are bools, or when there are none (NumPy's
+    float64).
+    """
     lo = hi = 0
     only_bools = True
     for v in values:
@@ -60,10 +66,10 @@ def _ints_dtype(values):
 # Converters of other libraries' columns (Arrow arrays, polars Series, pandas' nullable
 # arrays) that the frame layer installs (``atoll.pandas.interop``): each takes the object given
 # to ``array`` and returns an Atoll array, or None for an object that is not of its kinds.
-FOREIGN_ARRAYS = []
+FOREIGN_ARRAYS: list[Callable[[Any], Any]] = []
 
 
-def _mixed_types_error(values):
+def _mixed_types_error(values: Sequence[Any]) -> TypeError:
     """The TypeError of a sequence whose elements are of several kinds, or hold None."""
     if builtins.any(v is None for v in values):
         return TypeError(
@@ -79,13 +85,52 @@ def _mixed_types_error(values):
     )
 
 
-def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num_bits=None):
-    """A pdarray (or Strings) with a copy of ``a`` (a NumPy array, a list, a tuple or any
-    sequence, a pdarray or Strings): one bulk copy. ``dtype`` is honoured for every kind of
-    input (strings are parsed as NumPy parses them, numbers formatted as str); a list of
-    Python ints is int64, or uint64 when a value needs it, never through float64.
-    (``unsafe``, ``any_neg``, ``num_bits``: Arkouda's hints for its transfers; ignored.)"""
+def array(
+    a: Any,  # noqa: ANN401 (a NumPy array, a sequence, a pdarray, Strings, a foreign column)
+    dtype: Any = None,  # noqa: ANN401 (any dtype-like, str or bigint)
+    copy: bool = True,
+    max_bits: int = -1,
+    unsafe: bool = False,
+    any_neg: bool | None = None,
+    num_bits: int | None = None,
+) -> Any:  # noqa: ANN401 (a pdarray, Strings or bigint pdarray)
+    """A pdarray (or Strings) with a copy of ``a``: one bulk copy.
 
+    A list of Python ints is int64, or uint64 when a value needs it, never through float64.
+
+    Parameters
+    ----------
+    a : numpy.ndarray, list, tuple, sequence, pdarray or Strings
+        The values.
+    dtype : dtype, str or bigint, optional
+        Honoured for every kind of input (strings are parsed as NumPy parses them, numbers
+        formatted as str); else inferred.
+    copy : bool, default True
+        Copy a pdarray or Strings (else it may be given back).
+    max_bits : int, default -1
+        A bigint array's ``max_bits``.
+    unsafe, any_neg, num_bits : optional
+        Arkouda's hints for its transfers; ignored.
+
+    Returns
+    -------
+    pdarray or Strings
+        The new array.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is not array-like, or mixes kinds of values.
+    ValueError
+        Strings of more than one dimension, or text that does not parse as ``dtype``.
+
+    Examples
+    --------
+    >>> ak.array([1, 2, 3])
+    array([1 2 3])
+    >>> ak.array([2**63, 1]).dtype, ak.array(["a", "b"]).tolist()
+    (dtype('uint64'), ['a', 'b'])
+    """
     if FOREIGN_ARRAYS and not isinstance(a, (np.ndarray, list, tuple, pdarray, Strings)):
         for convert in FOREIGN_ARRAYS:
             got = convert(a)
@@ -99,10 +144,9 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
         return to_bigint(a if isinstance(a, (pdarray, Strings)) else list(a), max_bits)
     if dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype):
         if isinstance(a, Strings):
-            return a if not copy else a[:]
+            return a if not copy else _copy_strings(a)
         if isinstance(a, pdarray):
             return cast(a, "str")
-
         x = np.asarray(list(a) if not isinstance(a, np.ndarray) else a)
         if x.ndim != 1:
             raise ValueError(f"a: only 1-D arrays are supported, got {x.ndim} dimensions")
@@ -113,8 +157,7 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
         return a.astype(a.dtype if dtype is None else dtype)._materialize()
     if isinstance(a, Strings):
         if dtype is None:
-            return a if not copy else a[:]
-
+            return a if not copy else _copy_strings(a)
         return cast(a, dtype)
     if _is_strs(a):
         if dtype is None:
@@ -157,7 +200,6 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
             d0 = _ints_dtype(vals)
             if d0 is not None and (dtype is None or is_bigint(dtype)):
                 # An object array of Python ints is Arkouda's bigint array.
-
                 return from_ints(vals, max_bits)
             if _is_strs(vals):
                 return array(vals, dtype=dtype)
@@ -180,24 +222,62 @@ def array(a, dtype=None, copy=True, max_bits=-1, unsafe=False, any_neg=None, num
     return pdarray(_atoll.from_buffer(x.view(np.uint8) if d == bool_ else x, d.name))
 
 
-def _is_strs(a):
+def _copy_strings(s: Any) -> Strings:  # noqa: ANN401 (a Strings, whose indexing is attached)
+    """A copy of the Strings ``s``."""
+    out: Strings = s[:]
+    return out
+
+
+def _is_strs(a: object) -> bool:
     """A list/tuple of str or a NumPy array of str: ``ak.array`` makes Strings of it."""
     if isinstance(a, np.ndarray):
-        return a.dtype.kind == "U"
+        return builtins.bool(a.dtype.kind == "U")
     return isinstance(a, (list, tuple)) and len(a) > 0 and all(isinstance(x, str) for x in a)
 
 
-def full(size, fill_value, dtype=None, max_bits=None):
-    """An array of ``size`` elements equal to ``fill_value``; as in Arkouda, ``dtype=None`` (the
-    default) takes the dtype of ``fill_value`` (``full(5, 7)`` is int64, ``full(5, 7.0)``
-    float64). ``size`` may be a shape (a tuple of ints): an array of that shape."""
+def full(
+    size: int | tuple[int, ...],
+    fill_value: object,
+    dtype: Any = None,  # noqa: ANN401 (any dtype-like, str or bigint)
+    max_bits: int | None = None,
+) -> Any:  # noqa: ANN401 (a pdarray, Strings or bigint pdarray)
+    """An array of ``size`` elements equal to ``fill_value``.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of elements, or a shape.
+    fill_value : scalar or str
+        The value.
+    dtype : dtype, optional
+        As in Arkouda, None takes the dtype of ``fill_value`` (``full(5, 7)`` is int64,
+        ``full(5, 7.0)`` float64).
+    max_bits : int, optional
+        A bigint array's ``max_bits``.
+
+    Returns
+    -------
+    pdarray or Strings
+        The new array.
+
+    Raises
+    ------
+    TypeError
+        ``fill_value`` is not a scalar, or ``dtype`` not supported.
+    ValueError
+        A negative size, or a shape for Strings or bigint.
+
+    Examples
+    --------
+    >>> ak.full(3, 7), ak.full((2, 2), 0.5).tolist(), ak.full(2, "x").tolist()
+    (array([7 7 7]), [[0.5, 0.5], [0.5, 0.5]], ['x', 'x'])
+    """
     if isinstance(size, (tuple, list)) and len(size) != 1:
         shape = _nd.check_shape(size, "size")
         if isinstance(fill_value, (str, np.str_)) or (dtype is not None and is_bigint(dtype)):
             raise ValueError(f"size: Strings and bigint arrays are 1-D, got shape {shape}")
         return _nd.with_shape(full(_nd.prod(shape), fill_value, dtype, max_bits), shape)
     n = _size(size, text=True)
-
     if isinstance(fill_value, (str, np.str_)) or (
         dtype is not None and dtype is not builtins.bool and is_str_dtype(dtype)
     ):
@@ -206,61 +286,266 @@ def full(size, fill_value, dtype=None, max_bits=None):
     if (dtype is not None and is_bigint(dtype)) or (
         isinstance(fill_value, builtins.int) and not -(1 << 63) <= fill_value < (1 << 64) and dtype is None
     ):
-        return to_bigint(builtins.int(fill_value), size=n, max_bits=-1 if max_bits is None else max_bits)
+        big = builtins.int(fill_value)  # type: ignore[call-overload]  # an int, tested above
+        return to_bigint(big, size=n, max_bits=-1 if max_bits is None else max_bits)
     if not is_scalar(fill_value):
         raise TypeError(f"fill_value: expected a scalar, got {type(fill_value).__name__}")
     d = scalar_dtype(fill_value) if dtype is None else _dtype(dtype)
     return pdarray(_atoll.full(n, d.name, _scalar_value(fill_value, d)))
 
 
-def _numeric_dtype(dtype):
+def _numeric_dtype(dtype: Any) -> Any:  # noqa: ANN401 (a dtype-like)
     if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
         raise TypeError(f"dtype: {dtype!r} is not a numeric dtype")
     return dtype
 
 
-def zeros(size, dtype=float64, max_bits=None):
-    """An array of ``size`` zeros."""
-    return full(size, 0, _numeric_dtype(dtype), max_bits)
+def zeros(
+    size: int | tuple[int, ...],
+    dtype: Any = float64,  # noqa: ANN401 (a numeric dtype-like or bigint)
+    max_bits: int | None = None,
+) -> pdarray:
+    """An array of ``size`` zeros.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of elements, or a shape.
+    dtype : dtype, default float64
+        A numeric dtype, or bigint.
+    max_bits : int, optional
+        A bigint array's ``max_bits``.
+
+    Returns
+    -------
+    pdarray
+        The zeros.
+
+    Raises
+    ------
+    TypeError
+        ``dtype`` is not numeric.
+
+    Examples
+    --------
+    >>> ak.zeros(3).tolist(), ak.zeros(2, dtype=ak.int64).tolist()
+    ([0.0, 0.0, 0.0], [0, 0])
+    """
+    out: pdarray = full(size, 0, _numeric_dtype(dtype), max_bits)
+    return out
 
 
-def ones(size, dtype=float64, max_bits=None):
-    """An array of ``size`` ones."""
-    return full(size, 1, _numeric_dtype(dtype), max_bits)
+def ones(
+    size: int | tuple[int, ...],
+    dtype: Any = float64,  # noqa: ANN401 (a numeric dtype-like or bigint)
+    max_bits: int | None = None,
+) -> pdarray:
+    """An array of ``size`` ones.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of elements, or a shape.
+    dtype : dtype, default float64
+        A numeric dtype, or bigint.
+    max_bits : int, optional
+        A bigint array's ``max_bits``.
+
+    Returns
+    -------
+    pdarray
+        The ones.
+
+    Raises
+    ------
+    TypeError
+        ``dtype`` is not numeric.
+
+    Examples
+    --------
+    >>> ak.ones((2, 1), dtype=ak.int64).tolist()
+    [[1], [1]]
+    """
+    out: pdarray = full(size, 1, _numeric_dtype(dtype), max_bits)
+    return out
 
 
-def _like(pda):
+def _like(pda: object) -> pdarray:
     if not isinstance(pda, pdarray):
         raise TypeError(f"pda: expected a pdarray, got {type(pda).__name__}")
     return pda
 
 
-def zeros_like(pda):
+def zeros_like(pda: pdarray) -> pdarray:
+    """Zeros of ``pda``'s shape and dtype.
+
+    Parameters
+    ----------
+    pda : pdarray
+        The array whose shape and dtype are taken.
+
+    Returns
+    -------
+    pdarray
+        The zeros.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not a pdarray.
+
+    Examples
+    --------
+    >>> ak.zeros_like(ak.array([5, 6]))
+    array([0 0])
+    """
     return zeros(_like(pda).shape, pda.dtype)
 
 
-def ones_like(pda):
+def ones_like(pda: pdarray) -> pdarray:
+    """Ones of ``pda``'s shape and dtype.
+
+    Parameters
+    ----------
+    pda : pdarray
+        The array whose shape and dtype are taken.
+
+    Returns
+    -------
+    pdarray
+        The ones.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not a pdarray.
+
+    Examples
+    --------
+    >>> ak.ones_like(ak.array([True, False])).tolist()
+    [True, True]
+    """
     return ones(_like(pda).shape, pda.dtype)
 
 
-def full_like(pda, fill_value):
-    return full(_like(pda).shape, fill_value, pda.dtype)
+def full_like(pda: pdarray, fill_value: object) -> pdarray:
+    """``fill_value`` in ``pda``'s shape and dtype.
+
+    Parameters
+    ----------
+    pda : pdarray
+        The array whose shape and dtype are taken.
+    fill_value : scalar
+        The value.
+
+    Returns
+    -------
+    pdarray
+        The new array.
+
+    Raises
+    ------
+    TypeError
+        ``pda`` is not a pdarray.
+
+    Examples
+    --------
+    >>> ak.full_like(ak.array([1.5, 2.5]), 9).tolist()
+    [9.0, 9.0]
+    """
+    out: pdarray = full(_like(pda).shape, fill_value, pda.dtype)
+    return out
 
 
-def empty(size, dtype=float64):
-    """An array of ``size`` elements (an int or a shape) of ``dtype``, as ``numpy.empty``: its
-    values are unspecified there; here they are zeros (one fill, no uninitialized memory)."""
+def empty(
+    size: int | tuple[int, ...],
+    dtype: Any = float64,  # noqa: ANN401 (a numeric dtype-like)
+) -> pdarray:
+    """An array of ``size`` elements of ``dtype``, as ``numpy.empty``.
+
+    Its values are unspecified there; here they are zeros (one fill, no uninitialized memory).
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of elements, or a shape.
+    dtype : dtype, default float64
+        A numeric dtype.
+
+    Returns
+    -------
+    pdarray
+        The new array.
+
+    Examples
+    --------
+    >>> ak.empty((2, 3)).shape
+    (2, 3)
+    """
     return zeros(size, dtype)
 
 
-def empty_like(pda, dtype=None):
-    """An array of ``pda``'s shape and dtype (or ``dtype``), as ``numpy.empty_like`` (zeros)."""
+def empty_like(pda: pdarray, dtype: Any = None) -> pdarray:  # noqa: ANN401 (a numeric dtype-like)
+    """An array of ``pda``'s shape and dtype (or ``dtype``), as ``numpy.empty_like`` (zeros).
+
+    Parameters
+    ----------
+    pda : pdarray
+        The array whose shape (and dtype) are taken.
+    dtype : dtype, optional
+        The dtype instead of ``pda``'s.
+
+    Returns
+    -------
+    pdarray
+        The new array.
+
+    Examples
+    --------
+    >>> ak.empty_like(ak.arange(3)).dtype
+    dtype('int64')
+    """
     return zeros(_like(pda).shape, pda.dtype if dtype is None else dtype)
 
 
-def arange(*args, dtype=None, max_bits=None):
-    """``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``: int64, or
-    uint64 when a bound is 2**63 or more (NumPy's dtype of the arguments)."""
+def arange(
+    *args: int,
+    dtype: Any = None,  # noqa: ANN401 (a dtype-like, str or bigint)
+    max_bits: int | None = None,
+) -> Any:  # noqa: ANN401 (a pdarray, or Strings for str)
+    """Evenly spaced integers: ``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, stride)``.
+
+    int64, or uint64 when a bound is 2**63 or more (NumPy's dtype of the arguments); bigint
+    beyond, or with ``max_bits``.
+
+    Parameters
+    ----------
+    *args : int
+        ``stop``, ``start, stop`` or ``start, stop, stride``.
+    dtype : dtype, optional
+        The result's dtype (str: Strings of the numbers).
+    max_bits : int, optional
+        Makes a bigint array of that ``max_bits``.
+
+    Returns
+    -------
+    pdarray or Strings
+        The values.
+
+    Raises
+    ------
+    TypeError
+        Not 1 to 3 arguments, or one not an int.
+    ZeroDivisionError
+        A stride of 0.
+    OverflowError
+        Values that fit neither int64 nor uint64 for those dtypes.
+
+    Examples
+    --------
+    >>> ak.arange(4).tolist(), ak.arange(10, 0, -3).tolist()
+    ([0, 1, 2, 3], [10, 7, 4, 1])
+    """
     if not 1 <= len(args) <= 3:
         raise TypeError(f"arange: expected 1 to 3 arguments, got {len(args)}")
     for name, v in zip(("start", "stop", "stride"), args if len(args) > 1 else (0,) + args):
@@ -271,7 +556,6 @@ def arange(*args, dtype=None, max_bits=None):
     if stride == 0:
         raise ZeroDivisionError("stride: division by zero")
     n = len(range(start, stop, stride))
-
     if dtype is not None and dtype is not builtins.bool and not is_bigint(dtype) and is_str_dtype(dtype):
         return cast(arange(start, stop, stride), "str")
     last0 = start + (n - 1) * stride if n else start
@@ -314,11 +598,51 @@ def arange(*args, dtype=None, max_bits=None):
     return a if d == int64 else a.astype(d)._materialize()
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, length=None):
-    """``num`` evenly spaced float64 values from ``start`` to ``stop`` (Arkouda's signature;
-    ``length`` is the older Arkouda name of ``num``). With pdarray bounds (their shapes
-    broadcast together to ``b``), NumPy's result of shape ``(num,) + b``, the new axis moved to
-    ``axis``."""
+def linspace(
+    start: float | pdarray,
+    stop: float | pdarray,
+    num: int = 50,
+    endpoint: bool | None = True,
+    dtype: Any = float64,  # noqa: ANN401 (float64 or None)
+    axis: int = 0,
+    *,
+    length: int | None = None,
+) -> pdarray:
+    """``num`` evenly spaced float64 values from ``start`` to ``stop`` (Arkouda's signature).
+
+    Parameters
+    ----------
+    start, stop : number or pdarray
+        The bounds; pdarray bounds (their shapes broadcast together to ``b``) give NumPy's
+        result of shape ``(num,) + b``.
+    num : int, default 50
+        The number of values.
+    endpoint : bool, default True
+        Whether ``stop`` is the last value.
+    dtype : dtype, default float64
+        float64 (or None).
+    axis : int, default 0
+        With pdarray bounds, where the new axis goes.
+    length : int, optional
+        The older Arkouda name of ``num``.
+
+    Returns
+    -------
+    pdarray
+        The float64 values.
+
+    Raises
+    ------
+    TypeError
+        A bound is neither a number nor a pdarray, or ``dtype`` is not float64.
+    ValueError
+        ``axis`` with scalar bounds.
+
+    Examples
+    --------
+    >>> ak.linspace(0, 1, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
     n = _size(num if length is None else length, "num")
     arrays = isinstance(start, pdarray) or isinstance(stop, pdarray)
     for name, v in (("start", start), ("stop", stop)):
@@ -334,13 +658,16 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, axis=0, *, lengt
         raise ValueError("axis: should not be supplied when start and stop are scalars")
     endpoint = True if endpoint is None else builtins.bool(endpoint)
     div = (n - 1) if endpoint else n
-    step = (builtins.float(stop) - builtins.float(start)) / div if div > 0 else 0.0
-    return pdarray(_atoll.linspace(n, builtins.float(start), step, builtins.float(stop), endpoint))
+    lo, hi = builtins.float(start), builtins.float(stop)  # type: ignore[arg-type]  # scalars: pdarrays went above
+    step = (hi - lo) / div if div > 0 else 0.0
+    return pdarray(_atoll.linspace(n, lo, step, hi, endpoint))
 
 
-def _linspace_arrays(start, stop, n, endpoint, axis):
-    """``linspace`` of pdarray bounds: NumPy's values (``start + i * step``, the last row
-    ``stop`` exactly when ``endpoint``), of shape ``(n,) + b`` with the new axis at ``axis``."""
+def _linspace_arrays(start: Any, stop: Any, n: int, endpoint: bool | None, axis: int) -> pdarray:  # noqa: ANN401 (bounds)
+    """``linspace`` of pdarray bounds, of shape ``(n,) + b`` with the new axis at ``axis``.
+
+    NumPy's values: ``start + i * step``, the last row ``stop`` exactly when ``endpoint``.
+    """
     start, stop = (v.astype(float64) if isinstance(v, pdarray) else builtins.float(v) for v in (start, stop))
     b = _nd.broadcast_shapes(*(v.shape if isinstance(v, pdarray) else () for v in (start, stop)))
     ax = _nd.normalize_axis(axis, len(b) + 1)
@@ -352,33 +679,115 @@ def _linspace_arrays(start, stop, n, endpoint, axis):
     if endpoint and n > 1:
         y = where(i == n - 1, stop, y)
     y = _nd.broadcast_to(y, (n,) + b)._materialize()
-    return y if ax == 0 else _nd.moveaxis(y, 0, ax)._materialize()
+    out: pdarray = y if ax == 0 else _nd.moveaxis(y, 0, ax)._materialize()
+    return out
 
 
-def logspace(start, stop, num=50, base=10.0, endpoint=True, dtype=float64, axis=0):
-    """``base ** linspace(start, stop, num)`` (float64; pdarray bounds as in ``linspace``)."""
+def logspace(
+    start: float | pdarray,
+    stop: float | pdarray,
+    num: int = 50,
+    base: float = 10.0,
+    endpoint: bool = True,
+    dtype: Any = float64,  # noqa: ANN401 (float64)
+    axis: int = 0,
+) -> pdarray:
+    """``base ** linspace(start, stop, num)`` (float64).
+
+    Parameters
+    ----------
+    start, stop : number or pdarray
+        The exponents' bounds (pdarray bounds as in :func:`linspace`).
+    num : int, default 50
+        The number of values.
+    base : float, default 10.0
+        The base.
+    endpoint : bool, default True
+        Whether ``stop`` is the last exponent.
+    dtype : dtype, default float64
+        Arkouda's argument; the values are float64.
+    axis : int, default 0
+        As :func:`linspace`'s.
+
+    Returns
+    -------
+    pdarray
+        The float64 values.
+
+    Raises
+    ------
+    ValueError
+        ``base`` is not positive.
+
+    Examples
+    --------
+    >>> ak.logspace(0, 2, 3).tolist()
+    [1.0, 10.0, 100.0]
+    """
     if base <= 0:
         raise ValueError("base: must be positive")
-    return base ** linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    out: pdarray = base ** linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    return out
 
 
-def _random_shape(size):
-    """A random constructor's ``size``: ``(n, shape)``, the number of values and the shape of a
-    multi-dimensional ``size`` (a tuple of two or more ints; None for an int or a 1-tuple)."""
+def _random_shape(size: int | tuple[int, ...]) -> tuple[int, tuple[int, ...] | None]:
+    """A random constructor's ``size``: ``(n, shape)``.
+
+    The number of values and the shape of a multi-dimensional ``size`` (a tuple of two or more
+    ints; None for an int or a 1-tuple).
+    """
     if isinstance(size, (tuple, list)) and len(size) != 1:
         shape = _nd.check_shape(size, "size")
         return _nd.prod(shape), shape
     return _size(size), None
 
 
-def _shaped(a, shape):
+def _shaped(a: pdarray, shape: tuple[int, ...] | None) -> pdarray:
     """``a`` (flat values) given the shape ``shape`` (unchanged when it is None)."""
-    return a if shape is None else _nd.with_shape(a, shape)
+    out: pdarray = a if shape is None else _nd.with_shape(a, shape)
+    return out
 
 
-def randint(low, high, size=1, dtype=int64, seed=None):
-    """``size`` random values in ``[low, high)`` (``size`` an int or a shape); the same ``seed``
-    gives the same values on any number of locales and on both backends."""
+def randint(
+    low: float,
+    high: float,
+    size: int | tuple[int, ...] = 1,
+    dtype: Any = int64,  # noqa: ANN401 (a numeric dtype-like)
+    seed: int | None = None,
+) -> pdarray:
+    """``size`` random values in ``[low, high)``.
+
+    The same ``seed`` gives the same values on any number of locales and on both backends.
+
+    Parameters
+    ----------
+    low, high : int or float
+        The bounds (integer values for the integer dtypes).
+    size : int or tuple of int, default 1
+        The number of values, or a shape.
+    dtype : dtype, default int64
+        int64, uint64, uint8, float64 or bool.
+    seed : int, optional
+        Makes the values reproducible.
+
+    Returns
+    -------
+    pdarray
+        The values.
+
+    Raises
+    ------
+    TypeError
+        A bound is not a number (an integer one for the integer dtypes).
+    ValueError
+        ``high <= low``, or bounds outside ``dtype``'s range.
+
+    Examples
+    --------
+    >>> a = ak.randint(0, 10, 5, seed=1)
+    >>> a.size, bool(((a >= 0) & (a < 10)).all()), (ak.randint(0, 10, 5, seed=1) == a).all()
+    (5, True, np.True_)
+    """
     n, shape = _random_shape(size)
     if shape is not None:
         return _shaped(randint(low, high, n, dtype, seed), shape)
@@ -395,7 +804,8 @@ def randint(low, high, size=1, dtype=int64, seed=None):
         lo, hi = builtins.max(builtins.int(low), 0), builtins.min(builtins.int(high), 2)
         if hi <= lo:
             raise ValueError(f"high: must be greater than low for bool values, got low={low}, high={high}")
-        return (randint(lo, hi, n, int64, s) != 0)._materialize()
+        flags: pdarray = (randint(lo, hi, n, int64, s) != 0)._materialize()
+        return flags
     for name, v in (("low", low), ("high", high)):
         if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(
             v, (builtins.int, np.integer, builtins.float, np.floating)
@@ -403,7 +813,12 @@ def randint(low, high, size=1, dtype=int64, seed=None):
             raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
         if isinstance(v, (builtins.float, np.floating)) and not builtins.float(v).is_integer():
             raise TypeError(f"{name}: expected an integer value, got {v!r}")
-    low, high = builtins.int(low), builtins.int(high)
+    lo_i, hi_i = builtins.int(low), builtins.int(high)
+    return _randint_ints(n, lo_i, hi_i, d, s)
+
+
+def _randint_ints(n: int, low: int, high: int, d: np.dtype[Any], s: Any) -> pdarray:  # noqa: ANN401 (a seed)
+    """``randint`` of an integer dtype ``d``: ``n`` values in ``[low, high)`` from seed ``s``."""
     if high <= low:
         raise ValueError(f"high: must be greater than low, got low={low}, high={high}")
     if d == uint64 and 0 <= low and high <= (1 << 64):
@@ -416,26 +831,31 @@ def randint(low, high, size=1, dtype=int64, seed=None):
         # raises ValueError.
         span = builtins.min(high - low, 1 << 64)
         off = _randint_u64(n, 0, span, s)
-        return (off + np.uint64(low % (1 << 64))).astype(d)._materialize()
+        wrapped: pdarray = (off + np.uint64(low % (1 << 64))).astype(d)._materialize()
+        return wrapped
     if low < -(1 << 63) or high > (1 << 63):
         raise ValueError(f"low/high: out of bounds for int64, got low={low}, high={high}")
     hi = high - (1 << 64) if high == (1 << 63) else high  # the span wraps exactly in the kernel
     a = pdarray(_atoll.randint(n, low, hi, s))
-    return a if d == int64 else a.astype(d)._materialize()
+    out: pdarray = a if d == int64 else a.astype(d)._materialize()
+    return out
 
 
-def _randint_u64(n, low, high, seed):
+def _randint_u64(n: int, low: int, high: int, seed: Any) -> pdarray:  # noqa: ANN401 (a seed)
     """uint64 values in ``[low, high)`` (the span may be up to 2**64)."""
     span = high - low
+    out: pdarray
     if span <= (1 << 63):
         off = pdarray(_atoll.randint(n, 0, span - (1 << 64) if span == (1 << 63) else span, seed))
-        return (off.astype(uint64) + np.uint64(low))._materialize()
+        out = (off.astype(uint64) + np.uint64(low))._materialize()
+        return out
     # Spans above 2**63: 64-bit words (two 32-bit draws), redrawn where they are >= span.
 
-    def words(k):
+    def words(k: int) -> pdarray:
         hi32 = pdarray(_atoll.randint(n, 0, 1 << 32, stream_key(seed, 2 * k)))
         lo32 = pdarray(_atoll.randint(n, 0, 1 << 32, stream_key(seed, 2 * k + 1)))
-        return ((hi32.astype(uint64) << np.uint64(32)) | lo32.astype(uint64))._materialize()
+        word: pdarray = ((hi32.astype(uint64) << np.uint64(32)) | lo32.astype(uint64))._materialize()
+        return word
 
     w = words(0)
     k = 1
@@ -445,12 +865,38 @@ def _randint_u64(n, low, high, seed):
             break
         w = where(bad, words(k), w)._materialize()
         k += 1
-    return (w + np.uint64(low))._materialize()
+    out = (w + np.uint64(low))._materialize()
+    return out
 
 
-def uniform(size, low=0.0, high=1.0, seed=None):
-    """``size`` (an int or a shape) random float64 values in ``[low, high)`` (reproducible
-    with ``seed``)."""
+def uniform(size: int | tuple[int, ...], low: float = 0.0, high: float = 1.0, seed: int | None = None) -> pdarray:
+    """``size`` random float64 values in ``[low, high)``, reproducible with ``seed``.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of values, or a shape.
+    low, high : float
+        The bounds.
+    seed : int, optional
+        Makes the values reproducible.
+
+    Returns
+    -------
+    pdarray
+        The float64 values.
+
+    Raises
+    ------
+    TypeError
+        A bound is not a number.
+
+    Examples
+    --------
+    >>> u = ak.uniform(4, 2.0, 3.0, seed=7)
+    >>> u.shape, bool(((u >= 2.0) & (u < 3.0)).all())
+    ((4,), True)
+    """
     n, shape = _random_shape(size)
     for name, v in (("low", low), ("high", high)):
         if not is_scalar(v):
@@ -458,9 +904,26 @@ def uniform(size, low=0.0, high=1.0, seed=None):
     return _shaped(pdarray(_atoll.uniform(n, builtins.float(low), builtins.float(high), _seed(seed))), shape)
 
 
-def standard_normal(size, seed=None):
-    """``size`` (an int or a shape) draws from the standard normal distribution (reproducible
-    with ``seed``)."""
+def standard_normal(size: int | tuple[int, ...], seed: int | None = None) -> pdarray:
+    """``size`` draws from the standard normal distribution, reproducible with ``seed``.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of values, or a shape.
+    seed : int, optional
+        Makes the values reproducible.
+
+    Returns
+    -------
+    pdarray
+        The float64 draws.
+
+    Examples
+    --------
+    >>> ak.standard_normal((2, 3), seed=1).shape
+    (2, 3)
+    """
     n, shape = _random_shape(size)
     return _shaped(pdarray(_atoll.standard_normal(n, _seed(seed))), shape)
 
@@ -470,7 +933,7 @@ _SERIES_TEXT_DTYPES = frozenset({"object", "str", "string", "string[python]", "s
 _SERIES_NUMERIC_DTYPES = frozenset({"int64", "uint64", "uint8", "float64", "bool"})
 
 
-def _series_dtype_name(dtype):
+def _series_dtype_name(dtype: object) -> str:
     """The name by which ``from_series`` classifies a dtype (a type, a NumPy or pandas dtype, a string)."""
     if dtype is str or dtype is np.str_:
         return "str"
@@ -481,23 +944,39 @@ def _series_dtype_name(dtype):
     if loaded("pandas") and isinstance(dtype, pd.StringDtype):
         return "string"
     try:
-        np_dtype = np.dtype(dtype)
+        np_dtype: np.dtype[Any] = np.dtype(dtype)  # type: ignore[call-overload]  # NumPy reads any object
     except TypeError:
         return str(dtype)
     return "str" if np_dtype.kind == "U" else np_dtype.name
 
 
-def from_series(series, dtype=None):
+def from_series(series: Any, dtype: object = None) -> Any:  # noqa: ANN401 (a pandas Series; a pdarray or Strings)
     """A pdarray (or Strings) of a pandas Series' values, as Arkouda's ``from_series``.
 
-    Text (dtype ``object``, ``str``, ``string``, ``string[python]`` or ``string[pyarrow]``,
-    as the Series' dtype or as ``dtype=``) gives Strings of each value's ``str``; datetimes and
-    timedeltas of any resolution give int64 nanoseconds; int64, uint64, uint8, float64 and bool
-    give a pdarray of that dtype. Any other dtype raises ValueError; a non-Series, TypeError.
+    Parameters
+    ----------
+    series : pandas.Series
+        The values.
+    dtype : dtype or str, optional
+        Read the values as this dtype instead of the Series'.
+
+    Returns
+    -------
+    pdarray or Strings
+        Text (dtype ``object``, ``str``, ``string``, ``string[python]`` or
+        ``string[pyarrow]``) gives Strings of each value's ``str``; datetimes and timedeltas of
+        any resolution give int64 nanoseconds; int64, uint64, uint8, float64 and bool give a
+        pdarray of that dtype.
+
+    Raises
+    ------
+    TypeError
+        ``series`` is not a pandas Series.
+    ValueError
+        Another dtype.
 
     Examples
     --------
-    >>> import atoll as ak
     >>> import pandas as pd
     >>> ak.from_series(pd.Series([1, 2, 3]))
     array([1 2 3])
@@ -521,6 +1000,25 @@ def from_series(series, dtype=None):
     return array(v, dtype=name)
 
 
-def scalar_array(value, dtype=None):
-    """A pdarray of one element."""
-    return full(1, value, dtype)
+def scalar_array(value: object, dtype: Any = None) -> pdarray:  # noqa: ANN401 (a dtype-like)
+    """A pdarray of one element.
+
+    Parameters
+    ----------
+    value : scalar
+        The element.
+    dtype : dtype, optional
+        Its dtype (else ``value``'s).
+
+    Returns
+    -------
+    pdarray
+        The one-element array.
+
+    Examples
+    --------
+    >>> ak.scalar_array(5)
+    array([5])
+    """
+    out: pdarray = full(1, value, dtype)
+    return out
