@@ -28,6 +28,14 @@ def arr(data, dt, lo=0, hi=150, wide=False):
     return data.draw(hnp.arrays(dt, st.integers(lo, hi), elements=el))
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _dense_setting_restored():
+    """The tests that set ``ak._keys.DENSE`` themselves leave the setting as they found it."""
+    old = ak._keys.DENSE
+    yield
+    ak._keys.DENSE = old
+
+
 @pytest.fixture(params=[True, False], ids=["dense", "sort"])
 def dense(request):
     """Runs a test with the dense-key paths on (where they apply) and off."""
