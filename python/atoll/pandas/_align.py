@@ -59,7 +59,7 @@ def find(keys: Any, args: Any) -> pdarray:  # noqa: ANN401 (arrays of any groupa
         raise ValueError(f"keys and arguments have {len(kl)} and {len(al)} levels")
     nk, na = kl[0].size, al[0].size
     if na == 0:
-        return cast(pdarray, zeros(0, int64))
+        return zeros(0, int64)
     if nk == 0:
         return cast(pdarray, zeros(na, int64) - 1)
     both = [_same_kind(generic_concat([k, a])) for k, a in zip(kl, al)]

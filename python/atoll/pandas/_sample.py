@@ -54,9 +54,9 @@ def uniform_draws(random_state: Any, size: int) -> pdarray:  # noqa: ANN401 (Non
     (True, True)
     """
     if random_state is None:
-        return cast(pdarray, uniform(size))
+        return uniform(size)
     if isinstance(random_state, (builtins.int, np.integer)) and not isinstance(random_state, builtins.bool):
-        return cast(pdarray, uniform(size, seed=builtins.int(random_state)))
+        return uniform(size, seed=builtins.int(random_state))
     if hasattr(random_state, "uniform"):
         drawn = random_state.uniform(0.0, 1.0, size=size)
         u: pdarray = drawn if isinstance(drawn, pdarray) else array(np.asarray(drawn, dtype=np.float64))
@@ -143,7 +143,7 @@ def group_sample(
             raise ValueError("All segments must have at least one value of non-zero weight")
     perm, segs = g.permutation, g.segments
     if ng == 0:
-        return cast(pdarray, zeros(0, int64))
+        return zeros(0, int64)
     if not replace:
         u = uniform_draws(random_state, g.length)
         gid = segment_ids(segs, cnt, g.length)

@@ -708,7 +708,7 @@ def where(condition: pdarray, A: object, B: object) -> Categorical:  # noqa: N80
 
 
 def _zeros_codes(n: int) -> pdarray:
-    return cast(pdarray, zeros(n, int64))
+    return zeros(n, int64)
 
 
 register_categorical(Categorical, where)

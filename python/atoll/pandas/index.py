@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -160,6 +160,10 @@ class Index(Registrable):
     # A pdarray, Strings or Categorical (a list with ``allow_list``; a MultiIndex: its levels).
     values: Any
     name: Any
+
+    if TYPE_CHECKING:
+        # Set on the class by ``atoll.pandas._index_methods`` (mypy sees no attach).
+        def __getitem__(self, key: Any) -> Any: ...  # noqa: ANN401 (a position, slice or mask; a label or an Index)
 
     def __init__(
         self,
