@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 import os
-from typing import TYPE_CHECKING, Any, Union, cast
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -87,7 +87,7 @@ class _GroupByMethods(_Base):
         ([0, 1], [2.0, 3.0])
         """
         if is_bigint(values):
-            return cast("tuple[Any, Any]", self.aggregate(values, "median"))
+            return self.aggregate(values, "median")
         values = self._check_values(values, ("int64", "uint64", "uint8", "float64", "bool"), "median")
         if self.ngroups == 0:
             return self.unique_keys, zeros(0, float64)

@@ -1,5 +1,7 @@
-"""Arkouda's ``GroupBy`` (``arkouda.pandas.groupbyclass``): rows of one key array or several
-grouped by equal keys, values aggregated per group on the segmented reductions of ``atoll-ops``.
+"""Arkouda's ``GroupBy`` (``arkouda.pandas.groupbyclass``): rows grouped by equal keys.
+
+The rows of one key array or several are grouped by equal keys, and values aggregated per
+group on the segmented reductions of ``atoll-ops``.
 
 Keys follow NumPy's equality: ``-0.0`` equals ``0.0``; with ``dropna=True`` (the default, as
 Arkouda) rows whose float key is NaN are left out, else every NaN is one key. NaN values:
@@ -11,9 +13,11 @@ Values passed to the aggregations have one element per row of the keys as given 
 NaN keys are dropped); ``permutation`` holds indices of those rows.
 """
 
+from __future__ import annotations
+
 import builtins
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -34,9 +38,11 @@ from ._segfold import segmented_bitwise
 from .categorical import Categorical
 
 
-def _widened(values):
-    """The values as the aggregations take them: bool as int64, uint8 as uint64 (NumPy's and
-    pandas' dtype of a uint8 sum)."""
+def _widened(values: Any) -> Any:  # noqa: ANN401 (a pdarray)
+    """The values as the aggregations take them: bool as int64, uint8 as uint64.
+
+    (NumPy's and pandas' dtype of a uint8 sum.)
+    """
     if values.dtype == bool_:
         return values.astype(int64)
     if values.dtype == uint8:
@@ -44,9 +50,11 @@ def _widened(values):
     return values
 
 
-def _narrowed(r, values, op):
-    """The minimum, maximum or first per group of uint8 values back in uint8, of bool values
-    back in bool (NumPy's and pandas' dtypes)."""
+def _narrowed(r: Any, values: Any, op: str) -> Any:  # noqa: ANN401 (pdarrays)
+    """The minimum, maximum or first per group of uint8 values back in uint8.
+
+    Of bool values back in bool (NumPy's and pandas' dtypes).
+    """
     if values.dtype == uint8 and op in ("min", "max", "first"):
         return r.astype(uint8)._materialize()
     if values.dtype == bool_ and op in ("min", "max"):
@@ -55,7 +63,14 @@ def _narrowed(r, values, op):
 
 
 class GroupByReductionType(enum.Enum):
-    """The names of the reductions ``GroupBy.aggregate`` takes."""
+    """The names of the reductions ``GroupBy.aggregate`` takes.
+
+    Examples
+    --------
+    >>> from atoll.pandas.groupbyclass import GroupByReductionType
+    >>> str(GroupByReductionType.SUM), "sum" in ak.GroupBy.Reductions
+    ('sum', True)
+    """
 
     SUM = "sum"
     COUNT = "count"
@@ -78,24 +93,24 @@ class GroupByReductionType(enum.Enum):
     MODE = "mode"
     UNIQUE = "unique"
 
-    def __str__(self):
-        return self.value
+    def __str__(self) -> str:
+        return str(self.value)
 
-    def __repr__(self):
-        return self.value
+    def __repr__(self) -> str:
+        return str(self.value)
 
 
 GROUPBY_REDUCTION_TYPES = frozenset(m.value for m in GroupByReductionType)
 
 
-def _values_list(values):
+def _values_list(values: Any) -> tuple[list[Any], bool]:  # noqa: ANN401 (an array or a list of them)
     """(list of value arrays, True when ``values`` was a list/tuple)."""
     if isinstance(values, (list, tuple)):
         return list(values), True
     return [values], False
 
 
-def _arraylike(v):
+def _arraylike(v: object) -> bool:
     return (
         isinstance(v, (pdarray, Strings, Categorical))
         or getattr(v, "objType", None) == "SegArray"  # the SegArray sits above this module
@@ -103,10 +118,13 @@ def _arraylike(v):
     )
 
 
-def _unwrap_values(values):
-    """A pdarray-like from ``values``: pdarrays (and other Atoll arrays) as they are, an Atoll
-    Series or Index by its values; anything else (a pandas Series of Python data, a list) is
-    refused with TypeError, as Arkouda refuses it."""
+def _unwrap_values(values: Any) -> Any:  # noqa: ANN401 (arrays of any kind)
+    """A pdarray-like from ``values``.
+
+    pdarrays (and other Atoll arrays) as they are, an Atoll Series or Index by its values;
+    anything else (a pandas Series of Python data, a list) is refused with TypeError, as
+    Arkouda refuses it.
+    """
     if _arraylike(values) or isinstance(values, (list, tuple)):
         return values
     inner = getattr(values, "_atoll_values", None)
@@ -116,19 +134,74 @@ def _unwrap_values(values):
 
 
 class GroupBy(Registrable):
-    """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value
-    (Arkouda's GroupBy; Strings keys: see ``str_groupby``)."""
+    """Group a pdarray, a Strings, a Categorical, or the rows of a list of them, by value.
+
+    Arkouda's GroupBy; Strings keys: see ``str_groupby``.
+
+    Parameters
+    ----------
+    keys : pdarray, Strings, Categorical or list of them, optional
+        The keys (None with ``orig_keys``, ``permutation`` and ``segments`` given).
+    assume_sorted : bool, default False
+        The keys (one pdarray) are sorted already: the groups are their runs.
+    dropna : bool, default True
+        Leave out the rows whose float key is NaN.
+    **kwargs
+        ``orig_keys``, ``permutation`` and ``segments``: a GroupBy's parts.
+
+    Raises
+    ------
+    TypeError
+        ``assume_sorted`` is not a bool.
+    ValueError
+        No keys.
+
+    Examples
+    --------
+    >>> g = ak.GroupBy(ak.array([2, 1, 2]))
+    >>> g.unique_keys.tolist(), g.ngroups, g.permutation.tolist()
+    ([1, 2], 2, [1, 0, 2])
+    """
 
     Reductions = GROUPBY_REDUCTION_TYPES
     objType = "GroupBy"
-    _decode = None  # the map from combined keys to the keys (``_init_radix``), else None
+    _decode: Any = None  # the map from combined keys to the keys (``_init_radix``), else None
+
+    keys: Any
+    nkeys: int
+    dropna: bool
+    length: int
+    assume_sorted: bool
+    _nrows: int
+    _seq: bool
+    _identity: bool
+    # The rank keys of keys of numbers (``str_groupby`` groups Strings keys without them).
+    _ks: list[Any]
+    _kept: Any
+    _dense: Any
+    _perm: Any
+    _flags_: Any
+    _segs: Any
+    _counts: Any
+    _uk: Any
 
     if TYPE_CHECKING:
         # Set on the class by ``atoll.pandas._groupbyclass_methods`` (mypy sees no attach).
         def _ends(self) -> Any: ...  # noqa: ANN401 (a pdarray)
+        def _group(self) -> None: ...
+        def _take_ranges(self, n: int, from_end: bool) -> Any: ...  # noqa: ANN401 (a pdarray)
+        def median(self, values: Any, skipna: bool = True) -> tuple[Any, Any]: ...  # noqa: ANN401, D102
+        def nunique(self, values: Any) -> tuple[Any, pdarray]: ...  # noqa: ANN401, D102
+        def unique(self, values: Any) -> tuple[Any, Any]: ...  # noqa: ANN401, D102
 
     @tracked("GroupBy", rows=lambda self, keys=None, *a, **k: size_of(keys))
-    def __init__(self, keys=None, assume_sorted=False, dropna=True, **kwargs):
+    def __init__(
+        self,
+        keys: Any = None,  # noqa: ANN401 (arrays of several kinds)
+        assume_sorted: bool = False,
+        dropna: bool = True,
+        **kwargs: Any,  # noqa: ANN401 (a GroupBy's parts)
+    ) -> None:
         if not isinstance(assume_sorted, (builtins.bool, np.bool_)):
             raise TypeError("assume_sorted must be of type bool.")
         self.registered_name = None
@@ -170,7 +243,7 @@ class GroupBy(Registrable):
         self._dense = None
         kept = None
         if dropna and builtins.any(has_nan(k) for k in ks):
-            ok = None
+            ok: Any = None
             for k in ks:
                 if k.dtype == float64:
                     m = ~isnan(k)
@@ -184,11 +257,13 @@ class GroupBy(Registrable):
 
     # The classes of the Datetime/Timedelta keys (None for the other keys), when some are: they
     # are grouped as their int64 nanoseconds and the distinct keys are given back as such.
-    _time_kinds = None
+    _time_kinds: Any = None
 
-    def _plain_time_keys(self, keys):
-        """``keys`` with each Datetime or Timedelta as its int64 nanoseconds (their classes
-        kept in ``_time_kinds`` for ``unique_keys``)."""
+    def _plain_time_keys(self, keys: Any) -> Any:  # noqa: ANN401 (keys of any kind)
+        """``keys`` with each Datetime or Timedelta as its int64 nanoseconds.
+
+        Their classes are kept in ``_time_kinds`` for ``unique_keys``.
+        """
         seq = isinstance(keys, (list, tuple))
         ks = list(keys) if seq else [keys]
         if not builtins.any(is_time(k) for k in ks):
@@ -197,11 +272,13 @@ class GroupBy(Registrable):
         plain = [k.values if is_time(k) else k for k in ks]
         return type(keys)(plain) if seq else plain[0]
 
-    def _init_radix(self, keys, key, product, decode, dropna):
-        """Keys combined into the one int64 ``key`` (``str_groupby.radix_key``; it orders as
-        the keys do): the dense path groups it when ``product`` (its range) is within the
-        dense limit, else one single-key sort does; ``decode`` maps the distinct combined
-        keys to the distinct keys."""
+    def _init_radix(self, keys: Any, key: pdarray, product: int, decode: Any, dropna: bool) -> None:  # noqa: ANN401 (keys of any kind; a function)
+        """Keys combined into the one int64 ``key`` (``str_groupby.radix_key``; it orders as the keys do).
+
+        The dense path groups it when ``product`` (its range) is within the dense limit, else
+        one single-key sort does; ``decode`` maps the distinct combined keys to the distinct
+        keys.
+        """
         self._seq = isinstance(keys, (list, tuple))
         self.keys = keys
         self.nkeys = len(keys) if self._seq else 1
@@ -217,13 +294,13 @@ class GroupBy(Registrable):
         if self._dense is None:
             self._sorted_keys()
 
-    def _dense_keys(self, uk):
+    def _dense_keys(self, uk: Any) -> Any:  # noqa: ANN401 (a native array; the keys)
         """The distinct keys from the dense path's distinct int64 keys ``uk`` (a native array)."""
         if self._decode is not None:
             return self._decode(pdarray(uk))
         return dense_keys_out(uk, self._ks[0])
 
-    def _sorted_keys(self):
+    def _sorted_keys(self) -> None:
         """The sort path's distinct keys: the first row of each group."""
         self._group()
         uki = self.permutation[self._segs] if self._segs.size else self._segs
@@ -235,9 +312,8 @@ class GroupBy(Registrable):
         uk = [k[uki] for k in full]
         self._uk = tuple(uk) if self._seq else uk[0]
 
-    def _init_sorted(self, k):
+    def _init_sorted(self, k: pdarray) -> None:
         """Keys already sorted: the groups are runs of equal keys (no sort)."""
-
         n = k.size
         self._dense, self._kept, self._ks = None, None, [k]
         self.length = n
@@ -253,10 +329,12 @@ class GroupBy(Registrable):
         self._uk = k[self._segs] if n else k[self._segs]
 
     @classmethod
-    def _from_sorted_segments(cls, segments, keys, n):
-        """The GroupBy of ``n`` rows already in group order: group ``g`` starts at
-        ``segments[g]`` (distinct, increasing); ``keys`` gives each row's key."""
+    def _from_sorted_segments(cls, segments: pdarray, keys: Any, n: int) -> GroupBy:  # noqa: ANN401 (an array)
+        """The GroupBy of ``n`` rows already in group order.
 
+        Group ``g`` starts at ``segments[g]`` (distinct, increasing); ``keys`` gives each
+        row's key.
+        """
         g = cls.__new__(cls)
         g.registered_name = None
         g.assume_sorted = True
@@ -273,17 +351,19 @@ class GroupBy(Registrable):
         g._uk = keys[segments] if segments.size else zeros(0, keys.dtype)
         return g
 
-    def _init_parts(self, keys, permutation, segments, dropna):
-        """A GroupBy rebuilt from its parts (a file, ``register``): the keys as given, the
-        permutation that groups them and the group starts."""
+    def _init_parts(self, keys: Any, permutation: pdarray, segments: pdarray, dropna: bool) -> None:  # noqa: ANN401 (keys of any kind)
+        """A GroupBy rebuilt from its parts (a file, ``register``).
 
+        The keys as given, the permutation that groups them and the group starts.
+        """
         self.keys = keys
         self._seq = isinstance(keys, (list, tuple))
         self.nkeys = len(keys) if self._seq else 1
         self.dropna = dropna
         n = permutation.size
         self._nrows = self.length = n
-        self._dense, self._kept, self._counts, self._ks = None, None, None, None
+        self._dense, self._kept, self._counts = None, None, None
+        self._ks = None  # type: ignore[assignment]  # rebuilt from parts: no rank keys
         self._perm, self._segs = permutation, segments
         flags = zeros(n, bool_)
         if segments.size:
@@ -292,10 +372,12 @@ class GroupBy(Registrable):
         uki = permutation[segments] if segments.size else segments
         self._uk = tuple(k[uki] for k in keys) if self._seq else keys[uki]
 
-    def _dense_groups(self, values=None, op="sum"):
-        """The dense path: distinct keys and rows (and ``op`` of ``values``) in one pass;
+    def _dense_groups(self, values: Any = None, op: str = "sum") -> tuple[bool, Any]:  # noqa: ANN401 (a pdarray)
+        """The dense path: distinct keys and rows (and ``op`` of ``values``) in one pass.
+
         ``(True, aggregated or None)``, or ``(False, None)`` when the keys span more than the
-        limit (the sort path's keys are then computed)."""
+        limit (the sort path's keys are then computed).
+        """
         if self._dense is not None:
             # The rows per group only when the aggregation needs them: a float64 sum folds one
             # float per key and nothing else (``size`` then makes its own pass).
@@ -315,7 +397,7 @@ class GroupBy(Registrable):
         return False, None
 
     @property
-    def unique_keys(self):
+    def unique_keys(self) -> Any:  # noqa: ANN401 (an array, or a tuple of them)
         """The distinct keys (a tuple of arrays for several key arrays), in order."""
         if self._uk is None:
             self._dense_groups()
@@ -328,56 +410,68 @@ class GroupBy(Registrable):
         return self._uk
 
     @property
-    def ngroups(self):
+    def ngroups(self) -> int:
         """The number of groups."""
-        return self.unique_keys[0].size if self._seq else self.unique_keys.size
+        n: int = self.unique_keys[0].size if self._seq else self.unique_keys.size
+        return n
 
     @property
-    def permutation(self):
+    def permutation(self) -> Any:  # noqa: ANN401 (a pdarray)
         """The indices of the rows, grouped (stably sorted by key)."""
         self._group()
         return self._perm
 
     @property
-    def segments(self):
+    def segments(self) -> Any:  # noqa: ANN401 (a pdarray)
         """The start of each group in the grouped rows."""
         self._group()
         return self._segs
 
     @property
-    def _flags(self):
+    def _flags(self) -> Any:  # noqa: ANN401 (a pdarray)
         self._group()
         return self._flags_
 
-    def size(self):
-        """``(unique_keys, counts)``: the number of rows of each group."""
+    def size(self) -> tuple[Any, Any]:
+        """The number of rows of each group.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, counts)``: int64 counts.
+
+        Examples
+        --------
+        >>> keys, n = ak.GroupBy(ak.array([2, 1, 2])).size()
+        >>> keys.tolist(), n.tolist()
+        ([1, 2], [1, 2])
+        """
         if self._dense is not None and self._counts is None:
             self._dense_groups()
         if self._dense is not None:
             return self.unique_keys, self._counts
         return self.unique_keys, (self._ends() - self.segments)._materialize()
 
-    def _sorted(self, values):
+    def _sorted(self, values: Any) -> Any:  # noqa: ANN401 (pdarrays)
         if values.size != self._nrows:
             raise ValueError(f"values: size {values.size} does not match the keys' {self._nrows}")
         if self._identity and self.length == self._nrows:
             return values
         return values[self.permutation]
 
-    def _agg_sorted(self, sv, op):
+    def _agg_sorted(self, sv: Any, op: str) -> Any:  # noqa: ANN401 (pdarrays)
         """``op`` per group of values already in grouped order (int64/uint64/float64)."""
-
         if self.ngroups == 0:
             return zeros(0, sv.dtype)
         return pdarray(_atoll.aggregate(sv._ex(), self._flags._whole(), self.length, self.ngroups, op, 0))
 
     @property
-    def _uki(self):
+    def _uki(self) -> Any:  # noqa: ANN401 (a pdarray)
         """The index of each group's first row (in the keys as given)."""
         self._group()
         return self.permutation[self.segments] if self.segments.size else self.segments
 
-    def _check_values(self, values, allowed=None, op=""):
+    def _check_values(self, values: Any, allowed: Any = None, op: str = "") -> Any:  # noqa: ANN401 (arrays; dtype names)
         values = _unwrap_values(values)
         _check(values, "values")
         if values.size != self._nrows:
@@ -387,9 +481,9 @@ class GroupBy(Registrable):
         return values
 
     # ----- aggregations ------------------------------------------------------------------
-    def _agg(self, values, op, ddof=0, skipna=True):
+    def _agg(self, values: Any, op: str, ddof: int = 0, skipna: bool = True) -> Any:  # noqa: ANN401 (pdarrays)
         vals = _widened(values)
-        out_dt = {
+        out_dt: Any = {
             "count": int64,
             "argmin": int64,
             "argmax": int64,
@@ -413,8 +507,36 @@ class GroupBy(Registrable):
         return _narrowed(r, values, op)
 
     @tracked(lambda self, values, operator, *a, **k: f"GroupBy.{str(operator).lower()}", rows=1)
-    def aggregate(self, values, operator, skipna=True, ddof=1):
-        """``(unique_keys, one value per group)`` of ``operator`` (see ``Reductions``)."""
+    def aggregate(self, values: Any, operator: Any, skipna: bool = True, ddof: int = 1) -> tuple[Any, Any]:  # noqa: ANN401 (arrays; a name or GroupByReductionType)
+        """``operator`` of ``values`` per group.
+
+        Parameters
+        ----------
+        values : pdarray, Strings, Categorical, BigIntArray or list of them
+            One value per row of the keys.
+        operator : str or GroupByReductionType
+            One of ``Reductions``.
+        skipna : bool, default True
+            Leave NaN values out.
+        ddof : int, default 1
+            The delta degrees of freedom of ``var`` and ``std``.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Raises
+        ------
+        ValueError
+            ``operator`` is no reduction, or the values have not one value per row.
+
+        Examples
+        --------
+        >>> keys, s = ak.GroupBy(ak.array([1, 0, 1])).aggregate(ak.array([1, 2, 3]), "sum")
+        >>> keys.tolist(), s.tolist()
+        ([0, 1], [2, 4])
+        """
         op = str(operator).lower()
         if op not in self.Reductions:
             raise ValueError(f"Unsupported reduction: {operator}\nMust be one of {sorted(self.Reductions)}")
@@ -422,19 +544,19 @@ class GroupBy(Registrable):
         if is_bigint(values) and op in BIGINT_OPS:
             return self.unique_keys, bigint_aggregate(self, values, op, ddof)
         if op in ("nunique", "first", "mode", "unique"):
-            return getattr(self, op)(values)
+            return cast("tuple[Any, Any]", getattr(self, op)(values))
         if op in ("or", "and", "xor"):
-            return getattr(self, op.upper())(values)
+            return cast("tuple[Any, Any]", getattr(self, op.upper())(values))
         if op == "median":
             return self.median(values, skipna)
         if op in ("any", "all"):
-            return getattr(self, op)(values)
+            return cast("tuple[Any, Any]", getattr(self, op)(values))
         return self.unique_keys, self._dispatch(values, op, skipna, ddof)
 
     # The aggregations of the dense path (atoll_ops::dense_aggregate), NaNs skipped.
     _DENSE_OPS = frozenset(["sum", "count", "mean", "min", "max"])
 
-    def _try_dense(self, values, op, skipna=True):
+    def _try_dense(self, values: Any, op: str, skipna: bool = True) -> Any:  # noqa: ANN401 (pdarrays)
         """``op`` of ``values`` per group on the dense path, or None when it does not apply."""
         if (
             self._dense is None
@@ -447,7 +569,7 @@ class GroupBy(Registrable):
         ok, r = self._dense_groups(_widened(values), op)
         return _narrowed(r, values, op) if ok and r is not None else None
 
-    def _dispatch(self, values, op, skipna, ddof):
+    def _dispatch(self, values: Any, op: str, skipna: bool, ddof: int) -> Any:  # noqa: ANN401 (pdarrays)
         values = self._check_values(values)
         r = self._try_dense(values, op, skipna)
         if r is not None:
@@ -461,8 +583,27 @@ class GroupBy(Registrable):
         return self._agg(values, op, skipna=skipna)
 
     @tracked("GroupBy.sum", rows=1)
-    def sum(self, values, skipna=True):
-        """Sum per group (int64 for bool)."""
+    def sum(self, values: Any, skipna: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Sum per group (int64 for bool).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.sum(ak.array([1, 2, 3]))[1].tolist()
+        [2, 4]
+        """
         if is_bigint(values):
             return self.aggregate(values, "sum")
         values = self._check_values(values)
@@ -471,38 +612,176 @@ class GroupBy(Registrable):
             return self.unique_keys, r
         return self.unique_keys, self._agg(values, "sum", skipna=skipna)
 
-    def prod(self, values, skipna=True):
-        """Product per group (float64, as Arkouda)."""
+    def prod(self, values: Any, skipna: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Product per group (float64, as Arkouda).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.prod(ak.array([1, 2, 3]))[1].tolist()
+        [2.0, 3.0]
+        """
         return self.aggregate(values, "prod", skipna)
 
-    def min(self, values, skipna=True):
-        """Smallest value per group."""
+    def min(self, values: Any, skipna: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Smallest value per group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.min(ak.array([1, 2, 3]))[1].tolist()
+        [2, 1]
+        """
         return self.aggregate(values, "min", skipna)
 
-    def max(self, values, skipna=True):
-        """Largest value per group."""
+    def max(self, values: Any, skipna: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Largest value per group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.max(ak.array([1, 2, 3]))[1].tolist()
+        [2, 3]
+        """
         return self.aggregate(values, "max", skipna)
 
-    def mean(self, values, skipna=True):
-        """Mean per group (float64)."""
+    def mean(self, values: Any, skipna: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Mean per group (float64).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.mean(ak.array([1, 2, 3]))[1].tolist()
+        [2.0, 2.0]
+        """
         return self.aggregate(values, "mean", skipna)
 
-    def var(self, values, skipna=True, ddof=1):
-        """Variance per group (float64, ``ddof=1`` by default)."""
+    def var(self, values: Any, skipna: bool = True, ddof: int = 1) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Variance per group (float64, ``ddof=1`` by default).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+        ddof : int, default 1
+            The delta degrees of freedom.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, float64 value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.var(ak.array([1, 2, 3]))[1].tolist()
+        [nan, 2.0]
+        """
         return self.aggregate(values, "var", skipna, ddof)
 
-    def std(self, values, skipna=True, ddof=1):
-        """Standard deviation per group (float64, ``ddof=1`` by default)."""
+    def std(self, values: Any, skipna: bool = True, ddof: int = 1) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Standard deviation per group (float64, ``ddof=1`` by default).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+        skipna : bool, default True
+            Leave NaN values out (else a group with a NaN gives NaN).
+        ddof : int, default 1
+            The delta degrees of freedom.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, float64 value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.std(ak.array([1, 2, 3]))[1].tolist()
+        [nan, 1.4142135623730951]
+        """
         return self.aggregate(values, "std", skipna, ddof)
 
-    def count(self, values):
-        """Number of non-NaN values per group."""
+    def count(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Number of non-NaN values per group.
+
+        Parameters
+        ----------
+        values : pdarray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.count(ak.array([1.0, np.nan, 3.0]))[1].tolist()
+        [0, 2]
+        """
         return self.aggregate(values, "count")
 
-    def _dense_row_groups(self):
-        """On the dense path (no sort made yet): the group number of each row, from a table
-        over the key range (a scatter, a prefix sum and a gather; the groups are the distinct
-        keys in ascending order, as the dense path gives them). None off that path."""
+    def _dense_row_groups(self) -> Any:  # noqa: ANN401 (a pdarray or None)
+        """On the dense path (no sort made yet): the group number of each row.
+
+        From a table over the key range (a scatter, a prefix sum and a gather; the groups are
+        the distinct keys in ascending order, as the dense path gives them). None off that
+        path.
+        """
         if self._dense is None or self._perm is not None or self._kept is not None:
             return None
         k = self._ks[0].astype(int64)
@@ -514,12 +793,39 @@ class GroupBy(Registrable):
         seen[off] = 1
         return (cumsum(seen) - 1)._materialize()[off]
 
-    def corr(self, x, y):
-        """``(unique_keys, r)``: the Pearson correlation of ``x`` and ``y`` in each group
-        (float64), over the rows where neither is NaN, as pandas' ``Series.corr`` of the
-        group's rows: NaN for fewer than two such rows or a constant column. Vectorized:
-        per-group sums of the rows, their means given back to the rows, then the sums of the
-        centred products (two passes, as pandas, for the accuracy of the centred sums)."""
+    def corr(self, x: Any, y: Any) -> tuple[Any, Any]:  # noqa: ANN401 (pdarrays)
+        """The Pearson correlation of ``x`` and ``y`` in each group (float64).
+
+        Over the rows where neither is NaN, as pandas' ``Series.corr`` of the group's rows: NaN
+        for fewer than two such rows or a constant column. Vectorized: per-group sums of the
+        rows, their means given back to the rows, then the sums of the centred products (two
+        passes, as pandas, for the accuracy of the centred sums).
+
+        Parameters
+        ----------
+        x : pdarray
+            Numeric, one value per row of the keys.
+        y : pdarray
+            Numeric, one value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, r)``.
+
+        Raises
+        ------
+        TypeError
+            Values that are not numeric.
+        ValueError
+            Values with not one value per row.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([0, 0, 0, 1]))
+        >>> g.corr(ak.array([1, 2, 3, 4]), ak.array([2, 4, 6, 1]))[1].tolist()
+        [1.0, nan]
+        """
         allowed = ("int64", "uint64", "uint8", "float64", "bool")
         x = self._check_values(x, allowed, "corr").astype(float64)
         y = self._check_values(y, allowed, "corr").astype(float64)
@@ -547,17 +853,68 @@ class GroupBy(Registrable):
         r = where(r > 1.0, 1.0, where(r < -1.0, -1.0, r))._materialize()
         return self.unique_keys, r
 
-    def argmin(self, values):
-        """Index (of ``values``) of the first smallest value per group."""
+    def argmin(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Index (of ``values``) of the first smallest value per group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.argmin(ak.array([3, 2, 1]))[1].tolist()
+        [1, 2]
+        """
         return self.aggregate(values, "argmin")
 
-    def argmax(self, values):
-        """Index (of ``values``) of the first largest value per group."""
+    def argmax(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Index (of ``values``) of the first largest value per group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.argmax(ak.array([3, 2, 1]))[1].tolist()
+        [1, 0]
+        """
         return self.aggregate(values, "argmax")
 
-    def any(self, values):
-        """Whether some value of the group is nonzero, NaN skipped as pandas skips it (Arkouda
-        takes bool values only)."""
+    def any(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Whether some value of the group is nonzero.
+
+        NaN skipped as pandas skips it (Arkouda takes bool values only).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, bool per group)``.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1])).any(ak.array([0, 0, 5]))[1].tolist()
+        [False, True]
+        """
         if is_bigint(values):
             return self.aggregate(values, "any")
         values = self._check_values(values)
@@ -565,16 +922,35 @@ class GroupBy(Registrable):
             values = where(isnan(values), 0.0, values)._materialize()
         return self.unique_keys, self._agg(values, "any")
 
-    def all(self, values):
-        """Whether every value of the group is nonzero (Arkouda takes bool values only)."""
+    def all(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Whether every value of the group is nonzero (Arkouda takes bool values only).
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, bool per group)``.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1])).all(ak.array([1, 0, 5]))[1].tolist()
+        [False, True]
+        """
         if is_bigint(values):
             return self.aggregate(values, "all")
         values = self._check_values(values)
         return self.unique_keys, self._agg(values, "all")
 
-    def _bitwise(self, values, op):
-        """Bitwise ``op`` per group: int64, uint64, uint8 (in its own dtype), bool (as
-        logical or/and/xor) and bigint values."""
+    def _bitwise(self, values: Any, op: str) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Bitwise ``op`` per group.
+
+        Of int64, uint64, uint8 (in its own dtype), bool (as logical or/and/xor) and bigint
+        values.
+        """
         if is_bigint(values):
             return self.aggregate(values, op)
         values = self._check_values(values, ("int64", "uint64", "uint8", "bool"), op)
@@ -587,25 +963,92 @@ class GroupBy(Registrable):
             return self.unique_keys, r.astype(uint8)._materialize()
         return self.unique_keys, r
 
-    def OR(self, values):
-        """Bitwise or of the values of each group."""
+    def OR(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Bitwise or of the values of each group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.OR(ak.array([1, 2, 4]))[1].tolist()
+        [2, 5]
+        """
         return self._bitwise(values, "or")
 
-    def AND(self, values):
-        """Bitwise and of the values of each group."""
+    def AND(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Bitwise and of the values of each group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.AND(ak.array([3, 2, 1]))[1].tolist()
+        [2, 1]
+        """
         return self._bitwise(values, "and")
 
-    def XOR(self, values):
-        """Bitwise exclusive or of the values of each group."""
+    def XOR(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (a pdarray or bigint array)
+        """Bitwise exclusive or of the values of each group.
+
+        Parameters
+        ----------
+        values : pdarray or BigIntArray
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)``.
+
+        Examples
+        --------
+        >>> g = ak.GroupBy(ak.array([1, 0, 1]))
+        >>> g.XOR(ak.array([3, 2, 1]))[1].tolist()
+        [2, 2]
+        """
         return self._bitwise(values, "xor")
 
-    def first(self, values):
-        """The first value (in index order) of each group."""
+    def first(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (arrays of any kind, or a list)
+        """The first value (in index order) of each group.
+
+        Parameters
+        ----------
+        values : pdarray, Strings, Categorical, BigIntArray or list of them
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)`` (a list of arrays for a list).
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1])).first(ak.array(["a", "b", "c"]))[1].tolist()
+        ['b', 'a']
+        """
         vals, seq = _values_list(_unwrap_values(values))
         out = [self._first1(v) for v in vals]
         return self.unique_keys, (out if seq else out[0])
 
-    def _first1(self, values):
+    def _first1(self, values: Any) -> Any:  # noqa: ANN401 (arrays of any kind)
         if is_bigint(values):
             return bigint_aggregate(self, values, "first")
         if isinstance(values, pdarray):
@@ -617,12 +1060,11 @@ class GroupBy(Registrable):
             raise ValueError("Attempt to group array using key array of different length")
         return values[self._uki]
 
-    def _group_ids(self):
+    def _group_ids(self) -> Any:  # noqa: ANN401 (a pdarray)
         """The group number of each row (of the keys as given; -1 for dropped rows)."""
-
         return self.broadcast(arange(self.ngroups), permute=True)
 
-    def _pairs(self, values):
+    def _pairs(self, values: Any) -> GroupBy:  # noqa: ANN401 (arrays, or a list of them)
         """A GroupBy of (group number, value...) over the kept rows (NaN values dropped)."""
         vals, _ = _values_list(values)
         for v in vals:
@@ -634,11 +1076,28 @@ class GroupBy(Registrable):
             gid, vals = gid[keep], [v[keep] for v in vals]
         return GroupBy([gid] + vals, dropna=True)
 
-    def mode(self, values):
-        """The most frequent value per group (among ties, the one that occurs first, as
-        Arkouda); a list of arrays gives the most frequent row. NaN values are left out (a
-        group of NaNs only gives NaN, or 0 for integers)."""
+    def mode(self, values: Any) -> tuple[Any, Any]:  # noqa: ANN401 (arrays of any kind, or a list)
+        """The most frequent value per group.
 
+        Among ties, the one that occurs first, as Arkouda; a list of arrays gives the most
+        frequent row. NaN values are left out (a group of NaNs only gives NaN, or 0 for
+        integers).
+
+        Parameters
+        ----------
+        values : pdarray, Strings, Categorical or list of them
+            One value per row of the keys.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, one value per group)`` (a list of arrays for a list).
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([0, 0, 0, 1])).mode(ak.array([5, 7, 7, 9]))[1].tolist()
+        [7, 9]
+        """
         values = _unwrap_values(values)
         vals, seq = _values_list(values)
         if self.ngroups == 0:
@@ -666,17 +1125,40 @@ class GroupBy(Registrable):
                 res.append(u[best])
         return self.unique_keys, (res if seq else res[0])
 
-    def _pair_rows(self):
+    def _pair_rows(self) -> Any:  # noqa: ANN401 (a pdarray)
         """The row numbers of the rows ``_pairs`` groups (the kept rows, in order)."""
-
         rows = arange(self._nrows)
         if self.length != self._nrows:
             rows = rows[self._group_ids() >= 0]
         return rows
 
-    def head(self, values, n=5, return_indices=True):
-        """The first ``n`` rows of each group (in row order): ``(unique_keys, indices)``, or
-        the values at them when ``return_indices`` is False."""
+    def head(self, values: Any, n: int = 5, return_indices: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (arrays of any kind, or a list)
+        """The first ``n`` rows of each group (in row order).
+
+        Parameters
+        ----------
+        values : pdarray, Strings, Categorical or list of them
+            One value per row of the keys (used when ``return_indices`` is False).
+        n : int, default 5
+            The rows per group.
+        return_indices : bool, default True
+            Give the rows' indices, else the values at them.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, indices or values)``.
+
+        Raises
+        ------
+        ValueError
+            ``n`` is negative.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1, 1])).head(ak.arange(4), n=2)[1].tolist()
+        [1, 0, 2]
+        """
         idx = self._take_ranges(n, False)
         if return_indices:
             return self.unique_keys, idx
@@ -684,9 +1166,33 @@ class GroupBy(Registrable):
         out = [v[idx] for v in vals]
         return self.unique_keys, (out if seq else out[0])
 
-    def tail(self, values, n=5, return_indices=True):
-        """The last ``n`` rows of each group (in row order): ``(unique_keys, indices)``, or
-        the values at them when ``return_indices`` is False."""
+    def tail(self, values: Any, n: int = 5, return_indices: bool = True) -> tuple[Any, Any]:  # noqa: ANN401 (arrays of any kind, or a list)
+        """The last ``n`` rows of each group (in row order).
+
+        Parameters
+        ----------
+        values : pdarray, Strings, Categorical or list of them
+            One value per row of the keys (used when ``return_indices`` is False).
+        n : int, default 5
+            The rows per group.
+        return_indices : bool, default True
+            Give the rows' indices, else the values at them.
+
+        Returns
+        -------
+        tuple
+            ``(unique_keys, indices or values)``.
+
+        Raises
+        ------
+        ValueError
+            ``n`` is negative.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1, 1])).tail(ak.arange(4), n=1, return_indices=False)[1].tolist()
+        [1, 3]
+        """
         idx = self._take_ranges(n, True)
         if return_indices:
             return self.unique_keys, idx
@@ -694,27 +1200,44 @@ class GroupBy(Registrable):
         out = [v[idx] for v in vals]
         return self.unique_keys, (out if seq else out[0])
 
-    def _seg_cumsum(self, z):
+    def _seg_cumsum(self, z: Any) -> Any:  # noqa: ANN401 (pdarrays)
         """The inclusive prefix sums of ``z`` (in grouped order) within each group."""
-
         cs = cumsum(z)._materialize()
         start = (cs[self.segments] - z[self.segments])._materialize()
         return cs - self.broadcast(start, permute=False)
 
-    def cumsum(self, values, skipna=True):
-        """Cumulative sum within each group, in row order (pandas' ``groupby().cumsum()``):
-        one value per row of the keys as given; a NaN value gives NaN and adds nothing (with
+    def cumsum(self, values: pdarray, skipna: bool = True) -> Any:  # noqa: ANN401 (a pdarray)
+        """Cumulative sum within each group, in row order (pandas' ``groupby().cumsum()``).
+
+        One value per row of the keys as given; a NaN value gives NaN and adds nothing (with
         ``skipna=False`` it makes the rest of its group NaN); rows of a dropped NaN key give
         NaN (0 for integers). int64 for bool values. One scan over the grouped rows, less each
         group's start: integer sums are exact (wrapping), float sums carry the rounding of
-        the running total over earlier groups (relative to it, not to the group's sum)."""
+        the running total over earlier groups (relative to it, not to the group's sum).
 
+        Parameters
+        ----------
+        values : pdarray
+            One value per row of the keys.
+        skipna : bool, default True
+            A NaN adds nothing (else the rest of its group is NaN).
+
+        Returns
+        -------
+        pdarray
+            One value per row.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1])).cumsum(ak.array([1, 2, 3])).tolist()
+        [1, 2, 4]
+        """
         _check(values, "values")
         sv = self._sorted(_widened(values))
         is_f = sv.dtype == float64
         if self.length == 0:
             return full(self._nrows, np.nan, float64) if is_f else zeros(self._nrows, sv.dtype)
-        nan = isnan(sv)._materialize() if is_f else None
+        nan: Any = isnan(sv)._materialize() if is_f else None
         res = self._seg_cumsum(where(nan, 0.0, sv)._materialize() if is_f else sv)
         if is_f:
             res = where(nan if skipna else self._seg_cumsum(nan.astype(int64)) > 0, np.nan, res)
@@ -723,11 +1246,34 @@ class GroupBy(Registrable):
         out[self.permutation] = res
         return out
 
-    def broadcast(self, values, permute=True):
-        """One value per group (``values``, in group order) given to every row of the group:
-        in the keys' row order (``permute=True``; dropped NaN rows get the dtype's zero, -1
-        for int64) or in grouped order."""
+    def broadcast(self, values: Any, permute: bool = True) -> Any:  # noqa: ANN401 (arrays of any kind)
+        """One value per group (``values``, in group order) given to every row of the group.
 
+        Parameters
+        ----------
+        values : pdarray, Strings or Categorical
+            One value per group.
+        permute : bool, default True
+            In the keys' row order (dropped NaN rows get the dtype's zero, -1 for int64), else
+            in grouped order.
+
+        Returns
+        -------
+        pdarray, Strings or Categorical
+            One value per row.
+
+        Raises
+        ------
+        TypeError
+            ``values`` is of another kind.
+        ValueError
+            ``values`` has not one value per group.
+
+        Examples
+        --------
+        >>> ak.GroupBy(ak.array([1, 0, 1])).broadcast(ak.array([10, 20])).tolist()
+        [20, 10, 20]
+        """
         if not _arraylike(values):
             raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
         if values.size != self.ngroups:
@@ -752,11 +1298,37 @@ class GroupBy(Registrable):
         return out
 
 
-def broadcast(segments, values, size=-1, permutation=None):
-    """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g`` (segments
-    starting at ``segments``, sorted; an empty segment repeats the next start; ``size``
-    positions in all), then moved by ``permutation`` (position ``i`` of the result is at
-    ``permutation[i]``). ``values``: a pdarray, Strings or Categorical."""
+def broadcast(segments: pdarray, values: Any, size: int | None = -1, permutation: pdarray | None = None) -> Any:  # noqa: ANN401 (arrays of any kind)
+    """Arkouda's ``ak.broadcast``: ``values[g]`` to every position of segment ``g``.
+
+    Parameters
+    ----------
+    segments : pdarray
+        The segments' starts, sorted (an empty segment repeats the next start).
+    values : pdarray, Strings or Categorical
+        One value per segment.
+    size : int, default -1
+        The positions in all (a negative size: ``permutation``'s size).
+    permutation : pdarray, optional
+        Moves the result: position ``i`` of it is at ``permutation[i]``.
+
+    Returns
+    -------
+    pdarray, Strings or Categorical
+        One value per position.
+
+    Raises
+    ------
+    TypeError
+        ``values`` is of another kind.
+    ValueError
+        ``segments`` and ``values`` differ in size, or neither ``size`` nor ``permutation``.
+
+    Examples
+    --------
+    >>> ak.broadcast(ak.array([0, 2]), ak.array([5, 7]), size=4).tolist()
+    [5, 5, 7, 7]
+    """
     _check(segments, "segments")
     if not _arraylike(values):
         raise TypeError(f"values: expected a pdarray, Strings or Categorical, got {type(values).__name__}")
