@@ -62,7 +62,7 @@ class _BigIntArrayMethods(_Base):
 
     def argsort(self, algorithm: object = None, axis: int = 0, ascending: bool = True) -> pdarray:
         """The permutation that sorts the values (``algorithm`` and ``axis`` are Arkouda's, unused)."""
-        return cast(pdarray, coargsort(self._grouping_keys(), ascending=ascending))
+        return coargsort(self._grouping_keys(), ascending=ascending)
 
 
 attach(BigIntArray, _BigIntArrayMethods)

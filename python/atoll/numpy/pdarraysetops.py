@@ -106,9 +106,9 @@ def unique(
         limit = None
     r = None if limit is None else _atoll.dense_aggregate(dense_key(ks[0]), n, limit)
     if r is not None:  # one pass, no sort (None: the keys span more than the limit)
-        uk, c, _ = r
-        uk = dense_keys_out(uk, ks[0])
-        return (uk, pdarray(c)) if return_counts else uk
+        keys, c, _ = r
+        dense_uk = dense_keys_out(keys, ks[0])
+        return (dense_uk, pdarray(c)) if return_counts else dense_uk
     perm, _, segs = _group(ks)
     uki = perm[segs] if segs.size else zeros(0, int64)
     uniq = [k[uki] for k in ks]

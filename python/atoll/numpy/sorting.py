@@ -37,7 +37,7 @@ class SortingAlgorithm(Enum):
 
 
 def _empty_perm() -> pdarray:
-    return cast(pdarray, zeros(0, int64))
+    return zeros(0, int64)
 
 
 @tracked("argsort", rows=0)
