@@ -75,6 +75,11 @@ def test_groupby_and_frame_components():
     g.register("reg-g")
     comps = set(ak.list_registry()["Components"])
     assert g.segments.name in comps and g.permutation.name in comps
+    # Each group's first row: one array, a component, equal to the first occurrences.
+    assert g._uki is g._uki and g._uki.name in comps
+    k0, k1 = (ak.arange(4) % 2).tolist(), keys.tolist()
+    firsts = pd.DataFrame({"a": k0, "b": k1}).reset_index().groupby(["a", "b"])["index"].min()
+    assert sorted(g._uki.tolist()) == sorted(firsts.tolist())
     cat = g.keys[1]
     assert cat.segments.name in comps and cat.permutation.name in comps
     g.unregister()

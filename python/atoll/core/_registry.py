@@ -357,8 +357,9 @@ def _objects_of(obj: object) -> Iterator[object]:
             todo.extend(reversed(list(_fields(x))))
 
 
-# The arrays that a Categorical or GroupBy computes when first asked for (its grouping).
-_LAZY_GROUPING = ("permutation", "segments")
+# The arrays that a Categorical or GroupBy computes when first asked for (its grouping, and a
+# GroupBy's first row of each group).
+_LAZY_GROUPING = ("permutation", "segments", "_uki")
 
 
 def _compute_groupings(obj: object) -> None:

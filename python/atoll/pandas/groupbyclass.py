@@ -467,9 +467,17 @@ class GroupBy(Registrable):
 
     @property
     def _uki(self) -> Any:  # noqa: ANN401 (a pdarray)
-        """The index of each group's first row (in the keys as given)."""
-        self._group()
-        return self.permutation[self.segments] if self.segments.size else self.segments
+        """The index of each group's first row (in the keys as given).
+
+        Computed once: the same array each time, so that a registered GroupBy's component
+        keeps its name.
+        """
+        cached = self.__dict__.get("_uki_value")
+        if cached is None:
+            self._group()
+            cached = self.permutation[self.segments] if self.segments.size else self.segments
+            self.__dict__["_uki_value"] = cached
+        return cached
 
     def _check_values(self, values: Any, allowed: Any = None, op: str = "") -> Any:  # noqa: ANN401 (arrays; dtype names)
         values = _unwrap_values(values)
