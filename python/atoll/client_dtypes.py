@@ -84,7 +84,7 @@ class IPv4(pdarray):
         # A copy (``astype`` always copies), as Arkouda's cast.
         v: Any = values
         self.values = pdarray(v.astype(np.uint64)._whole())
-        super().__init__(self.values._arr)  # type: ignore[no-untyped-call]  # pdarray's is not typed yet
+        super().__init__(self.values._arr)
         self.registered_name: str | None = None
 
     # ----- conversion -------------------------------------------------------------------
@@ -478,7 +478,7 @@ class BitVector(pdarray):
         self.reverse = bool(reverse)
         v: Any = values
         self.values = pdarray(v.astype(np.uint64)._whole())
-        super().__init__(self.values._arr)  # type: ignore[no-untyped-call]  # pdarray's is not typed yet
+        super().__init__(self.values._arr)
 
     def format(self, x: int | np.integer[Any]) -> str:
         """The bits of the integer ``x``, ``|`` for a set bit.

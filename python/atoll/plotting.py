@@ -261,8 +261,8 @@ def hist_all(ak_df: DataFrame, cols: list[Any] | None = None) -> tuple[Figure, n
         ax.set_title(str(col), size=8)
         if x.size == 0:
             continue
-        counts, edges = histogram(x, doane_bins(x))
-        counts, edges = counts.to_ndarray(), edges.to_ndarray()
+        hist, bin_edges = histogram(x, doane_bins(x))
+        counts, edges = hist.to_ndarray(), bin_edges.to_ndarray()
         ax.bar(edges[:-1], counts, width=np.diff(edges), align="edge")
         lo, hi = float(x.min()), float(x.max())
         if lo > 0 and hi > 100 * lo:

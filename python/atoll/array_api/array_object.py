@@ -26,10 +26,8 @@ from atoll.stats import matmul
 
 __all__ = ["Array"]
 
-# pdarrayclass rebinds its reductions to versions that take ``axis`` and ``keepdims``
-# (``_with_axis``), which mypy cannot see: these are those functions, typed as they are called.
-_all = cast("Callable[..., Any]", pdarrayclass.all)
-_any = cast("Callable[..., Any]", pdarrayclass.any)
+_all = pdarrayclass.all
+_any = pdarrayclass.any
 
 
 def _unwrap(x: object) -> Any:  # noqa: ANN401 (a pdarray, whose set methods mypy cannot see, or a scalar)

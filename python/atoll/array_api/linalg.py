@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
 
 from atoll import stats
 from atoll.numpy import numeric, pdarrayclass
@@ -12,8 +11,7 @@ from .array_object import Array, _operands, _unwrap, _wrap
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
-# pdarrayclass.sum takes ``axis`` (it is rebound by ``_with_axis``, which mypy cannot see).
-_sum = cast("Callable[..., Any]", pdarrayclass.sum)
+_sum = pdarrayclass.sum
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -15,10 +15,8 @@ from .array_object import Array, _operands, _unwrap, _wrap
 
 __all__ = ["argmax", "argmin", "nonzero", "searchsorted", "where"]
 
-# pdarrayclass's argmax and argmin take ``axis`` and ``keepdims`` (they are rebound by
-# ``_with_axis``, which mypy cannot see).
-_argmax = cast("Callable[..., Any]", pdarrayclass.argmax)
-_argmin = cast("Callable[..., Any]", pdarrayclass.argmin)
+_argmax = pdarrayclass.argmax
+_argmin = pdarrayclass.argmin
 
 
 def _arg(fn: Callable[..., Any], x: Array, axis: int | None, keepdims: bool) -> Array:

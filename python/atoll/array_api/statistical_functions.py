@@ -7,7 +7,7 @@ the reduced axes with length 1.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union, cast
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -25,17 +25,15 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 # The axes of a reduction: None (all), an int or a tuple of ints.
 _Axes = Union[int, tuple[int, ...], None]
 
-# pdarrayclass's reductions take ``axis`` and ``keepdims`` (they are rebound by ``_with_axis``,
-# which mypy cannot see); cumsum and cumprod take ``axis``.
-_max = cast("Callable[..., Any]", pdarrayclass.max)
-_min = cast("Callable[..., Any]", pdarrayclass.min)
-_mean = cast("Callable[..., Any]", pdarrayclass.mean)
-_prod = cast("Callable[..., Any]", pdarrayclass.prod)
-_sum = cast("Callable[..., Any]", pdarrayclass.sum)
-_std = cast("Callable[..., Any]", pdarrayclass.std)
-_var = cast("Callable[..., Any]", pdarrayclass.var)
-_cumsum = cast("Callable[..., Any]", pdarrayclass.cumsum)
-_cumprod = cast("Callable[..., Any]", pdarrayclass.cumprod)
+_max = pdarrayclass.max
+_min = pdarrayclass.min
+_mean = pdarrayclass.mean
+_prod = pdarrayclass.prod
+_sum = pdarrayclass.sum
+_std = pdarrayclass.std
+_var = pdarrayclass.var
+_cumsum = pdarrayclass.cumsum
+_cumprod = pdarrayclass.cumprod
 
 
 def _ddof(correction: float) -> int:

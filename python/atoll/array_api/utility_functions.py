@@ -6,7 +6,7 @@ And Arkouda's additions to it (``clip``, ``diff``, ``pad``, ``trapz``/``trapezoi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union, cast
+from typing import Any, Union
 
 import numpy as np
 
@@ -24,11 +24,9 @@ __all__ = ["all", "any", "clip", "diff", "pad", "trapezoid", "trapz"]
 # The axes of a reduction: None (all), an int or a tuple of ints.
 _Axes = Union[int, tuple[int, ...], None]
 
-# pdarrayclass's all, any and sum take ``axis`` and ``keepdims`` (they are rebound by
-# ``_with_axis``, which mypy cannot see).
-_all = cast("Callable[..., Any]", pdarrayclass.all)
-_any = cast("Callable[..., Any]", pdarrayclass.any)
-_sum = cast("Callable[..., Any]", pdarrayclass.sum)
+_all = pdarrayclass.all
+_any = pdarrayclass.any
+_sum = pdarrayclass.sum
 
 
 def _refuse(name: str, a: object, *dtypes: str) -> None:
