@@ -61,22 +61,103 @@ impl DType {
         matches!(self, DType::I64 | DType::U64 | DType::U8)
     }
 
-    /// The dtype's code in the C ABI of shared arrays (`atoll_dtype` in `include/atoll.h`:
-    /// `ATOLL_INT64` 4, `ATOLL_UINT8` 5, `ATOLL_UINT64` 8, `ATOLL_DOUBLE` 10), `None` for
-    /// `bool` (C has no one-byte boolean of a fixed representation there).
-    pub fn c_code(self) -> Option<u32> {
+    /// The C element type of the same values (shared arrays' [`CType`]), `None` for `bool`
+    /// (C has no one-byte boolean of a fixed representation in the ABI).
+    pub fn c_type(self) -> Option<CType> {
         match self {
-            DType::I64 => Some(4),
-            DType::U8 => Some(5),
-            DType::U64 => Some(8),
-            DType::F64 => Some(10),
+            DType::I64 => Some(CType::I64),
+            DType::U8 => Some(CType::U8),
+            DType::U64 => Some(CType::U64),
+            DType::F64 => Some(CType::F64),
             DType::Bool => None,
         }
     }
+}
 
-    /// The dtype of C ABI code `c` ([`DType::c_code`]), if it is one of the stored dtypes.
-    pub fn from_c_code(c: u32) -> Option<DType> {
-        DType::ALL.into_iter().find(|d| d.c_code() == Some(c))
+/// An element type of a shared array as the C ABI numbers it (`atoll_dtype` in
+/// `include/atoll.h`; the numbers are the ABI's and never change). Shared arrays hold these
+/// fixed-width C types; the stored dtypes among them are [`DType::c_type`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[repr(u32)]
+pub enum CType {
+    /// `int8_t`
+    I8 = 1,
+    /// `int16_t`
+    I16 = 2,
+    /// `int32_t`
+    I32 = 3,
+    /// `int64_t`
+    I64 = 4,
+    /// `uint8_t`
+    U8 = 5,
+    /// `uint16_t`
+    U16 = 6,
+    /// `uint32_t`
+    U32 = 7,
+    /// `uint64_t`
+    U64 = 8,
+    /// `float`
+    F32 = 9,
+    /// `double`
+    F64 = 10,
+}
+
+impl CType {
+    /// Every C element type.
+    pub const ALL: [CType; 10] = [
+        CType::I8,
+        CType::I16,
+        CType::I32,
+        CType::I64,
+        CType::U8,
+        CType::U16,
+        CType::U32,
+        CType::U64,
+        CType::F32,
+        CType::F64,
+    ];
+
+    /// The type of ABI code `c`, if any.
+    pub fn from_code(c: u32) -> Option<CType> {
+        CType::ALL.into_iter().find(|d| d.code() == c)
+    }
+
+    /// The ABI code.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> usize {
+        use CType::*;
+        match self {
+            I8 | U8 => 1,
+            I16 | U16 => 2,
+            I32 | U32 | F32 => 4,
+            I64 | U64 | F64 => 8,
+        }
+    }
+
+    /// The Rust name (`f64`).
+    pub fn name(self) -> &'static str {
+        use CType::*;
+        match self {
+            I8 => "i8",
+            I16 => "i16",
+            I32 => "i32",
+            I64 => "i64",
+            U8 => "u8",
+            U16 => "u16",
+            U32 => "u32",
+            U64 => "u64",
+            F32 => "f32",
+            F64 => "f64",
+        }
+    }
+
+    /// The stored dtype of the same values, if it is one.
+    pub fn dtype(self) -> Option<DType> {
+        DType::ALL.into_iter().find(|d| d.c_type() == Some(self))
     }
 }
 
@@ -239,18 +320,23 @@ impl<T: Stored> From<DistArray<T, 1>> for Col {
 
 #[cfg(test)]
 mod tests {
-    use super::DType;
+    use super::{CType, DType};
 
     #[test]
     fn names_and_c_codes_round_trip() {
         for d in DType::ALL {
             assert_eq!(DType::parse(d.name()), Some(d));
-            if let Some(c) = d.c_code() {
-                assert_eq!(DType::from_c_code(c), Some(d));
+            if let Some(c) = d.c_type() {
+                assert_eq!(c.dtype(), Some(d));
+                assert_eq!(c.size(), d.size());
             }
         }
+        for c in CType::ALL {
+            assert_eq!(CType::from_code(c.code()), Some(c));
+        }
         assert_eq!(DType::parse("int32"), None);
-        assert_eq!(DType::from_c_code(1), None);
+        assert_eq!(CType::I8.dtype(), None);
+        assert_eq!(CType::from_code(0), None);
         assert_eq!([DType::I64.size(), DType::U8.size(), DType::Bool.size()], [8, 1, 1]);
     }
 }

@@ -47,7 +47,7 @@ pub use array::sublocales::Targets;
 pub use array::{DistArray, IntoDomain, PinnedView, SharedView, View, ViewBound, ViewMut};
 pub use atoll_dist::SublocaleBlock;
 pub use atoll_dist::{Block, BlockCyclic, Cyclic, DistKind, Distribution, Domain, LocaleGrid, StridedRange};
-pub use dtype::{Col, DType, Stored};
+pub use dtype::{CType, Col, DType, Stored};
 pub use elem::Elem;
 pub use expr::{Bound, Expr, ExprExt, IntoExpr, Operand, Scalar};
 pub use follow::FollowBuf;

@@ -4,7 +4,7 @@
 //! thread is `atoll_last_error()`. Panics never unwind into C (they become `ATOLL_E_OTHER`).
 
 use atoll_error::Error;
-use atoll_share::{Access, DType, SharedFile};
+use atoll_share::{Access, CType, SharedFile};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn atoll_dtype(a: *const AtollArray, dtype: *mut u32) -> i
 /// Bytes per element of type code `dtype` (0 for an unknown code).
 #[no_mangle]
 pub extern "C" fn atoll_dtype_size(dtype: u32) -> u64 {
-    DType::from_code(dtype).map_or(0, |d| d.size() as u64)
+    CType::from_code(dtype).map_or(0, |d| d.size() as u64)
 }
 
 /// The rank (1 to 3) into `*rank`.

@@ -45,7 +45,7 @@ fn header_declares_every_exported_function_and_constant() {
         assert!(header.contains(&format!("#define {name} {value}")), "{name} should be {value} in the header");
     }
     for d in 1..=10u32 {
-        let t = atoll_share::DType::from_code(d).unwrap();
+        let t = atoll_share::CType::from_code(d).unwrap();
         assert!(header.contains(&format!("#define ATOLL_{} {d}", t.name().to_uppercase())), "dtype {d}");
     }
 }

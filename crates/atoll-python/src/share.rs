@@ -4,7 +4,7 @@
 
 use crate::arrays::Arr;
 use crate::errors::IntoPy;
-use atoll_share::{Access, DType, SharedFile};
+use atoll_share::{Access, CType, SharedFile};
 use pyo3::prelude::*;
 use std::time::Duration;
 
@@ -37,7 +37,7 @@ impl SharedHandle {
         nblocks: usize,
         keep: bool,
     ) -> PyResult<Self> {
-        let dt = (1..=10).filter_map(DType::from_code).find(|d| d.name() == dtype).ok_or_else(|| {
+        let dt = CType::ALL.into_iter().find(|d| d.name() == dtype).ok_or_else(|| {
             crate::errors::value_err("dtype", format!("{dtype:?} is not one of i8..i64, u8..u64, f32, f64"))
         })?;
         let file = py.allow_threads(|| SharedFile::create(&name, &dir, dt, &shape, nblocks, keep)).py()?;

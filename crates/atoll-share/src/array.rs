@@ -53,7 +53,7 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
     pub fn create(ctx: &Ctx, name: &str, shape: [usize; D], opts: ShareOptions) -> Result<Self> {
         meta::check_name(name)?;
         let dist = dist::block(ctx, shape)?;
-        let meta = meta::layout(name, T::DTYPE, &dist, ctx.num_locales())?;
+        let meta = meta::layout(name, T::CTYPE, &dist, ctx.num_locales())?;
         let mut remove_flag = None;
         let path = opts.dir.join(meta::block_file(name, ctx.id()));
         let array = DistArray::from_external(ctx, dist, "SharedArray::create", |len| {
@@ -106,8 +106,8 @@ impl<T: ShareElem, const D: usize> SharedArray<T, D> {
         let m = if ctx.id() == 0 { Some(Meta::read(&meta_path)) } else { None };
         let meta: Meta = ctx.broadcast(0, m)??;
         let bad = |reason: String| Error::SharedFile { path: meta_path.display().to_string(), reason };
-        if meta.dtype != T::DTYPE {
-            return Err(bad(format!("holds {}, not {}", meta.dtype.name(), T::DTYPE.name())));
+        if meta.dtype != T::CTYPE {
+            return Err(bad(format!("holds {}, not {}", meta.dtype.name(), T::CTYPE.name())));
         }
         if meta.shape.len() != D {
             return Err(bad(format!("has rank {}, not {D}", meta.shape.len())));

@@ -4,7 +4,7 @@
 
 use crate::block::BlockFile;
 use crate::control::Control;
-use crate::dtype::{DType, ShareElem};
+use crate::dtype::{CType, ShareElem};
 use crate::meta::{self, Meta};
 use crate::options::Access;
 use crate::signal::Signal;
@@ -72,7 +72,7 @@ impl SharedFile {
     pub fn create(
         name: &str,
         dir: impl AsRef<Path>,
-        dtype: DType,
+        dtype: CType,
         shape: &[u64],
         nblocks: usize,
         keep: bool,
@@ -137,7 +137,7 @@ impl SharedFile {
     }
 
     /// The element type.
-    pub fn dtype(&self) -> DType {
+    pub fn dtype(&self) -> CType {
         self.meta.dtype
     }
 
@@ -165,10 +165,10 @@ impl SharedFile {
     }
 
     fn check_type<T: ShareElem>(&self) -> Result<()> {
-        if T::DTYPE == self.meta.dtype {
+        if T::CTYPE == self.meta.dtype {
             Ok(())
         } else {
-            Err(meta::bad(&self.path, format!("holds {}, not {}", self.meta.dtype.name(), T::DTYPE.name())))
+            Err(meta::bad(&self.path, format!("holds {}, not {}", self.meta.dtype.name(), T::CTYPE.name())))
         }
     }
 

@@ -33,7 +33,7 @@ mod signal;
 
 pub use array::SharedArray;
 pub use dl::call_c_symbol_per_locale;
-pub use dtype::{DType, ShareElem};
+pub use dtype::{CType, ShareElem};
 pub use ffi_call::{call_c_per_locale, CBlockFn};
 pub use file::SharedFile;
 pub use meta::Meta;

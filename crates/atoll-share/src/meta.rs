@@ -8,7 +8,7 @@
 //! The file is written under a temporary name and linked to its final name, so no reader sees
 //! it half written.
 
-use crate::dtype::DType;
+use crate::dtype::CType;
 use atoll_error::{Error, Result};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ pub struct BlockInfo {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
     /// Element type.
-    pub dtype: DType,
+    pub dtype: CType,
     /// Global shape (its length is the rank, 1 to 3).
     pub shape: Vec<u64>,
     /// Blocks, one per locale of the job that made the array.
@@ -88,7 +88,7 @@ impl Meta {
     pub fn encode(&self) -> Vec<u8> {
         let mut v = Vec::with_capacity(256);
         v.extend_from_slice(MAGIC);
-        for x in [VERSION, self.dtype as u32, self.shape.len() as u32, self.blocks.len() as u32] {
+        for x in [VERSION, self.dtype.code(), self.shape.len() as u32, self.blocks.len() as u32] {
             v.extend_from_slice(&x.to_le_bytes());
         }
         for d in 0..3 {
@@ -140,7 +140,7 @@ impl Meta {
             return Err(bad(path, format!("format version {version}, this library reads version {VERSION}")));
         }
         let dtype =
-            DType::from_code(u32_at(12)).ok_or_else(|| bad(path, format!("unknown dtype code {}", u32_at(12))))?;
+            CType::from_code(u32_at(12)).ok_or_else(|| bad(path, format!("unknown dtype code {}", u32_at(12))))?;
         let rank = u32_at(16) as usize;
         let nblocks = u32_at(20) as usize;
         if !(1..=3).contains(&rank) {
@@ -267,7 +267,7 @@ pub(crate) fn bad(path: &Path, reason: impl std::fmt::Display) -> Error {
 /// targets (block `l` is target `l`'s part), its control page placed after the header.
 pub(crate) fn layout<const D: usize>(
     name: &str,
-    dtype: DType,
+    dtype: CType,
     dist: &atoll_dist::Block<D>,
     nblocks: usize,
 ) -> Result<Meta> {

@@ -386,10 +386,10 @@ fn each_locale_calls_c_with_its_block() {
 
 #[test]
 fn a_plain_process_creates_and_a_job_attaches() {
-    use atoll_share::DType;
+    use atoll_share::CType;
     let dir = TempDir::new("plain");
     {
-        let mut f = SharedFile::create("p", &dir.0, DType::U32, &[10], 3, false).unwrap();
+        let mut f = SharedFile::create("p", &dir.0, CType::U32, &[10], 3, false).unwrap();
         assert_eq!(dir.files(), vec!["atoll-p-0", "atoll-p-1", "atoll-p-2", "atoll-p.meta"]);
         let mut next = 0u32;
         for b in 0..f.nblocks() {
@@ -405,15 +405,15 @@ fn a_plain_process_creates_and_a_job_attaches() {
             a.free()
         })
         .unwrap();
-        assert!(matches!(SharedFile::create("p", &dir.0, DType::U32, &[10], 3, false), Err(Error::SharedFile { .. })));
-        assert!(matches!(SharedFile::create("q", &dir.0, DType::U32, &[10], 0, false), Err(Error::InvalidArgument(_))));
+        assert!(matches!(SharedFile::create("p", &dir.0, CType::U32, &[10], 3, false), Err(Error::SharedFile { .. })));
+        assert!(matches!(SharedFile::create("q", &dir.0, CType::U32, &[10], 0, false), Err(Error::InvalidArgument(_))));
         assert!(matches!(
-            SharedFile::create("q", &dir.0, DType::U32, &[1, 2, 3, 4], 1, false),
+            SharedFile::create("q", &dir.0, CType::U32, &[1, 2, 3, 4], 1, false),
             Err(Error::InvalidArgument(_))
         ));
     }
     assert!(dir.files().is_empty(), "{:?}", dir.files());
-    drop(SharedFile::create("kept", &dir.0, DType::F32, &[4, 4], 4, true).unwrap());
+    drop(SharedFile::create("kept", &dir.0, CType::F32, &[4, 4], 4, true).unwrap());
     assert_eq!(dir.files().len(), 5);
     assert_eq!(SharedFile::open("kept", &dir.0, Access::ReadOnly).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 16]);
 }
@@ -460,8 +460,8 @@ fn an_array_taken_out_still_removes_its_files_when_freed() {
 #[test]
 fn exit_helper() {
     let Ok(d) = std::env::var("ATOLL_SHARE_EXIT_HELPER") else { return };
-    let kept = SharedFile::create("kept", &d, atoll_share::DType::I64, &[100], 2, true).unwrap();
-    let gone = SharedFile::create("gone", &d, atoll_share::DType::I64, &[100], 2, false).unwrap();
+    let kept = SharedFile::create("kept", &d, atoll_share::CType::I64, &[100], 2, true).unwrap();
+    let gone = SharedFile::create("gone", &d, atoll_share::CType::I64, &[100], 2, false).unwrap();
     let (d2, job_dir) = (d.clone(), d.clone());
     run(Config::local(2), move |ctx| {
         // Taken out of its SharedArray and leaked, as a Python session ending with live arrays.
