@@ -7,7 +7,7 @@ use crate::run;
 use atoll_session::commands::{self as cmd, ScanOp};
 use atoll_session::eval::RedOp;
 use atoll_session::handoff::DriverSlice;
-use atoll_session::ufuncs::{F1, F2};
+use atoll_session::ufuncs::F2;
 use atoll_session::{session, ArrRef, Array, BinOp, DType, Node, Scal, UnOp};
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
@@ -288,8 +288,8 @@ fn where_(c: &Ex, a: &Ex, b: &Ex) -> PyResult<Ex> {
 /// `f(x)` for a function of one operand by NumPy's name (`trunc`, `tan`, `log2`, ...).
 #[pyfunction]
 fn ufunc1(f: &str, x: &Ex) -> PyResult<Ex> {
-    let g = F1::parse(f).ok_or_else(|| value_err("f", format!("unknown function {f:?}")))?;
-    checked(Node::Fn1(g, Box::new(x.node.clone())), join(&[x]))
+    let g = UnOp::parse(f).ok_or_else(|| value_err("f", format!("unknown function {f:?}")))?;
+    checked(Node::Un(g, Box::new(x.node.clone())), join(&[x]))
 }
 
 /// `f(a, b)` for a function of two operands of one dtype (`arctan2`, `hypot`, `fmod`, ...).

@@ -145,7 +145,8 @@ impl BinOp {
     }
 }
 
-/// Elementwise unary operations.
+/// The element-wise functions of one operand: NumPy's unary operators and ufuncs (one table;
+/// [`crate::eval::ufuncs::eval1`] evaluates them).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum UnOp {
@@ -161,60 +162,110 @@ pub enum UnOp {
     Ceil,
     Round,
     IsNan,
+    Trunc,
+    Tan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Arcsin,
+    Arccos,
+    Arctan,
+    Arcsinh,
+    Arccosh,
+    Arctanh,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Sign,
+    Square,
+    IsInf,
+    IsFinite,
+    Rad2deg,
+    Deg2rad,
+    Popcount,
+    Parity,
+    Clz,
+    Ctz,
 }
 
 impl UnOp {
+    /// Every operation with its name as the Python layer writes it (NumPy's, `neg` for `-`).
+    pub const NAMES: [(UnOp, &'static str); 37] = {
+        use UnOp::*;
+        [
+            (Neg, "neg"),
+            (Abs, "abs"),
+            (Invert, "invert"),
+            (Log, "log"),
+            (Exp, "exp"),
+            (Sqrt, "sqrt"),
+            (Sin, "sin"),
+            (Cos, "cos"),
+            (Floor, "floor"),
+            (Ceil, "ceil"),
+            (Round, "round"),
+            (IsNan, "isnan"),
+            (Trunc, "trunc"),
+            (Tan, "tan"),
+            (Sinh, "sinh"),
+            (Cosh, "cosh"),
+            (Tanh, "tanh"),
+            (Arcsin, "arcsin"),
+            (Arccos, "arccos"),
+            (Arctan, "arctan"),
+            (Arcsinh, "arcsinh"),
+            (Arccosh, "arccosh"),
+            (Arctanh, "arctanh"),
+            (Log2, "log2"),
+            (Log10, "log10"),
+            (Log1p, "log1p"),
+            (Expm1, "expm1"),
+            (Sign, "sign"),
+            (Square, "square"),
+            (IsInf, "isinf"),
+            (IsFinite, "isfinite"),
+            (Rad2deg, "rad2deg"),
+            (Deg2rad, "deg2rad"),
+            (Popcount, "popcount"),
+            (Parity, "parity"),
+            (Clz, "clz"),
+            (Ctz, "ctz"),
+        ]
+    };
+
     /// The dtype of the result on an operand of dtype `t`, or `None` where the operation is not
-    /// defined (NumPy's TypeError): float-only functions on integers (the Python layer casts
-    /// first), `invert` on floats, arithmetic on bools.
+    /// defined (NumPy's TypeError; the Python layer casts first where NumPy would): the
+    /// transcendental functions on float64 only, `invert` on integers and bools, arithmetic
+    /// (`neg`, `round`, `sign`, `square`) on numbers, the bit counts on 64-bit integers, the
+    /// tests (`isnan`, `isinf`, `isfinite`) on every dtype, giving bool.
     pub fn result(self, t: DType) -> Option<DType> {
         use UnOp::*;
-        match (self, t) {
-            (IsNan, _) => Some(DType::Bool),
-            (Invert, DType::F64) => None,
-            (_, DType::F64) => Some(DType::F64),
-            (Neg | Abs | Invert | Floor | Ceil | Round, DType::I64 | DType::U64 | DType::U8) => Some(t),
-            (Invert | Abs | Floor | Ceil, DType::Bool) => Some(DType::Bool),
-            _ => None,
-        }
+        let ok = match self {
+            IsNan | IsInf | IsFinite => return Some(DType::Bool),
+            Invert => t != DType::F64,
+            Abs | Floor | Ceil | Trunc => true,
+            Neg | Round | Sign | Square => t != DType::Bool,
+            Popcount | Parity | Clz | Ctz => matches!(t, DType::I64 | DType::U64),
+            Log | Exp | Sqrt | Sin | Cos | Tan | Sinh | Cosh | Tanh | Arcsin | Arccos | Arctan | Arcsinh | Arccosh
+            | Arctanh | Log2 | Log10 | Log1p | Expm1 | Rad2deg | Deg2rad => t == DType::F64,
+        };
+        ok.then_some(t)
+    }
+
+    /// The dtype of the result on an operand of dtype `t` where it is defined (`bool` for
+    /// the tests, `t` otherwise).
+    pub fn out(self, t: DType) -> DType {
+        self.result(t).unwrap_or(t)
     }
 
     /// The operation's name as the Python layer writes it.
     pub fn name(self) -> &'static str {
-        use UnOp::*;
-        match self {
-            Neg => "neg",
-            Abs => "abs",
-            Invert => "invert",
-            Log => "log",
-            Exp => "exp",
-            Sqrt => "sqrt",
-            Sin => "sin",
-            Cos => "cos",
-            Floor => "floor",
-            Ceil => "ceil",
-            Round => "round",
-            IsNan => "isnan",
-        }
+        UnOp::NAMES.iter().find(|(o, _)| *o == self).map_or("?", |(_, n)| n)
     }
 
     /// The operation of a name used by the Python layer.
     pub fn parse(s: &str) -> Option<UnOp> {
-        use UnOp::*;
-        Some(match s {
-            "neg" => Neg,
-            "abs" => Abs,
-            "invert" => Invert,
-            "log" => Log,
-            "exp" => Exp,
-            "sqrt" => Sqrt,
-            "sin" => Sin,
-            "cos" => Cos,
-            "floor" => Floor,
-            "ceil" => Ceil,
-            "round" => Round,
-            "isnan" => IsNan,
-            _ => return None,
-        })
+        UnOp::NAMES.iter().find(|(_, n)| *n == s).map(|(o, _)| *o)
     }
 }

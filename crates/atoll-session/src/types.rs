@@ -17,12 +17,10 @@ pub enum Node {
     Cast(Box<Node>, DType),
     /// A binary operation on two operands of one dtype.
     Bin(BinOp, Box<Node>, Box<Node>),
-    /// A unary operation.
+    /// A function of one operand ([`UnOp`]: the unary operators and NumPy's ufuncs).
     Un(UnOp, Box<Node>),
     /// `where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
     Where(Box<Node>, Box<Node>, Box<Node>),
-    /// A function of one operand ([`crate::eval::ufuncs`]).
-    Fn1(crate::eval::ufuncs::F1, Box<Node>),
     /// A function of two operands of one dtype ([`crate::eval::ufuncs`]).
     Fn2(crate::eval::ufuncs::F2, Box<Node>, Box<Node>),
 }
@@ -40,10 +38,8 @@ impl Node {
                     l.dtype()
                 }
             }
-            Node::Un(UnOp::IsNan, _) => DType::Bool,
-            Node::Un(_, x) => x.dtype(),
+            Node::Un(op, x) => op.out(x.dtype()),
             Node::Where(_, a, _) => a.dtype(),
-            Node::Fn1(f, x) => f.out(x.dtype()),
             Node::Fn2(f, a, _) => f.out(a.dtype()),
         }
     }
@@ -53,7 +49,7 @@ impl Node {
         match self {
             Node::Leaf(r, _) => out.push(*r),
             Node::Scalar(_) => {}
-            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.leaves(out),
+            Node::Cast(x, _) | Node::Un(_, x) => x.leaves(out),
             Node::Bin(_, a, b) | Node::Fn2(_, a, b) => {
                 a.leaves(out);
                 b.leaves(out);
@@ -94,15 +90,6 @@ impl Node {
                     return Err(format!("unsupported operand dtype {} for {}", ta.name(), op.name()));
                 }
                 Ok(())
-            }
-            Node::Fn1(f, x) => {
-                x.validate()?;
-                let t = x.dtype();
-                if f.accepts(t) {
-                    Ok(())
-                } else {
-                    Err(format!("{f:?} is not supported for dtype {}", t.name()))
-                }
             }
             Node::Fn2(f, a, b) => {
                 a.validate()?;
@@ -147,7 +134,7 @@ impl Node {
     pub fn has_int_pow(&self) -> bool {
         match self {
             Node::Leaf(..) | Node::Scalar(_) => false,
-            Node::Cast(x, _) | Node::Un(_, x) | Node::Fn1(_, x) => x.has_int_pow(),
+            Node::Cast(x, _) | Node::Un(_, x) => x.has_int_pow(),
             Node::Fn2(_, a, b) => a.has_int_pow() || b.has_int_pow(),
             Node::Bin(op, a, b) => (*op == BinOp::Pow && a.dtype() == DType::I64) || a.has_int_pow() || b.has_int_pow(),
             Node::Where(c, a, b) => c.has_int_pow() || a.has_int_pow() || b.has_int_pow(),

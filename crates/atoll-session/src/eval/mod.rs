@@ -33,8 +33,6 @@ pub enum BNode<'a> {
     Un(UnOp, Box<BNode<'a>>),
     /// A selection.
     Where(Box<BNode<'a>>, Box<BNode<'a>>, Box<BNode<'a>>),
-    /// A function of one operand ([`crate::eval::ufuncs`]).
-    Fn1(crate::eval::ufuncs::F1, Box<BNode<'a>>),
     /// A function of two operands ([`crate::eval::ufuncs`]).
     Fn2(crate::eval::ufuncs::F2, Box<BNode<'a>>, Box<BNode<'a>>),
 }
@@ -53,10 +51,8 @@ impl<'a> BNode<'a> {
                     l.dtype()
                 }
             }
-            BNode::Un(UnOp::IsNan, _) => DType::Bool,
-            BNode::Un(_, x) => x.dtype(),
+            BNode::Un(op, x) => op.out(x.dtype()),
             BNode::Where(_, a, _) => a.dtype(),
-            BNode::Fn1(f, x) => f.out(x.dtype()),
             BNode::Fn2(f, a, _) => f.out(a.dtype()),
         }
     }
@@ -82,7 +78,6 @@ impl<'a> BNode<'a> {
                 let a = Self::bind(a, leaf);
                 BNode::Where(Box::new(c), Box::new(a), Box::new(Self::bind(b, leaf)))
             }
-            Node::Fn1(f, x) => BNode::Fn1(*f, Box::new(Self::bind(x, leaf))),
             Node::Fn2(f, a, b) => {
                 let a = Self::bind(a, leaf);
                 BNode::Fn2(*f, Box::new(a), Box::new(Self::bind(b, leaf)))
@@ -166,69 +161,6 @@ fn cast_t<'a, T: Access>(v: &Val, to: DType, n: usize) -> Result<Val<'a>> {
     })
 }
 
-fn un(op: UnOp, v: &Val, n: usize) -> Result<Val<'static>> {
-    let bad = || Error::InvalidArgument(format!("internal: {op:?} is not defined for {}", v.dtype().name()));
-    Ok(match (v.dtype(), op) {
-        (DType::F64, _) => {
-            let x = f64::arg(v).ok_or_else(bad)?;
-            match op {
-                UnOp::Neg => Val::F(map1(&x, n, |a| -a)),
-                UnOp::Abs => Val::F(map1(&x, n, f64::abs)),
-                UnOp::Log => Val::F(map1(&x, n, f64::ln)),
-                UnOp::Exp => Val::F(map1(&x, n, f64::exp)),
-                UnOp::Sqrt => Val::F(map1(&x, n, f64::sqrt)),
-                UnOp::Sin => Val::F(map1(&x, n, f64::sin)),
-                UnOp::Cos => Val::F(map1(&x, n, f64::cos)),
-                UnOp::Floor => Val::F(map1(&x, n, f64::floor)),
-                UnOp::Ceil => Val::F(map1(&x, n, f64::ceil)),
-                UnOp::Round => Val::F(map1(&x, n, f64::round_ties_even)),
-                UnOp::IsNan => Val::B(map1(&x, n, f64::is_nan)),
-                UnOp::Invert => return Err(bad()),
-            }
-        }
-        (DType::I64, _) => {
-            let x = i64::arg(v).ok_or_else(bad)?;
-            match op {
-                UnOp::Neg => Val::I(map1(&x, n, i64::wrapping_neg)),
-                UnOp::Abs => Val::I(map1(&x, n, i64::wrapping_abs)),
-                UnOp::Invert => Val::I(map1(&x, n, |a| !a)),
-                UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::I(map1(&x, n, |a| a)),
-                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
-                _ => return Err(bad()),
-            }
-        }
-        (DType::U64, _) => {
-            let x = u64::arg(v).ok_or_else(bad)?;
-            match op {
-                UnOp::Neg => Val::U(map1(&x, n, u64::wrapping_neg)),
-                UnOp::Abs | UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::U(map1(&x, n, |a| a)),
-                UnOp::Invert => Val::U(map1(&x, n, |a| !a)),
-                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
-                _ => return Err(bad()),
-            }
-        }
-        (DType::U8, _) => {
-            let x = u8::arg(v).ok_or_else(bad)?;
-            match op {
-                UnOp::Neg => Val::U8(map1(&x, n, u8::wrapping_neg)),
-                UnOp::Abs | UnOp::Floor | UnOp::Ceil | UnOp::Round => Val::U8(map1(&x, n, |a| a)),
-                UnOp::Invert => Val::U8(map1(&x, n, |a| !a)),
-                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
-                _ => return Err(bad()),
-            }
-        }
-        (DType::Bool, _) => {
-            let x = bool::arg(v).ok_or_else(bad)?;
-            match op {
-                UnOp::Invert => Val::B(map1(&x, n, |a| !a)),
-                UnOp::Abs | UnOp::Floor | UnOp::Ceil => Val::B(map1(&x, n, |a| a)),
-                UnOp::IsNan => Val::B(map1(&x, n, |_| false)),
-                _ => return Err(bad()),
-            }
-        }
-    })
-}
-
 fn where_t<'a, T: Access>(c: &Arg<bool>, a: &Val, b: &Val, n: usize) -> Result<Val<'a>> {
     let (x, y) = (T::arg(a).ok_or_else(|| mismatch("where"))?, T::arg(b).ok_or_else(|| mismatch("where"))?);
     let pick = |i: usize| -> T {
@@ -272,14 +204,13 @@ pub fn eval<'a>(node: &BNode<'a>, r: &Range<usize>, flags: &Flags) -> Result<Val
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
             atoll::array::with_dtype!(a.dtype(), T => bin_t::<T>(*op, &a, &b, n, flags)?)
         }
-        BNode::Un(op, x) => un(*op, &eval(x, r, flags)?, n)?,
+        BNode::Un(op, x) => crate::eval::ufuncs::eval1(*op, &eval(x, r, flags)?, n)?,
         BNode::Where(c, a, b) => {
             let c = eval(c, r, flags)?;
             let c = bool::arg(&c).ok_or_else(|| mismatch("where's condition"))?;
             let (a, b) = (eval(a, r, flags)?, eval(b, r, flags)?);
             atoll::array::with_dtype!(a.dtype(), T => where_t::<T>(&c, &a, &b, n)?)
         }
-        BNode::Fn1(f, x) => crate::eval::ufuncs::eval1(*f, &eval(x, r, flags)?, n)?,
         BNode::Fn2(f, a, b) => crate::eval::ufuncs::eval2(*f, &eval(a, r, flags)?, &eval(b, r, flags)?, n)?,
     })
 }

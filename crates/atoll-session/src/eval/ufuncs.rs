@@ -1,47 +1,17 @@
-//! NumPy's elementwise functions beyond the operators ([`crate::types::BinOp`],
-//! [`crate::types::UnOp`]): trigonometric and hyperbolic functions and their inverses,
-//! logarithms and exponentials of other bases, rounding toward zero, sign, infinity tests,
-//! bit counts and rotations, `arctan2`, `hypot`, `fmod`, `nextafter`. Nodes
-//! [`crate::types::Node::Fn1`] and [`crate::types::Node::Fn2`] of the fused expressions; the
+//! NumPy's element-wise functions: every function of one operand ([`UnOp`], the unary
+//! operators and the ufuncs: logarithms, exponentials, trigonometric and hyperbolic functions
+//! and their inverses, rounding, sign, NaN and infinity tests, bit counts), evaluated by
+//! [`eval1`], and the functions of two operands beyond the binary operators ([`F2`]:
+//! `arctan2`, `hypot`, `fmod`, `nextafter`, bit rotations), evaluated by [`eval2`]. Nodes
+//! [`crate::types::Node::Un`] and [`crate::types::Node::Fn2`] of the fused expressions; the
 //! Python layer converts the operands to the dtype a function takes (float64 for the
-//! transcendental ones) before it builds the node, and [`F1::accepts`]/[`F2::accepts`] refuse
-//! the others when the node is built.
+//! transcendental ones) before it builds the node, and [`UnOp::result`]/[`F2::accepts`]
+//! refuse the others when the node is built.
 
-use crate::types::DType;
+use crate::types::{DType, UnOp};
 use crate::values::{Access, Arg, Val};
 use atoll::{Error, Result};
 use serde::{Deserialize, Serialize};
-
-/// A function of one operand.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum F1 {
-    Trunc,
-    Tan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Arcsin,
-    Arccos,
-    Arctan,
-    Arcsinh,
-    Arccosh,
-    Arctanh,
-    Log2,
-    Log10,
-    Log1p,
-    Expm1,
-    Sign,
-    Square,
-    IsInf,
-    IsFinite,
-    Rad2deg,
-    Deg2rad,
-    Popcount,
-    Parity,
-    Clz,
-    Ctz,
-}
 
 /// A function of two operands of one dtype.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,60 +23,6 @@ pub enum F2 {
     Nextafter,
     Rotl,
     Rotr,
-}
-
-impl F1 {
-    /// The function of a name used by the Python layer (NumPy's name).
-    pub fn parse(s: &str) -> Option<F1> {
-        use F1::*;
-        Some(match s {
-            "trunc" => Trunc,
-            "tan" => Tan,
-            "sinh" => Sinh,
-            "cosh" => Cosh,
-            "tanh" => Tanh,
-            "arcsin" => Arcsin,
-            "arccos" => Arccos,
-            "arctan" => Arctan,
-            "arcsinh" => Arcsinh,
-            "arccosh" => Arccosh,
-            "arctanh" => Arctanh,
-            "log2" => Log2,
-            "log10" => Log10,
-            "log1p" => Log1p,
-            "expm1" => Expm1,
-            "sign" => Sign,
-            "square" => Square,
-            "isinf" => IsInf,
-            "isfinite" => IsFinite,
-            "rad2deg" => Rad2deg,
-            "deg2rad" => Deg2rad,
-            "popcount" => Popcount,
-            "parity" => Parity,
-            "clz" => Clz,
-            "ctz" => Ctz,
-            _ => return None,
-        })
-    }
-
-    /// True when the function is defined on `t`.
-    pub fn accepts(self, t: DType) -> bool {
-        use F1::*;
-        match self {
-            Sign | Square => t != DType::Bool,
-            Popcount | Parity | Clz | Ctz => matches!(t, DType::I64 | DType::U64),
-            IsInf | IsFinite | Trunc => true,
-            _ => t == DType::F64,
-        }
-    }
-
-    /// The dtype of the value for an operand of dtype `t`.
-    pub fn out(self, t: DType) -> DType {
-        match self {
-            F1::IsInf | F1::IsFinite => DType::Bool,
-            _ => t,
-        }
-    }
 }
 
 impl F2 {
@@ -214,17 +130,27 @@ fn nextafter(a: f64, b: f64) -> f64 {
 }
 
 /// The value of `f` on `v` (`n` elements).
-pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
-    use F1::*;
-    let what = format!("{f:?}");
+pub fn eval1<'a>(f: UnOp, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
+    use UnOp::*;
+    let what = f.name();
     let t = v.dtype();
-    if !f.accepts(t) {
-        return Err(bad(&what, t));
+    if f.result(t).is_none() {
+        return Err(bad(what, t));
     }
     Ok(match t {
         DType::F64 => {
-            let x = arg::<f64>(v, &what)?;
+            let x = arg::<f64>(v, what)?;
             let g: fn(f64) -> f64 = match f {
+                Neg => |a| -a,
+                Abs => f64::abs,
+                Log => f64::ln,
+                Exp => f64::exp,
+                Sqrt => f64::sqrt,
+                Sin => f64::sin,
+                Cos => f64::cos,
+                Floor => f64::floor,
+                Ceil => f64::ceil,
+                Round => f64::round_ties_even,
                 Trunc => f64::trunc,
                 Tan => f64::tan,
                 Sinh => f64::sinh,
@@ -244,60 +170,69 @@ pub fn eval1<'a>(f: F1, v: &Val<'_>, n: usize) -> Result<Val<'a>> {
                 Square => |a| a * a,
                 Rad2deg => f64::to_degrees,
                 Deg2rad => f64::to_radians,
+                IsNan => return Ok(Val::B(map(&x, n, f64::is_nan))),
                 IsInf => return Ok(Val::B(map(&x, n, f64::is_infinite))),
                 IsFinite => return Ok(Val::B(map(&x, n, f64::is_finite))),
-                Popcount | Parity | Clz | Ctz => return Err(bad(&what, t)),
+                Invert | Popcount | Parity | Clz | Ctz => return Err(bad(what, t)),
             };
             Val::F(map(&x, n, g))
         }
         DType::I64 => {
-            let x = arg::<i64>(v, &what)?;
+            let x = arg::<i64>(v, what)?;
             match f {
+                Neg => Val::I(map(&x, n, i64::wrapping_neg)),
+                Abs => Val::I(map(&x, n, i64::wrapping_abs)),
+                Invert => Val::I(map(&x, n, |a| !a)),
+                Floor | Ceil | Round | Trunc => Val::I(map(&x, n, |a| a)),
                 Sign => Val::I(map(&x, n, i64::signum)),
                 Square => Val::I(map(&x, n, |a| a.wrapping_mul(a))),
-                Trunc => Val::I(map(&x, n, |a| a)),
                 Popcount => Val::I(map(&x, n, |a| a.count_ones() as i64)),
                 Parity => Val::I(map(&x, n, |a| (a.count_ones() & 1) as i64)),
                 Clz => Val::I(map(&x, n, |a| a.leading_zeros() as i64)),
                 Ctz => Val::I(map(&x, n, |a| if a == 0 { 0 } else { a.trailing_zeros() as i64 })),
-                IsInf => Val::B(vec![false; n]),
+                IsNan | IsInf => Val::B(vec![false; n]),
                 IsFinite => Val::B(vec![true; n]),
-                _ => return Err(bad(&what, t)),
+                _ => return Err(bad(what, t)),
             }
         }
         DType::U64 => {
-            let x = arg::<u64>(v, &what)?;
+            let x = arg::<u64>(v, what)?;
             match f {
+                Neg => Val::U(map(&x, n, u64::wrapping_neg)),
+                Abs | Floor | Ceil | Round | Trunc => Val::U(map(&x, n, |a| a)),
+                Invert => Val::U(map(&x, n, |a| !a)),
                 Sign => Val::U(map(&x, n, |a| (a != 0) as u64)),
                 Square => Val::U(map(&x, n, |a| a.wrapping_mul(a))),
-                Trunc => Val::U(map(&x, n, |a| a)),
                 Popcount => Val::U(map(&x, n, |a| a.count_ones() as u64)),
                 Parity => Val::U(map(&x, n, |a| (a.count_ones() & 1) as u64)),
                 Clz => Val::U(map(&x, n, |a| a.leading_zeros() as u64)),
                 Ctz => Val::U(map(&x, n, |a| if a == 0 { 0 } else { a.trailing_zeros() as u64 })),
-                IsInf => Val::B(vec![false; n]),
+                IsNan | IsInf => Val::B(vec![false; n]),
                 IsFinite => Val::B(vec![true; n]),
-                _ => return Err(bad(&what, t)),
+                _ => return Err(bad(what, t)),
             }
         }
         DType::U8 => {
-            let x = arg::<u8>(v, &what)?;
+            let x = arg::<u8>(v, what)?;
             match f {
+                Neg => Val::U8(map(&x, n, u8::wrapping_neg)),
+                Abs | Floor | Ceil | Round | Trunc => Val::U8(map(&x, n, |a| a)),
+                Invert => Val::U8(map(&x, n, |a| !a)),
                 Sign => Val::U8(map(&x, n, |a| (a != 0) as u8)),
                 Square => Val::U8(map(&x, n, |a| a.wrapping_mul(a))),
-                Trunc => Val::U8(map(&x, n, |a| a)),
-                IsInf => Val::B(vec![false; n]),
+                IsNan | IsInf => Val::B(vec![false; n]),
                 IsFinite => Val::B(vec![true; n]),
-                _ => return Err(bad(&what, t)),
+                _ => return Err(bad(what, t)),
             }
         }
         DType::Bool => {
-            let x = arg::<bool>(v, &what)?;
+            let x = arg::<bool>(v, what)?;
             match f {
-                Trunc => Val::B(map(&x, n, |a| a)),
-                IsInf => Val::B(vec![false; n]),
+                Invert => Val::B(map(&x, n, |a| !a)),
+                Abs | Floor | Ceil | Trunc => Val::B(map(&x, n, |a| a)),
+                IsNan | IsInf => Val::B(vec![false; n]),
                 IsFinite => Val::B(vec![true; n]),
-                _ => return Err(bad(&what, t)),
+                _ => return Err(bad(what, t)),
             }
         }
     })
