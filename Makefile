@@ -210,7 +210,7 @@ examples-c:
 		-Ltarget/debug -latoll_capi -Wl,-rpath,$(abspath target/debug) -o target/examples-c/hitting_consumer
 
 # The Examples of the documented modules' docstrings (tools/typing_ratchet.py --documented) run as
-# doctests, at 2 locales, with `ak` in their namespace (python/conftest.py).
+# doctests, at 2 locales, each importing what it uses (python/conftest.py).
 test-python: build-python
 	$(VENV)/bin/python tools/py_import_cycles.py --import
 	ATOLL_LOCALES=2 $(VENV)/bin/python -m pytest -q -p no:cacheprovider --import-mode=importlib --doctest-modules $$(python3 tools/typing_ratchet.py --documented)

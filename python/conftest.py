@@ -1,13 +1,4 @@
-"""The docstrings' Examples (``pytest --doctest-modules``, ``make test``) run with the package as
-``ak`` and NumPy as ``np`` in their namespace, as Arkouda's are written, on a job of ATOLL_LOCALES
-locales."""
-
-import atoll as ak
-import numpy as np
-import pytest
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _doctest_names(doctest_namespace):
-    doctest_namespace["ak"] = ak
-    doctest_namespace["np"] = np
+"""The docstrings' Examples (``pytest --doctest-modules``, ``make test``) run on a job of
+ATOLL_LOCALES locales with nothing in their namespace but the module's own names, as
+``doctest.testmod`` runs them (Arkouda's tests run it on Atoll's modules): each Examples section
+imports what it uses (``>>> import atoll as ak``)."""

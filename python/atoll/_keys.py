@@ -43,6 +43,7 @@ def key_list(keys: object, name: str = "keys") -> tuple[list[pdarray], bool]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import key_list
     >>> ks, seq = key_list([ak.array([1, 2]), ak.array([True, False])])
     >>> len(ks), seq
@@ -82,6 +83,7 @@ def key_expr(k: pdarray) -> _atoll.Ex:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import key_expr
     >>> type(key_expr(ak.array([True, False]))).__name__
     'Ex'
@@ -114,6 +116,7 @@ def key_expr_desc(k: pdarray) -> _atoll.Ex:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import key_expr_desc
     >>> type(key_expr_desc(ak.array([1.5, -2.0]))).__name__
     'Ex'
@@ -137,6 +140,8 @@ def has_nan(k: pdarray) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> from atoll._keys import has_nan
     >>> has_nan(ak.array([1.0, np.nan])), has_nan(ak.array([1, 2]))
     (True, False)
@@ -176,6 +181,7 @@ def dense_range(k: object, rows: int | None = None) -> tuple[int, int] | None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import dense_range
     >>> dense_range(ak.array([5, 7, 6])), dense_range(ak.array([1.5]))
     ((5, 3), None)
@@ -207,6 +213,7 @@ def dense_limit(k: object, rows: int | None = None) -> int | None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import dense_limit
     >>> dense_limit(ak.array([5, 7, 6])), dense_limit(ak.array([1.5]))
     (65536, None)
@@ -231,6 +238,7 @@ def dense_key(k: pdarray) -> _atoll.Ex:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import dense_key
     >>> type(dense_key(ak.array([1, 2], dtype=ak.uint8))).__name__
     'Ex'
@@ -256,6 +264,7 @@ def dense_keys_out(uk: _atoll.Arr, k: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import dense_keys_out
     >>> k = ak.array([3, 1], dtype=ak.uint8)
     >>> dense_keys_out(ak.array([1, 3])._arr, k).dtype

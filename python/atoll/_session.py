@@ -51,6 +51,7 @@ def init(locales: int | None = None, backend: str | None = None) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> n = ak.num_locales()
     >>> ak.init(locales=n)
     >>> ak.num_locales() == n
@@ -70,6 +71,8 @@ def shutdown() -> None:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.shutdown()
     >>> ak.arange(3).sum()
     np.int64(3)
@@ -87,6 +90,7 @@ def connect(*args: object, **kwargs: object) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.connect("localhost", 5555)
     >>> ak.ruok()
     'imok'
@@ -99,6 +103,7 @@ def disconnect() -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.disconnect()
     """
 
@@ -113,6 +118,7 @@ def num_locales() -> int:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.num_locales() == ak.get_config()["numLocales"]
     True
     """
@@ -129,6 +135,7 @@ def backend() -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.backend() in ("local", "mpi")
     True
     """

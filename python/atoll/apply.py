@@ -42,6 +42,7 @@ def apply(arr: pdarray, func: Callable[[Any], Any] | str, result_dtype: npt.DTyp
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.array([1, 2, 3])
     >>> ak.apply(a, lambda x: x * x)
     array([1 4 9])

@@ -95,6 +95,7 @@ def install() -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import sys
     >>> from atoll import arkouda as alias
     >>> alias.install()

@@ -66,6 +66,7 @@ class IPv4(pdarray):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ip = ak.IPv4(ak.array([3232235777, 16909060]))
     >>> ip
     IPv4([192.168.1.1,
@@ -98,6 +99,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.ip_address(["10.0.0.1"]).export_uint()
         array([167772161])
         """
@@ -125,6 +127,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.IPv4(ak.array([0])).format(16909060)
         '1.2.3.4'
         """
@@ -152,6 +155,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.IPv4(ak.array([0])).normalize("10.0.0.1")
         167772161
         """
@@ -176,6 +180,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.IPv4(ak.array([3232235777, 16909060])).to_ndarray()
         array(['192.168.1.1', '1.2.3.4'], dtype='<U11')
         """
@@ -191,6 +196,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.IPv4(ak.array([3232235777, 16909060])).tolist()
         ['192.168.1.1', '1.2.3.4']
         """
@@ -207,6 +213,7 @@ class IPv4(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.IPv4(ak.array([16909060])).to_list()
         ['1.2.3.4']
         """
@@ -314,6 +321,7 @@ def ip_address(values: pdarray | Iterable[_Address]) -> IPv4:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ip = ak.ip_address(["10.0.0.1", "10.0.0.9"])
     >>> ip.export_uint()
     array([167772161 167772169])
@@ -352,6 +360,7 @@ def is_ipv4(ip: pdarray, ip2: pdarray | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_ipv4(ak.array([1, 2**33]))
     array([ True False])
     >>> ak.is_ipv4(ak.array([0, 1]), ak.array([5, 2**40]))
@@ -397,6 +406,7 @@ def is_ipv6(ip: pdarray, ip2: pdarray | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_ipv6(ak.array([1, 2**33]))
     array([False  True])
     """
@@ -423,6 +433,7 @@ def bit_vectorizer(width: int = 64, reverse: bool = False) -> Callable[[pdarray]
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.bit_vectorizer(width=4)(ak.array([1, 6])).tolist()
     ['...|', '.||.']
     """
@@ -455,6 +466,7 @@ class BitVector(pdarray):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> bv = ak.BitVector(ak.array([1, 6]), width=4)
     >>> bv
     BitVector([...|,
@@ -496,6 +508,7 @@ class BitVector(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.BitVector(ak.array([0]), width=4).format(5)
         '.|.|'
         """
@@ -512,6 +525,7 @@ class BitVector(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.BitVector(ak.array([1, 6]), width=4).to_ndarray()
         array(['...|', '.||.'], dtype='<U4')
         """
@@ -527,6 +541,7 @@ class BitVector(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.BitVector(ak.array([1, 6]), width=4, reverse=True).tolist()
         ['|...', '.||.']
         """
@@ -543,6 +558,7 @@ class BitVector(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.BitVector(ak.array([3]), width=2).to_list()
         ['||']
         """
@@ -627,6 +643,7 @@ class BitVector(pdarray):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> bv = ak.BitVector(ak.array([1, 6]), width=4)
         >>> bv.opeq(2, "|=")
         >>> bv.tolist()
@@ -673,6 +690,7 @@ class Fields(BitVector):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.Fields(ak.array([0, 5]), "ABC")
     Fields([--- (0),
             A-C (5)],
@@ -765,6 +783,7 @@ class Fields(BitVector):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Fields(ak.array([0]), "ABC").format(3)
         '-BC (3)'
         """

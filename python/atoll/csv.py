@@ -254,6 +254,7 @@ def read_csv(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_csv({"n": ak.arange(3), "s": ak.array(["a", "b,c", "d"])}, prefix)
@@ -359,6 +360,7 @@ def to_csv(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import glob, os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_csv([ak.array([1.5, 2.5])], prefix, names=["x"])

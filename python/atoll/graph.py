@@ -48,6 +48,7 @@ class Graph:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.graph.from_edges(ak.array([0, 1]), ak.array([1, 2]))
     Graph(num_vertices=3, num_edges=2)
     """
@@ -108,6 +109,7 @@ def read_matrix_market(path: str | os.PathLike[str]) -> Graph:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "path.mtx")
     >>> with open(path, "w") as f:
@@ -146,6 +148,7 @@ def kronecker(scale: int, edge_factor: int = 16, seed: int = 1) -> Graph:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> g = ak.graph.kronecker(4, seed=1)
     >>> g.num_vertices
     16
@@ -184,6 +187,7 @@ def fe_banded(nx: int, ny: int, nz: int, dof: int = 1) -> Graph:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.graph.fe_banded(2, 2, 2)
     Graph(num_vertices=8, num_edges=64)
     """
@@ -218,6 +222,7 @@ def from_edges(src: pdarray, dst: pdarray, num_vertices: int | None = None, symm
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.graph.from_edges(ak.array([0, 1]), ak.array([1, 2]), symmetric=True)
     Graph(num_vertices=3, num_edges=4)
     >>> ak.graph.from_edges(ak.array([0]), ak.array([1]), num_vertices=10).num_vertices
@@ -269,6 +274,8 @@ def label_propagation(g: Graph, max_iters: int = 100, return_info: bool = False)
     --------
     Two triangles:
 
+    >>> import atoll as ak
+
     >>> g = ak.graph.from_edges(ak.array([0, 1, 2, 3, 4, 5]), ak.array([1, 2, 0, 4, 5, 3]), symmetric=True)
     >>> labels, iters, converged = ak.graph.label_propagation(g, return_info=True)
     >>> labels, converged
@@ -298,6 +305,7 @@ def connected_components(g: Graph) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> g = ak.graph.from_edges(ak.array([0, 1, 3]), ak.array([1, 2, 4]), symmetric=True)
     >>> ak.graph.connected_components(g)
     array([0 0 0 3 3])
@@ -328,6 +336,7 @@ def bfs(g: Graph, source: int) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> g = ak.graph.from_edges(ak.array([0, 1, 3]), ak.array([1, 2, 4]), symmetric=True)
     >>> ak.graph.bfs(g, 0)
     array([ 0  1  2 -1 -1])
@@ -382,6 +391,7 @@ def hitting_times(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> g = ak.graph.from_edges(ak.array([0, 1, 3]), ak.array([1, 2, 4]), symmetric=True)
     >>> ak.graph.hitting_times(g, targets=[2])
     array([ 4.  3.  0. inf inf])
@@ -428,6 +438,8 @@ def pagerank(g: Graph, damping: float = 0.85, tol: float = 1e-10, max_iters: int
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> g = ak.graph.from_edges(ak.array([0, 1, 2]), ak.array([1, 2, 0]))
     >>> r = ak.graph.pagerank(g)
     >>> bool(np.allclose(r.to_ndarray(), 1 / 3))

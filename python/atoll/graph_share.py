@@ -52,6 +52,7 @@ class SharedEdges:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os
     >>> g = ak.graph.from_edges(ak.array([0, 1]), ak.array([1, 2]), symmetric=True)
     >>> e = ak.graph.share_edges(g, f"doc-se-{os.getpid()}", targets=[2])
@@ -123,6 +124,7 @@ def share_edges(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os
     >>> from atoll import share
     >>> g = ak.graph.from_edges(ak.array([0, 1]), ak.array([1, 2]))

@@ -7,6 +7,7 @@ database; it needs IPython, imported on first use).
 
 Examples
 --------
+>>> import atoll as ak
 >>> from atoll.history import ShellHistoryRetriever
 >>> h = ShellHistoryRetriever()
 >>> cmds = h.retrieve(command_filter="ak.", num_commands=5)
@@ -35,6 +36,7 @@ class HistoryRetriever:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.history import HistoryRetriever
     >>> HistoryRetriever._filter_arkouda_command("x = ak.arange(3)", "ak.")
     'x = ak.arange(3)'
@@ -106,6 +108,7 @@ class ShellHistoryRetriever(HistoryRetriever):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.history import ShellHistoryRetriever
         >>> cmds = ShellHistoryRetriever().retrieve(command_filter="ak.", num_commands=2)
         >>> len(cmds) <= 2 and all("ak." in c for c in cmds)
@@ -121,6 +124,7 @@ class NotebookHistoryRetriever(HistoryRetriever):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.history import NotebookHistoryRetriever
     >>> h = NotebookHistoryRetriever()  # doctest: +SKIP
     >>> h.retrieve(num_commands=3)  # doctest: +SKIP
@@ -146,6 +150,7 @@ class NotebookHistoryRetriever(HistoryRetriever):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.history import NotebookHistoryRetriever
         >>> NotebookHistoryRetriever().retrieve(command_filter="ak.", num_commands=2)  # doctest: +SKIP
         ['x = ak.arange(5)', 'y = ak.ones(3)']

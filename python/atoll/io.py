@@ -148,6 +148,7 @@ def get_filetype(filenames: _Path | Sequence[_Path]) -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -229,6 +230,7 @@ def get_datasets(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -285,6 +287,7 @@ def ls(filename: _Path, col_delim: str = ",", read_nested: bool = True) -> list[
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -385,6 +388,7 @@ def read_parquet(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -626,6 +630,7 @@ def read_tagged_data(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -663,6 +668,7 @@ def get_null_indices(filenames: _Paths, datasets: str | Sequence[str] | None = N
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"s": ak.array(["a", "", "c"])}, prefix)
@@ -717,6 +723,7 @@ def read(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -793,6 +800,7 @@ def load(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -847,6 +855,7 @@ def load_all(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3), "s": ak.array(["a", "b", "c"])}, prefix)
@@ -906,6 +915,7 @@ def save_all(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "h")
     >>> ak.save_all({"x": ak.arange(2)}, prefix)
@@ -933,6 +943,7 @@ def snapshot(filename: _Path) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "snap")
     >>> kept = ak.arange(3)
@@ -973,6 +984,7 @@ def restore(filename: _Path) -> dict[str, Any]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "snap")
     >>> kept = ak.array(["x", "y"])
@@ -1004,6 +1016,7 @@ def read_zarr(store_path: str, ndim: int = 1, dtype: object = None) -> NoReturn:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.read_zarr("store")
     Traceback (most recent call last):
     ...
@@ -1031,6 +1044,7 @@ def to_zarr(store_path: str, arr: pdarray, chunk_shape: object) -> NoReturn:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.to_zarr("store", ak.arange(4), (2,))
     Traceback (most recent call last):
     ...
@@ -1070,6 +1084,7 @@ def import_data(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> import pandas as pd
     >>> path = os.path.join(tempfile.mkdtemp(), "p.parquet")
@@ -1128,6 +1143,7 @@ def export(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet({"n": ak.arange(3)}, prefix)
@@ -1197,6 +1213,7 @@ def to_parquet(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os, tempfile
     >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
     >>> ak.to_parquet([ak.arange(3), ak.array([0.5, 1.5, 2.5])], prefix, names=["i", "f"])

@@ -29,6 +29,7 @@ def get_mem_used(unit: str = "b", as_percent: bool = False) -> int:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> before = ak.get_mem_used()
     >>> a = ak.zeros(10**6)
     >>> ak.get_mem_used() - before >= 8 * 10**6
@@ -65,6 +66,7 @@ def get_mem_avail(unit: str = "b", as_percent: bool = False) -> int:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.get_mem_avail("kb") == ak.get_mem_avail() // 1024
     True
     >>> ak.get_mem_avail(unit="parsecs")
@@ -90,6 +92,7 @@ def get_mem_status() -> list[dict[str, int]]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> st = ak.get_mem_status()
     >>> len(st) == ak.num_locales()
     True

@@ -103,6 +103,7 @@ def plot_dist(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from atoll.plotting import plot_dist
@@ -191,6 +192,7 @@ def doane_bins(x: pdarray) -> int:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import math, scipy.stats
     >>> from atoll.plotting import doane_bins
     >>> v = [1.0, 1.0, 50.0, 2.0, 3.0, 1.0, 1.0, 1.0]
@@ -239,6 +241,7 @@ def hist_all(ak_df: DataFrame, cols: list[Any] | None = None) -> tuple[Figure, n
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from atoll.plotting import hist_all

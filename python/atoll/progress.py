@@ -281,6 +281,7 @@ def size_of(x: object) -> int | None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll import progress
     >>> progress.size_of(7), progress.size_of(ak.arange(5)), progress.size_of([ak.arange(3), ak.arange(9)])
     (7, 5, 3)
@@ -474,6 +475,7 @@ def tracked(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll import progress
     >>> @progress.tracked("double", rows=0)
     ... def double(a):

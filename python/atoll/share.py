@@ -158,6 +158,7 @@ class SharedArray:
 
         Examples
         --------
+        >>> import numpy as np
         >>> import os
         >>> from atoll import share
         >>> a = share.from_numpy(f"doc-tn-{os.getpid()}", np.arange(6).reshape(2, 3), nblocks=2)
@@ -292,6 +293,7 @@ def attach(name: str, dir: _Path = "/dev/shm", writable: bool = False) -> Shared
 
     Examples
     --------
+    >>> import numpy as np
     >>> import os
     >>> from atoll import share
     >>> name = f"doc-at-{os.getpid()}"
@@ -346,6 +348,7 @@ def create(
 
     Examples
     --------
+    >>> import numpy as np
     >>> import os
     >>> from atoll import share
     >>> a = share.create(f"doc-cr-{os.getpid()}", (2, 2), np.int32)
@@ -399,6 +402,7 @@ def from_numpy(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os
     >>> from atoll import share
     >>> a = share.from_numpy(f"doc-fn-{os.getpid()}", ak.arange(5), nblocks=2)
@@ -445,6 +449,7 @@ def make(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import os
     >>> from atoll import share
     >>> name = f"doc-mk-{os.getpid()}"
@@ -491,6 +496,8 @@ def call_c(pda: pdarray, library: _Path | ctypes.CDLL, symbol: str, user: int = 
     Examples
     --------
     A function that is not there:
+
+    >>> import atoll as ak
 
     >>> from atoll import share
     >>> share.call_c(ak.zeros(4), "libc.so.6", "no_such_function")

@@ -57,6 +57,7 @@ def is_str_key(k: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.str_groupby import is_str_key
     >>> is_str_key(ak.array(["a", "b"])), is_str_key(ak.array([1, 2]))
     (True, False)
@@ -79,6 +80,7 @@ def string_ranks(s: Strings) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.str_groupby import string_ranks
     >>> string_ranks(ak.array(["b", "a", "b"]))
     array([1 0 1])
@@ -101,6 +103,7 @@ def rank_keys(keys: _Key | list[_Key] | tuple[_Key, ...]) -> Any:  # noqa: ANN40
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.str_groupby import rank_keys
     >>> rank_keys([ak.array(["b", "a", "b"]), ak.array([1, 2, 3])])
     [array([1 0 1]), array([1 2 3])]
@@ -130,6 +133,7 @@ def init_strings(g: GroupBy, s: Strings, dropna: bool) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.str_groupby import init_strings
     >>> g = ak.GroupBy.__new__(ak.GroupBy)
     >>> init_strings(g, ak.array(["b", "a", "b"]), True)
@@ -206,6 +210,7 @@ def radix_key(keys: object) -> tuple[pdarray, int, Callable[[Any], Any]] | None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.str_groupby import radix_key
     >>> key, product, decode = radix_key([ak.array([1, 2, 1]), ak.array([True, False, True])])
     >>> key, product

@@ -589,6 +589,7 @@ def from_dlpack(x: SupportsDLPack, /) -> Array:
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll.array_api as xp
     >>> xp.from_dlpack(np.array([1, 2, 3])).tolist()
     [1, 2, 3]

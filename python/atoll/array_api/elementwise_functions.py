@@ -272,6 +272,7 @@ def logaddexp(x1: object, x2: object, /) -> Array:
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll.array_api as xp
     >>> bool(xp.logaddexp(xp.asarray([1000.0]), 1000.0)[0] == 1000.0 + np.log(2.0))
     True

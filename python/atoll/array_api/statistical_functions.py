@@ -217,6 +217,7 @@ def std(x: Array, /, *, axis: _Axes = None, correction: float = 0.0, keepdims: b
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll.array_api as xp
     >>> bool(xp.std(xp.asarray([1.0, 3.0]), correction=1).item() == np.std([1.0, 3.0], ddof=1))
     True

@@ -56,6 +56,7 @@ def get_array_ranks() -> list[int]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.get_array_ranks()
     [1, 2, 3, 4, 5, 6, 7, 8]
     """
@@ -72,6 +73,7 @@ def get_max_array_rank() -> int:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.get_max_array_rank()
     8
     >>> ak.zeros((2,) * ak.get_max_array_rank()).ndim
@@ -94,6 +96,7 @@ def get_config() -> dict[str, Any]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> cfg = ak.get_config()
     >>> cfg["numLocales"] == ak.num_locales()
     True
@@ -207,6 +210,7 @@ def ruok() -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.ruok()
     'imok'
     """
@@ -241,6 +245,7 @@ def generate_history(num_commands: int | None = None, command_filter: str | None
 
     Examples
     --------
+    >>> import atoll as ak
     >>> h = ak.generate_history(num_commands=5, command_filter="ak.")
     >>> len(h) <= 5 and all("ak." in c for c in h)
     True

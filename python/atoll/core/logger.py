@@ -356,6 +356,7 @@ def enable_verbose() -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core.logger import get_arkouda_logger, LogLevel
     >>> log = get_arkouda_logger("docAll")
     >>> ak.enable_verbose()
@@ -382,6 +383,7 @@ def disable_verbose(logLevel: LogLevel = LogLevel.INFO) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.core.logger import get_arkouda_logger, LogLevel
     >>> log = get_arkouda_logger("docNone")
     >>> ak.disable_verbose(LogLevel.ERROR)
@@ -417,6 +419,7 @@ def write_log(log_msg: str, tag: str = "ClientGeneratedLog", log_lvl: LogLevel =
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import logging, sys
     >>> server = logging.getLogger("atoll.server")
     >>> out = logging.StreamHandler(sys.stdout)

@@ -45,6 +45,7 @@ def is_cosorted(arrays: Sequence[pdarray]) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.alignment import is_cosorted
     >>> is_cosorted([ak.array([0, 0, 1]), ak.array([2, 5, 1])]), is_cosorted([ak.array([0, 0]), ak.array([5, 2])])
     (True, False)
@@ -101,6 +102,7 @@ def find(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.numpy.alignment.find(ak.array([3, 7, 1]), ak.array([1, 2, 3])).tolist()
     [2, -1, 0]
     """
@@ -216,6 +218,7 @@ def lookup(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.numpy.alignment.lookup(ak.array([1, 5]), ak.array([10.0, 50.0]), ak.array([5, 2, 1])).tolist()
     [50.0, -1.0, 10.0]
     """
@@ -342,6 +345,7 @@ def search_intervals(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> bounds = (ak.array([0, 10, 50]), ak.array([9, 49, 59]))
     >>> ak.numpy.alignment.search_intervals(ak.array([22, 51, 1, 60]), bounds)
     array([ 1  2  0 -1])
@@ -454,6 +458,7 @@ def interval_lookup(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> keys = (ak.array([0, 10]), ak.array([9, 19]))
     >>> ak.numpy.alignment.interval_lookup(keys, ak.array(["lo", "hi"]), ak.array([15, 3, 40])).tolist()
     ['hi', 'lo', '-1']

@@ -41,6 +41,7 @@ def isnumeric(pda: Strings) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.numpy.char.isnumeric(ak.array(["12", "1.5", ""])).tolist()
     [True, False, False]
     """

@@ -137,6 +137,8 @@ def supported(d: np.dtype[Any]) -> np.dtype[Any]:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.dtypes.supported(np.dtype(np.int32))
     dtype('int64')
     >>> ak.dtypes.supported(np.dtype(np.uint8))
@@ -168,6 +170,8 @@ def is_scalar(x: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.numpy.is_scalar(3), ak.numpy.is_scalar(np.float32(1)), ak.numpy.is_scalar("a")
     (True, True, False)
     """
@@ -194,6 +198,8 @@ def scalar_dtype(x: object) -> np.dtype[Any]:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.dtypes.scalar_dtype(1), ak.dtypes.scalar_dtype(2**63), ak.dtypes.scalar_dtype(np.float32(1))
     (dtype('int64'), dtype('uint64'), dtype('float64'))
     """
@@ -228,6 +234,7 @@ def result(a: Any, b: Any) -> np.dtype[Any]:  # noqa: ANN401 (what numpy.result_
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.dtypes.result(ak.int64, ak.float64), ak.dtypes.result(ak.uint8, 1)
     (dtype('float64'), dtype('uint8'))
     """
@@ -410,6 +417,7 @@ def is_bigint(x: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.numpy.is_bigint(ak.bigint), ak.numpy.is_bigint("bigint"), ak.numpy.is_bigint(ak.int64)
     (True, True, False)
     """
@@ -437,6 +445,8 @@ def is_str_dtype(x: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.numpy.is_str_dtype(str), ak.numpy.is_str_dtype(np.dtype("<U3")), ak.numpy.is_str_dtype(ak.int64)
     (True, True, False)
     """
@@ -463,6 +473,8 @@ def is_supported_int(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.is_supported_int(3), ak.is_supported_int(np.uint8(3)), ak.is_supported_int(True)
     (True, True, False)
     """
@@ -484,6 +496,7 @@ def is_supported_float(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_supported_float(1.5), ak.is_supported_float(1)
     (True, False)
     """
@@ -505,6 +518,8 @@ def is_supported_number(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.is_supported_number(1), ak.is_supported_number(2.5), ak.is_supported_number(np.True_)
     (True, True, False)
     """
@@ -526,6 +541,7 @@ def is_supported_bool(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_supported_bool(True), ak.is_supported_bool(1)
     (True, False)
     """
@@ -547,6 +563,7 @@ def is_supported_dtype(scalar: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_supported_dtype("a"), ak.is_supported_dtype(1j)
     (True, False)
     """
@@ -569,6 +586,8 @@ def resolve_scalar_dtype(val: object) -> str:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.resolve_scalar_dtype(1), ak.resolve_scalar_dtype(2**64), ak.resolve_scalar_dtype(np.float32(1))
     ('int64', 'bigint', 'float64')
     """
@@ -638,6 +657,7 @@ def can_cast(from_: object, to: Any, casting: _Casting = "safe") -> builtins.boo
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.can_cast(ak.int64, ak.float64), ak.can_cast(-5, ak.uint64), ak.can_cast(ak.int64, ak.bigint)
     (True, False, True)
     """
@@ -686,6 +706,7 @@ def result_type(*args: object) -> Any:  # noqa: ANN401 (a NumPy dtype or the big
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.result_type(ak.uint8, 1), ak.result_type(ak.int64, ak.uint64), ak.result_type(ak.bigint, 1)
     (dtype('uint8'), dtype('float64'), dtype(bigint))
     """
@@ -715,6 +736,7 @@ def promote_types(a: object, b: object) -> Any:  # noqa: ANN401 (a NumPy dtype o
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.promote_types(ak.uint8, ak.int64)
     dtype('int64')
     """
@@ -736,6 +758,7 @@ def isSupportedInt(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.dtypes.isSupportedInt(7)
     True
     """
@@ -757,6 +780,7 @@ def isSupportedFloat(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.dtypes.isSupportedFloat(7)
     False
     """
@@ -778,6 +802,7 @@ def isSupportedNumber(num: object) -> builtins.bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.dtypes.isSupportedNumber(7.0)
     True
     """
@@ -805,6 +830,7 @@ def ak_dtype(x: object) -> Any:  # noqa: ANN401 (a NumPy dtype or the bigint dty
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.dtype(1), ak.dtype(2**63), ak.dtype(2**64), ak.dtype("str")
     (dtype('int64'), dtype('uint64'), dtype(bigint), dtype('<U'))
     """
@@ -892,6 +918,7 @@ def dtype_for_chapel(type_name: str) -> Any:  # noqa: ANN401 (a NumPy dtype or t
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.numpy.dtype_for_chapel("real(32)"), ak.numpy.dtype_for_chapel("int")
     (dtype('float32'), dtype('int64'))
     """
@@ -933,6 +960,8 @@ def get_byteorder(dt: Any) -> str:  # noqa: ANN401 (anything numpy.dtype reads)
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.get_byteorder(np.dtype(">i8")), ak.get_byteorder(np.uint8)
     ('>', '|')
     """
@@ -954,6 +983,7 @@ def get_server_byteorder() -> str:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.get_server_byteorder() in ("little", "big")
     True
     """

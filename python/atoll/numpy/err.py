@@ -84,6 +84,7 @@ def geterr() -> dict[str, str]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> sorted(ak.geterr())
     ['divide', 'invalid', 'over', 'under']
     """
@@ -124,6 +125,7 @@ def seterr(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> old = ak.seterr(divide="warn")
     >>> old["divide"], ak.geterr()["divide"]
     ('ignore', 'warn')
@@ -159,6 +161,7 @@ def geterrcall() -> object:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.geterrcall() is None
     True
     """
@@ -186,6 +189,7 @@ def seterrcall(func: object) -> object:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> seen = []
     >>> old = ak.seterrcall(lambda kind, msg: seen.append(kind))
     >>> with ak.errstate(divide="call"):
@@ -215,6 +219,7 @@ class errstate(contextlib.ContextDecorator):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> with ak.errstate(all="raise", under="ignore"):
     ...     ak.geterr()
     {'divide': 'raise', 'over': 'raise', 'under': 'ignore', 'invalid': 'raise'}
@@ -271,6 +276,7 @@ def quiet() -> Iterator[None]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> with ak.errstate(divide="raise"), ak.numpy.err.quiet():
     ...     (ak.array([1.0]) / 0).tolist()
     [inf]
@@ -302,6 +308,7 @@ def handle(kind: str, message: str) -> None:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> with ak.errstate(over="raise"):
     ...     ak.numpy.err.handle("over", "overflow encountered in exp")
     Traceback (most recent call last):
@@ -479,6 +486,7 @@ def check(name: str, result: _R, *args: object) -> _R:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.array([1.0, 0.0])
     >>> with ak.errstate(invalid="raise"):
     ...     ak.numpy.err.check("divide", a / 0.0, a, 0.0)

@@ -51,6 +51,7 @@ def flip(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.flip(ak.arange(6).reshape(2, 3), axis=1).tolist()
     [[2, 1, 0], [5, 4, 3]]
     """
@@ -94,6 +95,7 @@ def squeeze(x: object, /, axis: int | tuple[int, ...] | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.squeeze(ak.arange(3).reshape(1, 3, 1)).shape
     (3,)
     >>> ak.squeeze(7).tolist()
@@ -148,6 +150,7 @@ def expand_dims(a: pdarray, /, axis: int | tuple[int, ...]) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.expand_dims(ak.arange(3), 0).shape
     (1, 3)
     """
@@ -195,6 +198,7 @@ def roll(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.roll(ak.arange(5), 2).tolist()
     [3, 4, 0, 1, 2]
     """
@@ -291,6 +295,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:  # noqa: ANN40
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.repeat(ak.array([1, 2, 3]), 2).tolist()
     [1, 1, 2, 2, 3, 3]
     >>> ak.repeat(ak.array([1, 2, 3]), [0, 1, 3]).tolist()
@@ -374,6 +379,7 @@ def tile(A: Any, /, reps: int | tuple[int, ...]) -> Any:  # noqa: ANN401 (an arr
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.tile(ak.array([1, 2, 3]), 2).tolist()
     [1, 2, 3, 1, 2, 3]
     >>> ak.tile(ak.array([1, 2]), (2, 2)).tolist()

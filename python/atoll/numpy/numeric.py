@@ -130,6 +130,7 @@ def round(pda: pdarray, decimals: int | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.round(ak.array([0.5, 1.5, 2.25]), 1).tolist(), ak.round(ak.array([2.5])).tolist()
     ([0.5, 1.5, 2.2], [2.0])
     """
@@ -169,6 +170,8 @@ def isnan(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.isnan(ak.array([1.0, np.nan])).tolist()
     [False, True]
     """
@@ -242,6 +245,7 @@ def where(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.where(ak.array([True, False]), ak.array([1, 2]), 9.5).tolist()
     [1.0, 9.5]
     """
@@ -327,6 +331,7 @@ def clip(pda: pdarray, lo: object, hi: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.clip(ak.array([1, 5, 9]), 2, 6).tolist()
     [2, 5, 6]
     """
@@ -442,6 +447,7 @@ def trunc(pda: pdarray, out: pdarray | None = None, *, where: Any = True) -> pda
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.trunc(ak.array([-1.7, 2.5])).tolist()
     [-1.0, 2.0]
     """
@@ -470,6 +476,7 @@ def fabs(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.fabs(ak.array([-2, 3])).tolist()
     [2.0, 3.0]
     """
@@ -497,6 +504,7 @@ def sign(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.sign(ak.array([-5, 0, 7])).tolist()
     [-1, 0, 1]
     """
@@ -528,6 +536,7 @@ def square(pda: pdarray, where: Any = True) -> pdarray:  # noqa: ANN401 (a bool 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.square(ak.array([-3, 4])).tolist()
     [9, 16]
     """
@@ -556,6 +565,8 @@ def isinf(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.isinf(ak.array([1.0, -np.inf, np.nan])).tolist()
     [False, True, False]
     """
@@ -583,6 +594,8 @@ def isfinite(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.isfinite(ak.array([1.0, np.inf, np.nan])).tolist()
     [True, False, False]
     """
@@ -668,6 +681,7 @@ def arctan2(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.arctan2(ak.array([1.0, 0.0]), 1.0).tolist()
     [0.7853981633974483, 0.0]
     """
@@ -722,6 +736,7 @@ def hypot(x1: object, x2: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.hypot(ak.array([3.0]), 4).tolist()
     [5.0]
     """
@@ -748,6 +763,7 @@ def nextafter(x1: object, x2: object) -> Any:  # noqa: ANN401 (a pdarray, or a N
 
     Examples
     --------
+    >>> import atoll as ak
     >>> bool(ak.nextafter(ak.array([1.0]), 2.0)[0] > 1.0)
     True
     """
@@ -776,6 +792,7 @@ def fmod(x1: object, x2: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.fmod(ak.array([-7, 7]), 3).tolist()
     [-1, 1]
     """
@@ -833,6 +850,7 @@ def rotl(x: object, rot: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.rotl(ak.array([1, 2]), 1).tolist()
     [2, 4]
     """
@@ -861,6 +879,7 @@ def rotr(x: object, rot: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.rotr(ak.array([2, 4], dtype=ak.uint64), 1).tolist()
     [1, 2]
     """
@@ -887,6 +906,8 @@ def minimum(x1: object, x2: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.minimum(ak.array([1.0, np.nan, 5.0]), 3).tolist()
     [1.0, nan, 3.0]
     """
@@ -914,6 +935,7 @@ def maximum(x1: object, x2: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.maximum(3, ak.array([1, 5])).tolist()
     [3, 5]
     """
@@ -940,6 +962,7 @@ def power(pda: pdarray, pwr: object, where: Any = True) -> pdarray:  # noqa: ANN
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.power(ak.array([2, 3]), 2, where=ak.array([True, False])).tolist()
     [4, 3]
     """
@@ -962,6 +985,7 @@ def mod(x1: Any, x2: Any) -> Any:  # noqa: ANN401 (pdarrays or scalars)
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.mod(ak.array([-7, 7]), 3).tolist()
     [2, 1]
     """
@@ -986,6 +1010,7 @@ def divmod(x1: Any, x2: Any) -> tuple[Any, Any]:  # noqa: A001, ANN401 (NumPy's 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> q, r = ak.divmod(ak.array([7, -7]), 2)
     >>> q.tolist(), r.tolist()
     ([3, -4], [1, 1])
@@ -1042,6 +1067,8 @@ def isclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equa
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.isclose(ak.array([1.0, 1.1, np.inf]), ak.array([1.0 + 1e-9, 1.0, np.inf])).tolist()
     [True, False, True]
     """
@@ -1081,6 +1108,7 @@ def allclose(a: object, b: object, rtol: float = 1e-05, atol: float = 1e-08, equ
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.allclose(ak.array([1.0, 2.0]), 2.0)
     False
     """
@@ -1105,6 +1133,8 @@ def array_equal(pda_a: object, pda_b: object, equal_nan: bool = False) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.array_equal(ak.array([1.0, np.nan]), ak.array([1.0, np.nan]), equal_nan=True)
     True
     """
@@ -1175,6 +1205,7 @@ def cast(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.cast(ak.array([1.5, 2.0]), ak.int64).tolist(), ak.cast(ak.array(['7', 'x']), ak.float64, errors='ignore').tolist()
     ([1, 2], [7.0, nan])
     """
@@ -1273,6 +1304,7 @@ def transpose(pda: pdarray, axes: tuple[int, ...] | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.transpose(ak.arange(6).reshape(2, 3)).shape
     (3, 2)
     """

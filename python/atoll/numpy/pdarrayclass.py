@@ -337,6 +337,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.arange(3).to_ndarray()
         array([0, 1, 2])
         """
@@ -355,6 +356,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.arange(4).reshape(2, 2).tolist()
         [[0, 1], [2, 3]]
         """
@@ -416,6 +418,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([1, 2]).to_arrow().to_pylist()
         [1, 2]
         """
@@ -642,6 +645,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1, 2, 3]).sum()
         np.int64(6)
         """
@@ -664,6 +669,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([2, 3]).prod()
         np.int64(6)
         """
@@ -686,6 +693,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([[3, 1], [2, 5]]).min(axis=0).tolist()
         [2, 1]
         """
@@ -708,6 +716,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([3.0, 7.5]).max()
         np.float64(7.5)
         """
@@ -730,6 +740,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([3, 1, 1]).argmin()
         np.int64(1)
         """
@@ -752,6 +764,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([3, 9, 9]).argmax()
         np.int64(1)
         """
@@ -774,6 +788,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1, 2, 6]).mean()
         np.float64(3.0)
         """
@@ -798,6 +814,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1.0, 3.0]).var()
         np.float64(1.0)
         """
@@ -822,6 +840,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1.0, 3.0]).std(ddof=1)
         np.float64(1.4142135623730951)
         """
@@ -844,6 +864,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([0, 0, 2]).any()
         np.True_
         """
@@ -866,6 +888,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1, 0]).all()
         np.False_
         """
@@ -886,6 +910,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1, 2, 2]).is_sorted()
         np.True_
         """
@@ -906,6 +932,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([1, 2, 3]).cumsum().tolist()
         [1, 3, 6]
         """
@@ -926,6 +953,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([1, 2, 3]).cumprod().tolist()
         [1, 2, 6]
         """
@@ -947,6 +975,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.arange(3)
         >>> b = a.copy()
         >>> b[0] = 9
@@ -965,6 +994,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.zeros(2)
         >>> a.fill(4)
         >>> a.tolist()
@@ -987,6 +1017,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.arange(3).equals(ak.array([0, 1, 2])), ak.arange(3).equals(ak.zeros(3))
         (True, False)
         """
@@ -1004,6 +1035,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([1, 2, 3]).is_locally_sorted()
         np.True_
         """
@@ -1029,6 +1062,7 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([0b1101]).slice_bits(1, 2).tolist()
         [2]
         """
@@ -1049,6 +1083,8 @@ class pdarray(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.array([3, 4]).sum_bits()
         np.int64(3)
         """
@@ -1218,6 +1254,7 @@ def set_eager(on: bool = True) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> old = ak.set_eager(True)
     >>> ak.is_eager()
     True
@@ -1238,6 +1275,7 @@ def is_eager() -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.is_eager() in (True, False)
     True
     """
@@ -1297,6 +1335,8 @@ def _sum_all(pda: pdarray) -> Any:  # noqa: ANN401 (a NumPy scalar)
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.sum(ak.array([1, 2, 3])), ak.sum(ak.array([[1, 2], [3, 4]]), axis=0).tolist()
     (np.int64(6), [4, 6])
     """
@@ -1310,6 +1350,8 @@ def _prod_all(pda: pdarray) -> Any:  # noqa: ANN401 (a NumPy scalar)
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.prod(ak.array([2, 3, 4]))
     np.int64(24)
     """
@@ -1330,6 +1372,8 @@ def _min_all(pda: pdarray) -> Any:  # noqa: ANN401 (a NumPy scalar)
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.min(ak.array([3, 1, 2]))
     np.int64(1)
     """
@@ -1341,6 +1385,8 @@ def _max_all(pda: pdarray) -> Any:  # noqa: ANN401 (a NumPy scalar)
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.max(ak.array([3.0, np.nan]))
     np.float64(nan)
     """
@@ -1352,6 +1398,8 @@ def _argmin_all(pda: pdarray) -> np.int64:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.argmin(ak.array([3, 1, 1]))
     np.int64(1)
     """
@@ -1363,6 +1411,7 @@ def _argmax_all(pda: pdarray) -> np.int64:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.argmax(ak.array([[1, 9], [9, 0]]), axis=1).tolist()
     [1, 0]
     """
@@ -1383,6 +1432,8 @@ def _any_all(pda: pdarray) -> np.bool_:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.any(ak.array([0, 0, 3]))
     np.True_
     """
@@ -1395,6 +1446,7 @@ def _all_all(pda: pdarray) -> np.bool_:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.all(ak.array([[1, 0], [1, 1]]), axis=0).tolist()
     [True, False]
     """
@@ -1409,6 +1461,8 @@ def _count_nonzero_all(pda: Any) -> np.int64:  # noqa: ANN401 (a pdarray or Stri
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.count_nonzero(ak.array([0, 5, 7])), ak.count_nonzero(ak.array(["", "a"]))
     (np.int64(2), np.int64(1))
     """
@@ -1442,6 +1496,8 @@ def is_sorted(pda: Any, axis: int | tuple[int, ...] | None = None) -> Any:  # no
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.is_sorted(ak.array([1, 2, 2])), ak.is_sorted(ak.array([[1, 0], [2, 3]]), axis=1).tolist()
     (np.True_, [False, True])
     """
@@ -1496,6 +1552,8 @@ def is_locally_sorted(pda: pdarray, axis: int | tuple[int, ...] | None = None) -
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.is_locally_sorted(ak.arange(10))
     np.True_
     """
@@ -1517,6 +1575,8 @@ def _mean_all(pda: pdarray) -> np.float64:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.mean(ak.array([1, 2, 6]))
     np.float64(3.0)
     """
@@ -1531,6 +1591,8 @@ def _var_all(pda: pdarray, ddof: float = 0) -> np.float64:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.var(ak.array([1.0, 3.0])), ak.var(ak.array([1.0, 3.0]), ddof=1)
     (np.float64(1.0), np.float64(2.0))
     """
@@ -1549,6 +1611,8 @@ def _std_all(pda: pdarray, ddof: float = 0) -> np.float64:
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.std(ak.array([1.0, 3.0]))
     np.float64(1.0)
     """
@@ -1649,6 +1713,7 @@ def cumsum(pda: pdarray, axis: int | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.cumsum(ak.array([[1, 2], [3, 4]]), axis=0).tolist()
     [[1, 2], [4, 6]]
     """
@@ -1677,6 +1742,7 @@ def cumprod(pda: pdarray, axis: int | None = None) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.cumprod(ak.array([1, 2, 3, 4])).tolist()
     [1, 2, 6, 24]
     """

@@ -126,6 +126,7 @@ def array(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.array([1, 2, 3])
     array([1 2 3])
     >>> ak.array([2**63, 1]).dtype, ak.array(["a", "b"]).tolist()
@@ -269,6 +270,7 @@ def full(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.full(3, 7), ak.full((2, 2), 0.5).tolist(), ak.full(2, "x").tolist()
     (array([7 7 7]), [[0.5, 0.5], [0.5, 0.5]], ['x', 'x'])
     """
@@ -328,6 +330,7 @@ def zeros(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.zeros(3).tolist(), ak.zeros(2, dtype=ak.int64).tolist()
     ([0.0, 0.0, 0.0], [0, 0])
     """
@@ -363,6 +366,7 @@ def ones(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.ones((2, 1), dtype=ak.int64).tolist()
     [[1], [1]]
     """
@@ -396,6 +400,7 @@ def zeros_like(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.zeros_like(ak.array([5, 6]))
     array([0 0])
     """
@@ -422,6 +427,7 @@ def ones_like(pda: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.ones_like(ak.array([True, False])).tolist()
     [True, True]
     """
@@ -450,6 +456,7 @@ def full_like(pda: pdarray, fill_value: object) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.full_like(ak.array([1.5, 2.5]), 9).tolist()
     [9.0, 9.0]
     """
@@ -479,6 +486,7 @@ def empty(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.empty((2, 3)).shape
     (2, 3)
     """
@@ -502,6 +510,7 @@ def empty_like(pda: pdarray, dtype: Any = None) -> pdarray:  # noqa: ANN401 (a n
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.empty_like(ak.arange(3)).dtype
     dtype('int64')
     """
@@ -543,6 +552,7 @@ def arange(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.arange(4).tolist(), ak.arange(10, 0, -3).tolist()
     ([0, 1, 2, 3], [10, 7, 4, 1])
     """
@@ -640,6 +650,7 @@ def linspace(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.linspace(0, 1, 5).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
@@ -721,6 +732,7 @@ def logspace(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.logspace(0, 2, 3).tolist()
     [1.0, 10.0, 100.0]
     """
@@ -784,6 +796,8 @@ def randint(
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> a = ak.randint(0, 10, 5, seed=1)
     >>> a.size, bool(((a >= 0) & (a < 10)).all()), (ak.randint(0, 10, 5, seed=1) == a).all()
     (5, True, np.True_)
@@ -893,6 +907,7 @@ def uniform(size: int | tuple[int, ...], low: float = 0.0, high: float = 1.0, se
 
     Examples
     --------
+    >>> import atoll as ak
     >>> u = ak.uniform(4, 2.0, 3.0, seed=7)
     >>> u.shape, bool(((u >= 2.0) & (u < 3.0)).all())
     ((4,), True)
@@ -921,6 +936,7 @@ def standard_normal(size: int | tuple[int, ...], seed: int | None = None) -> pda
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.standard_normal((2, 3), seed=1).shape
     (2, 3)
     """
@@ -977,6 +993,7 @@ def from_series(series: Any, dtype: object = None) -> Any:  # noqa: ANN401 (a pa
 
     Examples
     --------
+    >>> import atoll as ak
     >>> import pandas as pd
     >>> ak.from_series(pd.Series([1, 2, 3]))
     array([1 2 3])
@@ -1017,6 +1034,7 @@ def scalar_array(value: object, dtype: Any = None) -> pdarray:  # noqa: ANN401 (
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.scalar_array(5)
     array([5])
     """

@@ -50,6 +50,7 @@ def concatenate(arrays: Sequence[Any], ordered: bool = True, axis: int | None = 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.concatenate([ak.arange(4).reshape(2, 2), ak.arange(2).reshape(2, 1)], axis=1).tolist()
     [[0, 1, 0], [2, 3, 1]]
     """
@@ -150,6 +151,7 @@ def bincount(pda: pdarray, weights: pdarray | None = None, minlength: int = 0) -
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.bincount(ak.array([0, 2, 2])).tolist()
     [1, 0, 2]
     >>> ak.bincount(ak.array([1, 1]), weights=ak.array([0.5, 2.0])).tolist()
@@ -211,6 +213,7 @@ def histogram(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> c, e = ak.histogram(ak.array([0.0, 1.0, 1.0, 4.0]), bins=2)
     >>> c.tolist(), e.tolist()
     ([3, 1], [0.0, 2.0, 4.0])
@@ -294,6 +297,7 @@ def histogramdd(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> h, e = ak.histogramdd([ak.array([0, 1, 1]), ak.array([0, 0, 1])], bins=2)
     >>> h.tolist()
     [[1.0, 0.0], [1.0, 1.0]]
@@ -397,6 +401,7 @@ def histogram2d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> h, xe, ye = ak.histogram2d(ak.array([0, 1, 1]), ak.array([0, 0, 1]), bins=2)
     >>> h.tolist()
     [[1.0, 0.0], [1.0, 1.0]]
@@ -458,6 +463,7 @@ def append(arr: object, values: object, axis: int | None = None) -> Any:  # noqa
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.append(ak.array([1, 2]), ak.array([3.5])).tolist()
     [1.0, 2.0, 3.5]
     """
@@ -497,6 +503,7 @@ def hstack(tup: Sequence[Any], *, dtype: object = None, casting: str = "same_kin
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.hstack([ak.array([1, 2]), ak.array([3])]).tolist()
     [1, 2, 3]
     """
@@ -569,6 +576,7 @@ def vstack(tup: Sequence[Any], *, dtype: object = None, casting: str = "same_kin
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.vstack([ak.array([1, 2]), ak.array([3, 4])]).tolist()
     [[1, 2], [3, 4]]
     """
@@ -606,6 +614,7 @@ def stack(arrays: Sequence[pdarray], /, axis: int = 0, *, dtype: object = None, 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.stack([ak.array([1, 2]), ak.array([3, 4])], axis=1).tolist()
     [[1, 3], [2, 4]]
     """
@@ -648,6 +657,7 @@ def delete(arr: object, obj: object, axis: int | None = None) -> Any:  # noqa: A
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.delete(ak.array([10, 11, 12, 13]), [0, -1]).tolist()
     [11, 12]
     """

@@ -77,6 +77,7 @@ def unique(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.unique(ak.array([3, 1, 3, 2])).tolist()
     [1, 2, 3]
     >>> u, c = ak.unique(ak.array([2.0, 1.0, 2.0]), return_counts=True)
@@ -159,6 +160,7 @@ def value_counts(pda: Any) -> Any:  # noqa: ANN401 (any keys; a pair)
 
     Examples
     --------
+    >>> import atoll as ak
     >>> u, c = ak.value_counts(ak.array([5, 7, 5]))
     >>> u.tolist(), c.tolist()
     ([5, 7], [2, 1])
@@ -220,6 +222,7 @@ def in1d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.in1d(ak.array([1, 2, 3]), ak.array([3, 1])).tolist()
     [True, False, True]
     >>> ak.in1d(ak.array(["a", "b"]), ak.array(["b"]), invert=True).tolist()
@@ -397,6 +400,7 @@ def union1d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.union1d(ak.array([3, 1]), ak.array([2, 1])).tolist()
     [1, 2, 3]
     """
@@ -437,6 +441,7 @@ def intersect1d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.intersect1d(ak.array([3, 1, 2]), ak.array([2, 3, 4])).tolist()
     [2, 3]
     """
@@ -475,6 +480,7 @@ def setdiff1d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.setdiff1d(ak.array(["b", "a", "c"]), ak.array(["c"])).tolist()
     ['a', 'b']
     """
@@ -513,6 +519,7 @@ def setxor1d(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.setxor1d(ak.array([1, 2, 3]), ak.array([3, 4])).tolist()
     [1, 2, 4]
     """
@@ -550,6 +557,7 @@ def multiarray_setop_validation(pda1: Sequence[Any], pda2: Sequence[Any]) -> Non
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.pdarraysetops import multiarray_setop_validation
     >>> multiarray_setop_validation([ak.arange(2)], [ak.arange(3)])
     >>> multiarray_setop_validation([ak.arange(2)], [ak.zeros(2)])
@@ -593,6 +601,7 @@ def indexof1d(query: Any, space: Any) -> pdarray:  # noqa: ANN401 (pdarrays or S
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.indexof1d(ak.array([2, 9, 1]), ak.array([1, 2, 1, 2])).tolist()
     [1, 3, 0, 2]
     """

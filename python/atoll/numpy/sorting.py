@@ -79,6 +79,8 @@ def argsort(
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.argsort(ak.array([3, 1, 2])).tolist()
     [1, 2, 0]
     >>> ak.argsort(ak.array([1.0, np.nan, 3.0]), ascending=False).tolist()
@@ -127,6 +129,8 @@ def sort(pda: pdarray, algorithm: SortingAlgorithm | str | None = None, axis: in
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> ak.sort(ak.array([3.0, np.nan, -1.0])).tolist()
     [-1.0, 3.0, nan]
     >>> ak.sort(ak.array([[3, 1], [0, 2]]), axis=0).tolist()
@@ -213,6 +217,7 @@ def coargsort(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.coargsort([ak.array([1, 0, 1, 0]), ak.array([4, 3, 2, 1])]).tolist()
     [3, 1, 2, 0]
     >>> ak.coargsort([ak.array([1, 0, 1]), ak.array(["b", "c", "a"])], ascending=[True, False]).tolist()
@@ -268,6 +273,8 @@ def lexsort_perm(arrays: Sequence[Any], ascending: bool | Sequence[bool] = True,
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> from atoll.numpy.sorting import lexsort_perm
     >>> lexsort_perm([ak.array([2.0, np.nan, 1.0])], na_position="first").tolist()
     [1, 2, 0]
@@ -343,6 +350,7 @@ def group_keys(exprs: list[Any], keys: Sequence[Any], n: int) -> tuple[pdarray, 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll._keys import key_expr
     >>> from atoll.numpy.sorting import group_keys
     >>> k = ak.array([2, 1, 2])
@@ -401,6 +409,8 @@ def searchsorted(
 
     Examples
     --------
+    >>> import atoll as ak
+    >>> import numpy as np
     >>> a = ak.array([1, 2, 2, 3])
     >>> ak.searchsorted(a, ak.array([2, 4])).tolist(), ak.searchsorted(a, 2, side="right")
     ([1, 4], np.int64(3))

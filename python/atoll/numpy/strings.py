@@ -426,6 +426,7 @@ class Strings(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> s = ak.array(["Park Ave", "Main St", "park lane"])
         >>> s.str.contains("park", case=False).tolist()
         [True, False, True]
@@ -488,6 +489,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["a.b", "ab"]).str.contains(".", regex=False).tolist()
         [True, False]
         """
@@ -516,6 +518,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["ab", "ba", "cb"]).str.startswith(("a", "b")).tolist()
         [True, True, False]
         """
@@ -538,6 +541,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["ab", "ba", ""]).str.endswith("b").tolist()
         [True, False, False]
         """
@@ -578,6 +582,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["ab1", "1ab"]).str.match(r"[a-z]+").tolist()
         [True, False]
         """
@@ -606,6 +611,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["ab", "ab1"]).str.fullmatch(r"[a-z]+").tolist()
         [True, False]
         """
@@ -649,6 +655,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["a.a.a", "b"]).str.replace(".", "-", n=1).tolist()
         ['a-a.a', 'b']
         """
@@ -669,6 +676,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["", "héllo"]).str.len().tolist()
         [0, 5]
         """
@@ -684,6 +692,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["AbC"]).str.lower().tolist()
         ['abc']
         """
@@ -699,6 +708,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["AbC"]).str.upper().tolist()
         ['ABC']
         """
@@ -719,6 +729,7 @@ class StringMethods:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array([" a ", "xbx"]).str.strip().tolist()
         ['a', 'xbx']
         """

@@ -68,6 +68,7 @@ def is_numeric(arry: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.util import is_numeric
     >>> is_numeric(ak.arange(3)), is_numeric(ak.array([True])), is_numeric(ak.array(["a"]))
     (True, False, False)
@@ -91,6 +92,7 @@ def is_float(arry: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.util import is_float
     >>> is_float(ak.array([1.5])), is_float(ak.arange(2))
     (True, False)
@@ -114,6 +116,7 @@ def is_int(arry: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.util import is_int
     >>> is_int(ak.arange(2)), is_int(ak.array([1.5]))
     (True, False)
@@ -140,6 +143,7 @@ def shape(a: object) -> tuple[int, ...]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.shape(ak.arange(6).reshape(2, 3))
     (2, 3)
     >>> ak.shape([[1, 2, 3]])
@@ -175,6 +179,7 @@ def broadcast_shapes(*shapes: tuple[int, ...] | int) -> tuple[int, ...]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.broadcast_shapes((1, 2, 3), (4, 1, 3), (4, 2, 1))
     (4, 2, 3)
     """
@@ -251,6 +256,7 @@ def map(values: Any, mapping: Any) -> Any:  # noqa: A001, ANN401  (Arkouda's nam
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.numpy.util import map
     >>> map(ak.array([2, 3, 2, 4]), {4: 25.0, 2: 30.0, 3: 5.0}).tolist()
     [30.0, 5.0, 30.0, 25.0]
@@ -315,6 +321,7 @@ def copy(a: Any) -> Any:  # noqa: ANN401 (a pdarray or Strings, and its copy)
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(3)
     >>> b = ak.copy(a)
     >>> b.tolist(), ak.shares_memory(a, b)
@@ -427,6 +434,7 @@ def shares_memory(a: object, b: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(10)
     >>> ak.shares_memory(a, a[::2]), ak.shares_memory(a[::2], a[1::2]), ak.shares_memory(a, a + 0)
     (True, False, False)
@@ -451,6 +459,7 @@ def may_share_memory(a: object, b: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a = ak.arange(10)
     >>> ak.may_share_memory(a[::2], a[1::2]), ak.may_share_memory(a, a + 0)
     (True, False)
@@ -497,6 +506,7 @@ def sparse_sum_help(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> i, v = ak.util.sparse_sum_help(ak.array([0, 2]), ak.array([2, 5]), ak.array([1, 2]), ak.array([10, 20]))
     >>> i.tolist(), v.tolist()
     ([0, 2, 5], [1, 12, 20])
@@ -532,6 +542,7 @@ def invert_permutation(perm: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.invert_permutation(ak.array([2, 0, 3, 1])).tolist()
     [1, 3, 0, 2]
     """
@@ -579,6 +590,7 @@ def broadcast_to(x: object, shape: int | tuple[int, ...]) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.broadcast_to(7, 3).tolist()
     [7, 7, 7]
     >>> ak.broadcast_to(ak.array([1, 2]), (2, 2)).tolist()
@@ -626,6 +638,7 @@ def broadcast_arrays(*arrays: pdarray) -> list[pdarray]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> a, b = ak.broadcast_arrays(ak.array([[1], [2]]), ak.array([3, 4]))
     >>> a.tolist(), b.tolist()
     ([[1, 1], [2, 2]], [[3, 4], [3, 4]])

@@ -50,6 +50,7 @@ def find(keys: Any, args: Any) -> pdarray:  # noqa: ANN401 (arrays of any groupa
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._align import find
     >>> find(ak.array([5, 3, 5]), ak.array([5, 4, 3])).tolist()
     [0, -1, 1]
@@ -96,6 +97,7 @@ def lookup(keys: Any, values: Any, args: Any, fillvalue: Any = None) -> Any:  # 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._align import lookup
     >>> lookup(ak.array([1, 2]), ak.array([10, 20]), ak.array([2, 3])).tolist()
     [20.0, nan]
@@ -147,6 +149,7 @@ def fill_missing(arr: Any, present: pdarray, fillvalue: Any = None) -> Any:  # n
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._align import fill_missing
     >>> fill_missing(ak.array([1, 2]), ak.array([True, False])).tolist()
     [1.0, nan]

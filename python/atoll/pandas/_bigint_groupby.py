@@ -88,6 +88,7 @@ def bigint_aggregate(g: GroupBy, values: BigIntArray, op: str, ddof: int = 1) ->
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._bigint_groupby import bigint_aggregate
     >>> g = ak.GroupBy(ak.array([0, 1, 0]))
     >>> v = ak.array([2**70, 5, 1], dtype=ak.bigint)
@@ -253,6 +254,7 @@ def is_bigint(values: object) -> bool:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._bigint_groupby import is_bigint
     >>> is_bigint(ak.array([1], dtype=ak.bigint)), is_bigint(ak.array([1]))
     (True, False)

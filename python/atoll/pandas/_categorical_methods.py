@@ -79,6 +79,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> c = ak.Categorical(ak.array(["a", "b", "a"]))
         >>> c.set_categories(ak.array(["a", "z"])).tolist()
         ['a', 'N/A', 'a']
@@ -123,6 +124,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> c = ak.Categorical(ak.array(["a", "b"]))[ak.array([1])]
         >>> c.reset_categories().categories.tolist()
         ['b', 'N/A']
@@ -150,6 +152,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["b", "c", "a"])).argsort().tolist()
         [2, 0, 1]
         """
@@ -167,6 +170,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> cats, n = ak.Categorical(ak.array(["a", "b", "a"])).counts()
         >>> cats.tolist(), n.tolist()
         (['a', 'b', 'N/A'], [2, 1, 0])
@@ -197,6 +201,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a, b = ak.Categorical(ak.array(["x"])), ak.Categorical(ak.array(["y", "x"]))
         >>> a.concatenate([b]).tolist()
         ['x', 'y', 'x']
@@ -242,6 +247,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "c")
         >>> ak.Categorical(ak.array(["u", "v"])).to_hdf(path)
@@ -265,6 +271,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "cu")
         >>> ak.Categorical(ak.array(["u"])).to_hdf(path)
@@ -296,6 +303,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "cp")
         >>> ak.Categorical(ak.array(["u", "v"])).to_parquet(path)
@@ -324,6 +332,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["a", "b"])).in1d(ak.array(["b"])).tolist()
         [False, True]
         """
@@ -346,6 +355,7 @@ class _CategoricalMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["b", "a", "b"])).unique().tolist()
         ['a', 'b']
         """

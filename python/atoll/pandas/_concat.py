@@ -45,6 +45,7 @@ def generic_concat(items: Iterable[Any], ordered: bool = True) -> Any:  # noqa: 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._concat import generic_concat
     >>> generic_concat([ak.array([1, 2]), ak.array([0.5])]).tolist()
     [1.0, 2.0, 0.5]

@@ -70,6 +70,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.DataFrame({"k": ak.array([1, 2]), "x": ak.array([5, 6])})
         >>> b = ak.DataFrame({"k": ak.array([2, 3]), "y": ak.array([7, 8])})
         >>> a.merge(b, on="k").to_pandas()
@@ -108,6 +109,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "df")
         >>> ak.DataFrame({"a": ak.arange(3)}).to_hdf(path)
@@ -142,6 +144,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "du")
         >>> ak.DataFrame({"a": ak.arange(2)}).to_hdf(path)
@@ -176,6 +179,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "dp")
         >>> ak.DataFrame({"a": ak.array([1.5, 2.5])}).to_parquet(path)
@@ -211,6 +215,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "dc")
         >>> ak.DataFrame({"a": ak.arange(2)}).to_csv(path)
@@ -237,6 +242,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "r.csv")
         >>> with open(path, "w") as f:
@@ -264,6 +270,7 @@ class _DataFrameMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "dl")
         >>> ak.DataFrame({"a": ak.array([3, 4])}).to_parquet(path)

@@ -81,6 +81,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1, 1]))
         >>> keys, med = g.median(ak.array([4.0, 2.0, 1.0, 3.0]))
         >>> keys.tolist(), med.tolist()
@@ -133,6 +134,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([0, 0, 1, 0]))
         >>> keys, n = g.nunique(ak.array([5, 5, 6, 7]))
         >>> keys.tolist(), n.tolist()
@@ -161,6 +163,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([0, 1, 0, 0]))
         >>> keys, u = g.unique(ak.array([3, 9, 1, 3]))
         >>> keys.tolist(), u.to_list()
@@ -239,6 +242,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([0, 0, 1]))
         >>> g.sample(ak.array([5, 6, 7]), n=1, random_state=3).size
         2
@@ -278,6 +282,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "g")
         >>> ak.GroupBy(ak.array([2, 1, 2])).to_hdf(path)
@@ -300,6 +305,7 @@ class _GroupByMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "gu")
         >>> ak.GroupBy(ak.array([1])).to_hdf(path)

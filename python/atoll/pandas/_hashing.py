@@ -34,6 +34,7 @@ def mix(x: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._hashing import mix
     >>> int(mix(ak.array([0], dtype=ak.uint64))[0])
     0
@@ -63,6 +64,7 @@ def bits(values: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._hashing import bits
     >>> bits(ak.array([True, False])).tolist()
     [1, 0]
@@ -96,6 +98,7 @@ def hash_values(values: Any) -> tuple[pdarray, pdarray]:  # noqa: ANN401 (a pdar
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._hashing import hash_values
     >>> h1, h2 = hash_values(ak.array([3, 5, 3]))
     >>> bool(h1[0] == h1[2]) and bool(h2[0] == h2[2]), bool(h1[0] == h1[1])

@@ -67,6 +67,7 @@ class _IndexMethods(_IndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2, 1])).map({1: 10, 2: 20}).to_pandas().tolist()
         [10, 20, 10]
         """
@@ -92,6 +93,7 @@ class _IndexMethods(_IndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "i")
         >>> ak.Index(ak.array([4, 5])).to_hdf(path)
@@ -114,6 +116,7 @@ class _IndexMethods(_IndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "u")
         >>> ak.Index(ak.array([1])).to_hdf(path)
@@ -141,6 +144,7 @@ class _IndexMethods(_IndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "p")
         >>> ak.Index(ak.array([3, 1])).to_parquet(path)
@@ -165,6 +169,7 @@ class _IndexMethods(_IndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "c")
         >>> ak.Index(ak.array([2, 9])).to_csv(path)
@@ -196,6 +201,7 @@ class _MultiIndexMethods(_MultiIndexBase):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "m")
         >>> ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])]).to_hdf(path)

@@ -108,6 +108,7 @@ def group_sample(
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._sample import group_sample
     >>> g = ak.GroupBy(ak.array([0, 0, 1, 1, 1]))
     >>> idx = group_sample(g, 2, None, False, None, 1, False)

@@ -32,6 +32,7 @@ def segmented_bitwise(values: pdarray, flags: pdarray, groups: int, op: str) -> 
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._segfold import segmented_bitwise
     >>> v, f = ak.array([1, 2, 4, 8]), ak.array([True, False, True, False])
     >>> segmented_bitwise(v, f, 2, "or").tolist()
@@ -55,6 +56,7 @@ def float_bits(values: pdarray) -> pdarray:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas._segfold import float_bits
     >>> float_bits(ak.array([1.0, -0.0, 0.0])).tolist()
     [4607182418800017408, 0, 0]

@@ -45,6 +45,7 @@ class _SeriesMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> s = ak.Series(ak.array([10, 20]), index=ak.array([1, 2]))
         >>> s.to_dataframe(value_label="v").to_pandas()
            idx_0   v
@@ -101,6 +102,7 @@ class _SeriesMethods(_Base):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.Series(ak.array([1, 2]), index=ak.array([0, 1]))
         >>> b = ak.Series(ak.array([3]), index=ak.array([1]))
         >>> ak.Series.concat([a, b]).to_pandas().tolist()

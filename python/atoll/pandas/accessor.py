@@ -83,6 +83,7 @@ def string_operators(cls: type[_P]) -> type[_P]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.accessor import Properties, string_operators
     >>> @string_operators
     ... class Words(Properties):
@@ -113,6 +114,7 @@ def date_operators(cls: type[_P]) -> type[_P]:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.accessor import Properties, date_operators
     >>> @date_operators
     ... class Times(Properties):
@@ -135,6 +137,7 @@ class Properties:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.accessor import Properties
     >>> ak.Series(ak.array(["x"])).str.__class__.__mro__[1] is Properties
     True
@@ -171,6 +174,7 @@ class DatetimeAccessor(Properties):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> s = ak.Series(ak.Datetime(ak.array([1_000_000_000_500])))
     >>> s.dt.floor("s").values
     Datetime(['1970-01-01 00:16:40'],
@@ -199,6 +203,7 @@ class StringAccessor(Properties):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.Series(ak.Categorical(ak.array(["ab", "ba"]))).str.endswith("a").to_list()
     [False, True]
     """

@@ -85,6 +85,7 @@ class Categorical(Registrable):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> c = ak.Categorical(ak.array(["y", "x", "y"]))
     >>> c.tolist(), c.categories.tolist()
     (['y', 'x', 'y'], ['x', 'y', 'N/A'])
@@ -225,6 +226,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> c = ak.Categorical.from_codes(ak.array([1, 0, 1]), ak.array(["a", "b"]))
         >>> c.tolist(), c.categories.tolist()
         (['b', 'a', 'b'], ['a', 'b', 'N/A'])
@@ -289,6 +291,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> c = ak.Categorical.from_codes(ak.array([0, 1]), ak.array(["a", "N/A"]))
         >>> c.isna().tolist()
         [False, True]
@@ -306,6 +309,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["q", "p"])).to_strings().tolist()
         ['q', 'p']
         """
@@ -322,6 +326,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["q", "p"])).to_ndarray()
         array(['q', 'p'], dtype='<U1')
         """
@@ -337,6 +342,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["q", "p"])).tolist()
         ['q', 'p']
         """
@@ -355,6 +361,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["q", "p"])).to_pandas().tolist()
         ['q', 'p']
         """
@@ -390,6 +397,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> c = ak.Categorical(ak.array(["a", "b"]))
         >>> d = c.copy()
         >>> d.tolist(), d.codes is c.codes
@@ -459,6 +467,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.Categorical(ak.array(["a", "b"]))
         >>> a.equals(ak.Categorical(ak.array(["a", "b"]))), a.equals(ak.array(["a", "b"]))
         (True, False)
@@ -493,6 +502,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a, b = ak.Categorical(ak.array(["x"])), ak.Categorical(ak.array(["w"]))
         >>> [c.categories.tolist() for c in ak.Categorical.standardize_categories([a, b])]
         [['N/A', 'w', 'x'], ['N/A', 'w', 'x']]
@@ -523,6 +533,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["abc", "xyz"])).contains("b").tolist()
         [True, False]
         """
@@ -546,6 +557,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["abc", "xyz"])).startswith("x").tolist()
         [False, True]
         """
@@ -569,6 +581,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["abc", "xyz"])).endswith("c").tolist()
         [True, False]
         """
@@ -611,6 +624,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["b", "c", "a"])).sort_values().tolist()
         ['a', 'b', 'c']
         """
@@ -629,6 +643,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Categorical(ak.array(["b", "a", "b"])).group().tolist()
         [1, 0, 2]
         """
@@ -644,6 +659,7 @@ class Categorical(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> h1, h2 = ak.Categorical(ak.array(["a", "b", "a"])).hash()
         >>> bool(h1[0] == h1[2]) and bool(h2[0] == h2[2]), bool(h1[0] == h1[1])
         (True, False)
@@ -685,6 +701,7 @@ def where(condition: pdarray, A: object, B: object) -> Categorical:  # noqa: N80
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.categorical import where
     >>> c = ak.Categorical(ak.array(["a", "b"]))
     >>> where(ak.array([True, False]), c, "z").tolist()

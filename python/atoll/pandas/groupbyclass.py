@@ -67,6 +67,7 @@ class GroupByReductionType(enum.Enum):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.groupbyclass import GroupByReductionType
     >>> str(GroupByReductionType.SUM), "sum" in ak.GroupBy.Reductions
     ('sum', True)
@@ -158,6 +159,7 @@ class GroupBy(Registrable):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> g = ak.GroupBy(ak.array([2, 1, 2]))
     >>> g.unique_keys.tolist(), g.ngroups, g.permutation.tolist()
     ([1, 2], 2, [1, 0, 2])
@@ -442,6 +444,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> keys, n = ak.GroupBy(ak.array([2, 1, 2])).size()
         >>> keys.tolist(), n.tolist()
         ([1, 2], [1, 2])
@@ -541,6 +544,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> keys, s = ak.GroupBy(ak.array([1, 0, 1])).aggregate(ak.array([1, 2, 3]), "sum")
         >>> keys.tolist(), s.tolist()
         ([0, 1], [2, 4])
@@ -608,6 +612,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.sum(ak.array([1, 2, 3]))[1].tolist()
         [2, 4]
@@ -637,6 +642,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.prod(ak.array([1, 2, 3]))[1].tolist()
         [2.0, 3.0]
@@ -660,6 +666,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.min(ak.array([1, 2, 3]))[1].tolist()
         [2, 1]
@@ -683,6 +690,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.max(ak.array([1, 2, 3]))[1].tolist()
         [2, 3]
@@ -706,6 +714,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.mean(ak.array([1, 2, 3]))[1].tolist()
         [2.0, 2.0]
@@ -731,6 +740,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.var(ak.array([1, 2, 3]))[1].tolist()
         [nan, 2.0]
@@ -756,6 +766,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.std(ak.array([1, 2, 3]))[1].tolist()
         [nan, 1.4142135623730951]
@@ -777,6 +788,8 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.count(ak.array([1.0, np.nan, 3.0]))[1].tolist()
         [0, 2]
@@ -830,6 +843,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([0, 0, 0, 1]))
         >>> g.corr(ak.array([1, 2, 3, 4]), ak.array([2, 4, 6, 1]))[1].tolist()
         [1.0, nan]
@@ -876,6 +890,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.argmin(ak.array([3, 2, 1]))[1].tolist()
         [1, 2]
@@ -897,6 +912,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.argmax(ak.array([3, 2, 1]))[1].tolist()
         [1, 0]
@@ -920,6 +936,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1])).any(ak.array([0, 0, 5]))[1].tolist()
         [False, True]
         """
@@ -945,6 +962,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1])).all(ak.array([1, 0, 5]))[1].tolist()
         [False, True]
         """
@@ -986,6 +1004,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.OR(ak.array([1, 2, 4]))[1].tolist()
         [2, 5]
@@ -1007,6 +1026,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.AND(ak.array([3, 2, 1]))[1].tolist()
         [2, 1]
@@ -1028,6 +1048,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> g = ak.GroupBy(ak.array([1, 0, 1]))
         >>> g.XOR(ak.array([3, 2, 1]))[1].tolist()
         [2, 2]
@@ -1049,6 +1070,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1])).first(ak.array(["a", "b", "c"]))[1].tolist()
         ['b', 'a']
         """
@@ -1103,6 +1125,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([0, 0, 0, 1])).mode(ak.array([5, 7, 7, 9]))[1].tolist()
         [7, 9]
         """
@@ -1164,6 +1187,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1, 1])).head(ak.arange(4), n=2)[1].tolist()
         [1, 0, 2]
         """
@@ -1198,6 +1222,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1, 1])).tail(ak.arange(4), n=1, return_indices=False)[1].tolist()
         [1, 3]
         """
@@ -1237,6 +1262,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1])).cumsum(ak.array([1, 2, 3])).tolist()
         [1, 2, 4]
         """
@@ -1279,6 +1305,7 @@ class GroupBy(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.GroupBy(ak.array([1, 0, 1])).broadcast(ak.array([10, 20])).tolist()
         [20, 10, 20]
         """
@@ -1334,6 +1361,7 @@ def broadcast(segments: pdarray, values: Any, size: int | None = -1, permutation
 
     Examples
     --------
+    >>> import atoll as ak
     >>> ak.broadcast(ak.array([0, 2]), ak.array([5, 7]), size=4).tolist()
     [5, 5, 7, 7]
     """

@@ -148,6 +148,7 @@ class Index(Registrable):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> i = ak.Index(ak.array([2, 0]), name="k")
     >>> i.tolist(), i.name
     ([2, 0], 'k')
@@ -309,6 +310,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2])).equals(ak.Index(ak.array([1, 2])))
         True
         """
@@ -336,6 +338,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2]), name="n").to_pandas()
         Index([1, 2], dtype='int64', name='n')
         """
@@ -357,6 +360,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2])).to_ndarray()
         array([1, 2])
         """
@@ -375,6 +379,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array(["a", "b"])).tolist()
         ['a', 'b']
         """
@@ -399,6 +404,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> list(ak.Index(ak.array([1]), name="k").to_dict())
         ['k']
         """
@@ -419,6 +425,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2])).set_dtype(ak.float64).tolist()
         [1.0, 2.0]
         """
@@ -445,6 +452,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.arange(4)).memory_usage()
         32
         """
@@ -480,6 +488,8 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Index(ak.array([2.0, np.nan, 1.0])).argsort().tolist()
         [2, 0, 1]
         """
@@ -506,6 +516,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([3, 1, 2])).sort_values(ascending=False).tolist()
         [3, 2, 1]
         """
@@ -540,6 +551,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1, 2, 3])).lookup(ak.array([3, 1])).tolist()
         [True, False, True]
         """
@@ -574,6 +586,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Index(ak.array([1])).concat(ak.Index(ak.array([5, 6]))).tolist()
         [1, 5, 6]
         """
@@ -605,6 +618,7 @@ class Index(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> type(ak.Index.factory([ak.arange(2), ak.arange(2)])).__name__
         'MultiIndex'
         """
@@ -647,6 +661,7 @@ class MultiIndex(Index):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> m = ak.MultiIndex([ak.array([1, 2]), ak.array(["a", "b"])], names=["n", "s"])
     >>> m.tolist(), m.names
     ([(1, 'a'), (2, 'b')], ['n', 's'])
@@ -774,6 +789,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> m = ak.MultiIndex([ak.array([1, 2]), ak.array(["a", "b"])], names=["n", "s"])
         >>> m.get_level_values("s").tolist()
         ['a', 'b']
@@ -803,6 +819,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.MultiIndex([ak.array([1]), ak.array([2])])
         >>> a.equal_levels(ak.MultiIndex([ak.array([1]), ak.array([2])]))
         True
@@ -831,6 +848,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])])
         >>> a.equals(ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])])), a.equals(ak.Index(ak.array([1, 2])))
         (True, False)
@@ -862,6 +880,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.arange(2), ak.arange(2)]).memory_usage()
         32
         """
@@ -877,6 +896,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.array([1, 2]), ak.array(["a", "b"])]).to_pandas().tolist()
         [(1, 'a'), (2, 'b')]
         """
@@ -900,6 +920,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])]).to_ndarray()
         array([[1, 2],
                [3, 4]])
@@ -916,6 +937,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])]).tolist()
         [(1, 3), (2, 4)]
         """
@@ -936,6 +958,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.array([1]), ak.array([2])]).set_dtype(ak.float64).tolist()
         [(1.0, 2.0)]
         """
@@ -957,6 +980,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> list(ak.MultiIndex([ak.array([1]), ak.array([2])]).to_dict())
         ['level_0', 'level_1']
         """
@@ -980,6 +1004,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.MultiIndex([ak.array([1, 0, 1]), ak.array([5, 6, 4])]).argsort().tolist()
         [1, 2, 0]
         """
@@ -1008,6 +1033,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.MultiIndex([ak.array([1]), ak.array([2])])
         >>> a.concat(ak.MultiIndex([ak.array([3]), ak.array([4])])).tolist()
         [(1, 2), (3, 4)]
@@ -1038,6 +1064,7 @@ class MultiIndex(Index):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> m = ak.MultiIndex([ak.array([1, 2]), ak.array([3, 4])])
         >>> m.lookup([2, 4]).tolist()
         [False, True]
@@ -1065,6 +1092,7 @@ def generic_concat_values(a: Any, b: Any) -> Any:  # noqa: ANN401 (two arrays of
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.index import generic_concat_values
     >>> generic_concat_values(ak.array([1]), ak.array([2])).tolist()
     [1, 2]

@@ -384,6 +384,7 @@ def column_to_arrow(name: Hashable, col: Any) -> Any:  # noqa: ANN401 (any colum
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.interop import column_to_arrow
     >>> column_to_arrow("a", ak.array([1, 2])).to_pylist()
     [1, 2]
@@ -432,6 +433,7 @@ def table_to_arrow(names: Sequence[Hashable], cols: Sequence[Any]) -> Any:  # no
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.interop import table_to_arrow
     >>> table_to_arrow(["a", 1], [ak.arange(2), ak.array(["p", "q"])]).to_pydict()
     {'a': [0, 1], '1': ['p', 'q']}
@@ -462,6 +464,7 @@ def table_to_polars(names: Sequence[Hashable], cols: Sequence[Any]) -> Any:  # n
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.interop import table_to_polars
     >>> table_to_polars(["a"], [ak.array([1.5, 2.5])])["a"].to_list()
     [1.5, 2.5]

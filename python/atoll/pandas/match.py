@@ -97,6 +97,7 @@ class Match:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.match import Match
     >>> m = Match(ak.array([True, False]), ak.array([1, -1]), ak.array([2, 0]))
     >>> m.end().tolist(), m.match_type()
@@ -150,6 +151,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["ab", "b"]).search("a").matched().tolist()
         [True, False]
         """
@@ -165,6 +167,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["xab", "b"]).search("a").starts().tolist()
         [1, -1]
         """
@@ -180,6 +183,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["xab", "b"]).search("ab").ends().tolist()
         [3, -1]
         """
@@ -196,6 +200,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["xaab", "b"]).search("a+").lengths().tolist()
         [2, 0]
         """
@@ -212,6 +217,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["xab", "b", "a"]).search("a").start().tolist()
         [1, 0]
         """
@@ -228,6 +234,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["xab", "b", "a"]).search("a").end().tolist()
         [2, 1]
         """
@@ -244,6 +251,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["a"]).fullmatch("a").match_type()
         'FULLMATCH'
         """
@@ -278,6 +286,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.array(["a12", "b", "3"]).search("[0-9]+").find_matches().tolist()
         ['12', '3']
         """
@@ -320,6 +329,7 @@ class Match:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> m = ak.array(["k=1", "x", "j=22"]).search(r"(\w)=(\d+)")
         >>> m.group(2).tolist()
         ['1', '22']

@@ -48,6 +48,7 @@ class Matcher:
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.matcher import Matcher
     >>> Matcher("b+", ak.array(["abb", "c"])).get_match("search").matched().tolist()
     [True, False]
@@ -95,6 +96,7 @@ class Matcher:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.pandas.matcher import Matcher
         >>> m = Matcher("a.", ak.array(["ab", "xab"]))
         >>> m.get_match("match").matched().tolist()
@@ -133,6 +135,7 @@ class Matcher:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.pandas.matcher import Matcher
         >>> Matcher("[0-9]", ak.array(["a1b2", "c3"])).findall().tolist()
         ['1', '2', '3']
@@ -158,6 +161,7 @@ class Matcher:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.pandas.matcher import Matcher
         >>> out, n = Matcher("o", ak.array(["foo", "bar"])).sub("0", return_num_subs=True)
         >>> out.tolist(), n.tolist()
@@ -183,6 +187,7 @@ class Matcher:
 
         Examples
         --------
+        >>> import atoll as ak
         >>> from atoll.pandas.matcher import Matcher
         >>> Matcher("-", ak.array(["a-b", "c"])).split().tolist()
         ['a', 'b', 'c']

@@ -72,6 +72,7 @@ def map_values(values: Any, arg: dict[Any, Any] | Series) -> Any:  # noqa: ANN40
 
     Examples
     --------
+    >>> import atoll as ak
     >>> from atoll.pandas.series import map_values
     >>> map_values(ak.array([1, 2, 3]), {1: "a", 3: "c"}).tolist()
     ['a', 'null', 'c']
@@ -133,6 +134,7 @@ class Series(Registrable):
 
     Examples
     --------
+    >>> import atoll as ak
     >>> s = ak.Series(ak.array([5, 6]), index=ak.array(["a", "b"]), name="v")
     >>> s.index.tolist(), s.values.tolist(), s.name
     (['a', 'b'], [5, 6], 'v')
@@ -240,6 +242,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2]), index=ak.array([0, 0])).has_repeat_labels()
         True
         """
@@ -262,6 +265,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.arange(4)).memory_usage(index=False)
         32
         """
@@ -290,6 +294,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.5, np.nan])).to_pandas(dtype_backend="numpy_nullable").tolist()
         [1.5, <NA>]
         """
@@ -317,6 +323,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2])).to_ndarray()
         array([1, 2])
         """
@@ -333,6 +340,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array(["a", "b"])).tolist()
         ['a', 'b']
         """
@@ -370,6 +378,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2])).to_markdown(tablefmt="plain").split()
         ['0', '0', '1', '1', '2']
         """
@@ -565,6 +574,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> s = ak.Series(ak.array([1, 2, 3]), index=ak.array([7, 8, 9]))
         >>> s.locate([9, 7]).tolist()
         [3, 1]
@@ -616,6 +626,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2, 3])).isin([3, 1]).tolist()
         [True, False, True]
         """
@@ -644,6 +655,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2]), index=ak.array([5, 3])).sort_index().tolist()
         [2, 1]
         """
@@ -675,6 +687,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([2.0, np.nan, 1.0])).sort_values(na_position="first").tolist()
         [nan, 1.0, 2.0]
         """
@@ -699,6 +713,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.arange(5)).head(2).tolist()
         [0, 1]
         """
@@ -719,6 +734,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.arange(5)).tail(2).tolist()
         [3, 4]
         """
@@ -739,6 +755,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([4, 9, 1, 7])).topn(2).tolist()
         [9, 7]
         """
@@ -762,6 +779,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([3, 1, 3])).value_counts().tolist()
         [2, 1]
         """
@@ -802,6 +820,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> a = ak.Series(ak.array([1, 2]), index=ak.array([0, 1]))
         >>> a.add(ak.Series(ak.array([10]), index=ak.array([1]))).tolist()
         [1, 12]
@@ -821,6 +840,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 4, 6])).diff().tolist()
         [nan, 3.0, 2.0]
         """
@@ -840,6 +860,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([3, 8, 1])).max())
         8
         """
@@ -855,6 +876,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([3, 8, 1])).min())
         1
         """
@@ -870,6 +892,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> float(ak.Series(ak.array([1, 2])).mean())
         1.5
         """
@@ -885,6 +908,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([1, 2])).sum())
         3
         """
@@ -905,6 +929,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> float(ak.Series(ak.array([1, 3])).std())
         1.0
         """
@@ -925,6 +950,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> float(ak.Series(ak.array([1, 3])).var(ddof=1))
         2.0
         """
@@ -940,6 +966,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([3, 8, 1])).argmax())
         1
         """
@@ -955,6 +982,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([3, 8, 1])).argmin())
         2
         """
@@ -970,6 +998,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> int(ak.Series(ak.array([2, 3])).prod())
         6
         """
@@ -986,6 +1015,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.0, np.nan])).isna().tolist()
         [False, True]
         """
@@ -1005,6 +1036,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.0, np.nan])).notna().tolist()
         [True, False]
         """
@@ -1023,6 +1056,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.0, np.nan])).hasnans()
         True
         """
@@ -1058,6 +1093,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2, 3])).corr(ak.Series(ak.array([2, 4, 7])))
         0.9933992677987828
         """
@@ -1098,6 +1134,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.0, np.nan, 2.0])).dropna().index.tolist()
         [0, 2]
         """
@@ -1120,6 +1158,8 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
+        >>> import numpy as np
         >>> ak.Series(ak.array([1.0, np.nan])).fillna(0).tolist()
         [1.0, 0.0]
         """
@@ -1145,6 +1185,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series(ak.array([1, 2])).map({1: 10.0, 2: 20.0}).tolist()
         [10.0, 20.0]
         """
@@ -1170,6 +1211,7 @@ class Series(Registrable):
 
         Examples
         --------
+        >>> import atoll as ak
         >>> ak.Series.pdconcat([ak.Series(ak.array([1])), ak.Series(ak.array([2]))]).tolist()
         [1, 2]
         """

@@ -314,6 +314,7 @@ def assert_almost_equal(left: Any, right: Any, rtol: float = 1.0e-5, atol: float
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll as ak
     >>> from atoll.testing import assert_almost_equal
     >>> assert_almost_equal(ak.array([1.0, np.nan]), ak.array([1.0 + 1e-9, np.nan]))
@@ -384,6 +385,7 @@ def assert_arkouda_pdarray_equal(
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll as ak
     >>> from atoll.testing import assert_arkouda_pdarray_equal
     >>> assert_arkouda_pdarray_equal(ak.array([1.0, np.nan]), ak.array([1.0, np.nan]))

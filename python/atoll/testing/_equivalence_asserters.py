@@ -84,6 +84,7 @@ def assert_almost_equivalent(left: Any, right: Any, rtol: float = 1.0e-5, atol: 
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll as ak
     >>> from atoll.testing import assert_almost_equivalent
     >>> assert_almost_equivalent(ak.array([0.1, 0.2]), np.array([0.1, 0.2 + 1e-12]))
@@ -126,6 +127,7 @@ def assert_arkouda_array_equivalent(
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll as ak
     >>> from atoll.testing import assert_arkouda_array_equivalent
     >>> assert_arkouda_array_equivalent(ak.arange(3), np.arange(3))
@@ -237,6 +239,7 @@ def assert_equivalent(left: Any, right: Any, **kwargs: Any) -> None:
 
     Examples
     --------
+    >>> import numpy as np
     >>> import atoll as ak
     >>> from atoll.testing import assert_equivalent
     >>> assert_equivalent(ak.array([1, 2]), np.array([1, 2]))
