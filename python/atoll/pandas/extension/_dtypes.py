@@ -16,10 +16,14 @@ ArkoudaFloat64Dtype('float64')
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
-from pandas.api.extensions import ExtensionDtype, register_extension_dtype
+from pandas.api.extensions import (  # type: ignore[import-untyped]  # pandas has no stubs in the environment
+    ExtensionDtype,
+    register_extension_dtype,
+)
 
 __all__ = [
     "ArkoudaDtype",
@@ -37,24 +41,46 @@ __all__ = [
 _PREFIXES = ("arkouda.", "ak.", "ak_", "ak")
 
 
-class _ArkoudaBaseDtype(ExtensionDtype):
-    """The base of the Arkouda dtypes: the NumPy dtype of the values (``numpy_dtype``), the
-    flags pandas reads (``_is_numeric``, ``_is_boolean``), and the parsing of prefixed dtype
-    strings. The array class is set by its module (``_array_type``)."""
+class _ArkoudaBaseDtype(ExtensionDtype):  # type: ignore[misc]  # ExtensionDtype is Any without pandas' stubs
+    """The base of the Arkouda dtypes.
 
-    _numpy_dtype: np.dtype = np.dtype("O")
+    It holds the NumPy dtype of the values (``numpy_dtype``), the flags pandas reads
+    (``_is_numeric``, ``_is_boolean``), and the parsing of prefixed dtype strings. The array
+    class is set by its module (``_array_type``).
+    """
+
+    _numpy_dtype: np.dtype[Any] = np.dtype("O")
     _is_boolean = False
     _is_numeric = False
     _is_string = False
-    _array_type: type | None = None
+    _array_type: builtins.type[Any] | None = None
     # The dtype names (after the prefix, lowercase) that name this dtype.
     _aliases: tuple[str, ...] = ()
 
     @classmethod
     def construct_from_string(cls, string: str) -> _ArkoudaBaseDtype:
-        """The Arkouda dtype that ``string`` names with an Arkouda prefix; ``TypeError``
-        otherwise (pandas then tries the other dtypes).
+        """The Arkouda dtype that ``string`` names with an Arkouda prefix.
 
+        Parameters
+        ----------
+        string : str
+            The dtype's name after an Arkouda prefix (``"ak.int64"``, ``"ak_string"``,
+            ``"akbool"``, ``"arkouda.category"``), in any case.
+
+        Returns
+        -------
+        _ArkoudaBaseDtype
+            The dtype, of class ``cls`` or a subclass of it.
+
+        Raises
+        ------
+        TypeError
+            ``string`` is not a str or names no Arkouda dtype of this class (pandas then tries
+            the other dtypes).
+
+        Examples
+        --------
+        >>> from atoll.pandas.extension._dtypes import _ArkoudaBaseDtype
         >>> _ArkoudaBaseDtype.construct_from_string("ak_string")
         ArkoudaStringDtype('string')
         >>> _ArkoudaBaseDtype.construct_from_string("int64")
@@ -78,12 +104,24 @@ class _ArkoudaBaseDtype(ExtensionDtype):
         raise TypeError(f"Cannot construct an Arkouda dtype from {string!r}")
 
     @classmethod
-    def construct_array_type(cls):
-        """The ExtensionArray class that holds values of this dtype."""
+    def construct_array_type(cls) -> builtins.type[Any] | None:
+        """The ExtensionArray class that holds values of this dtype.
+
+        Returns
+        -------
+        type or None
+            The class (None until its module is imported).
+
+        Examples
+        --------
+        >>> from atoll.pandas.extension import ArkoudaInt64Dtype
+        >>> ArkoudaInt64Dtype.construct_array_type().__name__
+        'ArkoudaArray'
+        """
         return cls._array_type
 
     @property
-    def numpy_dtype(self) -> np.dtype:
+    def numpy_dtype(self) -> np.dtype[Any]:
         """The NumPy dtype of the values once collected."""
         return self._numpy_dtype
 
@@ -92,24 +130,70 @@ class _ArkoudaBaseDtype(ExtensionDtype):
 
 
 @register_extension_dtype
-class ArkoudaDtype(ExtensionDtype):
-    """The dtype ``"ak"``: ``pd.array(values, dtype="ak")`` makes the Arkouda array that fits
-    the values (numbers, strings or a Categorical)."""
+class ArkoudaDtype(ExtensionDtype):  # type: ignore[misc]  # ExtensionDtype is Any without pandas' stubs
+    """The dtype ``"ak"``, of the Arkouda array that fits the values.
+
+    ``pd.array(values, dtype="ak")`` makes the Arkouda array of the values (numbers, strings or
+    a Categorical).
+
+    Examples
+    --------
+    >>> import atoll.pandas.extension
+    >>> import pandas as pd
+    >>> pd.array([1, 2], dtype="ak").dtype
+    ArkoudaInt64Dtype('int64')
+    """
 
     name = "ak"
     type = object
     kind = "O"
-    _array_type: type | None = None
+    _array_type: builtins.type[Any] | None = None
 
     @classmethod
-    def construct_from_string(cls, string):
+    def construct_from_string(cls, string: str) -> ArkoudaDtype:
+        """The dtype that ``string`` names: only ``"ak"`` does.
+
+        Parameters
+        ----------
+        string : str
+            The name.
+
+        Returns
+        -------
+        ArkoudaDtype
+            The dtype.
+
+        Raises
+        ------
+        TypeError
+            ``string`` is not ``"ak"``.
+
+        Examples
+        --------
+        >>> from atoll.pandas.extension._dtypes import ArkoudaDtype
+        >>> ArkoudaDtype.construct_from_string("ak").name
+        'ak'
+        """
         if string == "ak":
             return cls()
         raise TypeError(f"Cannot construct a '{cls.__name__}' from '{string}'")
 
     @classmethod
-    def construct_array_type(cls):
-        """The base Arkouda ExtensionArray, whose ``_from_sequence`` picks the subclass."""
+    def construct_array_type(cls) -> builtins.type[Any] | None:
+        """The base Arkouda ExtensionArray, whose ``_from_sequence`` picks the subclass.
+
+        Returns
+        -------
+        type or None
+            The class (None until its module is imported).
+
+        Examples
+        --------
+        >>> import atoll.pandas.extension
+        >>> import pandas as pd
+        >>> pd.api.types.pandas_dtype("ak").construct_array_type().__name__
+        'ArkoudaExtensionArray'
+        """
         return cls._array_type
 
 
@@ -117,6 +201,9 @@ class ArkoudaDtype(ExtensionDtype):
 class ArkoudaInt64Dtype(_ArkoudaBaseDtype):
     """The dtype of an int64 ``pdarray`` column.
 
+    Examples
+    --------
+    >>> from atoll.pandas.extension import ArkoudaInt64Dtype
     >>> ArkoudaInt64Dtype().numpy_dtype
     dtype('int64')
     """
@@ -231,7 +318,7 @@ _DTYPES: tuple[type[_ArkoudaBaseDtype], ...] = (
 )
 
 
-def _dtype_of_values(dt: Any) -> _ArkoudaBaseDtype:
+def _dtype_of_values(dt: object) -> _ArkoudaBaseDtype:
     """The Arkouda dtype of a ``pdarray`` whose dtype is ``dt``."""
     name = str(dt)
     for dtype_cls in (
