@@ -6,9 +6,15 @@ regular expressions (the Rust ``regex`` crate's syntax, close to Python's ``re``
 patterns) are compiled once per locale per operation, with no communication while matching.
 """
 
+from __future__ import annotations
+
 import builtins
 import re as _re
 import typing
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -18,11 +24,14 @@ from ..pandas._registry import Registrable, symbol_name
 from ..progress import tracked
 from .pdarrayclass import _seed, _size, byte_size, html_rows, html_table, pdarray
 
+if TYPE_CHECKING:
+    from ..pandas.match import Match
+
 _FLAGS = {_re.IGNORECASE: 1, _re.MULTILINE: 2, _re.DOTALL: 4}
 
 
-def _flags(flags):
-    f = builtins.int(flags)
+def _flags(flags: object) -> int:
+    f = builtins.int(flags)  # type: ignore[call-overload]  # an int-like; int() raises TypeError on others
     out = 0
     for k, v in _FLAGS.items():
         if f & k:
@@ -33,7 +42,7 @@ def _flags(flags):
     return out
 
 
-def _str(x, name):
+def _str(x: object, name: str) -> str:
     if not isinstance(x, str):
         raise TypeError(f"{name}: expected a str, got {type(x).__name__}")
     return x
@@ -44,67 +53,137 @@ _CMP_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": "
 
 
 class Strings(Registrable):
-    """A distributed array of strings (Arkouda's ``Strings``)."""
+    """A distributed array of strings (Arkouda's ``Strings``).
+
+    Parameters
+    ----------
+    handle : StrArr
+        The native distributed strings.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> s = ak.array(["a", "bc"])
+    >>> type(s).__name__, s.size
+    ('Strings', 2)
+    """
 
     __slots__ = ("_s", "registered_name")
     objType = "Strings"
 
-    def __init__(self, handle):
+    if TYPE_CHECKING:
+        # Methods set on the class by ``atoll.numpy._strings_methods`` (mypy sees no attach).
+        def astype(self, dtype: object) -> Any: ...  # noqa: ANN401, D102 (a pdarray, or Strings for str)
+        def _match(self, kind: builtins.str, pattern: builtins.str, flags: builtins.int) -> Match: ...
+        def get_bytes_lengths(self) -> pdarray: ...  # noqa: D102 (set by attach)
+        def take(self, indices: object, axis: builtins.int | None = None) -> Strings: ...  # noqa: D102 (set by attach)
+        def _fixes(
+            self, n: builtins.int, return_origins: builtins.bool, proper: builtins.bool, suffix: builtins.bool
+        ) -> Strings | tuple[Strings, pdarray]: ...
+        def __getitem__(self, key: object) -> Any: ...  # noqa: ANN401 (a str, or Strings)
+        def _cmp(self, other: object, op: builtins.str) -> Any: ...  # noqa: ANN401 (a pdarray, or NotImplemented)
+        def _py_test(self, name: builtins.str) -> pdarray: ...
+        def find_locations(self, pattern: builtins.str) -> tuple[pdarray, pdarray, pdarray]: ...  # noqa: D102 (set by attach)
+        def findall(  # noqa: D102 (set by attach)
+            self, pattern: builtins.str, return_match_origins: builtins.bool = False
+        ) -> Strings | tuple[Strings, pdarray]: ...
+        def subn(  # noqa: D102 (set by attach)
+            self, pat: builtins.str, repl: builtins.str, count: builtins.int = 0
+        ) -> tuple[Strings, pdarray]: ...
+        def _ranks(self) -> pdarray: ...
+
+    def __init__(self, handle: _atoll.StrArr) -> None:
         self._s = handle
         self.registered_name = None
 
     @property
-    def name(self):
-        """The array's name in the symbol table (Arkouda's server-side name; see
-        ``ak.list_symbol_table``), not the name it is registered under."""
+    def name(self) -> builtins.str:
+        """The array's name in the symbol table (Arkouda's server-side name).
+
+        See ``ak.list_symbol_table``; not the name it is registered under.
+        """
         return symbol_name(self)
 
     # ----- basics ------------------------------------------------------------------------
     @property
-    def size(self):
+    def size(self) -> builtins.int:
+        """The number of strings."""
         return self._s.size
 
-    def __len__(self):
+    def __len__(self) -> builtins.int:
         return self._s.size
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype[Any]:
+        """NumPy's ``str`` dtype."""
         return np.dtype(str)
 
     @tracked("Strings.to_list", rows=0)
-    def to_list(self):
-        """Every string, as a Python list."""
+    def to_list(self) -> list[builtins.str]:
+        """Every string, as a Python list.
+
+        Returns
+        -------
+        list of str
+            The strings, in order.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "bc"]).to_list()
+        ['a', 'bc']
+        """
         return _atoll.str_to_list(self._s)
 
     tolist = to_list
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> builtins.int:
         """The bytes the strings take: their UTF-8 bytes and one 8-byte offset each."""
         return builtins.int(self.get_bytes_lengths().sum()) + 8 * self.size if self.size else 0
 
     @property
-    def ndim(self):
+    def ndim(self) -> builtins.int:
+        """The number of dimensions: 1."""
         return 1
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[builtins.int]:
+        """The shape, ``(size,)``."""
         return (self.size,)
 
     @property
-    def entry(self):
-        """Arkouda's server-side component of the strings' bytes (``entry.itemsize`` is 1,
-        ``entry.size`` the number of bytes); scripts read it to count bytes moved."""
-        from types import SimpleNamespace
+    def entry(self) -> SimpleNamespace:
+        """Arkouda's server-side component of the strings' bytes.
 
+        ``entry.itemsize`` is 1, ``entry.size`` the number of bytes; scripts read it to count
+        bytes moved.
+        """
         return SimpleNamespace(itemsize=1, size=self.nbytes, name=f"strings-{id(self)}", dtype=np.dtype(np.uint8))
 
-    def copy(self):
-        return self[:]
+    def copy(self) -> Strings:
+        """A copy of the strings.
 
-    def _comp_to_ndarray(self, comp):
-        """Arkouda's components on the driver: ``values`` (the UTF-8 bytes, each string
-        followed by a NUL) or ``offsets`` (where each string starts in them)."""
+        Returns
+        -------
+        Strings
+            New strings, equal to these.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "b"]).copy().to_list()
+        ['a', 'b']
+        """
+        out: Strings = self[:]
+        return out
+
+    def _comp_to_ndarray(self, comp: builtins.str) -> np.ndarray[Any, Any]:
+        """Arkouda's components on the driver.
+
+        ``values`` (the UTF-8 bytes, each string followed by a NUL) or ``offsets`` (where each
+        string starts in them).
+        """
         enc = [x.encode() + b"\0" for x in self.to_list()]
         if comp == "values":
             return np.frombuffer(b"".join(enc), dtype=np.uint8).copy()
@@ -113,15 +192,39 @@ class Strings(Registrable):
         raise ValueError(f"comp: expected 'values' or 'offsets', got {comp!r}")
 
     @tracked("Strings.to_ndarray", rows=0)
-    def to_ndarray(self):
-        """Every string, as a NumPy array of ``str``."""
+    def to_ndarray(self) -> np.ndarray[Any, Any]:
+        """Every string, as a NumPy array of ``str``.
+
+        Returns
+        -------
+        numpy.ndarray
+            A 1-D array of dtype ``<U``.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "bc"]).to_ndarray()
+        array(['a', 'bc'], dtype='<U2')
+        """
         return np.array(self.to_list(), dtype=str)
 
-    def to_arrow(self):
-        """The ``pyarrow`` string array of the strings (``large_string`` from 2 GiB of bytes)."""
+    def to_arrow(self) -> Any:  # noqa: ANN401 (a pyarrow.StringArray)
+        """The ``pyarrow`` string array of the strings (``large_string`` from 2 GiB of bytes).
+
+        Returns
+        -------
+        pyarrow.Array
+            A ``string`` (or ``large_string``) array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "bc"]).to_arrow().to_pylist()
+        ['a', 'bc']
+        """
         return pa.array(self.to_list(), type=pa.large_string() if self.nbytes >= 2**31 else pa.string())
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> builtins.str:
         """Jupyter's display: the head and tail strings by position, the size and bytes."""
         head, tail = html_rows(self.size)
         h = self[: len(head)].to_list()
@@ -129,141 +232,609 @@ class Strings(Registrable):
         caption = f"Strings: {self.size} values, dtype str, {byte_size(self.nbytes)}"
         return html_table(["", "value"], list(map(list, zip(head, h))), list(map(list, zip(tail, t))), caption)
 
-    def __str__(self):
+    def __str__(self) -> builtins.str:
         """Arkouda's format: every string up to 100, else the first and last three."""
         if self.size <= 100:
             return "[" + ", ".join(repr(x) for x in self.to_list()) + "]"
         head, tail = self[:3].to_list(), self[self.size - 3 :].to_list()
         return "[" + ", ".join(repr(x) for x in head) + ", ... , " + ", ".join(repr(x) for x in tail) + "]"
 
-    def equals(self, other):
-        """True when ``other`` is a Strings of the same strings in the same order."""
+    def equals(self, other: object) -> builtins.bool:
+        """True when ``other`` is a Strings of the same strings in the same order.
+
+        Parameters
+        ----------
+        other : object
+            The object compared.
+
+        Returns
+        -------
+        bool
+            Whether the two hold the same strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "b"]).equals(ak.array(["a", "b"]))
+        True
+        """
         if not isinstance(other, Strings) or other.size != self.size:
             return False
         return self.size == 0 or builtins.bool((self == other).all())
 
     @property
-    def inferred_type(self):
+    def inferred_type(self) -> builtins.str:
+        """The values' inferred type in pandas' words: ``'string'``."""
         return "string"
 
-    def flatten(self):
+    def flatten(self) -> Strings:
+        """The strings themselves (they are 1-D).
+
+        Returns
+        -------
+        Strings
+            ``self``.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a"]).flatten().to_list()
+        ['a']
+        """
         return self
 
-    def _driver_map(self, f):
+    def _driver_map(self, f: Callable[[builtins.str], builtins.str]) -> Strings:
         """Strings of ``f`` of each string, computed on the driver (gathered, mapped, sent back)."""
         return from_list([f(x) for x in self.to_list()])
 
-    def get_prefixes(self, n, return_origins=True, proper=True):
-        """The first ``n`` characters of each string that has ``n`` (more than ``n`` when
-        ``proper``), and which strings those are (computed on the driver)."""
+    def get_prefixes(
+        self, n: builtins.int, return_origins: builtins.bool = True, proper: builtins.bool = True
+    ) -> Strings | tuple[Strings, pdarray]:
+        """The first ``n`` characters of each string that has ``n`` (more than ``n`` when ``proper``).
+
+        Computed on the driver.
+
+        Parameters
+        ----------
+        n : int
+            The length of the prefixes.
+        return_origins : bool, default True
+            Also return which strings have a prefix.
+        proper : bool, default True
+            Only strings longer than ``n``.
+
+        Returns
+        -------
+        Strings or (Strings, pdarray)
+            The prefixes, and with ``return_origins`` a bool pdarray of the strings they are of.
+
+        Raises
+        ------
+        TypeError
+            If ``n`` is not a nonnegative int.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> p, o = ak.array(["abc", "a", "xyz"]).get_prefixes(2)
+        >>> p.to_list(), o.tolist()
+        (['ab', 'xy'], [True, False, True])
+        """
         return self._fixes(n, return_origins, proper, False)
 
-    def get_suffixes(self, n, return_origins=True, proper=True):
-        """The last ``n`` characters of each string long enough (see ``get_prefixes``)."""
+    def get_suffixes(
+        self, n: builtins.int, return_origins: builtins.bool = True, proper: builtins.bool = True
+    ) -> Strings | tuple[Strings, pdarray]:
+        """The last ``n`` characters of each string long enough (see ``get_prefixes``).
+
+        Parameters
+        ----------
+        n : int
+            The length of the suffixes.
+        return_origins : bool, default True
+            Also return which strings have a suffix.
+        proper : bool, default True
+            Only strings longer than ``n``.
+
+        Returns
+        -------
+        Strings or (Strings, pdarray)
+            The suffixes, and with ``return_origins`` a bool pdarray of the strings they are of.
+
+        Raises
+        ------
+        TypeError
+            If ``n`` is not a nonnegative int.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["abc", "a"]).get_suffixes(2, return_origins=False).to_list()
+        ['bc']
+        """
         return self._fixes(n, return_origins, proper, True)
 
-    def encode(self, toEncoding="utf-8", fromEncoding="utf-8"):
-        """The strings read in ``fromEncoding`` and written in ``toEncoding``: ``idna`` is the
-        ASCII form of domain names (each non-ASCII label lower-cased and Punycode-encoded
-        after ``xn--``, as IDNA 2008 keeps ``ß``), the UTF encodings are the text itself.
-        Computed on the driver."""
+    def encode(self, toEncoding: builtins.str = "utf-8", fromEncoding: builtins.str = "utf-8") -> Strings:
+        """The strings read in ``fromEncoding`` and written in ``toEncoding``.
+
+        ``idna`` is the ASCII form of domain names (each non-ASCII label lower-cased and
+        Punycode-encoded after ``xn--``, as IDNA 2008 keeps ``ß``), the UTF encodings are the
+        text itself. Computed on the driver.
+
+        Parameters
+        ----------
+        toEncoding : str, default "utf-8"
+            The encoding written.
+        fromEncoding : str, default "utf-8"
+            The encoding read.
+
+        Returns
+        -------
+        Strings
+            The recoded strings.
+
+        Raises
+        ------
+        ValueError
+            If an encoding is neither ``idna`` nor a UTF encoding.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["bücher.de"]).encode("idna").to_list()
+        ['xn--bcher-kva.de']
+        """
         return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
 
-    def decode(self, fromEncoding="utf-8", toEncoding="utf-8"):
-        """``encode`` the other way: read in ``fromEncoding``, written in ``toEncoding``."""
+    def decode(self, fromEncoding: builtins.str = "utf-8", toEncoding: builtins.str = "utf-8") -> Strings:
+        """``encode`` the other way: read in ``fromEncoding``, written in ``toEncoding``.
+
+        Parameters
+        ----------
+        fromEncoding : str, default "utf-8"
+            The encoding read.
+        toEncoding : str, default "utf-8"
+            The encoding written.
+
+        Returns
+        -------
+        Strings
+            The recoded strings.
+
+        Raises
+        ------
+        ValueError
+            If an encoding is neither ``idna`` nor a UTF encoding.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["xn--bcher-kva.de"]).decode("idna").to_list()
+        ['bücher.de']
+        """
         return self._driver_map(lambda x: _recode(x, fromEncoding, toEncoding))
 
     @staticmethod
-    def concatenate_uniquely(strings):
-        """The distinct strings of all the Strings in ``strings``."""
+    def concatenate_uniquely(strings: Iterable[Strings]) -> Strings:
+        """The distinct strings of all the Strings in ``strings``.
+
+        Parameters
+        ----------
+        strings : iterable of Strings
+            The arrays joined.
+
+        Returns
+        -------
+        Strings
+            The distinct strings, sorted.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.Strings.concatenate_uniquely([ak.array(["b", "a"]), ak.array(["a"])]).to_list()
+        ['a', 'b']
+        """
         return concatenate(list(strings)).unique()
 
-    def __repr__(self):
+    def __repr__(self) -> builtins.str:
         v = self.to_list() if self.size <= 12 else self[:5].to_list() + ["..."] + self[self.size - 5 :].to_list()
         return f"Strings({v})"
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[builtins.str]:
         return iter(self.to_list())
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> Any:  # noqa: ANN401 (a pdarray, or NotImplemented)
         return self._cmp(other, "eq")
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> Any:  # noqa: ANN401 (a pdarray, or NotImplemented)
         return self._cmp(other, "ne")
 
+    __hash__: ClassVar[None]  # type: ignore[assignment]  # unhashable, as NumPy's arrays
     __hash__ = None
 
     # ----- element-wise ------------------------------------------------------------------
-    def get_lengths(self):
-        """The number of characters of each string (int64 pdarray)."""
+    def get_lengths(self) -> pdarray:
+        """The number of characters of each string.
+
+        Returns
+        -------
+        pdarray
+            An int64 array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["", "héllo"]).get_lengths().tolist()
+        [0, 5]
+        """
         return pdarray(_atoll.str_val_py(self._s, "lengths")[0])
 
-    def _test(self, kind):
+    def _test(self, kind: builtins.str) -> pdarray:
         return pdarray(_atoll.str_test_py(self._s, kind))
 
-    def isalpha(self):
+    def isalpha(self) -> pdarray:
+        """Whether each string is nonempty and all letters (``str.isalpha``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["ab", "a1", ""]).isalpha().tolist()
+        [True, False, False]
+        """
         return self._test("isalpha")
 
-    def isdigit(self):
+    def isdigit(self) -> pdarray:
+        """Whether each string is nonempty and all digits (``str.isdigit``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["12", "1a", "²"]).isdigit().tolist()
+        [True, False, True]
+        """
         return self._py_test("isdigit")
 
-    def isdecimal(self):
+    def isdecimal(self) -> pdarray:
+        """Whether each string is nonempty and all decimal characters (``str.isdecimal``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["12", "²"]).isdecimal().tolist()
+        [True, False]
+        """
         return self._py_test("isdecimal")
 
-    def isnumeric(self):
+    def isnumeric(self) -> pdarray:
+        """Whether each string is nonempty and all numeric characters (``str.isnumeric``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["½", "a"]).isnumeric().tolist()
+        [True, False]
+        """
         return self._py_test("isnumeric")
 
-    def isalnum(self):
+    def isalnum(self) -> pdarray:
+        """Whether each string is nonempty and all letters or digits (``str.isalnum``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a1", "a-1"]).isalnum().tolist()
+        [True, False]
+        """
         return self._test("isalnum")
 
-    def isspace(self):
+    def isspace(self) -> pdarray:
+        """Whether each string is nonempty and all whitespace (``str.isspace``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["  ", "a "]).isspace().tolist()
+        [True, False]
+        """
         return self._test("isspace")
 
-    def islower(self):
+    def islower(self) -> pdarray:
+        """Whether each string has cased characters, all lower case (``str.islower``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["ab1", "Ab"]).islower().tolist()
+        [True, False]
+        """
         return self._test("islower")
 
-    def isupper(self):
+    def isupper(self) -> pdarray:
+        """Whether each string has cased characters, all upper case (``str.isupper``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["AB1", "Ab"]).isupper().tolist()
+        [True, False]
+        """
         return self._test("isupper")
 
-    def istitle(self):
+    def istitle(self) -> pdarray:
+        """Whether each string is in title case (``str.istitle``).
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["Ab Cd", "Ab cd"]).istitle().tolist()
+        [True, False]
+        """
         return self._test("istitle")
 
-    def isempty(self):
+    def isempty(self) -> pdarray:
+        """Whether each string is empty.
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["", "a"]).isempty().tolist()
+        [True, False]
+        """
         return self._test("isempty")
 
-    def capitalize(self):
+    def capitalize(self) -> Strings:
+        """Each string with its first character upper case and the rest lower case (``str.capitalize``).
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["hELLO"]).capitalize().to_list()
+        ['Hello']
+        """
         return Strings(_atoll.str_map_py(self._s, "capitalize"))
 
-    def swapcase(self):
+    def swapcase(self) -> Strings:
+        """Each string with upper and lower case swapped (``str.swapcase``).
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["aB"]).swapcase().to_list()
+        ['Ab']
+        """
         return Strings(_atoll.str_map_py(self._s, "swapcase"))
 
-    def lower(self):
+    def lower(self) -> Strings:
+        """Each string in lower case.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["AbC"]).lower().to_list()
+        ['abc']
+        """
         return Strings(_atoll.str_op_py(self._s, "lower"))
 
-    def upper(self):
+    def upper(self) -> Strings:
+        """Each string in upper case.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["AbC"]).upper().to_list()
+        ['ABC']
+        """
         return Strings(_atoll.str_op_py(self._s, "upper"))
 
-    def title(self):
+    def title(self) -> Strings:
+        """Each string in title case.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["ab cd"]).title().to_list()
+        ['Ab Cd']
+        """
         return Strings(_atoll.str_op_py(self._s, "title"))
 
-    def strip(self, chars=None):
+    def strip(self, chars: builtins.str | None = None) -> Strings:
+        """Each string without leading and trailing whitespace (or the characters of ``chars``).
+
+        Parameters
+        ----------
+        chars : str or None
+            The characters removed; whitespace when None.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Raises
+        ------
+        TypeError
+            If ``chars`` is not a str.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array([" a ", "xbx"]).strip("x ").to_list()
+        ['a', 'b']
+        """
         return Strings(_atoll.str_op_py(self._s, "strip", a=None if chars is None else _str(chars, "chars")))
 
-    def contains(self, substr, regex=False):
-        """Whether each string contains ``substr`` (a regular expression when ``regex``)."""
+    def contains(self, substr: builtins.str | bytes, regex: builtins.bool = False) -> pdarray:
+        """Whether each string contains ``substr`` (a regular expression when ``regex``).
+
+        Parameters
+        ----------
+        substr : str or bytes
+            The text, or the regular expression.
+        regex : bool, default False
+            Whether ``substr`` is a regular expression.
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Raises
+        ------
+        TypeError
+            If ``substr`` is not a str.
+        re.error
+            If ``regex`` and ``substr`` is not a valid regular expression.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["abc", "xyz"]).contains("b").tolist()
+        [True, False]
+        """
         substr = _text(substr, "substr")
         if regex:
             _check_regex(substr)
         return pdarray(_atoll.str_val_py(self._s, "contains", a=_str(substr, "substr"), regex=builtins.bool(regex))[0])
 
-    def startswith(self, substr, regex=False):
+    def startswith(self, substr: builtins.str | bytes, regex: builtins.bool = False) -> pdarray:
+        """Whether each string starts with ``substr`` (a regular expression when ``regex``).
+
+        Parameters
+        ----------
+        substr : str or bytes
+            The prefix, or the regular expression.
+        regex : bool, default False
+            Whether ``substr`` is a regular expression.
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Raises
+        ------
+        TypeError
+            If ``substr`` is not a str.
+        re.error
+            If ``regex`` and ``substr`` is not a valid regular expression.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["abc", "xab"]).startswith("ab").tolist()
+        [True, False]
+        """
         substr = _text(substr, "substr")
         if regex:
             _check_regex(substr)
             return self._match("match", substr, 0).matched()
         return pdarray(_atoll.str_val_py(self._s, "startswith", a=_str(substr, "substr"))[0])
 
-    def endswith(self, substr, regex=False):
+    def endswith(self, substr: builtins.str | bytes, regex: builtins.bool = False) -> pdarray:
+        """Whether each string ends with ``substr`` (a regular expression when ``regex``).
+
+        Parameters
+        ----------
+        substr : str or bytes
+            The suffix, or the regular expression; not empty.
+        regex : bool, default False
+            Whether ``substr`` is a regular expression.
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Raises
+        ------
+        TypeError
+            If ``substr`` is not a str.
+        ValueError
+            If ``substr`` is empty (Arkouda's rule).
+        re.error
+            If ``regex`` and ``substr`` is not a valid regular expression.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["abc", "cab"]).endswith("ab").tolist()
+        [False, True]
+        """
         substr = _text(substr, "substr")
         if substr == "":
             # Arkouda's rule (its suffix search is a regular expression, which may not
@@ -277,23 +848,158 @@ class Strings(Registrable):
             return self.contains(f"(?:{_str(substr, 'substr')})$", regex=True)
         return pdarray(_atoll.str_val_py(self._s, "endswith", a=_str(substr, "substr"))[0])
 
-    def search(self, pattern, flags=0):
+    def search(self, pattern: builtins.str, flags: builtins.int = 0) -> Match:
+        """The first match of the regular expression ``pattern`` anywhere in each string (``re.search``).
+
+        Parameters
+        ----------
+        pattern : str
+            The regular expression.
+        flags : int, default 0
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+
+        Returns
+        -------
+        Match
+            The matches (``atoll.pandas.match.Match``).
+
+        Raises
+        ------
+        ValueError
+            If ``flags`` holds another flag.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["xab", "xy"]).search("ab").matched().tolist()
+        [True, False]
+        """
         return self._match("search", pattern, flags)
 
-    def match(self, pattern, flags=0):
+    def match(self, pattern: builtins.str, flags: builtins.int = 0) -> Match:
+        """The match of the regular expression ``pattern`` at each string's beginning (``re.match``).
+
+        Parameters
+        ----------
+        pattern : str
+            The regular expression.
+        flags : int, default 0
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+
+        Returns
+        -------
+        Match
+            The matches (``atoll.pandas.match.Match``).
+
+        Raises
+        ------
+        ValueError
+            If ``flags`` holds another flag.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["abx", "xab"]).match("ab").matched().tolist()
+        [True, False]
+        """
         return self._match("match", pattern, flags)
 
-    def fullmatch(self, pattern, flags=0):
+    def fullmatch(self, pattern: builtins.str, flags: builtins.int = 0) -> Match:
+        """The match of the regular expression ``pattern`` with each whole string (``re.fullmatch``).
+
+        Parameters
+        ----------
+        pattern : str
+            The regular expression.
+        flags : int, default 0
+            ``re`` flags (IGNORECASE, MULTILINE, DOTALL).
+
+        Returns
+        -------
+        Match
+            The matches (``atoll.pandas.match.Match``).
+
+        Raises
+        ------
+        ValueError
+            If ``flags`` holds another flag.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["ab", "abx"]).fullmatch("ab").matched().tolist()
+        [True, False]
+        """
         return self._match("fullmatch", pattern, flags)
 
-    def sub(self, pat, repl, count=0):
-        """Replace matches of ``pat`` by the literal ``repl`` (the first ``count``; all when
-        ``count`` is 0 or negative)."""
+    def sub(self, pat: builtins.str, repl: builtins.str, count: builtins.int = 0) -> Strings:
+        """Replace matches of ``pat`` by the literal ``repl``.
+
+        Parameters
+        ----------
+        pat : str
+            The regular expression.
+        repl : str
+            The replacement (literal text).
+        count : int, default 0
+            The replacements per string; all when 0 or negative.
+
+        Returns
+        -------
+        Strings
+            The new strings.
+
+        Raises
+        ------
+        re.error
+            If ``pat`` is not a valid regular expression.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a1b22", "c"]).sub("[0-9]+", "#").to_list()
+        ['a#b#', 'c']
+        """
         return self.subn(pat, repl, count)[0]
 
-    def split(self, delimiter, regex=False, maxsplit=None, return_segments=False):
-        """Split each string at ``delimiter``: the pieces of every string, and with
-        ``return_segments`` the index of each string's first piece."""
+    def split(
+        self,
+        delimiter: builtins.str,
+        regex: builtins.bool = False,
+        maxsplit: builtins.int | None = None,
+        return_segments: builtins.bool = False,
+    ) -> Strings | tuple[Strings, pdarray]:
+        """Split each string at ``delimiter``.
+
+        Parameters
+        ----------
+        delimiter : str
+            The delimiter, or a regular expression with ``regex``.
+        regex : bool, default False
+            Whether ``delimiter`` is a regular expression.
+        maxsplit : int or None
+            At most this many splits per string; None (or negative): all.
+        return_segments : bool, default False
+            Also return the index of each string's first piece.
+
+        Returns
+        -------
+        Strings or (Strings, pdarray)
+            The pieces of every string, and with ``return_segments`` the index of each string's
+            first piece.
+
+        Raises
+        ------
+        TypeError
+            If ``delimiter`` is not a str.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> p, seg = ak.array(["a,b", "c"]).split(",", return_segments=True)
+        >>> p.to_list(), seg.tolist()
+        (['a', 'b', 'c'], [0, 2])
+        """
         if regex:
             _check_regex(_str(delimiter, "delimiter"))
         if maxsplit is not None and builtins.int(maxsplit) < 0:
@@ -303,21 +1009,92 @@ class Strings(Registrable):
         )
         return (Strings(p), pdarray(seg)) if return_segments else Strings(p)
 
-    def regex_split(self, pattern, maxsplit=0, return_segments=False):
-        """Split each string at the matches of the regular expression ``pattern`` (at most
-        ``maxsplit`` splits per string; 0: all), as ``re.split``: the pieces of every string,
-        and with ``return_segments`` the index of each string's first piece."""
+    def regex_split(
+        self, pattern: builtins.str | bytes, maxsplit: builtins.int = 0, return_segments: builtins.bool = False
+    ) -> Strings | tuple[Strings, pdarray]:
+        """Split each string at the matches of the regular expression ``pattern``, as ``re.split``.
+
+        Parameters
+        ----------
+        pattern : str or bytes
+            The regular expression.
+        maxsplit : int, default 0
+            At most this many splits per string; 0: all.
+        return_segments : bool, default False
+            Also return the index of each string's first piece.
+
+        Returns
+        -------
+        Strings or (Strings, pdarray)
+            The pieces of every string, and with ``return_segments`` the index of each string's
+            first piece.
+
+        Raises
+        ------
+        re.error
+            If ``pattern`` is not a valid regular expression.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a1b22c"]).regex_split("[0-9]+").to_list()
+        ['a', 'b', 'c']
+        """
         if isinstance(pattern, bytes):
             pattern = pattern.decode()
         m = builtins.int(maxsplit)
         return self.split(pattern, regex=True, maxsplit=None if m <= 0 else m, return_segments=return_segments)
 
-    def peel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, fromRight=False, regex=False):
-        """``(left, right)``: each string split at the ``times``-th occurrence of
-        ``delimiter`` (from the left, or the right with ``fromRight``); with ``regex`` the
-        ``times``-th non-overlapping match of the regular expression ``delimiter`` (counted from
-        the left or the right), computed on the driver. A string with fewer occurrences is all
-        right (all left with ``fromRight``), or the other way round with ``keepPartial``."""
+    def peel(
+        self,
+        delimiter: builtins.str,
+        times: builtins.int = 1,
+        includeDelimiter: builtins.bool = False,
+        keepPartial: builtins.bool = False,
+        fromRight: builtins.bool = False,
+        regex: builtins.bool = False,
+    ) -> tuple[Strings, Strings]:
+        """Each string split in two at the ``times``-th occurrence of ``delimiter``.
+
+        From the left, or the right with ``fromRight``; with ``regex`` at the ``times``-th
+        non-overlapping match of the regular expression ``delimiter`` (counted from the left or
+        the right), computed on the driver. A string with fewer occurrences is all right (all
+        left with ``fromRight``), or the other way round with ``keepPartial``.
+
+        Parameters
+        ----------
+        delimiter : str
+            The delimiter, or a regular expression with ``regex``; not empty.
+        times : int, default 1
+            Which occurrence to split at (from 1).
+        includeDelimiter : bool, default False
+            Keep the delimiter on the peeled side.
+        keepPartial : bool, default False
+            Where a string has fewer occurrences, keep it on the other side.
+        fromRight : bool, default False
+            Count occurrences from the right.
+        regex : bool, default False
+            Whether ``delimiter`` is a regular expression.
+
+        Returns
+        -------
+        (Strings, Strings)
+            The left and right parts.
+
+        Raises
+        ------
+        TypeError
+            If ``times`` is not an int or ``delimiter`` not a str.
+        ValueError
+            If ``times`` < 1, ``delimiter`` is empty, or a regular expression matches the empty string.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> l, r = ak.array(["a.b.c", "d"]).peel(".")
+        >>> l.to_list(), r.to_list()
+        (['a', ''], ['b.c', 'd'])
+        """
         if isinstance(times, (builtins.bool, np.bool_)) or not isinstance(times, (builtins.int, np.integer)):
             raise TypeError(f"times: expected an int, got {type(times).__name__}")
         if times < 1:
@@ -338,13 +1115,23 @@ class Strings(Registrable):
         )
         return Strings(l), Strings(r)
 
-    def _regex_peel(self, pattern, times, include, keep_partial, from_right):
+    def _regex_peel(
+        self,
+        pattern: builtins.str,
+        times: builtins.int,
+        include: builtins.bool,
+        keep_partial: builtins.bool,
+        from_right: builtins.bool,
+    ) -> tuple[Strings, Strings]:
         """``peel`` at the matches of the regular expression ``pattern`` (on the driver).
-        ValueError for a pattern that matches the empty string, as Arkouda."""
+
+        ValueError for a pattern that matches the empty string, as Arkouda.
+        """
         rx = _re.compile(_check_regex(pattern))
         if rx.fullmatch("") is not None or rx.search("") is not None:
             raise ValueError(f"peel: the pattern {pattern!r} matches the empty string")
-        lefts, rights = [], []
+        lefts: list[builtins.str] = []
+        rights: list[builtins.str] = []
         for x in self.to_list():
             ms = list(rx.finditer(x))
             if len(ms) < times:
@@ -363,20 +1150,113 @@ class Strings(Registrable):
             rights.append(x[cut_right:])
         return from_list(lefts), from_list(rights)
 
-    def rpeel(self, delimiter, times=1, includeDelimiter=False, keepPartial=False, regex=False):
+    def rpeel(
+        self,
+        delimiter: builtins.str,
+        times: builtins.int = 1,
+        includeDelimiter: builtins.bool = False,
+        keepPartial: builtins.bool = False,
+        regex: builtins.bool = False,
+    ) -> tuple[Strings, Strings]:
+        """``peel`` counting occurrences from the right.
+
+        Parameters
+        ----------
+        delimiter : str
+            The delimiter, or a regular expression with ``regex``; not empty.
+        times : int, default 1
+            Which occurrence to split at (from 1, from the right).
+        includeDelimiter : bool, default False
+            Keep the delimiter on the peeled side.
+        keepPartial : bool, default False
+            Where a string has fewer occurrences, keep it on the other side.
+        regex : bool, default False
+            Whether ``delimiter`` is a regular expression.
+
+        Returns
+        -------
+        (Strings, Strings)
+            The left and right parts.
+
+        Raises
+        ------
+        TypeError
+            If ``times`` is not an int or ``delimiter`` not a str.
+        ValueError
+            If ``times`` < 1 or ``delimiter`` is empty.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> l, r = ak.array(["a.b.c"]).rpeel(".")
+        >>> l.to_list(), r.to_list()
+        (['a.b'], ['c'])
+        """
         return self.peel(delimiter, times, includeDelimiter, keepPartial, fromRight=True, regex=regex)
 
-    def stick(self, other, delimiter="", toLeft=False):
+    def stick(self, other: Strings, delimiter: builtins.str = "", toLeft: builtins.bool = False) -> Strings:
+        """Each string joined with the string of ``other`` at the same index.
+
+        Parameters
+        ----------
+        other : Strings
+            The strings appended (prepended with ``toLeft``).
+        delimiter : str, default ""
+            The text between the two.
+        toLeft : bool, default False
+            Put ``other``'s string first.
+
+        Returns
+        -------
+        Strings
+            The joined strings.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not a Strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "b"]).stick(ak.array(["x", "y"]), "-").to_list()
+        ['a-x', 'b-y']
+        """
         if not isinstance(other, Strings):
             raise TypeError(f"other: expected Strings, got {type(other).__name__}")
         return Strings(
             _atoll.str_op_py(self._s, "lstick" if toLeft else "stick", a=_str(delimiter, "delimiter"), other=other._s)
         )
 
-    def lstick(self, other, delimiter=""):
+    def lstick(self, other: Strings, delimiter: builtins.str = "") -> Strings:
+        """Each string joined after the string of ``other`` at the same index.
+
+        Parameters
+        ----------
+        other : Strings
+            The strings prepended.
+        delimiter : str, default ""
+            The text between the two.
+
+        Returns
+        -------
+        Strings
+            The joined strings.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not a Strings.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "b"]).lstick(ak.array(["x", "y"]), "-").to_list()
+        ['x-a', 'y-b']
+        """
         return self.stick(other, delimiter, toLeft=True)
 
-    def __add__(self, other):
+    def __add__(self, other: object) -> Strings:
         if not isinstance(other, Strings):
             kind = f"pdarray of {other.dtype.name}" if isinstance(other, pdarray) else type(other).__name__
             hint = " (convert it with .astype(str))" if isinstance(other, pdarray) else ""
@@ -389,40 +1269,121 @@ class Strings(Registrable):
             )
         return self.stick(other)
 
-    def hash(self):
-        """Two uint64 pdarrays: a 128-bit hash of each string."""
+    def hash(self) -> tuple[pdarray, pdarray]:
+        """Two uint64 pdarrays: a 128-bit hash of each string.
+
+        Returns
+        -------
+        (pdarray, pdarray)
+            The high and low 64 bits of each hash.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> h1, h2 = ak.array(["a", "b", "a"]).hash()
+        >>> h1[0] == h1[2], h1.dtype.name
+        (np.True_, 'uint64')
+        """
         a, b = _atoll.str_hash_py(self._s)
         return pdarray(a), pdarray(b)
 
     # ----- as keys -----------------------------------------------------------------------
     @tracked("Strings.argsort", rows=0)
-    def argsort(self, algorithm=None, ascending=True):
-        """The stable permutation that sorts the strings (by code point); ``ascending=False``:
-        in reverse order, equal strings in index order."""
+    def argsort(self, algorithm: object = None, ascending: builtins.bool = True) -> pdarray:
+        """The stable permutation that sorts the strings (by code point).
+
+        Parameters
+        ----------
+        algorithm : object
+            Accepted for Arkouda's signature.
+        ascending : bool, default True
+            False: in reverse order, equal strings in reverse index order.
+
+        Returns
+        -------
+        pdarray
+            An int64 permutation.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["b", "a", "c"]).argsort().tolist()
+        [1, 0, 2]
+        """
         if not ascending:
             # Arkouda's (and NumPy's flip of a stable argsort): equal strings in reverse order.
-            return pdarray(_atoll.str_val_py(self._s, "argsort")[0])[::-1]
+            out: pdarray = pdarray(_atoll.str_val_py(self._s, "argsort")[0])[::-1]
+            return out
         return pdarray(_atoll.str_val_py(self._s, "argsort")[0])
 
-    def in1d(self, other):
-        """Whether each string occurs in ``other`` (Strings, or a list/array of str)."""
+    def in1d(self, other: Strings | Iterable[builtins.str]) -> pdarray:
+        """Whether each string occurs in ``other`` (Strings, or a list/array of str).
+
+        Parameters
+        ----------
+        other : Strings or iterable of str
+            The strings looked for.
+
+        Returns
+        -------
+        pdarray
+            A bool array.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` holds something other than str.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["a", "b", "c"]).in1d(["c", "a"]).tolist()
+        [True, False, True]
+        """
         if not isinstance(other, Strings):
             other = from_list(list(other))
         return pdarray(_atoll.str_val_py(self._s, "in1d", other=other._s)[0])
 
-    def unique(self):
+    def unique(self) -> Strings:
+        """The distinct strings, sorted.
+
+        Returns
+        -------
+        Strings
+            Each string once.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["b", "a", "b"]).unique().to_list()
+        ['a', 'b']
+        """
         return _groupby(self)[2]
 
-    def group(self):
-        """The permutation that groups equal strings (sorted)."""
+    def group(self) -> pdarray:
+        """The permutation that groups equal strings (sorted).
+
+        Returns
+        -------
+        pdarray
+            An int64 permutation.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> ak.array(["b", "a", "b"]).group().tolist()
+        [1, 0, 2]
+        """
         return _groupby(self)[0]
 
     # Defined last: inside the class body the name ``str`` is this property from here on.
     @property
     def str(self) -> "StringMethods":
-        """pandas' ``Series.str`` accessor on the strings: ``contains``, ``startswith``, ... in
-        pandas' words and defaults (``contains`` takes a regular expression unless
-        ``regex=False``), so that ``df["col"].str.contains(...)`` reads as in pandas.
+        """The accessor of pandas' ``Series.str`` on the strings.
+
+        ``contains``, ``startswith``, ... in pandas' words and defaults (``contains`` takes a
+        regular expression unless ``regex=False``), so that ``df["col"].str.contains(...)``
+        reads as in pandas.
 
         Examples
         --------
@@ -437,9 +1398,11 @@ class Strings(Registrable):
 
 
 class StringMethods:
-    """pandas' ``.str`` accessor over a ``Strings`` (``Strings.str``): pandas' method names,
-    parameters and defaults, each computed by the distributed string kernels. The strings
-    have no missing values, so pandas' ``na`` arguments are accepted and have no effect.
+    """The accessor of pandas' ``.str`` over a ``Strings`` (``Strings.str``).
+
+    pandas' method names, parameters and defaults, each computed by the distributed string
+    kernels. The strings have no missing values, so pandas' ``na`` arguments are accepted and
+    have no effect.
 
     Parameters
     ----------
@@ -549,14 +1512,15 @@ class StringMethods:
 
     def _any(self, pat: object, test: "typing.Callable[[builtins.str], pdarray]") -> pdarray:
         pats = pat if isinstance(pat, tuple) else (pat,)
-        out = None
+        out: pdarray | None = None
         for p in pats:
             p = _str(p, "pat")
             # An empty prefix or suffix matches every string (Python's str.startswith).
-            r = self._s.get_lengths() >= 0 if p == "" else test(p)
+            r: pdarray = self._s.get_lengths() >= 0 if p == "" else test(p)
             out = r if out is None else out | r
         if out is None:
-            return self._s.get_lengths() < 0  # an empty tuple matches nothing
+            none: pdarray = self._s.get_lengths() < 0  # an empty tuple matches nothing
+            return none
         return out
 
     def match(
@@ -736,9 +1700,11 @@ class StringMethods:
         return self._s.strip(to_strip)
 
 
-def _groupby(s):
-    """(permutation, segments, unique keys, counts) of a group-by by string keys: the entry
-    point for ``ak.GroupBy(strings)``."""
+def _groupby(s: Strings) -> tuple[pdarray, pdarray, Strings, pdarray]:
+    """(permutation, segments, unique keys, counts) of a group-by by string keys.
+
+    The entry point for ``ak.GroupBy(strings)``.
+    """
     p, g, k, c = _atoll.str_groupby_py(s._s)
     return pdarray(p), pdarray(g), Strings(k), pdarray(c)
 
@@ -746,7 +1712,7 @@ def _groupby(s):
 _UTF = ("utf-8", "utf8", "utf-16", "utf16", "utf-32", "utf32", "ascii")
 
 
-def _recode(x, frm, to):
+def _recode(x: str, frm: str, to: str) -> str:
     frm, to = frm.lower(), to.lower()
     for e in (frm, to):
         if e != "idna" and e not in _UTF:
@@ -755,7 +1721,7 @@ def _recode(x, frm, to):
     return _idna_encode(text) if to == "idna" else text
 
 
-def _idna_encode(x):
+def _idna_encode(x: str) -> str:
     labels = []
     for label in x.split("."):
         if label.isascii():
@@ -765,11 +1731,12 @@ def _idna_encode(x):
     return ".".join(labels)
 
 
-def _idna_decode(x):
-    """The Unicode form of an IDNA name; "" for a name that is not valid IDNA (a label that
-    does not decode, does not encode back to itself, or starts with a combining mark)."""
-    import unicodedata
+def _idna_decode(x: str) -> str:
+    """The Unicode form of an IDNA name.
 
+    "" for a name that is not valid IDNA (a label that does not decode, does not encode back to
+    itself, or starts with a combining mark).
+    """
     out = []
     for lab in x.split("."):
         if not lab.lower().startswith("xn--"):
@@ -785,7 +1752,7 @@ def _idna_decode(x):
     return ".".join(out)
 
 
-def _text(x, name):
+def _text(x: object, name: str) -> str:
     """A str of a str, a NumPy str or bytes (UTF-8); TypeError otherwise."""
     if isinstance(x, bytes):
         return x.decode()
@@ -794,7 +1761,7 @@ def _text(x, name):
     return _str(x, name)
 
 
-def _check_regex(p):
+def _check_regex(p: str) -> str:
     """Python's ``re.error`` for a pattern Python's ``re`` rejects (Arkouda's exception)."""
     try:
         _re.compile(p)
@@ -803,31 +1770,123 @@ def _check_regex(p):
     return p
 
 
-def from_list(values):
-    """Strings from a list (or 1-D NumPy array) of ``str``."""
+def from_list(values: Iterable[object]) -> Strings:
+    """Strings from a list (or 1-D NumPy array) of ``str``.
+
+    Parameters
+    ----------
+    values : iterable of str
+        The strings.
+
+    Returns
+    -------
+    Strings
+        The distributed strings.
+
+    Raises
+    ------
+    TypeError
+        If an element is not a str.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.numpy.strings import from_list
+    >>> from_list(["a", "bc"]).to_list()
+    ['a', 'bc']
+    """
     v = [builtins.str(x) if isinstance(x, np.str_) else x for x in values]
     for x in v:
         if not isinstance(x, str):
             raise TypeError(f"expected str elements, got {type(x).__name__}")
-    return Strings(_atoll.str_from_list(v))
+    return Strings(_atoll.str_from_list(typing.cast(list[str], v)))
 
 
-def _int_arg(v, name):
+def _int_arg(v: object, name: str) -> int:
     if isinstance(v, (builtins.bool, np.bool_)) or not isinstance(v, (builtins.int, np.integer)):
         raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
     return builtins.int(v)
 
 
-def random_strings_uniform(minlen, maxlen, size, characters="uppercase", seed=None):
-    """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda)."""
+def random_strings_uniform(
+    minlen: int, maxlen: int, size: int, characters: str = "uppercase", seed: int | None = None
+) -> Strings:
+    """``size`` random strings of lengths in ``[minlen, maxlen)`` (Arkouda).
+
+    Parameters
+    ----------
+    minlen : int
+        The least length.
+    maxlen : int
+        One more than the greatest length.
+    size : int
+        The number of strings.
+    characters : str, default "uppercase"
+        The alphabet: ``uppercase``, ``lowercase``, ``numeric``, ``printable`` or ``binary``.
+    seed : int or None
+        The seed; None: a fresh one.
+
+    Returns
+    -------
+    Strings
+        The random strings.
+
+    Raises
+    ------
+    TypeError
+        If ``minlen`` or ``maxlen`` is not an int.
+    ValueError
+        If ``minlen`` < 0 or ``maxlen`` <= ``minlen``.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> s = ak.random_strings_uniform(2, 4, 5, seed=1)
+    >>> s.size, bool(((s.get_lengths() >= 2) & (s.get_lengths() < 4)).all())
+    (5, True)
+    """
     lo, hi = _int_arg(minlen, "minlen"), _int_arg(maxlen, "maxlen")
     if lo < 0 or hi <= lo:
         raise ValueError(f"Incompatible arguments: minlen < 0, maxlen <= minlen (minlen={lo}, maxlen={hi})")
     return Strings(_atoll.str_random_uniform(lo, hi, _size(size), _str(characters, "characters"), _seed(seed)))
 
 
-def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed=None):
-    """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda)."""
+def random_strings_lognormal(
+    logmean: float, logstd: float, size: int, characters: str = "uppercase", seed: int | None = None
+) -> Strings:
+    """``size`` random strings of lengths ``1 + floor(exp(N(logmean, logstd)))`` (Arkouda).
+
+    Parameters
+    ----------
+    logmean : float
+        The mean of the lengths' logarithm.
+    logstd : float
+        The standard deviation of the lengths' logarithm; positive.
+    size : int
+        The number of strings.
+    characters : str, default "uppercase"
+        The alphabet: ``uppercase``, ``lowercase``, ``numeric``, ``printable`` or ``binary``.
+    seed : int or None
+        The seed; None: a fresh one.
+
+    Returns
+    -------
+    Strings
+        The random strings.
+
+    Raises
+    ------
+    TypeError
+        If ``logmean`` or ``logstd`` is not a number.
+    ValueError
+        If ``logstd`` is not positive.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> ak.random_strings_lognormal(1.0, 0.5, 4, seed=1).size
+    4
+    """
     for name, v in (("logmean", logmean), ("logstd", logstd)):
         if isinstance(v, (builtins.bool, np.bool_, str)) or not isinstance(
             v, (builtins.int, builtins.float, np.number)
@@ -842,15 +1901,72 @@ def random_strings_lognormal(logmean, logstd, size, characters="uppercase", seed
     )
 
 
-def concatenate(arrays):
-    """The strings of every element of ``arrays``, one after the other."""
+def concatenate(arrays: Iterable[Strings]) -> Strings:
+    """The strings of every element of ``arrays``, one after the other.
+
+    Parameters
+    ----------
+    arrays : iterable of Strings
+        The arrays joined.
+
+    Returns
+    -------
+    Strings
+        Their strings, in order.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.numpy.strings import concatenate
+    >>> concatenate([ak.array(["a"]), ak.array(["b", "c"])]).to_list()
+    ['a', 'b', 'c']
+    """
     return Strings(_atoll.str_concatenate_py([a._s for a in arrays]))
 
 
-def unique(s):
-    """The distinct strings, sorted."""
+def unique(s: Strings) -> Strings:
+    """The distinct strings, sorted.
+
+    Parameters
+    ----------
+    s : Strings
+        The strings.
+
+    Returns
+    -------
+    Strings
+        Each string once.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.numpy.strings import unique
+    >>> unique(ak.array(["b", "a", "b"])).to_list()
+    ['a', 'b']
+    """
     return s.unique()
 
 
-def in1d(a, b):
+def in1d(a: Strings, b: Strings | Iterable[str]) -> pdarray:
+    """Whether each string of ``a`` occurs in ``b``.
+
+    Parameters
+    ----------
+    a : Strings
+        The strings tested.
+    b : Strings or iterable of str
+        The strings looked for.
+
+    Returns
+    -------
+    pdarray
+        A bool array, one element per string of ``a``.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.numpy.strings import in1d
+    >>> in1d(ak.array(["a", "b"]), ak.array(["b"])).tolist()
+    [False, True]
+    """
     return a.in1d(b)
