@@ -1,5 +1,7 @@
-"""HDF5 files in Arkouda's layout: ``ak.to_hdf``, ``ak.read_hdf``, ``ak.update_hdf`` and the
-``to_hdf``/``update_hdf`` methods of every array kind.
+"""HDF5 files in Arkouda's layout.
+
+``ak.to_hdf``, ``ak.read_hdf``, ``ak.update_hdf`` and the ``to_hdf``/``update_hdf`` methods
+of every array kind.
 
 Files: one per locale, ``<prefix>_LOCALE####`` (an extension of the prefix's last component
 moves to the end, as in Arkouda), or one file (``file_type="single"``). Each object is written
@@ -32,10 +34,14 @@ ours both undo. Writing with ``mode="truncate"`` goes to temporary files renamed
 targets only when every locale succeeded: nothing is partly written on failure.
 """
 
+from __future__ import annotations
+
 import builtins
 import glob as _glob
 import os
 import warnings
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from . import _atoll, client_dtypes
 from ._io_errors import HDF5FileNotFoundError, HDF5FormatError, HDF5TypeError, engine_file_errors
@@ -85,18 +91,36 @@ OBJ = {
 OBJ_NAME = {v: k for k, v in OBJ.items()}
 
 
-def _wrapped(fn, *args):
+def _wrapped(fn: Callable[..., Any], *args: Any) -> Any:  # noqa: ANN401 (the engine call's arguments and result)
     return engine_file_errors(HDF5FileNotFoundError, HDF5TypeError, HDF5FormatError, fn, *args)
 
 
-def _check_mode(mode):
+def _check_mode(mode: str) -> None:
     if mode not in ("truncate", "append"):
         raise TypeError(f"mode: expected 'truncate' or 'append', got {mode!r}")
 
 
 # ----- file names --------------------------------------------------------------------------
-def split_prefix(prefix_path):
-    """(prefix, extension) as Arkouda splits them: the extension of the last component."""
+def split_prefix(prefix_path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(prefix, extension) as Arkouda splits them: the extension of the last component.
+
+    Parameters
+    ----------
+    prefix_path : str or path
+        The prefix of a write.
+
+    Returns
+    -------
+    tuple of str
+        The prefix without the extension, and the extension (with its dot, or empty).
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.hdf5 import split_prefix
+    >>> split_prefix("data/t.h5"), split_prefix("data/t")
+    (('data/t', '.h5'), ('data/t', ''))
+    """
     p = os.fspath(prefix_path)
     head, tail = os.path.split(p)
     if "." in tail:
@@ -105,15 +129,34 @@ def split_prefix(prefix_path):
     return p, ""
 
 
-def locale_files(prefix_path, n=None):
-    """The files of a per-locale write: ``<prefix>_LOCALE####<ext>``."""
+def locale_files(prefix_path: str | os.PathLike[str], n: int | None = None) -> list[str]:
+    """The files of a per-locale write: ``<prefix>_LOCALE####<ext>``.
 
+    Parameters
+    ----------
+    prefix_path : str or path
+        The prefix of the write.
+    n : int, optional
+        The number of files (default: the number of locales).
+
+    Returns
+    -------
+    list of str
+        The file names, in locale order.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.hdf5 import locale_files
+    >>> locale_files("data/t.h5", 2)
+    ['data/t_LOCALE0000.h5', 'data/t_LOCALE0001.h5']
+    """
     prefix, ext = split_prefix(prefix_path)
     n = num_locales() if n is None else n
     return [f"{prefix}_LOCALE{k:04d}{ext}" for k in range(n)]
 
 
-def _target_files(prefix_path, file_type):
+def _target_files(prefix_path: str | os.PathLike[str], file_type: str) -> list[str]:
     if file_type not in ("distribute", "single"):
         raise ValueError(f"file_type: expected 'distribute' or 'single', got {file_type!r}")
     if file_type == "single":
@@ -122,17 +165,17 @@ def _target_files(prefix_path, file_type):
     return locale_files(prefix_path)
 
 
-def _meta(obj_type, extra=()):
+def _meta(obj_type: str, extra: Iterable[tuple[str, Any]] = ()) -> list[tuple[str, Any]]:
     return [("ObjType", OBJ[obj_type]), ("file_version", FILE_VERSION), ("arkouda_version", ATOLL_VERSION)] + list(
         extra
     )
 
 
 # ----- writing -----------------------------------------------------------------------------
-def _kind(obj):
+def _kind(obj: object) -> str:
     special = getattr(obj, "special_objType", None)
     if special in ("Datetime", "Timedelta", "IPv4"):
-        return special
+        return cast(str, special)
     if isinstance(obj, pdarray):
         return "pdarray"
     if isinstance(obj, Strings):
@@ -152,12 +195,12 @@ def _kind(obj):
     raise TypeError(f"to_hdf: cannot write an object of type {type(obj).__name__}")
 
 
-def _block_starts(n, parts):
+def _block_starts(n: int, parts: int) -> list[int]:
     """The first element of each locale's Block part (and n): ``ceil(k * n / parts)``."""
     return [-(-k * n // parts) for k in range(parts + 1)]
 
 
-def _write_array(files, path, a, obj_type="pdarray"):
+def _write_array(files: list[str], path: str, a: Any, obj_type: str = "pdarray") -> None:  # noqa: ANN401 (a pdarray or a BigIntArray)
     if isinstance(a, BigIntArray):
         if a.ndim != 1:
             raise TypeError(f"to_hdf: a bigint array of rank {a.ndim} cannot be written (only rank 1)")
@@ -169,19 +212,21 @@ def _write_array(files, path, a, obj_type="pdarray"):
     _atoll.h5_write(files, path, a._whole(), _meta(obj_type))
 
 
-def _write_bigint(files, path, a, obj_type="pdarray"):
-    """A bigint array in Arkouda's layout: a group with ``isBigInt``, ``MaxBits`` and
-    ``NumLimbs`` whose datasets ``Limb_0``, ``Limb_1``, ... are uint64 limbs, least significant
+def _write_bigint(files: list[str], path: str, a: BigIntArray, obj_type: str = "pdarray") -> None:
+    """A bigint array in Arkouda's layout.
+
+    A group with ``isBigInt``, ``MaxBits`` and ``NumLimbs`` whose datasets ``Limb_0``, ``Limb_1``, ... are uint64 limbs, least significant
     first, read as an unsigned integer. Negative values (possible without ``max_bits``) are
     written as their two's complement in every limb (the top limb's top bit is the sign) with
     the attribute ``TwosComplement``; a reader without it sees them modulo ``2**(64 * NumLimbs)``,
-    as Arkouda's writer leaves negative values."""
+    as Arkouda's writer leaves negative values.
+    """
     signed = a.max_bits < 0 and a.size > 0 and builtins.bool((a < 0).any())
     if signed:
         limbs = list(a._limbs)
     else:
         limbs = list(reversed(a.bigint_to_uint_arrays()))
-    extra = [("isBigInt", 1), ("MaxBits", a.max_bits), ("NumLimbs", len(limbs))]
+    extra: list[tuple[str, Any]] = [("isBigInt", 1), ("MaxBits", a.max_bits), ("NumLimbs", len(limbs))]
     if signed:
         extra.append(("TwosComplement", 1))
     _atoll.h5_group(files, path, _meta(obj_type, extra))
@@ -189,11 +234,11 @@ def _write_bigint(files, path, a, obj_type="pdarray"):
         _atoll.h5_write(files, f"{path}/Limb_{i}", limb._whole(), _meta("pdarray"))
 
 
-def _write_strings(files, path, s, offsets=True):
+def _write_strings(files: list[str], path: str, s: Strings, offsets: bool = True) -> None:
     _atoll.h5_write(files, path, s._s, _meta("Strings"), offsets)
 
 
-def _write_obj(files, path, obj):
+def _write_obj(files: list[str], path: str, obj: Any) -> None:  # noqa: ANN401 (any object to_hdf writes)
     kind = _kind(obj)
     if kind in ("pdarray", "Datetime", "Timedelta", "IPv4"):
         arr = obj if isinstance(obj, pdarray) else obj.values
@@ -246,7 +291,7 @@ def _write_obj(files, path, obj):
             _write_obj(files, f"{path}/IDX_{i}", lv)
 
 
-def _columns_dict(columns, names, default_name):
+def _columns_dict(columns: Any, names: Any, default_name: str) -> dict[Any, Any]:  # noqa: ANN401 (as to_hdf's)
     if isinstance(columns, dict):
         if names is not None:
             raise ValueError("names: give names either as the dict's keys or as names, not both")
@@ -258,14 +303,14 @@ def _columns_dict(columns, names, default_name):
     return {default_name if names is None else (names if isinstance(names, str) else names[0]): columns}
 
 
-def _sanitize(name):
+def _sanitize(name: object) -> str:
     n = builtins.str(name)
     if "/" in n:
         raise ValueError(f"dataset name {n!r}: '/' separates HDF5 groups")
     return n
 
 
-def _stale_locale_files(prefix_path, keep):
+def _stale_locale_files(prefix_path: str | os.PathLike[str], keep: set[str]) -> list[str]:
     prefix, ext = split_prefix(prefix_path)
     out = []
     for f in _glob.glob(_glob.escape(prefix) + "_LOCALE[0-9][0-9][0-9][0-9]" + _glob.escape(ext)):
@@ -274,12 +319,50 @@ def _stale_locale_files(prefix_path, keep):
     return out
 
 
-def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distribute"):
-    """Writes ``columns`` (a dict name -> object, a list of objects with ``names``, or one
-    object) to HDF5 files (``<prefix>_LOCALE####``, one per locale, or one file with
-    ``file_type="single"``). ``mode="append"`` adds the datasets to existing files (a dataset
-    of the same name is an error: see ``update_hdf``). **Collective.**"""
+def to_hdf(
+    columns: Any,  # noqa: ANN401 (a dict, a list or one object of any kind written)
+    prefix_path: str | os.PathLike[str],
+    names: str | list[str] | None = None,
+    mode: str = "truncate",
+    file_type: str = "distribute",
+) -> None:
+    """Writes objects to HDF5 files in Arkouda's layout (collective).
 
+    The files are ``<prefix>_LOCALE####``, one per locale, or one file with
+    ``file_type="single"``. ``mode="append"`` adds the datasets to existing files (a dataset
+    of the same name is an error: see ``update_hdf``).
+
+    Parameters
+    ----------
+    columns : dict, list or object
+        A dict name -> object, a list of objects with ``names``, or one object (pdarray,
+        Strings, SegArray, Categorical, GroupBy, DataFrame, Index, Datetime, ...).
+    prefix_path : str or path
+        The prefix of the files.
+    names : str or list of str, optional
+        The datasets' names, for a list of objects (default for one object: ``"array"``).
+    mode : {"truncate", "append"}
+        Replace the files, or add to them.
+    file_type : {"distribute", "single"}
+        One file per locale, or one file.
+
+    Raises
+    ------
+    TypeError
+        ``mode`` is unknown, or an object is of a kind not written.
+    ValueError
+        ``file_type`` is unknown, names do not match the columns, a name holds ``/``, or a
+        dataset to append exists already.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_hdf({"a": ak.arange(3)}, prefix)
+    >>> ak.read_hdf(prefix + "_LOCALE*")["a"].tolist()
+    [0, 1, 2]
+    """
     _check_mode(mode)
     cols = _columns_dict(columns, names, "array")
     files = _target_files(prefix_path, file_type)
@@ -294,7 +377,7 @@ def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distrib
             _sanitize(name)
             if os.path.exists(files[0]) and name in _top_names(files[0]):
                 raise ValueError(f"dataset {name!r} exists already in {files[0]} (use update_hdf to replace it)")
-        written = []
+        written: list[str] = []
         try:
             with Progress("to_hdf", len(cols)) as bar:
                 for name, obj in cols.items():
@@ -327,13 +410,47 @@ def to_hdf(columns, prefix_path, names=None, mode="truncate", file_type="distrib
             os.remove(f)
 
 
-def update_hdf(columns, prefix_path, names=None, repack=True):
-    """Replaces (or adds) the datasets of ``columns`` in existing HDF5 files; with ``repack``
-    the files are rewritten without the space of the replaced datasets. **Collective.**"""
+def update_hdf(
+    columns: Any,  # noqa: ANN401 (as to_hdf's)
+    prefix_path: str | os.PathLike[str],
+    names: str | list[str] | None = None,
+    repack: bool = True,
+) -> None:
+    """Replaces (or adds) datasets in existing HDF5 files (collective).
+
+    Without files of ``prefix_path``, writes them (``to_hdf``).
+
+    Parameters
+    ----------
+    columns : dict, list or object
+        As ``to_hdf``'s.
+    prefix_path : str or path
+        The prefix of the files.
+    names : str or list of str, optional
+        As ``to_hdf``'s.
+    repack : bool, default True
+        Rewrite the files without the space of the replaced datasets.
+
+    Raises
+    ------
+    ValueError
+        As ``to_hdf``.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_hdf({"a": ak.arange(3), "b": ak.arange(2)}, prefix)
+    >>> ak.update_hdf({"a": ak.array([7, 8])}, prefix)
+    >>> ak.read_hdf(prefix + "_LOCALE*", datasets="a")["a"].tolist()
+    [7, 8]
+    """
     cols = _columns_dict(columns, names, "array")
     files = _existing_files(prefix_path)
     if not files:
-        return to_hdf(cols, prefix_path)
+        to_hdf(cols, prefix_path)
+        return
     target = files
     with Progress("update_hdf", len(cols)) as bar:
         for name, obj in cols.items():
@@ -346,7 +463,7 @@ def update_hdf(columns, prefix_path, names=None, repack=True):
         _wrapped(_atoll.h5_repack, target)
 
 
-def _existing_files(prefix_path):
+def _existing_files(prefix_path: str | os.PathLike[str]) -> list[str]:
     prefix, ext = split_prefix(prefix_path)
     hits = sorted(_glob.glob(_glob.escape(prefix) + "_LOCALE*" + _glob.escape(ext)))
     if hits:
@@ -356,18 +473,18 @@ def _existing_files(prefix_path):
 
 
 # ----- reading -----------------------------------------------------------------------------
-def _list(path):
-    return _wrapped(_atoll.h5_list, os.fspath(path))
+def _list(path: str | os.PathLike[str]) -> list[tuple[str, bool, str, int, dict[str, Any]]]:
+    return cast(list[tuple[str, bool, str, int, dict[str, Any]]], _wrapped(_atoll.h5_list, os.fspath(path)))
 
 
-def _top_names(path):
+def _top_names(path: str | os.PathLike[str]) -> list[str]:
     return [p for (p, _, _, _, _) in _list(path) if p and "/" not in p]
 
 
-def _expand(filenames):
+def _expand(filenames: Any) -> list[str]:  # noqa: ANN401 (a name, a path, or a list of them)
     if isinstance(filenames, (str, os.PathLike)):
         filenames = [filenames]
-    out = []
+    out: list[str] = []
     for f in filenames:
         f = os.fspath(f)
         if _glob.has_magic(f):
@@ -385,17 +502,17 @@ def _expand(filenames):
 class _Tree:
     """The objects of one file by path: (is_group, dtype, len, attrs)."""
 
-    def __init__(self, items):
-        self.items = {p: (g, d, n, a) for (p, g, d, n, a) in items}
+    def __init__(self, items: Iterable[tuple[str, bool, str, int, dict[str, Any]]]) -> None:
+        self.items: dict[str, tuple[bool, str, int, dict[str, Any]]] = {p: (g, d, n, a) for (p, g, d, n, a) in items}
 
-    def children(self, path):
+    def children(self, path: str) -> list[str]:
         pre = path + "/" if path else ""
         return [p[len(pre) :] for p in self.items if p.startswith(pre) and p and "/" not in p[len(pre) :]]
 
-    def top(self):
+    def top(self) -> list[str]:
         return [p for p in self.items if p and "/" not in p]
 
-    def obj_type(self, path):
+    def obj_type(self, path: str) -> str:
         g, _, _, a = self.items[path]
         t = a.get("ObjType")
         if t is not None:
@@ -412,42 +529,44 @@ class _Tree:
 
 
 class _Reader:
-    def __init__(self, files, strict, calc_offsets):
+    def __init__(self, files: list[str], strict: bool, calc_offsets: bool) -> None:
         self.files = files
         self.strict = strict
         self.calc = calc_offsets
         self.trees = [_Tree(_list(f)) for f in files]
         self.t0 = self.trees[0]
 
-    def lens(self, path):
+    def lens(self, path: str) -> list[int]:
         return [t.items[path][2] if path in t.items else 0 for t in self.trees]
 
-    def array(self, path):
+    def array(self, path: str) -> pdarray:
         if not self.strict:
             return pdarray(_wrapped(_atoll.h5_read, self.files, path, False))
         return pdarray(_wrapped(_atoll.h5_read, self.files, path, True))
 
-    def _shaped(self, path, arr):
-        """``arr`` (the concatenated values of dataset ``path``) given the shape its datasets
-        make: a 1-D dataset in every file is a 1-D array; datasets of another rank join along
-        axis 0 (their other axes must agree), as the files of a per-locale write do."""
+    def _shaped(self, path: str, arr: pdarray) -> pdarray:
+        """``arr`` (the concatenated values of dataset ``path``) given the shape its datasets make.
+
+        A 1-D dataset in every file is a 1-D array; datasets of another rank join along
+        axis 0 (their other axes must agree), as the files of a per-locale write do.
+        """
         dims = [tuple(d) for d in _wrapped(_atoll.h5_dims, self.files, path)]
         if all(len(d) == 1 for d in dims):
             return arr
         # A scalar written with one file per locale: the first file's, the others empty.
         full = [d for d in dims if d != (0,)]
         if len(full) == 1 and full[0] == () and arr.size == 1:
-            return _nd.with_shape(arr, ())
+            return cast(pdarray, _nd.with_shape(arr, ()))
         rest = {d[1:] for d in dims}
         if builtins.any(len(d) == 0 for d in dims) or len({len(d) for d in dims}) != 1 or len(rest) != 1:
             shapes = ", ".join(f"{f}: {d}" for f, d in zip(self.files, dims))
             raise HDF5FormatError(f"dataset {path!r}: the files' shapes do not join along axis 0 ({shapes})")
-        return _nd.with_shape(arr, (builtins.sum(d[0] for d in dims),) + rest.pop())
+        return cast(pdarray, _nd.with_shape(arr, (builtins.sum(d[0] for d in dims),) + rest.pop()))
 
-    def strings(self, path):
+    def strings(self, path: str) -> Strings:
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))
 
-    def obj(self, path):
+    def obj(self, path: str) -> Any:  # noqa: ANN401 (an object of any kind read)
         if path not in self.t0.items:
             raise HDF5FormatError(f"{self.files[0]}: no dataset {path!r}")
         kind = self.t0.obj_type(path)
@@ -488,8 +607,8 @@ class _Reader:
             kids = set(self.t0.children(path))
             na = self.array(f"{path}/NA_Codes") if "NA_Codes" in kids else None
             perm = self.array(f"{path}/permutation") if "permutation" in kids else None
-            segs = self.array(f"{path}/segments") if "segments" in kids else None
-            return Categorical.from_codes(codes, cats, permutation=perm, segments=segs, _akNAcode=na)
+            csegs = self.array(f"{path}/segments") if "segments" in kids else None
+            return Categorical.from_codes(codes, cats, permutation=perm, segments=csegs, _akNAcode=na)
         if kind == "GroupBy":
             n = builtins.int(self.t0.items[path][3].get("NumKeys", 1))
             keys = [self.obj(f"{path}/KEY_{i}") for i in range(n)]
@@ -497,9 +616,9 @@ class _Reader:
             segs = self.array(f"{path}/segments")
             return GroupBy(orig_keys=keys if n > 1 else keys[0], permutation=perm, segments=segs)
         if kind == "DataFrame":
-            kids = [k for k in self.t0.children(path)]
-            cols = {k: self.obj(f"{path}/{k}") for k in kids if k != "Index"}
-            idx = self.obj(f"{path}/Index") if "Index" in kids else None
+            names = self.t0.children(path)
+            cols = {k: self.obj(f"{path}/{k}") for k in names if k != "Index"}
+            idx = self.obj(f"{path}/Index") if "Index" in names else None
             df = DataFrame(cols)
             if idx is not None:
                 df._set_index(idx if isinstance(idx, Index) else Index(idx))
@@ -510,13 +629,13 @@ class _Reader:
             return MultiIndex(levels) if kind == "MultiIndex" else Index(levels[0])
         raise HDF5TypeError(f"{self.files[0]}: {path!r} is a group of unknown kind")
 
-    def _nstrings(self, i, path):
+    def _nstrings(self, i: int, path: str) -> int:
         t = self.trees[i]
         if f"{path}/segments" in t.items and not self.calc:
             return t.items[f"{path}/segments"][2]
         raise HDF5TypeError("SegArray of strings without offsets")
 
-    def _bigint(self, path, attrs):
+    def _bigint(self, path: str, attrs: dict[str, Any]) -> BigIntArray:
         """The bigint array of a group of uint64 limbs (``_write_bigint``'s layout, Arkouda's)."""
         kids = set(self.t0.children(path))
         n = builtins.int(attrs.get("NumLimbs", sum(1 for k in kids if k.startswith("Limb_"))))
@@ -531,38 +650,80 @@ class _Reader:
         max_bits = builtins.int(attrs.get("MaxBits", -1))
         if builtins.int(attrs.get("TwosComplement", 0)):
             return BigIntArray(limbs, max_bits)
-        return bigint_from_uint_arrays(list(reversed(limbs)), max_bits)
+        return cast(BigIntArray, bigint_from_uint_arrays(list(reversed(limbs)), max_bits))
 
 
-def _special(kind, arr):
+def _special(kind: str, arr: pdarray) -> Any:  # noqa: ANN401 (a pdarray, Datetime, Timedelta or IPv4)
     if kind == "pdarray":
         return arr
     if kind in ("Datetime", "Timedelta"):  # int64 nanoseconds, as Arkouda writes them
-        return (Datetime if kind == "Datetime" else Timedelta)._from_ns(arr)
+        return cast(Any, Datetime if kind == "Datetime" else Timedelta)._from_ns(arr)
     cls = getattr(client_dtypes, kind, None)
     return cls(arr) if cls is not None else arr
 
 
 def read_hdf(
-    filenames,
-    datasets=None,
-    iterative=False,
-    strict_types=True,
-    allow_errors=False,
-    calc_string_offsets=False,
-    tag_data=False,
-):
-    """Reads ``datasets`` (all when None) of the HDF5 files ``filenames`` (names, glob
-    patterns, or a list of them; their pieces concatenated in order). Returns a dict name ->
-    object (pdarray, Strings, SegArray, Categorical, GroupBy, DataFrame, Index). With
-    ``allow_errors``, files that cannot be read are skipped with a RuntimeWarning.
-    ``strict_types=False`` lets a dataset's integer width or signedness differ between files.
-    **Collective.**"""
+    filenames: Any,  # noqa: ANN401 (a name, a path, a glob pattern, or a list of them)
+    datasets: str | list[str] | None = None,
+    iterative: bool = False,
+    strict_types: bool = True,
+    allow_errors: bool = False,
+    calc_string_offsets: bool = False,
+    tag_data: bool = False,
+) -> dict[str, Any]:
+    """Reads datasets of HDF5 files in Arkouda's layout (collective).
+
+    The files' pieces of each dataset are concatenated in order. With ``allow_errors``,
+    files that cannot be read are skipped with a RuntimeWarning. ``strict_types=False`` lets
+    a dataset's integer width or signedness differ between files.
+
+    Parameters
+    ----------
+    filenames : str, path or list of them
+        The files (names or glob patterns).
+    datasets : str or list of str, optional
+        The datasets read (default: all).
+    iterative : bool, default False
+        Accepted for Arkouda's signature; the datasets are read one after the other either way.
+    strict_types : bool, default True
+        Require one dtype of a dataset in every file.
+    allow_errors : bool, default False
+        Skip the files that cannot be read (with a RuntimeWarning).
+    calc_string_offsets : bool, default False
+        Find the strings' offsets from their NULs rather than read them.
+    tag_data : bool, default False
+        Not supported for HDF5 (it is for Parquet).
+
+    Returns
+    -------
+    dict
+        Name -> object (pdarray, Strings, SegArray, Categorical, GroupBy, DataFrame, Index).
+
+    Raises
+    ------
+    ValueError
+        ``tag_data`` is set, or no file is given.
+    HDF5FileNotFoundError
+        A file is missing (none could be read, with ``allow_errors``).
+    HDF5FormatError
+        A dataset is missing or malformed.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_hdf({"n": ak.arange(3), "s": ak.array(["x", "y", "z"])}, prefix, file_type="single")
+    >>> got = ak.read_hdf(prefix)
+    >>> sorted(got), got["s"].tolist()
+    (['n', 's'], ['x', 'y', 'z'])
+    """
     if tag_data:
         raise ValueError("read_hdf: tag_data is not supported for HDF5 (it is for Parquet)")
     files = _expand(filenames)
     if allow_errors:
-        good, errs = [], []
+        good: list[str] = []
+        errs: list[str] = []
         for f in files:
             try:
                 _list(f)
@@ -585,7 +746,7 @@ def read_hdf(
         if missing:
             raise HDF5FormatError(f"{files[0]}: no dataset {missing[0]!r} (datasets: {names})")
         names = want
-    got = {}
+    got: dict[str, Any] = {}
     with Progress("read_hdf", len(names)) as bar:
         for n in names:
             got[n] = r.obj(n)
@@ -593,12 +754,14 @@ def read_hdf(
     return _recombine(got)
 
 
-def _recombine(d):
-    """Arkouda's older flat names: ``x_segments``/``x_values`` make a SegArray, ``x.codes``,
-    ``x.categories``, ... a Categorical."""
+def _recombine(d: dict[str, Any]) -> dict[str, Any]:
+    """Arkouda's older flat names made objects again.
 
-    out = {}
-    skip = set()
+    ``x_segments``/``x_values`` make a SegArray, ``x.codes``, ``x.categories``, ... a
+    Categorical.
+    """
+    out: dict[str, Any] = {}
+    skip: set[str] = set()
     for k, v in d.items():
         if k.endswith("_segments") and k[: -len("_segments")] + "_values" in d:
             base = k[: -len("_segments")]
@@ -621,13 +784,69 @@ def _recombine(d):
     return out
 
 
-def get_hdf_datasets(filename, column_delim=",", read_nested=True):
-    """The names of the top-level objects of an HDF5 file."""
+def get_hdf_datasets(filename: str | os.PathLike[str], column_delim: str = ",", read_nested: bool = True) -> list[str]:
+    """The names of the top-level objects of an HDF5 file.
+
+    Parameters
+    ----------
+    filename : str or path
+        The file.
+    column_delim : str, default ","
+        Accepted for Arkouda's signature (its CSV reader's); unused.
+    read_nested : bool, default True
+        Accepted for Arkouda's signature; the top-level names are listed either way.
+
+    Returns
+    -------
+    list of str
+        The names, in the file's order.
+
+    Raises
+    ------
+    HDF5FileNotFoundError
+        The file is missing.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_hdf({"a": ak.arange(3), "b": ak.arange(3)}, prefix, file_type="single")
+    >>> from atoll.hdf5 import get_hdf_datasets
+    >>> sorted(get_hdf_datasets(prefix))
+    ['a', 'b']
+    """
     return [n for n in _top_names(filename) if n != ARKOUDA_HDF5_FILE_METADATA_GROUP]
 
 
-def ls_hdf(filename):
-    """A description of every object of the file: one line per path (Arkouda's ``ls``)."""
+def ls_hdf(filename: str | os.PathLike[str]) -> list[str]:
+    """A description of every object of the file: one line per path (Arkouda's ``ls``).
+
+    Parameters
+    ----------
+    filename : str or path
+        The file.
+
+    Returns
+    -------
+    list of str
+        ``path: group {attributes}`` or ``path: dataset dtype [length] {attributes}``.
+
+    Raises
+    ------
+    HDF5FileNotFoundError
+        The file is missing.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import os, tempfile
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "t")
+    >>> ak.to_hdf({"a": ak.arange(3)}, prefix, file_type="single")
+    >>> from atoll.hdf5 import ls_hdf
+    >>> ls_hdf(prefix)[0].split(" {")[0]
+    'a: dataset int64 [3]'
+    """
     lines = []
     for p, g, d, n, a in _list(filename):
         if not p:
@@ -637,34 +856,56 @@ def ls_hdf(filename):
 
 
 # ----- the methods of the array kinds ------------------------------------------------------
-def _pdarray_to_hdf(self, prefix_path, dataset="array", mode="truncate", file_type="distribute"):
+def _pdarray_to_hdf(
+    self: pdarray,
+    prefix_path: str | os.PathLike[str],
+    dataset: str = "array",
+    mode: str = "truncate",
+    file_type: str = "distribute",
+) -> None:
     """Writes the array as ``dataset`` to HDF5 (``ak.to_hdf``)."""
     to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
 
 
-def _pdarray_update_hdf(self, prefix_path, dataset="array", repack=True):
+def _pdarray_update_hdf(
+    self: pdarray, prefix_path: str | os.PathLike[str], dataset: str = "array", repack: bool = True
+) -> None:
     """Replaces ``dataset`` in HDF5 files (``ak.update_hdf``)."""
     update_hdf({dataset: self}, prefix_path, repack=repack)
 
 
 def _strings_to_hdf(
-    self, prefix_path, dataset="strings_array", mode="truncate", save_offsets=True, file_type="distribute"
-):
-    """Writes the strings as ``dataset`` to HDF5 (``save_offsets=False``: without their
-    offsets, found again from the NULs when read)."""
+    self: Strings,
+    prefix_path: str | os.PathLike[str],
+    dataset: str = "strings_array",
+    mode: str = "truncate",
+    save_offsets: bool = True,
+    file_type: str = "distribute",
+) -> None:
+    """Writes the strings as ``dataset`` to HDF5.
+
+    With ``save_offsets=False``, without their offsets, found again from the NULs when read.
+    """
     _check_mode(mode)
     if save_offsets:
-        return to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+        to_hdf({dataset: self}, prefix_path, mode=mode, file_type=file_type)
+        return
     files = _target_files(prefix_path, file_type)
     _wrapped(_atoll.h5_create, files, mode == "truncate")
     _write_strings(files, dataset, self, offsets=False)
 
 
-def _strings_update_hdf(self, prefix_path, dataset="strings_array", save_offsets=True, repack=True):
+def _strings_update_hdf(
+    self: Strings,
+    prefix_path: str | os.PathLike[str],
+    dataset: str = "strings_array",
+    save_offsets: bool = True,
+    repack: bool = True,
+) -> None:
     update_hdf({dataset: self}, prefix_path, repack=repack)
 
 
-pdarray.to_hdf = _pdarray_to_hdf
-pdarray.update_hdf = _pdarray_update_hdf
-Strings.to_hdf = _strings_to_hdf
-Strings.update_hdf = _strings_update_hdf
+pdarray.to_hdf = _pdarray_to_hdf  # type: ignore[attr-defined]  # a method set from the module above the type
+pdarray.update_hdf = _pdarray_update_hdf  # type: ignore[attr-defined]
+Strings.to_hdf = _strings_to_hdf  # type: ignore[attr-defined]
+Strings.update_hdf = _strings_update_hdf  # type: ignore[attr-defined]
