@@ -1,5 +1,6 @@
-"""``ArkoudaExtensionArray``: the base of the pandas ExtensionArrays that hold a distributed
-array (``pdarray``, ``Strings`` or ``Categorical``) in ``_data``.
+"""``ArkoudaExtensionArray``, the base of the pandas ExtensionArrays that hold a distributed array.
+
+The array (``pdarray``, ``Strings`` or ``Categorical``) is the wrapper's ``_data``.
 
 pandas keeps such an array in a Series, Index or DataFrame column without collecting it; the
 operations pandas asks of an ExtensionArray (length, take, concatenation, factorize, argsort,
@@ -15,16 +16,20 @@ copy, conversion to NumPy) run on the distributed values. The subclasses (``Arko
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import numpy as np
-import pandas as pd
-from pandas.api.extensions import ExtensionArray, ExtensionDtype
+import pandas as pd  # type: ignore[import-untyped]  # pandas has no stubs in the environment
+from pandas.api.extensions import (  # type: ignore[import-untyped]  # pandas has no stubs in the environment
+    ExtensionArray,
+    ExtensionDtype,
+)
 
 from ...numpy.numeric import isnan as ak_isnan, where as ak_where
 from ...numpy.pdarrayclass import pdarray
 from ...numpy.pdarraycreation import arange, array as ak_array, full
-from ...numpy.pdarraysetops import concatenate as ak_concatenate
+from ...numpy.pdarraymanipulation import concatenate as ak_concatenate
 from ...numpy.sorting import argsort as ak_argsort
 from ...numpy.strings import Strings
 from ..categorical import Categorical
@@ -35,27 +40,31 @@ __all__ = ["ArkoudaExtensionArray"]
 
 # (distributed type, ExtensionArray subclass), filled by the subclasses' modules: the class
 # that ``_from_sequence`` of the base picks for a value.
-_WRAPPERS: list[tuple[type, type]] = []
+_WRAPPERS: list[tuple[type, type[ArkoudaExtensionArray]]] = []
 
 
-def _register(kind: type, cls: type) -> None:
+def _register(kind: type, cls: type[ArkoudaExtensionArray]) -> None:
+    """Make ``cls`` the ExtensionArray class that ``_from_sequence`` picks for a ``kind``."""
     _WRAPPERS.append((kind, cls))
 
 
-def _ensure_numpy(x):
+def _ensure_numpy(x: object) -> np.ndarray[Any, Any]:
     """``x`` as a NumPy array (collecting a distributed array)."""
     if hasattr(x, "to_ndarray"):
-        return x.to_ndarray()
+        return cast("np.ndarray[Any, Any]", x.to_ndarray())
     return np.asarray(x)
 
 
-def _is_float(data) -> bool:
+def _is_float(data: object) -> bool:
+    """Whether ``data`` is a float ``pdarray``."""
     return isinstance(data, pdarray) and data.dtype.kind == "f"
 
 
-def _ak_dtype_arg(dtype):
-    """The dtype argument of ``ak.array`` that a pandas/Arkouda/NumPy dtype stands for;
-    ``None`` for "infer"."""
+def _ak_dtype_arg(dtype: object) -> object:
+    """The dtype argument of ``ak.array`` that a pandas/Arkouda/NumPy dtype stands for.
+
+    ``None`` stands for "infer".
+    """
     if dtype is None or dtype == "ak" or isinstance(dtype, ArkoudaDtype):
         return None
     if isinstance(dtype, _ArkoudaBaseDtype):
@@ -70,7 +79,7 @@ def _ak_dtype_arg(dtype):
     return dtype
 
 
-def _to_distributed(scalars, dtype=None):
+def _to_distributed(scalars: Any, dtype: object = None) -> pdarray | Strings | Categorical:  # noqa: ANN401 (any sequence)
     """A ``pdarray``, ``Strings`` or ``Categorical`` of ``scalars`` with ``dtype``."""
     want = _ak_dtype_arg(dtype)
     if isinstance(scalars, ArkoudaExtensionArray):
@@ -95,12 +104,15 @@ def _to_distributed(scalars, dtype=None):
         scalars = list(scalars)
         if want is None and scalars and all(isinstance(v, str) for v in scalars):
             want = "str_"
-    return ak_array(scalars, dtype=want)
+    return cast("pdarray | Strings", ak_array(scalars, dtype=want))
 
 
-def _astype_target(dtype):
-    """What ``astype(dtype)`` makes: ``"object"`` (a NumPy object array), ``"string"``,
-    ``"category"``, or the dtype argument of a cast of the values."""
+def _astype_target(dtype: Any) -> object:  # noqa: ANN401 (any dtype-like)
+    """What ``astype(dtype)`` makes.
+
+    It is ``"object"`` (a NumPy object array), ``"string"``, ``"category"``, or the dtype
+    argument of a cast of the values.
+    """
     if dtype in (object, "object", "O") or (isinstance(dtype, np.dtype) and dtype.kind == "O"):
         return "object"
     if isinstance(dtype, ArkoudaDtype) or dtype == "ak":
@@ -126,24 +138,39 @@ def _astype_target(dtype):
     return np.dtype(dtype)
 
 
-class ArkoudaExtensionArray(ExtensionArray):
-    """The base of the Arkouda ExtensionArrays; ``_data`` is the distributed array."""
+class ArkoudaExtensionArray(ExtensionArray):  # type: ignore[misc]  # ExtensionArray is Any without pandas' stubs
+    """The base of the Arkouda ExtensionArrays; ``_data`` is the distributed array.
+
+    Parameters
+    ----------
+    data : pdarray, Strings or Categorical
+        The distributed array the wrapper holds (not copied).
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import pandas as pd
+    >>> from atoll.pandas.extension import ArkoudaArray
+    >>> pd.Series(ArkoudaArray(ak.array([1, 2]))).dtype
+    ArkoudaInt64Dtype('int64')
+    """
 
     default_fill_value: Any = -1
     _data: Any
 
-    def __init__(self, data):
+    def __init__(self, data: Any) -> None:  # noqa: ANN401 (a pdarray, Strings or Categorical)
         self._data = data
 
     def __len__(self) -> int:
         return len(self._data)
 
     @classmethod
-    def _from_data(cls, data):
+    def _from_data(cls, data: object) -> ArkoudaExtensionArray:
+        """A wrapper of this class over ``data``."""
         return cls(data)
 
     @classmethod
-    def _wrap(cls, data) -> ArkoudaExtensionArray:
+    def _wrap(cls, data: object) -> ArkoudaExtensionArray:
         """The ExtensionArray subclass that holds ``data``, holding it."""
         for kind, sub in _WRAPPERS:
             if isinstance(data, kind):
@@ -151,23 +178,35 @@ class ArkoudaExtensionArray(ExtensionArray):
         raise TypeError(f"Unsupported Arkouda construction result: {type(data).__name__}")
 
     @classmethod
-    def _from_sequence(cls, scalars, dtype=None, copy: bool = False) -> ArkoudaExtensionArray:
-        """The Arkouda ExtensionArray of ``scalars`` (a sequence, a NumPy array or a
-        distributed array): a ``pdarray`` makes an ``ArkoudaArray``, ``Strings`` an
-        ``ArkoudaStringArray``, a ``Categorical`` an ``ArkoudaCategorical``."""
+    def _from_sequence(
+        cls,
+        scalars: Any,  # noqa: ANN401 (a sequence, a NumPy array or a distributed array)
+        dtype: object = None,
+        copy: bool = False,
+    ) -> ArkoudaExtensionArray:
+        """The Arkouda ExtensionArray of ``scalars``.
+
+        ``scalars`` is a sequence, a NumPy array or a distributed array: a ``pdarray`` makes
+        an ``ArkoudaArray``, ``Strings`` an ``ArkoudaStringArray``, a ``Categorical`` an
+        ``ArkoudaCategorical``.
+        """
         return cls._wrap(_to_distributed(scalars, dtype))
 
     @classmethod
-    def _from_factorized(cls, values, original):
+    def _from_factorized(cls, values: object, original: object) -> ArkoudaExtensionArray:
+        """The array of the uniques ``values`` that ``_values_for_factorize`` gave."""
         return cls._from_sequence(values)
 
-    def _values_for_factorize(self):
+    def _values_for_factorize(self) -> tuple[np.ndarray[Any, Any], float]:
+        """The values as NumPy's, and NaN, the missing value pandas' factorize skips."""
         return self.to_numpy(), np.nan
 
-    def _cast_pointwise_result(self, values: np.ndarray) -> object:
-        """The result of an elementwise Python function (``map``): numbers and bools, NaN
-        included, go back to an ``ArkoudaArray`` of their own dtype; anything else stays the
-        NumPy array pandas made."""
+    def _cast_pointwise_result(self, values: np.ndarray[Any, Any]) -> object:
+        """The result of an elementwise Python function (``map``).
+
+        Numbers and bools, NaN included, go back to an ``ArkoudaArray`` of their own dtype;
+        anything else stays the NumPy array pandas made.
+        """
         values = np.asarray(values)
         if values.dtype.kind in "iufb":
             return ArkoudaExtensionArray._wrap(ak_array(values))
@@ -175,9 +214,11 @@ class ArkoudaExtensionArray(ExtensionArray):
 
     # ---- arithmetic -------------------------------------------------------------------
 
-    def _arith_method(self, other, op):
-        """``op(self, other)`` where ``other`` is an Arkouda ExtensionArray or a scalar;
-        ``NotImplemented`` for anything else."""
+    def _arith_method(self, other: Any, op: Callable[[Any, Any], Any]) -> Any:  # noqa: ANN401 (an array or a scalar; the wrapper or NotImplemented)
+        """``op(self, other)`` where ``other`` is an Arkouda ExtensionArray or a scalar.
+
+        It is ``NotImplemented`` for anything else.
+        """
         if isinstance(other, ExtensionArray) and hasattr(other, "_data"):
             other = other._data
             if isinstance(other, Categorical):
@@ -190,13 +231,50 @@ class ArkoudaExtensionArray(ExtensionArray):
 
     # ---- copies, concatenation, take ---------------------------------------------------
 
-    def copy(self, deep: bool = True):
-        """A new wrapper; with ``deep`` (the default) over a copy of the values."""
+    def copy(self, deep: bool = True) -> ArkoudaExtensionArray:
+        """A new wrapper; with ``deep`` (the default) over a copy of the values.
+
+        Parameters
+        ----------
+        deep : bool, default True
+            Whether the values are copied too.
+
+        Returns
+        -------
+        ArkoudaExtensionArray
+            The new wrapper, of the same class.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.copy()
+        ArkoudaArray([3 1 3])
+        """
         return type(self)(self._data.copy() if deep else self._data)
 
-    def view(self, dtype=None):
-        """A new wrapper over the same values (``astype(dtype, copy=False)`` for another
-        dtype)."""
+    def view(self, dtype: object = None) -> Any:  # noqa: ANN401 (a wrapper, or what astype makes)
+        """A new wrapper over the same values.
+
+        Parameters
+        ----------
+        dtype : dtype-like, optional
+            Another dtype makes ``astype(dtype, copy=False)``.
+
+        Returns
+        -------
+        ArkoudaExtensionArray
+            The wrapper (or what ``astype`` makes for another dtype).
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.view()
+        ArkoudaArray([3 1 3])
+        """
         if dtype is not None and str(dtype) != str(self.dtype):
             return self.astype(dtype, copy=False)
         out = type(self).__new__(type(self))
@@ -207,7 +285,8 @@ class ArkoudaExtensionArray(ExtensionArray):
         return out
 
     @classmethod
-    def _concat_same_type(cls, to_concat):
+    def _concat_same_type(cls, to_concat: Iterable[ArkoudaExtensionArray]) -> ArkoudaExtensionArray:
+        """The arrays ``to_concat``, all of this class, end to end."""
         arrays = list(to_concat)
         if not arrays:
             raise ValueError("to_concat must contain at least one array")
@@ -220,9 +299,46 @@ class ArkoudaExtensionArray(ExtensionArray):
             raise ValueError(f"All pdarrays must have same dtype to concatenate, got {sorted(dtypes)}")
         return type(arrays[0])(ak_concatenate([a._data for a in arrays]))
 
-    def take(self, indexer, fill_value=None, allow_fill=False):
-        """The values at ``indexer``; with ``allow_fill``, ``-1`` marks a position that gets
-        ``fill_value`` (the dtype's missing value when ``None``)."""
+    def take(
+        self,
+        indexer: Any,  # noqa: ANN401 (a sequence of ints or an int pdarray)
+        fill_value: Any = None,  # noqa: ANN401 (a scalar of the values' kind)
+        allow_fill: bool = False,
+    ) -> ArkoudaExtensionArray:
+        """The values at ``indexer``.
+
+        Parameters
+        ----------
+        indexer : sequence of int or pdarray
+            The positions; negative ones count from the end unless ``allow_fill``.
+        fill_value : scalar, optional
+            The value at the positions ``-1`` with ``allow_fill`` (the dtype's missing value
+            when None).
+        allow_fill : bool, default False
+            Whether ``-1`` marks a position that gets ``fill_value``.
+
+        Returns
+        -------
+        ArkoudaExtensionArray
+            The values taken, of the same class.
+
+        Raises
+        ------
+        IndexError
+            A position is out of bounds, or a non-empty take from an empty array.
+        ValueError
+            With ``allow_fill``, a position below ``-1``.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.take([2, 0])
+        ArkoudaArray([3 3])
+        >>> a.take([0, -1], allow_fill=True, fill_value=9)
+        ArkoudaArray([3 9])
+        """
         if isinstance(indexer, pdarray):
             idx = indexer if indexer.dtype == np.int64 else indexer.astype(np.int64)
         else:
@@ -245,7 +361,7 @@ class ArkoudaExtensionArray(ExtensionArray):
             raise IndexError("cannot do a non-empty take from an empty axis")
         return self._fill_taken(self._data[safe], missing, fill_value)
 
-    def _fill_taken(self, gathered, missing, fill_value):
+    def _fill_taken(self, gathered: Any, missing: pdarray, fill_value: Any) -> ArkoudaExtensionArray:  # noqa: ANN401 (a distributed array; a scalar)
         """``gathered`` with ``fill_value`` where ``missing``."""
         if fill_value is None:
             fill_value = self.default_fill_value
@@ -259,26 +375,105 @@ class ArkoudaExtensionArray(ExtensionArray):
 
     # ---- collection --------------------------------------------------------------------
 
-    def to_numpy(self, dtype=None, copy=False, na_value=None):
-        """The values as a NumPy array (of ``dtype`` where given)."""
-        out = self._data.to_ndarray()
+    def to_numpy(
+        self,
+        dtype: Any = None,  # noqa: ANN401 (any NumPy dtype-like)
+        copy: bool = False,
+        na_value: object = None,
+    ) -> np.ndarray[Any, Any]:
+        """The values as a NumPy array.
+
+        Parameters
+        ----------
+        dtype : dtype-like, optional
+            The array's dtype (the values' own by default).
+        copy : bool, default False
+            Whether the result is a copy of the collected array.
+        na_value : object, optional
+            Accepted for pandas' signature; the values are collected as they are.
+
+        Returns
+        -------
+        numpy.ndarray
+            The values.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.to_numpy(dtype="float64")
+        array([3., 1., 3.])
+        """
+        out: np.ndarray[Any, Any] = self._data.to_ndarray()
         if dtype is not None and out.dtype != np.dtype(dtype):
             out = out.astype(dtype)
         return out.copy() if copy else out
 
-    def to_ndarray(self) -> np.ndarray:
-        """The values as a NumPy array."""
-        return self._data.to_ndarray()
+    def to_ndarray(self) -> np.ndarray[Any, Any]:
+        """The values as a NumPy array.
 
-    def __array__(self, dtype=None, copy=None):
+        Returns
+        -------
+        numpy.ndarray
+            The values.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.to_ndarray()
+        array([3, 1, 3])
+        """
+        return cast("np.ndarray[Any, Any]", self._data.to_ndarray())
+
+    def __array__(self, dtype: Any = None, copy: object = None) -> np.ndarray[Any, Any]:  # noqa: ANN401 (any NumPy dtype-like)
         out = self.to_numpy()
         return out if dtype is None else out.astype(dtype)
 
     # ---- ordering and factorizing ------------------------------------------------------
 
-    def argsort(self, *, ascending: bool = True, kind: str = "quicksort", **kwargs) -> np.ndarray:
-        """The permutation that sorts the values; NaNs go to ``na_position`` ('last' or
-        'first')."""
+    def argsort(
+        self,
+        *,
+        ascending: bool = True,
+        kind: str = "quicksort",
+        **kwargs: Any,  # noqa: ANN401 (pandas' options; na_position is read)
+    ) -> np.ndarray[Any, Any]:
+        """The permutation that sorts the values.
+
+        Parameters
+        ----------
+        ascending : bool, default True
+            Whether the order is ascending; descending is the ascending order reversed.
+        kind : str, default "quicksort"
+            Accepted for pandas' signature; the sort is Atoll's.
+        **kwargs
+            ``na_position`` ('last', the default, or 'first'): where NaNs go.
+
+        Returns
+        -------
+        numpy.ndarray
+            The permutation, of dtype intp.
+
+        Raises
+        ------
+        ValueError
+            ``na_position`` is neither 'first' nor 'last'.
+        TypeError
+            The values are of no sortable kind.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.argsort()
+        array([1, 0, 2])
+        >>> a.argsort(ascending=False)
+        array([2, 0, 1])
+        """
         na_position = kwargs.pop("na_position", "last")
         if na_position not in ("first", "last"):
             raise ValueError("na_position must be 'first' or 'last'.")
@@ -289,16 +484,36 @@ class ArkoudaExtensionArray(ExtensionArray):
         perm = ak_argsort(data)
         if not ascending:
             perm = perm[::-1]
-        if _is_float(data):
+        if isinstance(data, pdarray) and _is_float(data):
             nan = ak_isnan(data)[perm]
             parts = [perm[~nan], perm[nan]]
             perm = ak_concatenate(parts if na_position == "last" else parts[::-1])
         return perm.to_ndarray().astype(np.intp, copy=False)
 
-    def factorize(self, use_na_sentinel: bool = True):
-        """``(codes, uniques)``: the uniques in order of first appearance and each value's
-        position among them; NaN gets ``-1`` (or, without ``use_na_sentinel``, the code one
-        past the uniques)."""
+    def factorize(self, use_na_sentinel: bool = True) -> tuple[np.ndarray[Any, Any], ArkoudaExtensionArray]:
+        """The codes and uniques of the values.
+
+        The uniques are in order of first appearance and each value's code is its position
+        among them.
+
+        Parameters
+        ----------
+        use_na_sentinel : bool, default True
+            Whether NaN gets ``-1``; otherwise it gets the code one past the uniques.
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, ArkoudaExtensionArray)
+            The codes (dtype intp) and the uniques.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([3, 1, 3]))
+        >>> a.factorize()
+        (array([0, 1, 0]), ArkoudaArray([3 1]))
+        """
         data = self._data
         n = len(data)
         keep = ~ak_isnan(data) if _is_float(data) else None
@@ -323,21 +538,24 @@ class ArkoudaExtensionArray(ExtensionArray):
 
     # ---- pandas' protocol ---------------------------------------------------------------
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         raise NotImplementedError(
             "__hash__ is not implemented for ArkoudaExtensionArray; hash the result of .to_numpy() instead"
         )
 
     @property
     def nbytes(self) -> int:
+        """The number of bytes of the values."""
         return int(self._data.nbytes)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._data})"
 
 
-def _not_implemented(name: str, what: str = "ArkoudaExtensionArray"):
-    def method(self, *args, **kwargs):
+def _not_implemented(name: str, what: str = "ArkoudaExtensionArray") -> Callable[..., Any]:
+    """A method ``name`` that raises NotImplementedError naming itself and ``what``."""
+
+    def method(self: object, *args: object, **kwargs: object) -> Any:  # noqa: ANN401 (it never returns)
         raise NotImplementedError(f"{name} is not yet implemented for {what}.")
 
     method.__name__ = name
