@@ -14,11 +14,11 @@ ArkoudaInt64Dtype('int64')
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]  # pandas has no stubs in the environment
 
 from ...numpy.numeric import isnan as ak_isnan
 from ...numpy.pdarrayclass import pdarray
@@ -30,7 +30,7 @@ from ._dtypes import ArkoudaBigintDtype, _ArkoudaBaseDtype, _dtype_of_values
 __all__ = ["ArkoudaArray"]
 
 
-def _list_key(key: list):
+def _list_key(key: list[Any]) -> pdarray:
     """A list indexer as a distributed array: all bools (a mask) or all ints."""
     kinds = {
         bool if isinstance(k, (bool, np.bool_)) else int if isinstance(k, (int, np.integer)) else None for k in key
@@ -40,12 +40,14 @@ def _list_key(key: list):
         raise TypeError(f"Unsupported list index type: {type(bad).__name__}")
     if len(kinds) > 1:
         raise NotImplementedError("Mixed dtypes are not supported in a list indexer (bools and ints)")
-    return ak_array(np.array(key, dtype=bool if bool in kinds else np.int64))
+    return cast("pdarray", ak_array(np.array(key, dtype=bool if bool in kinds else np.int64)))
 
 
-def _array_key(key):
-    """An indexer that pandas or a user passes, as what a distributed array takes: a
-    ``pdarray`` for arrays and lists, the key itself for a scalar or a slice."""
+def _array_key(key: Any) -> Any:  # noqa: ANN401 (any indexer; a pdarray, or the key itself)
+    """An indexer that pandas or a user passes, as what a distributed array takes.
+
+    It is a ``pdarray`` for arrays and lists, the key itself for a scalar or a slice.
+    """
     if isinstance(key, ArkoudaExtensionArray):
         return key._data
     if isinstance(key, (pd.api.extensions.ExtensionArray, pd.Series, pd.Index)):
@@ -67,11 +69,13 @@ def _array_key(key):
     return key
 
 
-def _is_scalar_key(key) -> bool:
+def _is_scalar_key(key: object) -> bool:
+    """Whether ``key`` is one integer position (not a bool)."""
     return isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_))
 
 
-def _is_empty_key(key) -> bool:
+def _is_empty_key(key: object) -> bool:
+    """Whether ``key`` is an empty array or sequence (not a string)."""
     if isinstance(key, (str, bytes)):
         return False
     if isinstance(key, (pdarray, np.ndarray)):
@@ -82,12 +86,37 @@ def _is_empty_key(key) -> bool:
 
 
 class ArkoudaArray(ArkoudaExtensionArray):
-    """A pandas ExtensionArray over a 1-D ``pdarray`` (int64, uint64, uint8, float64, bool
-    or bigint); made from a ``pdarray``, a NumPy array, a list or another ``ArkoudaArray``."""
+    """A pandas ExtensionArray over a 1-D ``pdarray``.
+
+    The values are int64, uint64, uint8, float64, bool or bigint.
+
+    Parameters
+    ----------
+    data : pdarray, numpy.ndarray, list, tuple or ArkoudaArray
+        The values.
+    dtype : dtype-like, optional
+        The values' dtype (cast to it where given).
+    copy : bool, default False
+        Whether a ``pdarray`` is copied.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is of another kind.
+    ValueError
+        The values are not 1-dimensional.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas.extension import ArkoudaArray
+    >>> ArkoudaArray([1, 2, 3], dtype="float64")
+    ArkoudaArray([1. 2. 3.])
+    """
 
     default_fill_value: Any = -1
 
-    def __init__(self, data, dtype=None, copy: bool = False):
+    def __init__(self, data: Any, dtype: Any = None, copy: bool = False) -> None:  # noqa: ANN401 (array-like; dtype-like)
         if isinstance(data, ArkoudaArray):
             data = data._data
         if isinstance(data, (list, tuple)):
@@ -103,7 +132,13 @@ class ArkoudaArray(ArkoudaExtensionArray):
         self._data = data
 
     @classmethod
-    def _from_sequence(cls, scalars, dtype=None, copy: bool = False):
+    def _from_sequence(
+        cls,
+        scalars: Any,  # noqa: ANN401 (a sequence, a NumPy array or a distributed array)
+        dtype: object = None,
+        copy: bool = False,
+    ) -> ArkoudaArray:
+        """The ``ArkoudaArray`` of ``scalars`` (a ``Categorical``'s codes, where numeric)."""
         numeric = dtype is None or getattr(_astype_target(dtype), "kind", "") in ("i", "u", "f", "b")
         if isinstance(scalars, Categorical) and numeric:
             codes = scalars.codes
@@ -114,12 +149,13 @@ class ArkoudaArray(ArkoudaExtensionArray):
         return cls(data.copy() if copy and data is scalars else data)
 
     @property
-    def dtype(self):
+    def dtype(self) -> _ArkoudaBaseDtype:
+        """The Arkouda dtype of the values."""
         return _dtype_of_values(self._data.dtype)
 
     # ---- indexing ------------------------------------------------------------------------
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:  # noqa: ANN401 (any indexer; a scalar or an ArkoudaArray)
         if isinstance(key, tuple) and len(key) == 1:
             key = key[0]
         scalar = _is_scalar_key(key)
@@ -128,7 +164,7 @@ class ArkoudaArray(ArkoudaExtensionArray):
         out = self._data[_array_key(key)]
         return out if scalar else type(self)(out)
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, key: Any, value: Any) -> None:  # noqa: ANN401 (any indexer; scalars or arrays)
         if isinstance(key, list) and key:
             key = _list_key(key)
             if key.dtype == bool and len(key) != len(self):
@@ -144,9 +180,12 @@ class ArkoudaArray(ArkoudaExtensionArray):
 
     # ---- operators -------------------------------------------------------------------------
 
-    def _coerce_other_for_binop(self, other: object) -> tuple[object, str]:
-        """``other`` as an operand of the values and its kind: ``("pdarray")`` for arrays and
-        lists, ``("scalar")``, or ``(None, "notimpl")`` where no operation is defined."""
+    def _coerce_other_for_binop(self, other: object) -> tuple[Any, str]:
+        """``other`` as an operand of the values, and its kind.
+
+        The kind is ``"pdarray"`` for arrays and lists, ``"scalar"``, or ``"notimpl"`` (with
+        None) where no operation is defined.
+        """
         if isinstance(other, ArkoudaArray):
             return other._data, "pdarray"
         if isinstance(other, pdarray):
@@ -162,10 +201,19 @@ class ArkoudaArray(ArkoudaExtensionArray):
         if other.size not in (1, len(self)):
             raise ValueError("Lengths must match for elementwise operation")
 
-    def _binary_op(self, other: object, op: object, *, reflected: bool = False, logical: bool = False) -> object:
-        """``op`` of the values and ``other`` (``op(other, values)`` when ``reflected``); a
-        one-value array operand broadcasts. ``NotImplemented`` for an unsupported operand, or
-        for a logical operator on non-bool values."""
+    def _binary_op(
+        self,
+        other: object,
+        op: Callable[[Any, Any], Any],
+        *,
+        reflected: bool = False,
+        logical: bool = False,
+    ) -> object:
+        """``op`` of the values and ``other`` (``op(other, values)`` when ``reflected``).
+
+        A one-value array operand broadcasts. It is ``NotImplemented`` for an unsupported
+        operand, or for a logical operator on non-bool values.
+        """
         rhs, kind = self._coerce_other_for_binop(other)
         if kind == "notimpl":
             return NotImplemented
@@ -180,28 +228,52 @@ class ArkoudaArray(ArkoudaExtensionArray):
         out = op(rhs, self._data) if reflected else op(self._data, rhs)
         return type(self)(out)
 
-    def _cmp_method(self, other: object, op: object) -> object:
+    def _cmp_method(self, other: object, op: Callable[[Any, Any], Any]) -> object:
+        """``op`` (a comparison) of the values and ``other``."""
         return self._binary_op(other, op)
 
-    def __invert__(self):
+    def __invert__(self) -> Any:  # noqa: ANN401 (an ArkoudaArray or NotImplemented)
         if self._data.dtype != bool:
             return NotImplemented
         return type(self)(~self._data)
 
-    def __neg__(self):
+    def __neg__(self) -> ArkoudaArray:
         return type(self)(-self._data)
 
-    def __pos__(self):
+    def __pos__(self) -> ArkoudaArray:
         return type(self)(self._data)
 
-    def __abs__(self):
+    def __abs__(self) -> ArkoudaArray:
         return type(self)(abs(self._data))
 
     # ---- conversion ------------------------------------------------------------------------
 
-    def astype(self, dtype, copy: bool = True):
-        """The values cast to ``dtype``: a NumPy object array for ``object``, else an Arkouda
-        ExtensionArray (itself when the dtype is the same and ``copy`` is False)."""
+    def astype(self, dtype: Any, copy: bool = True) -> Any:  # noqa: ANN401 (dtype-like; an array of it)
+        """The values cast to ``dtype``.
+
+        Parameters
+        ----------
+        dtype : dtype-like
+            A NumPy, pandas or Arkouda dtype (``"ak.category"``, ``str``, ...).
+        copy : bool, default True
+            Whether the values are copied when the dtype is the same.
+
+        Returns
+        -------
+        numpy.ndarray or ArkoudaExtensionArray
+            A NumPy object array for ``object``, else an Arkouda ExtensionArray (this one
+            when the dtype is the same and ``copy`` is False).
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> a = ArkoudaArray(ak.array([1, 2, 2]))
+        >>> a.astype("float64")
+        ArkoudaArray([1. 2. 2.])
+        >>> a.astype(object)
+        array([1, 2, 2], dtype=object)
+        """
         target = _astype_target(dtype)
         if target == "object":
             return self.to_numpy().astype(object)
@@ -213,23 +285,77 @@ class ArkoudaArray(ArkoudaExtensionArray):
             return ArkoudaExtensionArray._wrap(ak_array(self.to_numpy().astype(str)))
         return ArkoudaExtensionArray._wrap(self._data.astype(target))
 
-    def equals(self, other) -> bool:
+    def equals(self, other: object) -> bool:
+        """Whether ``other`` is an ``ArkoudaArray`` of the same values.
+
+        Parameters
+        ----------
+        other : object
+            The other array.
+
+        Returns
+        -------
+        bool
+            Whether it is.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([1, 2])).equals(ArkoudaArray(ak.array([1, 2])))
+        True
+        """
         if not isinstance(other, ArkoudaArray):
             return False
         return bool(self._data.equals(other._data))
 
     # ---- missing values, reductions ----------------------------------------------------------
 
-    def isna(self) -> np.ndarray:
-        """NaN positions of float values; no value of another dtype is missing."""
+    def isna(self) -> np.ndarray[Any, Any]:
+        """The NaN positions of float values; no value of another dtype is missing.
+
+        Returns
+        -------
+        numpy.ndarray
+            A bool array, True where a value is missing.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([1.5, float("nan")])).isna()
+        array([False,  True])
+        """
         if self._data.dtype.kind == "f":
             return ak_isnan(self._data).to_ndarray()
         return np.zeros(len(self), dtype=bool)
 
-    def isnull(self) -> np.ndarray:
+    def isnull(self) -> np.ndarray[Any, Any]:
+        """The missing values' positions, as ``isna``.
+
+        Returns
+        -------
+        numpy.ndarray
+            A bool array, True where a value is missing.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([1, 2])).isnull()
+        array([False, False])
+        """
         return self.isna()
 
-    def _reduce(self, name: str, *, skipna: bool = True, keepdims: bool = False, **kwargs):
+    def _reduce(
+        self,
+        name: str,
+        *,
+        skipna: bool = True,
+        keepdims: bool = False,
+        **kwargs: Any,  # noqa: ANN401 (pandas' options; ddof is read)
+    ) -> Any:  # noqa: ANN401 (a scalar, or a NumPy array with keepdims)
+        """The reduction ``name`` of the values (pandas' protocol)."""
         data = self._data
         ddof = int(kwargs.get("ddof", 1))
         if name == "count":
@@ -250,15 +376,78 @@ class ArkoudaArray(ArkoudaExtensionArray):
             raise TypeError(f"Unknown reduction '{name}'")
         return np.array([out]) if keepdims else out
 
-    def all(self, axis=0, skipna=True, **kwargs) -> bool:
+    def all(self, axis: int = 0, skipna: bool = True, **kwargs: object) -> bool:
+        """Whether every value is true.
+
+        Parameters
+        ----------
+        axis : int, default 0
+            Accepted for pandas' signature (the array has one axis).
+        skipna : bool, default True
+            Accepted for pandas' signature.
+        **kwargs
+            Accepted for pandas' signature.
+
+        Returns
+        -------
+        bool
+            Whether every value is true.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([True, False])).all()
+        False
+        """
         return bool(self._data.all())
 
-    def any(self, axis=0, skipna=True, **kwargs) -> bool:
+    def any(self, axis: int = 0, skipna: bool = True, **kwargs: object) -> bool:
+        """Whether some value is true.
+
+        Parameters
+        ----------
+        axis : int, default 0
+            Accepted for pandas' signature (the array has one axis).
+        skipna : bool, default True
+            Accepted for pandas' signature.
+        **kwargs
+            Accepted for pandas' signature.
+
+        Returns
+        -------
+        bool
+            Whether some value is true.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([True, False])).any()
+        True
+        """
         return bool(self._data.any())
 
     def value_counts(self, dropna: bool = True) -> pd.Series:
-        """The count of each distinct value (NaN dropped when ``dropna``), as a pandas Series
-        of ``ArkoudaArray`` values on an ``ArkoudaArray`` index."""
+        """The count of each distinct value.
+
+        Parameters
+        ----------
+        dropna : bool, default True
+            Whether NaN is left out.
+
+        Returns
+        -------
+        pandas.Series
+            The counts (``ArkoudaArray`` values) on an ``ArkoudaArray`` index of the values.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaArray
+        >>> ArkoudaArray(ak.array([1, 2, 2])).value_counts().to_numpy().tolist()
+        [1, 2]
+        """
         data = self._data
         if dropna and data.dtype.kind == "f":
             data = data[~ak_isnan(data)]
@@ -267,20 +456,26 @@ class ArkoudaArray(ArkoudaExtensionArray):
         keys, counts = data.value_counts()
         return pd.Series(ArkoudaArray(counts), index=ArkoudaArray(keys))
 
-    def _values_for_factorize(self):
+    def _values_for_factorize(self) -> tuple[np.ndarray[Any, Any], object]:
+        """The values as NumPy's, and the missing value pandas' factorize skips."""
         values = self.to_numpy()
         return values, (np.nan if values.dtype.kind == "f" else -1 if values.dtype.kind in "iu" else None)
 
     @classmethod
-    def _from_factorized(cls, uniques, original):
+    def _from_factorized(cls, uniques: object, original: object) -> ArkoudaArray:
+        """The array of the uniques that ``_values_for_factorize`` gave."""
         return cls._from_sequence(uniques)
 
     def __repr__(self) -> str:
         return f"ArkoudaArray({self._data})"
 
 
-def _make_binop(op, reflected=False, logical=False):
-    def method(self, other):
+def _make_binop(
+    op: Callable[[Any, Any], Any], reflected: bool = False, logical: bool = False
+) -> Callable[[ArkoudaArray, object], object]:
+    """The operator method of ``op`` (``_binary_op`` with these options)."""
+
+    def method(self: ArkoudaArray, other: object) -> object:
         return self._binary_op(other, op, reflected=reflected, logical=logical)
 
     return method

@@ -197,7 +197,7 @@ class ArkoudaExtensionArray(ExtensionArray):  # type: ignore[misc]  # ExtensionA
         """The array of the uniques ``values`` that ``_values_for_factorize`` gave."""
         return cls._from_sequence(values)
 
-    def _values_for_factorize(self) -> tuple[np.ndarray[Any, Any], float]:
+    def _values_for_factorize(self) -> tuple[np.ndarray[Any, Any], object]:
         """The values as NumPy's, and NaN, the missing value pandas' factorize skips."""
         return self.to_numpy(), np.nan
 
