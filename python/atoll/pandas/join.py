@@ -1,5 +1,7 @@
-"""Joins (``arkouda.pandas.join``): ``ak.merge`` of DataFrames (inner, left, right, outer; one
-key column or several; suffixes) and ``ak.join_on_eq_with_dt``.
+"""Joins (``arkouda.pandas.join``).
+
+``ak.merge`` of DataFrames (inner, left, right, outer; one key column or several; suffixes)
+and ``ak.join_on_eq_with_dt``.
 
 Two algorithms, distributed end to end. The sort: the key columns of both sides are
 concatenated and grouped (one ``GroupBy``: a distributed radix sort of the keys, Strings by
@@ -34,8 +36,11 @@ become float64, as pandas does), "nan" in Strings, the missing-value label in Ca
 [1, 2, 2, 3]
 """
 
+from __future__ import annotations
+
 import builtins
 import inspect
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -71,17 +76,22 @@ __all__ = [
 
 
 class MergeError(ValueError):
-    """A merge that cannot be done as asked (pandas' ``pandas.errors.MergeError``): suffixes
-    that would give two result columns one name."""
+    """A merge that cannot be done as asked (pandas' ``pandas.errors.MergeError``).
+
+    Suffixes that would give two result columns one name.
+    """
 
 
-def _keys_list(x):
+def _keys_list(x: str | list[str] | tuple[str, ...]) -> list[str]:
     return [x] if isinstance(x, str) else list(x)
 
 
-def _joinable(a, b):
-    """The two key columns in one comparable form (Categoricals on shared categories;
-    Datetime and Timedelta keys as their int64 nanoseconds, each joined only with its kind)."""
+def _joinable(a: Any, b: Any) -> tuple[Any, Any]:  # noqa: ANN401 (key columns: pdarrays, Strings, Categoricals, times)
+    """The two key columns in one comparable form.
+
+    Categoricals on shared categories; Datetime and Timedelta keys as their int64
+    nanoseconds, each joined only with its kind.
+    """
     if is_time(a) or is_time(b):
         if type(a) is not type(b):
             kinds = [type(x).__name__ if is_time(x) else getattr(x, "dtype", type(x).__name__) for x in (a, b)]
@@ -99,18 +109,71 @@ def _joinable(a, b):
     return a, b
 
 
-@tracked("join_indices", rows=lambda left_keys, right_keys, *a, **k: size_of(left_keys) + size_of(right_keys))
-def join_indices(left_keys, right_keys, how="inner", operation="merge", row_bytes=0):
-    """``(left rows, right rows)``: int64 pdarrays of the rows of each output row of the join
-    of ``left_keys`` and ``right_keys`` (arrays, or lists of arrays of one length), -1 where a
-    side has no row (left, right, outer joins). Grouped by key, in key order."""
+def _keys_rows(left_keys: Any, right_keys: Any, *args: object, **kwargs: object) -> int | None:  # noqa: ANN401 (key columns)
+    """The rows of both sides' keys, for the progress bar (None when unknown)."""
+    nl, nr = size_of(left_keys), size_of(right_keys)
+    return None if nl is None or nr is None else nl + nr
+
+
+@tracked("join_indices", rows=_keys_rows)
+def join_indices(
+    left_keys: Any,  # noqa: ANN401 (a key column or a list of them)
+    right_keys: Any,  # noqa: ANN401 (a key column or a list of them)
+    how: str = "inner",
+    operation: str = "merge",
+    row_bytes: int = 0,
+) -> tuple[pdarray, pdarray]:
+    """The left and right rows of each output row of a join of key columns.
+
+    Grouped by key, in key order; -1 where a side has no row (left, right, outer joins).
+
+    Parameters
+    ----------
+    left_keys, right_keys : pdarray, Strings, Categorical or list of them
+        The key columns (a list: a multi-column key, its columns of one length).
+    how : {"inner", "left", "right", "outer"}
+        The kind of join.
+    operation : str, default "merge"
+        The operation named in an out-of-memory error.
+    row_bytes : int, default 0
+        The bytes of one result row, for the memory check.
+
+    Returns
+    -------
+    tuple of pdarray
+        ``(left rows, right rows)``, int64.
+
+    Raises
+    ------
+    ValueError
+        ``how`` is unknown, or the sides have different numbers of key columns.
+    TypeError
+        Key columns of kinds that do not join.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas.join import join_indices
+    >>> li, ri = join_indices(ak.array([1, 2]), ak.array([2, 3]), how="outer")
+    >>> li.tolist(), ri.tolist()
+    ([0, 1, -1], [-1, 0, 1])
+    """
     return _join_rows(left_keys, right_keys, how, operation, row_bytes, True)
 
 
-def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
-    """``join_indices``; ``sort=False``: the rows in the order of the left rows (each with its
-    right rows in order), rows without a left row last in the order of the right rows."""
+def _join_rows(
+    left_keys: Any,  # noqa: ANN401 (as join_indices')
+    right_keys: Any,  # noqa: ANN401 (as join_indices')
+    how: str,
+    operation: str,
+    row_bytes: int,
+    sort: bool,
+) -> tuple[pdarray, pdarray]:
+    """``join_indices``, or with ``sort=False`` the rows in the order of the left rows.
 
+    Each left row comes with its right rows in order, rows without a left row last in the
+    order of the right rows.
+    """
     lk = left_keys if isinstance(left_keys, (list, tuple)) else [left_keys]
     rk = right_keys if isinstance(right_keys, (list, tuple)) else [right_keys]
     if len(lk) != len(rk):
@@ -136,7 +199,10 @@ def _join_rows(left_keys, right_keys, how, operation, row_bytes, sort):
         cl = (cnt - cr)._materialize()
     else:
         perm, segs, cl, cr = fast
-    one = lambda c: where(c > 0, c, 1)  # noqa: E731
+
+    def one(c: pdarray) -> pdarray:
+        return cast(pdarray, where(c > 0, c, 1))
+
     if how == "inner":
         out_n = cl * cr
     elif how == "left":
@@ -185,19 +251,21 @@ _DENSE_SPAN = 1 << 22  # the largest dense table of int keys
 _MULT = np.uint64(0x9E3779B97F4A7C15)  # odd: a multiplicative hash of uint64 keys
 
 
-def _small_side_groups(pairs, nl, nr, how, sort=True):
-    """``(perm, segs, cl, cr)`` of the rows of both sides grouped by key in key order, as the
-    GroupBy of the concatenated keys gives them (left rows first in each group), from a lookup
+def _small_side_groups(pairs: list[tuple[Any, Any]], nl: int, nr: int, how: str, sort: bool = True) -> Any:  # noqa: ANN401 (a tuple of pdarrays or None)
+    """``(perm, segs, cl, cr)`` of the rows of both sides grouped by key in key order.
+
+    As the GroupBy of the concatenated keys gives them (left rows first in each group), from a lookup
     of the big side's keys among the small side's; None when the lookup does not apply. When
     the small side's keys are distinct: ``(left rows, right rows)`` of the join itself (see
-    ``_unique_small_rows``; key order when ``sort``)."""
+    ``_unique_small_rows``; key order when ``sort``).
+    """
     small_left = nl <= nr
     ns, nb = (nl, nr) if small_left else (nr, nl)
     if ns > SMALL_SIDE_MAX or ns == 0 or nb == 0:
         return None
     smalls = [a if small_left else b for a, b in pairs]
     bigs = [b if small_left else a for a, b in pairs]
-    levels = []
+    levels: list[Any] = []
     for sm, bg in zip(smalls, bigs):
         lv = _level_lookup(sm, bg)
         if lv is None:
@@ -242,13 +310,26 @@ def _small_side_groups(pairs, nl, nr, how, sort=True):
     return perm, segs, cl, cr
 
 
-def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort):
-    """``(left rows, right rows)`` of a join whose small side has distinct keys (small codes
-    ``rs``, big codes ``rb`` in ``[0, u)``; unmatched big rows have code ``u - 1`` unless
+def _unique_small_rows(
+    rs: Any,  # noqa: ANN401 (an int64 ndarray)
+    rb: pdarray,
+    u: int,
+    ns: int,
+    nb: int,
+    small_left: bool,
+    how: str,
+    keep_big: bool,
+    nmiss: int,
+    sort: bool,
+) -> tuple[pdarray, pdarray]:
+    """``(left rows, right rows)`` of a join whose small side has distinct keys.
+
+    The small codes are ``rs``, big codes ``rb`` in ``[0, u)``; unmatched big rows have code ``u - 1`` unless
     ``keep_big`` and ``sort`` ranked their keys): every output row is a big row with the small
     row of its code (-1 where none), or a small row without big rows (outer joins and the
     small side's own joins). Key order when ``sort``, otherwise the left rows' order (rows
-    without a left row last, in the right rows' order)."""
+    without a left row last, in the right rows' order).
+    """
     keep_small = how == "outer" or how == ("left" if small_left else "right")
     srow = np.full(u + 1, -1, np.int64)
     srow[rs] = np.arange(ns)
@@ -288,24 +369,33 @@ def _unique_small_rows(rs, rb, u, ns, nb, small_left, how, keep_big, nmiss, sort
     return (small, big) if small_left else (big, small)
 
 
-def _codes_argsort(codes, u):
-    """The stable permutation that sorts int64 codes in ``[0, u)``: a counting sort (one
-    histogram per locale and one scatter), not a comparison sort of the codes."""
+def _codes_argsort(codes: pdarray, u: int) -> pdarray:
+    """The stable permutation that sorts int64 codes in ``[0, u)``.
+
+    A counting sort (one histogram per locale and one scatter), not a comparison sort of the
+    codes.
+    """
     codes = codes if codes.dtype == int64 else codes.astype(int64)
     return pdarray(_atoll.codes_argsort(codes._ex(), codes.size, builtins.int(u)))
 
 
-def _gather(col, idx):
+def _gather(col: pdarray, idx: Any) -> pdarray:  # noqa: ANN401 (a pdarray or an array-like)
     """``col[idx]`` of a pdarray for positions known to be valid (no bounds check)."""
     col = col._materialize()
     idx = idx if isinstance(idx, pdarray) else array(idx)
-    return col[idx] if col._start or col._step != 1 else pdarray(_atoll.gather(col._arr, idx._ex(), idx.size))
+    return (
+        cast(pdarray, col[idx])
+        if col._start or col._step != 1
+        else pdarray(_atoll.gather(col._arr, idx._ex(), idx.size))
+    )
 
 
-def _level_lookup(sm, bg):
-    """``(small codes, number of distinct small keys, big codes)`` of one key: each small row's
-    rank among the small side's distinct keys (NumPy), each big row's (-1 where none is equal,
-    a pdarray); None for keys the lookup does not take (floats: NaN keys; bigint; uint64)."""
+def _level_lookup(sm: Any, bg: Any) -> tuple[Any, int, pdarray] | None:  # noqa: ANN401 (key columns: pdarrays, Strings, Categoricals, times)
+    """``(small codes, number of distinct small keys, big codes)`` of one key.
+
+    Each small row's rank among the small side's distinct keys (NumPy), each big row's (-1 where none is equal,
+    a pdarray); None for keys the lookup does not take (floats: NaN keys; bigint; uint64).
+    """
     if isinstance(sm, Strings) and isinstance(bg, Strings):
         return _strings_lookup(sm, bg)
     if not isinstance(sm, pdarray) or not isinstance(bg, pdarray) or is_bigint(sm) or is_bigint(bg):
@@ -328,9 +418,12 @@ def _level_lookup(sm, bg):
     return rs.astype(np.int64), uniq.size, rb
 
 
-def _strings_lookup(sm, bg):
-    """``_level_lookup`` of Strings keys: each big string found in a hashed table of the small
-    side's distinct strings, built on every locale (code point order gives the ranks)."""
+def _strings_lookup(sm: Strings, bg: Strings) -> tuple[Any, int, pdarray]:
+    """``_level_lookup`` of Strings keys.
+
+    Each big string is found in a hashed table of the small side's distinct strings, built on
+    every locale (code point order gives the ranks).
+    """
     words = sm.to_list()
     uniq = sorted(set(words))
     pos = {w: i for i, w in enumerate(uniq)}
@@ -338,10 +431,12 @@ def _strings_lookup(sm, bg):
     return rs, len(uniq), pdarray(_atoll.strings_lookup(bg._s, uniq))
 
 
-def _hashed_lookup(keys, small_words, big_key, big_words):
-    """Each big row's index among the small side's distinct ``keys`` (uint64, NumPy), or -1:
-    slots from a multiplicative hash of ``big_key``, the keys of a slot probed in turn, a match
-    when every word of ``small_words`` (NumPy) equals the big row's in ``big_words``."""
+def _hashed_lookup(keys: Any, small_words: list[Any], big_key: pdarray, big_words: list[pdarray]) -> pdarray:  # noqa: ANN401 (a uint64 ndarray)
+    """Each big row's index among the small side's distinct ``keys`` (uint64, NumPy), or -1.
+
+    Slots come from a multiplicative hash of ``big_key``, the keys of a slot probed in turn, a match
+    when every word of ``small_words`` (NumPy) equals the big row's in ``big_words``.
+    """
     u = keys.size
     bits = builtins.min(builtins.max(4, u.bit_length() + 3), 62)
     shift = np.uint64(64 - bits)
@@ -364,14 +459,22 @@ def _hashed_lookup(keys, small_words, big_key, big_words):
         for w, bw in zip(words, big_words):
             ok = ok & (w[cand] == bw)
         out = where(ok, codes[cand], out)._materialize()
-    return out
+    return cast(pdarray, out)
 
 
-def _rank_missing(smalls, bigs, rs, rb, u, miss):
-    """The codes of both sides when big rows without a match are kept: their keys grouped
-    (a sort of those rows only) and ranked with the small side's distinct keys, so that the
-    codes of all keys are in key order."""
+def _rank_missing(
+    smalls: list[Any],
+    bigs: list[Any],
+    rs: Any,  # noqa: ANN401 (an int64 ndarray)
+    rb: pdarray,
+    u: int,
+    miss: pdarray,
+) -> tuple[Any, pdarray, int]:
+    """The codes of both sides when big rows without a match are kept.
 
+    Their keys are grouped (a sort of those rows only) and ranked with the small side's
+    distinct keys, so that the codes of all keys are in key order.
+    """
     rows = arange(miss.size)[miss]
     mk = [b[rows] for b in bigs]
     g = GroupBy(mk if len(mk) > 1 else mk[0], dropna=False)
@@ -391,7 +494,7 @@ def _rank_missing(smalls, bigs, rs, rb, u, miss):
     return rank_small[rs], rb, order.size
 
 
-def _rows_of(x):
+def _rows_of(x: Any) -> int:  # noqa: ANN401 (an array or a sequence of arrays)
     """The number of rows of a join argument: an array, or a sequence of arrays of one length."""
     if isinstance(x, (list, tuple)):
         if not x:
@@ -399,18 +502,18 @@ def _rows_of(x):
         n = x[0].size
         if any(c.size != n for c in x):
             raise ValueError("Multi-array arguments must have equal-length arrays")
-        return n
-    return x.size
+        return cast(int, n)
+    return cast(int, x.size)
 
 
-def _rows_at(x, idx):
+def _rows_at(x: Any, idx: pdarray) -> Any:  # noqa: ANN401 (an array or a sequence of arrays)
     """``x`` (an array or a sequence of arrays) at the rows ``idx``."""
     if isinstance(x, (list, tuple)):
         return [c[idx] for c in x]
     return x[idx]
 
 
-def _check_where(wherefunc, whereargs, nl, nr):
+def _check_where(wherefunc: Callable[..., Any], whereargs: Any, nl: int, nr: int) -> None:  # noqa: ANN401 (a pair of arguments)
     try:
         n_params = len(inspect.signature(wherefunc).parameters)
     except (TypeError, ValueError) as e:
@@ -425,16 +528,41 @@ def _check_where(wherefunc, whereargs, nl, nr):
         raise ValueError("Right whereargs must be same size as right join values")
 
 
-def inner_join(left, right, wherefunc=None, whereargs=None):
-    """The pairs of rows ``(left index, right index)`` with equal keys, as Arkouda's
-    ``inner_join``: ordered by left index, then by right index.
+def inner_join(
+    left: Any,  # noqa: ANN401 (a key column or a sequence of them)
+    right: Any,  # noqa: ANN401 (a key column or a sequence of them)
+    wherefunc: Callable[[Any, Any], Any] | None = None,
+    whereargs: Any = None,  # noqa: ANN401 (a pair of arrays or of sequences of arrays)
+) -> tuple[pdarray, pdarray]:
+    """The pairs of rows ``(left index, right index)`` with equal keys (Arkouda's ``inner_join``).
+
+    Ordered by left index, then by right index.
 
     ``left`` and ``right`` are pdarrays, Strings or Categoricals, or sequences of them of one
     length each (a multi-column key). With ``wherefunc`` (a function of two arguments) and
     ``whereargs`` (a left and a right argument, of the left's and the right's row counts),
     only the pairs where ``wherefunc(whereargs[0][left index], whereargs[1][right index])``
-    is True are kept. ValueError for keys or where arguments of mismatched sizes, or a
-    ``wherefunc`` that does not take two arguments.
+    is True are kept.
+
+    Parameters
+    ----------
+    left, right : pdarray, Strings, Categorical or sequence of them
+        The keys.
+    wherefunc : callable, optional
+        A filter of two arguments, giving a bool pdarray.
+    whereargs : pair, optional
+        The left and right arguments of ``wherefunc``.
+
+    Returns
+    -------
+    tuple of pdarray
+        ``(left indices, right indices)``, int64.
+
+    Raises
+    ------
+    ValueError
+        Keys or where arguments of mismatched sizes, or a ``wherefunc`` that does not take two
+        arguments.
 
     Examples
     --------
@@ -460,11 +588,30 @@ def inner_join(left, right, wherefunc=None, whereargs=None):
     return li, ri
 
 
-def gen_ranges(starts, ends, stride=1, return_lengths=False):
-    """The ranges ``starts[i], starts[i] + stride, ...`` (``(ends[i] - starts[i]) // stride``
-    values each) one after the other, as Arkouda's ``gen_ranges``: ``(segments, ranges)`` (the offset of each range in the flat int64 values,
-    and the values), and the lengths too with ``return_lengths``. ValueError where ``starts``
-    and ``ends`` differ in size or an end is before its start.
+def gen_ranges(starts: pdarray, ends: pdarray, stride: int = 1, return_lengths: bool = False) -> tuple[pdarray, ...]:
+    """The ranges ``starts[i], starts[i] + stride, ...`` one after the other (Arkouda's ``gen_ranges``).
+
+    Each range has ``(ends[i] - starts[i]) // stride`` values.
+
+    Parameters
+    ----------
+    starts, ends : pdarray
+        The ranges' starts and (excluded) ends, int64.
+    stride : int, default 1
+        The step within a range.
+    return_lengths : bool, default False
+        Give the ranges' lengths too.
+
+    Returns
+    -------
+    tuple of pdarray
+        ``(segments, ranges)``: the offset of each range in the flat int64 values, and the
+        values; ``(segments, ranges, lengths)`` with ``return_lengths``.
+
+    Raises
+    ------
+    ValueError
+        ``starts`` and ``ends`` differ in size, or an end is before its start.
 
     Examples
     --------
@@ -489,9 +636,20 @@ def gen_ranges(starts, ends, stride=1, return_lengths=False):
     return (segs, ranges, lengths) if return_lengths else (segs, ranges)
 
 
-def compute_join_size(a, b):
-    """``(number of pairs of an inner join of a and b, bytes of the join)``, as Arkouda's
-    ``compute_join_size``: the bytes are Arkouda's estimate, three int64 per pair.
+def compute_join_size(a: Any, b: Any) -> tuple[int, int]:  # noqa: ANN401 (key columns)
+    """The number of pairs of an inner join of ``a`` and ``b``, and the bytes of the join.
+
+    As Arkouda's ``compute_join_size``: the bytes are Arkouda's estimate, three int64 per pair.
+
+    Parameters
+    ----------
+    a, b : pdarray, Strings or Categorical
+        The keys.
+
+    Returns
+    -------
+    tuple of int
+        ``(pairs, bytes)``.
 
     Examples
     --------
@@ -505,19 +663,25 @@ def compute_join_size(a, b):
 
 
 class _Rows:
-    """One side's rows of a join result (-1 where the side has no row): the positions to
-    gather (0 for -1) and which rows are present, computed once for all of the side's columns."""
+    """One side's rows of a join result (-1 where the side has no row).
 
-    def __init__(self, rows):
+    The positions to gather (0 for -1) and which rows are present, computed once for all of
+    the side's columns.
+    """
+
+    def __init__(self, rows: pdarray) -> None:
         self.rows = rows
         self.present = (rows >= 0)._materialize()
         self.full = builtins.bool(self.present.all()) if rows.size else True
         self.safe = rows if self.full else where(self.present, rows, 0)._materialize()
 
 
-def _gather_col(col, pos):
-    """``col[pos]`` for valid positions: pdarrays without a bounds check (the positions are a
-    join's), Categoricals by their codes, other columns by their own indexing."""
+def _gather_col(col: Any, pos: pdarray) -> Any:  # noqa: ANN401 (a column of any kind)
+    """``col[pos]`` for valid positions.
+
+    pdarrays without a bounds check (the positions are a join's), Categoricals by their codes,
+    other columns by their own indexing.
+    """
     if is_time(col):
         return type(col)._from_ns(_gather(col.values, pos))
     if isinstance(col, pdarray) and not is_bigint(col):
@@ -527,10 +691,12 @@ def _gather_col(col, pos):
     return col[pos]
 
 
-def _take_all(cols, sel):
-    """``[_take(c, sel) for c in cols]``, the Strings columns among them gathered together
-    (one exchange of the positions for all of them)."""
-    out = [None] * len(cols)
+def _take_all(cols: list[Any], sel: _Rows) -> list[Any]:
+    """``[_take(c, sel) for c in cols]``, the Strings columns among them gathered together.
+
+    One exchange of the positions for all of them.
+    """
+    out: list[Any] = [None] * len(cols)
     strs = [i for i, c in enumerate(cols) if isinstance(c, Strings) and len(c) > 0]
     if len(strs) > 1 or (strs and sel.full):
         src = [cols[i] for i in strs]
@@ -546,10 +712,8 @@ def _take_all(cols, sel):
     return [o if o is not None else _take(c, sel) for o, c in zip(out, cols)]
 
 
-def _take(col, sel):
-    """``col`` at the rows ``sel`` (a ``_Rows``), missing values where a row is -1 (see the
-    module doc)."""
-
+def _take(col: Any, sel: _Rows) -> Any:  # noqa: ANN401 (a column of any kind)
+    """``col`` at the rows ``sel``, missing values where a row is -1 (see the module doc)."""
     if len(col) == 0:
         return _nulls(col, sel.rows.size) if sel.rows.size else col
     if isinstance(col, Strings) and not sel.full:
@@ -564,10 +728,11 @@ def _take(col, sel):
     return fill_missing(got, sel.present)
 
 
-def _take_any(col, sel):
-    """``col`` at the rows ``sel`` where they are valid, anything (row 0) where they are -1
-    (zeros of the column's dtype when it has no rows: its dtype is the result's)."""
+def _take_any(col: Any, sel: _Rows) -> Any:  # noqa: ANN401 (a column of any kind)
+    """``col`` at the rows ``sel`` where they are valid, anything (row 0) where they are -1.
 
+    Zeros of the column's dtype when it has no rows: its dtype is the result's.
+    """
     if is_time(col):
         return type(col)._from_ns(_take_any(col.values, sel))
     if len(col) == 0:
@@ -579,7 +744,7 @@ def _take_any(col, sel):
     return _gather_col(col, sel.safe)
 
 
-def _nulls(col, n):
+def _nulls(col: Any, n: int) -> Any:  # noqa: ANN401 (a column of any kind)
     if isinstance(col, Strings):
         return from_list(["nan"] * n)
     if isinstance(col, Categorical):
@@ -587,9 +752,11 @@ def _nulls(col, n):
     return full(n, np.nan, float64)
 
 
-def _as_strings(a, b):
-    """Two key columns of one kind: a Strings column and a Categorical one both as Strings
-    (pandas gives the values of such a key as strings, not as a categorical)."""
+def _as_strings(a: Any, b: Any) -> tuple[Any, Any]:  # noqa: ANN401 (key columns: pdarrays, Strings, Categoricals, times)
+    """Two key columns of one kind: a Strings column and a Categorical one both as Strings.
+
+    pandas gives the values of such a key as strings, not as a categorical.
+    """
     if isinstance(a, Categorical) and isinstance(b, Strings):
         return a.to_strings(), b
     if isinstance(a, Strings) and isinstance(b, Categorical):
@@ -597,9 +764,8 @@ def _as_strings(a, b):
     return a, b
 
 
-def _coalesce(a, b, use_a):
+def _coalesce(a: Any, b: Any, use_a: pdarray) -> Any:  # noqa: ANN401 (key columns: pdarrays, Strings, Categoricals, times)
     """``a`` where ``use_a`` else ``b`` (two key columns of one kind)."""
-
     if is_time(a):
         return type(a)._from_ns(_coalesce(a.values, b.values, use_a))
     if isinstance(a, pdarray):
@@ -612,22 +778,65 @@ def _coalesce(a, b, use_a):
 
 @tracked("merge", rows=lambda left, right, *a, **k: len(left) + len(right))
 def merge(
-    left,
-    right,
-    on=None,
-    left_on=None,
-    right_on=None,
-    how="inner",
-    left_suffix="_x",
-    right_suffix="_y",
-    convert_ints=True,
-    sort=True,
-):
-    """A database-style join of two DataFrames (pandas' ``merge``): rows with equal values
-    of the key columns (``on``, or ``left_on``/``right_on``; by default the columns both
-    have). ``how``: 'inner', 'left', 'right' or 'outer'. Columns in both that are not shared
-    keys get ``left_suffix``/``right_suffix``."""
+    left: DataFrame,
+    right: DataFrame,
+    on: str | list[str] | None = None,
+    left_on: str | list[str] | None = None,
+    right_on: str | list[str] | None = None,
+    how: str = "inner",
+    left_suffix: str | None = "_x",
+    right_suffix: str | None = "_y",
+    convert_ints: bool = True,
+    sort: bool = True,
+) -> DataFrame:
+    """A database-style join of two DataFrames (pandas' ``merge``).
 
+    Rows with equal values of the key columns are paired. Columns in both that are not
+    shared keys get ``left_suffix``/``right_suffix``.
+
+    Parameters
+    ----------
+    left, right : DataFrame
+        The frames.
+    on : str or list of str, optional
+        The key columns of both (default: the columns both have).
+    left_on, right_on : str or list of str, optional
+        The key columns of each side (both or neither).
+    how : {"inner", "left", "right", "outer"}
+        The kind of join.
+    left_suffix, right_suffix : str or None
+        The suffixes of overlapping names (None: none).
+    convert_ints : bool, default True
+        Accepted for Arkouda's signature: int columns with missing values become float64
+        either way, as pandas'.
+    sort : bool, default True
+        Rows in key order; False: in the order of the left rows.
+
+    Returns
+    -------
+    DataFrame
+        The joined rows.
+
+    Raises
+    ------
+    TypeError
+        ``left`` or ``right`` is not a DataFrame.
+    KeyError
+        A key column is missing.
+    ValueError
+        Keys of different counts, no keys, or an unknown ``how``.
+    MergeError
+        Suffixes that make two result columns of one name.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> left = ak.DataFrame({"k": ak.array([1, 2]), "a": ak.array([3, 4])})
+    >>> right = ak.DataFrame({"k": ak.array([2, 5]), "a": ak.array([6, 7])})
+    >>> m = ak.merge(left, right, on="k", how="left")
+    >>> m.columns.tolist(), m["a_y"].tolist()
+    (['k', 'a_x', 'a_y'], [nan, 6.0])
+    """
     if not isinstance(left, DataFrame) or not isinstance(right, DataFrame):
         raise TypeError("merge: left and right must be DataFrames")
     col_intersect = [c for c in left._columns if c in right._columns]
@@ -636,7 +845,7 @@ def merge(
         left_on = right_on = on
     elif (left_on is None) != (right_on is None):
         raise ValueError("If one of left_on or right_on is not None, the other must also be set")
-    lon, ron = _keys_list(left_on), _keys_list(right_on)
+    lon, ron = _keys_list(cast("str | list[str]", left_on)), _keys_list(cast("str | list[str]", right_on))
     if not lon or not ron:
         raise ValueError("Cannot merge with no columns on at least one DataFrame")
     if len(lon) != len(ron):
@@ -658,10 +867,11 @@ def merge(
         [left.data[c] for c in lon], [right.data[c] for c in ron], how, f"merge ({how})", row_bytes, sort
     )
     lsel, rsel = _Rows(li), _Rows(ri)
-    out = {}
+    out: dict[str, Any] = {}
     # The columns each side's rows are taken from (the result's name, the column); the shared
     # keys of right and outer joins come from whichever side has the row.
-    ltake, rtake = [], []
+    ltake: list[tuple[str, Any]] = []
+    rtake: list[tuple[str, Any]] = []
     for c in left._columns:
         if c in shared:
             lcol, rcol = _as_strings(left.data[c], right.data[ron[lon.index(c)]])
@@ -684,23 +894,27 @@ def merge(
     return DataFrame(out)
 
 
-def _result_names(lcols, rcols, lsuffix, rsuffix):
-    """The result's name of each left and right column (``rcols``: the right's columns less
-    the keys shared by name): a name found on both sides gets the side's suffix (none for a
+def _result_names(
+    lcols: list[str], rcols: list[str], lsuffix: str | None, rsuffix: str | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The result's name of each left and right column.
+
+    ``rcols`` are the right's columns less the keys shared by name. A name found on both sides gets the side's suffix (none for a
     suffix of None), as pandas' merge. ValueError when names overlap and both suffixes are
-    empty, MergeError when a suffix makes a name that another result column has."""
+    empty, MergeError when a suffix makes a name that another result column has.
+    """
     to_rename = [c for c in lcols if c in rcols]
     if to_rename and not lsuffix and not rsuffix:
         raise ValueError(f"columns overlap but no suffix specified: {to_rename}")
 
-    def renamed(c, suffix):
+    def renamed(c: str, suffix: str | None) -> str:
         return f"{c}{suffix}" if c in to_rename and suffix is not None else c
 
     lnames = {c: renamed(c, lsuffix) for c in lcols}
     rnames = {c: renamed(c, rsuffix) for c in rcols}
-    dups = []
+    dups: list[str] = []
     for names in (lnames, rnames):
-        seen = set()
+        seen: set[str] = set()
         for n in names.values():
             if n in seen:
                 dups.append(n)
@@ -712,21 +926,55 @@ def _result_names(lcols, rcols, lsuffix, rsuffix):
     return lnames, rnames
 
 
-def _itemsize(col):
+def _itemsize(col: object) -> int:
     if isinstance(col, pdarray):
-        return col.dtype.itemsize
+        return builtins.int(col.dtype.itemsize)
     return 8
 
 
-def join_on_eq_with_dt(a1, a2, t1, t2, dt, pred, result_limit=1000):
-    """The pairs ``(i, j)`` with ``a1[i] == a2[j]`` and a time condition on ``t1[i]``,
-    ``t2[j]`` (``pred``: 'true_dt' for ``|t1 - t2| <= dt``, 'abs_dt' the same, 'pos_dt' for
-    ``0 <= t2 - t1 <= dt``), as Arkouda's: at most ``result_limit`` pairs (ValueError when
-    more match, where Arkouda's server keeps a share per locale). Returns
-    ``(indices into a1, indices into a2)``. TypeError for an argument that is not a pdarray or a
-    ``dt`` or ``result_limit`` that is not an int; ValueError for an array not of dtype int64,
-    an unknown ``pred``, or a negative ``dt`` or ``result_limit``."""
+def join_on_eq_with_dt(
+    a1: pdarray, a2: pdarray, t1: pdarray, t2: pdarray, dt: int, pred: str, result_limit: int = 1000
+) -> tuple[pdarray, pdarray]:
+    """The pairs ``(i, j)`` with ``a1[i] == a2[j]`` and a time condition on ``t1[i]``, ``t2[j]``.
 
+    As Arkouda's: at most ``result_limit`` pairs (ValueError when more match, where Arkouda's
+    server keeps a share per locale).
+
+    Parameters
+    ----------
+    a1, a2 : pdarray
+        The int64 keys.
+    t1, t2 : pdarray
+        The int64 times of the rows of ``a1`` and ``a2``.
+    dt : int
+        The largest time difference.
+    pred : {"true_dt", "abs_dt", "pos_dt"}
+        ``|t1 - t2| <= dt`` ('true_dt' and 'abs_dt') or ``0 <= t2 - t1 <= dt`` ('pos_dt').
+    result_limit : int, default 1000
+        The most pairs.
+
+    Returns
+    -------
+    tuple of pdarray
+        ``(indices into a1, indices into a2)``.
+
+    Raises
+    ------
+    TypeError
+        An argument that is not a pdarray, or a ``dt`` or ``result_limit`` that is not an int.
+    ValueError
+        An array not of dtype int64, sizes that differ, an unknown ``pred``, a negative ``dt``
+        or ``result_limit``, or more pairs than ``result_limit``.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> i, j = ak.join_on_eq_with_dt(
+    ...     ak.array([1, 1]), ak.array([1]), ak.array([0, 10]), ak.array([3]), 5, "abs_dt"
+    ... )
+    >>> i.tolist(), j.tolist()
+    ([0], [0])
+    """
     for x in (a1, a2, t1, t2):
         if not isinstance(x, pdarray):
             raise TypeError(f"join_on_eq_with_dt: every array must be an int64 pdarray, got {type(x).__name__}")
