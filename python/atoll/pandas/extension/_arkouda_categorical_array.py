@@ -12,10 +12,11 @@ ArkoudaCategoricalDtype('category')
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]  # pandas has no stubs in the environment
 
 from ...numpy.numeric import cast as ak_cast
 from ...numpy.pdarrayclass import pdarray
@@ -34,7 +35,22 @@ __all__ = ["ArkoudaCategorical"]
 class ArkoudaCategorical(ArkoudaExtensionArray):
     """A pandas ExtensionArray over a ``Categorical``.
 
-    Made from a ``Categorical``, another ``ArkoudaCategorical``, or a sequence of labels.
+    Parameters
+    ----------
+    data : Categorical, Strings, ArkoudaCategorical, numpy.ndarray, list or tuple
+        The ``Categorical``, or the labels.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is of another kind.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> from atoll.pandas.extension import ArkoudaCategorical
+    >>> ArkoudaCategorical(["x", "y", "x"]).categories
+    array(['x', 'y', 'N/A'], dtype='<U3')
     """
 
     default_fill_value: Any = ""
@@ -52,10 +68,17 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
 
     @property
     def dtype(self) -> ArkoudaCategoricalDtype:
+        """The Arkouda categorical dtype."""
         return ArkoudaCategoricalDtype()
 
     @classmethod
-    def _from_sequence(cls, scalars: object, dtype: object = None, copy: bool = False) -> ArkoudaCategorical:
+    def _from_sequence(
+        cls,
+        scalars: Any,  # noqa: ANN401 (a sequence, a NumPy array or a distributed array)
+        dtype: object = None,
+        copy: bool = False,
+    ) -> ArkoudaCategorical:
+        """The ``ArkoudaCategorical`` of ``scalars`` (numbers as their strings)."""
         if isinstance(scalars, ArkoudaExtensionArray):
             scalars = scalars._data
         if isinstance(scalars, (Categorical, Strings)):
@@ -64,7 +87,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             return cls(Categorical(ak_array(scalars.to_ndarray().astype(str))))
         return cls(Categorical(_strings_of(scalars if isinstance(scalars, np.ndarray) else list(scalars))))
 
-    def __getitem__(self, key: object) -> object:
+    def __getitem__(self, key: Any) -> Any:  # noqa: ANN401 (any indexer; a label or an ArkoudaCategorical)
         if isinstance(key, tuple) and len(key) == 1:
             key = key[0]
         if isinstance(key, (list, tuple, np.ndarray)) and len(key) == 0:
@@ -79,11 +102,12 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         return type(self)(out if isinstance(out, Categorical) else Categorical(out))
 
     @property
-    def categories(self) -> np.ndarray:
+    def categories(self) -> np.ndarray[Any, Any]:
         """The categories, as a NumPy array."""
-        return self._data.categories.to_ndarray()
+        return cast("np.ndarray[Any, Any]", self._data.categories.to_ndarray())
 
     def _fill_taken(self, gathered: Categorical, missing: pdarray, fill_value: object) -> ArkoudaCategorical:
+        """``gathered`` with the label ``fill_value`` (as a str) where ``missing``."""
         if not bool(missing.any()):
             return type(self)(gathered)
         fill = self.default_fill_value if fill_value is None else str(fill_value)
@@ -91,12 +115,32 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         labels[missing.to_ndarray()] = fill
         return type(self)(Categorical(_strings_of(labels)))
 
-    def astype(self, dtype: object, copy: bool = True) -> object:
+    def astype(self, dtype: Any, copy: bool = True) -> Any:  # noqa: ANN401 (dtype-like; an array of it)
         """The labels cast to ``dtype``.
 
-        A NumPy object array for ``object``, itself (or a copy) for a categorical dtype, an
-        ``ArkoudaStringArray`` for a string dtype, else an Arkouda ExtensionArray of the parsed
-        labels.
+        Parameters
+        ----------
+        dtype : dtype-like
+            A NumPy, pandas or Arkouda dtype.
+        copy : bool, default True
+            Whether the values are copied for a categorical dtype.
+
+        Returns
+        -------
+        numpy.ndarray or ArkoudaExtensionArray
+            A NumPy object array for ``object``, this array (or a copy) for a categorical
+            dtype, an ``ArkoudaStringArray`` for a string dtype, else an Arkouda
+            ExtensionArray of the parsed labels.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaCategorical
+        >>> c = ArkoudaCategorical(["x", "y", "x"])
+        >>> c.astype("string")
+        ArkoudaStringArray(['x', 'y', 'x'])
+        >>> c.astype(object)
+        array(['x', 'y', 'x'], dtype=object)
         """
         target = _astype_target(dtype)
         if target == "object":
@@ -108,20 +152,78 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             return ArkoudaStringArray(labels)
         return ArkoudaExtensionArray._wrap(ak_cast(labels, target))
 
-    def to_numpy(self, dtype: object = None, copy: bool = False, na_value: object = None) -> np.ndarray:
-        out = self._data.to_ndarray()
+    def to_numpy(
+        self,
+        dtype: Any = None,  # noqa: ANN401 (any NumPy dtype-like)
+        copy: bool = False,
+        na_value: object = None,
+    ) -> np.ndarray[Any, Any]:
+        """The labels as a NumPy array.
+
+        Parameters
+        ----------
+        dtype : dtype-like, optional
+            The array's dtype (str by default).
+        copy : bool, default False
+            Accepted for pandas' signature; the labels are always collected anew.
+        na_value : object, optional
+            Accepted for pandas' signature.
+
+        Returns
+        -------
+        numpy.ndarray
+            The labels.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaCategorical
+        >>> c = ArkoudaCategorical(["x", "y", "x"])
+        >>> c.to_numpy()
+        array(['x', 'y', 'x'], dtype='<U1')
+        """
+        out: np.ndarray[Any, Any] = self._data.to_ndarray()
         if dtype is not None and out.dtype != np.dtype(dtype):
             out = out.astype(dtype)
         return out
 
-    def isna(self) -> np.ndarray:
-        """The positions whose code is ``-1`` (no category)."""
-        return (self._data.codes == -1).to_ndarray().astype(bool)
+    def isna(self) -> np.ndarray[Any, Any]:
+        """The positions whose code is ``-1`` (no category).
 
-    def isnull(self) -> np.ndarray:
+        Returns
+        -------
+        numpy.ndarray
+            A bool array, True where a value is missing.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaCategorical
+        >>> c = ArkoudaCategorical(["x", "y", "x"])
+        >>> c.isna()
+        array([False, False, False])
+        """
+        return cast("np.ndarray[Any, Any]", (self._data.codes == -1).to_ndarray().astype(bool))
+
+    def isnull(self) -> np.ndarray[Any, Any]:
+        """The missing values' positions, as ``isna``.
+
+        Returns
+        -------
+        numpy.ndarray
+            A bool array, True where a value is missing.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaCategorical
+        >>> c = ArkoudaCategorical(["x", "y", "x"])
+        >>> c.isnull()
+        array([False, False, False])
+        """
         return self.isna()
 
-    def __eq__(self, other: object) -> object:
+    def __eq__(self, other: object) -> Any:  # noqa: ANN401 (an ArkoudaArray of bools, or False)
         if isinstance(other, ArkoudaCategorical):
             other = other._data
         elif isinstance(other, (list, tuple, np.ndarray)):
@@ -130,6 +232,7 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             return ArkoudaArray(self._data == str(other))
         elif not isinstance(other, (Categorical, Strings, pdarray)):
             return False
+        other = cast("Categorical | Strings | pdarray", other)
         if len(other) == 1 and len(self) != 1:
             label = other.to_strings()[0] if isinstance(other, Categorical) else other[0]
             return ArkoudaArray(self._data == label)
@@ -137,15 +240,30 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
             raise ValueError("Lengths must match for elementwise comparison")
         return ArkoudaArray(self._data == other)
 
-    def __ne__(self, other: object) -> object:
+    def __ne__(self, other: object) -> Any:  # noqa: ANN401 (an ArkoudaArray of bools, or True)
         out = self.__eq__(other)
         return ~out if isinstance(out, ArkoudaArray) else not out
 
     def value_counts(self, dropna: bool = True) -> pd.Series:
         """The count of each label present.
 
-        A pandas Series of ``ArkoudaArray`` counts on an ``ArkoudaStringArray`` index; with
-        ``dropna`` the missing label is left out.
+        Parameters
+        ----------
+        dropna : bool, default True
+            Whether the missing label is left out.
+
+        Returns
+        -------
+        pandas.Series
+            The counts (``ArkoudaArray`` values) on an ``ArkoudaStringArray`` index.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> from atoll.pandas.extension import ArkoudaCategorical
+        >>> c = ArkoudaCategorical(["x", "y", "x"])
+        >>> c.value_counts().to_dict()
+        {'x': 2, 'y': 1}
         """
         codes = self._data.codes
         if len(codes) == 0:
@@ -163,8 +281,10 @@ class ArkoudaCategorical(ArkoudaExtensionArray):
         return f"ArkoudaCategorical({self._data})"
 
 
-def _not_for_categorical(name: str, classmeth: bool = False) -> object:
-    def method(self: object, *args: object, **kwargs: object) -> None:
+def _not_for_categorical(name: str, classmeth: bool = False) -> Callable[..., Any] | classmethod[Any, Any, Any]:
+    """A method (or classmethod) ``name`` that raises NotImplementedError naming itself."""
+
+    def method(self: Any, /, *args: object, **kwargs: object) -> None:  # noqa: ANN401 (an instance or the class)
         raise NotImplementedError(f"{name} is not yet implemented for ArkoudaCategorical.")
 
     method.__name__ = name
