@@ -650,7 +650,7 @@ class _Reader:
         max_bits = builtins.int(attrs.get("MaxBits", -1))
         if builtins.int(attrs.get("TwosComplement", 0)):
             return BigIntArray(limbs, max_bits)
-        return cast(BigIntArray, bigint_from_uint_arrays(list(reversed(limbs)), max_bits))
+        return bigint_from_uint_arrays(list(reversed(limbs)), max_bits)
 
 
 def _special(kind: str, arr: pdarray) -> Any:  # noqa: ANN401 (a pdarray, Datetime, Timedelta or IPv4)
