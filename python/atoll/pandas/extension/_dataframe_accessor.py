@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import List, Optional, Union
 
 import numpy as np
-import pandas as pd
-from pandas.api.extensions import register_dataframe_accessor
+import pandas as pd  # type: ignore[import-untyped]  # pandas has no stubs in the environment
+from pandas.api.extensions import (  # type: ignore[import-untyped]  # pandas has no stubs in the environment
+    register_dataframe_accessor,
+)
 
 from ...numpy.pdarrayclass import pdarray
 from ...numpy.pdarraycreation import arange as ak_arange
@@ -53,6 +55,7 @@ def _is_arkouda_series(s: pd.Series) -> bool:
 
 
 def _series_to_akcol_no_copy(s: pd.Series) -> object:
+    """The distributed column of ``s`` (TypeError where it holds no Arkouda ExtensionArray)."""
     if not _is_arkouda_series(s):
         raise TypeError(
             f"Column '{s.name}' is not Arkouda-backed (dtype={s.dtype!r}). "
@@ -72,10 +75,12 @@ def _akcol_to_series(name: object, akcol: object, index: Optional[pd.Index] = No
 
 
 def _df_to_akdf_no_copy(df: pd.DataFrame) -> ak_DataFrame:
+    """Atoll's DataFrame over the distributed columns of ``df`` (no copy)."""
     return ak_DataFrame({name: _series_to_akcol_no_copy(df[name]) for name in df.columns})
 
 
 def _akdf_to_pandas_no_copy(akdf: ak_DataFrame) -> pd.DataFrame:
+    """A pandas DataFrame over Arkouda ExtensionArrays of ``akdf``'s columns (no copy)."""
     return pd.DataFrame(
         {
             name: _akcol_to_series(
@@ -91,18 +96,71 @@ def _akdf_to_pandas_no_copy(akdf: ak_DataFrame) -> pd.DataFrame:
 
 @register_dataframe_accessor("ak")
 class ArkoudaDataFrameAccessor:
-    """The ``.ak`` accessor of a pandas DataFrame."""
+    """The ``.ak`` accessor of a pandas DataFrame.
+
+    Parameters
+    ----------
+    pandas_obj : pandas.DataFrame
+        The DataFrame.
+
+    Examples
+    --------
+    >>> import atoll as ak
+    >>> import pandas as pd
+    >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+    >>> type(ArkoudaDataFrameAccessor(pd.DataFrame({"a": [1]})).to_ak()["a"].array).__name__
+    'ArkoudaArray'
+    """
 
     def __init__(self, pandas_obj: pd.DataFrame) -> None:
         self._obj = pandas_obj
 
     @staticmethod
     def from_ak_legacy(akdf: ak_DataFrame) -> pd.DataFrame:
-        """A pandas DataFrame over Arkouda ExtensionArrays of ``akdf``'s columns (no copy)."""
+        """A pandas DataFrame over Arkouda ExtensionArrays of an Atoll DataFrame's columns (no copy).
+
+        Parameters
+        ----------
+        akdf : DataFrame
+            Atoll's DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The DataFrame of Arkouda columns, on a distributed index ``0..n-1``.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> import pandas as pd
+        >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+        >>> pd.DataFrame.ak.from_ak_legacy(ak.DataFrame({"x": ak.array([1, 2])})).ak.collect()["x"].tolist()
+        [1, 2]
+        """
         return _akdf_to_pandas_no_copy(akdf)
 
     def to_ak(self) -> pd.DataFrame:
-        """The DataFrame with its columns and index distributed."""
+        """The DataFrame with its columns and index distributed.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The DataFrame of Arkouda ExtensionArray columns.
+
+        Raises
+        ------
+        ValueError
+            A RangeIndex of step 0.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> import pandas as pd
+        >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+        >>> df = pd.DataFrame({"k": [1, 2], "a": [10.5, 20.5]})
+        >>> type(df.ak.to_ak()["a"].array).__name__
+        'ArkoudaArray'
+        """
         idx = ArkoudaIndexAccessor(self._obj.index).to_ak()
         cols = {}
         for name, col in self._obj.items():
@@ -113,12 +171,42 @@ class ArkoudaDataFrameAccessor:
         return pd.DataFrame(cols, index=idx)
 
     def collect(self) -> pd.DataFrame:
-        """The DataFrame with its columns collected into NumPy."""
+        """The DataFrame with its columns collected into NumPy.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The collected DataFrame, on a default index.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> import pandas as pd
+        >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+        >>> df = pd.DataFrame({"k": [1, 2], "a": [10.5, 20.5]})
+        >>> df.ak.to_ak().ak.collect()["a"].tolist()
+        [10.5, 20.5]
+        """
         cols = {name: np.asarray(self._obj[name].array.to_numpy()) for name in self._obj.columns}
         return pd.DataFrame(cols)
 
     def to_ak_legacy(self) -> ak_DataFrame:
-        """The DataFrame as Atoll's ``ak.DataFrame``."""
+        """The DataFrame as Atoll's ``ak.DataFrame``.
+
+        Returns
+        -------
+        DataFrame
+            Atoll's DataFrame of the columns.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> import pandas as pd
+        >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+        >>> df = pd.DataFrame({"k": [1, 2], "a": [10.5, 20.5]})
+        >>> df.ak.to_ak_legacy()["k"].tolist()
+        [1, 2]
+        """
         cols = {}
         for name, s in self._obj.items():
             if isinstance(s.array, ArkoudaExtensionArray):
@@ -130,6 +218,7 @@ class ArkoudaDataFrameAccessor:
         return ak_DataFrame(cols)
 
     def _assert_all_arkouda(self, df: pd.DataFrame, side: str) -> None:
+        """TypeError naming ``side`` unless ``df`` is a DataFrame of Arkouda columns."""
         if not isinstance(df, pd.DataFrame):
             raise TypeError(
                 f"{side} must be a pandas.DataFrame; got {type(df).__name__}. "
@@ -156,6 +245,49 @@ class ArkoudaDataFrameAccessor:
         """Atoll's ``merge`` of this DataFrame with ``right``.
 
         Both hold Arkouda columns; the result is a pandas DataFrame of Arkouda columns.
+
+        Parameters
+        ----------
+        right : pandas.DataFrame
+            The right DataFrame, of Arkouda columns.
+        on : str or list of str, optional
+            The key columns of both sides.
+        left_on : str or list of str, optional
+            The left side's key columns.
+        right_on : str or list of str, optional
+            The right side's key columns.
+        how : str, default "inner"
+            ``"inner"``, ``"left"``, ``"right"`` or ``"outer"``.
+        left_suffix : str, default "_x"
+            The suffix of the left side's other columns that share a name.
+        right_suffix : str, default "_y"
+            The suffix of the right side's.
+        convert_ints : bool, default True
+            Accepted for Arkouda's signature: int columns with missing values become float64
+            either way, as pandas'.
+        sort : bool, default True
+            Whether the result is sorted by the keys.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The merged DataFrame, of Arkouda columns.
+
+        Raises
+        ------
+        TypeError
+            ``right`` is not a DataFrame, a side has a column that is not an Arkouda
+            ExtensionArray, or ``how`` or a suffix is not a str.
+
+        Examples
+        --------
+        >>> import atoll as ak
+        >>> import pandas as pd
+        >>> from atoll.pandas.extension import ArkoudaDataFrameAccessor
+        >>> left = pd.DataFrame({"k": [1, 2], "a": [10, 20]}).ak.to_ak()
+        >>> right = pd.DataFrame({"k": [2, 3], "b": [5, 6]}).ak.to_ak()
+        >>> left.ak.merge(right, on="k").ak.collect().to_numpy().tolist()
+        [[2, 20, 5]]
         """
         if not isinstance(right, pd.DataFrame):
             raise TypeError("`right` must be a pandas.DataFrame")
