@@ -65,7 +65,7 @@ def _to_atoll(x: Any) -> Any:  # noqa: ANN401 (a NumPy, pandas or Atoll object, 
     raise TypeError(f"obj must be an arkouda, numpy or pandas object, but was type: {type(x)}")
 
 
-def assert_almost_equivalent(left: Any, right: Any, rtol: float = 1.0e-5, atol: float = 1.0e-8) -> None:
+def assert_almost_equivalent(left: object, right: object, rtol: float = 1.0e-5, atol: float = 1.0e-8) -> None:
     """``assert_almost_equal`` after turning NumPy and pandas objects into Atoll's.
 
     Parameters
@@ -84,8 +84,8 @@ def assert_almost_equivalent(left: Any, right: Any, rtol: float = 1.0e-5, atol: 
 
     Examples
     --------
-    >>> import numpy as np
     >>> import atoll as ak
+    >>> import numpy as np
     >>> from atoll.testing import assert_almost_equivalent
     >>> assert_almost_equivalent(ak.array([0.1, 0.2]), np.array([0.1, 0.2 + 1e-12]))
     """
@@ -93,8 +93,8 @@ def assert_almost_equivalent(left: Any, right: Any, rtol: float = 1.0e-5, atol: 
 
 
 def assert_arkouda_array_equivalent(
-    left: Any,
-    right: Any,
+    left: object,
+    right: object,
     check_dtype: bool = True,
     err_msg: str | None = None,
     check_same: str | None = None,
@@ -127,8 +127,8 @@ def assert_arkouda_array_equivalent(
 
     Examples
     --------
-    >>> import numpy as np
     >>> import atoll as ak
+    >>> import numpy as np
     >>> from atoll.testing import assert_arkouda_array_equivalent
     >>> assert_arkouda_array_equivalent(ak.arange(3), np.arange(3))
     >>> assert_arkouda_array_equivalent(ak.arange(3), [0, 1, 2])
@@ -145,7 +145,11 @@ def assert_arkouda_array_equivalent(
     assert_arkouda_array_equal(_to_atoll(left), _to_atoll(right), check_dtype, err_msg, check_same, obj, index_values)
 
 
-def assert_index_equivalent(left: Any, right: Any, **kw: Any) -> None:
+def assert_index_equivalent(
+    left: object,
+    right: object,
+    **kw: Any,  # noqa: ANN401 (the asserter's options, passed through)
+) -> None:
     """``assert_index_equal`` after turning pandas Indexes into Atoll's.
 
     Parameters
@@ -170,7 +174,11 @@ def assert_index_equivalent(left: Any, right: Any, **kw: Any) -> None:
     assert_index_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_series_equivalent(left: Any, right: Any, **kw: Any) -> None:
+def assert_series_equivalent(
+    left: object,
+    right: object,
+    **kw: Any,  # noqa: ANN401 (the asserter's options, passed through)
+) -> None:
     """``assert_series_equal`` after turning pandas Series into Atoll's.
 
     Parameters
@@ -195,7 +203,11 @@ def assert_series_equivalent(left: Any, right: Any, **kw: Any) -> None:
     assert_series_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_frame_equivalent(left: Any, right: Any, **kw: Any) -> None:
+def assert_frame_equivalent(
+    left: object,
+    right: object,
+    **kw: Any,  # noqa: ANN401 (the asserter's options, passed through)
+) -> None:
     """``assert_frame_equal`` after turning pandas DataFrames into Atoll's.
 
     Parameters
@@ -220,7 +232,11 @@ def assert_frame_equivalent(left: Any, right: Any, **kw: Any) -> None:
     assert_frame_equal(_to_atoll(left), _to_atoll(right), **kw)
 
 
-def assert_equivalent(left: Any, right: Any, **kwargs: Any) -> None:
+def assert_equivalent(
+    left: object,
+    right: object,
+    **kwargs: Any,  # noqa: ANN401 (the asserter's options, passed through)
+) -> None:
     """``assert_equal`` after turning NumPy and pandas objects into Atoll's.
 
     Parameters
@@ -239,8 +255,8 @@ def assert_equivalent(left: Any, right: Any, **kwargs: Any) -> None:
 
     Examples
     --------
-    >>> import numpy as np
     >>> import atoll as ak
+    >>> import numpy as np
     >>> from atoll.testing import assert_equivalent
     >>> assert_equivalent(ak.array([1, 2]), np.array([1, 2]))
     """
