@@ -107,7 +107,7 @@ def assert_class_equal(left: object, right: object, exact: bool = True, obj: str
     >>> import atoll as ak
     >>> from atoll.testing import assert_class_equal
     >>> assert_class_equal(ak.arange(2), ak.arange(3))
-    >>> assert_class_equal(ak.arange(2), ak.array(["a"]))
+    >>> assert_class_equal(ak.arange(2), ak.array(["a"]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: Input are different
@@ -139,7 +139,7 @@ def assert_attr_equal(attr: str, left: object, right: object, obj: str = "Attrib
     >>> import atoll as ak
     >>> from atoll.testing import assert_attr_equal
     >>> assert_attr_equal("dtype", ak.arange(2), ak.arange(5))
-    >>> assert_attr_equal("dtype", ak.arange(2), ak.zeros(2))
+    >>> assert_attr_equal("dtype", ak.arange(2), ak.zeros(2))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: Attributes are different
@@ -187,7 +187,7 @@ def assert_dict_equal(left: dict[Any, Any], right: dict[Any, Any], compare_keys:
         assert_almost_equal(left[k], right[k])
 
 
-def assert_is_sorted(seq: Any) -> None:
+def assert_is_sorted(seq: Any) -> None:  # noqa: ANN401 (a pdarray, Strings, Categorical or sequence)
     """Assert that the sequence is in nondecreasing order.
 
     Parameters
@@ -205,10 +205,10 @@ def assert_is_sorted(seq: Any) -> None:
     >>> import atoll as ak
     >>> from atoll.testing import assert_is_sorted
     >>> assert_is_sorted(ak.array([1, 2, 2, 5]))
-    >>> assert_is_sorted(ak.array([2, 1]))
+    >>> assert_is_sorted(ak.array([2, 1]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: sequence is not sorted
+    AssertionError: sequence is not sorted...
     """
     if _is(seq, "Index") or _is(seq, "Series"):
         seq = seq.values
@@ -219,7 +219,7 @@ def assert_is_sorted(seq: Any) -> None:
         assert np.array_equal(v, np.sort(v)), "sequence is not sorted"
 
 
-def assert_contains_all(iterable: Iterable[Any], dic: Any) -> None:
+def assert_contains_all(iterable: Iterable[Any], dic: Any) -> None:  # noqa: ANN401 (any container)
     """Assert that every item of ``iterable`` is in ``dic``.
 
     Parameters
@@ -239,16 +239,16 @@ def assert_contains_all(iterable: Iterable[Any], dic: Any) -> None:
     >>> import atoll as ak
     >>> from atoll.testing import assert_contains_all
     >>> assert_contains_all(["a"], {"a": 1, "b": 2})
-    >>> assert_contains_all(["c"], {"a": 1})
+    >>> assert_contains_all(["c"], {"a": 1})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: Did not contain item: 'c'
+    AssertionError: Did not contain item: 'c'...
     """
     for k in iterable:
         assert k in dic, f"Did not contain item: {k!r}"
 
 
-def assert_copy(iter1: Iterable[Any], iter2: Iterable[Any], **eql_kwargs: Any) -> None:
+def assert_copy(iter1: Iterable[Any], iter2: Iterable[Any], **eql_kwargs: Any) -> None:  # noqa: ANN401 (options passed through)
     """Assert that the elements are equal, pairwise, and different objects.
 
     Parameters
@@ -269,10 +269,10 @@ def assert_copy(iter1: Iterable[Any], iter2: Iterable[Any], **eql_kwargs: Any) -
     >>> from atoll.testing import assert_copy
     >>> a = ak.arange(3)
     >>> assert_copy([a], [a[:]])
-    >>> assert_copy([a], [a])
+    >>> assert_copy([a], [a])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: Expected ... to be different objects, but they were the same.
+    AssertionError: Expected ... to be different objects, but they were the same...
     """
     for a, b in zip(iter1, iter2):
         assert_almost_equal(a, b, **eql_kwargs)
@@ -287,13 +287,20 @@ def _boolean(x: object) -> bool:
     return isinstance(x, (builtins.bool, np.bool_))
 
 
-def _values(x: Any) -> Any:
+def _values(x: Any) -> Any:  # noqa: ANN401 (any object; its values as NumPy's where it has them)
+    """The values of ``x`` as a NumPy array where it is a pdarray or Strings, else ``x``."""
     if _is(x, "pdarray") or _is(x, "Strings"):
         return x.to_ndarray()
     return x
 
 
-def assert_almost_equal(left: Any, right: Any, rtol: float = 1.0e-5, atol: float = 1.0e-8, **kwargs: Any) -> None:
+def assert_almost_equal(
+    left: Any,  # noqa: ANN401 (numbers, arrays or pandas-layer objects)
+    right: Any,  # noqa: ANN401 (as left)
+    rtol: float = 1.0e-5,
+    atol: float = 1.0e-8,
+    **kwargs: Any,  # noqa: ANN401 (pandas' options, accepted)
+) -> None:
     """Assert that two numbers, pdarrays or pandas-layer objects are equal within a tolerance.
 
     NaN equals NaN.
@@ -318,7 +325,7 @@ def assert_almost_equal(left: Any, right: Any, rtol: float = 1.0e-5, atol: float
     >>> import atoll as ak
     >>> from atoll.testing import assert_almost_equal
     >>> assert_almost_equal(ak.array([1.0, np.nan]), ak.array([1.0 + 1e-9, np.nan]))
-    >>> assert_almost_equal(1.0, 1.1)
+    >>> assert_almost_equal(1.0, 1.1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: values differ beyond rtol=1e-05, atol=1e-08:
@@ -389,7 +396,7 @@ def assert_arkouda_pdarray_equal(
     >>> import atoll as ak
     >>> from atoll.testing import assert_arkouda_pdarray_equal
     >>> assert_arkouda_pdarray_equal(ak.array([1.0, np.nan]), ak.array([1.0, np.nan]))
-    >>> assert_arkouda_pdarray_equal(ak.arange(2), ak.zeros(2, ak.int64) + ak.array([0, 2]))
+    >>> assert_arkouda_pdarray_equal(ak.arange(2), ak.zeros(2, ak.int64) + ak.array([0, 2]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: pdarray are different
@@ -451,7 +458,7 @@ def assert_arkouda_strings_equal(
     >>> import atoll as ak
     >>> from atoll.testing import assert_arkouda_strings_equal
     >>> assert_arkouda_strings_equal(ak.array(["a", "b"]), ak.array(["a", "b"]))
-    >>> assert_arkouda_strings_equal(ak.array(["a", "b"]), ak.array(["a", "c"]), err_msg="differ")
+    >>> assert_arkouda_strings_equal(ak.array(["a", "b"]), ak.array(["a", "c"]), err_msg="differ")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: differ
@@ -551,8 +558,8 @@ def assert_arkouda_segarray_equal(
 
 
 def assert_arkouda_array_equal(
-    left: Any,
-    right: Any,
+    left: Any,  # noqa: ANN401 (a pdarray, Strings, Categorical or SegArray)
+    right: Any,  # noqa: ANN401 (as left)
     check_dtype: bool = True,
     err_msg: str | None = None,
     check_same: str | None = None,
@@ -727,8 +734,10 @@ def _close_index(lp: Any, rp: Any, mode: str, rtol: float, atol: float) -> Any: 
 
 
 def _aligned_like(lp: Any, rp: Any, check_like: bool) -> Any:  # noqa: ANN401 (pandas Series or DataFrames)
-    """``lp`` with its rows in the order of ``rp``'s labels where ``check_like`` and both
-    indexes hold the same unique labels, else ``lp``."""
+    """``lp`` with its rows in the order of ``rp``'s labels.
+
+    That is where ``check_like`` and both indexes hold the same unique labels; else ``lp``.
+    """
     if check_like and lp.index.is_unique and rp.index.is_unique and len(lp.index) == len(rp.index):
         if bool(lp.index.isin(rp.index).all()):
             return lp.reindex(rp.index)
@@ -806,7 +815,7 @@ def assert_index_equal(
     >>> import atoll as ak
     >>> from atoll.testing import assert_index_equal
     >>> assert_index_equal(ak.Index(ak.array([3, 1])), ak.Index(ak.array([1, 3])), check_order=False)
-    >>> assert_index_equal(ak.Index(ak.array([3, 1])), ak.Index(ak.array([1, 3])))
+    >>> assert_index_equal(ak.Index(ak.array([3, 1])), ak.Index(ak.array([1, 3])))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: Index are different
@@ -896,7 +905,7 @@ def assert_series_equal(
     >>> from atoll.testing import assert_series_equal
     >>> s = ak.Series(ak.array([1.0, 2.0]))
     >>> assert_series_equal(s, ak.Series(ak.array([1.0, 2.0 + 1e-9])))
-    >>> assert_series_equal(s, ak.Series(ak.array([1.0, 2.5])))
+    >>> assert_series_equal(s, ak.Series(ak.array([1.0, 2.5])))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: Series are different
@@ -975,7 +984,7 @@ def assert_frame_equal(
     >>> from atoll.testing import assert_frame_equal
     >>> df = ak.DataFrame({"x": ak.array([3, 1, 2]), "y": ak.array([0.5, 0.1, 0.2])})
     >>> assert_frame_equal(df, df.sort_values("y"), check_like=True)
-    >>> assert_frame_equal(df, df.sort_values("y"))
+    >>> assert_frame_equal(df, df.sort_values("y"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: DataFrame.index are different
@@ -1000,7 +1009,11 @@ def assert_frame_equal(
     )
 
 
-def assert_equal(left: Any, right: Any, **kwargs: Any) -> None:
+def assert_equal(
+    left: Any,  # noqa: ANN401 (an object of any class)
+    right: Any,  # noqa: ANN401 (as left)
+    **kwargs: Any,  # noqa: ANN401 (the class's asserter's options)
+) -> None:
     """Assert that two objects are equal, by the asserter of their class.
 
     Objects these asserters do not know compare with ``==`` (strings) or
@@ -1023,10 +1036,10 @@ def assert_equal(left: Any, right: Any, **kwargs: Any) -> None:
     >>> import atoll as ak
     >>> from atoll.testing import assert_equal
     >>> assert_equal(ak.array(["a"]), ak.array(["a"]))
-    >>> assert_equal("a", "b")
+    >>> assert_equal("a", "b")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: 'a' != 'b'
+    AssertionError: 'a' != 'b'...
     """
     checks: tuple[tuple[str, Any], ...] = (
         ("Index", assert_index_equal),

@@ -131,7 +131,7 @@ def assert_arkouda_array_equivalent(
     >>> import numpy as np
     >>> from atoll.testing import assert_arkouda_array_equivalent
     >>> assert_arkouda_array_equivalent(ak.arange(3), np.arange(3))
-    >>> assert_arkouda_array_equivalent(ak.arange(3), [0, 1, 2])
+    >>> assert_arkouda_array_equivalent(ak.arange(3), [0, 1, 2])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     TypeError: left and right must be type np.ndarray, pdarray, Strings, Categorical, or SegArray. ...
