@@ -556,12 +556,12 @@ class _Reader:
         # A scalar written with one file per locale: the first file's, the others empty.
         full = [d for d in dims if d != (0,)]
         if len(full) == 1 and full[0] == () and arr.size == 1:
-            return cast(pdarray, _nd.with_shape(arr, ()))
+            return _nd.with_shape(arr, ())
         rest = {d[1:] for d in dims}
         if builtins.any(len(d) == 0 for d in dims) or len({len(d) for d in dims}) != 1 or len(rest) != 1:
             shapes = ", ".join(f"{f}: {d}" for f, d in zip(self.files, dims))
             raise HDF5FormatError(f"dataset {path!r}: the files' shapes do not join along axis 0 ({shapes})")
-        return cast(pdarray, _nd.with_shape(arr, (builtins.sum(d[0] for d in dims),) + rest.pop()))
+        return _nd.with_shape(arr, (builtins.sum(d[0] for d in dims),) + rest.pop())
 
     def strings(self, path: str) -> Strings:
         return Strings(_wrapped(_atoll.h5_read_strings, self.files, path, self.calc))

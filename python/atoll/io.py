@@ -734,7 +734,7 @@ def read(
     if kind == "HDF5":
         got: dict[str, Any] = read_hdf(
             filenames,
-            datasets,
+            datasets if datasets is None or isinstance(datasets, str) else list(datasets),
             iterative=iterative,
             strict_types=strictTypes,
             allow_errors=allow_errors,
@@ -924,7 +924,13 @@ def save_all(
     """
     f = file_format.lower()
     if f == "hdf5":
-        to_hdf(columns, prefix_path, names=names, mode=mode, file_type=file_type)
+        to_hdf(
+            columns,
+            prefix_path,
+            names=names if names is None or isinstance(names, str) else list(names),
+            mode=mode,
+            file_type=file_type,
+        )
     elif f == "parquet":
         to_parquet(columns, prefix_path, names=names, mode=mode, compression=compression)
     else:

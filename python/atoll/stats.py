@@ -122,7 +122,7 @@ def diff(
                 return cast(pdarray, x[0:0])
             hi, lo = x[1:], x[: m - 1]
         elif m <= 1:
-            return cast(pdarray, _nd.axis_slice(x, ax, 0, 0))
+            return _nd.axis_slice(x, ax, 0, 0)
         else:
             hi, lo = _nd.axis_slice(x, ax, 1, m), _nd.axis_slice(x, ax, 0, m - 1)
         x = ((hi != lo) if x.dtype == bool_ else (hi - lo))._materialize()
@@ -200,7 +200,7 @@ def _matmul_nd(a: pdarray, b: pdarray) -> pdarray:
     out = _nd.with_shape(out, shape)
     if d == bool_:
         return cast(pdarray, out != 0)
-    return cast(pdarray, out if out.dtype == d else out.astype(d))
+    return out if out.dtype == d else out.astype(d)
 
 
 def matmul(pda_L: pdarray, pda_R: pdarray) -> Any:  # noqa: ANN401 (a pdarray, or a NumPy scalar of two 1-D arrays)
@@ -261,7 +261,7 @@ def matmul(pda_L: pdarray, pda_R: pdarray) -> Any:  # noqa: ANN401 (a pdarray, o
 def _diagonal_offsets(rows: int, cols: int) -> pdarray:
     """The lazy (rows, cols) pdarray of ``column - row``: the diagonal each element lies on."""
     _, (r, c) = _nd.coords((rows, cols))
-    return cast(pdarray, _nd.with_shape(c - r, (rows, cols)))
+    return _nd.with_shape(c - r, (rows, cols))
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dt: Any = float64) -> pdarray:  # noqa: ANN401 (a dtype-like)
@@ -504,7 +504,7 @@ def tensordot(a: pdarray, b: pdarray, axes: Any = 2) -> pdarray:  # noqa: ANN401
     fb = tuple(b.shape[q] for q in free_b)
     am = _nd.with_shape(_nd.transpose(a, free_a + ax_a), (_nd.prod(fa), k))
     bm = _nd.with_shape(_nd.transpose(b, ax_b + free_b), (k, _nd.prod(fb)))
-    return cast(pdarray, _nd.with_shape(_matmul_nd(am, bm), fa + fb))
+    return _nd.with_shape(_matmul_nd(am, bm), fa + fb)
 
 
 def vecdot(x1: pdarray, x2: pdarray, axis: int | None = None) -> Any:  # noqa: ANN401 (a pdarray, or a scalar of 1-D arrays)

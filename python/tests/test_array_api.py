@@ -531,3 +531,11 @@ def test_random_reductions_and_broadcasting(shape, seed, data):
     same(xp.max(a, axis=axis, keepdims=keepdims), np.max(x, axis=axis, keepdims=keepdims))
     y = np.max(x, axis=axis, keepdims=True)
     same(xp.subtract(a, xp.asarray(y)), x - y)
+
+
+@pytest.mark.parametrize("args", [(0.5, 2.0, 0.5), (3.0,), (1, 2.5), (5, 0, -1.5), (0.1, 0.35, 0.05), (2, 1, 0.5)])
+def test_arange_of_float_bounds_is_numpys(args):
+    got = xp.arange(*args)
+    want = np.arange(*args)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got.tolist(), dtype=float), want)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -130,11 +131,20 @@ def arange(
     >>> import atoll.array_api as xp
     >>> xp.arange(5).tolist(), xp.arange(2, 10, 3).tolist()
     ([0, 1, 2, 3, 4], [2, 5, 8])
+    >>> xp.arange(0.5, 2.0, 0.5).tolist()
+    [0.5, 1.0, 1.5]
     """
     _check_device(device)
     if stop is None:
         start, stop = 0, start
-    return _wrap(pdarraycreation.arange(start, stop, step, dtype=dtype))
+    if isinstance(start, int) and isinstance(stop, int) and isinstance(step, int):
+        return _wrap(pdarraycreation.arange(start, stop, step, dtype=dtype))
+    # Float bounds or step (the standard's): ceil((stop - start) / step) values start + i * step.
+    if step == 0:
+        raise ValueError("arange: step must not be 0")
+    n = max(0, math.ceil((stop - start) / step))
+    values = pdarraycreation.arange(0, n, 1) * float(step) + float(start)
+    return _wrap(values if dtype is None else values.astype(dtype))
 
 
 def _shape(shape: int | Sequence[int]) -> tuple[int, ...]:

@@ -8,8 +8,6 @@ r"""Arkouda's ``arkouda.numpy.char``: NumPy's character scalar types and ``isnum
 
 from __future__ import annotations
 
-from typing import cast
-
 from numpy import bool_, character, int_, integer, object_, str_
 
 from .pdarrayclass import pdarray
@@ -47,4 +45,4 @@ def isnumeric(pda: Strings) -> pdarray:
     """
     if not isinstance(pda, Strings):
         raise TypeError(f"input to isnumeric must be Strings, got {type(pda).__name__}")
-    return cast(pdarray, pda.isnumeric())
+    return pda.isnumeric()

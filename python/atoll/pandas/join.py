@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+from collections.abc import Hashable, Sequence
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -780,9 +781,9 @@ def _coalesce(a: Any, b: Any, use_a: pdarray) -> Any:  # noqa: ANN401 (key colum
 def merge(
     left: DataFrame,
     right: DataFrame,
-    on: str | list[str] | None = None,
-    left_on: str | list[str] | None = None,
-    right_on: str | list[str] | None = None,
+    on: Hashable | Sequence[Hashable] | None = None,
+    left_on: Hashable | Sequence[Hashable] | None = None,
+    right_on: Hashable | Sequence[Hashable] | None = None,
     how: str = "inner",
     left_suffix: str | None = "_x",
     right_suffix: str | None = "_y",
