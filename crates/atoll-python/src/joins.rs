@@ -15,6 +15,14 @@ fn take_strings(py: Python<'_>, cols: Vec<PyRef<'_, StrArr>>, idx: &Ex, n: usize
     Ok(run(py, |s| jn::take_strings(s, &cs, &idx.node, n))?.into_iter().map(StrArr).collect())
 }
 
+/// The rows of each array (1-D, all of one length, any dtypes) at the positions `idx` (an
+/// int64 expression of `n` elements), with one routing of the positions.
+#[pyfunction]
+fn gather_many(py: Python<'_>, arrs: Vec<PyRef<'_, Arr>>, idx: &Ex, n: usize) -> PyResult<Vec<Arr>> {
+    let xs: Vec<_> = arrs.iter().map(|a| a.0).collect();
+    Ok(run(py, |s| jn::gather_many(s, &xs, &idx.node, n))?.into_iter().map(Arr).collect())
+}
+
 /// The stable permutation that sorts `n` int64 codes in `0..u` (a counting sort).
 #[pyfunction]
 fn codes_argsort(py: Python<'_>, codes: &Ex, n: usize, u: usize) -> PyResult<Arr> {
@@ -29,9 +37,12 @@ fn strings_lookup(py: Python<'_>, big: &StrArr, keys: Vec<String>) -> PyResult<A
 
 /// Adds this module's functions.
 pub(crate) fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    for f in
-        [wrap_pyfunction!(take_strings, m)?, wrap_pyfunction!(codes_argsort, m)?, wrap_pyfunction!(strings_lookup, m)?]
-    {
+    for f in [
+        wrap_pyfunction!(take_strings, m)?,
+        wrap_pyfunction!(gather_many, m)?,
+        wrap_pyfunction!(codes_argsort, m)?,
+        wrap_pyfunction!(strings_lookup, m)?,
+    ] {
         m.add_function(f)?;
     }
     Ok(())

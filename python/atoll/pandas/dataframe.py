@@ -1085,16 +1085,27 @@ def _take_columns(data, names, idx, n):
             idx = where(idx < 0, idx + n, idx)
     idx = idx._materialize()
     out = {}
+    # Whole-array columns of one stored length are gathered together: the positions are
+    # routed to their owners once for all of them.
+    together = {}
     for k in names:
         col = data[k]
         if isinstance(col, pdarray) and not is_bigint(col):
             col._materialize()
-            pos = idx if col._start == 0 and col._step == 1 else idx * col._step + col._start
+            if col._start == 0 and col._step == 1:
+                together.setdefault(col._arr.size, []).append(k)
+                out[k] = None
+                continue
+            pos = idx * col._step + col._start
             out[k] = pdarray(_atoll.gather(col._arr, pos._ex(), pos.size))
             if is_time(col):  # a Datetime/Timedelta column keeps its class
                 out[k] = type(col)._from_ns(out[k])
         else:
             out[k] = col[idx]
+    for ks in together.values():
+        got = _atoll.gather_many([data[k]._arr for k in ks], idx._ex(), idx.size)
+        for k, a in zip(ks, got):
+            out[k] = type(data[k])._from_ns(pdarray(a)) if is_time(data[k]) else pdarray(a)
     return out
 
 
