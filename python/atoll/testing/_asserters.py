@@ -795,7 +795,8 @@ def assert_index_equal(
         Compare the names.
     check_exact : bool, default True
         Compare numbers exactly, else within ``rtol`` and ``atol`` (NumPy's ``isclose``:
-        ``|left - right| <= atol + rtol * |right|``).
+        ``|left - right| <= atol + rtol * |right|``); as pandas, numbers are compared exactly
+        only when ``check_categorical`` is True too.
     check_categorical : bool, default True
         Compare Categorical labels' categories exactly.
     check_order : bool, default True
@@ -827,7 +828,7 @@ def assert_index_equal(
         lp, rp = _sorted_index(lp), _sorted_index(rp)
     pd.testing.assert_index_equal(
         lp,
-        _close_index(lp, rp, "none" if check_exact else "all", rtol, atol),
+        _close_index(lp, rp, "none" if check_exact and check_categorical else "all", rtol, atol),
         exact=exact,
         check_names=check_names,
         check_categorical=check_categorical,
@@ -916,6 +917,13 @@ def assert_series_equal(
         assert_class_equal(left, right, obj=obj)
     lp, rp = _pandas_series(left), _pandas_series(right)
     mode = _tolerance_mode(check_exact, rtol, atol)
+    # Numbers within the tolerance were made equal above, so pandas compares the rest exactly;
+    # two categorical Series are compared as pandas compares them (its check_exact decides
+    # whether their dtypes must agree when check_categorical is False).
+    both_categorical = isinstance(lp.dtype, pd.CategoricalDtype) and isinstance(rp.dtype, pd.CategoricalDtype)
+    exact: dict[str, bool] = {"check_exact": True}
+    if both_categorical:
+        exact = {} if isinstance(check_exact, _NoDefault) else {"check_exact": check_exact}
     pd.testing.assert_series_equal(
         lp,
         _close_series(lp, rp, mode, _tol(rtol, 1.0e-5), _tol(atol, 1.0e-8), check_like and check_index),
@@ -924,7 +932,7 @@ def assert_series_equal(
         check_names=check_names,
         check_categorical=check_categorical,
         check_category_order=check_category_order,
-        check_exact=True,
+        **exact,
         obj=obj,
         check_index=check_index,
         check_like=check_like,
